@@ -1,0 +1,180 @@
+"""Pineda contract: the one definition of every packet, constant and register index.
+
+`contracts/gen.py` turns this file into
+  rtl/common/pineda_pkg.sv            (SystemVerilog package: typedefs + constants)
+  cpp_model/common/pineda_contract.h  (C++ structs with pack/unpack/diff + constants)
+  docs/generated/contract.md          (tables for the docs)
+The generated files are committed; `make test` regenerates them and fails if they differ.
+
+Packed-struct convention (SystemVerilog): the first field listed is the most significant.
+A field is (name, width, kind, doc) where kind is 'u' (unsigned), 's' (two's complement signed)
+or the name of a struct defined earlier; a struct field may carry a count (packed array, element
+0 at the least significant end).
+"""
+
+# ----------------------------------------------------------------------------- constants
+# (name, value, doc). Values are ints; widths are given where SV needs a typed constant.
+CONSTANTS = [
+    ("CONTRACT_VERSION", 1, "bumped whenever any packet, encoding or register changes"),
+    ("COORD_W", 24, "snapped coordinate width: signed 16.8 fixed point"),
+    ("COORD_FRAC", 8, "fractional bits of a snapped coordinate"),
+    ("DELTA_W", 25, "edge coefficient width (difference of two COORD_W values)"),
+    ("EDGE_W", 50, "edge function value width; see docs/numerics.md for the bound"),
+    ("PIX_W", 15, "pixel coordinate width (0..16384, half-open rectangles)"),
+    ("TILE_W", 12, "tile coordinate width (0..2048, half-open rectangles)"),
+    ("MAX_RT_DIM", 16384, "largest render-target width/height in pixels"),
+    ("TILE_SIZE", 8, "tile edge in pixels"),
+    ("TAG_W", 8, "memory tag width; [7:6] = client id in the arbiter"),
+    ("NUM_FENCES", 16, "CPU-visible fence registers"),
+    ("NUM_STATE", 16, "draw-state registers written by SET_STATE"),
+    ("VERTEX_BYTES", 8, "vertex buffer stride in v1: int32 x, int32 y (16.8)"),
+]
+
+# Command encoding, version 1. Header dword: [31:24] opcode, [23:12] arg, [11:0] len.
+# `len` counts the payload dwords that follow the header.
+OPCODES = [
+    ("OP_NOP", 0x00, "skip `len` payload dwords (padding)"),
+    ("OP_SET_STATE", 0x01, "state[arg + i] = payload[i] for i < len"),
+    ("OP_DRAW", 0x02, "len = 2: payload[0] = first vertex, payload[1] = vertex count (triangle list)"),
+    ("OP_WRITE_REG", 0x03, "len = 1: fence[arg[3:0]] = payload[0]; arg[11] = end of pipe"),
+    ("OP_END", 0x0F, "len = 0: stop; STATUS.HALTED, IRQ cause END"),
+]
+CMD_FIELDS = [  # name, msb, lsb
+    ("CMD_OP", 31, 24),
+    ("CMD_ARG", 23, 12),
+    ("CMD_LEN", 11, 0),
+]
+WRITE_REG_EOP_BIT = 11
+
+# Draw-state registers (SET_STATE index space). Reset value 0 unless given.
+STATE_REGS = [
+    ("ST_VB_BASE", 0, 0, "vertex buffer byte address (dword aligned)"),
+    ("ST_COLOR", 1, 0, "flat colour RGBA8: R in [7:0], G [15:8], B [23:16], A [31:24]"),
+    ("ST_RT_BASE", 2, 0, "render target byte address (dword aligned)"),
+    ("ST_RT_PITCH", 3, 0, "render target row pitch in bytes ([15:0])"),
+    ("ST_RT_SIZE", 4, 0, "width [15:0], height [31:16] in pixels (clamped to MAX_RT_DIM)"),
+    ("ST_SCISSOR_X", 5, 0xFFFF0000, "scissor x0 [15:0] inclusive, x1 [31:16] exclusive"),
+    ("ST_SCISSOR_Y", 6, 0xFFFF0000, "scissor y0 [15:0] inclusive, y1 [31:16] exclusive"),
+]
+
+# Host register port: dword index -> register.
+HOST_REGS = [
+    ("REG_ID", 0x00, "RO", "0x50490000 | CONTRACT_VERSION"),
+    ("REG_CONTROL", 0x01, "RW", "bit0 ENABLE; any write clears STATUS.HALTED"),
+    ("REG_STATUS", 0x02, "RO", "bit0 RUNNING, bit1 HALTED, bit2 ERROR, bit3 PIPE_BUSY, bit4 RING_EMPTY"),
+    ("REG_RING_BASE", 0x03, "RW", "ring byte address (dword aligned)"),
+    ("REG_RING_SIZE", 0x04, "RW", "ring size in bytes (multiple of 4)"),
+    ("REG_RING_WPTR", 0x05, "RW", "byte offset the host has written up to"),
+    ("REG_RING_RPTR", 0x06, "RO", "byte offset of the next dword the CP decodes"),
+    ("REG_ERROR_CAUSE", 0x07, "RO", "ERR_* code of the first error"),
+    ("REG_ERROR_ADDR", 0x08, "RO", "byte address of the command header that failed"),
+    ("REG_IRQ_STATUS", 0x09, "W1C", "IRQ_* cause bits"),
+    ("REG_IRQ_ENABLE", 0x0A, "RW", "mask for irq_o"),
+    ("REG_FENCE0", 0x10, "RW", "fence registers FENCE0..FENCE15 at 0x10..0x1F"),
+    ("REG_PERF0", 0x40, "RO", "performance counters, see PERF_* (index = REG_PERF0 + PERF_x)"),
+]
+STATUS_BITS = [
+    ("STATUS_RUNNING", 0), ("STATUS_HALTED", 1), ("STATUS_ERROR", 2),
+    ("STATUS_PIPE_BUSY", 3), ("STATUS_RING_EMPTY", 4),
+]
+IRQ_BITS = [("IRQ_END", 0), ("IRQ_ERROR", 1)]
+ERROR_CAUSES = [
+    ("ERR_NONE", 0, "no error"),
+    ("ERR_BAD_OPCODE", 1, "unknown opcode"),
+    ("ERR_BAD_LEN", 2, "len does not match the opcode"),
+    ("ERR_BAD_ARG", 3, "arg out of range (state index + len > NUM_STATE, fence index >= 16)"),
+]
+# Performance counters: one cycle counter, then busy/stalled/starved per unit.
+PERF_UNITS = ["CP", "IA", "SETUP", "COARSE", "FINE", "PW"]
+PERF_KINDS = ["BUSY", "STALLED", "STARVED"]
+
+# Memory clients (tag[7:6] at the arbiter).
+MEM_CLIENTS = [("MEM_CLIENT_CP", 0), ("MEM_CLIENT_IA", 1), ("MEM_CLIENT_PW", 2)]
+
+# ----------------------------------------------------------------------------- structs
+STRUCTS = [
+    ("vtx_t", "Vtx", "snapped screen-space vertex", [
+        ("x", 24, "s", "16.8 fixed point"),
+        ("y", 24, "s", "16.8 fixed point"),
+    ]),
+    ("rect_t", "Rect", "pixel rectangle, half-open [x0,x1) x [y0,y1)", [
+        ("x0", 15, "u", ""), ("y0", 15, "u", ""), ("x1", 15, "u", ""), ("y1", 15, "u", ""),
+    ]),
+    ("trect_t", "TRect", "tile rectangle, half-open, in 8x8 tiles", [
+        ("x0", 12, "u", ""), ("y0", 12, "u", ""), ("x1", 12, "u", ""), ("y1", 12, "u", ""),
+    ]),
+    ("target_t", "Target", "render target binding", [
+        ("base", 32, "u", "byte address"),
+        ("pitch", 16, "u", "row pitch in bytes"),
+    ]),
+    ("edge_t", "Edge", "edge function E = a*(X-xi) + b*(Y-yi) + bias, in 1/65536 px^2", [
+        ("a", 25, "s", "yi - yj (16.8)"),
+        ("b", 25, "s", "xj - xi (16.8)"),
+        ("e", 50, "s", "value at a reference sample (see the packet)"),
+    ]),
+    # ---- stream packets
+    ("draw_pkt_t", "DrawPkt", "CP -> IA: one draw with the state it needs carried along", [
+        ("vb_base", 32, "u", "vertex buffer byte address"),
+        ("first_vertex", 32, "u", ""),
+        ("vertex_count", 32, "u", "triangle list: floor(count/3) triangles"),
+        ("color", 32, "u", "RGBA8"),
+        ("target", 1, "target_t", ""),
+        ("clip", 1, "rect_t", "scissor intersected with the render target"),
+        ("draw_id", 16, "u", "sequence number of the draw (wraps)"),
+    ]),
+    ("tri_pkt_t", "TriPkt", "IA -> SETUP: one triangle", [
+        ("v", 3, "vtx_t", "vertices in API order"),
+        ("color", 32, "u", ""),
+        ("target", 1, "target_t", ""),
+        ("clip", 1, "rect_t", ""),
+        ("tri_id", 32, "u", "sequence number of the triangle since reset"),
+    ]),
+    ("setup_pkt_t", "SetupPkt", "SETUP -> COARSE: a triangle that may cover samples", [
+        ("edges", 3, "edge_t", "e = E at the centre of pixel (tiles.x0*8, tiles.y0*8)"),
+        ("tiles", 1, "trect_t", "tiles touched by pix"),
+        ("pix", 1, "rect_t", "sample bounding box intersected with clip (non-empty)"),
+        ("color", 32, "u", ""),
+        ("target", 1, "target_t", ""),
+        ("tri_id", 32, "u", ""),
+    ]),
+    ("tile_pkt_t", "TilePkt", "COARSE -> FINE: one 8x8 tile not rejected by the corner test", [
+        ("tx", 12, "u", ""),
+        ("ty", 12, "u", ""),
+        ("accept", 1, "u", "all 64 samples inside all three edges"),
+        ("edges", 3, "edge_t", "e = E at the centre of pixel (tx*8, ty*8)"),
+        ("pix", 1, "rect_t", ""),
+        ("color", 32, "u", ""),
+        ("target", 1, "target_t", ""),
+        ("tri_id", 32, "u", ""),
+    ]),
+    ("cov_pkt_t", "CovPkt", "FINE -> PW: coverage of one tile (never empty)", [
+        ("tx", 12, "u", ""),
+        ("ty", 12, "u", ""),
+        ("mask", 64, "u", "bit j*8+i covers pixel (tx*8+i, ty*8+j)"),
+        ("color", 32, "u", ""),
+        ("target", 1, "target_t", ""),
+        ("tri_id", 32, "u", ""),
+    ]),
+    ("mem_req_t", "MemReq", "memory request (client -> arbiter -> memory)", [
+        ("we", 1, "u", "1 = write"),
+        ("addr", 32, "u", "byte address, dword aligned (addr[1:0] ignored)"),
+        ("wdata", 32, "u", ""),
+        ("be", 4, "u", "byte enables for writes"),
+        ("tag", 8, "u", "returned with the response"),
+    ]),
+    ("mem_rsp_t", "MemRsp", "memory response, one per request, in request order", [
+        ("we", 1, "u", "1 = write acknowledgement"),
+        ("rdata", 32, "u", ""),
+        ("tag", 8, "u", ""),
+    ]),
+]
+
+# Stream boundaries tapped by the full-pipeline harness, in pipeline order.
+BOUNDARIES = [
+    ("cp_draw", "draw_pkt_t", "CP -> IA"),
+    ("ia_tri", "tri_pkt_t", "IA -> SETUP"),
+    ("setup_tri", "setup_pkt_t", "SETUP -> COARSE"),
+    ("coarse_tile", "tile_pkt_t", "COARSE -> FINE"),
+    ("fine_cov", "cov_pkt_t", "FINE -> PW"),
+    ("pw_mem", "mem_req_t", "PW -> memory arbiter"),
+]

@@ -1,0 +1,66 @@
+// Bit-field helpers shared by the generated contract header and the model.
+// Words are little-endian 32-bit chunks: word 0 holds bits [31:0], as Verilator's VlWide does.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace pineda {
+
+// One field that differs between an expected (model) and an actual (RTL) packet.
+struct FieldDiff {
+  std::string field;
+  std::string expected_hex;
+  std::string actual_hex;
+  std::string expected_dec;
+  std::string actual_dec;
+};
+
+namespace bits {
+
+inline uint64_t mask(int width) { return width >= 64 ? ~0ull : ((1ull << width) - 1); }
+
+inline uint64_t get(const uint32_t* w, int lsb, int width) {
+  uint64_t v = 0;
+  for (int i = 0; i < width; ++i) {
+    const int b = lsb + i;
+    v |= static_cast<uint64_t>((w[b >> 5] >> (b & 31)) & 1u) << i;
+  }
+  return v;
+}
+
+inline void put(uint32_t* w, int lsb, int width, uint64_t v) {
+  for (int i = 0; i < width; ++i) {
+    const int b = lsb + i;
+    const uint32_t bit = 1u << (b & 31);
+    if ((v >> i) & 1u) {
+      w[b >> 5] |= bit;
+    } else {
+      w[b >> 5] &= ~bit;
+    }
+  }
+}
+
+inline int64_t sext(uint64_t v, int width) {
+  if (width >= 64) return static_cast<int64_t>(v);
+  const uint64_t m = 1ull << (width - 1);
+  v &= mask(width);
+  return static_cast<int64_t>((v ^ m) - m);
+}
+
+// True when v is representable as a width-bit two's complement number.
+inline bool fits_signed(int64_t v, int width) {
+  const int64_t lo = -(int64_t{1} << (width - 1));
+  const int64_t hi = (int64_t{1} << (width - 1)) - 1;
+  return v >= lo && v <= hi;
+}
+
+inline std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+}  // namespace bits
+}  // namespace pineda
