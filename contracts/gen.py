@@ -84,9 +84,13 @@ def gen_sv():
                 L.append(f"    logic [{count-1}:0] {fname};{cmt}" if count > 1 else f"    logic {fname};{cmt}")
             elif kind == "s":
                 L.append(f"    logic signed [{count-1}:0] {fname};{cmt}")
+            elif count > 1:
+                # Yosys 0.55 mis-sizes packed arrays of structs (YosysHQ/yosys#2677): emit a
+                # plain 2-D logic array with the same bit layout; RTL casts an element to `kind`.
+                ew = struct_width(smap[kind], smap)
+                L.append(f"    logic [{count-1}:0][{ew-1}:0] {fname};  // {count} x {kind}{(': ' + fdoc) if fdoc else ''}")
             else:
-                arr = f" [{count-1}:0]" if count > 1 else ""
-                L.append(f"    {kind}{arr} {fname};{cmt}")
+                L.append(f"    {kind} {fname};{cmt}")
         L.append(f"  }} {name};")
         L.append("")
     L.append("endpackage")

@@ -137,7 +137,7 @@ package pineda_pkg;
 
   // IA -> SETUP: one triangle (316 bits)
   typedef struct packed {
-    vtx_t [2:0] v;  // vertices in API order
+    logic [2:0][47:0] v;  // 3 x vtx_t: vertices in API order
     logic [31:0] color;
     target_t target;
     rect_t clip;
@@ -146,7 +146,7 @@ package pineda_pkg;
 
   // SETUP -> COARSE: a triangle that may cover samples (520 bits)
   typedef struct packed {
-    edge_t [2:0] edges;  // e = E at the centre of pixel (tiles.x0*8, tiles.y0*8)
+    logic [2:0][99:0] edges;  // 3 x edge_t: e = E at the centre of pixel (tiles.x0*8, tiles.y0*8)
     trect_t tiles;  // tiles touched by pix
     rect_t pix;  // sample bounding box intersected with clip (non-empty)
     logic [31:0] color;
@@ -159,7 +159,7 @@ package pineda_pkg;
     logic [11:0] tx;
     logic [11:0] ty;
     logic accept;  // all 64 samples inside all three edges
-    edge_t [2:0] edges;  // e = E at the centre of pixel (tx*8, ty*8)
+    logic [2:0][99:0] edges;  // 3 x edge_t: e = E at the centre of pixel (tx*8, ty*8)
     rect_t pix;
     logic [31:0] color;
     target_t target;

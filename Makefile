@@ -1,0 +1,75 @@
+# Pineda top-level Makefile. Targets: deps test sim lint synth waves bench (see README.md).
+# Each part of the build lives in mk/<part>.mk; this file only ties them together.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+BUILD ?= build
+CXX ?= g++
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+CXXSTD := -std=c++17
+CXXWARN := -Wall -Wextra -Wpedantic -Wshadow -Werror
+CXXOPT ?= -O2
+CXXFLAGS_COMMON := $(CXXSTD) $(CXXWARN) $(CXXOPT) -g -Icpp_model -Icpp_model/common
+PYTHON ?= python3
+
+help:
+	@echo "make deps   install Debian packages and the pinned npm Yosys (idempotent)"
+	@echo "make test   every test; ends with 'N passed, N failed'"
+	@echo "make sim    the regression: every scene through RTL and model, PNGs in out/sim"
+	@echo "make lint   Verilator -Wall lint and a Yosys read of every RTL module"
+	@echo "make synth  per-unit area table (out/synth/area.json)"
+	@echo "make waves TEST=<scene>  re-run one scene with an FST dump"
+	@echo "make bench  per-scene cycles and unit utilisation (out/bench/bench.json)"
+
+include mk/contract.mk
+include mk/model.mk
+include mk/rtl.mk
+include mk/tb.mk
+include mk/synth.mk
+
+# ---------------------------------------------------------------- the user-facing targets
+SIM_ARGS ?=
+TEST ?=
+SEED ?= 1
+LATENCY ?= 200
+JITTER ?= 0
+THROTTLE ?= 0
+WAVE_FROM ?= 0
+WAVE_TO ?= 18446744073709551615
+
+build-all: $(PINEDA_SIM) $(MODEL_TEST_BIN) $(RTL_UNIT_TESTS)
+
+# The regression: every scene through RTL and model, PNGs in out/sim, a table and a summary.
+sim: deps
+	@$(MAKE) -s $(PINEDA_SIM)
+	$(PINEDA_SIM) --out out/sim --seed $(SEED) --latency $(LATENCY) --jitter $(JITTER) \
+	  --throttle $(THROTTLE) $(SIM_ARGS) $(TEST)
+
+# Every test; the last line is "N passed, N failed".
+test: deps
+	@$(MAKE) -s -j$(NPROC) build-all
+	@$(PYTHON) tests/run_all.py --build $(BUILD)
+
+# Per scene: cycles, per-unit busy/stalled/starved from the RTL counters, rates vs peak.
+bench: deps
+	@$(MAKE) -s $(PINEDA_SIM)
+	$(PINEDA_SIM) --out out/bench --json out/bench/bench.json --label bench $(SIM_ARGS) $(TEST)
+	@$(PYTHON) scripts/bench_table.py out/bench/bench.json
+
+# Re-runs one scene with an FST dump (optionally a cycle window) and says how to open it.
+waves: deps
+	@test -n "$(TEST)" || { echo "usage: make waves TEST=<scene> [SEED= LATENCY= JITTER= THROTTLE= WAVE_FROM= WAVE_TO=]"; exit 2; }
+	@$(MAKE) -s $(PINEDA_SIM)
+	@mkdir -p waves
+	@$(PINEDA_SIM) --out out/waves --seed $(SEED) --latency $(LATENCY) --jitter $(JITTER) \
+	  --throttle $(THROTTLE) --fst waves/$(TEST).fst --wave-from $(WAVE_FROM) --wave-to $(WAVE_TO) $(TEST) | tail -3
+	@echo "waveform: waves/$(TEST).fst ($$(du -h waves/$(TEST).fst | cut -f1))"
+	@echo "open it:  gtkwave waves/$(TEST).fst"
+	@if [ -n "$(WAVE_CHECK)" ]; then fst2vcd -f waves/$(TEST).fst 2>/dev/null | grep -q 'enddefinitions' \
+	  && echo "fst2vcd (GTKWave) reads waves/$(TEST).fst" || { echo "waves/$(TEST).fst is not readable"; exit 1; }; fi
+
+lint: lint-verilator lint-yosys
+
+clean:
+	rm -rf $(BUILD) out
+
+.PHONY: help sim test bench waves lint clean build-all

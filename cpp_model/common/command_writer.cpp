@@ -1,0 +1,67 @@
+#include "command_writer.h"
+
+#include <stdexcept>
+
+namespace pineda {
+
+uint32_t CommandWriter::header(uint32_t op, uint32_t arg, uint32_t len) {
+  return ((op & 0xFFu) << CMD_OP_LSB) | ((arg & 0xFFFu) << CMD_ARG_LSB) | ((len & 0xFFFu) << CMD_LEN_LSB);
+}
+
+CommandWriter& CommandWriter::nop(uint32_t n) {
+  if (n > 0xFFFu) throw std::invalid_argument("NOP payload longer than 4095 dwords");
+  dw_.push_back(header(OP_NOP, 0, n));
+  dw_.insert(dw_.end(), n, 0u);
+  return *this;
+}
+
+CommandWriter& CommandWriter::set_state(uint32_t first, const std::vector<uint32_t>& values) {
+  if (first > 0xFFFu || values.size() > 0xFFFu) throw std::invalid_argument("SET_STATE out of range");
+  dw_.push_back(header(OP_SET_STATE, first, static_cast<uint32_t>(values.size())));
+  dw_.insert(dw_.end(), values.begin(), values.end());
+  return *this;
+}
+
+CommandWriter& CommandWriter::draw(uint32_t first_vertex, uint32_t count) {
+  dw_.push_back(header(OP_DRAW, 0, 2));
+  dw_.push_back(first_vertex);
+  dw_.push_back(count);
+  return *this;
+}
+
+CommandWriter& CommandWriter::write_reg(uint32_t fence, uint32_t value, bool eop) {
+  if (fence >= NUM_FENCES) throw std::invalid_argument("fence index >= NUM_FENCES");
+  const uint32_t arg = fence | (eop ? (1u << WRITE_REG_EOP_BIT) : 0u);
+  dw_.push_back(header(OP_WRITE_REG, arg, 1));
+  dw_.push_back(value);
+  return *this;
+}
+
+CommandWriter& CommandWriter::end() {
+  dw_.push_back(header(OP_END, 0, 0));
+  return *this;
+}
+
+CommandWriter& CommandWriter::raw(uint32_t dword) {
+  dw_.push_back(dword);
+  return *this;
+}
+
+std::vector<RegWrite> place_in_ring(Memory& mem, uint32_t ring_base, uint32_t ring_size,
+                                    const std::vector<uint32_t>& cmds, uint32_t start_offset) {
+  if ((ring_base & 3u) || (ring_size & 3u) || (start_offset & 3u) || ring_size == 0 || start_offset >= ring_size) {
+    throw std::invalid_argument("place_in_ring: misaligned or out-of-range ring");
+  }
+  if (static_cast<uint64_t>(cmds.size()) * 4 >= ring_size) {
+    throw std::invalid_argument("place_in_ring: command stream does not fit in the ring");
+  }
+  uint32_t off = start_offset;
+  for (uint32_t d : cmds) {
+    mem.write32(ring_base + off, d);
+    off += 4;
+    if (off == ring_size) off = 0;
+  }
+  return {{REG_RING_BASE, ring_base}, {REG_RING_SIZE, ring_size}, {REG_RING_WPTR, off}, {REG_CONTROL, 1u}};
+}
+
+}  // namespace pineda

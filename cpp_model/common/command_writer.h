@@ -1,0 +1,48 @@
+// Encodes v1 commands (docs/contract.md section 4) and places a command stream in a ring.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "mem/memory.h"
+#include "pineda_contract.h"
+
+namespace pineda {
+
+using RegWrite = std::pair<uint32_t, uint32_t>;  // (host register index, value)
+
+class CommandWriter {
+ public:
+  static uint32_t header(uint32_t op, uint32_t arg, uint32_t len);
+
+  CommandWriter& nop(uint32_t n = 0);  // NOP with n zero payload dwords
+  CommandWriter& set_state(uint32_t first, const std::vector<uint32_t>& values);
+  template <typename... Ts>
+  CommandWriter& set_state(uint32_t first, uint32_t v0, Ts... rest) {
+    static_assert((std::is_convertible_v<Ts, uint32_t> && ...), "state values are uint32_t");
+    return set_state(first, std::vector<uint32_t>{v0, static_cast<uint32_t>(rest)...});
+  }
+  CommandWriter& draw(uint32_t first_vertex, uint32_t count);
+  CommandWriter& write_reg(uint32_t fence, uint32_t value, bool eop);
+  CommandWriter& end();
+  CommandWriter& raw(uint32_t dword);  // any dword (e.g. a malformed header in a test)
+
+  const std::vector<uint32_t>& dwords() const { return dw_; }
+  uint32_t size_bytes() const { return static_cast<uint32_t>(dw_.size() * 4); }
+  void clear() { dw_.clear(); }
+
+ private:
+  std::vector<uint32_t> dw_;
+};
+
+// Writes `cmds` into the ring [ring_base, ring_base + ring_size) starting at byte offset
+// `start_offset` (wrapping at ring_size) and returns the host register writes that start it:
+// RING_BASE, RING_SIZE, RING_WPTR, CONTROL = 1. The CP's RING_RPTR must already equal
+// start_offset (it is 0 after reset). Throws std::invalid_argument when the stream does not fit
+// (4 * cmds.size() must be < ring_size) or an argument is misaligned.
+std::vector<RegWrite> place_in_ring(Memory& mem, uint32_t ring_base, uint32_t ring_size,
+                                    const std::vector<uint32_t>& cmds, uint32_t start_offset = 0);
+
+}  // namespace pineda

@@ -1,0 +1,94 @@
+#include "top/gpu.h"
+
+#include <utility>
+
+namespace pineda::model {
+
+void Trace::clear() {
+  cp_draw.clear();
+  ia_tri.clear();
+  setup_tri.clear();
+  coarse_tile.clear();
+  fine_cov.clear();
+  pw_mem.clear();
+}
+
+size_t Trace::count(Boundary b) const {
+  switch (b) {
+    case Boundary::CP_DRAW: return cp_draw.size();
+    case Boundary::IA_TRI: return ia_tri.size();
+    case Boundary::SETUP_TRI: return setup_tri.size();
+    case Boundary::COARSE_TILE: return coarse_tile.size();
+    case Boundary::FINE_COV: return fine_cov.size();
+    case Boundary::PW_MEM: return pw_mem.size();
+    default: return 0;
+  }
+}
+
+Gpu::Gpu(Memory& mem) : mem_(mem), cp_(mem) {}
+
+void Gpu::reset() {
+  cp_.reset();
+  ia_.reset();
+  setup_.reset_counters();
+  coarse_.reset_counters();
+  fine_.reset_counters();
+  pw_.reset_counters();
+  trace_.clear();
+  stats_ = Stats{};
+}
+
+Trace Gpu::take_trace() {
+  Trace t = std::move(trace_);
+  trace_.clear();
+  return t;
+}
+
+void Gpu::process_draw(const DrawPkt& draw_in) {
+  const DrawPkt draw = draw_in.canonical();
+  ++stats_.draws;
+  if (trace_on_) trace_.cp_draw.push_back(draw);
+  ia_.process(draw, mem_, [this](const TriPkt& tri) {
+    ++stats_.triangles_in;
+    if (trace_on_) trace_.ia_tri.push_back(tri);
+    const auto s = setup_.process(tri);
+    if (!s) return;
+    ++stats_.triangles_setup;
+    if (trace_on_) trace_.setup_tri.push_back(*s);
+    coarse_.process(*s, [this](const TilePkt& tile) {
+      if (trace_on_) trace_.coarse_tile.push_back(tile);
+      const auto cov = fine_.process(tile);
+      if (!cov) return;
+      if (trace_on_) trace_.fine_cov.push_back(*cov);
+      pw_.process(*cov, [this](const MemReq& req) {
+        if (trace_on_) trace_.pw_mem.push_back(req);
+        PixelWriter::apply(req, mem_);
+      });
+    });
+  });
+  stats_.triangles_culled_area = setup_.culled_zero_area();
+  stats_.triangles_culled_empty = setup_.culled_empty();
+  stats_.tiles_visited = coarse_.tiles_visited();
+  stats_.tiles_emitted = coarse_.tiles_emitted();
+  stats_.tiles_accepted = coarse_.tiles_accepted();
+  stats_.cov_tiles = fine_.tiles_emitted();
+  stats_.pixels_written = pw_.pixels_written();
+}
+
+RunResult Gpu::run(uint64_t max_dwords) {
+  uint64_t n = 0;
+  while (cp_.can_decode()) {
+    if (n == max_dwords) return RunResult::BUDGET;
+    const uint64_t before = cp_.dwords_decoded();
+    const auto draw = cp_.step();
+    n += cp_.dwords_decoded() - before;
+    stats_.dwords_decoded = cp_.dwords_decoded();
+    if (draw) process_draw(*draw);
+  }
+  if (cp_.error()) return RunResult::ERROR;
+  if (cp_.halted()) return RunResult::HALTED;
+  if (!cp_.enabled()) return RunResult::DISABLED;
+  return RunResult::RING_EMPTY;
+}
+
+}  // namespace pineda::model

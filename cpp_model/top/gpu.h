@@ -1,0 +1,88 @@
+// The full golden model: CP -> IA -> SETUP -> COARSE -> FINE -> PW -> Memory.
+// Each draw runs to completion before the CP decodes the next dword, so every WRITE_REG (TOP or
+// EOP) sees all earlier pixel writes applied. The packets of every boundary can be recorded in a
+// Trace, named after BOUNDARY_NAMES, for comparison with the RTL's taps.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cp/command_processor.h"
+#include "ia/input_assembler.h"
+#include "mem/memory.h"
+#include "om/pixel_writer.h"
+#include "pineda_contract.h"
+#include "rast/coarse_raster.h"
+#include "rast/fine_raster.h"
+#include "setup/setup.h"
+
+namespace pineda::model {
+
+struct Trace {
+  std::vector<DrawPkt> cp_draw;
+  std::vector<TriPkt> ia_tri;
+  std::vector<SetupPkt> setup_tri;
+  std::vector<TilePkt> coarse_tile;
+  std::vector<CovPkt> fine_cov;
+  std::vector<MemReq> pw_mem;
+  void clear();
+  size_t count(Boundary b) const;  // number of packets recorded on boundary b
+};
+
+struct Stats {
+  uint64_t draws = 0;
+  uint64_t triangles_in = 0;           // TriPkts from IA
+  uint64_t triangles_culled_area = 0;  // area2 == 0
+  uint64_t triangles_culled_empty = 0; // empty pixel rectangle after clip
+  uint64_t triangles_setup = 0;        // SetupPkts emitted
+  uint64_t tiles_visited = 0;          // coarse tile decisions
+  uint64_t tiles_emitted = 0;          // TilePkts
+  uint64_t tiles_accepted = 0;         // TilePkts with accept = 1
+  uint64_t cov_tiles = 0;              // CovPkts
+  uint64_t pixels_written = 0;         // MemReqs from PW
+  uint64_t dwords_decoded = 0;         // ring dwords decoded by the CP
+  uint64_t triangles_culled() const { return triangles_culled_area + triangles_culled_empty; }
+};
+
+enum class RunResult { RING_EMPTY, HALTED, ERROR, DISABLED, BUDGET };
+
+class Gpu {
+ public:
+  explicit Gpu(Memory& mem);
+  void reset();  // registers, counters, ids, statistics and trace back to reset; memory untouched
+
+  void reg_write(uint32_t idx, uint32_t value) { cp_.reg_write(idx, value); }
+  uint32_t reg_read(uint32_t idx) const { return cp_.reg_read(idx); }
+  bool irq() const { return cp_.irq(); }
+
+  // Decodes the ring until it is empty (RPTR == WPTR), the CP halts (END), an error stops it,
+  // or ENABLE is clear; every draw goes through the whole pipeline and its writes are applied.
+  // max_dwords bounds the number of ring dwords decoded (RunResult::BUDGET when reached).
+  RunResult run(uint64_t max_dwords = ~uint64_t{0});
+  // Pushes one draw packet from IA onwards (as if the CP had emitted it); recorded in cp_draw.
+  void process_draw(const DrawPkt& draw);
+
+  void set_trace_enabled(bool on) { trace_on_ = on; }
+  bool trace_enabled() const { return trace_on_; }
+  const Trace& trace() const { return trace_; }
+  Trace take_trace();  // moves the trace out and clears it
+
+  const Stats& stats() const { return stats_; }
+  const std::vector<FenceWrite>& fence_writes() const { return cp_.fence_writes(); }
+  const CommandProcessor& cp() const { return cp_; }
+  Memory& memory() { return mem_; }
+
+ private:
+  Memory& mem_;
+  CommandProcessor cp_;
+  InputAssembler ia_;
+  Setup setup_;
+  CoarseRaster coarse_;
+  FineRaster fine_;
+  PixelWriter pw_;
+  bool trace_on_ = true;
+  Trace trace_;
+  Stats stats_;
+};
+
+}  // namespace pineda::model

@@ -1,0 +1,61 @@
+# mk/model.mk — the C++ golden model, the regression scenes and their unit tests.
+#
+# Libraries (link order: $(SCENES_LIB) $(MODEL_LIB) $(MODEL_LDLIBS)):
+#   $(MODEL_LIB)   build/libpineda_model.a   every cpp_model/**/*.cpp (Memory, CommandWriter, units, Gpu)
+#   $(SCENES_LIB)  build/libpineda_scenes.a  sim/scenes.cpp, sim/png_writer.cpp (needs libpng)
+# Compile flags for users: $(CXXFLAGS_COMMON) $(MODEL_INC)
+# Targets: model (libraries, tools, tests), model-test (runs the Catch2 model tests), model-run.
+MODEL_INC := -Icpp_model -Icpp_model/common -Isim
+MODEL_LDLIBS := -lpng
+MODEL_DEPFLAGS = -MMD -MP
+
+MODEL_SRCS := $(shell find cpp_model -name '*.cpp' | sort)
+MODEL_OBJS := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(MODEL_SRCS))
+MODEL_LIB := $(BUILD)/libpineda_model.a
+
+SCENES_SRCS := sim/scenes.cpp sim/png_writer.cpp
+SCENES_OBJS := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(SCENES_SRCS))
+SCENES_LIB := $(BUILD)/libpineda_scenes.a
+
+MODEL_TEST_SRCS := $(sort $(wildcard tests/model/*.cpp))
+MODEL_TEST_OBJS := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(MODEL_TEST_SRCS))
+MODEL_TEST_BIN := $(BUILD)/tests/model_tests
+
+MODEL_RUN_BIN := $(BUILD)/model_run
+MODEL_RUN_OBJS := $(BUILD)/obj/tools/model_run.o
+
+MODEL_ALL_OBJS := $(MODEL_OBJS) $(SCENES_OBJS) $(MODEL_TEST_OBJS) $(MODEL_RUN_OBJS)
+
+$(MODEL_ALL_OBJS): $(BUILD)/obj/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_COMMON) -Isim $(MODEL_DEPFLAGS) -c $< -o $@
+
+$(MODEL_LIB): $(MODEL_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(SCENES_LIB): $(SCENES_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(MODEL_TEST_BIN): $(MODEL_TEST_OBJS) $(SCENES_LIB) $(MODEL_LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_COMMON) -o $@ $(MODEL_TEST_OBJS) $(SCENES_LIB) $(MODEL_LIB) $(MODEL_LDLIBS)
+
+$(MODEL_RUN_BIN): $(MODEL_RUN_OBJS) $(SCENES_LIB) $(MODEL_LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_COMMON) -o $@ $(MODEL_RUN_OBJS) $(SCENES_LIB) $(MODEL_LIB) $(MODEL_LDLIBS)
+
+model: $(MODEL_LIB) $(SCENES_LIB) $(MODEL_TEST_BIN) $(MODEL_RUN_BIN)
+
+model-test: $(MODEL_TEST_BIN)
+	$(MODEL_TEST_BIN) $(MODEL_TEST_ARGS)
+
+# make model-run SCENE=grid_mesh [SEED=1]  ->  out/model/<scene>.png
+model-run: $(MODEL_RUN_BIN)
+	@mkdir -p out/model
+	$(MODEL_RUN_BIN) $(or $(SCENE),grid_mesh) --seed $(or $(SEED),1) --out out/model/$(or $(SCENE),grid_mesh).png
+
+-include $(MODEL_ALL_OBJS:.o=.d)
+
+.PHONY: model model-test model-run

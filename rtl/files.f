@@ -1,0 +1,15 @@
+rtl/common/pineda_pkg.sv
+rtl/common/stream_assert.sv
+rtl/common/stream_fifo.sv
+rtl/common/stream_reg.sv
+rtl/common/stream_throttle.sv
+rtl/common/mem_stream_reader.sv
+rtl/mem/mem_arbiter.sv
+rtl/cp/cp.sv
+rtl/ia/ia.sv
+rtl/setup/setup.sv
+rtl/rast/coarse_raster.sv
+rtl/rast/fine_raster.sv
+rtl/om/pixel_writer.sv
+rtl/top/perf_counters.sv
+rtl/top/pineda_top.sv

@@ -1,0 +1,231 @@
+// ia: input assembler v1 (docs/contract.md §5).
+//
+// For each draw_pkt_t one read job goes to a mem_stream_reader: vertex_count * 2 dwords
+// (33-bit count) from vb_base + first_vertex * 8 (32-bit wrap). The draw's colour, target and
+// clip wait in a small descriptor FIFO (the reader queues jobs back to back, so several draws can
+// be in flight). The assembler consumes one dword per clock: x0, y0, x1, y1, x2, y2 make one
+// tri_pkt_t (each int32 saturated to [-2^23, 2^23-1]); when fewer than 6 dwords of the draw are
+// left at a triangle boundary they are consumed and dropped (1 or 2 leftover vertices).
+// tri_id counts emitted triangles since reset.
+// Throughput: one dword per clock, i.e. one triangle per 6 clocks; draws follow each other
+// without a bubble (a zero-vertex draw costs one clock). Latency: memory latency + ~3 clocks.
+module ia #(
+  parameter int unsigned FetchDepth = 64,
+  parameter int unsigned DescDepth  = 4
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  logic                  in_valid_i,
+  output logic                  in_ready_o,
+  input  pineda_pkg::draw_pkt_t in_i,
+  output logic                  out_valid_o,
+  input  logic                  out_ready_i,
+  output pineda_pkg::tri_pkt_t  out_o,
+  output logic                  mem_req_valid_o,
+  input  logic                  mem_req_ready_i,
+  output pineda_pkg::mem_req_t  mem_req_o,
+  input  logic                  mem_rsp_valid_i,
+  output logic                  mem_rsp_ready_o,
+  input  pineda_pkg::mem_rsp_t  mem_rsp_i,
+  output logic                  idle_o
+);
+
+  // What the assembler needs of a draw.
+  typedef struct packed {
+    logic [32:0]         dwords;  // vertex_count * 2
+    logic [31:0]         color;
+    pineda_pkg::target_t target;
+    pineda_pkg::rect_t   clip;
+  } desc_t;
+
+  // ---------------------------------------------------------------------------------------------
+  // Draw intake: one reader job + one descriptor per draw
+  // ---------------------------------------------------------------------------------------------
+  logic        job_valid, job_ready;
+  logic [31:0] job_addr;
+  logic [32:0] job_count;
+  logic        desc_in_ready;
+  desc_t       desc_in;
+  logic        desc_valid, desc_pop;
+  desc_t       desc;
+  logic        desc_empty, desc_full;
+  logic [$clog2(DescDepth):0] desc_count;
+  logic        dat_valid, dat_ready;
+  logic [31:0] dat;
+  logic        reader_idle;
+
+  always_comb begin
+    in_ready_o = job_ready & desc_in_ready;
+    job_valid  = in_valid_i & desc_in_ready;
+    job_addr   = in_i.vb_base + {in_i.first_vertex[28:0], 3'b000};
+    job_count  = {in_i.vertex_count, 1'b0};
+
+    desc_in        = '0;
+    desc_in.dwords = {in_i.vertex_count, 1'b0};
+    desc_in.color  = in_i.color;
+    desc_in.target = in_i.target;
+    desc_in.clip   = in_i.clip;
+  end
+
+  mem_stream_reader #(
+    .Depth(FetchDepth)
+  ) u_fetch (
+    .clk_i,
+    .rst_ni,
+    .job_valid_i     (job_valid),
+    .job_ready_o     (job_ready),
+    .job_addr_i      (job_addr),
+    .job_count_i     (job_count),
+    .out_valid_o     (dat_valid),
+    .out_ready_i     (dat_ready),
+    .out_data_o      (dat),
+    .mem_req_valid_o,
+    .mem_req_ready_i,
+    .mem_req_o,
+    .mem_rsp_valid_i,
+    .mem_rsp_ready_o,
+    .mem_rsp_i,
+    .idle_o          (reader_idle)
+  );
+
+  stream_fifo #(
+    .Depth(DescDepth),
+    .Width($bits(desc_in))
+  ) u_desc (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (in_valid_i & job_ready),
+    .in_ready_o  (desc_in_ready),
+    .in_data_i   (desc_in),
+    .out_valid_o (desc_valid),
+    .out_ready_i (desc_pop),
+    .out_data_o  (desc),
+    .count_o     (desc_count),
+    .empty_o     (desc_empty),
+    .full_o      (desc_full)
+  );
+
+  // ---------------------------------------------------------------------------------------------
+  // Assembler
+  // ---------------------------------------------------------------------------------------------
+  logic [32:0]      cnt_q, cnt_d;    // dwords of the current draw consumed so far
+  logic [2:0]       widx_q, widx_d;  // position inside the triangle (0..5)
+  logic [4:0][31:0] buf_q, buf_d;    // x0 y0 x1 y1 x2
+  logic [31:0]      tri_id_q, tri_id_d;
+  logic [32:0]      left;
+  logic             drop;
+  logic             tri_push, tri_ready;
+  pineda_pkg::tri_pkt_t tri_pkt;
+
+  // int32 -> 24-bit signed, saturating.
+  function automatic logic signed [23:0] sat24(input logic [31:0] v);
+    logic signed [31:0] s;
+    s = $signed(v);
+    if (s > 32'sd8388607) begin
+      sat24 = 24'sd8388607;
+    end else if (s < -32'sd8388608) begin
+      sat24 = -24'sd8388608;
+    end else begin
+      sat24 = s[23:0];
+    end
+  endfunction
+
+  // Vertices are built in plain struct variables and then placed in the array field
+  // (Yosys 0.55 mis-handles member selects on elements of packed arrays of structs).
+  pineda_pkg::vtx_t vt0, vt1, vt2;
+
+  always_comb begin
+    vt0.x = sat24(buf_q[0]);
+    vt0.y = sat24(buf_q[1]);
+    vt1.x = sat24(buf_q[2]);
+    vt1.y = sat24(buf_q[3]);
+    vt2.x = sat24(buf_q[4]);
+    vt2.y = sat24(dat);
+
+    tri_pkt        = '0;
+    tri_pkt.v[0]   = vt0;
+    tri_pkt.v[1]   = vt1;
+    tri_pkt.v[2]   = vt2;
+    tri_pkt.color  = desc.color;
+    tri_pkt.target = desc.target;
+    tri_pkt.clip   = desc.clip;
+    tri_pkt.tri_id = tri_id_q;
+  end
+
+  always_comb begin
+    cnt_d    = cnt_q;
+    widx_d   = widx_q;
+    buf_d    = buf_q;
+    tri_id_d = tri_id_q;
+    desc_pop  = 1'b0;
+    dat_ready = 1'b0;
+    tri_push  = 1'b0;
+
+    left = desc.dwords - cnt_q;
+    // At a triangle boundary with fewer than 6 dwords left: leftover vertices, dropped.
+    drop = (widx_q == 3'd0) && (left < 33'd6);
+
+    if (desc_valid) begin
+      if (left == 33'd0) begin
+        desc_pop = 1'b1;  // empty draw
+      end else if (dat_valid) begin
+        if (drop || widx_q != 3'd5) begin
+          dat_ready = 1'b1;
+        end else if (tri_ready) begin
+          dat_ready = 1'b1;
+          tri_push  = 1'b1;
+        end
+        if (dat_ready) begin
+          if (!drop) begin
+            buf_d[widx_q] = dat;
+            widx_d        = (widx_q == 3'd5) ? 3'd0 : widx_q + 3'd1;
+          end
+          if (left == 33'd1) begin
+            desc_pop = 1'b1;
+            cnt_d    = '0;
+          end else begin
+            cnt_d = cnt_q + 33'd1;
+          end
+        end
+      end
+    end
+    if (tri_push) begin
+      tri_id_d = tri_id_q + 32'd1;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_q    <= '0;
+      widx_q   <= '0;
+      buf_q    <= '0;
+      tri_id_q <= '0;
+    end else begin
+      cnt_q    <= cnt_d;
+      widx_q   <= widx_d;
+      buf_q    <= buf_d;
+      tri_id_q <= tri_id_d;
+    end
+  end
+
+  stream_reg #(
+    .Width($bits(tri_pkt))
+  ) u_out (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (tri_push),
+    .in_ready_o  (tri_ready),
+    .in_data_i   (tri_pkt),
+    .out_valid_o,
+    .out_ready_i,
+    .out_data_o  (out_o)
+  );
+
+  always_comb begin
+    idle_o = reader_idle && desc_empty && !out_valid_o;
+  end
+
+  logic unused_sig;
+  assign unused_sig = ^{desc_full, desc_count, in_i.first_vertex[31:29], in_i.draw_id};
+
+endmodule

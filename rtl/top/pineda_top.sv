@@ -1,0 +1,375 @@
+// pineda_top: the v1 pipeline CP -> IA -> SETUP -> COARSE -> FINE -> PW -> memory.
+//
+// Each of the six tapped boundaries (cp_draw, ia_tri, setup_tri, coarse_tile, fine_cov,
+// pw_mem) passes through a stream_throttle driven by one bit of throttle_i (bit order as listed)
+// and is exported as tap_<B>_valid_o / tap_<B>_ready_o / tap_<B>_o, the consumer side of the
+// throttle: a transfer on B is tap_<B>_valid_o && tap_<B>_ready_o. pw_mem sits between the pixel
+// writer's request port and the memory arbiter. Clients of the arbiter: 0 CP, 1 IA, 2 PW.
+// Register port: addresses >= REG_PERF0 read perf counter (addr - REG_PERF0), the rest go to the
+// CP. The CP's end-of-pipe fences wait for pipe_idle: every unit after the CP idle (PW: also no
+// write outstanding) and nothing valid on any boundary after the CP.
+// stream_assert checkers watch every boundary and both directions of the memory port.
+module pineda_top #(
+  parameter int unsigned CpFetchDepth = 64,
+  parameter int unsigned IaFetchDepth = 64
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  // Host register port
+  input  logic                   reg_valid_i,
+  input  logic                   reg_we_i,
+  input  logic [7:0]             reg_addr_i,
+  input  logic [31:0]            reg_wdata_i,
+  output logic [31:0]            reg_rdata_o,
+  output logic                   irq_o,
+  // Memory port
+  output logic                   mem_req_valid_o,
+  input  logic                   mem_req_ready_i,
+  output pineda_pkg::mem_req_t   mem_req_o,
+  input  logic                   mem_rsp_valid_i,
+  output logic                   mem_rsp_ready_o,
+  input  pineda_pkg::mem_rsp_t   mem_rsp_i,
+  // Stall injection: 0 cp_draw, 1 ia_tri, 2 setup_tri, 3 coarse_tile, 4 fine_cov, 5 pw_mem
+  input  logic [5:0]             throttle_i,
+  // Taps (consumer side of each throttle)
+  output logic                   tap_cp_draw_valid_o,
+  output logic                   tap_cp_draw_ready_o,
+  output pineda_pkg::draw_pkt_t  tap_cp_draw_o,
+  output logic                   tap_ia_tri_valid_o,
+  output logic                   tap_ia_tri_ready_o,
+  output pineda_pkg::tri_pkt_t   tap_ia_tri_o,
+  output logic                   tap_setup_tri_valid_o,
+  output logic                   tap_setup_tri_ready_o,
+  output pineda_pkg::setup_pkt_t tap_setup_tri_o,
+  output logic                   tap_coarse_tile_valid_o,
+  output logic                   tap_coarse_tile_ready_o,
+  output pineda_pkg::tile_pkt_t  tap_coarse_tile_o,
+  output logic                   tap_fine_cov_valid_o,
+  output logic                   tap_fine_cov_ready_o,
+  output pineda_pkg::cov_pkt_t   tap_fine_cov_o,
+  output logic                   tap_pw_mem_valid_o,
+  output logic                   tap_pw_mem_ready_o,
+  output pineda_pkg::mem_req_t   tap_pw_mem_o
+);
+
+  localparam int unsigned NumClients = 3;
+
+  // ---------------------------------------------------------------------------------------------
+  // Producer side of each boundary (before the throttle)
+  // ---------------------------------------------------------------------------------------------
+  logic cp_valid,     cp_ready;      pineda_pkg::draw_pkt_t  cp_draw;
+  logic ia_valid,     ia_ready;      pineda_pkg::tri_pkt_t   ia_tri;
+  logic setup_valid,  setup_ready;   pineda_pkg::setup_pkt_t setup_tri;
+  logic coarse_valid, coarse_ready;  pineda_pkg::tile_pkt_t  coarse_tile;
+  logic fine_valid,   fine_ready;    pineda_pkg::cov_pkt_t   fine_cov;
+  logic pw_valid,     pw_ready;      pineda_pkg::mem_req_t   pw_req;
+
+  logic cp_idle, ia_idle, setup_idle, coarse_idle, fine_idle, pw_idle;
+  logic pipe_idle;
+
+  // Arbiter client ports (plain 2-D arrays: Yosys 0.55 sizes packed arrays of structs wrongly)
+  pineda_pkg::mem_req_t cp_req, ia_req;
+  pineda_pkg::mem_rsp_t cp_rsp, ia_rsp, pw_rsp;
+  localparam int unsigned ReqW = $bits(cp_req);
+  localparam int unsigned RspW = $bits(cp_rsp);
+  logic [NumClients-1:0]           cl_req_valid, cl_req_ready;
+  logic [NumClients-1:0][ReqW-1:0] cl_req;
+  logic [NumClients-1:0]           cl_rsp_valid, cl_rsp_ready;
+  logic [NumClients-1:0][RspW-1:0] cl_rsp;
+
+  assign cl_req[pineda_pkg::MEM_CLIENT_CP] = cp_req;
+  assign cl_req[pineda_pkg::MEM_CLIENT_IA] = ia_req;
+  assign cp_rsp = cl_rsp[pineda_pkg::MEM_CLIENT_CP];
+  assign ia_rsp = cl_rsp[pineda_pkg::MEM_CLIENT_IA];
+  assign pw_rsp = cl_rsp[pineda_pkg::MEM_CLIENT_PW];
+
+  logic [31:0] cp_rdata, perf_rdata;
+
+  // ---------------------------------------------------------------------------------------------
+  // Units
+  // ---------------------------------------------------------------------------------------------
+  cp #(
+    .FetchDepth(CpFetchDepth)
+  ) u_cp (
+    .clk_i,
+    .rst_ni,
+    .reg_valid_i,
+    .reg_we_i,
+    .reg_addr_i,
+    .reg_wdata_i,
+    .reg_rdata_o     (cp_rdata),
+    .irq_o,
+    .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_CLIENT_CP]),
+    .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_CLIENT_CP]),
+    .mem_req_o       (cp_req),
+    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_CLIENT_CP]),
+    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_CLIENT_CP]),
+    .mem_rsp_i       (cp_rsp),
+    .out_valid_o     (cp_valid),
+    .out_ready_i     (cp_ready),
+    .out_o           (cp_draw),
+    .pipe_idle_i     (pipe_idle),
+    .idle_o          (cp_idle)
+  );
+
+  stream_throttle #(
+    .Width($bits(cp_draw))
+  ) u_thr_cp_draw (
+    .clk_i,
+    .rst_ni,
+    .throttle_i  (throttle_i[0]),
+    .in_valid_i  (cp_valid),
+    .in_ready_o  (cp_ready),
+    .in_data_i   (cp_draw),
+    .out_valid_o (tap_cp_draw_valid_o),
+    .out_ready_i (tap_cp_draw_ready_o),
+    .out_data_o  (tap_cp_draw_o)
+  );
+
+  ia #(
+    .FetchDepth(IaFetchDepth)
+  ) u_ia (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i      (tap_cp_draw_valid_o),
+    .in_ready_o      (tap_cp_draw_ready_o),
+    .in_i            (tap_cp_draw_o),
+    .out_valid_o     (ia_valid),
+    .out_ready_i     (ia_ready),
+    .out_o           (ia_tri),
+    .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_CLIENT_IA]),
+    .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_CLIENT_IA]),
+    .mem_req_o       (ia_req),
+    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_CLIENT_IA]),
+    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_CLIENT_IA]),
+    .mem_rsp_i       (ia_rsp),
+    .idle_o          (ia_idle)
+  );
+
+  stream_throttle #(
+    .Width($bits(ia_tri))
+  ) u_thr_ia_tri (
+    .clk_i,
+    .rst_ni,
+    .throttle_i  (throttle_i[1]),
+    .in_valid_i  (ia_valid),
+    .in_ready_o  (ia_ready),
+    .in_data_i   (ia_tri),
+    .out_valid_o (tap_ia_tri_valid_o),
+    .out_ready_i (tap_ia_tri_ready_o),
+    .out_data_o  (tap_ia_tri_o)
+  );
+
+  setup u_setup (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (tap_ia_tri_valid_o),
+    .in_ready_o  (tap_ia_tri_ready_o),
+    .in_i        (tap_ia_tri_o),
+    .out_valid_o (setup_valid),
+    .out_ready_i (setup_ready),
+    .out_o       (setup_tri),
+    .idle_o      (setup_idle)
+  );
+
+  stream_throttle #(
+    .Width($bits(setup_tri))
+  ) u_thr_setup_tri (
+    .clk_i,
+    .rst_ni,
+    .throttle_i  (throttle_i[2]),
+    .in_valid_i  (setup_valid),
+    .in_ready_o  (setup_ready),
+    .in_data_i   (setup_tri),
+    .out_valid_o (tap_setup_tri_valid_o),
+    .out_ready_i (tap_setup_tri_ready_o),
+    .out_data_o  (tap_setup_tri_o)
+  );
+
+  coarse_raster u_coarse (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (tap_setup_tri_valid_o),
+    .in_ready_o  (tap_setup_tri_ready_o),
+    .in_i        (tap_setup_tri_o),
+    .out_valid_o (coarse_valid),
+    .out_ready_i (coarse_ready),
+    .out_o       (coarse_tile),
+    .idle_o      (coarse_idle)
+  );
+
+  stream_throttle #(
+    .Width($bits(coarse_tile))
+  ) u_thr_coarse_tile (
+    .clk_i,
+    .rst_ni,
+    .throttle_i  (throttle_i[3]),
+    .in_valid_i  (coarse_valid),
+    .in_ready_o  (coarse_ready),
+    .in_data_i   (coarse_tile),
+    .out_valid_o (tap_coarse_tile_valid_o),
+    .out_ready_i (tap_coarse_tile_ready_o),
+    .out_data_o  (tap_coarse_tile_o)
+  );
+
+  fine_raster u_fine (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (tap_coarse_tile_valid_o),
+    .in_ready_o  (tap_coarse_tile_ready_o),
+    .in_i        (tap_coarse_tile_o),
+    .out_valid_o (fine_valid),
+    .out_ready_i (fine_ready),
+    .out_o       (fine_cov),
+    .idle_o      (fine_idle)
+  );
+
+  stream_throttle #(
+    .Width($bits(fine_cov))
+  ) u_thr_fine_cov (
+    .clk_i,
+    .rst_ni,
+    .throttle_i  (throttle_i[4]),
+    .in_valid_i  (fine_valid),
+    .in_ready_o  (fine_ready),
+    .in_data_i   (fine_cov),
+    .out_valid_o (tap_fine_cov_valid_o),
+    .out_ready_i (tap_fine_cov_ready_o),
+    .out_data_o  (tap_fine_cov_o)
+  );
+
+  pixel_writer u_pw (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i      (tap_fine_cov_valid_o),
+    .in_ready_o      (tap_fine_cov_ready_o),
+    .in_i            (tap_fine_cov_o),
+    .mem_req_valid_o (pw_valid),
+    .mem_req_ready_i (pw_ready),
+    .mem_req_o       (pw_req),
+    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_CLIENT_PW]),
+    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_CLIENT_PW]),
+    .mem_rsp_i       (pw_rsp),
+    .idle_o          (pw_idle)
+  );
+
+  stream_throttle #(
+    .Width($bits(pw_req))
+  ) u_thr_pw_mem (
+    .clk_i,
+    .rst_ni,
+    .throttle_i  (throttle_i[5]),
+    .in_valid_i  (pw_valid),
+    .in_ready_o  (pw_ready),
+    .in_data_i   (pw_req),
+    .out_valid_o (tap_pw_mem_valid_o),
+    .out_ready_i (tap_pw_mem_ready_o),
+    .out_data_o  (tap_pw_mem_o)
+  );
+
+  assign cl_req_valid[pineda_pkg::MEM_CLIENT_PW] = tap_pw_mem_valid_o;
+  assign cl_req[pineda_pkg::MEM_CLIENT_PW]       = tap_pw_mem_o;
+  assign tap_pw_mem_ready_o                      = cl_req_ready[pineda_pkg::MEM_CLIENT_PW];
+
+  mem_arbiter #(
+    .NumClients(NumClients),
+    .ReqW      (ReqW),
+    .RspW      (RspW)
+  ) u_arb (
+    .clk_i,
+    .rst_ni,
+    .req_valid_i     (cl_req_valid),
+    .req_ready_o     (cl_req_ready),
+    .req_i           (cl_req),
+    .rsp_valid_o     (cl_rsp_valid),
+    .rsp_ready_i     (cl_rsp_ready),
+    .rsp_o           (cl_rsp),
+    .mem_req_valid_o,
+    .mem_req_ready_i,
+    .mem_req_o,
+    .mem_rsp_valid_i,
+    .mem_rsp_ready_o,
+    .mem_rsp_i
+  );
+
+  // ---------------------------------------------------------------------------------------------
+  // Pipeline idle (for end-of-pipe fences)
+  // ---------------------------------------------------------------------------------------------
+  always_comb begin
+    pipe_idle = ia_idle && setup_idle && coarse_idle && fine_idle && pw_idle &&
+                !ia_valid && !setup_valid && !coarse_valid && !fine_valid && !pw_valid &&
+                !tap_ia_tri_valid_o && !tap_setup_tri_valid_o && !tap_coarse_tile_valid_o &&
+                !tap_fine_cov_valid_o && !tap_pw_mem_valid_o;
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Performance counters and register read
+  // ---------------------------------------------------------------------------------------------
+  logic [7:0] perf_idx;
+
+  perf_counters #(
+    .NumUnits(6)
+  ) u_perf (
+    .clk_i,
+    .rst_ni,
+    .out_valid_i ({pw_valid,  fine_valid,  coarse_valid,  setup_valid,  ia_valid,  cp_valid}),
+    .out_ready_i ({pw_ready,  fine_ready,  coarse_ready,  setup_ready,  ia_ready,  cp_ready}),
+    .idle_i      ({pw_idle,   fine_idle,   coarse_idle,   setup_idle,   ia_idle,   cp_idle}),
+    .rd_addr_i   (perf_idx),
+    .rd_data_o   (perf_rdata)
+  );
+
+  always_comb begin
+    perf_idx    = reg_addr_i - 8'(pineda_pkg::REG_PERF0);
+    reg_rdata_o = (32'(reg_addr_i) >= pineda_pkg::REG_PERF0) ? perf_rdata : cp_rdata;
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Stream rule checkers (simulation only)
+  // ---------------------------------------------------------------------------------------------
+`ifndef SYNTHESIS
+  stream_assert #(.Width($bits(cp_draw))) u_chk_cp_draw (
+    .clk_i, .rst_ni, .valid_i(tap_cp_draw_valid_o), .ready_i(tap_cp_draw_ready_o),
+    .data_i(tap_cp_draw_o));
+  stream_assert #(.Width($bits(ia_tri))) u_chk_ia_tri (
+    .clk_i, .rst_ni, .valid_i(tap_ia_tri_valid_o), .ready_i(tap_ia_tri_ready_o),
+    .data_i(tap_ia_tri_o));
+  stream_assert #(.Width($bits(setup_tri))) u_chk_setup_tri (
+    .clk_i, .rst_ni, .valid_i(tap_setup_tri_valid_o), .ready_i(tap_setup_tri_ready_o),
+    .data_i(tap_setup_tri_o));
+  stream_assert #(.Width($bits(coarse_tile))) u_chk_coarse_tile (
+    .clk_i, .rst_ni, .valid_i(tap_coarse_tile_valid_o), .ready_i(tap_coarse_tile_ready_o),
+    .data_i(tap_coarse_tile_o));
+  stream_assert #(.Width($bits(fine_cov))) u_chk_fine_cov (
+    .clk_i, .rst_ni, .valid_i(tap_fine_cov_valid_o), .ready_i(tap_fine_cov_ready_o),
+    .data_i(tap_fine_cov_o));
+  stream_assert #(.Width($bits(pw_req))) u_chk_pw_mem (
+    .clk_i, .rst_ni, .valid_i(tap_pw_mem_valid_o), .ready_i(tap_pw_mem_ready_o),
+    .data_i(tap_pw_mem_o));
+  // Producer side of each unit (before the throttles).
+  stream_assert #(.Width($bits(cp_draw))) u_chk_cp_out (
+    .clk_i, .rst_ni, .valid_i(cp_valid), .ready_i(cp_ready), .data_i(cp_draw));
+  stream_assert #(.Width($bits(ia_tri))) u_chk_ia_out (
+    .clk_i, .rst_ni, .valid_i(ia_valid), .ready_i(ia_ready), .data_i(ia_tri));
+  stream_assert #(.Width($bits(setup_tri))) u_chk_setup_out (
+    .clk_i, .rst_ni, .valid_i(setup_valid), .ready_i(setup_ready), .data_i(setup_tri));
+  stream_assert #(.Width($bits(coarse_tile))) u_chk_coarse_out (
+    .clk_i, .rst_ni, .valid_i(coarse_valid), .ready_i(coarse_ready), .data_i(coarse_tile));
+  stream_assert #(.Width($bits(fine_cov))) u_chk_fine_out (
+    .clk_i, .rst_ni, .valid_i(fine_valid), .ready_i(fine_ready), .data_i(fine_cov));
+  stream_assert #(.Width($bits(pw_req))) u_chk_pw_out (
+    .clk_i, .rst_ni, .valid_i(pw_valid), .ready_i(pw_ready), .data_i(pw_req));
+  // Memory clients and the memory port.
+  stream_assert #(.Width($bits(pw_req))) u_chk_cp_mem (
+    .clk_i, .rst_ni, .valid_i(cl_req_valid[pineda_pkg::MEM_CLIENT_CP]),
+    .ready_i(cl_req_ready[pineda_pkg::MEM_CLIENT_CP]), .data_i(cp_req));
+  stream_assert #(.Width($bits(pw_req))) u_chk_ia_mem (
+    .clk_i, .rst_ni, .valid_i(cl_req_valid[pineda_pkg::MEM_CLIENT_IA]),
+    .ready_i(cl_req_ready[pineda_pkg::MEM_CLIENT_IA]), .data_i(ia_req));
+  stream_assert #(.Width($bits(pw_req))) u_chk_mem_req (
+    .clk_i, .rst_ni, .valid_i(mem_req_valid_o), .ready_i(mem_req_ready_i), .data_i(mem_req_o));
+  stream_assert #(.Width($bits(mem_rsp_i))) u_chk_mem_rsp (
+    .clk_i, .rst_ni, .valid_i(mem_rsp_valid_i), .ready_i(mem_rsp_ready_o), .data_i(mem_rsp_i));
+`endif
+
+endmodule

@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+"""Prints the benchmark JSON written by `pineda_sim --json` as tables (one per scene)."""
+import json
+import os
+import sys
+
+
+def main():
+    path = sys.argv[1] if len(sys.argv) > 1 else "out/bench/bench.json"
+    doc = json.load(open(path))
+    print(f"benchmark: latency={doc['latency']} jitter={doc['jitter']} "
+          f"bandwidth={doc['bandwidth']} throttle={doc['throttle']} seed={doc['seed']}")
+    for s in doc["scenes"]:
+        if "units" not in s:
+            print(f"\n{s['scene']}: no figures ({'ok' if s.get('ok') else 'failed'})")
+            continue
+        cyc = s["cycles"]
+        print(f"\n{s['scene']}: {cyc} cycles, {s['pixels']} pixels, "
+              f"{s['tiles_visited']} tile decisions, {s['tiles_emitted']} tiles to fine, "
+              f"memory {s['memory']['reads']} reads / {s['memory']['writes']} writes")
+        print(f"  {'unit':7s} {'busy':>7s} {'stalled':>8s} {'starved':>8s} {'rate':>9s} "
+              f"{'peak':>6s} {'%peak':>6s} {'rate/busy':>9s}  unit of rate")
+        for name, u in s["units"].items():
+            print(f"  {name:7s} {100*u['busy']/cyc:6.1f}% {100*u['stalled']/cyc:7.1f}% "
+                  f"{100*u['starved']/cyc:7.1f}% {u['rate']:9.3f} {u['peak']:6.1f} "
+                  f"{100*u['fraction_of_peak']:5.1f}% {u['rate_when_busy']:9.3f}  {u['rate_unit']}")
+    area = "out/synth/area.json"
+    if os.path.exists(area):
+        print(f"\narea: see {area} (make synth)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,296 @@
+// pineda_sim: the regression. Every scene runs through the golden model and the Verilated RTL;
+// every stream boundary is compared packet by packet, then the final memory and registers.
+// Writes one PNG per scene, prints a pass/fail table and "N passed, N failed", and with --json
+// writes the benchmark figures (cycles, per-unit busy/stalled/starved, achieved rates).
+#include <getopt.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "png_writer.h"
+#include "scenes.h"
+#include "top/gpu.h"
+#include "top_harness.h"
+
+namespace {
+
+using namespace pineda;
+
+struct Options {
+  std::vector<std::string> scenes;  // empty: all
+  uint64_t seed = 1;
+  tb::DramConfig dram;
+  double throttle = 0.0;
+  std::string out_dir = "out/sim";
+  std::string json_path;
+  std::string fst_path;
+  uint64_t wave_from = 0;
+  uint64_t wave_to = UINT64_MAX;
+  bool list = false;
+  std::string label;  // printed in the table header
+};
+
+void usage() {
+  std::puts(
+      "usage: pineda_sim [options] [scene...]\n"
+      "  --list               list the scenes and exit\n"
+      "  --seed N             scene, throttle and X-initialisation seed (default 1)\n"
+      "  --latency N          DRAM latency in cycles (default 200)\n"
+      "  --jitter N           random-latency mode: add 0..N cycles per request\n"
+      "  --bandwidth F        DRAM requests per cycle (default 1.0)\n"
+      "  --throttle P         chance per cycle of stalling each tapped boundary (default 0)\n"
+      "  --out DIR            where PNGs go (default out/sim)\n"
+      "  --json FILE          write benchmark figures as JSON\n"
+      "  --fst FILE           dump an FST waveform (with --wave-from/--wave-to cycles)\n"
+      "  --label TEXT         name for this configuration in the summary");
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  static const option longopts[] = {
+      {"list", no_argument, nullptr, 'l'},       {"seed", required_argument, nullptr, 's'},
+      {"latency", required_argument, nullptr, 'L'}, {"jitter", required_argument, nullptr, 'j'},
+      {"bandwidth", required_argument, nullptr, 'b'}, {"throttle", required_argument, nullptr, 't'},
+      {"out", required_argument, nullptr, 'o'},  {"json", required_argument, nullptr, 'J'},
+      {"fst", required_argument, nullptr, 'f'},  {"wave-from", required_argument, nullptr, 'F'},
+      {"wave-to", required_argument, nullptr, 'T'}, {"label", required_argument, nullptr, 'n'},
+      {"help", no_argument, nullptr, 'h'},       {nullptr, 0, nullptr, 0}};
+  int c;
+  while ((c = getopt_long(argc, argv, "", longopts, nullptr)) != -1) {
+    switch (c) {
+      case 'l': o.list = true; break;
+      case 's': o.seed = std::stoull(optarg); break;
+      case 'L': o.dram.latency = static_cast<uint32_t>(std::stoul(optarg)); break;
+      case 'j': o.dram.jitter = static_cast<uint32_t>(std::stoul(optarg)); break;
+      case 'b': o.dram.bandwidth = std::stod(optarg); break;
+      case 't': o.throttle = std::stod(optarg); break;
+      case 'o': o.out_dir = optarg; break;
+      case 'J': o.json_path = optarg; break;
+      case 'f': o.fst_path = optarg; break;
+      case 'F': o.wave_from = std::stoull(optarg); break;
+      case 'T': o.wave_to = std::stoull(optarg); break;
+      case 'n': o.label = optarg; break;
+      case 'h': usage(); std::exit(0);
+      default: usage(); std::exit(2);
+    }
+  }
+  for (int i = optind; i < argc; ++i) o.scenes.push_back(argv[i]);
+  return o;
+}
+
+struct Row {
+  std::string scene;
+  bool ok = false;
+  std::string why;
+  uint64_t cycles = 0;
+  size_t tris = 0, setup = 0, tiles = 0, covs = 0, pixels = 0;
+  double seconds = 0;
+  nlohmann::json bench;
+};
+
+std::string replay_cmd(const Options& o, const std::string& scene) {
+  std::ostringstream os;
+  os << "make waves TEST=" << scene << " SEED=" << o.seed;
+  if (o.dram.latency != 200) os << " LATENCY=" << o.dram.latency;
+  if (o.dram.jitter) os << " JITTER=" << o.dram.jitter;
+  if (o.throttle > 0) os << " THROTTLE=" << o.throttle;
+  return os.str();
+}
+
+// Per-unit utilisation and achieved rate against the unit's peak.
+nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
+                          const model::Stats& s, uint32_t cmd_dwords) {
+  nlohmann::json j;
+  const double cyc = r.cycles ? static_cast<double>(r.cycles) : 1.0;
+  j["cycles"] = r.cycles;
+  struct UnitRate {
+    const char* name;
+    int perf_base;
+    double work;
+    double peak;
+    const char* unit;
+  };
+  const UnitRate units[] = {
+      {"CP", PERF_CP_BUSY, static_cast<double>(cmd_dwords), 1.0, "command dwords/clock"},
+      {"IA", PERF_IA_BUSY, static_cast<double>(r.mem_reads) - cmd_dwords, 1.0,
+       "vertex dwords/clock"},
+      {"SETUP", PERF_SETUP_BUSY, static_cast<double>(t.ia_tri.size()), 1.0, "triangles/clock"},
+      {"COARSE", PERF_COARSE_BUSY, static_cast<double>(s.tiles_visited), 1.0,
+       "tile decisions/clock"},
+      {"FINE", PERF_FINE_BUSY, static_cast<double>(t.coarse_tile.size()) * 64.0, 64.0,
+       "coverage evaluations/clock"},
+      {"PW", PERF_PW_BUSY, static_cast<double>(t.pw_mem.size()), 1.0, "pixels/clock"},
+  };
+  for (const auto& u : units) {
+    const double busy = r.perf.at(u.perf_base), stalled = r.perf.at(u.perf_base + 1),
+                 starved = r.perf.at(u.perf_base + 2);
+    nlohmann::json uj;
+    uj["busy"] = busy;
+    uj["stalled"] = stalled;
+    uj["starved"] = starved;
+    uj["work"] = u.work;
+    uj["rate_unit"] = u.unit;
+    uj["rate"] = u.work / cyc;
+    uj["rate_when_busy"] = busy > 0 ? u.work / busy : 0.0;
+    uj["peak"] = u.peak;
+    uj["fraction_of_peak"] = u.work / cyc / u.peak;
+    j["units"][u.name] = uj;
+  }
+  j["memory"] = {{"reads", r.mem_reads}, {"writes", r.mem_writes}};
+  j["pixels"] = t.pw_mem.size();
+  j["tiles_visited"] = s.tiles_visited;
+  j["tiles_emitted"] = t.coarse_tile.size();
+  return j;
+}
+
+Row run_scene(const Options& o, const std::string& name) {
+  Row row;
+  row.scene = name;
+  const auto t0 = std::chrono::steady_clock::now();
+  const SceneImage img = build_scene(name, static_cast<uint32_t>(o.seed));
+
+  // Golden model.
+  Memory model_mem = img.mem;
+  model::Gpu gpu(model_mem);
+  for (const auto& [idx, val] : img.reg_writes) gpu.reg_write(idx, val);
+  gpu.run();
+  const model::Trace& tr = gpu.trace();
+
+  // RTL.
+  Memory rtl_mem = img.mem;
+  tb::TopConfig cfg;
+  cfg.dram = o.dram;
+  cfg.throttle = o.throttle;
+  cfg.seed = o.seed;
+  cfg.fst_path = o.fst_path;
+  cfg.wave_from = o.wave_from;
+  cfg.wave_to = o.wave_to;
+  cfg.rt_base = img.rt_base;
+  cfg.rt_pitch = img.rt_pitch;
+  tb::TopHarness h(rtl_mem, cfg, tb::RunId{name, o.seed, replay_cmd(o, name)});
+  uint32_t cmd_dwords = 0;
+  for (const auto& [idx, val] : img.reg_writes) {
+    h.reg_write(idx, val);
+    if (idx == REG_RING_WPTR) cmd_dwords = val / 4;
+  }
+  tb::ExpectedStreams exp{&tr.cp_draw, &tr.ia_tri,   &tr.setup_tri,
+                          &tr.coarse_tile, &tr.fine_cov, &tr.pw_mem};
+  const tb::TopResult r = h.run(exp);
+  row.cycles = r.cycles;
+  row.tris = tr.ia_tri.size();
+  row.setup = tr.setup_tri.size();
+  row.tiles = tr.coarse_tile.size();
+  row.covs = tr.fine_cov.size();
+  row.pixels = tr.pw_mem.size();
+
+  std::ostringstream why;
+  if (!r.ok) why << r.report;
+  // Registers visible to the host must agree.
+  const uint32_t regs[] = {REG_STATUS, REG_ERROR_CAUSE, REG_ERROR_ADDR, REG_RING_RPTR,
+                           REG_IRQ_STATUS};
+  if (r.ok) {
+    for (uint32_t reg : regs) {
+      const uint32_t m = gpu.reg_read(reg), a = h.reg_read(reg);
+      if (m != a) {
+        why << "REGISTER MISMATCH test=" << name << " seed=" << o.seed << " reg=" << reg
+            << " expected=" << bits::hex(m) << " actual=" << bits::hex(a) << "\n";
+      }
+    }
+    for (uint32_t i = 0; i < NUM_FENCES; ++i) {
+      const uint32_t m = gpu.reg_read(REG_FENCE0 + i);
+      if (m != r.fences[i]) {
+        why << "FENCE MISMATCH test=" << name << " fence=" << i << " expected=" << bits::hex(m)
+            << " actual=" << bits::hex(r.fences[i]) << "\n";
+      }
+    }
+    // Final memory, byte for byte (render target and everything else).
+    if (auto d = model_mem.first_difference(rtl_mem)) {
+      const uint32_t off = *d - img.rt_base;
+      why << "MEMORY MISMATCH test=" << name << " seed=" << o.seed << " addr=" << bits::hex(*d);
+      if (*d >= img.rt_base && off < img.rt_pitch * img.height) {
+        why << " pixel=(" << (off % img.rt_pitch) / 4 << "," << off / img.rt_pitch << ")";
+      }
+      why << " expected=" << bits::hex(model_mem.read32(*d)) << " actual="
+          << bits::hex(rtl_mem.read32(*d)) << "\n";
+    }
+  }
+  row.why = why.str();
+  row.ok = row.why.empty();
+
+  std::filesystem::create_directories(o.out_dir);
+  const std::string png = o.out_dir + "/" + name + ".png";
+  write_png(png, rtl_mem, img.rt_base, img.rt_pitch, img.width, img.height);
+  if (!row.ok) {
+    write_png(o.out_dir + "/" + name + ".model.png", model_mem, img.rt_base, img.rt_pitch,
+              img.width, img.height);
+  }
+  if (!r.perf.empty()) row.bench = bench_json(r, tr, gpu.stats(), cmd_dwords);
+  row.bench["scene"] = name;
+  row.bench["ok"] = row.ok;
+  row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return row;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  if (o.list) {
+    for (const auto& s : scene_registry()) std::printf("%-16s %s\n", s.name.c_str(), s.description.c_str());
+    return 0;
+  }
+  std::vector<std::string> names = o.scenes;
+  if (names.empty()) {
+    for (const auto& s : scene_registry()) names.push_back(s.name);
+  }
+  std::printf("pineda_sim: seed=%llu latency=%u jitter=%u bandwidth=%.2f throttle=%.2f%s%s\n",
+              static_cast<unsigned long long>(o.seed), o.dram.latency, o.dram.jitter,
+              o.dram.bandwidth, o.throttle, o.label.empty() ? "" : " config=", o.label.c_str());
+  std::vector<Row> rows;
+  for (const auto& n : names) {
+    try {
+      rows.push_back(run_scene(o, n));
+    } catch (const std::exception& e) {
+      Row r;
+      r.scene = n;
+      r.why = std::string("exception: ") + e.what() + "\n";
+      rows.push_back(r);
+    }
+    const Row& r = rows.back();
+    if (!r.ok) std::fputs(r.why.c_str(), stdout);
+    std::fflush(stdout);
+  }
+  std::printf("\n%-16s %8s %8s %8s %8s %9s %10s %7s  %s\n", "scene", "tris", "setup", "tiles",
+              "covtiles", "pixels", "cycles", "sec", "result");
+  int pass = 0, fail = 0;
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& r : rows) {
+    std::printf("%-16s %8zu %8zu %8zu %8zu %9zu %10llu %7.1f  %s\n", r.scene.c_str(), r.tris,
+                r.setup, r.tiles, r.covs, r.pixels, static_cast<unsigned long long>(r.cycles),
+                r.seconds, r.ok ? "PASS" : "FAIL");
+    (r.ok ? pass : fail)++;
+    all.push_back(r.bench);
+  }
+  if (!o.json_path.empty()) {
+    std::filesystem::path p(o.json_path);
+    if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+    nlohmann::json doc{{"seed", o.seed},
+                       {"latency", o.dram.latency},
+                       {"jitter", o.dram.jitter},
+                       {"bandwidth", o.dram.bandwidth},
+                       {"throttle", o.throttle},
+                       {"scenes", all}};
+    std::ofstream(o.json_path) << doc.dump(2) << "\n";
+  }
+  std::printf("%s%s%d passed, %d failed\n", o.label.empty() ? "" : o.label.c_str(),
+              o.label.empty() ? "" : ": ", pass, fail);
+  return fail ? 1 : 0;
+}

@@ -1,0 +1,354 @@
+#!/usr/bin/env python3
+"""Pineda area flow: synthesise each unit with the pinned Yosys and tabulate its size.
+
+    python3 synth/synth.py [--units cp,ia,...] [--jobs N] [--files rtl/files.f] [--out out/synth]
+
+For every unit (a top module name) it runs one Yosys (npm @yowasp/yosys 0.55, through
+synth/yosys.mjs) with this script (also written to out/synth/<unit>.ys):
+
+    read_verilog -sv -DSYNTHESIS -defer <every file of rtl/files.f, in order>
+    hierarchy -check -top <unit>        # elaborates only what <unit> uses (-defer)
+    design -save rtl
+    synth -flatten -top <unit>          # generic gates: $_AND_, $_MUX_, $_DFF_*, ...
+    delete t:$scopeinfo                 # bookkeeping cells left by flatten, not logic
+    tee -q -o <out>/<unit>.generic.json stat -json
+    design -load rtl
+    synth_ice40 -top <unit>             # LUT4 mapping (flattens; abc9; carry chains; BRAM)
+    delete t:$scopeinfo
+    tee -q -o <out>/<unit>.ice40.json stat -json
+
+Why iCE40 for the LUT4 number: it is a real 4-input-LUT architecture that Yosys 0.55 maps
+completely by itself (SB_LUT4 + SB_CARRY + SB_DFF* + SB_RAM40_4K), so the count is what a
+small FPGA would actually use. Adders use the carry chain (SB_CARRY, counted separately);
+multipliers go to LUTs (no -dsp); memories that fit the BRAM rules go to SB_RAM40_4K
+(counted separately), the rest to flip-flops.
+
+Output: an aligned table on stdout, out/synth/area.json, per-unit logs out/synth/<unit>.log.
+Exits non-zero, naming the unit and its log, if any unit fails to synthesise, or if the
+read raised a warning that means Yosys misread the source (see BAD_WARNINGS; the numbers
+would be wrong): --allow-warnings reports such units anyway, marked in area.json.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WRAPPER = os.path.join(REPO, "synth", "yosys.mjs")
+DEFAULT_UNITS = ["cp", "ia", "setup", "coarse_raster", "fine_raster", "pixel_writer",
+                 "mem_arbiter", "mem_stream_reader", "pineda_top"]
+
+
+class FlowError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------------------------
+# shared with yosys_read.py
+
+def parse_filelist(path, root):
+    """Read a Verilator-style file list. Returns (files, incdirs, defines), paths relative to root.
+
+    Accepted lines: a source path; '+incdir+DIR[+DIR...]'; '+define+NAME[=VAL][+...]';
+    blank lines and comments ('#' or '//'). Relative paths are taken from root (the repo root,
+    where make runs), falling back to the list's own directory.
+    """
+    files, incdirs, defines = [], [], []
+    listdir = os.path.dirname(os.path.abspath(path))
+
+    def resolve(p):
+        for base in (root, listdir):
+            cand = p if os.path.isabs(p) else os.path.join(base, p)
+            if os.path.exists(cand):
+                rel = os.path.relpath(os.path.abspath(cand), root)
+                if rel.startswith(".."):
+                    raise FlowError(f"{path}: {p} is outside {root}")
+                return rel
+        raise FlowError(f"{path}: {p} not found (relative to {root} or {listdir})")
+
+    with open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.split("//", 1)[0].strip()
+            if not line or line.startswith("#"):
+                continue
+            for tok in line.split():
+                if tok.startswith("+incdir+"):
+                    incdirs += [resolve(d) for d in tok[len("+incdir+"):].split("+") if d]
+                elif tok.startswith("+define+"):
+                    defines += [d for d in tok[len("+define+"):].split("+") if d]
+                elif tok.startswith(("-", "+")):
+                    print(f"synth: {path}:{lineno}: ignoring option {tok}", file=sys.stderr)
+                else:
+                    files.append(resolve(tok))
+    if not files:
+        raise FlowError(f"{path}: no source files listed")
+    return files, incdirs, defines
+
+
+def read_cmd(files, incdirs, defines, defer=False):
+    args = ["read_verilog", "-sv", "-DSYNTHESIS"] + (["-defer"] if defer else [])
+    args += [f"-I{d}" for d in incdirs] + [f"-D{d}" for d in defines] + files
+    return " ".join(args)
+
+
+def check_node():
+    if shutil.which("node") is None:
+        raise FlowError("node not found: run 'make deps'")
+    if not os.path.isdir(os.path.join(REPO, "node_modules", "@yowasp", "yosys")):
+        raise FlowError("node_modules/@yowasp/yosys missing: run 'make deps' (or 'npm ci')")
+
+
+def run_yosys(root, script_rel, mounts, outdir_rel, log_path):
+    """Run one Yosys script (a path relative to root) with cwd=root; log stdout+stderr.
+
+    Returns (exit code, seconds)."""
+    cmd = ["node", WRAPPER]
+    for m in mounts + [script_rel]:
+        cmd += ["--mount", m]
+    cmd += ["--out", outdir_rel, "-s", script_rel]
+    t0 = time.monotonic()
+    with open(log_path, "w") as log:
+        log.write("# " + " ".join(cmd) + "\n")
+        log.flush()
+        rc = subprocess.call(cmd, cwd=root, stdout=log, stderr=subprocess.STDOUT,
+                             stdin=subprocess.DEVNULL)
+    return rc, time.monotonic() - t0
+
+
+# Frontend warnings that mean Yosys read something other than what the source says (and
+# Verilator reads): e.g. a member of an array of structs, `p.edges[1].e`, which Yosys 0.55
+# turns into an implicit 1-bit wire (YosysHQ/yosys#2677). Numbers from such a read are wrong.
+BAD_WARNINGS = [
+    re.compile(r"is implicitly declared"),
+    re.compile(r"out of bounds", re.I),
+]
+
+
+def bad_warnings(log_path):
+    out = []
+    with open(log_path, errors="replace") as f:
+        for line in f:
+            if "Warning:" in line and any(p.search(line) for p in BAD_WARNINGS):
+                out.append(line.strip())
+    return list(dict.fromkeys(out))
+
+
+def log_errors(log_path, limit=8):
+    """The ERROR lines (or the last lines) of a Yosys log, for the failure message."""
+    try:
+        lines = open(log_path, errors="replace").read().splitlines()
+    except OSError:
+        return []
+    errs = [l for l in lines if "ERROR" in l or "Error" in l]
+    return (errs or lines[-limit:])[:limit]
+
+
+# ---------------------------------------------------------------------------------------------
+# area flow
+
+FF_RE = re.compile(r"^\$_(DFF|DFFE|SDFF|SDFFE|SDFFCE|ALDFF|ALDFFE|DFFSR|DFFSRE|DLATCH|DLATCHSR|SR)_")
+ICE_FF_RE = re.compile(r"^SB_DFF")
+
+
+def load_stat(path, unit):
+    with open(path) as f:
+        data = json.load(f)
+    mods = data.get("modules", {})
+    mod = mods.get("\\" + unit) or mods.get(unit)
+    if mod is None:
+        if len(mods) != 1:
+            raise FlowError(f"{path}: module {unit} not in stat output ({list(mods)})")
+        mod = next(iter(mods.values()))
+    cells = {k: int(v) for k, v in mod.get("num_cells_by_type", {}).items()}
+    return int(mod.get("num_cells", sum(cells.values()))), cells
+
+
+def synth_unit(unit, root, files, incdirs, defines, outdir_rel, allow_warnings=False):
+    outdir = os.path.join(root, outdir_rel)
+    script_rel = os.path.join(outdir_rel, f"{unit}.ys")
+    gen_json = os.path.join(outdir_rel, f"{unit}.generic.json")
+    ice_json = os.path.join(outdir_rel, f"{unit}.ice40.json")
+    for p in (gen_json, ice_json):
+        if os.path.exists(os.path.join(root, p)):
+            os.remove(os.path.join(root, p))
+    script = "\n".join([
+        read_cmd(files, incdirs, defines, defer=True),
+        f"hierarchy -check -top {unit}",
+        "design -save rtl",
+        f"synth -flatten -top {unit}",
+        "delete t:$scopeinfo",
+        f"tee -q -o {gen_json} stat -json",
+        "design -load rtl",
+        f"synth_ice40 -top {unit}",
+        "delete t:$scopeinfo",
+        f"tee -q -o {ice_json} stat -json",
+        "",
+    ])
+    with open(os.path.join(root, script_rel), "w") as f:
+        f.write(script)
+    log_path = os.path.join(outdir, f"{unit}.log")
+    rc, secs = run_yosys(root, script_rel, files + incdirs, outdir_rel, log_path)
+    if rc != 0 or not os.path.exists(os.path.join(root, ice_json)):
+        return {"unit": unit, "ok": False, "seconds": secs, "log": log_path,
+                "errors": log_errors(log_path)}
+    suspect = bad_warnings(log_path)
+    if suspect and not allow_warnings:
+        return {"unit": unit, "ok": False, "seconds": secs, "log": log_path,
+                "errors": ["Yosys misread the source (numbers would be wrong; --allow-warnings "
+                           "reports them anyway):"] + suspect[:6] + (["..."] if len(suspect) > 6 else [])}
+    g_total, g_cells = load_stat(os.path.join(root, gen_json), unit)
+    i_total, i_cells = load_stat(os.path.join(root, ice_json), unit)
+
+    def count(cells, pred):
+        return sum(n for t, n in cells.items() if pred(t))
+
+    return {
+        "unit": unit, "ok": True, "seconds": round(secs, 1), "log": log_path,
+        "suspect_warnings": suspect,
+        "generic": {
+            "cells": g_total,
+            "ffs": count(g_cells, lambda t: FF_RE.match(t)),
+            "logic_cells": g_total - count(g_cells, lambda t: FF_RE.match(t)),
+            "mem_cells": count(g_cells, lambda t: t.startswith("$mem")),
+            "cells_by_type": dict(sorted(g_cells.items())),
+        },
+        "ice40": {
+            "cells": i_total,
+            "lut4": i_cells.get("SB_LUT4", 0),
+            "carry": i_cells.get("SB_CARRY", 0),
+            "ffs": count(i_cells, lambda t: ICE_FF_RE.match(t)),
+            "bram": i_cells.get("SB_RAM40_4K", 0),
+            "dsp": i_cells.get("SB_MAC16", 0),
+            "cells_by_type": dict(sorted(i_cells.items())),
+        },
+    }
+
+
+def table(results):
+    cols = [("unit", lambda r: r["unit"]),
+            ("gen.cells", lambda r: r["generic"]["cells"]),
+            ("gen.FF", lambda r: r["generic"]["ffs"]),
+            ("LUT4", lambda r: r["ice40"]["lut4"]),
+            ("carry", lambda r: r["ice40"]["carry"]),
+            ("ice.FF", lambda r: r["ice40"]["ffs"]),
+            ("BRAM", lambda r: r["ice40"]["bram"]),
+            ("time s", lambda r: f'{r["seconds"]:.1f}')]
+    rows = [[str(f(r)) for _, f in cols] for r in results]
+    heads = [h for h, _ in cols]
+    widths = [max(len(x) for x in [h] + [row[i] for row in rows]) for i, h in enumerate(heads)]
+
+    def fmt(row):
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
+
+    lines = [fmt(heads), fmt(["-" * w for w in widths])] + [fmt(r) for r in rows]
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--units", default=os.environ.get("UNITS", ""),
+                    help="comma-separated top modules (default: all of: " + ",".join(DEFAULT_UNITS) + ")")
+    ap.add_argument("--jobs", "-j", type=int, default=int(os.environ.get("SYNTH_JOBS", "0") or 0),
+                    help="units synthesised in parallel (default: number of cores)")
+    ap.add_argument("--root", default=REPO, help="directory the file list's paths are relative to (default: the repo)")
+    ap.add_argument("--files", default="rtl/files.f", help="file list, relative to --root (default: rtl/files.f)")
+    ap.add_argument("--out", default="out/synth", help="output directory, relative to --root (default: out/synth)")
+    ap.add_argument("--allow-warnings", action="store_true",
+                    help="report units whose read raised misread warnings instead of failing them")
+    args = ap.parse_args(argv)
+
+    root = os.path.abspath(args.root)
+    units = [u for u in re.split(r"[,\s]+", args.units) if u] or DEFAULT_UNITS
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 2)
+    jobs = max(1, min(jobs, len(units)))
+    outdir_rel = os.path.relpath(os.path.abspath(os.path.join(root, args.out)), root)
+    if outdir_rel.startswith(".."):
+        print(f"synth: --out must be inside {root}", file=sys.stderr)
+        return 2
+    try:
+        check_node()
+        files, incdirs, defines = parse_filelist(os.path.join(root, args.files), root)
+    except FlowError as e:
+        print(f"synth: {e}", file=sys.stderr)
+        return 2
+    os.makedirs(os.path.join(root, outdir_rel), exist_ok=True)
+
+    import yosys_read  # here: it imports this module
+    array_decls = yosys_read.scan_sources(root, files)[3]
+    if array_decls:
+        print("synth: the RTL declares arrays of struct types, which Yosys 0.55 sizes wrong "
+              "(no warning; every unit using them gets wrong numbers):", file=sys.stderr)
+        for m in array_decls:
+            print("    " + m.split(": Yosys")[0], file=sys.stderr)
+        if not args.allow_warnings:
+            print("synth: FAILED: fix those (see 'make lint-yosys'), or pass --allow-warnings "
+                  "(make synth SYNTH_FLAGS=--allow-warnings) for numbers marked suspect", file=sys.stderr)
+            return 1
+
+    print(f"synth: {len(units)} unit(s), {jobs} in parallel, {len(files)} files from {args.files}; "
+          f"logs in {outdir_rel}/<unit>.log", flush=True)
+    t0 = time.monotonic()
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
+        futs = {ex.submit(synth_unit, u, root, files, incdirs, defines, outdir_rel,
+                          args.allow_warnings): u for u in units}
+        for fut in concurrent.futures.as_completed(futs):
+            u = futs[fut]
+            try:
+                r = fut.result()
+            except (FlowError, OSError, ValueError) as e:
+                r = {"unit": u, "ok": False, "seconds": 0.0, "log": "", "errors": [str(e)]}
+            results[u] = r
+            if r["ok"]:
+                print(f"synth: {u}: ok in {r['seconds']:.1f} s (LUT4 {r['ice40']['lut4']}, "
+                      f"generic cells {r['generic']['cells']})", flush=True)
+            else:
+                print(f"synth: {u}: FAILED after {r['seconds']:.1f} s, see {os.path.relpath(r['log'], os.getcwd()) if r['log'] else '-'}",
+                      flush=True)
+                for line in r["errors"]:
+                    print(f"    {line}", flush=True)
+    wall = time.monotonic() - t0
+    ordered = [results[u] for u in units]
+    good = [r for r in ordered if r["ok"]]
+    failed = [r["unit"] for r in ordered if not r["ok"]]
+
+    report = {
+        "tool": "yosys 0.55 (npm @yowasp/yosys, see package-lock.json)",
+        "flows": {
+            "generic": "synth -flatten -top <unit>; delete t:$scopeinfo; stat -json",
+            "ice40": "synth_ice40 -top <unit>; delete t:$scopeinfo; stat -json",
+        },
+        "files": files,
+        "wall_seconds": round(wall, 1),
+        "jobs": jobs,
+        "units": {r["unit"]: {k: v for k, v in r.items() if k not in ("unit", "log")} for r in ordered},
+        "failed": failed,
+        "suspect": bool(array_decls) or any(r.get("suspect_warnings") for r in good),
+        "struct_arrays": array_decls,
+    }
+    area_json = os.path.join(root, outdir_rel, "area.json")
+    # only a fully successful run replaces the committed-to numbers; a partial run writes aside
+    if failed:
+        area_json = os.path.join(root, outdir_rel, "area.partial.json")
+    with open(area_json, "w") as f:
+        json.dump(report, f, indent=2)
+        f.write("\n")
+
+    if good:
+        print()
+        print(table(good))
+        print()
+    print(f"synth: wall time {wall:.1f} s with {jobs} job(s); wrote {os.path.relpath(area_json, os.getcwd())}")
+    if failed:
+        print(f"synth: FAILED: {', '.join(failed)} did not synthesise (logs in {outdir_rel}/)", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""Quick Yosys read check of the RTL (the Yosys half of `make lint`); no synthesis.
+
+    python3 synth/yosys_read.py [--files rtl/files.f] [--top pineda_top]
+
+One Yosys run (npm @yowasp/yosys 0.55 through synth/yosys.mjs) with this script
+(written to out/lint/yosys_read.ys, log in out/lint/yosys_read.log):
+
+    read_verilog -sv -DSYNTHESIS <every file of rtl/files.f, in order>
+    design -save read
+    hierarchy -check                 # every module, default parameters
+    proc
+    check -assert                    # undriven/multiply-driven signals, comb loops
+    design -load read
+    hierarchy -check -top <top>      # the real parameterisations (skipped if no such module)
+    proc
+    check -assert
+    design -reset
+    read_verilog -sv -DSYNTHESIS <packages> out/lint/width_probe.sv
+    hierarchy -top pineda_width_probe
+    write_json out/lint/width_probe.json
+
+It fails on an error, on a `check` problem, and on frontend warnings that mean Yosys read
+something other than what Verilator reads ("is implicitly declared", "out of bounds").
+
+The width probe: Yosys 0.55 silently mis-sizes packed arrays of struct types
+(`edge_t [2:0] edges;`, YosysHQ/yosys#2677): such a member counts as a few bits, so every
+struct containing one has the wrong width and layout in Yosys while Verilator is right. The
+probe declares one port of every struct typedef of every package, and the script compares
+Yosys's port widths against widths computed here from the package text.
+"""
+import argparse
+import json
+import os
+import re
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import synth  # noqa: E402  (shared helpers: file list, wrapper, logs)
+
+# ---------------------------------------------------------------------------------------------
+# expected struct widths, from the package source
+
+def strip_comments(text):
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def sv_int(tok, params):
+    """Evaluate a simple constant: sized/unsized literals, localparams, + - * ( )."""
+    def lit(m):
+        s = m.group(0).replace("_", "")
+        if "'" in s:
+            _, rest = s.split("'", 1)
+            rest = rest.lstrip("sS")
+            base = {"d": 10, "h": 16, "b": 2, "o": 8}[rest[0].lower()]
+            return str(int(rest[1:], base))
+        return s
+    expr = re.sub(r"\d*'[sS]?[dDhHbBoO][0-9a-fA-F_]+|\b\d+\b", lit, tok)
+    expr = re.sub(r"\b(\w+::)?([A-Za-z_]\w*)\b",
+                  lambda m: str(params[m.group(2)]) if m.group(2) in params else m.group(0), expr)
+    if not re.fullmatch(r"[\d\s+\-*()/]+", expr):
+        raise ValueError(tok)
+    return int(eval(expr.replace("/", "//"), {"__builtins__": {}}))  # digits and operators only
+
+
+def dims_width(dims, params):
+    w = 1
+    for a, b in re.findall(r"\[([^:\]]+):([^\]]+)\]", dims):
+        w *= abs(sv_int(a, params) - sv_int(b, params)) + 1
+    return w
+
+
+BASE_WIDTH = {"logic": 1, "bit": 1, "reg": 1, "wire": 1, "byte": 8, "shortint": 16,
+              "int": 32, "integer": 32, "longint": 64}
+
+
+def package_types(text):
+    """{package: {typedef name: width or None}} for struct/enum/plain typedefs."""
+    text = strip_comments(text)
+    out = {}
+    for pm in re.finditer(r"\bpackage\s+(\w+)\s*;(.*?)\bendpackage\b", text, re.S):
+        pkg, body = pm.group(1), pm.group(2)
+        params = {}
+        for m in re.finditer(r"\b(?:localparam|parameter)\b[^;=]*?\b(\w+)\s*=\s*([^;]+);", body):
+            try:
+                params[m.group(1)] = sv_int(m.group(2), params)
+            except (ValueError, SyntaxError, KeyError):
+                pass
+        types = {}
+
+        def member_width(decl):
+            m = re.fullmatch(r"\s*(\w+(?:::\w+)?)\s*(?:signed|unsigned)?\s*((?:\[[^\]]+\]\s*)*)\s*(\w+)\s*((?:\[[^\]]+\]\s*)*)",
+                             decl)
+            if not m or m.group(4).strip():
+                return None
+            t, dims = m.group(1).split("::")[-1], m.group(2)
+            base = BASE_WIDTH.get(t, types.get(t))
+            if base is None:
+                return None
+            return base * dims_width(dims, params)
+
+        for tm in re.finditer(r"\btypedef\s+(struct\s+packed|union\s+packed|enum[^{]*)?\s*"
+                              r"(?:\{(.*?)\}|([^;{]*?))\s*(\w+)\s*;", body, re.S):
+            kind, inner, plain, name = tm.group(1) or "", tm.group(2), tm.group(3), tm.group(4)
+            width = None
+            try:
+                if kind.startswith(("struct", "union")):
+                    ws = []
+                    for decl in inner.split(";"):
+                        if not decl.strip():
+                            continue
+                        # "logic [3:0] a, b" declares two members of the same type
+                        head, *names = [p.strip() for p in decl.split(",")]
+                        w = member_width(head)
+                        ws += [w] * (1 + len(names))
+                    if ws and None not in ws:
+                        width = sum(ws) if kind.startswith("struct") else max(ws)
+                elif kind.startswith("enum"):
+                    em = re.search(r"enum\s+(\w+)?\s*(?:signed|unsigned)?\s*((?:\[[^\]]+\]\s*)*)", kind)
+                    base = BASE_WIDTH.get(em.group(1) or "int", types.get(em.group(1) or "int"))
+                    width = base * dims_width(em.group(2), params) if base else None
+                else:
+                    width = member_width(plain + " _x")
+            except (ValueError, SyntaxError, KeyError, ZeroDivisionError):
+                width = None
+            types[name] = width
+        out[pkg] = types
+    return out
+
+
+def scan_sources(root, files):
+    """(modules, package files, {pkg::type: width or None}, [array-of-struct messages])."""
+    modules, pkg_files, expected = set(), [], {}
+    texts = {}
+    for f in files:
+        text = texts[f] = open(os.path.join(root, f), errors="replace").read()
+        modules |= set(re.findall(r"^\s*module\s+(?:automatic\s+|static\s+)?(\w+)", strip_comments(text), re.M))
+        types = package_types(text)
+        if types:
+            pkg_files.append(f)
+            for pkg, tys in types.items():
+                for name, w in tys.items():
+                    expected[f"{pkg}::{name}"] = w
+
+    # arrays of struct types, packed or unpacked: Yosys 0.55 reads them wrong (see above)
+    pkg_text = strip_comments("".join(texts[f] for f in pkg_files))
+    struct_types = {t.split("::")[1] for t in expected}
+    struct_types = {t for t in struct_types if re.search(
+        r"\btypedef\s+(struct|union)\s+packed\b[^;]*?\{[^}]*\}\s*" + t + r"\s*;", pkg_text, re.S)}
+    array_decls = []
+    if struct_types:
+        alt = "|".join(sorted(struct_types))
+        packed = re.compile(r"\b(?:\w+::)?(" + alt + r")\s*(?:\[[^\]]*\]\s*)+(\w+)")
+        unpacked = re.compile(r"\b(?:\w+::)?(" + alt + r")\s+(\w+)\s*\[")
+        for f in files:
+            for lineno, line in enumerate(texts[f].splitlines(), 1):
+                code = line.split("//", 1)[0]
+                for m in list(packed.finditer(code)) + list(unpacked.finditer(code)):
+                    array_decls.append(
+                        f"{f}:{lineno}: array of struct type {m.group(1)} ('{m.group(2)}'): Yosys 0.55 "
+                        f"mis-sizes arrays of structs (YosysHQ/yosys#2677); use separate members/signals, "
+                        f"or logic [N-1:0][W-1:0] with W a number or localparam (not $bits(pkg::T): a Yosys "
+                        f"syntax error) and assign elements to a T variable")
+    return modules, pkg_files, expected, array_decls
+
+
+# ---------------------------------------------------------------------------------------------
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--root", default=synth.REPO, help="directory the file list's paths are relative to")
+    ap.add_argument("--files", default="rtl/files.f", help="file list, relative to --root")
+    ap.add_argument("--top", default="pineda_top", help="top module for the elaborated check")
+    ap.add_argument("--out", default="out/lint", help="output directory, relative to --root")
+    args = ap.parse_args(argv)
+    root = os.path.abspath(args.root)
+    out_rel = os.path.relpath(os.path.abspath(os.path.join(root, args.out)), root)
+    try:
+        synth.check_node()
+        files, incdirs, defines = synth.parse_filelist(os.path.join(root, args.files), root)
+    except synth.FlowError as e:
+        print(f"lint-yosys: {e}", file=sys.stderr)
+        return 2
+    os.makedirs(os.path.join(root, out_rel), exist_ok=True)
+
+    modules, pkg_files, expected, array_decls = scan_sources(root, files)
+
+    probe_rel = os.path.join(out_rel, "width_probe.sv")
+    probe_json = os.path.join(out_rel, "width_probe.json")
+    probed = [t for t, w in expected.items() if w is not None]
+    with open(os.path.join(root, probe_rel), "w") as f:
+        f.write("// generated by synth/yosys_read.py: one port per package typedef\n")
+        ports = [f"  output {t} p{i}" for i, t in enumerate(probed)] or ["  output logic p_none"]
+        f.write("module pineda_width_probe (\n" + ",\n".join(ports) + "\n);\n")
+        for i in range(len(probed)):
+            f.write(f"  assign p{i} = '0;\n")
+        if not probed:
+            f.write("  assign p_none = 1'b0;\n")
+        f.write("endmodule\n")
+    if os.path.exists(os.path.join(root, probe_json)):
+        os.remove(os.path.join(root, probe_json))
+
+    read = synth.read_cmd(files, incdirs, defines)
+    lines = [read, "design -save read", "hierarchy -check", "proc", "check -assert"]
+    if args.top in modules:
+        lines += ["design -load read", f"hierarchy -check -top {args.top}", "proc", "check -assert"]
+    else:
+        print(f"lint-yosys: note: no module {args.top} yet; checked every module with default parameters")
+    lines += ["design -reset", synth.read_cmd(pkg_files + [probe_rel], incdirs, defines),
+              "hierarchy -top pineda_width_probe", f"write_json {probe_json}", ""]
+    script_rel = os.path.join(out_rel, "yosys_read.ys")
+    with open(os.path.join(root, script_rel), "w") as f:
+        f.write("\n".join(lines))
+    log = os.path.join(root, out_rel, "yosys_read.log")
+
+    t0 = time.monotonic()
+    rc, secs = synth.run_yosys(root, script_rel, files + incdirs + [probe_rel], out_rel, log)
+    problems = list(array_decls)
+    if rc != 0:
+        problems += synth.log_errors(log) or [f"yosys exited with {rc}"]
+        # the first problems that `check` found, if that is what failed
+        text = open(log, errors="replace").read()
+        at = text.rfind("Executing CHECK pass")
+        if at >= 0:
+            found = [l.strip() for l in text[at:].splitlines() if l.startswith("Warning:")]
+            problems += found[:6] + ([f"... ({len(found) - 6} more in the log)"] if len(found) > 6 else [])
+    problems += synth.bad_warnings(log)
+    if rc == 0:
+        with open(os.path.join(root, probe_json)) as f:
+            mods = json.load(f)["modules"]
+        got = {p: len(d["bits"]) for p, d in mods["pineda_width_probe"]["ports"].items()}
+        for i, t in enumerate(probed):
+            if got.get(f"p{i}") != expected[t]:
+                problems.append(f"{t}: Yosys makes it {got.get(f'p{i}')} bits, the source says {expected[t]} "
+                                f"(packed array of a struct type inside it? Yosys 0.55 mis-sizes those)")
+    unparsed = [t for t, w in expected.items() if w is None]
+    if unparsed:
+        print(f"lint-yosys: note: width not checked (declaration not understood): {', '.join(unparsed)}")
+    # dedupe, keep order
+    problems = list(dict.fromkeys(problems))
+    if problems:
+        for p in problems:
+            print(f"lint-yosys: {p}", file=sys.stderr)
+        print(f"lint-yosys: FAILED ({len(problems)} problem(s)); log: {os.path.relpath(log, os.getcwd())}",
+              file=sys.stderr)
+        return 1
+    print(f"lint-yosys: {len(files)} files, {len(modules)} modules, {len(probed)} package types: "
+          f"clean ({secs:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,242 @@
+#include "top_harness.h"
+
+#include <verilated.h>
+#include <verilated_fst_c.h>
+
+#include <sstream>
+
+#include "Vpineda_top.h"
+#include "vl_bits.h"
+
+namespace pineda::tb {
+
+namespace {
+// splitmix64: a small, seedable generator for the throttles (one draw per boundary per cycle).
+uint64_t next_rand(uint64_t& s) {
+  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+}  // namespace
+
+struct TopHarness::Taps {
+  StreamChecker<DrawPkt> cp_draw;
+  StreamChecker<TriPkt> ia_tri;
+  StreamChecker<SetupPkt> setup_tri;
+  StreamChecker<TilePkt> coarse_tile;
+  StreamChecker<CovPkt> fine_cov;
+  StreamChecker<MemReq> pw_mem;
+  std::string report;  // first failure
+  bool failed = false;
+};
+
+TopHarness::TopHarness(Memory& mem, const TopConfig& cfg, RunId run)
+    : mem_(mem), cfg_(cfg), run_(std::move(run)), ctx_(std::make_unique<VerilatedContext>()),
+      dram_(mem, [&] {
+        DramConfig d = cfg.dram;
+        d.seed = cfg.seed ^ 0xd1b54a32d192ed03ull;
+        return d;
+      }()),
+      rng_state_(cfg.seed) {
+  ctx_->fatalOnError(false);
+  ctx_->randReset(2);  // --x-initial unique: randomise with the seed below
+  ctx_->randSeed(static_cast<int>(cfg.seed & 0x7fffffff));
+  if (!cfg_.fst_path.empty()) ctx_->traceEverOn(true);
+  top_ = std::make_unique<Vpineda_top>(ctx_.get(), "TOP");
+  if (!cfg_.fst_path.empty()) {
+    fst_ = std::make_unique<VerilatedFstC>();
+    top_->trace(fst_.get(), 99);
+    fst_->open(cfg_.fst_path.c_str());
+  }
+  top_->clk_i = 0;
+  top_->rst_ni = 0;
+  top_->reg_valid_i = 0;
+  top_->reg_we_i = 0;
+  top_->reg_addr_i = 0;
+  top_->reg_wdata_i = 0;
+  top_->mem_req_ready_i = 0;
+  top_->mem_rsp_valid_i = 0;
+  top_->throttle_i = 0;
+  top_->eval();
+  for (int i = 0; i < 4; ++i) {  // a few clocks in reset
+    top_->clk_i = 1;
+    top_->eval();
+    top_->clk_i = 0;
+    top_->eval();
+  }
+  top_->rst_ni = 1;
+  top_->eval();
+}
+
+TopHarness::~TopHarness() {
+  if (fst_) fst_->close();
+  top_->final();
+}
+
+void TopHarness::dump(uint64_t t) {
+  if (fst_ && cycle_ >= cfg_.wave_from && cycle_ <= cfg_.wave_to) fst_->dump(t);
+}
+
+void TopHarness::reg_write(uint32_t idx, uint32_t value) {
+  reg_pending_ = true;
+  reg_we_ = true;
+  reg_addr_ = idx;
+  reg_wdata_ = value;
+  tick();
+}
+
+uint32_t TopHarness::reg_read(uint32_t idx) {
+  top_->reg_addr_i = idx & 0xff;
+  top_->eval();
+  return top_->reg_rdata_o;
+}
+
+// One clock cycle: drive inputs, settle, sample every handshake, rising edge, advance memory.
+void TopHarness::tick() {
+  top_->clk_i = 0;
+  top_->reg_valid_i = reg_pending_;
+  top_->reg_we_i = reg_we_;
+  top_->reg_addr_i = reg_pending_ ? reg_addr_ : REG_FENCE0;
+  top_->reg_wdata_i = reg_wdata_;
+  top_->mem_req_ready_i = dram_.req_ready();
+  top_->mem_rsp_valid_i = dram_.rsp_valid();
+  pack_sig(dram_.rsp(), top_->mem_rsp_i);
+  uint32_t thr = 0;
+  if (cfg_.throttle > 0.0) {
+    const uint64_t lim = static_cast<uint64_t>(cfg_.throttle * 65536.0);
+    for (int b = 0; b < kNumBoundaries; ++b) {
+      if ((next_rand(rng_state_) & 0xffff) < lim) thr |= 1u << b;
+    }
+  }
+  top_->throttle_i = thr;
+  top_->eval();
+  dump(2 * cycle_);
+
+  const bool req_fire = top_->mem_req_valid_o && top_->mem_req_ready_i;
+  const bool rsp_fire = top_->mem_rsp_valid_i && top_->mem_rsp_ready_o;
+  const MemReq req = unpack_sig<MemReq>(top_->mem_req_o);
+  if (req_fire || rsp_fire) last_progress_ = cycle_;
+
+  if (taps_) {
+    Taps& t = *taps_;
+    auto check = [&](auto& checker, bool fire, const auto& pkt, int b) {
+      if (!fire) return;
+      ++transfers_[b];
+      last_progress_ = cycle_;
+      if (t.failed) return;
+      std::string rep;
+      if (!checker.on_transfer(pkt, cycle_, rep)) {
+        t.failed = true;
+        t.report = rep;
+      }
+    };
+    Vpineda_top& v = *top_;
+    if (v.tap_cp_draw_valid_o && v.tap_cp_draw_ready_o)
+      check(t.cp_draw, true, unpack_sig<DrawPkt>(v.tap_cp_draw_o), 0);
+    if (v.tap_ia_tri_valid_o && v.tap_ia_tri_ready_o)
+      check(t.ia_tri, true, unpack_sig<TriPkt>(v.tap_ia_tri_o), 1);
+    if (v.tap_setup_tri_valid_o && v.tap_setup_tri_ready_o)
+      check(t.setup_tri, true, unpack_sig<SetupPkt>(v.tap_setup_tri_o), 2);
+    if (v.tap_coarse_tile_valid_o && v.tap_coarse_tile_ready_o)
+      check(t.coarse_tile, true, unpack_sig<TilePkt>(v.tap_coarse_tile_o), 3);
+    if (v.tap_fine_cov_valid_o && v.tap_fine_cov_ready_o)
+      check(t.fine_cov, true, unpack_sig<CovPkt>(v.tap_fine_cov_o), 4);
+    if (v.tap_pw_mem_valid_o && v.tap_pw_mem_ready_o)
+      check(t.pw_mem, true, unpack_sig<MemReq>(v.tap_pw_mem_o), 5);
+  }
+
+  top_->clk_i = 1;
+  top_->eval();
+  dump(2 * cycle_ + 1);
+  dram_.clock(req_fire, req, rsp_fire);
+  reg_pending_ = false;
+  ++cycle_;
+}
+
+TopResult TopHarness::run(const ExpectedStreams& exp) {
+  TopResult res;
+  auto pixel_of = [this](const MemReq& r) -> std::string {
+    if (cfg_.rt_pitch == 0) return "";
+    const uint32_t off = static_cast<uint32_t>(r.addr) - cfg_.rt_base;
+    return "pixel=(" + std::to_string((off % cfg_.rt_pitch) / 4) + "," +
+           std::to_string(off / cfg_.rt_pitch) + ")";
+  };
+  taps_ = std::unique_ptr<Taps>(new Taps{
+      StreamChecker<DrawPkt>("cp_draw", exp.cp_draw, run_),
+      StreamChecker<TriPkt>("ia_tri", exp.ia_tri, run_),
+      StreamChecker<SetupPkt>("setup_tri", exp.setup_tri, run_),
+      StreamChecker<TilePkt>("coarse_tile", exp.coarse_tile, run_),
+      StreamChecker<CovPkt>("fine_cov", exp.fine_cov, run_),
+      StreamChecker<MemReq>("pw_mem", exp.pw_mem, run_, pixel_of), "", false});
+
+  const uint64_t start = cycle_;
+  last_progress_ = cycle_;
+  uint32_t fence0 = reg_read(REG_FENCE0);
+  std::ostringstream err;
+  bool done = false;
+  while (!done) {
+    tick();
+    if (taps_->failed) break;
+    if (ctx_->gotError()) {
+      err << "ASSERTION FAILED test=" << run_.test << " seed=" << run_.seed << " cycle=" << cycle_
+          << " (see the message above)\n  waveform: " << run_.replay
+          << " WAVE_FROM=" << (cycle_ > 200 ? cycle_ - 200 : 0) << " WAVE_TO=" << cycle_ + 20
+          << "\n";
+      break;
+    }
+    // End-of-pipe ordering: when FENCE0 changes, no pixel write may still be in flight.
+    const uint32_t f0 = top_->reg_rdata_o;  // reg_addr_i rests on REG_FENCE0 between writes
+    if (f0 != fence0) {
+      if (dram_.outstanding_writes() != 0) {
+        err << "FENCE ORDER test=" << run_.test << " seed=" << run_.seed << " cycle=" << cycle_
+            << ": FENCE0 became " << bits::hex(f0) << " with " << dram_.outstanding_writes()
+            << " pixel writes not yet acknowledged\n";
+        break;
+      }
+      fence0 = f0;
+    }
+    if ((cycle_ & 31) == 0) {
+      const uint32_t st = reg_read(REG_STATUS);
+      const bool stopped = (st >> STATUS_HALTED & 1u) || (st >> STATUS_ERROR & 1u);
+      if (stopped && !(st >> STATUS_PIPE_BUSY & 1u) && dram_.outstanding() == 0) done = true;
+    }
+    if (cycle_ - last_progress_ > cfg_.stall_timeout) {
+      const uint32_t st = reg_read(REG_STATUS);
+      err << "NO PROGRESS test=" << run_.test << " seed=" << run_.seed << " cycle=" << cycle_
+          << ": no transfer on any boundary or the memory port for " << cfg_.stall_timeout
+          << " cycles; STATUS=" << bits::hex(st) << " RPTR=" << reg_read(REG_RING_RPTR)
+          << " memory outstanding=" << dram_.outstanding() << "\n  waveform: " << run_.replay
+          << " WAVE_FROM=" << (cycle_ > 2000 ? cycle_ - 2000 : 0) << " WAVE_TO=" << cycle_ << "\n";
+      break;
+    }
+    if (cycle_ - start > cfg_.max_cycles) {
+      err << "TIMEOUT test=" << run_.test << " after " << cfg_.max_cycles << " cycles\n";
+      break;
+    }
+  }
+  res.cycles = cycle_ - start;
+  res.transfers = transfers_;
+  if (taps_->failed) {
+    res.report = taps_->report;
+  } else if (!err.str().empty()) {
+    res.report = err.str();
+  } else {
+    std::string rep;
+    const bool all = taps_->cp_draw.finish(rep) && taps_->ia_tri.finish(rep) &&
+                     taps_->setup_tri.finish(rep) && taps_->coarse_tile.finish(rep) &&
+                     taps_->fine_cov.finish(rep) && taps_->pw_mem.finish(rep);
+    res.report = rep;
+    res.ok = all;
+  }
+  res.status = reg_read(REG_STATUS);
+  res.error_cause = reg_read(REG_ERROR_CAUSE);
+  res.error_addr = reg_read(REG_ERROR_ADDR);
+  for (uint32_t i = 0; i < NUM_FENCES; ++i) res.fences[i] = reg_read(REG_FENCE0 + i);
+  for (uint32_t i = 0; i < NUM_PERF; ++i) res.perf.push_back(reg_read(REG_PERF0 + i));
+  res.mem_reads = dram_.reads();
+  res.mem_writes = dram_.writes();
+  return res;
+}
+
+}  // namespace pineda::tb

@@ -1,0 +1,101 @@
+// Drives the Verilated pineda_top: host register port, DRAM model on the memory port, random
+// throttling of every tapped boundary, per-boundary comparison with the model's streams,
+// liveness timeout, end-of-pipe fence ordering check, optional FST window.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dram_model.h"
+#include "pineda_contract.h"
+#include "stream_checker.h"
+
+class Vpineda_top;
+class VerilatedContext;
+class VerilatedFstC;
+
+namespace pineda::tb {
+
+constexpr int kNumBoundaries = static_cast<int>(Boundary::COUNT);
+
+struct TopConfig {
+  DramConfig dram;
+  double throttle = 0.0;             // per boundary and cycle: chance of withholding a transfer
+  uint64_t seed = 1;                 // throttles, X initialisation, DRAM jitter
+  uint64_t max_cycles = 200'000'000;
+  uint64_t stall_timeout = 200'000;  // cycles without any transfer before "no progress"
+  std::string fst_path;              // empty: no waveform
+  uint64_t wave_from = 0;
+  uint64_t wave_to = UINT64_MAX;
+  uint32_t rt_base = 0;              // for pixel coordinates in reports
+  uint32_t rt_pitch = 0;
+};
+
+// The model's stream for each boundary; a null pointer is not compared.
+struct ExpectedStreams {
+  const std::vector<DrawPkt>* cp_draw = nullptr;
+  const std::vector<TriPkt>* ia_tri = nullptr;
+  const std::vector<SetupPkt>* setup_tri = nullptr;
+  const std::vector<TilePkt>* coarse_tile = nullptr;
+  const std::vector<CovPkt>* fine_cov = nullptr;
+  const std::vector<MemReq>* pw_mem = nullptr;
+};
+
+struct TopResult {
+  bool ok = false;
+  std::string report;                       // mismatch / liveness / error report
+  uint64_t cycles = 0;                      // from the first enabled cycle to idle
+  std::array<uint64_t, kNumBoundaries> transfers{};
+  std::vector<uint32_t> perf;               // PERF_* counters read at the end
+  uint32_t status = 0;
+  uint32_t error_cause = 0;
+  uint32_t error_addr = 0;
+  std::array<uint32_t, NUM_FENCES> fences{};
+  uint64_t mem_reads = 0;
+  uint64_t mem_writes = 0;
+};
+
+class TopHarness {
+ public:
+  TopHarness(Memory& mem, const TopConfig& cfg, RunId run);
+  ~TopHarness();
+  TopHarness(const TopHarness&) = delete;
+  TopHarness& operator=(const TopHarness&) = delete;
+
+  void reg_write(uint32_t idx, uint32_t value);  // one clock cycle
+  uint32_t reg_read(uint32_t idx);               // combinational, no clock
+
+  // Runs until the CP has halted (END or error), the pipeline is idle and memory is quiet;
+  // compares every transfer with `exp`. Stops at the first mismatch.
+  TopResult run(const ExpectedStreams& exp);
+
+  uint64_t cycle() const { return cycle_; }
+
+ private:
+  void tick();
+  void dump(uint64_t t);
+
+  Memory& mem_;
+  TopConfig cfg_;
+  RunId run_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Vpineda_top> top_;
+  std::unique_ptr<VerilatedFstC> fst_;
+  DramModel dram_;
+  uint64_t rng_state_;
+  uint64_t cycle_ = 0;
+  uint64_t last_progress_ = 0;
+  std::array<uint64_t, kNumBoundaries> transfers_{};
+  bool reg_pending_ = false;
+  bool reg_we_ = false;
+  uint32_t reg_addr_ = 0;
+  uint32_t reg_wdata_ = 0;
+  // per-cycle tap results for the checkers, filled by tick()
+  struct Taps;
+  std::unique_ptr<Taps> taps_;
+};
+
+}  // namespace pineda::tb

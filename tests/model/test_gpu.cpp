@@ -1,0 +1,160 @@
+// The full model over the regression scenes.
+#include "command_writer.h"
+#include "png_writer.h"
+#include "scenes.h"
+#include "test_util.h"
+#include "top/gpu.h"
+
+using namespace pineda;
+
+namespace {
+
+model::RunResult run_scene(SceneImage& img, model::Gpu& gpu) {
+  for (const auto& [i, v] : img.reg_writes) gpu.reg_write(i, v);
+  return gpu.run();
+}
+
+}  // namespace
+
+TEST_CASE("gpu: every scene runs to END with its fence and irq", "[gpu][scenes]") {
+  const auto reg = scene_registry();
+  REQUIRE(reg.size() == 6);
+  for (const SceneInfo& info : reg) {
+    INFO(info.name);
+    SceneImage img = info.build(1);
+    CHECK(img.name == info.name);
+    CHECK(img.width >= 256);
+    CHECK(img.height >= 256);
+    REQUIRE_FALSE(img.reg_writes.empty());
+    CHECK(img.reg_writes.back() == std::pair<uint32_t, uint32_t>{REG_CONTROL, 1u});
+    const Memory before = img.mem;
+    model::Gpu gpu(img.mem);
+    CHECK(run_scene(img, gpu) == model::RunResult::HALTED);
+    CHECK(gpu.reg_read(REG_FENCE0 + SCENE_FENCE_INDEX) == SCENE_FENCE_VALUE);
+    CHECK(gpu.reg_read(REG_ERROR_CAUSE) == ERR_NONE);
+    CHECK(gpu.irq());
+    REQUIRE_FALSE(gpu.fence_writes().empty());
+    CHECK(gpu.fence_writes().back().eop);
+    const auto& s = gpu.stats();
+    const auto& t = gpu.trace();
+    CHECK(s.draws == t.cp_draw.size());
+    CHECK(s.triangles_in == t.ia_tri.size());
+    CHECK(s.triangles_setup == t.setup_tri.size());
+    CHECK(s.triangles_in == s.triangles_setup + s.triangles_culled());
+    CHECK(s.tiles_emitted == t.coarse_tile.size());
+    CHECK(s.cov_tiles == t.fine_cov.size());
+    CHECK(s.pixels_written == t.pw_mem.size());
+    CHECK(s.pixels_written > 0);
+    CHECK(s.tiles_visited >= s.tiles_emitted);
+    // Packets are canonical.
+    for (const auto& p : t.cp_draw) CHECK(p == p.canonical());
+    for (const auto& p : t.ia_tri) CHECK(p == p.canonical());
+    for (const auto& p : t.setup_tri) CHECK(p == p.canonical());
+    for (const auto& p : t.fine_cov) CHECK(p == p.canonical());
+    for (const auto& p : t.pw_mem) CHECK(p == p.canonical());
+    bool tiles_canonical = true;
+    for (const auto& p : t.coarse_tile) tiles_canonical = tiles_canonical && p == p.canonical();
+    CHECK(tiles_canonical);
+    // Every write lands inside the render target: the padding and the rows below are untouched.
+    bool inside = true;
+    for (const MemReq& r : t.pw_mem) {
+      const uint32_t off = static_cast<uint32_t>(r.addr) - img.rt_base;
+      inside = inside && off / img.rt_pitch < img.height && (off % img.rt_pitch) / 4 < img.width;
+    }
+    CHECK(inside);
+    for (uint32_t y = 0; y < img.height + 8; ++y) {
+      const uint32_t x_from = y < img.height ? img.width : 0;
+      for (uint32_t x = x_from; x < img.rt_pitch / 4; ++x) {
+        const uint32_t a = img.rt_base + y * img.rt_pitch + x * 4;
+        if (img.mem.read32(a) != before.read32(a)) {
+          FAIL("write outside the target at " << std::hex << a);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("gpu: scenes are deterministic and tracing does not change results", "[gpu][scenes]") {
+  for (const SceneInfo& info : scene_registry()) {
+    INFO(info.name);
+    SceneImage a = info.build(7), b = info.build(7), c = info.build(8);
+    CHECK(a.mem == b.mem);
+    CHECK(a.mem.digest() != c.mem.digest());
+    model::Gpu ga(a.mem), gb(b.mem);
+    gb.set_trace_enabled(false);
+    run_scene(a, ga);
+    run_scene(b, gb);
+    CHECK(a.mem == b.mem);
+    CHECK(gb.trace().pw_mem.empty());
+    CHECK(ga.stats().pixels_written == gb.stats().pixels_written);
+  }
+}
+
+TEST_CASE("gpu: tiny_10k has 10,000 triangles; scissor target is not a multiple of 8", "[gpu][scenes]") {
+  SceneImage img = build_scene("tiny_10k", 3);
+  model::Gpu gpu(img.mem);
+  run_scene(img, gpu);
+  CHECK(gpu.stats().triangles_in == 10000u);
+  const SceneImage s = build_scene("scissor", 3);
+  CHECK(s.width % 8 != 0);
+  CHECK(s.height % 8 != 0);
+  CHECK_THROWS_AS(build_scene("no_such_scene", 1), std::invalid_argument);
+  CHECK_FALSE(find_scene("no_such_scene"));
+}
+
+TEST_CASE("gpu: process order follows the pipeline (tile walk, pixel order)", "[gpu]") {
+  Memory mem;
+  model::Gpu gpu(mem);
+  DrawPkt d;
+  d.vb_base = 0x1000;
+  d.vertex_count = 3;
+  d.color = 0xFFFFFFFFu;
+  d.target.base = 0x100000;
+  d.target.pitch = 64 * 4;
+  d.clip = test::rect(0, 0, 64, 64);
+  const int32_t v[6] = {3 * 256, 2 * 256, 40 * 256, 9 * 256, 12 * 256, 30 * 256};
+  for (int i = 0; i < 6; ++i) mem.write32(0x1000 + 4 * i, static_cast<uint32_t>(v[i]));
+  gpu.process_draw(d);
+  const auto& t = gpu.trace();
+  REQUIRE(t.coarse_tile.size() > 1);
+  for (size_t i = 1; i < t.coarse_tile.size(); ++i) {
+    const auto& p = t.coarse_tile[i - 1];
+    const auto& q = t.coarse_tile[i];
+    CHECK((q.ty > p.ty || (q.ty == p.ty && q.tx > p.tx)));
+  }
+  // Memory holds exactly the written pixels.
+  for (const MemReq& r : t.pw_mem) CHECK(mem.read32(static_cast<uint32_t>(r.addr)) == 0xFFFFFFFFu);
+}
+
+TEST_CASE("gpu: error stops the run; reset restarts", "[gpu]") {
+  Memory mem;
+  CommandWriter w;
+  w.write_reg(0, 5, false).raw(0x42000000u).write_reg(1, 6, false).end();
+  model::Gpu gpu(mem);
+  for (const auto& [i, v] : place_in_ring(mem, 0x100000, 4096, w.dwords())) gpu.reg_write(i, v);
+  CHECK(gpu.run() == model::RunResult::ERROR);
+  CHECK(gpu.reg_read(REG_FENCE0) == 5u);
+  CHECK(gpu.reg_read(REG_FENCE0 + 1) == 0u);
+  CHECK(gpu.reg_read(REG_ERROR_CAUSE) == ERR_BAD_OPCODE);
+  CHECK(gpu.reg_read(REG_ERROR_ADDR) == 0x100008u);
+  gpu.reset();
+  CHECK(gpu.reg_read(REG_ERROR_CAUSE) == ERR_NONE);
+  CHECK(gpu.run() == model::RunResult::DISABLED);
+}
+
+TEST_CASE("png: writes a readable file", "[png]") {
+  SceneImage img = build_scene("overlap_order", 1);
+  const std::string path = "build/tests/model_png_test.png";
+  REQUIRE_NOTHROW(write_png(path, img.mem, img.rt_base, img.rt_pitch, img.width, img.height));
+  FILE* f = std::fopen(path.c_str(), "rb");
+  REQUIRE(f);
+  unsigned char sig[8] = {};
+  CHECK(std::fread(sig, 1, 8, f) == 8u);
+  std::fclose(f);
+  CHECK(sig[1] == 'P');
+  CHECK(sig[2] == 'N');
+  CHECK(sig[3] == 'G');
+  const auto px = read_rgba(img.mem, img.rt_base, img.rt_pitch, img.width, img.height);
+  CHECK(px.size() == size_t{img.width} * img.height * 4);
+  CHECK(px[3] == 0xFF);
+}

@@ -1,0 +1,98 @@
+// Input assembler and pixel writer.
+#include "ia/input_assembler.h"
+#include "om/pixel_writer.h"
+#include "test_util.h"
+
+using namespace pineda;
+
+TEST_CASE("ia: saturation of int32 16.8 coordinates", "[ia]") {
+  using model::InputAssembler;
+  CHECK(InputAssembler::saturate(0) == 0);
+  CHECK(InputAssembler::saturate(0xFFFFFFFFu) == -1);
+  CHECK(InputAssembler::saturate(0x007FFFFFu) == 8388607);
+  CHECK(InputAssembler::saturate(0x00800000u) == 8388607);
+  CHECK(InputAssembler::saturate(0x7FFFFFFFu) == 8388607);
+  CHECK(InputAssembler::saturate(0xFF800000u) == -8388608);
+  CHECK(InputAssembler::saturate(0xFF7FFFFFu) == -8388608);
+  CHECK(InputAssembler::saturate(0x80000000u) == -8388608);
+  CHECK(InputAssembler::saturate(0x12345u) == 0x12345);
+}
+
+TEST_CASE("ia: triangle list assembly, leftovers, tri_id, address wrap", "[ia]") {
+  Memory mem;
+  const uint32_t vb = 0x01000000u;
+  for (uint32_t i = 0; i < 32; ++i) {
+    mem.write32(vb + i * 8, i * 256 + 1);
+    mem.write32(vb + i * 8 + 4, i == 4 ? 0x80000000u : i * 512);
+  }
+  model::InputAssembler ia;
+  DrawPkt d;
+  d.vb_base = vb;
+  d.first_vertex = 2;
+  d.vertex_count = 8;  // 2 triangles, 2 leftover vertices
+  d.color = 0xCAFEBABEu;
+  d.target.base = 0x10000000u;
+  d.target.pitch = 1024;
+  d.clip = test::rect(1, 2, 3, 4);
+  auto tris = ia.process(d, mem);
+  REQUIRE(tris.size() == 2);
+  CHECK(tris[0].v[0].x == 2 * 256 + 1);
+  CHECK(tris[0].v[2].y == -8388608);  // vertex 4: y saturated
+  CHECK(tris[1].v[0].x == 5 * 256 + 1);
+  CHECK(tris[1].v[2].y == 7 * 512);
+  CHECK(tris[0].tri_id == 0u);
+  CHECK(tris[1].tri_id == 1u);
+  CHECK(tris[1].color == 0xCAFEBABEu);
+  CHECK(tris[1].target == d.target);
+  CHECK(tris[1].clip == d.clip);
+  CHECK(tris[0] == tris[0].canonical());
+  d.vertex_count = 2;
+  CHECK(ia.process(d, mem).empty());
+  d.vertex_count = 3;
+  tris = ia.process(d, mem);
+  REQUIRE(tris.size() == 1);
+  CHECK(tris[0].tri_id == 2u);  // counts since reset, across draws
+  ia.reset();
+  CHECK(ia.process(d, mem)[0].tri_id == 0u);
+
+  // 32-bit address arithmetic wraps.
+  mem.write32(0xFFFFFFF8u, 7);
+  mem.write32(0xFFFFFFFCu, 8);
+  mem.write32(0x0u, 9);
+  d.vb_base = 0xFFFFFFF8u;
+  d.first_vertex = 0x20000000u;  // * 8 = 2^32 = 0
+  tris = ia.process(d, mem);
+  REQUIRE(tris.size() == 1);
+  CHECK(tris[0].v[0].x == 7);
+  CHECK(tris[0].v[0].y == 8);
+  CHECK(tris[0].v[1].x == 9);
+}
+
+TEST_CASE("pw: one write per set bit, lowest first, wrapping address", "[pw]") {
+  model::PixelWriter pw;
+  CovPkt c;
+  c.tx = 3;
+  c.ty = 2;
+  c.mask = (uint64_t{1} << 63) | (uint64_t{1} << 9) | 1u;
+  c.color = 0x80402010u;
+  c.target.base = 0xFFFFF000u;
+  c.target.pitch = 0x1000;
+  const auto reqs = pw.process(c);
+  REQUIRE(reqs.size() == 3);
+  // bit 0: (24, 16); bit 9: (25, 17); bit 63: (31, 23)
+  CHECK(reqs[0].addr == ((0xFFFFF000u + 16u * 0x1000u + 24u * 4u) & 0xFFFFFFFFu));
+  CHECK(reqs[1].addr == ((0xFFFFF000u + 17u * 0x1000u + 25u * 4u) & 0xFFFFFFFFu));
+  CHECK(reqs[2].addr == ((0xFFFFF000u + 23u * 0x1000u + 31u * 4u) & 0xFFFFFFFFu));
+  for (const MemReq& r : reqs) {
+    CHECK(r.we == 1u);
+    CHECK(r.wdata == 0x80402010u);
+    CHECK(r.be == 0xFu);
+    CHECK(r.tag == 0u);
+    CHECK(r == r.canonical());
+  }
+  Memory m;
+  model::PixelWriter::apply(reqs[1], m);
+  CHECK(m.read32(static_cast<uint32_t>(reqs[1].addr)) == 0x80402010u);
+  CHECK(m.read8(static_cast<uint32_t>(reqs[1].addr)) == 0x10);  // R at the lowest address
+  CHECK(pw.pixels_written() == 3u);
+}

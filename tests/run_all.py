@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Runs every Pineda test suite and prints one summary line: `N passed, N failed`.
+
+Each suite is a command. Catch2 binaries count their test cases; pineda_sim counts its scenes
+(its own `N passed, N failed` line); other commands count as one test each. A suite that fails
+to run at all counts as one failure. Logs go to out/test/<suite>.log.
+
+usage: tests/run_all.py [--build DIR] [--only NAME[,NAME...]] [--list]
+"""
+import argparse
+import filecmp
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def suites(build):
+    sim = os.path.join(build, "pineda_sim")
+    s = [
+        ("contract", ["make", "-s", "contract-check"], "single"),
+        ("lint", ["make", "-s", "lint"], "single"),
+        ("model", [os.path.join(build, "tests", "model_tests")], "catch2"),
+    ]
+    for u in ["cp", "ia", "setup", "coarse_raster", "fine_raster", "pixel_writer"]:
+        s.append((f"rtl_{u}", [os.path.join(build, "tests", f"rtl_{u}")], "catch2"))
+    s += [
+        # Every scene through RTL and model at the default 200-cycle latency.
+        ("scenes", [sim, "--out", "out/test/fixed", "--label", "scenes"], "sim"),
+        # The same scenes with random memory latency and random stalls on every boundary:
+        # results must stay bit-identical (checked against the model and the fixed run's PNGs).
+        ("scenes_random", [sim, "--out", "out/test/random", "--jitter", "400", "--throttle",
+                           "0.25", "--seed", "7", "--label", "scenes_random"], "sim"),
+        ("images_identical", [sys.executable, os.path.abspath(__file__), "--compare-dirs",
+                              "out/test/fixed", "out/test/random"], "single"),
+        ("waves", ["make", "-s", "waves", "TEST=scissor", "WAVE_CHECK=1"], "single"),
+    ]
+    return s
+
+
+def parse_catch2(out, rc):
+    m = re.search(r"All tests passed \((\d+) assertions? in (\d+) test cases?\)", out)
+    if m:
+        return int(m.group(2)), 0
+    m = re.search(r"test cases:\s*(\d+)\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed", out)
+    if m:
+        return int(m.group(2)), int(m.group(3))
+    return (0, 1)
+
+
+def parse_sim(out, rc):
+    m = None
+    for m in re.finditer(r"^(?:\w+: )?(\d+) passed, (\d+) failed$", out, re.M):
+        pass
+    if m:
+        p, f = int(m.group(1)), int(m.group(2))
+        if rc != 0 and f == 0:
+            f = 1
+        return p, f
+    return (0, 1)
+
+
+def compare_dirs(a, b):
+    names = sorted(n for n in os.listdir(a) if n.endswith(".png") and ".model." not in n)
+    bad = [n for n in names if not os.path.exists(os.path.join(b, n))
+           or not filecmp.cmp(os.path.join(a, n), os.path.join(b, n), shallow=False)]
+    for n in names:
+        print(f"{'DIFFERENT' if n in bad else 'identical'}  {n}")
+    if not names:
+        print("no images to compare")
+        return 1
+    return 1 if bad else 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--compare-dirs", nargs=2)
+    a = ap.parse_args()
+    if a.compare_dirs:
+        sys.exit(compare_dirs(*a.compare_dirs))
+    os.chdir(ROOT)
+    all_suites = suites(a.build)
+    if a.list:
+        for n, c, _ in all_suites:
+            print(n, " ".join(c))
+        return
+    only = set(filter(None, a.only.split(",")))
+    os.makedirs("out/test", exist_ok=True)
+    total_p = total_f = 0
+    rows = []
+    for name, cmd, kind in all_suites:
+        if only and name not in only:
+            continue
+        t0 = time.time()
+        log = os.path.join("out/test", f"{name}.log")
+        try:
+            r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            out, rc = r.stdout, r.returncode
+        except OSError as e:
+            out, rc = f"cannot run {cmd[0]}: {e}\n", 127
+        with open(log, "w") as fh:
+            fh.write(out)
+        if kind == "catch2":
+            p, f = parse_catch2(out, rc)
+        elif kind == "sim":
+            p, f = parse_sim(out, rc)
+        else:
+            p, f = (1, 0) if rc == 0 else (0, 1)
+        if rc != 0 and f == 0:
+            f = 1
+        dt = time.time() - t0
+        total_p += p
+        total_f += f
+        status = "ok" if f == 0 else "FAIL"
+        rows.append((name, p, f, dt, status))
+        print(f"{name:18s} {p:5d} passed {f:4d} failed {dt:8.1f}s  {status}", flush=True)
+        if f:
+            tail = out.strip().splitlines()[-40:]
+            print("    " + "\n    ".join(tail))
+            print(f"    (full log: {log})")
+    print()
+    print(f"{total_p} passed, {total_f} failed")
+    sys.exit(1 if total_f else 0)
+
+
+if __name__ == "__main__":
+    main()
