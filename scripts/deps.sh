@@ -20,8 +20,10 @@ esac
 # Debian packages: compilers, RTL simulator, unit tests, PNG/zlib, waveform tools (gtkwave
 # also gives fst2vcd; optional for users, never needed by tests), ccache for the C++ builds,
 # reference assets (glmark2-data: bunny.obj etc. under /usr/share/glmark2) and stb headers.
+# ca-certificates: npm needs it for the registry's TLS, and --no-install-recommends would
+# otherwise leave it out on a minimal image.
 APT_PKGS=(build-essential make python3 verilator catch2 zlib1g-dev libpng-dev gtkwave
-          ccache glmark2-data libstb-dev)
+          ccache glmark2-data libstb-dev ca-certificates)
 
 # node/npm: only when missing (a machine may have Node.js from elsewhere, e.g. nodesource,
 # whose nodejs package already contains npm; Debian splits them into nodejs + npm).
@@ -82,7 +84,7 @@ if [ "$npm_needed" -eq 1 ]; then
   say "npm ci (package-lock.json: @yowasp/yosys $(sed -n 's/.*"@yowasp\/yosys": "\(.*\)".*/\1/p' package.json | head -1))"
   # --ignore-scripts: the locked packages need no install scripts; --no-audit/--no-fund: quiet,
   # and no requests beyond the registry downloads
-  npm ci --ignore-scripts --no-audit --no-fund
+  npm ci --ignore-scripts --no-audit --no-fund --update-notifier=false
   touch "$STAMP"
 else
   say "node_modules: up to date with package-lock.json"

@@ -106,6 +106,7 @@ std::optional<DrawPkt> CommandProcessor::step() {
   if (!can_decode()) return std::nullopt;
   const uint32_t addr = ring_base_ + rptr_;
   const uint32_t dw = mem_.read32(addr);
+  const uint32_t rptr_at_dword = rptr_;
   advance_rptr();
 
   if (!in_cmd_) {
@@ -113,6 +114,7 @@ std::optional<DrawPkt> CommandProcessor::step() {
     const uint32_t arg = (dw >> CMD_ARG_LSB) & 0xFFFu;
     const uint32_t len = (dw >> CMD_LEN_LSB) & 0xFFFu;
     const auto fail = [&](uint32_t cause) {
+      rptr_ = rptr_at_dword;  // the CP stops at the failing command: RPTR stays on its header
       raise_error(cause, addr);
       return std::optional<DrawPkt>{};
     };

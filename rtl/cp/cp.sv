@@ -342,14 +342,14 @@ module cp #(
     if (host_we) begin
       unique case (32'(reg_addr_i))
         pineda_pkg::REG_CONTROL: begin
-          control_d = reg_wdata_i;
+          control_d = {31'd0, reg_wdata_i[0]};  // only ENABLE is stored
           halted_d  = 1'b0;
         end
         pineda_pkg::REG_RING_BASE:  ring_base_d  = reg_wdata_i;
         pineda_pkg::REG_RING_SIZE:  ring_size_d  = reg_wdata_i;
         pineda_pkg::REG_RING_WPTR:  ring_wptr_d  = reg_wdata_i;
         pineda_pkg::REG_IRQ_STATUS: irq_status_d = irq_status_q & ~reg_wdata_i[1:0];
-        pineda_pkg::REG_IRQ_ENABLE: irq_enable_d = reg_wdata_i;
+        pineda_pkg::REG_IRQ_ENABLE: irq_enable_d = {30'd0, reg_wdata_i[1:0]};  // IRQ_* bits only
         default: begin
           if (reg_addr_i[7:4] == 4'(pineda_pkg::REG_FENCE0 >> 4)) begin
             fence_d[reg_addr_i[3:0]] = reg_wdata_i;

@@ -115,9 +115,29 @@ class CpBench {
   tb::DramModel dram_;
 };
 
-// Runs the same submissions (each a list of host register writes, applied after the previous
-// one has finished) on the model and the RTL and compares draws and registers.
-void compare(const std::string& test, Memory mem, const std::vector<std::vector<RegWrite>>& subs,
+// One host submission: commands placed in the ring, then the register writes that start them.
+// Applied only after the previous submission has finished, as a host reusing ring space would.
+struct Submission {
+  std::vector<uint32_t> cmds;
+  uint32_t ring_size = 0x10000;
+  uint32_t start = 0;
+  bool resume = false;  // only WPTR and CONTROL (the ring is already configured)
+  std::vector<RegWrite> regs(Memory& mem) const {
+    std::vector<RegWrite> all = place_in_ring(mem, kRingBase, ring_size, cmds, start), out;
+    if (!resume) {
+      // Reserved bits are not stored: both sides must read back 3 and 1.
+      out.push_back({REG_IRQ_ENABLE, 0xFFFFFFFFu});
+      out.push_back({REG_CONTROL, 0xFFFFFFFEu});
+    }
+    for (const auto& rw : all) {
+      if (!resume || rw.first == REG_RING_WPTR || rw.first == REG_CONTROL) out.push_back(rw);
+    }
+    return out;
+  }
+};
+
+// Runs the same submissions on the model and the RTL and compares draws and registers.
+void compare(const std::string& test, const Memory& mem, const std::vector<Submission>& subs,
              uint64_t seed) {
   for (const double stall : {0.0, 0.4}) {
     Memory model_mem = mem, rtl_mem = mem;
@@ -126,7 +146,9 @@ void compare(const std::string& test, Memory mem, const std::vector<std::vector<
     std::vector<DrawPkt> want, got;
     std::string err;
     for (const auto& sub : subs) {
-      for (const auto& [i, v] : sub) {
+      const auto regs = sub.regs(model_mem);
+      sub.regs(rtl_mem);
+      for (const auto& [i, v] : regs) {
         cp.reg_write(i, v);
         rtl.reg_write(i, v);
       }
@@ -191,35 +213,32 @@ TEST_CASE("cp: random command streams") {
   const uint64_t seed = tb::announce_seed("rtl_cp");
   tb::PrimGen g(seed);
   for (int k = 0; k < 4; ++k) {
-    Memory mem;
-    auto regs = place_in_ring(mem, kRingBase, 0x10000, random_stream(g, 300));
-    regs.insert(regs.begin(), {REG_IRQ_ENABLE, 3});
-    compare("cp.random#" + std::to_string(k), mem, {regs}, seed + k);
+    Submission sub;
+    sub.cmds = random_stream(g, 300);
+    compare("cp.random#" + std::to_string(k), Memory{}, {sub}, seed + k);
   }
 }
 
 TEST_CASE("cp: ring wrap-around and resume after END") {
   const uint64_t seed = tb::announce_seed("rtl_cp");
   tb::PrimGen g(seed);
-  Memory mem;
   const uint32_t size = 1024;
   CommandWriter a;
   a.nop(200).set_state(ST_COLOR, 0x11223344u).draw(1, 2).end();
-  auto sub1 = place_in_ring(mem, kRingBase, size, a.dwords(), 0);
-  // The second submission starts where the first ended and wraps past the ring's end.
-  const uint32_t start = a.size_bytes();
+  // The second submission starts where the first ended and wraps past the ring's end over
+  // the space the first one used.
   CommandWriter b;
   b.nop(10);
   for (int i = 0; i < 20; ++i) b.set_state(ST_RT_SIZE, 0x01000100u + i).draw(i, 3 * i);
   b.write_reg(3, 0xabcd, true).end();
-  Memory mem2 = mem;
-  auto sub2 = place_in_ring(mem2, kRingBase, size, b.dwords(), start);
-  // place_in_ring returns the full register sequence; the resume only needs WPTR and CONTROL.
-  std::vector<RegWrite> resume;
-  for (const auto& rw : sub2) {
-    if (rw.first == REG_RING_WPTR || rw.first == REG_CONTROL) resume.push_back(rw);
-  }
-  compare("cp.wrap", mem2, {sub1, resume}, seed);
+  CommandWriter c;  // and a third wraps again
+  for (int i = 0; i < 40; ++i) c.draw(i, i).write_reg(i & 15, i, i & 1);
+  c.end();
+  Submission s1{a.dwords(), size, 0, false};
+  Submission s2{b.dwords(), size, a.size_bytes(), true};
+  Submission s3{c.dwords(), size, (a.size_bytes() + b.size_bytes()) % size, true};
+  (void)g;
+  compare("cp.wrap", Memory{}, {s1, s2, s3}, seed);
 }
 
 TEST_CASE("cp: every error cause stops at the failing command") {
@@ -234,13 +253,12 @@ TEST_CASE("cp: every error cause stops at the failing command") {
       {"fence-index", CommandWriter::header(OP_WRITE_REG, 0x10, 1)},
   };
   for (const auto& [name, hdr] : bad) {
-    Memory mem;
     CommandWriter w;
     w.set_state(ST_COLOR, 0xff).draw(0, 3).write_reg(1, 7, false).raw(hdr);
     for (int i = 0; i < 4; ++i) w.raw(0x02000002u);  // payload-looking dwords after the error
     w.draw(0, 3).end();
-    auto regs = place_in_ring(mem, kRingBase, 0x1000, w.dwords());
-    regs.insert(regs.begin(), {REG_IRQ_ENABLE, 3});
-    compare(std::string("cp.error.") + name, mem, {regs}, seed);
+    Submission sub;
+    sub.cmds = w.dwords();
+    compare(std::string("cp.error.") + name, Memory{}, {sub}, seed);
   }
 }

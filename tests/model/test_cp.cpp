@@ -220,7 +220,7 @@ TEST_CASE("cp: every error cause, ERROR_ADDR, stop", "[cp]") {
     CHECK(r.cp.error());
     CHECK(r.cp.reg_read(REG_ERROR_CAUSE) == c.cause);
     CHECK(r.cp.reg_read(REG_ERROR_ADDR) == RING + 16u);  // SET_STATE (2) + NOP (2) dwords before it
-    CHECK(r.cp.reg_read(REG_RING_RPTR) == 20u);          // just past the bad header
+    CHECK(r.cp.reg_read(REG_RING_RPTR) == 16u);          // stays on the bad header
     CHECK(((r.cp.reg_read(REG_STATUS) >> STATUS_ERROR) & 1u) == 1u);
     CHECK(r.cp.reg_read(REG_IRQ_STATUS) == (1u << IRQ_ERROR));
     CHECK(r.cp.irq());
