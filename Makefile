@@ -30,6 +30,7 @@ include mk/synth.mk
 SIM_ARGS ?=
 TEST ?=
 SEED ?= 1
+SCENE_SEED ?= 1
 LATENCY ?= 200
 JITTER ?= 0
 THROTTLE ?= 0
@@ -41,7 +42,7 @@ build-all: $(PINEDA_SIM) $(MODEL_TEST_BIN) $(RTL_UNIT_TESTS)
 # The regression: every scene through RTL and model, PNGs in out/sim, a table and a summary.
 sim: deps
 	@$(MAKE) -s $(PINEDA_SIM)
-	$(PINEDA_SIM) --out out/sim --seed $(SEED) --latency $(LATENCY) --jitter $(JITTER) \
+	$(PINEDA_SIM) --out out/sim --seed $(SEED) --scene-seed $(SCENE_SEED) --latency $(LATENCY) --jitter $(JITTER) \
 	  --throttle $(THROTTLE) $(SIM_ARGS) $(TEST)
 
 # Every test; the last line is "N passed, N failed".
@@ -60,7 +61,7 @@ waves: deps
 	@test -n "$(TEST)" || { echo "usage: make waves TEST=<scene> [SEED= LATENCY= JITTER= THROTTLE= WAVE_FROM= WAVE_TO=]"; exit 2; }
 	@$(MAKE) -s $(PINEDA_SIM)
 	@mkdir -p waves
-	@$(PINEDA_SIM) --out out/waves --seed $(SEED) --latency $(LATENCY) --jitter $(JITTER) \
+	@$(PINEDA_SIM) --out out/waves --seed $(SEED) --scene-seed $(SCENE_SEED) --latency $(LATENCY) --jitter $(JITTER) \
 	  --throttle $(THROTTLE) --fst waves/$(TEST).fst --wave-from $(WAVE_FROM) --wave-to $(WAVE_TO) $(TEST) | tail -3
 	@echo "waveform: waves/$(TEST).fst ($$(du -h waves/$(TEST).fst | cut -f1))"
 	@echo "open it:  gtkwave waves/$(TEST).fst"

@@ -26,7 +26,8 @@ using namespace pineda;
 
 struct Options {
   std::vector<std::string> scenes;  // empty: all
-  uint64_t seed = 1;
+  uint64_t seed = 1;        // stalls, memory jitter, X initialisation
+  uint32_t scene_seed = 1;  // scene content
   tb::DramConfig dram;
   double throttle = 0.0;
   std::string out_dir = "out/sim";
@@ -42,7 +43,8 @@ void usage() {
   std::puts(
       "usage: pineda_sim [options] [scene...]\n"
       "  --list               list the scenes and exit\n"
-      "  --seed N             scene, throttle and X-initialisation seed (default 1)\n"
+      "  --seed N             throttle, memory-jitter and X-initialisation seed (default 1)\n"
+      "  --scene-seed N       seed of the scene content (default 1)\n"
       "  --latency N          DRAM latency in cycles (default 200)\n"
       "  --jitter N           random-latency mode: add 0..N cycles per request\n"
       "  --bandwidth F        DRAM requests per cycle (default 1.0)\n"
@@ -62,6 +64,7 @@ Options parse(int argc, char** argv) {
       {"out", required_argument, nullptr, 'o'},  {"json", required_argument, nullptr, 'J'},
       {"fst", required_argument, nullptr, 'f'},  {"wave-from", required_argument, nullptr, 'F'},
       {"wave-to", required_argument, nullptr, 'T'}, {"label", required_argument, nullptr, 'n'},
+      {"scene-seed", required_argument, nullptr, 'S'},
       {"help", no_argument, nullptr, 'h'},       {nullptr, 0, nullptr, 0}};
   int c;
   while ((c = getopt_long(argc, argv, "", longopts, nullptr)) != -1) {
@@ -78,6 +81,7 @@ Options parse(int argc, char** argv) {
       case 'F': o.wave_from = std::stoull(optarg); break;
       case 'T': o.wave_to = std::stoull(optarg); break;
       case 'n': o.label = optarg; break;
+      case 'S': o.scene_seed = static_cast<uint32_t>(std::stoul(optarg)); break;
       case 'h': usage(); std::exit(0);
       default: usage(); std::exit(2);
     }
@@ -99,6 +103,7 @@ struct Row {
 std::string replay_cmd(const Options& o, const std::string& scene) {
   std::ostringstream os;
   os << "make waves TEST=" << scene << " SEED=" << o.seed;
+  if (o.scene_seed != 1) os << " SCENE_SEED=" << o.scene_seed;
   if (o.dram.latency != 200) os << " LATENCY=" << o.dram.latency;
   if (o.dram.jitter) os << " JITTER=" << o.dram.jitter;
   if (o.throttle > 0) os << " THROTTLE=" << o.throttle;
@@ -155,7 +160,7 @@ Row run_scene(const Options& o, const std::string& name) {
   Row row;
   row.scene = name;
   const auto t0 = std::chrono::steady_clock::now();
-  const SceneImage img = build_scene(name, static_cast<uint32_t>(o.seed));
+  const SceneImage img = build_scene(name, o.scene_seed);
 
   // Golden model.
   Memory model_mem = img.mem;
@@ -251,8 +256,8 @@ int main(int argc, char** argv) {
   if (names.empty()) {
     for (const auto& s : scene_registry()) names.push_back(s.name);
   }
-  std::printf("pineda_sim: seed=%llu latency=%u jitter=%u bandwidth=%.2f throttle=%.2f%s%s\n",
-              static_cast<unsigned long long>(o.seed), o.dram.latency, o.dram.jitter,
+  std::printf("pineda_sim: scene-seed=%u seed=%llu latency=%u jitter=%u bandwidth=%.2f throttle=%.2f%s%s\n",
+              o.scene_seed, static_cast<unsigned long long>(o.seed), o.dram.latency, o.dram.jitter,
               o.dram.bandwidth, o.throttle, o.label.empty() ? "" : " config=", o.label.c_str());
   std::vector<Row> rows;
   for (const auto& n : names) {
@@ -283,6 +288,7 @@ int main(int argc, char** argv) {
     std::filesystem::path p(o.json_path);
     if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
     nlohmann::json doc{{"seed", o.seed},
+                       {"scene_seed", o.scene_seed},
                        {"latency", o.dram.latency},
                        {"jitter", o.dram.jitter},
                        {"bandwidth", o.dram.bandwidth},

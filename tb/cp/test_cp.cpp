@@ -159,6 +159,8 @@ void compare(const std::string& test, const Memory& mem, const std::vector<Submi
     }
     INFO(test << " stall=" << stall << " seed=" << seed);
     REQUIRE(got.size() == want.size());
+    std::printf("  %s stall=%.1f: %zu draws, RPTR=0x%x, STATUS=0x%x\n", test.c_str(), stall,
+                got.size(), cp.reg_read(REG_RING_RPTR), cp.reg_read(REG_STATUS));
     for (size_t k = 0; k < want.size(); ++k) {
       std::vector<FieldDiff> d;
       want[k].diff(got[k], "", d);
