@@ -1,5 +1,9 @@
 #!/usr/bin/env python3
-"""Prints the benchmark JSON written by `pineda_sim --json` as tables (one per scene)."""
+"""Prints the benchmark JSON written by `pineda_sim --json` as tables (one per scene).
+
+busy / stalled / starved come from the RTL's perf counters (docs/contract.md section 6); rate is
+the unit's work over all cycles of the scene, rate/fed its work over the cycles it was not
+starved, %peak the rate against the unit's peak per clock."""
 import json
 import os
 import sys
@@ -19,11 +23,12 @@ def main():
               f"{s['tiles_visited']} tile decisions, {s['tiles_emitted']} tiles to fine, "
               f"memory {s['memory']['reads']} reads / {s['memory']['writes']} writes")
         print(f"  {'unit':7s} {'busy':>7s} {'stalled':>8s} {'starved':>8s} {'rate':>9s} "
-              f"{'peak':>6s} {'%peak':>6s} {'rate/busy':>9s}  unit of rate")
-        for name, u in s["units"].items():
+              f"{'peak':>6s} {'%peak':>6s} {'rate/fed':>9s}  unit of rate")
+        for name in ["CP", "IA", "SETUP", "COARSE", "FINE", "PW"]:
+            u = s["units"][name]
             print(f"  {name:7s} {100*u['busy']/cyc:6.1f}% {100*u['stalled']/cyc:7.1f}% "
                   f"{100*u['starved']/cyc:7.1f}% {u['rate']:9.3f} {u['peak']:6.1f} "
-                  f"{100*u['fraction_of_peak']:5.1f}% {u['rate_when_busy']:9.3f}  {u['rate_unit']}")
+                  f"{100*u['fraction_of_peak']:5.1f}% {u['rate_when_fed']:9.3f}  {u['rate_unit']}")
     area = "out/synth/area.json"
     if os.path.exists(area):
         print(f"\narea: see {area} (make synth)")

@@ -144,7 +144,8 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
     uj["work"] = u.work;
     uj["rate_unit"] = u.unit;
     uj["rate"] = u.work / cyc;
-    uj["rate_when_busy"] = busy > 0 ? u.work / busy : 0.0;
+    // Over the cycles the unit was not starved (busy or stalled by downstream).
+    uj["rate_when_fed"] = busy + stalled > 0 ? u.work / (busy + stalled) : 0.0;
     uj["peak"] = u.peak;
     uj["fraction_of_peak"] = u.work / cyc / u.peak;
     j["units"][u.name] = uj;

@@ -16,7 +16,7 @@
 // Throughput: one command dword per clock (a DRAW is 3 clocks, one draw packet per 3 clocks).
 // Latency: header to draw packet on out_o = 3 clocks (header, payload 0, payload 1 -> register).
 module cp #(
-  parameter int unsigned FetchDepth = 64
+  parameter int unsigned FetchDepth = 256
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,

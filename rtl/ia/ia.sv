@@ -10,7 +10,7 @@
 // Throughput: one dword per clock, i.e. one triangle per 6 clocks; draws follow each other
 // without a bubble (a zero-vertex draw costs one clock). Latency: memory latency + ~3 clocks.
 module ia #(
-  parameter int unsigned FetchDepth = 64,
+  parameter int unsigned FetchDepth = 256,
   parameter int unsigned DescDepth  = 4
 ) (
   input  logic                  clk_i,

@@ -10,8 +10,8 @@
 // write outstanding) and nothing valid on any boundary after the CP.
 // stream_assert checkers watch every boundary and both directions of the memory port.
 module pineda_top #(
-  parameter int unsigned CpFetchDepth = 64,
-  parameter int unsigned IaFetchDepth = 64
+  parameter int unsigned CpFetchDepth = 256,  // > memory latency: 1 dword/clock at 200 cycles
+  parameter int unsigned IaFetchDepth = 256
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
