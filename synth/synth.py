@@ -292,11 +292,21 @@ def main(argv=None):
 
     print(f"synth: {len(units)} unit(s), {jobs} in parallel, {len(files)} files from {args.files}; "
           f"logs in {outdir_rel}/<unit>.log", flush=True)
+    # longest first (times of the last run in area.json; unknown units count as long, and
+    # pineda_top, which contains everything, as longest), so the parallel run ends sooner
+    last = {}
+    try:
+        with open(os.path.join(root, outdir_rel, "area.json")) as f:
+            last = {u: r.get("seconds", 0) for u, r in json.load(f).get("units", {}).items()}
+    except (OSError, ValueError, AttributeError):
+        pass
+    order = sorted(units, key=lambda u: -(1e9 if u == "pineda_top" else last.get(u, 1e6)))
+
     t0 = time.monotonic()
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
         futs = {ex.submit(synth_unit, u, root, files, incdirs, defines, outdir_rel,
-                          args.allow_warnings): u for u in units}
+                          args.allow_warnings): u for u in order}
         for fut in concurrent.futures.as_completed(futs):
             u = futs[fut]
             try:
@@ -326,15 +336,30 @@ def main(argv=None):
         "files": files,
         "wall_seconds": round(wall, 1),
         "jobs": jobs,
-        "units": {r["unit"]: {k: v for k, v in r.items() if k not in ("unit", "log")} for r in ordered},
+        "units": {r["unit"]: dict({k: v for k, v in r.items() if k not in ("unit", "log")},
+                                  date=time.strftime("%Y-%m-%dT%H:%M:%S")) for r in ordered},
         "failed": failed,
         "suspect": bool(array_decls) or any(r.get("suspect_warnings") for r in good),
         "struct_arrays": array_decls,
     }
     area_json = os.path.join(root, outdir_rel, "area.json")
-    # only a fully successful run replaces the committed-to numbers; a partial run writes aside
+    # a run of some units keeps the other units' last numbers (each unit entry has its date)
+    prev = {}
+    try:
+        with open(area_json) as f:
+            prev = json.load(f).get("units", {})
+    except (OSError, ValueError, AttributeError):
+        pass
+    kept = {u: r for u, r in prev.items() if u not in report["units"] and isinstance(r, dict)}
+    if kept and not failed:
+        report["units"].update(kept)
+        report["kept_from_earlier_runs"] = sorted(kept)
+    # a failed run leaves area.json alone and writes its results aside
+    partial = os.path.join(root, outdir_rel, "area.partial.json")
     if failed:
-        area_json = os.path.join(root, outdir_rel, "area.partial.json")
+        area_json = partial
+    elif os.path.exists(partial):
+        os.remove(partial)
     with open(area_json, "w") as f:
         json.dump(report, f, indent=2)
         f.write("\n")
