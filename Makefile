@@ -25,6 +25,7 @@ include mk/model.mk
 include mk/rtl.mk
 include mk/tb.mk
 include mk/synth.mk
+include mk/runtime.mk
 
 # ---------------------------------------------------------------- the user-facing targets
 SIM_ARGS ?=
@@ -37,7 +38,7 @@ THROTTLE ?= 0
 WAVE_FROM ?= 0
 WAVE_TO ?= 18446744073709551615
 
-build-all: $(PINEDA_SIM) $(MODEL_TEST_BIN) $(RTL_UNIT_TESTS)
+build-all: $(PINEDA_SIM) $(MODEL_TEST_BIN) $(RTL_UNIT_TESTS) $(RUNTIME_ALL)
 
 # The regression: every scene through RTL and model, PNGs in out/sim, a table and a summary.
 sim: deps
@@ -55,6 +56,8 @@ bench: deps
 	@$(MAKE) -s $(PINEDA_SIM)
 	$(PINEDA_SIM) --out out/bench --json out/bench/bench.json --label bench $(SIM_ARGS) $(TEST)
 	@$(PYTHON) scripts/bench_table.py out/bench/bench.json
+	@$(MAKE) -s $(BUILD)/tests/rtl_cp && $(BUILD)/tests/rtl_cp "[.bench]" | sed -n '/^buffer/,/^(dw/p'
+	@$(MAKE) -s $(RUNTIME_BENCH) && $(RUNTIME_BENCH)
 
 # Re-runs one scene with an FST dump (optionally a cycle window) and says how to open it.
 waves: deps

@@ -15,7 +15,7 @@ or the name of a struct defined earlier; a struct field may carry a count (packe
 # ----------------------------------------------------------------------------- constants
 # (name, value, doc). Values are ints; widths are given where SV needs a typed constant.
 CONSTANTS = [
-    ("CONTRACT_VERSION", 1, "bumped whenever any packet, encoding or register changes"),
+    ("CONTRACT_VERSION", 2, "bumped whenever any packet, encoding or register changes"),
     ("COORD_W", 24, "snapped coordinate width: signed 16.8 fixed point"),
     ("COORD_FRAC", 8, "fractional bits of a snapped coordinate"),
     ("DELTA_W", 25, "edge coefficient width (difference of two COORD_W values)"),
@@ -28,15 +28,22 @@ CONSTANTS = [
     ("NUM_FENCES", 16, "CPU-visible fence registers"),
     ("NUM_STATE", 16, "draw-state registers written by SET_STATE"),
     ("VERTEX_BYTES", 8, "vertex buffer stride in v1: int32 x, int32 y (16.8)"),
+    ("RET_STACK_DEPTH", 4, "CALL return-stack levels (a 5th nested CALL is ERR_STACK_OVERFLOW)"),
 ]
 
-# Command encoding, version 1. Header dword: [31:24] opcode, [23:12] arg, [11:0] len.
+# Command encoding, version 2 (v1 plus WAIT_REG, JUMP, CALL, RET, INTERRUPT, COPY). Header dword: [31:24] opcode, [23:12] arg, [11:0] len.
 # `len` counts the payload dwords that follow the header.
 OPCODES = [
     ("OP_NOP", 0x00, "skip `len` payload dwords (padding)"),
     ("OP_SET_STATE", 0x01, "state[arg + i] = payload[i] for i < len"),
     ("OP_DRAW", 0x02, "len = 2: payload[0] = first vertex, payload[1] = vertex count (triangle list)"),
     ("OP_WRITE_REG", 0x03, "len = 1: fence[arg[3:0]] = payload[0]; arg[11] = end of pipe"),
+    ("OP_WAIT_REG", 0x04, "len = 1: block until fence[arg[3:0]] == payload (arg[11] = 0) or (int32)(fence - payload) >= 0 (arg[11] = 1)"),
+    ("OP_JUMP", 0x05, "len = 2: payload = IB byte address, IB length in dwords; continue there, no return pushed"),
+    ("OP_CALL", 0x06, "len = 2: like JUMP, but pushes the return position (after the CALL)"),
+    ("OP_RET", 0x07, "len = 0: return from the current IB (an IB that runs out of dwords returns too)"),
+    ("OP_INTERRUPT", 0x08, "len = 1: INT_PAYLOAD = payload, IRQ cause INTERRUPT"),
+    ("OP_COPY", 0x09, "len = 3: payload = src byte address, dst byte address, byte count (DMA, any alignment)"),
     ("OP_END", 0x0F, "len = 0: stop; STATUS.HALTED, IRQ cause END"),
 ]
 CMD_FIELDS = [  # name, msb, lsb
@@ -45,6 +52,7 @@ CMD_FIELDS = [  # name, msb, lsb
     ("CMD_LEN", 11, 0),
 ]
 WRITE_REG_EOP_BIT = 11
+WAIT_REG_GEQUAL_BIT = 11
 
 # Draw-state registers (SET_STATE index space). Reset value 0 unless given.
 STATE_REGS = [
@@ -60,8 +68,8 @@ STATE_REGS = [
 # Host register port: dword index -> register.
 HOST_REGS = [
     ("REG_ID", 0x00, "RO", "0x50490000 | CONTRACT_VERSION"),
-    ("REG_CONTROL", 0x01, "RW", "bit0 ENABLE; any write clears STATUS.HALTED"),
-    ("REG_STATUS", 0x02, "RO", "bit0 RUNNING, bit1 HALTED, bit2 ERROR, bit3 PIPE_BUSY, bit4 RING_EMPTY"),
+    ("REG_CONTROL", 0x01, "RW", "bit0 ENABLE; bit1 CP_RESET (write 1: abort and reset the decoder, reads 0); any write clears STATUS.HALTED"),
+    ("REG_STATUS", 0x02, "RO", "bit0 RUNNING, bit1 HALTED, bit2 ERROR, bit3 PIPE_BUSY, bit4 RING_EMPTY, bit5 WAITING, bit6 IN_IB, bit7 COPYING"),
     ("REG_RING_BASE", 0x03, "RW", "ring byte address (dword aligned)"),
     ("REG_RING_SIZE", 0x04, "RW", "ring size in bytes (multiple of 4)"),
     ("REG_RING_WPTR", 0x05, "RW", "byte offset the host has written up to"),
@@ -70,26 +78,38 @@ HOST_REGS = [
     ("REG_ERROR_ADDR", 0x08, "RO", "byte address of the command header that failed"),
     ("REG_IRQ_STATUS", 0x09, "W1C", "IRQ_* cause bits"),
     ("REG_IRQ_ENABLE", 0x0A, "RW", "mask for irq_o"),
+    ("REG_INT_PAYLOAD", 0x0B, "RO", "payload of the last INTERRUPT command"),
+    ("REG_VALID_BASE", 0x0C, "RW", "lowest byte address the CP may fetch from or copy from/to (reset 0)"),
+    ("REG_VALID_LIMIT", 0x0D, "RW", "highest such byte address, inclusive (reset 0xFFFFFFFF)"),
+    ("REG_WATCHDOG", 0x0E, "RW", "WAIT_REG watchdog in cycles (0 = off); expiry is ERR_WAIT_TIMEOUT"),
+    ("REG_IB_DEPTH", 0x0F, "RO", "return-stack entries in use"),
     ("REG_FENCE0", 0x10, "RW", "fence registers FENCE0..FENCE15 at 0x10..0x1F"),
     ("REG_PERF0", 0x40, "RO", "performance counters, see PERF_* (index = REG_PERF0 + PERF_x)"),
 ]
 STATUS_BITS = [
     ("STATUS_RUNNING", 0), ("STATUS_HALTED", 1), ("STATUS_ERROR", 2),
-    ("STATUS_PIPE_BUSY", 3), ("STATUS_RING_EMPTY", 4),
+    ("STATUS_PIPE_BUSY", 3), ("STATUS_RING_EMPTY", 4), ("STATUS_WAITING", 5),
+    ("STATUS_IN_IB", 6), ("STATUS_COPYING", 7),
 ]
-IRQ_BITS = [("IRQ_END", 0), ("IRQ_ERROR", 1)]
+CONTROL_BITS = [("CONTROL_ENABLE", 0), ("CONTROL_CP_RESET", 1)]
+VALID_LIMIT_RESET = 0xFFFFFFFF
+IRQ_BITS = [("IRQ_END", 0), ("IRQ_ERROR", 1), ("IRQ_INTERRUPT", 2)]
 ERROR_CAUSES = [
     ("ERR_NONE", 0, "no error"),
     ("ERR_BAD_OPCODE", 1, "unknown opcode"),
     ("ERR_BAD_LEN", 2, "len does not match the opcode"),
-    ("ERR_BAD_ARG", 3, "arg out of range (state index + len > NUM_STATE, fence index >= 16)"),
+    ("ERR_BAD_ARG", 3, "arg out of range (state index + len > NUM_STATE, fence index >= 16); COPY with overlapping ranges"),
+    ("ERR_BAD_ADDR", 4, "ring, JUMP/CALL target or COPY range outside [VALID_BASE, VALID_LIMIT] or misaligned IB"),
+    ("ERR_STACK_OVERFLOW", 5, "CALL with RET_STACK_DEPTH return positions already pushed"),
+    ("ERR_STACK_UNDERFLOW", 6, "RET while executing the ring"),
+    ("ERR_WAIT_TIMEOUT", 7, "WAIT_REG not satisfied within WATCHDOG cycles"),
 ]
 # Performance counters: one cycle counter, then busy/stalled/starved per unit.
 PERF_UNITS = ["CP", "IA", "SETUP", "COARSE", "FINE", "PW"]
 PERF_KINDS = ["BUSY", "STALLED", "STARVED"]
 
 # Memory clients (tag[7:6] at the arbiter).
-MEM_CLIENTS = [("MEM_CLIENT_CP", 0), ("MEM_CLIENT_IA", 1), ("MEM_CLIENT_PW", 2)]
+MEM_CLIENTS = [("MEM_CLIENT_CP", 0), ("MEM_CLIENT_IA", 1), ("MEM_CLIENT_PW", 2), ("MEM_CLIENT_DMA", 3)]
 
 # ----------------------------------------------------------------------------- structs
 STRUCTS = [

@@ -52,6 +52,9 @@ def all_constants():
     c += [(n, v, d) for n, v, d in defs.ERROR_CAUSES]
     c += [(n, v, "memory client id") for n, v in defs.MEM_CLIENTS]
     c += [("WRITE_REG_EOP_BIT", defs.WRITE_REG_EOP_BIT, "arg bit selecting end of pipe")]
+    c += [("WAIT_REG_GEQUAL_BIT", defs.WAIT_REG_GEQUAL_BIT, "arg bit selecting the wrap-safe >= compare")]
+    c += [(n, v, "CONTROL bit index") for n, v in defs.CONTROL_BITS]
+    c += [("VALID_LIMIT_RESET", defs.VALID_LIMIT_RESET, "reset value of REG_VALID_LIMIT")]
     c += [(n + "_MSB", m, "") for n, m, l in defs.CMD_FIELDS]
     c += [(n + "_LSB", l, "") for n, m, l in defs.CMD_FIELDS]
     c += [("PERF_CYCLES", 0, "perf counter index: cycles since reset")]
@@ -216,7 +219,8 @@ def gen_md():
     L += ["", "## Host registers (dword index)", "", "| name | index | access | meaning |", "|---|---|---|---|"]
     L += [f"| `{n}` | 0x{v:02X} | {a} | {d} |" for n, v, a, d in defs.HOST_REGS]
     L += ["", "Status bits: " + ", ".join(f"`{n}`={v}" for n, v in defs.STATUS_BITS) + ".",
-          "IRQ bits: " + ", ".join(f"`{n}`={v}" for n, v in defs.IRQ_BITS) + ".", "",
+          "IRQ bits: " + ", ".join(f"`{n}`={v}" for n, v in defs.IRQ_BITS) + ".",
+          "CONTROL bits: " + ", ".join(f"`{n}`={v}" for n, v in defs.CONTROL_BITS) + ".", "",
           "| error cause | value | meaning |", "|---|---|---|"]
     L += [f"| `{n}` | {v} | {d} |" for n, v, d in defs.ERROR_CAUSES]
     L += ["", "Performance counters (`REG_PERF0 + index`): index 0 = cycles, then for each unit "

@@ -5,6 +5,7 @@ rtl/common/stream_reg.sv
 rtl/common/stream_throttle.sv
 rtl/common/mem_stream_reader.sv
 rtl/mem/mem_arbiter.sv
+rtl/dma/dma.sv
 rtl/cp/cp.sv
 rtl/ia/ia.sv
 rtl/setup/setup.sv

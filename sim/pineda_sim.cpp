@@ -167,7 +167,9 @@ Row run_scene(const Options& o, const std::string& name) {
   Memory model_mem = img.mem;
   model::Gpu gpu(model_mem);
   for (const auto& [idx, val] : img.reg_writes) gpu.reg_write(idx, val);
-  gpu.run();
+  std::vector<model::HostAction> actions;
+  for (const auto& w : img.wait_releases) actions.push_back({w, 0});
+  gpu.run_with_host(actions);
   const model::Trace& tr = gpu.trace();
 
   // RTL.
@@ -181,6 +183,8 @@ Row run_scene(const Options& o, const std::string& name) {
   cfg.wave_to = o.wave_to;
   cfg.rt_base = img.rt_base;
   cfg.rt_pitch = img.rt_pitch;
+  cfg.wait_releases = img.wait_releases;
+  cfg.eop_fence_mask = img.eop_fence_mask;
   tb::TopHarness h(rtl_mem, cfg, tb::RunId{name, o.seed, replay_cmd(o, name)});
   uint32_t cmd_dwords = 0;
   for (const auto& [idx, val] : img.reg_writes) {
@@ -201,7 +205,7 @@ Row run_scene(const Options& o, const std::string& name) {
   if (!r.ok) why << r.report;
   // Registers visible to the host must agree.
   const uint32_t regs[] = {REG_STATUS, REG_ERROR_CAUSE, REG_ERROR_ADDR, REG_RING_RPTR,
-                           REG_IRQ_STATUS};
+                           REG_IRQ_STATUS, REG_INT_PAYLOAD, REG_IB_DEPTH};
   if (r.ok) {
     for (uint32_t reg : regs) {
       const uint32_t m = gpu.reg_read(reg), a = h.reg_read(reg);

@@ -101,6 +101,8 @@ class Builder {
   }
   uint32_t width() const { return width_; }
   uint32_t height() const { return height_; }
+  Memory& mem() { return img_.mem; }
+  SceneImage& image() { return img_; }
 
   SceneImage finish() {
     write_vertices(SCENE_VB_BASE, vb_);
@@ -304,6 +306,70 @@ SceneImage scene_scissor(uint32_t seed) {
   return b.finish();
 }
 
+// ---- cp_commands -----------------------------------------------------------------------------
+// Encoding v2 end to end: a COPY of a vertex buffer from an unaligned staging address, then draws
+// reading the copy, issued from nested indirect buffers (CALL, CALL, JUMP), a WAIT_REG the host
+// releases mid-run, top- and end-of-pipe fences (FENCE1 is EOP-only and checked every cycle),
+// an INTERRUPT, and a second COPY of part of the rendered target (which must see every earlier
+// pixel write).
+
+constexpr uint32_t kStaging = 0x02000003u;  // unaligned on purpose
+constexpr uint32_t kVbCopy = 0x03000000u;
+constexpr uint32_t kIb = 0x04000000u;
+constexpr uint32_t kRtCopy = 0x05000001u;
+
+SceneImage scene_cp_commands(uint32_t seed) {
+  SceneRng rng(seed * 0x100000001ull + 7);
+  const uint32_t w = 256, h = 256;
+  Builder b("cp_commands", w, h, w * 4, rgba(20, 20, 60));
+  GridMeshParams gp;
+  gp.x0 = 4 * PX;
+  gp.y0 = 4 * PX;
+  gp.x1 = static_cast<int32_t>(w - 4) * PX;
+  gp.y1 = static_cast<int32_t>(h - 4) * PX;
+  gp.cols = 8;
+  gp.rows = 6;
+  const std::vector<SceneTri> mesh = make_grid_mesh(gp, rng);
+  // Staging copy of the vertices, byte by byte at an unaligned address.
+  std::vector<uint8_t> bytes;
+  for (const SceneTri& t : mesh) {
+    for (const SceneVertex& v : t) {
+      for (int32_t c : {v.x, v.y}) {
+        for (int k = 0; k < 4; ++k) bytes.push_back(static_cast<uint8_t>(static_cast<uint32_t>(c) >> (8 * k)));
+      }
+    }
+  }
+  b.mem().write(kStaging, bytes.data(), bytes.size());
+  const uint32_t nvtx = static_cast<uint32_t>(mesh.size() * 3);
+  const uint32_t half = (nvtx / 6) * 3;
+  // IB2 (nested): second colour, first half of the mesh. IB1: CALL IB2, then the rest.
+  // IB3 (reached by JUMP from IB1, returns to the ring): a TOP fence and a small draw.
+  CommandWriter ib2, ib1, ib3;
+  ib2.set_state(ST_COLOR, palette(1)).draw(0, half);
+  ib3.write_reg(2, 0x33, false).set_state(ST_COLOR, palette(4)).draw(0, 3);
+  ib1.call(kIb + 0x1000, ib2.size_dwords()).set_state(ST_COLOR, palette(2)).draw(half, nvtx - half);
+  ib1.write_reg(1, 1, true).jump(kIb + 0x2000, ib3.size_dwords());
+  place_ib(b.mem(), kIb, ib1.dwords());
+  place_ib(b.mem(), kIb + 0x1000, ib2.dwords());
+  place_ib(b.mem(), kIb + 0x2000, ib3.dwords());
+
+  b.cw.copy(kStaging, kVbCopy, static_cast<uint32_t>(bytes.size()));
+  b.cw.set_state(ST_VB_BASE, kVbCopy);
+  b.cw.call(kIb, ib1.size_dwords());
+  b.cw.wait_reg(3, 5, true);  // released by the host
+  b.cw.interrupt(0x1234);
+  b.cw.set_state(ST_COLOR, palette(5));
+  b.cw.set_state(ST_SCISSOR_X, (100u << 16) | 20u, (90u << 16) | 30u);
+  b.cw.draw(0, half);
+  b.cw.write_reg(1, 2, true);
+  b.cw.copy(SCENE_RT_BASE + 4 * w * 40, kRtCopy, 4 * w * 10 + 2);  // rows 40..49 and 2 bytes
+  b.cw.set_state(ST_SCISSOR_X, 0xFFFF0000u, 0xFFFF0000u);
+  b.cw.set_state(ST_VB_BASE, SCENE_VB_BASE);
+  b.image().wait_releases.push_back({{REG_FENCE0 + 3, 4}, {REG_FENCE0 + 3, 6}});
+  b.image().eop_fence_mask = (1u << 0) | (1u << 1);
+  return b.finish();
+}
+
 // ---- overlap_order ---------------------------------------------------------------------------
 
 SceneImage scene_overlap_order(uint32_t seed) {
@@ -425,6 +491,7 @@ std::vector<SceneInfo> scene_registry() {
       {"tiny_10k", scene_tiny_10k, "10,000 tiny triangles in 4 draws"},
       {"scissor", scene_scissor, "scissor rectangles (empty, partly outside) on a 261x259 target"},
       {"overlap_order", scene_overlap_order, "overlapping triangles of both windings in API order"},
+      {"cp_commands", scene_cp_commands, "COPY of a vertex buffer, draws from nested CALL/JUMP IBs, host-released WAIT_REG, fences, INTERRUPT, COPY of the target"},
   };
 }
 

@@ -29,6 +29,10 @@ struct SceneImage {
   Memory mem;
   std::vector<std::pair<uint32_t, uint32_t>> reg_writes;  // in order, ending with CONTROL = 1
   uint32_t rt_base = 0, rt_pitch = 0, width = 0, height = 0;
+  // Host register writes that release the k-th WAIT_REG the CP blocks on (model: when it blocks;
+  // RTL harness: when STATUS.WAITING persists).
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> wait_releases;
+  uint32_t eop_fence_mask = 1u;  // fences written only by EOP WRITE_REGs (checked every cycle)
 };
 
 using SceneBuildFn = std::function<SceneImage(uint32_t seed)>;

@@ -25,7 +25,13 @@ def suites(build):
         ("lint", ["make", "-s", "lint"], "single"),
         ("model", [os.path.join(build, "tests", "model_tests")], "catch2"),
     ]
-    for u in ["cp", "ia", "setup", "coarse_raster", "fine_raster", "pixel_writer"]:
+    s += [
+        # Host runtime (runtime/): manual and golden backends; golden vs Verilated RTL.
+        ("runtime", [os.path.join(build, "tests", "runtime_tests")], "catch2"),
+        ("runtime_rtl", [os.path.join(build, "tests", "runtime_rtl_tests")], "catch2"),
+        ("runtime_example", [os.path.join(build, "runtime_example"), "out/test/runtime_example.png"], "single"),
+    ]
+    for u in ["cp", "dma", "ia", "setup", "coarse_raster", "fine_raster", "pixel_writer"]:
         s.append((f"rtl_{u}", [os.path.join(build, "tests", f"rtl_{u}")], "catch2"))
     s += [
         # Every scene through RTL and model at the default 200-cycle latency.

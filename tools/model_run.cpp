@@ -25,6 +25,7 @@ const char* result_name(pineda::model::RunResult r) {
     case pineda::model::RunResult::ERROR: return "error";
     case pineda::model::RunResult::DISABLED: return "disabled";
     case pineda::model::RunResult::BUDGET: return "budget";
+    case pineda::model::RunResult::WAITING: return "waiting";
   }
   return "?";
 }

@@ -37,6 +37,46 @@ CommandWriter& CommandWriter::write_reg(uint32_t fence, uint32_t value, bool eop
   return *this;
 }
 
+CommandWriter& CommandWriter::wait_reg(uint32_t fence, uint32_t value, bool geq) {
+  if (fence >= NUM_FENCES) throw std::invalid_argument("fence index >= NUM_FENCES");
+  dw_.push_back(header(OP_WAIT_REG, fence | (geq ? (1u << WAIT_REG_GEQUAL_BIT) : 0u), 1));
+  dw_.push_back(value);
+  return *this;
+}
+
+CommandWriter& CommandWriter::jump(uint32_t ib_addr, uint32_t ib_dwords) {
+  dw_.push_back(header(OP_JUMP, 0, 2));
+  dw_.push_back(ib_addr);
+  dw_.push_back(ib_dwords);
+  return *this;
+}
+
+CommandWriter& CommandWriter::call(uint32_t ib_addr, uint32_t ib_dwords) {
+  dw_.push_back(header(OP_CALL, 0, 2));
+  dw_.push_back(ib_addr);
+  dw_.push_back(ib_dwords);
+  return *this;
+}
+
+CommandWriter& CommandWriter::ret() {
+  dw_.push_back(header(OP_RET, 0, 0));
+  return *this;
+}
+
+CommandWriter& CommandWriter::interrupt(uint32_t payload) {
+  dw_.push_back(header(OP_INTERRUPT, 0, 1));
+  dw_.push_back(payload);
+  return *this;
+}
+
+CommandWriter& CommandWriter::copy(uint32_t src, uint32_t dst, uint32_t bytes) {
+  dw_.push_back(header(OP_COPY, 0, 3));
+  dw_.push_back(src);
+  dw_.push_back(dst);
+  dw_.push_back(bytes);
+  return *this;
+}
+
 CommandWriter& CommandWriter::end() {
   dw_.push_back(header(OP_END, 0, 0));
   return *this;
@@ -45,6 +85,11 @@ CommandWriter& CommandWriter::end() {
 CommandWriter& CommandWriter::raw(uint32_t dword) {
   dw_.push_back(dword);
   return *this;
+}
+
+uint32_t place_ib(Memory& mem, uint32_t addr, const std::vector<uint32_t>& cmds) {
+  for (size_t i = 0; i < cmds.size(); ++i) mem.write32(addr + static_cast<uint32_t>(4 * i), cmds[i]);
+  return static_cast<uint32_t>(cmds.size());
 }
 
 std::vector<RegWrite> place_in_ring(Memory& mem, uint32_t ring_base, uint32_t ring_size,

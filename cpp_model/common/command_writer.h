@@ -1,4 +1,4 @@
-// Encodes v1 commands (docs/contract.md section 4) and places a command stream in a ring.
+// Encodes v2 commands (docs/contract.md section 4) and places a command stream in a ring.
 #pragma once
 
 #include <cstdint>
@@ -26,11 +26,19 @@ class CommandWriter {
   }
   CommandWriter& draw(uint32_t first_vertex, uint32_t count);
   CommandWriter& write_reg(uint32_t fence, uint32_t value, bool eop);
+  // WAIT_REG: block until fence[fence] == value (geq = false) or (int32)(fence - value) >= 0.
+  CommandWriter& wait_reg(uint32_t fence, uint32_t value, bool geq);
+  CommandWriter& jump(uint32_t ib_addr, uint32_t ib_dwords);
+  CommandWriter& call(uint32_t ib_addr, uint32_t ib_dwords);
+  CommandWriter& ret();
+  CommandWriter& interrupt(uint32_t payload);
+  CommandWriter& copy(uint32_t src, uint32_t dst, uint32_t bytes);
   CommandWriter& end();
   CommandWriter& raw(uint32_t dword);  // any dword (e.g. a malformed header in a test)
 
   const std::vector<uint32_t>& dwords() const { return dw_; }
   uint32_t size_bytes() const { return static_cast<uint32_t>(dw_.size() * 4); }
+  uint32_t size_dwords() const { return static_cast<uint32_t>(dw_.size()); }
   void clear() { dw_.clear(); }
 
  private:
@@ -42,6 +50,9 @@ class CommandWriter {
 // RING_BASE, RING_SIZE, RING_WPTR, CONTROL = 1. The CP's RING_RPTR must already equal
 // start_offset (it is 0 after reset). Throws std::invalid_argument when the stream does not fit
 // (4 * cmds.size() must be < ring_size) or an argument is misaligned.
+// Writes `cmds` at byte address `addr` (an indirect buffer); returns its length in dwords.
+uint32_t place_ib(Memory& mem, uint32_t addr, const std::vector<uint32_t>& cmds);
+
 std::vector<RegWrite> place_in_ring(Memory& mem, uint32_t ring_base, uint32_t ring_size,
                                     const std::vector<uint32_t>& cmds, uint32_t start_offset = 0);
 

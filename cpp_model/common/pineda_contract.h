@@ -11,7 +11,7 @@
 
 namespace pineda {
 
-constexpr uint32_t CONTRACT_VERSION = 1u;  // bumped whenever any packet, encoding or register changes
+constexpr uint32_t CONTRACT_VERSION = 2u;  // bumped whenever any packet, encoding or register changes
 constexpr uint32_t COORD_W = 24u;  // snapped coordinate width: signed 16.8 fixed point
 constexpr uint32_t COORD_FRAC = 8u;  // fractional bits of a snapped coordinate
 constexpr uint32_t DELTA_W = 25u;  // edge coefficient width (difference of two COORD_W values)
@@ -24,10 +24,17 @@ constexpr uint32_t TAG_W = 8u;  // memory tag width; [7:6] = client id in the ar
 constexpr uint32_t NUM_FENCES = 16u;  // CPU-visible fence registers
 constexpr uint32_t NUM_STATE = 16u;  // draw-state registers written by SET_STATE
 constexpr uint32_t VERTEX_BYTES = 8u;  // vertex buffer stride in v1: int32 x, int32 y (16.8)
+constexpr uint32_t RET_STACK_DEPTH = 4u;  // CALL return-stack levels (a 5th nested CALL is ERR_STACK_OVERFLOW)
 constexpr uint32_t OP_NOP = 0u;  // skip `len` payload dwords (padding)
 constexpr uint32_t OP_SET_STATE = 1u;  // state[arg + i] = payload[i] for i < len
 constexpr uint32_t OP_DRAW = 2u;  // len = 2: payload[0] = first vertex, payload[1] = vertex count (triangle list)
 constexpr uint32_t OP_WRITE_REG = 3u;  // len = 1: fence[arg[3:0]] = payload[0]; arg[11] = end of pipe
+constexpr uint32_t OP_WAIT_REG = 4u;  // len = 1: block until fence[arg[3:0]] == payload (arg[11] = 0) or (int32)(fence - payload) >= 0 (arg[11] = 1)
+constexpr uint32_t OP_JUMP = 5u;  // len = 2: payload = IB byte address, IB length in dwords; continue there, no return pushed
+constexpr uint32_t OP_CALL = 6u;  // len = 2: like JUMP, but pushes the return position (after the CALL)
+constexpr uint32_t OP_RET = 7u;  // len = 0: return from the current IB (an IB that runs out of dwords returns too)
+constexpr uint32_t OP_INTERRUPT = 8u;  // len = 1: INT_PAYLOAD = payload, IRQ cause INTERRUPT
+constexpr uint32_t OP_COPY = 9u;  // len = 3: payload = src byte address, dst byte address, byte count (DMA, any alignment)
 constexpr uint32_t OP_END = 15u;  // len = 0: stop; STATUS.HALTED, IRQ cause END
 constexpr uint32_t ST_VB_BASE = 0u;  // state index; reset 0x00000000; vertex buffer byte address (dword aligned)
 constexpr uint32_t ST_COLOR = 1u;  // state index; reset 0x00000000; flat colour RGBA8: R in [7:0], G [15:8], B [23:16], A [31:24]
@@ -44,8 +51,8 @@ constexpr uint32_t ST_RT_SIZE_RESET = 0u;
 constexpr uint32_t ST_SCISSOR_X_RESET = 4294901760u;
 constexpr uint32_t ST_SCISSOR_Y_RESET = 4294901760u;
 constexpr uint32_t REG_ID = 0u;  // RO: 0x50490000 | CONTRACT_VERSION
-constexpr uint32_t REG_CONTROL = 1u;  // RW: bit0 ENABLE; any write clears STATUS.HALTED
-constexpr uint32_t REG_STATUS = 2u;  // RO: bit0 RUNNING, bit1 HALTED, bit2 ERROR, bit3 PIPE_BUSY, bit4 RING_EMPTY
+constexpr uint32_t REG_CONTROL = 1u;  // RW: bit0 ENABLE; bit1 CP_RESET (write 1: abort and reset the decoder, reads 0); any write clears STATUS.HALTED
+constexpr uint32_t REG_STATUS = 2u;  // RO: bit0 RUNNING, bit1 HALTED, bit2 ERROR, bit3 PIPE_BUSY, bit4 RING_EMPTY, bit5 WAITING, bit6 IN_IB, bit7 COPYING
 constexpr uint32_t REG_RING_BASE = 3u;  // RW: ring byte address (dword aligned)
 constexpr uint32_t REG_RING_SIZE = 4u;  // RW: ring size in bytes (multiple of 4)
 constexpr uint32_t REG_RING_WPTR = 5u;  // RW: byte offset the host has written up to
@@ -54,6 +61,11 @@ constexpr uint32_t REG_ERROR_CAUSE = 7u;  // RO: ERR_* code of the first error
 constexpr uint32_t REG_ERROR_ADDR = 8u;  // RO: byte address of the command header that failed
 constexpr uint32_t REG_IRQ_STATUS = 9u;  // W1C: IRQ_* cause bits
 constexpr uint32_t REG_IRQ_ENABLE = 10u;  // RW: mask for irq_o
+constexpr uint32_t REG_INT_PAYLOAD = 11u;  // RO: payload of the last INTERRUPT command
+constexpr uint32_t REG_VALID_BASE = 12u;  // RW: lowest byte address the CP may fetch from or copy from/to (reset 0)
+constexpr uint32_t REG_VALID_LIMIT = 13u;  // RW: highest such byte address, inclusive (reset 0xFFFFFFFF)
+constexpr uint32_t REG_WATCHDOG = 14u;  // RW: WAIT_REG watchdog in cycles (0 = off); expiry is ERR_WAIT_TIMEOUT
+constexpr uint32_t REG_IB_DEPTH = 15u;  // RO: return-stack entries in use
 constexpr uint32_t REG_FENCE0 = 16u;  // RW: fence registers FENCE0..FENCE15 at 0x10..0x1F
 constexpr uint32_t REG_PERF0 = 64u;  // RO: performance counters, see PERF_* (index = REG_PERF0 + PERF_x)
 constexpr uint32_t STATUS_RUNNING = 0u;  // bit index
@@ -61,16 +73,29 @@ constexpr uint32_t STATUS_HALTED = 1u;  // bit index
 constexpr uint32_t STATUS_ERROR = 2u;  // bit index
 constexpr uint32_t STATUS_PIPE_BUSY = 3u;  // bit index
 constexpr uint32_t STATUS_RING_EMPTY = 4u;  // bit index
+constexpr uint32_t STATUS_WAITING = 5u;  // bit index
+constexpr uint32_t STATUS_IN_IB = 6u;  // bit index
+constexpr uint32_t STATUS_COPYING = 7u;  // bit index
 constexpr uint32_t IRQ_END = 0u;  // bit index
 constexpr uint32_t IRQ_ERROR = 1u;  // bit index
+constexpr uint32_t IRQ_INTERRUPT = 2u;  // bit index
 constexpr uint32_t ERR_NONE = 0u;  // no error
 constexpr uint32_t ERR_BAD_OPCODE = 1u;  // unknown opcode
 constexpr uint32_t ERR_BAD_LEN = 2u;  // len does not match the opcode
-constexpr uint32_t ERR_BAD_ARG = 3u;  // arg out of range (state index + len > NUM_STATE, fence index >= 16)
+constexpr uint32_t ERR_BAD_ARG = 3u;  // arg out of range (state index + len > NUM_STATE, fence index >= 16); COPY with overlapping ranges
+constexpr uint32_t ERR_BAD_ADDR = 4u;  // ring, JUMP/CALL target or COPY range outside [VALID_BASE, VALID_LIMIT] or misaligned IB
+constexpr uint32_t ERR_STACK_OVERFLOW = 5u;  // CALL with RET_STACK_DEPTH return positions already pushed
+constexpr uint32_t ERR_STACK_UNDERFLOW = 6u;  // RET while executing the ring
+constexpr uint32_t ERR_WAIT_TIMEOUT = 7u;  // WAIT_REG not satisfied within WATCHDOG cycles
 constexpr uint32_t MEM_CLIENT_CP = 0u;  // memory client id
 constexpr uint32_t MEM_CLIENT_IA = 1u;  // memory client id
 constexpr uint32_t MEM_CLIENT_PW = 2u;  // memory client id
+constexpr uint32_t MEM_CLIENT_DMA = 3u;  // memory client id
 constexpr uint32_t WRITE_REG_EOP_BIT = 11u;  // arg bit selecting end of pipe
+constexpr uint32_t WAIT_REG_GEQUAL_BIT = 11u;  // arg bit selecting the wrap-safe >= compare
+constexpr uint32_t CONTROL_ENABLE = 0u;  // CONTROL bit index
+constexpr uint32_t CONTROL_CP_RESET = 1u;  // CONTROL bit index
+constexpr uint32_t VALID_LIMIT_RESET = 4294967295u;  // reset value of REG_VALID_LIMIT
 constexpr uint32_t CMD_OP_MSB = 31u;
 constexpr uint32_t CMD_ARG_MSB = 23u;
 constexpr uint32_t CMD_LEN_MSB = 11u;

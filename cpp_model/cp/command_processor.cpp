@@ -4,12 +4,19 @@
 
 namespace pineda::model {
 
+namespace {
+constexpr uint32_t kIrqBits = (1u << IRQ_END) | (1u << IRQ_ERROR) | (1u << IRQ_INTERRUPT);
+constexpr uint32_t kControlBits = 1u << CONTROL_ENABLE;  // CP_RESET is a strobe, reads 0
+}  // namespace
+
 CommandProcessor::CommandProcessor(const Memory& mem) : mem_(mem) { reset(); }
 
 void CommandProcessor::reset() {
   control_ = ring_base_ = ring_size_ = wptr_ = rptr_ = 0;
   error_cause_ = ERR_NONE;
   error_addr_ = irq_status_ = irq_enable_ = 0;
+  int_payload_ = valid_base_ = watchdog_ = 0;
+  valid_limit_ = VALID_LIMIT_RESET;
   halted_ = error_ = false;
   fence_.fill(0);
   state_.fill(0);
@@ -20,11 +27,32 @@ void CommandProcessor::reset() {
   state_[ST_RT_SIZE] = ST_RT_SIZE_RESET;
   state_[ST_SCISSOR_X] = ST_SCISSOR_X_RESET;
   state_[ST_SCISSOR_Y] = ST_SCISSOR_Y_RESET;
+  in_ib_ = false;
+  ib_addr_ = ib_rem_ = sp_ = 0;
   in_cmd_ = false;
-  op_ = arg_ = len_ = idx_ = payload0_ = header_addr_ = 0;
+  op_ = arg_ = len_ = idx_ = header_addr_ = header_rptr_ = 0;
+  payload_.fill(0);
+  wait_ = wait_geq_ = false;
+  wait_idx_ = wait_val_ = 0;
+  pending_copy_.reset();
   draw_id_ = 0;
   dwords_decoded_ = 0;
   fence_log_.clear();
+  copy_log_.clear();
+}
+
+// CONTROL.CP_RESET: abort the command being decoded (and any wait), forget the return stack,
+// clear ERROR and HALTED and skip everything submitted so far (RPTR := WPTR). Draw state,
+// fences, ERROR_CAUSE/ERROR_ADDR, IRQ_STATUS and draw ids are kept.
+void CommandProcessor::cp_reset() {
+  in_cmd_ = false;
+  wait_ = false;
+  in_ib_ = false;
+  sp_ = 0;
+  error_ = false;
+  halted_ = false;
+  rptr_ = wptr_;
+  pending_copy_.reset();
 }
 
 uint32_t CommandProcessor::reg_read(uint32_t idx) const {
@@ -35,7 +63,8 @@ uint32_t CommandProcessor::reg_read(uint32_t idx) const {
       const bool running = enabled() && !halted_ && !error_;
       return (uint32_t{running} << STATUS_RUNNING) | (uint32_t{halted_} << STATUS_HALTED) |
              (uint32_t{error_} << STATUS_ERROR) | (0u << STATUS_PIPE_BUSY) |  // model: pipe always drained
-             (uint32_t{rptr_ == wptr_} << STATUS_RING_EMPTY);
+             (uint32_t{rptr_ == wptr_} << STATUS_RING_EMPTY) | (uint32_t{wait_} << STATUS_WAITING) |
+             (uint32_t{in_ib_} << STATUS_IN_IB) | (0u << STATUS_COPYING);  // model: copies are instant
     }
     case REG_RING_BASE: return ring_base_;
     case REG_RING_SIZE: return ring_size_;
@@ -45,6 +74,11 @@ uint32_t CommandProcessor::reg_read(uint32_t idx) const {
     case REG_ERROR_ADDR: return error_addr_;
     case REG_IRQ_STATUS: return irq_status_;
     case REG_IRQ_ENABLE: return irq_enable_;
+    case REG_INT_PAYLOAD: return int_payload_;
+    case REG_VALID_BASE: return valid_base_;
+    case REG_VALID_LIMIT: return valid_limit_;
+    case REG_WATCHDOG: return watchdog_;
+    case REG_IB_DEPTH: return sp_;
     default: break;
   }
   if (idx >= REG_FENCE0 && idx < REG_FENCE0 + NUM_FENCES) return fence_[idx - REG_FENCE0];
@@ -52,27 +86,60 @@ uint32_t CommandProcessor::reg_read(uint32_t idx) const {
 }
 
 void CommandProcessor::reg_write(uint32_t idx, uint32_t value) {
-  constexpr uint32_t irq_bits = (1u << IRQ_END) | (1u << IRQ_ERROR);
   switch (idx) {
     case REG_CONTROL:
-      control_ = value & 1u;
+      control_ = value & kControlBits;
       halted_ = false;
+      if ((value >> CONTROL_CP_RESET) & 1u) cp_reset();
       return;
     case REG_RING_BASE: ring_base_ = value; return;
     case REG_RING_SIZE: ring_size_ = value; return;
     case REG_RING_WPTR: wptr_ = value; return;
     case REG_IRQ_STATUS: irq_status_ &= ~value; return;
-    case REG_IRQ_ENABLE: irq_enable_ = value & irq_bits; return;
+    case REG_IRQ_ENABLE: irq_enable_ = value & kIrqBits; return;
+    case REG_VALID_BASE: valid_base_ = value; return;
+    case REG_VALID_LIMIT: valid_limit_ = value; return;
+    case REG_WATCHDOG: watchdog_ = value; return;
     default: break;
   }
   if (idx >= REG_FENCE0 && idx < REG_FENCE0 + NUM_FENCES) fence_[idx - REG_FENCE0] = value;
 }
 
-bool CommandProcessor::can_decode() const { return enabled() && !halted_ && !error_ && rptr_ != wptr_; }
+bool CommandProcessor::range_ok(uint32_t addr, uint64_t bytes) const {
+  if (bytes == 0) return true;
+  return addr >= valid_base_ && uint64_t{addr} + bytes - 1 <= uint64_t{valid_limit_};
+}
 
-void CommandProcessor::advance_rptr() {
-  rptr_ += 4;
-  if (rptr_ == ring_size_) rptr_ = 0;
+bool CommandProcessor::wait_cond() const {
+  const uint32_t f = fence_[wait_idx_];
+  return wait_geq_ ? static_cast<int32_t>(f - wait_val_) >= 0 : f == wait_val_;
+}
+
+bool CommandProcessor::blocked_on_wait() const {
+  return enabled() && !halted_ && !error_ && wait_ && !wait_cond();
+}
+
+bool CommandProcessor::can_decode() const {
+  if (!enabled() || halted_ || error_) return false;
+  if (wait_) return wait_cond();
+  return in_ib_ || rptr_ != wptr_;
+}
+
+bool CommandProcessor::expire_wait() {
+  if (!blocked_on_wait() || watchdog_ == 0) return false;
+  wait_ = false;
+  fail_at_header(ERR_WAIT_TIMEOUT);
+  return true;
+}
+
+void CommandProcessor::advance() {
+  if (in_ib_) {
+    ib_addr_ += 4;
+    --ib_rem_;
+  } else {
+    rptr_ += 4;
+    if (rptr_ == ring_size_) rptr_ = 0;
+  }
   ++dwords_decoded_;
 }
 
@@ -81,6 +148,23 @@ void CommandProcessor::raise_error(uint32_t cause, uint32_t header_addr) {
   error_cause_ = cause;
   error_addr_ = header_addr;
   irq_status_ |= 1u << IRQ_ERROR;
+}
+
+void CommandProcessor::fail_at_header(uint32_t cause) {
+  in_cmd_ = false;
+  rptr_ = header_rptr_;  // unchanged when the command is in an IB
+  raise_error(cause, header_addr_);
+}
+
+void CommandProcessor::do_return() {
+  if (sp_ > 0) {
+    const RetEntry& e = stack_[--sp_];
+    in_ib_ = !e.ring;
+    ib_addr_ = e.addr;
+    ib_rem_ = e.rem;
+  } else {
+    in_ib_ = false;  // an IB entered by JUMP from the ring returns to the ring
+  }
 }
 
 DrawPkt CommandProcessor::make_draw(const std::array<uint32_t, NUM_STATE>& st, uint32_t first_vertex,
@@ -102,41 +186,83 @@ DrawPkt CommandProcessor::make_draw(const std::array<uint32_t, NUM_STATE>& st, u
   return d;
 }
 
+std::optional<CopyJob> CommandProcessor::take_copy() {
+  auto c = pending_copy_;
+  pending_copy_.reset();
+  return c;
+}
+
 std::optional<DrawPkt> CommandProcessor::step() {
   if (!can_decode()) return std::nullopt;
-  const uint32_t addr = ring_base_ + rptr_;
+  if (wait_) {  // the compare holds: decoding goes on
+    wait_ = false;
+    return std::nullopt;
+  }
+  if (!in_cmd_) {
+    if (in_ib_ && ib_rem_ == 0) {  // the IB ran out of dwords: return
+      do_return();
+      return std::nullopt;
+    }
+    if (!in_ib_ && !range_ok(ring_base_, ring_size_)) {  // nothing is fetched from a bad ring
+      raise_error(ERR_BAD_ADDR, ring_base_ + rptr_);
+      return std::nullopt;
+    }
+  }
+  const uint32_t addr = in_ib_ ? ib_addr_ : ring_base_ + rptr_;
+  const uint32_t rem_at_dword = ib_rem_;
   const uint32_t dw = mem_.read32(addr);
   const uint32_t rptr_at_dword = rptr_;
-  advance_rptr();
+  const uint32_t ib_addr_at_dword = ib_addr_;
+  advance();
 
   if (!in_cmd_) {
     const uint32_t op = dw >> CMD_OP_LSB;
     const uint32_t arg = (dw >> CMD_ARG_LSB) & 0xFFFu;
     const uint32_t len = (dw >> CMD_LEN_LSB) & 0xFFFu;
     const auto fail = [&](uint32_t cause) {
-      rptr_ = rptr_at_dword;  // the CP stops at the failing command: RPTR stays on its header
+      // The CP stops at the failing command: the position stays on its header.
+      rptr_ = rptr_at_dword;
+      ib_addr_ = ib_addr_at_dword;
+      ib_rem_ = rem_at_dword;
       raise_error(cause, addr);
       return std::optional<DrawPkt>{};
     };
-    // Header checks, in this order: opcode, len, arg.
+    // Header checks, in this order: opcode, len (including "fits in the IB"), arg, stack.
+    uint32_t cause = ERR_NONE;
+    const bool fence_arg_bad = ((arg >> 4) & 0x7Fu) != 0;
     switch (op) {
       case OP_NOP: break;
       case OP_SET_STATE:
-        if (arg + len > NUM_STATE) return fail(ERR_BAD_ARG);
+        if (arg + len > NUM_STATE) cause = ERR_BAD_ARG;
         break;
-      case OP_DRAW:
-        if (len != 2) return fail(ERR_BAD_LEN);
-        break;
+      case OP_DRAW: cause = len != 2 ? ERR_BAD_LEN : ERR_NONE; break;
       case OP_WRITE_REG:
-        if (len != 1) return fail(ERR_BAD_LEN);
-        if (((arg >> 4) & 0x7Fu) != 0) return fail(ERR_BAD_ARG);
+      case OP_WAIT_REG:
+        cause = len != 1 ? ERR_BAD_LEN : fence_arg_bad ? ERR_BAD_ARG : ERR_NONE;
         break;
-      case OP_END:
-        if (len != 0) return fail(ERR_BAD_LEN);
-        halted_ = true;
-        irq_status_ |= 1u << IRQ_END;
-        return std::nullopt;
-      default: return fail(ERR_BAD_OPCODE);
+      case OP_JUMP:
+      case OP_CALL: cause = len != 2 ? ERR_BAD_LEN : ERR_NONE; break;
+      case OP_RET:
+      case OP_END: cause = len != 0 ? ERR_BAD_LEN : ERR_NONE; break;
+      case OP_INTERRUPT: cause = len != 1 ? ERR_BAD_LEN : ERR_NONE; break;
+      case OP_COPY: cause = len != 3 ? ERR_BAD_LEN : ERR_NONE; break;
+      default: cause = ERR_BAD_OPCODE; break;
+    }
+    if (cause != ERR_BAD_OPCODE && cause != ERR_BAD_LEN && in_ib_ && len + 1 > rem_at_dword) {
+      cause = ERR_BAD_LEN;  // the command does not fit in what is left of the IB
+    }
+    if (cause == ERR_NONE && op == OP_CALL && sp_ == RET_STACK_DEPTH) cause = ERR_STACK_OVERFLOW;
+    if (cause == ERR_NONE && op == OP_RET && !in_ib_) cause = ERR_STACK_UNDERFLOW;
+    if (cause != ERR_NONE) return fail(cause);
+
+    if (op == OP_END) {
+      halted_ = true;
+      irq_status_ |= 1u << IRQ_END;
+      return std::nullopt;
+    }
+    if (op == OP_RET) {
+      do_return();
+      return std::nullopt;
     }
     if (len == 0) return std::nullopt;  // NOP / SET_STATE without payload: done
     in_cmd_ = true;
@@ -145,20 +271,20 @@ std::optional<DrawPkt> CommandProcessor::step() {
     len_ = len;
     idx_ = 0;
     header_addr_ = addr;
+    header_rptr_ = rptr_at_dword;
     return std::nullopt;
   }
 
   // Payload dword idx_ of the current command.
   const uint32_t i = idx_++;
   const bool last = idx_ == len_;
+  if (i < payload_.size()) payload_[i] = dw;
   if (last) in_cmd_ = false;
   switch (op_) {
     case OP_SET_STATE: state_[arg_ + i] = dw; break;
     case OP_DRAW:
-      if (i == 0) {
-        payload0_ = dw;
-      } else {
-        const DrawPkt d = make_draw(state_, payload0_, dw, draw_id_);
+      if (last) {
+        const DrawPkt d = make_draw(state_, payload_[0], dw, draw_id_);
         draw_id_ = (draw_id_ + 1) & 0xFFFFu;
         return d;
       }
@@ -170,6 +296,43 @@ std::optional<DrawPkt> CommandProcessor::step() {
       fence_log_.push_back({f, dw, ((arg_ >> WRITE_REG_EOP_BIT) & 1u) != 0, header_addr_});
       break;
     }
+    case OP_WAIT_REG:
+      wait_ = true;
+      wait_idx_ = arg_ & 0xFu;
+      wait_val_ = dw;
+      wait_geq_ = ((arg_ >> WAIT_REG_GEQUAL_BIT) & 1u) != 0;
+      break;
+    case OP_JUMP:
+    case OP_CALL:
+      if (last) {
+        const uint32_t target = payload_[0], ndw = dw;
+        if ((target & 3u) != 0 || !range_ok(target, uint64_t{ndw} * 4)) {
+          fail_at_header(ERR_BAD_ADDR);
+          break;
+        }
+        if (op_ == OP_CALL) stack_[sp_++] = RetEntry{!in_ib_, ib_addr_, ib_rem_};
+        in_ib_ = true;
+        ib_addr_ = target;
+        ib_rem_ = ndw;
+      }
+      break;
+    case OP_INTERRUPT:
+      int_payload_ = dw;
+      irq_status_ |= 1u << IRQ_INTERRUPT;
+      break;
+    case OP_COPY:
+      if (last) {
+        const uint32_t src = payload_[0], dst = payload_[1], n = dw;
+        if (!range_ok(src, n) || !range_ok(dst, n)) {
+          fail_at_header(ERR_BAD_ADDR);
+        } else if (n != 0 && uint64_t{src} < uint64_t{dst} + n && uint64_t{dst} < uint64_t{src} + n) {
+          fail_at_header(ERR_BAD_ARG);
+        } else {
+          pending_copy_ = CopyJob{src, dst, n, header_addr_};
+          copy_log_.push_back(*pending_copy_);
+        }
+      }
+      break;
     default: break;  // NOP payload
   }
   return std::nullopt;

@@ -1,7 +1,16 @@
-// Command processor: host register file (docs/contract.md section 3) and ring decoder (section 4).
-// The model decodes one dword per step(), like the RTL decoder, so a command only partly covered
-// by RING_WPTR is resumed when the host moves WPTR on; SET_STATE payload dwords take effect as
-// they are decoded.
+// Command processor: host register file (docs/contract.md section 3) and command decoder
+// (section 4, encoding v2). The model decodes one dword per step(), like the RTL decoder, so a
+// command only partly covered by RING_WPTR is resumed when the host moves WPTR on; SET_STATE
+// payload dwords take effect as they are decoded.
+//
+// Execution position: the ring (RING_BASE + RING_RPTR) or an indirect buffer (IB: byte address
+// and dwords left). CALL pushes the return position on a RET_STACK_DEPTH-entry return stack;
+// RET, or an IB running out of dwords, pops it (an empty stack returns to the ring).
+// WAIT_REG blocks decoding until its compare holds: blocked_on_wait() is then true and step()
+// does nothing; the host releases it with reg_write() (any register, e.g. a fence), or
+// expire_wait() plays the watchdog running out (the model has no time).
+// COPY is handed to the DMA: the completed copy is returned by take_copy() (the Gpu runs it
+// before decoding on; in the model all earlier work has completed at that point).
 #pragma once
 
 #include <array>
@@ -9,6 +18,7 @@
 #include <optional>
 #include <vector>
 
+#include "dma/dma.h"
 #include "mem/memory.h"
 #include "pineda_contract.h"
 
@@ -33,43 +43,78 @@ class CommandProcessor {
   void reg_write(uint32_t idx, uint32_t value);
   bool irq() const { return (irq_status_ & irq_enable_) != 0; }
 
-  // True when the CP would decode a dword now: ENABLE, not HALTED, no ERROR, RPTR != WPTR.
+  // True when step() would make progress: ENABLE, not HALTED, no ERROR, not blocked on a
+  // WAIT_REG, and a dword to decode (in an IB, or RPTR != WPTR in the ring) or an IB end/a
+  // satisfied wait to act on.
   bool can_decode() const;
-  // Decodes one dword (nothing when !can_decode()); returns the draw packet a DRAW completes.
+  // Decodes one dword (or acts on an IB end / a satisfied wait); returns the draw packet a DRAW
+  // completes.
   std::optional<DrawPkt> step();
-  // Decodes until a DRAW completes or the CP cannot decode (or max_dwords were decoded).
+  // Decodes until a DRAW completes or the CP cannot decode (or max_dwords steps were made).
   std::optional<DrawPkt> next_draw(uint64_t max_dwords = ~uint64_t{0});
+  // The COPY decoded by the last step(), if any (to be executed before decoding on).
+  std::optional<CopyJob> take_copy();
+
+  // Blocked on a WAIT_REG whose compare does not hold (and decoding is otherwise allowed).
+  bool blocked_on_wait() const;
+  // The watchdog runs out on a blocked wait: ERR_WAIT_TIMEOUT when WATCHDOG != 0. Returns true
+  // when it raised the error.
+  bool expire_wait();
 
   uint32_t state(uint32_t idx) const { return state_.at(idx); }
   bool enabled() const { return (control_ & 1u) != 0; }
   bool halted() const { return halted_; }
   bool error() const { return error_; }
   bool mid_command() const { return in_cmd_; }
+  bool in_ib() const { return in_ib_; }
   uint32_t rptr() const { return rptr_; }
   uint64_t dwords_decoded() const { return dwords_decoded_; }
   const std::vector<FenceWrite>& fence_writes() const { return fence_log_; }
+  const std::vector<CopyJob>& copies() const { return copy_log_; }
 
   // The draw packet for DRAW(first_vertex, count) under draw state `st` (contract section 4).
   static DrawPkt make_draw(const std::array<uint32_t, NUM_STATE>& st, uint32_t first_vertex, uint32_t count,
                            uint32_t draw_id);
+  // [addr, addr + bytes) lies inside [VALID_BASE, VALID_LIMIT] (always true for bytes == 0).
+  bool range_ok(uint32_t addr, uint64_t bytes) const;
 
  private:
+  struct RetEntry {
+    bool ring = true;
+    uint32_t addr = 0, rem = 0;
+  };
   void raise_error(uint32_t cause, uint32_t header_addr);
-  void advance_rptr();
+  void fail_at_header(uint32_t cause);  // payload-time error: RPTR back on the header
+  void advance();
+  void do_return();
+  void cp_reset();
+  bool wait_cond() const;
 
   const Memory& mem_;
   // Host registers.
   uint32_t control_ = 0, ring_base_ = 0, ring_size_ = 0, wptr_ = 0, rptr_ = 0;
   uint32_t error_cause_ = ERR_NONE, error_addr_ = 0, irq_status_ = 0, irq_enable_ = 0;
+  uint32_t int_payload_ = 0, valid_base_ = 0, valid_limit_ = VALID_LIMIT_RESET, watchdog_ = 0;
   bool halted_ = false, error_ = false;
   std::array<uint32_t, NUM_FENCES> fence_{};
   std::array<uint32_t, NUM_STATE> state_{};
+  // Position and return stack.
+  bool in_ib_ = false;
+  uint32_t ib_addr_ = 0, ib_rem_ = 0;
+  std::array<RetEntry, RET_STACK_DEPTH> stack_{};
+  uint32_t sp_ = 0;
   // Decoder.
   bool in_cmd_ = false;
-  uint32_t op_ = 0, arg_ = 0, len_ = 0, idx_ = 0, payload0_ = 0, header_addr_ = 0;
+  uint32_t op_ = 0, arg_ = 0, len_ = 0, idx_ = 0, header_addr_ = 0, header_rptr_ = 0;
+  std::array<uint32_t, 3> payload_{};
+  bool wait_ = false;
+  uint32_t wait_idx_ = 0, wait_val_ = 0;
+  bool wait_geq_ = false;
+  std::optional<CopyJob> pending_copy_;
   uint32_t draw_id_ = 0;
   uint64_t dwords_decoded_ = 0;
   std::vector<FenceWrite> fence_log_;
+  std::vector<CopyJob> copy_log_;
 };
 
 }  // namespace pineda::model

@@ -34,6 +34,7 @@ void Gpu::reset() {
   coarse_.reset_counters();
   fine_.reset_counters();
   pw_.reset_counters();
+  dma_.reset_counters();
   trace_.clear();
   stats_ = Stats{};
 }
@@ -75,6 +76,19 @@ void Gpu::process_draw(const DrawPkt& draw_in) {
   stats_.pixels_written = pw_.pixels_written();
 }
 
+RunResult Gpu::run_with_host(const std::vector<HostAction>& actions, uint64_t max_dwords) {
+  size_t next = 0;
+  while (true) {
+    const RunResult r = run(max_dwords);
+    if (r != RunResult::WAITING) return r;
+    if (next < actions.size()) {
+      for (const auto& [idx, v] : actions[next++].writes) cp_.reg_write(idx, v);
+      continue;
+    }
+    if (!cp_.expire_wait()) return r;  // no watchdog: blocked for good
+  }
+}
+
 RunResult Gpu::run(uint64_t max_dwords) {
   uint64_t n = 0;
   while (cp_.can_decode()) {
@@ -84,8 +98,14 @@ RunResult Gpu::run(uint64_t max_dwords) {
     n += cp_.dwords_decoded() - before;
     stats_.dwords_decoded = cp_.dwords_decoded();
     if (draw) process_draw(*draw);
+    if (auto c = cp_.take_copy()) {
+      dma_.copy(*c, mem_);  // every earlier draw has completed; nothing decodes until it is done
+      ++stats_.copies;
+      stats_.bytes_copied = dma_.bytes_copied();
+    }
   }
   if (cp_.error()) return RunResult::ERROR;
+  if (cp_.blocked_on_wait()) return RunResult::WAITING;
   if (cp_.halted()) return RunResult::HALTED;
   if (!cp_.enabled()) return RunResult::DISABLED;
   return RunResult::RING_EMPTY;

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "cp/command_processor.h"
+#include "dma/dma.h"
 #include "ia/input_assembler.h"
 #include "mem/memory.h"
 #include "om/pixel_writer.h"
@@ -40,11 +42,20 @@ struct Stats {
   uint64_t tiles_accepted = 0;         // TilePkts with accept = 1
   uint64_t cov_tiles = 0;              // CovPkts
   uint64_t pixels_written = 0;         // MemReqs from PW
-  uint64_t dwords_decoded = 0;         // ring dwords decoded by the CP
+  uint64_t dwords_decoded = 0;         // ring and IB dwords decoded by the CP
+  uint64_t copies = 0;                 // COPY commands executed by the DMA
+  uint64_t bytes_copied = 0;
   uint64_t triangles_culled() const { return triangles_culled_area + triangles_culled_empty; }
 };
 
-enum class RunResult { RING_EMPTY, HALTED, ERROR, DISABLED, BUDGET };
+enum class RunResult { RING_EMPTY, HALTED, ERROR, DISABLED, BUDGET, WAITING };
+
+// Host register writes applied when the CP is blocked on a WAIT_REG (the k-th time it blocks
+// gets actions[k]); the RTL harnesses apply the same writes when STATUS.WAITING is set.
+struct HostAction {
+  std::vector<std::pair<uint32_t, uint32_t>> writes;  // (register index, value)
+  uint32_t delay = 0;  // RTL only: cycles to wait after STATUS.WAITING is seen
+};
 
 class Gpu {
  public:
@@ -58,7 +69,13 @@ class Gpu {
   // Decodes the ring until it is empty (RPTR == WPTR), the CP halts (END), an error stops it,
   // or ENABLE is clear; every draw goes through the whole pipeline and its writes are applied.
   // max_dwords bounds the number of ring dwords decoded (RunResult::BUDGET when reached).
+  // RunResult::WAITING: blocked on a WAIT_REG that only a host register write can release.
+  // COPY commands run on the DMA model as they are decoded.
   RunResult run(uint64_t max_dwords = ~uint64_t{0});
+  // run(), and each time the CP blocks on a wait, applies the next host action; with no action
+  // left a blocked wait runs into the watchdog (ERR_WAIT_TIMEOUT) when WATCHDOG != 0, else
+  // WAITING is returned.
+  RunResult run_with_host(const std::vector<HostAction>& actions, uint64_t max_dwords = ~uint64_t{0});
   // Pushes one draw packet from IA onwards (as if the CP had emitted it); recorded in cp_draw.
   void process_draw(const DrawPkt& draw);
 
@@ -80,6 +97,7 @@ class Gpu {
   CoarseRaster coarse_;
   FineRaster fine_;
   PixelWriter pw_;
+  Dma dma_;
   bool trace_on_ = true;
   Trace trace_;
   Stats stats_;

@@ -13,11 +13,17 @@
 // cycles (e.g. Depth = 256 hides the default 200-cycle DRAM latency; Depth = 64 sustains
 // 64 / latency dwords per clock). Latency: memory latency + 1 cycle (FIFO).
 // One idle cycle between two jobs (job_ready_o is registered state).
+// flush_i abandons everything: the current job stops issuing, the FIFO is emptied and every read
+// still in flight (including one issued in the flush cycle, and one offered but not yet accepted,
+// which stays offered until it is) is discarded when its response arrives, so the data of a job accepted after the flush is never mixed with older data. No job
+// is accepted in the flush cycle (job_ready_o does not look at flush_i; the job is ignored). Responses come back in request order, so the discarded ones
+// are exactly the next `discard` responses.
 module mem_stream_reader #(
   parameter int unsigned Depth = 64
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
+  input  logic                 flush_i,
   // Jobs
   input  logic                 job_valid_i,
   output logic                 job_ready_o,
@@ -43,11 +49,13 @@ module mem_stream_reader #(
   logic [31:0]     addr_q, addr_d;
   logic [32:0]     remaining_q, remaining_d;   // requests still to issue for the current job
   logic [CntW-1:0] outstanding_q, outstanding_d;
+  logic [CntW-1:0] discard_q, discard_d;       // responses still to come that belong to a flush
   logic [CntW-1:0] fifo_count;
   logic [CntW-1:0] in_flight;
   logic            fifo_empty, fifo_full;
   logic            fifo_in_ready;
   logic            job_fire, req_fire, rsp_fire;
+  logic            discarding, fifo_push, req_held;
 
   // Request side: functions of registers only (valid never depends on ready).
   always_comb begin
@@ -61,15 +69,18 @@ module mem_stream_reader #(
     idle_o          = (remaining_q == 33'd0) && (outstanding_q == '0) && fifo_empty;
   end
 
-  assign mem_rsp_ready_o = fifo_in_ready;
+  assign discarding      = (discard_q != '0);
+  assign mem_rsp_ready_o = fifo_in_ready || discarding;
   assign rsp_fire        = mem_rsp_valid_i & mem_rsp_ready_o;
+  assign fifo_push       = rsp_fire && !discarding;
 
   always_comb begin
     addr_d        = addr_q;
     remaining_d   = remaining_q;
     outstanding_d = outstanding_q;
-    job_fire      = job_valid_i & job_ready_o;
+    job_fire      = job_valid_i & job_ready_o & ~flush_i;
     req_fire      = mem_req_valid_o & mem_req_ready_i;
+    req_held      = mem_req_valid_o & ~mem_req_ready_i;
 
     if (job_fire) begin
       addr_d      = job_addr_i;
@@ -84,6 +95,17 @@ module mem_stream_reader #(
       2'b01:   outstanding_d = outstanding_q - CntW'(1);
       default: outstanding_d = outstanding_q;
     endcase
+
+    discard_d = discard_q;
+    if (rsp_fire && discarding) begin
+      discard_d = discard_q - CntW'(1);
+    end
+    if (flush_i) begin
+      // A request offered and not accepted in the flush cycle stays offered (stream rule): it is
+      // issued later and its response discarded too.
+      remaining_d = req_held ? 33'd1 : 33'd0;
+      discard_d   = outstanding_d + (req_held ? CntW'(1) : CntW'(0));  // every read still to come
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -91,10 +113,12 @@ module mem_stream_reader #(
       addr_q        <= '0;
       remaining_q   <= '0;
       outstanding_q <= '0;
+      discard_q     <= '0;
     end else begin
       addr_q        <= addr_d;
       remaining_q   <= remaining_d;
       outstanding_q <= outstanding_d;
+      discard_q     <= discard_d;
     end
   end
 
@@ -104,7 +128,8 @@ module mem_stream_reader #(
   ) u_fifo (
     .clk_i,
     .rst_ni,
-    .in_valid_i  (rsp_fire),
+    .clear_i     (flush_i),
+    .in_valid_i  (fifo_push),
     .in_ready_o  (fifo_in_ready),
     .in_data_i   (mem_rsp_i.rdata),
     .out_valid_o,
@@ -119,9 +144,13 @@ module mem_stream_reader #(
   assign unused_sig = ^{fifo_full, mem_rsp_i.we, mem_rsp_i.tag};
 
 `ifndef SYNTHESIS
+  // The request port keeps the stream rules, also across a flush.
+  stream_assert #(.Width($bits(mem_req_o))) u_chk_req (
+    .clk_i, .rst_ni, .valid_i(mem_req_valid_o), .ready_i(mem_req_ready_i), .data_i(mem_req_o));
+
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (!(mem_rsp_valid_i && !fifo_in_ready))
+      assert (!(mem_rsp_valid_i && !mem_rsp_ready_o))
         else $error("%m: response without a free FIFO slot (credit accounting broken)");
       assert (!(rsp_fire && outstanding_q == '0 && !req_fire))
         else $error("%m: response with no read outstanding");

@@ -2,7 +2,7 @@
 // The contract between the RTL and the C++ golden model: see docs/contract.md.
 package pineda_pkg;
 
-  localparam int unsigned CONTRACT_VERSION = 32'd1;  // bumped whenever any packet, encoding or register changes
+  localparam int unsigned CONTRACT_VERSION = 32'd2;  // bumped whenever any packet, encoding or register changes
   localparam int unsigned COORD_W = 32'd24;  // snapped coordinate width: signed 16.8 fixed point
   localparam int unsigned COORD_FRAC = 32'd8;  // fractional bits of a snapped coordinate
   localparam int unsigned DELTA_W = 32'd25;  // edge coefficient width (difference of two COORD_W values)
@@ -15,10 +15,17 @@ package pineda_pkg;
   localparam int unsigned NUM_FENCES = 32'd16;  // CPU-visible fence registers
   localparam int unsigned NUM_STATE = 32'd16;  // draw-state registers written by SET_STATE
   localparam int unsigned VERTEX_BYTES = 32'd8;  // vertex buffer stride in v1: int32 x, int32 y (16.8)
+  localparam int unsigned RET_STACK_DEPTH = 32'd4;  // CALL return-stack levels (a 5th nested CALL is ERR_STACK_OVERFLOW)
   localparam int unsigned OP_NOP = 32'd0;  // skip `len` payload dwords (padding)
   localparam int unsigned OP_SET_STATE = 32'd1;  // state[arg + i] = payload[i] for i < len
   localparam int unsigned OP_DRAW = 32'd2;  // len = 2: payload[0] = first vertex, payload[1] = vertex count (triangle list)
   localparam int unsigned OP_WRITE_REG = 32'd3;  // len = 1: fence[arg[3:0]] = payload[0]; arg[11] = end of pipe
+  localparam int unsigned OP_WAIT_REG = 32'd4;  // len = 1: block until fence[arg[3:0]] == payload (arg[11] = 0) or (int32)(fence - payload) >= 0 (arg[11] = 1)
+  localparam int unsigned OP_JUMP = 32'd5;  // len = 2: payload = IB byte address, IB length in dwords; continue there, no return pushed
+  localparam int unsigned OP_CALL = 32'd6;  // len = 2: like JUMP, but pushes the return position (after the CALL)
+  localparam int unsigned OP_RET = 32'd7;  // len = 0: return from the current IB (an IB that runs out of dwords returns too)
+  localparam int unsigned OP_INTERRUPT = 32'd8;  // len = 1: INT_PAYLOAD = payload, IRQ cause INTERRUPT
+  localparam int unsigned OP_COPY = 32'd9;  // len = 3: payload = src byte address, dst byte address, byte count (DMA, any alignment)
   localparam int unsigned OP_END = 32'd15;  // len = 0: stop; STATUS.HALTED, IRQ cause END
   localparam int unsigned ST_VB_BASE = 32'd0;  // state index; reset 0x00000000; vertex buffer byte address (dword aligned)
   localparam int unsigned ST_COLOR = 32'd1;  // state index; reset 0x00000000; flat colour RGBA8: R in [7:0], G [15:8], B [23:16], A [31:24]
@@ -35,8 +42,8 @@ package pineda_pkg;
   localparam int unsigned ST_SCISSOR_X_RESET = 32'd4294901760;
   localparam int unsigned ST_SCISSOR_Y_RESET = 32'd4294901760;
   localparam int unsigned REG_ID = 32'd0;  // RO: 0x50490000 | CONTRACT_VERSION
-  localparam int unsigned REG_CONTROL = 32'd1;  // RW: bit0 ENABLE; any write clears STATUS.HALTED
-  localparam int unsigned REG_STATUS = 32'd2;  // RO: bit0 RUNNING, bit1 HALTED, bit2 ERROR, bit3 PIPE_BUSY, bit4 RING_EMPTY
+  localparam int unsigned REG_CONTROL = 32'd1;  // RW: bit0 ENABLE; bit1 CP_RESET (write 1: abort and reset the decoder, reads 0); any write clears STATUS.HALTED
+  localparam int unsigned REG_STATUS = 32'd2;  // RO: bit0 RUNNING, bit1 HALTED, bit2 ERROR, bit3 PIPE_BUSY, bit4 RING_EMPTY, bit5 WAITING, bit6 IN_IB, bit7 COPYING
   localparam int unsigned REG_RING_BASE = 32'd3;  // RW: ring byte address (dword aligned)
   localparam int unsigned REG_RING_SIZE = 32'd4;  // RW: ring size in bytes (multiple of 4)
   localparam int unsigned REG_RING_WPTR = 32'd5;  // RW: byte offset the host has written up to
@@ -45,6 +52,11 @@ package pineda_pkg;
   localparam int unsigned REG_ERROR_ADDR = 32'd8;  // RO: byte address of the command header that failed
   localparam int unsigned REG_IRQ_STATUS = 32'd9;  // W1C: IRQ_* cause bits
   localparam int unsigned REG_IRQ_ENABLE = 32'd10;  // RW: mask for irq_o
+  localparam int unsigned REG_INT_PAYLOAD = 32'd11;  // RO: payload of the last INTERRUPT command
+  localparam int unsigned REG_VALID_BASE = 32'd12;  // RW: lowest byte address the CP may fetch from or copy from/to (reset 0)
+  localparam int unsigned REG_VALID_LIMIT = 32'd13;  // RW: highest such byte address, inclusive (reset 0xFFFFFFFF)
+  localparam int unsigned REG_WATCHDOG = 32'd14;  // RW: WAIT_REG watchdog in cycles (0 = off); expiry is ERR_WAIT_TIMEOUT
+  localparam int unsigned REG_IB_DEPTH = 32'd15;  // RO: return-stack entries in use
   localparam int unsigned REG_FENCE0 = 32'd16;  // RW: fence registers FENCE0..FENCE15 at 0x10..0x1F
   localparam int unsigned REG_PERF0 = 32'd64;  // RO: performance counters, see PERF_* (index = REG_PERF0 + PERF_x)
   localparam int unsigned STATUS_RUNNING = 32'd0;  // bit index
@@ -52,16 +64,29 @@ package pineda_pkg;
   localparam int unsigned STATUS_ERROR = 32'd2;  // bit index
   localparam int unsigned STATUS_PIPE_BUSY = 32'd3;  // bit index
   localparam int unsigned STATUS_RING_EMPTY = 32'd4;  // bit index
+  localparam int unsigned STATUS_WAITING = 32'd5;  // bit index
+  localparam int unsigned STATUS_IN_IB = 32'd6;  // bit index
+  localparam int unsigned STATUS_COPYING = 32'd7;  // bit index
   localparam int unsigned IRQ_END = 32'd0;  // bit index
   localparam int unsigned IRQ_ERROR = 32'd1;  // bit index
+  localparam int unsigned IRQ_INTERRUPT = 32'd2;  // bit index
   localparam int unsigned ERR_NONE = 32'd0;  // no error
   localparam int unsigned ERR_BAD_OPCODE = 32'd1;  // unknown opcode
   localparam int unsigned ERR_BAD_LEN = 32'd2;  // len does not match the opcode
-  localparam int unsigned ERR_BAD_ARG = 32'd3;  // arg out of range (state index + len > NUM_STATE, fence index >= 16)
+  localparam int unsigned ERR_BAD_ARG = 32'd3;  // arg out of range (state index + len > NUM_STATE, fence index >= 16); COPY with overlapping ranges
+  localparam int unsigned ERR_BAD_ADDR = 32'd4;  // ring, JUMP/CALL target or COPY range outside [VALID_BASE, VALID_LIMIT] or misaligned IB
+  localparam int unsigned ERR_STACK_OVERFLOW = 32'd5;  // CALL with RET_STACK_DEPTH return positions already pushed
+  localparam int unsigned ERR_STACK_UNDERFLOW = 32'd6;  // RET while executing the ring
+  localparam int unsigned ERR_WAIT_TIMEOUT = 32'd7;  // WAIT_REG not satisfied within WATCHDOG cycles
   localparam int unsigned MEM_CLIENT_CP = 32'd0;  // memory client id
   localparam int unsigned MEM_CLIENT_IA = 32'd1;  // memory client id
   localparam int unsigned MEM_CLIENT_PW = 32'd2;  // memory client id
+  localparam int unsigned MEM_CLIENT_DMA = 32'd3;  // memory client id
   localparam int unsigned WRITE_REG_EOP_BIT = 32'd11;  // arg bit selecting end of pipe
+  localparam int unsigned WAIT_REG_GEQUAL_BIT = 32'd11;  // arg bit selecting the wrap-safe >= compare
+  localparam int unsigned CONTROL_ENABLE = 32'd0;  // CONTROL bit index
+  localparam int unsigned CONTROL_CP_RESET = 32'd1;  // CONTROL bit index
+  localparam int unsigned VALID_LIMIT_RESET = 32'd4294967295;  // reset value of REG_VALID_LIMIT
   localparam int unsigned CMD_OP_MSB = 32'd31;
   localparam int unsigned CMD_ARG_MSB = 32'd23;
   localparam int unsigned CMD_LEN_MSB = 32'd11;

@@ -6,12 +6,14 @@
 // Latency: a pushed entry is visible at the output on the next cycle (no fall-through).
 // The storage has no reset and a write enable, the usual lowRISC prim_fifo pattern, so that
 // synthesis can map it to a register file or RAM.
+// clear_i empties the FIFO at the clock edge (a push in the same cycle is dropped).
 module stream_fifo #(
   parameter int unsigned Depth = 4,
   parameter int unsigned Width = 32
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
+  input  logic              clear_i,
   input  logic              in_valid_i,
   output logic              in_ready_o,
   input  logic [Width-1:0]  in_data_i,
@@ -47,6 +49,10 @@ module stream_fifo #(
     pop         = out_valid_o & out_ready_i;
     wptr_d      = push ? wptr_q + CountW'(1) : wptr_q;
     rptr_d      = pop  ? rptr_q + CountW'(1) : rptr_q;
+    if (clear_i) begin
+      wptr_d = '0;
+      rptr_d = '0;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -72,6 +72,7 @@ module ia #(
   ) u_fetch (
     .clk_i,
     .rst_ni,
+    .flush_i         (1'b0),
     .job_valid_i     (job_valid),
     .job_ready_o     (job_ready),
     .job_addr_i      (job_addr),
@@ -94,6 +95,7 @@ module ia #(
   ) u_desc (
     .clk_i,
     .rst_ni,
+    .clear_i     (1'b0),
     .in_valid_i  (in_valid_i & job_ready),
     .in_ready_o  (desc_in_ready),
     .in_data_i   (desc_in),

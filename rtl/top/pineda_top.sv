@@ -1,10 +1,11 @@
-// pineda_top: the v1 pipeline CP -> IA -> SETUP -> COARSE -> FINE -> PW -> memory.
+// pineda_top: the pipeline CP -> IA -> SETUP -> COARSE -> FINE -> PW -> memory, and the DMA
+// copy engine fed by the CP (COPY).
 //
 // Each of the six tapped boundaries (cp_draw, ia_tri, setup_tri, coarse_tile, fine_cov,
 // pw_mem) passes through a stream_throttle driven by one bit of throttle_i (bit order as listed)
 // and is exported as tap_<B>_valid_o / tap_<B>_ready_o / tap_<B>_o, the consumer side of the
 // throttle: a transfer on B is tap_<B>_valid_o && tap_<B>_ready_o. pw_mem sits between the pixel
-// writer's request port and the memory arbiter. Clients of the arbiter: 0 CP, 1 IA, 2 PW.
+// writer's request port and the memory arbiter. Clients of the arbiter: 0 CP, 1 IA, 2 PW, 3 DMA.
 // Register port: addresses >= REG_PERF0 read perf counter (addr - REG_PERF0), the rest go to the
 // CP. The CP's end-of-pipe fences wait for pipe_idle: every unit after the CP idle (PW: also no
 // write outstanding) and nothing valid on any boundary after the CP.
@@ -52,7 +53,7 @@ module pineda_top #(
   output pineda_pkg::mem_req_t   tap_pw_mem_o
 );
 
-  localparam int unsigned NumClients = 3;
+  localparam int unsigned NumClients = 4;
 
   // ---------------------------------------------------------------------------------------------
   // Producer side of each boundary (before the throttle)
@@ -68,8 +69,8 @@ module pineda_top #(
   logic pipe_idle;
 
   // Arbiter client ports (plain 2-D arrays: Yosys 0.55 sizes packed arrays of structs wrongly)
-  pineda_pkg::mem_req_t cp_req, ia_req;
-  pineda_pkg::mem_rsp_t cp_rsp, ia_rsp, pw_rsp;
+  pineda_pkg::mem_req_t cp_req, ia_req, dma_req;
+  pineda_pkg::mem_rsp_t cp_rsp, ia_rsp, pw_rsp, dma_rsp;
   localparam int unsigned ReqW = $bits(cp_req);
   localparam int unsigned RspW = $bits(cp_rsp);
   logic [NumClients-1:0]           cl_req_valid, cl_req_ready;
@@ -79,11 +80,17 @@ module pineda_top #(
 
   assign cl_req[pineda_pkg::MEM_CLIENT_CP] = cp_req;
   assign cl_req[pineda_pkg::MEM_CLIENT_IA] = ia_req;
+  assign cl_req[pineda_pkg::MEM_CLIENT_DMA] = dma_req;
+  assign dma_rsp = cl_rsp[pineda_pkg::MEM_CLIENT_DMA];
   assign cp_rsp = cl_rsp[pineda_pkg::MEM_CLIENT_CP];
   assign ia_rsp = cl_rsp[pineda_pkg::MEM_CLIENT_IA];
   assign pw_rsp = cl_rsp[pineda_pkg::MEM_CLIENT_PW];
 
   logic [31:0] cp_rdata, perf_rdata;
+
+  // CP -> DMA copy jobs
+  logic        copy_valid, copy_ready, dma_idle;
+  logic [31:0] copy_src, copy_dst, copy_len;
 
   // ---------------------------------------------------------------------------------------------
   // Units
@@ -108,8 +115,31 @@ module pineda_top #(
     .out_valid_o     (cp_valid),
     .out_ready_i     (cp_ready),
     .out_o           (cp_draw),
+    .copy_valid_o    (copy_valid),
+    .copy_ready_i    (copy_ready),
+    .copy_src_o      (copy_src),
+    .copy_dst_o      (copy_dst),
+    .copy_len_o      (copy_len),
+    .dma_idle_i      (dma_idle),
     .pipe_idle_i     (pipe_idle),
     .idle_o          (cp_idle)
+  );
+
+  dma u_dma (
+    .clk_i,
+    .rst_ni,
+    .job_valid_i     (copy_valid),
+    .job_ready_o     (copy_ready),
+    .job_src_i       (copy_src),
+    .job_dst_i       (copy_dst),
+    .job_len_i       (copy_len),
+    .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_CLIENT_DMA]),
+    .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_CLIENT_DMA]),
+    .mem_req_o       (dma_req),
+    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_CLIENT_DMA]),
+    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_CLIENT_DMA]),
+    .mem_rsp_i       (dma_rsp),
+    .idle_o          (dma_idle)
   );
 
   stream_throttle #(
@@ -366,6 +396,9 @@ module pineda_top #(
   stream_assert #(.Width($bits(pw_req))) u_chk_ia_mem (
     .clk_i, .rst_ni, .valid_i(cl_req_valid[pineda_pkg::MEM_CLIENT_IA]),
     .ready_i(cl_req_ready[pineda_pkg::MEM_CLIENT_IA]), .data_i(ia_req));
+  stream_assert #(.Width($bits(pw_req))) u_chk_dma_mem (
+    .clk_i, .rst_ni, .valid_i(cl_req_valid[pineda_pkg::MEM_CLIENT_DMA]),
+    .ready_i(cl_req_ready[pineda_pkg::MEM_CLIENT_DMA]), .data_i(dma_req));
   stream_assert #(.Width($bits(pw_req))) u_chk_mem_req (
     .clk_i, .rst_ni, .valid_i(mem_req_valid_o), .ready_i(mem_req_ready_i), .data_i(mem_req_o));
   stream_assert #(.Width($bits(mem_rsp_i))) u_chk_mem_rsp (

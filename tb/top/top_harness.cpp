@@ -86,6 +86,10 @@ void TopHarness::reg_write(uint32_t idx, uint32_t value) {
   tick();
 }
 
+void TopHarness::step(uint64_t cycles) {
+  for (uint64_t i = 0; i < cycles; ++i) tick();
+}
+
 uint32_t TopHarness::reg_read(uint32_t idx) {
   top_->reg_addr_i = idx & 0xff;
   top_->eval();
@@ -172,9 +176,12 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
 
   const uint64_t start = cycle_;
   last_progress_ = cycle_;
-  uint32_t fence0 = reg_read(REG_FENCE0);
+  std::array<uint32_t, NUM_FENCES> fence_seen{};
+  for (uint32_t i = 0; i < NUM_FENCES; ++i) fence_seen[i] = reg_read(REG_FENCE0 + i);
   std::ostringstream err;
   bool done = false;
+  bool was_waiting = false;
+  size_t next_release = 0;
   while (!done) {
     tick();
     if (taps_->failed) break;
@@ -185,21 +192,38 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
           << "\n";
       break;
     }
-    // End-of-pipe ordering: when FENCE0 changes, no pixel write may still be in flight.
-    const uint32_t f0 = top_->reg_rdata_o;  // reg_addr_i rests on REG_FENCE0 between writes
-    if (f0 != fence0) {
-      if (dram_.outstanding_writes() != 0) {
-        err << "FENCE ORDER test=" << run_.test << " seed=" << run_.seed << " cycle=" << cycle_
-            << ": FENCE0 became " << bits::hex(f0) << " with " << dram_.outstanding_writes()
-            << " pixel writes not yet acknowledged\n";
-        break;
+    // End-of-pipe ordering: when an EOP-only fence changes, no memory write may still be in
+    // flight. reg_addr_i rests on REG_FENCE0 between register writes; other fences are read.
+    bool fence_bad = false;
+    for (uint32_t i = 0; i < NUM_FENCES && !fence_bad; ++i) {
+      if (!((cfg_.eop_fence_mask >> i) & 1u)) continue;
+      const uint32_t f = i == 0 ? top_->reg_rdata_o : reg_read(REG_FENCE0 + i);
+      if (f != fence_seen[i]) {
+        if (dram_.outstanding_writes() != 0) {
+          err << "FENCE ORDER test=" << run_.test << " seed=" << run_.seed << " cycle=" << cycle_
+              << ": FENCE" << i << " became " << bits::hex(f) << " with " << dram_.outstanding_writes()
+              << " memory writes not yet acknowledged\n";
+          fence_bad = true;
+        }
+        fence_seen[i] = f;
       }
-      fence0 = f0;
     }
+    if (cfg_.eop_fence_mask & ~1u) reg_read(REG_FENCE0);
+    if (fence_bad) break;
     if ((cycle_ & 31) == 0) {
       const uint32_t st = reg_read(REG_STATUS);
       const bool stopped = (st >> STATUS_HALTED & 1u) || (st >> STATUS_ERROR & 1u);
       if (stopped && !(st >> STATUS_PIPE_BUSY & 1u) && dram_.outstanding() == 0) done = true;
+      const bool waiting = (st >> STATUS_WAITING) & 1u;
+      if (waiting && was_waiting && next_release < cfg_.wait_releases.size()) {
+        for (const auto& [idx, v] : cfg_.wait_releases[next_release]) reg_write(idx, v);
+        ++next_release;
+        last_progress_ = cycle_;
+        was_waiting = false;
+      } else {
+        was_waiting = waiting;
+      }
+      reg_read(REG_FENCE0);
     }
     if (cycle_ - last_progress_ > cfg_.stall_timeout) {
       const uint32_t st = reg_read(REG_STATUS);

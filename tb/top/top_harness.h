@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dram_model.h"
@@ -32,6 +33,12 @@ struct TopConfig {
   uint64_t wave_to = UINT64_MAX;
   uint32_t rt_base = 0;              // for pixel coordinates in reports
   uint32_t rt_pitch = 0;
+  // Host register writes applied each time the CP has been blocked on a WAIT_REG (STATUS.WAITING
+  // at two consecutive 32-cycle checks); the k-th blocked wait gets wait_releases[k].
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> wait_releases;
+  // Fences written only by end-of-pipe WRITE_REGs: when one changes, no memory write may be
+  // unacknowledged (bit 0 = FENCE0, checked every cycle).
+  uint32_t eop_fence_mask = 1u;
 };
 
 // The model's stream for each boundary; a null pointer is not compared.
@@ -71,6 +78,11 @@ class TopHarness {
   // Runs until the CP has halted (END or error), the pipeline is idle and memory is quiet;
   // compares every transfer with `exp`. Stops at the first mismatch.
   TopResult run(const ExpectedStreams& exp);
+
+  // Clocks the design `cycles` times with the register port idle (no stream comparison).
+  void step(uint64_t cycles);
+  // True when the memory model has no request in flight.
+  bool memory_quiet() const { return dram_.outstanding() == 0; }
 
   uint64_t cycle() const { return cycle_; }
 

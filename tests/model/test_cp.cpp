@@ -86,7 +86,7 @@ TEST_CASE("cp: NOP, SET_STATE, DRAW, WRITE_REG, END", "[cp]") {
   w.draw(1, 3);  // after END
   r.start(w);
   r.cp.reg_write(REG_IRQ_ENABLE, 0xFFFFFFFFu);
-  CHECK(r.cp.reg_read(REG_IRQ_ENABLE) == 3u);
+  CHECK(r.cp.reg_read(REG_IRQ_ENABLE) == 7u);
   r.run();
   REQUIRE(r.draws.size() == 2);
   const DrawPkt& d = r.draws[0];
@@ -194,7 +194,7 @@ TEST_CASE("cp: every error cause, ERROR_ADDR, stop", "[cp]") {
     uint32_t cause;
   };
   const Case cases[] = {
-      {0x04000000u, ERR_BAD_OPCODE},
+      {0x0A000000u, ERR_BAD_OPCODE},
       {0xFF000000u, ERR_BAD_OPCODE},
       {0x0E000000u, ERR_BAD_OPCODE},
       {CommandWriter::header(OP_DRAW, 0, 1), ERR_BAD_LEN},

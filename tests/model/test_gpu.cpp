@@ -11,14 +11,16 @@ namespace {
 
 model::RunResult run_scene(SceneImage& img, model::Gpu& gpu) {
   for (const auto& [i, v] : img.reg_writes) gpu.reg_write(i, v);
-  return gpu.run();
+  std::vector<model::HostAction> actions;
+  for (const auto& w : img.wait_releases) actions.push_back({w, 0});
+  return gpu.run_with_host(actions);
 }
 
 }  // namespace
 
 TEST_CASE("gpu: every scene runs to END with its fence and irq", "[gpu][scenes]") {
   const auto reg = scene_registry();
-  REQUIRE(reg.size() == 6);
+  REQUIRE(reg.size() == 7);
   for (const SceneInfo& info : reg) {
     INFO(info.name);
     SceneImage img = info.build(1);

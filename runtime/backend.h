@@ -1,0 +1,107 @@
+// What the runtime needs from a GPU: GPU memory, the ring registers, a kick (RING_WPTR), the
+// completed fence, and a way to let the GPU run (a simulator only runs when asked).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "mem/memory.h"
+
+namespace pineda::model {
+class Gpu;
+}
+
+namespace pineda::rt {
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual const char* name() const = 0;
+  // GPU memory, shared by host and GPU. The Device touches it only under its lock, between
+  // calls to advance().
+  virtual Memory& memory() = 0;
+  // Programs RING_BASE, RING_SIZE, RING_WPTR = 0, FENCE[fence_index] = initial_fence and
+  // CONTROL = 1. The ring is empty (RPTR = 0) when this is called.
+  virtual void start(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence) = 0;
+  // The host has written the ring up to byte offset `wptr`; the submission ends with an EOP
+  // WRITE_REG of `fence` (low 32 bits) to the fence register (informational for simulators).
+  virtual void kick(uint32_t wptr, uint64_t fence) = 0;
+  // The 32-bit value of FENCE[fence_index].
+  virtual uint32_t read_fence() = 0;
+  // Lets the GPU make some progress; returns true when it may have (a simulator ran). A backend
+  // whose GPU runs on its own (or never, like the manual one) returns false and the Device sleeps
+  // briefly between polls.
+  virtual bool advance() = 0;
+  // STATUS and ERROR_CAUSE, for diagnostics (device lost).
+  virtual uint32_t read_reg(uint32_t idx) = 0;
+};
+
+// The golden model (model::Gpu over a Memory). advance() decodes up to `dwords_per_advance`
+// ring dwords, every draw running to completion.
+class GoldenBackend : public Backend {
+ public:
+  explicit GoldenBackend(uint64_t dwords_per_advance = 4096);
+  ~GoldenBackend() override;
+  const char* name() const override { return "golden"; }
+  Memory& memory() override { return mem_; }
+  void start(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence) override;
+  void kick(uint32_t wptr, uint64_t fence) override;
+  uint32_t read_fence() override;
+  bool advance() override;
+  uint32_t read_reg(uint32_t idx) override;
+  model::Gpu& gpu() { return *gpu_; }
+  // Runs until the ring is empty (no budget).
+  void run_to_idle();
+
+ private:
+  Memory mem_;
+  std::unique_ptr<model::Gpu> gpu_;
+  uint64_t budget_;
+  uint32_t fence_index_ = 0;
+};
+
+// A GPU that never executes anything: the test sets the completed fence by hand (from any
+// thread, or from on_poll, which the Device calls - holding its lock - every time it polls while
+// waiting). Records every kick and can check that the ring bytes of every submission that is not
+// yet complete are unchanged (ring overrun checks).
+class ManualBackend : public Backend {
+ public:
+  struct Kick {
+    uint32_t begin = 0, end = 0;  // ring byte offsets [begin, end) (wrapping)
+    uint64_t fence = 0;
+    std::vector<uint32_t> dwords; // ring contents at kick time
+  };
+
+  const char* name() const override { return "manual"; }
+  Memory& memory() override { return mem_; }
+  void start(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence) override;
+  void kick(uint32_t wptr, uint64_t fence) override;
+  uint32_t read_fence() override;
+  bool advance() override;
+  uint32_t read_reg(uint32_t idx) override;
+
+  // Test side.
+  void set_fence(uint32_t value);
+  void complete(uint64_t fence) { set_fence(static_cast<uint32_t>(fence)); }
+  std::function<void()> on_poll;  // called under the Device lock: must not call the Device
+  uint64_t polls() const;
+  std::vector<Kick> kicks() const;
+  size_t kick_count() const;
+  uint64_t last_kicked_fence() const;
+  // For every kick whose fence has not been reached: do the ring bytes still hold what was
+  // kicked? Returns the number of kicks checked; throws std::runtime_error on corruption.
+  size_t verify_outstanding();
+
+ private:
+  mutable std::mutex mu_;
+  Memory mem_;
+  uint32_t ring_base_ = 0, ring_size_ = 0, wptr_ = 0, fence_index_ = 0;
+  uint32_t fence_ = 0;
+  uint64_t polls_ = 0;
+  std::vector<Kick> kicks_;
+};
+
+}  // namespace pineda::rt

@@ -1,0 +1,134 @@
+#include <stdexcept>
+#include <string>
+
+#include "backend.h"
+#include "fence.h"
+#include "pineda_contract.h"
+#include "top/gpu.h"
+
+namespace pineda::rt {
+
+// ---- golden ------------------------------------------------------------------------------------
+
+GoldenBackend::GoldenBackend(uint64_t dwords_per_advance)
+    : gpu_(std::make_unique<model::Gpu>(mem_)), budget_(dwords_per_advance) {
+  gpu_->set_trace_enabled(false);
+}
+
+GoldenBackend::~GoldenBackend() = default;
+
+void GoldenBackend::start(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence) {
+  fence_index_ = fence_index;
+  gpu_->reg_write(REG_FENCE0 + fence_index, initial_fence);
+  gpu_->reg_write(REG_RING_BASE, ring_base);
+  gpu_->reg_write(REG_RING_SIZE, ring_size);
+  gpu_->reg_write(REG_RING_WPTR, 0);
+  gpu_->reg_write(REG_CONTROL, 1);
+}
+
+void GoldenBackend::kick(uint32_t wptr, uint64_t /*fence*/) { gpu_->reg_write(REG_RING_WPTR, wptr); }
+
+uint32_t GoldenBackend::read_fence() { return gpu_->reg_read(REG_FENCE0 + fence_index_); }
+
+bool GoldenBackend::advance() {
+  const uint32_t before = gpu_->reg_read(REG_RING_RPTR);
+  gpu_->run(budget_);
+  return gpu_->reg_read(REG_RING_RPTR) != before;
+}
+
+void GoldenBackend::run_to_idle() { gpu_->run(); }
+
+uint32_t GoldenBackend::read_reg(uint32_t idx) { return gpu_->reg_read(idx); }
+
+// ---- manual ------------------------------------------------------------------------------------
+
+void ManualBackend::start(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence) {
+  std::lock_guard<std::mutex> lk(mu_);
+  ring_base_ = ring_base;
+  ring_size_ = ring_size;
+  fence_index_ = fence_index;
+  fence_ = initial_fence;
+  wptr_ = 0;
+}
+
+void ManualBackend::kick(uint32_t wptr, uint64_t fence) {
+  std::lock_guard<std::mutex> lk(mu_);
+  Kick k;
+  k.begin = wptr_;
+  k.end = wptr;
+  k.fence = fence;
+  for (uint32_t off = wptr_; off != wptr; off = (off + 4 == ring_size_) ? 0 : off + 4) {
+    k.dwords.push_back(mem_.read32(ring_base_ + off));
+  }
+  wptr_ = wptr;
+  kicks_.push_back(std::move(k));
+}
+
+uint32_t ManualBackend::read_fence() {
+  std::lock_guard<std::mutex> lk(mu_);
+  return fence_;
+}
+
+bool ManualBackend::advance() {
+  std::function<void()> hook;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    ++polls_;
+    hook = on_poll;
+  }
+  if (hook) hook();
+  return false;
+}
+
+uint32_t ManualBackend::read_reg(uint32_t idx) {
+  std::lock_guard<std::mutex> lk(mu_);
+  if (idx == REG_FENCE0 + fence_index_) return fence_;
+  if (idx == REG_RING_WPTR) return wptr_;
+  if (idx == REG_STATUS) return 1u << STATUS_RUNNING;
+  return 0;
+}
+
+void ManualBackend::set_fence(uint32_t value) {
+  std::lock_guard<std::mutex> lk(mu_);
+  fence_ = value;
+}
+
+uint64_t ManualBackend::polls() const {
+  std::lock_guard<std::mutex> lk(mu_);
+  return polls_;
+}
+
+std::vector<ManualBackend::Kick> ManualBackend::kicks() const {
+  std::lock_guard<std::mutex> lk(mu_);
+  return kicks_;
+}
+
+size_t ManualBackend::kick_count() const {
+  std::lock_guard<std::mutex> lk(mu_);
+  return kicks_.size();
+}
+
+uint64_t ManualBackend::last_kicked_fence() const {
+  std::lock_guard<std::mutex> lk(mu_);
+  return kicks_.empty() ? 0 : kicks_.back().fence;
+}
+
+size_t ManualBackend::verify_outstanding() {
+  std::lock_guard<std::mutex> lk(mu_);
+  size_t n = 0;
+  for (const Kick& k : kicks_) {
+    if (fence32_reached(fence_, fence_lo32(k.fence))) continue;
+    ++n;
+    uint32_t off = k.begin;
+    for (size_t i = 0; i < k.dwords.size(); ++i) {
+      if (mem_.read32(ring_base_ + off) != k.dwords[i]) {
+        throw std::runtime_error("ring corruption: submission with fence " + std::to_string(k.fence) +
+                                 " overwritten at ring offset " + std::to_string(off) + " before its fence");
+      }
+      off = (off + 4 == ring_size_) ? 0 : off + 4;
+    }
+  }
+  return n;
+}
+
+}  // namespace pineda::rt

@@ -1,0 +1,907 @@
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+
+#include "fence.h"
+#include "runtime.h"
+
+namespace pineda::rt {
+
+namespace {
+constexpr uint32_t kStateUsed = 7;  // SET_STATE indices the v1 draw uses: VB_BASE .. SCISSOR_Y
+constexpr size_t kListPoolMax = 64;
+constexpr size_t kBufferPoolMax = 16;
+
+std::string hex(uint64_t v) {
+  std::ostringstream o;
+  o << "0x" << std::hex << v;
+  return o.str();
+}
+}  // namespace
+
+const char* result_name(Result r) {
+  switch (r) {
+    case Result::OK: return "OK";
+    case Result::STILL_DRAWING: return "STILL_DRAWING";
+    case Result::INVALID_ARG: return "INVALID_ARG";
+    case Result::INVALID_CALL: return "INVALID_CALL";
+    case Result::OUT_OF_MEMORY: return "OUT_OF_MEMORY";
+    case Result::DEVICE_LOST: return "DEVICE_LOST";
+    case Result::NOT_SUPPORTED: return "NOT_SUPPORTED";
+  }
+  return "?";
+}
+
+// ---- Resource ----------------------------------------------------------------------------------
+
+uint64_t Resource::last_gpu_use() const { return std::max(last_read_.load(), last_write_.load()); }
+
+void Resource::release() {
+  if (refs_.fetch_sub(1) == 1) dev_->on_final_release(this);
+}
+
+// ---- CommandList -------------------------------------------------------------------------------
+
+void CommandList::release() { dev_->release_list(this); }
+
+void CommandList::reset() {
+  dwords_.clear();
+  patches_.clear();
+  uses_.clear();
+  owned_.clear();
+  gpu_copy_ = {};
+  uploaded_.clear();
+  last_use_ = 0;
+  executions_ = 0;
+}
+
+// ---- Device ------------------------------------------------------------------------------------
+
+Device::Device(Backend& backend, const DeviceDesc& desc)
+    : backend_(backend), desc_(desc), heap_(desc.heap_base, desc.heap_size) {
+  if (desc_.ring_size < 256 || (desc_.ring_size & 3u)) throw std::invalid_argument("DeviceDesc: ring_size");
+  if (desc_.fence_index >= NUM_FENCES) throw std::invalid_argument("DeviceDesc: fence_index");
+  const auto ring = heap_.allocate(desc_.ring_size, 256);
+  if (!ring) throw std::invalid_argument("DeviceDesc: the heap cannot hold the ring");
+  ring_ = *ring;
+  flushed_ = submitted_ = completed_ = desc_.initial_fence;
+  const uint32_t id = backend_.read_reg(REG_ID);
+  call_ = desc_.use_call && (id >> 16) == 0x5049u && (id & 0xFFFFu) >= 2;
+  backend_.start(ring_.addr, ring_.size, desc_.fence_index, fence_lo32(desc_.initial_fence));
+  imm_.reset(new ImmediateContext(*this));
+  if (desc_.async) thread_ = std::thread(&Device::submission_thread, this);
+}
+
+Device::~Device() {
+  imm_->clear_state();
+  if (!lost_) {
+    imm_->flush();
+    Lock lk(mu_);
+    wait_locked(lk, flushed_, false);
+  }
+  {
+    Lock lk(mu_);
+    stop_ = true;
+    cv_.notify_all();
+  }
+  if (thread_.joinable()) thread_.join();
+  Lock lk(mu_);
+  for (auto& [f, r] : retire_) {
+    delete r.res;
+    delete r.list;
+  }
+  retire_.clear();
+  for (CommandList* l : list_pool_) delete l;
+  list_pool_.clear();
+  for (const Resource* r : live_) delete r;
+  live_.clear();
+  lk.unlock();
+  imm_.reset();
+}
+
+std::string Device::last_error() const {
+  Lock lk(mu_);
+  return last_error_;
+}
+
+DeviceStats Device::stats() const {
+  Lock lk(mu_);
+  return stats_;
+}
+
+void Device::inject_allocation_failures(int n) {
+  Lock lk(mu_);
+  inject_failures_ = n;
+}
+
+uint64_t Device::heap_bytes_free() const {
+  Lock lk(mu_);
+  return heap_.bytes_free();
+}
+
+bool Device::alive(const Resource* r) const {
+  Lock lk(mu_);
+  return alive_locked(r);
+}
+
+uint64_t Device::flushed_fence() const { return flushed_.load(); }
+
+uint64_t Device::submitted_fence() const {
+  Lock lk(mu_);
+  return submitted_;
+}
+
+uint64_t Device::completed_fence() {
+  Lock lk(mu_);
+  poll_locked();
+  return completed_;
+}
+
+Result Device::wait_fence(uint64_t fence) {
+  if (fence > flushed_) {
+    Lock lk(mu_);
+    last_error_ = "wait_fence: fence " + std::to_string(fence) + " has not been flushed";
+    return Result::INVALID_ARG;
+  }
+  Lock lk(mu_);
+  return wait_locked(lk, fence, false);
+}
+
+Result Device::create_buffer(const BufferDesc& d, const void* init, Resource** out) {
+  if (!out) return error(Result::INVALID_ARG, "create_buffer: out is null");
+  *out = nullptr;
+  if (d.size == 0) return error(Result::INVALID_ARG, "create_buffer: size is 0");
+  if (d.bind & (BIND_RENDER_TARGET | BIND_SHADER_RESOURCE))
+    return error(Result::INVALID_ARG, "create_buffer: RENDER_TARGET and SHADER_RESOURCE are texture bind flags");
+  return create_resource(ResourceKind::BUFFER, d.size, 0, 0, 0, d.bind, init, out);
+}
+
+Result Device::create_texture2d(const TextureDesc& d, const void* init, Resource** out) {
+  if (!out) return error(Result::INVALID_ARG, "create_texture2d: out is null");
+  *out = nullptr;
+  if (d.width == 0 || d.height == 0 || d.width > MAX_RT_DIM || d.height > MAX_RT_DIM)
+    return error(Result::INVALID_ARG, "create_texture2d: width and height must be 1.." + std::to_string(MAX_RT_DIM));
+  const uint32_t pitch = d.pitch ? d.pitch : d.width * 4;
+  if (pitch < d.width * 4 || (pitch & 3u) || pitch > 0xFFFFu)
+    return error(Result::INVALID_ARG, "create_texture2d: pitch must be a multiple of 4, >= width * 4 and < 65536");
+  if (d.bind & (BIND_VERTEX_BUFFER | BIND_INDEX_BUFFER | BIND_CONSTANT_BUFFER))
+    return error(Result::INVALID_ARG, "create_texture2d: buffer bind flags on a texture");
+  return create_resource(ResourceKind::TEXTURE2D, pitch * d.height, d.width, d.height, pitch, d.bind, init, out);
+}
+
+Result Device::create_resource(ResourceKind kind, uint32_t size, uint32_t w, uint32_t h, uint32_t pitch,
+                               uint32_t bind, const void* init, Resource** out) {
+  if (lost_) return error(Result::DEVICE_LOST, "device lost");
+  Lock lk(mu_);
+  Allocation a;
+  const Result r = allocate_locked(lk, size, &a);
+  if (r != Result::OK) {
+    if (r == Result::OUT_OF_MEMORY) last_error_ = "out of GPU memory allocating " + std::to_string(size) + " bytes";
+    return r;
+  }
+  Resource* res = new Resource();
+  res->dev_ = this;
+  res->kind_ = kind;
+  res->bind_ = bind;
+  res->size_ = size;
+  res->width_ = w;
+  res->height_ = h;
+  res->pitch_ = pitch;
+  res->alloc_ = a;
+  res->addr_ = a.addr;
+  if (init) backend_.memory().write(a.addr, init, size);
+  live_.insert(res);
+  *out = res;
+  return Result::OK;
+}
+
+Result Device::create_deferred_context(const DeferredContextDesc& desc, std::unique_ptr<DeferredContext>* out) {
+  if (!out) return error(Result::INVALID_ARG, "create_deferred_context: out is null");
+  if (lost_) return error(Result::DEVICE_LOST, "device lost");
+  out->reset(new DeferredContext(*this, desc));
+  return Result::OK;
+}
+
+Result Device::error(Result r, std::string msg) {
+  Lock lk(mu_);
+  last_error_ = std::move(msg);
+  return r;
+}
+
+Result Device::allocate_locked(Lock& lk, uint32_t size, Allocation* out) {
+  while (true) {
+    if (inject_failures_ > 0) {
+      --inject_failures_;
+      return Result::OUT_OF_MEMORY;
+    }
+    if (auto a = heap_.allocate(size, 256)) {
+      *out = *a;
+      return Result::OK;
+    }
+    // Full: free what has retired, then wait for the oldest pending retirement (if submitted).
+    poll_locked();
+    const size_t before = retire_.size();
+    process_retirements_locked();
+    if (retire_.size() != before) continue;
+    if (retire_.empty() || retire_.begin()->first > submitted_) return Result::OUT_OF_MEMORY;
+    const Result r = wait_locked(lk, retire_.begin()->first, false);
+    if (r != Result::OK) return r;
+  }
+}
+
+void Device::retire_locked(uint64_t fence, const Retiree& r) {
+  retire_.emplace(fence, r);
+  process_retirements_locked();
+}
+
+void Device::process_retirements_locked() {
+  while (!retire_.empty() && retire_.begin()->first <= completed_) {
+    Retiree r = retire_.begin()->second;
+    retire_.erase(retire_.begin());
+    ++stats_.retired;
+    if (r.alloc.valid()) heap_.free(r.alloc);
+    delete r.res;
+    if (r.list) {
+      if (r.list->dwords_.capacity() * 4 <= desc_.small_list_bytes && list_pool_.size() < kListPoolMax) {
+        r.list->reset();
+        list_pool_.push_back(r.list);
+      } else {
+        delete r.list;
+      }
+    }
+  }
+}
+
+void Device::on_final_release(Resource* r) {
+  Lock lk(mu_);
+  live_.erase(r);
+  poll_locked();
+  const Allocation a = r->alloc_;
+  r->alloc_ = {};
+  retire_locked(r->last_gpu_use(), Retiree{a, r, nullptr});
+}
+
+CommandList* Device::new_list() {
+  Lock lk(mu_);
+  CommandList* l;
+  if (!list_pool_.empty()) {
+    l = list_pool_.back();
+    list_pool_.pop_back();
+    ++stats_.lists_recycled;
+  } else {
+    l = new CommandList();
+    ++stats_.lists_created;
+  }
+  l->dev_ = this;
+  return l;
+}
+
+void Device::release_list(CommandList* l) {
+  // References first (outside the lock: a final release retires the resource).
+  for (const auto& u : l->uses_) u.res->release();
+  for (const auto& o : l->owned_) o.res->release();
+  Lock lk(mu_);
+  poll_locked();
+  for (auto& o : l->owned_) {
+    if (o.alloc.valid()) retire_locked(l->last_use_, Retiree{o.alloc, nullptr, nullptr});
+    o.alloc = {};
+  }
+  if (l->gpu_copy_.valid()) retire_locked(l->last_use_, Retiree{l->gpu_copy_, nullptr, nullptr});
+  l->gpu_copy_ = {};
+  l->uses_.clear();
+  l->owned_.clear();
+  retire_locked(l->last_use_, Retiree{{}, nullptr, l});
+}
+
+void Device::set_lost_locked(const std::string& why) {
+  if (!lost_) last_error_ = "device lost: " + why;
+  lost_ = true;
+  cv_.notify_all();
+}
+
+void Device::poll_locked() {
+  const uint32_t hw = backend_.read_fence();
+  if (!fence_plausible(hw, submitted_)) return;
+  const uint64_t c = fence_extend(hw, submitted_);
+  if (c <= completed_) return;
+  completed_ = c;
+  while (!in_ring_.empty() && in_ring_.front().first <= completed_) {
+    tail_ = in_ring_.front().second;
+    in_ring_.pop_front();
+  }
+  cv_.notify_all();
+}
+
+Result Device::wait_locked(Lock& lk, uint64_t fence, bool ring_space) {
+  ++stats_.waits;
+  if (ring_space) ++stats_.ring_waits;
+  stats_.last_wait_fence = fence;
+  using Clock = std::chrono::steady_clock;
+  auto last_change = Clock::now();
+  uint64_t seen_c = completed_, seen_s = submitted_;
+  while (true) {
+    poll_locked();
+    if (completed_ >= fence) {
+      process_retirements_locked();
+      return Result::OK;
+    }
+    if (lost_) return Result::DEVICE_LOST;
+    bool progressed = false;
+    if (fence <= submitted_) {
+      progressed = backend_.advance();
+      poll_locked();
+      if (completed_ >= fence) {
+        process_retirements_locked();
+        return Result::OK;
+      }
+      const uint32_t st = backend_.read_reg(REG_STATUS);
+      if ((st >> STATUS_ERROR) & 1u) {
+        set_lost_locked("the command processor stopped with error cause " +
+                        std::to_string(backend_.read_reg(REG_ERROR_CAUSE)) + " at " +
+                        hex(backend_.read_reg(REG_ERROR_ADDR)));
+        return Result::DEVICE_LOST;
+      }
+    } else if (!desc_.async) {
+      last_error_ = "wait for fence " + std::to_string(fence) + " that was never submitted";
+      return Result::INVALID_CALL;
+    }
+    const auto now = Clock::now();
+    if (completed_ != seen_c || submitted_ != seen_s) {
+      seen_c = completed_;
+      seen_s = submitted_;
+      last_change = now;
+    } else if (now - last_change > desc_.timeout) {
+      set_lost_locked("fence " + std::to_string(fence) + " not reached: the GPU's fence stayed at " +
+                      std::to_string(completed_) + " for " + std::to_string(desc_.timeout.count()) + " ms");
+      return Result::DEVICE_LOST;
+    }
+    if (!progressed) cv_.wait_for(lk, std::chrono::microseconds(200));
+  }
+}
+
+Result Device::submit_locked(Lock& lk, std::vector<uint32_t>&& dwords, uint64_t fence) {
+  ++stats_.flushes;
+  Submission s{std::move(dwords), fence};
+  if (!desc_.async) {
+    const Result r = place_in_ring_locked(lk, s);
+    if (buffer_pool_.size() < kBufferPoolMax) {
+      s.dwords.clear();
+      buffer_pool_.push_back(std::move(s.dwords));
+    }
+    return r;
+  }
+  while (queue_.size() >= desc_.queue_depth && !lost_) cv_.wait(lk);
+  if (lost_) return Result::DEVICE_LOST;
+  queue_.push_back(std::move(s));
+  cv_.notify_all();
+  return Result::OK;
+}
+
+Result Device::place_in_ring_locked(Lock& lk, Submission& s) {
+  const uint32_t R = ring_.size;
+  const uint64_t bytes = uint64_t{s.dwords.size()} * 4;
+  if (bytes + 4 > R) {
+    set_lost_locked("a command buffer of " + std::to_string(bytes) + " bytes does not fit the ring");
+    return Result::DEVICE_LOST;
+  }
+  while (true) {
+    poll_locked();
+    const uint32_t used = (wptr_ + R - tail_) % R;
+    if (uint64_t{R} - 4 - used >= bytes) break;
+    const Result r = wait_locked(lk, in_ring_.front().first, true);
+    if (r != Result::OK) return r;
+  }
+  Memory& mem = backend_.memory();
+  for (uint32_t d : s.dwords) {
+    mem.write32(ring_.addr + wptr_, d);
+    wptr_ = (wptr_ + 4 == R) ? 0 : wptr_ + 4;
+  }
+  in_ring_.emplace_back(s.fence, wptr_);
+  submitted_ = s.fence;
+  ++stats_.kicks;
+  stats_.bytes_submitted += bytes;
+  backend_.kick(wptr_, s.fence);
+  cv_.notify_all();
+  return Result::OK;
+}
+
+void Device::submission_thread() {
+  Lock lk(mu_);
+  while (true) {
+    cv_.wait(lk, [this] { return stop_ || !queue_.empty(); });
+    if (queue_.empty()) break;  // stop_ and drained
+    Submission s = std::move(queue_.front());
+    queue_.pop_front();
+    thread_busy_ = true;
+    cv_.notify_all();
+    if (!lost_) place_in_ring_locked(lk, s);
+    if (buffer_pool_.size() < kBufferPoolMax) {
+      s.dwords.clear();
+      buffer_pool_.push_back(std::move(s.dwords));
+    }
+    thread_busy_ = false;
+    cv_.notify_all();
+  }
+}
+
+// ---- Context -----------------------------------------------------------------------------------
+
+Context::Context(Device& dev) : dev_(dev), hw_(default_hw_state()) {}
+
+Context::~Context() = default;
+
+std::array<uint32_t, NUM_STATE> Context::default_hw_state() {
+  std::array<uint32_t, NUM_STATE> s{};
+  s[ST_VB_BASE] = ST_VB_BASE_RESET;
+  s[ST_COLOR] = ST_COLOR_RESET;
+  s[ST_RT_BASE] = ST_RT_BASE_RESET;
+  s[ST_RT_PITCH] = ST_RT_PITCH_RESET;
+  s[ST_RT_SIZE] = ST_RT_SIZE_RESET;
+  s[ST_SCISSOR_X] = ST_SCISSOR_X_RESET;
+  s[ST_SCISSOR_Y] = ST_SCISSOR_Y_RESET;
+  return s;
+}
+
+Result Context::fail(Result r, std::string msg) {
+  err_ = std::move(msg);
+  return r;
+}
+
+void Context::bind(Resource*& slot, Resource* r) {
+  if (r == slot) return;
+  if (r) r->add_ref();
+  Resource* old = slot;
+  slot = r;
+  if (old) old->release();
+}
+
+Result Context::set_vertex_buffer(Resource* vb, uint32_t offset) {
+  if (vb) {
+    if (!dev_.alive(vb)) return fail(Result::INVALID_ARG, "set_vertex_buffer: not a live resource of this device");
+    if (vb->kind() != ResourceKind::BUFFER || !(vb->bind_flags() & BIND_VERTEX_BUFFER))
+      return fail(Result::INVALID_ARG, "set_vertex_buffer: the resource was not created with BIND_VERTEX_BUFFER");
+    if ((offset & 3u) || offset >= vb->size())
+      return fail(Result::INVALID_ARG, "set_vertex_buffer: offset must be dword aligned and inside the buffer");
+  }
+  bind(api_.vb, vb);
+  api_.vb_offset = vb ? offset : 0;
+  return Result::OK;
+}
+
+Result Context::set_render_target(Resource* rt) {
+  if (rt) {
+    if (!dev_.alive(rt)) return fail(Result::INVALID_ARG, "set_render_target: not a live resource of this device");
+    if (rt->kind() != ResourceKind::TEXTURE2D || !(rt->bind_flags() & BIND_RENDER_TARGET))
+      return fail(Result::INVALID_ARG, "set_render_target: the resource is not a texture created with BIND_RENDER_TARGET");
+  }
+  bind(api_.rt, rt);
+  return Result::OK;
+}
+
+Result Context::set_scissor(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) {
+  if (x0 > 0xFFFFu || x1 > 0xFFFFu || y0 > 0xFFFFu || y1 > 0xFFFFu)
+    return fail(Result::INVALID_ARG, "set_scissor: coordinates are 16 bits");
+  api_.scissor_x = (x1 << 16) | x0;
+  api_.scissor_y = (y1 << 16) | y0;
+  return Result::OK;
+}
+
+void Context::clear_state() {
+  bind(api_.vb, nullptr);
+  bind(api_.rt, nullptr);
+  api_ = ApiState{};
+}
+
+Result Context::draw_indexed(uint32_t, uint32_t, int32_t) {
+  return fail(Result::NOT_SUPPORTED, "draw_indexed: the v1 hardware has no indexed draws (use draw)");
+}
+
+Result Context::draw(uint32_t vertex_count, uint32_t first_vertex) {
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
+  if (recording_dropped()) return Result::OK;  // deferred context out of memory: keeps "recording"
+  if (!api_.rt) return fail(Result::INVALID_CALL, "draw: no render target bound");
+  if (!api_.vb) return fail(Result::INVALID_CALL, "draw: no vertex buffer bound");
+  const uint64_t end = (uint64_t{first_vertex} + vertex_count) * VERTEX_BYTES + api_.vb_offset;
+  if (end > api_.vb->size())
+    return fail(Result::INVALID_ARG, "draw: vertices " + std::to_string(first_vertex) + ".." +
+                                         std::to_string(uint64_t{first_vertex} + vertex_count) +
+                                         " lie outside the vertex buffer");
+  if (!ensure_space(1 + kStateUsed + 3)) {
+    if (recording_dropped()) return Result::OK;
+    return fail(Result::DEVICE_LOST, "device lost: " + dev_.last_error());
+  }
+  emit_state();
+  cw_.raw(CommandWriter::header(OP_DRAW, 0, 2)).raw(first_vertex).raw(vertex_count);
+  on_draw(api_.vb, api_.rt);
+  return Result::OK;
+}
+
+void Context::emit_state() {
+  std::array<uint32_t, NUM_STATE> d = hw_;
+  d[ST_VB_BASE] = address_of(api_.vb) + api_.vb_offset;
+  d[ST_COLOR] = api_.color;
+  d[ST_RT_BASE] = address_of(api_.rt);
+  d[ST_RT_PITCH] = api_.rt->pitch();
+  d[ST_RT_SIZE] = (api_.rt->height() << 16) | api_.rt->width();
+  d[ST_SCISSOR_X] = api_.scissor_x;
+  d[ST_SCISSOR_Y] = api_.scissor_y;
+  uint32_t first = kStateUsed, last = 0;
+  for (uint32_t i = 0; i < kStateUsed; ++i) {
+    if (!hw_known_ || d[i] != hw_[i]) {
+      first = std::min(first, i);
+      last = i;
+    }
+  }
+  if (first == kStateUsed) return;
+  const size_t pos = cw_.dwords().size();
+  cw_.raw(CommandWriter::header(OP_SET_STATE, first, last - first + 1));
+  for (uint32_t i = first; i <= last; ++i) cw_.raw(d[i]);
+  on_state_emitted(pos, d, first, last);
+  hw_ = d;
+  hw_known_ = true;
+}
+
+// ---- ImmediateContext --------------------------------------------------------------------------
+
+ImmediateContext::ImmediateContext(Device& dev) : Context(dev) {}
+
+ImmediateContext::~ImmediateContext() { clear_state(); }
+
+uint64_t ImmediateContext::open_fence() const { return dev_.flushed_.load() + 1; }
+
+bool ImmediateContext::ensure_space(size_t dwords) {
+  const size_t limit = std::min<size_t>(dev_.desc_.max_command_buffer, dev_.ring_.size - 16) / 4;
+  if (cw_.dwords().size() + dwords + 2 <= limit) return true;
+  return flush_impl(false) == Result::OK;
+}
+
+void ImmediateContext::on_draw(Resource* vb, Resource* rt) {
+  const uint64_t f = open_fence();
+  vb->last_read_.store(f);
+  rt->last_write_.store(f);
+}
+
+Result ImmediateContext::flush() { return flush_impl(true); }
+
+Result ImmediateContext::flush_impl(bool process_retire) {
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost: " + dev_.last_error());
+  Device::Lock lk(dev_.mu_);
+  Result r = Result::OK;
+  if (!cw_.dwords().empty()) {
+    const uint64_t f = dev_.flushed_.load() + 1;
+    cw_.write_reg(dev_.desc_.fence_index, fence_lo32(f), true);
+    std::vector<uint32_t> buf;
+    if (!dev_.buffer_pool_.empty()) {
+      buf = std::move(dev_.buffer_pool_.back());
+      dev_.buffer_pool_.pop_back();
+    }
+    buf.assign(cw_.dwords().begin(), cw_.dwords().end());
+    cw_.clear();
+    dev_.flushed_.store(f);
+    r = dev_.submit_locked(lk, std::move(buf), f);
+  }
+  if (process_retire) {
+    dev_.poll_locked();
+    dev_.process_retirements_locked();
+  }
+  if (r != Result::OK) return fail(r, dev_.last_error_);
+  return r;
+}
+
+Result ImmediateContext::wait_idle() {
+  Result r = flush();
+  if (r != Result::OK) return r;
+  Device::Lock lk(dev_.mu_);
+  r = dev_.wait_locked(lk, dev_.flushed_.load(), false);
+  if (r != Result::OK) return fail(r, dev_.last_error_);
+  return r;
+}
+
+Result ImmediateContext::map(Resource* r, MapType type, uint32_t flags, Mapped* out) {
+  if (!out || !r) return fail(Result::INVALID_ARG, "map: null argument");
+  *out = Mapped{};
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost: " + dev_.last_error());
+  if (!dev_.alive(r)) return fail(Result::INVALID_ARG, "map: not a live resource of this device");
+  const bool no_wait = flags & MAP_FLAG_DO_NOT_WAIT;
+  uint64_t need = 0;  // fence the CPU access must wait for
+  if (type == MapType::READ) need = r->last_gpu_write();
+  if (type == MapType::WRITE || type == MapType::READ_WRITE) need = r->last_gpu_use();
+  // The work the access depends on is still in the open command buffer: submit it first.
+  if (need > dev_.flushed_.load()) {
+    const Result fr = flush_impl(true);
+    if (fr != Result::OK) return fr;
+  }
+  Device::Lock lk(dev_.mu_);
+  if (r->mapped_) return fail(Result::INVALID_CALL, "map: the resource is already mapped");
+  dev_.poll_locked();
+  if (need > dev_.completed_) {
+    if (no_wait) return fail(Result::STILL_DRAWING, "map: the GPU still uses the resource (fence " +
+                                                        std::to_string(need) + ", completed " +
+                                                        std::to_string(dev_.completed_) + ")");
+    const Result wr = dev_.wait_locked(lk, need, false);
+    if (wr != Result::OK) return fail(wr, dev_.last_error_);
+  }
+  Memory& mem = dev_.backend_.memory();
+  if (type == MapType::WRITE_DISCARD && r->last_gpu_use() > dev_.completed_) {
+    // Busy: rename instead of waiting. The old storage retires at its last use.
+    Allocation na;
+    const Result ar = dev_.allocate_locked(lk, r->size_, &na);
+    if (ar != Result::OK) return fail(ar, "map: out of GPU memory renaming a discarded resource");
+    dev_.retire_locked(r->last_gpu_use(), Device::Retiree{r->alloc_, nullptr, nullptr});
+    r->alloc_ = na;
+    r->addr_.store(na.addr);
+    r->last_read_.store(0);
+    r->last_write_.store(0);
+    std::vector<uint8_t> fresh(r->size_);
+    r->shadow_.swap(fresh);  // a new CPU view for the new storage (distinct pointer)
+    ++dev_.stats_.renames;
+  }
+  if (r->shadow_.size() != r->size_) r->shadow_.resize(r->size_);
+  if (type != MapType::WRITE_DISCARD) mem.read(r->alloc_.addr, r->shadow_.data(), r->size_);
+  if (type == MapType::WRITE_NO_OVERWRITE) r->snapshot_ = r->shadow_;
+  r->mapped_ = true;
+  r->map_type_ = type;
+  out->data = r->shadow_.data();
+  out->size = r->size_;
+  out->row_pitch = r->kind_ == ResourceKind::TEXTURE2D ? r->pitch_ : r->size_;
+  return Result::OK;
+}
+
+Result ImmediateContext::unmap(Resource* r) {
+  if (!r) return fail(Result::INVALID_ARG, "unmap: null resource");
+  Device::Lock lk(dev_.mu_);
+  if (!r->mapped_) return fail(Result::INVALID_CALL, "unmap: the resource is not mapped");
+  Memory& mem = dev_.backend_.memory();
+  const uint32_t base = r->alloc_.addr;
+  switch (r->map_type_) {
+    case MapType::READ: break;
+    case MapType::WRITE:
+    case MapType::READ_WRITE:
+    case MapType::WRITE_DISCARD: mem.write(base, r->shadow_.data(), r->size_); break;
+    case MapType::WRITE_NO_OVERWRITE: {
+      // Only what the CPU changed: the rest may be in use by the GPU.
+      const uint8_t* s = r->shadow_.data();
+      const uint8_t* o = r->snapshot_.data();
+      uint32_t i = 0;
+      while (i < r->size_) {
+        if (s[i] == o[i]) {
+          ++i;
+          continue;
+        }
+        uint32_t j = i;
+        while (j < r->size_ && s[j] != o[j]) ++j;
+        mem.write(base + i, s + i, j - i);
+        i = j;
+      }
+      r->snapshot_.clear();
+      break;
+    }
+  }
+  r->mapped_ = false;
+  return Result::OK;
+}
+
+Result ImmediateContext::execute_command_list(CommandList* list, bool restore_state) {
+  if (!list) return fail(Result::INVALID_ARG, "execute_command_list: null list");
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost: " + dev_.last_error());
+  // The list starts from the device-creation state.
+  if (!ensure_space(1 + kStateUsed + 3)) return fail(Result::DEVICE_LOST, "device lost: " + dev_.last_error());
+  const auto def = default_hw_state();
+  cw_.raw(CommandWriter::header(OP_SET_STATE, 0, kStateUsed));
+  for (uint32_t i = 0; i < kStateUsed; ++i) cw_.raw(def[i]);
+  const uint64_t f = open_fence();
+  for (const auto& u : list->uses_) (u.write ? u.res->last_write_ : u.res->last_read_).store(f);
+  // Patched copy: resource addresses as they are now (a resource may have been renamed since).
+  std::vector<uint32_t> patched = list->dwords_;
+  for (const auto& p : list->patches_) patched[p.pos] = p.res->gpu_address() + p.offset;
+  if (dev_.hardware_call() && !patched.empty()) {
+    Device::Lock lk(dev_.mu_);
+    if (!list->gpu_copy_.valid() || list->uploaded_ != patched) {
+      Allocation a;
+      const Result ar = dev_.allocate_locked(lk, static_cast<uint32_t>(patched.size() * 4), &a);
+      if (ar != Result::OK) return fail(ar, "execute_command_list: out of GPU memory for the command list");
+      if (list->gpu_copy_.valid()) dev_.retire_locked(list->last_use_, Device::Retiree{list->gpu_copy_, nullptr, nullptr});
+      dev_.backend_.memory().write(a.addr, patched.data(), patched.size() * 4);
+      list->gpu_copy_ = a;
+      list->uploaded_ = patched;
+    }
+    list->last_use_ = f;
+    ++dev_.stats_.list_calls;
+    lk.unlock();
+    cw_.call(list->gpu_copy_.addr, static_cast<uint32_t>(patched.size()));
+  } else {
+    {
+      Device::Lock lk(dev_.mu_);
+      list->last_use_ = f;
+      ++dev_.stats_.list_copies;
+    }
+    // Fallback: the list's commands copied into the ring, command by command (a flush may fall
+    // between two commands; later commands then carry a later fence, so keep the uses' fences).
+    size_t pos = 0;
+    while (pos < patched.size()) {
+      const size_t n = 1 + (patched[pos] & 0xFFFu);
+      if (!ensure_space(n)) return fail(Result::DEVICE_LOST, "device lost: " + dev_.last_error());
+      for (size_t i = 0; i < n && pos + i < patched.size(); ++i) cw_.raw(patched[pos + i]);
+      pos += n;
+    }
+    const uint64_t f2 = open_fence();
+    if (f2 != f) {
+      for (const auto& u : list->uses_) (u.write ? u.res->last_write_ : u.res->last_read_).store(f2);
+      Device::Lock lk(dev_.mu_);
+      list->last_use_ = f2;
+    }
+  }
+  ++list->executions_;
+  hw_known_ = false;  // whatever the list left; the next draw sets everything
+  if (!restore_state) clear_state();
+  return Result::OK;
+}
+
+// ---- DeferredContext ---------------------------------------------------------------------------
+
+DeferredContext::DeferredContext(Device& dev, const DeferredContextDesc& desc) : Context(dev), desc_(desc) {
+  begin_list();
+}
+
+DeferredContext::~DeferredContext() {
+  clear_state();
+  if (list_) list_->release();
+}
+
+void DeferredContext::begin_list() {
+  list_ = dev_.new_list();
+  use_idx_.clear();
+  cw_.clear();
+  hw_ = default_hw_state();
+  hw_known_ = true;
+}
+
+void DeferredContext::set_oom(const std::string& why) {
+  if (oom_) return;
+  oom_ = true;
+  oom_msg_ = why;
+  // The partly built list is dropped; recording continues into nothing.
+  if (list_) list_->release();
+  list_ = nullptr;
+  use_idx_.clear();
+  cw_.clear();
+}
+
+bool DeferredContext::ensure_space(size_t dwords) {
+  if (oom_) return false;
+  size_t owned = 0;
+  for (const auto& o : list_->owned_) owned += o.alloc.size;
+  if ((cw_.dwords().size() + dwords) * 4 + owned > desc_.max_command_bytes) {
+    set_oom("the command list exceeds the deferred context's " + std::to_string(desc_.max_command_bytes) +
+            " bytes");
+    return false;
+  }
+  return true;
+}
+
+uint32_t DeferredContext::address_of(Resource* r) {
+  if (list_) {
+    for (auto it = list_->owned_.rbegin(); it != list_->owned_.rend(); ++it) {
+      if (it->res == r) return it->alloc.addr;
+    }
+  }
+  return r->gpu_address();
+}
+
+void DeferredContext::on_state_emitted(size_t pos, const std::array<uint32_t, NUM_STATE>&, uint32_t first,
+                                       uint32_t last) {
+  auto patch = [&](uint32_t idx, Resource* r, uint32_t offset) {
+    if (idx < first || idx > last) return;
+    for (const auto& o : list_->owned_) {
+      if (o.res == r) return;  // storage owned by the list: its address is final
+    }
+    list_->patches_.push_back({static_cast<uint32_t>(pos + 1 + idx - first), r, offset});
+  };
+  patch(ST_VB_BASE, api_.vb, api_.vb_offset);
+  patch(ST_RT_BASE, api_.rt, 0);
+}
+
+void DeferredContext::on_draw(Resource* vb, Resource* rt) {
+  auto use = [&](Resource* r, bool write) {
+    auto it = use_idx_.find(r);
+    if (it == use_idx_.end()) {
+      r->add_ref();
+      use_idx_[r] = list_->uses_.size();
+      list_->uses_.push_back({r, write});
+    } else if (write) {
+      list_->uses_[it->second].write = true;
+    }
+  };
+  use(vb, false);
+  use(rt, true);
+}
+
+Result DeferredContext::map(Resource* r, MapType type, uint32_t /*flags*/, Mapped* out) {
+  if (!out || !r) return fail(Result::INVALID_ARG, "map: null argument");
+  *out = Mapped{};
+  if (type != MapType::WRITE_DISCARD && type != MapType::WRITE_NO_OVERWRITE)
+    return fail(Result::INVALID_CALL, "map: a deferred context allows only WRITE_DISCARD and WRITE_NO_OVERWRITE");
+  if (!dev_.alive(r)) return fail(Result::INVALID_ARG, "map: not a live resource of this device");
+  auto scratch = [&]() {
+    scratch_.assign(r->size(), 0);
+    out->data = scratch_.data();
+    out->size = r->size();
+    out->row_pitch = r->kind() == ResourceKind::TEXTURE2D ? r->pitch() : r->size();
+    return Result::OK;
+  };
+  if (oom_) return scratch();
+  CommandList::Owned* owned = nullptr;
+  for (auto it = list_->owned_.rbegin(); it != list_->owned_.rend(); ++it) {
+    if (it->res == r) {
+      owned = &*it;
+      break;
+    }
+  }
+  if (type == MapType::WRITE_NO_OVERWRITE && !owned)
+    return fail(Result::INVALID_CALL,
+                "map: WRITE_NO_OVERWRITE on a deferred context needs an earlier WRITE_DISCARD of the resource in "
+                "the same command list");
+  if (owned && owned->mapped) return fail(Result::INVALID_CALL, "map: the resource is already mapped");
+  if (type == MapType::WRITE_DISCARD) {
+    if (!ensure_space(r->size() / 4)) return scratch();
+    Allocation a;
+    Result ar;
+    {
+      Device::Lock lk(dev_.mu_);
+      ar = dev_.allocate_locked(lk, r->size(), &a);
+    }
+    if (ar != Result::OK) {
+      set_oom("out of GPU memory for a WRITE_DISCARD of " + std::to_string(r->size()) + " bytes");
+      return scratch();
+    }
+    r->add_ref();
+    list_->owned_.push_back({r, a, std::vector<uint8_t>(r->size()), false});
+    owned = &list_->owned_.back();
+  }
+  owned->mapped = true;
+  out->data = owned->shadow.data();
+  out->size = r->size();
+  out->row_pitch = r->kind() == ResourceKind::TEXTURE2D ? r->pitch() : r->size();
+  return Result::OK;
+}
+
+Result DeferredContext::unmap(Resource* r) {
+  if (!r) return fail(Result::INVALID_ARG, "unmap: null resource");
+  if (oom_) return Result::OK;
+  for (auto it = list_->owned_.rbegin(); it != list_->owned_.rend(); ++it) {
+    if (it->res != r || !it->mapped) continue;
+    it->mapped = false;
+    // The storage belongs to the list and no GPU work uses it yet: write it now.
+    Device::Lock lk(dev_.mu_);
+    dev_.backend_.memory().write(it->alloc.addr, it->shadow.data(), it->shadow.size());
+    return Result::OK;
+  }
+  return fail(Result::INVALID_CALL, "unmap: the resource is not mapped on this deferred context");
+}
+
+Result DeferredContext::finish_command_list(bool restore_state, CommandList** out) {
+  if (!out) return fail(Result::INVALID_ARG, "finish_command_list: out is null");
+  *out = nullptr;
+  if (!restore_state) clear_state();
+  if (oom_) {
+    oom_ = false;
+    const std::string msg = "finish_command_list: out of memory while recording: " + oom_msg_;
+    begin_list();
+    return fail(Result::OUT_OF_MEMORY, msg);
+  }
+  for (auto& o : list_->owned_) {  // FinishCommandList unmaps what is still mapped
+    if (!o.mapped) continue;
+    o.mapped = false;
+    Device::Lock lk(dev_.mu_);
+    dev_.backend_.memory().write(o.alloc.addr, o.shadow.data(), o.shadow.size());
+  }
+  list_->dwords_.assign(cw_.dwords().begin(), cw_.dwords().end());
+  for (auto& o : list_->owned_) std::vector<uint8_t>().swap(o.shadow);  // CPU copy no longer needed
+  *out = list_;
+  list_ = nullptr;
+  begin_list();
+  return Result::OK;
+}
+
+}  // namespace pineda::rt

@@ -1,0 +1,42 @@
+#include "rtl_backend.h"
+
+#include "pineda_contract.h"
+#include "top_harness.h"
+
+namespace pineda::rt {
+
+RtlBackend::RtlBackend(const RtlBackendConfig& cfg) : cfg_(cfg) {
+  tb::TopConfig tc;
+  tc.dram.latency = cfg.latency;
+  tc.dram.jitter = cfg.jitter;
+  tc.throttle = cfg.throttle;
+  tc.seed = cfg.seed;
+  top_ = std::make_unique<tb::TopHarness>(mem_, tc, tb::RunId{"runtime", cfg.seed, ""});
+}
+
+RtlBackend::~RtlBackend() = default;
+
+void RtlBackend::start(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence) {
+  fence_index_ = fence_index;
+  top_->reg_write(REG_FENCE0 + fence_index, initial_fence);
+  top_->reg_write(REG_RING_BASE, ring_base);
+  top_->reg_write(REG_RING_SIZE, ring_size);
+  top_->reg_write(REG_RING_WPTR, 0);
+  top_->reg_write(REG_CONTROL, 1);
+}
+
+void RtlBackend::kick(uint32_t wptr, uint64_t /*fence*/) { top_->reg_write(REG_RING_WPTR, wptr); }
+
+uint32_t RtlBackend::read_fence() { return top_->reg_read(REG_FENCE0 + fence_index_); }
+
+// Clocks the design for a slice of cycles with the register port idle.
+bool RtlBackend::advance() {
+  top_->step(cfg_.cycles_per_advance);
+  return true;
+}
+
+uint32_t RtlBackend::read_reg(uint32_t idx) { return top_->reg_read(idx); }
+
+uint64_t RtlBackend::cycles() const { return top_->cycle(); }
+
+}  // namespace pineda::rt

@@ -1,0 +1,121 @@
+// Helpers shared by the runtime tests (manual, golden and RTL backends).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "runtime.h"
+
+namespace pineda::rt::test {
+
+constexpr int32_t PX = 256;  // one pixel in 16.8
+
+inline uint32_t rgba(uint32_t r, uint32_t g, uint32_t b) { return r | (g << 8) | (b << 16) | 0xFF000000u; }
+
+// Vertex buffer contents: pairs of int32 (16.8).
+inline std::vector<int32_t> tri(int32_t x0, int32_t y0, int32_t x1, int32_t y1, int32_t x2, int32_t y2) {
+  return {x0 * PX, y0 * PX, x1 * PX, y1 * PX, x2 * PX, y2 * PX};
+}
+
+inline std::vector<int32_t> concat(std::initializer_list<std::vector<int32_t>> parts) {
+  std::vector<int32_t> v;
+  for (const auto& p : parts) v.insert(v.end(), p.begin(), p.end());
+  return v;
+}
+
+inline Resource* make_vb(Device& dev, const std::vector<int32_t>& verts, uint32_t extra_bind = 0) {
+  Resource* r = nullptr;
+  BufferDesc d;
+  d.size = static_cast<uint32_t>(verts.size() * 4);
+  d.bind = BIND_VERTEX_BUFFER | extra_bind;
+  if (dev.create_buffer(d, verts.data(), &r) != Result::OK) return nullptr;
+  return r;
+}
+
+inline Resource* make_rt(Device& dev, uint32_t w, uint32_t h, uint32_t clear = 0) {
+  std::vector<uint32_t> px(static_cast<size_t>(w) * h, clear);
+  Resource* r = nullptr;
+  TextureDesc d;
+  d.width = w;
+  d.height = h;
+  d.bind = BIND_RENDER_TARGET | BIND_SHADER_RESOURCE;
+  if (dev.create_texture2d(d, px.data(), &r) != Result::OK) return nullptr;
+  return r;
+}
+
+// Reads the render target through Map(READ) (waits for the GPU).
+inline std::vector<uint32_t> read_rt(ImmediateContext& ctx, Resource* rt) {
+  Mapped m;
+  std::vector<uint32_t> px;
+  if (ctx.map(rt, MapType::READ, 0, &m) != Result::OK) return px;
+  px.resize(static_cast<size_t>(rt->width()) * rt->height());
+  for (uint32_t y = 0; y < rt->height(); ++y) std::memcpy(&px[static_cast<size_t>(y) * rt->width()], m.data + y * m.row_pitch, rt->width() * 4);
+  ctx.unmap(rt);
+  return px;
+}
+
+// A deterministic scene used to compare backends: several resources, state changes, a DISCARD
+// rename, a command list executed twice, auto-flushes. Leaves everything flushed and idle.
+// Returns the number of render-target pixels that differ from the clear colour.
+inline int draw_compare_scene(Device& dev) {
+  ImmediateContext& ctx = dev.immediate();
+  Resource* rt = make_rt(dev, 64, 48, rgba(10, 10, 30));
+  std::vector<int32_t> v;
+  for (int i = 0; i < 12; ++i) {
+    const int32_t x = (i * 5) % 60, y = (i * 7) % 44;
+    auto t = tri(x, y, x + 9, y + 1, x + 3, y + 8);
+    if (i % 2) std::swap(t[2], t[4]), std::swap(t[3], t[5]);
+    v.insert(v.end(), t.begin(), t.end());
+  }
+  Resource* vb = make_vb(dev, v);
+  Resource* vb2 = make_vb(dev, concat({tri(0, 0, 64, 0, 0, 48), tri(64, 0, 64, 48, 0, 48)}));
+  ctx.set_render_target(rt);
+  ctx.set_vertex_buffer(vb);
+  for (int i = 0; i < 12; ++i) {
+    ctx.set_color(rgba(20 * i, 255 - 20 * i, (i * 70) & 255));
+    if (i == 5) ctx.set_scissor(4, 4, 50, 40);
+    ctx.draw(3, static_cast<uint32_t>(3 * i));
+    if (i % 4 == 3) ctx.flush();
+  }
+  // A deferred list drawing through the second buffer, executed twice.
+  std::unique_ptr<DeferredContext> dc;
+  dev.create_deferred_context({}, &dc);
+  dc->set_render_target(rt);
+  dc->set_vertex_buffer(vb2);
+  dc->set_color(rgba(200, 200, 0));
+  dc->set_scissor(30, 20, 40, 30);
+  dc->draw(6, 0);
+  CommandList* list = nullptr;
+  dc->finish_command_list(false, &list);
+  ctx.execute_command_list(list, true);
+  ctx.draw(3, 0);
+  // Rename the vertex buffer while the GPU may still read it.
+  Mapped m;
+  ctx.map(vb, MapType::WRITE_DISCARD, 0, &m);
+  auto t = tri(40, 30, 63, 47, 20, 47);
+  std::vector<int32_t> nv(v.size(), 0);
+  std::copy(t.begin(), t.end(), nv.begin());
+  std::memcpy(m.data, nv.data(), nv.size() * 4);
+  ctx.unmap(vb);
+  ctx.set_scissor(0, 0, 0xFFFF, 0xFFFF);
+  ctx.set_color(rgba(0, 255, 255));
+  ctx.draw(3, 0);
+  ctx.execute_command_list(list, false);
+  list->release();
+  ctx.set_render_target(rt);
+  ctx.set_vertex_buffer(vb);
+  ctx.draw(3, 0);
+  ctx.wait_idle();
+  int drawn = 0;
+  for (uint32_t p : read_rt(ctx, rt)) drawn += p != rgba(10, 10, 30);
+  ctx.clear_state();
+  dc.reset();
+  vb->release();
+  vb2->release();
+  rt->release();
+  ctx.wait_idle();
+  return drawn;
+}
+
+}  // namespace pineda::rt::test
