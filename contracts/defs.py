@@ -15,7 +15,7 @@ or the name of a struct defined earlier; a struct field may carry a count (packe
 # ----------------------------------------------------------------------------- constants
 # (name, value, doc). Values are ints; widths are given where SV needs a typed constant.
 CONSTANTS = [
-    ("CONTRACT_VERSION", 2, "bumped whenever any packet, encoding or register changes"),
+    ("CONTRACT_VERSION", 3, "bumped whenever any packet, encoding or register changes"),
     ("COORD_W", 24, "snapped coordinate width: signed 16.8 fixed point"),
     ("COORD_FRAC", 8, "fractional bits of a snapped coordinate"),
     ("DELTA_W", 25, "edge coefficient width (difference of two COORD_W values)"),
@@ -29,6 +29,13 @@ CONSTANTS = [
     ("NUM_STATE", 16, "draw-state registers written by SET_STATE"),
     ("VERTEX_BYTES", 8, "vertex buffer stride in v1: int32 x, int32 y (16.8)"),
     ("RET_STACK_DEPTH", 4, "CALL return-stack levels (a 5th nested CALL is ERR_STACK_OVERFLOW)"),
+    ("EOP_QUEUE_DEPTH", 4, "end-of-pipe WRITE_REGs in flight; the next one waits for a completion"),
+    # FP32 and the vertex transform (docs/numerics.md section 7, docs/contract.md section 5)
+    ("FP32_QNAN", 0x7FC00000, "the one NaN every FP32 operation returns (positive quiet NaN, payload 0)"),
+    ("FP32_ONE", 0x3F800000, "1.0f (the VTX matrix resets to the identity)"),
+    ("FIX16_8_MAX", 0x7FFFFF, "largest 16.8 value (2^23 - 1) a float->16.8 conversion saturates to"),
+    ("VTX_KIND_VERTEX", 0, "vtx_in_pkt_t.kind: an object-space vertex to transform"),
+    ("VTX_KIND_MATRIX_ROW", 1, "vtx_in_pkt_t.kind: pos = row `row` of the position matrix"),
 ]
 
 # Command encoding, version 2 (v1 plus WAIT_REG, JUMP, CALL, RET, INTERRUPT, COPY). Header dword: [31:24] opcode, [23:12] arg, [11:0] len.
@@ -134,6 +141,7 @@ STRUCTS = [
     ]),
     # ---- stream packets
     ("draw_pkt_t", "DrawPkt", "CP -> IA: one draw with the state it needs carried along", [
+        ("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
         ("vb_base", 32, "u", "vertex buffer byte address"),
         ("first_vertex", 32, "u", ""),
         ("vertex_count", 32, "u", "triangle list: floor(count/3) triangles"),
@@ -143,6 +151,7 @@ STRUCTS = [
         ("draw_id", 16, "u", "sequence number of the draw (wraps)"),
     ]),
     ("tri_pkt_t", "TriPkt", "IA -> SETUP: one triangle", [
+        ("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
         ("v", 3, "vtx_t", "vertices in API order"),
         ("color", 32, "u", ""),
         ("target", 1, "target_t", ""),
@@ -150,6 +159,7 @@ STRUCTS = [
         ("tri_id", 32, "u", "sequence number of the triangle since reset"),
     ]),
     ("setup_pkt_t", "SetupPkt", "SETUP -> COARSE: a triangle that may cover samples", [
+        ("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
         ("edges", 3, "edge_t", "e = E at the centre of pixel (tiles.x0*8, tiles.y0*8)"),
         ("tiles", 1, "trect_t", "tiles touched by pix"),
         ("pix", 1, "rect_t", "sample bounding box intersected with clip (non-empty)"),
@@ -158,6 +168,7 @@ STRUCTS = [
         ("tri_id", 32, "u", ""),
     ]),
     ("tile_pkt_t", "TilePkt", "COARSE -> FINE: one 8x8 tile not rejected by the corner test", [
+        ("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
         ("tx", 12, "u", ""),
         ("ty", 12, "u", ""),
         ("accept", 1, "u", "all 64 samples inside all three edges"),
@@ -168,6 +179,7 @@ STRUCTS = [
         ("tri_id", 32, "u", ""),
     ]),
     ("cov_pkt_t", "CovPkt", "FINE -> PW: coverage of one tile (never empty)", [
+        ("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
         ("tx", 12, "u", ""),
         ("ty", 12, "u", ""),
         ("mask", 64, "u", "bit j*8+i covers pixel (tx*8+i, ty*8+j)"),
@@ -186,6 +198,29 @@ STRUCTS = [
         ("we", 1, "u", "1 = write acknowledgement"),
         ("rdata", 32, "u", ""),
         ("tag", 8, "u", ""),
+    ]),
+    # ---- vertex transform (built, not yet connected to the pipeline)
+    ("fvec4_t", "FVec4", "four FP32 values (IEEE binary32 bit patterns)", [
+        ("x", 32, "u", ""), ("y", 32, "u", ""), ("z", 32, "u", ""), ("w", 32, "u", ""),
+    ]),
+    ("fvec2_t", "FVec2", "a texture coordinate: two FP32 values", [
+        ("u", 32, "u", ""), ("v", 32, "u", ""),
+    ]),
+    ("vtx_in_pkt_t", "VtxInPkt", "-> VTX: an object-space vertex, or one row of the position matrix", [
+        ("kind", 2, "u", "VTX_KIND_*; other values are consumed and ignored"),
+        ("row", 2, "u", "VTX_KIND_MATRIX_ROW: the matrix row that pos replaces"),
+        ("pos", 1, "fvec4_t", "vertex: object-space position; matrix row: (M[row][0..3]) in (x, y, z, w)"),
+        ("color", 32, "u", "RGBA8, passed through"),
+        ("tex0", 1, "fvec2_t", "passed through"),
+        ("tex1", 1, "fvec2_t", "passed through"),
+        ("vtx_id", 32, "u", "passed through (order / post-transform slot)"),
+    ]),
+    ("clip_vtx_pkt_t", "ClipVtxPkt", "VTX ->: a clip-space vertex, pos = M * pos in the documented order", [
+        ("pos", 1, "fvec4_t", "clip-space position"),
+        ("color", 32, "u", ""),
+        ("tex0", 1, "fvec2_t", ""),
+        ("tex1", 1, "fvec2_t", ""),
+        ("vtx_id", 32, "u", ""),
     ]),
 ]
 

@@ -134,36 +134,36 @@ def gen_cpp():
                 else:
                     L.append(f"  {ct} {fname}{{}};{cmt}")
         # pack
-        L.append("  void pack_at(uint32_t* w, int lsb) const {")
+        L.append("  void pack_at(uint32_t* words_, int lsb) const {")
         for (f, flsb, fw) in lay:
             fname, count, kind, _ = f
             if kind in ("u", "s"):
-                L.append(f"    bits::put(w, lsb + {flsb}, {fw}, static_cast<uint64_t>({fname}));")
+                L.append(f"    bits::put(words_, lsb + {flsb}, {fw}, static_cast<uint64_t>({fname}));")
             else:
                 ew = fw // count
                 if count > 1:
-                    L.append(f"    for (int k = 0; k < {count}; ++k) {fname}[k].pack_at(w, lsb + {flsb} + k * {ew});")
+                    L.append(f"    for (int k = 0; k < {count}; ++k) {fname}[k].pack_at(words_, lsb + {flsb} + k * {ew});")
                 else:
-                    L.append(f"    {fname}.pack_at(w, lsb + {flsb});")
+                    L.append(f"    {fname}.pack_at(words_, lsb + {flsb});")
         L.append("  }")
-        L.append("  void unpack_at(const uint32_t* w, int lsb) {")
+        L.append("  void unpack_at(const uint32_t* words_, int lsb) {")
         for (f, flsb, fw) in lay:
             fname, count, kind, _ = f
             if kind == "u":
-                L.append(f"    {fname} = bits::get(w, lsb + {flsb}, {fw});")
+                L.append(f"    {fname} = bits::get(words_, lsb + {flsb}, {fw});")
             elif kind == "s":
-                L.append(f"    {fname} = bits::sext(bits::get(w, lsb + {flsb}, {fw}), {fw});")
+                L.append(f"    {fname} = bits::sext(bits::get(words_, lsb + {flsb}, {fw}), {fw});")
             else:
                 ew = fw // count
                 if count > 1:
-                    L.append(f"    for (int k = 0; k < {count}; ++k) {fname}[k].unpack_at(w, lsb + {flsb} + k * {ew});")
+                    L.append(f"    for (int k = 0; k < {count}; ++k) {fname}[k].unpack_at(words_, lsb + {flsb} + k * {ew});")
                 else:
-                    L.append(f"    {fname}.unpack_at(w, lsb + {flsb});")
+                    L.append(f"    {fname}.unpack_at(words_, lsb + {flsb});")
         L.append("  }")
-        L.append("  Words pack() const { Words w{}; pack_at(w.data(), 0); return w; }")
-        L.append(f"  static {cname} unpack(const uint32_t* w) {{ {cname} p; p.unpack_at(w, 0); return p; }}")
+        L.append("  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }")
+        L.append(f"  static {cname} unpack(const uint32_t* words_) {{ {cname} p; p.unpack_at(words_, 0); return p; }}")
         # canonical: round-trip through the bits, so out-of-range values compare as the RTL sees them
-        L.append(f"  {cname} canonical() const {{ Words w = pack(); return unpack(w.data()); }}")
+        L.append(f"  {cname} canonical() const {{ Words words_ = pack(); return unpack(words_.data()); }}")
         # diff
         L.append(f"  void diff(const {cname}& act, const std::string& pre, std::vector<FieldDiff>& out) const {{")
         for f in fields:

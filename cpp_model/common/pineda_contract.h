@@ -11,7 +11,7 @@
 
 namespace pineda {
 
-constexpr uint32_t CONTRACT_VERSION = 2u;  // bumped whenever any packet, encoding or register changes
+constexpr uint32_t CONTRACT_VERSION = 3u;  // bumped whenever any packet, encoding or register changes
 constexpr uint32_t COORD_W = 24u;  // snapped coordinate width: signed 16.8 fixed point
 constexpr uint32_t COORD_FRAC = 8u;  // fractional bits of a snapped coordinate
 constexpr uint32_t DELTA_W = 25u;  // edge coefficient width (difference of two COORD_W values)
@@ -25,6 +25,12 @@ constexpr uint32_t NUM_FENCES = 16u;  // CPU-visible fence registers
 constexpr uint32_t NUM_STATE = 16u;  // draw-state registers written by SET_STATE
 constexpr uint32_t VERTEX_BYTES = 8u;  // vertex buffer stride in v1: int32 x, int32 y (16.8)
 constexpr uint32_t RET_STACK_DEPTH = 4u;  // CALL return-stack levels (a 5th nested CALL is ERR_STACK_OVERFLOW)
+constexpr uint32_t EOP_QUEUE_DEPTH = 4u;  // end-of-pipe WRITE_REGs in flight; the next one waits for a completion
+constexpr uint32_t FP32_QNAN = 2143289344u;  // the one NaN every FP32 operation returns (positive quiet NaN, payload 0)
+constexpr uint32_t FP32_ONE = 1065353216u;  // 1.0f (the VTX matrix resets to the identity)
+constexpr uint32_t FIX16_8_MAX = 8388607u;  // largest 16.8 value (2^23 - 1) a float->16.8 conversion saturates to
+constexpr uint32_t VTX_KIND_VERTEX = 0u;  // vtx_in_pkt_t.kind: an object-space vertex to transform
+constexpr uint32_t VTX_KIND_MATRIX_ROW = 1u;  // vtx_in_pkt_t.kind: pos = row `row` of the position matrix
 constexpr uint32_t OP_NOP = 0u;  // skip `len` payload dwords (padding)
 constexpr uint32_t OP_SET_STATE = 1u;  // state[arg + i] = payload[i] for i < len
 constexpr uint32_t OP_DRAW = 2u;  // len = 2: payload[0] = first vertex, payload[1] = vertex count (triangle list)
@@ -131,17 +137,17 @@ struct Vtx {
   using Words = std::array<uint32_t, WORDS>;
   int64_t x = 0;  // 16.8 fixed point
   int64_t y = 0;  // 16.8 fixed point
-  void pack_at(uint32_t* w, int lsb) const {
-    bits::put(w, lsb + 24, 24, static_cast<uint64_t>(x));
-    bits::put(w, lsb + 0, 24, static_cast<uint64_t>(y));
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(x));
+    bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(y));
   }
-  void unpack_at(const uint32_t* w, int lsb) {
-    x = bits::sext(bits::get(w, lsb + 24, 24), 24);
-    y = bits::sext(bits::get(w, lsb + 0, 24), 24);
+  void unpack_at(const uint32_t* words_, int lsb) {
+    x = bits::sext(bits::get(words_, lsb + 24, 24), 24);
+    y = bits::sext(bits::get(words_, lsb + 0, 24), 24);
   }
-  Words pack() const { Words w{}; pack_at(w.data(), 0); return w; }
-  static Vtx unpack(const uint32_t* w) { Vtx p; p.unpack_at(w, 0); return p; }
-  Vtx canonical() const { Words w = pack(); return unpack(w.data()); }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static Vtx unpack(const uint32_t* words_) { Vtx p; p.unpack_at(words_, 0); return p; }
+  Vtx canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const Vtx& act, const std::string& pre, std::vector<FieldDiff>& out) const {
     if (x != act.x) out.push_back({pre + "x", bits::hex(static_cast<uint64_t>(x) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.x) & bits::mask(24)), std::to_string(x), std::to_string(act.x)});
     if (y != act.y) out.push_back({pre + "y", bits::hex(static_cast<uint64_t>(y) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.y) & bits::mask(24)), std::to_string(y), std::to_string(act.y)});
@@ -166,21 +172,21 @@ struct Rect {
   uint64_t y0 = 0;
   uint64_t x1 = 0;
   uint64_t y1 = 0;
-  void pack_at(uint32_t* w, int lsb) const {
-    bits::put(w, lsb + 45, 15, static_cast<uint64_t>(x0));
-    bits::put(w, lsb + 30, 15, static_cast<uint64_t>(y0));
-    bits::put(w, lsb + 15, 15, static_cast<uint64_t>(x1));
-    bits::put(w, lsb + 0, 15, static_cast<uint64_t>(y1));
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 45, 15, static_cast<uint64_t>(x0));
+    bits::put(words_, lsb + 30, 15, static_cast<uint64_t>(y0));
+    bits::put(words_, lsb + 15, 15, static_cast<uint64_t>(x1));
+    bits::put(words_, lsb + 0, 15, static_cast<uint64_t>(y1));
   }
-  void unpack_at(const uint32_t* w, int lsb) {
-    x0 = bits::get(w, lsb + 45, 15);
-    y0 = bits::get(w, lsb + 30, 15);
-    x1 = bits::get(w, lsb + 15, 15);
-    y1 = bits::get(w, lsb + 0, 15);
+  void unpack_at(const uint32_t* words_, int lsb) {
+    x0 = bits::get(words_, lsb + 45, 15);
+    y0 = bits::get(words_, lsb + 30, 15);
+    x1 = bits::get(words_, lsb + 15, 15);
+    y1 = bits::get(words_, lsb + 0, 15);
   }
-  Words pack() const { Words w{}; pack_at(w.data(), 0); return w; }
-  static Rect unpack(const uint32_t* w) { Rect p; p.unpack_at(w, 0); return p; }
-  Rect canonical() const { Words w = pack(); return unpack(w.data()); }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static Rect unpack(const uint32_t* words_) { Rect p; p.unpack_at(words_, 0); return p; }
+  Rect canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const Rect& act, const std::string& pre, std::vector<FieldDiff>& out) const {
     if (x0 != act.x0) out.push_back({pre + "x0", bits::hex(static_cast<uint64_t>(x0) & bits::mask(15)), bits::hex(static_cast<uint64_t>(act.x0) & bits::mask(15)), std::to_string(x0), std::to_string(act.x0)});
     if (y0 != act.y0) out.push_back({pre + "y0", bits::hex(static_cast<uint64_t>(y0) & bits::mask(15)), bits::hex(static_cast<uint64_t>(act.y0) & bits::mask(15)), std::to_string(y0), std::to_string(act.y0)});
@@ -209,21 +215,21 @@ struct TRect {
   uint64_t y0 = 0;
   uint64_t x1 = 0;
   uint64_t y1 = 0;
-  void pack_at(uint32_t* w, int lsb) const {
-    bits::put(w, lsb + 36, 12, static_cast<uint64_t>(x0));
-    bits::put(w, lsb + 24, 12, static_cast<uint64_t>(y0));
-    bits::put(w, lsb + 12, 12, static_cast<uint64_t>(x1));
-    bits::put(w, lsb + 0, 12, static_cast<uint64_t>(y1));
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 36, 12, static_cast<uint64_t>(x0));
+    bits::put(words_, lsb + 24, 12, static_cast<uint64_t>(y0));
+    bits::put(words_, lsb + 12, 12, static_cast<uint64_t>(x1));
+    bits::put(words_, lsb + 0, 12, static_cast<uint64_t>(y1));
   }
-  void unpack_at(const uint32_t* w, int lsb) {
-    x0 = bits::get(w, lsb + 36, 12);
-    y0 = bits::get(w, lsb + 24, 12);
-    x1 = bits::get(w, lsb + 12, 12);
-    y1 = bits::get(w, lsb + 0, 12);
+  void unpack_at(const uint32_t* words_, int lsb) {
+    x0 = bits::get(words_, lsb + 36, 12);
+    y0 = bits::get(words_, lsb + 24, 12);
+    x1 = bits::get(words_, lsb + 12, 12);
+    y1 = bits::get(words_, lsb + 0, 12);
   }
-  Words pack() const { Words w{}; pack_at(w.data(), 0); return w; }
-  static TRect unpack(const uint32_t* w) { TRect p; p.unpack_at(w, 0); return p; }
-  TRect canonical() const { Words w = pack(); return unpack(w.data()); }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static TRect unpack(const uint32_t* words_) { TRect p; p.unpack_at(words_, 0); return p; }
+  TRect canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const TRect& act, const std::string& pre, std::vector<FieldDiff>& out) const {
     if (x0 != act.x0) out.push_back({pre + "x0", bits::hex(static_cast<uint64_t>(x0) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.x0) & bits::mask(12)), std::to_string(x0), std::to_string(act.x0)});
     if (y0 != act.y0) out.push_back({pre + "y0", bits::hex(static_cast<uint64_t>(y0) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.y0) & bits::mask(12)), std::to_string(y0), std::to_string(act.y0)});
@@ -250,17 +256,17 @@ struct Target {
   using Words = std::array<uint32_t, WORDS>;
   uint64_t base = 0;  // byte address
   uint64_t pitch = 0;  // row pitch in bytes
-  void pack_at(uint32_t* w, int lsb) const {
-    bits::put(w, lsb + 16, 32, static_cast<uint64_t>(base));
-    bits::put(w, lsb + 0, 16, static_cast<uint64_t>(pitch));
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 16, 32, static_cast<uint64_t>(base));
+    bits::put(words_, lsb + 0, 16, static_cast<uint64_t>(pitch));
   }
-  void unpack_at(const uint32_t* w, int lsb) {
-    base = bits::get(w, lsb + 16, 32);
-    pitch = bits::get(w, lsb + 0, 16);
+  void unpack_at(const uint32_t* words_, int lsb) {
+    base = bits::get(words_, lsb + 16, 32);
+    pitch = bits::get(words_, lsb + 0, 16);
   }
-  Words pack() const { Words w{}; pack_at(w.data(), 0); return w; }
-  static Target unpack(const uint32_t* w) { Target p; p.unpack_at(w, 0); return p; }
-  Target canonical() const { Words w = pack(); return unpack(w.data()); }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static Target unpack(const uint32_t* words_) { Target p; p.unpack_at(words_, 0); return p; }
+  Target canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const Target& act, const std::string& pre, std::vector<FieldDiff>& out) const {
     if (base != act.base) out.push_back({pre + "base", bits::hex(static_cast<uint64_t>(base) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.base) & bits::mask(32)), std::to_string(base), std::to_string(act.base)});
     if (pitch != act.pitch) out.push_back({pre + "pitch", bits::hex(static_cast<uint64_t>(pitch) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.pitch) & bits::mask(16)), std::to_string(pitch), std::to_string(act.pitch)});
@@ -284,19 +290,19 @@ struct Edge {
   int64_t a = 0;  // yi - yj (16.8)
   int64_t b = 0;  // xj - xi (16.8)
   int64_t e = 0;  // value at a reference sample (see the packet)
-  void pack_at(uint32_t* w, int lsb) const {
-    bits::put(w, lsb + 75, 25, static_cast<uint64_t>(a));
-    bits::put(w, lsb + 50, 25, static_cast<uint64_t>(b));
-    bits::put(w, lsb + 0, 50, static_cast<uint64_t>(e));
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 75, 25, static_cast<uint64_t>(a));
+    bits::put(words_, lsb + 50, 25, static_cast<uint64_t>(b));
+    bits::put(words_, lsb + 0, 50, static_cast<uint64_t>(e));
   }
-  void unpack_at(const uint32_t* w, int lsb) {
-    a = bits::sext(bits::get(w, lsb + 75, 25), 25);
-    b = bits::sext(bits::get(w, lsb + 50, 25), 25);
-    e = bits::sext(bits::get(w, lsb + 0, 50), 50);
+  void unpack_at(const uint32_t* words_, int lsb) {
+    a = bits::sext(bits::get(words_, lsb + 75, 25), 25);
+    b = bits::sext(bits::get(words_, lsb + 50, 25), 25);
+    e = bits::sext(bits::get(words_, lsb + 0, 50), 50);
   }
-  Words pack() const { Words w{}; pack_at(w.data(), 0); return w; }
-  static Edge unpack(const uint32_t* w) { Edge p; p.unpack_at(w, 0); return p; }
-  Edge canonical() const { Words w = pack(); return unpack(w.data()); }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static Edge unpack(const uint32_t* words_) { Edge p; p.unpack_at(words_, 0); return p; }
+  Edge canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const Edge& act, const std::string& pre, std::vector<FieldDiff>& out) const {
     if (a != act.a) out.push_back({pre + "a", bits::hex(static_cast<uint64_t>(a) & bits::mask(25)), bits::hex(static_cast<uint64_t>(act.a) & bits::mask(25)), std::to_string(a), std::to_string(act.a)});
     if (b != act.b) out.push_back({pre + "b", bits::hex(static_cast<uint64_t>(b) & bits::mask(25)), bits::hex(static_cast<uint64_t>(act.b) & bits::mask(25)), std::to_string(b), std::to_string(act.b)});
@@ -313,12 +319,13 @@ struct Edge {
   }
 };
 
-// CP -> IA: one draw with the state it needs carried along (SV draw_pkt_t, 252 bits)
+// CP -> IA: one draw with the state it needs carried along (SV draw_pkt_t, 253 bits)
 struct DrawPkt {
-  static constexpr int WIDTH = 252;
+  static constexpr int WIDTH = 253;
   static constexpr int WORDS = 8;
   static constexpr const char* SV_NAME = "draw_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
+  uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
   uint64_t vb_base = 0;  // vertex buffer byte address
   uint64_t first_vertex = 0;
   uint64_t vertex_count = 0;  // triangle list: floor(count/3) triangles
@@ -326,28 +333,31 @@ struct DrawPkt {
   Target target{};
   Rect clip{};  // scissor intersected with the render target
   uint64_t draw_id = 0;  // sequence number of the draw (wraps)
-  void pack_at(uint32_t* w, int lsb) const {
-    bits::put(w, lsb + 220, 32, static_cast<uint64_t>(vb_base));
-    bits::put(w, lsb + 188, 32, static_cast<uint64_t>(first_vertex));
-    bits::put(w, lsb + 156, 32, static_cast<uint64_t>(vertex_count));
-    bits::put(w, lsb + 124, 32, static_cast<uint64_t>(color));
-    target.pack_at(w, lsb + 76);
-    clip.pack_at(w, lsb + 16);
-    bits::put(w, lsb + 0, 16, static_cast<uint64_t>(draw_id));
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 252, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 220, 32, static_cast<uint64_t>(vb_base));
+    bits::put(words_, lsb + 188, 32, static_cast<uint64_t>(first_vertex));
+    bits::put(words_, lsb + 156, 32, static_cast<uint64_t>(vertex_count));
+    bits::put(words_, lsb + 124, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 76);
+    clip.pack_at(words_, lsb + 16);
+    bits::put(words_, lsb + 0, 16, static_cast<uint64_t>(draw_id));
   }
-  void unpack_at(const uint32_t* w, int lsb) {
-    vb_base = bits::get(w, lsb + 220, 32);
-    first_vertex = bits::get(w, lsb + 188, 32);
-    vertex_count = bits::get(w, lsb + 156, 32);
-    color = bits::get(w, lsb + 124, 32);
-    target.unpack_at(w, lsb + 76);
-    clip.unpack_at(w, lsb + 16);
-    draw_id = bits::get(w, lsb + 0, 16);
+  void unpack_at(const uint32_t* words_, int lsb) {
+    eop = bits::get(words_, lsb + 252, 1);
+    vb_base = bits::get(words_, lsb + 220, 32);
+    first_vertex = bits::get(words_, lsb + 188, 32);
+    vertex_count = bits::get(words_, lsb + 156, 32);
+    color = bits::get(words_, lsb + 124, 32);
+    target.unpack_at(words_, lsb + 76);
+    clip.unpack_at(words_, lsb + 16);
+    draw_id = bits::get(words_, lsb + 0, 16);
   }
-  Words pack() const { Words w{}; pack_at(w.data(), 0); return w; }
-  static DrawPkt unpack(const uint32_t* w) { DrawPkt p; p.unpack_at(w, 0); return p; }
-  DrawPkt canonical() const { Words w = pack(); return unpack(w.data()); }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static DrawPkt unpack(const uint32_t* words_) { DrawPkt p; p.unpack_at(words_, 0); return p; }
+  DrawPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const DrawPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (eop != act.eop) out.push_back({pre + "eop", bits::hex(static_cast<uint64_t>(eop) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.eop) & bits::mask(1)), std::to_string(eop), std::to_string(act.eop)});
     if (vb_base != act.vb_base) out.push_back({pre + "vb_base", bits::hex(static_cast<uint64_t>(vb_base) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.vb_base) & bits::mask(32)), std::to_string(vb_base), std::to_string(act.vb_base)});
     if (first_vertex != act.first_vertex) out.push_back({pre + "first_vertex", bits::hex(static_cast<uint64_t>(first_vertex) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.first_vertex) & bits::mask(32)), std::to_string(first_vertex), std::to_string(act.first_vertex)});
     if (vertex_count != act.vertex_count) out.push_back({pre + "vertex_count", bits::hex(static_cast<uint64_t>(vertex_count) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.vertex_count) & bits::mask(32)), std::to_string(vertex_count), std::to_string(act.vertex_count)});
@@ -360,7 +370,8 @@ struct DrawPkt {
   bool operator!=(const DrawPkt& o) const { return !(*this == o); }
   std::string str() const {
     std::string s = "{";
-    s += "vb_base=" + bits::hex(static_cast<uint64_t>(vb_base) & bits::mask(32));
+    s += "eop=" + bits::hex(static_cast<uint64_t>(eop) & bits::mask(1));
+    s += " vb_base=" + bits::hex(static_cast<uint64_t>(vb_base) & bits::mask(32));
     s += " first_vertex=" + bits::hex(static_cast<uint64_t>(first_vertex) & bits::mask(32));
     s += " vertex_count=" + bits::hex(static_cast<uint64_t>(vertex_count) & bits::mask(32));
     s += " color=" + bits::hex(static_cast<uint64_t>(color) & bits::mask(32));
@@ -371,35 +382,39 @@ struct DrawPkt {
   }
 };
 
-// IA -> SETUP: one triangle (SV tri_pkt_t, 316 bits)
+// IA -> SETUP: one triangle (SV tri_pkt_t, 317 bits)
 struct TriPkt {
-  static constexpr int WIDTH = 316;
+  static constexpr int WIDTH = 317;
   static constexpr int WORDS = 10;
   static constexpr const char* SV_NAME = "tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
+  uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
   std::array<Vtx, 3> v{};  // vertices in API order
   uint64_t color = 0;
   Target target{};
   Rect clip{};
   uint64_t tri_id = 0;  // sequence number of the triangle since reset
-  void pack_at(uint32_t* w, int lsb) const {
-    for (int k = 0; k < 3; ++k) v[k].pack_at(w, lsb + 172 + k * 48);
-    bits::put(w, lsb + 140, 32, static_cast<uint64_t>(color));
-    target.pack_at(w, lsb + 92);
-    clip.pack_at(w, lsb + 32);
-    bits::put(w, lsb + 0, 32, static_cast<uint64_t>(tri_id));
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 316, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 172 + k * 48);
+    bits::put(words_, lsb + 140, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 92);
+    clip.pack_at(words_, lsb + 32);
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(tri_id));
   }
-  void unpack_at(const uint32_t* w, int lsb) {
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(w, lsb + 172 + k * 48);
-    color = bits::get(w, lsb + 140, 32);
-    target.unpack_at(w, lsb + 92);
-    clip.unpack_at(w, lsb + 32);
-    tri_id = bits::get(w, lsb + 0, 32);
+  void unpack_at(const uint32_t* words_, int lsb) {
+    eop = bits::get(words_, lsb + 316, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 172 + k * 48);
+    color = bits::get(words_, lsb + 140, 32);
+    target.unpack_at(words_, lsb + 92);
+    clip.unpack_at(words_, lsb + 32);
+    tri_id = bits::get(words_, lsb + 0, 32);
   }
-  Words pack() const { Words w{}; pack_at(w.data(), 0); return w; }
-  static TriPkt unpack(const uint32_t* w) { TriPkt p; p.unpack_at(w, 0); return p; }
-  TriPkt canonical() const { Words w = pack(); return unpack(w.data()); }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static TriPkt unpack(const uint32_t* words_) { TriPkt p; p.unpack_at(words_, 0); return p; }
+  TriPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const TriPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (eop != act.eop) out.push_back({pre + "eop", bits::hex(static_cast<uint64_t>(eop) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.eop) & bits::mask(1)), std::to_string(eop), std::to_string(act.eop)});
     for (int k = 0; k < 3; ++k) v[k].diff(act.v[k], pre + "v[" + std::to_string(k) + "].", out);
     if (color != act.color) out.push_back({pre + "color", bits::hex(static_cast<uint64_t>(color) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.color) & bits::mask(32)), std::to_string(color), std::to_string(act.color)});
     target.diff(act.target, pre + "target.", out);
@@ -410,7 +425,8 @@ struct TriPkt {
   bool operator!=(const TriPkt& o) const { return !(*this == o); }
   std::string str() const {
     std::string s = "{";
-    s += "v=[";
+    s += "eop=" + bits::hex(static_cast<uint64_t>(eop) & bits::mask(1));
+    s += " v=[";
     for (int k = 0; k < 3; ++k) s += (k ? "," : "") + v[k].str();
     s += "]";
     s += " color=" + bits::hex(static_cast<uint64_t>(color) & bits::mask(32));
@@ -421,38 +437,42 @@ struct TriPkt {
   }
 };
 
-// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 520 bits)
+// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 521 bits)
 struct SetupPkt {
-  static constexpr int WIDTH = 520;
+  static constexpr int WIDTH = 521;
   static constexpr int WORDS = 17;
   static constexpr const char* SV_NAME = "setup_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
+  uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
   std::array<Edge, 3> edges{};  // e = E at the centre of pixel (tiles.x0*8, tiles.y0*8)
   TRect tiles{};  // tiles touched by pix
   Rect pix{};  // sample bounding box intersected with clip (non-empty)
   uint64_t color = 0;
   Target target{};
   uint64_t tri_id = 0;
-  void pack_at(uint32_t* w, int lsb) const {
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(w, lsb + 220 + k * 100);
-    tiles.pack_at(w, lsb + 172);
-    pix.pack_at(w, lsb + 112);
-    bits::put(w, lsb + 80, 32, static_cast<uint64_t>(color));
-    target.pack_at(w, lsb + 32);
-    bits::put(w, lsb + 0, 32, static_cast<uint64_t>(tri_id));
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 520, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 220 + k * 100);
+    tiles.pack_at(words_, lsb + 172);
+    pix.pack_at(words_, lsb + 112);
+    bits::put(words_, lsb + 80, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 32);
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(tri_id));
   }
-  void unpack_at(const uint32_t* w, int lsb) {
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(w, lsb + 220 + k * 100);
-    tiles.unpack_at(w, lsb + 172);
-    pix.unpack_at(w, lsb + 112);
-    color = bits::get(w, lsb + 80, 32);
-    target.unpack_at(w, lsb + 32);
-    tri_id = bits::get(w, lsb + 0, 32);
+  void unpack_at(const uint32_t* words_, int lsb) {
+    eop = bits::get(words_, lsb + 520, 1);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 220 + k * 100);
+    tiles.unpack_at(words_, lsb + 172);
+    pix.unpack_at(words_, lsb + 112);
+    color = bits::get(words_, lsb + 80, 32);
+    target.unpack_at(words_, lsb + 32);
+    tri_id = bits::get(words_, lsb + 0, 32);
   }
-  Words pack() const { Words w{}; pack_at(w.data(), 0); return w; }
-  static SetupPkt unpack(const uint32_t* w) { SetupPkt p; p.unpack_at(w, 0); return p; }
-  SetupPkt canonical() const { Words w = pack(); return unpack(w.data()); }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static SetupPkt unpack(const uint32_t* words_) { SetupPkt p; p.unpack_at(words_, 0); return p; }
+  SetupPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const SetupPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (eop != act.eop) out.push_back({pre + "eop", bits::hex(static_cast<uint64_t>(eop) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.eop) & bits::mask(1)), std::to_string(eop), std::to_string(act.eop)});
     for (int k = 0; k < 3; ++k) edges[k].diff(act.edges[k], pre + "edges[" + std::to_string(k) + "].", out);
     tiles.diff(act.tiles, pre + "tiles.", out);
     pix.diff(act.pix, pre + "pix.", out);
@@ -464,7 +484,8 @@ struct SetupPkt {
   bool operator!=(const SetupPkt& o) const { return !(*this == o); }
   std::string str() const {
     std::string s = "{";
-    s += "edges=[";
+    s += "eop=" + bits::hex(static_cast<uint64_t>(eop) & bits::mask(1));
+    s += " edges=[";
     for (int k = 0; k < 3; ++k) s += (k ? "," : "") + edges[k].str();
     s += "]";
     s += " tiles=" + tiles.str();
@@ -476,12 +497,13 @@ struct SetupPkt {
   }
 };
 
-// COARSE -> FINE: one 8x8 tile not rejected by the corner test (SV tile_pkt_t, 497 bits)
+// COARSE -> FINE: one 8x8 tile not rejected by the corner test (SV tile_pkt_t, 498 bits)
 struct TilePkt {
-  static constexpr int WIDTH = 497;
+  static constexpr int WIDTH = 498;
   static constexpr int WORDS = 16;
   static constexpr const char* SV_NAME = "tile_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
+  uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
   uint64_t tx = 0;
   uint64_t ty = 0;
   uint64_t accept = 0;  // all 64 samples inside all three edges
@@ -490,30 +512,33 @@ struct TilePkt {
   uint64_t color = 0;
   Target target{};
   uint64_t tri_id = 0;
-  void pack_at(uint32_t* w, int lsb) const {
-    bits::put(w, lsb + 485, 12, static_cast<uint64_t>(tx));
-    bits::put(w, lsb + 473, 12, static_cast<uint64_t>(ty));
-    bits::put(w, lsb + 472, 1, static_cast<uint64_t>(accept));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(w, lsb + 172 + k * 100);
-    pix.pack_at(w, lsb + 112);
-    bits::put(w, lsb + 80, 32, static_cast<uint64_t>(color));
-    target.pack_at(w, lsb + 32);
-    bits::put(w, lsb + 0, 32, static_cast<uint64_t>(tri_id));
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 497, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 485, 12, static_cast<uint64_t>(tx));
+    bits::put(words_, lsb + 473, 12, static_cast<uint64_t>(ty));
+    bits::put(words_, lsb + 472, 1, static_cast<uint64_t>(accept));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 172 + k * 100);
+    pix.pack_at(words_, lsb + 112);
+    bits::put(words_, lsb + 80, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 32);
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(tri_id));
   }
-  void unpack_at(const uint32_t* w, int lsb) {
-    tx = bits::get(w, lsb + 485, 12);
-    ty = bits::get(w, lsb + 473, 12);
-    accept = bits::get(w, lsb + 472, 1);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(w, lsb + 172 + k * 100);
-    pix.unpack_at(w, lsb + 112);
-    color = bits::get(w, lsb + 80, 32);
-    target.unpack_at(w, lsb + 32);
-    tri_id = bits::get(w, lsb + 0, 32);
+  void unpack_at(const uint32_t* words_, int lsb) {
+    eop = bits::get(words_, lsb + 497, 1);
+    tx = bits::get(words_, lsb + 485, 12);
+    ty = bits::get(words_, lsb + 473, 12);
+    accept = bits::get(words_, lsb + 472, 1);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 172 + k * 100);
+    pix.unpack_at(words_, lsb + 112);
+    color = bits::get(words_, lsb + 80, 32);
+    target.unpack_at(words_, lsb + 32);
+    tri_id = bits::get(words_, lsb + 0, 32);
   }
-  Words pack() const { Words w{}; pack_at(w.data(), 0); return w; }
-  static TilePkt unpack(const uint32_t* w) { TilePkt p; p.unpack_at(w, 0); return p; }
-  TilePkt canonical() const { Words w = pack(); return unpack(w.data()); }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static TilePkt unpack(const uint32_t* words_) { TilePkt p; p.unpack_at(words_, 0); return p; }
+  TilePkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const TilePkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (eop != act.eop) out.push_back({pre + "eop", bits::hex(static_cast<uint64_t>(eop) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.eop) & bits::mask(1)), std::to_string(eop), std::to_string(act.eop)});
     if (tx != act.tx) out.push_back({pre + "tx", bits::hex(static_cast<uint64_t>(tx) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.tx) & bits::mask(12)), std::to_string(tx), std::to_string(act.tx)});
     if (ty != act.ty) out.push_back({pre + "ty", bits::hex(static_cast<uint64_t>(ty) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.ty) & bits::mask(12)), std::to_string(ty), std::to_string(act.ty)});
     if (accept != act.accept) out.push_back({pre + "accept", bits::hex(static_cast<uint64_t>(accept) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.accept) & bits::mask(1)), std::to_string(accept), std::to_string(act.accept)});
@@ -527,7 +552,8 @@ struct TilePkt {
   bool operator!=(const TilePkt& o) const { return !(*this == o); }
   std::string str() const {
     std::string s = "{";
-    s += "tx=" + bits::hex(static_cast<uint64_t>(tx) & bits::mask(12));
+    s += "eop=" + bits::hex(static_cast<uint64_t>(eop) & bits::mask(1));
+    s += " tx=" + bits::hex(static_cast<uint64_t>(tx) & bits::mask(12));
     s += " ty=" + bits::hex(static_cast<uint64_t>(ty) & bits::mask(12));
     s += " accept=" + bits::hex(static_cast<uint64_t>(accept) & bits::mask(1));
     s += " edges=[";
@@ -541,38 +567,42 @@ struct TilePkt {
   }
 };
 
-// FINE -> PW: coverage of one tile (never empty) (SV cov_pkt_t, 200 bits)
+// FINE -> PW: coverage of one tile (never empty) (SV cov_pkt_t, 201 bits)
 struct CovPkt {
-  static constexpr int WIDTH = 200;
+  static constexpr int WIDTH = 201;
   static constexpr int WORDS = 7;
   static constexpr const char* SV_NAME = "cov_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
+  uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
   uint64_t tx = 0;
   uint64_t ty = 0;
   uint64_t mask = 0;  // bit j*8+i covers pixel (tx*8+i, ty*8+j)
   uint64_t color = 0;
   Target target{};
   uint64_t tri_id = 0;
-  void pack_at(uint32_t* w, int lsb) const {
-    bits::put(w, lsb + 188, 12, static_cast<uint64_t>(tx));
-    bits::put(w, lsb + 176, 12, static_cast<uint64_t>(ty));
-    bits::put(w, lsb + 112, 64, static_cast<uint64_t>(mask));
-    bits::put(w, lsb + 80, 32, static_cast<uint64_t>(color));
-    target.pack_at(w, lsb + 32);
-    bits::put(w, lsb + 0, 32, static_cast<uint64_t>(tri_id));
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 200, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 188, 12, static_cast<uint64_t>(tx));
+    bits::put(words_, lsb + 176, 12, static_cast<uint64_t>(ty));
+    bits::put(words_, lsb + 112, 64, static_cast<uint64_t>(mask));
+    bits::put(words_, lsb + 80, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 32);
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(tri_id));
   }
-  void unpack_at(const uint32_t* w, int lsb) {
-    tx = bits::get(w, lsb + 188, 12);
-    ty = bits::get(w, lsb + 176, 12);
-    mask = bits::get(w, lsb + 112, 64);
-    color = bits::get(w, lsb + 80, 32);
-    target.unpack_at(w, lsb + 32);
-    tri_id = bits::get(w, lsb + 0, 32);
+  void unpack_at(const uint32_t* words_, int lsb) {
+    eop = bits::get(words_, lsb + 200, 1);
+    tx = bits::get(words_, lsb + 188, 12);
+    ty = bits::get(words_, lsb + 176, 12);
+    mask = bits::get(words_, lsb + 112, 64);
+    color = bits::get(words_, lsb + 80, 32);
+    target.unpack_at(words_, lsb + 32);
+    tri_id = bits::get(words_, lsb + 0, 32);
   }
-  Words pack() const { Words w{}; pack_at(w.data(), 0); return w; }
-  static CovPkt unpack(const uint32_t* w) { CovPkt p; p.unpack_at(w, 0); return p; }
-  CovPkt canonical() const { Words w = pack(); return unpack(w.data()); }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static CovPkt unpack(const uint32_t* words_) { CovPkt p; p.unpack_at(words_, 0); return p; }
+  CovPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const CovPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (eop != act.eop) out.push_back({pre + "eop", bits::hex(static_cast<uint64_t>(eop) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.eop) & bits::mask(1)), std::to_string(eop), std::to_string(act.eop)});
     if (tx != act.tx) out.push_back({pre + "tx", bits::hex(static_cast<uint64_t>(tx) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.tx) & bits::mask(12)), std::to_string(tx), std::to_string(act.tx)});
     if (ty != act.ty) out.push_back({pre + "ty", bits::hex(static_cast<uint64_t>(ty) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.ty) & bits::mask(12)), std::to_string(ty), std::to_string(act.ty)});
     if (mask != act.mask) out.push_back({pre + "mask", bits::hex(static_cast<uint64_t>(mask) & bits::mask(64)), bits::hex(static_cast<uint64_t>(act.mask) & bits::mask(64)), std::to_string(mask), std::to_string(act.mask)});
@@ -584,7 +614,8 @@ struct CovPkt {
   bool operator!=(const CovPkt& o) const { return !(*this == o); }
   std::string str() const {
     std::string s = "{";
-    s += "tx=" + bits::hex(static_cast<uint64_t>(tx) & bits::mask(12));
+    s += "eop=" + bits::hex(static_cast<uint64_t>(eop) & bits::mask(1));
+    s += " tx=" + bits::hex(static_cast<uint64_t>(tx) & bits::mask(12));
     s += " ty=" + bits::hex(static_cast<uint64_t>(ty) & bits::mask(12));
     s += " mask=" + bits::hex(static_cast<uint64_t>(mask) & bits::mask(64));
     s += " color=" + bits::hex(static_cast<uint64_t>(color) & bits::mask(32));
@@ -605,23 +636,23 @@ struct MemReq {
   uint64_t wdata = 0;
   uint64_t be = 0;  // byte enables for writes
   uint64_t tag = 0;  // returned with the response
-  void pack_at(uint32_t* w, int lsb) const {
-    bits::put(w, lsb + 76, 1, static_cast<uint64_t>(we));
-    bits::put(w, lsb + 44, 32, static_cast<uint64_t>(addr));
-    bits::put(w, lsb + 12, 32, static_cast<uint64_t>(wdata));
-    bits::put(w, lsb + 8, 4, static_cast<uint64_t>(be));
-    bits::put(w, lsb + 0, 8, static_cast<uint64_t>(tag));
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 76, 1, static_cast<uint64_t>(we));
+    bits::put(words_, lsb + 44, 32, static_cast<uint64_t>(addr));
+    bits::put(words_, lsb + 12, 32, static_cast<uint64_t>(wdata));
+    bits::put(words_, lsb + 8, 4, static_cast<uint64_t>(be));
+    bits::put(words_, lsb + 0, 8, static_cast<uint64_t>(tag));
   }
-  void unpack_at(const uint32_t* w, int lsb) {
-    we = bits::get(w, lsb + 76, 1);
-    addr = bits::get(w, lsb + 44, 32);
-    wdata = bits::get(w, lsb + 12, 32);
-    be = bits::get(w, lsb + 8, 4);
-    tag = bits::get(w, lsb + 0, 8);
+  void unpack_at(const uint32_t* words_, int lsb) {
+    we = bits::get(words_, lsb + 76, 1);
+    addr = bits::get(words_, lsb + 44, 32);
+    wdata = bits::get(words_, lsb + 12, 32);
+    be = bits::get(words_, lsb + 8, 4);
+    tag = bits::get(words_, lsb + 0, 8);
   }
-  Words pack() const { Words w{}; pack_at(w.data(), 0); return w; }
-  static MemReq unpack(const uint32_t* w) { MemReq p; p.unpack_at(w, 0); return p; }
-  MemReq canonical() const { Words w = pack(); return unpack(w.data()); }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static MemReq unpack(const uint32_t* words_) { MemReq p; p.unpack_at(words_, 0); return p; }
+  MemReq canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const MemReq& act, const std::string& pre, std::vector<FieldDiff>& out) const {
     if (we != act.we) out.push_back({pre + "we", bits::hex(static_cast<uint64_t>(we) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.we) & bits::mask(1)), std::to_string(we), std::to_string(act.we)});
     if (addr != act.addr) out.push_back({pre + "addr", bits::hex(static_cast<uint64_t>(addr) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.addr) & bits::mask(32)), std::to_string(addr), std::to_string(act.addr)});
@@ -651,19 +682,19 @@ struct MemRsp {
   uint64_t we = 0;  // 1 = write acknowledgement
   uint64_t rdata = 0;
   uint64_t tag = 0;
-  void pack_at(uint32_t* w, int lsb) const {
-    bits::put(w, lsb + 40, 1, static_cast<uint64_t>(we));
-    bits::put(w, lsb + 8, 32, static_cast<uint64_t>(rdata));
-    bits::put(w, lsb + 0, 8, static_cast<uint64_t>(tag));
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 40, 1, static_cast<uint64_t>(we));
+    bits::put(words_, lsb + 8, 32, static_cast<uint64_t>(rdata));
+    bits::put(words_, lsb + 0, 8, static_cast<uint64_t>(tag));
   }
-  void unpack_at(const uint32_t* w, int lsb) {
-    we = bits::get(w, lsb + 40, 1);
-    rdata = bits::get(w, lsb + 8, 32);
-    tag = bits::get(w, lsb + 0, 8);
+  void unpack_at(const uint32_t* words_, int lsb) {
+    we = bits::get(words_, lsb + 40, 1);
+    rdata = bits::get(words_, lsb + 8, 32);
+    tag = bits::get(words_, lsb + 0, 8);
   }
-  Words pack() const { Words w{}; pack_at(w.data(), 0); return w; }
-  static MemRsp unpack(const uint32_t* w) { MemRsp p; p.unpack_at(w, 0); return p; }
-  MemRsp canonical() const { Words w = pack(); return unpack(w.data()); }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static MemRsp unpack(const uint32_t* words_) { MemRsp p; p.unpack_at(words_, 0); return p; }
+  MemRsp canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const MemRsp& act, const std::string& pre, std::vector<FieldDiff>& out) const {
     if (we != act.we) out.push_back({pre + "we", bits::hex(static_cast<uint64_t>(we) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.we) & bits::mask(1)), std::to_string(we), std::to_string(act.we)});
     if (rdata != act.rdata) out.push_back({pre + "rdata", bits::hex(static_cast<uint64_t>(rdata) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rdata) & bits::mask(32)), std::to_string(rdata), std::to_string(act.rdata)});
@@ -676,6 +707,188 @@ struct MemRsp {
     s += "we=" + bits::hex(static_cast<uint64_t>(we) & bits::mask(1));
     s += " rdata=" + bits::hex(static_cast<uint64_t>(rdata) & bits::mask(32));
     s += " tag=" + bits::hex(static_cast<uint64_t>(tag) & bits::mask(8));
+    return s + "}";
+  }
+};
+
+// four FP32 values (IEEE binary32 bit patterns) (SV fvec4_t, 128 bits)
+struct FVec4 {
+  static constexpr int WIDTH = 128;
+  static constexpr int WORDS = 4;
+  static constexpr const char* SV_NAME = "fvec4_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t x = 0;
+  uint64_t y = 0;
+  uint64_t z = 0;
+  uint64_t w = 0;
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 96, 32, static_cast<uint64_t>(x));
+    bits::put(words_, lsb + 64, 32, static_cast<uint64_t>(y));
+    bits::put(words_, lsb + 32, 32, static_cast<uint64_t>(z));
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(w));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    x = bits::get(words_, lsb + 96, 32);
+    y = bits::get(words_, lsb + 64, 32);
+    z = bits::get(words_, lsb + 32, 32);
+    w = bits::get(words_, lsb + 0, 32);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static FVec4 unpack(const uint32_t* words_) { FVec4 p; p.unpack_at(words_, 0); return p; }
+  FVec4 canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const FVec4& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (x != act.x) out.push_back({pre + "x", bits::hex(static_cast<uint64_t>(x) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.x) & bits::mask(32)), std::to_string(x), std::to_string(act.x)});
+    if (y != act.y) out.push_back({pre + "y", bits::hex(static_cast<uint64_t>(y) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.y) & bits::mask(32)), std::to_string(y), std::to_string(act.y)});
+    if (z != act.z) out.push_back({pre + "z", bits::hex(static_cast<uint64_t>(z) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.z) & bits::mask(32)), std::to_string(z), std::to_string(act.z)});
+    if (w != act.w) out.push_back({pre + "w", bits::hex(static_cast<uint64_t>(w) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.w) & bits::mask(32)), std::to_string(w), std::to_string(act.w)});
+  }
+  bool operator==(const FVec4& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const FVec4& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "x=" + bits::hex(static_cast<uint64_t>(x) & bits::mask(32));
+    s += " y=" + bits::hex(static_cast<uint64_t>(y) & bits::mask(32));
+    s += " z=" + bits::hex(static_cast<uint64_t>(z) & bits::mask(32));
+    s += " w=" + bits::hex(static_cast<uint64_t>(w) & bits::mask(32));
+    return s + "}";
+  }
+};
+
+// a texture coordinate: two FP32 values (SV fvec2_t, 64 bits)
+struct FVec2 {
+  static constexpr int WIDTH = 64;
+  static constexpr int WORDS = 2;
+  static constexpr const char* SV_NAME = "fvec2_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t u = 0;
+  uint64_t v = 0;
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 32, 32, static_cast<uint64_t>(u));
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(v));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    u = bits::get(words_, lsb + 32, 32);
+    v = bits::get(words_, lsb + 0, 32);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static FVec2 unpack(const uint32_t* words_) { FVec2 p; p.unpack_at(words_, 0); return p; }
+  FVec2 canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const FVec2& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (u != act.u) out.push_back({pre + "u", bits::hex(static_cast<uint64_t>(u) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.u) & bits::mask(32)), std::to_string(u), std::to_string(act.u)});
+    if (v != act.v) out.push_back({pre + "v", bits::hex(static_cast<uint64_t>(v) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.v) & bits::mask(32)), std::to_string(v), std::to_string(act.v)});
+  }
+  bool operator==(const FVec2& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const FVec2& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "u=" + bits::hex(static_cast<uint64_t>(u) & bits::mask(32));
+    s += " v=" + bits::hex(static_cast<uint64_t>(v) & bits::mask(32));
+    return s + "}";
+  }
+};
+
+// -> VTX: an object-space vertex, or one row of the position matrix (SV vtx_in_pkt_t, 324 bits)
+struct VtxInPkt {
+  static constexpr int WIDTH = 324;
+  static constexpr int WORDS = 11;
+  static constexpr const char* SV_NAME = "vtx_in_pkt_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t kind = 0;  // VTX_KIND_*; other values are consumed and ignored
+  uint64_t row = 0;  // VTX_KIND_MATRIX_ROW: the matrix row that pos replaces
+  FVec4 pos{};  // vertex: object-space position; matrix row: (M[row][0..3]) in (x, y, z, w)
+  uint64_t color = 0;  // RGBA8, passed through
+  FVec2 tex0{};  // passed through
+  FVec2 tex1{};  // passed through
+  uint64_t vtx_id = 0;  // passed through (order / post-transform slot)
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 322, 2, static_cast<uint64_t>(kind));
+    bits::put(words_, lsb + 320, 2, static_cast<uint64_t>(row));
+    pos.pack_at(words_, lsb + 192);
+    bits::put(words_, lsb + 160, 32, static_cast<uint64_t>(color));
+    tex0.pack_at(words_, lsb + 96);
+    tex1.pack_at(words_, lsb + 32);
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(vtx_id));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    kind = bits::get(words_, lsb + 322, 2);
+    row = bits::get(words_, lsb + 320, 2);
+    pos.unpack_at(words_, lsb + 192);
+    color = bits::get(words_, lsb + 160, 32);
+    tex0.unpack_at(words_, lsb + 96);
+    tex1.unpack_at(words_, lsb + 32);
+    vtx_id = bits::get(words_, lsb + 0, 32);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static VtxInPkt unpack(const uint32_t* words_) { VtxInPkt p; p.unpack_at(words_, 0); return p; }
+  VtxInPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const VtxInPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (kind != act.kind) out.push_back({pre + "kind", bits::hex(static_cast<uint64_t>(kind) & bits::mask(2)), bits::hex(static_cast<uint64_t>(act.kind) & bits::mask(2)), std::to_string(kind), std::to_string(act.kind)});
+    if (row != act.row) out.push_back({pre + "row", bits::hex(static_cast<uint64_t>(row) & bits::mask(2)), bits::hex(static_cast<uint64_t>(act.row) & bits::mask(2)), std::to_string(row), std::to_string(act.row)});
+    pos.diff(act.pos, pre + "pos.", out);
+    if (color != act.color) out.push_back({pre + "color", bits::hex(static_cast<uint64_t>(color) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.color) & bits::mask(32)), std::to_string(color), std::to_string(act.color)});
+    tex0.diff(act.tex0, pre + "tex0.", out);
+    tex1.diff(act.tex1, pre + "tex1.", out);
+    if (vtx_id != act.vtx_id) out.push_back({pre + "vtx_id", bits::hex(static_cast<uint64_t>(vtx_id) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.vtx_id) & bits::mask(32)), std::to_string(vtx_id), std::to_string(act.vtx_id)});
+  }
+  bool operator==(const VtxInPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const VtxInPkt& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "kind=" + bits::hex(static_cast<uint64_t>(kind) & bits::mask(2));
+    s += " row=" + bits::hex(static_cast<uint64_t>(row) & bits::mask(2));
+    s += " pos=" + pos.str();
+    s += " color=" + bits::hex(static_cast<uint64_t>(color) & bits::mask(32));
+    s += " tex0=" + tex0.str();
+    s += " tex1=" + tex1.str();
+    s += " vtx_id=" + bits::hex(static_cast<uint64_t>(vtx_id) & bits::mask(32));
+    return s + "}";
+  }
+};
+
+// VTX ->: a clip-space vertex, pos = M * pos in the documented order (SV clip_vtx_pkt_t, 320 bits)
+struct ClipVtxPkt {
+  static constexpr int WIDTH = 320;
+  static constexpr int WORDS = 10;
+  static constexpr const char* SV_NAME = "clip_vtx_pkt_t";
+  using Words = std::array<uint32_t, WORDS>;
+  FVec4 pos{};  // clip-space position
+  uint64_t color = 0;
+  FVec2 tex0{};
+  FVec2 tex1{};
+  uint64_t vtx_id = 0;
+  void pack_at(uint32_t* words_, int lsb) const {
+    pos.pack_at(words_, lsb + 192);
+    bits::put(words_, lsb + 160, 32, static_cast<uint64_t>(color));
+    tex0.pack_at(words_, lsb + 96);
+    tex1.pack_at(words_, lsb + 32);
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(vtx_id));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    pos.unpack_at(words_, lsb + 192);
+    color = bits::get(words_, lsb + 160, 32);
+    tex0.unpack_at(words_, lsb + 96);
+    tex1.unpack_at(words_, lsb + 32);
+    vtx_id = bits::get(words_, lsb + 0, 32);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static ClipVtxPkt unpack(const uint32_t* words_) { ClipVtxPkt p; p.unpack_at(words_, 0); return p; }
+  ClipVtxPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const ClipVtxPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    pos.diff(act.pos, pre + "pos.", out);
+    if (color != act.color) out.push_back({pre + "color", bits::hex(static_cast<uint64_t>(color) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.color) & bits::mask(32)), std::to_string(color), std::to_string(act.color)});
+    tex0.diff(act.tex0, pre + "tex0.", out);
+    tex1.diff(act.tex1, pre + "tex1.", out);
+    if (vtx_id != act.vtx_id) out.push_back({pre + "vtx_id", bits::hex(static_cast<uint64_t>(vtx_id) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.vtx_id) & bits::mask(32)), std::to_string(vtx_id), std::to_string(act.vtx_id)});
+  }
+  bool operator==(const ClipVtxPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const ClipVtxPkt& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "pos=" + pos.str();
+    s += " color=" + bits::hex(static_cast<uint64_t>(color) & bits::mask(32));
+    s += " tex0=" + tex0.str();
+    s += " tex1=" + tex1.str();
+    s += " vtx_id=" + bits::hex(static_cast<uint64_t>(vtx_id) & bits::mask(32));
     return s + "}";
   }
 };

@@ -39,11 +39,13 @@ void CommandProcessor::reset() {
   dwords_decoded_ = 0;
   fence_log_.clear();
   copy_log_.clear();
+  pending_eop_.clear();
 }
 
 // CONTROL.CP_RESET: abort the command being decoded (and any wait), forget the return stack,
 // clear ERROR and HALTED and skip everything submitted so far (RPTR := WPTR). Draw state,
-// fences, ERROR_CAUSE/ERROR_ADDR, IRQ_STATUS and draw ids are kept.
+// fences, ERROR_CAUSE/ERROR_ADDR, IRQ_STATUS and draw ids are kept, and so are the end-of-pipe
+// WRITE_REGs in flight: their tokens are already in the pipeline and complete as usual.
 void CommandProcessor::cp_reset() {
   in_cmd_ = false;
   wait_ = false;
@@ -62,7 +64,7 @@ uint32_t CommandProcessor::reg_read(uint32_t idx) const {
     case REG_STATUS: {
       const bool running = enabled() && !halted_ && !error_;
       return (uint32_t{running} << STATUS_RUNNING) | (uint32_t{halted_} << STATUS_HALTED) |
-             (uint32_t{error_} << STATUS_ERROR) | (0u << STATUS_PIPE_BUSY) |  // model: pipe always drained
+             (uint32_t{error_} << STATUS_ERROR) | (uint32_t{!pending_eop_.empty()} << STATUS_PIPE_BUSY) |
              (uint32_t{rptr_ == wptr_} << STATUS_RING_EMPTY) | (uint32_t{wait_} << STATUS_WAITING) |
              (uint32_t{in_ib_} << STATUS_IN_IB) | (0u << STATUS_COPYING);  // model: copies are instant
     }
@@ -119,10 +121,29 @@ bool CommandProcessor::blocked_on_wait() const {
   return enabled() && !halted_ && !error_ && wait_ && !wait_cond();
 }
 
+bool CommandProcessor::fence_blocked() const {
+  if (!in_cmd_ || op_ != OP_WRITE_REG) return false;
+  if ((arg_ >> WRITE_REG_EOP_BIT) & 1u) return pending_eop_.size() >= EOP_QUEUE_DEPTH;
+  // A top-of-pipe write waits for the end-of-pipe writes in flight to the same register, so
+  // that the writes to one register land in decode order.
+  const uint32_t f = arg_ & 0xFu;
+  return std::any_of(pending_eop_.begin(), pending_eop_.end(), [f](const FenceWrite& w) { return w.index == f; });
+}
+
 bool CommandProcessor::can_decode() const {
   if (!enabled() || halted_ || error_) return false;
   if (wait_) return wait_cond();
+  if (fence_blocked()) return false;
   return in_ib_ || rptr_ != wptr_;
+}
+
+bool CommandProcessor::eop_complete() {
+  if (pending_eop_.empty()) return false;
+  const FenceWrite w = pending_eop_.front();
+  pending_eop_.pop_front();
+  fence_[w.index] = w.value;
+  fence_log_.push_back(w);
+  return true;
 }
 
 bool CommandProcessor::expire_wait() {
@@ -290,10 +311,16 @@ std::optional<DrawPkt> CommandProcessor::step() {
       }
       break;
     case OP_WRITE_REG: {
-      // In the model every earlier draw has already completed, so TOP and EOP behave alike.
       const uint32_t f = arg_ & 0xFu;
+      const FenceWrite w{f, dw, ((arg_ >> WRITE_REG_EOP_BIT) & 1u) != 0, header_addr_};
+      if (w.eop) {  // queued; the token goes down the pipe and eop_complete() writes the fence
+        pending_eop_.push_back(w);
+        DrawPkt token;
+        token.eop = 1;
+        return token;
+      }
       fence_[f] = dw;
-      fence_log_.push_back({f, dw, ((arg_ >> WRITE_REG_EOP_BIT) & 1u) != 0, header_addr_});
+      fence_log_.push_back(w);
       break;
     }
     case OP_WAIT_REG:

@@ -9,12 +9,18 @@
 // WAIT_REG blocks decoding until its compare holds: blocked_on_wait() is then true and step()
 // does nothing; the host releases it with reg_write() (any register, e.g. a fence), or
 // expire_wait() plays the watchdog running out (the model has no time).
+// WRITE_REG at the end of pipe (arg[11]) queues the fence write (at most EOP_QUEUE_DEPTH in
+// flight) and returns an end-of-pipe token (a DrawPkt with eop = 1) from step(); whoever runs
+// the pipeline sends it after the earlier draws and calls eop_complete() when it comes out of the
+// pixel writer with every earlier write done, which writes the oldest queued fence. A top-of-pipe
+// WRITE_REG to a register with an end-of-pipe write in flight waits for it (fence_blocked()).
 // COPY is handed to the DMA: the completed copy is returned by take_copy() (the Gpu runs it
 // before decoding on; in the model all earlier work has completed at that point).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <vector>
 
@@ -47,16 +53,24 @@ class CommandProcessor {
   // WAIT_REG, and a dword to decode (in an IB, or RPTR != WPTR in the ring) or an IB end/a
   // satisfied wait to act on.
   bool can_decode() const;
-  // Decodes one dword (or acts on an IB end / a satisfied wait); returns the draw packet a DRAW
-  // completes.
+  // Decodes one dword (or acts on an IB end / a satisfied wait); returns the packet a DRAW
+  // or an end-of-pipe WRITE_REG (token, eop = 1) completes.
   std::optional<DrawPkt> step();
-  // Decodes until a DRAW completes or the CP cannot decode (or max_dwords steps were made).
+  // Decodes until a draw packet or token comes out or the CP cannot decode (or max_dwords steps
+  // were made).
   std::optional<DrawPkt> next_draw(uint64_t max_dwords = ~uint64_t{0});
   // The COPY decoded by the last step(), if any (to be executed before decoding on).
   std::optional<CopyJob> take_copy();
 
   // Blocked on a WAIT_REG whose compare does not hold (and decoding is otherwise allowed).
   bool blocked_on_wait() const;
+  // The WRITE_REG being decoded must wait for an end-of-pipe completion (queue full, or a
+  // top-of-pipe write to a register with an end-of-pipe write in flight).
+  bool fence_blocked() const;
+  // The oldest end-of-pipe token has left the pipeline: its fence is written. False when none
+  // is in flight.
+  bool eop_complete();
+  size_t eop_in_flight() const { return pending_eop_.size(); }
   // The watchdog runs out on a blocked wait: ERR_WAIT_TIMEOUT when WATCHDOG != 0. Returns true
   // when it raised the error.
   bool expire_wait();
@@ -69,6 +83,7 @@ class CommandProcessor {
   bool in_ib() const { return in_ib_; }
   uint32_t rptr() const { return rptr_; }
   uint64_t dwords_decoded() const { return dwords_decoded_; }
+  // Fence writes in the order they land (end-of-pipe ones at completion).
   const std::vector<FenceWrite>& fence_writes() const { return fence_log_; }
   const std::vector<CopyJob>& copies() const { return copy_log_; }
 
@@ -114,6 +129,7 @@ class CommandProcessor {
   uint32_t draw_id_ = 0;
   uint64_t dwords_decoded_ = 0;
   std::vector<FenceWrite> fence_log_;
+  std::deque<FenceWrite> pending_eop_;
   std::vector<CopyJob> copy_log_;
 };
 

@@ -11,6 +11,12 @@ int64_t InputAssembler::saturate(uint32_t raw) {
 
 void InputAssembler::process(const DrawPkt& draw, const Memory& mem,
                              const std::function<void(const TriPkt&)>& emit) {
+  if (draw.eop) {  // end-of-pipe token: forwarded after the earlier draws' triangles
+    TriPkt token;
+    token.eop = 1;
+    emit(token);
+    return;
+  }
   const uint32_t base = static_cast<uint32_t>(draw.vb_base) + static_cast<uint32_t>(draw.first_vertex) * VERTEX_BYTES;
   const uint64_t tris = draw.vertex_count / 3;
   uint32_t addr = base;

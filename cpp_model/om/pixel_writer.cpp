@@ -3,6 +3,7 @@
 namespace pineda::model {
 
 void PixelWriter::process(const CovPkt& c, const std::function<void(const MemReq&)>& emit) {
+  if (c.eop) return;  // end-of-pipe token: no write (the caller signals the completion)
   for (int bit = 0; bit < 64; ++bit) {
     if (((c.mask >> bit) & 1u) == 0) continue;
     const uint32_t x = static_cast<uint32_t>(c.tx * 8 + static_cast<uint64_t>(bit & 7));

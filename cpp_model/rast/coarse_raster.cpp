@@ -35,6 +35,12 @@ bool CoarseRaster::test_tile(const SetupPkt& s, uint32_t tx, uint32_t ty, TilePk
 }
 
 void CoarseRaster::process(const SetupPkt& s, const std::function<void(const TilePkt&)>& emit) {
+  if (s.eop) {  // end-of-pipe token: one decision, always emitted
+    TilePkt token;
+    token.eop = 1;
+    emit(token);
+    return;
+  }
   for (uint64_t ty = s.tiles.y0; ty < s.tiles.y1; ++ty) {
     for (uint64_t tx = s.tiles.x0; tx < s.tiles.x1; ++tx) {
       ++visited_;

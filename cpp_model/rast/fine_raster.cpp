@@ -26,6 +26,11 @@ uint64_t FineRaster::coverage_mask(const TilePkt& t) {
 }
 
 std::optional<CovPkt> FineRaster::process(const TilePkt& t) {
+  if (t.eop) {  // end-of-pipe token: forwarded, not counted
+    CovPkt token;
+    token.eop = 1;
+    return token;
+  }
   ++tiles_in_;
   const uint64_t mask = coverage_mask(t);
   if (mask == 0) return std::nullopt;

@@ -34,6 +34,11 @@ Setup::EdgeFn Setup::edge_fn(const Vtx& vi, const Vtx& vj) {
 }
 
 std::optional<SetupPkt> Setup::process(const TriPkt& tri) {
+  if (tri.eop) {  // end-of-pipe token: never culled, not counted
+    SetupPkt token;
+    token.eop = 1;
+    return token;
+  }
   ++triangles_;
   std::array<Vtx, 3> v = tri.v;
   for (const Vtx& p : v) {

@@ -47,14 +47,18 @@ Trace Gpu::take_trace() {
 
 void Gpu::process_draw(const DrawPkt& draw_in) {
   const DrawPkt draw = draw_in.canonical();
-  ++stats_.draws;
+  if (draw.eop) {
+    ++stats_.eop_tokens;
+  } else {
+    ++stats_.draws;
+  }
   if (trace_on_) trace_.cp_draw.push_back(draw);
   ia_.process(draw, mem_, [this](const TriPkt& tri) {
-    ++stats_.triangles_in;
+    if (!tri.eop) ++stats_.triangles_in;
     if (trace_on_) trace_.ia_tri.push_back(tri);
     const auto s = setup_.process(tri);
     if (!s) return;
-    ++stats_.triangles_setup;
+    if (!s->eop) ++stats_.triangles_setup;
     if (trace_on_) trace_.setup_tri.push_back(*s);
     coarse_.process(*s, [this](const TilePkt& tile) {
       if (trace_on_) trace_.coarse_tile.push_back(tile);
@@ -65,6 +69,8 @@ void Gpu::process_draw(const DrawPkt& draw_in) {
         if (trace_on_) trace_.pw_mem.push_back(req);
         PixelWriter::apply(req, mem_);
       });
+      // The token leaves the pixel writer once every earlier write is done (here: applied).
+      if (cov->eop) cp_.eop_complete();
     });
   });
   stats_.triangles_culled_area = setup_.culled_zero_area();

@@ -1,6 +1,7 @@
 // The full golden model: CP -> IA -> SETUP -> COARSE -> FINE -> PW -> Memory.
-// Each draw runs to completion before the CP decodes the next dword, so every WRITE_REG (TOP or
-// EOP) sees all earlier pixel writes applied. The packets of every boundary can be recorded in a
+// Each draw runs to completion before the CP decodes the next dword. An end-of-pipe WRITE_REG's
+// token goes through every unit like a draw and completes (the fence is written) as it leaves
+// the pixel writer, so the model never has one in flight. The packets of every boundary can be recorded in a
 // Trace, named after BOUNDARY_NAMES, for comparison with the RTL's taps.
 #pragma once
 
@@ -33,6 +34,7 @@ struct Trace {
 
 struct Stats {
   uint64_t draws = 0;
+  uint64_t eop_tokens = 0;             // end-of-pipe WRITE_REG tokens sent down the pipe
   uint64_t triangles_in = 0;           // TriPkts from IA
   uint64_t triangles_culled_area = 0;  // area2 == 0
   uint64_t triangles_culled_empty = 0; // empty pixel rectangle after clip
@@ -76,7 +78,8 @@ class Gpu {
   // left a blocked wait runs into the watchdog (ERR_WAIT_TIMEOUT) when WATCHDOG != 0, else
   // WAITING is returned.
   RunResult run_with_host(const std::vector<HostAction>& actions, uint64_t max_dwords = ~uint64_t{0});
-  // Pushes one draw packet from IA onwards (as if the CP had emitted it); recorded in cp_draw.
+  // Pushes one draw packet (or end-of-pipe token) from IA onwards (as if the CP had emitted it);
+  // recorded in cp_draw.
   void process_draw(const DrawPkt& draw);
 
   void set_trace_enabled(bool on) { trace_on_ = on; }

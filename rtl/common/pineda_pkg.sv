@@ -2,7 +2,7 @@
 // The contract between the RTL and the C++ golden model: see docs/contract.md.
 package pineda_pkg;
 
-  localparam int unsigned CONTRACT_VERSION = 32'd2;  // bumped whenever any packet, encoding or register changes
+  localparam int unsigned CONTRACT_VERSION = 32'd3;  // bumped whenever any packet, encoding or register changes
   localparam int unsigned COORD_W = 32'd24;  // snapped coordinate width: signed 16.8 fixed point
   localparam int unsigned COORD_FRAC = 32'd8;  // fractional bits of a snapped coordinate
   localparam int unsigned DELTA_W = 32'd25;  // edge coefficient width (difference of two COORD_W values)
@@ -16,6 +16,12 @@ package pineda_pkg;
   localparam int unsigned NUM_STATE = 32'd16;  // draw-state registers written by SET_STATE
   localparam int unsigned VERTEX_BYTES = 32'd8;  // vertex buffer stride in v1: int32 x, int32 y (16.8)
   localparam int unsigned RET_STACK_DEPTH = 32'd4;  // CALL return-stack levels (a 5th nested CALL is ERR_STACK_OVERFLOW)
+  localparam int unsigned EOP_QUEUE_DEPTH = 32'd4;  // end-of-pipe WRITE_REGs in flight; the next one waits for a completion
+  localparam int unsigned FP32_QNAN = 32'd2143289344;  // the one NaN every FP32 operation returns (positive quiet NaN, payload 0)
+  localparam int unsigned FP32_ONE = 32'd1065353216;  // 1.0f (the VTX matrix resets to the identity)
+  localparam int unsigned FIX16_8_MAX = 32'd8388607;  // largest 16.8 value (2^23 - 1) a float->16.8 conversion saturates to
+  localparam int unsigned VTX_KIND_VERTEX = 32'd0;  // vtx_in_pkt_t.kind: an object-space vertex to transform
+  localparam int unsigned VTX_KIND_MATRIX_ROW = 32'd1;  // vtx_in_pkt_t.kind: pos = row `row` of the position matrix
   localparam int unsigned OP_NOP = 32'd0;  // skip `len` payload dwords (padding)
   localparam int unsigned OP_SET_STATE = 32'd1;  // state[arg + i] = payload[i] for i < len
   localparam int unsigned OP_DRAW = 32'd2;  // len = 2: payload[0] = first vertex, payload[1] = vertex count (triangle list)
@@ -149,8 +155,9 @@ package pineda_pkg;
     logic signed [49:0] e;  // value at a reference sample (see the packet)
   } edge_t;
 
-  // CP -> IA: one draw with the state it needs carried along (252 bits)
+  // CP -> IA: one draw with the state it needs carried along (253 bits)
   typedef struct packed {
+    logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [31:0] vb_base;  // vertex buffer byte address
     logic [31:0] first_vertex;
     logic [31:0] vertex_count;  // triangle list: floor(count/3) triangles
@@ -160,8 +167,9 @@ package pineda_pkg;
     logic [15:0] draw_id;  // sequence number of the draw (wraps)
   } draw_pkt_t;
 
-  // IA -> SETUP: one triangle (316 bits)
+  // IA -> SETUP: one triangle (317 bits)
   typedef struct packed {
+    logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][47:0] v;  // 3 x vtx_t: vertices in API order
     logic [31:0] color;
     target_t target;
@@ -169,8 +177,9 @@ package pineda_pkg;
     logic [31:0] tri_id;  // sequence number of the triangle since reset
   } tri_pkt_t;
 
-  // SETUP -> COARSE: a triangle that may cover samples (520 bits)
+  // SETUP -> COARSE: a triangle that may cover samples (521 bits)
   typedef struct packed {
+    logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][99:0] edges;  // 3 x edge_t: e = E at the centre of pixel (tiles.x0*8, tiles.y0*8)
     trect_t tiles;  // tiles touched by pix
     rect_t pix;  // sample bounding box intersected with clip (non-empty)
@@ -179,8 +188,9 @@ package pineda_pkg;
     logic [31:0] tri_id;
   } setup_pkt_t;
 
-  // COARSE -> FINE: one 8x8 tile not rejected by the corner test (497 bits)
+  // COARSE -> FINE: one 8x8 tile not rejected by the corner test (498 bits)
   typedef struct packed {
+    logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [11:0] tx;
     logic [11:0] ty;
     logic accept;  // all 64 samples inside all three edges
@@ -191,8 +201,9 @@ package pineda_pkg;
     logic [31:0] tri_id;
   } tile_pkt_t;
 
-  // FINE -> PW: coverage of one tile (never empty) (200 bits)
+  // FINE -> PW: coverage of one tile (never empty) (201 bits)
   typedef struct packed {
+    logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [11:0] tx;
     logic [11:0] ty;
     logic [63:0] mask;  // bit j*8+i covers pixel (tx*8+i, ty*8+j)
@@ -216,5 +227,39 @@ package pineda_pkg;
     logic [31:0] rdata;
     logic [7:0] tag;
   } mem_rsp_t;
+
+  // four FP32 values (IEEE binary32 bit patterns) (128 bits)
+  typedef struct packed {
+    logic [31:0] x;
+    logic [31:0] y;
+    logic [31:0] z;
+    logic [31:0] w;
+  } fvec4_t;
+
+  // a texture coordinate: two FP32 values (64 bits)
+  typedef struct packed {
+    logic [31:0] u;
+    logic [31:0] v;
+  } fvec2_t;
+
+  // -> VTX: an object-space vertex, or one row of the position matrix (324 bits)
+  typedef struct packed {
+    logic [1:0] kind;  // VTX_KIND_*; other values are consumed and ignored
+    logic [1:0] row;  // VTX_KIND_MATRIX_ROW: the matrix row that pos replaces
+    fvec4_t pos;  // vertex: object-space position; matrix row: (M[row][0..3]) in (x, y, z, w)
+    logic [31:0] color;  // RGBA8, passed through
+    fvec2_t tex0;  // passed through
+    fvec2_t tex1;  // passed through
+    logic [31:0] vtx_id;  // passed through (order / post-transform slot)
+  } vtx_in_pkt_t;
+
+  // VTX ->: a clip-space vertex, pos = M * pos in the documented order (320 bits)
+  typedef struct packed {
+    fvec4_t pos;  // clip-space position
+    logic [31:0] color;
+    fvec2_t tex0;
+    fvec2_t tex1;
+    logic [31:0] vtx_id;
+  } clip_vtx_pkt_t;
 
 endpackage

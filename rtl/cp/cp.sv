@@ -15,8 +15,13 @@
 //   the last payload dword arrives; on such an error RING_RPTR goes back to the header. Either
 //   way nothing of the command executes and nothing more is decoded until CONTROL.CP_RESET.
 //   SET_STATE writes the 16 state registers, DRAW emits a draw_pkt_t carrying the state it
-//   needs, WRITE_REG writes a fence at once (top of pipe) or after the pipeline has drained
-//   (end of pipe: pipe_idle_i and the CP's own draw output empty), WAIT_REG blocks until its
+//   needs, WRITE_REG writes a fence at once (top of pipe) or, at the end of pipe, queues the
+//   write (EOP_QUEUE_DEPTH entries) and emits an end-of-pipe token (draw_pkt_t with eop = 1)
+//   behind the earlier draws; every unit forwards the token in order and the pixel writer
+//   returns it on eop_done_* once every earlier write is acknowledged, which writes the oldest
+//   queued fence. Decoding goes on meanwhile. A top-of-pipe WRITE_REG to a register with an
+//   end-of-pipe write queued waits for it (writes to one register land in decode order); an
+//   end-of-pipe WRITE_REG with the queue full waits for a completion. WAIT_REG blocks until its
 //   compare holds (watchdog: ERR_WAIT_TIMEOUT), INTERRUPT sets INT_PAYLOAD and IRQ INTERRUPT,
 //   COPY waits for the pipeline to drain and the DMA to be idle, hands the job to the DMA and
 //   waits until the DMA is idle again (every copy write acknowledged), END halts.
@@ -53,6 +58,9 @@ module cp #(
   output logic [31:0]             copy_dst_o,
   output logic [31:0]             copy_len_o,
   input  logic                    dma_idle_i,
+  // End-of-pipe completions (one per token, in order; always accepted)
+  input  logic                    eop_done_valid_i,
+  output logic                    eop_done_ready_o,
   // Status
   input  logic                    pipe_idle_i,
   output logic                    idle_o
@@ -61,7 +69,6 @@ module cp #(
   typedef enum logic [2:0] {
     DecHdr     = 3'd0,  // next dword is a command header
     DecPayload = 3'd1,  // consuming the payload of op_q
-    DecEop     = 3'd2,  // end-of-pipe WRITE_REG waiting for the pipeline to drain
     DecWait    = 3'd3,  // WAIT_REG: compare does not hold yet
     DecCopy    = 3'd4,  // COPY: waiting for the pipeline and the DMA to be idle
     DecCopyRun = 3'd5   // COPY: handed to the DMA, waiting for it to finish
@@ -71,6 +78,8 @@ module cp #(
   localparam logic [14:0] MaxDim   = 15'(pineda_pkg::MAX_RT_DIM);
   localparam int unsigned Depth    = pineda_pkg::RET_STACK_DEPTH;
   localparam int unsigned IrqW     = 3;
+  localparam int unsigned EopDepth = pineda_pkg::EOP_QUEUE_DEPTH;
+  localparam int unsigned EopW     = $clog2(EopDepth);
 
   // ---------------------------------------------------------------------------------------------
   // Registers
@@ -114,6 +123,11 @@ module cp #(
   logic [Depth-1:0][31:0]   stk_addr_q, stk_addr_d;
   logic [Depth-1:0][31:0]   stk_rem_q,  stk_rem_d;
   logic [2:0]               sp_q,       sp_d;
+  // End-of-pipe fence writes in flight (a ring of EopDepth entries from eop_head_q).
+  logic [EopDepth-1:0][3:0]  eop_idx_q,  eop_idx_d;
+  logic [EopDepth-1:0][31:0] eop_val_q,  eop_val_d;
+  logic [EopW-1:0]           eop_head_q, eop_head_d;
+  logic [EopW:0]             eop_cnt_q,  eop_cnt_d;
 
   // ---------------------------------------------------------------------------------------------
   // Valid address window
@@ -226,6 +240,10 @@ module cp #(
     draw_pkt.clip.y0      = min_dim(state_q[pineda_pkg::ST_SCISSOR_Y][15:0],  rt_h);
     draw_pkt.clip.y1      = min_dim(state_q[pineda_pkg::ST_SCISSOR_Y][31:16], rt_h);
     draw_pkt.draw_id      = draw_id_q;
+    if (32'(op_q) == pineda_pkg::OP_WRITE_REG) begin
+      draw_pkt     = '0;  // end-of-pipe token
+      draw_pkt.eop = 1'b1;
+    end
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -328,6 +346,11 @@ module cp #(
   logic [1:0]  top_idx;
   logic [1:0]  push_idx;
   logic [31:0] wd_next;
+  logic        eop_full;      // no free entry for an end-of-pipe write
+  logic        eop_same;      // an end-of-pipe write to fence idx_q is queued
+  logic        eop_push, eop_pop;
+  logic [EopW-1:0] eop_tail;
+  logic [EopW-1:0] eop_rel;
 
   always_comb begin
     control_d     = control_q;
@@ -368,8 +391,13 @@ module cp #(
     stk_addr_d    = stk_addr_q;
     stk_rem_d     = stk_rem_q;
     sp_d          = sp_q;
+    eop_idx_d     = eop_idx_q;
+    eop_val_d     = eop_val_q;
+    eop_head_d    = eop_head_q;
+    eop_cnt_d     = eop_cnt_q;
 
     consume      = 1'b0;
+    eop_push     = 1'b0;
     draw_push    = 1'b0;
     fence_we     = 1'b0;
     fence_widx   = idx_q;
@@ -392,6 +420,16 @@ module cp #(
     top_idx   = 2'(sp_q - 3'd1);
     push_idx  = sp_q[1:0];
     wd_next   = wd_cnt_q + 32'd1;
+    eop_full  = (eop_cnt_q == (EopW+1)'(EopDepth));
+    eop_tail  = eop_head_q + eop_cnt_q[EopW-1:0];
+    eop_same  = 1'b0;
+    for (int k = 0; k < EopDepth; k++) begin
+      // Entry k is queued when (k - head) mod EopDepth < count.
+      eop_rel = EopW'(k) - eop_head_q;
+      if ({1'b0, eop_rel} < eop_cnt_q && eop_idx_q[k] == idx_q) begin
+        eop_same = 1'b1;
+      end
+    end
 
     unique case (dec_q)
       DecHdr: begin
@@ -446,10 +484,14 @@ module cp #(
               end
             end
             pineda_pkg::OP_WRITE_REG: begin
-              consume = 1'b1;
               if (eop_q) begin
-                word_d = fifo_data;
-              end else begin
+                if (!eop_full && draw_ready) begin
+                  consume   = 1'b1;  // queue the write, send the token
+                  eop_push  = 1'b1;
+                  draw_push = 1'b1;
+                end
+              end else if (!eop_same) begin
+                consume  = 1'b1;
                 fence_we = 1'b1;
               end
             end
@@ -496,7 +538,6 @@ module cp #(
             cnt_d = cnt_q - 12'd1;
             if (cnt_q == 12'd1) begin
               unique case (32'(op_q))
-                pineda_pkg::OP_WRITE_REG: dec_d = eop_q ? DecEop : DecHdr;
                 pineda_pkg::OP_WAIT_REG:  dec_d = DecWait;
                 pineda_pkg::OP_COPY:      dec_d = pay_error ? DecHdr : DecCopy;
                 default:                  dec_d = DecHdr;
@@ -506,14 +547,6 @@ module cp #(
           if (pay_error) begin
             set_error = 1'b1;
           end
-        end
-      end
-
-      DecEop: begin
-        fence_wdata = word_q;
-        if (pipe_idle_i && out_empty) begin
-          fence_we = 1'b1;
-          dec_d    = DecHdr;
         end
       end
 
@@ -619,6 +652,19 @@ module cp #(
     if (fence_we) begin
       fence_d[fence_widx] = fence_wdata;
     end
+    // End-of-pipe queue: push at the tail, a completion pops the head and writes its fence
+    // (the same cycle's top-of-pipe write never targets that register; a host write to it in
+    // the same cycle is overridden).
+    eop_pop = eop_done_valid_i && (eop_cnt_q != '0);
+    if (eop_push) begin
+      eop_idx_d[eop_tail] = idx_q;
+      eop_val_d[eop_tail] = fifo_data;
+    end
+    if (eop_pop) begin
+      fence_d[eop_idx_q[eop_head_q]] = eop_val_q[eop_head_q];
+      eop_head_d                     = eop_head_q + EopW'(1);
+    end
+    eop_cnt_d = eop_cnt_q + (EopW+1)'(eop_push) - (EopW+1)'(eop_pop);
     if (set_end) begin
       halted_d                          = 1'b1;
       irq_status_d[pineda_pkg::IRQ_END] = 1'b1;
@@ -635,7 +681,8 @@ module cp #(
 
     // CONTROL.CP_RESET: abort decoding, drop the prefetch (and reads in flight) and the return
     // stack, clear ERROR and HALTED, skip what was submitted (RPTR := WPTR). A copy already
-    // handed to the DMA completes; the next COPY waits for it.
+    // handed to the DMA completes; the next COPY waits for it. End-of-pipe writes in flight
+    // are kept: their tokens are in the pipeline and complete as usual.
     if (cp_reset) begin
       flush       = 1'b1;
       dec_d       = DecHdr;
@@ -665,6 +712,7 @@ module cp #(
     fifo_ready = consume;
   end
 
+  assign eop_done_ready_o = 1'b1;
   assign copy_src_o = word_q;
   assign copy_dst_o = word1_q;
   assign copy_len_o = copy_len_q;
@@ -716,6 +764,10 @@ module cp #(
       stk_addr_q    <= '0;
       stk_rem_q     <= '0;
       sp_q          <= '0;
+      eop_idx_q     <= '0;
+      eop_val_q     <= '0;
+      eop_head_q    <= '0;
+      eop_cnt_q     <= '0;
     end else begin
       control_q     <= control_d;
       halted_q      <= halted_d;
@@ -755,6 +807,10 @@ module cp #(
       stk_addr_q    <= stk_addr_d;
       stk_rem_q     <= stk_rem_d;
       sp_q          <= sp_d;
+      eop_idx_q     <= eop_idx_d;
+      eop_val_q     <= eop_val_d;
+      eop_head_q    <= eop_head_d;
+      eop_cnt_q     <= eop_cnt_d;
     end
   end
 
@@ -765,7 +821,7 @@ module cp #(
   logic        pipe_busy;
 
   always_comb begin
-    pipe_busy = !pipe_idle_i || !out_empty;
+    pipe_busy = !pipe_idle_i || !out_empty || (eop_cnt_q != '0);
     status    = '0;
     status[pineda_pkg::STATUS_RUNNING]    = run;
     status[pineda_pkg::STATUS_HALTED]     = halted_q;

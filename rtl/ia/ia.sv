@@ -6,7 +6,9 @@
 // be in flight). The assembler consumes one dword per clock: x0, y0, x1, y1, x2, y2 make one
 // tri_pkt_t (each int32 saturated to [-2^23, 2^23-1]); when fewer than 6 dwords of the draw are
 // left at a triangle boundary they are consumed and dropped (1 or 2 leftover vertices).
-// tri_id counts emitted triangles since reset.
+// tri_id counts emitted triangles since reset. An end-of-pipe token (eop = 1) issues no read:
+// its descriptor is queued behind the earlier draws' and turns into one tri_pkt_t token (every
+// other field 0) after their triangles.
 // Throughput: one dword per clock, i.e. one triangle per 6 clocks; draws follow each other
 // without a bubble (a zero-vertex draw costs one clock). Latency: memory latency + ~3 clocks.
 module ia #(
@@ -32,6 +34,7 @@ module ia #(
 
   // What the assembler needs of a draw.
   typedef struct packed {
+    logic                eop;     // end-of-pipe token
     logic [32:0]         dwords;  // vertex_count * 2
     logic [31:0]         color;
     pineda_pkg::target_t target;
@@ -55,12 +58,14 @@ module ia #(
   logic        reader_idle;
 
   always_comb begin
-    in_ready_o = job_ready & desc_in_ready;
-    job_valid  = in_valid_i & desc_in_ready;
+    // A token needs no read job (and no job_ready).
+    in_ready_o = (job_ready | in_i.eop) & desc_in_ready;
+    job_valid  = in_valid_i & desc_in_ready & !in_i.eop;
     job_addr   = in_i.vb_base + {in_i.first_vertex[28:0], 3'b000};
     job_count  = {in_i.vertex_count, 1'b0};
 
     desc_in        = '0;
+    desc_in.eop    = in_i.eop;
     desc_in.dwords = {in_i.vertex_count, 1'b0};
     desc_in.color  = in_i.color;
     desc_in.target = in_i.target;
@@ -96,7 +101,7 @@ module ia #(
     .clk_i,
     .rst_ni,
     .clear_i     (1'b0),
-    .in_valid_i  (in_valid_i & job_ready),
+    .in_valid_i  (in_valid_i & (job_ready | in_i.eop)),
     .in_ready_o  (desc_in_ready),
     .in_data_i   (desc_in),
     .out_valid_o (desc_valid),
@@ -152,6 +157,10 @@ module ia #(
     tri_pkt.target = desc.target;
     tri_pkt.clip   = desc.clip;
     tri_pkt.tri_id = tri_id_q;
+    if (desc.eop) begin
+      tri_pkt     = '0;  // end-of-pipe token
+      tri_pkt.eop = 1'b1;
+    end
   end
 
   always_comb begin
@@ -168,7 +177,12 @@ module ia #(
     drop = (widx_q == 3'd0) && (left < 33'd6);
 
     if (desc_valid) begin
-      if (left == 33'd0) begin
+      if (desc.eop) begin
+        if (tri_ready) begin
+          tri_push = 1'b1;
+          desc_pop = 1'b1;
+        end
+      end else if (left == 33'd0) begin
         desc_pop = 1'b1;  // empty draw
       end else if (dat_valid) begin
         if (drop || widx_q != 3'd5) begin
@@ -191,7 +205,7 @@ module ia #(
         end
       end
     end
-    if (tri_push) begin
+    if (tri_push && !desc.eop) begin
       tri_id_d = tri_id_q + 32'd1;
     end
   end

@@ -4,8 +4,10 @@
 // (find-first-set, then clear): bit j*8+i is pixel (x, y) = (tx*8+i, ty*8+j),
 // addr = target.base + y*target.pitch + x*4 (mod 2^32), wdata = color, be = 4'hF, tag = 0.
 // The next packet is taken in the cycle the last write of the current one is accepted.
-// Write acknowledgements are always accepted and counted: idle_o (no packet held and no write
-// outstanding) is what the end-of-pipe fence waits for.
+// Write acknowledgements are always accepted and counted. An end-of-pipe token (eop = 1) is
+// held until every earlier write is acknowledged, then offered on eop_done_valid_o (the CP's
+// completion input); the next packet is taken once the CP has accepted it. idle_o: no packet
+// or token held and no write outstanding.
 // Throughput: one pixel write per clock. Latency: 1 clock (packet in -> first write request).
 module pixel_writer #(
   parameter int unsigned OutstandingW = 16
@@ -21,12 +23,15 @@ module pixel_writer #(
   input  logic                 mem_rsp_valid_i,
   output logic                 mem_rsp_ready_o,
   input  pineda_pkg::mem_rsp_t mem_rsp_i,
+  output logic                 eop_done_valid_o,
+  input  logic                 eop_done_ready_i,
   output logic                 idle_o
 );
 
   logic                        valid_q, valid_d;    // mask_q != 0
   pineda_pkg::cov_pkt_t        pkt_q,   pkt_d;
   logic [OutstandingW-1:0]     outst_q, outst_d;
+  logic                        tok_q,   tok_d;      // end-of-pipe token held
 
   logic [5:0]  bit_idx;
   logic [63:0] lowest;
@@ -55,20 +60,26 @@ module pixel_writer #(
     mem_req_o.be    = 4'hF;
     mem_req_o.tag   = '0;
 
-    mem_rsp_ready_o = 1'b1;
-    idle_o          = !valid_q && (outst_q == '0);
+    mem_rsp_ready_o  = 1'b1;
+    eop_done_valid_o = tok_q && (outst_q == '0);
+    idle_o           = !valid_q && !tok_q && (outst_q == '0);
   end
 
   always_comb begin
     req_fire   = mem_req_valid_o && mem_req_ready_i;
     rsp_fire   = mem_rsp_valid_i && mem_rsp_ready_o;
     last       = (pkt_q.mask == lowest);
-    in_ready_o = !valid_q || (req_fire && last);
+    in_ready_o = !tok_q && (!valid_q || (req_fire && last));
   end
 
   always_comb begin
     valid_d = valid_q;
     pkt_d   = pkt_q;
+    tok_d   = tok_q;
+
+    if (eop_done_valid_o && eop_done_ready_i) begin
+      tok_d = 1'b0;
+    end
 
     if (req_fire) begin
       pkt_d.mask = pkt_q.mask & ~lowest;
@@ -78,8 +89,12 @@ module pixel_writer #(
     end
 
     if (in_valid_i && in_ready_o) begin
-      pkt_d   = in_i;
-      valid_d = (in_i.mask != 64'd0);
+      if (in_i.eop) begin
+        tok_d = 1'b1;
+      end else begin
+        pkt_d   = in_i;
+        valid_d = (in_i.mask != 64'd0);
+      end
     end
 
     unique case ({req_fire, rsp_fire})
@@ -94,15 +109,17 @@ module pixel_writer #(
       valid_q <= 1'b0;
       pkt_q   <= '0;
       outst_q <= '0;
+      tok_q   <= 1'b0;
     end else begin
       valid_q <= valid_d;
       pkt_q   <= pkt_d;
       outst_q <= outst_d;
+      tok_q   <= tok_d;
     end
   end
 
   logic unused_sig;
-  assign unused_sig = ^{mem_rsp_i, pkt_q.tri_id};
+  assign unused_sig = ^{mem_rsp_i, pkt_q.tri_id, pkt_q.eop};
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin

@@ -9,6 +9,8 @@
 // (the corner offsets are computed once per triangle). Rejected when any max_k < 0, trivially
 // accepted when every min_k >= 0. Non-rejected tiles go out as tile_pkt_t with e = Et.
 // The next triangle is taken in the same cycle as the last tile decision (no bubble).
+// An end-of-pipe token (eop = 1, empty tile rectangle) is one decision that always emits a
+// tile_pkt_t token (every other field 0).
 // Throughput: one tile decision per clock. Latency: 1 clock (input -> first tile_pkt_t).
 module coarse_raster (
   input  logic                   clk_i,
@@ -98,8 +100,8 @@ module coarse_raster (
     for (int k = 0; k < 3; k++) begin
       emax[k] = et_q[k] + cmax_q[k];
       emin[k] = et_q[k] + cmin_q[k];
-      if (emax[k][EW-1]) reject = 1'b1;   // max_k < 0
-      if (emin[k][EW-1]) accept = 1'b0;   // min_k < 0
+      if (emax[k][EW-1] && !cur_q.eop) reject = 1'b1;   // max_k < 0
+      if (emin[k][EW-1]) accept = 1'b0;                // min_k < 0
     end
 
     tile        = '0;
@@ -116,6 +118,10 @@ module coarse_raster (
     tile.color  = cur_q.color;
     tile.target = cur_q.target;
     tile.tri_id = cur_q.tri_id;
+    if (cur_q.eop) begin
+      tile     = '0;  // end-of-pipe token
+      tile.eop = 1'b1;
+    end
 
     tx_next = {1'b0, tx_q} + 13'd1;
     ty_next = {1'b0, ty_q} + 13'd1;

@@ -4,7 +4,8 @@
 // are formed as row bases e_k + j*256*B_k plus column offsets i*256*A_k (constant multiples:
 // shifts and adds), 192 EDGE_W-bit sums in all. A sample is covered when the tile is trivially
 // accepted or all three E >= 0, and its pixel (tx*8+i, ty*8+j) lies in the pix rectangle;
-// mask bit j*8+i. Tiles with an empty mask are dropped.
+// mask bit j*8+i. Tiles with an empty mask are dropped. An end-of-pipe token (eop = 1) is
+// forwarded as a cov_pkt_t token (every other field 0).
 // Throughput: one tile per clock. Latency: 1 clock.
 module fine_raster (
   input  logic                  clk_i,
@@ -78,6 +79,10 @@ module fine_raster (
     cov.color  = in_i.color;
     cov.target = in_i.target;
     cov.tri_id = in_i.tri_id;
+    if (in_i.eop) begin
+      cov     = '0;  // end-of-pipe token
+      cov.eop = 1'b1;
+    end
   end
 
   always_comb begin
@@ -92,8 +97,8 @@ module fine_raster (
     out_valid_d = out_valid_q;
     out_d       = out_q;
     if (in_ready_o) begin
-      out_valid_d = in_valid_i && (mask != 64'd0);
-      if (in_valid_i && (mask != 64'd0)) begin
+      out_valid_d = in_valid_i && ((mask != 64'd0) || in_i.eop);
+      if (in_valid_i && ((mask != 64'd0) || in_i.eop)) begin
         out_d = cov;
       end
     end

@@ -7,7 +7,8 @@
 //   k: v[k] -> v[(k+1)%3] with A = yi - yj, B = xj - xi, top-left bias (0 for A > 0 or
 //   A == 0 && B > 0, else -1), and e = A*(X - xi) + B*(Y - yi) + bias at
 //   X = tiles.x0*2048 + 128, Y = tiles.y0*2048 + 128.
-// Culled triangles are dropped between the stages.
+// Culled triangles are dropped between the stages. An end-of-pipe token (eop = 1) is never
+// culled and leaves as a setup_pkt_t token (every other field 0).
 // Throughput: one triangle per clock. Latency: 2 clocks.
 module setup (
   input  logic                   clk_i,
@@ -22,6 +23,7 @@ module setup (
 );
 
   typedef struct packed {
+    logic                   eop;    // end-of-pipe token
     logic [2:0][2*pineda_pkg::COORD_W-1:0] v;  // vtx_t x3, API order
     logic                   neg;    // area2 < 0: swap v1 and v2
     logic                   cull;
@@ -101,7 +103,8 @@ module setup (
     a_in        = '0;
     a_in.v      = in_i.v;
     a_in.neg    = area2[50];
-    a_in.cull   = (area2 == '0) || (qx1 <= qx0) || (qy1 <= qy0);
+    a_in.eop    = in_i.eop;
+    a_in.cull   = !in_i.eop && ((area2 == '0) || (qx1 <= qx0) || (qy1 <= qy0));
     // When not culled, clip.x0 <= qx0 < qx1 <= clip.x1 <= 16384: all fit 15 bits.
     a_in.pix.x0 = qx0[14:0];
     a_in.pix.x1 = qx1[14:0];
@@ -174,6 +177,10 @@ module setup (
       ed.b           = eb[k];
       ed.e           = ev[k][49:0];  // |E| < 2^49 + 1 (numerics.md §2)
       b_new.edges[k] = ed;
+    end
+    if (a_q.eop) begin
+      b_new     = '0;  // end-of-pipe token
+      b_new.eop = 1'b1;
     end
   end
 

@@ -7,8 +7,10 @@
 // throttle: a transfer on B is tap_<B>_valid_o && tap_<B>_ready_o. pw_mem sits between the pixel
 // writer's request port and the memory arbiter. Clients of the arbiter: 0 CP, 1 IA, 2 PW, 3 DMA.
 // Register port: addresses >= REG_PERF0 read perf counter (addr - REG_PERF0), the rest go to the
-// CP. The CP's end-of-pipe fences wait for pipe_idle: every unit after the CP idle (PW: also no
-// write outstanding) and nothing valid on any boundary after the CP.
+// CP. End-of-pipe fences: the CP's token travels down the pipeline like a draw and the pixel
+// writer returns it on eop_done once every earlier write is acknowledged. COPY waits for
+// pipe_idle: every unit after the CP idle (PW: also no write outstanding, no token held) and
+// nothing valid on any boundary after the CP.
 // stream_assert checkers watch every boundary and both directions of the memory port.
 module pineda_top #(
   parameter int unsigned CpFetchDepth = 256,  // > memory latency: 1 dword/clock at 200 cycles
@@ -67,6 +69,7 @@ module pineda_top #(
 
   logic cp_idle, ia_idle, setup_idle, coarse_idle, fine_idle, pw_idle;
   logic pipe_idle;
+  logic eop_done_valid, eop_done_ready;
 
   // Arbiter client ports (plain 2-D arrays: Yosys 0.55 sizes packed arrays of structs wrongly)
   pineda_pkg::mem_req_t cp_req, ia_req, dma_req;
@@ -121,6 +124,8 @@ module pineda_top #(
     .copy_dst_o      (copy_dst),
     .copy_len_o      (copy_len),
     .dma_idle_i      (dma_idle),
+    .eop_done_valid_i(eop_done_valid),
+    .eop_done_ready_o(eop_done_ready),
     .pipe_idle_i     (pipe_idle),
     .idle_o          (cp_idle)
   );
@@ -280,6 +285,8 @@ module pineda_top #(
     .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_CLIENT_PW]),
     .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_CLIENT_PW]),
     .mem_rsp_i       (pw_rsp),
+    .eop_done_valid_o(eop_done_valid),
+    .eop_done_ready_i(eop_done_ready),
     .idle_o          (pw_idle)
   );
 

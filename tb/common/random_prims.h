@@ -18,6 +18,20 @@ class PrimGen {
   bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
   uint64_t bits64() { return rng_(); }
 
+  // An end-of-pipe token of any stream: only eop = 1.
+  template <class Pkt>
+  static Pkt token() {
+    Pkt p;
+    p.eop = 1;
+    return p;
+  }
+  // With probability p, an end-of-pipe token to put in a stream next (tokens may follow each
+  // other and may come first).
+  template <class Pkt>
+  void maybe_token(std::vector<Pkt>& stream, double p) {
+    while (chance(p)) stream.push_back(token<Pkt>());
+  }
+
   // A clip rectangle inside a w x h target, sometimes the whole target, sometimes empty.
   Rect clip(uint32_t w, uint32_t h) {
     Rect r;

@@ -6,6 +6,9 @@
 // outputs with random back-pressure (ready low with probability `out_stall`), compares every
 // output packet with the model's expected stream, checks the unit returns to idle, and reports
 // "no progress" instead of hanging. Set PINEDA_FST=<file> to dump a waveform.
+// A unit with an end-of-pipe completion port (eop_done_valid_o/eop_done_ready_i: the pixel
+// writer) gets random back-pressure there too; every completion must come with no memory write
+// outstanding, and there must be one per end-of-pipe token in the input.
 #pragma once
 
 #include <verilated.h>
@@ -45,6 +48,10 @@ auto has_mem_port(int) -> decltype(std::declval<V&>().mem_req_valid_o, std::true
 template <class V>
 std::false_type has_mem_port(...);
 template <class V>
+auto has_eop_port(int) -> decltype(std::declval<V&>().eop_done_valid_o, std::true_type{});
+template <class V>
+std::false_type has_eop_port(...);
+template <class V>
 auto has_out_port(int) -> decltype(std::declval<V&>().out_valid_o, std::true_type{});
 template <class V>
 std::false_type has_out_port(...);
@@ -57,6 +64,9 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
   // A unit without an output stream (the pixel writer) is checked on its memory requests, and
   // the random back-pressure is applied to the memory port instead.
   constexpr bool kOut = decltype(has_out_port<V>(0))::value;
+  constexpr bool kEop = decltype(has_eop_port<V>(0))::value;
+  size_t tokens_in = 0, eop_done = 0;
+  for (const auto& p : inputs) tokens_in += p.eop ? 1 : 0;
   static_assert(kOut || kMem, "a unit needs an output stream or a memory port");
   UnitBenchResult res;
   auto ctx = std::make_unique<VerilatedContext>();
@@ -87,6 +97,7 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
   dut->rst_ni = 0;
   dut->in_valid_i = 0;
   if constexpr (kOut) dut->out_ready_i = 0;
+  if constexpr (kEop) dut->eop_done_ready_i = 0;
   if constexpr (kMem) {
     dut->mem_req_ready_i = 0;
     dut->mem_rsp_valid_i = 0;
@@ -118,6 +129,7 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
       dut->mem_rsp_valid_i = dram.rsp_valid();
       pack_sig(dram.rsp(), dut->mem_rsp_i);
     }
+    if constexpr (kEop) dut->eop_done_ready_i = uni(rng) >= cfg.out_stall;
     dut->clk_i = 0;
     dut->eval();
     if (fst) fst->dump(t++);
@@ -138,7 +150,20 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
     } else {
       if (req_fire) bad = !checker.on_transfer(req, cycle, rep);
     }
-    if (in_fire || out_fire || req_fire || rsp_fire) last_progress = cycle;
+    bool eop_fire = false;
+    if constexpr (kEop) {
+      eop_fire = dut->eop_done_valid_o && dut->eop_done_ready_i;
+      if (eop_fire) {
+        ++eop_done;
+        if (dram.outstanding() != 0 && !bad) {
+          bad = true;
+          rep = "EOP ORDER test=" + cfg.test + " seed=" + std::to_string(cfg.seed) + " cycle=" +
+                std::to_string(cycle) + ": end-of-pipe completion #" + std::to_string(eop_done - 1) +
+                " with " + std::to_string(dram.outstanding()) + " memory writes not yet acknowledged\n";
+        }
+      }
+    }
+    if (in_fire || out_fire || req_fire || rsp_fire || eop_fire) last_progress = cycle;
     if (bad) {
       res.report = rep;
       break;
@@ -157,7 +182,8 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
                    " cycle=" + std::to_string(cycle) + " (message above)\n";
       break;
     }
-    const bool drained = next_in == inputs.size() && checker.count() >= expected.size();
+    const bool drained = next_in == inputs.size() && checker.count() >= expected.size() &&
+                         (!kEop || eop_done >= tokens_in);
     if (drained && dut->idle_o && (!kMem || dram.outstanding() == 0)) {
       // A few more cycles: nothing further may come out.
       bool extra = false;
@@ -175,6 +201,7 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
         } else {
           extra = dut->mem_req_valid_o;
         }
+        if constexpr (kEop) extra = extra || dut->eop_done_valid_o;
         dut->clk_i = 1;
         dut->eval();
       }
@@ -192,7 +219,8 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
                    " cycle=" + std::to_string(cycle) + ": inputs taken " +
                    std::to_string(next_in) + "/" + std::to_string(inputs.size()) +
                    ", outputs " + std::to_string(checker.count()) + "/" +
-                   std::to_string(expected.size()) + "\n";
+                   std::to_string(expected.size()) + ", end-of-pipe completions " +
+                   std::to_string(eop_done) + "/" + std::to_string(tokens_in) + "\n";
       break;
     }
   }

@@ -1,11 +1,15 @@
 // RTL vs model: command processor (rtl/cp/cp.sv vs cpp_model/cp/command_processor).
 // The CP reads its ring and indirect buffers through the DRAM model (random latency), its draw
-// output sees random back-pressure, `pipe_idle_i` is randomly low (EOP fences and COPY must wait
-// for it) and the DMA is emulated (a copy job keeps `dma_idle_i` low for a random time). Host
-// actions: each time the CP has been blocked on a WAIT_REG for a while, the next action's register
-// writes are applied (the model applies them when it blocks). Checked: every draw packet, every
-// copy job, and afterwards every host-visible register and fence.
+// output sees random back-pressure, `pipe_idle_i` is randomly low (COPY must wait for it), the
+// pipeline is emulated for end-of-pipe tokens (each comes back on eop_done_* after a random
+// delay, in order; `pipe_idle_i` is low while one is out) and the DMA is emulated (a copy job
+// keeps `dma_idle_i` low for a random time). Host actions: each time the CP has been blocked on a
+// WAIT_REG for a while with STATUS.PIPE_BUSY clear, the next action's register writes are applied
+// (the model, whose tokens complete at once, applies them when it blocks). Checked: every draw
+// packet and token, every copy job, and afterwards every host-visible register and fence.
 #define CATCH_CONFIG_MAIN
+#include <algorithm>
+#include <deque>
 #include <functional>
 
 #include "Vcp.h"
@@ -28,8 +32,9 @@ struct CpRun {
 
 class CpBench {
  public:
-  CpBench(Memory& mem, uint64_t seed, double stall, uint32_t latency = 200, uint32_t jitter = 60)
-      : mem_(mem), ctx_(std::make_unique<VerilatedContext>()), rng_(seed), stall_(stall),
+  CpBench(Memory& mem, uint64_t seed, double stall, uint32_t latency = 200, uint32_t jitter = 60,
+          uint32_t eop_delay = 0)
+      : mem_(mem), eop_delay_(eop_delay), ctx_(std::make_unique<VerilatedContext>()), rng_(seed), stall_(stall),
         dram_(mem, [&] {
           tb::DramConfig d;
           d.latency = latency;
@@ -46,6 +51,7 @@ class CpBench {
     dut_->clk_i = 0;
     dut_->reg_valid_i = 0;
     dut_->pipe_idle_i = 1;
+    dut_->eop_done_valid_i = 0;
     dut_->dma_idle_i = 1;
     dut_->copy_ready_i = 1;
     dut_->eval();
@@ -99,8 +105,10 @@ class CpBench {
       quiet = fired ? 0 : quiet + 1;
       const uint32_t st = reg_read(REG_STATUS);
       const bool is_waiting = (st >> STATUS_WAITING) & 1u;
-      waiting = is_waiting ? waiting + 1 : 0;
-      if (is_waiting && next_action < actions.size() && waiting > 1 + actions[next_action].delay) {
+      // Releasable: blocked with no end-of-pipe token out (none queued in the CP either).
+      const bool releasable = is_waiting && tokens_.empty() && !dut_->out_valid_o;
+      waiting = releasable ? waiting + 1 : 0;
+      if (releasable && next_action < actions.size() && waiting > 1 + actions[next_action].delay) {
         for (const auto& [i, v] : actions[next_action].writes) reg_write(i, v);
         ++next_action;
         waiting = 0;
@@ -112,14 +120,18 @@ class CpBench {
                            (is_waiting && next_action == actions.size() &&
                             reg_read(REG_WATCHDOG) == 0 && waiting > 1000);
       // Not idle_o: a ring may end in the middle of a command (the CP then waits for WPTR).
-      if (stopped && !dut_->out_valid_o && dram_.outstanding() == 0 && dma_busy_ == 0 && quiet > 300) return;
+      if (stopped && !dut_->out_valid_o && dram_.outstanding() == 0 && dma_busy_ == 0 && tokens_.empty() &&
+          quiet > 300) {
+        return;
+      }
     }
     err = "NO PROGRESS: the CP did not finish within 4M cycles; STATUS=" + bits::hex(reg_read(REG_STATUS)) +
           " RPTR=" + bits::hex(reg_read(REG_RING_RPTR)) + " WPTR=" + bits::hex(reg_read(REG_RING_WPTR)) +
           " IB_DEPTH=" + std::to_string(reg_read(REG_IB_DEPTH)) + " next_action=" + std::to_string(next_action) +
           " dram outstanding=" + std::to_string(dram_.outstanding()) + " req_valid=" + std::to_string(dut_->mem_req_valid_o) +
           " out_valid=" + std::to_string(dut_->out_valid_o) + " idle=" + std::to_string(dut_->idle_o) +
-          " copy_valid=" + std::to_string(dut_->copy_valid_o) + " dma_busy=" + std::to_string(dma_busy_);
+          " copy_valid=" + std::to_string(dut_->copy_valid_o) + " dma_busy=" + std::to_string(dma_busy_) +
+          " eop tokens out=" + std::to_string(tokens_.size());
   }
 
  private:
@@ -132,7 +144,8 @@ class CpBench {
   bool cycle() {
     std::uniform_real_distribution<double> u(0, 1);
     dut_->out_ready_i = u(rng_) >= stall_;
-    dut_->pipe_idle_i = u(rng_) >= stall_;
+    dut_->pipe_idle_i = u(rng_) >= stall_ && tokens_.empty();
+    dut_->eop_done_valid_i = !tokens_.empty() && tokens_.front() <= cycles;
     dut_->dma_idle_i = dma_busy_ == 0;
     dut_->copy_ready_i = dma_busy_ == 0;
     dut_->mem_req_ready_i = dram_.req_ready();
@@ -144,7 +157,15 @@ class CpBench {
     const bool rsp_fire = dut_->mem_rsp_valid_i && dut_->mem_rsp_ready_o;
     const MemReq req = tb::unpack_sig<MemReq>(dut_->mem_req_o);
     const bool copy_fire = dut_->copy_valid_o && dut_->copy_ready_i;
-    if (out_fire) draws.push_back(tb::unpack_sig<DrawPkt>(dut_->out_o));
+    const bool eop_fire = dut_->eop_done_valid_i && dut_->eop_done_ready_o;
+    if (eop_fire) tokens_.pop_front();
+    if (out_fire) {
+      draws.push_back(tb::unpack_sig<DrawPkt>(dut_->out_o));
+      if (draws.back().eop) {  // back from the emulated pipeline later, in order
+        const uint64_t delay = eop_delay_ ? eop_delay_ : rng_() % 80;
+        tokens_.push_back(std::max(cycles + delay, tokens_.empty() ? 0 : tokens_.back()));
+      }
+    }
     if (dma_busy_ > 0) --dma_busy_;
     if (copy_fire) {
       copies.push_back({dut_->copy_src_o, dut_->copy_dst_o, dut_->copy_len_o, 0});
@@ -156,10 +177,12 @@ class CpBench {
     dram_.clock(req_fire, req, rsp_fire);
     dut_->clk_i = 0;
     dut_->eval();
-    return out_fire || req_fire || rsp_fire || copy_fire;
+    return out_fire || req_fire || rsp_fire || copy_fire || eop_fire;
   }
 
   Memory& mem_;
+  uint32_t eop_delay_;           // 0: random 0..79 cycles
+  std::deque<uint64_t> tokens_;  // end-of-pipe tokens out: cycle each may come back
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vcp> dut_;
   std::mt19937_64 rng_;
@@ -215,7 +238,10 @@ void compare(const std::string& test, const Memory& mem, const std::vector<Submi
         rtl.reg_write(i, v);
       }
       while (true) {
-        while (auto d = cp.next_draw()) want.push_back(*d);
+        while (auto d = cp.next_draw()) {
+          want.push_back(*d);
+          if (d->eop) cp.eop_complete();  // the model's pipeline completes a token at once
+        }
         if (!cp.blocked_on_wait()) break;
         if (next_action < actions.size()) {
           for (const auto& [i, v] : actions[next_action++].writes) cp.reg_write(i, v);
@@ -416,7 +442,8 @@ TEST_CASE("cp: a 5th nested CALL overflows; CP reset resumes") {
   Memory m = mem;
   model::CommandProcessor cp(m);
   for (const auto& [i, v] : sub.regs(m)) cp.reg_write(i, v);
-  while (cp.next_draw()) {
+  while (auto d = cp.next_draw()) {
+    if (d->eop) cp.eop_complete();
   }
   CHECK(cp.error());
   CHECK(cp.reg_read(REG_ERROR_CAUSE) == ERR_STACK_OVERFLOW);
@@ -486,7 +513,8 @@ TEST_CASE("cp: every v2 error cause ends in the documented state; CP reset resum
     model::CommandProcessor cp(m);
     for (const auto& [i, v] : s1.regs(m)) cp.reg_write(i, v);
     while (true) {
-      while (cp.next_draw()) {
+      while (auto d = cp.next_draw()) {
+        if (d->eop) cp.eop_complete();
       }
       if (!cp.expire_wait()) break;
     }
@@ -603,7 +631,7 @@ TEST_CASE("cp: fuzz: random and mutated command buffers, RTL vs model") {
     uint64_t steps = 0;
     while (steps < 200000) {
       while (cp.can_decode() && steps < 200000) {
-        cp.step();
+        if (auto d = cp.step(); d && d->eop) cp.eop_complete();
         ++steps;
       }
       if (!cp.expire_wait()) break;
@@ -635,8 +663,9 @@ TEST_CASE("cp: decode-rate benchmark", "[.bench]") {
   struct Buf {
     const char* name;
     std::vector<uint32_t> cmds;
-    uint32_t state_changes;
+    uint32_t state_changes;  // or fences: the buffer differs from `base` by these
     Memory mem;
+    size_t base = 0;  // the buffer it is compared with for "lost"
   };
   const uint32_t n = 4096;
   std::vector<Buf> bufs;
@@ -661,6 +690,17 @@ TEST_CASE("cp: decode-rate benchmark", "[.bench]") {
     bufs.push_back({"3xSET_STATE+DRAW", w.dwords(), 3 * n, Memory{}});
   }
   {
+    // An end-of-pipe fence every 32 draws; the emulated pipeline returns each token 300 cycles
+    // after it left the CP. Lost cycles here are per fence.
+    CommandWriter w;
+    for (uint32_t i = 0; i < n; ++i) {
+      w.set_state(ST_COLOR, i).draw(i, 3);
+      if (i % 32 == 31) w.write_reg(0, i, true);
+    }
+    w.end();
+    bufs.push_back({"+EOP fence/32 draws", w.dwords(), n / 32, Memory{}, 1});
+  }
+  {
     // The SET_STATE+DRAW work as CALLs of 64-command IBs (position changes flush the prefetch).
     Buf b{"CALL 64-cmd IBs", {}, n, Memory{}};
     CommandWriter ring;
@@ -678,25 +718,25 @@ TEST_CASE("cp: decode-rate benchmark", "[.bench]") {
   std::printf("\n%-20s %8s %8s %10s %12s %12s %16s\n", "buffer", "latency", "dwords", "cycles",
               "dwords/clk", "draws/clk", "lost/state chg");
   for (const uint32_t lat : {200u, 800u}) {
-    double base_cycles = 0, base_dwords = 0;
+    std::vector<double> cycles_of, dwords_of;
     for (auto& b : bufs) {
       Memory mem = b.mem;
-      CpBench rtl(mem, 1, 0.0, lat, 0);
+      CpBench rtl(mem, 1, 0.0, lat, 0, 300);
       Submission s;
       s.cmds = b.cmds;
       s.ring_size = 0x100000;
       for (const auto& [i, v] : s.regs(mem)) rtl.reg_write(i, v);
       const uint64_t cyc = rtl.run_until_drained();
       REQUIRE(cyc > 0);
-      REQUIRE(rtl.draws.size() == n);
+      const auto draws = std::count_if(rtl.draws.begin(), rtl.draws.end(), [](const DrawPkt& d) { return !d.eop; });
+      REQUIRE(static_cast<uint32_t>(draws) == n);
       const bool ib = b.mem.page_count() != 0;
       const uint64_t dwords = b.cmds.size() + (ib ? 5ull * n : 0);  // ring + IB dwords
       // Steady state: subtract the first fetch's round trip.
       const double steady = static_cast<double>(cyc) - lat;
-      if (b.state_changes == 0) {
-        base_cycles = static_cast<double>(cyc);
-        base_dwords = static_cast<double>(dwords);
-      }
+      cycles_of.push_back(static_cast<double>(cyc));
+      dwords_of.push_back(static_cast<double>(dwords));
+      const double base_cycles = cycles_of[b.base], base_dwords = dwords_of[b.base];
       // Cycles a state change costs beyond decoding its own dwords (0 = no drain, no bubble).
       const double lost = b.state_changes ? ((static_cast<double>(cyc) - base_cycles) -
                                              (static_cast<double>(dwords) - base_dwords)) / b.state_changes
@@ -709,6 +749,7 @@ TEST_CASE("cp: decode-rate benchmark", "[.bench]") {
     }
   }
   std::printf("(dwords/clk over the cycles after the first fetch's round trip; lost/state chg = "
-              "(extra cycles - extra dwords) per SET_STATE vs the draws-only buffer; at 800 cycles "
+              "(extra cycles - extra dwords) per SET_STATE vs the draws-only buffer, per EOP fence vs "
+              "SET_STATE+DRAW (tokens return 300 cycles after leaving the CP); at 800 cycles "
               "the 256-dword prefetch bounds the fetch rate to 256/800 dwords/clk)\n");
 }

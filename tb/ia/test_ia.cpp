@@ -35,6 +35,7 @@ TEST_CASE("ia: draws of random vertex buffers, saturation, leftovers") {
     dp.target.pitch = 1024;
     dp.clip.x0 = 0, dp.clip.y0 = 0, dp.clip.x1 = 256, dp.clip.y1 = 256;
     dp.draw_id = static_cast<uint32_t>(d);
+    g.maybe_token(in, 0.15);  // end-of-pipe tokens between draws (no read, no tri_id)
     in.push_back(dp.canonical());
   }
   // A draw whose vertex addresses wrap around 2^32.
@@ -44,6 +45,7 @@ TEST_CASE("ia: draws of random vertex buffers, saturation, leftovers") {
   wrap.vertex_count = 6;
   for (uint32_t i = 0; i < 12; ++i) mem.write32(0xFFFFFFF0u + i * 4, i * 1000);
   in.push_back(wrap);
+  in.push_back(tb::PrimGen::token<DrawPkt>());
   model::InputAssembler ia;
   std::vector<TriPkt> exp;
   for (const auto& d : in) {

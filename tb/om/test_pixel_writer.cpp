@@ -1,5 +1,6 @@
 // RTL vs model: pixel writer (rtl/om/pixel_writer.sv vs cpp_model/om/pixel_writer). The
-// checked stream is the memory requests; the final memory is compared too.
+// checked stream is the memory requests; the final memory is compared too, and the end-of-pipe
+// completions (see unit_bench.h).
 #define CATCH_CONFIG_MAIN
 #include "Vpixel_writer.h"
 #include "om/pixel_writer.h"
@@ -15,6 +16,9 @@ TEST_CASE("pixel_writer: random coverage masks, bases and pitches") {
   std::vector<MemReq> exp;
   Memory model_mem;
   for (int i = 0; i < 600; ++i) {
+    // End-of-pipe tokens: no write; the bench checks each completion waits for every earlier
+    // write's acknowledgement and that there is one per token.
+    g.maybe_token(in, 0.05);
     CovPkt c;
     c.tx = g.range(0, 2047);
     c.ty = g.range(0, 2047);

@@ -15,6 +15,10 @@ TEST_CASE("coarse_raster: random triangles through model setup") {
   std::vector<SetupPkt> in;
   std::vector<TilePkt> exp;
   for (uint32_t i = 0; in.size() < 1500; ++i) {
+    if (g.chance(0.03)) {  // end-of-pipe token: one decision, always emitted
+      in.push_back(tb::PrimGen::token<SetupPkt>());
+      for (const auto& t : coarse.process(in.back())) exp.push_back(t);
+    }
     if (auto s = setup.process(g.triangle(256, 256, i))) {
       in.push_back(*s);
       for (const auto& t : coarse.process(*s)) exp.push_back(t);

@@ -22,6 +22,10 @@ TEST_CASE("fine_raster: tiles of random triangles") {
         in.push_back(t);
         if (auto c = fine.process(t)) exp.push_back(*c);
       }
+      if (g.chance(0.03)) {  // end-of-pipe token after a triangle's tiles
+        in.push_back(tb::PrimGen::token<TilePkt>());
+        exp.push_back(*fine.process(in.back()));
+      }
     }
   }
   tb::check_unit<Vfine_raster>("fine_raster.random", in, exp, seed);

@@ -31,7 +31,10 @@ TEST_CASE("setup: random triangles of every kind") {
   const uint64_t seed = tb::announce_seed("rtl_setup");
   tb::PrimGen g(seed);
   std::vector<TriPkt> in;
-  for (uint32_t i = 0; i < 4000; ++i) in.push_back(g.triangle(256, 256, i));
+  for (uint32_t i = 0; i < 4000; ++i) {
+    g.maybe_token(in, 0.02);  // end-of-pipe tokens: never culled
+    in.push_back(g.triangle(256, 256, i));
+  }
   tb::check_unit<Vsetup>("setup.random", in, expected(in), seed);
 }
 

@@ -214,7 +214,9 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
       const uint32_t st = reg_read(REG_STATUS);
       const bool stopped = (st >> STATUS_HALTED & 1u) || (st >> STATUS_ERROR & 1u);
       if (stopped && !(st >> STATUS_PIPE_BUSY & 1u) && dram_.outstanding() == 0) done = true;
-      const bool waiting = (st >> STATUS_WAITING) & 1u;
+      // A release is applied to a CP blocked on a wait with the pipeline drained (no end-of-pipe
+      // write in flight), the point at which the model applies it.
+      const bool waiting = ((st >> STATUS_WAITING) & 1u) && !((st >> STATUS_PIPE_BUSY) & 1u);
       if (waiting && was_waiting && next_release < cfg_.wait_releases.size()) {
         for (const auto& [idx, v] : cfg_.wait_releases[next_release]) reg_write(idx, v);
         ++next_release;

@@ -34,7 +34,8 @@ struct TopConfig {
   uint32_t rt_base = 0;              // for pixel coordinates in reports
   uint32_t rt_pitch = 0;
   // Host register writes applied each time the CP has been blocked on a WAIT_REG (STATUS.WAITING
-  // at two consecutive 32-cycle checks); the k-th blocked wait gets wait_releases[k].
+  // at two consecutive 32-cycle checks, with STATUS.PIPE_BUSY clear); the k-th blocked wait gets
+  // wait_releases[k].
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> wait_releases;
   // Fences written only by end-of-pipe WRITE_REGs: when one changes, no memory write may be
   // unacknowledged (bit 0 = FENCE0, checked every cycle).

@@ -104,11 +104,11 @@ TEST_CASE("contract: signed fields at their extremes", "[contract]") {
 }
 
 TEST_CASE("contract: generated constants are consistent with the docs", "[contract]") {
-  CHECK(DrawPkt::WIDTH == 252);
-  CHECK(TriPkt::WIDTH == 316);
-  CHECK(SetupPkt::WIDTH == 520);
-  CHECK(TilePkt::WIDTH == 497);
-  CHECK(CovPkt::WIDTH == 200);
+  CHECK(DrawPkt::WIDTH == 253);
+  CHECK(TriPkt::WIDTH == 317);
+  CHECK(SetupPkt::WIDTH == 521);
+  CHECK(TilePkt::WIDTH == 498);
+  CHECK(CovPkt::WIDTH == 201);
   CHECK(MemReq::WIDTH == 77);
   CHECK(MemRsp::WIDTH == 41);
   CHECK(std::string(BOUNDARY_NAMES[0]) == "cp_draw");

@@ -15,12 +15,20 @@ struct Rig {
   Memory mem;
   CommandProcessor cp{mem};
   std::vector<DrawPkt> draws;
+  uint32_t tokens = 0;  // end-of-pipe tokens, completed at once (an empty pipeline)
   void start(const CommandWriter& w, uint32_t ring_size = 4096, uint32_t offset = 0) {
     for (const auto& [i, v] : place_in_ring(mem, RING, ring_size, w.dwords(), offset)) cp.reg_write(i, v);
   }
   void run() {
     while (cp.can_decode()) {
-      if (auto d = cp.step()) draws.push_back(*d);
+      if (auto d = cp.step()) {
+        if (d->eop) {
+          ++tokens;
+          cp.eop_complete();
+        } else {
+          draws.push_back(*d);
+        }
+      }
     }
   }
 };
@@ -291,4 +299,70 @@ TEST_CASE("cp: draw_id wraps at 16 bits", "[cp]") {
   REQUIRE(r.draws.size() == 65537);
   CHECK(r.draws[65535].draw_id == 0xFFFFu);
   CHECK(r.draws[65536].draw_id == 0u);
+}
+
+TEST_CASE("cp: end-of-pipe WRITE_REG sends a token and completes in order", "[cp][eop]") {
+  Rig r;
+  CommandWriter w;
+  // Five EOP fences with nobody completing them: the fifth waits for a queue entry.
+  for (uint32_t k = 0; k < EOP_QUEUE_DEPTH + 1; ++k) w.write_reg(k, 100 + k, true);
+  w.write_reg(0, 7, false);  // TOP to a register with an EOP write in flight: waits for it
+  w.write_reg(9, 8, false).end();
+  r.start(w);
+  std::vector<DrawPkt> out;
+  while (r.cp.can_decode()) {
+    if (auto d = r.cp.step()) out.push_back(*d);
+  }
+  REQUIRE(out.size() == EOP_QUEUE_DEPTH);
+  for (const auto& d : out) {
+    DrawPkt token;
+    token.eop = 1;
+    CHECK(d == token);  // a token carries nothing else
+  }
+  CHECK(r.cp.fence_blocked());
+  CHECK(r.cp.eop_in_flight() == EOP_QUEUE_DEPTH);
+  CHECK(status_bit(r.cp, STATUS_PIPE_BUSY) == 1u);
+  for (uint32_t f = 0; f < NUM_FENCES; ++f) CHECK(r.cp.reg_read(REG_FENCE0 + f) == 0u);
+
+  // The first completion writes fence 0 and lets the fifth EOP WRITE_REG in; the TOP write to
+  // fence 0 then goes through: fence 0's EOP write has landed (fences 1-4 are still in flight).
+  REQUIRE(r.cp.eop_complete());
+  CHECK(r.cp.reg_read(REG_FENCE0) == 100u);
+  while (r.cp.can_decode()) {
+    if (auto d = r.cp.step()) out.push_back(*d);
+  }
+  CHECK(out.size() == EOP_QUEUE_DEPTH + 1);
+  CHECK(r.cp.reg_read(REG_FENCE0) == 7u);   // TOP write to 0 went through
+  CHECK(r.cp.reg_read(REG_FENCE0 + 9) == 8u);
+  CHECK(r.cp.halted());
+  for (uint32_t k = 1; k <= EOP_QUEUE_DEPTH; ++k) {
+    CHECK(r.cp.reg_read(REG_FENCE0 + k) == 0u);
+    REQUIRE(r.cp.eop_complete());
+    CHECK(r.cp.reg_read(REG_FENCE0 + k) == 100u + k);
+  }
+  CHECK_FALSE(r.cp.eop_complete());
+  CHECK(status_bit(r.cp, STATUS_PIPE_BUSY) == 0u);
+  // Log in landing order: EOP 0, TOP 0, TOP 9, EOP 1..4.
+  const auto& log = r.cp.fence_writes();
+  REQUIRE(log.size() == EOP_QUEUE_DEPTH + 3);
+  CHECK((log[0].index == 0u && log[0].eop));
+  CHECK((log[1].index == 0u && !log[1].eop && log[1].value == 7u));
+  CHECK((log[2].index == 9u && !log[2].eop));
+  CHECK((log[3].index == 1u && log[3].eop));
+}
+
+TEST_CASE("cp: a TOP WRITE_REG waits only for EOP writes to the same register", "[cp][eop]") {
+  Rig r;
+  CommandWriter w;
+  w.write_reg(3, 1, true).write_reg(4, 2, false).write_reg(3, 5, false).end();
+  r.start(w);
+  while (r.cp.can_decode()) r.cp.step();
+  CHECK(r.cp.reg_read(REG_FENCE0 + 4) == 2u);  // other register: at once
+  CHECK(r.cp.reg_read(REG_FENCE0 + 3) == 0u);
+  CHECK(r.cp.fence_blocked());
+  CHECK_FALSE(r.cp.halted());
+  r.cp.reg_write(REG_CONTROL, (1u << CONTROL_ENABLE) | (1u << CONTROL_CP_RESET));  // reset keeps it
+  CHECK(r.cp.eop_in_flight() == 1u);
+  REQUIRE(r.cp.eop_complete());
+  CHECK(r.cp.reg_read(REG_FENCE0 + 3) == 1u);
 }

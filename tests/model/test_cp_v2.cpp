@@ -92,6 +92,10 @@ Outcome run_checked(const Fixture& f, const std::vector<uint32_t>& cmds) {
     while (cp.can_decode() && steps < 100000) {
       ++steps;
       if (auto d = cp.step()) {
+        if (d->eop) {  // the pipeline runs each draw to completion: the token completes at once
+          cp.eop_complete();
+          continue;
+        }
         const uint64_t w = d->clip.x1 > d->clip.x0 ? d->clip.x1 - d->clip.x0 : 0;
         const uint64_t h = d->clip.y1 > d->clip.y0 ? d->clip.y1 - d->clip.y0 : 0;
         if (d->vertex_count > 300 || w > 256 || h > 256) {

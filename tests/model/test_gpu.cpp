@@ -39,12 +39,20 @@ TEST_CASE("gpu: every scene runs to END with its fence and irq", "[gpu][scenes]"
     CHECK(gpu.fence_writes().back().eop);
     const auto& s = gpu.stats();
     const auto& t = gpu.trace();
-    CHECK(s.draws == t.cp_draw.size());
-    CHECK(s.triangles_in == t.ia_tri.size());
-    CHECK(s.triangles_setup == t.setup_tri.size());
+    // Every stream carries the end-of-pipe tokens too, once each, in order.
+    const size_t tok = s.eop_tokens;
+    CHECK(tok >= 1u);
+    CHECK(s.draws + tok == t.cp_draw.size());
+    CHECK(s.triangles_in + tok == t.ia_tri.size());
+    CHECK(s.triangles_setup + tok == t.setup_tri.size());
     CHECK(s.triangles_in == s.triangles_setup + s.triangles_culled());
-    CHECK(s.tiles_emitted == t.coarse_tile.size());
-    CHECK(s.cov_tiles == t.fine_cov.size());
+    CHECK(s.tiles_emitted + tok == t.coarse_tile.size());
+    CHECK(s.cov_tiles + tok == t.fine_cov.size());
+    CHECK(t.cp_draw.back().eop == 1u);  // every scene ends with an EOP fence
+    CHECK(t.ia_tri.back().eop == 1u);
+    CHECK(t.setup_tri.back().eop == 1u);
+    CHECK(t.coarse_tile.back().eop == 1u);
+    CHECK(t.fine_cov.back().eop == 1u);
     CHECK(s.pixels_written == t.pw_mem.size());
     CHECK(s.pixels_written > 0);
     CHECK(s.tiles_visited >= s.tiles_emitted);
