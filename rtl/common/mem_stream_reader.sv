@@ -12,7 +12,8 @@
 // Throughput: one dword per clock as long as the memory round trip is shorter than Depth
 // cycles (e.g. Depth = 256 hides the default 200-cycle DRAM latency; Depth = 64 sustains
 // 64 / latency dwords per clock). Latency: memory latency + 1 cycle (FIFO).
-// One idle cycle between two jobs (job_ready_o is registered state).
+// Jobs follow each other without an idle cycle: job_ready_o is also high in the cycle the
+// current job's last request is accepted (so it depends on mem_req_ready_i).
 // flush_i abandons everything: the current job stops issuing, the FIFO is emptied and every read
 // still in flight (including one issued in the flush cycle, and one offered but not yet accepted,
 // which stays offered until it is) is discarded when its response arrives, so the data of a job accepted after the flush is never mixed with older data. No job
@@ -59,7 +60,6 @@ module mem_stream_reader #(
 
   // Request side: functions of registers only (valid never depends on ready).
   always_comb begin
-    job_ready_o = (remaining_q == 33'd0);
     // Credits: every slot is either free, reserved by an outstanding read, or occupied.
     in_flight       = outstanding_q + fifo_count;
     mem_req_valid_o = (remaining_q != 33'd0) && (in_flight < CntW'(Depth));
@@ -69,6 +69,10 @@ module mem_stream_reader #(
     idle_o          = (remaining_q == 33'd0) && (outstanding_q == '0) && fifo_empty;
   end
 
+  // A new job is taken when the current one has no request left to issue, or issues its last
+  // one in this cycle (jobs follow each other without an idle cycle).
+  assign job_ready_o     = (remaining_q == 33'd0) ||
+                           ((remaining_q == 33'd1) && mem_req_valid_o && mem_req_ready_i);
   assign discarding      = (discard_q != '0);
   assign mem_rsp_ready_o = fifo_in_ready || discarding;
   assign rsp_fire        = mem_rsp_valid_i & mem_rsp_ready_o;
