@@ -95,6 +95,10 @@ def gen_sv():
             else:
                 L.append(f"    {kind} {fname};{cmt}")
         L.append(f"  }} {name};")
+        # The width as a constant: ports of arrays of packets are 2-D logic arrays (above), and
+        # Yosys rejects $bits(pineda_pkg::type).
+        L.append(f"  localparam int unsigned {name[:-2].upper() if name.endswith('_t') else name.upper()}_BITS = "
+                 f"32'd{struct_width(s, smap)};")
         L.append("")
     L.append("endpackage")
     return "\n".join(L) + "\n"

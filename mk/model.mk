@@ -1,8 +1,9 @@
 # mk/model.mk — the C++ golden model, the regression scenes and their unit tests.
 #
-# Libraries (link order: $(SCENES_LIB) $(MODEL_LIB) $(MODEL_LDLIBS)):
+# Libraries (link order: $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB) $(MODEL_LDLIBS) -pthread):
 #   $(MODEL_LIB)   build/libpineda_model.a   every cpp_model/**/*.cpp (Memory, CommandWriter, units, Gpu)
-#   $(SCENES_LIB)  build/libpineda_scenes.a  sim/scenes.cpp, sim/png_writer.cpp (needs libpng)
+#   $(SCENES_LIB)  build/libpineda_scenes.a  sim/scenes.cpp, sim/png_writer.cpp (needs libpng); the
+#                                            scenes are built with the host runtime (mk/runtime.mk)
 # Compile flags for users: $(CXXFLAGS_COMMON) $(MODEL_INC)
 # Targets: model (libraries, tools, tests), model-test (runs the Catch2 model tests), model-run.
 MODEL_INC := -Icpp_model -Icpp_model/common -Isim
@@ -16,6 +17,9 @@ MODEL_LIB := $(BUILD)/libpineda_model.a
 SCENES_SRCS := sim/scenes.cpp sim/png_writer.cpp
 SCENES_OBJS := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(SCENES_SRCS))
 SCENES_LIB := $(BUILD)/libpineda_scenes.a
+# Named here because this file is read before mk/runtime.mk, which builds it.
+RUNTIME_LIB := $(BUILD)/libpineda_runtime.a
+SCENES_LDLIBS := $(RUNTIME_LIB) $(MODEL_LIB) $(MODEL_LDLIBS) -pthread
 
 MODEL_TEST_SRCS := $(sort $(wildcard tests/model/*.cpp))
 MODEL_TEST_OBJS := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(MODEL_TEST_SRCS))
@@ -28,7 +32,8 @@ MODEL_ALL_OBJS := $(MODEL_OBJS) $(SCENES_OBJS) $(MODEL_TEST_OBJS) $(MODEL_RUN_OB
 
 $(MODEL_ALL_OBJS): $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_COMMON) -Isim $(MODEL_DEPFLAGS) -c $< -o $@
+	$(CXX) $(CXXFLAGS_COMMON) -Isim $(MODEL_EXTRA_INC) $(MODEL_DEPFLAGS) -c $< -o $@
+$(SCENES_OBJS): MODEL_EXTRA_INC := -Iruntime
 
 $(MODEL_LIB): $(MODEL_OBJS)
 	@mkdir -p $(dir $@)
@@ -38,13 +43,13 @@ $(SCENES_LIB): $(SCENES_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(MODEL_TEST_BIN): $(MODEL_TEST_OBJS) $(SCENES_LIB) $(MODEL_LIB)
+$(MODEL_TEST_BIN): $(MODEL_TEST_OBJS) $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_COMMON) -o $@ $(MODEL_TEST_OBJS) $(SCENES_LIB) $(MODEL_LIB) $(MODEL_LDLIBS)
+	$(CXX) $(CXXFLAGS_COMMON) -o $@ $(MODEL_TEST_OBJS) $(SCENES_LIB) $(SCENES_LDLIBS)
 
-$(MODEL_RUN_BIN): $(MODEL_RUN_OBJS) $(SCENES_LIB) $(MODEL_LIB)
+$(MODEL_RUN_BIN): $(MODEL_RUN_OBJS) $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_COMMON) -o $@ $(MODEL_RUN_OBJS) $(SCENES_LIB) $(MODEL_LIB) $(MODEL_LDLIBS)
+	$(CXX) $(CXXFLAGS_COMMON) -o $@ $(MODEL_RUN_OBJS) $(SCENES_LIB) $(SCENES_LDLIBS)
 
 model: $(MODEL_LIB) $(SCENES_LIB) $(MODEL_TEST_BIN) $(MODEL_RUN_BIN)
 

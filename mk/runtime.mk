@@ -11,7 +11,7 @@ RUNTIME_INC := -Iruntime
 RUNTIME_CXXFLAGS := $(CXXFLAGS_COMMON) $(RUNTIME_INC) -Isim -pthread
 RUNTIME_SRCS := $(sort $(wildcard runtime/*.cpp))
 RUNTIME_OBJS := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(RUNTIME_SRCS))
-RUNTIME_LIB := $(BUILD)/libpineda_runtime.a
+# RUNTIME_LIB (build/libpineda_runtime.a) is named in mk/model.mk: the scenes library uses it.
 
 RUNTIME_TEST_SRCS := $(sort $(wildcard tests/runtime/*.cpp))
 RUNTIME_TEST_OBJS := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(RUNTIME_TEST_SRCS))
@@ -34,7 +34,7 @@ $(RUNTIME_TEST_BIN): $(RUNTIME_TEST_OBJS) $(RUNTIME_LIB) $(MODEL_LIB)
 	$(CXX) $(RUNTIME_CXXFLAGS) -o $@ $(RUNTIME_TEST_OBJS) $(RUNTIME_LIB) $(MODEL_LIB) $(MODEL_LDLIBS)
 
 $(RUNTIME_EXAMPLE): $(BUILD)/obj/runtime/examples/triangles.o $(RUNTIME_LIB) $(SCENES_LIB) $(MODEL_LIB)
-	$(CXX) $(RUNTIME_CXXFLAGS) -o $@ $< $(RUNTIME_LIB) $(SCENES_LIB) $(MODEL_LIB) $(MODEL_LDLIBS)
+	$(CXX) $(RUNTIME_CXXFLAGS) -o $@ $< $(SCENES_LIB) $(SCENES_LDLIBS)
 
 $(RUNTIME_BENCH): $(BUILD)/obj/runtime/examples/runtime_bench.o $(RUNTIME_LIB) $(MODEL_LIB)
 	$(CXX) $(RUNTIME_CXXFLAGS) -o $@ $< $(RUNTIME_LIB) $(MODEL_LIB) $(MODEL_LDLIBS)

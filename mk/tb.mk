@@ -62,9 +62,9 @@ $(BUILD)/obj/sim/pineda_sim.o: sim/pineda_sim.cpp $(BUILD)/vl/pineda_top/Vpineda
 
 TOP_HARNESS_OBJS := $(BUILD)/obj/tb/top/top_harness.o $(TB_COMMON_OBJS)
 PINEDA_SIM := $(BUILD)/pineda_sim
-$(PINEDA_SIM): $(BUILD)/obj/sim/pineda_sim.o $(TOP_HARNESS_OBJS) $(SCENES_LIB) $(MODEL_LIB) \
+$(PINEDA_SIM): $(BUILD)/obj/sim/pineda_sim.o $(TOP_HARNESS_OBJS) $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB) \
                $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a $(BUILD)/vl/libverilated.a
-	$(CXX) -o $@ $(filter %.o,$^) $(SCENES_LIB) $(MODEL_LIB) $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a \
+	$(CXX) -o $@ $(filter %.o,$^) $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB) $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a \
 	  $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(TB_LDLIBS)
 
 # Unit harnesses: tb/<unit>/test_<unit>.cpp, one executable each, linked with its own model.
@@ -86,3 +86,87 @@ RTL_UNIT_TESTS := $(foreach u,$(TB_UNITS),$(if $(wildcard tb/$(call unit_dir,$(u
 
 FORCE:
 .PHONY: FORCE
+
+# ---- Vertex transform and FP32 primitives (issue 4; built, not yet in pineda_top).
+# rtl_vtx: the usual unit harness. rtl_fp32: one harness linking the four combinational
+# primitives, each Verilated as its own top, and the model tests' operand generator
+# (tests/model/fp32_vectors.h).
+FP32_VL_TOPS := fp32_add fp32_mul fp32_rcp fp32_to_fix16_8
+$(foreach t,vtx $(FP32_VL_TOPS),$(eval $(call VL_MODEL,$(t))))
+$(eval $(call TB_UNIT,vtx,vtx))
+$(BUILD)/obj/tb/unit/test_vtx.o: TB_CXXFLAGS += -Itests/model
+FP32_VL_LIBS := $(foreach t,$(FP32_VL_TOPS),$(BUILD)/vl/$(t)/V$(t)__ALL.a)
+$(BUILD)/obj/tb/unit/test_fp32.o: tb/fp32/test_fp32.cpp $(FP32_VL_LIBS)
+	@mkdir -p $(@D)
+	$(OBJCACHE) $(CXX) $(TB_CXXFLAGS) $(addprefix -I$(BUILD)/vl/,$(FP32_VL_TOPS)) -Itests/model -Itb/fp32 -MMD -MP -c $< -o $@
+$(BUILD)/tests/rtl_fp32: $(BUILD)/obj/tb/unit/test_fp32.o $(TB_COMMON_OBJS) $(MODEL_LIB) $(FP32_VL_LIBS) \
+                         $(BUILD)/vl/libverilated.a
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $(filter %.o,$^) $(MODEL_LIB) $(FP32_VL_LIBS) $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(TB_LDLIBS)
+RTL_UNIT_TESTS += $(BUILD)/tests/rtl_vtx $(BUILD)/tests/rtl_fp32
+
+# ---- Input assembly front end (issue 4; built, not yet in pineda_top): index fetch, the
+# vertex cache tags and vertex fetch, each Verilated as its own top with the usual unit harness.
+FE_IA_UNITS := index_fetch vertex_tags vertex_fetch
+$(foreach t,$(FE_IA_UNITS),$(eval $(call VL_MODEL,$(t))))
+$(foreach t,$(FE_IA_UNITS),$(eval $(call TB_UNIT,$(t),ia)))
+RTL_UNIT_TESTS += $(foreach t,$(FE_IA_UNITS),$(BUILD)/tests/rtl_$(t))
+
+# ---- Primitive assembly (issue 4; built, not yet in pineda_top): rtl/pa/pa.sv with its own
+# two-input harness (tb/pa/test_pa.cpp).
+$(eval $(call VL_MODEL,pa))
+$(eval $(call TB_UNIT,pa,pa))
+RTL_UNIT_TESTS += $(BUILD)/tests/rtl_pa
+$(BUILD)/obj/tb/unit/test_pa.o: TB_CXXFLAGS += -Itests/model
+
+# ---- Rasterizer (issue 5): the property cases of tests/model/raster_cases.h run through the
+# setup, coarse and fine unit benches too.
+$(BUILD)/obj/tb/unit/test_setup.o $(BUILD)/obj/tb/unit/test_coarse_raster.o \
+  $(BUILD)/obj/tb/unit/test_fine_raster.o: TB_CXXFLAGS += -Itests/model
+
+# ---- Several rasterizers (issue 5): pineda_top with NumRast = 2 and 4, Verilated with the same
+# class name (Vpineda_top) into build/vl/pineda_top_r<N>, and a pineda_sim for each
+# (build/pineda_sim_r<N>), its harness compiled with PINEDA_NUM_RAST=<N>.
+PINEDA_SIM_RAST := $(BUILD)/pineda_sim_r2 $(BUILD)/pineda_sim_r4
+define VL_TOP_RAST
+$(BUILD)/vl/pineda_top_r$(1)/Vpineda_top__ALL.a: rtl/lint.vlt $(BUILD)/vl/flags.txt $$(if $$(wildcard $(BUILD)/vl/pineda_top_r$(1)/deps.mk),,FORCE)
+	@mkdir -p $$(@D)
+	@echo "verilator: building pineda_top (NumRast=$(1))"
+	@$$(VERILATOR) $$(VL_FLAGS) -GNumRast=$(1) --top-module pineda_top --prefix Vpineda_top -Mdir $$(@D) rtl/lint.vlt \
+	  rtl/common/pineda_pkg.sv rtl/top/pineda_top.sv $$(addprefix -y ,$$(RTL_DIRS)) > $$(@D)/build.log 2>&1 \
+	  || { tail -40 $$(@D)/build.log; exit 1; }
+	@{ printf '$$@:'; sed 's/.*: *//' $$(@D)/Vpineda_top__ver.d | tr ' ' '\n' | grep -E '\.(sv|vlt)$$$$' | tr '\n' ' '; echo; } > $$(@D)/deps.mk
+-include $(BUILD)/vl/pineda_top_r$(1)/deps.mk
+$(BUILD)/obj/sim_r$(1)/%.o: %.cpp $(BUILD)/vl/pineda_top_r$(1)/Vpineda_top__ALL.a
+	@mkdir -p $$(@D)
+	$$(OBJCACHE) $$(CXX) $$(TB_CXXFLAGS) -DPINEDA_NUM_RAST=$(1) -I$(BUILD)/vl/pineda_top_r$(1) -Itb/top -MMD -MP -c $$< -o $$@
+$(BUILD)/pineda_sim_r$(1): $(BUILD)/obj/sim_r$(1)/sim/pineda_sim.o $(BUILD)/obj/sim_r$(1)/tb/top/top_harness.o \
+                           $(TB_COMMON_OBJS) $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB) \
+                           $(BUILD)/vl/pineda_top_r$(1)/Vpineda_top__ALL.a $(BUILD)/vl/libverilated.a
+	$$(CXX) -o $$@ $$(filter %.o,$$^) $(SCENES_LIB) $(SCENES_LDLIBS) $(BUILD)/vl/pineda_top_r$(1)/Vpineda_top__ALL.a \
+	  $(BUILD)/vl/libverilated.a $(TB_LDLIBS)
+endef
+$(foreach n,2 4,$(eval $(call VL_TOP_RAST,$(n))))
+build-all: $(PINEDA_SIM_RAST)
+
+# rtl_raster_array: raster_array with NumRast = 1, 2, 4 (classes Vraster_array_r<N>), one harness.
+define VL_ARRAY_RAST
+$(BUILD)/vl/raster_array_r$(1)/Vraster_array_r$(1)__ALL.a: rtl/lint.vlt $(BUILD)/vl/flags.txt $$(if $$(wildcard $(BUILD)/vl/raster_array_r$(1)/deps.mk),,FORCE)
+	@mkdir -p $$(@D)
+	@echo "verilator: building raster_array (NumRast=$(1))"
+	@$$(VERILATOR) $$(VL_FLAGS) -GNumRast=$(1) --top-module raster_array --prefix Vraster_array_r$(1) -Mdir $$(@D) rtl/lint.vlt \
+	  rtl/common/pineda_pkg.sv rtl/rast/raster_array.sv $$(addprefix -y ,$$(RTL_DIRS)) > $$(@D)/build.log 2>&1 \
+	  || { tail -40 $$(@D)/build.log; exit 1; }
+	@{ printf '$$@:'; sed 's/.*: *//' $$(@D)/Vraster_array_r$(1)__ver.d | tr ' ' '\n' | grep -E '\.(sv|vlt)$$$$' | tr '\n' ' '; echo; } > $$(@D)/deps.mk
+-include $(BUILD)/vl/raster_array_r$(1)/deps.mk
+endef
+$(foreach n,1 2 4,$(eval $(call VL_ARRAY_RAST,$(n))))
+ARRAY_VL_LIBS := $(foreach n,1 2 4,$(BUILD)/vl/raster_array_r$(n)/Vraster_array_r$(n)__ALL.a)
+$(BUILD)/obj/tb/unit/test_raster_array.o: tb/rast/test_raster_array.cpp $(ARRAY_VL_LIBS)
+	@mkdir -p $(@D)
+	$(OBJCACHE) $(CXX) $(TB_CXXFLAGS) $(foreach n,1 2 4,-I$(BUILD)/vl/raster_array_r$(n)) -Itests/model -Itb/rast -MMD -MP -c $< -o $@
+$(BUILD)/tests/rtl_raster_array: $(BUILD)/obj/tb/unit/test_raster_array.o $(TB_COMMON_OBJS) $(SCENES_LIB) $(RUNTIME_LIB) \
+                                 $(MODEL_LIB) $(ARRAY_VL_LIBS) $(BUILD)/vl/libverilated.a
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $(filter %.o,$^) $(ARRAY_VL_LIBS) $(SCENES_LIB) $(SCENES_LDLIBS) $(BUILD)/vl/libverilated.a $(TB_LDLIBS)
+RTL_UNIT_TESTS += $(BUILD)/tests/rtl_raster_array

@@ -4,11 +4,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
 
 #include "mem/memory.h"
+#include "pineda_contract.h"
 
 namespace pineda::model {
 class Gpu;
@@ -35,8 +37,14 @@ class Backend {
   // whose GPU runs on its own (or never, like the manual one) returns false and the Device sleeps
   // briefly between polls.
   virtual bool advance() = 0;
-  // STATUS and ERROR_CAUSE, for diagnostics (device lost).
+  // Host register reads (STATUS and ERROR_CAUSE for diagnostics, REG_ID, fence registers).
   virtual uint32_t read_reg(uint32_t idx) = 0;
+  // A host register write (user fences: initial value, CPU-side signal).
+  virtual void write_reg(uint32_t idx, uint32_t value) = 0;
+
+ protected:
+  // What start() writes, in order, through write_reg.
+  void write_start_regs(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence);
 };
 
 // The golden model (model::Gpu over a Memory). advance() decodes up to `dwords_per_advance`
@@ -52,6 +60,7 @@ class GoldenBackend : public Backend {
   uint32_t read_fence() override;
   bool advance() override;
   uint32_t read_reg(uint32_t idx) override;
+  void write_reg(uint32_t idx, uint32_t value) override;
   model::Gpu& gpu() { return *gpu_; }
   // Runs until the ring is empty (no budget).
   void run_to_idle();
@@ -82,6 +91,7 @@ class ManualBackend : public Backend {
   uint32_t read_fence() override;
   bool advance() override;
   uint32_t read_reg(uint32_t idx) override;
+  void write_reg(uint32_t idx, uint32_t value) override;  // recorded; read_reg returns it
 
   // Test side.
   void set_fence(uint32_t value);
@@ -102,6 +112,52 @@ class ManualBackend : public Backend {
   uint32_t fence_ = 0;
   uint64_t polls_ = 0;
   std::vector<Kick> kicks_;
+  std::map<uint32_t, uint32_t> regs_;  // host-written registers other than the runtime's fence
+};
+
+// Captures what the runtime hands a GPU without running anything: GPU memory and every host
+// register write, in order (start, kicks, user-fence writes). Used to build a command stream and
+// memory image with the runtime and replay it elsewhere (the regression scenes, sim/scenes.cpp).
+// Its fence never moves, so any wait of the Device on it fails (device lost after
+// DeviceDesc::timeout; waits() counts the polls): a captured stream must be built without
+// waiting on the GPU. release() completes every submitted fence so that the Device can be
+// destroyed afterwards.
+class CaptureBackend : public Backend {
+ public:
+  // `id`: what REG_ID reads (the default, the current contract, makes the Device use CALL).
+  explicit CaptureBackend(uint32_t id = 0x50490000u | CONTRACT_VERSION) : id_(id) {}
+  const char* name() const override { return "capture"; }
+  Memory& memory() override { return mem_; }
+  void start(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence) override;
+  void kick(uint32_t wptr, uint64_t fence) override;
+  uint32_t read_fence() override { return fence_; }
+  bool advance() override;
+  uint32_t read_reg(uint32_t idx) override;
+  void write_reg(uint32_t idx, uint32_t value) override;
+
+  // Every host register write so far, in order.
+  const std::vector<std::pair<uint32_t, uint32_t>>& reg_writes() const { return writes_; }
+  uint32_t ring_base() const { return ring_base_; }
+  uint32_t ring_size() const { return ring_size_; }
+  uint32_t wptr() const { return wptr_; }
+  uint64_t last_kicked_fence() const { return last_fence_; }
+  uint64_t kicks() const { return kicks_; }
+  uint64_t waits() const { return waits_; }
+  // Appends END after the last submission and records the RING_WPTR write that submits it, for
+  // a replay that must stop (the regression harness runs until END). Call it after the last
+  // flush. Throws std::logic_error when the ring has no room for it.
+  void append_end();
+  // Lets the Device finish: the fence register reads the last kicked fence from now on.
+  void release() { fence_ = static_cast<uint32_t>(last_fence_); }
+
+ private:
+  void record(uint32_t idx, uint32_t value) { writes_.emplace_back(idx, value); }
+
+  uint32_t id_;
+  Memory mem_;
+  uint32_t ring_base_ = 0, ring_size_ = 0, wptr_ = 0, fence_index_ = 0, fence_ = 0;
+  uint64_t last_fence_ = 0, kicks_ = 0, waits_ = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> writes_;
 };
 
 }  // namespace pineda::rt

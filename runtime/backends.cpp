@@ -2,11 +2,20 @@
 #include <string>
 
 #include "backend.h"
+#include "command_writer.h"
 #include "fence.h"
 #include "pineda_contract.h"
 #include "top/gpu.h"
 
 namespace pineda::rt {
+
+void Backend::write_start_regs(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence) {
+  write_reg(REG_FENCE0 + fence_index, initial_fence);
+  write_reg(REG_RING_BASE, ring_base);
+  write_reg(REG_RING_SIZE, ring_size);
+  write_reg(REG_RING_WPTR, 0);
+  write_reg(REG_CONTROL, 1);
+}
 
 // ---- golden ------------------------------------------------------------------------------------
 
@@ -19,11 +28,7 @@ GoldenBackend::~GoldenBackend() = default;
 
 void GoldenBackend::start(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence) {
   fence_index_ = fence_index;
-  gpu_->reg_write(REG_FENCE0 + fence_index, initial_fence);
-  gpu_->reg_write(REG_RING_BASE, ring_base);
-  gpu_->reg_write(REG_RING_SIZE, ring_size);
-  gpu_->reg_write(REG_RING_WPTR, 0);
-  gpu_->reg_write(REG_CONTROL, 1);
+  write_start_regs(ring_base, ring_size, fence_index, initial_fence);
 }
 
 void GoldenBackend::kick(uint32_t wptr, uint64_t /*fence*/) { gpu_->reg_write(REG_RING_WPTR, wptr); }
@@ -39,6 +44,8 @@ bool GoldenBackend::advance() {
 void GoldenBackend::run_to_idle() { gpu_->run(); }
 
 uint32_t GoldenBackend::read_reg(uint32_t idx) { return gpu_->reg_read(idx); }
+
+void GoldenBackend::write_reg(uint32_t idx, uint32_t value) { gpu_->reg_write(idx, value); }
 
 // ---- manual ------------------------------------------------------------------------------------
 
@@ -85,7 +92,17 @@ uint32_t ManualBackend::read_reg(uint32_t idx) {
   if (idx == REG_FENCE0 + fence_index_) return fence_;
   if (idx == REG_RING_WPTR) return wptr_;
   if (idx == REG_STATUS) return 1u << STATUS_RUNNING;
-  return 0;
+  const auto it = regs_.find(idx);
+  return it == regs_.end() ? 0 : it->second;
+}
+
+void ManualBackend::write_reg(uint32_t idx, uint32_t value) {
+  std::lock_guard<std::mutex> lk(mu_);
+  if (idx == REG_FENCE0 + fence_index_) {
+    fence_ = value;
+  } else {
+    regs_[idx] = value;
+  }
 }
 
 void ManualBackend::set_fence(uint32_t value) {
@@ -129,6 +146,57 @@ size_t ManualBackend::verify_outstanding() {
     }
   }
   return n;
+}
+
+// ---- capture -----------------------------------------------------------------------------------
+
+void CaptureBackend::start(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence) {
+  ring_base_ = ring_base;
+  ring_size_ = ring_size;
+  fence_index_ = fence_index;
+  last_fence_ = initial_fence;
+  wptr_ = 0;
+  write_start_regs(ring_base, ring_size, fence_index, initial_fence);
+}
+
+void CaptureBackend::kick(uint32_t wptr, uint64_t fence) {
+  wptr_ = wptr;
+  last_fence_ = fence;
+  ++kicks_;
+  record(REG_RING_WPTR, wptr);
+}
+
+bool CaptureBackend::advance() {
+  ++waits_;
+  return false;
+}
+
+uint32_t CaptureBackend::read_reg(uint32_t idx) {
+  if (idx == REG_ID) return id_;
+  if (idx == REG_FENCE0 + fence_index_) return fence_;
+  if (idx == REG_STATUS) return 1u << STATUS_RUNNING;
+  if (idx == REG_RING_WPTR) return wptr_;
+  uint32_t v = 0;  // the last value the host wrote (fences), else 0
+  for (const auto& [i, val] : writes_) {
+    if (i == idx) v = val;
+  }
+  return v;
+}
+
+void CaptureBackend::write_reg(uint32_t idx, uint32_t value) {
+  if (idx == REG_FENCE0 + fence_index_) fence_ = value;
+  record(idx, value);
+}
+
+void CaptureBackend::append_end() {
+  if (ring_size_ == 0) throw std::logic_error("CaptureBackend::append_end: the ring was never started");
+  const uint32_t next = (wptr_ + 4 == ring_size_) ? 0 : wptr_ + 4;
+  // The Device keeps one free dword before the oldest unfinished submission; nothing has finished
+  // here, so the ring's start (offset 0) is that submission's start.
+  if (next == 0) throw std::logic_error("CaptureBackend::append_end: the ring is full");
+  mem_.write32(ring_base_ + wptr_, CommandWriter::header(OP_END, 0, 0));
+  wptr_ = next;
+  record(REG_RING_WPTR, wptr_);
 }
 
 }  // namespace pineda::rt

@@ -45,11 +45,42 @@ void Resource::release() {
 
 void CommandList::release() { dev_->release_list(this); }
 
+// ---- Fence -------------------------------------------------------------------------------------
+
+uint64_t Fence::completed_value() {
+  std::lock_guard<std::mutex> lk(dev_->mu_);
+  const uint32_t hw = dev_->backend_.read_reg(REG_FENCE0 + reg_);
+  if (!fence_plausible(hw, highest_)) return 0;
+  return fence_extend(hw, highest_);
+}
+
+Result Fence::signal(uint64_t value) {
+  if (dev_->lost()) return Result::DEVICE_LOST;
+  std::lock_guard<std::mutex> lk(dev_->mu_);
+  highest_ = std::max(highest_, value);
+  dev_->backend_.write_reg(REG_FENCE0 + reg_, fence_lo32(value));
+  dev_->cv_.notify_all();
+  return Result::OK;
+}
+
+void Fence::release() {
+  if (refs_.fetch_sub(1) != 1) return;
+  Device::Lock lk(dev_->mu_);
+  dev_->live_fences_.erase(this);
+  dev_->poll_locked();
+  dev_->retire_locked(last_use_, Device::Retiree{{}, nullptr, nullptr, this});
+}
+
 void CommandList::reset() {
   dwords_.clear();
   patches_.clear();
   uses_.clear();
   owned_.clear();
+  renames_.clear();
+  nested_.clear();
+  fences_.clear();
+  refs_ = 1;
+  depth_ = 1;
   gpu_copy_ = {};
   uploaded_.clear();
   last_use_ = 0;
@@ -66,6 +97,7 @@ Device::Device(Backend& backend, const DeviceDesc& desc)
   if (!ring) throw std::invalid_argument("DeviceDesc: the heap cannot hold the ring");
   ring_ = *ring;
   flushed_ = submitted_ = completed_ = desc_.initial_fence;
+  fence_regs_ = 1u << desc_.fence_index;
   const uint32_t id = backend_.read_reg(REG_ID);
   call_ = desc_.use_call && (id >> 16) == 0x5049u && (id & 0xFFFFu) >= 2;
   backend_.start(ring_.addr, ring_.size, desc_.fence_index, fence_lo32(desc_.initial_fence));
@@ -90,12 +122,15 @@ Device::~Device() {
   for (auto& [f, r] : retire_) {
     delete r.res;
     delete r.list;
+    delete r.fence;
   }
   retire_.clear();
   for (CommandList* l : list_pool_) delete l;
   list_pool_.clear();
   for (const Resource* r : live_) delete r;
   live_.clear();
+  for (const Fence* f : live_fences_) delete f;
+  live_fences_.clear();
   lk.unlock();
   imm_.reset();
 }
@@ -162,12 +197,17 @@ Result Device::create_texture2d(const TextureDesc& d, const void* init, Resource
   *out = nullptr;
   if (d.width == 0 || d.height == 0 || d.width > MAX_RT_DIM || d.height > MAX_RT_DIM)
     return error(Result::INVALID_ARG, "create_texture2d: width and height must be 1.." + std::to_string(MAX_RT_DIM));
-  const uint32_t pitch = d.pitch ? d.pitch : d.width * 4;
-  if (pitch < d.width * 4 || (pitch & 3u) || pitch > 0xFFFFu)
-    return error(Result::INVALID_ARG, "create_texture2d: pitch must be a multiple of 4, >= width * 4 and < 65536");
+  if (d.samples != 1 && d.samples != 4)
+    return error(Result::INVALID_ARG, "create_texture2d: samples must be 1 or 4");
+  const uint32_t texel = 4 * d.samples;  // RGBA8 per sample; 4x MSAA: a pixel's samples side by side
+  const uint32_t pitch = d.pitch ? d.pitch : d.width * texel;
+  if (pitch < d.width * texel || (pitch & 3u) || pitch > 0xFFFFu)
+    return error(Result::INVALID_ARG, "create_texture2d: pitch must be a multiple of 4, >= width * 4 * samples and < 65536");
   if (d.bind & (BIND_VERTEX_BUFFER | BIND_INDEX_BUFFER | BIND_CONSTANT_BUFFER))
     return error(Result::INVALID_ARG, "create_texture2d: buffer bind flags on a texture");
-  return create_resource(ResourceKind::TEXTURE2D, pitch * d.height, d.width, d.height, pitch, d.bind, init, out);
+  const Result r = create_resource(ResourceKind::TEXTURE2D, pitch * d.height, d.width, d.height, pitch, d.bind, init, out);
+  if (r == Result::OK) (*out)->samples_ = d.samples;
+  return r;
 }
 
 Result Device::create_resource(ResourceKind kind, uint32_t size, uint32_t w, uint32_t h, uint32_t pitch,
@@ -200,6 +240,31 @@ Result Device::create_deferred_context(const DeferredContextDesc& desc, std::uni
   if (!out) return error(Result::INVALID_ARG, "create_deferred_context: out is null");
   if (lost_) return error(Result::DEVICE_LOST, "device lost");
   out->reset(new DeferredContext(*this, desc));
+  return Result::OK;
+}
+
+Result Device::create_fence(const FenceDesc& desc, Fence** out) {
+  if (!out) return error(Result::INVALID_ARG, "create_fence: out is null");
+  *out = nullptr;
+  if (lost_) return error(Result::DEVICE_LOST, "device lost");
+  Lock lk(mu_);
+  poll_locked();
+  process_retirements_locked();
+  uint32_t reg = 0;
+  while (reg < NUM_FENCES && (fence_regs_ >> reg & 1u)) ++reg;
+  if (reg == NUM_FENCES) {
+    last_error_ = "create_fence: every FENCE register is in use";
+    return Result::OUT_OF_MEMORY;
+  }
+  Fence* f = new Fence();
+  f->dev_ = this;
+  f->reg_ = reg;
+  f->interrupt_ = desc.interrupt;
+  f->highest_ = desc.initial_value;
+  fence_regs_ |= 1u << reg;
+  backend_.write_reg(REG_FENCE0 + reg, fence_lo32(desc.initial_value));
+  live_fences_.insert(f);
+  *out = f;
   return Result::OK;
 }
 
@@ -242,6 +307,10 @@ void Device::process_retirements_locked() {
     ++stats_.retired;
     if (r.alloc.valid()) heap_.free(r.alloc);
     delete r.res;
+    if (r.fence) {
+      fence_regs_ &= ~(1u << r.fence->reg_);
+      delete r.fence;
+    }
     if (r.list) {
       if (r.list->dwords_.capacity() * 4 <= desc_.small_list_bytes && list_pool_.size() < kListPoolMax) {
         r.list->reset();
@@ -259,7 +328,42 @@ void Device::on_final_release(Resource* r) {
   poll_locked();
   const Allocation a = r->alloc_;
   r->alloc_ = {};
-  retire_locked(r->last_gpu_use(), Retiree{a, r, nullptr});
+  drop_alloc_locked(a, r->last_gpu_use());
+  retire_locked(r->last_gpu_use(), Retiree{{}, r, nullptr});
+}
+
+void Device::drop_alloc_locked(const Allocation& a, uint64_t fence) {
+  if (!a.valid()) return;
+  const auto it = shared_.find(a.addr);
+  if (it == shared_.end()) {
+    retire_locked(fence, Retiree{a, nullptr, nullptr});
+    return;
+  }
+  it->second.retire_at = std::max(it->second.retire_at, fence);
+  if (--it->second.holders > 0) return;
+  const uint64_t at = it->second.retire_at;
+  shared_.erase(it);
+  retire_locked(at, Retiree{a, nullptr, nullptr});
+}
+
+void Device::share_alloc_locked(const Allocation& a) {
+  Shared& s = shared_[a.addr];
+  s.holders = s.holders == 0 ? 2 : s.holders + 1;  // a new entry: the list and the resource
+}
+
+bool Device::shared_locked(const Allocation& a) const {
+  const auto it = shared_.find(a.addr);
+  return it != shared_.end() && it->second.holders >= 2;
+}
+
+void Device::rename_locked(Resource* r, const Allocation& a, uint64_t old_until) {
+  drop_alloc_locked(r->alloc_, old_until);
+  r->alloc_ = a;
+  r->addr_.store(a.addr);
+  r->last_read_.store(0);
+  r->last_write_.store(0);
+  std::vector<uint8_t> fresh(r->size_);
+  r->shadow_.swap(fresh);  // a new CPU view for the new storage (distinct pointer)
 }
 
 CommandList* Device::new_list() {
@@ -278,15 +382,21 @@ CommandList* Device::new_list() {
 }
 
 void Device::release_list(CommandList* l) {
-  // References first (outside the lock: a final release retires the resource).
+  if (l->refs_.fetch_sub(1) != 1) return;  // a list that CALLs it still holds it
+  // References first (outside the lock: a final release retires the resource, the list).
   for (const auto& u : l->uses_) u.res->release();
   for (const auto& o : l->owned_) o.res->release();
+  for (Fence* f : l->fences_) f->release();
+  for (CommandList* n : l->nested_) release_list(n);
   Lock lk(mu_);
   poll_locked();
   for (auto& o : l->owned_) {
-    if (o.alloc.valid()) retire_locked(l->last_use_, Retiree{o.alloc, nullptr, nullptr});
+    drop_alloc_locked(o.alloc, l->last_use_);
     o.alloc = {};
   }
+  l->renames_.clear();
+  l->nested_.clear();
+  l->fences_.clear();
   if (l->gpu_copy_.valid()) retire_locked(l->last_use_, Retiree{l->gpu_copy_, nullptr, nullptr});
   l->gpu_copy_ = {};
   l->uses_.clear();
@@ -507,14 +617,100 @@ Result Context::draw(uint32_t vertex_count, uint32_t first_vertex) {
     return fail(Result::INVALID_ARG, "draw: vertices " + std::to_string(first_vertex) + ".." +
                                          std::to_string(uint64_t{first_vertex} + vertex_count) +
                                          " lie outside the vertex buffer");
-  if (!ensure_space(1 + kStateUsed + 3)) {
-    if (recording_dropped()) return Result::OK;
-    return fail(Result::DEVICE_LOST, "device lost: " + dev_.last_error());
-  }
+  Result r;
+  if (!reserve(1 + kStateUsed + 3, &r)) return r;
   emit_state();
   cw_.raw(CommandWriter::header(OP_DRAW, 0, 2)).raw(first_vertex).raw(vertex_count);
-  on_draw(api_.vb, api_.rt);
+  on_use(api_.vb, false);
+  on_use(api_.rt, true);
   return Result::OK;
+}
+
+Result Context::check_copy(Resource* dst, uint32_t dst_offset, Resource* src, uint32_t src_offset, uint32_t bytes) {
+  if (!dst || !src) return fail(Result::INVALID_ARG, "copy: null resource");
+  if (!dev_.alive(dst) || !dev_.alive(src)) return fail(Result::INVALID_ARG, "copy: not a live resource of this device");
+  if (uint64_t{dst_offset} + bytes > dst->size() || uint64_t{src_offset} + bytes > src->size())
+    return fail(Result::INVALID_ARG, "copy: the range lies outside a resource");
+  if (dst == src && dst_offset < src_offset + uint64_t{bytes} && src_offset < dst_offset + uint64_t{bytes})
+    return fail(Result::INVALID_ARG, "copy: source and destination ranges overlap");
+  Device::Lock lk(dev_.mu_);
+  if (dst->mapped_ || src->mapped_) return fail(Result::INVALID_CALL, "copy: a resource is mapped");
+  return Result::OK;
+}
+
+bool Context::reserve(size_t dwords, Result* r) {
+  *r = Result::OK;
+  if (recording_dropped()) return false;
+  if (ensure_space(dwords)) return true;
+  if (!recording_dropped()) *r = fail(Result::DEVICE_LOST, "device lost: " + dev_.last_error());
+  return false;
+}
+
+Result Context::copy_region(Resource* dst, uint32_t dst_offset, Resource* src, uint32_t src_offset, uint32_t bytes) {
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
+  Result r = check_copy(dst, dst_offset, src, src_offset, bytes);
+  if (r != Result::OK || !reserve(4, &r)) return r;
+  const size_t pos = cw_.dwords().size();
+  cw_.copy(address_of(src) + src_offset, address_of(dst) + dst_offset, bytes);
+  on_address(pos + 1, src, src_offset);
+  on_address(pos + 2, dst, dst_offset);
+  on_use(src, false);
+  on_use(dst, true);
+  return Result::OK;
+}
+
+Result Context::copy_resource(Resource* dst, Resource* src) {
+  if (dst && src && dst->size() != src->size())
+    return fail(Result::INVALID_ARG, "copy_resource: the resources differ in size");
+  return copy_region(dst, 0, src, 0, src ? src->size() : 0);
+}
+
+Result Context::check_fence(Fence* f, const char* what) {
+  if (!f) return fail(Result::INVALID_ARG, std::string(what) + ": null fence");
+  if (f->dev_ != &dev_) return fail(Result::INVALID_ARG, std::string(what) + ": a fence of another device");
+  Device::Lock lk(dev_.mu_);
+  if (!dev_.live_fences_.count(f)) return fail(Result::INVALID_ARG, std::string(what) + ": not a live fence");
+  return Result::OK;
+}
+
+Result Context::signal(Fence* f, uint64_t value, SignalStage stage) {
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
+  Result r = check_fence(f, "signal");
+  if (r != Result::OK || !reserve(4, &r)) return r;
+  cw_.write_reg(f->reg_, fence_lo32(value), stage == SignalStage::END_OF_PIPE);
+  if (f->interrupt_) cw_.interrupt(f->reg_);
+  on_fence(f, value);
+  return Result::OK;
+}
+
+Result Context::wait(Fence* f, uint64_t value) {
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
+  Result r = check_fence(f, "wait");
+  if (r != Result::OK || !reserve(2, &r)) return r;
+  cw_.wait_reg(f->reg_, fence_lo32(value), true);
+  on_fence(f, 0);
+  return Result::OK;
+}
+
+Result Context::set_marker(const std::string& text) {
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
+  const size_t n = (text.size() + 4) / 4;  // with a terminating zero
+  if (n > 0xFFFu) return fail(Result::INVALID_ARG, "set_marker: longer than 4095 dwords");
+  Result r;
+  if (!reserve(1 + n, &r)) return r;
+  cw_.raw(CommandWriter::header(OP_NOP, 0, static_cast<uint32_t>(n)));
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t d = 0;
+    for (size_t k = 0; k < 4 && 4 * i + k < text.size(); ++k) d |= uint32_t{static_cast<uint8_t>(text[4 * i + k])} << (8 * k);
+    cw_.raw(d);
+  }
+  return Result::OK;
+}
+
+void Context::emit_reset_state() {
+  const auto def = default_hw_state();
+  cw_.raw(CommandWriter::header(OP_SET_STATE, 0, kStateUsed));
+  for (uint32_t i = 0; i < kStateUsed; ++i) cw_.raw(def[i]);
 }
 
 void Context::emit_state() {
@@ -522,7 +718,7 @@ void Context::emit_state() {
   d[ST_VB_BASE] = address_of(api_.vb) + api_.vb_offset;
   d[ST_COLOR] = api_.color;
   d[ST_RT_BASE] = address_of(api_.rt);
-  d[ST_RT_PITCH] = api_.rt->pitch();
+  d[ST_RT_PITCH] = api_.rt->pitch() | (api_.rt->samples() == 4 ? 1u << 16 : 0u);  // [16]: 4x MSAA
   d[ST_RT_SIZE] = (api_.rt->height() << 16) | api_.rt->width();
   d[ST_SCISSOR_X] = api_.scissor_x;
   d[ST_SCISSOR_Y] = api_.scissor_y;
@@ -556,10 +752,12 @@ bool ImmediateContext::ensure_space(size_t dwords) {
   return flush_impl(false) == Result::OK;
 }
 
-void ImmediateContext::on_draw(Resource* vb, Resource* rt) {
-  const uint64_t f = open_fence();
-  vb->last_read_.store(f);
-  rt->last_write_.store(f);
+void ImmediateContext::on_use(Resource* r, bool write) { (write ? r->last_write_ : r->last_read_).store(open_fence()); }
+
+void ImmediateContext::on_fence(Fence* f, uint64_t value) {
+  Device::Lock lk(dev_.mu_);
+  f->last_use_ = open_fence();
+  f->highest_ = std::max(f->highest_, value);
 }
 
 Result ImmediateContext::flush() { return flush_impl(true); }
@@ -607,6 +805,13 @@ Result ImmediateContext::map(Resource* r, MapType type, uint32_t flags, Mapped* 
   uint64_t need = 0;  // fence the CPU access must wait for
   if (type == MapType::READ) need = r->last_gpu_write();
   if (type == MapType::WRITE || type == MapType::READ_WRITE) need = r->last_gpu_use();
+  bool shared = false;  // the storage also holds a command list's DISCARD data (copy on write)
+  {
+    Device::Lock lk(dev_.mu_);
+    shared = dev_.shared_locked(r->alloc_);
+  }
+  // NO_OVERWRITE copies shared storage first: that copy must include every GPU write.
+  if (shared && type == MapType::WRITE_NO_OVERWRITE) need = r->last_gpu_write();
   // The work the access depends on is still in the open command buffer: submit it first.
   if (need > dev_.flushed_.load()) {
     const Result fr = flush_impl(true);
@@ -623,19 +828,26 @@ Result ImmediateContext::map(Resource* r, MapType type, uint32_t flags, Mapped* 
     if (wr != Result::OK) return fail(wr, dev_.last_error_);
   }
   Memory& mem = dev_.backend_.memory();
-  if (type == MapType::WRITE_DISCARD && r->last_gpu_use() > dev_.completed_) {
-    // Busy: rename instead of waiting. The old storage retires at its last use.
+  shared = dev_.shared_locked(r->alloc_);
+  if (type == MapType::WRITE_DISCARD && (r->last_gpu_use() > dev_.completed_ || shared)) {
+    // Busy (or the storage belongs to a command list too): rename instead of waiting. The old
+    // storage retires at its last use.
     Allocation na;
     const Result ar = dev_.allocate_locked(lk, r->size_, &na);
     if (ar != Result::OK) return fail(ar, "map: out of GPU memory renaming a discarded resource");
-    dev_.retire_locked(r->last_gpu_use(), Device::Retiree{r->alloc_, nullptr, nullptr});
-    r->alloc_ = na;
-    r->addr_.store(na.addr);
-    r->last_read_.store(0);
-    r->last_write_.store(0);
-    std::vector<uint8_t> fresh(r->size_);
-    r->shadow_.swap(fresh);  // a new CPU view for the new storage (distinct pointer)
+    dev_.rename_locked(r, na, r->last_gpu_use());
     ++dev_.stats_.renames;
+  } else if (shared && type != MapType::READ) {
+    // The storage is a command list's DISCARD data, which a later execution of the list must
+    // still find as recorded: copy it to new storage and write there.
+    Allocation na;
+    const Result ar = dev_.allocate_locked(lk, r->size_, &na);
+    if (ar != Result::OK) return fail(ar, "map: out of GPU memory copying storage shared with a command list");
+    std::vector<uint8_t> data(r->size_);
+    mem.read(r->alloc_.addr, data.data(), r->size_);
+    mem.write(na.addr, data.data(), r->size_);
+    dev_.rename_locked(r, na, r->last_gpu_use());
+    ++dev_.stats_.copy_on_write;
   }
   if (r->shadow_.size() != r->size_) r->shadow_.resize(r->size_);
   if (type != MapType::WRITE_DISCARD) mem.read(r->alloc_.addr, r->shadow_.data(), r->size_);
@@ -682,42 +894,77 @@ Result ImmediateContext::unmap(Resource* r) {
   return Result::OK;
 }
 
+void ImmediateContext::stamp_list(CommandList* list, uint64_t f) {
+  for (const auto& u : list->uses_) (u.write ? u.res->last_write_ : u.res->last_read_).store(f);
+  for (Fence* fc : list->fences_) fc->last_use_ = f;
+  list->last_use_ = f;
+  for (CommandList* n : list->nested_) stamp_list(n, f);
+}
+
+std::vector<uint32_t> ImmediateContext::patched_dwords(const CommandList& list) const {
+  std::vector<uint32_t> patched = list.dwords_;
+  for (const auto& p : list.patches_) {
+    patched[p.pos] = p.list ? p.list->gpu_copy_.addr : p.res->gpu_address() + p.offset;
+  }
+  return patched;
+}
+
+Result ImmediateContext::upload_list_locked(Device::Lock& lk, CommandList* list) {
+  for (const auto& p : list->patches_) {
+    if (!p.list) continue;
+    const Result r = upload_list_locked(lk, p.list);
+    if (r != Result::OK) return r;
+  }
+  const std::vector<uint32_t> patched = patched_dwords(*list);
+  if (list->gpu_copy_.valid() && list->uploaded_ == patched) return Result::OK;
+  Allocation a;
+  const Result ar = dev_.allocate_locked(lk, static_cast<uint32_t>(std::max<size_t>(patched.size(), 1) * 4), &a);
+  if (ar != Result::OK) return ar;
+  if (list->gpu_copy_.valid()) dev_.retire_locked(list->last_use_, Device::Retiree{list->gpu_copy_, nullptr, nullptr});
+  dev_.backend_.memory().write(a.addr, patched.data(), patched.size() * 4);
+  list->gpu_copy_ = a;
+  list->uploaded_ = patched;
+  return Result::OK;
+}
+
 Result ImmediateContext::execute_command_list(CommandList* list, bool restore_state) {
   if (!list) return fail(Result::INVALID_ARG, "execute_command_list: null list");
   if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost: " + dev_.last_error());
+  // What the list's DISCARDs leave each resource with: the last rename per resource.
+  std::vector<std::pair<Resource*, Allocation>> finals;
+  for (auto it = list->renames_.rbegin(); it != list->renames_.rend(); ++it) {
+    bool seen = false;
+    for (const auto& f : finals) seen = seen || f.first == it->first;
+    if (!seen) finals.push_back(*it);
+  }
+  {
+    Device::Lock lk(dev_.mu_);
+    for (const auto& [r, a] : finals) {
+      if (r->mapped_) return fail(Result::INVALID_CALL, "execute_command_list: the list discards a resource that is mapped");
+    }
+  }
   // The list starts from the device-creation state.
   if (!ensure_space(1 + kStateUsed + 3)) return fail(Result::DEVICE_LOST, "device lost: " + dev_.last_error());
-  const auto def = default_hw_state();
-  cw_.raw(CommandWriter::header(OP_SET_STATE, 0, kStateUsed));
-  for (uint32_t i = 0; i < kStateUsed; ++i) cw_.raw(def[i]);
-  const uint64_t f = open_fence();
-  for (const auto& u : list->uses_) (u.write ? u.res->last_write_ : u.res->last_read_).store(f);
-  // Patched copy: resource addresses as they are now (a resource may have been renamed since).
-  std::vector<uint32_t> patched = list->dwords_;
-  for (const auto& p : list->patches_) patched[p.pos] = p.res->gpu_address() + p.offset;
-  if (dev_.hardware_call() && !patched.empty()) {
+  emit_reset_state();
+  uint64_t f = open_fence();
+  // Addresses as they are now (a resource may have been renamed since recording); the list's own
+  // DISCARDs take effect after it.
+  if (dev_.hardware_call() && !list->dwords_.empty()) {
     Device::Lock lk(dev_.mu_);
-    if (!list->gpu_copy_.valid() || list->uploaded_ != patched) {
-      Allocation a;
-      const Result ar = dev_.allocate_locked(lk, static_cast<uint32_t>(patched.size() * 4), &a);
-      if (ar != Result::OK) return fail(ar, "execute_command_list: out of GPU memory for the command list");
-      if (list->gpu_copy_.valid()) dev_.retire_locked(list->last_use_, Device::Retiree{list->gpu_copy_, nullptr, nullptr});
-      dev_.backend_.memory().write(a.addr, patched.data(), patched.size() * 4);
-      list->gpu_copy_ = a;
-      list->uploaded_ = patched;
-    }
-    list->last_use_ = f;
+    const Result ur = upload_list_locked(lk, list);
+    if (ur != Result::OK) return fail(ur, "execute_command_list: out of GPU memory for the command list");
     ++dev_.stats_.list_calls;
     lk.unlock();
-    cw_.call(list->gpu_copy_.addr, static_cast<uint32_t>(patched.size()));
+    cw_.call(list->gpu_copy_.addr, static_cast<uint32_t>(list->dwords_.size()));
   } else {
     {
       Device::Lock lk(dev_.mu_);
-      list->last_use_ = f;
       ++dev_.stats_.list_copies;
     }
     // Fallback: the list's commands copied into the ring, command by command (a flush may fall
-    // between two commands; later commands then carry a later fence, so keep the uses' fences).
+    // between two commands; later commands then carry a later fence). Lists recorded without
+    // hardware CALL have their nested lists copied in, so there is no list patch here.
+    const std::vector<uint32_t> patched = patched_dwords(*list);
     size_t pos = 0;
     while (pos < patched.size()) {
       const size_t n = 1 + (patched[pos] & 0xFFFu);
@@ -725,12 +972,19 @@ Result ImmediateContext::execute_command_list(CommandList* list, bool restore_st
       for (size_t i = 0; i < n && pos + i < patched.size(); ++i) cw_.raw(patched[pos + i]);
       pos += n;
     }
-    const uint64_t f2 = open_fence();
-    if (f2 != f) {
-      for (const auto& u : list->uses_) (u.write ? u.res->last_write_ : u.res->last_read_).store(f2);
-      Device::Lock lk(dev_.mu_);
-      list->last_use_ = f2;
+    f = open_fence();
+  }
+  {
+    Device::Lock lk(dev_.mu_);
+    // D3D11: after the list the resources it discarded hold its data. Their storage becomes the
+    // list's (shared with it: freed when both have let go); what they held retires after the list.
+    for (const auto& [r, a] : finals) {
+      if (r->alloc_.addr == a.addr) continue;
+      dev_.rename_locked(r, a, std::max(r->last_gpu_use(), f));
+      dev_.share_alloc_locked(a);
+      ++dev_.stats_.list_renames;
     }
+    stamp_list(list, f);
   }
   ++list->executions_;
   hw_known_ = false;  // whatever the list left; the next draw sets everything
@@ -752,6 +1006,7 @@ DeferredContext::~DeferredContext() {
 void DeferredContext::begin_list() {
   list_ = dev_.new_list();
   use_idx_.clear();
+  tail_call_pos_ = SIZE_MAX;
   cw_.clear();
   hw_ = default_hw_state();
   hw_known_ = true;
@@ -782,39 +1037,104 @@ bool DeferredContext::ensure_space(size_t dwords) {
 
 uint32_t DeferredContext::address_of(Resource* r) {
   if (list_) {
-    for (auto it = list_->owned_.rbegin(); it != list_->owned_.rend(); ++it) {
-      if (it->res == r) return it->alloc.addr;
+    for (auto it = list_->renames_.rbegin(); it != list_->renames_.rend(); ++it) {
+      if (it->first == r) return it->second.addr;
     }
   }
   return r->gpu_address();
 }
 
+bool DeferredContext::renamed_in_list(const Resource* r) const {
+  if (!list_) return false;
+  for (const auto& rn : list_->renames_) {
+    if (rn.first == r) return true;
+  }
+  return false;
+}
+
+void DeferredContext::on_address(size_t pos, Resource* r, uint32_t offset) {
+  // Storage renamed in the list has its final address; anything else is patched at execution.
+  if (!renamed_in_list(r)) list_->patches_.push_back({static_cast<uint32_t>(pos), r, offset, nullptr});
+}
+
+void DeferredContext::on_fence(Fence* f, uint64_t /*value*/) {
+  for (Fence* g : list_->fences_) {
+    if (g == f) return;
+  }
+  f->add_ref();
+  list_->fences_.push_back(f);
+}
+
 void DeferredContext::on_state_emitted(size_t pos, const std::array<uint32_t, NUM_STATE>&, uint32_t first,
                                        uint32_t last) {
   auto patch = [&](uint32_t idx, Resource* r, uint32_t offset) {
-    if (idx < first || idx > last) return;
-    for (const auto& o : list_->owned_) {
-      if (o.res == r) return;  // storage owned by the list: its address is final
-    }
-    list_->patches_.push_back({static_cast<uint32_t>(pos + 1 + idx - first), r, offset});
+    if (idx >= first && idx <= last) on_address(pos + 1 + idx - first, r, offset);
   };
   patch(ST_VB_BASE, api_.vb, api_.vb_offset);
   patch(ST_RT_BASE, api_.rt, 0);
 }
 
-void DeferredContext::on_draw(Resource* vb, Resource* rt) {
-  auto use = [&](Resource* r, bool write) {
-    auto it = use_idx_.find(r);
-    if (it == use_idx_.end()) {
-      r->add_ref();
-      use_idx_[r] = list_->uses_.size();
-      list_->uses_.push_back({r, write});
-    } else if (write) {
-      list_->uses_[it->second].write = true;
+void DeferredContext::on_use(Resource* r, bool write) {
+  auto it = use_idx_.find(r);
+  if (it == use_idx_.end()) {
+    r->add_ref();
+    use_idx_[r] = list_->uses_.size();
+    list_->uses_.push_back({r, write});
+  } else if (write) {
+    list_->uses_[it->second].write = true;
+  }
+}
+
+Result DeferredContext::execute_command_list(CommandList* inner, bool restore_state) {
+  if (!inner) return fail(Result::INVALID_ARG, "execute_command_list: null list");
+  if (inner == list_) return fail(Result::INVALID_ARG, "execute_command_list: the list being recorded");
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
+  if (!oom_) {
+    // CALL when the hardware has it, the nesting fits the return stack (the immediate context's
+    // CALL of the outermost list takes one level) and the inner list's patched addresses are what
+    // they will be when this list runs: a resource this list has renamed so far would need this
+    // list's storage in them, so such a list is copied in with those addresses resolved now.
+    bool call = dev_.hardware_call() && !inner->dwords_.empty() && inner->depth_ + 1 <= RET_STACK_DEPTH;
+    for (const auto& p : inner->patches_) call = call && (p.list || !renamed_in_list(p.res));
+    const size_t need = 1 + kStateUsed + (call ? 3 : inner->dwords_.size());
+    if (ensure_space(need)) {
+      emit_reset_state();
+      if (call) {
+        const size_t pos = cw_.dwords().size();
+        cw_.call(0, static_cast<uint32_t>(inner->dwords_.size()));
+        list_->patches_.push_back({static_cast<uint32_t>(pos + 1), nullptr, 0, inner});
+        tail_call_pos_ = pos;
+        list_->depth_ = std::max(list_->depth_, inner->depth_ + 1);
+      } else {
+        const size_t base = cw_.dwords().size();
+        std::vector<uint32_t> d = inner->dwords_;
+        for (const auto& p : inner->patches_) {
+          const uint32_t pos = static_cast<uint32_t>(base + p.pos);
+          if (p.list) {
+            list_->patches_.push_back({pos, nullptr, 0, p.list});
+          } else if (renamed_in_list(p.res)) {
+            d[p.pos] = address_of(p.res) + p.offset;
+          } else {
+            list_->patches_.push_back({pos, p.res, p.offset, nullptr});
+          }
+        }
+        // A tail call at the end of the inner list must return here: CALL again.
+        for (const auto& p : inner->patches_) {
+          if (p.list && p.pos + 2 == d.size() && d[p.pos - 1] == CommandWriter::header(OP_JUMP, 0, 2))
+            d[p.pos - 1] = CommandWriter::header(OP_CALL, 0, 2);
+        }
+        for (uint32_t v : d) cw_.raw(v);
+        list_->depth_ = std::max(list_->depth_, inner->depth_);
+      }
+      inner->refs_.fetch_add(1);
+      list_->nested_.push_back(inner);
+      // After the inner list its DISCARDs hold (its storage stays valid: the reference above).
+      list_->renames_.insert(list_->renames_.end(), inner->renames_.begin(), inner->renames_.end());
     }
-  };
-  use(vb, false);
-  use(rt, true);
+  }
+  hw_known_ = false;
+  if (!restore_state) clear_state();
+  return Result::OK;
 }
 
 Result DeferredContext::map(Resource* r, MapType type, uint32_t /*flags*/, Mapped* out) {
@@ -843,6 +1163,8 @@ Result DeferredContext::map(Resource* r, MapType type, uint32_t /*flags*/, Mappe
                 "map: WRITE_NO_OVERWRITE on a deferred context needs an earlier WRITE_DISCARD of the resource in "
                 "the same command list");
   if (owned && owned->mapped) return fail(Result::INVALID_CALL, "map: the resource is already mapped");
+  if (type == MapType::WRITE_NO_OVERWRITE && address_of(r) != owned->alloc.addr)
+    return fail(Result::INVALID_CALL, "map: WRITE_NO_OVERWRITE after a nested command list discarded the resource");
   if (type == MapType::WRITE_DISCARD) {
     if (!ensure_space(r->size() / 4)) return scratch();
     Allocation a;
@@ -857,6 +1179,7 @@ Result DeferredContext::map(Resource* r, MapType type, uint32_t /*flags*/, Mappe
     }
     r->add_ref();
     list_->owned_.push_back({r, a, std::vector<uint8_t>(r->size()), false});
+    list_->renames_.emplace_back(r, a);
     owned = &list_->owned_.back();
   }
   owned->mapped = true;
@@ -897,6 +1220,11 @@ Result DeferredContext::finish_command_list(bool restore_state, CommandList** ou
     dev_.backend_.memory().write(o.alloc.addr, o.shadow.data(), o.shadow.size());
   }
   list_->dwords_.assign(cw_.dwords().begin(), cw_.dwords().end());
+  // A list that ends with a nested list continues there with JUMP (a tail call: it returns where
+  // this list would have, and takes no return-stack level of its own).
+  if (tail_call_pos_ != SIZE_MAX && tail_call_pos_ + 3 == list_->dwords_.size()) {
+    list_->dwords_[tail_call_pos_] = CommandWriter::header(OP_JUMP, 0, 2);
+  }
   for (auto& o : list_->owned_) std::vector<uint8_t>().swap(o.shadow);  // CPU copy no longer needed
   *out = list_;
   list_ = nullptr;

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -52,6 +53,7 @@ enum BindFlags : uint32_t {
 enum class ResourceKind { BUFFER, TEXTURE2D };
 
 enum class MapType { READ, WRITE, READ_WRITE, WRITE_DISCARD, WRITE_NO_OVERWRITE };
+enum class SignalStage { END_OF_PIPE, TOP_OF_PIPE };
 enum MapFlags : uint32_t { MAP_FLAG_NONE = 0, MAP_FLAG_DO_NOT_WAIT = 1 };
 
 struct Mapped {
@@ -67,8 +69,9 @@ struct BufferDesc {
 
 struct TextureDesc {
   uint32_t width = 0, height = 0;
-  uint32_t pitch = 0;  // bytes per row, 0: width * 4 (RGBA8); a multiple of 4, >= width * 4
+  uint32_t pitch = 0;  // bytes per row, 0: width * 4 * samples; a multiple of 4, >= width * 4 * samples
   uint32_t bind = 0;
+  uint32_t samples = 1;  // 1, or 4: a 4x MSAA render target (4 RGBA8 samples per pixel, docs/numerics.md section 6)
 };
 
 struct DeviceDesc {
@@ -83,6 +86,11 @@ struct DeviceDesc {
   std::chrono::milliseconds timeout{5000};  // fence not advancing this long: device lost
   bool use_call = true;               // ExecuteCommandList as a hardware CALL when available
   uint32_t small_list_bytes = 4096;   // command lists up to this size are recycled
+};
+
+struct FenceDesc {
+  uint64_t initial_value = 0;
+  bool interrupt = false;  // every GPU signal is followed by an INTERRUPT (payload: the register index)
 };
 
 struct DeferredContextDesc {
@@ -102,9 +110,12 @@ struct DeviceStats {
   uint64_t lists_recycled = 0;      // command lists built from a recycled one
   uint64_t list_calls = 0;          // ExecuteCommandList as CALL
   uint64_t list_copies = 0;         // ExecuteCommandList by copying dwords (fallback)
+  uint64_t list_renames = 0;        // resources that took a command list's DISCARD storage at execution
+  uint64_t copy_on_write = 0;       // maps that copied storage shared with a command list first
 };
 
 class Device;
+class Fence;
 class Context;
 class ImmediateContext;
 class DeferredContext;
@@ -120,6 +131,7 @@ class Resource {
   uint32_t width() const { return width_; }
   uint32_t height() const { return height_; }
   uint32_t pitch() const { return pitch_; }
+  uint32_t samples() const { return samples_; }
   uint32_t gpu_address() const { return addr_.load(); }  // the current allocation
   uint64_t last_gpu_read() const { return last_read_.load(); }
   uint64_t last_gpu_write() const { return last_write_.load(); }
@@ -137,7 +149,7 @@ class Resource {
 
   Device* dev_ = nullptr;
   ResourceKind kind_ = ResourceKind::BUFFER;
-  uint32_t bind_ = 0, size_ = 0, width_ = 0, height_ = 0, pitch_ = 0;
+  uint32_t bind_ = 0, size_ = 0, width_ = 0, height_ = 0, pitch_ = 0, samples_ = 1;
   std::atomic<int> refs_{1};
   std::atomic<uint32_t> addr_{0};
   std::atomic<uint64_t> last_read_{0}, last_write_{0};
@@ -147,6 +159,37 @@ class Resource {
   std::vector<uint8_t> snapshot_;  // NO_OVERWRITE: what Map handed out, to write back changes only
   bool mapped_ = false;
   MapType map_type_ = MapType::READ;
+};
+
+// A user fence (D3D11.4's ID3D11Fence): a 64-bit value signalled by the GPU (Context::signal, a
+// WRITE_REG) or the CPU (signal, a host register write) and waited on by the GPU (Context::wait,
+// a WAIT_REG). It owns one FENCE register that the Device does not use itself; the register holds
+// the low 32 bits. Created with one reference; contexts' command lists hold their own.
+class Fence {
+ public:
+  uint32_t register_index() const { return reg_; }
+  bool interrupt() const { return interrupt_; }
+  // The value reached so far (polls the register): the largest value not above the highest
+  // value ever signalled whose low 32 bits the register holds.
+  uint64_t completed_value();
+  // CPU-side signal: writes the register now (D3D12's ID3D12Fence::Signal).
+  Result signal(uint64_t value);
+  void add_ref() { refs_.fetch_add(1); }
+  void release();
+
+ private:
+  friend class Device;
+  friend class Context;
+  friend class ImmediateContext;
+  Fence() = default;
+
+  Device* dev_ = nullptr;
+  uint32_t reg_ = 0;
+  bool interrupt_ = false;
+  std::atomic<int> refs_{1};
+  // Guarded by the Device lock.
+  uint64_t highest_ = 0;   // initial value or the largest value signalled (encoded or by the CPU)
+  uint64_t last_use_ = 0;  // fence (Device fence) of the last command buffer that uses it
 };
 
 // The state a context binds; turned into SET_STATE at Draw.
@@ -175,6 +218,22 @@ class Context {
   Result draw(uint32_t vertex_count, uint32_t first_vertex);
   // Indexed draws: the v1 hardware has none.
   Result draw_indexed(uint32_t index_count, uint32_t first_index, int32_t base_vertex);
+  // A DMA copy (COPY) of `bytes` bytes from `src` at byte `src_offset` to `dst` at `dst_offset`,
+  // any alignment (D3D12's CopyBufferRegion; textures are linear, row y at y * pitch). It runs
+  // after every earlier draw has finished and before any later command. The ranges must lie
+  // inside the resources and must not overlap.
+  Result copy_region(Resource* dst, uint32_t dst_offset, Resource* src, uint32_t src_offset, uint32_t bytes);
+  // CopyResource: the whole of `src` into `dst` (same size).
+  Result copy_resource(Resource* dst, Resource* src);
+  // The GPU writes `value` to the fence (WRITE_REG): END_OF_PIPE once every earlier draw has
+  // finished (D3D11.4 Signal), TOP_OF_PIPE as soon as the CP reaches it. A fence created with
+  // `interrupt` also raises an INTERRUPT whose payload is its register index.
+  Result signal(Fence* fence, uint64_t value, SignalStage stage = SignalStage::END_OF_PIPE);
+  // The GPU waits until the fence has reached `value` (WAIT_REG, wrap-safe >=; D3D11.4 Wait). A
+  // later CPU wait on work behind it (Map, wait_idle) waits until somebody signals the fence.
+  Result wait(Fence* fence, uint64_t value);
+  // A debug marker (D3D11.1 SetMarker): a NOP whose payload holds the text (at most 4095 dwords).
+  Result set_marker(const std::string& text);
   // The message of the last call that did not return OK.
   const std::string& last_error() const { return err_; }
   const ApiState& state() const { return api_; }
@@ -188,9 +247,19 @@ class Context {
   virtual bool ensure_space(size_t dwords) = 0;  // before encoding (immediate: may flush)
   virtual void on_state_emitted(size_t /*pos*/, const std::array<uint32_t, NUM_STATE>& /*hw*/,
                                 uint32_t /*first*/, uint32_t /*last*/) {}
-  virtual void on_draw(Resource* vb, Resource* rt) = 0;  // fence/usage bookkeeping
+  // Dword `pos` of the recording holds address_of(r) + offset (deferred: patched at execution).
+  virtual void on_address(size_t /*pos*/, Resource* /*r*/, uint32_t /*offset*/) {}
+  virtual void on_use(Resource* r, bool write) = 0;  // fence/usage bookkeeping
+  virtual void on_fence(Fence* f, uint64_t value) = 0;
   virtual bool recording_dropped() const { return false; }
+  // Room for `dwords` more dwords: true to encode; false with *r = OK (a deferred context that
+  // ran out of memory records nothing but accepts the call) or DEVICE_LOST.
+  bool reserve(size_t dwords, Result* r);
   void emit_state();
+  // SET_STATE of every used state register to its reset value (before a command list).
+  void emit_reset_state();
+  Result check_copy(Resource* dst, uint32_t dst_offset, Resource* src, uint32_t src_offset, uint32_t bytes);
+  Result check_fence(Fence* f, const char* what);
   static std::array<uint32_t, NUM_STATE> default_hw_state();
 
   Device& dev_;
@@ -223,9 +292,14 @@ class ImmediateContext : public Context {
   friend class Device;
   explicit ImmediateContext(Device& dev);
   bool ensure_space(size_t dwords) override;
-  void on_draw(Resource* vb, Resource* rt) override;
+  void on_use(Resource* r, bool write) override;
+  void on_fence(Fence* f, uint64_t value) override;
   Result flush_impl(bool process_retire);
-  void append_list_copy(const CommandList& list);
+  // Stamps the resources and fences of `list` and of the lists it runs with fence `f`.
+  void stamp_list(CommandList* list, uint64_t f);
+  // Uploads `list` (and first the lists it CALLs) with its patches resolved now.
+  Result upload_list_locked(std::unique_lock<std::mutex>& lk, CommandList* list);
+  std::vector<uint32_t> patched_dwords(const CommandList& list) const;
 };
 
 class DeferredContext : public Context {
@@ -239,6 +313,11 @@ class DeferredContext : public Context {
   // case *out is null). The context starts a new, empty list either way; restore_state keeps its
   // bound state, else it is cleared.
   Result finish_command_list(bool restore_state, CommandList** out);
+  // Records `list` into the one being recorded (D3D11 allows ExecuteCommandList on a deferred
+  // context): as a nested CALL when the hardware has CALL and the nesting fits the return stack,
+  // else its commands are copied in. State is reset before it and restored or cleared after, as
+  // on the immediate context. The recording holds a reference to `list`.
+  Result execute_command_list(CommandList* list, bool restore_state);
   bool out_of_memory() const { return oom_; }
 
  private:
@@ -246,7 +325,10 @@ class DeferredContext : public Context {
   DeferredContext(Device& dev, const DeferredContextDesc& desc);
   bool ensure_space(size_t dwords) override;
   void on_state_emitted(size_t pos, const std::array<uint32_t, NUM_STATE>& hw, uint32_t first, uint32_t last) override;
-  void on_draw(Resource* vb, Resource* rt) override;
+  void on_address(size_t pos, Resource* r, uint32_t offset) override;
+  void on_use(Resource* r, bool write) override;
+  void on_fence(Fence* f, uint64_t value) override;
+  bool renamed_in_list(const Resource* r) const;
   uint32_t address_of(Resource* r) override;
   bool recording_dropped() const override { return oom_; }
   void set_oom(const std::string& why);
@@ -258,6 +340,7 @@ class DeferredContext : public Context {
   std::string oom_msg_;
   std::vector<uint8_t> scratch_;  // Map target after out-of-memory (contents dropped)
   std::unordered_map<Resource*, size_t> use_idx_;  // resource -> index in list_->uses_
+  size_t tail_call_pos_ = SIZE_MAX;  // position of the last nested CALL recorded
 };
 
 // An immutable recording. Release it with release(); it is recycled (small) or freed once the
@@ -268,16 +351,19 @@ class CommandList {
   size_t size_bytes() const { return dwords_.size() * 4; }
   const std::vector<uint32_t>& dwords() const { return dwords_; }
   uint64_t executions() const { return executions_; }
+  // CALL levels an execution needs: 1, plus the deepest list it CALLs.
+  uint32_t call_depth() const { return depth_; }
 
  private:
   friend class Device;
   friend class ImmediateContext;
   friend class DeferredContext;
   CommandList() = default;
-  struct Patch {  // dword `pos` holds address_of(res) + offset at execution
+  struct Patch {  // dword `pos` holds res's address + offset at execution, or list's GPU copy
     uint32_t pos;
     Resource* res;
     uint32_t offset;
+    CommandList* list;  // non-null: the address of this nested list's uploaded commands
   };
   struct Use {
     Resource* res;
@@ -296,6 +382,13 @@ class CommandList {
   std::vector<Patch> patches_;
   std::vector<Use> uses_;          // one reference held on each
   std::vector<Owned> owned_;
+  // In execution order: the storage each DISCARD (this list's and its nested lists') leaves a
+  // resource with. At execution the last one per resource becomes its current allocation.
+  std::vector<std::pair<Resource*, Allocation>> renames_;
+  std::vector<CommandList*> nested_;  // lists this one runs (CALLed or copied in), one reference each
+  std::vector<Fence*> fences_;        // fences it signals or waits on, one reference each
+  std::atomic<int> refs_{1};
+  uint32_t depth_ = 1;
   Allocation gpu_copy_;            // uploaded dwords for CALL
   std::vector<uint32_t> uploaded_; // patched dwords in gpu_copy_
   uint64_t last_use_ = 0;          // fence of the last execution
@@ -312,6 +405,9 @@ class Device {
   Result create_buffer(const BufferDesc& desc, const void* init, Resource** out);
   Result create_texture2d(const TextureDesc& desc, const void* init, Resource** out);
   Result create_deferred_context(const DeferredContextDesc& desc, std::unique_ptr<DeferredContext>* out);
+  // A user fence in a free FENCE register (host-written with the initial value). OUT_OF_MEMORY
+  // when all 15 registers besides the Device's own are taken (or still retiring).
+  Result create_fence(const FenceDesc& desc, Fence** out);
   ImmediateContext& immediate() { return *imm_; }
 
   uint64_t completed_fence();  // polls the backend
@@ -332,6 +428,7 @@ class Device {
 
  private:
   friend class Resource;
+  friend class Fence;
   friend class Context;
   friend class ImmediateContext;
   friend class DeferredContext;
@@ -345,6 +442,11 @@ class Device {
     Allocation alloc;          // freed (if valid)
     Resource* res = nullptr;   // deleted
     CommandList* list = nullptr;  // recycled or deleted
+    Fence* fence = nullptr;    // deleted, its register freed
+  };
+  struct Shared {  // an allocation held by a resource (current storage) and a command list
+    int holders = 0;
+    uint64_t retire_at = 0;  // the largest last-use fence of the holders that let go
   };
   using Lock = std::unique_lock<std::mutex>;
 
@@ -353,6 +455,13 @@ class Device {
   // Allocation from the heap; when full, waits for pending retirements and retries.
   Result allocate_locked(Lock& lk, uint32_t size, Allocation* out);
   void retire_locked(uint64_t fence, const Retiree& r);
+  // A holder lets go of an allocation it used until `fence`: retired then, or, while a resource
+  // and a command list share it, when the last holder lets go (at the largest such fence).
+  void drop_alloc_locked(const Allocation& a, uint64_t fence);
+  void share_alloc_locked(const Allocation& a);  // one more holder (a resource took a list's storage)
+  bool shared_locked(const Allocation& a) const;  // held by a resource and a command list
+  // Replaces r's current storage by `a` (its old storage retires at `old_until`); fences reset.
+  void rename_locked(Resource* r, const Allocation& a, uint64_t old_until);
   void process_retirements_locked();
   void on_final_release(Resource* r);
   void release_list(CommandList* l);
@@ -381,8 +490,11 @@ class Device {
   std::atomic<bool> lost_{false};
   std::string last_error_;
   std::unordered_set<const Resource*> live_;
+  std::unordered_set<const Fence*> live_fences_;
   std::multimap<uint64_t, Retiree> retire_;
   std::vector<CommandList*> list_pool_;
+  std::unordered_map<uint32_t, Shared> shared_;  // by allocation address
+  uint32_t fence_regs_ = 0;  // FENCE registers in use (the Device's own, user fences, retiring)
   std::vector<std::vector<uint32_t>> buffer_pool_;
   std::deque<Submission> queue_;
   bool stop_ = false;

@@ -29,6 +29,10 @@ def main():
             print(f"  {name:7s} {100*u['busy']/cyc:6.1f}% {100*u['stalled']/cyc:7.1f}% "
                   f"{100*u['starved']/cyc:7.1f}% {u['rate']:9.3f} {u['peak']:6.1f} "
                   f"{100*u['fraction_of_peak']:5.1f}% {u['rate_when_fed']:9.3f}  {u['rate_unit']}")
+        if "rasterizers" in s:
+            print(f"  rasterizers {s['rasterizers']}: {s['decisions_per_covered_tile']:.3f} tile decisions per "
+                  f"covered tile (box walk {s['bbox_per_covered_tile']:.2f}), fine utilisation "
+                  f"{100*s['fine_utilisation']:.1f}%, busy {s['rast_busy']} (imbalance {s['load_imbalance']:.3f})")
     area = "out/synth/area.json"
     if os.path.exists(area):
         print(f"\narea: see {area} (make synth)")

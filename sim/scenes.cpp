@@ -1,11 +1,13 @@
 #include "scenes.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
-#include "command_writer.h"
 #include "pineda_contract.h"
+#include "runtime.h"
 
 namespace pineda {
 
@@ -50,36 +52,97 @@ SceneTri random_winding(SceneTri t, SceneRng& rng) {
   return t;
 }
 
-// Collects a vertex buffer and a command stream and lays out a scene image.
+// Builds a scene with the host runtime: a Device over a CaptureBackend (nothing runs; every
+// runtime call is checked and a failing one throws), a render target, a guard buffer and a
+// dynamic vertex buffer bound on the immediate context. finish() flushes, appends END and takes
+// the memory image and the register writes.
 class Builder {
  public:
   Builder(std::string name, uint32_t width, uint32_t height, uint32_t pitch, uint32_t background,
-          uint32_t pad_colour = rgba(255, 0, 255))
-      : width_(width), height_(height), pitch_(pitch) {
+          uint32_t vb_bytes = 64 * 1024, uint32_t pad_colour = rgba(255, 0, 255), uint32_t samples = 1)
+      : dev_(be_, device_desc()), ctx_(dev_.immediate()), width_(width), height_(height) {
     img_.name = std::move(name);
-    img_.rt_base = SCENE_RT_BASE;
+    // Background inside the target (every sample of a 4x MSAA target); a sentinel colour in the
+    // row padding and in 8 rows of a guard buffer allocated right after it, so that a write
+    // outside the target shows up in a memory comparison.
+    std::vector<uint32_t> px(static_cast<size_t>(pitch / 4) * height, pad_colour);
+    for (uint32_t y = 0; y < height; ++y) std::fill_n(px.begin() + static_cast<long>(y * (pitch / 4)), width * samples, background);
+    rt::TextureDesc td{width, height, pitch, rt::BIND_RENDER_TARGET};
+    td.samples = samples;
+    img_.samples = samples;
+    rt_ = create_texture(td, px.data());
+    const std::vector<uint32_t> guard(static_cast<size_t>(pitch / 4) * 8, pad_colour);
+    create_buffer({pitch * 8, 0}, guard.data());
+    vb_ = create_buffer({vb_bytes, rt::BIND_VERTEX_BUFFER}, nullptr);
+    check(ctx_.set_render_target(rt_), "set_render_target");
+    check(ctx_.set_vertex_buffer(vb_), "set_vertex_buffer");
+    img_.rt_base = rt_->gpu_address();
     img_.rt_pitch = pitch;
     img_.width = width;
     img_.height = height;
-    // Background inside the target; a sentinel colour in the row padding and in 8 rows below it,
-    // so that a write outside the target shows up in a memory comparison.
-    for (uint32_t y = 0; y < height + 8; ++y) {
-      const uint32_t row = SCENE_RT_BASE + y * pitch;
-      if (y < height) {
-        img_.mem.fill32(row, width, background);
-        img_.mem.fill32(row + width * 4, (pitch - width * 4) / 4, pad_colour);
-      } else {
-        img_.mem.fill32(row, pitch / 4, pad_colour);
-      }
-    }
-    cw.set_state(ST_VB_BASE, SCENE_VB_BASE);
-    cw.set_state(ST_RT_BASE, SCENE_RT_BASE, pitch, (height << 16) | width);
+  }
+  ~Builder() {
+    ctx_.clear_state();
+    for (rt::Resource* r : resources_) r->release();
+    for (rt::Fence* f : fences_) f->release();
+    ctx_.flush();
+    be_.release();  // the Device may finish now (the image has been taken or the build failed)
+  }
+  Builder(const Builder&) = delete;
+  Builder& operator=(const Builder&) = delete;
+
+  static rt::DeviceDesc device_desc() {
+    rt::DeviceDesc d;
+    d.heap_base = SCENE_HEAP_BASE;
+    d.ring_size = SCENE_RING_SIZE;
+    d.fence_index = SCENE_FENCE_INDEX;
+    d.max_command_buffer = SCENE_RING_SIZE / 2;  // a scene is one submission
+    d.timeout = std::chrono::milliseconds(50);    // any wait on the capture backend is a bug
+    return d;
   }
 
-  // Appends vertices to the scene vertex buffer; returns the index of the first one.
+  // Throws when a runtime call failed, with the message of `c` (default: the immediate context).
+  void check(rt::Result r, const std::string& what, const rt::Context* c = nullptr) {
+    if (r == rt::Result::OK) return;
+    std::string msg = (c ? c : &ctx_)->last_error();
+    if (msg.empty()) msg = dev_.last_error();
+    throw std::runtime_error("scene " + img_.name + ": " + what + ": " + rt::result_name(r) + ": " + msg);
+  }
+  rt::Resource* create_buffer(const rt::BufferDesc& d, const void* init) {
+    rt::Resource* r = nullptr;
+    check(dev_.create_buffer(d, init, &r), "create_buffer");
+    resources_.push_back(r);
+    return r;
+  }
+  rt::Resource* create_texture(const rt::TextureDesc& d, const void* init) {
+    rt::Resource* r = nullptr;
+    check(dev_.create_texture2d(d, init, &r), "create_texture2d");
+    resources_.push_back(r);
+    return r;
+  }
+  rt::Fence* create_fence(bool interrupt = false) {
+    rt::Fence* f = nullptr;
+    rt::FenceDesc d;
+    d.interrupt = interrupt;
+    check(dev_.create_fence(d, &f), "create_fence");
+    fences_.push_back(f);
+    return f;
+  }
+
+  // Appends vertices to the dynamic vertex buffer (the first Map DISCARDs, the others are
+  // NO_OVERWRITE appends, as an application streams geometry); returns the first one's index.
   uint32_t add_vertices(const std::vector<SceneVertex>& v) {
-    const uint32_t first = static_cast<uint32_t>(vb_.size());
-    vb_.insert(vb_.end(), v.begin(), v.end());
+    const uint32_t first = vb_used_ / VERTEX_BYTES;
+    const uint32_t bytes = static_cast<uint32_t>(v.size()) * VERTEX_BYTES;
+    if (uint64_t{vb_used_} + bytes > vb_->size()) throw std::logic_error("scene " + img_.name + ": vertex buffer too small");
+    rt::Mapped m;
+    check(ctx_.map(vb_, vb_used_ == 0 ? rt::MapType::WRITE_DISCARD : rt::MapType::WRITE_NO_OVERWRITE, 0, &m), "map");
+    for (size_t i = 0; i < v.size(); ++i) {
+      const int32_t xy[2] = {v[i].x, v[i].y};
+      std::memcpy(m.data + vb_used_ + i * VERTEX_BYTES, xy, VERTEX_BYTES);
+    }
+    check(ctx_.unmap(vb_), "unmap");
+    vb_used_ += bytes;
     return first;
   }
   uint32_t add_tris(const std::vector<SceneTri>& tris) {
@@ -87,39 +150,46 @@ class Builder {
     for (const SceneTri& t : tris) v.insert(v.end(), t.begin(), t.end());
     return add_vertices(v);
   }
-  // SET_STATE COLOR + DRAW of the triangles.
+  // Colour and a draw of the triangles.
   void draw(uint32_t colour, const std::vector<SceneTri>& tris) {
     const uint32_t first = add_tris(tris);
-    cw.set_state(ST_COLOR, colour);
-    cw.draw(first, static_cast<uint32_t>(tris.size() * 3));
+    ctx_.set_color(colour);
+    check(ctx_.draw(static_cast<uint32_t>(tris.size() * 3), first), "draw");
   }
-  void write_vertices(uint32_t addr, const std::vector<SceneVertex>& v) {
-    for (size_t i = 0; i < v.size(); ++i) {
-      img_.mem.write32(addr + static_cast<uint32_t>(i) * 8, static_cast<uint32_t>(v[i].x));
-      img_.mem.write32(addr + static_cast<uint32_t>(i) * 8 + 4, static_cast<uint32_t>(v[i].y));
-    }
-  }
+  void scissor(uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1) { check(ctx_.set_scissor(x0, y0, x1, y1), "set_scissor"); }
+
+  rt::Device& dev() { return dev_; }
+  rt::ImmediateContext& ctx() { return ctx_; }
+  rt::Resource* target() { return rt_; }
+  rt::Resource* vertex_buffer() { return vb_; }
   uint32_t width() const { return width_; }
   uint32_t height() const { return height_; }
-  Memory& mem() { return img_.mem; }
   SceneImage& image() { return img_; }
 
   SceneImage finish() {
-    write_vertices(SCENE_VB_BASE, vb_);
-    cw.write_reg(SCENE_FENCE_INDEX, SCENE_FENCE_VALUE, true);
-    cw.end();
+    check(ctx_.flush(), "flush");
+    if (be_.waits() != 0 || dev_.lost())
+      throw std::logic_error("scene " + img_.name + ": the runtime waited on the GPU while the scene was captured");
+    be_.append_end();
+    img_.mem = be_.memory();
     img_.reg_writes.push_back({REG_IRQ_ENABLE, (1u << IRQ_END) | (1u << IRQ_ERROR)});
-    const auto regs = place_in_ring(img_.mem, SCENE_RING_BASE, SCENE_RING_SIZE, cw.dwords());
-    img_.reg_writes.insert(img_.reg_writes.end(), regs.begin(), regs.end());
+    img_.reg_writes.insert(img_.reg_writes.end(), be_.reg_writes().begin(), be_.reg_writes().end());
+    img_.fence_index = SCENE_FENCE_INDEX;
+    img_.fence_value = static_cast<uint32_t>(dev_.flushed_fence());
     return std::move(img_);
   }
 
-  CommandWriter cw;
-
  private:
-  uint32_t width_, height_, pitch_;
+  rt::CaptureBackend be_;
+  rt::Device dev_;
+  rt::ImmediateContext& ctx_;
+  uint32_t width_, height_;
   SceneImage img_;
-  std::vector<SceneVertex> vb_;
+  rt::Resource* rt_ = nullptr;
+  rt::Resource* vb_ = nullptr;
+  uint32_t vb_used_ = 0;
+  std::vector<rt::Resource*> resources_;
+  std::vector<rt::Fence*> fences_;
 };
 
 std::vector<SceneTri> rows_of(const std::vector<SceneTri>& mesh, int cols, int row0, int row1) {
@@ -212,6 +282,80 @@ SceneImage scene_fans_slivers(uint32_t seed) {
   return b.finish();
 }
 
+// ---- issue 5: rasterizer scenes at 1x and 4x MSAA --------------------------------------------
+
+constexpr int32_t kW = 256, kH = 256;
+
+// Two triangles covering the whole 256 x 256 target (vertices outside it).
+SceneImage scene_quad_full(uint32_t seed, uint32_t samples) {
+  SceneRng rng(seed * 0x100000001ull + 11);
+  Builder b(samples == 4 ? "quad_full_4x" : "quad_full", kW, kH, kW * 4 * samples, rgba(0, 0, 0), 64 * 1024,
+            rgba(255, 0, 255), samples);
+  const int32_t m = static_cast<int32_t>(rng.range(1, 3 * PX));
+  const SceneVertex a{-m, -m}, c{kW * PX + m, -m}, d{kW * PX + m, kH * PX + m}, e{-m, kH * PX + m};
+  b.draw(palette(3), {random_winding({a, c, d}, rng), random_winding({a, d, e}, rng)});
+  return b.finish();
+}
+
+// 10,000 tiny triangles (1/16 .. 4 pixels) in 4 draws.
+SceneImage scene_tiny(uint32_t seed, uint32_t samples) {
+  SceneRng rng(seed * 0x100000001ull + 12);
+  Builder b("tiny_10k_4x", kW, kH, kW * 4 * samples, rgba(8, 8, 8), 10000 * 3 * VERTEX_BYTES, rgba(255, 0, 255), samples);
+  for (int d = 0; d < 4; ++d) {
+    std::vector<SceneTri> tris;
+    for (int i = 0; i < 2500; ++i) {
+      const int32_t cx = static_cast<int32_t>(rng.range(0, kW * PX - 1)), cy = static_cast<int32_t>(rng.range(0, kH * PX - 1));
+      const int32_t s = static_cast<int32_t>(rng.range(16, 4 * PX));
+      SceneTri t;
+      for (auto& v : t) v = {cx + static_cast<int32_t>(rng.range(-s, s)), cy + static_cast<int32_t>(rng.range(-s, s))};
+      tris.push_back(t);
+    }
+    b.draw(palette(d), tris);
+  }
+  return b.finish();
+}
+
+// 400 long thin slivers (50 .. 360 pixels long, 0.05 .. 2 pixels wide) in every direction.
+SceneImage scene_slivers(uint32_t seed, uint32_t samples) {
+  SceneRng rng(seed * 0x100000001ull + 13);
+  Builder b(samples == 4 ? "slivers_4x" : "slivers", kW, kH, kW * 4 * samples, rgba(16, 16, 24), 64 * 1024,
+            rgba(255, 0, 255), samples);
+  for (int d = 0; d < 4; ++d) {
+    std::vector<SceneTri> tris;
+    for (int i = 0; i < 100; ++i) {
+      const double ang = static_cast<double>(rng.range(0, 3599)) * 6.283185307179586 / 3600.0;
+      const double len = static_cast<double>(rng.range(50 * PX, 360 * PX));
+      const SceneVertex p0{static_cast<int32_t>(rng.range(-20 * PX, 276 * PX)), static_cast<int32_t>(rng.range(-20 * PX, 276 * PX))};
+      const SceneVertex p1{p0.x + static_cast<int32_t>(std::lround(len * std::cos(ang))),
+                           p0.y + static_cast<int32_t>(std::lround(len * std::sin(ang)))};
+      const double w = static_cast<double>(rng.range(13, 2 * PX));
+      const SceneVertex p2{p0.x + static_cast<int32_t>(std::lround(-std::sin(ang) * w)),
+                           p0.y + static_cast<int32_t>(std::lround(std::cos(ang) * w))};
+      tris.push_back(random_winding({p0, p1, p2}, rng));
+    }
+    b.draw(palette(8 + d), tris);
+  }
+  return b.finish();
+}
+
+// A dense mesh: 64 x 64 cells of 4 pixels (8,192 triangles), jittered, shared edges exact or on
+// pixel centres.
+SceneImage scene_dense_mesh(uint32_t seed, uint32_t samples) {
+  SceneRng rng(seed * 0x100000001ull + 14);
+  Builder b(samples == 4 ? "dense_mesh_4x" : "dense_mesh", kW, kH, kW * 4 * samples, rgba(24, 24, 40),
+            8192 * 3 * VERTEX_BYTES, rgba(255, 0, 255), samples);
+  GridMeshParams p;
+  p.x0 = 0;
+  p.y0 = 0;
+  p.x1 = kW * PX;
+  p.y1 = kH * PX;
+  p.cols = 64;
+  p.rows = 64;
+  const std::vector<SceneTri> mesh = make_grid_mesh(p, rng);
+  for (int band = 0; band < 8; ++band) b.draw(palette(band), rows_of(mesh, p.cols, band * 8, band * 8 + 8));
+  return b.finish();
+}
+
 // ---- guard_band ------------------------------------------------------------------------------
 
 SceneImage scene_guard_band(uint32_t seed) {
@@ -247,7 +391,7 @@ SceneImage scene_guard_band(uint32_t seed) {
 
 SceneImage scene_tiny_10k(uint32_t seed) {
   SceneRng rng(seed * 0x100000001ull + 4);
-  Builder b("tiny_10k", 256, 256, 256 * 4, rgba(8, 8, 8));
+  Builder b("tiny_10k", 256, 256, 256 * 4, rgba(8, 8, 8), 10000 * 3 * VERTEX_BYTES);
   for (int d = 0; d < 4; ++d) {
     std::vector<SceneTri> tris;
     for (int i = 0; i < 2500; ++i) {
@@ -278,9 +422,7 @@ SceneImage scene_scissor(uint32_t seed) {
     const SceneVertex a{-margin, -margin}, c{W + margin, -margin}, d{W + margin, H + margin}, e{-margin, H + margin};
     return std::vector<SceneTri>{random_winding({a, c, d}, rng), random_winding({a, d, e}, rng)};
   };
-  auto scissor = [&b](uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1) {
-    b.cw.set_state(ST_SCISSOR_X, (x1 << 16) | x0, (y1 << 16) | y0);
-  };
+  auto scissor = [&b](uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1) { b.scissor(x0, x1, y0, y1); };
   b.draw(palette(3), cover(PX));                     // reset scissor: whole target
   scissor(20, 100, 30, 90);
   b.draw(palette(0), cover(0));
@@ -307,16 +449,13 @@ SceneImage scene_scissor(uint32_t seed) {
 }
 
 // ---- cp_commands -----------------------------------------------------------------------------
-// Encoding v2 end to end: a COPY of a vertex buffer from an unaligned staging address, then draws
-// reading the copy, issued from nested indirect buffers (CALL, CALL, JUMP), a WAIT_REG the host
-// releases mid-run, top- and end-of-pipe fences (FENCE1 is EOP-only and checked every cycle),
-// an INTERRUPT, and a second COPY of part of the rendered target (which must see every earlier
-// pixel write).
-
-constexpr uint32_t kStaging = 0x02000003u;  // unaligned on purpose
-constexpr uint32_t kVbCopy = 0x03000000u;
-constexpr uint32_t kIb = 0x04000000u;
-constexpr uint32_t kRtCopy = 0x05000001u;
+// Encoding v2 end to end, as the runtime uses it: a CopyBufferRegion-style COPY of a vertex buffer
+// from an unaligned staging offset, then draws reading the copy from command lists recorded on
+// deferred contexts and nested (the ring CALLs L1, L1 CALLs L2 and ends with a tail-call JUMP to
+// L3), a GPU-side wait on a user fence that the host signals mid-run (WAIT_REG; the first host
+// write does not satisfy it), end-of-pipe user-fence signals with an INTERRUPT (FENCE1 is EOP-only
+// and checked every cycle), a top-of-pipe signal (FENCE2), and a second COPY of part of the
+// rendered target to an unaligned destination (which must see every earlier pixel write).
 
 SceneImage scene_cp_commands(uint32_t seed) {
   SceneRng rng(seed * 0x100000001ull + 7);
@@ -330,8 +469,8 @@ SceneImage scene_cp_commands(uint32_t seed) {
   gp.cols = 8;
   gp.rows = 6;
   const std::vector<SceneTri> mesh = make_grid_mesh(gp, rng);
-  // Staging copy of the vertices, byte by byte at an unaligned address.
-  std::vector<uint8_t> bytes;
+  // Staging buffer: 3 bytes of padding, then the vertices (so the copy's source is unaligned).
+  std::vector<uint8_t> bytes(3, 0xA5);
   for (const SceneTri& t : mesh) {
     for (const SceneVertex& v : t) {
       for (int32_t c : {v.x, v.y}) {
@@ -339,34 +478,58 @@ SceneImage scene_cp_commands(uint32_t seed) {
       }
     }
   }
-  b.mem().write(kStaging, bytes.data(), bytes.size());
+  const uint32_t vb_bytes = static_cast<uint32_t>(bytes.size() - 3);
+  rt::Resource* staging = b.create_buffer({static_cast<uint32_t>(bytes.size()), 0}, bytes.data());
+  rt::Resource* vb = b.create_buffer({vb_bytes, rt::BIND_VERTEX_BUFFER}, nullptr);
+  rt::Resource* readback = b.create_buffer({4 * w * 10 + 3, 0}, nullptr);
+  rt::Fence* eop = b.create_fence(true);  // FENCE1: end-of-pipe signals, each with an INTERRUPT
+  rt::Fence* top = b.create_fence();      // FENCE2: a top-of-pipe signal
+  rt::Fence* host = b.create_fence();     // FENCE3: signalled by the host, waited on by the GPU
   const uint32_t nvtx = static_cast<uint32_t>(mesh.size() * 3);
   const uint32_t half = (nvtx / 6) * 3;
-  // IB2 (nested): second colour, first half of the mesh. IB1: CALL IB2, then the rest.
-  // IB3 (reached by JUMP from IB1, returns to the ring): a TOP fence and a small draw.
-  CommandWriter ib2, ib1, ib3;
-  ib2.set_state(ST_COLOR, palette(1)).draw(0, half);
-  ib3.write_reg(2, 0x33, false).set_state(ST_COLOR, palette(4)).draw(0, 3);
-  ib1.call(kIb + 0x1000, ib2.size_dwords()).set_state(ST_COLOR, palette(2)).draw(half, nvtx - half);
-  ib1.write_reg(1, 1, true).jump(kIb + 0x2000, ib3.size_dwords());
-  place_ib(b.mem(), kIb, ib1.dwords());
-  place_ib(b.mem(), kIb + 0x1000, ib2.dwords());
-  place_ib(b.mem(), kIb + 0x2000, ib3.dwords());
 
-  b.cw.copy(kStaging, kVbCopy, static_cast<uint32_t>(bytes.size()));
-  b.cw.set_state(ST_VB_BASE, kVbCopy);
-  b.cw.call(kIb, ib1.size_dwords());
-  b.cw.wait_reg(3, 5, true);  // released by the host
-  b.cw.interrupt(0x1234);
-  b.cw.set_state(ST_COLOR, palette(5));
-  b.cw.set_state(ST_SCISSOR_X, (100u << 16) | 20u, (90u << 16) | 30u);
-  b.cw.draw(0, half);
-  b.cw.write_reg(1, 2, true);
-  b.cw.copy(SCENE_RT_BASE + 4 * w * 40, kRtCopy, 4 * w * 10 + 2);  // rows 40..49 and 2 bytes
-  b.cw.set_state(ST_SCISSOR_X, 0xFFFF0000u, 0xFFFF0000u);
-  b.cw.set_state(ST_VB_BASE, SCENE_VB_BASE);
-  b.image().wait_releases.push_back({{REG_FENCE0 + 3, 4}, {REG_FENCE0 + 3, 6}});
-  b.image().eop_fence_mask = (1u << 0) | (1u << 1);
+  // L2: second colour, first half of the mesh. L3: a TOP signal and a small draw. L1: runs L2,
+  // draws the rest, signals FENCE1 = 1 and ends with L3 (a tail call).
+  auto record = [&b, vb](const std::function<void(rt::DeferredContext&)>& body) {
+    std::unique_ptr<rt::DeferredContext> dc;
+    b.check(b.dev().create_deferred_context({}, &dc), "create_deferred_context");
+    b.check(dc->set_render_target(b.target()), "set_render_target", dc.get());
+    b.check(dc->set_vertex_buffer(vb), "set_vertex_buffer", dc.get());
+    body(*dc);
+    rt::CommandList* list = nullptr;
+    b.check(dc->finish_command_list(false, &list), "finish_command_list", dc.get());
+    return std::unique_ptr<rt::CommandList, void (*)(rt::CommandList*)>(list, [](rt::CommandList* l) { l->release(); });
+  };
+  auto l2 = record([&](rt::DeferredContext& dc) {
+    dc.set_color(palette(1));
+    b.check(dc.draw(half, 0), "draw", &dc);
+  });
+  auto l3 = record([&](rt::DeferredContext& dc) {
+    b.check(dc.signal(top, 0x33, rt::SignalStage::TOP_OF_PIPE), "signal", &dc);
+    dc.set_color(palette(4));
+    b.check(dc.draw(3, 0), "draw", &dc);
+  });
+  auto l1 = record([&](rt::DeferredContext& dc) {
+    b.check(dc.execute_command_list(l2.get(), true), "execute_command_list", &dc);
+    dc.set_color(palette(2));
+    b.check(dc.draw(nvtx - half, half), "draw", &dc);
+    b.check(dc.signal(eop, 1), "signal", &dc);
+    b.check(dc.execute_command_list(l3.get(), true), "execute_command_list", &dc);
+  });
+
+  rt::ImmediateContext& ctx = b.ctx();
+  b.check(ctx.copy_region(vb, 0, staging, 3, vb_bytes), "copy_region");
+  b.check(ctx.execute_command_list(l1.get(), true), "execute_command_list");
+  b.check(ctx.wait(host, 5), "wait");  // released by the host (FENCE3 = 4, then 6)
+  b.check(ctx.set_vertex_buffer(vb), "set_vertex_buffer");
+  ctx.set_color(palette(5));
+  b.scissor(20, 100, 30, 90);
+  b.check(ctx.draw(half, 0), "draw");
+  b.check(ctx.signal(eop, 2), "signal");
+  b.check(ctx.copy_region(readback, 1, b.target(), 4 * w * 40, 4 * w * 10 + 2), "copy_region");  // rows 40..49 and 2 bytes
+  SceneImage& img = b.image();
+  img.wait_releases.push_back({{REG_FENCE0 + host->register_index(), 4}, {REG_FENCE0 + host->register_index(), 6}});
+  img.eop_fence_mask = (1u << SCENE_FENCE_INDEX) | (1u << eop->register_index());
   return b.finish();
 }
 
@@ -378,13 +541,15 @@ SceneImage scene_overlap_order(uint32_t seed) {
   auto pt = [&rng](int lo, int hi) {
     return SceneVertex{static_cast<int32_t>(rng.range(lo * PX, hi * PX)), static_cast<int32_t>(rng.range(lo * PX, hi * PX))};
   };
-  // Eight large overlapping triangles, alternating winding, one draw each.
+  // Eight large overlapping triangles, alternating winding, one draw each, with top-of-pipe
+  // signals of four user fences (FENCE1..4) in between.
+  const std::array<rt::Fence*, 4> fences{b.create_fence(), b.create_fence(), b.create_fence(), b.create_fence()};
   for (uint32_t i = 0; i < 8; ++i) {
     SceneTri t{pt(-20, 276), pt(-20, 276), pt(-20, 276)};
     if (area2(t[0], t[1], t[2]) < 0) std::swap(t[1], t[2]);
     if (i % 2) std::swap(t[1], t[2]);
     b.draw(palette(i), {t});
-    b.cw.write_reg(1 + (i % 4), 0x100 + i, false);  // top-of-pipe fences in between
+    b.check(b.ctx().signal(fences[i % 4], 0x100 + i, rt::SignalStage::TOP_OF_PIPE), "signal");
   }
   // One draw with several overlapping triangles and a leftover vertex (count = 3n + 1).
   {
@@ -392,25 +557,25 @@ SceneImage scene_overlap_order(uint32_t seed) {
     for (int i = 0; i < 4; ++i) tris.push_back({pt(80, 176), pt(80, 176), pt(80, 176)});
     uint32_t first = b.add_tris(tris);
     b.add_vertices({pt(0, 255)});
-    b.cw.set_state(ST_COLOR, rgba(255, 255, 255));
-    b.cw.draw(first, static_cast<uint32_t>(tris.size() * 3 + 1));
+    b.ctx().set_color(rgba(255, 255, 255));
+    b.check(b.ctx().draw(static_cast<uint32_t>(tris.size() * 3 + 1), first), "draw");
   }
-  // Draws that produce no triangle, and padding.
-  b.cw.draw(0, 0);
-  b.cw.draw(0, 2);
-  b.cw.nop(3);
+  // Draws that produce no triangle, and a debug marker (a NOP with a payload).
+  b.check(b.ctx().draw(0, 0), "draw");
+  b.check(b.ctx().draw(2, 0), "draw");
+  b.check(b.ctx().set_marker("overlap_order"), "set_marker");
   // A draw from a second vertex buffer (VB_BASE change, first_vertex 1), then back.
   {
-    const uint32_t vb2 = SCENE_VB_BASE + 0x00100000u;
     std::vector<SceneVertex> v{pt(0, 10)};  // vertex 0: skipped by first_vertex = 1
     for (int i = 0; i < 2; ++i) {
       SceneTri t{pt(30, 226), pt(30, 226), pt(30, 226)};
       v.insert(v.end(), t.begin(), t.end());
     }
-    b.write_vertices(vb2, v);
-    b.cw.set_state(ST_VB_BASE, vb2, palette(9));  // VB_BASE and COLOR in one command
-    b.cw.draw(1, 6);
-    b.cw.set_state(ST_VB_BASE, SCENE_VB_BASE);
+    rt::Resource* vb2 = b.create_buffer({static_cast<uint32_t>(v.size()) * VERTEX_BYTES, rt::BIND_VERTEX_BUFFER}, v.data());
+    b.check(b.ctx().set_vertex_buffer(vb2), "set_vertex_buffer");
+    b.ctx().set_color(palette(9));  // VB_BASE and COLOR in one SET_STATE
+    b.check(b.ctx().draw(6, 1), "draw");
+    b.check(b.ctx().set_vertex_buffer(b.vertex_buffer()), "set_vertex_buffer");
   }
   // Finally a triangle of each winding sharing an edge, on top of everything.
   const SceneVertex a{40 * PX + 128, 200 * PX}, c{216 * PX, 200 * PX}, top{128 * PX, 150 * PX + 128},
@@ -491,7 +656,15 @@ std::vector<SceneInfo> scene_registry() {
       {"tiny_10k", scene_tiny_10k, "10,000 tiny triangles in 4 draws"},
       {"scissor", scene_scissor, "scissor rectangles (empty, partly outside) on a 261x259 target"},
       {"overlap_order", scene_overlap_order, "overlapping triangles of both windings in API order"},
-      {"cp_commands", scene_cp_commands, "COPY of a vertex buffer, draws from nested CALL/JUMP IBs, host-released WAIT_REG, fences, INTERRUPT, COPY of the target"},
+      {"cp_commands", scene_cp_commands, "COPY of a vertex buffer, draws from nested command lists (CALL, tail-call JUMP), GPU wait on a host-signalled fence (WAIT_REG), fence signals with INTERRUPT, COPY of the target"},
+      // Issue 5: rasterizer scenes, each at 1x and 4x MSAA (images: the 4x target resolved).
+      {"quad_full", [](uint32_t s) { return scene_quad_full(s, 1); }, "a full-screen quad (two triangles)"},
+      {"quad_full_4x", [](uint32_t s) { return scene_quad_full(s, 4); }, "a full-screen quad at 4x MSAA"},
+      {"tiny_10k_4x", [](uint32_t s) { return scene_tiny(s, 4); }, "10,000 tiny triangles at 4x MSAA"},
+      {"slivers", [](uint32_t s) { return scene_slivers(s, 1); }, "400 long thin slivers in every direction"},
+      {"slivers_4x", [](uint32_t s) { return scene_slivers(s, 4); }, "400 long thin slivers at 4x MSAA"},
+      {"dense_mesh", [](uint32_t s) { return scene_dense_mesh(s, 1); }, "a 64x64-cell mesh of 8,192 triangles"},
+      {"dense_mesh_4x", [](uint32_t s) { return scene_dense_mesh(s, 4); }, "a 64x64-cell mesh of 8,192 triangles at 4x MSAA"},
   };
 }
 

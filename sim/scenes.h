@@ -1,8 +1,10 @@
-// Regression scenes: deterministic (from a seed) memory images with a command ring, vertex buffers
-// and a render target pre-filled with a background colour, plus the host register writes that
-// start them. Memory map: ring at SCENE_RING_BASE, vertex buffers from SCENE_VB_BASE, render
-// target at SCENE_RT_BASE. Every ring ends with an EOP WRITE_REG (FENCE0 = SCENE_FENCE_VALUE)
-// and END.
+// Regression scenes: deterministic (from a seed) memory images and command streams built with the
+// host runtime (runtime/, docs/runtime.md) over a CaptureBackend, which records what the runtime
+// writes to GPU memory and to the host registers without running anything. Each scene creates a
+// render target pre-filled with a background colour (a sentinel colour in the row padding and in
+// a guard buffer after it), streams its vertices through a dynamic vertex buffer (Map DISCARD /
+// NO_OVERWRITE), sets state, draws, and ends with a Flush: an EOP WRITE_REG of the Device's fence
+// (FENCE0). An END after the last submission stops the replay.
 #pragma once
 
 #include <array>
@@ -17,18 +19,23 @@
 
 namespace pineda {
 
-constexpr uint32_t SCENE_RING_BASE = 0x00100000u;
+// The runtime's Device for a scene: its heap starts at SCENE_HEAP_BASE with a SCENE_RING_SIZE
+// ring as the first allocation (so the ring is at SCENE_HEAP_BASE); its fence is FENCE0.
+constexpr uint32_t SCENE_HEAP_BASE = 0x00100000u;
 constexpr uint32_t SCENE_RING_SIZE = 0x00100000u;  // 1 MiB
-constexpr uint32_t SCENE_VB_BASE = 0x01000000u;
-constexpr uint32_t SCENE_RT_BASE = 0x10000000u;
 constexpr uint32_t SCENE_FENCE_INDEX = 0;
-constexpr uint32_t SCENE_FENCE_VALUE = 1;
 
 struct SceneImage {
   std::string name;
   Memory mem;
-  std::vector<std::pair<uint32_t, uint32_t>> reg_writes;  // in order, ending with CONTROL = 1
+  // The host register writes the runtime made (start: FENCE0, RING_BASE, RING_SIZE, RING_WPTR = 0,
+  // CONTROL = 1; user fences; one RING_WPTR per submission, the last one submitting the END),
+  // after IRQ_ENABLE. The harnesses apply them all before running.
+  std::vector<std::pair<uint32_t, uint32_t>> reg_writes;
   uint32_t rt_base = 0, rt_pitch = 0, width = 0, height = 0;
+  uint32_t samples = 1;  // 4: a 4x MSAA target (sample s of pixel (x, y) at rt_base + y*rt_pitch + x*16 + s*4)
+  uint32_t fence_index = SCENE_FENCE_INDEX;  // the Device's fence register
+  uint32_t fence_value = 0;                  // what its last flush writes there
   // Host register writes that release the k-th WAIT_REG the CP blocks on (model: when it blocks;
   // RTL harness: when STATUS.WAITING persists).
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> wait_releases;

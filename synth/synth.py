@@ -41,7 +41,7 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WRAPPER = os.path.join(REPO, "synth", "yosys.mjs")
 DEFAULT_UNITS = ["cp", "dma", "ia", "setup", "coarse_raster", "fine_raster", "pixel_writer",
-                 "mem_arbiter", "mem_stream_reader", "pineda_top"]
+                 "mem_arbiter", "mem_stream_reader", "pineda_top", "vtx"]
 
 
 class FlowError(Exception):
@@ -168,7 +168,20 @@ def load_stat(path, unit):
     return int(mod.get("num_cells", sum(cells.values()))), cells
 
 
+def split_unit(unit):
+    """'fine_raster@CarrySave=0' -> ('fine_raster', [('CarrySave', '0')]): a top module with
+    parameter overrides (given to `hierarchy -chparam`); the whole string names the results."""
+    top, _, rest = unit.partition("@")
+    params = [tuple(p.split("=", 1)) for p in rest.split("@") if p] if rest else []
+    for p in params:
+        if len(p) != 2 or not p[0]:
+            raise FlowError(f"bad unit {unit!r}: expected top@Param=value[@Param=value...]")
+    return top, params
+
+
 def synth_unit(unit, root, files, incdirs, defines, outdir_rel, allow_warnings=False):
+    top, params = split_unit(unit)
+    chparam = "".join(f" -chparam {k} {v}" for k, v in params)
     outdir = os.path.join(root, outdir_rel)
     script_rel = os.path.join(outdir_rel, f"{unit}.ys")
     gen_json = os.path.join(outdir_rel, f"{unit}.generic.json")
@@ -178,13 +191,13 @@ def synth_unit(unit, root, files, incdirs, defines, outdir_rel, allow_warnings=F
             os.remove(os.path.join(root, p))
     script = "\n".join([
         read_cmd(files, incdirs, defines, defer=True),
-        f"hierarchy -check -top {unit}",
+        f"hierarchy -check -top {top}{chparam}",
         "design -save rtl",
-        f"synth -flatten -top {unit}",
+        f"synth -flatten -top {top}",
         "delete t:$scopeinfo",
         f"tee -q -o {gen_json} stat -json",
         "design -load rtl",
-        f"synth_ice40 -top {unit}",
+        f"synth_ice40 -top {top}",
         "delete t:$scopeinfo",
         f"tee -q -o {ice_json} stat -json",
         "",
@@ -201,8 +214,8 @@ def synth_unit(unit, root, files, incdirs, defines, outdir_rel, allow_warnings=F
         return {"unit": unit, "ok": False, "seconds": secs, "log": log_path,
                 "errors": ["Yosys misread the source (numbers would be wrong; --allow-warnings "
                            "reports them anyway):"] + suspect[:6] + (["..."] if len(suspect) > 6 else [])}
-    g_total, g_cells = load_stat(os.path.join(root, gen_json), unit)
-    i_total, i_cells = load_stat(os.path.join(root, ice_json), unit)
+    g_total, g_cells = load_stat(os.path.join(root, gen_json), top)
+    i_total, i_cells = load_stat(os.path.join(root, ice_json), top)
 
     def count(cells, pred):
         return sum(n for t, n in cells.items() if pred(t))
@@ -252,7 +265,8 @@ def table(results):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--units", default=os.environ.get("UNITS", ""),
-                    help="comma-separated top modules (default: all of: " + ",".join(DEFAULT_UNITS) + ")")
+                    help="comma-separated top modules, each optionally with parameter overrides "
+                         "top@Param=value (default: all of: " + ",".join(DEFAULT_UNITS) + ")")
     ap.add_argument("--jobs", "-j", type=int, default=int(os.environ.get("SYNTH_JOBS", "0") or 0),
                     help="units synthesised in parallel (default: number of cores)")
     ap.add_argument("--root", default=REPO, help="directory the file list's paths are relative to (default: the repo)")

@@ -33,6 +33,12 @@ def suites(build):
     ]
     for u in ["cp", "dma", "ia", "setup", "coarse_raster", "fine_raster", "pixel_writer"]:
         s.append((f"rtl_{u}", [os.path.join(build, "tests", f"rtl_{u}")], "catch2"))
+    # Several rasterizers (issue 5): the raster array with 1, 2 and 4 rasterizers.
+    s.append(("rtl_raster_array", [os.path.join(build, "tests", "rtl_raster_array")], "catch2"))
+    # Issue 4 front end (FP32 primitives, vertex transform, index fetch, vertex tags): built,
+    # not yet in the pipeline.
+    for u in ["fp32", "vtx", "index_fetch", "vertex_tags", "vertex_fetch", "pa"]:
+        s.append((f"rtl_{u}", [os.path.join(build, "tests", f"rtl_{u}")], "catch2"))
     s += [
         # Every scene through RTL and model at the default 200-cycle latency.
         ("scenes", [sim, "--out", "out/test/fixed", "--label", "scenes"], "sim"),
@@ -42,6 +48,16 @@ def suites(build):
                            "0.25", "--seed", "7", "--label", "scenes_random"], "sim"),
         ("images_identical", [sys.executable, os.path.abspath(__file__), "--compare-dirs",
                               "out/test/fixed", "out/test/random"], "single"),
+        # Issue 5: every scene through pineda_top with 2 and 4 rasterizers, with random memory
+        # latency and stalls (streams compared per rasterizer); the images equal the 1x run's.
+        ("scenes_r2", [os.path.join(build, "pineda_sim_r2"), "--out", "out/test/r2", "--jitter", "400",
+                       "--throttle", "0.25", "--seed", "11", "--label", "scenes_r2"], "sim"),
+        ("scenes_r4", [os.path.join(build, "pineda_sim_r4"), "--out", "out/test/r4", "--jitter", "400",
+                       "--throttle", "0.25", "--seed", "13", "--label", "scenes_r4"], "sim"),
+        ("images_identical_rast", [sys.executable, "-c",
+                                   "import subprocess,sys; sys.exit(max(subprocess.call([sys.executable, '"
+                                   + os.path.abspath(__file__) + "', '--compare-dirs', 'out/test/fixed', d]) "
+                                   "for d in ('out/test/r2', 'out/test/r4')))"], "single"),
         ("waves", ["make", "-s", "waves", "TEST=scissor", "WAVE_CHECK=1"], "single"),
     ]
     return s

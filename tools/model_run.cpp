@@ -9,6 +9,7 @@
 
 #include "png_writer.h"
 #include "scenes.h"
+#include "om/resolve.h"
 #include "top/gpu.h"
 
 namespace {
@@ -73,10 +74,16 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(s.triangles_setup));
     std::printf("  tiles visited %llu, emitted %llu, accepted %llu, covered %llu; pixels written %llu\n",
                 static_cast<unsigned long long>(s.tiles_visited), static_cast<unsigned long long>(s.tiles_emitted),
-                static_cast<unsigned long long>(s.tiles_accepted), static_cast<unsigned long long>(s.cov_tiles),
+                static_cast<unsigned long long>(s.tiles_accepted), static_cast<unsigned long long>(s.tiles_covered),
                 static_cast<unsigned long long>(s.pixels_written));
     std::printf("  memory digest 0x%016llx\n", static_cast<unsigned long long>(img.mem.digest()));
-    pineda::write_png(out, img.mem, img.rt_base, img.rt_pitch, img.width, img.height);
+    if (img.samples == 4) {  // 4x MSAA: the resolved image
+      pineda::Memory resolved;
+      pineda::model::resolve_msaa4(img.mem, img.rt_base, img.rt_pitch, resolved, 0, img.width * 4, img.width, img.height);
+      pineda::write_png(out, resolved, 0, img.width * 4, img.width, img.height);
+    } else {
+      pineda::write_png(out, img.mem, img.rt_base, img.rt_pitch, img.width, img.height);
+    }
     std::printf("  wrote %s (%ux%u)\n", out.c_str(), img.width, img.height);
     return res == pineda::model::RunResult::HALTED ? 0 : 1;
   } catch (const std::exception& e) {

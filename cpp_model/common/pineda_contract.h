@@ -11,13 +11,14 @@
 
 namespace pineda {
 
-constexpr uint32_t CONTRACT_VERSION = 3u;  // bumped whenever any packet, encoding or register changes
+constexpr uint32_t CONTRACT_VERSION = 4u;  // bumped whenever any packet, encoding or register changes
 constexpr uint32_t COORD_W = 24u;  // snapped coordinate width: signed 16.8 fixed point
 constexpr uint32_t COORD_FRAC = 8u;  // fractional bits of a snapped coordinate
 constexpr uint32_t DELTA_W = 25u;  // edge coefficient width (difference of two COORD_W values)
 constexpr uint32_t EDGE_W = 50u;  // edge function value width; see docs/numerics.md for the bound
 constexpr uint32_t PIX_W = 15u;  // pixel coordinate width (0..16384, half-open rectangles)
-constexpr uint32_t TILE_W = 12u;  // tile coordinate width (0..2048, half-open rectangles)
+constexpr uint32_t TILE_W = 13u;  // raster-tile coordinate width (0..4096, half-open rectangles; 4x4-pixel tiles at 4x MSAA)
+constexpr uint32_t FINE_W = 31u;  // fine rasterizer per-sample datapath width (docs/numerics.md section 5.2)
 constexpr uint32_t MAX_RT_DIM = 16384u;  // largest render-target width/height in pixels
 constexpr uint32_t TILE_SIZE = 8u;  // tile edge in pixels
 constexpr uint32_t TAG_W = 8u;  // memory tag width; [7:6] = client id in the arbiter
@@ -31,6 +32,43 @@ constexpr uint32_t FP32_ONE = 1065353216u;  // 1.0f (the VTX matrix resets to th
 constexpr uint32_t FIX16_8_MAX = 8388607u;  // largest 16.8 value (2^23 - 1) a float->16.8 conversion saturates to
 constexpr uint32_t VTX_KIND_VERTEX = 0u;  // vtx_in_pkt_t.kind: an object-space vertex to transform
 constexpr uint32_t VTX_KIND_MATRIX_ROW = 1u;  // vtx_in_pkt_t.kind: pos = row `row` of the position matrix
+constexpr uint32_t VTX_BATCH_SLOTS = 32u;  // vertices per batch (vertex cache tag entries)
+constexpr uint32_t INDEX_CUT_16 = 65535u;  // 16-bit strip-cut index
+constexpr uint32_t INDEX_CUT_32 = 4294967295u;  // 32-bit strip-cut index
+constexpr uint32_t FE_VB0_BASE = 16u;  // front-end state: vertex buffer 0 (per vertex) byte address
+constexpr uint32_t FE_VB0_STRIDE = 17u;  // front-end state: vertex buffer 0 stride in bytes ([15:0])
+constexpr uint32_t FE_VB0_SIZE = 18u;  // front-end state: vertex buffer 0 size in bytes
+constexpr uint32_t FE_VB1_BASE = 19u;  // front-end state: vertex buffer 1 (per instance) byte address
+constexpr uint32_t FE_VB1_STRIDE = 20u;  // front-end state: vertex buffer 1 stride in bytes ([15:0])
+constexpr uint32_t FE_VB1_SIZE = 21u;  // front-end state: vertex buffer 1 size in bytes
+constexpr uint32_t FE_ATTR_POS = 22u;  // front-end state: position attribute: [2:0] ATTR_FMT_*, [3] buffer 1, [31:16] byte offset
+constexpr uint32_t FE_ATTR_COLOR = 23u;  // front-end state: colour attribute (same layout)
+constexpr uint32_t FE_ATTR_TEX0 = 24u;  // front-end state: texture coordinate 0 attribute (same layout)
+constexpr uint32_t FE_ATTR_TEX1 = 25u;  // front-end state: texture coordinate 1 attribute (same layout)
+constexpr uint32_t FE_MATRIX0 = 32u;  // front-end state: position matrix M[r][c] at FE_MATRIX0 + 4r + c (FP32; reset identity)
+constexpr uint32_t ATTR_FMT_NONE = 0u;  // attribute not fetched: reads the default (0, 0, 0, 1)
+constexpr uint32_t ATTR_FMT_F32X1 = 1u;  // one FP32; y, z, w default to 0, 0, 1
+constexpr uint32_t ATTR_FMT_F32X2 = 2u;  // two FP32; z, w default to 0, 1
+constexpr uint32_t ATTR_FMT_F32X3 = 3u;  // three FP32; w defaults to 1
+constexpr uint32_t ATTR_FMT_F32X4 = 4u;  // four FP32
+constexpr uint32_t ATTR_FMT_UNORM8X4 = 5u;  // four UNORM8 in one dword, x in [7:0]
+constexpr uint32_t FE_VP_X = 48u;  // front-end state: viewport top-left X (FP32; reset 0)
+constexpr uint32_t FE_VP_Y = 49u;  // front-end state: viewport top-left Y (FP32; reset 0)
+constexpr uint32_t FE_VP_W = 50u;  // front-end state: viewport width (FP32; reset 0)
+constexpr uint32_t FE_VP_H = 51u;  // front-end state: viewport height (FP32; reset 0)
+constexpr uint32_t FE_VP_ZMIN = 52u;  // front-end state: viewport min depth (FP32; reset 0)
+constexpr uint32_t FE_VP_ZMAX = 53u;  // front-end state: viewport max depth (FP32; reset 0)
+constexpr uint32_t FE_RASTER = 54u;  // front-end state: [1:0] cull PA_CULL_*, [2] front face counter-clockwise, [3] depth clip off (reset 0)
+constexpr uint32_t FE_RT_BASE = 55u;  // front-end state: render target byte address (as ST_RT_BASE)
+constexpr uint32_t FE_RT_PITCH = 56u;  // front-end state: render target row pitch in bytes ([15:0], as ST_RT_PITCH)
+constexpr uint32_t FE_RT_SIZE = 57u;  // front-end state: width [15:0], height [31:16] (as ST_RT_SIZE)
+constexpr uint32_t FE_SCISSOR_X = 58u;  // front-end state: scissor x0 [15:0], x1 [31:16] (as ST_SCISSOR_X; reset 0xFFFF0000)
+constexpr uint32_t FE_SCISSOR_Y = 59u;  // front-end state: scissor y0 [15:0], y1 [31:16] (as ST_SCISSOR_Y; reset 0xFFFF0000)
+constexpr uint32_t PA_CULL_NONE = 0u;  // FE_RASTER[1:0]: no face culling (3 is read as none too)
+constexpr uint32_t PA_CULL_FRONT = 1u;  // FE_RASTER[1:0]: cull front faces
+constexpr uint32_t PA_CULL_BACK = 2u;  // FE_RASTER[1:0]: cull back faces
+constexpr uint32_t PA_CLIP_EPS = 931135488u;  // clip plane w >= PA_CLIP_EPS (2^-16, FP32)
+constexpr uint32_t PA_MAX_POLY = 10u;  // vertices of a triangle clipped by the 7 planes, at most
 constexpr uint32_t OP_NOP = 0u;  // skip `len` payload dwords (padding)
 constexpr uint32_t OP_SET_STATE = 1u;  // state[arg + i] = payload[i] for i < len
 constexpr uint32_t OP_DRAW = 2u;  // len = 2: payload[0] = first vertex, payload[1] = vertex count (triangle list)
@@ -45,7 +83,7 @@ constexpr uint32_t OP_END = 15u;  // len = 0: stop; STATUS.HALTED, IRQ cause END
 constexpr uint32_t ST_VB_BASE = 0u;  // state index; reset 0x00000000; vertex buffer byte address (dword aligned)
 constexpr uint32_t ST_COLOR = 1u;  // state index; reset 0x00000000; flat colour RGBA8: R in [7:0], G [15:8], B [23:16], A [31:24]
 constexpr uint32_t ST_RT_BASE = 2u;  // state index; reset 0x00000000; render target byte address (dword aligned)
-constexpr uint32_t ST_RT_PITCH = 3u;  // state index; reset 0x00000000; render target row pitch in bytes ([15:0])
+constexpr uint32_t ST_RT_PITCH = 3u;  // state index; reset 0x00000000; render target row pitch in bytes ([15:0]); [16] 4x MSAA (4 samples per pixel)
 constexpr uint32_t ST_RT_SIZE = 4u;  // state index; reset 0x00000000; width [15:0], height [31:16] in pixels (clamped to MAX_RT_DIM)
 constexpr uint32_t ST_SCISSOR_X = 5u;  // state index; reset 0xFFFF0000; scissor x0 [15:0] inclusive, x1 [31:16] exclusive
 constexpr uint32_t ST_SCISSOR_Y = 6u;  // state index; reset 0xFFFF0000; scissor y0 [15:0] inclusive, y1 [31:16] exclusive
@@ -205,9 +243,9 @@ struct Rect {
   }
 };
 
-// tile rectangle, half-open, in 8x8 tiles (SV trect_t, 48 bits)
+// raster-tile rectangle, half-open (a raster tile is 8x8 samples: 8x8 pixels, 4x4 at 4x MSAA) (SV trect_t, 52 bits)
 struct TRect {
-  static constexpr int WIDTH = 48;
+  static constexpr int WIDTH = 52;
   static constexpr int WORDS = 2;
   static constexpr const char* SV_NAME = "trect_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -216,53 +254,56 @@ struct TRect {
   uint64_t x1 = 0;
   uint64_t y1 = 0;
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 36, 12, static_cast<uint64_t>(x0));
-    bits::put(words_, lsb + 24, 12, static_cast<uint64_t>(y0));
-    bits::put(words_, lsb + 12, 12, static_cast<uint64_t>(x1));
-    bits::put(words_, lsb + 0, 12, static_cast<uint64_t>(y1));
+    bits::put(words_, lsb + 39, 13, static_cast<uint64_t>(x0));
+    bits::put(words_, lsb + 26, 13, static_cast<uint64_t>(y0));
+    bits::put(words_, lsb + 13, 13, static_cast<uint64_t>(x1));
+    bits::put(words_, lsb + 0, 13, static_cast<uint64_t>(y1));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    x0 = bits::get(words_, lsb + 36, 12);
-    y0 = bits::get(words_, lsb + 24, 12);
-    x1 = bits::get(words_, lsb + 12, 12);
-    y1 = bits::get(words_, lsb + 0, 12);
+    x0 = bits::get(words_, lsb + 39, 13);
+    y0 = bits::get(words_, lsb + 26, 13);
+    x1 = bits::get(words_, lsb + 13, 13);
+    y1 = bits::get(words_, lsb + 0, 13);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static TRect unpack(const uint32_t* words_) { TRect p; p.unpack_at(words_, 0); return p; }
   TRect canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const TRect& act, const std::string& pre, std::vector<FieldDiff>& out) const {
-    if (x0 != act.x0) out.push_back({pre + "x0", bits::hex(static_cast<uint64_t>(x0) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.x0) & bits::mask(12)), std::to_string(x0), std::to_string(act.x0)});
-    if (y0 != act.y0) out.push_back({pre + "y0", bits::hex(static_cast<uint64_t>(y0) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.y0) & bits::mask(12)), std::to_string(y0), std::to_string(act.y0)});
-    if (x1 != act.x1) out.push_back({pre + "x1", bits::hex(static_cast<uint64_t>(x1) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.x1) & bits::mask(12)), std::to_string(x1), std::to_string(act.x1)});
-    if (y1 != act.y1) out.push_back({pre + "y1", bits::hex(static_cast<uint64_t>(y1) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.y1) & bits::mask(12)), std::to_string(y1), std::to_string(act.y1)});
+    if (x0 != act.x0) out.push_back({pre + "x0", bits::hex(static_cast<uint64_t>(x0) & bits::mask(13)), bits::hex(static_cast<uint64_t>(act.x0) & bits::mask(13)), std::to_string(x0), std::to_string(act.x0)});
+    if (y0 != act.y0) out.push_back({pre + "y0", bits::hex(static_cast<uint64_t>(y0) & bits::mask(13)), bits::hex(static_cast<uint64_t>(act.y0) & bits::mask(13)), std::to_string(y0), std::to_string(act.y0)});
+    if (x1 != act.x1) out.push_back({pre + "x1", bits::hex(static_cast<uint64_t>(x1) & bits::mask(13)), bits::hex(static_cast<uint64_t>(act.x1) & bits::mask(13)), std::to_string(x1), std::to_string(act.x1)});
+    if (y1 != act.y1) out.push_back({pre + "y1", bits::hex(static_cast<uint64_t>(y1) & bits::mask(13)), bits::hex(static_cast<uint64_t>(act.y1) & bits::mask(13)), std::to_string(y1), std::to_string(act.y1)});
   }
   bool operator==(const TRect& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const TRect& o) const { return !(*this == o); }
   std::string str() const {
     std::string s = "{";
-    s += "x0=" + bits::hex(static_cast<uint64_t>(x0) & bits::mask(12));
-    s += " y0=" + bits::hex(static_cast<uint64_t>(y0) & bits::mask(12));
-    s += " x1=" + bits::hex(static_cast<uint64_t>(x1) & bits::mask(12));
-    s += " y1=" + bits::hex(static_cast<uint64_t>(y1) & bits::mask(12));
+    s += "x0=" + bits::hex(static_cast<uint64_t>(x0) & bits::mask(13));
+    s += " y0=" + bits::hex(static_cast<uint64_t>(y0) & bits::mask(13));
+    s += " x1=" + bits::hex(static_cast<uint64_t>(x1) & bits::mask(13));
+    s += " y1=" + bits::hex(static_cast<uint64_t>(y1) & bits::mask(13));
     return s + "}";
   }
 };
 
-// render target binding (SV target_t, 48 bits)
+// render target binding (SV target_t, 49 bits)
 struct Target {
-  static constexpr int WIDTH = 48;
+  static constexpr int WIDTH = 49;
   static constexpr int WORDS = 2;
   static constexpr const char* SV_NAME = "target_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t base = 0;  // byte address
   uint64_t pitch = 0;  // row pitch in bytes
+  uint64_t msaa = 0;  // 1: 4 samples per pixel (4x MSAA), sample s of pixel (x, y) at base + y*pitch + x*16 + s*4
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 16, 32, static_cast<uint64_t>(base));
-    bits::put(words_, lsb + 0, 16, static_cast<uint64_t>(pitch));
+    bits::put(words_, lsb + 17, 32, static_cast<uint64_t>(base));
+    bits::put(words_, lsb + 1, 16, static_cast<uint64_t>(pitch));
+    bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(msaa));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    base = bits::get(words_, lsb + 16, 32);
-    pitch = bits::get(words_, lsb + 0, 16);
+    base = bits::get(words_, lsb + 17, 32);
+    pitch = bits::get(words_, lsb + 1, 16);
+    msaa = bits::get(words_, lsb + 0, 1);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static Target unpack(const uint32_t* words_) { Target p; p.unpack_at(words_, 0); return p; }
@@ -270,6 +311,7 @@ struct Target {
   void diff(const Target& act, const std::string& pre, std::vector<FieldDiff>& out) const {
     if (base != act.base) out.push_back({pre + "base", bits::hex(static_cast<uint64_t>(base) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.base) & bits::mask(32)), std::to_string(base), std::to_string(act.base)});
     if (pitch != act.pitch) out.push_back({pre + "pitch", bits::hex(static_cast<uint64_t>(pitch) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.pitch) & bits::mask(16)), std::to_string(pitch), std::to_string(act.pitch)});
+    if (msaa != act.msaa) out.push_back({pre + "msaa", bits::hex(static_cast<uint64_t>(msaa) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.msaa) & bits::mask(1)), std::to_string(msaa), std::to_string(act.msaa)});
   }
   bool operator==(const Target& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const Target& o) const { return !(*this == o); }
@@ -277,6 +319,7 @@ struct Target {
     std::string s = "{";
     s += "base=" + bits::hex(static_cast<uint64_t>(base) & bits::mask(32));
     s += " pitch=" + bits::hex(static_cast<uint64_t>(pitch) & bits::mask(16));
+    s += " msaa=" + bits::hex(static_cast<uint64_t>(msaa) & bits::mask(1));
     return s + "}";
   }
 };
@@ -319,9 +362,9 @@ struct Edge {
   }
 };
 
-// CP -> IA: one draw with the state it needs carried along (SV draw_pkt_t, 253 bits)
+// CP -> IA: one draw with the state it needs carried along (SV draw_pkt_t, 254 bits)
 struct DrawPkt {
-  static constexpr int WIDTH = 253;
+  static constexpr int WIDTH = 254;
   static constexpr int WORDS = 8;
   static constexpr const char* SV_NAME = "draw_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -334,21 +377,21 @@ struct DrawPkt {
   Rect clip{};  // scissor intersected with the render target
   uint64_t draw_id = 0;  // sequence number of the draw (wraps)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 252, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 220, 32, static_cast<uint64_t>(vb_base));
-    bits::put(words_, lsb + 188, 32, static_cast<uint64_t>(first_vertex));
-    bits::put(words_, lsb + 156, 32, static_cast<uint64_t>(vertex_count));
-    bits::put(words_, lsb + 124, 32, static_cast<uint64_t>(color));
+    bits::put(words_, lsb + 253, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 221, 32, static_cast<uint64_t>(vb_base));
+    bits::put(words_, lsb + 189, 32, static_cast<uint64_t>(first_vertex));
+    bits::put(words_, lsb + 157, 32, static_cast<uint64_t>(vertex_count));
+    bits::put(words_, lsb + 125, 32, static_cast<uint64_t>(color));
     target.pack_at(words_, lsb + 76);
     clip.pack_at(words_, lsb + 16);
     bits::put(words_, lsb + 0, 16, static_cast<uint64_t>(draw_id));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 252, 1);
-    vb_base = bits::get(words_, lsb + 220, 32);
-    first_vertex = bits::get(words_, lsb + 188, 32);
-    vertex_count = bits::get(words_, lsb + 156, 32);
-    color = bits::get(words_, lsb + 124, 32);
+    eop = bits::get(words_, lsb + 253, 1);
+    vb_base = bits::get(words_, lsb + 221, 32);
+    first_vertex = bits::get(words_, lsb + 189, 32);
+    vertex_count = bits::get(words_, lsb + 157, 32);
+    color = bits::get(words_, lsb + 125, 32);
     target.unpack_at(words_, lsb + 76);
     clip.unpack_at(words_, lsb + 16);
     draw_id = bits::get(words_, lsb + 0, 16);
@@ -382,9 +425,9 @@ struct DrawPkt {
   }
 };
 
-// IA -> SETUP: one triangle (SV tri_pkt_t, 317 bits)
+// IA -> SETUP: one triangle (SV tri_pkt_t, 318 bits)
 struct TriPkt {
-  static constexpr int WIDTH = 317;
+  static constexpr int WIDTH = 318;
   static constexpr int WORDS = 10;
   static constexpr const char* SV_NAME = "tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -395,17 +438,17 @@ struct TriPkt {
   Rect clip{};
   uint64_t tri_id = 0;  // sequence number of the triangle since reset
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 316, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 172 + k * 48);
-    bits::put(words_, lsb + 140, 32, static_cast<uint64_t>(color));
+    bits::put(words_, lsb + 317, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 173 + k * 48);
+    bits::put(words_, lsb + 141, 32, static_cast<uint64_t>(color));
     target.pack_at(words_, lsb + 92);
     clip.pack_at(words_, lsb + 32);
     bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(tri_id));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 316, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 172 + k * 48);
-    color = bits::get(words_, lsb + 140, 32);
+    eop = bits::get(words_, lsb + 317, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 173 + k * 48);
+    color = bits::get(words_, lsb + 141, 32);
     target.unpack_at(words_, lsb + 92);
     clip.unpack_at(words_, lsb + 32);
     tri_id = bits::get(words_, lsb + 0, 32);
@@ -437,34 +480,37 @@ struct TriPkt {
   }
 };
 
-// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 521 bits)
+// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 539 bits)
 struct SetupPkt {
-  static constexpr int WIDTH = 521;
+  static constexpr int WIDTH = 539;
   static constexpr int WORDS = 17;
   static constexpr const char* SV_NAME = "setup_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
-  std::array<Edge, 3> edges{};  // e = E at the centre of pixel (tiles.x0*8, tiles.y0*8)
-  TRect tiles{};  // tiles touched by pix
+  std::array<Edge, 3> edges{};  // e = E at the first sample of raster tile (start, tiles.y0)
+  TRect tiles{};  // raster tiles touched by pix
+  uint64_t start = 0;  // first column of the tile walk (tiles.x0 <= start < tiles.x1)
   Rect pix{};  // sample bounding box intersected with clip (non-empty)
   uint64_t color = 0;
   Target target{};
   uint64_t tri_id = 0;
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 520, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 220 + k * 100);
-    tiles.pack_at(words_, lsb + 172);
-    pix.pack_at(words_, lsb + 112);
-    bits::put(words_, lsb + 80, 32, static_cast<uint64_t>(color));
+    bits::put(words_, lsb + 538, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 238 + k * 100);
+    tiles.pack_at(words_, lsb + 186);
+    bits::put(words_, lsb + 173, 13, static_cast<uint64_t>(start));
+    pix.pack_at(words_, lsb + 113);
+    bits::put(words_, lsb + 81, 32, static_cast<uint64_t>(color));
     target.pack_at(words_, lsb + 32);
     bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(tri_id));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 520, 1);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 220 + k * 100);
-    tiles.unpack_at(words_, lsb + 172);
-    pix.unpack_at(words_, lsb + 112);
-    color = bits::get(words_, lsb + 80, 32);
+    eop = bits::get(words_, lsb + 538, 1);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 238 + k * 100);
+    tiles.unpack_at(words_, lsb + 186);
+    start = bits::get(words_, lsb + 173, 13);
+    pix.unpack_at(words_, lsb + 113);
+    color = bits::get(words_, lsb + 81, 32);
     target.unpack_at(words_, lsb + 32);
     tri_id = bits::get(words_, lsb + 0, 32);
   }
@@ -475,6 +521,7 @@ struct SetupPkt {
     if (eop != act.eop) out.push_back({pre + "eop", bits::hex(static_cast<uint64_t>(eop) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.eop) & bits::mask(1)), std::to_string(eop), std::to_string(act.eop)});
     for (int k = 0; k < 3; ++k) edges[k].diff(act.edges[k], pre + "edges[" + std::to_string(k) + "].", out);
     tiles.diff(act.tiles, pre + "tiles.", out);
+    if (start != act.start) out.push_back({pre + "start", bits::hex(static_cast<uint64_t>(start) & bits::mask(13)), bits::hex(static_cast<uint64_t>(act.start) & bits::mask(13)), std::to_string(start), std::to_string(act.start)});
     pix.diff(act.pix, pre + "pix.", out);
     if (color != act.color) out.push_back({pre + "color", bits::hex(static_cast<uint64_t>(color) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.color) & bits::mask(32)), std::to_string(color), std::to_string(act.color)});
     target.diff(act.target, pre + "target.", out);
@@ -489,6 +536,7 @@ struct SetupPkt {
     for (int k = 0; k < 3; ++k) s += (k ? "," : "") + edges[k].str();
     s += "]";
     s += " tiles=" + tiles.str();
+    s += " start=" + bits::hex(static_cast<uint64_t>(start) & bits::mask(13));
     s += " pix=" + pix.str();
     s += " color=" + bits::hex(static_cast<uint64_t>(color) & bits::mask(32));
     s += " target=" + target.str();
@@ -497,40 +545,40 @@ struct SetupPkt {
   }
 };
 
-// COARSE -> FINE: one 8x8 tile not rejected by the corner test (SV tile_pkt_t, 498 bits)
+// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 503 bits)
 struct TilePkt {
-  static constexpr int WIDTH = 498;
+  static constexpr int WIDTH = 503;
   static constexpr int WORDS = 16;
   static constexpr const char* SV_NAME = "tile_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
   uint64_t tx = 0;
   uint64_t ty = 0;
-  uint64_t accept = 0;  // all 64 samples inside all three edges
-  std::array<Edge, 3> edges{};  // e = E at the centre of pixel (tx*8, ty*8)
+  uint64_t edge_in = 0;  // bit k: all 64 samples inside edge k (all three: trivially accepted)
+  std::array<Edge, 3> edges{};  // e = E at the tile's first sample
   Rect pix{};
   uint64_t color = 0;
   Target target{};
   uint64_t tri_id = 0;
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 497, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 485, 12, static_cast<uint64_t>(tx));
-    bits::put(words_, lsb + 473, 12, static_cast<uint64_t>(ty));
-    bits::put(words_, lsb + 472, 1, static_cast<uint64_t>(accept));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 172 + k * 100);
-    pix.pack_at(words_, lsb + 112);
-    bits::put(words_, lsb + 80, 32, static_cast<uint64_t>(color));
+    bits::put(words_, lsb + 502, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 489, 13, static_cast<uint64_t>(tx));
+    bits::put(words_, lsb + 476, 13, static_cast<uint64_t>(ty));
+    bits::put(words_, lsb + 473, 3, static_cast<uint64_t>(edge_in));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 173 + k * 100);
+    pix.pack_at(words_, lsb + 113);
+    bits::put(words_, lsb + 81, 32, static_cast<uint64_t>(color));
     target.pack_at(words_, lsb + 32);
     bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(tri_id));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 497, 1);
-    tx = bits::get(words_, lsb + 485, 12);
-    ty = bits::get(words_, lsb + 473, 12);
-    accept = bits::get(words_, lsb + 472, 1);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 172 + k * 100);
-    pix.unpack_at(words_, lsb + 112);
-    color = bits::get(words_, lsb + 80, 32);
+    eop = bits::get(words_, lsb + 502, 1);
+    tx = bits::get(words_, lsb + 489, 13);
+    ty = bits::get(words_, lsb + 476, 13);
+    edge_in = bits::get(words_, lsb + 473, 3);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 173 + k * 100);
+    pix.unpack_at(words_, lsb + 113);
+    color = bits::get(words_, lsb + 81, 32);
     target.unpack_at(words_, lsb + 32);
     tri_id = bits::get(words_, lsb + 0, 32);
   }
@@ -539,9 +587,9 @@ struct TilePkt {
   TilePkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const TilePkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
     if (eop != act.eop) out.push_back({pre + "eop", bits::hex(static_cast<uint64_t>(eop) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.eop) & bits::mask(1)), std::to_string(eop), std::to_string(act.eop)});
-    if (tx != act.tx) out.push_back({pre + "tx", bits::hex(static_cast<uint64_t>(tx) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.tx) & bits::mask(12)), std::to_string(tx), std::to_string(act.tx)});
-    if (ty != act.ty) out.push_back({pre + "ty", bits::hex(static_cast<uint64_t>(ty) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.ty) & bits::mask(12)), std::to_string(ty), std::to_string(act.ty)});
-    if (accept != act.accept) out.push_back({pre + "accept", bits::hex(static_cast<uint64_t>(accept) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.accept) & bits::mask(1)), std::to_string(accept), std::to_string(act.accept)});
+    if (tx != act.tx) out.push_back({pre + "tx", bits::hex(static_cast<uint64_t>(tx) & bits::mask(13)), bits::hex(static_cast<uint64_t>(act.tx) & bits::mask(13)), std::to_string(tx), std::to_string(act.tx)});
+    if (ty != act.ty) out.push_back({pre + "ty", bits::hex(static_cast<uint64_t>(ty) & bits::mask(13)), bits::hex(static_cast<uint64_t>(act.ty) & bits::mask(13)), std::to_string(ty), std::to_string(act.ty)});
+    if (edge_in != act.edge_in) out.push_back({pre + "edge_in", bits::hex(static_cast<uint64_t>(edge_in) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.edge_in) & bits::mask(3)), std::to_string(edge_in), std::to_string(act.edge_in)});
     for (int k = 0; k < 3; ++k) edges[k].diff(act.edges[k], pre + "edges[" + std::to_string(k) + "].", out);
     pix.diff(act.pix, pre + "pix.", out);
     if (color != act.color) out.push_back({pre + "color", bits::hex(static_cast<uint64_t>(color) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.color) & bits::mask(32)), std::to_string(color), std::to_string(act.color)});
@@ -553,9 +601,9 @@ struct TilePkt {
   std::string str() const {
     std::string s = "{";
     s += "eop=" + bits::hex(static_cast<uint64_t>(eop) & bits::mask(1));
-    s += " tx=" + bits::hex(static_cast<uint64_t>(tx) & bits::mask(12));
-    s += " ty=" + bits::hex(static_cast<uint64_t>(ty) & bits::mask(12));
-    s += " accept=" + bits::hex(static_cast<uint64_t>(accept) & bits::mask(1));
+    s += " tx=" + bits::hex(static_cast<uint64_t>(tx) & bits::mask(13));
+    s += " ty=" + bits::hex(static_cast<uint64_t>(ty) & bits::mask(13));
+    s += " edge_in=" + bits::hex(static_cast<uint64_t>(edge_in) & bits::mask(3));
     s += " edges=[";
     for (int k = 0; k < 3; ++k) s += (k ? "," : "") + edges[k].str();
     s += "]";
@@ -567,57 +615,57 @@ struct TilePkt {
   }
 };
 
-// FINE -> PW: coverage of one tile (never empty) (SV cov_pkt_t, 201 bits)
-struct CovPkt {
-  static constexpr int WIDTH = 201;
-  static constexpr int WORDS = 7;
-  static constexpr const char* SV_NAME = "cov_pkt_t";
+// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 156 bits)
+struct QuadPkt {
+  static constexpr int WIDTH = 156;
+  static constexpr int WORDS = 5;
+  static constexpr const char* SV_NAME = "quad_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
-  uint64_t tx = 0;
-  uint64_t ty = 0;
-  uint64_t mask = 0;  // bit j*8+i covers pixel (tx*8+i, ty*8+j)
+  uint64_t qx = 0;  // quad column: pixels x = 2*qx, 2*qx + 1
+  uint64_t qy = 0;  // quad row: pixels y = 2*qy, 2*qy + 1
+  uint64_t mask = 0;  // 1x: bit p covers pixel (2*qx + p%2, 2*qy + p/2), p < 4; 4x: bit 4*p + s its sample s
   uint64_t color = 0;
   Target target{};
   uint64_t tri_id = 0;
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 200, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 188, 12, static_cast<uint64_t>(tx));
-    bits::put(words_, lsb + 176, 12, static_cast<uint64_t>(ty));
-    bits::put(words_, lsb + 112, 64, static_cast<uint64_t>(mask));
-    bits::put(words_, lsb + 80, 32, static_cast<uint64_t>(color));
+    bits::put(words_, lsb + 155, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 142, 13, static_cast<uint64_t>(qx));
+    bits::put(words_, lsb + 129, 13, static_cast<uint64_t>(qy));
+    bits::put(words_, lsb + 113, 16, static_cast<uint64_t>(mask));
+    bits::put(words_, lsb + 81, 32, static_cast<uint64_t>(color));
     target.pack_at(words_, lsb + 32);
     bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(tri_id));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 200, 1);
-    tx = bits::get(words_, lsb + 188, 12);
-    ty = bits::get(words_, lsb + 176, 12);
-    mask = bits::get(words_, lsb + 112, 64);
-    color = bits::get(words_, lsb + 80, 32);
+    eop = bits::get(words_, lsb + 155, 1);
+    qx = bits::get(words_, lsb + 142, 13);
+    qy = bits::get(words_, lsb + 129, 13);
+    mask = bits::get(words_, lsb + 113, 16);
+    color = bits::get(words_, lsb + 81, 32);
     target.unpack_at(words_, lsb + 32);
     tri_id = bits::get(words_, lsb + 0, 32);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
-  static CovPkt unpack(const uint32_t* words_) { CovPkt p; p.unpack_at(words_, 0); return p; }
-  CovPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
-  void diff(const CovPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+  static QuadPkt unpack(const uint32_t* words_) { QuadPkt p; p.unpack_at(words_, 0); return p; }
+  QuadPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const QuadPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
     if (eop != act.eop) out.push_back({pre + "eop", bits::hex(static_cast<uint64_t>(eop) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.eop) & bits::mask(1)), std::to_string(eop), std::to_string(act.eop)});
-    if (tx != act.tx) out.push_back({pre + "tx", bits::hex(static_cast<uint64_t>(tx) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.tx) & bits::mask(12)), std::to_string(tx), std::to_string(act.tx)});
-    if (ty != act.ty) out.push_back({pre + "ty", bits::hex(static_cast<uint64_t>(ty) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.ty) & bits::mask(12)), std::to_string(ty), std::to_string(act.ty)});
-    if (mask != act.mask) out.push_back({pre + "mask", bits::hex(static_cast<uint64_t>(mask) & bits::mask(64)), bits::hex(static_cast<uint64_t>(act.mask) & bits::mask(64)), std::to_string(mask), std::to_string(act.mask)});
+    if (qx != act.qx) out.push_back({pre + "qx", bits::hex(static_cast<uint64_t>(qx) & bits::mask(13)), bits::hex(static_cast<uint64_t>(act.qx) & bits::mask(13)), std::to_string(qx), std::to_string(act.qx)});
+    if (qy != act.qy) out.push_back({pre + "qy", bits::hex(static_cast<uint64_t>(qy) & bits::mask(13)), bits::hex(static_cast<uint64_t>(act.qy) & bits::mask(13)), std::to_string(qy), std::to_string(act.qy)});
+    if (mask != act.mask) out.push_back({pre + "mask", bits::hex(static_cast<uint64_t>(mask) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.mask) & bits::mask(16)), std::to_string(mask), std::to_string(act.mask)});
     if (color != act.color) out.push_back({pre + "color", bits::hex(static_cast<uint64_t>(color) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.color) & bits::mask(32)), std::to_string(color), std::to_string(act.color)});
     target.diff(act.target, pre + "target.", out);
     if (tri_id != act.tri_id) out.push_back({pre + "tri_id", bits::hex(static_cast<uint64_t>(tri_id) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.tri_id) & bits::mask(32)), std::to_string(tri_id), std::to_string(act.tri_id)});
   }
-  bool operator==(const CovPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
-  bool operator!=(const CovPkt& o) const { return !(*this == o); }
+  bool operator==(const QuadPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const QuadPkt& o) const { return !(*this == o); }
   std::string str() const {
     std::string s = "{";
     s += "eop=" + bits::hex(static_cast<uint64_t>(eop) & bits::mask(1));
-    s += " tx=" + bits::hex(static_cast<uint64_t>(tx) & bits::mask(12));
-    s += " ty=" + bits::hex(static_cast<uint64_t>(ty) & bits::mask(12));
-    s += " mask=" + bits::hex(static_cast<uint64_t>(mask) & bits::mask(64));
+    s += " qx=" + bits::hex(static_cast<uint64_t>(qx) & bits::mask(13));
+    s += " qy=" + bits::hex(static_cast<uint64_t>(qy) & bits::mask(13));
+    s += " mask=" + bits::hex(static_cast<uint64_t>(mask) & bits::mask(16));
     s += " color=" + bits::hex(static_cast<uint64_t>(color) & bits::mask(32));
     s += " target=" + target.str();
     s += " tri_id=" + bits::hex(static_cast<uint64_t>(tri_id) & bits::mask(32));
@@ -787,13 +835,14 @@ struct FVec2 {
   }
 };
 
-// -> VTX: an object-space vertex, or one row of the position matrix (SV vtx_in_pkt_t, 324 bits)
+// -> VTX: an object-space vertex, or one row of the position matrix (SV vtx_in_pkt_t, 325 bits)
 struct VtxInPkt {
-  static constexpr int WIDTH = 324;
+  static constexpr int WIDTH = 325;
   static constexpr int WORDS = 11;
   static constexpr const char* SV_NAME = "vtx_in_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
-  uint64_t kind = 0;  // VTX_KIND_*; other values are consumed and ignored
+  uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
+  uint64_t kind = 0;  // VTX_KIND_* (when eop = 0); other values are consumed and ignored
   uint64_t row = 0;  // VTX_KIND_MATRIX_ROW: the matrix row that pos replaces
   FVec4 pos{};  // vertex: object-space position; matrix row: (M[row][0..3]) in (x, y, z, w)
   uint64_t color = 0;  // RGBA8, passed through
@@ -801,6 +850,7 @@ struct VtxInPkt {
   FVec2 tex1{};  // passed through
   uint64_t vtx_id = 0;  // passed through (order / post-transform slot)
   void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 324, 1, static_cast<uint64_t>(eop));
     bits::put(words_, lsb + 322, 2, static_cast<uint64_t>(kind));
     bits::put(words_, lsb + 320, 2, static_cast<uint64_t>(row));
     pos.pack_at(words_, lsb + 192);
@@ -810,6 +860,7 @@ struct VtxInPkt {
     bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(vtx_id));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
+    eop = bits::get(words_, lsb + 324, 1);
     kind = bits::get(words_, lsb + 322, 2);
     row = bits::get(words_, lsb + 320, 2);
     pos.unpack_at(words_, lsb + 192);
@@ -822,6 +873,7 @@ struct VtxInPkt {
   static VtxInPkt unpack(const uint32_t* words_) { VtxInPkt p; p.unpack_at(words_, 0); return p; }
   VtxInPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const VtxInPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (eop != act.eop) out.push_back({pre + "eop", bits::hex(static_cast<uint64_t>(eop) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.eop) & bits::mask(1)), std::to_string(eop), std::to_string(act.eop)});
     if (kind != act.kind) out.push_back({pre + "kind", bits::hex(static_cast<uint64_t>(kind) & bits::mask(2)), bits::hex(static_cast<uint64_t>(act.kind) & bits::mask(2)), std::to_string(kind), std::to_string(act.kind)});
     if (row != act.row) out.push_back({pre + "row", bits::hex(static_cast<uint64_t>(row) & bits::mask(2)), bits::hex(static_cast<uint64_t>(act.row) & bits::mask(2)), std::to_string(row), std::to_string(act.row)});
     pos.diff(act.pos, pre + "pos.", out);
@@ -834,7 +886,8 @@ struct VtxInPkt {
   bool operator!=(const VtxInPkt& o) const { return !(*this == o); }
   std::string str() const {
     std::string s = "{";
-    s += "kind=" + bits::hex(static_cast<uint64_t>(kind) & bits::mask(2));
+    s += "eop=" + bits::hex(static_cast<uint64_t>(eop) & bits::mask(1));
+    s += " kind=" + bits::hex(static_cast<uint64_t>(kind) & bits::mask(2));
     s += " row=" + bits::hex(static_cast<uint64_t>(row) & bits::mask(2));
     s += " pos=" + pos.str();
     s += " color=" + bits::hex(static_cast<uint64_t>(color) & bits::mask(32));
@@ -845,18 +898,20 @@ struct VtxInPkt {
   }
 };
 
-// VTX ->: a clip-space vertex, pos = M * pos in the documented order (SV clip_vtx_pkt_t, 320 bits)
+// VTX ->: a clip-space vertex, pos = M * pos in the documented order (SV clip_vtx_pkt_t, 321 bits)
 struct ClipVtxPkt {
-  static constexpr int WIDTH = 320;
-  static constexpr int WORDS = 10;
+  static constexpr int WIDTH = 321;
+  static constexpr int WORDS = 11;
   static constexpr const char* SV_NAME = "clip_vtx_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
+  uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
   FVec4 pos{};  // clip-space position
   uint64_t color = 0;
   FVec2 tex0{};
   FVec2 tex1{};
   uint64_t vtx_id = 0;
   void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 320, 1, static_cast<uint64_t>(eop));
     pos.pack_at(words_, lsb + 192);
     bits::put(words_, lsb + 160, 32, static_cast<uint64_t>(color));
     tex0.pack_at(words_, lsb + 96);
@@ -864,6 +919,7 @@ struct ClipVtxPkt {
     bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(vtx_id));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
+    eop = bits::get(words_, lsb + 320, 1);
     pos.unpack_at(words_, lsb + 192);
     color = bits::get(words_, lsb + 160, 32);
     tex0.unpack_at(words_, lsb + 96);
@@ -874,6 +930,7 @@ struct ClipVtxPkt {
   static ClipVtxPkt unpack(const uint32_t* words_) { ClipVtxPkt p; p.unpack_at(words_, 0); return p; }
   ClipVtxPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const ClipVtxPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (eop != act.eop) out.push_back({pre + "eop", bits::hex(static_cast<uint64_t>(eop) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.eop) & bits::mask(1)), std::to_string(eop), std::to_string(act.eop)});
     pos.diff(act.pos, pre + "pos.", out);
     if (color != act.color) out.push_back({pre + "color", bits::hex(static_cast<uint64_t>(color) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.color) & bits::mask(32)), std::to_string(color), std::to_string(act.color)});
     tex0.diff(act.tex0, pre + "tex0.", out);
@@ -884,7 +941,8 @@ struct ClipVtxPkt {
   bool operator!=(const ClipVtxPkt& o) const { return !(*this == o); }
   std::string str() const {
     std::string s = "{";
-    s += "pos=" + pos.str();
+    s += "eop=" + bits::hex(static_cast<uint64_t>(eop) & bits::mask(1));
+    s += " pos=" + pos.str();
     s += " color=" + bits::hex(static_cast<uint64_t>(color) & bits::mask(32));
     s += " tex0=" + tex0.str();
     s += " tex1=" + tex1.str();
@@ -893,8 +951,410 @@ struct ClipVtxPkt {
   }
 };
 
+// CP -> IA front end: an indexed or non-indexed, instanced triangle draw (SV idraw_pkt_t, 245 bits)
+struct IDrawPkt {
+  static constexpr int WIDTH = 245;
+  static constexpr int WORDS = 8;
+  static constexpr const char* SV_NAME = "idraw_pkt_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
+  uint64_t indexed = 0;  // 1: indices from the index buffer; 0: index = first + k
+  uint64_t index32 = 0;  // index format: 0 = 16-bit, 1 = 32-bit
+  uint64_t strip = 0;  // topology: 0 = triangle list, 1 = triangle strip
+  uint64_t restart = 0;  // strips: the cut index (INDEX_CUT_16/32) restarts the strip
+  uint64_t ib_base = 0;  // index buffer byte address (a multiple of the index size)
+  uint64_t ib_size = 0;  // index buffer size in bytes: an index at or beyond it reads as 0
+  uint64_t first = 0;  // start index (indexed) or start vertex (non-indexed)
+  uint64_t count = 0;  // indices (or vertices) per instance
+  uint64_t base_vertex = 0;  // indexed: added to every index value (mod 2^32)
+  uint64_t instance_count = 0;  // instances; 0 draws nothing
+  uint64_t start_instance = 0;  // instance id of the first instance
+  uint64_t draw_id = 0;
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 244, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 243, 1, static_cast<uint64_t>(indexed));
+    bits::put(words_, lsb + 242, 1, static_cast<uint64_t>(index32));
+    bits::put(words_, lsb + 241, 1, static_cast<uint64_t>(strip));
+    bits::put(words_, lsb + 240, 1, static_cast<uint64_t>(restart));
+    bits::put(words_, lsb + 208, 32, static_cast<uint64_t>(ib_base));
+    bits::put(words_, lsb + 176, 32, static_cast<uint64_t>(ib_size));
+    bits::put(words_, lsb + 144, 32, static_cast<uint64_t>(first));
+    bits::put(words_, lsb + 112, 32, static_cast<uint64_t>(count));
+    bits::put(words_, lsb + 80, 32, static_cast<uint64_t>(base_vertex));
+    bits::put(words_, lsb + 48, 32, static_cast<uint64_t>(instance_count));
+    bits::put(words_, lsb + 16, 32, static_cast<uint64_t>(start_instance));
+    bits::put(words_, lsb + 0, 16, static_cast<uint64_t>(draw_id));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    eop = bits::get(words_, lsb + 244, 1);
+    indexed = bits::get(words_, lsb + 243, 1);
+    index32 = bits::get(words_, lsb + 242, 1);
+    strip = bits::get(words_, lsb + 241, 1);
+    restart = bits::get(words_, lsb + 240, 1);
+    ib_base = bits::get(words_, lsb + 208, 32);
+    ib_size = bits::get(words_, lsb + 176, 32);
+    first = bits::get(words_, lsb + 144, 32);
+    count = bits::get(words_, lsb + 112, 32);
+    base_vertex = bits::get(words_, lsb + 80, 32);
+    instance_count = bits::get(words_, lsb + 48, 32);
+    start_instance = bits::get(words_, lsb + 16, 32);
+    draw_id = bits::get(words_, lsb + 0, 16);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static IDrawPkt unpack(const uint32_t* words_) { IDrawPkt p; p.unpack_at(words_, 0); return p; }
+  IDrawPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const IDrawPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (eop != act.eop) out.push_back({pre + "eop", bits::hex(static_cast<uint64_t>(eop) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.eop) & bits::mask(1)), std::to_string(eop), std::to_string(act.eop)});
+    if (indexed != act.indexed) out.push_back({pre + "indexed", bits::hex(static_cast<uint64_t>(indexed) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.indexed) & bits::mask(1)), std::to_string(indexed), std::to_string(act.indexed)});
+    if (index32 != act.index32) out.push_back({pre + "index32", bits::hex(static_cast<uint64_t>(index32) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.index32) & bits::mask(1)), std::to_string(index32), std::to_string(act.index32)});
+    if (strip != act.strip) out.push_back({pre + "strip", bits::hex(static_cast<uint64_t>(strip) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.strip) & bits::mask(1)), std::to_string(strip), std::to_string(act.strip)});
+    if (restart != act.restart) out.push_back({pre + "restart", bits::hex(static_cast<uint64_t>(restart) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.restart) & bits::mask(1)), std::to_string(restart), std::to_string(act.restart)});
+    if (ib_base != act.ib_base) out.push_back({pre + "ib_base", bits::hex(static_cast<uint64_t>(ib_base) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.ib_base) & bits::mask(32)), std::to_string(ib_base), std::to_string(act.ib_base)});
+    if (ib_size != act.ib_size) out.push_back({pre + "ib_size", bits::hex(static_cast<uint64_t>(ib_size) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.ib_size) & bits::mask(32)), std::to_string(ib_size), std::to_string(act.ib_size)});
+    if (first != act.first) out.push_back({pre + "first", bits::hex(static_cast<uint64_t>(first) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.first) & bits::mask(32)), std::to_string(first), std::to_string(act.first)});
+    if (count != act.count) out.push_back({pre + "count", bits::hex(static_cast<uint64_t>(count) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.count) & bits::mask(32)), std::to_string(count), std::to_string(act.count)});
+    if (base_vertex != act.base_vertex) out.push_back({pre + "base_vertex", bits::hex(static_cast<uint64_t>(base_vertex) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.base_vertex) & bits::mask(32)), std::to_string(base_vertex), std::to_string(act.base_vertex)});
+    if (instance_count != act.instance_count) out.push_back({pre + "instance_count", bits::hex(static_cast<uint64_t>(instance_count) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.instance_count) & bits::mask(32)), std::to_string(instance_count), std::to_string(act.instance_count)});
+    if (start_instance != act.start_instance) out.push_back({pre + "start_instance", bits::hex(static_cast<uint64_t>(start_instance) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.start_instance) & bits::mask(32)), std::to_string(start_instance), std::to_string(act.start_instance)});
+    if (draw_id != act.draw_id) out.push_back({pre + "draw_id", bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.draw_id) & bits::mask(16)), std::to_string(draw_id), std::to_string(act.draw_id)});
+  }
+  bool operator==(const IDrawPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const IDrawPkt& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "eop=" + bits::hex(static_cast<uint64_t>(eop) & bits::mask(1));
+    s += " indexed=" + bits::hex(static_cast<uint64_t>(indexed) & bits::mask(1));
+    s += " index32=" + bits::hex(static_cast<uint64_t>(index32) & bits::mask(1));
+    s += " strip=" + bits::hex(static_cast<uint64_t>(strip) & bits::mask(1));
+    s += " restart=" + bits::hex(static_cast<uint64_t>(restart) & bits::mask(1));
+    s += " ib_base=" + bits::hex(static_cast<uint64_t>(ib_base) & bits::mask(32));
+    s += " ib_size=" + bits::hex(static_cast<uint64_t>(ib_size) & bits::mask(32));
+    s += " first=" + bits::hex(static_cast<uint64_t>(first) & bits::mask(32));
+    s += " count=" + bits::hex(static_cast<uint64_t>(count) & bits::mask(32));
+    s += " base_vertex=" + bits::hex(static_cast<uint64_t>(base_vertex) & bits::mask(32));
+    s += " instance_count=" + bits::hex(static_cast<uint64_t>(instance_count) & bits::mask(32));
+    s += " start_instance=" + bits::hex(static_cast<uint64_t>(start_instance) & bits::mask(32));
+    s += " draw_id=" + bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16));
+    return s + "}";
+  }
+};
+
+// index fetch -> vertex tags: one index position of one instance (SV index_pkt_t, 84 bits)
+struct IndexPkt {
+  static constexpr int WIDTH = 84;
+  static constexpr int WORDS = 3;
+  static constexpr const char* SV_NAME = "index_pkt_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
+  uint64_t index = 0;  // vertex index: index value + base_vertex, or first + k (mod 2^32); 0 on a cut
+  uint64_t inst_id = 0;  // instance id: start_instance + i (mod 2^32)
+  uint64_t cut = 0;  // strip cut at this position: the strip restarts after it
+  uint64_t strip = 0;  // topology of the draw (0 list, 1 strip)
+  uint64_t last = 0;  // last position of this instance
+  uint64_t draw_id = 0;
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 83, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 51, 32, static_cast<uint64_t>(index));
+    bits::put(words_, lsb + 19, 32, static_cast<uint64_t>(inst_id));
+    bits::put(words_, lsb + 18, 1, static_cast<uint64_t>(cut));
+    bits::put(words_, lsb + 17, 1, static_cast<uint64_t>(strip));
+    bits::put(words_, lsb + 16, 1, static_cast<uint64_t>(last));
+    bits::put(words_, lsb + 0, 16, static_cast<uint64_t>(draw_id));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    eop = bits::get(words_, lsb + 83, 1);
+    index = bits::get(words_, lsb + 51, 32);
+    inst_id = bits::get(words_, lsb + 19, 32);
+    cut = bits::get(words_, lsb + 18, 1);
+    strip = bits::get(words_, lsb + 17, 1);
+    last = bits::get(words_, lsb + 16, 1);
+    draw_id = bits::get(words_, lsb + 0, 16);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static IndexPkt unpack(const uint32_t* words_) { IndexPkt p; p.unpack_at(words_, 0); return p; }
+  IndexPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const IndexPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (eop != act.eop) out.push_back({pre + "eop", bits::hex(static_cast<uint64_t>(eop) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.eop) & bits::mask(1)), std::to_string(eop), std::to_string(act.eop)});
+    if (index != act.index) out.push_back({pre + "index", bits::hex(static_cast<uint64_t>(index) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.index) & bits::mask(32)), std::to_string(index), std::to_string(act.index)});
+    if (inst_id != act.inst_id) out.push_back({pre + "inst_id", bits::hex(static_cast<uint64_t>(inst_id) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.inst_id) & bits::mask(32)), std::to_string(inst_id), std::to_string(act.inst_id)});
+    if (cut != act.cut) out.push_back({pre + "cut", bits::hex(static_cast<uint64_t>(cut) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.cut) & bits::mask(1)), std::to_string(cut), std::to_string(act.cut)});
+    if (strip != act.strip) out.push_back({pre + "strip", bits::hex(static_cast<uint64_t>(strip) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.strip) & bits::mask(1)), std::to_string(strip), std::to_string(act.strip)});
+    if (last != act.last) out.push_back({pre + "last", bits::hex(static_cast<uint64_t>(last) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.last) & bits::mask(1)), std::to_string(last), std::to_string(act.last)});
+    if (draw_id != act.draw_id) out.push_back({pre + "draw_id", bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.draw_id) & bits::mask(16)), std::to_string(draw_id), std::to_string(act.draw_id)});
+  }
+  bool operator==(const IndexPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const IndexPkt& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "eop=" + bits::hex(static_cast<uint64_t>(eop) & bits::mask(1));
+    s += " index=" + bits::hex(static_cast<uint64_t>(index) & bits::mask(32));
+    s += " inst_id=" + bits::hex(static_cast<uint64_t>(inst_id) & bits::mask(32));
+    s += " cut=" + bits::hex(static_cast<uint64_t>(cut) & bits::mask(1));
+    s += " strip=" + bits::hex(static_cast<uint64_t>(strip) & bits::mask(1));
+    s += " last=" + bits::hex(static_cast<uint64_t>(last) & bits::mask(1));
+    s += " draw_id=" + bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16));
+    return s + "}";
+  }
+};
+
+// vertex tags -> vertex fetch: one vertex (cache miss) of a batch (SV vfetch_pkt_t, 127 bits)
+struct VFetchPkt {
+  static constexpr int WIDTH = 127;
+  static constexpr int WORDS = 4;
+  static constexpr const char* SV_NAME = "vfetch_pkt_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t index = 0;  // vertex index
+  uint64_t inst_id = 0;  // instance id
+  uint64_t slot = 0;  // batch slot, allocated 0, 1, 2, ... in order
+  uint64_t last = 0;  // last vertex of the batch
+  uint64_t draw_id = 0;
+  uint64_t wr = 0;  // 1: a front-end state write, state[wr_idx] = wr_val (every other field 0)
+  uint64_t wr_idx = 0;  // state register index (FE_*)
+  uint64_t wr_val = 0;
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 95, 32, static_cast<uint64_t>(index));
+    bits::put(words_, lsb + 63, 32, static_cast<uint64_t>(inst_id));
+    bits::put(words_, lsb + 58, 5, static_cast<uint64_t>(slot));
+    bits::put(words_, lsb + 57, 1, static_cast<uint64_t>(last));
+    bits::put(words_, lsb + 41, 16, static_cast<uint64_t>(draw_id));
+    bits::put(words_, lsb + 40, 1, static_cast<uint64_t>(wr));
+    bits::put(words_, lsb + 32, 8, static_cast<uint64_t>(wr_idx));
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(wr_val));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    index = bits::get(words_, lsb + 95, 32);
+    inst_id = bits::get(words_, lsb + 63, 32);
+    slot = bits::get(words_, lsb + 58, 5);
+    last = bits::get(words_, lsb + 57, 1);
+    draw_id = bits::get(words_, lsb + 41, 16);
+    wr = bits::get(words_, lsb + 40, 1);
+    wr_idx = bits::get(words_, lsb + 32, 8);
+    wr_val = bits::get(words_, lsb + 0, 32);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static VFetchPkt unpack(const uint32_t* words_) { VFetchPkt p; p.unpack_at(words_, 0); return p; }
+  VFetchPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const VFetchPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (index != act.index) out.push_back({pre + "index", bits::hex(static_cast<uint64_t>(index) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.index) & bits::mask(32)), std::to_string(index), std::to_string(act.index)});
+    if (inst_id != act.inst_id) out.push_back({pre + "inst_id", bits::hex(static_cast<uint64_t>(inst_id) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.inst_id) & bits::mask(32)), std::to_string(inst_id), std::to_string(act.inst_id)});
+    if (slot != act.slot) out.push_back({pre + "slot", bits::hex(static_cast<uint64_t>(slot) & bits::mask(5)), bits::hex(static_cast<uint64_t>(act.slot) & bits::mask(5)), std::to_string(slot), std::to_string(act.slot)});
+    if (last != act.last) out.push_back({pre + "last", bits::hex(static_cast<uint64_t>(last) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.last) & bits::mask(1)), std::to_string(last), std::to_string(act.last)});
+    if (draw_id != act.draw_id) out.push_back({pre + "draw_id", bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.draw_id) & bits::mask(16)), std::to_string(draw_id), std::to_string(act.draw_id)});
+    if (wr != act.wr) out.push_back({pre + "wr", bits::hex(static_cast<uint64_t>(wr) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.wr) & bits::mask(1)), std::to_string(wr), std::to_string(act.wr)});
+    if (wr_idx != act.wr_idx) out.push_back({pre + "wr_idx", bits::hex(static_cast<uint64_t>(wr_idx) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.wr_idx) & bits::mask(8)), std::to_string(wr_idx), std::to_string(act.wr_idx)});
+    if (wr_val != act.wr_val) out.push_back({pre + "wr_val", bits::hex(static_cast<uint64_t>(wr_val) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.wr_val) & bits::mask(32)), std::to_string(wr_val), std::to_string(act.wr_val)});
+  }
+  bool operator==(const VFetchPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const VFetchPkt& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "index=" + bits::hex(static_cast<uint64_t>(index) & bits::mask(32));
+    s += " inst_id=" + bits::hex(static_cast<uint64_t>(inst_id) & bits::mask(32));
+    s += " slot=" + bits::hex(static_cast<uint64_t>(slot) & bits::mask(5));
+    s += " last=" + bits::hex(static_cast<uint64_t>(last) & bits::mask(1));
+    s += " draw_id=" + bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16));
+    s += " wr=" + bits::hex(static_cast<uint64_t>(wr) & bits::mask(1));
+    s += " wr_idx=" + bits::hex(static_cast<uint64_t>(wr_idx) & bits::mask(8));
+    s += " wr_val=" + bits::hex(static_cast<uint64_t>(wr_val) & bits::mask(32));
+    return s + "}";
+  }
+};
+
+// vertex tags -> primitive assembly: one triangle of a batch, by batch slot (SV prim_pkt_t, 106 bits)
+struct PrimPkt {
+  static constexpr int WIDTH = 106;
+  static constexpr int WORDS = 4;
+  static constexpr const char* SV_NAME = "prim_pkt_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
+  uint64_t s0 = 0;  // slot of vertex 0 (API order; odd strip triangles swap v0 and v1)
+  uint64_t s1 = 0;  // slot of vertex 1
+  uint64_t s2 = 0;  // slot of vertex 2
+  uint64_t last = 0;  // last triangle of the batch
+  uint64_t prim_id = 0;  // triangle sequence number since reset
+  uint64_t draw_id = 0;
+  uint64_t wr = 0;  // 1: a front-end state write, state[wr_idx] = wr_val (every other field 0)
+  uint64_t wr_idx = 0;  // state register index (FE_*)
+  uint64_t wr_val = 0;
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 105, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 100, 5, static_cast<uint64_t>(s0));
+    bits::put(words_, lsb + 95, 5, static_cast<uint64_t>(s1));
+    bits::put(words_, lsb + 90, 5, static_cast<uint64_t>(s2));
+    bits::put(words_, lsb + 89, 1, static_cast<uint64_t>(last));
+    bits::put(words_, lsb + 57, 32, static_cast<uint64_t>(prim_id));
+    bits::put(words_, lsb + 41, 16, static_cast<uint64_t>(draw_id));
+    bits::put(words_, lsb + 40, 1, static_cast<uint64_t>(wr));
+    bits::put(words_, lsb + 32, 8, static_cast<uint64_t>(wr_idx));
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(wr_val));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    eop = bits::get(words_, lsb + 105, 1);
+    s0 = bits::get(words_, lsb + 100, 5);
+    s1 = bits::get(words_, lsb + 95, 5);
+    s2 = bits::get(words_, lsb + 90, 5);
+    last = bits::get(words_, lsb + 89, 1);
+    prim_id = bits::get(words_, lsb + 57, 32);
+    draw_id = bits::get(words_, lsb + 41, 16);
+    wr = bits::get(words_, lsb + 40, 1);
+    wr_idx = bits::get(words_, lsb + 32, 8);
+    wr_val = bits::get(words_, lsb + 0, 32);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static PrimPkt unpack(const uint32_t* words_) { PrimPkt p; p.unpack_at(words_, 0); return p; }
+  PrimPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const PrimPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (eop != act.eop) out.push_back({pre + "eop", bits::hex(static_cast<uint64_t>(eop) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.eop) & bits::mask(1)), std::to_string(eop), std::to_string(act.eop)});
+    if (s0 != act.s0) out.push_back({pre + "s0", bits::hex(static_cast<uint64_t>(s0) & bits::mask(5)), bits::hex(static_cast<uint64_t>(act.s0) & bits::mask(5)), std::to_string(s0), std::to_string(act.s0)});
+    if (s1 != act.s1) out.push_back({pre + "s1", bits::hex(static_cast<uint64_t>(s1) & bits::mask(5)), bits::hex(static_cast<uint64_t>(act.s1) & bits::mask(5)), std::to_string(s1), std::to_string(act.s1)});
+    if (s2 != act.s2) out.push_back({pre + "s2", bits::hex(static_cast<uint64_t>(s2) & bits::mask(5)), bits::hex(static_cast<uint64_t>(act.s2) & bits::mask(5)), std::to_string(s2), std::to_string(act.s2)});
+    if (last != act.last) out.push_back({pre + "last", bits::hex(static_cast<uint64_t>(last) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.last) & bits::mask(1)), std::to_string(last), std::to_string(act.last)});
+    if (prim_id != act.prim_id) out.push_back({pre + "prim_id", bits::hex(static_cast<uint64_t>(prim_id) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.prim_id) & bits::mask(32)), std::to_string(prim_id), std::to_string(act.prim_id)});
+    if (draw_id != act.draw_id) out.push_back({pre + "draw_id", bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.draw_id) & bits::mask(16)), std::to_string(draw_id), std::to_string(act.draw_id)});
+    if (wr != act.wr) out.push_back({pre + "wr", bits::hex(static_cast<uint64_t>(wr) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.wr) & bits::mask(1)), std::to_string(wr), std::to_string(act.wr)});
+    if (wr_idx != act.wr_idx) out.push_back({pre + "wr_idx", bits::hex(static_cast<uint64_t>(wr_idx) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.wr_idx) & bits::mask(8)), std::to_string(wr_idx), std::to_string(act.wr_idx)});
+    if (wr_val != act.wr_val) out.push_back({pre + "wr_val", bits::hex(static_cast<uint64_t>(wr_val) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.wr_val) & bits::mask(32)), std::to_string(wr_val), std::to_string(act.wr_val)});
+  }
+  bool operator==(const PrimPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const PrimPkt& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "eop=" + bits::hex(static_cast<uint64_t>(eop) & bits::mask(1));
+    s += " s0=" + bits::hex(static_cast<uint64_t>(s0) & bits::mask(5));
+    s += " s1=" + bits::hex(static_cast<uint64_t>(s1) & bits::mask(5));
+    s += " s2=" + bits::hex(static_cast<uint64_t>(s2) & bits::mask(5));
+    s += " last=" + bits::hex(static_cast<uint64_t>(last) & bits::mask(1));
+    s += " prim_id=" + bits::hex(static_cast<uint64_t>(prim_id) & bits::mask(32));
+    s += " draw_id=" + bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16));
+    s += " wr=" + bits::hex(static_cast<uint64_t>(wr) & bits::mask(1));
+    s += " wr_idx=" + bits::hex(static_cast<uint64_t>(wr_idx) & bits::mask(8));
+    s += " wr_val=" + bits::hex(static_cast<uint64_t>(wr_val) & bits::mask(32));
+    return s + "}";
+  }
+};
+
+// per-vertex attributes of a PA triangle, for the interpolation unit (SV pa_attr_t, 224 bits)
+struct PaAttr {
+  static constexpr int WIDTH = 224;
+  static constexpr int WORDS = 7;
+  static constexpr const char* SV_NAME = "pa_attr_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t z = 0;  // screen depth z/w * (zmax - zmin) + zmin (FP32, not clamped)
+  uint64_t rhw = 0;  // 1/w (FP32)
+  uint64_t color = 0;  // RGBA8
+  FVec2 tex0{};
+  FVec2 tex1{};
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 192, 32, static_cast<uint64_t>(z));
+    bits::put(words_, lsb + 160, 32, static_cast<uint64_t>(rhw));
+    bits::put(words_, lsb + 128, 32, static_cast<uint64_t>(color));
+    tex0.pack_at(words_, lsb + 64);
+    tex1.pack_at(words_, lsb + 0);
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    z = bits::get(words_, lsb + 192, 32);
+    rhw = bits::get(words_, lsb + 160, 32);
+    color = bits::get(words_, lsb + 128, 32);
+    tex0.unpack_at(words_, lsb + 64);
+    tex1.unpack_at(words_, lsb + 0);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static PaAttr unpack(const uint32_t* words_) { PaAttr p; p.unpack_at(words_, 0); return p; }
+  PaAttr canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const PaAttr& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (z != act.z) out.push_back({pre + "z", bits::hex(static_cast<uint64_t>(z) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.z) & bits::mask(32)), std::to_string(z), std::to_string(act.z)});
+    if (rhw != act.rhw) out.push_back({pre + "rhw", bits::hex(static_cast<uint64_t>(rhw) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rhw) & bits::mask(32)), std::to_string(rhw), std::to_string(act.rhw)});
+    if (color != act.color) out.push_back({pre + "color", bits::hex(static_cast<uint64_t>(color) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.color) & bits::mask(32)), std::to_string(color), std::to_string(act.color)});
+    tex0.diff(act.tex0, pre + "tex0.", out);
+    tex1.diff(act.tex1, pre + "tex1.", out);
+  }
+  bool operator==(const PaAttr& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const PaAttr& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "z=" + bits::hex(static_cast<uint64_t>(z) & bits::mask(32));
+    s += " rhw=" + bits::hex(static_cast<uint64_t>(rhw) & bits::mask(32));
+    s += " color=" + bits::hex(static_cast<uint64_t>(color) & bits::mask(32));
+    s += " tex0=" + tex0.str();
+    s += " tex1=" + tex1.str();
+    return s + "}";
+  }
+};
+
+// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1038 bits)
+struct PaTriPkt {
+  static constexpr int WIDTH = 1038;
+  static constexpr int WORDS = 33;
+  static constexpr const char* SV_NAME = "pa_tri_pkt_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
+  std::array<Vtx, 3> v{};  // snapped vertices in API order (the fan order of a clipped primitive)
+  uint64_t color = 0;  // flat colour: the provoking vertex v0's colour of the input triangle
+  Target target{};
+  Rect clip{};  // scissor intersected with the render target
+  uint64_t tri_id = 0;  // sequence number of the output triangle since reset
+  std::array<PaAttr, 3> attr{};  // per-vertex attributes, same order as v
+  uint64_t prim_id = 0;  // prim_id of the input triangle it comes from
+  uint64_t draw_id = 0;
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 1037, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 893 + k * 48);
+    bits::put(words_, lsb + 861, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 812);
+    clip.pack_at(words_, lsb + 752);
+    bits::put(words_, lsb + 720, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 48 + k * 224);
+    bits::put(words_, lsb + 16, 32, static_cast<uint64_t>(prim_id));
+    bits::put(words_, lsb + 0, 16, static_cast<uint64_t>(draw_id));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    eop = bits::get(words_, lsb + 1037, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 893 + k * 48);
+    color = bits::get(words_, lsb + 861, 32);
+    target.unpack_at(words_, lsb + 812);
+    clip.unpack_at(words_, lsb + 752);
+    tri_id = bits::get(words_, lsb + 720, 32);
+    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 48 + k * 224);
+    prim_id = bits::get(words_, lsb + 16, 32);
+    draw_id = bits::get(words_, lsb + 0, 16);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static PaTriPkt unpack(const uint32_t* words_) { PaTriPkt p; p.unpack_at(words_, 0); return p; }
+  PaTriPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const PaTriPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (eop != act.eop) out.push_back({pre + "eop", bits::hex(static_cast<uint64_t>(eop) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.eop) & bits::mask(1)), std::to_string(eop), std::to_string(act.eop)});
+    for (int k = 0; k < 3; ++k) v[k].diff(act.v[k], pre + "v[" + std::to_string(k) + "].", out);
+    if (color != act.color) out.push_back({pre + "color", bits::hex(static_cast<uint64_t>(color) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.color) & bits::mask(32)), std::to_string(color), std::to_string(act.color)});
+    target.diff(act.target, pre + "target.", out);
+    clip.diff(act.clip, pre + "clip.", out);
+    if (tri_id != act.tri_id) out.push_back({pre + "tri_id", bits::hex(static_cast<uint64_t>(tri_id) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.tri_id) & bits::mask(32)), std::to_string(tri_id), std::to_string(act.tri_id)});
+    for (int k = 0; k < 3; ++k) attr[k].diff(act.attr[k], pre + "attr[" + std::to_string(k) + "].", out);
+    if (prim_id != act.prim_id) out.push_back({pre + "prim_id", bits::hex(static_cast<uint64_t>(prim_id) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.prim_id) & bits::mask(32)), std::to_string(prim_id), std::to_string(act.prim_id)});
+    if (draw_id != act.draw_id) out.push_back({pre + "draw_id", bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.draw_id) & bits::mask(16)), std::to_string(draw_id), std::to_string(act.draw_id)});
+  }
+  bool operator==(const PaTriPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const PaTriPkt& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "eop=" + bits::hex(static_cast<uint64_t>(eop) & bits::mask(1));
+    s += " v=[";
+    for (int k = 0; k < 3; ++k) s += (k ? "," : "") + v[k].str();
+    s += "]";
+    s += " color=" + bits::hex(static_cast<uint64_t>(color) & bits::mask(32));
+    s += " target=" + target.str();
+    s += " clip=" + clip.str();
+    s += " tri_id=" + bits::hex(static_cast<uint64_t>(tri_id) & bits::mask(32));
+    s += " attr=[";
+    for (int k = 0; k < 3; ++k) s += (k ? "," : "") + attr[k].str();
+    s += "]";
+    s += " prim_id=" + bits::hex(static_cast<uint64_t>(prim_id) & bits::mask(32));
+    s += " draw_id=" + bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16));
+    return s + "}";
+  }
+};
+
 // Stream boundaries tapped by the full-pipeline harness, in pipeline order.
-enum class Boundary { CP_DRAW, IA_TRI, SETUP_TRI, COARSE_TILE, FINE_COV, PW_MEM, COUNT };
-constexpr const char* BOUNDARY_NAMES[] = { "cp_draw", "ia_tri", "setup_tri", "coarse_tile", "fine_cov", "pw_mem" };
+enum class Boundary { CP_DRAW, IA_TRI, SETUP_TRI, COARSE_TILE, FINE_QUAD, PW_MEM, COUNT };
+constexpr const char* BOUNDARY_NAMES[] = { "cp_draw", "ia_tri", "setup_tri", "coarse_tile", "fine_quad", "pw_mem" };
 
 }  // namespace pineda

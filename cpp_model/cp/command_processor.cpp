@@ -197,6 +197,7 @@ DrawPkt CommandProcessor::make_draw(const std::array<uint32_t, NUM_STATE>& st, u
   d.color = st[ST_COLOR];
   d.target.base = st[ST_RT_BASE];
   d.target.pitch = st[ST_RT_PITCH] & 0xFFFFu;
+  d.target.msaa = (st[ST_RT_PITCH] >> 16) & 1u;  // 4x MSAA
   const uint32_t w = std::min<uint32_t>(st[ST_RT_SIZE] & 0xFFFFu, MAX_RT_DIM);
   const uint32_t h = std::min<uint32_t>(st[ST_RT_SIZE] >> 16, MAX_RT_DIM);
   d.clip.x0 = std::min<uint32_t>(st[ST_SCISSOR_X] & 0xFFFFu, w);

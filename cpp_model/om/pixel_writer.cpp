@@ -2,16 +2,20 @@
 
 namespace pineda::model {
 
-void PixelWriter::process(const CovPkt& c, const std::function<void(const MemReq&)>& emit) {
-  if (c.eop) return;  // end-of-pipe token: no write (the caller signals the completion)
-  for (int bit = 0; bit < 64; ++bit) {
-    if (((c.mask >> bit) & 1u) == 0) continue;
-    const uint32_t x = static_cast<uint32_t>(c.tx * 8 + static_cast<uint64_t>(bit & 7));
-    const uint32_t y = static_cast<uint32_t>(c.ty * 8 + static_cast<uint64_t>(bit >> 3));
+void PixelWriter::process(const QuadPkt& q, const std::function<void(const MemReq&)>& emit) {
+  if (q.eop) return;  // end-of-pipe token: no write (the caller signals the completion)
+  const bool msaa = q.target.msaa != 0;
+  for (int bit = 0; bit < 16; ++bit) {
+    if (((q.mask >> bit) & 1u) == 0) continue;
+    const int p = msaa ? bit >> 2 : bit;  // pixel of the quad
+    if (p >= 4) continue;                 // 1x: bits 4..15 are not pixels
+    const uint32_t x = static_cast<uint32_t>(q.qx * 2 + static_cast<uint64_t>(p & 1));
+    const uint32_t y = static_cast<uint32_t>(q.qy * 2 + static_cast<uint64_t>(p >> 1));
     MemReq r;
     r.we = 1;
-    r.addr = static_cast<uint32_t>(c.target.base) + y * static_cast<uint32_t>(c.target.pitch) + x * 4u;
-    r.wdata = c.color;
+    r.addr = static_cast<uint32_t>(q.target.base) + y * static_cast<uint32_t>(q.target.pitch) +
+             (msaa ? x * 16u + static_cast<uint32_t>(bit & 3) * 4u : x * 4u);
+    r.wdata = q.color;
     r.be = 0xF;
     r.tag = 0;
     ++pixels_;
@@ -19,9 +23,9 @@ void PixelWriter::process(const CovPkt& c, const std::function<void(const MemReq
   }
 }
 
-std::vector<MemReq> PixelWriter::process(const CovPkt& c) {
+std::vector<MemReq> PixelWriter::process(const QuadPkt& q) {
   std::vector<MemReq> out;
-  process(c, [&out](const MemReq& r) { out.push_back(r); });
+  process(q, [&out](const MemReq& r) { out.push_back(r); });
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "setup/setup.h"
 
+#include "rast/lattice.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -57,10 +59,13 @@ std::optional<SetupPkt> Setup::process(const TriPkt& tri) {
   const int64_t xmax = std::max({v[0].x, v[1].x, v[2].x});
   const int64_t ymin = std::min({v[0].y, v[1].y, v[2].y});
   const int64_t ymax = std::max({v[0].y, v[1].y, v[2].y});
-  const int64_t px0 = (xmin + 127) >> 8;  // arithmetic shift = floor
-  const int64_t px1 = ((xmax - 128) >> 8) + 1;
-  const int64_t py0 = (ymin + 127) >> 8;
-  const int64_t py1 = ((ymax - 128) >> 8) + 1;
+  // The first pixel with a sample >= min, the last with a sample <= max: samples lie within
+  // d = 0 (1x: the centre) or 96/256 pixel (4x MSAA) of the centre.
+  const int64_t d = tri.target.msaa ? 96 : 0;
+  const int64_t px0 = (xmin + 127 - d) >> 8;  // arithmetic shift = floor
+  const int64_t px1 = ((xmax - 128 + d) >> 8) + 1;
+  const int64_t py0 = (ymin + 127 - d) >> 8;
+  const int64_t py1 = ((ymax - 128 + d) >> 8) + 1;
   const int64_t x0 = std::max<int64_t>(px0, static_cast<int64_t>(tri.clip.x0));
   const int64_t x1 = std::min<int64_t>(px1, static_cast<int64_t>(tri.clip.x1));
   const int64_t y0 = std::max<int64_t>(py0, static_cast<int64_t>(tri.clip.y0));
@@ -75,17 +80,26 @@ std::optional<SetupPkt> Setup::process(const TriPkt& tri) {
   }
 
   SetupPkt s;
+  const bool msaa = tri.target.msaa != 0;
+  const int ts = tile_shift(msaa);  // raster tile: 8x8 pixels (1x) or 4x4 pixels (4x)
   s.pix.x0 = static_cast<uint64_t>(x0);
   s.pix.x1 = static_cast<uint64_t>(x1);
   s.pix.y0 = static_cast<uint64_t>(y0);
   s.pix.y1 = static_cast<uint64_t>(y1);
-  s.tiles.x0 = static_cast<uint64_t>(x0 >> 3);
-  s.tiles.x1 = static_cast<uint64_t>(((x1 - 1) >> 3) + 1);
-  s.tiles.y0 = static_cast<uint64_t>(y0 >> 3);
-  s.tiles.y1 = static_cast<uint64_t>(((y1 - 1) >> 3) + 1);
+  s.tiles.x0 = static_cast<uint64_t>(x0 >> ts);
+  s.tiles.x1 = static_cast<uint64_t>(((x1 - 1) >> ts) + 1);
+  s.tiles.y0 = static_cast<uint64_t>(y0 >> ts);
+  s.tiles.y1 = static_cast<uint64_t>(((y1 - 1) >> ts) + 1);
+  // The walk starts in the column of the topmost vertex (the first, in API order, of the
+  // smallest y), clamped to the tile rectangle.
+  const Vtx& top = tri.v[tri.v[1].y < tri.v[0].y ? (tri.v[2].y < tri.v[1].y ? 2 : 1) : (tri.v[2].y < tri.v[0].y ? 2 : 0)];
+  const int64_t top_col = top.x >> (ts + 8);  // floor(x / tile width in 1/256 px)
+  s.start = static_cast<uint64_t>(std::clamp(top_col, static_cast<int64_t>(s.tiles.x0),
+                                             static_cast<int64_t>(s.tiles.x1) - 1));
 
-  const int64_t ref_x = static_cast<int64_t>(s.tiles.x0) * 2048 + 128;
-  const int64_t ref_y = static_cast<int64_t>(s.tiles.y0) * 2048 + 128;
+  // e: E at sample 0 of the first pixel of raster tile (start, tiles.y0).
+  const int64_t ref_x = (static_cast<int64_t>(s.start) << (ts + 8)) + 128 + sample0_dx(msaa);
+  const int64_t ref_y = (static_cast<int64_t>(s.tiles.y0) << (ts + 8)) + 128 + sample0_dy(msaa);
   for (int k = 0; k < 3; ++k) {
     const EdgeFn f = edge_fn(v[k], v[(k + 1) % 3]);
     s.edges[k].a = f.a;

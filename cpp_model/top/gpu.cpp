@@ -9,7 +9,7 @@ void Trace::clear() {
   ia_tri.clear();
   setup_tri.clear();
   coarse_tile.clear();
-  fine_cov.clear();
+  fine_quad.clear();
   pw_mem.clear();
 }
 
@@ -19,7 +19,7 @@ size_t Trace::count(Boundary b) const {
     case Boundary::IA_TRI: return ia_tri.size();
     case Boundary::SETUP_TRI: return setup_tri.size();
     case Boundary::COARSE_TILE: return coarse_tile.size();
-    case Boundary::FINE_COV: return fine_cov.size();
+    case Boundary::FINE_QUAD: return fine_quad.size();
     case Boundary::PW_MEM: return pw_mem.size();
     default: return 0;
   }
@@ -60,25 +60,38 @@ void Gpu::process_draw(const DrawPkt& draw_in) {
     if (!s) return;
     if (!s->eop) ++stats_.triangles_setup;
     if (trace_on_) trace_.setup_tri.push_back(*s);
-    coarse_.process(*s, [this](const TilePkt& tile) {
+    const auto on_tile = [this](const TilePkt& tile) {
       if (trace_on_) trace_.coarse_tile.push_back(tile);
-      const auto cov = fine_.process(tile);
-      if (!cov) return;
-      if (trace_on_) trace_.fine_cov.push_back(*cov);
-      pw_.process(*cov, [this](const MemReq& req) {
-        if (trace_on_) trace_.pw_mem.push_back(req);
-        PixelWriter::apply(req, mem_);
+      fine_.process(tile, [this](const QuadPkt& quad) {
+        if (trace_on_) trace_.fine_quad.push_back(quad);
+        pw_.process(quad, [this](const MemReq& req) {
+          if (trace_on_) trace_.pw_mem.push_back(req);
+          PixelWriter::apply(req, mem_);
+        });
+        // The token leaves the pixel writer once every earlier write is done (here: applied).
+        if (quad.eop) cp_.eop_complete();
       });
-      // The token leaves the pixel writer once every earlier write is done (here: applied).
-      if (cov->eop) cp_.eop_complete();
-    });
+    };
+    if (s->eop) {  // one token for every rasterizer: forwarded once, merged behind the PW
+      coarse_.process(*s, on_tile);
+      for (uint32_t r = 0; r < num_rast_; ++r) ++stats_.rast_decisions[r];
+      return;
+    }
+    for (uint32_t r = 0; r < num_rast_; ++r) {
+      const uint64_t v0 = coarse_.tiles_visited(), e0 = coarse_.tiles_emitted();
+      coarse_.process(*s, CoarseRaster::lattice(num_rast_, r), on_tile);
+      stats_.rast_decisions[r] += coarse_.tiles_visited() - v0;
+      stats_.rast_tiles[r] += coarse_.tiles_emitted() - e0;
+    }
   });
   stats_.triangles_culled_area = setup_.culled_zero_area();
   stats_.triangles_culled_empty = setup_.culled_empty();
   stats_.tiles_visited = coarse_.tiles_visited();
+  stats_.tiles_in_bbox = coarse_.tiles_in_bbox();
   stats_.tiles_emitted = coarse_.tiles_emitted();
   stats_.tiles_accepted = coarse_.tiles_accepted();
-  stats_.cov_tiles = fine_.tiles_emitted();
+  stats_.tiles_covered = fine_.tiles_covered();
+  stats_.quads = fine_.quads_emitted();
   stats_.pixels_written = pw_.pixels_written();
 }
 

@@ -5,6 +5,7 @@
 // Trace, named after BOUNDARY_NAMES, for comparison with the RTL's taps.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -26,7 +27,7 @@ struct Trace {
   std::vector<TriPkt> ia_tri;
   std::vector<SetupPkt> setup_tri;
   std::vector<TilePkt> coarse_tile;
-  std::vector<CovPkt> fine_cov;
+  std::vector<QuadPkt> fine_quad;
   std::vector<MemReq> pw_mem;
   void clear();
   size_t count(Boundary b) const;  // number of packets recorded on boundary b
@@ -39,11 +40,17 @@ struct Stats {
   uint64_t triangles_culled_area = 0;  // area2 == 0
   uint64_t triangles_culled_empty = 0; // empty pixel rectangle after clip
   uint64_t triangles_setup = 0;        // SetupPkts emitted
-  uint64_t tiles_visited = 0;          // coarse tile decisions
+  uint64_t tiles_visited = 0;          // coarse tile decisions (clocks of the walk)
+  uint64_t tiles_in_bbox = 0;          // tiles of the setup rectangles (what a box walk visits)
   uint64_t tiles_emitted = 0;          // TilePkts
-  uint64_t tiles_accepted = 0;         // TilePkts with accept = 1
-  uint64_t cov_tiles = 0;              // CovPkts
-  uint64_t pixels_written = 0;         // MemReqs from PW
+  uint64_t tiles_accepted = 0;         // TilePkts with every edge inside (trivially accepted)
+  uint64_t tiles_covered = 0;          // tiles whose coverage is not empty
+  uint64_t quads = 0;                  // QuadPkts
+  uint64_t pixels_written = 0;         // MemReqs from PW (samples at 4x MSAA)
+  // Several rasterizers (set_num_rast): per rasterizer, tile decisions (tokens included) and
+  // tiles emitted.
+  std::array<uint64_t, 4> rast_decisions{};
+  std::array<uint64_t, 4> rast_tiles{};
   uint64_t dwords_decoded = 0;         // ring and IB dwords decoded by the CP
   uint64_t copies = 0;                 // COPY commands executed by the DMA
   uint64_t bytes_copied = 0;
@@ -63,6 +70,11 @@ class Gpu {
  public:
   explicit Gpu(Memory& mem);
   void reset();  // registers, counters, ids, statistics and trace back to reset; memory untouched
+  // Rasterizers (1, 2 or 4; numerics section 4.3): each triangle's tiles are walked per
+  // rasterizer, so coarse_tile holds, per triangle, rasterizer 0's tiles, then 1's, ...: every
+  // rasterizer's own stream is the trace filtered by CoarseRaster::owner (tokens go to all).
+  void set_num_rast(uint32_t n) { num_rast_ = n; }
+  uint32_t num_rast() const { return num_rast_; }
 
   void reg_write(uint32_t idx, uint32_t value) { cp_.reg_write(idx, value); }
   uint32_t reg_read(uint32_t idx) const { return cp_.reg_read(idx); }
@@ -102,6 +114,7 @@ class Gpu {
   PixelWriter pw_;
   Dma dma_;
   bool trace_on_ = true;
+  uint32_t num_rast_ = 1;
   Trace trace_;
   Stats stats_;
 };

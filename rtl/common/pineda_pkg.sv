@@ -2,13 +2,14 @@
 // The contract between the RTL and the C++ golden model: see docs/contract.md.
 package pineda_pkg;
 
-  localparam int unsigned CONTRACT_VERSION = 32'd3;  // bumped whenever any packet, encoding or register changes
+  localparam int unsigned CONTRACT_VERSION = 32'd4;  // bumped whenever any packet, encoding or register changes
   localparam int unsigned COORD_W = 32'd24;  // snapped coordinate width: signed 16.8 fixed point
   localparam int unsigned COORD_FRAC = 32'd8;  // fractional bits of a snapped coordinate
   localparam int unsigned DELTA_W = 32'd25;  // edge coefficient width (difference of two COORD_W values)
   localparam int unsigned EDGE_W = 32'd50;  // edge function value width; see docs/numerics.md for the bound
   localparam int unsigned PIX_W = 32'd15;  // pixel coordinate width (0..16384, half-open rectangles)
-  localparam int unsigned TILE_W = 32'd12;  // tile coordinate width (0..2048, half-open rectangles)
+  localparam int unsigned TILE_W = 32'd13;  // raster-tile coordinate width (0..4096, half-open rectangles; 4x4-pixel tiles at 4x MSAA)
+  localparam int unsigned FINE_W = 32'd31;  // fine rasterizer per-sample datapath width (docs/numerics.md section 5.2)
   localparam int unsigned MAX_RT_DIM = 32'd16384;  // largest render-target width/height in pixels
   localparam int unsigned TILE_SIZE = 32'd8;  // tile edge in pixels
   localparam int unsigned TAG_W = 32'd8;  // memory tag width; [7:6] = client id in the arbiter
@@ -22,6 +23,43 @@ package pineda_pkg;
   localparam int unsigned FIX16_8_MAX = 32'd8388607;  // largest 16.8 value (2^23 - 1) a float->16.8 conversion saturates to
   localparam int unsigned VTX_KIND_VERTEX = 32'd0;  // vtx_in_pkt_t.kind: an object-space vertex to transform
   localparam int unsigned VTX_KIND_MATRIX_ROW = 32'd1;  // vtx_in_pkt_t.kind: pos = row `row` of the position matrix
+  localparam int unsigned VTX_BATCH_SLOTS = 32'd32;  // vertices per batch (vertex cache tag entries)
+  localparam int unsigned INDEX_CUT_16 = 32'd65535;  // 16-bit strip-cut index
+  localparam int unsigned INDEX_CUT_32 = 32'd4294967295;  // 32-bit strip-cut index
+  localparam int unsigned FE_VB0_BASE = 32'd16;  // front-end state: vertex buffer 0 (per vertex) byte address
+  localparam int unsigned FE_VB0_STRIDE = 32'd17;  // front-end state: vertex buffer 0 stride in bytes ([15:0])
+  localparam int unsigned FE_VB0_SIZE = 32'd18;  // front-end state: vertex buffer 0 size in bytes
+  localparam int unsigned FE_VB1_BASE = 32'd19;  // front-end state: vertex buffer 1 (per instance) byte address
+  localparam int unsigned FE_VB1_STRIDE = 32'd20;  // front-end state: vertex buffer 1 stride in bytes ([15:0])
+  localparam int unsigned FE_VB1_SIZE = 32'd21;  // front-end state: vertex buffer 1 size in bytes
+  localparam int unsigned FE_ATTR_POS = 32'd22;  // front-end state: position attribute: [2:0] ATTR_FMT_*, [3] buffer 1, [31:16] byte offset
+  localparam int unsigned FE_ATTR_COLOR = 32'd23;  // front-end state: colour attribute (same layout)
+  localparam int unsigned FE_ATTR_TEX0 = 32'd24;  // front-end state: texture coordinate 0 attribute (same layout)
+  localparam int unsigned FE_ATTR_TEX1 = 32'd25;  // front-end state: texture coordinate 1 attribute (same layout)
+  localparam int unsigned FE_MATRIX0 = 32'd32;  // front-end state: position matrix M[r][c] at FE_MATRIX0 + 4r + c (FP32; reset identity)
+  localparam int unsigned ATTR_FMT_NONE = 32'd0;  // attribute not fetched: reads the default (0, 0, 0, 1)
+  localparam int unsigned ATTR_FMT_F32X1 = 32'd1;  // one FP32; y, z, w default to 0, 0, 1
+  localparam int unsigned ATTR_FMT_F32X2 = 32'd2;  // two FP32; z, w default to 0, 1
+  localparam int unsigned ATTR_FMT_F32X3 = 32'd3;  // three FP32; w defaults to 1
+  localparam int unsigned ATTR_FMT_F32X4 = 32'd4;  // four FP32
+  localparam int unsigned ATTR_FMT_UNORM8X4 = 32'd5;  // four UNORM8 in one dword, x in [7:0]
+  localparam int unsigned FE_VP_X = 32'd48;  // front-end state: viewport top-left X (FP32; reset 0)
+  localparam int unsigned FE_VP_Y = 32'd49;  // front-end state: viewport top-left Y (FP32; reset 0)
+  localparam int unsigned FE_VP_W = 32'd50;  // front-end state: viewport width (FP32; reset 0)
+  localparam int unsigned FE_VP_H = 32'd51;  // front-end state: viewport height (FP32; reset 0)
+  localparam int unsigned FE_VP_ZMIN = 32'd52;  // front-end state: viewport min depth (FP32; reset 0)
+  localparam int unsigned FE_VP_ZMAX = 32'd53;  // front-end state: viewport max depth (FP32; reset 0)
+  localparam int unsigned FE_RASTER = 32'd54;  // front-end state: [1:0] cull PA_CULL_*, [2] front face counter-clockwise, [3] depth clip off (reset 0)
+  localparam int unsigned FE_RT_BASE = 32'd55;  // front-end state: render target byte address (as ST_RT_BASE)
+  localparam int unsigned FE_RT_PITCH = 32'd56;  // front-end state: render target row pitch in bytes ([15:0], as ST_RT_PITCH)
+  localparam int unsigned FE_RT_SIZE = 32'd57;  // front-end state: width [15:0], height [31:16] (as ST_RT_SIZE)
+  localparam int unsigned FE_SCISSOR_X = 32'd58;  // front-end state: scissor x0 [15:0], x1 [31:16] (as ST_SCISSOR_X; reset 0xFFFF0000)
+  localparam int unsigned FE_SCISSOR_Y = 32'd59;  // front-end state: scissor y0 [15:0], y1 [31:16] (as ST_SCISSOR_Y; reset 0xFFFF0000)
+  localparam int unsigned PA_CULL_NONE = 32'd0;  // FE_RASTER[1:0]: no face culling (3 is read as none too)
+  localparam int unsigned PA_CULL_FRONT = 32'd1;  // FE_RASTER[1:0]: cull front faces
+  localparam int unsigned PA_CULL_BACK = 32'd2;  // FE_RASTER[1:0]: cull back faces
+  localparam int unsigned PA_CLIP_EPS = 32'd931135488;  // clip plane w >= PA_CLIP_EPS (2^-16, FP32)
+  localparam int unsigned PA_MAX_POLY = 32'd10;  // vertices of a triangle clipped by the 7 planes, at most
   localparam int unsigned OP_NOP = 32'd0;  // skip `len` payload dwords (padding)
   localparam int unsigned OP_SET_STATE = 32'd1;  // state[arg + i] = payload[i] for i < len
   localparam int unsigned OP_DRAW = 32'd2;  // len = 2: payload[0] = first vertex, payload[1] = vertex count (triangle list)
@@ -36,7 +74,7 @@ package pineda_pkg;
   localparam int unsigned ST_VB_BASE = 32'd0;  // state index; reset 0x00000000; vertex buffer byte address (dword aligned)
   localparam int unsigned ST_COLOR = 32'd1;  // state index; reset 0x00000000; flat colour RGBA8: R in [7:0], G [15:8], B [23:16], A [31:24]
   localparam int unsigned ST_RT_BASE = 32'd2;  // state index; reset 0x00000000; render target byte address (dword aligned)
-  localparam int unsigned ST_RT_PITCH = 32'd3;  // state index; reset 0x00000000; render target row pitch in bytes ([15:0])
+  localparam int unsigned ST_RT_PITCH = 32'd3;  // state index; reset 0x00000000; render target row pitch in bytes ([15:0]); [16] 4x MSAA (4 samples per pixel)
   localparam int unsigned ST_RT_SIZE = 32'd4;  // state index; reset 0x00000000; width [15:0], height [31:16] in pixels (clamped to MAX_RT_DIM)
   localparam int unsigned ST_SCISSOR_X = 32'd5;  // state index; reset 0xFFFF0000; scissor x0 [15:0] inclusive, x1 [31:16] exclusive
   localparam int unsigned ST_SCISSOR_Y = 32'd6;  // state index; reset 0xFFFF0000; scissor y0 [15:0] inclusive, y1 [31:16] exclusive
@@ -125,6 +163,7 @@ package pineda_pkg;
     logic signed [23:0] x;  // 16.8 fixed point
     logic signed [23:0] y;  // 16.8 fixed point
   } vtx_t;
+  localparam int unsigned VTX_BITS = 32'd48;
 
   // pixel rectangle, half-open [x0,x1) x [y0,y1) (60 bits)
   typedef struct packed {
@@ -133,20 +172,24 @@ package pineda_pkg;
     logic [14:0] x1;
     logic [14:0] y1;
   } rect_t;
+  localparam int unsigned RECT_BITS = 32'd60;
 
-  // tile rectangle, half-open, in 8x8 tiles (48 bits)
+  // raster-tile rectangle, half-open (a raster tile is 8x8 samples: 8x8 pixels, 4x4 at 4x MSAA) (52 bits)
   typedef struct packed {
-    logic [11:0] x0;
-    logic [11:0] y0;
-    logic [11:0] x1;
-    logic [11:0] y1;
+    logic [12:0] x0;
+    logic [12:0] y0;
+    logic [12:0] x1;
+    logic [12:0] y1;
   } trect_t;
+  localparam int unsigned TRECT_BITS = 32'd52;
 
-  // render target binding (48 bits)
+  // render target binding (49 bits)
   typedef struct packed {
     logic [31:0] base;  // byte address
     logic [15:0] pitch;  // row pitch in bytes
+    logic msaa;  // 1: 4 samples per pixel (4x MSAA), sample s of pixel (x, y) at base + y*pitch + x*16 + s*4
   } target_t;
+  localparam int unsigned TARGET_BITS = 32'd49;
 
   // edge function E = a*(X-xi) + b*(Y-yi) + bias, in 1/65536 px^2 (100 bits)
   typedef struct packed {
@@ -154,8 +197,9 @@ package pineda_pkg;
     logic signed [24:0] b;  // xj - xi (16.8)
     logic signed [49:0] e;  // value at a reference sample (see the packet)
   } edge_t;
+  localparam int unsigned EDGE_BITS = 32'd100;
 
-  // CP -> IA: one draw with the state it needs carried along (253 bits)
+  // CP -> IA: one draw with the state it needs carried along (254 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [31:0] vb_base;  // vertex buffer byte address
@@ -166,8 +210,9 @@ package pineda_pkg;
     rect_t clip;  // scissor intersected with the render target
     logic [15:0] draw_id;  // sequence number of the draw (wraps)
   } draw_pkt_t;
+  localparam int unsigned DRAW_PKT_BITS = 32'd254;
 
-  // IA -> SETUP: one triangle (317 bits)
+  // IA -> SETUP: one triangle (318 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][47:0] v;  // 3 x vtx_t: vertices in API order
@@ -176,41 +221,46 @@ package pineda_pkg;
     rect_t clip;
     logic [31:0] tri_id;  // sequence number of the triangle since reset
   } tri_pkt_t;
+  localparam int unsigned TRI_PKT_BITS = 32'd318;
 
-  // SETUP -> COARSE: a triangle that may cover samples (521 bits)
+  // SETUP -> COARSE: a triangle that may cover samples (539 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
-    logic [2:0][99:0] edges;  // 3 x edge_t: e = E at the centre of pixel (tiles.x0*8, tiles.y0*8)
-    trect_t tiles;  // tiles touched by pix
+    logic [2:0][99:0] edges;  // 3 x edge_t: e = E at the first sample of raster tile (start, tiles.y0)
+    trect_t tiles;  // raster tiles touched by pix
+    logic [12:0] start;  // first column of the tile walk (tiles.x0 <= start < tiles.x1)
     rect_t pix;  // sample bounding box intersected with clip (non-empty)
     logic [31:0] color;
     target_t target;
     logic [31:0] tri_id;
   } setup_pkt_t;
+  localparam int unsigned SETUP_PKT_BITS = 32'd539;
 
-  // COARSE -> FINE: one 8x8 tile not rejected by the corner test (498 bits)
+  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (503 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
-    logic [11:0] tx;
-    logic [11:0] ty;
-    logic accept;  // all 64 samples inside all three edges
-    logic [2:0][99:0] edges;  // 3 x edge_t: e = E at the centre of pixel (tx*8, ty*8)
+    logic [12:0] tx;
+    logic [12:0] ty;
+    logic [2:0] edge_in;  // bit k: all 64 samples inside edge k (all three: trivially accepted)
+    logic [2:0][99:0] edges;  // 3 x edge_t: e = E at the tile's first sample
     rect_t pix;
     logic [31:0] color;
     target_t target;
     logic [31:0] tri_id;
   } tile_pkt_t;
+  localparam int unsigned TILE_PKT_BITS = 32'd503;
 
-  // FINE -> PW: coverage of one tile (never empty) (201 bits)
+  // FINE -> PW: coverage of one 2x2 pixel quad (never empty) (156 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
-    logic [11:0] tx;
-    logic [11:0] ty;
-    logic [63:0] mask;  // bit j*8+i covers pixel (tx*8+i, ty*8+j)
+    logic [12:0] qx;  // quad column: pixels x = 2*qx, 2*qx + 1
+    logic [12:0] qy;  // quad row: pixels y = 2*qy, 2*qy + 1
+    logic [15:0] mask;  // 1x: bit p covers pixel (2*qx + p%2, 2*qy + p/2), p < 4; 4x: bit 4*p + s its sample s
     logic [31:0] color;
     target_t target;
     logic [31:0] tri_id;
-  } cov_pkt_t;
+  } quad_pkt_t;
+  localparam int unsigned QUAD_PKT_BITS = 32'd156;
 
   // memory request (client -> arbiter -> memory) (77 bits)
   typedef struct packed {
@@ -220,6 +270,7 @@ package pineda_pkg;
     logic [3:0] be;  // byte enables for writes
     logic [7:0] tag;  // returned with the response
   } mem_req_t;
+  localparam int unsigned MEM_REQ_BITS = 32'd77;
 
   // memory response, one per request, in request order (41 bits)
   typedef struct packed {
@@ -227,6 +278,7 @@ package pineda_pkg;
     logic [31:0] rdata;
     logic [7:0] tag;
   } mem_rsp_t;
+  localparam int unsigned MEM_RSP_BITS = 32'd41;
 
   // four FP32 values (IEEE binary32 bit patterns) (128 bits)
   typedef struct packed {
@@ -235,16 +287,19 @@ package pineda_pkg;
     logic [31:0] z;
     logic [31:0] w;
   } fvec4_t;
+  localparam int unsigned FVEC4_BITS = 32'd128;
 
   // a texture coordinate: two FP32 values (64 bits)
   typedef struct packed {
     logic [31:0] u;
     logic [31:0] v;
   } fvec2_t;
+  localparam int unsigned FVEC2_BITS = 32'd64;
 
-  // -> VTX: an object-space vertex, or one row of the position matrix (324 bits)
+  // -> VTX: an object-space vertex, or one row of the position matrix (325 bits)
   typedef struct packed {
-    logic [1:0] kind;  // VTX_KIND_*; other values are consumed and ignored
+    logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
+    logic [1:0] kind;  // VTX_KIND_* (when eop = 0); other values are consumed and ignored
     logic [1:0] row;  // VTX_KIND_MATRIX_ROW: the matrix row that pos replaces
     fvec4_t pos;  // vertex: object-space position; matrix row: (M[row][0..3]) in (x, y, z, w)
     logic [31:0] color;  // RGBA8, passed through
@@ -252,14 +307,99 @@ package pineda_pkg;
     fvec2_t tex1;  // passed through
     logic [31:0] vtx_id;  // passed through (order / post-transform slot)
   } vtx_in_pkt_t;
+  localparam int unsigned VTX_IN_PKT_BITS = 32'd325;
 
-  // VTX ->: a clip-space vertex, pos = M * pos in the documented order (320 bits)
+  // VTX ->: a clip-space vertex, pos = M * pos in the documented order (321 bits)
   typedef struct packed {
+    logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     fvec4_t pos;  // clip-space position
     logic [31:0] color;
     fvec2_t tex0;
     fvec2_t tex1;
     logic [31:0] vtx_id;
   } clip_vtx_pkt_t;
+  localparam int unsigned CLIP_VTX_PKT_BITS = 32'd321;
+
+  // CP -> IA front end: an indexed or non-indexed, instanced triangle draw (245 bits)
+  typedef struct packed {
+    logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
+    logic indexed;  // 1: indices from the index buffer; 0: index = first + k
+    logic index32;  // index format: 0 = 16-bit, 1 = 32-bit
+    logic strip;  // topology: 0 = triangle list, 1 = triangle strip
+    logic restart;  // strips: the cut index (INDEX_CUT_16/32) restarts the strip
+    logic [31:0] ib_base;  // index buffer byte address (a multiple of the index size)
+    logic [31:0] ib_size;  // index buffer size in bytes: an index at or beyond it reads as 0
+    logic [31:0] first;  // start index (indexed) or start vertex (non-indexed)
+    logic [31:0] count;  // indices (or vertices) per instance
+    logic [31:0] base_vertex;  // indexed: added to every index value (mod 2^32)
+    logic [31:0] instance_count;  // instances; 0 draws nothing
+    logic [31:0] start_instance;  // instance id of the first instance
+    logic [15:0] draw_id;
+  } idraw_pkt_t;
+  localparam int unsigned IDRAW_PKT_BITS = 32'd245;
+
+  // index fetch -> vertex tags: one index position of one instance (84 bits)
+  typedef struct packed {
+    logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
+    logic [31:0] index;  // vertex index: index value + base_vertex, or first + k (mod 2^32); 0 on a cut
+    logic [31:0] inst_id;  // instance id: start_instance + i (mod 2^32)
+    logic cut;  // strip cut at this position: the strip restarts after it
+    logic strip;  // topology of the draw (0 list, 1 strip)
+    logic last;  // last position of this instance
+    logic [15:0] draw_id;
+  } index_pkt_t;
+  localparam int unsigned INDEX_PKT_BITS = 32'd84;
+
+  // vertex tags -> vertex fetch: one vertex (cache miss) of a batch (127 bits)
+  typedef struct packed {
+    logic [31:0] index;  // vertex index
+    logic [31:0] inst_id;  // instance id
+    logic [4:0] slot;  // batch slot, allocated 0, 1, 2, ... in order
+    logic last;  // last vertex of the batch
+    logic [15:0] draw_id;
+    logic wr;  // 1: a front-end state write, state[wr_idx] = wr_val (every other field 0)
+    logic [7:0] wr_idx;  // state register index (FE_*)
+    logic [31:0] wr_val;
+  } vfetch_pkt_t;
+  localparam int unsigned VFETCH_PKT_BITS = 32'd127;
+
+  // vertex tags -> primitive assembly: one triangle of a batch, by batch slot (106 bits)
+  typedef struct packed {
+    logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
+    logic [4:0] s0;  // slot of vertex 0 (API order; odd strip triangles swap v0 and v1)
+    logic [4:0] s1;  // slot of vertex 1
+    logic [4:0] s2;  // slot of vertex 2
+    logic last;  // last triangle of the batch
+    logic [31:0] prim_id;  // triangle sequence number since reset
+    logic [15:0] draw_id;
+    logic wr;  // 1: a front-end state write, state[wr_idx] = wr_val (every other field 0)
+    logic [7:0] wr_idx;  // state register index (FE_*)
+    logic [31:0] wr_val;
+  } prim_pkt_t;
+  localparam int unsigned PRIM_PKT_BITS = 32'd106;
+
+  // per-vertex attributes of a PA triangle, for the interpolation unit (224 bits)
+  typedef struct packed {
+    logic [31:0] z;  // screen depth z/w * (zmax - zmin) + zmin (FP32, not clamped)
+    logic [31:0] rhw;  // 1/w (FP32)
+    logic [31:0] color;  // RGBA8
+    fvec2_t tex0;
+    fvec2_t tex1;
+  } pa_attr_t;
+  localparam int unsigned PA_ATTR_BITS = 32'd224;
+
+  // PA -> SETUP: a clipped, projected, snapped, not culled triangle (1038 bits)
+  typedef struct packed {
+    logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
+    logic [2:0][47:0] v;  // 3 x vtx_t: snapped vertices in API order (the fan order of a clipped primitive)
+    logic [31:0] color;  // flat colour: the provoking vertex v0's colour of the input triangle
+    target_t target;
+    rect_t clip;  // scissor intersected with the render target
+    logic [31:0] tri_id;  // sequence number of the output triangle since reset
+    logic [2:0][223:0] attr;  // 3 x pa_attr_t: per-vertex attributes, same order as v
+    logic [31:0] prim_id;  // prim_id of the input triangle it comes from
+    logic [15:0] draw_id;
+  } pa_tri_pkt_t;
+  localparam int unsigned PA_TRI_PKT_BITS = 32'd1038;
 
 endpackage

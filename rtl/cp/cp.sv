@@ -235,6 +235,7 @@ module cp #(
     draw_pkt.color        = state_q[pineda_pkg::ST_COLOR];
     draw_pkt.target.base  = state_q[pineda_pkg::ST_RT_BASE];
     draw_pkt.target.pitch = state_q[pineda_pkg::ST_RT_PITCH][15:0];
+    draw_pkt.target.msaa  = state_q[pineda_pkg::ST_RT_PITCH][16];  // 4x MSAA
     draw_pkt.clip.x0      = min_dim(state_q[pineda_pkg::ST_SCISSOR_X][15:0],  rt_w);
     draw_pkt.clip.x1      = min_dim(state_q[pineda_pkg::ST_SCISSOR_X][31:16], rt_w);
     draw_pkt.clip.y0      = min_dim(state_q[pineda_pkg::ST_SCISSOR_Y][15:0],  rt_h);

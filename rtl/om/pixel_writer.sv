@@ -1,8 +1,11 @@
-// pixel_writer: one memory write per covered pixel (docs/contract.md §5, numerics.md §6).
+// pixel_writer: one memory write per covered pixel or sample (docs/contract.md §5,
+// numerics.md §6).
 //
-// Holds one cov_pkt_t and, one per clock, writes the pixel of its lowest set mask bit
-// (find-first-set, then clear): bit j*8+i is pixel (x, y) = (tx*8+i, ty*8+j),
-// addr = target.base + y*target.pitch + x*4 (mod 2^32), wdata = color, be = 4'hF, tag = 0.
+// Holds one quad_pkt_t and, one per clock, writes the pixel (1x) or sample (4x MSAA) of its
+// lowest set mask bit (find-first-set, then clear). 1x: bit p < 4 is pixel
+// (x, y) = (2*qx + p%2, 2*qy + p/2), addr = target.base + y*target.pitch + x*4 (bits 4..15
+// are ignored); 4x: bit n is sample s = n%4 of pixel p = n/4,
+// addr = target.base + y*target.pitch + x*16 + s*4 (mod 2^32); wdata = color, be = 4'hF, tag = 0.
 // The next packet is taken in the cycle the last write of the current one is accepted.
 // Write acknowledgements are always accepted and counted. An end-of-pipe token (eop = 1) is
 // held until every earlier write is acknowledged, then offered on eop_done_valid_o (the CP's
@@ -16,7 +19,7 @@ module pixel_writer #(
   input  logic                 rst_ni,
   input  logic                 in_valid_i,
   output logic                 in_ready_o,
-  input  pineda_pkg::cov_pkt_t in_i,
+  input  pineda_pkg::quad_pkt_t in_i,
   output logic                 mem_req_valid_o,
   input  logic                 mem_req_ready_i,
   output pineda_pkg::mem_req_t mem_req_o,
@@ -29,33 +32,37 @@ module pixel_writer #(
 );
 
   logic                        valid_q, valid_d;    // mask_q != 0
-  pineda_pkg::cov_pkt_t        pkt_q,   pkt_d;
+  pineda_pkg::quad_pkt_t       pkt_q,   pkt_d;
   logic [OutstandingW-1:0]     outst_q, outst_d;
   logic                        tok_q,   tok_d;      // end-of-pipe token held
 
-  logic [5:0]  bit_idx;
-  logic [63:0] lowest;
-  logic [14:0] x, y;
-  logic [31:0] row_ofs;
+  logic [3:0]  bit_idx;
+  logic [15:0] lowest;
+  logic [15:0] in_mask;   // the mask bits that are writes (1x: pixels 0..3)
+  logic [1:0]  pix;       // pixel of the quad
+  logic [13:0] x, y;
+  logic [31:0] row_ofs, col_ofs;
   logic        req_fire, rsp_fire, last;
 
   // Request from registers only.
   always_comb begin
     // Find first set.
     bit_idx = '0;
-    for (int n = 63; n >= 0; n--) begin
-      if (pkt_q.mask[n]) bit_idx = 6'(n);
+    for (int n = 15; n >= 0; n--) begin
+      if (pkt_q.mask[n]) bit_idx = 4'(n);
     end
-    lowest = 64'd1 << bit_idx;
+    lowest = 16'd1 << bit_idx;
 
-    x       = {pkt_q.tx, bit_idx[2:0]};
-    y       = {pkt_q.ty, bit_idx[5:3]};
+    pix     = pkt_q.target.msaa ? bit_idx[3:2] : bit_idx[1:0];
+    x       = {pkt_q.qx, pix[0]};
+    y       = {pkt_q.qy, pix[1]};
     row_ofs = 32'(y) * 32'(pkt_q.target.pitch);
+    col_ofs = pkt_q.target.msaa ? {14'd0, x, bit_idx[1:0], 2'b00} : {16'd0, x, 2'b00};
 
     mem_req_valid_o = valid_q;
     mem_req_o       = '0;
     mem_req_o.we    = 1'b1;
-    mem_req_o.addr  = pkt_q.target.base + row_ofs + {15'd0, x, 2'b00};
+    mem_req_o.addr  = pkt_q.target.base + row_ofs + col_ofs;
     mem_req_o.wdata = pkt_q.color;
     mem_req_o.be    = 4'hF;
     mem_req_o.tag   = '0;
@@ -88,12 +95,14 @@ module pixel_writer #(
       end
     end
 
+    in_mask = in_i.target.msaa ? in_i.mask : {12'd0, in_i.mask[3:0]};
     if (in_valid_i && in_ready_o) begin
       if (in_i.eop) begin
         tok_d = 1'b1;
       end else begin
-        pkt_d   = in_i;
-        valid_d = (in_i.mask != 64'd0);
+        pkt_d      = in_i;
+        pkt_d.mask = in_mask;
+        valid_d    = (in_mask != 16'd0);
       end
     end
 
@@ -126,7 +135,7 @@ module pixel_writer #(
     if (rst_ni) begin
       assert (!(rsp_fire && !req_fire && outst_q == '0))
         else $error("%m: write acknowledgement with no write outstanding");
-      assert (!(valid_q && pkt_q.mask == 64'd0))
+      assert (!(valid_q && pkt_q.mask == 16'd0))
         else $error("%m: holding an empty mask");
     end
   end

@@ -1,13 +1,37 @@
-// fine_raster: 8x8 coverage of one tile per clock (docs/numerics.md §5).
+// fine_raster: coverage of one raster tile (8x8 samples) per clock, emitted as 2x2 quads
+// (docs/numerics.md §5).
 //
-// For each edge k the 64 sample values E_k(i, j) = e_k + i*256*A_k + j*256*B_k (i, j = 0..7)
-// are formed as row bases e_k + j*256*B_k plus column offsets i*256*A_k (constant multiples:
-// shifts and adds), 192 EDGE_W-bit sums in all. A sample is covered when the tile is trivially
-// accepted or all three E >= 0, and its pixel (tx*8+i, ty*8+j) lies in the pix rectangle;
-// mask bit j*8+i. Tiles with an empty mask are dropped. An end-of-pipe token (eop = 1) is
-// forwarded as a cov_pkt_t token (every other field 0).
-// Throughput: one tile per clock. Latency: 1 clock.
-module fine_raster (
+// Sample (i, j) of the tile (i, j = 0..7) is inside edge k when E_k(i, j) >= 0, with
+//   E_k(i, j) = e_k + 2^sh * (P_k(i) + Q_k(j)),   P(i) = (i>>1)*p1 + (i&1)*p0,
+//                                                 Q(j) = (j>>1)*q1 + (j&1)*q0
+// (e_k: E at sample (0, 0), from the coarse rasterizer; the lattice of numerics §5.3:
+// 1x: sh = 8, p0 = A, p1 = 2A, q0 = B, q1 = 2B; 4x MSAA: sh = 5, p0 = 4A + 2B, p1 = 8A,
+// q0 = 4B - 2A, q1 = 8B). Because the step terms are multiples of 2^sh, E >= 0 exactly when
+//   F_k(i, j) = (e_k >>> sh) + P_k(i) + Q_k(j) >= 0.
+// An edge with edge_in[k] set (every sample inside, from the coarse rasterizer's min corner)
+// covers the tile. Every other edge of a tile from the coarse rasterizer crosses the tile
+// (min F < 0 <= max F), so every F(i, j) lies in an interval narrower than 2^30: the 64
+// evaluations run in FW = FINE_W = 31 bits modulo 2^31 and are exact (numerics §5.2).
+//
+// CarrySave = 1 (default): each sample compresses the three terms (e>>>sh, P(i), Q(j)) with one
+//   row of 3:2 carry-save adders into a sum and a carry vector, then one carry-propagate add;
+//   only its sign bit is used. 64 x 3 of them.
+// CarrySave = 0: the plain-adder version of the same datapath: row bases (e>>>sh) + Q(j)
+//   (8 carry-propagate adds per edge), then one carry-propagate add per sample,
+//   row base + P(i). Same results; the parameter exists to compare the two in Yosys.
+//
+// The coverage is ANDed with the pix rectangle (sample (i, j) belongs to pixel (i, j) at 1x,
+// (i/2, j/2) at 4x) and held; the tile's non-empty 2x2 quads then leave one per clock, in
+// row-major quad order (numerics §5.4): 16 quads of 4 pixels at 1x (mask bit p = pixel
+// (p%2, p/2) of the quad), 4 quads of 4 pixels x 4 samples at 4x (bit 4p + s: sample s of
+// pixel p, sample s at lattice (2*x + s%2, 2*y + s/2)). A tile with no coverage emits nothing.
+// An end-of-pipe token (eop = 1) is forwarded as one quad_pkt_t token (every other field 0).
+// Throughput: one tile per clock when it has at most one non-empty quad; one quad per clock.
+// The next tile is taken in the cycle the last quad of the current one leaves.
+// Latency: 1 clock.
+module fine_raster #(
+  parameter bit CarrySave = 1'b1
+) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  in_valid_i,
@@ -15,103 +39,248 @@ module fine_raster (
   input  pineda_pkg::tile_pkt_t in_i,
   output logic                  out_valid_o,
   input  logic                  out_ready_i,
-  output pineda_pkg::cov_pkt_t  out_o,
+  output pineda_pkg::quad_pkt_t out_o,
   output logic                  idle_o
 );
 
-  localparam int unsigned EW = pineda_pkg::EDGE_W;
+  localparam int unsigned FW = pineda_pkg::FINE_W;   // 31: narrowed per-sample width
+  localparam int unsigned DW = pineda_pkg::DELTA_W;  // 25: A, B
 
-  logic [EW-1:0]        row_base [3][8];   // e + j*256*B
-  logic [EW-1:0]        col_ofs  [3][8];   // i*256*A
-  logic [EW-1:0]        ev       [3][8][8];
-  logic [7:0]           col_ok, row_ok;
-  logic [14:0]          px, py;
-  logic [63:0]          mask;
-  pineda_pkg::cov_pkt_t cov;
-
-  logic                 out_valid_q, out_valid_d;
-  pineda_pkg::cov_pkt_t out_q,       out_d;
-
-  logic signed [24:0]   ea [3];
-  logic signed [24:0]   eb [3];
-  logic [EW-1:0]        ee [3];
+  // ---------------------------------------------------------------------------------------------
+  // Per edge: lattice terms (mod 2^FW)
+  // ---------------------------------------------------------------------------------------------
   pineda_pkg::edge_t    ed;
+  logic                 msaa;
+  logic signed [DW-1:0] ea [3];
+  logic signed [DW-1:0] eb [3];
+  logic [FW-1:0]        p0 [3], p1 [3], q0 [3], q1 [3];
+  logic [FW-1:0]        ptab [3][8];     // P(i) mod 2^FW
+  logic [FW-1:0]        qtab [3][8];     // Q(j) mod 2^FW
+  logic [FW-1:0]        f0   [3];        // (e >>> sh) mod 2^FW
+
+  // m * v for m = 0..3 (m is a loop constant: a shift, or a shift and one add).
+  function automatic logic [FW-1:0] mult3(input int m, input logic [FW-1:0] v);
+    unique case (m)
+      0:       mult3 = '0;
+      1:       mult3 = v;
+      2:       mult3 = v << 1;
+      default: mult3 = (v << 1) + v;
+    endcase
+  endfunction
 
   always_comb begin
+    msaa = in_i.target.msaa;
     // Element -> plain struct variable -> fields (Yosys 0.55 mis-handles member selects on
     // elements of packed arrays of structs).
     for (int k = 0; k < 3; k++) begin
       ed    = in_i.edges[k];
       ea[k] = $signed(ed.a);
       eb[k] = $signed(ed.b);
-      ee[k] = ed.e;
-    end
-    for (int k = 0; k < 3; k++) begin
+      if (msaa) begin  // 1/8-pixel units: sh = 5
+        f0[k] = ed.e[FW+4:5];
+        p0[k] = (FW'(ea[k]) << 2) + (FW'(eb[k]) << 1);
+        p1[k] = FW'(ea[k]) << 3;
+        q0[k] = (FW'(eb[k]) << 2) - (FW'(ea[k]) << 1);
+        q1[k] = FW'(eb[k]) << 3;
+      end else begin   // pixel units: sh = 8
+        f0[k] = ed.e[FW+7:8];
+        p0[k] = FW'(ea[k]);
+        p1[k] = FW'(ea[k]) << 1;
+        q0[k] = FW'(eb[k]);
+        q1[k] = FW'(eb[k]) << 1;
+      end
+      // 0, p1, 2*p1, 3*p1 (one add), each plus p0 for odd n (one add each).
       for (int n = 0; n < 8; n++) begin
-        // n*256*c, c sign-extended to EDGE_W bits (n is a loop constant: shifts and adds).
-        row_base[k][n] = ee[k] + EW'(eb[k]) * EW'(n * 256);
-        col_ofs[k][n]  = EW'(ea[k]) * EW'(n * 256);
+        ptab[k][n] = mult3(n / 2, p1[k]) + ((n % 2) != 0 ? p0[k] : '0);
+        qtab[k][n] = mult3(n / 2, q1[k]) + ((n % 2) != 0 ? q0[k] : '0);
       end
     end
+  end
 
+  // ---------------------------------------------------------------------------------------------
+  // 64 x 3 sample signs
+  // ---------------------------------------------------------------------------------------------
+  logic [FW-1:0] rowb [3][8];  // plain version: (e >>> sh) + Q(j)
+  logic [FW-1:0] cs_s [3][8][8];
+  logic [FW-1:0] cs_c [3][8][8];
+  logic [FW-1:0] fsum [3][8][8];
+  logic          sneg [3][8][8];  // F_k(i, j) < 0
+
+  always_comb begin
+    for (int k = 0; k < 3; k++) begin
+      for (int j = 0; j < 8; j++) begin
+        rowb[k][j] = CarrySave ? '0 : (f0[k] + qtab[k][j]);
+        for (int i = 0; i < 8; i++) begin
+          if (CarrySave) begin
+            // 3:2 compression of (e >>> sh, P(i), Q(j)), then one carry-propagate add.
+            cs_s[k][j][i] = f0[k] ^ ptab[k][i] ^ qtab[k][j];
+            cs_c[k][j][i] = {((f0[k][FW-2:0] & ptab[k][i][FW-2:0]) |
+                              (f0[k][FW-2:0] & qtab[k][j][FW-2:0]) |
+                              (ptab[k][i][FW-2:0] & qtab[k][j][FW-2:0])), 1'b0};
+          end else begin
+            cs_s[k][j][i] = rowb[k][j];
+            cs_c[k][j][i] = ptab[k][i];
+          end
+          fsum[k][j][i] = cs_s[k][j][i] + cs_c[k][j][i];
+          sneg[k][j][i] = fsum[k][j][i][FW-1];
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Coverage of the incoming tile, clip rectangle
+  // ---------------------------------------------------------------------------------------------
+  logic [7:0]  col_ok, row_ok;
+  logic [14:0] px, py;
+  logic [63:0] in_mask;   // bit j*8+i: sample (i, j) covered
+  logic        in_tri;
+
+  always_comb begin
     for (int n = 0; n < 8; n++) begin
-      px        = {in_i.tx, 3'(n)};
-      py        = {in_i.ty, 3'(n)};
+      // Pixel of lattice column / row n: tx*8 + n (1x), tx*4 + n/2 (4x).
+      if (msaa) begin
+        px = {in_i.tx, 2'(n / 2)};
+        py = {in_i.ty, 2'(n / 2)};
+      end else begin
+        px = {in_i.tx[11:0], 3'(n)};
+        py = {in_i.ty[11:0], 3'(n)};
+      end
       col_ok[n] = (px >= in_i.pix.x0) && (px < in_i.pix.x1);
       row_ok[n] = (py >= in_i.pix.y0) && (py < in_i.pix.y1);
     end
 
     for (int j = 0; j < 8; j++) begin
       for (int i = 0; i < 8; i++) begin
+        in_tri = 1'b1;
         for (int k = 0; k < 3; k++) begin
-          ev[k][j][i] = row_base[k][j] + col_ofs[k][i];
+          if (!in_i.edge_in[k] && sneg[k][j][i]) in_tri = 1'b0;
         end
-        mask[j * 8 + i] = (in_i.accept ||
-                           (!ev[0][j][i][EW-1] && !ev[1][j][i][EW-1] && !ev[2][j][i][EW-1]))
-                          && col_ok[i] && row_ok[j];
+        in_mask[j * 8 + i] = in_tri && col_ok[i] && row_ok[j];
       end
     end
+  end
 
-    cov        = '0;
-    cov.tx     = in_i.tx;
-    cov.ty     = in_i.ty;
-    cov.mask   = mask;
-    cov.color  = in_i.color;
-    cov.target = in_i.target;
-    cov.tri_id = in_i.tri_id;
-    if (in_i.eop) begin
-      cov     = '0;  // end-of-pipe token
-      cov.eop = 1'b1;
+  // ---------------------------------------------------------------------------------------------
+  // Held tile and quad emission
+  // ---------------------------------------------------------------------------------------------
+  logic                  valid_q,  valid_d;   // a tile with quads left, or a token
+  logic                  tok_q,    tok_d;     // the held entry is an end-of-pipe token
+  logic [63:0]           mask_q,   mask_d;    // coverage not yet emitted (lattice order)
+  pineda_pkg::tile_pkt_t tile_q,   tile_d;    // tx, ty, color, target, tri_id of the held tile
+
+  logic [15:0]           qmask [16];          // quad n: its 16-bit coverage
+  logic [15:0]           qnz;                 // quad n not empty
+  logic [3:0]            qsel;                // first non-empty quad
+  logic [63:0]           qbits;               // its samples in lattice order
+  logic                  last;                // qsel is the held tile's last quad
+  logic                  hmsaa;
+  logic [1:0]            qxl, qyl;
+  pineda_pkg::quad_pkt_t quad;
+
+  always_comb begin
+    hmsaa = tile_q.target.msaa;
+    // Quads of the held coverage: 1x: quad n = (n%4, n/4) of 4x4, bit p = pixel (p%2, p/2);
+    // 4x: quad n = (n%2, n/2) of 2x2, bit 4p + s = sample s of pixel p.
+    for (int n = 0; n < 16; n++) begin
+      qmask[n] = '0;
+      for (int p = 0; p < 4; p++) begin
+        if (!hmsaa) begin
+          qmask[n][p] = mask_q[(2 * (n / 4) + p / 2) * 8 + 2 * (n % 4) + p % 2];
+        end else if (n < 4) begin
+          for (int s = 0; s < 4; s++) begin
+            qmask[n][4 * p + s] = mask_q[(2 * (2 * (n / 2) + p / 2) + s / 2) * 8 +
+                                         2 * (2 * (n % 2) + p % 2) + s % 2];
+          end
+        end
+      end
+      qnz[n] = (qmask[n] != '0);
+    end
+    qsel = '0;
+    for (int n = 15; n >= 0; n--) begin
+      if (qnz[n]) qsel = 4'(n);
+    end
+    // The lattice samples of quad qsel (a 2x2 block at 1x, 4x4 at 4x).
+    for (int j = 0; j < 8; j++) begin
+      for (int i = 0; i < 8; i++) begin
+        qbits[j * 8 + i] = hmsaa ? ((4'(j / 4) == {3'd0, qsel[1]}) && (4'(i / 4) == {3'd0, qsel[0]}) &&
+                                    (qsel[3:2] == 2'd0))
+                                 : ((4'(j / 2) == {2'd0, qsel[3:2]}) && (4'(i / 2) == {2'd0, qsel[1:0]}));
+      end
+    end
+    last = tok_q || ((mask_q & ~qbits) == 64'd0);
+
+    qxl = hmsaa ? {1'b0, qsel[0]} : qsel[1:0];
+    qyl = hmsaa ? {1'b0, qsel[1]} : qsel[3:2];
+    quad        = '0;
+    quad.qx     = hmsaa ? {tile_q.tx[11:0], qxl[0]} : {tile_q.tx[10:0], qxl};
+    quad.qy     = hmsaa ? {tile_q.ty[11:0], qyl[0]} : {tile_q.ty[10:0], qyl};
+    quad.mask   = qmask[qsel];
+    quad.color  = tile_q.color;
+    quad.target = tile_q.target;
+    quad.tri_id = tile_q.tri_id;
+    if (tok_q) begin
+      quad     = '0;  // end-of-pipe token
+      quad.eop = 1'b1;
     end
   end
 
   always_comb begin
-    out_valid_o = out_valid_q;
-    out_o       = out_q;
-    idle_o      = !out_valid_q;
+    out_valid_o = valid_q;
+    out_o       = quad;
+    idle_o      = !valid_q;
   end
 
-  assign in_ready_o = !out_valid_q || out_ready_i;
+  assign in_ready_o = !valid_q || (out_ready_i && last);
 
   always_comb begin
-    out_valid_d = out_valid_q;
-    out_d       = out_q;
-    if (in_ready_o) begin
-      out_valid_d = in_valid_i && ((mask != 64'd0) || in_i.eop);
-      if (in_valid_i && ((mask != 64'd0) || in_i.eop)) begin
-        out_d = cov;
+    valid_d = valid_q;
+    tok_d   = tok_q;
+    mask_d  = mask_q;
+    tile_d  = tile_q;
+    if (valid_q && out_ready_i) begin
+      mask_d = mask_q & ~qbits;
+      if (last) begin
+        valid_d = 1'b0;
+        tok_d   = 1'b0;
       end
+    end
+    if (in_valid_i && in_ready_o) begin
+      // A tile with no coverage is consumed and dropped.
+      valid_d = in_i.eop || (in_mask != 64'd0);
+      tok_d   = in_i.eop;
+      mask_d  = in_i.eop ? 64'd0 : in_mask;
+      tile_d  = in_i;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      out_valid_q <= 1'b0;
-      out_q       <= '0;
+      valid_q <= 1'b0;
+      tok_q   <= 1'b0;
+      mask_q  <= '0;
+      tile_q  <= '0;
     end else begin
-      out_valid_q <= out_valid_d;
-      out_q       <= out_d;
+      valid_q <= valid_d;
+      tok_q   <= tok_d;
+      mask_q  <= mask_d;
+      tile_q  <= tile_d;
     end
   end
+
+  // Only the low sh bits of e are dropped (they are below the step unit); the held tile's edges
+  // and clip rectangle are not needed after the evaluation (a synthesiser removes them).
+  logic unused_sig;
+  assign unused_sig = ^{ed.e, tile_q.edges, tile_q.pix, tile_q.edge_in, tile_q.eop,
+                        tile_q.tx[12], tile_q.ty[12]};
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!(valid_q && !tok_q && mask_q == 64'd0))
+        else $error("%m: holding a tile with no coverage left");
+    end
+  end
+`endif
 
 endmodule

@@ -1,12 +1,16 @@
 // setup: triangle setup (docs/numerics.md §3).
 //
 // Stage A (input -> a_q): doubled area (51-bit signed), sample bounding box
-//   px0 = (xmin + 127) >>> 8, px1 = ((xmax - 128) >>> 8) + 1 (same for y), intersection with
-//   clip, tile rectangle, and the cull decision (area2 == 0 or an empty pixel rectangle).
+//   px0 = (xmin + 127 - d) >>> 8, px1 = ((xmax - 128 + d) >>> 8) + 1 (same for y; d = 0, or 96
+//   at 4x MSAA where samples lie within 96/256 pixel of the centre), intersection with
+//   clip, raster-tile rectangle (8x8 pixels, 4x4 at 4x MSAA: target.msaa), the walk's first
+//   column start (the topmost vertex's tile column, clamped to the rectangle), and the cull
+//   decision (area2 == 0 or an empty pixel rectangle).
 // Stage B (a_q -> output register): swap v1/v2 when area2 < 0, the three edges
 //   k: v[k] -> v[(k+1)%3] with A = yi - yj, B = xj - xi, top-left bias (0 for A > 0 or
-//   A == 0 && B > 0, else -1), and e = A*(X - xi) + B*(Y - yi) + bias at
-//   X = tiles.x0*2048 + 128, Y = tiles.y0*2048 + 128.
+//   A == 0 && B > 0, else -1), and e = A*(X - xi) + B*(Y - yi) + bias at sample 0 of the first
+//   pixel of raster tile (start, tiles.y0): X = start*2048 + 128, Y = tiles.y0*2048 + 128 (1x),
+//   X = start*1024 + 96, Y = tiles.y0*1024 + 32 (4x: D3D sample 0 at (-2, -6)/16 pixel).
 // Culled triangles are dropped between the stages. An end-of-pipe token (eop = 1) is never
 // culled and leaves as a setup_pkt_t token (every other field 0).
 // Throughput: one triangle per clock. Latency: 2 clocks.
@@ -28,6 +32,7 @@ module setup (
     logic                   neg;    // area2 < 0: swap v1 and v2
     logic                   cull;
     pineda_pkg::trect_t     tiles;
+    logic [12:0]            start;  // first column of the walk
     pineda_pkg::rect_t      pix;
     logic [31:0]            color;
     pineda_pkg::target_t    target;
@@ -46,6 +51,10 @@ module setup (
   logic signed [25:0] cx0, cx1, cy0, cy1;            // clip, as signed
   logic signed [25:0] qx0, qx1, qy0, qy1;            // intersection
   logic [14:0]        pix_x1m1, pix_y1m1;
+  logic               msaa;
+  logic signed [23:0] top_x;                         // x of the topmost vertex
+  logic signed [15:0] top_col;                       // its raster-tile column
+  logic signed [15:0] tcol_lo, tcol_hi;
   logic signed [23:0] vx [3];                        // vertex coordinates as signed values
   logic signed [23:0] vy [3];
   pineda_pkg::vtx_t   vin;
@@ -86,10 +95,11 @@ module setup (
     xmax = max3(vx[0], vx[1], vx[2]);
     ymin = min3(vy[0], vy[1], vy[2]);
     ymax = max3(vy[0], vy[1], vy[2]);
-    px0  = (26'(xmin) + 26'sd127) >>> 8;
-    py0  = (26'(ymin) + 26'sd127) >>> 8;
-    px1  = ((26'(xmax) - 26'sd128) >>> 8) + 26'sd1;
-    py1  = ((26'(ymax) - 26'sd128) >>> 8) + 26'sd1;
+    // 4x MSAA: samples lie within 96/256 pixel of the centre.
+    px0  = (26'(xmin) + (in_i.target.msaa ? 26'sd31 : 26'sd127)) >>> 8;
+    py0  = (26'(ymin) + (in_i.target.msaa ? 26'sd31 : 26'sd127)) >>> 8;
+    px1  = ((26'(xmax) - (in_i.target.msaa ? 26'sd32 : 26'sd128)) >>> 8) + 26'sd1;
+    py1  = ((26'(ymax) - (in_i.target.msaa ? 26'sd32 : 26'sd128)) >>> 8) + 26'sd1;
 
     cx0 = $signed({11'd0, in_i.clip.x0});
     cx1 = $signed({11'd0, in_i.clip.x1});
@@ -112,10 +122,27 @@ module setup (
     a_in.pix.y1 = qy1[14:0];
     pix_x1m1    = qx1[14:0] - 15'd1;
     pix_y1m1    = qy1[14:0] - 15'd1;
-    a_in.tiles.x0 = qx0[14:3];
-    a_in.tiles.y0 = qy0[14:3];
-    a_in.tiles.x1 = pix_x1m1[14:3] + 12'd1;
-    a_in.tiles.y1 = pix_y1m1[14:3] + 12'd1;
+    msaa = in_i.target.msaa;
+    if (msaa) begin  // 4x4-pixel raster tiles
+      a_in.tiles.x0 = qx0[14:2];
+      a_in.tiles.y0 = qy0[14:2];
+      a_in.tiles.x1 = pix_x1m1[14:2] + 13'd1;
+      a_in.tiles.y1 = pix_y1m1[14:2] + 13'd1;
+    end else begin
+      a_in.tiles.x0 = {1'b0, qx0[14:3]};
+      a_in.tiles.y0 = {1'b0, qy0[14:3]};
+      a_in.tiles.x1 = {1'b0, pix_x1m1[14:3]} + 13'd1;
+      a_in.tiles.y1 = {1'b0, pix_y1m1[14:3]} + 13'd1;
+    end
+    // The walk starts in the column of the topmost vertex (the first in API order of the
+    // smallest y), clamped to the tile rectangle.
+    if (vy[1] < vy[0]) top_x = (vy[2] < vy[1]) ? vx[2] : vx[1];
+    else               top_x = (vy[2] < vy[0]) ? vx[2] : vx[0];
+    top_col    = msaa ? 16'(top_x >>> 10) : 16'(top_x >>> 11);
+    tcol_lo    = $signed({3'd0, a_in.tiles.x0});
+    tcol_hi    = $signed({3'd0, a_in.tiles.x1}) - 16'sd1;
+    a_in.start = (top_col < tcol_lo) ? a_in.tiles.x0 :
+                 (top_col > tcol_hi) ? tcol_hi[12:0] : top_col[12:0];
     a_in.color  = in_i.color;
     a_in.target = in_i.target;
     a_in.tri_id = in_i.tri_id;
@@ -152,11 +179,18 @@ module setup (
     wx[2] = $signed(w2.x);
     wy[2] = $signed(w2.y);
 
-    sx = $signed({29'd0, a_q.tiles.x0, 11'd128});
-    sy = $signed({29'd0, a_q.tiles.y0, 11'd128});
+    // Sample 0 of the first pixel of raster tile (start, tiles.y0).
+    if (a_q.target.msaa) begin
+      sx = $signed({29'd0, a_q.start, 10'd96});
+      sy = $signed({29'd0, a_q.tiles.y0, 10'd32});
+    end else begin
+      sx = $signed({28'd0, a_q.start, 11'd128});
+      sy = $signed({28'd0, a_q.tiles.y0, 11'd128});
+    end
 
     b_new        = '0;
     b_new.tiles  = a_q.tiles;
+    b_new.start  = a_q.start;
     b_new.pix    = a_q.pix;
     b_new.color  = a_q.color;
     b_new.target = a_q.target;

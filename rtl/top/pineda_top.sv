@@ -1,7 +1,7 @@
 // pineda_top: the pipeline CP -> IA -> SETUP -> COARSE -> FINE -> PW -> memory, and the DMA
 // copy engine fed by the CP (COPY).
 //
-// Each of the six tapped boundaries (cp_draw, ia_tri, setup_tri, coarse_tile, fine_cov,
+// Each of the six tapped boundaries (cp_draw, ia_tri, setup_tri, coarse_tile, fine_quad,
 // pw_mem) passes through a stream_throttle driven by one bit of throttle_i (bit order as listed)
 // and is exported as tap_<B>_valid_o / tap_<B>_ready_o / tap_<B>_o, the consumer side of the
 // throttle: a transfer on B is tap_<B>_valid_o && tap_<B>_ready_o. pw_mem sits between the pixel
@@ -12,9 +12,15 @@
 // pipe_idle: every unit after the CP idle (PW: also no write outstanding, no token held) and
 // nothing valid on any boundary after the CP.
 // stream_assert checkers watch every boundary and both directions of the memory port.
+// NumRast rasterizers (1, 2 or 4; rtl/rast/raster_array.sv) each own interleaved raster tiles:
+// coarse_tile is then NumRast boundaries (tap_coarse_tile_*[r], all throttled by throttle_i[3]),
+// fine_quad the merged quad stream into the pixel writer (in order per rasterizer, not
+// globally). rast_busy_o[r]: rasterizer r holds work (for the benchmark's load balance).
 module pineda_top #(
-  parameter int unsigned CpFetchDepth = 256,  // > memory latency: 1 dword/clock at 200 cycles
-  parameter int unsigned IaFetchDepth = 256
+  parameter int unsigned CpFetchDepth  = 256,  // > memory latency: 1 dword/clock at 200 cycles
+  parameter int unsigned IaFetchDepth  = 256,
+  parameter int unsigned NumRast       = 1,    // rasterizers: 1, 2 or 4
+  parameter int unsigned RastFifoDepth = 4     // setup packets queued per rasterizer (NumRast > 1)
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -32,7 +38,7 @@ module pineda_top #(
   input  logic                   mem_rsp_valid_i,
   output logic                   mem_rsp_ready_o,
   input  pineda_pkg::mem_rsp_t   mem_rsp_i,
-  // Stall injection: 0 cp_draw, 1 ia_tri, 2 setup_tri, 3 coarse_tile, 4 fine_cov, 5 pw_mem
+  // Stall injection: 0 cp_draw, 1 ia_tri, 2 setup_tri, 3 coarse_tile, 4 fine_quad, 5 pw_mem
   input  logic [5:0]             throttle_i,
   // Taps (consumer side of each throttle)
   output logic                   tap_cp_draw_valid_o,
@@ -44,15 +50,16 @@ module pineda_top #(
   output logic                   tap_setup_tri_valid_o,
   output logic                   tap_setup_tri_ready_o,
   output pineda_pkg::setup_pkt_t tap_setup_tri_o,
-  output logic                   tap_coarse_tile_valid_o,
-  output logic                   tap_coarse_tile_ready_o,
-  output pineda_pkg::tile_pkt_t  tap_coarse_tile_o,
-  output logic                   tap_fine_cov_valid_o,
-  output logic                   tap_fine_cov_ready_o,
-  output pineda_pkg::cov_pkt_t   tap_fine_cov_o,
+  output logic [NumRast-1:0]     tap_coarse_tile_valid_o,
+  output logic [NumRast-1:0]     tap_coarse_tile_ready_o,
+  output logic [NumRast-1:0][pineda_pkg::TILE_PKT_BITS-1:0] tap_coarse_tile_o,
+  output logic                   tap_fine_quad_valid_o,
+  output logic                   tap_fine_quad_ready_o,
+  output pineda_pkg::quad_pkt_t  tap_fine_quad_o,
   output logic                   tap_pw_mem_valid_o,
   output logic                   tap_pw_mem_ready_o,
-  output pineda_pkg::mem_req_t   tap_pw_mem_o
+  output pineda_pkg::mem_req_t   tap_pw_mem_o,
+  output logic [NumRast-1:0]     rast_busy_o
 );
 
   localparam int unsigned NumClients = 4;
@@ -63,8 +70,8 @@ module pineda_top #(
   logic cp_valid,     cp_ready;      pineda_pkg::draw_pkt_t  cp_draw;
   logic ia_valid,     ia_ready;      pineda_pkg::tri_pkt_t   ia_tri;
   logic setup_valid,  setup_ready;   pineda_pkg::setup_pkt_t setup_tri;
-  logic coarse_valid, coarse_ready;  pineda_pkg::tile_pkt_t  coarse_tile;
-  logic fine_valid,   fine_ready;    pineda_pkg::cov_pkt_t   fine_cov;
+  logic coarse_valid, coarse_ready;  // rasterizer 0's coarse output (perf counters)
+  logic fine_valid,   fine_ready;    pineda_pkg::quad_pkt_t  fine_quad;
   logic pw_valid,     pw_ready;      pineda_pkg::mem_req_t   pw_req;
 
   logic cp_idle, ia_idle, setup_idle, coarse_idle, fine_idle, pw_idle;
@@ -221,64 +228,52 @@ module pineda_top #(
     .out_data_o  (tap_setup_tri_o)
   );
 
-  coarse_raster u_coarse (
+  logic rast_idle;
+
+  raster_array #(
+    .NumRast  (NumRast),
+    .FifoDepth(RastFifoDepth)
+  ) u_rast (
     .clk_i,
     .rst_ni,
-    .in_valid_i  (tap_setup_tri_valid_o),
-    .in_ready_o  (tap_setup_tri_ready_o),
-    .in_i        (tap_setup_tri_o),
-    .out_valid_o (coarse_valid),
-    .out_ready_i (coarse_ready),
-    .out_o       (coarse_tile),
-    .idle_o      (coarse_idle)
+    .in_valid_i       (tap_setup_tri_valid_o),
+    .in_ready_o       (tap_setup_tri_ready_o),
+    .in_i             (tap_setup_tri_o),
+    .throttle_i       (throttle_i[3]),
+    .out_valid_o      (fine_valid),
+    .out_ready_i      (fine_ready),
+    .out_o            (fine_quad),
+    .tap_tile_valid_o (tap_coarse_tile_valid_o),
+    .tap_tile_ready_o (tap_coarse_tile_ready_o),
+    .tap_tile_o       (tap_coarse_tile_o),
+    .coarse0_valid_o  (coarse_valid),
+    .coarse0_ready_o  (coarse_ready),
+    .coarse0_idle_o   (coarse_idle),
+    .busy_o           (rast_busy_o),
+    .fine_idle_o      (fine_idle),
+    .idle_o           (rast_idle)
   );
 
   stream_throttle #(
-    .Width($bits(coarse_tile))
-  ) u_thr_coarse_tile (
-    .clk_i,
-    .rst_ni,
-    .throttle_i  (throttle_i[3]),
-    .in_valid_i  (coarse_valid),
-    .in_ready_o  (coarse_ready),
-    .in_data_i   (coarse_tile),
-    .out_valid_o (tap_coarse_tile_valid_o),
-    .out_ready_i (tap_coarse_tile_ready_o),
-    .out_data_o  (tap_coarse_tile_o)
-  );
-
-  fine_raster u_fine (
-    .clk_i,
-    .rst_ni,
-    .in_valid_i  (tap_coarse_tile_valid_o),
-    .in_ready_o  (tap_coarse_tile_ready_o),
-    .in_i        (tap_coarse_tile_o),
-    .out_valid_o (fine_valid),
-    .out_ready_i (fine_ready),
-    .out_o       (fine_cov),
-    .idle_o      (fine_idle)
-  );
-
-  stream_throttle #(
-    .Width($bits(fine_cov))
-  ) u_thr_fine_cov (
+    .Width($bits(fine_quad))
+  ) u_thr_fine_quad (
     .clk_i,
     .rst_ni,
     .throttle_i  (throttle_i[4]),
     .in_valid_i  (fine_valid),
     .in_ready_o  (fine_ready),
-    .in_data_i   (fine_cov),
-    .out_valid_o (tap_fine_cov_valid_o),
-    .out_ready_i (tap_fine_cov_ready_o),
-    .out_data_o  (tap_fine_cov_o)
+    .in_data_i   (fine_quad),
+    .out_valid_o (tap_fine_quad_valid_o),
+    .out_ready_i (tap_fine_quad_ready_o),
+    .out_data_o  (tap_fine_quad_o)
   );
 
   pixel_writer u_pw (
     .clk_i,
     .rst_ni,
-    .in_valid_i      (tap_fine_cov_valid_o),
-    .in_ready_o      (tap_fine_cov_ready_o),
-    .in_i            (tap_fine_cov_o),
+    .in_valid_i      (tap_fine_quad_valid_o),
+    .in_ready_o      (tap_fine_quad_ready_o),
+    .in_i            (tap_fine_quad_o),
     .mem_req_valid_o (pw_valid),
     .mem_req_ready_i (pw_ready),
     .mem_req_o       (pw_req),
@@ -333,10 +328,10 @@ module pineda_top #(
   // Pipeline idle (for end-of-pipe fences)
   // ---------------------------------------------------------------------------------------------
   always_comb begin
-    pipe_idle = ia_idle && setup_idle && coarse_idle && fine_idle && pw_idle &&
-                !ia_valid && !setup_valid && !coarse_valid && !fine_valid && !pw_valid &&
-                !tap_ia_tri_valid_o && !tap_setup_tri_valid_o && !tap_coarse_tile_valid_o &&
-                !tap_fine_cov_valid_o && !tap_pw_mem_valid_o;
+    pipe_idle = ia_idle && setup_idle && rast_idle && pw_idle &&
+                !ia_valid && !setup_valid && !fine_valid && !pw_valid &&
+                !tap_ia_tri_valid_o && !tap_setup_tri_valid_o && !(|tap_coarse_tile_valid_o) &&
+                !tap_fine_quad_valid_o && !tap_pw_mem_valid_o;
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -374,12 +369,14 @@ module pineda_top #(
   stream_assert #(.Width($bits(setup_tri))) u_chk_setup_tri (
     .clk_i, .rst_ni, .valid_i(tap_setup_tri_valid_o), .ready_i(tap_setup_tri_ready_o),
     .data_i(tap_setup_tri_o));
-  stream_assert #(.Width($bits(coarse_tile))) u_chk_coarse_tile (
-    .clk_i, .rst_ni, .valid_i(tap_coarse_tile_valid_o), .ready_i(tap_coarse_tile_ready_o),
-    .data_i(tap_coarse_tile_o));
-  stream_assert #(.Width($bits(fine_cov))) u_chk_fine_cov (
-    .clk_i, .rst_ni, .valid_i(tap_fine_cov_valid_o), .ready_i(tap_fine_cov_ready_o),
-    .data_i(tap_fine_cov_o));
+  for (genvar r = 0; r < NumRast; r++) begin : g_chk_coarse_tile
+    stream_assert #(.Width(pineda_pkg::TILE_PKT_BITS)) u_chk_coarse_tile (
+      .clk_i, .rst_ni, .valid_i(tap_coarse_tile_valid_o[r]), .ready_i(tap_coarse_tile_ready_o[r]),
+      .data_i(tap_coarse_tile_o[r]));
+  end
+  stream_assert #(.Width($bits(fine_quad))) u_chk_fine_quad (
+    .clk_i, .rst_ni, .valid_i(tap_fine_quad_valid_o), .ready_i(tap_fine_quad_ready_o),
+    .data_i(tap_fine_quad_o));
   stream_assert #(.Width($bits(pw_req))) u_chk_pw_mem (
     .clk_i, .rst_ni, .valid_i(tap_pw_mem_valid_o), .ready_i(tap_pw_mem_ready_o),
     .data_i(tap_pw_mem_o));
@@ -390,10 +387,8 @@ module pineda_top #(
     .clk_i, .rst_ni, .valid_i(ia_valid), .ready_i(ia_ready), .data_i(ia_tri));
   stream_assert #(.Width($bits(setup_tri))) u_chk_setup_out (
     .clk_i, .rst_ni, .valid_i(setup_valid), .ready_i(setup_ready), .data_i(setup_tri));
-  stream_assert #(.Width($bits(coarse_tile))) u_chk_coarse_out (
-    .clk_i, .rst_ni, .valid_i(coarse_valid), .ready_i(coarse_ready), .data_i(coarse_tile));
-  stream_assert #(.Width($bits(fine_cov))) u_chk_fine_out (
-    .clk_i, .rst_ni, .valid_i(fine_valid), .ready_i(fine_ready), .data_i(fine_cov));
+  stream_assert #(.Width($bits(fine_quad))) u_chk_fine_out (
+    .clk_i, .rst_ni, .valid_i(fine_valid), .ready_i(fine_ready), .data_i(fine_quad));
   stream_assert #(.Width($bits(pw_req))) u_chk_pw_out (
     .clk_i, .rst_ni, .valid_i(pw_valid), .ready_i(pw_ready), .data_i(pw_req));
   // Memory clients and the memory port.

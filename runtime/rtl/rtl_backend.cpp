@@ -18,11 +18,7 @@ RtlBackend::~RtlBackend() = default;
 
 void RtlBackend::start(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence) {
   fence_index_ = fence_index;
-  top_->reg_write(REG_FENCE0 + fence_index, initial_fence);
-  top_->reg_write(REG_RING_BASE, ring_base);
-  top_->reg_write(REG_RING_SIZE, ring_size);
-  top_->reg_write(REG_RING_WPTR, 0);
-  top_->reg_write(REG_CONTROL, 1);
+  write_start_regs(ring_base, ring_size, fence_index, initial_fence);
 }
 
 void RtlBackend::kick(uint32_t wptr, uint64_t /*fence*/) { top_->reg_write(REG_RING_WPTR, wptr); }
@@ -36,6 +32,8 @@ bool RtlBackend::advance() {
 }
 
 uint32_t RtlBackend::read_reg(uint32_t idx) { return top_->reg_read(idx); }
+
+void RtlBackend::write_reg(uint32_t idx, uint32_t value) { top_->reg_write(idx, value); }
 
 uint64_t RtlBackend::cycles() const { return top_->cycle(); }
 

@@ -34,6 +34,7 @@ class RtlBackend : public Backend {
   uint32_t read_fence() override;
   bool advance() override;
   uint32_t read_reg(uint32_t idx) override;
+  void write_reg(uint32_t idx, uint32_t value) override;
   uint64_t cycles() const;
 
  private:

@@ -30,18 +30,37 @@ inline std::string locate(const SetupPkt& p) {
          std::to_string(p.tiles.y0) + ")";
 }
 inline std::string locate(const TilePkt& p) {
+  const uint64_t n = p.target.msaa ? 4 : 8;  // pixels per raster-tile edge
   return "tri_id=" + std::to_string(p.tri_id) + " tile=(" + std::to_string(p.tx) + "," +
-         std::to_string(p.ty) + ") pixels=(" + std::to_string(p.tx * 8) + ".." +
-         std::to_string(p.tx * 8 + 7) + "," + std::to_string(p.ty * 8) + ".." +
-         std::to_string(p.ty * 8 + 7) + ")";
+         std::to_string(p.ty) + ") pixels=(" + std::to_string(p.tx * n) + ".." +
+         std::to_string(p.tx * n + n - 1) + "," + std::to_string(p.ty * n) + ".." +
+         std::to_string(p.ty * n + n - 1) + ")";
 }
-inline std::string locate(const CovPkt& p) {
-  std::string s = "tri_id=" + std::to_string(p.tri_id) + " tile=(" + std::to_string(p.tx) + "," +
-                  std::to_string(p.ty) + ")";
-  return s;
+inline std::string locate(const QuadPkt& p) {
+  return "tri_id=" + std::to_string(p.tri_id) + " quad=(" + std::to_string(p.qx) + "," +
+         std::to_string(p.qy) + ") pixels=(" + std::to_string(p.qx * 2) + ".." +
+         std::to_string(p.qx * 2 + 1) + "," + std::to_string(p.qy * 2) + ".." +
+         std::to_string(p.qy * 2 + 1) + ")";
+}
+inline std::string locate(const IndexPkt& p) {
+  return "draw_id=" + std::to_string(p.draw_id) + " instance=" + std::to_string(p.inst_id);
+}
+inline std::string locate(const VFetchPkt& p) {
+  return "draw_id=" + std::to_string(p.draw_id) + " index=" + std::to_string(p.index) + " slot=" +
+         std::to_string(p.slot);
+}
+inline std::string locate(const PrimPkt& p) {
+  return "prim_id=" + std::to_string(p.prim_id) + " draw_id=" + std::to_string(p.draw_id);
+}
+inline std::string locate(const VtxInPkt& p) {
+  return "kind=" + std::to_string(p.kind) + " slot=" + std::to_string(p.vtx_id & 31u) +
+         ((p.vtx_id >> 5) & 1u ? " (last of batch)" : "");
 }
 inline std::string locate(const MemReq& p) {
   return std::string(p.we ? "write" : "read") + " addr=" + bits::hex(p.addr);
+}
+inline std::string locate(const PaTriPkt& p) {
+  return "tri_id=" + std::to_string(p.tri_id) + " prim_id=" + std::to_string(p.prim_id);
 }
 
 template <class Pkt>

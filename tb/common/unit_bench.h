@@ -66,7 +66,9 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
   constexpr bool kOut = decltype(has_out_port<V>(0))::value;
   constexpr bool kEop = decltype(has_eop_port<V>(0))::value;
   size_t tokens_in = 0, eop_done = 0;
-  for (const auto& p : inputs) tokens_in += p.eop ? 1 : 0;
+  if constexpr (kEop) {
+    for (const auto& p : inputs) tokens_in += p.eop ? 1 : 0;
+  }
   static_assert(kOut || kMem, "a unit needs an output stream or a memory port");
   UnitBenchResult res;
   auto ctx = std::make_unique<VerilatedContext>();

@@ -11,7 +11,7 @@
 
 namespace pineda::tb {
 
-constexpr size_t kMaxWords = 32;
+constexpr size_t kMaxWords = 40;  // pa_tri_pkt_t is 1037 bits (33 words)
 using WordBuf = std::array<uint32_t, kMaxWords>;
 
 template <size_t N>

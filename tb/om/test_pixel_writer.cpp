@@ -8,23 +8,25 @@
 
 using namespace pineda;
 
-TEST_CASE("pixel_writer: random coverage masks, bases and pitches") {
+TEST_CASE("pixel_writer: random quads at 1x and 4x MSAA, bases and pitches") {
   const uint64_t seed = tb::announce_seed("rtl_pixel_writer");
   tb::PrimGen g(seed);
   model::PixelWriter pw;
-  std::vector<CovPkt> in;
+  std::vector<QuadPkt> in;
   std::vector<MemReq> exp;
   Memory model_mem;
-  for (int i = 0; i < 600; ++i) {
+  for (int i = 0; i < 2400; ++i) {
     // End-of-pipe tokens: no write; the bench checks each completion waits for every earlier
     // write's acknowledgement and that there is one per token.
     g.maybe_token(in, 0.05);
-    CovPkt c;
-    c.tx = g.range(0, 2047);
-    c.ty = g.range(0, 2047);
+    QuadPkt c;
+    c.qx = g.range(0, 8191);
+    c.qy = g.range(0, 8191);
+    c.target.msaa = g.chance(0.5) ? 1 : 0;
     const int kind = static_cast<int>(g.range(0, 3));
-    c.mask = kind == 0 ? ~0ull : kind == 1 ? (1ull << g.range(0, 63)) : g.bits64();
-    if (c.mask == 0) c.mask = 1;
+    c.mask = kind == 0 ? 0xFFFFu : kind == 1 ? (1ull << g.range(0, 15)) : (g.bits64() & 0xFFFFu);
+    // 1x: only bits 0..3 are pixels (bits above are ignored); a quad always covers something.
+    if ((c.target.msaa ? c.mask : (c.mask & 0xFu)) == 0) c.mask |= 1;
     c.color = static_cast<uint32_t>(g.bits64());
     c.target.base = static_cast<uint32_t>(g.bits64()) & ~3u;
     c.target.pitch = static_cast<uint32_t>(g.range(0, 65535)) & ~3u;

@@ -1,6 +1,7 @@
 // RTL vs model: triangle setup (rtl/setup/setup.sv vs cpp_model/setup).
 #define CATCH_CONFIG_MAIN
 #include "Vsetup.h"
+#include "raster_cases.h"
 #include "setup/setup.h"
 #include "unit_test_main.h"
 
@@ -34,6 +35,7 @@ TEST_CASE("setup: random triangles of every kind") {
   for (uint32_t i = 0; i < 4000; ++i) {
     g.maybe_token(in, 0.02);  // end-of-pipe tokens: never culled
     in.push_back(g.triangle(256, 256, i));
+    in.back().target.msaa = g.chance(0.5) ? 1 : 0;  // 4x MSAA: 4x4-pixel raster tiles
   }
   tb::check_unit<Vsetup>("setup.random", in, expected(in), seed);
 }
@@ -60,4 +62,13 @@ TEST_CASE("setup: directed edges, windings, extremes and culls") {
   in.push_back(tri(129, 129, 200, 129, 129, 200, id++));    // covers no centre
   in.push_back(tri(128, 128, 384, 128, 128, 384, id++));    // one-pixel corner on centres
   tb::check_unit<Vsetup>("setup.directed", in, expected(in), seed);
+}
+
+TEST_CASE("setup: rasterizer property cases (meshes, top-left, guard band, tiny, scissor)") {
+  const uint64_t seed = tb::announce_seed("rtl_setup");
+  std::vector<TriPkt> in;
+  for (const auto& c : cases::all_cases(seed)) {
+    for (const auto& t : c.tris) in.push_back(t);
+  }
+  tb::check_unit<Vsetup>("setup.properties", in, expected(in), seed);
 }

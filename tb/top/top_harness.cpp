@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "Vpineda_top.h"
+#include "om/pixel_writer.h"
+#include "rast/coarse_raster.h"
 #include "vl_bits.h"
 
 namespace pineda::tb {
@@ -20,13 +22,22 @@ uint64_t next_rand(uint64_t& s) {
 }
 }  // namespace
 
+// With several rasterizers (PINEDA_NUM_RAST > 1, docs/verification.md "Several rasterizers")
+// the coarse_tile boundary is one per rasterizer, each compared in order with the model's tiles
+// of that rasterizer; the merged fine_quad stream is compared per owning rasterizer (each in
+// order; an end-of-pipe token must be next on every one); pw_mem is compared in order with the
+// model pixel writer's writes for the quads in the order the RTL merged them.
 struct TopHarness::Taps {
   StreamChecker<DrawPkt> cp_draw;
   StreamChecker<TriPkt> ia_tri;
   StreamChecker<SetupPkt> setup_tri;
-  StreamChecker<TilePkt> coarse_tile;
-  StreamChecker<CovPkt> fine_cov;
-  StreamChecker<MemReq> pw_mem;
+  std::vector<std::vector<TilePkt>> tiles_of;  // per rasterizer (NumRast > 1)
+  std::vector<std::vector<QuadPkt>> quads_of;
+  std::vector<StreamChecker<TilePkt>> coarse_tile;
+  std::vector<StreamChecker<QuadPkt>> fine_quad;  // one (NumRast = 1) or per rasterizer
+  std::vector<MemReq> pw_expected;                // NumRast > 1: grows with the merged quads
+  model::PixelWriter pw_model;
+  std::unique_ptr<StreamChecker<MemReq>> pw_mem;
   std::string report;  // first failure
   bool failed = false;
 };
@@ -142,12 +153,37 @@ void TopHarness::tick() {
       check(t.ia_tri, true, unpack_sig<TriPkt>(v.tap_ia_tri_o), 1);
     if (v.tap_setup_tri_valid_o && v.tap_setup_tri_ready_o)
       check(t.setup_tri, true, unpack_sig<SetupPkt>(v.tap_setup_tri_o), 2);
-    if (v.tap_coarse_tile_valid_o && v.tap_coarse_tile_ready_o)
-      check(t.coarse_tile, true, unpack_sig<TilePkt>(v.tap_coarse_tile_o), 3);
-    if (v.tap_fine_cov_valid_o && v.tap_fine_cov_ready_o)
-      check(t.fine_cov, true, unpack_sig<CovPkt>(v.tap_fine_cov_o), 4);
+    const uint32_t cv = static_cast<uint32_t>(v.tap_coarse_tile_valid_o & v.tap_coarse_tile_ready_o);
+    if (cv != 0) {
+      std::array<uint32_t, 2 * kMaxWords> w{};
+      sig_to_words(v.tap_coarse_tile_o, w.data());
+      for (uint32_t r = 0; r < kNumRast; ++r) {
+        if ((cv >> r) & 1u) {
+          TilePkt tp;
+          tp.unpack_at(w.data(), static_cast<int>(r) * TilePkt::WIDTH);
+          check(t.coarse_tile[r], true, tp, 3);
+        }
+      }
+    }
+    if (v.tap_fine_quad_valid_o && v.tap_fine_quad_ready_o) {
+      const QuadPkt q = unpack_sig<QuadPkt>(v.tap_fine_quad_o);
+      if (kNumRast == 1) {
+        check(t.fine_quad[0], true, q, 4);
+      } else if (q.eop) {  // merged: every rasterizer's stream has its token next
+        check(t.fine_quad[0], true, q, 4);
+        for (uint32_t r = 1; r < kNumRast && !t.failed; ++r) {
+          std::string rep;
+          if (!t.fine_quad[r].on_transfer(q, cycle_, rep)) t.failed = true, t.report = rep;
+        }
+      } else {
+        const int ts = q.target.msaa ? 1 : 2;  // quads per raster tile edge: 2 or 4
+        check(t.fine_quad[model::CoarseRaster::owner(kNumRast, q.qx >> ts, q.qy >> ts)], true, q, 4);
+      }
+      if (kNumRast > 1) t.pw_model.process(q, [&t](const MemReq& r) { t.pw_expected.push_back(r); });
+    }
     if (v.tap_pw_mem_valid_o && v.tap_pw_mem_ready_o)
-      check(t.pw_mem, true, unpack_sig<MemReq>(v.tap_pw_mem_o), 5);
+      check(*t.pw_mem, true, unpack_sig<MemReq>(v.tap_pw_mem_o), 5);
+    for (uint32_t r = 0; r < kNumRast; ++r) rast_busy_[r] += (v.rast_busy_o >> r) & 1u;
   }
 
   top_->clk_i = 1;
@@ -170,9 +206,40 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
       StreamChecker<DrawPkt>("cp_draw", exp.cp_draw, run_),
       StreamChecker<TriPkt>("ia_tri", exp.ia_tri, run_),
       StreamChecker<SetupPkt>("setup_tri", exp.setup_tri, run_),
-      StreamChecker<TilePkt>("coarse_tile", exp.coarse_tile, run_),
-      StreamChecker<CovPkt>("fine_cov", exp.fine_cov, run_),
-      StreamChecker<MemReq>("pw_mem", exp.pw_mem, run_, pixel_of), "", false});
+      {}, {}, {}, {}, {}, {}, nullptr, "", false});
+  Taps& tp = *taps_;
+  if (kNumRast == 1) {
+    tp.coarse_tile.emplace_back("coarse_tile", exp.coarse_tile, run_);
+    tp.fine_quad.emplace_back("fine_quad", exp.fine_quad, run_);
+    tp.pw_mem = std::make_unique<StreamChecker<MemReq>>("pw_mem", exp.pw_mem, run_, pixel_of);
+  } else {
+    // Each rasterizer's own streams: the model's filtered by owner (tokens go to all).
+    tp.tiles_of.resize(kNumRast);
+    tp.quads_of.resize(kNumRast);
+    if (exp.coarse_tile) {
+      for (const TilePkt& t : *exp.coarse_tile) {
+        for (uint32_t r = 0; r < kNumRast; ++r) {
+          if (t.eop || model::CoarseRaster::owner(kNumRast, t.tx, t.ty) == r) tp.tiles_of[r].push_back(t);
+        }
+      }
+    }
+    if (exp.fine_quad) {
+      for (const QuadPkt& q : *exp.fine_quad) {
+        const int ts = q.target.msaa ? 1 : 2;
+        for (uint32_t r = 0; r < kNumRast; ++r) {
+          if (q.eop || model::CoarseRaster::owner(kNumRast, q.qx >> ts, q.qy >> ts) == r) tp.quads_of[r].push_back(q);
+        }
+      }
+    }
+    tp.pw_expected.reserve(exp.pw_mem ? exp.pw_mem->size() : 0);
+    for (uint32_t r = 0; r < kNumRast; ++r) {
+      const std::string n = "[" + std::to_string(r) + "]";
+      tp.coarse_tile.emplace_back("coarse_tile" + n, exp.coarse_tile ? &tp.tiles_of[r] : nullptr, run_);
+      tp.fine_quad.emplace_back("fine_quad(rasterizer " + std::to_string(r) + ")",
+                                exp.fine_quad ? &tp.quads_of[r] : nullptr, run_);
+    }
+    tp.pw_mem = std::make_unique<StreamChecker<MemReq>>("pw_mem", exp.pw_mem ? &tp.pw_expected : nullptr, run_, pixel_of);
+  }
 
   const uint64_t start = cycle_;
   last_progress_ = cycle_;
@@ -249,9 +316,16 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
     res.report = err.str();
   } else {
     std::string rep;
-    const bool all = taps_->cp_draw.finish(rep) && taps_->ia_tri.finish(rep) &&
-                     taps_->setup_tri.finish(rep) && taps_->coarse_tile.finish(rep) &&
-                     taps_->fine_cov.finish(rep) && taps_->pw_mem.finish(rep);
+    bool all = taps_->cp_draw.finish(rep) && taps_->ia_tri.finish(rep) && taps_->setup_tri.finish(rep);
+    for (const auto& c : taps_->coarse_tile) all = all && c.finish(rep);
+    for (const auto& c : taps_->fine_quad) all = all && c.finish(rep);
+    all = all && taps_->pw_mem->finish(rep);
+    // Several rasterizers: the writes, taken in the RTL's quad order, are the model's writes.
+    if (all && kNumRast > 1 && exp.pw_mem && taps_->pw_expected.size() != exp.pw_mem->size()) {
+      all = false;
+      rep = "MISMATCH test=" + run_.test + " boundary=pw_mem: " + std::to_string(taps_->pw_expected.size()) +
+            " writes for the merged quads, the model made " + std::to_string(exp.pw_mem->size()) + "\n";
+    }
     res.report = rep;
     res.ok = all;
   }
@@ -260,6 +334,7 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
   res.error_addr = reg_read(REG_ERROR_ADDR);
   for (uint32_t i = 0; i < NUM_FENCES; ++i) res.fences[i] = reg_read(REG_FENCE0 + i);
   for (uint32_t i = 0; i < NUM_PERF; ++i) res.perf.push_back(reg_read(REG_PERF0 + i));
+  res.rast_busy = rast_busy_;
   res.mem_reads = dram_.reads();
   res.mem_writes = dram_.writes();
   return res;

@@ -22,6 +22,13 @@ namespace pineda::tb {
 
 constexpr int kNumBoundaries = static_cast<int>(Boundary::COUNT);
 
+// Rasterizers of the Verilated pineda_top this harness is compiled against (its NumRast
+// parameter): build/vl/pineda_top (1), pineda_top_r2, pineda_top_r4 (mk/tb.mk).
+#ifndef PINEDA_NUM_RAST
+#define PINEDA_NUM_RAST 1
+#endif
+constexpr uint32_t kNumRast = PINEDA_NUM_RAST;
+
 struct TopConfig {
   DramConfig dram;
   double throttle = 0.0;             // per boundary and cycle: chance of withholding a transfer
@@ -48,7 +55,7 @@ struct ExpectedStreams {
   const std::vector<TriPkt>* ia_tri = nullptr;
   const std::vector<SetupPkt>* setup_tri = nullptr;
   const std::vector<TilePkt>* coarse_tile = nullptr;
-  const std::vector<CovPkt>* fine_cov = nullptr;
+  const std::vector<QuadPkt>* fine_quad = nullptr;
   const std::vector<MemReq>* pw_mem = nullptr;
 };
 
@@ -64,6 +71,7 @@ struct TopResult {
   std::array<uint32_t, NUM_FENCES> fences{};
   uint64_t mem_reads = 0;
   uint64_t mem_writes = 0;
+  std::array<uint64_t, 4> rast_busy{};      // cycles rasterizer r held work (rast_busy_o[r])
 };
 
 class TopHarness {
@@ -102,6 +110,7 @@ class TopHarness {
   uint64_t cycle_ = 0;
   uint64_t last_progress_ = 0;
   std::array<uint64_t, kNumBoundaries> transfers_{};
+  std::array<uint64_t, 4> rast_busy_{};
   bool reg_pending_ = false;
   bool reg_we_ = false;
   uint32_t reg_addr_ = 0;

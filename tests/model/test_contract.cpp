@@ -15,8 +15,8 @@ struct Rand {
 
 Vtx rvtx(Rand& r) { Vtx v; v.x = r.s(24); v.y = r.s(24); return v; }
 Rect rrect(Rand& r) { return test::rect(r.u(15), r.u(15), r.u(15), r.u(15)); }
-TRect rtrect(Rand& r) { TRect t; t.x0 = r.u(12); t.y0 = r.u(12); t.x1 = r.u(12); t.y1 = r.u(12); return t; }
-Target rtarget(Rand& r) { Target t; t.base = r.u(32); t.pitch = r.u(16); return t; }
+TRect rtrect(Rand& r) { TRect t; t.x0 = r.u(13); t.y0 = r.u(13); t.x1 = r.u(13); t.y1 = r.u(13); return t; }
+Target rtarget(Rand& r) { Target t; t.base = r.u(32); t.pitch = r.u(16); t.msaa = r.u(1); return t; }
 Edge redge(Rand& r) { Edge e; e.a = r.s(25); e.b = r.s(25); e.e = r.s(50); return e; }
 
 template <typename P>
@@ -55,15 +55,15 @@ TEST_CASE("contract: every packet survives pack/unpack", "[contract]") {
     round_trip(t);
     SetupPkt s;
     for (auto& e : s.edges) e = redge(r);
-    s.tiles = rtrect(r); s.pix = rrect(r); s.color = r.u(32); s.target = rtarget(r); s.tri_id = r.u(32);
+    s.tiles = rtrect(r); s.start = r.u(13); s.pix = rrect(r); s.color = r.u(32); s.target = rtarget(r); s.tri_id = r.u(32);
     round_trip(s);
     TilePkt tp;
-    tp.tx = r.u(12); tp.ty = r.u(12); tp.accept = r.u(1);
+    tp.tx = r.u(13); tp.ty = r.u(13); tp.edge_in = r.u(3);
     for (auto& e : tp.edges) e = redge(r);
     tp.pix = rrect(r); tp.color = r.u(32); tp.target = rtarget(r); tp.tri_id = r.u(32);
     round_trip(tp);
-    CovPkt c;
-    c.tx = r.u(12); c.ty = r.u(12); c.mask = r.u(64); c.color = r.u(32); c.target = rtarget(r); c.tri_id = r.u(32);
+    QuadPkt c;
+    c.qx = r.u(13); c.qy = r.u(13); c.mask = r.u(16); c.color = r.u(32); c.target = rtarget(r); c.tri_id = r.u(32);
     round_trip(c);
     MemReq m;
     m.we = r.u(1); m.addr = r.u(32); m.wdata = r.u(32); m.be = r.u(4); m.tag = r.u(8);
@@ -104,13 +104,14 @@ TEST_CASE("contract: signed fields at their extremes", "[contract]") {
 }
 
 TEST_CASE("contract: generated constants are consistent with the docs", "[contract]") {
-  CHECK(DrawPkt::WIDTH == 253);
-  CHECK(TriPkt::WIDTH == 317);
-  CHECK(SetupPkt::WIDTH == 521);
-  CHECK(TilePkt::WIDTH == 498);
-  CHECK(CovPkt::WIDTH == 201);
+  CHECK(DrawPkt::WIDTH == 254);
+  CHECK(TriPkt::WIDTH == 318);
+  CHECK(SetupPkt::WIDTH == 539);
+  CHECK(TilePkt::WIDTH == 503);
+  CHECK(QuadPkt::WIDTH == 156);
   CHECK(MemReq::WIDTH == 77);
   CHECK(MemRsp::WIDTH == 41);
   CHECK(std::string(BOUNDARY_NAMES[0]) == "cp_draw");
+  CHECK(std::string(BOUNDARY_NAMES[4]) == "fine_quad");
   CHECK(std::string(BOUNDARY_NAMES[5]) == "pw_mem");
 }

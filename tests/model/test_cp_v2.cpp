@@ -104,8 +104,10 @@ Outcome run_checked(const Fixture& f, const std::vector<uint32_t>& cmds) {
         }
         for (uint64_t y = d->clip.y0; y < d->clip.y1; ++y) {  // addresses wrap at 2^32
           // The memory port ignores addr[1:0]: a write lands on its dword.
-          const uint64_t lo = static_cast<uint32_t>(d->target.base + y * d->target.pitch + 4 * d->clip.x0) & ~3u;
-          const uint64_t hi = lo + 4 * (d->clip.x1 - d->clip.x0);
+          // 4x MSAA targets (RT_PITCH[16]) hold 16 bytes per pixel.
+          const uint64_t bpp = d->target.msaa ? 16 : 4;
+          const uint64_t lo = static_cast<uint32_t>(d->target.base + y * d->target.pitch + bpp * d->clip.x0) & ~3u;
+          const uint64_t hi = lo + bpp * (d->clip.x1 - d->clip.x0);
           bound.push_back({lo, hi});
           if (hi > (uint64_t{1} << 32)) bound.push_back({0, hi - (uint64_t{1} << 32)});
         }

@@ -70,19 +70,19 @@ TEST_CASE("ia: triangle list assembly, leftovers, tri_id, address wrap", "[ia]")
 
 TEST_CASE("pw: one write per set bit, lowest first, wrapping address", "[pw]") {
   model::PixelWriter pw;
-  CovPkt c;
-  c.tx = 3;
-  c.ty = 2;
-  c.mask = (uint64_t{1} << 63) | (uint64_t{1} << 9) | 1u;
+  QuadPkt c;
+  c.qx = 12;
+  c.qy = 8;
+  c.mask = 0x8u | 0x2u | 0x1u | 0xFFF0u;  // 1x: bits 4..15 are not pixels
   c.color = 0x80402010u;
   c.target.base = 0xFFFFF000u;
   c.target.pitch = 0x1000;
   const auto reqs = pw.process(c);
   REQUIRE(reqs.size() == 3);
-  // bit 0: (24, 16); bit 9: (25, 17); bit 63: (31, 23)
+  // bit 0: (24, 16); bit 1: (25, 16); bit 3: (25, 17)
   CHECK(reqs[0].addr == ((0xFFFFF000u + 16u * 0x1000u + 24u * 4u) & 0xFFFFFFFFu));
-  CHECK(reqs[1].addr == ((0xFFFFF000u + 17u * 0x1000u + 25u * 4u) & 0xFFFFFFFFu));
-  CHECK(reqs[2].addr == ((0xFFFFF000u + 23u * 0x1000u + 31u * 4u) & 0xFFFFFFFFu));
+  CHECK(reqs[1].addr == ((0xFFFFF000u + 16u * 0x1000u + 25u * 4u) & 0xFFFFFFFFu));
+  CHECK(reqs[2].addr == ((0xFFFFF000u + 17u * 0x1000u + 25u * 4u) & 0xFFFFFFFFu));
   for (const MemReq& r : reqs) {
     CHECK(r.we == 1u);
     CHECK(r.wdata == 0x80402010u);
@@ -95,4 +95,12 @@ TEST_CASE("pw: one write per set bit, lowest first, wrapping address", "[pw]") {
   CHECK(m.read32(static_cast<uint32_t>(reqs[1].addr)) == 0x80402010u);
   CHECK(m.read8(static_cast<uint32_t>(reqs[1].addr)) == 0x10);  // R at the lowest address
   CHECK(pw.pixels_written() == 3u);
+  // 4x MSAA: bit 4*p + s is sample s of pixel p, at base + y*pitch + x*16 + s*4.
+  c.target.msaa = 1;
+  c.mask = (1u << 15) | (1u << 6) | 1u;  // (24, 16) s0; (25, 16) s2; (25, 17) s3
+  const auto ms = pw.process(c);
+  REQUIRE(ms.size() == 3);
+  CHECK(ms[0].addr == ((0xFFFFF000u + 16u * 0x1000u + 24u * 16u) & 0xFFFFFFFFu));
+  CHECK(ms[1].addr == ((0xFFFFF000u + 16u * 0x1000u + 25u * 16u + 8u) & 0xFFFFFFFFu));
+  CHECK(ms[2].addr == ((0xFFFFF000u + 17u * 0x1000u + 25u * 16u + 12u) & 0xFFFFFFFFu));
 }

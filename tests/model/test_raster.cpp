@@ -1,4 +1,7 @@
 // Coarse and fine rasterizers against brute-force evaluation, and D3D11 top-left examples.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -50,7 +53,11 @@ TEST_CASE("coarse: corner test agrees with per-sample evaluation", "[coarse]") {
     if (model::Setup::area2(v[0], v[1], v[2]) < 0) std::swap(v[1], v[2]);
     // Walk order and emitted set.
     model::CoarseRaster coarse;
-    const auto tiles = coarse.process(*s);
+    auto tiles = coarse.process(*s);
+    // The walk order (numerics section 4.2) differs from row-major inside a row; compare sets.
+    std::sort(tiles.begin(), tiles.end(), [](const TilePkt& p, const TilePkt& q) {
+      return p.ty != q.ty ? p.ty < q.ty : p.tx < q.tx;
+    });
     size_t next = 0;
     for (uint64_t ty = s->tiles.y0; ty < s->tiles.y1; ++ty) {
       for (uint64_t tx = s->tiles.x0; tx < s->tiles.x1; ++tx) {
@@ -75,8 +82,8 @@ TEST_CASE("coarse: corner test agrees with per-sample evaluation", "[coarse]") {
         } else {
           const TilePkt& tp = tiles[next++];
           CHECK_FALSE(any_edge_all_out);  // the corner test is exact per edge
-          CHECK(tp.accept == (all_in ? 1u : 0u));
-          if (tp.accept) ++accepted;
+          CHECK((tp.edge_in == 7u) == all_in);
+          if (tp.edge_in == 7u) ++accepted;
           for (int k = 0; k < 3; ++k) {
             const auto f = model::Setup::edge_fn(v[k], v[(k + 1) % 3]);
             CHECK(tp.edges[k].e == f.eval(static_cast<int64_t>(tx * 8) * 256 + 128, static_cast<int64_t>(ty * 8) * 256 + 128));
@@ -115,20 +122,31 @@ TEST_CASE("fine: masks and whole-triangle coverage equal brute force", "[fine]")
   }
 }
 
-TEST_CASE("fine: pixel order inside a tile and empty masks", "[fine]") {
-  // A tile fully inside (accept) clipped by pix to a 3x2 window.
+TEST_CASE("fine: quad order inside a tile and empty masks", "[fine]") {
+  // A tile fully inside (every edge inside) clipped by pix to a 3x2 window.
   TilePkt t;
   t.tx = 1;
   t.ty = 2;
-  t.accept = 1;
+  t.edge_in = 7;
   t.pix = test::rect(10, 17, 13, 19);
   model::FineRaster fine;
-  const auto c = fine.process(t);
-  REQUIRE(c);
-  // pixels x 10..12 (i = 2..4), y 17..18 (j = 1..2)
-  CHECK(c->mask == ((uint64_t{0x1C} << 8) | (uint64_t{0x1C} << 16)));
+  CHECK(model::FineRaster::coverage_mask(t) == ((uint64_t{0x1C} << 8) | (uint64_t{0x1C} << 16)));
+  // pixels x 10..12, y 17..18: quads (5, 8) (x 10..11, y 16..17), (6, 8), (5, 9), (6, 9), in
+  // row-major quad order, pixel bit p = (y&1)*2 + (x&1).
+  const auto q = fine.process(t);
+  REQUIRE(q.size() == 4);
+  CHECK((q[0].qx == 5 && q[0].qy == 8 && q[0].mask == 0xCu));
+  CHECK((q[1].qx == 6 && q[1].qy == 8 && q[1].mask == 0x4u));
+  CHECK((q[2].qx == 5 && q[2].qy == 9 && q[2].mask == 0x3u));
+  CHECK((q[3].qx == 6 && q[3].qy == 9 && q[3].mask == 0x1u));
   t.pix = test::rect(0, 0, 8, 16);  // does not reach tile (1, 2)
-  CHECK_FALSE(fine.process(t));
+  CHECK(fine.process(t).empty());
+  // 4x: the tile is 4x4 pixels (4..7, 8..11), 2x2 quads; bit 4*p + s.
+  t.target.msaa = 1;
+  t.pix = test::rect(5, 8, 6, 9);  // one pixel: (5, 8), pixel 1 of quad (2, 4)
+  const auto m = fine.process(t);
+  REQUIRE(m.size() == 1);
+  CHECK((m[0].qx == 2 && m[0].qy == 4 && m[0].mask == 0xF0u));
 }
 
 TEST_CASE("top-left rule: D3D11 examples", "[fine][topleft]") {
@@ -176,4 +194,113 @@ TEST_CASE("top-left rule: D3D11 examples", "[fine][topleft]") {
 
   // A thin triangle covering no sample centre produces nothing.
   CHECK(pixels(test::tri(PX + 10, PX + 10, 3 * PX, PX + 20, PX + 10, PX + 100, clip)).empty());
+}
+
+TEST_CASE("coarse: the walk emits every passing tile and visits few others", "[coarse][walk]") {
+  // Random triangles of every shape, with many long slivers in every direction, over a
+  // 2048x2048 target; for each: the walk's emitted tiles are exactly the tiles passing the
+  // corner test (brute force over the box), and its decisions are bounded by the passing tiles
+  // plus a term linear in the box's sides (a box walk costs the box's area).
+  const uint32_t seed = test::base_seed() + 7;
+  INFO("seed " << seed);
+  std::printf("[model_tests] coarse walk: seed=%u (replay: build/tests/model_tests --rng-seed %u \"[walk]\")\n",
+              seed, seed);
+  SceneRng rng(seed);
+  const Rect clip = test::rect(0, 0, 2048, 2048);
+  uint64_t visited = 0, passing = 0, bbox = 0, sliver_visited = 0, sliver_passing = 0, sliver_bbox = 0;
+  for (int it = 0; it < 1500; ++it) {
+    const bool sliver = it % 2 == 0;
+    int64_t c[6];
+    const int64_t cx = rng.range(-100 * PX, 2100 * PX), cy = rng.range(-100 * PX, 2100 * PX);
+    const int64_t len = rng.range(1, 1500) * PX;
+    if (sliver) {  // a long thin triangle: two vertices far apart, the third near the first
+      const double ang = static_cast<double>(rng.range(0, 3599)) * 3.14159265358979 / 1800.0;
+      c[0] = cx, c[1] = cy;
+      c[2] = cx + static_cast<int64_t>(static_cast<double>(len) * std::cos(ang));
+      c[3] = cy + static_cast<int64_t>(static_cast<double>(len) * std::sin(ang));
+      c[4] = cx + rng.range(-3 * PX, 3 * PX), c[5] = cy + rng.range(-3 * PX, 3 * PX);
+    } else {
+      for (int i = 0; i < 6; ++i) c[i] = (i % 2 ? cy : cx) + rng.range(-len, len);
+    }
+    const TriPkt t = test::tri(c[0], c[1], c[2], c[3], c[4], c[5], clip);
+    model::Setup setup;
+    const auto s = setup.process(t);
+    if (!s) continue;
+    INFO(t.str());
+    std::vector<std::pair<uint32_t, uint32_t>> want, got;
+    for (uint64_t ty = s->tiles.y0; ty < s->tiles.y1; ++ty) {
+      for (uint64_t tx = s->tiles.x0; tx < s->tiles.x1; ++tx) {
+        TilePkt tp;
+        if (model::CoarseRaster::test_tile(*s, static_cast<uint32_t>(tx), static_cast<uint32_t>(ty), tp)) {
+          want.push_back({static_cast<uint32_t>(tx), static_cast<uint32_t>(ty)});
+        }
+      }
+    }
+    const uint64_t v = model::CoarseRaster::walk(*s, {}, [&](uint32_t tx, uint32_t ty) { got.push_back({tx, ty}); });
+    CHECK(got.size() == want.size());
+    std::sort(got.begin(), got.end(), [](const auto& p, const auto& q) {
+      return p.second != q.second ? p.second < q.second : p.first < q.first;
+    });
+    CHECK(got == want);
+    const uint64_t w = s->tiles.x1 - s->tiles.x0, h = s->tiles.y1 - s->tiles.y0;
+    CHECK(v <= want.size() + h + 3 * w);
+    visited += v;
+    passing += want.size();
+    bbox += w * h;
+    if (sliver) {
+      sliver_visited += v;
+      sliver_passing += want.size();
+      sliver_bbox += w * h;
+    }
+  }
+  std::printf("  all: %llu passing tiles, %llu decisions (%.3f per passing tile), box walk %llu (%.2f)\n",
+              static_cast<unsigned long long>(passing), static_cast<unsigned long long>(visited),
+              static_cast<double>(visited) / static_cast<double>(passing), static_cast<unsigned long long>(bbox),
+              static_cast<double>(bbox) / static_cast<double>(passing));
+  std::printf("  slivers: %llu passing tiles, %llu decisions (%.3f per passing tile), box walk %llu (%.2f)\n",
+              static_cast<unsigned long long>(sliver_passing), static_cast<unsigned long long>(sliver_visited),
+              static_cast<double>(sliver_visited) / static_cast<double>(sliver_passing),
+              static_cast<unsigned long long>(sliver_bbox),
+              static_cast<double>(sliver_bbox) / static_cast<double>(sliver_passing));
+}
+
+TEST_CASE("coarse: interleaved walks of 2 and 4 rasterizers partition the tiles", "[coarse][walk]") {
+  const uint32_t seed = test::base_seed() + 8;
+  INFO("seed " << seed);
+  SceneRng rng(seed);
+  const Rect clip = test::rect(0, 0, 512, 512);
+  for (int it = 0; it < 800; ++it) {
+    const int64_t cx = rng.range(-10 * PX, 520 * PX), cy = rng.range(-10 * PX, 520 * PX);
+    const int64_t len = rng.range(1, 300) * PX;
+    int64_t c[6];
+    for (int i = 0; i < 6; ++i) c[i] = (i % 2 ? cy : cx) + rng.range(-len, len);
+    const auto s = model::Setup().process(test::tri(c[0], c[1], c[2], c[3], c[4], c[5], clip));
+    if (!s) continue;
+    std::vector<std::pair<uint32_t, uint32_t>> all;
+    model::CoarseRaster::walk(*s, {}, [&](uint32_t tx, uint32_t ty) { all.push_back({tx, ty}); });
+    std::sort(all.begin(), all.end(), [](const auto& p, const auto& q) {
+      return p.second != q.second ? p.second < q.second : p.first < q.first;
+    });
+    for (uint32_t n : {2u, 4u}) {
+      for (uint32_t r = 0; r < n; ++r) {
+        model::CoarseRaster::Lattice lat;
+        lat.sx = 2;
+        lat.sy = n == 4 ? 2 : 1;
+        lat.ox = r & 1u;
+        lat.oy = n == 4 ? r >> 1 : 0;
+        std::vector<std::pair<uint32_t, uint32_t>> mine, want;
+        model::CoarseRaster::walk(*s, lat, [&](uint32_t tx, uint32_t ty) { mine.push_back({tx, ty}); });
+        for (const auto& p : all) {
+          if ((p.first & 1u) == lat.ox && (n == 2 || (p.second & 1u) == lat.oy)) want.push_back(p);
+        }
+        INFO("rasterizer " << r << " of " << n);
+        auto row_major = [](const auto& p, const auto& q) {
+          return p.second != q.second ? p.second < q.second : p.first < q.first;
+        };
+        std::sort(mine.begin(), mine.end(), row_major);
+        std::sort(want.begin(), want.end(), row_major);
+        CHECK(mine == want);
+      }
+    }
+  }
 }

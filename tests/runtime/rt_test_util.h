@@ -2,7 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <chrono>
 #include <cstring>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "runtime.h"
@@ -54,6 +58,95 @@ inline std::vector<uint32_t> read_rt(ImmediateContext& ctx, Resource* rt) {
   ctx.unmap(rt);
   return px;
 }
+
+// Device settings for the manual backend: a short timeout, so that a test that waits for a fence
+// nobody completes fails quickly (device lost) instead of hanging.
+inline DeviceDesc manual_desc() {
+  DeviceDesc d;
+  d.timeout = std::chrono::milliseconds(2000);
+  return d;
+}
+
+// What a RuntimeFixture sets up.
+struct FixtureDesc {
+  DeviceDesc device;
+  uint32_t width = 16, height = 16, clear = 0;       // render target and its CPU clear colour
+  std::vector<int32_t> vertices = tri(0, 0, 8, 0, 0, 8);
+  bool bind = true;                                  // rt and vb bound on the immediate context
+
+  FixtureDesc& with_device(const DeviceDesc& d) {
+    device = d;
+    return *this;
+  }
+  FixtureDesc& target(uint32_t w, uint32_t h, uint32_t c = 0) {
+    width = w;
+    height = h;
+    clear = c;
+    return *this;
+  }
+  FixtureDesc& with_vertices(std::vector<int32_t> v) {
+    vertices = std::move(v);
+    return *this;
+  }
+  FixtureDesc& unbound() {
+    bind = false;
+    return *this;
+  }
+};
+
+// The start of almost every runtime test: a Device over backend B, a render target `rt` and a
+// vertex buffer `vb`, bound on the immediate context `ctx`. At the end it unbinds and releases
+// them (a test that releases one itself sets the member to nullptr) and, on the manual backend,
+// completes every submitted fence so that the Device can be destroyed without waiting.
+// Use with TEST_CASE_METHOD (ManualFixture, GoldenFixture) or as a local object.
+template <typename B>
+class RuntimeFixture {
+ public:
+  static FixtureDesc defaults() {
+    FixtureDesc d;
+    if (std::is_same<B, ManualBackend>::value) d.device = manual_desc();
+    return d;
+  }
+  RuntimeFixture() : RuntimeFixture(defaults()) {}
+  explicit RuntimeFixture(const FixtureDesc& d)
+      : dev(be, d.device), ctx(dev.immediate()), rt(make_rt(dev, d.width, d.height, d.clear)),
+        vb(make_vb(dev, d.vertices)) {
+    if (!rt || !vb) throw std::runtime_error("RuntimeFixture: " + dev.last_error());
+    if (d.bind && (ctx.set_render_target(rt) != Result::OK || ctx.set_vertex_buffer(vb) != Result::OK))
+      throw std::runtime_error("RuntimeFixture: " + ctx.last_error());
+  }
+  ~RuntimeFixture() {
+    ctx.clear_state();
+    if (rt) rt->release();
+    if (vb) vb->release();
+    complete_on_teardown(be);
+  }
+  RuntimeFixture(const RuntimeFixture&) = delete;
+  RuntimeFixture& operator=(const RuntimeFixture&) = delete;
+
+  // Colour, then a draw of `count` vertices from `first` of the bound vertex buffer.
+  Result draw(uint32_t colour, uint32_t count = 3, uint32_t first = 0) {
+    ctx.set_color(colour);
+    return ctx.draw(count, first);
+  }
+  std::vector<uint32_t> pixels() { return read_rt(ctx, rt); }
+
+  B be;
+  Device dev;
+  ImmediateContext& ctx;
+  Resource* rt;
+  Resource* vb;
+
+ private:
+  template <typename Other>
+  static void complete_on_teardown(Other&) {}  // simulated GPUs run when the Device waits
+  static void complete_on_teardown(ManualBackend& m) {
+    m.on_poll = [&m] { m.complete(m.last_kicked_fence()); };
+  }
+};
+
+using ManualFixture = RuntimeFixture<ManualBackend>;
+using GoldenFixture = RuntimeFixture<GoldenBackend>;
 
 // A deterministic scene used to compare backends: several resources, state changes, a DISCARD
 // rename, a command list executed twice, auto-flushes. Leaves everything flushed and idle.

@@ -13,23 +13,14 @@ using namespace pineda::rt;
 using namespace pineda::rt::test;
 
 namespace {
-DeviceDesc manual_desc() {
-  DeviceDesc d;
-  d.timeout = std::chrono::milliseconds(2000);
-  return d;
-}
+// Two fixtures besides the defaults: a 32x16 golden target, and a manual device with `dd`.
+FixtureDesc wide(std::vector<int32_t> verts) { return FixtureDesc().target(32, 16).with_vertices(std::move(verts)); }
+FixtureDesc manual_with(const DeviceDesc& dd) { return ManualFixture::defaults().with_device(dd); }
 }  // namespace
 
-TEST_CASE("WRITE map of an idle resource does not flush or wait", "[runtime][map]") {
-  ManualBackend be;
-  Device dev(be, manual_desc());
-  auto& ctx = dev.immediate();
-  Resource* rt = make_rt(dev, 16, 16);
-  Resource* busy = make_vb(dev, tri(0, 0, 8, 0, 0, 8));
+TEST_CASE_METHOD(ManualFixture, "WRITE map of an idle resource does not flush or wait", "[runtime][map]") {
   Resource* idle = make_vb(dev, tri(0, 0, 8, 0, 0, 8));
-  REQUIRE(ctx.set_render_target(rt) == Result::OK);
-  REQUIRE(ctx.set_vertex_buffer(busy) == Result::OK);
-  REQUIRE(ctx.draw(3, 0) == Result::OK);  // open, not flushed
+  REQUIRE(ctx.draw(3, 0) == Result::OK);  // open, not flushed: vb is busy
   const size_t open = ctx.open_dwords();
   Mapped m;
   REQUIRE(ctx.map(idle, MapType::WRITE, 0, &m) == Result::OK);
@@ -41,94 +32,62 @@ TEST_CASE("WRITE map of an idle resource does not flush or wait", "[runtime][map
   CHECK(be.kick_count() == 0);
   CHECK(ctx.open_dwords() == open);
   CHECK(be.memory().read32(idle->gpu_address()) == 0);
-  be.complete(dev.flushed_fence() + 1);
-  ctx.clear_state();
-  rt->release();
-  busy->release();
   idle->release();
 }
 
 TEST_CASE("NO_OVERWRITE while the GPU is stalled returns at once with the same pointer", "[runtime][map]") {
-  ManualBackend be;
-  Device dev(be, manual_desc());
-  auto& ctx = dev.immediate();
-  Resource* rt = make_rt(dev, 16, 16);
-  Resource* vb = make_vb(dev, std::vector<int32_t>(60, 0));
-  ctx.set_render_target(rt);
-  ctx.set_vertex_buffer(vb);
+  ManualFixture f(ManualFixture::defaults().with_vertices(std::vector<int32_t>(60, 0)));
   Mapped m1, m2;
-  REQUIRE(ctx.map(vb, MapType::WRITE_DISCARD, 0, &m1) == Result::OK);
+  REQUIRE(f.ctx.map(f.vb, MapType::WRITE_DISCARD, 0, &m1) == Result::OK);
   auto t = tri(0, 0, 8, 0, 0, 8);
   std::memcpy(m1.data, t.data(), 24);
-  ctx.unmap(vb);
-  ctx.draw(3, 0);
-  REQUIRE(ctx.flush() == Result::OK);
-  REQUIRE(dev.completed_fence() < dev.flushed_fence());  // the GPU has not finished (stalled)
-  const uint32_t addr = vb->gpu_address();
-  REQUIRE(ctx.map(vb, MapType::WRITE_NO_OVERWRITE, 0, &m2) == Result::OK);
+  f.ctx.unmap(f.vb);
+  f.ctx.draw(3, 0);
+  REQUIRE(f.ctx.flush() == Result::OK);
+  REQUIRE(f.dev.completed_fence() < f.dev.flushed_fence());  // the GPU has not finished (stalled)
+  const uint32_t addr = f.vb->gpu_address();
+  REQUIRE(f.ctx.map(f.vb, MapType::WRITE_NO_OVERWRITE, 0, &m2) == Result::OK);
   CHECK(m2.data == m1.data);
-  CHECK(vb->gpu_address() == addr);
-  CHECK(dev.stats().waits == 0);
-  CHECK(be.polls() == 0);
+  CHECK(f.vb->gpu_address() == addr);
+  CHECK(f.dev.stats().waits == 0);
+  CHECK(f.be.polls() == 0);
   // Appending after the data in use: only the changed bytes are written back.
   auto t2 = tri(8, 8, 16, 8, 8, 16);
   std::memcpy(m2.data + 24, t2.data(), 24);
-  ctx.unmap(vb);
-  CHECK(be.memory().read32(addr + 24) == static_cast<uint32_t>(8 * PX));
-  CHECK(be.memory().read32(addr + 4 * 2) == static_cast<uint32_t>(8 * PX));
-  ctx.draw(3, 3);
-  be.complete(dev.flushed_fence() + 1);
-  ctx.clear_state();
-  rt->release();
-  vb->release();
+  f.ctx.unmap(f.vb);
+  CHECK(f.be.memory().read32(addr + 24) == static_cast<uint32_t>(8 * PX));
+  CHECK(f.be.memory().read32(addr + 4 * 2) == static_cast<uint32_t>(8 * PX));
+  f.ctx.draw(3, 3);
 }
 
 TEST_CASE("DISCARD while busy returns new storage at once; the earlier draw sees the old data (golden)",
           "[runtime][map][golden]") {
-  GoldenBackend be;
-  Device dev(be);
-  auto& ctx = dev.immediate();
-  Resource* rt = make_rt(dev, 32, 16, 0);
-  Resource* vb = make_vb(dev, tri(0, 0, 16, 0, 0, 16));  // left half
-  ctx.set_render_target(rt);
-  ctx.set_vertex_buffer(vb);
-  ctx.set_color(rgba(255, 0, 0));
-  ctx.draw(3, 0);
-  REQUIRE(ctx.flush() == Result::OK);
-  const uint32_t old_addr = vb->gpu_address();
-  const uint64_t busy_fence = vb->last_gpu_read();
-  REQUIRE(dev.completed_fence() < busy_fence);  // the model runs only when the runtime waits
+  GoldenFixture f(wide(tri(0, 0, 16, 0, 0, 16)));  // left half
+  f.draw(rgba(255, 0, 0));
+  REQUIRE(f.ctx.flush() == Result::OK);
+  const uint32_t old_addr = f.vb->gpu_address();
+  const uint64_t busy_fence = f.vb->last_gpu_read();
+  REQUIRE(f.dev.completed_fence() < busy_fence);  // the model runs only when the runtime waits
   Mapped m;
-  REQUIRE(ctx.map(vb, MapType::WRITE_DISCARD, 0, &m) == Result::OK);
-  CHECK(dev.stats().waits == 0);
-  CHECK(dev.stats().renames == 1);
-  CHECK(vb->gpu_address() != old_addr);
-  CHECK(dev.completed_fence() < busy_fence);  // returned without the GPU finishing
+  REQUIRE(f.ctx.map(f.vb, MapType::WRITE_DISCARD, 0, &m) == Result::OK);
+  CHECK(f.dev.stats().waits == 0);
+  CHECK(f.dev.stats().renames == 1);
+  CHECK(f.vb->gpu_address() != old_addr);
+  CHECK(f.dev.completed_fence() < busy_fence);  // returned without the GPU finishing
   auto t = tri(16, 0, 32, 0, 32, 16);             // right half
   std::memcpy(m.data, t.data(), 24);
-  ctx.unmap(vb);
-  ctx.set_color(rgba(0, 255, 0));
-  ctx.draw(3, 0);
-  const auto px = read_rt(ctx, rt);
+  f.ctx.unmap(f.vb);
+  f.draw(rgba(0, 255, 0));
+  const auto px = f.pixels();
   REQUIRE(px.size() == 32 * 16);
   CHECK(px[2 * 32 + 2] == rgba(255, 0, 0));    // first draw: old data (left)
   CHECK(px[2 * 32 + 29] == rgba(0, 255, 0));   // second draw: new data (right)
   CHECK(px[14 * 32 + 2] == 0);                 // below the old triangle: untouched
-  CHECK(be.memory().read32(old_addr + 8) == static_cast<uint32_t>(16 * PX));  // old storage kept its data
-  ctx.clear_state();
-  rt->release();
-  vb->release();
+  CHECK(f.be.memory().read32(old_addr + 8) == static_cast<uint32_t>(16 * PX));  // old storage kept its data
 }
 
-TEST_CASE("READ map after a draw blocks until exactly that draw's fence", "[runtime][map]") {
-  ManualBackend be;
-  Device dev(be, manual_desc());
-  auto& ctx = dev.immediate();
-  Resource* rt1 = make_rt(dev, 16, 16);
+TEST_CASE_METHOD(ManualFixture, "READ map after a draw blocks until exactly that draw's fence", "[runtime][map]") {
   Resource* rt2 = make_rt(dev, 16, 16);
-  Resource* vb = make_vb(dev, tri(0, 0, 8, 0, 0, 8));
-  ctx.set_vertex_buffer(vb);
-  ctx.set_render_target(rt1);
   ctx.draw(3, 0);
   REQUIRE(ctx.flush() == Result::OK);
   const uint64_t f1 = dev.flushed_fence();
@@ -145,10 +104,10 @@ TEST_CASE("READ map after a draw blocks until exactly that draw's fence", "[runt
     be.complete(next);
   };
   Mapped m;
-  REQUIRE(ctx.map(rt1, MapType::READ, 0, &m) == Result::OK);
+  REQUIRE(ctx.map(rt, MapType::READ, 0, &m) == Result::OK);
   CHECK(seen == std::vector<uint64_t>{f1});
   CHECK(dev.stats().last_wait_fence == f1);
-  ctx.unmap(rt1);
+  ctx.unmap(rt);
   // Two reads never wait.
   const auto waits = dev.stats().waits;
   REQUIRE(ctx.map(vb, MapType::READ, 0, &m) == Result::OK);  // vb is only read by the GPU
@@ -157,19 +116,10 @@ TEST_CASE("READ map after a draw blocks until exactly that draw's fence", "[runt
   be.on_poll = nullptr;
   be.complete(f2);
   ctx.clear_state();
-  rt1->release();
   rt2->release();
-  vb->release();
 }
 
-TEST_CASE("READ map flushes an unsubmitted draw and waits for its fence", "[runtime][map]") {
-  ManualBackend be;
-  Device dev(be, manual_desc());
-  auto& ctx = dev.immediate();
-  Resource* rt = make_rt(dev, 16, 16);
-  Resource* vb = make_vb(dev, tri(0, 0, 8, 0, 0, 8));
-  ctx.set_vertex_buffer(vb);
-  ctx.set_render_target(rt);
+TEST_CASE_METHOD(ManualFixture, "READ map flushes an unsubmitted draw and waits for its fence", "[runtime][map]") {
   ctx.draw(3, 0);
   REQUIRE(be.kick_count() == 0);
   const uint64_t f = ctx.open_fence();
@@ -185,25 +135,16 @@ TEST_CASE("READ map flushes an unsubmitted draw and waits for its fence", "[runt
   CHECK(dev.completed_fence() == f);
   ctx.unmap(rt);
   be.on_poll = nullptr;
-  ctx.clear_state();
-  rt->release();
-  vb->release();
 }
 
-TEST_CASE("a destroyed resource's memory is not reused before its fence", "[runtime][destroy]") {
-  ManualBackend be;
-  Device dev(be, manual_desc());
-  auto& ctx = dev.immediate();
-  Resource* rt = make_rt(dev, 16, 16);
-  Resource* a = make_vb(dev, tri(0, 0, 8, 0, 0, 8));
-  const uint32_t addr_a = a->gpu_address();
-  ctx.set_render_target(rt);
-  ctx.set_vertex_buffer(a);
+TEST_CASE_METHOD(ManualFixture, "a destroyed resource's memory is not reused before its fence", "[runtime][destroy]") {
+  const uint32_t addr_a = vb->gpu_address();
   ctx.draw(3, 0);
   ctx.set_vertex_buffer(nullptr);
   ctx.flush();
   const uint64_t f = dev.flushed_fence();
-  a->release();  // last reference: retires at f
+  vb->release();  // last reference: retires at f
+  vb = nullptr;
   Resource* b = make_vb(dev, tri(0, 0, 8, 0, 0, 8));
   CHECK(b->gpu_address() != addr_a);
   ctx.flush();  // processes retirement: nothing has passed
@@ -214,127 +155,101 @@ TEST_CASE("a destroyed resource's memory is not reused before its fence", "[runt
   Resource* d = make_vb(dev, tri(0, 0, 8, 0, 0, 8));
   CHECK(d->gpu_address() == addr_a);  // first fit: the freed block is the lowest
   CHECK(dev.stats().retired >= 1);
-  ctx.clear_state();
-  for (Resource* r : {rt, b, c, d}) r->release();
+  for (Resource* r : {b, c, d}) r->release();
 }
 
 TEST_CASE("a full heap waits for a retiring resource's fence before reusing its memory", "[runtime][destroy]") {
-  ManualBackend be;
   DeviceDesc dd = manual_desc();
   dd.ring_size = 4096;
   dd.heap_size = 4096 + 1024 + 1024;  // the ring, a 16x16 render target and one 1 KiB buffer
-  Device dev(be, dd);
-  auto& ctx = dev.immediate();
-  Resource* rt = make_rt(dev, 16, 16);
-  REQUIRE(rt != nullptr);
-  Resource* a = nullptr;
-  REQUIRE(dev.create_buffer({1024, BIND_VERTEX_BUFFER}, nullptr, &a) == Result::OK);
-  const uint32_t addr_a = a->gpu_address();
-  ctx.set_render_target(rt);
-  ctx.set_vertex_buffer(a);
-  ctx.draw(3, 0);
-  ctx.clear_state();
-  ctx.flush();
-  const uint64_t f = dev.flushed_fence();
-  a->release();
+  ManualFixture f(manual_with(dd).with_vertices(std::vector<int32_t>(256, 0)));  // 1 KiB
+  const uint32_t addr_a = f.vb->gpu_address();
+  f.ctx.draw(3, 0);
+  f.ctx.clear_state();
+  f.ctx.flush();
+  const uint64_t fence = f.dev.flushed_fence();
+  f.vb->release();
+  f.vb = nullptr;
   uint64_t completed_at_poll = 0;
   int polls = 0;
-  be.on_poll = [&] {
+  f.be.on_poll = [&] {
     if (++polls == 2) {
-      completed_at_poll = f;
-      be.complete(f);
+      completed_at_poll = fence;
+      f.be.complete(fence);
     }
   };
   Resource* b = nullptr;
-  REQUIRE(dev.create_buffer({1024, BIND_VERTEX_BUFFER}, nullptr, &b) == Result::OK);
+  REQUIRE(f.dev.create_buffer({1024, BIND_VERTEX_BUFFER}, nullptr, &b) == Result::OK);
   CHECK(polls == 2);                       // it had to wait ...
-  CHECK(completed_at_poll == f);           // ... for exactly the retiring resource's fence
-  CHECK(dev.stats().last_wait_fence == f);
+  CHECK(completed_at_poll == fence);       // ... for exactly the retiring resource's fence
+  CHECK(f.dev.stats().last_wait_fence == fence);
   CHECK(b->gpu_address() == addr_a);
-  be.on_poll = nullptr;
+  f.be.on_poll = nullptr;
   b->release();
-  rt->release();
 }
 
 TEST_CASE("fence wrap-around from 0xFFFFFF80 over 256 submissions", "[runtime][fence]") {
-  ManualBackend be;
   DeviceDesc dd = manual_desc();
   dd.initial_fence = 0xFFFFFF80u;
-  Device dev(be, dd);
-  auto& ctx = dev.immediate();
-  Resource* rt = make_rt(dev, 16, 16);
-  Resource* vb = make_vb(dev, tri(0, 0, 8, 0, 0, 8));
-  ctx.set_render_target(rt);
-  ctx.set_vertex_buffer(vb);
-  CHECK(be.read_fence() == 0xFFFFFF80u);
+  ManualFixture f(manual_with(dd));
+  CHECK(f.be.read_fence() == 0xFFFFFF80u);
   for (uint64_t i = 1; i <= 256; ++i) {
-    ctx.set_color(static_cast<uint32_t>(i));
-    ctx.draw(3, 0);
-    REQUIRE(ctx.flush() == Result::OK);
-    const uint64_t f = 0xFFFFFF80ull + i;
-    REQUIRE(dev.flushed_fence() == f);
-    REQUIRE(be.last_kicked_fence() == f);
-    REQUIRE(rt->last_gpu_write() == f);
-    REQUIRE(dev.completed_fence() == f - 1);  // not done yet, even across the wrap
+    f.draw(static_cast<uint32_t>(i));
+    REQUIRE(f.ctx.flush() == Result::OK);
+    const uint64_t fence = 0xFFFFFF80ull + i;
+    REQUIRE(f.dev.flushed_fence() == fence);
+    REQUIRE(f.be.last_kicked_fence() == fence);
+    REQUIRE(f.rt->last_gpu_write() == fence);
+    REQUIRE(f.dev.completed_fence() == fence - 1);  // not done yet, even across the wrap
     if (i % 2) {
-      be.complete(f);
+      f.be.complete(fence);
     } else {  // wait through a READ map: the hook completes the fence
-      be.on_poll = [&be, f] { be.complete(f); };
+      f.be.on_poll = [&f, fence] { f.be.complete(fence); };
       Mapped m;
-      REQUIRE(ctx.map(rt, MapType::READ, 0, &m) == Result::OK);
-      ctx.unmap(rt);
-      be.on_poll = nullptr;
+      REQUIRE(f.ctx.map(f.rt, MapType::READ, 0, &m) == Result::OK);
+      f.ctx.unmap(f.rt);
+      f.be.on_poll = nullptr;
     }
-    REQUIRE(dev.completed_fence() == f);
+    REQUIRE(f.dev.completed_fence() == fence);
   }
-  CHECK(dev.completed_fence() == 0x100000080ull);
-  CHECK(be.read_fence() == 0x00000080u);
+  CHECK(f.dev.completed_fence() == 0x100000080ull);
+  CHECK(f.be.read_fence() == 0x00000080u);
   // The fence value written by the last submission is the low half of the 64-bit fence.
-  const auto k = be.kicks().back();
+  const auto k = f.be.kicks().back();
   REQUIRE(k.dwords.size() >= 2);
   CHECK(k.dwords[k.dwords.size() - 1] == 0x00000080u);
-  ctx.clear_state();
-  rt->release();
-  vb->release();
 }
 
 TEST_CASE("ring overrun waits on the oldest fence without corruption", "[runtime][ring]") {
-  ManualBackend be;
   DeviceDesc dd = manual_desc();
   dd.ring_size = 256;
-  Device dev(be, dd);
-  auto& ctx = dev.immediate();
-  Resource* rt = make_rt(dev, 16, 16);
-  Resource* vb = make_vb(dev, tri(0, 0, 8, 0, 0, 8));
-  ctx.set_render_target(rt);
-  ctx.set_vertex_buffer(vb);
+  ManualFixture f(manual_with(dd));
   std::vector<uint64_t> waited_on;
   size_t checked = 0;
-  be.on_poll = [&] {
-    checked += be.verify_outstanding();  // throws on corruption
+  f.be.on_poll = [&] {
+    checked += f.be.verify_outstanding();  // throws on corruption
     // Complete exactly the oldest outstanding submission.
-    for (const auto& k : be.kicks()) {
-      if (static_cast<int32_t>(be.read_fence() - static_cast<uint32_t>(k.fence)) < 0) {
+    for (const auto& k : f.be.kicks()) {
+      if (static_cast<int32_t>(f.be.read_fence() - static_cast<uint32_t>(k.fence)) < 0) {
         waited_on.push_back(k.fence);
-        be.complete(k.fence);
+        f.be.complete(k.fence);
         break;
       }
     }
   };
   for (uint32_t i = 0; i < 60; ++i) {
-    ctx.set_color(0x1000u + i);
-    REQUIRE(ctx.draw(3, 0) == Result::OK);
-    REQUIRE(ctx.flush() == Result::OK);
-    REQUIRE_NOTHROW(be.verify_outstanding());
+    REQUIRE(f.draw(0x1000u + i) == Result::OK);
+    REQUIRE(f.ctx.flush() == Result::OK);
+    REQUIRE_NOTHROW(f.be.verify_outstanding());
   }
-  const DeviceStats st = dev.stats();
+  const DeviceStats st = f.dev.stats();
   CHECK(st.ring_waits > 0);
   CHECK(checked > 0);
   // Fences were completed strictly in order, one at a time, only as far as needed.
   for (size_t i = 0; i < waited_on.size(); ++i) CHECK(waited_on[i] == i + 1);
   CHECK(waited_on.size() < 60);
   // Every submission holds its own colour and fence.
-  const auto kicks = be.kicks();
+  const auto kicks = f.be.kicks();
   REQUIRE(kicks.size() == 60);
   for (uint32_t i = 0; i < 60; ++i) {
     const auto& d = kicks[i].dwords;
@@ -343,40 +258,24 @@ TEST_CASE("ring overrun waits on the oldest fence without corruption", "[runtime
     CHECK(colour);
     CHECK(d.back() == i + 1);
   }
-  be.on_poll = nullptr;
-  be.complete(60);
-  ctx.clear_state();
-  rt->release();
-  vb->release();
+  f.be.on_poll = nullptr;
 }
 
 TEST_CASE("a tiny ring gives the same image as a large one (golden)", "[runtime][ring][golden]") {
   auto render = [](uint32_t ring) {
-    GoldenBackend be;
-    DeviceDesc dd;
-    dd.ring_size = ring;
-    Device dev(be, dd);
-    auto& ctx = dev.immediate();
-    Resource* rt = make_rt(dev, 32, 32, 0);
     std::vector<int32_t> v;
     for (int i = 0; i < 40; ++i) {
       auto t = tri(i % 30, (i * 3) % 28, i % 30 + 4, (i * 3) % 28, i % 30, (i * 3) % 28 + 4);
       v.insert(v.end(), t.begin(), t.end());
     }
-    Resource* vb = make_vb(dev, v);
-    ctx.set_render_target(rt);
-    ctx.set_vertex_buffer(vb);
+    DeviceDesc dd;
+    dd.ring_size = ring;
+    GoldenFixture f(FixtureDesc().with_device(dd).target(32, 32).with_vertices(v));
     for (uint32_t i = 0; i < 40; ++i) {
-      ctx.set_color(rgba(i * 6, 255 - i * 6, i));
-      ctx.draw(3, 3 * i);
-      if (i % 3 == 0) ctx.flush();
+      f.draw(rgba(i * 6, 255 - i * 6, i), 3, 3 * i);
+      if (i % 3 == 0) f.ctx.flush();
     }
-    auto px = read_rt(ctx, rt);
-    const auto st = dev.stats();
-    ctx.clear_state();
-    rt->release();
-    vb->release();
-    return std::make_pair(px, st.ring_waits);
+    return std::make_pair(f.pixels(), f.dev.stats().ring_waits);
   };
   const auto big = render(64 * 1024);
   const auto tiny = render(256);
@@ -388,119 +287,211 @@ TEST_CASE("a tiny ring gives the same image as a large one (golden)", "[runtime]
 TEST_CASE("a command list recorded on another thread and executed twice gives state isolation",
           "[runtime][deferred][golden]") {
   const bool use_call = GENERATE(true, false);
-  GoldenBackend be;
   DeviceDesc dd;
   dd.use_call = use_call;
-  Device dev(be, dd);
-  CHECK(dev.hardware_call() == use_call);
-  auto& ctx = dev.immediate();
-  const uint32_t RED = rgba(255, 0, 0), BLUE = rgba(0, 0, 255);
-  Resource* rt = make_rt(dev, 32, 16, 0);
   // L: left half, R: right half, M: a small triangle inside R.
-  Resource* vb = make_vb(dev, concat({tri(0, 0, 16, 0, 0, 16), tri(16, 0, 32, 0, 32, 16), tri(24, 1, 30, 1, 30, 7)}));
+  GoldenFixture f(wide(concat({tri(0, 0, 16, 0, 0, 16), tri(16, 0, 32, 0, 32, 16), tri(24, 1, 30, 1, 30, 7)}))
+                      .with_device(dd));
+  CHECK(f.dev.hardware_call() == use_call);
+  const uint32_t RED = rgba(255, 0, 0), BLUE = rgba(0, 0, 255);
   CommandList* list = nullptr;
   std::thread rec([&] {
     std::unique_ptr<DeferredContext> dc;
-    REQUIRE(dev.create_deferred_context({}, &dc) == Result::OK);
-    dc->set_render_target(rt);
-    dc->set_vertex_buffer(vb);
+    REQUIRE(f.dev.create_deferred_context({}, &dc) == Result::OK);
+    dc->set_render_target(f.rt);
+    dc->set_vertex_buffer(f.vb);
     dc->set_color(BLUE);  // no scissor set: the list must not inherit the immediate's
     REQUIRE(dc->draw(3, 3) == Result::OK);
     REQUIRE(dc->finish_command_list(false, &list) == Result::OK);
   });
   rec.join();
   REQUIRE(list != nullptr);
-  ctx.set_render_target(rt);
-  ctx.set_vertex_buffer(vb);
-  ctx.set_color(RED);
-  ctx.set_scissor(0, 0, 31, 16);
-  ctx.draw(3, 0);                                            // L red
-  REQUIRE(ctx.execute_command_list(list, true) == Result::OK);  // R blue
-  REQUIRE(ctx.draw(3, 6) == Result::OK);                     // M with the restored state: red
-  auto px = read_rt(ctx, rt);
+  f.ctx.set_scissor(0, 0, 31, 16);
+  f.draw(RED);                                                     // L red
+  REQUIRE(f.ctx.execute_command_list(list, true) == Result::OK);   // R blue
+  REQUIRE(f.ctx.draw(3, 6) == Result::OK);                         // M with the restored state: red
+  auto px = f.pixels();
   CHECK(px[2 * 32 + 2] == RED);
   CHECK(px[2 * 32 + 20] == BLUE);
   CHECK(px[12 * 32 + 31] == BLUE);   // beyond the immediate's scissor: the list's state is its own
   CHECK(px[2 * 32 + 29] == RED);
-  ctx.set_scissor(0, 0, 4, 4);
-  ctx.set_color(rgba(0, 255, 0));
-  REQUIRE(ctx.execute_command_list(list, false) == Result::OK);  // again: M becomes blue
-  CHECK(ctx.state().rt == nullptr);                                 // cleared, not restored
-  CHECK(ctx.draw(3, 0) == Result::INVALID_CALL);
-  px = read_rt(ctx, rt);
+  f.ctx.set_scissor(0, 0, 4, 4);
+  f.ctx.set_color(rgba(0, 255, 0));
+  REQUIRE(f.ctx.execute_command_list(list, false) == Result::OK);  // again: M becomes blue
+  CHECK(f.ctx.state().rt == nullptr);                                 // cleared, not restored
+  CHECK(f.ctx.draw(3, 0) == Result::INVALID_CALL);
+  px = f.pixels();
   CHECK(px[2 * 32 + 29] == BLUE);
   CHECK(px[2 * 32 + 2] == RED);
   CHECK(list->executions() == 2);
-  const auto st = dev.stats();
+  const auto st = f.dev.stats();
   CHECK(st.list_calls == (use_call ? 2u : 0u));
   CHECK(st.list_copies == (use_call ? 0u : 2u));
   list->release();
-  rt->release();
-  vb->release();
 }
 
 TEST_CASE("deferred DISCARD and NO_OVERWRITE write storage owned by the list (golden)", "[runtime][deferred][golden]") {
-  GoldenBackend be;
-  Device dev(be);
-  auto& ctx = dev.immediate();
-  Resource* rt = make_rt(dev, 32, 16, 0);
-  Resource* vb = make_vb(dev, concat({tri(0, 0, 16, 0, 0, 16), tri(0, 0, 16, 0, 0, 16)}));
+  GoldenFixture f(wide(concat({tri(0, 0, 16, 0, 0, 16), tri(0, 0, 16, 0, 0, 16)})).unbound());
   std::unique_ptr<DeferredContext> dc;
-  dev.create_deferred_context({}, &dc);
+  f.dev.create_deferred_context({}, &dc);
   Mapped m;
-  CHECK(dc->map(vb, MapType::WRITE_NO_OVERWRITE, 0, &m) == Result::INVALID_CALL);
-  CHECK(dc->map(vb, MapType::READ, 0, &m) == Result::INVALID_CALL);
-  CHECK(dc->map(vb, MapType::WRITE, 0, &m) == Result::INVALID_CALL);
-  REQUIRE(dc->map(vb, MapType::WRITE_DISCARD, 0, &m) == Result::OK);
+  CHECK(dc->map(f.vb, MapType::WRITE_NO_OVERWRITE, 0, &m) == Result::INVALID_CALL);
+  CHECK(dc->map(f.vb, MapType::READ, 0, &m) == Result::INVALID_CALL);
+  CHECK(dc->map(f.vb, MapType::WRITE, 0, &m) == Result::INVALID_CALL);
+  REQUIRE(dc->map(f.vb, MapType::WRITE_DISCARD, 0, &m) == Result::OK);
   auto t = tri(16, 0, 32, 0, 32, 16);
   std::memcpy(m.data, t.data(), 24);
-  dc->unmap(vb);
-  dc->set_render_target(rt);
-  dc->set_vertex_buffer(vb);
+  dc->unmap(f.vb);
+  dc->set_render_target(f.rt);
+  dc->set_vertex_buffer(f.vb);
   dc->set_color(rgba(0, 0, 255));
   dc->draw(3, 0);
   Mapped m2;
-  REQUIRE(dc->map(vb, MapType::WRITE_NO_OVERWRITE, 0, &m2) == Result::OK);
+  REQUIRE(dc->map(f.vb, MapType::WRITE_NO_OVERWRITE, 0, &m2) == Result::OK);
   CHECK(m2.data == m.data);
   auto t2 = tri(0, 0, 8, 0, 0, 8);
   std::memcpy(m2.data + 24, t2.data(), 24);
-  dc->unmap(vb);
+  dc->unmap(f.vb);
   dc->draw(3, 3);
   CommandList* list = nullptr;
   REQUIRE(dc->finish_command_list(false, &list) == Result::OK);
-  ctx.execute_command_list(list, false);
-  const auto px = read_rt(ctx, rt);
+  f.ctx.execute_command_list(list, false);
+  const auto px = f.pixels();
   CHECK(px[2 * 32 + 29] == rgba(0, 0, 255));
   CHECK(px[1 * 32 + 1] == rgba(0, 0, 255));
   CHECK(px[12 * 32 + 2] == 0);  // the resource's own data (left half) was not drawn
   list->release();
+}
+
+// D3D11: after ExecuteCommandList the resources a list discarded hold the list's data. The list
+// keeps its storage for later executions, so the resource shares it until either moves on.
+TEST_CASE("after executing a list with a deferred DISCARD the resource holds the list's data (golden)",
+          "[runtime][deferred][golden]") {
+  const bool use_call = GENERATE(true, false);
+  DeviceDesc dd;
+  dd.use_call = use_call;
+  GoldenFixture f(wide(tri(0, 0, 16, 0, 0, 16)).with_device(dd));  // the resource's own data: left half
+  const uint64_t heap_free = f.dev.heap_bytes_free();
+  const uint32_t own_addr = f.vb->gpu_address();
+  std::unique_ptr<DeferredContext> dc;
+  REQUIRE(f.dev.create_deferred_context({}, &dc) == Result::OK);
+  Mapped m;
+  REQUIRE(dc->map(f.vb, MapType::WRITE_DISCARD, 0, &m) == Result::OK);
+  const auto right = tri(16, 0, 32, 0, 32, 16);
+  std::memcpy(m.data, right.data(), 24);
+  REQUIRE(dc->unmap(f.vb) == Result::OK);
+  CommandList* list = nullptr;
+  REQUIRE(dc->finish_command_list(false, &list) == Result::OK);
+  CHECK(f.vb->gpu_address() == own_addr);  // recording changes nothing the immediate context sees
+
+  REQUIRE(f.ctx.execute_command_list(list, true) == Result::OK);
+  const uint32_t list_addr = f.vb->gpu_address();
+  CHECK(list_addr != own_addr);
+  CHECK(f.dev.stats().list_renames == 1);
+  REQUIRE(f.draw(rgba(0, 255, 0)) == Result::OK);  // the immediate draw reads the list's data
+  auto px = f.pixels();
+  CHECK(px[2 * 32 + 29] == rgba(0, 255, 0));
+  CHECK(px[2 * 32 + 2] == 0);
+
+  // The GPU is idle now. An immediate DISCARD must still not reuse the list's storage (a later
+  // execution needs its data), nor may a WRITE map change it.
+  REQUIRE(f.ctx.map(f.vb, MapType::WRITE_DISCARD, 0, &m) == Result::OK);
+  CHECK(f.vb->gpu_address() != list_addr);
+  const auto bottom = tri(0, 8, 32, 8, 0, 16);
+  std::memcpy(m.data, bottom.data(), 24);
+  f.ctx.unmap(f.vb);
+  REQUIRE(f.draw(rgba(255, 0, 0)) == Result::OK);
+  px = f.pixels();
+  CHECK(px[14 * 32 + 1] == rgba(255, 0, 0));
+  CHECK(f.be.memory().read32(list_addr) == static_cast<uint32_t>(16 * PX));  // the list's data is intact
+
+  // Executed again: the resource takes the list's storage again.
+  REQUIRE(f.ctx.execute_command_list(list, true) == Result::OK);
+  CHECK(f.vb->gpu_address() == list_addr);
+  REQUIRE(f.ctx.map(f.vb, MapType::WRITE_NO_OVERWRITE, 0, &m) == Result::OK);  // copy on write
+  CHECK(f.dev.stats().copy_on_write == 1);
+  f.ctx.unmap(f.vb);
+  CHECK(f.vb->gpu_address() != list_addr);
+  REQUIRE(f.draw(rgba(0, 0, 255)) == Result::OK);
+  px = f.pixels();
+  CHECK(px[2 * 32 + 29] == rgba(0, 0, 255));
+  CHECK(px[14 * 32 + 1] == rgba(255, 0, 0));
+  CHECK(f.be.memory().read32(list_addr) == static_cast<uint32_t>(16 * PX));
+  CHECK(list->executions() == 2);
+
+  // Everything released and finished: every byte comes back (a double free would throw).
+  const uint64_t vb_block = (f.vb->size() + Allocator::kGranule - 1) / Allocator::kGranule * Allocator::kGranule;
+  list->release();
   dc.reset();
-  rt->release();
-  vb->release();
+  f.ctx.clear_state();
+  f.vb->release();
+  f.vb = nullptr;
+  REQUIRE(f.ctx.wait_idle() == Result::OK);
+  REQUIRE(f.ctx.flush() == Result::OK);
+  CHECK(f.dev.heap_bytes_free() == heap_free + vb_block);  // the vertex buffer's block too
+}
+
+TEST_CASE_METHOD(ManualFixture, "storage shared by a resource and a command list is freed only when both let go",
+                 "[runtime][deferred][destroy]") {
+  std::unique_ptr<DeferredContext> dc;
+  REQUIRE(dev.create_deferred_context({}, &dc) == Result::OK);
+  Mapped m;
+  REQUIRE(dc->map(vb, MapType::WRITE_DISCARD, 0, &m) == Result::OK);
+  REQUIRE(dc->unmap(vb) == Result::OK);
+  CommandList* list = nullptr;
+  REQUIRE(dc->finish_command_list(false, &list) == Result::OK);
+  const uint32_t own_addr = vb->gpu_address();
+  REQUIRE(ctx.draw(3, 0) == Result::OK);  // the old storage is in use up to this fence
+  REQUIRE(ctx.execute_command_list(list, true) == Result::OK);
+  const uint64_t exec_fence = ctx.open_fence();
+  const uint32_t list_addr = vb->gpu_address();
+  REQUIRE(list_addr != own_addr);
+  CHECK(vb->last_gpu_read() == 0);  // the list does not read the resource (no draw in it)
+  REQUIRE(ctx.flush() == Result::OK);
+  REQUIRE(ctx.draw(3, 0) == Result::OK);  // reads the shared storage: a later fence
+  REQUIRE(ctx.flush() == Result::OK);
+  const uint64_t draw_fence = dev.flushed_fence();
+  list->release();  // the resource still uses the list's storage
+  be.complete(exec_fence);
+  ctx.flush();
+  // The addresses two new buffers get (first fit: the lowest free blocks).
+  auto alloc2 = [&] {
+    Resource* r1 = make_vb(dev, tri(0, 0, 8, 0, 0, 8));
+    Resource* r2 = make_vb(dev, tri(0, 0, 8, 0, 0, 8));
+    const auto a = std::make_pair(r1->gpu_address(), r2->gpu_address());
+    r1->release();
+    r2->release();
+    return a;
+  };
+  CHECK(alloc2().first == own_addr);   // the old storage retired at the execution's fence
+  CHECK(alloc2().second != list_addr); // the shared storage: the resource still uses it
+  ctx.clear_state();
+  vb->release();                       // it retires at the resource's last draw
+  vb = nullptr;
+  ctx.flush();
+  CHECK(alloc2().second != list_addr);
+  be.complete(draw_fence);
+  ctx.flush();
+  CHECK(alloc2().second == list_addr);
 }
 
 TEST_CASE("small command lists are recycled", "[runtime][deferred]") {
-  ManualBackend be;
-  Device dev(be, manual_desc());
+  ManualFixture f;
   std::unique_ptr<DeferredContext> dc;
-  dev.create_deferred_context({}, &dc);
-  const auto created = dev.stats().lists_created;
+  f.dev.create_deferred_context({}, &dc);
+  const auto created = f.dev.stats().lists_created;
   for (int i = 0; i < 5; ++i) {
     CommandList* l = nullptr;
     dc->set_color(static_cast<uint32_t>(i));
     REQUIRE(dc->finish_command_list(false, &l) == Result::OK);
     l->release();  // never executed: retired at once, back in the pool
   }
-  const auto st = dev.stats();
+  const auto st = f.dev.stats();
   CHECK(st.lists_recycled >= 4);
   CHECK(st.lists_created - created <= 1);
 }
 
-TEST_CASE("injected out-of-memory surfaces at FinishCommandList", "[runtime][deferred][errors]") {
-  ManualBackend be;
-  Device dev(be, manual_desc());
-  Resource* rt = make_rt(dev, 16, 16);
-  Resource* vb = make_vb(dev, tri(0, 0, 8, 0, 0, 8));
+TEST_CASE_METHOD(ManualFixture, "injected out-of-memory surfaces at FinishCommandList", "[runtime][deferred][errors]") {
   std::unique_ptr<DeferredContext> dc;
   dev.create_deferred_context({}, &dc);
   dc->set_render_target(rt);
@@ -534,20 +525,9 @@ TEST_CASE("injected out-of-memory surfaces at FinishCommandList", "[runtime][def
     CHECK(small->draw(3, 0) == Result::OK);
   }
   CHECK(small->finish_command_list(false, &l) == Result::OUT_OF_MEMORY);
-  small.reset();
-  dc.reset();
-  rt->release();
-  vb->release();
 }
 
-TEST_CASE("DO_NOT_WAIT returns still drawing", "[runtime][map]") {
-  ManualBackend be;
-  Device dev(be, manual_desc());
-  auto& ctx = dev.immediate();
-  Resource* rt = make_rt(dev, 16, 16);
-  Resource* vb = make_vb(dev, tri(0, 0, 8, 0, 0, 8));
-  ctx.set_render_target(rt);
-  ctx.set_vertex_buffer(vb);
+TEST_CASE_METHOD(ManualFixture, "DO_NOT_WAIT returns still drawing", "[runtime][map]") {
   ctx.draw(3, 0);
   Mapped m;
   CHECK(ctx.map(rt, MapType::READ, MAP_FLAG_DO_NOT_WAIT, &m) == Result::STILL_DRAWING);
@@ -560,41 +540,27 @@ TEST_CASE("DO_NOT_WAIT returns still drawing", "[runtime][map]") {
   be.complete(dev.flushed_fence());
   CHECK(ctx.map(rt, MapType::READ, MAP_FLAG_DO_NOT_WAIT, &m) == Result::OK);
   ctx.unmap(rt);
-  ctx.clear_state();
-  rt->release();
-  vb->release();
 }
 
 TEST_CASE("a fence that stops advancing marks the device lost", "[runtime][errors]") {
-  ManualBackend be;
   DeviceDesc dd;
   dd.timeout = std::chrono::milliseconds(50);
-  Device dev(be, dd);
-  auto& ctx = dev.immediate();
-  Resource* rt = make_rt(dev, 16, 16);
-  Resource* vb = make_vb(dev, tri(0, 0, 8, 0, 0, 8));
-  ctx.set_render_target(rt);
-  ctx.set_vertex_buffer(vb);
-  ctx.draw(3, 0);
+  ManualFixture f(manual_with(dd));
+  f.ctx.draw(3, 0);
   Mapped m;
-  CHECK(ctx.map(rt, MapType::READ, 0, &m) == Result::DEVICE_LOST);
-  CHECK(dev.lost());
-  CHECK(dev.last_error().find("device lost") != std::string::npos);
-  CHECK(ctx.draw(3, 0) == Result::DEVICE_LOST);
-  CHECK(ctx.flush() == Result::DEVICE_LOST);
+  CHECK(f.ctx.map(f.rt, MapType::READ, 0, &m) == Result::DEVICE_LOST);
+  CHECK(f.dev.lost());
+  CHECK(f.dev.last_error().find("device lost") != std::string::npos);
+  CHECK(f.ctx.draw(3, 0) == Result::DEVICE_LOST);
+  CHECK(f.ctx.flush() == Result::DEVICE_LOST);
   Resource* x = nullptr;
-  CHECK(dev.create_buffer({16, BIND_VERTEX_BUFFER}, nullptr, &x) == Result::DEVICE_LOST);
-  ctx.clear_state();
-  rt->release();
-  vb->release();
+  CHECK(f.dev.create_buffer({16, BIND_VERTEX_BUFFER}, nullptr, &x) == Result::DEVICE_LOST);
 }
 
 TEST_CASE("invalid calls are rejected with a code and a message", "[runtime][errors]") {
-  ManualBackend be;
-  Device dev(be, manual_desc());
-  auto& ctx = dev.immediate();
-  Resource* rt = make_rt(dev, 16, 16);
-  Resource* vb = make_vb(dev, tri(0, 0, 8, 0, 0, 8));
+  ManualFixture f(ManualFixture::defaults().unbound());
+  Device& dev = f.dev;
+  ImmediateContext& ctx = f.ctx;
   Resource* cb = nullptr;
   REQUIRE(dev.create_buffer({64, BIND_CONSTANT_BUFFER}, nullptr, &cb) == Result::OK);
   Resource* ib = nullptr;
@@ -604,18 +570,18 @@ TEST_CASE("invalid calls are rejected with a code and a message", "[runtime][err
   CHECK(dev.create_texture2d({0, 4, 0, BIND_RENDER_TARGET}, nullptr, &bad) == Result::INVALID_ARG);
   CHECK(dev.create_texture2d({4, 4, 6, BIND_RENDER_TARGET}, nullptr, &bad) == Result::INVALID_ARG);
   CHECK(dev.last_error().find("pitch") != std::string::npos);
-  CHECK(ctx.set_vertex_buffer(rt) == Result::INVALID_ARG);
+  CHECK(ctx.set_vertex_buffer(f.rt) == Result::INVALID_ARG);
   CHECK(ctx.set_vertex_buffer(cb) == Result::INVALID_ARG);
   CHECK(ctx.last_error().find("BIND_VERTEX_BUFFER") != std::string::npos);
-  CHECK(ctx.set_render_target(vb) == Result::INVALID_ARG);
-  CHECK(ctx.set_vertex_buffer(vb, 2) == Result::INVALID_ARG);
+  CHECK(ctx.set_render_target(f.vb) == Result::INVALID_ARG);
+  CHECK(ctx.set_vertex_buffer(f.vb, 2) == Result::INVALID_ARG);
   CHECK(ctx.draw(3, 0) == Result::INVALID_CALL);  // nothing bound
-  ctx.set_render_target(rt);
-  ctx.set_vertex_buffer(vb);
+  ctx.set_render_target(f.rt);
+  ctx.set_vertex_buffer(f.vb);
   CHECK(ctx.draw(3, 1) == Result::INVALID_ARG);   // past the end of the buffer
   CHECK(ctx.draw_indexed(3, 0, 0) == Result::NOT_SUPPORTED);
   CHECK(ctx.set_scissor(0, 0, 0x10000, 4) == Result::INVALID_ARG);
-  CHECK(ctx.unmap(vb) == Result::INVALID_CALL);
+  CHECK(ctx.unmap(f.vb) == Result::INVALID_CALL);
   Mapped m;
   REQUIRE(ctx.map(cb, MapType::WRITE, 0, &m) == Result::OK);
   CHECK(ctx.map(cb, MapType::WRITE, 0, &m) == Result::INVALID_CALL);  // already mapped
@@ -627,44 +593,30 @@ TEST_CASE("invalid calls are rejected with a code and a message", "[runtime][err
   CHECK(ctx.last_error().find("live") != std::string::npos);
   CHECK(ctx.execute_command_list(nullptr, false) == Result::INVALID_ARG);
   // A bound resource released by the application stays alive until unbound.
-  vb->release();
+  f.vb->release();
+  f.vb = nullptr;
   CHECK(ctx.draw(3, 0) == Result::OK);
-  ctx.clear_state();
-  be.complete(ctx.open_fence());
-  ctx.flush();
-  rt->release();
   cb->release();
   ib->release();
 }
 
 TEST_CASE("asynchronous submission gives the same image as synchronous (golden)", "[runtime][async][golden]") {
   auto render = [](bool async) {
-    GoldenBackend be;
-    DeviceDesc dd;
-    dd.async = async;
-    dd.ring_size = 1024;
-    dd.queue_depth = 2;
-    Device dev(be, dd);
-    auto& ctx = dev.immediate();
-    Resource* rt = make_rt(dev, 32, 32, 0);
     std::vector<int32_t> v;
     for (int i = 0; i < 50; ++i) {
       auto t = tri((i * 7) % 28, (i * 5) % 28, (i * 7) % 28 + 5, (i * 5) % 28 + 1, (i * 7) % 28 + 1, (i * 5) % 28 + 5);
       v.insert(v.end(), t.begin(), t.end());
     }
-    Resource* vb = make_vb(dev, v);
-    ctx.set_render_target(rt);
-    ctx.set_vertex_buffer(vb);
+    DeviceDesc dd;
+    dd.async = async;
+    dd.ring_size = 1024;
+    dd.queue_depth = 2;
+    GoldenFixture f(FixtureDesc().with_device(dd).target(32, 32).with_vertices(v));
     for (uint32_t i = 0; i < 200; ++i) {
-      ctx.set_color(rgba(i, 255 - i, i * 3));
-      REQUIRE(ctx.draw(3, 3 * (i % 50)) == Result::OK);
-      if (i % 7 == 0) REQUIRE(ctx.flush() == Result::OK);
+      REQUIRE(f.draw(rgba(i, 255 - i, i * 3), 3, 3 * (i % 50)) == Result::OK);
+      if (i % 7 == 0) REQUIRE(f.ctx.flush() == Result::OK);
     }
-    auto px = read_rt(ctx, rt);
-    ctx.clear_state();
-    rt->release();
-    vb->release();
-    return px;
+    return f.pixels();
   };
   const auto s = render(false);
   const auto a = render(true);

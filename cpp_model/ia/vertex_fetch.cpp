@@ -1,0 +1,127 @@
+#include "ia/vertex_fetch.h"
+
+namespace pineda::model {
+
+namespace {
+constexpr uint32_t kOne = 0x3F800000u;  // 1.0f
+}
+
+void VertexFetch::reset() {
+  st_.fill(0);
+  for (uint32_t r = 0; r < 4; ++r) st_[FE_MATRIX0 + 5 * r] = kOne;
+  vertices_ = dwords_ = oob_ = 0;
+}
+
+uint32_t VertexFetch::unorm8_to_f32(uint32_t c) {
+  c &= 0xFFu;
+  if (c == 0) return 0;
+  if (c == 255) return kOne;
+  // c / 255 = 0.cccccccc... in base 256: the bits of c repeat forever (and never end in zeros),
+  // so the first 24 significant bits come from the repetition and the rest is a sticky 1:
+  // round to nearest rounds up exactly when the next bit is 1.
+  uint64_t rep = 0;
+  for (int k = 0; k < 5; ++k) rep = (rep << 8) | c;  // 40 bits
+  int lz = 0;
+  while (((c << lz) & 0x80u) == 0) ++lz;
+  const int top = 39 - lz;                                          // the leading one
+  const uint32_t mant = static_cast<uint32_t>((rep >> (top - 23)) & 0x7FFFFFu);  // 23 bits after it
+  const uint32_t round = static_cast<uint32_t>((rep >> (top - 24)) & 1u);
+  const uint32_t exp = static_cast<uint32_t>(126 - lz);
+  return ((exp << 23) | mant) + round;  // never carries for c < 255
+}
+
+uint32_t VertexFetch::f32_to_unorm8(uint32_t f) {
+  const uint32_t exp = (f >> 23) & 0xFFu;
+  const uint32_t frac = f & 0x7FFFFFu;
+  if (exp == 0xFFu && frac != 0) return 0;  // NaN
+  if (f >> 31) return 0;                    // negative, -0, -Inf
+  if (exp == 0) return 0;                   // zero, denormals (flushed)
+  if (f >= kOne) return 255;                // >= 1.0, +Inf
+  // f = m * 2^(exp - 150) with m the 24-bit significand; f * 255 = (m * 255) >> s, s >= 24.
+  const uint64_t p = uint64_t{frac | 0x800000u} * 255u;
+  const uint32_t s = 150 - exp;
+  if (s >= 34) return 0;  // p < 2^32 <= 2^(s - 2): rounds to 0
+  const uint64_t q = p >> s, r = p & ((uint64_t{1} << s) - 1), half = uint64_t{1} << (s - 1);
+  return static_cast<uint32_t>(q + ((r > half || (r == half && (q & 1u))) ? 1u : 0u));
+}
+
+std::array<uint32_t, 4> VertexFetch::attribute(uint32_t a, const VFetchPkt& p, const Memory& mem, uint32_t& raw,
+                                               bool& unorm) {
+  const uint32_t w = st_[FE_ATTR_POS + a];
+  const uint32_t fmt = w & 7u;
+  std::array<uint32_t, 4> c{0, 0, 0, kOne};
+  raw = 0;
+  unorm = false;
+  if (fmt == ATTR_FMT_NONE || fmt > ATTR_FMT_UNORM8X4) return c;
+  const uint32_t buf = (w >> 3) & 1u;
+  const uint32_t base = st_[buf ? FE_VB1_BASE : FE_VB0_BASE];
+  const uint32_t stride = st_[buf ? FE_VB1_STRIDE : FE_VB0_STRIDE] & 0xFFFFu;
+  const uint32_t size = st_[buf ? FE_VB1_SIZE : FE_VB0_SIZE];
+  const uint64_t elem = buf ? p.inst_id : p.index;
+  unorm = fmt == ATTR_FMT_UNORM8X4;
+  const uint32_t n = unorm ? 1 : fmt;
+  const uint64_t ofs = elem * stride + (w >> 16);
+  const bool inb = ofs + 4 * n <= size;
+  std::array<uint32_t, 4> d{};
+  if (inb) {
+    for (uint32_t k = 0; k < n; ++k) d[k] = mem.read32((base + static_cast<uint32_t>(ofs) + 4 * k) & ~3u);
+    dwords_ += n;
+  } else {
+    ++oob_;  // an element outside its buffer reads 0 (and nothing is read)
+  }
+  if (unorm) {
+    raw = d[0];
+    for (uint32_t k = 0; k < 4; ++k) c[k] = unorm8_to_f32((d[0] >> (8 * k)) & 0xFFu);
+  } else {
+    for (uint32_t k = 0; k < n; ++k) c[k] = d[k];
+  }
+  return c;
+}
+
+void VertexFetch::process(const VFetchPkt& p, const Memory& mem, const std::function<void(const VtxInPkt&)>& emit) {
+  if (p.wr) {
+    const uint32_t idx = static_cast<uint32_t>(p.wr_idx);
+    if (idx >= NUM_FE_STATE) return;  // not a front-end register: ignored
+    st_[idx] = static_cast<uint32_t>(p.wr_val);
+    if (idx >= FE_MATRIX0) {
+      const uint32_t r = (idx - FE_MATRIX0) / 4;
+      VtxInPkt m;
+      m.kind = VTX_KIND_MATRIX_ROW;
+      m.row = r;
+      m.pos.x = st_[FE_MATRIX0 + 4 * r];
+      m.pos.y = st_[FE_MATRIX0 + 4 * r + 1];
+      m.pos.z = st_[FE_MATRIX0 + 4 * r + 2];
+      m.pos.w = st_[FE_MATRIX0 + 4 * r + 3];
+      emit(m);
+    }
+    return;
+  }
+  VtxInPkt v;
+  v.kind = VTX_KIND_VERTEX;
+  uint32_t raw = 0;
+  bool unorm = false;
+  const auto pos = attribute(0, p, mem, raw, unorm);
+  v.pos.x = pos[0], v.pos.y = pos[1], v.pos.z = pos[2], v.pos.w = pos[3];
+  const auto col = attribute(1, p, mem, raw, unorm);
+  if (unorm) {
+    v.color = raw;
+  } else {
+    v.color = f32_to_unorm8(col[0]) | (f32_to_unorm8(col[1]) << 8) | (f32_to_unorm8(col[2]) << 16) |
+              (f32_to_unorm8(col[3]) << 24);
+  }
+  const auto t0 = attribute(2, p, mem, raw, unorm);
+  v.tex0.u = t0[0], v.tex0.v = t0[1];
+  const auto t1 = attribute(3, p, mem, raw, unorm);
+  v.tex1.u = t1[0], v.tex1.v = t1[1];
+  v.vtx_id = (p.slot & 0x1Fu) | (uint32_t{p.last ? 1u : 0u} << 5);
+  ++vertices_;
+  emit(v);
+}
+
+std::vector<VtxInPkt> VertexFetch::process(const VFetchPkt& p, const Memory& mem) {
+  std::vector<VtxInPkt> out;
+  process(p, mem, [&out](const VtxInPkt& v) { out.push_back(v); });
+  return out;
+}
+
+}  // namespace pineda::model

@@ -1,0 +1,51 @@
+// Vertex cache tags and batching (docs/frontend.md section 3, document 004 part 3): assembles
+// triangles from the index stream (lists; strips with cuts, odd strip triangles swapping their
+// first two vertices) and gathers them into batches of at most VTX_BATCH_SLOTS unique vertices.
+// Each vertex reference is looked up in the batch's fully associative tag array (the vertex
+// indices of its slots): a hit reuses the slot, a miss allocates the next slot and sends the
+// vertex to be fetched. A triangle whose distinct misses do not fit in the free slots closes the
+// batch (its last vertex and last triangle get last = 1) and starts a new, empty one. The last
+// position of an instance and an end-of-pipe token close the batch too; the token then goes on
+// the triangle stream.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "pineda_contract.h"
+
+namespace pineda::model {
+
+class VertexTags {
+ public:
+  using EmitV = std::function<void(const VFetchPkt&)>;
+  using EmitP = std::function<void(const PrimPkt&)>;
+  // Packets of a batch are emitted when the batch closes.
+  void process(const IndexPkt& p, const EmitV& emit_v, const EmitP& emit_p);
+  void reset();
+
+  uint64_t references() const { return refs_; }  // vertex references of emitted triangles
+  uint64_t hits() const { return hits_; }
+  uint64_t vertices() const { return verts_; }   // vertices fetched (misses)
+  uint64_t triangles() const { return tris_; }
+  uint64_t batches() const { return batches_; }
+
+ private:
+  void triangle(uint32_t i0, uint32_t i1, uint32_t i2, const IndexPkt& p, const EmitV& ev, const EmitP& ep);
+  void close(const EmitV& ev, const EmitP& ep);
+
+  std::array<uint32_t, VTX_BATCH_SLOTS> tag_{};
+  uint32_t used_ = 0;  // slots allocated in the current batch
+  std::vector<VFetchPkt> bv_;
+  std::vector<PrimPkt> bp_;
+  // Assembly window: indices of the current list triangle or the last two of the strip.
+  std::array<uint32_t, 2> win_{};
+  uint32_t have_ = 0;      // indices in the window
+  uint32_t parity_ = 0;    // strip: triangles since the strip (re)started, mod 2
+  uint32_t prim_id_ = 0;
+  uint64_t refs_ = 0, hits_ = 0, verts_ = 0, tris_ = 0, batches_ = 0;
+};
+
+}  // namespace pineda::model

@@ -1,0 +1,273 @@
+// Primitive assembly, clip, project, snap, cull: the one definition (docs/numerics.md §8).
+#include "pa/pa.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "fp32.h"
+
+namespace pineda::model {
+
+namespace {
+constexpr uint32_t ONE = FP32_ONE;
+constexpr uint32_t HALF = 0x3F000000u;
+constexpr uint32_t TWO = 0x40000000u;
+constexpr uint32_t EPS = PA_CLIP_EPS;
+inline uint32_t neg(uint32_t a) { return a ^ fp32::SIGN; }
+inline bool pos_nan(const PrimitiveAssembly::CV& v) {
+  return fp32::is_nan(v.a[0]) || fp32::is_nan(v.a[1]) || fp32::is_nan(v.a[2]) || fp32::is_nan(v.a[3]);
+}
+// Projected vertex.
+struct PV {
+  int32_t sx = 0, sy = 0;
+  uint32_t z = 0, rhw = 0;
+};
+}  // namespace
+
+void PrimitiveAssembly::reset() {
+  st_.fill(0);
+  st_[FE_SCISSOR_X] = 0xFFFF0000u;
+  st_[FE_SCISSOR_Y] = 0xFFFF0000u;
+  batches_.clear();
+  loading_.clear();
+  tri_id_ = 0;
+  stats_ = Stats{};
+}
+
+PrimitiveAssembly::CV PrimitiveAssembly::from_clip_vtx(const ClipVtxPkt& v) {
+  CV c;
+  c.a = {static_cast<uint32_t>(v.pos.x),  static_cast<uint32_t>(v.pos.y),  static_cast<uint32_t>(v.pos.z),
+         static_cast<uint32_t>(v.pos.w),  static_cast<uint32_t>(v.tex0.u), static_cast<uint32_t>(v.tex0.v),
+         static_cast<uint32_t>(v.tex1.u), static_cast<uint32_t>(v.tex1.v)};
+  c.color = static_cast<uint32_t>(v.color);
+  return c;
+}
+
+void PrimitiveAssembly::push_vertex(const ClipVtxPkt& v) {
+  if (v.eop) return;
+  loading_.push_back(from_clip_vtx(v));
+  if ((v.vtx_id >> 5) & 1u) {
+    batches_.push_back(std::move(loading_));
+    loading_.clear();
+  }
+}
+
+bool PrimitiveAssembly::can_process(const PrimPkt& p) const { return p.eop || p.wr || !batches_.empty(); }
+
+uint32_t PrimitiveAssembly::dbl(uint32_t w) { return fp32::mul(w, TWO); }
+
+uint32_t PrimitiveAssembly::dist(int plane, const CV& v) {
+  const uint32_t x = v.a[A_X], y = v.a[A_Y], z = v.a[A_Z], w = v.a[A_W];
+  switch (plane) {
+    case PL_W: return fp32::sub(w, EPS);
+    case PL_NEAR: return z;
+    case PL_FAR: return fp32::sub(w, z);
+    case PL_LEFT: return fp32::add(dbl(w), x);
+    case PL_RIGHT: return fp32::sub(dbl(w), x);
+    case PL_BOTTOM: return fp32::add(dbl(w), y);
+    case PL_TOP: return fp32::sub(dbl(w), y);
+    default: throw std::logic_error("PA: bad plane");
+  }
+}
+
+bool PrimitiveAssembly::inside(uint32_t d) { return !fp32::is_nan(d) && (!(d & fp32::SIGN) || fp32::is_zero_daz(d)); }
+
+uint32_t PrimitiveAssembly::clip_code(const CV& v, bool depth_clip) {
+  uint32_t c = 0;
+  for (int p = 0; p < NUM_PLANES; ++p) {
+    if (!inside(dist(p, v))) c |= 1u << p;
+  }
+  if (!depth_clip) c &= ~((1u << PL_NEAR) | (1u << PL_FAR));
+  return c;
+}
+
+PrimitiveAssembly::CV PrimitiveAssembly::intersect(const CV& in, const CV& out, int plane) {
+  const uint32_t di = dist(plane, in), dout = dist(plane, out);
+  const uint32_t t = fp32::mul(di, fp32::rcp(fp32::sub(di, dout)));
+  const uint32_t s = fp32::sub(ONE, t);
+  CV r;
+  for (int k = 0; k < NUM_FATTR; ++k) r.a[k] = fp32::add(fp32::mul(s, in.a[k]), fp32::mul(t, out.a[k]));
+  // The new vertex is put exactly on the plane.
+  switch (plane) {
+    case PL_W: r.a[A_W] = EPS; break;
+    case PL_NEAR: r.a[A_Z] = 0; break;
+    case PL_FAR: r.a[A_Z] = r.a[A_W]; break;
+    case PL_LEFT: r.a[A_X] = neg(dbl(r.a[A_W])); break;
+    case PL_RIGHT: r.a[A_X] = dbl(r.a[A_W]); break;
+    case PL_BOTTOM: r.a[A_Y] = neg(dbl(r.a[A_W])); break;
+    case PL_TOP: r.a[A_Y] = dbl(r.a[A_W]); break;
+    default: break;
+  }
+  // Colour: T = t in 1/256 (RNE), clamped to [0, 256]; per channel (ci*(256-T) + co*T + 128) >> 8.
+  int32_t tf = fp32::to_fix16_8(t);
+  tf = std::clamp(tf, 0, 256);
+  const uint32_t T = static_cast<uint32_t>(tf);
+  r.color = 0;
+  for (int ch = 0; ch < 4; ++ch) {
+    const uint32_t ci = (in.color >> (8 * ch)) & 0xFFu, co = (out.color >> (8 * ch)) & 0xFFu;
+    r.color |= (((ci * (256 - T) + co * T + 128) >> 8) & 0xFFu) << (8 * ch);
+  }
+  return r;
+}
+
+std::vector<PrimitiveAssembly::CV> PrimitiveAssembly::clip_polygon(std::vector<CV> poly, uint32_t planes) {
+  for (int p = 0; p < NUM_PLANES; ++p) {
+    if (!((planes >> p) & 1u)) continue;
+    std::vector<CV> o;
+    const size_t n = poly.size();
+    for (size_t i = 0; i < n; ++i) {
+      const CV& a = poly[i];
+      const CV& b = poly[(i + 1) % n];
+      const bool ia = inside(dist(p, a)), ib = inside(dist(p, b));
+      if (ia) o.push_back(a);
+      if (ia != ib) o.push_back(ia ? intersect(a, b, p) : intersect(b, a, p));
+    }
+    poly = std::move(o);
+    if (poly.size() < 3) return {};
+  }
+  return poly;
+}
+
+Rect PrimitiveAssembly::clip_rect() const {
+  Rect c;
+  const uint32_t w = std::min<uint32_t>(st_[FE_RT_SIZE] & 0xFFFFu, MAX_RT_DIM);
+  const uint32_t h = std::min<uint32_t>(st_[FE_RT_SIZE] >> 16, MAX_RT_DIM);
+  c.x0 = std::min<uint32_t>(st_[FE_SCISSOR_X] & 0xFFFFu, w);
+  c.x1 = std::min<uint32_t>(st_[FE_SCISSOR_X] >> 16, w);
+  c.y0 = std::min<uint32_t>(st_[FE_SCISSOR_Y] & 0xFFFFu, h);
+  c.y1 = std::min<uint32_t>(st_[FE_SCISSOR_Y] >> 16, h);
+  return c;
+}
+
+void PrimitiveAssembly::process(const PrimPkt& p, std::vector<PaTriPkt>& out) {
+  if (p.eop) {
+    PaTriPkt t;
+    t.eop = 1;
+    out.push_back(t);
+    ++stats_.tokens;
+    return;
+  }
+  if (p.wr) {
+    st_[p.wr_idx & 0xFFu] = static_cast<uint32_t>(p.wr_val);
+    ++stats_.state_writes;
+    return;
+  }
+  if (batches_.empty()) throw std::logic_error("PA: a triangle before its batch");
+  ++stats_.prims;
+  const std::vector<CV>& batch = batches_.front();
+  const uint32_t sl[3] = {static_cast<uint32_t>(p.s0), static_cast<uint32_t>(p.s1), static_cast<uint32_t>(p.s2)};
+  std::vector<CV> poly;
+  for (uint32_t s : sl) poly.push_back(s < batch.size() ? batch[s] : CV{});
+  const uint32_t flat = poly[0].color;
+  const uint32_t raster = st_[FE_RASTER];
+  const bool depth_clip = ((raster >> 3) & 1u) == 0;
+  [&] {
+    if (pos_nan(poly[0]) || pos_nan(poly[1]) || pos_nan(poly[2])) {
+      ++stats_.nan;
+      return;
+    }
+    const uint32_t c0 = clip_code(poly[0], depth_clip), c1 = clip_code(poly[1], depth_clip),
+                   c2 = clip_code(poly[2], depth_clip);
+    if (c0 & c1 & c2) {
+      ++stats_.rejected;
+      return;
+    }
+    const uint32_t any = c0 | c1 | c2;
+    if (any) {
+      ++stats_.clipped;
+      poly = clip_polygon(poly, any);
+      if (poly.empty()) {
+        ++stats_.clipped_away;
+        return;
+      }
+      stats_.new_vertices += poly.size();
+    }
+    for (const CV& v : poly) {
+      if (pos_nan(v)) {
+        ++stats_.nan;
+        return;
+      }
+    }
+    // Projection, viewport, snap (numerics §8.4).
+    const uint32_t hw = fp32::mul(st_[FE_VP_W], HALF), hh = fp32::mul(st_[FE_VP_H], HALF);
+    const uint32_t zr = fp32::sub(st_[FE_VP_ZMAX], st_[FE_VP_ZMIN]);
+    std::vector<PV> pv;
+    for (const CV& v : poly) {
+      PV q;
+      q.rhw = fp32::rcp(v.a[A_W]);
+      const uint32_t xn = fp32::mul(v.a[A_X], q.rhw), yn = fp32::mul(v.a[A_Y], q.rhw), zn = fp32::mul(v.a[A_Z], q.rhw);
+      const uint32_t X = fp32::add(fp32::mul(fp32::add(xn, ONE), hw), st_[FE_VP_X]);
+      const uint32_t Y = fp32::add(fp32::mul(fp32::sub(ONE, yn), hh), st_[FE_VP_Y]);
+      q.z = fp32::add(fp32::mul(zn, zr), st_[FE_VP_ZMIN]);
+      q.sx = fp32::to_fix16_8(X);
+      q.sy = fp32::to_fix16_8(Y);
+      pv.push_back(q);
+    }
+    const Rect clip = clip_rect();
+    const uint32_t cull = raster & 3u;
+    const bool ccw = ((raster >> 2) & 1u) != 0;
+    for (size_t j = 1; j + 1 < poly.size(); ++j) {
+      const size_t idx[3] = {0, j, j + 1};
+      const int64_t x0 = pv[0].sx, y0 = pv[0].sy;
+      const int64_t dx1 = pv[j].sx - x0, dy1 = pv[j].sy - y0, dx2 = pv[j + 1].sx - x0, dy2 = pv[j + 1].sy - y0;
+      const int64_t area2 = dx1 * dy2 - dx2 * dy1;
+      if (area2 == 0) {
+        ++stats_.culled_area;
+        continue;
+      }
+      const bool front = (area2 > 0) != ccw;  // area2 > 0: clockwise on screen (Y down)
+      if ((cull == PA_CULL_FRONT && front) || (cull == PA_CULL_BACK && !front)) {
+        ++stats_.culled_face;
+        continue;
+      }
+      int64_t xmin = x0, xmax = x0, ymin = y0, ymax = y0;
+      for (size_t k = 1; k < 3; ++k) {
+        xmin = std::min<int64_t>(xmin, pv[idx[k]].sx);
+        xmax = std::max<int64_t>(xmax, pv[idx[k]].sx);
+        ymin = std::min<int64_t>(ymin, pv[idx[k]].sy);
+        ymax = std::max<int64_t>(ymax, pv[idx[k]].sy);
+      }
+      const int64_t px0 = std::max<int64_t>((xmin + 127) >> 8, clip.x0), px1 = std::min<int64_t>(((xmax - 128) >> 8) + 1, clip.x1);
+      const int64_t py0 = std::max<int64_t>((ymin + 127) >> 8, clip.y0), py1 = std::min<int64_t>(((ymax - 128) >> 8) + 1, clip.y1);
+      if (px1 <= px0 || py1 <= py0) {
+        ++stats_.culled_empty;
+        continue;
+      }
+      PaTriPkt t;
+      for (int k = 0; k < 3; ++k) {
+        const PV& q = pv[idx[k]];
+        const CV& v = poly[idx[k]];
+        t.v[k].x = q.sx;
+        t.v[k].y = q.sy;
+        t.attr[k].z = q.z;
+        t.attr[k].rhw = q.rhw;
+        t.attr[k].color = v.color;
+        t.attr[k].tex0.u = v.a[A_U0];
+        t.attr[k].tex0.v = v.a[A_V0];
+        t.attr[k].tex1.u = v.a[A_U1];
+        t.attr[k].tex1.v = v.a[A_V1];
+      }
+      t.color = flat;
+      t.target.base = st_[FE_RT_BASE];
+      t.target.pitch = st_[FE_RT_PITCH] & 0xFFFFu;
+      t.clip = clip;
+      t.tri_id = tri_id_++;
+      t.prim_id = p.prim_id;
+      t.draw_id = p.draw_id;
+      out.push_back(t);
+      ++stats_.tris_out;
+    }
+  }();
+  if (p.last) batches_.pop_front();
+}
+
+std::vector<PaTriPkt> run_pa(const std::vector<ClipVtxPkt>& vtx, const std::vector<PrimPkt>& prims, PrimitiveAssembly* pa) {
+  PrimitiveAssembly local;
+  PrimitiveAssembly& u = pa ? *pa : local;
+  for (const auto& v : vtx) u.push_vertex(v);
+  std::vector<PaTriPkt> out;
+  for (const auto& p : prims) u.process(p, out);
+  return out;
+}
+
+}  // namespace pineda::model

@@ -1,0 +1,174 @@
+// RTL vs model: the combinational FP32 primitives (rtl/common/fp32_{add,mul,rcp,to_fix16_8}.sv
+// vs cpp_model/common/fp32.cpp), each Verilated on its own and driven directly (no clock):
+// every pair of special values, millions of random operands of every class (the generator of
+// the model tests, tests/model/fp32_vectors.h), every significand of the reciprocal at one
+// exponent, the rounding exponents of the 16.8 conversion. Each case prints its seed;
+// `--rng-seed N` replays it. The model itself is checked against the host FPU in
+// build/tests/model_tests "[fp32]".
+#define CATCH_CONFIG_MAIN
+#include <memory>
+#include <string>
+
+#include "Vfp32_add.h"
+#include "Vfp32_mul.h"
+#include "Vfp32_rcp.h"
+#include "Vfp32_to_fix16_8.h"
+#include "fp32.h"
+#include "fp32_vectors.h"
+#include "unit_test_main.h"
+
+using namespace pineda;
+using test::kSpecials;
+using test::OperandGen;
+
+namespace {
+
+// The four primitives in one Verilator context.
+struct Prims {
+  std::unique_ptr<VerilatedContext> ctx = std::make_unique<VerilatedContext>();
+  std::unique_ptr<Vfp32_add> add;
+  std::unique_ptr<Vfp32_mul> mul;
+  std::unique_ptr<Vfp32_rcp> rcp;
+  std::unique_ptr<Vfp32_to_fix16_8> fix;
+  explicit Prims(uint64_t seed) {
+    ctx->fatalOnError(false);
+    ctx->randReset(2);
+    ctx->randSeed(static_cast<int>(seed & 0x7fffffff));
+    add = std::make_unique<Vfp32_add>(ctx.get(), "add");
+    mul = std::make_unique<Vfp32_mul>(ctx.get(), "mul");
+    rcp = std::make_unique<Vfp32_rcp>(ctx.get(), "rcp");
+    fix = std::make_unique<Vfp32_to_fix16_8>(ctx.get(), "fix");
+  }
+  uint32_t do_add(uint32_t a, uint32_t b) {
+    add->a_i = a;
+    add->b_i = b;
+    add->eval();
+    return add->y_o;
+  }
+  uint32_t do_mul(uint32_t a, uint32_t b) {
+    mul->a_i = a;
+    mul->b_i = b;
+    mul->eval();
+    return mul->y_o;
+  }
+  uint32_t do_rcp(uint32_t a) {
+    rcp->a_i = a;
+    rcp->eval();
+    return rcp->y_o;
+  }
+  int32_t do_fix(uint32_t a) {
+    fix->a_i = a;
+    fix->eval();
+    return static_cast<int32_t>(bits::sext(fix->y_o, 24));
+  }
+};
+
+struct Count {
+  Count(const char* o, uint64_t s) : op(o), seed(s) {}
+  const char* op;
+  uint64_t seed;
+  uint64_t n = 0, bad = 0;
+  std::string first;
+  void check(uint32_t a, uint32_t b, uint64_t rtl, uint64_t model) {
+    ++n;
+    if (rtl != model && ++bad <= 8) {
+      first += std::string("MISMATCH ") + op + " seed=" + std::to_string(seed) + " a=" + bits::hex(a) +
+               " b=" + bits::hex(b) + " expected(model)=" + bits::hex(model) + " actual(rtl)=" + bits::hex(rtl) + "\n";
+    }
+  }
+  void report() {
+    std::printf("  %s: %llu vectors, %llu mismatches\n", op, static_cast<unsigned long long>(n),
+                static_cast<unsigned long long>(bad));
+    INFO(first);
+    CHECK(bad == 0);
+  }
+};
+
+uint64_t fix_bits(int32_t v) { return static_cast<uint32_t>(v) & 0xFFFFFFu; }
+
+}  // namespace
+
+TEST_CASE("fp32 rtl: every pair of special values") {
+  const uint64_t seed = tb::announce_seed("rtl_fp32");
+  Prims p(seed);
+  Count add{"add", seed}, mul{"mul", seed}, rcp{"rcp", seed}, fix{"to_fix16_8", seed};
+  for (uint32_t a : kSpecials) {
+    for (uint32_t b : kSpecials) {
+      add.check(a, b, p.do_add(a, b), fp32::add(a, b));
+      mul.check(a, b, p.do_mul(a, b), fp32::mul(a, b));
+    }
+    rcp.check(a, 0, p.do_rcp(a), fp32::rcp(a));
+    fix.check(a, 0, fix_bits(p.do_fix(a)), fix_bits(fp32::to_fix16_8(a)));
+  }
+  add.report();
+  mul.report();
+  rcp.report();
+  fix.report();
+  CHECK_FALSE(p.ctx->gotError());
+}
+
+TEST_CASE("fp32 rtl: random operands of every class") {
+  const uint64_t seed = tb::announce_seed("rtl_fp32");
+  Prims p(seed);
+  OperandGen g(seed);
+  Count add{"add", seed}, mul{"mul", seed}, rcp{"rcp", seed}, fix{"to_fix16_8", seed};
+  constexpr int kN = 1 << 21;  // per generator kind
+  for (int kind = 0; kind < 4; ++kind) {
+    for (int i = 0; i < kN; ++i) {
+      uint32_t a, b, c;
+      switch (kind) {
+        case 0: a = g.u32(); b = g.u32(); c = b; break;
+        case 1: a = g.structured(); b = g.structured(); c = b; break;
+        case 2: a = g.structured(); b = g.near(a); c = g.product_edge(a); break;
+        default:
+          a = g.below(2) ? g.special() : g.structured();
+          b = g.below(2) ? g.special() : g.near(a);
+          c = g.below(2) ? g.special() : g.product_edge(a);
+          break;
+      }
+      add.check(a, b, p.do_add(a, b), fp32::add(a, b));
+      mul.check(a, c, p.do_mul(a, c), fp32::mul(a, c));
+      rcp.check(a, 0, p.do_rcp(a), fp32::rcp(a));
+      const uint32_t f = kind == 0 ? a : OperandGen::make(g.below(2), 100 + g.below(60), g.mantissa());
+      fix.check(f, 0, fix_bits(p.do_fix(f)), fix_bits(fp32::to_fix16_8(f)));
+    }
+  }
+  add.report();
+  mul.report();
+  rcp.report();
+  fix.report();
+  CHECK_FALSE(p.ctx->gotError());
+}
+
+TEST_CASE("fp32 rtl: rcp of every significand, to_fix16_8 at every rounding exponent") {
+  const uint64_t seed = tb::announce_seed("rtl_fp32");
+  Prims p(seed);
+  Count rcp{"rcp", seed}, fix{"to_fix16_8", seed};
+  // All 2^23 significands (alternating sign) at exponent 127, and at 253 (the flush boundary)
+  // and 1 with a stride.
+  for (uint32_t m = 0; m < (1u << 23); ++m) {
+    const uint32_t a = OperandGen::make(m & 1, 127, m);
+    rcp.check(a, 0, p.do_rcp(a), fp32::rcp(a));
+  }
+  for (uint32_t e : {1u, 253u, 254u}) {
+    for (uint32_t m = 0; m < (1u << 23); m += 61) {
+      const uint32_t a = OperandGen::make(m & 1, e, m);
+      rcp.check(a, 0, p.do_rcp(a), fp32::rcp(a));
+    }
+  }
+  for (uint32_t e = 114; e <= 143; ++e) {
+    for (uint32_t m = 0; m < (1u << 23); m += 97) {
+      const uint32_t a = OperandGen::make(m & 1, e, m ^ (m >> 7 & 1u));
+      fix.check(a, 0, fix_bits(p.do_fix(a)), fix_bits(fp32::to_fix16_8(a)));
+    }
+    for (uint32_t m : {0u, 1u, 0x7FFFFFu, 0x7FFFFEu, 0x400000u, 0x3FFFFFu, 0x400001u}) {
+      for (uint32_t s : {0u, 1u}) {
+        const uint32_t a = OperandGen::make(s, e, m);
+        fix.check(a, 0, fix_bits(p.do_fix(a)), fix_bits(fp32::to_fix16_8(a)));
+      }
+    }
+  }
+  rcp.report();
+  fix.report();
+  CHECK_FALSE(p.ctx->gotError());
+}

@@ -1,0 +1,195 @@
+// RTL vs model: primitive assembly (rtl/pa/pa.sv vs cpp_model/pa). Two input streams (clip-space
+// vertices, triangles by slot with state writes and tokens), each offered with random gaps, and
+// one output with random back-pressure, compared packet by packet.
+#define CATCH_CONFIG_MAIN
+#include "Vpa.h"
+#include "pa/pa.h"
+#include "pa_streams.h"
+#include "unit_test_main.h"
+
+using namespace pineda;
+using pa_test::P;
+
+namespace {
+
+struct Result {
+  bool ok = false;
+  std::string report;
+  uint64_t cycles = 0, clip_busy = 0, outputs = 0;
+};
+
+Result run_bench(const pa_test::Streams& s, const std::vector<PaTriPkt>& exp, uint64_t seed, double in_gap,
+                 double out_stall, const std::string& test) {
+  Result res;
+  auto ctx = std::make_unique<VerilatedContext>();
+  ctx->fatalOnError(false);
+  ctx->randReset(2);
+  ctx->randSeed(static_cast<int>(seed & 0x7fffffff));
+  auto dut = std::make_unique<Vpa>(ctx.get(), "TOP");
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> uni(0.0, 1.0);
+  tb::RunId run{test, seed, "build/tests/rtl_pa --rng-seed " + std::to_string(seed)};
+  tb::StreamChecker<PaTriPkt> chk("pa_tri", &exp, run);
+  dut->rst_ni = 0;
+  dut->clk_i = 0;
+  dut->vtx_valid_i = 0;
+  dut->prim_valid_i = 0;
+  dut->out_ready_i = 0;
+  dut->eval();
+  for (int i = 0; i < 3; ++i) {
+    dut->clk_i = 1;
+    dut->eval();
+    dut->clk_i = 0;
+    dut->eval();
+  }
+  dut->rst_ni = 1;
+  size_t nv = 0, np = 0;
+  bool offer_v = false, offer_p = false;
+  uint64_t cycle = 0, last_progress = 0;
+  while (true) {
+    if (!offer_v && nv < s.vtx.size() && uni(rng) >= in_gap) offer_v = true;
+    if (!offer_p && np < s.prims.size() && uni(rng) >= in_gap) offer_p = true;
+    dut->vtx_valid_i = offer_v;
+    if (nv < s.vtx.size()) tb::pack_sig(s.vtx[nv], dut->vtx_i);
+    dut->prim_valid_i = offer_p;
+    if (np < s.prims.size()) tb::pack_sig(s.prims[np], dut->prim_i);
+    dut->out_ready_i = uni(rng) >= out_stall;
+    dut->clk_i = 0;
+    dut->eval();
+    const bool v_fire = dut->vtx_valid_i && dut->vtx_ready_o;
+    const bool p_fire = dut->prim_valid_i && dut->prim_ready_o;
+    const bool o_fire = dut->out_valid_o && dut->out_ready_i;
+    res.clip_busy += dut->clip_busy_o ? 1 : 0;
+    std::string rep;
+    if (o_fire && !chk.on_transfer(tb::unpack_sig<PaTriPkt>(dut->out_o), cycle, rep)) {
+      res.report = rep;
+      break;
+    }
+    if (v_fire || p_fire || o_fire) last_progress = cycle;
+    dut->clk_i = 1;
+    dut->eval();
+    if (v_fire) {
+      ++nv;
+      offer_v = false;
+    }
+    if (p_fire) {
+      ++np;
+      offer_p = false;
+    }
+    ++cycle;
+    if (ctx->gotError()) {
+      res.report = "ASSERTION FAILED test=" + test + " seed=" + std::to_string(seed) + " cycle=" + std::to_string(cycle);
+      break;
+    }
+    if (nv == s.vtx.size() && np == s.prims.size() && chk.count() == exp.size() && dut->idle_o) {
+      res.ok = chk.finish(rep);
+      res.report = rep;
+      break;
+    }
+    if (cycle - last_progress > 20000) {
+      res.report = "NO PROGRESS test=" + test + " seed=" + std::to_string(seed) + " cycle=" + std::to_string(cycle) +
+                   ": vertices " + std::to_string(nv) + "/" + std::to_string(s.vtx.size()) + ", prims " +
+                   std::to_string(np) + "/" + std::to_string(s.prims.size()) + ", out " + std::to_string(chk.count()) +
+                   "/" + std::to_string(exp.size());
+      break;
+    }
+  }
+  res.cycles = cycle;
+  res.outputs = chk.count();
+  dut->final();
+  return res;
+}
+
+void check(const std::string& test, const pa_test::Streams& s, uint64_t seed, bool print = false) {
+  model::PrimitiveAssembly pa;
+  const std::vector<PaTriPkt> exp = model::run_pa(s.vtx, s.prims, &pa);
+  for (const auto& pat : tb::kStallPatterns) {
+    const Result r = run_bench(s, exp, seed, pat.in_gap, pat.out_stall, test + "/" + pat.name);
+    INFO(r.report);
+    REQUIRE(r.ok);
+    if (print && pat.in_gap == 0.0 && pat.out_stall == 0.0) {
+      std::printf("  %s: %llu prims (%llu clipped) -> %zu packets in %llu cycles: %.4f triangles/clock, clipper busy %.1f%%\n",
+                  test.c_str(), static_cast<unsigned long long>(pa.stats().prims),
+                  static_cast<unsigned long long>(pa.stats().clipped), exp.size(),
+                  static_cast<unsigned long long>(r.cycles),
+                  static_cast<double>(pa.stats().tris_out) / static_cast<double>(r.cycles),
+                  100.0 * static_cast<double>(r.clip_busy) / static_cast<double>(r.cycles));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("pa: random batches, clipping, culling, state writes and tokens") {
+  const uint64_t seed = tb::announce_seed("rtl_pa");
+  for (int k = 0; k < 4; ++k) check("random" + std::to_string(k), pa_test::random_streams(seed + static_cast<uint64_t>(k), 25), seed + static_cast<uint64_t>(k));
+}
+
+TEST_CASE("pa: directed clip cases") {
+  const uint64_t seed = tb::announce_seed("rtl_pa");
+  pa_test::Streams s;
+  s.viewport(0, 0, 256, 256, 256, 256);
+  const float W = 1.0f;
+  s.tri(P(-0.5f, -0.5f, 0.5f, W), P(0.5f, -0.5f, 0.5f, W), P(0.0f, 0.5f, 0.5f, W));      // inside
+  s.tri(P(-0.5f, -0.5f, -0.5f, W), P(0.5f, -0.5f, 0.5f, W), P(0.0f, 0.5f, 0.5f, W));     // one out near
+  s.tri(P(-0.5f, -0.5f, -0.5f, W), P(0.5f, -0.5f, -0.2f, W), P(0.0f, 0.5f, 0.5f, W));    // two out near
+  s.tri(P(-0.5f, -0.5f, 1.5f, W), P(0.5f, -0.5f, 0.5f, W), P(0.0f, 0.5f, 0.5f, W));      // one out far
+  s.tri(P(-0.5f, -0.5f, 1.5f, W), P(0.5f, -0.5f, 1.2f, W), P(0.0f, 0.5f, 0.5f, W));      // two out far
+  s.tri(P(-3.0f, -0.5f, 0.5f, W), P(0.5f, -0.5f, 0.5f, W), P(0.0f, 0.5f, 0.5f, W));      // left guard band
+  s.tri(P(-0.5f, -0.5f, 0.5f, W), P(5.0f, -0.5f, 0.5f, W), P(4.0f, 0.5f, 0.5f, W));      // right, two out
+  s.tri(P(-0.5f, -3.5f, 0.5f, W), P(0.5f, -0.5f, 0.5f, W), P(0.0f, 0.5f, 0.5f, W));      // bottom
+  s.tri(P(-0.5f, -0.5f, 0.5f, W), P(0.5f, 9.5f, 0.5f, W), P(0.0f, 0.5f, 0.5f, W));       // top
+  s.tri(P(-1.5f, -0.5f, 0.5f, W), P(1.5f, -0.5f, 0.5f, W), P(0.0f, 1.9f, 0.5f, W));      // beyond the viewport, inside the band
+  s.tri(P(-9.0f, -9.0f, 0.5f, W), P(9.0f, -9.0f, 0.5f, W), P(0.0f, 9.0f, 0.5f, W));      // spans the band on every side
+  s.tri(P(-9.0f, -9.0f, -0.5f, 0.1f), P(9.0f, -9.0f, 2.5f, 2.0f), P(0.0f, 9.0f, 0.5f, -1.0f));  // every plane
+  s.tri(P(-0.5f, -0.5f, 0.5f, 1.0f), P(0.5f, -0.5f, 0.5f, 1e-7f), P(0.0f, 0.5f, 0.5f, 1.0f));   // w ~ 0
+  s.tri(P(-0.5f, -0.5f, 0.5f, 1.0f), P(0.5f, -0.5f, 0.0f, 0.0f), P(0.0f, 0.5f, 0.5f, 1.0f));    // w = 0
+  s.tri(P(-0.5f, -0.5f, 0.5f, 1.0f), P(0.5f, -0.5f, 0.5f, -1.0f), P(0.0f, 0.5f, -0.5f, -1.0f)); // behind the eye
+  s.tri(P(-0.001f, -0.5f, -1e-3f, 1.0f), P(0.001f, -0.5f, 1e-3f, 1.0f), P(0.0f, 0.9f, -2e-3f, 1.0f));  // sliver across near
+  s.tri(P(-0.5f, -0.5f, 0.5f, 1.0f), P(std::nanf(""), -0.5f, 0.5f, 1.0f), P(0.0f, 0.5f, 0.5f, 1.0f));  // NaN
+  s.tri(P(-0.5f, -0.5f, 0.5f, 1.0f), P(INFINITY, -0.5f, 0.5f, 1.0f), P(0.0f, 0.5f, 0.5f, 1.0f));      // +Inf x
+  s.tri(P(-0.5f, -0.5f, 0.5f, 1.0f), P(0.5f, -0.5f, 0.5f, INFINITY), P(0.0f, 0.5f, 0.5f, 1.0f));      // +Inf w
+  s.tri(P(0, 0, 0, 0), P(0, 0, 0, 0), P(0, 0, 0, 0));                                                  // degenerate
+  s.wr(FE_RASTER, 8);  // depth clip off
+  s.tri(P(-0.5f, -0.5f, -0.5f, W), P(0.5f, -0.5f, 2.5f, W), P(0.0f, 0.5f, 0.5f, W));
+  for (uint32_t r = 0; r < 8; ++r) {  // culling modes and winding
+    s.wr(FE_RASTER, r);
+    s.tri(P(-0.5f, -0.5f, 0.5f, W), P(0.5f, -0.5f, 0.5f, W), P(0.0f, 0.5f, 0.5f, W));
+    s.tri(P(-0.5f, -0.5f, 0.5f, W), P(0.0f, 0.5f, 0.5f, W), P(0.5f, -0.5f, 0.5f, W));
+    s.token();
+  }
+  s.wr(FE_RASTER, 0);
+  s.tri(P(0.1f, 0.1f, 0.5f, W), P(0.101f, 0.1f, 0.5f, W), P(0.1f, 0.101f, 0.5f, W));  // between sample centres
+  s.token();
+  model::PrimitiveAssembly pa;
+  const auto exp = model::run_pa(s.vtx, s.prims, &pa);
+  CHECK(pa.stats().clipped >= 10);
+  CHECK(pa.stats().nan >= 1);
+  CHECK(pa.stats().culled_face == 4);  // modes 1, 2, 5, 6 cull one of the pair
+  CHECK(pa.stats().culled_empty >= 1);
+  check("directed", s, seed);
+}
+
+TEST_CASE("pa: throughput and clipper occupancy", "[.bench]") {
+  const uint64_t seed = tb::announce_seed("rtl_pa");
+  pa_test::Streams in_view, mixed;
+  in_view.viewport(0, 0, 640, 480, 640, 480);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(-0.9f, 0.9f);
+  for (int b = 0; b < 40; ++b) {  // a 4x4-vertex grid patch per batch, 18 triangles, none clipped
+    std::vector<std::array<uint32_t, 4>> pos;
+    const float ox = u(rng), oy = u(rng);
+    for (int j = 0; j < 4; ++j)
+      for (int i = 0; i < 4; ++i) pos.push_back(P(ox * 0.5f + 0.1f * static_cast<float>(i), oy * 0.5f + 0.1f * static_cast<float>(j), 0.5f, 1.0f));
+    std::vector<std::array<uint32_t, 3>> tris;
+    for (uint32_t j = 0; j < 3; ++j)
+      for (uint32_t i = 0; i < 3; ++i) {
+        const uint32_t a = j * 4 + i;
+        tris.push_back({a, a + 1, a + 4});
+        tris.push_back({a + 1, a + 5, a + 4});
+      }
+    in_view.batch(pos, tris);
+  }
+  check("bench/in-view grid", in_view, seed, true);
+  check("bench/random (30% clipped)", pa_test::random_streams(seed, 60), seed, true);
+}
