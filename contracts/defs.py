@@ -15,7 +15,7 @@ or the name of a struct defined earlier; a struct field may carry a count (packe
 # ----------------------------------------------------------------------------- constants
 # (name, value, doc). Values are ints; widths are given where SV needs a typed constant.
 CONSTANTS = [
-    ("CONTRACT_VERSION", 4, "bumped whenever any packet, encoding or register changes"),
+    ("CONTRACT_VERSION", 5, "bumped whenever any packet, encoding or register changes"),
     ("COORD_W", 24, "snapped coordinate width: signed 16.8 fixed point"),
     ("COORD_FRAC", 8, "fractional bits of a snapped coordinate"),
     ("DELTA_W", 25, "edge coefficient width (difference of two COORD_W values)"),
@@ -39,6 +39,7 @@ CONSTANTS = [
     ("VTX_KIND_MATRIX_ROW", 1, "vtx_in_pkt_t.kind: pos = row `row` of the position matrix"),
     # Input assembly front end: index fetch and vertex cache tags (docs/frontend.md)
     ("VTX_BATCH_SLOTS", 32, "vertices per batch (vertex cache tag entries)"),
+    ("VTX_BATCH_TRIS", 64, "triangles per batch at most (a batch closes after this many; the triangle FIFO in front of PA holds one batch)"),
     ("INDEX_CUT_16", 0xFFFF, "16-bit strip-cut index"),
     ("INDEX_CUT_32", 0xFFFFFFFF, "32-bit strip-cut index"),
     # Front-end state registers, carried in order by state-write packets (docs/frontend.md
@@ -53,6 +54,9 @@ CONSTANTS = [
     ("FE_ATTR_COLOR", 23, "front-end state: colour attribute (same layout)"),
     ("FE_ATTR_TEX0", 24, "front-end state: texture coordinate 0 attribute (same layout)"),
     ("FE_ATTR_TEX1", 25, "front-end state: texture coordinate 1 attribute (same layout)"),
+    ("FE_IB_BASE", 26, "front-end state held by the CP: index buffer byte address (into idraw_pkt_t.ib_base)"),
+    ("FE_IB_SIZE", 27, "front-end state held by the CP: index buffer size in bytes (into idraw_pkt_t.ib_size)"),
+    ("FE_STATE_END", 64, "SET_STATE indices [NUM_STATE, FE_STATE_END) are front-end state, sent down the front end as writes"),
     ("FE_MATRIX0", 32, "front-end state: position matrix M[r][c] at FE_MATRIX0 + 4r + c (FP32; reset identity)"),
     ("ATTR_FMT_NONE", 0, "attribute not fetched: reads the default (0, 0, 0, 1)"),
     ("ATTR_FMT_F32X1", 1, "one FP32; y, z, w default to 0, 0, 1"),
@@ -94,6 +98,7 @@ OPCODES = [
     ("OP_RET", 0x07, "len = 0: return from the current IB (an IB that runs out of dwords returns too)"),
     ("OP_INTERRUPT", 0x08, "len = 1: INT_PAYLOAD = payload, IRQ cause INTERRUPT"),
     ("OP_COPY", 0x09, "len = 3: payload = src byte address, dst byte address, byte count (DMA, any alignment)"),
+    ("OP_DRAW_FE", 0x0A, "len = 5: a front-end draw (object-space vertices, transform, clip): payload = first, count, base_vertex, instance_count, start_instance; arg[0] indexed, arg[1] 32-bit indices, arg[2] strip, arg[3] strip restart"),
     ("OP_END", 0x0F, "len = 0: stop; STATUS.HALTED, IRQ cause END"),
 ]
 CMD_FIELDS = [  # name, msb, lsb
@@ -148,7 +153,7 @@ ERROR_CAUSES = [
     ("ERR_NONE", 0, "no error"),
     ("ERR_BAD_OPCODE", 1, "unknown opcode"),
     ("ERR_BAD_LEN", 2, "len does not match the opcode"),
-    ("ERR_BAD_ARG", 3, "arg out of range (state index + len > NUM_STATE, fence index >= 16); COPY with overlapping ranges"),
+    ("ERR_BAD_ARG", 3, "arg out of range (state index + len > FE_STATE_END, fence index >= 16, OP_DRAW_FE arg >= 16); COPY with overlapping ranges"),
     ("ERR_BAD_ADDR", 4, "ring, JUMP/CALL target or COPY range outside [VALID_BASE, VALID_LIMIT] or misaligned IB"),
     ("ERR_STACK_OVERFLOW", 5, "CALL with RET_STACK_DEPTH return positions already pushed"),
     ("ERR_STACK_UNDERFLOW", 6, "RET while executing the ring"),
@@ -284,6 +289,9 @@ STRUCTS = [
         ("instance_count", 32, "u", "instances; 0 draws nothing"),
         ("start_instance", 32, "u", "instance id of the first instance"),
         ("draw_id", 16, "u", ""),
+        ("wr", 1, "u", "1: a front-end state write, state[wr_idx] = wr_val (every other field 0)"),
+        ("wr_idx", 8, "u", "state register index (FE_*)"),
+        ("wr_val", 32, "u", ""),
     ]),
     ("index_pkt_t", "IndexPkt", "index fetch -> vertex tags: one index position of one instance", [
         ("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
@@ -293,6 +301,9 @@ STRUCTS = [
         ("strip", 1, "u", "topology of the draw (0 list, 1 strip)"),
         ("last", 1, "u", "last position of this instance"),
         ("draw_id", 16, "u", ""),
+        ("wr", 1, "u", "1: a front-end state write, state[wr_idx] = wr_val (every other field 0)"),
+        ("wr_idx", 8, "u", "state register index (FE_*)"),
+        ("wr_val", 32, "u", ""),
     ]),
     ("vfetch_pkt_t", "VFetchPkt", "vertex tags -> vertex fetch: one vertex (cache miss) of a batch", [
         ("index", 32, "u", "vertex index"),
@@ -345,4 +356,12 @@ BOUNDARIES = [
     ("coarse_tile", "tile_pkt_t", "COARSE -> FINE"),
     ("fine_quad", "quad_pkt_t", "FINE -> PW"),
     ("pw_mem", "mem_req_t", "PW -> memory arbiter"),
+    # the geometry front end (OP_DRAW_FE), appended so the throttle bits above keep their index
+    ("cp_idraw", "idraw_pkt_t", "CP -> index fetch: front-end draws, state writes, tokens"),
+    ("if_index", "index_pkt_t", "index fetch -> vertex tags"),
+    ("vt_vertex", "vfetch_pkt_t", "vertex tags -> vertex fetch (batch vertices, state writes)"),
+    ("vt_prim", "prim_pkt_t", "vertex tags -> PA (batch triangles, state writes, tokens)"),
+    ("vf_vtx", "vtx_in_pkt_t", "vertex fetch -> VTX"),
+    ("vtx_clip", "clip_vtx_pkt_t", "VTX -> PA"),
+    ("pa_tri", "pa_tri_pkt_t", "PA -> SETUP (merged with ia_tri)"),
 ]

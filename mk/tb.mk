@@ -67,6 +67,14 @@ $(PINEDA_SIM): $(BUILD)/obj/sim/pineda_sim.o $(TOP_HARNESS_OBJS) $(SCENES_LIB) $
 	$(CXX) -o $@ $(filter %.o,$^) $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB) $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a \
 	  $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(TB_LDLIBS)
 
+# The geometry front end inside pineda_top: hand-built DRAW_FE command buffers, RTL vs model.
+RTL_FRONT_END := $(BUILD)/tests/rtl_front_end
+$(RTL_FRONT_END): $(BUILD)/obj/tb/top/test_front_end.o $(TOP_HARNESS_OBJS) $(MODEL_LIB) \
+                  $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a $(BUILD)/vl/libverilated.a
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $(filter %.o,$^) $(MODEL_LIB) $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a \
+	  $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(TB_LDLIBS)
+
 # Unit harnesses: tb/<unit>/test_<unit>.cpp, one executable each, linked with its own model.
 TB_UNITS := setup coarse_raster fine_raster pixel_writer ia cp dma
 define TB_UNIT

@@ -27,4 +27,5 @@ rtl/vtx/vtx.sv
 rtl/pa/pa_dist.sv
 rtl/pa/pa.sv
 rtl/top/perf_counters.sv
+rtl/top/front_end.sv
 rtl/top/pineda_top.sv

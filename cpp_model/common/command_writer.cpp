@@ -22,6 +22,13 @@ CommandWriter& CommandWriter::set_state(uint32_t first, const std::vector<uint32
   return *this;
 }
 
+CommandWriter& CommandWriter::draw_fe(uint32_t flags, uint32_t first, uint32_t count, uint32_t base_vertex,
+                                      uint32_t instance_count, uint32_t start_instance) {
+  dw_.push_back(header(OP_DRAW_FE, flags, 5));
+  dw_.insert(dw_.end(), {first, count, base_vertex, instance_count, start_instance});
+  return *this;
+}
+
 CommandWriter& CommandWriter::draw(uint32_t first_vertex, uint32_t count) {
   dw_.push_back(header(OP_DRAW, 0, 2));
   dw_.push_back(first_vertex);

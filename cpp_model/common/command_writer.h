@@ -25,6 +25,11 @@ class CommandWriter {
     return set_state(first, std::vector<uint32_t>{v0, static_cast<uint32_t>(rest)...});
   }
   CommandWriter& draw(uint32_t first_vertex, uint32_t count);
+  // DRAW_FE flags (header arg bits).
+  static constexpr uint32_t FE_INDEXED = 1u, FE_INDEX32 = 2u, FE_STRIP = 4u, FE_RESTART = 8u;
+  // DRAW_FE: a front-end draw; flags FE_*; the index buffer is FE_IB_BASE/FE_IB_SIZE state.
+  CommandWriter& draw_fe(uint32_t flags, uint32_t first, uint32_t count, uint32_t base_vertex = 0,
+                         uint32_t instance_count = 1, uint32_t start_instance = 0);
   CommandWriter& write_reg(uint32_t fence, uint32_t value, bool eop);
   // WAIT_REG: block until fence[fence] == value (geq = false) or (int32)(fence - value) >= 0.
   CommandWriter& wait_reg(uint32_t fence, uint32_t value, bool geq);

@@ -11,7 +11,7 @@
 
 namespace pineda {
 
-constexpr uint32_t CONTRACT_VERSION = 4u;  // bumped whenever any packet, encoding or register changes
+constexpr uint32_t CONTRACT_VERSION = 5u;  // bumped whenever any packet, encoding or register changes
 constexpr uint32_t COORD_W = 24u;  // snapped coordinate width: signed 16.8 fixed point
 constexpr uint32_t COORD_FRAC = 8u;  // fractional bits of a snapped coordinate
 constexpr uint32_t DELTA_W = 25u;  // edge coefficient width (difference of two COORD_W values)
@@ -33,6 +33,7 @@ constexpr uint32_t FIX16_8_MAX = 8388607u;  // largest 16.8 value (2^23 - 1) a f
 constexpr uint32_t VTX_KIND_VERTEX = 0u;  // vtx_in_pkt_t.kind: an object-space vertex to transform
 constexpr uint32_t VTX_KIND_MATRIX_ROW = 1u;  // vtx_in_pkt_t.kind: pos = row `row` of the position matrix
 constexpr uint32_t VTX_BATCH_SLOTS = 32u;  // vertices per batch (vertex cache tag entries)
+constexpr uint32_t VTX_BATCH_TRIS = 64u;  // triangles per batch at most (a batch closes after this many; the triangle FIFO in front of PA holds one batch)
 constexpr uint32_t INDEX_CUT_16 = 65535u;  // 16-bit strip-cut index
 constexpr uint32_t INDEX_CUT_32 = 4294967295u;  // 32-bit strip-cut index
 constexpr uint32_t FE_VB0_BASE = 16u;  // front-end state: vertex buffer 0 (per vertex) byte address
@@ -45,6 +46,9 @@ constexpr uint32_t FE_ATTR_POS = 22u;  // front-end state: position attribute: [
 constexpr uint32_t FE_ATTR_COLOR = 23u;  // front-end state: colour attribute (same layout)
 constexpr uint32_t FE_ATTR_TEX0 = 24u;  // front-end state: texture coordinate 0 attribute (same layout)
 constexpr uint32_t FE_ATTR_TEX1 = 25u;  // front-end state: texture coordinate 1 attribute (same layout)
+constexpr uint32_t FE_IB_BASE = 26u;  // front-end state held by the CP: index buffer byte address (into idraw_pkt_t.ib_base)
+constexpr uint32_t FE_IB_SIZE = 27u;  // front-end state held by the CP: index buffer size in bytes (into idraw_pkt_t.ib_size)
+constexpr uint32_t FE_STATE_END = 64u;  // SET_STATE indices [NUM_STATE, FE_STATE_END) are front-end state, sent down the front end as writes
 constexpr uint32_t FE_MATRIX0 = 32u;  // front-end state: position matrix M[r][c] at FE_MATRIX0 + 4r + c (FP32; reset identity)
 constexpr uint32_t ATTR_FMT_NONE = 0u;  // attribute not fetched: reads the default (0, 0, 0, 1)
 constexpr uint32_t ATTR_FMT_F32X1 = 1u;  // one FP32; y, z, w default to 0, 0, 1
@@ -79,6 +83,7 @@ constexpr uint32_t OP_CALL = 6u;  // len = 2: like JUMP, but pushes the return p
 constexpr uint32_t OP_RET = 7u;  // len = 0: return from the current IB (an IB that runs out of dwords returns too)
 constexpr uint32_t OP_INTERRUPT = 8u;  // len = 1: INT_PAYLOAD = payload, IRQ cause INTERRUPT
 constexpr uint32_t OP_COPY = 9u;  // len = 3: payload = src byte address, dst byte address, byte count (DMA, any alignment)
+constexpr uint32_t OP_DRAW_FE = 10u;  // len = 5: a front-end draw (object-space vertices, transform, clip): payload = first, count, base_vertex, instance_count, start_instance; arg[0] indexed, arg[1] 32-bit indices, arg[2] strip, arg[3] strip restart
 constexpr uint32_t OP_END = 15u;  // len = 0: stop; STATUS.HALTED, IRQ cause END
 constexpr uint32_t ST_VB_BASE = 0u;  // state index; reset 0x00000000; vertex buffer byte address (dword aligned)
 constexpr uint32_t ST_COLOR = 1u;  // state index; reset 0x00000000; flat colour RGBA8: R in [7:0], G [15:8], B [23:16], A [31:24]
@@ -126,7 +131,7 @@ constexpr uint32_t IRQ_INTERRUPT = 2u;  // bit index
 constexpr uint32_t ERR_NONE = 0u;  // no error
 constexpr uint32_t ERR_BAD_OPCODE = 1u;  // unknown opcode
 constexpr uint32_t ERR_BAD_LEN = 2u;  // len does not match the opcode
-constexpr uint32_t ERR_BAD_ARG = 3u;  // arg out of range (state index + len > NUM_STATE, fence index >= 16); COPY with overlapping ranges
+constexpr uint32_t ERR_BAD_ARG = 3u;  // arg out of range (state index + len > FE_STATE_END, fence index >= 16, OP_DRAW_FE arg >= 16); COPY with overlapping ranges
 constexpr uint32_t ERR_BAD_ADDR = 4u;  // ring, JUMP/CALL target or COPY range outside [VALID_BASE, VALID_LIMIT] or misaligned IB
 constexpr uint32_t ERR_STACK_OVERFLOW = 5u;  // CALL with RET_STACK_DEPTH return positions already pushed
 constexpr uint32_t ERR_STACK_UNDERFLOW = 6u;  // RET while executing the ring
@@ -951,10 +956,10 @@ struct ClipVtxPkt {
   }
 };
 
-// CP -> IA front end: an indexed or non-indexed, instanced triangle draw (SV idraw_pkt_t, 245 bits)
+// CP -> IA front end: an indexed or non-indexed, instanced triangle draw (SV idraw_pkt_t, 286 bits)
 struct IDrawPkt {
-  static constexpr int WIDTH = 245;
-  static constexpr int WORDS = 8;
+  static constexpr int WIDTH = 286;
+  static constexpr int WORDS = 9;
   static constexpr const char* SV_NAME = "idraw_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -970,35 +975,44 @@ struct IDrawPkt {
   uint64_t instance_count = 0;  // instances; 0 draws nothing
   uint64_t start_instance = 0;  // instance id of the first instance
   uint64_t draw_id = 0;
+  uint64_t wr = 0;  // 1: a front-end state write, state[wr_idx] = wr_val (every other field 0)
+  uint64_t wr_idx = 0;  // state register index (FE_*)
+  uint64_t wr_val = 0;
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 244, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 243, 1, static_cast<uint64_t>(indexed));
-    bits::put(words_, lsb + 242, 1, static_cast<uint64_t>(index32));
-    bits::put(words_, lsb + 241, 1, static_cast<uint64_t>(strip));
-    bits::put(words_, lsb + 240, 1, static_cast<uint64_t>(restart));
-    bits::put(words_, lsb + 208, 32, static_cast<uint64_t>(ib_base));
-    bits::put(words_, lsb + 176, 32, static_cast<uint64_t>(ib_size));
-    bits::put(words_, lsb + 144, 32, static_cast<uint64_t>(first));
-    bits::put(words_, lsb + 112, 32, static_cast<uint64_t>(count));
-    bits::put(words_, lsb + 80, 32, static_cast<uint64_t>(base_vertex));
-    bits::put(words_, lsb + 48, 32, static_cast<uint64_t>(instance_count));
-    bits::put(words_, lsb + 16, 32, static_cast<uint64_t>(start_instance));
-    bits::put(words_, lsb + 0, 16, static_cast<uint64_t>(draw_id));
+    bits::put(words_, lsb + 285, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 284, 1, static_cast<uint64_t>(indexed));
+    bits::put(words_, lsb + 283, 1, static_cast<uint64_t>(index32));
+    bits::put(words_, lsb + 282, 1, static_cast<uint64_t>(strip));
+    bits::put(words_, lsb + 281, 1, static_cast<uint64_t>(restart));
+    bits::put(words_, lsb + 249, 32, static_cast<uint64_t>(ib_base));
+    bits::put(words_, lsb + 217, 32, static_cast<uint64_t>(ib_size));
+    bits::put(words_, lsb + 185, 32, static_cast<uint64_t>(first));
+    bits::put(words_, lsb + 153, 32, static_cast<uint64_t>(count));
+    bits::put(words_, lsb + 121, 32, static_cast<uint64_t>(base_vertex));
+    bits::put(words_, lsb + 89, 32, static_cast<uint64_t>(instance_count));
+    bits::put(words_, lsb + 57, 32, static_cast<uint64_t>(start_instance));
+    bits::put(words_, lsb + 41, 16, static_cast<uint64_t>(draw_id));
+    bits::put(words_, lsb + 40, 1, static_cast<uint64_t>(wr));
+    bits::put(words_, lsb + 32, 8, static_cast<uint64_t>(wr_idx));
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(wr_val));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 244, 1);
-    indexed = bits::get(words_, lsb + 243, 1);
-    index32 = bits::get(words_, lsb + 242, 1);
-    strip = bits::get(words_, lsb + 241, 1);
-    restart = bits::get(words_, lsb + 240, 1);
-    ib_base = bits::get(words_, lsb + 208, 32);
-    ib_size = bits::get(words_, lsb + 176, 32);
-    first = bits::get(words_, lsb + 144, 32);
-    count = bits::get(words_, lsb + 112, 32);
-    base_vertex = bits::get(words_, lsb + 80, 32);
-    instance_count = bits::get(words_, lsb + 48, 32);
-    start_instance = bits::get(words_, lsb + 16, 32);
-    draw_id = bits::get(words_, lsb + 0, 16);
+    eop = bits::get(words_, lsb + 285, 1);
+    indexed = bits::get(words_, lsb + 284, 1);
+    index32 = bits::get(words_, lsb + 283, 1);
+    strip = bits::get(words_, lsb + 282, 1);
+    restart = bits::get(words_, lsb + 281, 1);
+    ib_base = bits::get(words_, lsb + 249, 32);
+    ib_size = bits::get(words_, lsb + 217, 32);
+    first = bits::get(words_, lsb + 185, 32);
+    count = bits::get(words_, lsb + 153, 32);
+    base_vertex = bits::get(words_, lsb + 121, 32);
+    instance_count = bits::get(words_, lsb + 89, 32);
+    start_instance = bits::get(words_, lsb + 57, 32);
+    draw_id = bits::get(words_, lsb + 41, 16);
+    wr = bits::get(words_, lsb + 40, 1);
+    wr_idx = bits::get(words_, lsb + 32, 8);
+    wr_val = bits::get(words_, lsb + 0, 32);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static IDrawPkt unpack(const uint32_t* words_) { IDrawPkt p; p.unpack_at(words_, 0); return p; }
@@ -1017,6 +1031,9 @@ struct IDrawPkt {
     if (instance_count != act.instance_count) out.push_back({pre + "instance_count", bits::hex(static_cast<uint64_t>(instance_count) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.instance_count) & bits::mask(32)), std::to_string(instance_count), std::to_string(act.instance_count)});
     if (start_instance != act.start_instance) out.push_back({pre + "start_instance", bits::hex(static_cast<uint64_t>(start_instance) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.start_instance) & bits::mask(32)), std::to_string(start_instance), std::to_string(act.start_instance)});
     if (draw_id != act.draw_id) out.push_back({pre + "draw_id", bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.draw_id) & bits::mask(16)), std::to_string(draw_id), std::to_string(act.draw_id)});
+    if (wr != act.wr) out.push_back({pre + "wr", bits::hex(static_cast<uint64_t>(wr) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.wr) & bits::mask(1)), std::to_string(wr), std::to_string(act.wr)});
+    if (wr_idx != act.wr_idx) out.push_back({pre + "wr_idx", bits::hex(static_cast<uint64_t>(wr_idx) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.wr_idx) & bits::mask(8)), std::to_string(wr_idx), std::to_string(act.wr_idx)});
+    if (wr_val != act.wr_val) out.push_back({pre + "wr_val", bits::hex(static_cast<uint64_t>(wr_val) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.wr_val) & bits::mask(32)), std::to_string(wr_val), std::to_string(act.wr_val)});
   }
   bool operator==(const IDrawPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const IDrawPkt& o) const { return !(*this == o); }
@@ -1035,14 +1052,17 @@ struct IDrawPkt {
     s += " instance_count=" + bits::hex(static_cast<uint64_t>(instance_count) & bits::mask(32));
     s += " start_instance=" + bits::hex(static_cast<uint64_t>(start_instance) & bits::mask(32));
     s += " draw_id=" + bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16));
+    s += " wr=" + bits::hex(static_cast<uint64_t>(wr) & bits::mask(1));
+    s += " wr_idx=" + bits::hex(static_cast<uint64_t>(wr_idx) & bits::mask(8));
+    s += " wr_val=" + bits::hex(static_cast<uint64_t>(wr_val) & bits::mask(32));
     return s + "}";
   }
 };
 
-// index fetch -> vertex tags: one index position of one instance (SV index_pkt_t, 84 bits)
+// index fetch -> vertex tags: one index position of one instance (SV index_pkt_t, 125 bits)
 struct IndexPkt {
-  static constexpr int WIDTH = 84;
-  static constexpr int WORDS = 3;
+  static constexpr int WIDTH = 125;
+  static constexpr int WORDS = 4;
   static constexpr const char* SV_NAME = "index_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1052,23 +1072,32 @@ struct IndexPkt {
   uint64_t strip = 0;  // topology of the draw (0 list, 1 strip)
   uint64_t last = 0;  // last position of this instance
   uint64_t draw_id = 0;
+  uint64_t wr = 0;  // 1: a front-end state write, state[wr_idx] = wr_val (every other field 0)
+  uint64_t wr_idx = 0;  // state register index (FE_*)
+  uint64_t wr_val = 0;
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 83, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 51, 32, static_cast<uint64_t>(index));
-    bits::put(words_, lsb + 19, 32, static_cast<uint64_t>(inst_id));
-    bits::put(words_, lsb + 18, 1, static_cast<uint64_t>(cut));
-    bits::put(words_, lsb + 17, 1, static_cast<uint64_t>(strip));
-    bits::put(words_, lsb + 16, 1, static_cast<uint64_t>(last));
-    bits::put(words_, lsb + 0, 16, static_cast<uint64_t>(draw_id));
+    bits::put(words_, lsb + 124, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 92, 32, static_cast<uint64_t>(index));
+    bits::put(words_, lsb + 60, 32, static_cast<uint64_t>(inst_id));
+    bits::put(words_, lsb + 59, 1, static_cast<uint64_t>(cut));
+    bits::put(words_, lsb + 58, 1, static_cast<uint64_t>(strip));
+    bits::put(words_, lsb + 57, 1, static_cast<uint64_t>(last));
+    bits::put(words_, lsb + 41, 16, static_cast<uint64_t>(draw_id));
+    bits::put(words_, lsb + 40, 1, static_cast<uint64_t>(wr));
+    bits::put(words_, lsb + 32, 8, static_cast<uint64_t>(wr_idx));
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(wr_val));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 83, 1);
-    index = bits::get(words_, lsb + 51, 32);
-    inst_id = bits::get(words_, lsb + 19, 32);
-    cut = bits::get(words_, lsb + 18, 1);
-    strip = bits::get(words_, lsb + 17, 1);
-    last = bits::get(words_, lsb + 16, 1);
-    draw_id = bits::get(words_, lsb + 0, 16);
+    eop = bits::get(words_, lsb + 124, 1);
+    index = bits::get(words_, lsb + 92, 32);
+    inst_id = bits::get(words_, lsb + 60, 32);
+    cut = bits::get(words_, lsb + 59, 1);
+    strip = bits::get(words_, lsb + 58, 1);
+    last = bits::get(words_, lsb + 57, 1);
+    draw_id = bits::get(words_, lsb + 41, 16);
+    wr = bits::get(words_, lsb + 40, 1);
+    wr_idx = bits::get(words_, lsb + 32, 8);
+    wr_val = bits::get(words_, lsb + 0, 32);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static IndexPkt unpack(const uint32_t* words_) { IndexPkt p; p.unpack_at(words_, 0); return p; }
@@ -1081,6 +1110,9 @@ struct IndexPkt {
     if (strip != act.strip) out.push_back({pre + "strip", bits::hex(static_cast<uint64_t>(strip) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.strip) & bits::mask(1)), std::to_string(strip), std::to_string(act.strip)});
     if (last != act.last) out.push_back({pre + "last", bits::hex(static_cast<uint64_t>(last) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.last) & bits::mask(1)), std::to_string(last), std::to_string(act.last)});
     if (draw_id != act.draw_id) out.push_back({pre + "draw_id", bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.draw_id) & bits::mask(16)), std::to_string(draw_id), std::to_string(act.draw_id)});
+    if (wr != act.wr) out.push_back({pre + "wr", bits::hex(static_cast<uint64_t>(wr) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.wr) & bits::mask(1)), std::to_string(wr), std::to_string(act.wr)});
+    if (wr_idx != act.wr_idx) out.push_back({pre + "wr_idx", bits::hex(static_cast<uint64_t>(wr_idx) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.wr_idx) & bits::mask(8)), std::to_string(wr_idx), std::to_string(act.wr_idx)});
+    if (wr_val != act.wr_val) out.push_back({pre + "wr_val", bits::hex(static_cast<uint64_t>(wr_val) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.wr_val) & bits::mask(32)), std::to_string(wr_val), std::to_string(act.wr_val)});
   }
   bool operator==(const IndexPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const IndexPkt& o) const { return !(*this == o); }
@@ -1093,6 +1125,9 @@ struct IndexPkt {
     s += " strip=" + bits::hex(static_cast<uint64_t>(strip) & bits::mask(1));
     s += " last=" + bits::hex(static_cast<uint64_t>(last) & bits::mask(1));
     s += " draw_id=" + bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16));
+    s += " wr=" + bits::hex(static_cast<uint64_t>(wr) & bits::mask(1));
+    s += " wr_idx=" + bits::hex(static_cast<uint64_t>(wr_idx) & bits::mask(8));
+    s += " wr_val=" + bits::hex(static_cast<uint64_t>(wr_val) & bits::mask(32));
     return s + "}";
   }
 };
@@ -1354,7 +1389,7 @@ struct PaTriPkt {
 };
 
 // Stream boundaries tapped by the full-pipeline harness, in pipeline order.
-enum class Boundary { CP_DRAW, IA_TRI, SETUP_TRI, COARSE_TILE, FINE_QUAD, PW_MEM, COUNT };
-constexpr const char* BOUNDARY_NAMES[] = { "cp_draw", "ia_tri", "setup_tri", "coarse_tile", "fine_quad", "pw_mem" };
+enum class Boundary { CP_DRAW, IA_TRI, SETUP_TRI, COARSE_TILE, FINE_QUAD, PW_MEM, CP_IDRAW, IF_INDEX, VT_VERTEX, VT_PRIM, VF_VTX, VTX_CLIP, PA_TRI, COUNT };
+constexpr const char* BOUNDARY_NAMES[] = { "cp_draw", "ia_tri", "setup_tri", "coarse_tile", "fine_quad", "pw_mem", "cp_idraw", "if_index", "vt_vertex", "vt_prim", "vf_vtx", "vtx_clip", "pa_tri" };
 
 }  // namespace pineda

@@ -35,6 +35,9 @@ void CommandProcessor::reset() {
   wait_ = wait_geq_ = false;
   wait_idx_ = wait_val_ = 0;
   pending_copy_.reset();
+  pending_fe_.reset();
+  path_fe_ = false;
+  ib_base_ = ib_size_ = 0;
   draw_id_ = 0;
   dwords_decoded_ = 0;
   fence_log_.clear();
@@ -214,6 +217,12 @@ std::optional<CopyJob> CommandProcessor::take_copy() {
   return c;
 }
 
+std::optional<IDrawPkt> CommandProcessor::take_fe() {
+  auto p = pending_fe_;
+  pending_fe_.reset();
+  return p;
+}
+
 std::optional<DrawPkt> CommandProcessor::step() {
   if (!can_decode()) return std::nullopt;
   if (wait_) {  // the compare holds: decoding goes on
@@ -255,8 +264,9 @@ std::optional<DrawPkt> CommandProcessor::step() {
     switch (op) {
       case OP_NOP: break;
       case OP_SET_STATE:
-        if (arg + len > NUM_STATE) cause = ERR_BAD_ARG;
+        if (arg + len > FE_STATE_END) cause = ERR_BAD_ARG;
         break;
+      case OP_DRAW_FE: cause = len != 5 ? ERR_BAD_LEN : (arg >> 4) != 0 ? ERR_BAD_ARG : ERR_NONE; break;
       case OP_DRAW: cause = len != 2 ? ERR_BAD_LEN : ERR_NONE; break;
       case OP_WRITE_REG:
       case OP_WAIT_REG:
@@ -303,11 +313,46 @@ std::optional<DrawPkt> CommandProcessor::step() {
   if (i < payload_.size()) payload_[i] = dw;
   if (last) in_cmd_ = false;
   switch (op_) {
-    case OP_SET_STATE: state_[arg_ + i] = dw; break;
+    case OP_SET_STATE: {
+      const uint32_t idx = arg_ + i;
+      if (idx < NUM_STATE) {
+        state_[idx] = dw;
+        break;
+      }
+      if (idx == FE_IB_BASE) ib_base_ = dw;
+      if (idx == FE_IB_SIZE) ib_size_ = dw;
+      IDrawPkt w;
+      w.wr = 1;
+      w.wr_idx = idx;
+      w.wr_val = dw;
+      pending_fe_ = w;
+      break;
+    }
+    case OP_DRAW_FE:
+      if (last) {
+        IDrawPkt d;
+        d.indexed = arg_ & 1u;
+        d.index32 = (arg_ >> 1) & 1u;
+        d.strip = (arg_ >> 2) & 1u;
+        d.restart = (arg_ >> 3) & 1u;
+        d.ib_base = ib_base_;
+        d.ib_size = ib_size_;
+        d.first = payload_[0];
+        d.count = payload_[1];
+        d.base_vertex = payload_[2];
+        d.instance_count = payload_[3];
+        d.start_instance = dw;
+        d.draw_id = draw_id_;
+        draw_id_ = (draw_id_ + 1) & 0xFFFFu;
+        path_fe_ = true;
+        pending_fe_ = d;
+      }
+      break;
     case OP_DRAW:
       if (last) {
         const DrawPkt d = make_draw(state_, payload_[0], dw, draw_id_);
         draw_id_ = (draw_id_ + 1) & 0xFFFFu;
+        path_fe_ = false;
         return d;
       }
       break;
@@ -316,6 +361,12 @@ std::optional<DrawPkt> CommandProcessor::step() {
       const FenceWrite w{f, dw, ((arg_ >> WRITE_REG_EOP_BIT) & 1u) != 0, header_addr_};
       if (w.eop) {  // queued; the token goes down the pipe and eop_complete() writes the fence
         pending_eop_.push_back(w);
+        if (path_fe_) {
+          IDrawPkt token;
+          token.eop = 1;
+          pending_fe_ = token;
+          break;
+        }
         DrawPkt token;
         token.eop = 1;
         return token;

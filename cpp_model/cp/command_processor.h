@@ -14,6 +14,12 @@
 // the pipeline sends it after the earlier draws and calls eop_complete() when it comes out of the
 // pixel writer with every earlier write done, which writes the oldest queued fence. A top-of-pipe
 // WRITE_REG to a register with an end-of-pipe write in flight waits for it (fence_blocked()).
+// SET_STATE indices [NUM_STATE, FE_STATE_END) are front-end state: each dword becomes an
+// IDrawPkt state write (wr = 1) for the geometry front end, and DRAW_FE an IDrawPkt draw; both
+// are returned by take_fe() after the step() that decoded them. An end-of-pipe token goes down
+// the path of the last draw (DRAW: step()'s DrawPkt; DRAW_FE: take_fe()'s IDrawPkt). The RTL
+// switches path only once the other path has drained, so the model's sequential order is the
+// RTL's order at SETUP.
 // COPY is handed to the DMA: the completed copy is returned by take_copy() (the Gpu runs it
 // before decoding on; in the model all earlier work has completed at that point).
 #pragma once
@@ -61,6 +67,9 @@ class CommandProcessor {
   std::optional<DrawPkt> next_draw(uint64_t max_dwords = ~uint64_t{0});
   // The COPY decoded by the last step(), if any (to be executed before decoding on).
   std::optional<CopyJob> take_copy();
+  // The front-end packet (state write, DRAW_FE draw or token) decoded by the last step(), if any.
+  std::optional<IDrawPkt> take_fe();
+  bool fe_path() const { return path_fe_; }  // the last draw was a DRAW_FE
 
   // Blocked on a WAIT_REG whose compare does not hold (and decoding is otherwise allowed).
   bool blocked_on_wait() const;
@@ -121,11 +130,14 @@ class CommandProcessor {
   // Decoder.
   bool in_cmd_ = false;
   uint32_t op_ = 0, arg_ = 0, len_ = 0, idx_ = 0, header_addr_ = 0, header_rptr_ = 0;
-  std::array<uint32_t, 3> payload_{};
+  std::array<uint32_t, 5> payload_{};
   bool wait_ = false;
   uint32_t wait_idx_ = 0, wait_val_ = 0;
   bool wait_geq_ = false;
   std::optional<CopyJob> pending_copy_;
+  std::optional<IDrawPkt> pending_fe_;
+  bool path_fe_ = false;
+  uint32_t ib_base_ = 0, ib_size_ = 0;  // FE_IB_BASE, FE_IB_SIZE
   uint32_t draw_id_ = 0;
   uint64_t dwords_decoded_ = 0;
   std::vector<FenceWrite> fence_log_;

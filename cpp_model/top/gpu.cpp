@@ -11,6 +11,13 @@ void Trace::clear() {
   coarse_tile.clear();
   fine_quad.clear();
   pw_mem.clear();
+  cp_idraw.clear();
+  if_index.clear();
+  vt_vertex.clear();
+  vt_prim.clear();
+  vf_vtx.clear();
+  vtx_clip.clear();
+  pa_tri.clear();
 }
 
 size_t Trace::count(Boundary b) const {
@@ -21,6 +28,13 @@ size_t Trace::count(Boundary b) const {
     case Boundary::COARSE_TILE: return coarse_tile.size();
     case Boundary::FINE_QUAD: return fine_quad.size();
     case Boundary::PW_MEM: return pw_mem.size();
+    case Boundary::CP_IDRAW: return cp_idraw.size();
+    case Boundary::IF_INDEX: return if_index.size();
+    case Boundary::VT_VERTEX: return vt_vertex.size();
+    case Boundary::VT_PRIM: return vt_prim.size();
+    case Boundary::VF_VTX: return vf_vtx.size();
+    case Boundary::VTX_CLIP: return vtx_clip.size();
+    case Boundary::PA_TRI: return pa_tri.size();
     default: return 0;
   }
 }
@@ -35,6 +49,11 @@ void Gpu::reset() {
   fine_.reset_counters();
   pw_.reset_counters();
   dma_.reset_counters();
+  if_.reset_counters();
+  vt_.reset();
+  vf_.reset();
+  vtx_.reset();
+  pa_.reset();
   trace_.clear();
   stats_ = Stats{};
 }
@@ -54,36 +73,89 @@ void Gpu::process_draw(const DrawPkt& draw_in) {
   }
   if (trace_on_) trace_.cp_draw.push_back(draw);
   ia_.process(draw, mem_, [this](const TriPkt& tri) {
-    if (!tri.eop) ++stats_.triangles_in;
     if (trace_on_) trace_.ia_tri.push_back(tri);
-    const auto s = setup_.process(tri);
-    if (!s) return;
-    if (!s->eop) ++stats_.triangles_setup;
-    if (trace_on_) trace_.setup_tri.push_back(*s);
-    const auto on_tile = [this](const TilePkt& tile) {
-      if (trace_on_) trace_.coarse_tile.push_back(tile);
-      fine_.process(tile, [this](const QuadPkt& quad) {
-        if (trace_on_) trace_.fine_quad.push_back(quad);
-        pw_.process(quad, [this](const MemReq& req) {
-          if (trace_on_) trace_.pw_mem.push_back(req);
-          PixelWriter::apply(req, mem_);
-        });
-        // The token leaves the pixel writer once every earlier write is done (here: applied).
-        if (quad.eop) cp_.eop_complete();
-      });
-    };
-    if (s->eop) {  // one token for every rasterizer: forwarded once, merged behind the PW
-      coarse_.process(*s, on_tile);
-      for (uint32_t r = 0; r < num_rast_; ++r) ++stats_.rast_decisions[r];
-      return;
-    }
-    for (uint32_t r = 0; r < num_rast_; ++r) {
-      const uint64_t v0 = coarse_.tiles_visited(), e0 = coarse_.tiles_emitted();
-      coarse_.process(*s, CoarseRaster::lattice(num_rast_, r), on_tile);
-      stats_.rast_decisions[r] += coarse_.tiles_visited() - v0;
-      stats_.rast_tiles[r] += coarse_.tiles_emitted() - e0;
-    }
+    process_tri(tri);
   });
+  update_stats();
+}
+
+void Gpu::process_fe(const IDrawPkt& p_in) {
+  const IDrawPkt p = p_in.canonical();
+  if (p.eop) {
+    ++stats_.eop_tokens;
+  } else if (p.wr) {
+    ++stats_.fe_state_writes;
+  } else {
+    ++stats_.draws;
+    ++stats_.fe_draws;
+  }
+  if (trace_on_) trace_.cp_idraw.push_back(p);
+  const auto on_vtx_in = [this](const VtxInPkt& vi) {
+    if (trace_on_) trace_.vf_vtx.push_back(vi);
+    if (const auto c = vtx_.process(vi)) {
+      if (trace_on_) trace_.vtx_clip.push_back(*c);
+      pa_.push_vertex(*c);
+    }
+  };
+  const auto on_vertex = [this, &on_vtx_in](const VFetchPkt& v) {
+    if (trace_on_) trace_.vt_vertex.push_back(v);
+    vf_.process(v, mem_, on_vtx_in);
+  };
+  const auto on_prim = [this](const PrimPkt& pr) {
+    if (trace_on_) trace_.vt_prim.push_back(pr);
+    std::vector<PaTriPkt> out;
+    pa_.process(pr, out);
+    for (const PaTriPkt& t : out) {
+      if (trace_on_) trace_.pa_tri.push_back(t);
+      TriPkt tri;
+      tri.eop = t.eop;
+      tri.v = t.v;
+      tri.color = t.color;
+      tri.target = t.target;
+      tri.clip = t.clip;
+      tri.tri_id = t.tri_id;
+      process_tri(tri);
+    }
+  };
+  if_.process(p, mem_, [&](const IndexPkt& ix) {
+    if (trace_on_) trace_.if_index.push_back(ix);
+    vt_.process(ix, on_vertex, on_prim);
+  });
+  update_stats();
+}
+
+void Gpu::process_tri(const TriPkt& tri) {
+  if (!tri.eop) ++stats_.triangles_in;
+  const auto s = setup_.process(tri);
+  if (!s) return;
+  if (!s->eop) ++stats_.triangles_setup;
+  if (trace_on_) trace_.setup_tri.push_back(*s);
+  const auto on_tile = [this](const TilePkt& tile) {
+    if (trace_on_) trace_.coarse_tile.push_back(tile);
+    fine_.process(tile, [this](const QuadPkt& quad) {
+      if (trace_on_) trace_.fine_quad.push_back(quad);
+      pw_.process(quad, [this](const MemReq& req) {
+        if (trace_on_) trace_.pw_mem.push_back(req);
+        PixelWriter::apply(req, mem_);
+      });
+      // The token leaves the pixel writer once every earlier write is done (here: applied).
+      if (quad.eop) cp_.eop_complete();
+    });
+  };
+  if (s->eop) {  // one token for every rasterizer: forwarded once, merged behind the PW
+    coarse_.process(*s, on_tile);
+    for (uint32_t r = 0; r < num_rast_; ++r) ++stats_.rast_decisions[r];
+    return;
+  }
+  for (uint32_t r = 0; r < num_rast_; ++r) {
+    const uint64_t v0 = coarse_.tiles_visited(), e0 = coarse_.tiles_emitted();
+    coarse_.process(*s, CoarseRaster::lattice(num_rast_, r), on_tile);
+    stats_.rast_decisions[r] += coarse_.tiles_visited() - v0;
+    stats_.rast_tiles[r] += coarse_.tiles_emitted() - e0;
+  }
+}
+
+void Gpu::update_stats() {
   stats_.triangles_culled_area = setup_.culled_zero_area();
   stats_.triangles_culled_empty = setup_.culled_empty();
   stats_.tiles_visited = coarse_.tiles_visited();
@@ -93,6 +165,23 @@ void Gpu::process_draw(const DrawPkt& draw_in) {
   stats_.tiles_covered = fine_.tiles_covered();
   stats_.quads = fine_.quads_emitted();
   stats_.pixels_written = pw_.pixels_written();
+  stats_.indices = if_.indices();
+  stats_.index_oob = if_.out_of_bounds();
+  stats_.vc_references = vt_.references();
+  stats_.vc_hits = vt_.hits();
+  stats_.vc_vertices = vt_.vertices();
+  stats_.vc_triangles = vt_.triangles();
+  stats_.vc_batches = vt_.batches();
+  stats_.vf_dwords = vf_.dwords_read();
+  const auto& ps = pa_.stats();
+  stats_.pa_prims = ps.prims;
+  stats_.pa_tris_out = ps.tris_out;
+  stats_.pa_clipped = ps.clipped;
+  stats_.pa_rejected = ps.rejected;
+  stats_.pa_nan = ps.nan;
+  stats_.pa_culled_face = ps.culled_face;
+  stats_.pa_culled_area = ps.culled_area;
+  stats_.pa_culled_empty = ps.culled_empty;
 }
 
 RunResult Gpu::run_with_host(const std::vector<HostAction>& actions, uint64_t max_dwords) {
@@ -117,6 +206,7 @@ RunResult Gpu::run(uint64_t max_dwords) {
     n += cp_.dwords_decoded() - before;
     stats_.dwords_decoded = cp_.dwords_decoded();
     if (draw) process_draw(*draw);
+    if (auto fe = cp_.take_fe()) process_fe(*fe);
     if (auto c = cp_.take_copy()) {
       dma_.copy(*c, mem_);  // every earlier draw has completed; nothing decodes until it is done
       ++stats_.copies;

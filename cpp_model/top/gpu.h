@@ -1,4 +1,6 @@
-// The full golden model: CP -> IA -> SETUP -> COARSE -> FINE -> PW -> Memory.
+// The full golden model: CP -> IA -> SETUP -> COARSE -> FINE -> PW -> Memory, and the geometry
+// front end CP -> INDEX FETCH -> VERTEX TAGS -> {VERTEX FETCH -> VTX, triangles} -> PA -> SETUP
+// for DRAW_FE draws (and the front-end state writes of SET_STATE).
 // Each draw runs to completion before the CP decodes the next dword. An end-of-pipe WRITE_REG's
 // token goes through every unit like a draw and completes (the fence is written) as it leaves
 // the pixel writer, so the model never has one in flight. The packets of every boundary can be recorded in a
@@ -12,7 +14,12 @@
 
 #include "cp/command_processor.h"
 #include "dma/dma.h"
+#include "ia/index_fetch.h"
 #include "ia/input_assembler.h"
+#include "ia/vertex_fetch.h"
+#include "ia/vertex_tags.h"
+#include "pa/pa.h"
+#include "vtx/vtx.h"
 #include "mem/memory.h"
 #include "om/pixel_writer.h"
 #include "pineda_contract.h"
@@ -29,6 +36,13 @@ struct Trace {
   std::vector<TilePkt> coarse_tile;
   std::vector<QuadPkt> fine_quad;
   std::vector<MemReq> pw_mem;
+  std::vector<IDrawPkt> cp_idraw;
+  std::vector<IndexPkt> if_index;
+  std::vector<VFetchPkt> vt_vertex;
+  std::vector<PrimPkt> vt_prim;
+  std::vector<VtxInPkt> vf_vtx;
+  std::vector<ClipVtxPkt> vtx_clip;
+  std::vector<PaTriPkt> pa_tri;
   void clear();
   size_t count(Boundary b) const;  // number of packets recorded on boundary b
 };
@@ -54,6 +68,21 @@ struct Stats {
   uint64_t dwords_decoded = 0;         // ring and IB dwords decoded by the CP
   uint64_t copies = 0;                 // COPY commands executed by the DMA
   uint64_t bytes_copied = 0;
+  // Geometry front end (DRAW_FE).
+  uint64_t fe_draws = 0;
+  uint64_t fe_state_writes = 0;
+  uint64_t indices = 0;                // index positions out of index fetch
+  uint64_t index_oob = 0;              // positions outside the index buffer (read as 0)
+  uint64_t vc_references = 0;          // vertex references of assembled triangles
+  uint64_t vc_hits = 0;                // ... found in the batch's tags
+  uint64_t vc_vertices = 0;            // vertices fetched and transformed (misses)
+  uint64_t vc_triangles = 0;           // triangles assembled
+  uint64_t vc_batches = 0;
+  uint64_t vf_dwords = 0;              // vertex attribute dwords read
+  uint64_t pa_prims = 0, pa_tris_out = 0, pa_clipped = 0, pa_rejected = 0, pa_nan = 0;
+  uint64_t pa_culled_face = 0, pa_culled_area = 0, pa_culled_empty = 0;
+  double acmr() const { return vc_triangles ? double(vc_vertices) / double(vc_triangles) : 0.0; }
+  double hit_rate() const { return vc_references ? double(vc_hits) / double(vc_references) : 0.0; }
   uint64_t triangles_culled() const { return triangles_culled_area + triangles_culled_empty; }
 };
 
@@ -93,6 +122,9 @@ class Gpu {
   // Pushes one draw packet (or end-of-pipe token) from IA onwards (as if the CP had emitted it);
   // recorded in cp_draw.
   void process_draw(const DrawPkt& draw);
+  // Pushes one front-end packet (DRAW_FE draw, state write or token) from index fetch onwards;
+  // recorded in cp_idraw.
+  void process_fe(const IDrawPkt& p);
 
   void set_trace_enabled(bool on) { trace_on_ = on; }
   bool trace_enabled() const { return trace_on_; }
@@ -102,6 +134,7 @@ class Gpu {
   const Stats& stats() const { return stats_; }
   const std::vector<FenceWrite>& fence_writes() const { return cp_.fence_writes(); }
   const CommandProcessor& cp() const { return cp_; }
+  const PrimitiveAssembly& pa() const { return pa_; }
   Memory& memory() { return mem_; }
 
  private:
@@ -112,6 +145,13 @@ class Gpu {
   CoarseRaster coarse_;
   FineRaster fine_;
   PixelWriter pw_;
+  IndexFetch if_;
+  VertexTags vt_;
+  VertexFetch vf_;
+  VertexTransform vtx_;
+  PrimitiveAssembly pa_;
+  void process_tri(const TriPkt& tri);  // SETUP onwards
+  void update_stats();
   Dma dma_;
   bool trace_on_ = true;
   uint32_t num_rast_ = 1;

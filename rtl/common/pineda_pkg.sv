@@ -2,7 +2,7 @@
 // The contract between the RTL and the C++ golden model: see docs/contract.md.
 package pineda_pkg;
 
-  localparam int unsigned CONTRACT_VERSION = 32'd4;  // bumped whenever any packet, encoding or register changes
+  localparam int unsigned CONTRACT_VERSION = 32'd5;  // bumped whenever any packet, encoding or register changes
   localparam int unsigned COORD_W = 32'd24;  // snapped coordinate width: signed 16.8 fixed point
   localparam int unsigned COORD_FRAC = 32'd8;  // fractional bits of a snapped coordinate
   localparam int unsigned DELTA_W = 32'd25;  // edge coefficient width (difference of two COORD_W values)
@@ -24,6 +24,7 @@ package pineda_pkg;
   localparam int unsigned VTX_KIND_VERTEX = 32'd0;  // vtx_in_pkt_t.kind: an object-space vertex to transform
   localparam int unsigned VTX_KIND_MATRIX_ROW = 32'd1;  // vtx_in_pkt_t.kind: pos = row `row` of the position matrix
   localparam int unsigned VTX_BATCH_SLOTS = 32'd32;  // vertices per batch (vertex cache tag entries)
+  localparam int unsigned VTX_BATCH_TRIS = 32'd64;  // triangles per batch at most (a batch closes after this many; the triangle FIFO in front of PA holds one batch)
   localparam int unsigned INDEX_CUT_16 = 32'd65535;  // 16-bit strip-cut index
   localparam int unsigned INDEX_CUT_32 = 32'd4294967295;  // 32-bit strip-cut index
   localparam int unsigned FE_VB0_BASE = 32'd16;  // front-end state: vertex buffer 0 (per vertex) byte address
@@ -36,6 +37,9 @@ package pineda_pkg;
   localparam int unsigned FE_ATTR_COLOR = 32'd23;  // front-end state: colour attribute (same layout)
   localparam int unsigned FE_ATTR_TEX0 = 32'd24;  // front-end state: texture coordinate 0 attribute (same layout)
   localparam int unsigned FE_ATTR_TEX1 = 32'd25;  // front-end state: texture coordinate 1 attribute (same layout)
+  localparam int unsigned FE_IB_BASE = 32'd26;  // front-end state held by the CP: index buffer byte address (into idraw_pkt_t.ib_base)
+  localparam int unsigned FE_IB_SIZE = 32'd27;  // front-end state held by the CP: index buffer size in bytes (into idraw_pkt_t.ib_size)
+  localparam int unsigned FE_STATE_END = 32'd64;  // SET_STATE indices [NUM_STATE, FE_STATE_END) are front-end state, sent down the front end as writes
   localparam int unsigned FE_MATRIX0 = 32'd32;  // front-end state: position matrix M[r][c] at FE_MATRIX0 + 4r + c (FP32; reset identity)
   localparam int unsigned ATTR_FMT_NONE = 32'd0;  // attribute not fetched: reads the default (0, 0, 0, 1)
   localparam int unsigned ATTR_FMT_F32X1 = 32'd1;  // one FP32; y, z, w default to 0, 0, 1
@@ -70,6 +74,7 @@ package pineda_pkg;
   localparam int unsigned OP_RET = 32'd7;  // len = 0: return from the current IB (an IB that runs out of dwords returns too)
   localparam int unsigned OP_INTERRUPT = 32'd8;  // len = 1: INT_PAYLOAD = payload, IRQ cause INTERRUPT
   localparam int unsigned OP_COPY = 32'd9;  // len = 3: payload = src byte address, dst byte address, byte count (DMA, any alignment)
+  localparam int unsigned OP_DRAW_FE = 32'd10;  // len = 5: a front-end draw (object-space vertices, transform, clip): payload = first, count, base_vertex, instance_count, start_instance; arg[0] indexed, arg[1] 32-bit indices, arg[2] strip, arg[3] strip restart
   localparam int unsigned OP_END = 32'd15;  // len = 0: stop; STATUS.HALTED, IRQ cause END
   localparam int unsigned ST_VB_BASE = 32'd0;  // state index; reset 0x00000000; vertex buffer byte address (dword aligned)
   localparam int unsigned ST_COLOR = 32'd1;  // state index; reset 0x00000000; flat colour RGBA8: R in [7:0], G [15:8], B [23:16], A [31:24]
@@ -117,7 +122,7 @@ package pineda_pkg;
   localparam int unsigned ERR_NONE = 32'd0;  // no error
   localparam int unsigned ERR_BAD_OPCODE = 32'd1;  // unknown opcode
   localparam int unsigned ERR_BAD_LEN = 32'd2;  // len does not match the opcode
-  localparam int unsigned ERR_BAD_ARG = 32'd3;  // arg out of range (state index + len > NUM_STATE, fence index >= 16); COPY with overlapping ranges
+  localparam int unsigned ERR_BAD_ARG = 32'd3;  // arg out of range (state index + len > FE_STATE_END, fence index >= 16, OP_DRAW_FE arg >= 16); COPY with overlapping ranges
   localparam int unsigned ERR_BAD_ADDR = 32'd4;  // ring, JUMP/CALL target or COPY range outside [VALID_BASE, VALID_LIMIT] or misaligned IB
   localparam int unsigned ERR_STACK_OVERFLOW = 32'd5;  // CALL with RET_STACK_DEPTH return positions already pushed
   localparam int unsigned ERR_STACK_UNDERFLOW = 32'd6;  // RET while executing the ring
@@ -320,7 +325,7 @@ package pineda_pkg;
   } clip_vtx_pkt_t;
   localparam int unsigned CLIP_VTX_PKT_BITS = 32'd321;
 
-  // CP -> IA front end: an indexed or non-indexed, instanced triangle draw (245 bits)
+  // CP -> IA front end: an indexed or non-indexed, instanced triangle draw (286 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic indexed;  // 1: indices from the index buffer; 0: index = first + k
@@ -335,10 +340,13 @@ package pineda_pkg;
     logic [31:0] instance_count;  // instances; 0 draws nothing
     logic [31:0] start_instance;  // instance id of the first instance
     logic [15:0] draw_id;
+    logic wr;  // 1: a front-end state write, state[wr_idx] = wr_val (every other field 0)
+    logic [7:0] wr_idx;  // state register index (FE_*)
+    logic [31:0] wr_val;
   } idraw_pkt_t;
-  localparam int unsigned IDRAW_PKT_BITS = 32'd245;
+  localparam int unsigned IDRAW_PKT_BITS = 32'd286;
 
-  // index fetch -> vertex tags: one index position of one instance (84 bits)
+  // index fetch -> vertex tags: one index position of one instance (125 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [31:0] index;  // vertex index: index value + base_vertex, or first + k (mod 2^32); 0 on a cut
@@ -347,8 +355,11 @@ package pineda_pkg;
     logic strip;  // topology of the draw (0 list, 1 strip)
     logic last;  // last position of this instance
     logic [15:0] draw_id;
+    logic wr;  // 1: a front-end state write, state[wr_idx] = wr_val (every other field 0)
+    logic [7:0] wr_idx;  // state register index (FE_*)
+    logic [31:0] wr_val;
   } index_pkt_t;
-  localparam int unsigned INDEX_PKT_BITS = 32'd84;
+  localparam int unsigned INDEX_PKT_BITS = 32'd125;
 
   // vertex tags -> vertex fetch: one vertex (cache miss) of a batch (127 bits)
   typedef struct packed {

@@ -14,8 +14,14 @@
 //   such an error the header is not consumed. JUMP/CALL targets and COPY ranges are checked when
 //   the last payload dword arrives; on such an error RING_RPTR goes back to the header. Either
 //   way nothing of the command executes and nothing more is decoded until CONTROL.CP_RESET.
-//   SET_STATE writes the 16 state registers, DRAW emits a draw_pkt_t carrying the state it
-//   needs, WRITE_REG writes a fence at once (top of pipe) or, at the end of pipe, queues the
+//   SET_STATE writes the 16 state registers (indices [0, NUM_STATE)) or, for indices
+//   [NUM_STATE, FE_STATE_END), sends one front-end state write per dword on fe_o (FE_IB_BASE
+//   and FE_IB_SIZE are also kept here for the idraw packets). DRAW emits a draw_pkt_t carrying
+//   the state it needs on out_o (the pre-transformed path through IA); DRAW_FE emits an
+//   idraw_pkt_t on fe_o (the geometry front end). The two paths meet in front of SETUP; the CP
+//   keeps them in order by switching path only when the other one has drained (ia_idle_i /
+//   fe_idle_i and its own output register empty): a draw for the other path waits for that.
+//   Tokens go down the current path (path_q: the path of the last draw). WRITE_REG writes a fence at once (top of pipe) or, at the end of pipe, queues the
 //   write (EOP_QUEUE_DEPTH entries) and emits an end-of-pipe token (draw_pkt_t with eop = 1)
 //   behind the earlier draws; every unit forwards the token in order and the pixel writer
 //   returns it on eop_done_* once every earlier write is acknowledged, which writes the oldest
@@ -51,6 +57,10 @@ module cp #(
   output logic                    out_valid_o,
   input  logic                    out_ready_i,
   output pineda_pkg::draw_pkt_t   out_o,
+  // Front-end output: DRAW_FE draws, front-end state writes, tokens while path_q = FE
+  output logic                    fe_valid_o,
+  input  logic                    fe_ready_i,
+  output pineda_pkg::idraw_pkt_t  fe_o,
   // Copy jobs to the DMA (offered only while dma_idle_i, which is the DMA's job ready)
   output logic                    copy_valid_o,
   input  logic                    copy_ready_i,
@@ -62,7 +72,9 @@ module cp #(
   input  logic                    eop_done_valid_i,
   output logic                    eop_done_ready_o,
   // Status
-  input  logic                    pipe_idle_i,
+  input  logic                    pipe_idle_i,  // every unit after the CP idle, boundaries empty
+  input  logic                    ia_idle_i,    // the pre-transformed path (IA) has drained
+  input  logic                    fe_idle_i,    // the front-end path (index fetch .. PA) has drained
   output logic                    idle_o
 );
 
@@ -105,10 +117,15 @@ module cp #(
   dec_state_e        dec_q,         dec_d;
   logic [7:0]        op_q,          op_d;
   logic [11:0]       cnt_q,         cnt_d;       // payload dwords left
-  logic [3:0]        idx_q,         idx_d;       // SET_STATE index / fence index
+  logic [5:0]        idx_q,         idx_d;       // SET_STATE index / fence index / DRAW_FE flags
   logic              eop_q,         eop_d;       // arg[11]: WRITE_REG end of pipe, WAIT_REG >=
   logic [31:0]       word_q,        word_d;      // payload 0 (DRAW first vertex, fence value, target, src)
-  logic [31:0]       word1_q,       word1_d;     // payload 1 (COPY dst)
+  logic [31:0]       word1_q,       word1_d;     // payload 1 (COPY dst, DRAW_FE count)
+  logic [31:0]       word2_q,       word2_d;     // payload 2 (DRAW_FE base vertex)
+  logic [31:0]       word3_q,       word3_d;     // payload 3 (DRAW_FE instance count)
+  logic              path_q,        path_d;      // path of the last draw: 0 IA, 1 front end
+  logic [31:0]       ib_base_q,     ib_base_d;   // FE_IB_BASE
+  logic [31:0]       ib_size_q,     ib_size_d;   // FE_IB_SIZE
   logic [31:0]       copy_len_q,    copy_len_d;
   logic [15:0]       draw_id_q,     draw_id_d;
   logic [31:0]       hdr_addr_q,    hdr_addr_d;  // byte address of the current command's header
@@ -215,6 +232,53 @@ module cp #(
   // The skid entry of stream_reg is only ever full when the main entry is.
   assign out_empty = ~out_valid_o;
 
+  logic                   fe_push, fe_ready;
+  pineda_pkg::idraw_pkt_t fe_pkt;
+  logic                   fe_empty;
+
+  stream_reg #(
+    .Width($bits(fe_pkt))
+  ) u_fe_out (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (fe_push),
+    .in_ready_o  (fe_ready),
+    .in_data_i   (fe_pkt),
+    .out_valid_o (fe_valid_o),
+    .out_ready_i (fe_ready_i),
+    .out_data_o  (fe_o)
+  );
+
+  assign fe_empty = ~fe_valid_o;
+
+  // Front-end packet: a state write (SET_STATE payload), a draw (DRAW_FE's last dword) or a
+  // token (end-of-pipe WRITE_REG).
+  always_comb begin
+    fe_pkt = '0;
+    unique case (32'(op_q))
+      pineda_pkg::OP_SET_STATE: begin
+        fe_pkt.wr     = 1'b1;
+        fe_pkt.wr_idx = 8'(idx_q);
+        fe_pkt.wr_val = fifo_data;
+      end
+      pineda_pkg::OP_WRITE_REG: fe_pkt.eop = 1'b1;
+      default: begin
+        fe_pkt.indexed        = idx_q[0];
+        fe_pkt.index32        = idx_q[1];
+        fe_pkt.strip          = idx_q[2];
+        fe_pkt.restart        = idx_q[3];
+        fe_pkt.ib_base        = ib_base_q;
+        fe_pkt.ib_size        = ib_size_q;
+        fe_pkt.first          = word_q;
+        fe_pkt.count          = word1_q;
+        fe_pkt.base_vertex    = word2_q;
+        fe_pkt.instance_count = word3_q;
+        fe_pkt.start_instance = fifo_data;
+        fe_pkt.draw_id        = draw_id_q;
+      end
+    endcase
+  end
+
   // ---------------------------------------------------------------------------------------------
   // Draw packet from the state registers (docs/contract.md §4)
   // ---------------------------------------------------------------------------------------------
@@ -264,7 +328,14 @@ module cp #(
     unique case (32'(hdr_op))
       pineda_pkg::OP_NOP: ;
       pineda_pkg::OP_SET_STATE: begin
-        if ((13'(hdr_arg) + 13'(hdr_len)) > 13'(pineda_pkg::NUM_STATE)) begin
+        if ((13'(hdr_arg) + 13'(hdr_len)) > 13'(pineda_pkg::FE_STATE_END)) begin
+          hdr_cause = pineda_pkg::ERR_BAD_ARG;
+        end
+      end
+      pineda_pkg::OP_DRAW_FE: begin
+        if (hdr_len != 12'd5) begin
+          hdr_cause = pineda_pkg::ERR_BAD_LEN;
+        end else if (hdr_arg[11:4] != 8'd0) begin
           hdr_cause = pineda_pkg::ERR_BAD_ARG;
         end
       end
@@ -379,6 +450,11 @@ module cp #(
     eop_d         = eop_q;
     word_d        = word_q;
     word1_d       = word1_q;
+    word2_d       = word2_q;
+    word3_d       = word3_q;
+    path_d        = path_q;
+    ib_base_d     = ib_base_q;
+    ib_size_d     = ib_size_q;
     copy_len_d    = copy_len_q;
     draw_id_d     = draw_id_q;
     hdr_addr_d    = hdr_addr_q;
@@ -400,8 +476,9 @@ module cp #(
     consume      = 1'b0;
     eop_push     = 1'b0;
     draw_push    = 1'b0;
+    fe_push      = 1'b0;
     fence_we     = 1'b0;
-    fence_widx   = idx_q;
+    fence_widx   = idx_q[3:0];
     fence_wdata  = fifo_data;
     set_end      = 1'b0;
     set_error    = 1'b0;
@@ -416,8 +493,8 @@ module cp #(
 
     run       = control_q[0] && !halted_q && !error_q;
     cur_addr  = in_ib_q ? ib_addr_q : (ring_base_q + ring_rptr_q);
-    wait_diff = fence_q[idx_q] - word_q;
-    wait_cond = eop_q ? !wait_diff[31] : (fence_q[idx_q] == word_q);
+    wait_diff = fence_q[idx_q[3:0]] - word_q;
+    wait_cond = eop_q ? !wait_diff[31] : (fence_q[idx_q[3:0]] == word_q);
     top_idx   = 2'(sp_q - 3'd1);
     push_idx  = sp_q[1:0];
     wd_next   = wd_cnt_q + 32'd1;
@@ -427,7 +504,7 @@ module cp #(
     for (int k = 0; k < EopDepth; k++) begin
       // Entry k is queued when (k - head) mod EopDepth < count.
       eop_rel = EopW'(k) - eop_head_q;
-      if ({1'b0, eop_rel} < eop_cnt_q && eop_idx_q[k] == idx_q) begin
+      if ({1'b0, eop_rel} < eop_cnt_q && eop_idx_q[k] == idx_q[3:0]) begin
         eop_same = 1'b1;
       end
     end
@@ -450,7 +527,7 @@ module cp #(
               consume    = 1'b1;
               op_d       = hdr_op;
               cnt_d      = hdr_len;
-              idx_d      = hdr_arg[3:0];
+              idx_d      = hdr_arg[5:0];
               eop_d      = hdr_arg[pineda_pkg::WRITE_REG_EOP_BIT];
               hdr_addr_d = cur_addr;
               hdr_rptr_d = ring_rptr_q;
@@ -470,26 +547,52 @@ module cp #(
         if (run && fifo_valid) begin
           unique case (32'(op_q))
             pineda_pkg::OP_SET_STATE: begin
-              consume        = 1'b1;
-              state_d[idx_q] = fifo_data;
-              idx_d          = idx_q + 4'd1;
+              if (32'(idx_q) < pineda_pkg::NUM_STATE) begin
+                consume                 = 1'b1;
+                state_d[idx_q[3:0]]     = fifo_data;
+                idx_d                   = idx_q + 6'd1;
+              end else if (fe_ready) begin
+                consume = 1'b1;  // front-end state: sent down the front end
+                fe_push = 1'b1;
+                idx_d   = idx_q + 6'd1;
+                if (32'(idx_q) == pineda_pkg::FE_IB_BASE) ib_base_d = fifo_data;
+                if (32'(idx_q) == pineda_pkg::FE_IB_SIZE) ib_size_d = fifo_data;
+              end
             end
             pineda_pkg::OP_DRAW: begin
               if (cnt_q == 12'd2) begin
                 consume = 1'b1;
                 word_d  = fifo_data;  // first vertex
-              end else if (draw_ready) begin
+              end else if (draw_ready && (!path_q || (fe_idle_i && fe_empty))) begin
                 consume   = 1'b1;     // vertex count: emit the draw
                 draw_push = 1'b1;
                 draw_id_d = draw_id_q + 16'd1;
+                path_d    = 1'b0;
               end
+            end
+            pineda_pkg::OP_DRAW_FE: begin
+              unique case (cnt_q)
+                12'd5: begin consume = 1'b1; word_d  = fifo_data; end  // first
+                12'd4: begin consume = 1'b1; word1_d = fifo_data; end  // count
+                12'd3: begin consume = 1'b1; word2_d = fifo_data; end  // base vertex
+                12'd2: begin consume = 1'b1; word3_d = fifo_data; end  // instance count
+                default: begin                                         // start instance
+                  if (fe_ready && (path_q || (ia_idle_i && out_empty))) begin
+                    consume   = 1'b1;
+                    fe_push   = 1'b1;
+                    draw_id_d = draw_id_q + 16'd1;
+                    path_d    = 1'b1;
+                  end
+                end
+              endcase
             end
             pineda_pkg::OP_WRITE_REG: begin
               if (eop_q) begin
-                if (!eop_full && draw_ready) begin
-                  consume   = 1'b1;  // queue the write, send the token
+                if (!eop_full && (path_q ? fe_ready : draw_ready)) begin
+                  consume   = 1'b1;  // queue the write, send the token down the current path
                   eop_push  = 1'b1;
-                  draw_push = 1'b1;
+                  draw_push = !path_q;
+                  fe_push   = path_q;
                 end
               end else if (!eop_same) begin
                 consume  = 1'b1;
@@ -569,7 +672,7 @@ module cp #(
       DecCopy: begin
         // Earlier work first: the pipeline drained (the copy may read what it wrote) and the
         // DMA idle; the DMA takes the job in this cycle (its job ready is its idle).
-        if (pipe_idle_i && out_empty && dma_idle_i) begin
+        if (pipe_idle_i && out_empty && fe_empty && dma_idle_i) begin
           copy_valid_o = 1'b1;
           if (copy_ready_i) dec_d = DecCopyRun;
         end
@@ -658,7 +761,7 @@ module cp #(
     // the same cycle is overridden).
     eop_pop = eop_done_valid_i && (eop_cnt_q != '0);
     if (eop_push) begin
-      eop_idx_d[eop_tail] = idx_q;
+      eop_idx_d[eop_tail] = idx_q[3:0];
       eop_val_d[eop_tail] = fifo_data;
     end
     if (eop_pop) begin
@@ -752,6 +855,11 @@ module cp #(
       eop_q         <= 1'b0;
       word_q        <= '0;
       word1_q       <= '0;
+      word2_q       <= '0;
+      word3_q       <= '0;
+      path_q        <= 1'b0;
+      ib_base_q     <= '0;
+      ib_size_q     <= '0;
       copy_len_q    <= '0;
       draw_id_q     <= '0;
       hdr_addr_q    <= '0;
@@ -795,6 +903,11 @@ module cp #(
       eop_q         <= eop_d;
       word_q        <= word_d;
       word1_q       <= word1_d;
+      word2_q       <= word2_d;
+      word3_q       <= word3_d;
+      path_q        <= path_d;
+      ib_base_q     <= ib_base_d;
+      ib_size_q     <= ib_size_d;
       copy_len_q    <= copy_len_d;
       draw_id_q     <= draw_id_d;
       hdr_addr_q    <= hdr_addr_d;
@@ -822,7 +935,7 @@ module cp #(
   logic        pipe_busy;
 
   always_comb begin
-    pipe_busy = !pipe_idle_i || !out_empty || (eop_cnt_q != '0);
+    pipe_busy = !pipe_idle_i || !out_empty || !fe_empty || (eop_cnt_q != '0);
     status    = '0;
     status[pineda_pkg::STATUS_RUNNING]    = run;
     status[pineda_pkg::STATUS_HALTED]     = halted_q;
@@ -862,7 +975,7 @@ module cp #(
 
     // Starved: no command to decode (nothing in the FIFO, or decoding stopped/paused), not in the
     // middle of a command, not waiting on a fence, wait or copy, draw output empty.
-    idle_o = (dec_q == DecHdr) && !(run && fifo_valid) && out_empty;
+    idle_o = (dec_q == DecHdr) && !(run && fifo_valid) && out_empty && fe_empty;
   end
 
   logic unused_sig;

@@ -1,7 +1,9 @@
 // mem_arbiter: funnels NumClients memory client ports into the one external memory port.
 //
 // Requests: round-robin among the clients whose valid is high, at most one request per clock.
-// The granted client's request goes out with tag[7:6] = client index (tag[5:0] kept). The
+// The granted client's request goes out with tag[IdLsb+1:IdLsb] = client index (the other tag
+// bits kept). IdLsb = 6 at the top level; a nested arbiter (several clients behind one client
+// port of another arbiter) puts its id in lower bits (IdLsb = 4), which its clients leave 0. The
 // memory-side valid is the OR of the client valids (never a function of mem_req_ready_i);
 // while the memory stalls a request the grant is locked to that client, so the memory side
 // sees the same payload until it accepts it. After a transfer the client after the granted
@@ -16,6 +18,7 @@
 // (checked in simulation).
 module mem_arbiter #(
   parameter int unsigned NumClients = 3,
+  parameter int unsigned IdLsb      = 6,   // client id at tag[IdLsb+1:IdLsb]
   parameter int unsigned ReqW       = 77,  // $bits(pineda_pkg::mem_req_t)
   parameter int unsigned RspW       = 41   // $bits(pineda_pkg::mem_rsp_t)
 ) (
@@ -37,7 +40,7 @@ module mem_arbiter #(
   input  pineda_pkg::mem_rsp_t                  mem_rsp_i
 );
 
-  // The client id travels in tag[7:6]: at most 4 clients.
+  // The client id travels in tag[IdLsb+1:IdLsb]: at most 4 clients.
   localparam int unsigned IdW = 2;
 
   logic [IdW-1:0] prio_q,   prio_d;    // client with the highest priority
@@ -47,6 +50,13 @@ module mem_arbiter #(
   logic           found;
   logic [IdW-1:0] cand;
   logic [IdW-1:0] rsp_id;
+  // Client valids and readies padded to the 4 ids (indexed by a 2-bit id for any NumClients).
+  logic [3:0]     valid4, ready4;
+
+  assign valid4      = 4'(req_valid_i);
+  assign req_ready_o = ready4[NumClients-1:0];
+  logic unused_ready;
+  assign unused_ready = ^ready4;  // ids >= NumClients are never granted
 
   // Grant: the locked client, else the first requesting client from prio_q upwards (mod N).
   always_comb begin
@@ -57,7 +67,7 @@ module mem_arbiter #(
       for (int unsigned k = 0; k < NumClients; k++) begin
         cand = ((32'(prio_q) + k) >= NumClients) ? IdW'(32'(prio_q) + k - NumClients)
                                                  : IdW'(32'(prio_q) + k);
-        if (!found && req_valid_i[cand]) begin
+        if (!found && valid4[cand]) begin
           found = 1'b1;
           grant = cand;
         end
@@ -69,12 +79,12 @@ module mem_arbiter #(
 
   always_comb begin
     mem_req_o          = req_i[grant];
-    mem_req_o.tag[7:6] = grant;  // tag[5:0] stays the client's
+    mem_req_o.tag[IdLsb +: IdW] = grant;  // the other tag bits stay the client's
   end
 
   always_comb begin
-    req_ready_o        = '0;
-    req_ready_o[grant] = mem_req_ready_i;
+    ready4        = '0;
+    ready4[grant] = mem_req_ready_i;
   end
 
   always_comb begin
@@ -104,13 +114,13 @@ module mem_arbiter #(
   end
 
   // Responses.
-  assign rsp_id = mem_rsp_i.tag[7:6];
+  assign rsp_id = mem_rsp_i.tag[IdLsb +: IdW];
 
   pineda_pkg::mem_rsp_t rsp_client;  // the response with the client id cleared
 
   always_comb begin
     rsp_client          = mem_rsp_i;
-    rsp_client.tag[7:6] = 2'b00;
+    rsp_client.tag[IdLsb +: IdW] = '0;
     rsp_valid_o         = '0;
     for (int unsigned c = 0; c < NumClients; c++) begin
       rsp_o[c]       = rsp_client;
@@ -130,15 +140,17 @@ module mem_arbiter #(
 `ifndef SYNTHESIS
   initial begin
     assert (NumClients >= 1 && NumClients <= 4)
-      else $fatal(1, "mem_arbiter: NumClients must be 1..4 (client id in tag[7:6])");
+      else $fatal(1, "mem_arbiter: NumClients must be 1..4 (client id in two tag bits)");
+    assert (IdLsb + IdW <= pineda_pkg::TAG_W)
+      else $fatal(1, "mem_arbiter: IdLsb leaves no room for the client id");
     assert (ReqW == $bits(pineda_pkg::mem_req_t) && RspW == $bits(pineda_pkg::mem_rsp_t))
       else $fatal(1, "mem_arbiter: ReqW/RspW do not match mem_req_t/mem_rsp_t");
   end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (!(mem_rsp_valid_i && 32'(mem_rsp_i.tag[7:6]) >= NumClients))
-        else $error("%m: response for unknown client id %0d", mem_rsp_i.tag[7:6]);
-      assert (!(locked_q && !req_valid_i[lockid_q]))
+      assert (!(mem_rsp_valid_i && 32'(rsp_id) >= NumClients))
+        else $error("%m: response for unknown client id %0d", rsp_id);
+      assert (!(locked_q && !valid4[lockid_q]))
         else $error("%m: client %0d dropped a stalled request", lockid_q);
     end
   end

@@ -1,5 +1,14 @@
-// pineda_top: the pipeline CP -> IA -> SETUP -> COARSE -> FINE -> PW -> memory, and the DMA
-// copy engine fed by the CP (COPY).
+// pineda_top: the pipeline CP -> IA -> SETUP -> COARSE -> FINE -> PW -> memory, the geometry
+// front end CP -> front_end (index fetch, vertex tags, vertex fetch, VTX, PA) -> SETUP for
+// DRAW_FE draws, and the DMA copy engine fed by the CP (COPY).
+//
+// The two paths into SETUP: IA's triangles (pre-transformed DRAW) and PA's (DRAW_FE) go through
+// a merge that takes whichever is valid; the CP only switches path once the other one has
+// drained (cp.sv), so at most one of them is ever valid and API order holds.
+// The seven front-end boundaries (cp_idraw, if_index, vt_vertex, vt_prim, vf_vtx, vtx_clip,
+// pa_tri) are throttled by throttle_i[12:6] and tapped like the others (rtl/top/front_end.sv).
+// Memory: legacy IA and the front end share client MEM_CLIENT_IA through a nested arbiter
+// (id in tag[5:4]; the front end's own arbiter uses tag[3:2]).
 //
 // Each of the six tapped boundaries (cp_draw, ia_tri, setup_tri, coarse_tile, fine_quad,
 // pw_mem) passes through a stream_throttle driven by one bit of throttle_i (bit order as listed)
@@ -38,8 +47,9 @@ module pineda_top #(
   input  logic                   mem_rsp_valid_i,
   output logic                   mem_rsp_ready_o,
   input  pineda_pkg::mem_rsp_t   mem_rsp_i,
-  // Stall injection: 0 cp_draw, 1 ia_tri, 2 setup_tri, 3 coarse_tile, 4 fine_quad, 5 pw_mem
-  input  logic [5:0]             throttle_i,
+  // Stall injection: 0 cp_draw, 1 ia_tri, 2 setup_tri, 3 coarse_tile, 4 fine_quad, 5 pw_mem,
+  // 6 cp_idraw, 7 if_index, 8 vt_vertex, 9 vt_prim, 10 vf_vtx, 11 vtx_clip, 12 pa_tri
+  input  logic [12:0]            throttle_i,
   // Taps (consumer side of each throttle)
   output logic                   tap_cp_draw_valid_o,
   output logic                   tap_cp_draw_ready_o,
@@ -59,7 +69,30 @@ module pineda_top #(
   output logic                   tap_pw_mem_valid_o,
   output logic                   tap_pw_mem_ready_o,
   output pineda_pkg::mem_req_t   tap_pw_mem_o,
-  output logic [NumRast-1:0]     rast_busy_o
+  output logic                      tap_cp_idraw_valid_o,
+  output logic                      tap_cp_idraw_ready_o,
+  output pineda_pkg::idraw_pkt_t    tap_cp_idraw_o,
+  output logic                      tap_if_index_valid_o,
+  output logic                      tap_if_index_ready_o,
+  output pineda_pkg::index_pkt_t    tap_if_index_o,
+  output logic                      tap_vt_vertex_valid_o,
+  output logic                      tap_vt_vertex_ready_o,
+  output pineda_pkg::vfetch_pkt_t   tap_vt_vertex_o,
+  output logic                      tap_vt_prim_valid_o,
+  output logic                      tap_vt_prim_ready_o,
+  output pineda_pkg::prim_pkt_t     tap_vt_prim_o,
+  output logic                      tap_vf_vtx_valid_o,
+  output logic                      tap_vf_vtx_ready_o,
+  output pineda_pkg::vtx_in_pkt_t   tap_vf_vtx_o,
+  output logic                      tap_vtx_clip_valid_o,
+  output logic                      tap_vtx_clip_ready_o,
+  output pineda_pkg::clip_vtx_pkt_t tap_vtx_clip_o,
+  output logic                      tap_pa_tri_valid_o,
+  output logic                      tap_pa_tri_ready_o,
+  output pineda_pkg::pa_tri_pkt_t   tap_pa_tri_o,
+  output logic [NumRast-1:0]     rast_busy_o,
+  output logic                   fe_busy_o,       // a front-end unit holds work
+  output logic                   pa_clip_busy_o   // PA's clipper is working
 );
 
   localparam int unsigned NumClients = 4;
@@ -79,14 +112,28 @@ module pineda_top #(
   logic eop_done_valid, eop_done_ready;
 
   // Arbiter client ports (plain 2-D arrays: Yosys 0.55 sizes packed arrays of structs wrongly)
-  pineda_pkg::mem_req_t cp_req, ia_req, dma_req;
-  pineda_pkg::mem_rsp_t cp_rsp, ia_rsp, pw_rsp, dma_rsp;
+  pineda_pkg::mem_req_t cp_req, ia_req, dma_req, ia0_req, fe_req;
+  pineda_pkg::mem_rsp_t cp_rsp, ia_rsp, pw_rsp, dma_rsp, ia0_rsp, fe_rsp;
   localparam int unsigned ReqW = $bits(cp_req);
   localparam int unsigned RspW = $bits(cp_rsp);
   logic [NumClients-1:0]           cl_req_valid, cl_req_ready;
   logic [NumClients-1:0][ReqW-1:0] cl_req;
   logic [NumClients-1:0]           cl_rsp_valid, cl_rsp_ready;
   logic [NumClients-1:0][RspW-1:0] cl_rsp;
+  // MEM_CLIENT_IA: legacy IA (0) and the front end (1)
+  logic [1:0]           ig_req_valid, ig_req_ready, ig_rsp_valid, ig_rsp_ready;
+  logic [1:0][ReqW-1:0] ig_req;
+  logic [1:0][RspW-1:0] ig_rsp;
+  assign ig_req[0] = ia0_req;
+  assign ig_req[1] = fe_req;
+  assign ia0_rsp   = ig_rsp[0];
+  assign fe_rsp    = ig_rsp[1];
+
+  // Front end
+  logic fe_valid, fe_ready;  pineda_pkg::idraw_pkt_t fe_pkt;  // CP -> front end
+  logic fe_idle;
+  logic ia_path_idle;
+  logic tri_valid, tri_ready;  pineda_pkg::tri_pkt_t tri_in;   // merge -> SETUP
 
   assign cl_req[pineda_pkg::MEM_CLIENT_CP] = cp_req;
   assign cl_req[pineda_pkg::MEM_CLIENT_IA] = ia_req;
@@ -125,6 +172,9 @@ module pineda_top #(
     .out_valid_o     (cp_valid),
     .out_ready_i     (cp_ready),
     .out_o           (cp_draw),
+    .fe_valid_o      (fe_valid),
+    .fe_ready_i      (fe_ready),
+    .fe_o            (fe_pkt),
     .copy_valid_o    (copy_valid),
     .copy_ready_i    (copy_ready),
     .copy_src_o      (copy_src),
@@ -134,6 +184,8 @@ module pineda_top #(
     .eop_done_valid_i(eop_done_valid),
     .eop_done_ready_o(eop_done_ready),
     .pipe_idle_i     (pipe_idle),
+    .ia_idle_i       (ia_path_idle),
+    .fe_idle_i       (fe_idle),
     .idle_o          (cp_idle)
   );
 
@@ -179,12 +231,12 @@ module pineda_top #(
     .out_valid_o     (ia_valid),
     .out_ready_i     (ia_ready),
     .out_o           (ia_tri),
-    .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_CLIENT_IA]),
-    .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_CLIENT_IA]),
-    .mem_req_o       (ia_req),
-    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_CLIENT_IA]),
-    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_CLIENT_IA]),
-    .mem_rsp_i       (ia_rsp),
+    .mem_req_valid_o (ig_req_valid[0]),
+    .mem_req_ready_i (ig_req_ready[0]),
+    .mem_req_o       (ia0_req),
+    .mem_rsp_valid_i (ig_rsp_valid[0]),
+    .mem_rsp_ready_o (ig_rsp_ready[0]),
+    .mem_rsp_i       (ia0_rsp),
     .idle_o          (ia_idle)
   );
 
@@ -202,12 +254,92 @@ module pineda_top #(
     .out_data_o  (tap_ia_tri_o)
   );
 
+  front_end u_fe (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i            (fe_valid),
+    .in_ready_o            (fe_ready),
+    .in_i                  (fe_pkt),
+    .out_valid_o           (tap_pa_tri_valid_o),
+    .out_ready_i           (tap_pa_tri_ready_o),
+    .out_o                 (tap_pa_tri_o),
+    .throttle_i            (throttle_i[12:6]),
+    .tap_cp_idraw_valid_o,
+    .tap_cp_idraw_ready_o,
+    .tap_cp_idraw_o,
+    .tap_if_index_valid_o,
+    .tap_if_index_ready_o,
+    .tap_if_index_o,
+    .tap_vt_vertex_valid_o,
+    .tap_vt_vertex_ready_o,
+    .tap_vt_vertex_o,
+    .tap_vt_prim_valid_o,
+    .tap_vt_prim_ready_o,
+    .tap_vt_prim_o,
+    .tap_vf_vtx_valid_o,
+    .tap_vf_vtx_ready_o,
+    .tap_vf_vtx_o,
+    .tap_vtx_clip_valid_o,
+    .tap_vtx_clip_ready_o,
+    .tap_vtx_clip_o,
+    .mem_req_valid_o       (ig_req_valid[1]),
+    .mem_req_ready_i       (ig_req_ready[1]),
+    .mem_req_o             (fe_req),
+    .mem_rsp_valid_i       (ig_rsp_valid[1]),
+    .mem_rsp_ready_o       (ig_rsp_ready[1]),
+    .mem_rsp_i             (fe_rsp),
+    .idle_o                (fe_idle),
+    .busy_o                (fe_busy_o),
+    .clip_busy_o           (pa_clip_busy_o)
+  );
+
+  mem_arbiter #(
+    .NumClients(2),
+    .IdLsb     (4),
+    .ReqW      (ReqW),
+    .RspW      (RspW)
+  ) u_ia_arb (
+    .clk_i,
+    .rst_ni,
+    .req_valid_i     (ig_req_valid),
+    .req_ready_o     (ig_req_ready),
+    .req_i           (ig_req),
+    .rsp_valid_o     (ig_rsp_valid),
+    .rsp_ready_i     (ig_rsp_ready),
+    .rsp_o           (ig_rsp),
+    .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_CLIENT_IA]),
+    .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_CLIENT_IA]),
+    .mem_req_o       (ia_req),
+    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_CLIENT_IA]),
+    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_CLIENT_IA]),
+    .mem_rsp_i       (ia_rsp)
+  );
+
+  // Merge in front of SETUP: at most one path is valid (the CP drains one before using the
+  // other); PA's triangle keeps the tri_pkt_t fields.
+  always_comb begin
+    tri_valid          = tap_ia_tri_valid_o || tap_pa_tri_valid_o;
+    tri_in             = tap_ia_tri_o;
+    if (tap_pa_tri_valid_o) begin
+      tri_in        = '0;
+      tri_in.eop    = tap_pa_tri_o.eop;
+      tri_in.v      = tap_pa_tri_o.v;
+      tri_in.color  = tap_pa_tri_o.color;
+      tri_in.target = tap_pa_tri_o.target;
+      tri_in.clip   = tap_pa_tri_o.clip;
+      tri_in.tri_id = tap_pa_tri_o.tri_id;
+    end
+    tap_pa_tri_ready_o = tri_ready;
+    tap_ia_tri_ready_o = tri_ready && !tap_pa_tri_valid_o;
+    ia_path_idle       = ia_idle && !ia_valid && !tap_ia_tri_valid_o;
+  end
+
   setup u_setup (
     .clk_i,
     .rst_ni,
-    .in_valid_i  (tap_ia_tri_valid_o),
-    .in_ready_o  (tap_ia_tri_ready_o),
-    .in_i        (tap_ia_tri_o),
+    .in_valid_i  (tri_valid),
+    .in_ready_o  (tri_ready),
+    .in_i        (tri_in),
     .out_valid_o (setup_valid),
     .out_ready_i (setup_ready),
     .out_o       (setup_tri),
@@ -328,7 +460,7 @@ module pineda_top #(
   // Pipeline idle (for end-of-pipe fences)
   // ---------------------------------------------------------------------------------------------
   always_comb begin
-    pipe_idle = ia_idle && setup_idle && rast_idle && pw_idle &&
+    pipe_idle = ia_idle && fe_idle && setup_idle && rast_idle && pw_idle &&
                 !ia_valid && !setup_valid && !fine_valid && !pw_valid &&
                 !tap_ia_tri_valid_o && !tap_setup_tri_valid_o && !(|tap_coarse_tile_valid_o) &&
                 !tap_fine_quad_valid_o && !tap_pw_mem_valid_o;
@@ -366,6 +498,36 @@ module pineda_top #(
   stream_assert #(.Width($bits(ia_tri))) u_chk_ia_tri (
     .clk_i, .rst_ni, .valid_i(tap_ia_tri_valid_o), .ready_i(tap_ia_tri_ready_o),
     .data_i(tap_ia_tri_o));
+  stream_assert #(.Width($bits(tap_cp_idraw_o))) u_chk_cp_idraw (
+    .clk_i, .rst_ni, .valid_i(tap_cp_idraw_valid_o), .ready_i(tap_cp_idraw_ready_o),
+    .data_i(tap_cp_idraw_o));
+  stream_assert #(.Width($bits(tap_if_index_o))) u_chk_if_index (
+    .clk_i, .rst_ni, .valid_i(tap_if_index_valid_o), .ready_i(tap_if_index_ready_o),
+    .data_i(tap_if_index_o));
+  stream_assert #(.Width($bits(tap_vt_vertex_o))) u_chk_vt_vertex (
+    .clk_i, .rst_ni, .valid_i(tap_vt_vertex_valid_o), .ready_i(tap_vt_vertex_ready_o),
+    .data_i(tap_vt_vertex_o));
+  stream_assert #(.Width($bits(tap_vt_prim_o))) u_chk_vt_prim (
+    .clk_i, .rst_ni, .valid_i(tap_vt_prim_valid_o), .ready_i(tap_vt_prim_ready_o),
+    .data_i(tap_vt_prim_o));
+  stream_assert #(.Width($bits(tap_vf_vtx_o))) u_chk_vf_vtx (
+    .clk_i, .rst_ni, .valid_i(tap_vf_vtx_valid_o), .ready_i(tap_vf_vtx_ready_o),
+    .data_i(tap_vf_vtx_o));
+  stream_assert #(.Width($bits(tap_vtx_clip_o))) u_chk_vtx_clip (
+    .clk_i, .rst_ni, .valid_i(tap_vtx_clip_valid_o), .ready_i(tap_vtx_clip_ready_o),
+    .data_i(tap_vtx_clip_o));
+  stream_assert #(.Width($bits(tap_pa_tri_o))) u_chk_pa_tri (
+    .clk_i, .rst_ni, .valid_i(tap_pa_tri_valid_o), .ready_i(tap_pa_tri_ready_o),
+    .data_i(tap_pa_tri_o));
+  stream_assert #(.Width($bits(fe_pkt))) u_chk_cp_fe_out (
+    .clk_i, .rst_ni, .valid_i(fe_valid), .ready_i(fe_ready), .data_i(fe_pkt));
+  // The CP switches path only when the other one has drained: never both at the merge.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!(tap_ia_tri_valid_o && tap_pa_tri_valid_o))
+        else $error("%m: IA and PA triangles at the merge in the same cycle (path switch)");
+    end
+  end
   stream_assert #(.Width($bits(setup_tri))) u_chk_setup_tri (
     .clk_i, .rst_ni, .valid_i(tap_setup_tri_valid_o), .ready_i(tap_setup_tri_ready_o),
     .data_i(tap_setup_tri_o));

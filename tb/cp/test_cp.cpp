@@ -51,6 +51,9 @@ class CpBench {
     dut_->clk_i = 0;
     dut_->reg_valid_i = 0;
     dut_->pipe_idle_i = 1;
+    dut_->ia_idle_i = 1;
+    dut_->fe_idle_i = 1;
+    dut_->fe_ready_i = 1;
     dut_->eop_done_valid_i = 0;
     dut_->dma_idle_i = 1;
     dut_->copy_ready_i = 1;
@@ -61,6 +64,7 @@ class CpBench {
   }
 
   std::vector<DrawPkt> draws;
+  std::vector<IDrawPkt> fes;  // front-end packets (DRAW_FE, state writes, tokens)
   std::vector<model::CopyJob> copies;
   std::vector<model::HostAction> actions;
   size_t next_action = 0;
@@ -106,7 +110,7 @@ class CpBench {
       const uint32_t st = reg_read(REG_STATUS);
       const bool is_waiting = (st >> STATUS_WAITING) & 1u;
       // Releasable: blocked with no end-of-pipe token out (none queued in the CP either).
-      const bool releasable = is_waiting && tokens_.empty() && !dut_->out_valid_o;
+      const bool releasable = is_waiting && tokens_.empty() && !dut_->out_valid_o && !dut_->fe_valid_o;
       waiting = releasable ? waiting + 1 : 0;
       if (releasable && next_action < actions.size() && waiting > 1 + actions[next_action].delay) {
         for (const auto& [i, v] : actions[next_action].writes) reg_write(i, v);
@@ -120,7 +124,7 @@ class CpBench {
                            (is_waiting && next_action == actions.size() &&
                             reg_read(REG_WATCHDOG) == 0 && waiting > 1000);
       // Not idle_o: a ring may end in the middle of a command (the CP then waits for WPTR).
-      if (stopped && !dut_->out_valid_o && dram_.outstanding() == 0 && dma_busy_ == 0 && tokens_.empty() &&
+      if (stopped && !dut_->out_valid_o && !dut_->fe_valid_o && dram_.outstanding() == 0 && dma_busy_ == 0 && tokens_.empty() &&
           quiet > 300) {
         return;
       }
@@ -145,6 +149,9 @@ class CpBench {
     std::uniform_real_distribution<double> u(0, 1);
     dut_->out_ready_i = u(rng_) >= stall_;
     dut_->pipe_idle_i = u(rng_) >= stall_ && tokens_.empty();
+    dut_->fe_ready_i = u(rng_) >= stall_;
+    dut_->ia_idle_i = u(rng_) >= stall_;  // a path switch waits for the other path to drain
+    dut_->fe_idle_i = u(rng_) >= stall_;
     dut_->eop_done_valid_i = !tokens_.empty() && tokens_.front() <= cycles;
     dut_->dma_idle_i = dma_busy_ == 0;
     dut_->copy_ready_i = dma_busy_ == 0;
@@ -153,6 +160,7 @@ class CpBench {
     tb::pack_sig(dram_.rsp(), dut_->mem_rsp_i);
     dut_->eval();
     const bool out_fire = dut_->out_valid_o && dut_->out_ready_i;
+    const bool fe_fire = dut_->fe_valid_o && dut_->fe_ready_i;
     const bool req_fire = dut_->mem_req_valid_o && dut_->mem_req_ready_i;
     const bool rsp_fire = dut_->mem_rsp_valid_i && dut_->mem_rsp_ready_o;
     const MemReq req = tb::unpack_sig<MemReq>(dut_->mem_req_o);
@@ -162,6 +170,13 @@ class CpBench {
     if (out_fire) {
       draws.push_back(tb::unpack_sig<DrawPkt>(dut_->out_o));
       if (draws.back().eop) {  // back from the emulated pipeline later, in order
+        const uint64_t delay = eop_delay_ ? eop_delay_ : rng_() % 80;
+        tokens_.push_back(std::max(cycles + delay, tokens_.empty() ? 0 : tokens_.back()));
+      }
+    }
+    if (fe_fire) {
+      fes.push_back(tb::unpack_sig<IDrawPkt>(dut_->fe_o));
+      if (fes.back().eop) {
         const uint64_t delay = eop_delay_ ? eop_delay_ : rng_() % 80;
         tokens_.push_back(std::max(cycles + delay, tokens_.empty() ? 0 : tokens_.back()));
       }
@@ -177,7 +192,7 @@ class CpBench {
     dram_.clock(req_fire, req, rsp_fire);
     dut_->clk_i = 0;
     dut_->eval();
-    return out_fire || req_fire || rsp_fire || copy_fire || eop_fire;
+    return out_fire || fe_fire || req_fire || rsp_fire || copy_fire || eop_fire;
   }
 
   Memory& mem_;
@@ -218,7 +233,27 @@ struct Submission {
   }
 };
 
-// Runs the same submissions on the model and the RTL and compares draws, copies, registers.
+// Decodes on the model until it cannot (or max_steps dwords); the model's pipeline completes
+// every end-of-pipe token at once, whichever path it went down.
+uint64_t run_model(model::CommandProcessor& cp, std::vector<DrawPkt>* draws = nullptr,
+                   std::vector<IDrawPkt>* fes = nullptr, uint64_t max_steps = ~uint64_t{0}) {
+  uint64_t steps = 0;
+  while (cp.can_decode() && steps < max_steps) {
+    if (auto d = cp.step()) {
+      if (draws) draws->push_back(*d);
+      if (d->eop) cp.eop_complete();
+    }
+    if (auto f = cp.take_fe()) {
+      if (fes) fes->push_back(*f);
+      if (f->eop) cp.eop_complete();
+    }
+    ++steps;
+  }
+  return steps;
+}
+
+// Runs the same submissions on the model and the RTL and compares draws, front-end packets,
+// copies, registers.
 void compare(const std::string& test, const Memory& mem, const std::vector<Submission>& subs,
              uint64_t seed, const std::vector<model::HostAction>& actions = {},
              const std::vector<double>& stalls = {0.0, 0.4}) {
@@ -228,6 +263,7 @@ void compare(const std::string& test, const Memory& mem, const std::vector<Submi
     CpBench rtl(rtl_mem, seed, stall);
     rtl.actions = actions;
     std::vector<DrawPkt> want;
+    std::vector<IDrawPkt> want_fe;
     size_t next_action = 0;
     std::string err;
     for (const auto& sub : subs) {
@@ -238,10 +274,7 @@ void compare(const std::string& test, const Memory& mem, const std::vector<Submi
         rtl.reg_write(i, v);
       }
       while (true) {
-        while (auto d = cp.next_draw()) {
-          want.push_back(*d);
-          if (d->eop) cp.eop_complete();  // the model's pipeline completes a token at once
-        }
+        run_model(cp, &want, &want_fe);
         if (!cp.blocked_on_wait()) break;
         if (next_action < actions.size()) {
           for (const auto& [i, v] : actions[next_action++].writes) cp.reg_write(i, v);
@@ -256,6 +289,16 @@ void compare(const std::string& test, const Memory& mem, const std::vector<Submi
     INFO(test << " stall=" << stall << " seed=" << seed);
     const std::vector<DrawPkt>& got = rtl.draws;
     REQUIRE(got.size() == want.size());
+    REQUIRE(rtl.fes.size() == want_fe.size());
+    for (size_t k = 0; k < want_fe.size(); ++k) {
+      std::vector<FieldDiff> d;
+      want_fe[k].diff(rtl.fes[k], "", d);
+      for (const auto& f : d) {
+        INFO("front-end packet #" << k << " " << f.field << " expected=" << f.expected_hex
+                                  << " actual=" << f.actual_hex);
+        CHECK(false);
+      }
+    }
     std::printf("  %s stall=%.1f: %zu draws, %zu copies, RPTR=0x%x, STATUS=0x%x, ERROR_CAUSE=%u, %llu cycles\n",
                 test.c_str(), stall, got.size(), cp.copies().size(), cp.reg_read(REG_RING_RPTR),
                 cp.reg_read(REG_STATUS), cp.reg_read(REG_ERROR_CAUSE),
@@ -300,7 +343,7 @@ void compare(const std::string& test, const Memory& mem, const std::vector<Submi
 std::vector<uint32_t> random_stream(tb::PrimGen& g, int n) {
   CommandWriter w;
   for (int i = 0; i < n; ++i) {
-    switch (g.range(0, 5)) {
+    switch (g.range(0, 6)) {
       case 0: {
         const uint32_t first = static_cast<uint32_t>(g.range(0, NUM_STATE - 1));
         const uint32_t cnt = static_cast<uint32_t>(g.range(1, NUM_STATE - first));
@@ -311,6 +354,19 @@ std::vector<uint32_t> random_stream(tb::PrimGen& g, int n) {
       }
       case 1: w.nop(static_cast<uint32_t>(g.range(0, 5))); break;
       case 2: w.write_reg(static_cast<uint32_t>(g.range(0, 15)), static_cast<uint32_t>(g.bits64()), g.chance(0.5)); break;
+      case 3: {  // front-end state (FE_IB_BASE/SIZE are kept by the CP too), sometimes straddling 16
+        const uint32_t first = static_cast<uint32_t>(g.range(NUM_STATE - 2, FE_STATE_END - 1));
+        const uint32_t cnt = static_cast<uint32_t>(g.range(1, std::min<uint32_t>(6, FE_STATE_END - first)));
+        std::vector<uint32_t> v;
+        for (uint32_t k = 0; k < cnt; ++k) v.push_back(static_cast<uint32_t>(g.bits64()));
+        w.set_state(first, v);
+        break;
+      }
+      case 4:
+        w.draw_fe(static_cast<uint32_t>(g.range(0, 15)), static_cast<uint32_t>(g.bits64()),
+                  static_cast<uint32_t>(g.bits64()), static_cast<uint32_t>(g.bits64()),
+                  static_cast<uint32_t>(g.bits64()), static_cast<uint32_t>(g.bits64()));
+        break;
       default: w.draw(static_cast<uint32_t>(g.bits64()), static_cast<uint32_t>(g.bits64())); break;
     }
   }
@@ -442,9 +498,7 @@ TEST_CASE("cp: a 5th nested CALL overflows; CP reset resumes") {
   Memory m = mem;
   model::CommandProcessor cp(m);
   for (const auto& [i, v] : sub.regs(m)) cp.reg_write(i, v);
-  while (auto d = cp.next_draw()) {
-    if (d->eop) cp.eop_complete();
-  }
+  run_model(cp);
   CHECK(cp.error());
   CHECK(cp.reg_read(REG_ERROR_CAUSE) == ERR_STACK_OVERFLOW);
   CHECK(cp.reg_read(REG_ERROR_ADDR) == kIbBase + 0x3000 + 5 * 4);  // D's CALL header
@@ -494,6 +548,12 @@ TEST_CASE("cp: every v2 error cause ends in the documented state; CP reset resum
        [](CommandWriter& w, Memory&) { w.raw(CommandWriter::header(OP_COPY, 0, 2)).raw(0).raw(0).end(); }},
       {"call-bad-len", ERR_BAD_LEN, {},
        [](CommandWriter& w, Memory&) { w.raw(CommandWriter::header(OP_CALL, 0, 1)).raw(0).end(); }},
+      {"draw-fe-bad-len", ERR_BAD_LEN, {},
+       [](CommandWriter& w, Memory&) { w.draw_fe(0, 0, 3).raw(CommandWriter::header(OP_DRAW_FE, 0, 4)).raw(0).raw(0).raw(0).raw(0).end(); }},
+      {"draw-fe-bad-arg", ERR_BAD_ARG, {},
+       [](CommandWriter& w, Memory&) { w.draw_fe(CommandWriter::FE_INDEXED, 0, 3).draw_fe(0x10, 0, 3).end(); }},
+      {"set-state-past-fe-end", ERR_BAD_ARG, {},
+       [](CommandWriter& w, Memory&) { w.set_state(FE_MATRIX0, 1u).set_state(FE_STATE_END - 1, 1u, 2u).end(); }},
   };
   for (const auto& c : cases) {
     Memory mem;
@@ -513,9 +573,7 @@ TEST_CASE("cp: every v2 error cause ends in the documented state; CP reset resum
     model::CommandProcessor cp(m);
     for (const auto& [i, v] : s1.regs(m)) cp.reg_write(i, v);
     while (true) {
-      while (auto d = cp.next_draw()) {
-        if (d->eop) cp.eop_complete();
-      }
+      run_model(cp);
       if (!cp.expire_wait()) break;
     }
     INFO(c.name);
@@ -606,6 +664,14 @@ TEST_CASE("cp: fuzz: random and mutated command buffers, RTL vs model") {
         case 4: w.copy(0x00400000 + static_cast<uint32_t>(g.range(0, 64)), 0x00500000 + static_cast<uint32_t>(g.range(0, 64)), static_cast<uint32_t>(g.range(0, 40))); break;
         case 5: w.interrupt(static_cast<uint32_t>(g.bits64())); break;
         case 6: w.jump(kIbBase + 0x1000 * static_cast<uint32_t>(g.range(0, 3)), 5); break;
+        case 7:
+          if (g.chance(0.5)) {
+            w.set_state(static_cast<uint32_t>(g.range(FE_VB0_BASE, FE_STATE_END - 1)), static_cast<uint32_t>(g.bits64()));
+          } else {
+            w.draw_fe(static_cast<uint32_t>(g.range(0, 15)), static_cast<uint32_t>(g.range(0, 100)),
+                      static_cast<uint32_t>(g.range(0, 9)), 0, 1, 0);
+          }
+          break;
         default: w.draw(static_cast<uint32_t>(g.range(0, 100)), static_cast<uint32_t>(g.range(0, 9))); break;
       }
     }
@@ -630,10 +696,7 @@ TEST_CASE("cp: fuzz: random and mutated command buffers, RTL vs model") {
     for (const auto& [i, v] : s.regs(m)) cp.reg_write(i, v);
     uint64_t steps = 0;
     while (steps < 200000) {
-      while (cp.can_decode() && steps < 200000) {
-        if (auto d = cp.step(); d && d->eop) cp.eop_complete();
-        ++steps;
-      }
+      steps += run_model(cp, nullptr, nullptr, 200000 - steps);
       if (!cp.expire_wait()) break;
     }
     bool hazard = steps >= 200000;

@@ -40,6 +40,14 @@ struct TopHarness::Taps {
   std::unique_ptr<StreamChecker<MemReq>> pw_mem;
   std::string report;  // first failure
   bool failed = false;
+  // The geometry front end (compared in order like cp_draw .. setup_tri).
+  std::unique_ptr<StreamChecker<IDrawPkt>> cp_idraw;
+  std::unique_ptr<StreamChecker<IndexPkt>> if_index;
+  std::unique_ptr<StreamChecker<VFetchPkt>> vt_vertex;
+  std::unique_ptr<StreamChecker<PrimPkt>> vt_prim;
+  std::unique_ptr<StreamChecker<VtxInPkt>> vf_vtx;
+  std::unique_ptr<StreamChecker<ClipVtxPkt>> vtx_clip;
+  std::unique_ptr<StreamChecker<PaTriPkt>> pa_tri;
 };
 
 TopHarness::TopHarness(Memory& mem, const TopConfig& cfg, RunId run)
@@ -183,7 +191,24 @@ void TopHarness::tick() {
     }
     if (v.tap_pw_mem_valid_o && v.tap_pw_mem_ready_o)
       check(*t.pw_mem, true, unpack_sig<MemReq>(v.tap_pw_mem_o), 5);
+    const int b0 = static_cast<int>(Boundary::CP_IDRAW);
+    if (v.tap_cp_idraw_valid_o && v.tap_cp_idraw_ready_o)
+      check(*t.cp_idraw, true, unpack_sig<IDrawPkt>(v.tap_cp_idraw_o), b0);
+    if (v.tap_if_index_valid_o && v.tap_if_index_ready_o)
+      check(*t.if_index, true, unpack_sig<IndexPkt>(v.tap_if_index_o), b0 + 1);
+    if (v.tap_vt_vertex_valid_o && v.tap_vt_vertex_ready_o)
+      check(*t.vt_vertex, true, unpack_sig<VFetchPkt>(v.tap_vt_vertex_o), b0 + 2);
+    if (v.tap_vt_prim_valid_o && v.tap_vt_prim_ready_o)
+      check(*t.vt_prim, true, unpack_sig<PrimPkt>(v.tap_vt_prim_o), b0 + 3);
+    if (v.tap_vf_vtx_valid_o && v.tap_vf_vtx_ready_o)
+      check(*t.vf_vtx, true, unpack_sig<VtxInPkt>(v.tap_vf_vtx_o), b0 + 4);
+    if (v.tap_vtx_clip_valid_o && v.tap_vtx_clip_ready_o)
+      check(*t.vtx_clip, true, unpack_sig<ClipVtxPkt>(v.tap_vtx_clip_o), b0 + 5);
+    if (v.tap_pa_tri_valid_o && v.tap_pa_tri_ready_o)
+      check(*t.pa_tri, true, unpack_sig<PaTriPkt>(v.tap_pa_tri_o), b0 + 6);
     for (uint32_t r = 0; r < kNumRast; ++r) rast_busy_[r] += (v.rast_busy_o >> r) & 1u;
+    fe_busy_ += v.fe_busy_o;
+    pa_clip_busy_ += v.pa_clip_busy_o;
   }
 
   top_->clk_i = 1;
@@ -206,8 +231,15 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
       StreamChecker<DrawPkt>("cp_draw", exp.cp_draw, run_),
       StreamChecker<TriPkt>("ia_tri", exp.ia_tri, run_),
       StreamChecker<SetupPkt>("setup_tri", exp.setup_tri, run_),
-      {}, {}, {}, {}, {}, {}, nullptr, "", false});
+      {}, {}, {}, {}, {}, {}, nullptr, "", false, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr});
   Taps& tp = *taps_;
+  tp.cp_idraw = std::make_unique<StreamChecker<IDrawPkt>>("cp_idraw", exp.cp_idraw, run_);
+  tp.if_index = std::make_unique<StreamChecker<IndexPkt>>("if_index", exp.if_index, run_);
+  tp.vt_vertex = std::make_unique<StreamChecker<VFetchPkt>>("vt_vertex", exp.vt_vertex, run_);
+  tp.vt_prim = std::make_unique<StreamChecker<PrimPkt>>("vt_prim", exp.vt_prim, run_);
+  tp.vf_vtx = std::make_unique<StreamChecker<VtxInPkt>>("vf_vtx", exp.vf_vtx, run_);
+  tp.vtx_clip = std::make_unique<StreamChecker<ClipVtxPkt>>("vtx_clip", exp.vtx_clip, run_);
+  tp.pa_tri = std::make_unique<StreamChecker<PaTriPkt>>("pa_tri", exp.pa_tri, run_);
   if (kNumRast == 1) {
     tp.coarse_tile.emplace_back("coarse_tile", exp.coarse_tile, run_);
     tp.fine_quad.emplace_back("fine_quad", exp.fine_quad, run_);
@@ -320,6 +352,9 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
     for (const auto& c : taps_->coarse_tile) all = all && c.finish(rep);
     for (const auto& c : taps_->fine_quad) all = all && c.finish(rep);
     all = all && taps_->pw_mem->finish(rep);
+    all = all && taps_->cp_idraw->finish(rep) && taps_->if_index->finish(rep) &&
+          taps_->vt_vertex->finish(rep) && taps_->vt_prim->finish(rep) && taps_->vf_vtx->finish(rep) &&
+          taps_->vtx_clip->finish(rep) && taps_->pa_tri->finish(rep);
     // Several rasterizers: the writes, taken in the RTL's quad order, are the model's writes.
     if (all && kNumRast > 1 && exp.pw_mem && taps_->pw_expected.size() != exp.pw_mem->size()) {
       all = false;
@@ -335,6 +370,8 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
   for (uint32_t i = 0; i < NUM_FENCES; ++i) res.fences[i] = reg_read(REG_FENCE0 + i);
   for (uint32_t i = 0; i < NUM_PERF; ++i) res.perf.push_back(reg_read(REG_PERF0 + i));
   res.rast_busy = rast_busy_;
+  res.fe_busy = fe_busy_;
+  res.pa_clip_busy = pa_clip_busy_;
   res.mem_reads = dram_.reads();
   res.mem_writes = dram_.writes();
   return res;

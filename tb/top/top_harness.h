@@ -57,6 +57,13 @@ struct ExpectedStreams {
   const std::vector<TilePkt>* coarse_tile = nullptr;
   const std::vector<QuadPkt>* fine_quad = nullptr;
   const std::vector<MemReq>* pw_mem = nullptr;
+  const std::vector<IDrawPkt>* cp_idraw = nullptr;
+  const std::vector<IndexPkt>* if_index = nullptr;
+  const std::vector<VFetchPkt>* vt_vertex = nullptr;
+  const std::vector<PrimPkt>* vt_prim = nullptr;
+  const std::vector<VtxInPkt>* vf_vtx = nullptr;
+  const std::vector<ClipVtxPkt>* vtx_clip = nullptr;
+  const std::vector<PaTriPkt>* pa_tri = nullptr;
 };
 
 struct TopResult {
@@ -72,6 +79,8 @@ struct TopResult {
   uint64_t mem_reads = 0;
   uint64_t mem_writes = 0;
   std::array<uint64_t, 4> rast_busy{};      // cycles rasterizer r held work (rast_busy_o[r])
+  uint64_t fe_busy = 0;                     // cycles a front-end unit held work (fe_busy_o)
+  uint64_t pa_clip_busy = 0;                // cycles PA's clipper worked (pa_clip_busy_o)
 };
 
 class TopHarness {
@@ -111,6 +120,7 @@ class TopHarness {
   uint64_t last_progress_ = 0;
   std::array<uint64_t, kNumBoundaries> transfers_{};
   std::array<uint64_t, 4> rast_busy_{};
+  uint64_t fe_busy_ = 0, pa_clip_busy_ = 0;
   bool reg_pending_ = false;
   bool reg_we_ = false;
   uint32_t reg_addr_ = 0;

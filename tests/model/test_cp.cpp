@@ -202,7 +202,7 @@ TEST_CASE("cp: every error cause, ERROR_ADDR, stop", "[cp]") {
     uint32_t cause;
   };
   const Case cases[] = {
-      {0x0A000000u, ERR_BAD_OPCODE},
+      {0x0B000000u, ERR_BAD_OPCODE},
       {0xFF000000u, ERR_BAD_OPCODE},
       {0x0E000000u, ERR_BAD_OPCODE},
       {CommandWriter::header(OP_DRAW, 0, 1), ERR_BAD_LEN},
@@ -211,8 +211,10 @@ TEST_CASE("cp: every error cause, ERROR_ADDR, stop", "[cp]") {
       {CommandWriter::header(OP_WRITE_REG, 0, 2), ERR_BAD_LEN},
       {CommandWriter::header(OP_WRITE_REG, 0x7F0, 2), ERR_BAD_LEN},  // len checked before arg
       {CommandWriter::header(OP_END, 0, 1), ERR_BAD_LEN},
-      {CommandWriter::header(OP_SET_STATE, 15, 2), ERR_BAD_ARG},
-      {CommandWriter::header(OP_SET_STATE, 0, 17), ERR_BAD_ARG},
+      {CommandWriter::header(OP_SET_STATE, FE_STATE_END - 1, 2), ERR_BAD_ARG},
+      {CommandWriter::header(OP_SET_STATE, 0, FE_STATE_END + 1), ERR_BAD_ARG},
+      {CommandWriter::header(OP_DRAW_FE, 0, 4), ERR_BAD_LEN},
+      {CommandWriter::header(OP_DRAW_FE, 0x10, 5), ERR_BAD_ARG},
       {CommandWriter::header(OP_SET_STATE, 0xFFF, 0), ERR_BAD_ARG},
       {CommandWriter::header(OP_WRITE_REG, 0x010, 1), ERR_BAD_ARG},
       {CommandWriter::header(OP_WRITE_REG, 0x400 | 3, 1), ERR_BAD_ARG},
@@ -246,12 +248,13 @@ TEST_CASE("cp: every error cause, ERROR_ADDR, stop", "[cp]") {
 TEST_CASE("cp: a bad SET_STATE writes no state", "[cp]") {
   Rig r;
   CommandWriter w;
-  w.raw(CommandWriter::header(OP_SET_STATE, 14, 3)).raw(1).raw(2).raw(3);
+  w.raw(CommandWriter::header(OP_SET_STATE, 14, FE_STATE_END - 13)).raw(1).raw(2).raw(3);
   r.start(w);
   r.run();
   CHECK(r.cp.reg_read(REG_ERROR_CAUSE) == ERR_BAD_ARG);
   CHECK(r.cp.state(14) == 0u);
   CHECK(r.cp.state(15) == 0u);
+  CHECK(!r.cp.take_fe());
 }
 
 TEST_CASE("cp: ring wrap-around and commands split by WPTR", "[cp]") {

@@ -288,7 +288,7 @@ TEST_CASE("cp v2: fuzz: one injected invalid command is reported with its cause 
     uint32_t cause;
   };
   const std::vector<Bad> bads = {
-      {{CommandWriter::header(0x0A + static_cast<uint32_t>(g() % 5), 0, 0)}, ERR_BAD_OPCODE},
+      {{CommandWriter::header(0x0B + static_cast<uint32_t>(g() % 4), 0, 0)}, ERR_BAD_OPCODE},
       {{CommandWriter::header(OP_DRAW, 0, 1), 0}, ERR_BAD_LEN},
       {{CommandWriter::header(OP_RET, 0, 0)}, ERR_STACK_UNDERFLOW},
       {{CommandWriter::header(OP_CALL, 0, 2), 0x01000000u, 4}, ERR_BAD_ADDR},  // above VALID_LIMIT
@@ -296,7 +296,8 @@ TEST_CASE("cp v2: fuzz: one injected invalid command is reported with its cause 
       {{CommandWriter::header(OP_COPY, 0, 3), kSrc, kSrc + 8, 16}, ERR_BAD_ARG},
       {{CommandWriter::header(OP_COPY, 0, 3), 0x00FFFFF0u, kDst, 32}, ERR_BAD_ADDR},
       {{CommandWriter::header(OP_WAIT_REG, 0, 1), 12345}, ERR_WAIT_TIMEOUT},
-      {{CommandWriter::header(OP_SET_STATE, 14, 3), 0, 0, 0}, ERR_BAD_ARG},
+      {{CommandWriter::header(OP_SET_STATE, FE_STATE_END - 2, 3), 0, 0, 0}, ERR_BAD_ARG},
+      {{CommandWriter::header(OP_DRAW_FE, 0, 3), 0, 0, 0}, ERR_BAD_LEN},
   };
   for (int k = 0; k < 2000; ++k) {
     const Bad& bad = bads[g() % bads.size()];

@@ -1,0 +1,313 @@
+// front_end: the geometry front end behind the CP (docs/frontend.md):
+//
+//   cp_idraw -> INDEX FETCH -> if_index -> VERTEX TAGS -+-> vt_vertex -> VERTEX FETCH -> vf_vtx
+//                                                       |      -> VTX -> vtx_clip ------------+
+//                                                       +-> PRIM FIFO -> vt_prim --------> PA -> pa_tri
+//
+// Each of the seven boundaries passes through a stream_throttle driven by one bit of throttle_i
+// (bit order as listed in the contract's BOUNDARIES after pw_mem: cp_idraw, if_index, vt_vertex,
+// vt_prim, vf_vtx, vtx_clip, pa_tri) and is exported as tap_*, the consumer side of the
+// throttle. pa_tri's consumer is out_* (the merge in front of SETUP).
+//
+// The triangle FIFO (PrimFifoDepth >= VTX_BATCH_TRIS entries) between vertex tags and PA holds
+// a whole batch's triangles: PA accepts a batch's triangles only once the batch's last vertex
+// has arrived, and vertex tags releases that vertex only when it closes the batch, which needs
+// every triangle of the batch to have left it. Vertex tags closes a batch after at most
+// VTX_BATCH_TRIS triangles, so the FIFO can always take them and the two streams never wait on
+// each other in a circle.
+//
+// Memory: index fetch (id 0) and vertex fetch (id 1) share one client port through a nested
+// mem_arbiter whose id sits in tag[IdLsb+1:IdLsb].
+// idle_o: every unit idle and nothing valid on any boundary or in the FIFO (the CP switches
+// from this path to IA only then, and starts a COPY only then).
+module front_end #(
+  parameter int unsigned IfFetchDepth  = 256,
+  parameter int unsigned VfFetchDepth  = 256,
+  parameter int unsigned PrimFifoDepth = 64,
+  parameter int unsigned MemIdLsb      = 2
+) (
+  input  logic                      clk_i,
+  input  logic                      rst_ni,
+  // From the CP
+  input  logic                      in_valid_i,
+  output logic                      in_ready_o,
+  input  pineda_pkg::idraw_pkt_t    in_i,
+  // To the merge in front of SETUP (the pa_tri tap)
+  output logic                      out_valid_o,
+  input  logic                      out_ready_i,
+  output pineda_pkg::pa_tri_pkt_t   out_o,
+  // Stall injection: 0 cp_idraw, 1 if_index, 2 vt_vertex, 3 vt_prim, 4 vf_vtx, 5 vtx_clip, 6 pa_tri
+  input  logic [6:0]                throttle_i,
+  // Taps (consumer side of each throttle; pa_tri is out_*)
+  output logic                      tap_cp_idraw_valid_o,
+  output logic                      tap_cp_idraw_ready_o,
+  output pineda_pkg::idraw_pkt_t    tap_cp_idraw_o,
+  output logic                      tap_if_index_valid_o,
+  output logic                      tap_if_index_ready_o,
+  output pineda_pkg::index_pkt_t    tap_if_index_o,
+  output logic                      tap_vt_vertex_valid_o,
+  output logic                      tap_vt_vertex_ready_o,
+  output pineda_pkg::vfetch_pkt_t   tap_vt_vertex_o,
+  output logic                      tap_vt_prim_valid_o,
+  output logic                      tap_vt_prim_ready_o,
+  output pineda_pkg::prim_pkt_t     tap_vt_prim_o,
+  output logic                      tap_vf_vtx_valid_o,
+  output logic                      tap_vf_vtx_ready_o,
+  output pineda_pkg::vtx_in_pkt_t   tap_vf_vtx_o,
+  output logic                      tap_vtx_clip_valid_o,
+  output logic                      tap_vtx_clip_ready_o,
+  output pineda_pkg::clip_vtx_pkt_t tap_vtx_clip_o,
+  // Memory client port
+  output logic                      mem_req_valid_o,
+  input  logic                      mem_req_ready_i,
+  output pineda_pkg::mem_req_t      mem_req_o,
+  input  logic                      mem_rsp_valid_i,
+  output logic                      mem_rsp_ready_o,
+  input  pineda_pkg::mem_rsp_t      mem_rsp_i,
+  // Status
+  output logic                      idle_o,
+  output logic                      busy_o,       // some unit holds work (perf)
+  output logic                      clip_busy_o   // PA's clipper is working
+);
+
+  // Producer side of each boundary (before its throttle).
+  logic if_valid, if_ready;   pineda_pkg::index_pkt_t    if_pkt;
+  logic vv_valid, vv_ready;   pineda_pkg::vfetch_pkt_t   vv_pkt;   // vertex tags -> vertex fetch
+  logic vp_valid, vp_ready;   pineda_pkg::prim_pkt_t     vp_pkt;   // vertex tags -> FIFO
+  logic pf_valid, pf_ready;   pineda_pkg::prim_pkt_t     pf_pkt;   // FIFO -> throttle
+  logic vf_valid, vf_ready;   pineda_pkg::vtx_in_pkt_t   vf_pkt;
+  logic vx_valid, vx_ready;   pineda_pkg::clip_vtx_pkt_t vx_pkt;
+  logic pa_valid, pa_ready;   pineda_pkg::pa_tri_pkt_t   pa_pkt;
+
+  logic if_idle, vt_idle, vf_idle, vx_idle, pa_idle, pf_empty, pf_full;
+  logic [$clog2(PrimFifoDepth):0] pf_count;
+
+  // Memory: two clients behind one port.
+  pineda_pkg::mem_req_t if_req, vf_req;
+  pineda_pkg::mem_rsp_t if_rsp, vf_rsp;
+  localparam int unsigned ReqW = $bits(if_req);
+  localparam int unsigned RspW = $bits(if_rsp);
+  logic [1:0]           cl_req_valid, cl_req_ready, cl_rsp_valid, cl_rsp_ready;
+  logic [1:0][ReqW-1:0] cl_req;
+  logic [1:0][RspW-1:0] cl_rsp;
+
+  logic unused_sig;
+  assign unused_sig = ^{pf_count, pf_full};
+
+  assign cl_req[0] = if_req;
+  assign cl_req[1] = vf_req;
+  assign if_rsp    = cl_rsp[0];
+  assign vf_rsp    = cl_rsp[1];
+
+  // ---------------------------------------------------------------------------------------------
+  // CP -> index fetch
+  // ---------------------------------------------------------------------------------------------
+  stream_throttle #(.Width($bits(in_i))) u_thr_cp_idraw (
+    .clk_i, .rst_ni, .throttle_i(throttle_i[0]),
+    .in_valid_i(in_valid_i), .in_ready_o(in_ready_o), .in_data_i(in_i),
+    .out_valid_o(tap_cp_idraw_valid_o), .out_ready_i(tap_cp_idraw_ready_o),
+    .out_data_o(tap_cp_idraw_o));
+
+  index_fetch #(
+    .FetchDepth(IfFetchDepth)
+  ) u_index_fetch (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i      (tap_cp_idraw_valid_o),
+    .in_ready_o      (tap_cp_idraw_ready_o),
+    .in_i            (tap_cp_idraw_o),
+    .out_valid_o     (if_valid),
+    .out_ready_i     (if_ready),
+    .out_o           (if_pkt),
+    .mem_req_valid_o (cl_req_valid[0]),
+    .mem_req_ready_i (cl_req_ready[0]),
+    .mem_req_o       (if_req),
+    .mem_rsp_valid_i (cl_rsp_valid[0]),
+    .mem_rsp_ready_o (cl_rsp_ready[0]),
+    .mem_rsp_i       (if_rsp),
+    .idle_o          (if_idle)
+  );
+
+  stream_throttle #(.Width($bits(if_pkt))) u_thr_if_index (
+    .clk_i, .rst_ni, .throttle_i(throttle_i[1]),
+    .in_valid_i(if_valid), .in_ready_o(if_ready), .in_data_i(if_pkt),
+    .out_valid_o(tap_if_index_valid_o), .out_ready_i(tap_if_index_ready_o),
+    .out_data_o(tap_if_index_o));
+
+  // ---------------------------------------------------------------------------------------------
+  // Vertex tags: vertex stream and triangle stream
+  // ---------------------------------------------------------------------------------------------
+  vertex_tags u_vertex_tags (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i   (tap_if_index_valid_o),
+    .in_ready_o   (tap_if_index_ready_o),
+    .in_i         (tap_if_index_o),
+    .vtx_valid_o  (vv_valid),
+    .vtx_ready_i  (vv_ready),
+    .vtx_o        (vv_pkt),
+    .prim_valid_o (vp_valid),
+    .prim_ready_i (vp_ready),
+    .prim_o       (vp_pkt),
+    .idle_o       (vt_idle)
+  );
+
+  stream_throttle #(.Width($bits(vv_pkt))) u_thr_vt_vertex (
+    .clk_i, .rst_ni, .throttle_i(throttle_i[2]),
+    .in_valid_i(vv_valid), .in_ready_o(vv_ready), .in_data_i(vv_pkt),
+    .out_valid_o(tap_vt_vertex_valid_o), .out_ready_i(tap_vt_vertex_ready_o),
+    .out_data_o(tap_vt_vertex_o));
+
+  stream_fifo #(
+    .Depth(PrimFifoDepth),
+    .Width($bits(vp_pkt))
+  ) u_prim_fifo (
+    .clk_i,
+    .rst_ni,
+    .clear_i     (1'b0),
+    .in_valid_i  (vp_valid),
+    .in_ready_o  (vp_ready),
+    .in_data_i   (vp_pkt),
+    .out_valid_o (pf_valid),
+    .out_ready_i (pf_ready),
+    .out_data_o  (pf_pkt),
+    .count_o     (pf_count),
+    .empty_o     (pf_empty),
+    .full_o      (pf_full)
+  );
+
+  stream_throttle #(.Width($bits(pf_pkt))) u_thr_vt_prim (
+    .clk_i, .rst_ni, .throttle_i(throttle_i[3]),
+    .in_valid_i(pf_valid), .in_ready_o(pf_ready), .in_data_i(pf_pkt),
+    .out_valid_o(tap_vt_prim_valid_o), .out_ready_i(tap_vt_prim_ready_o),
+    .out_data_o(tap_vt_prim_o));
+
+  // ---------------------------------------------------------------------------------------------
+  // Vertex fetch -> VTX
+  // ---------------------------------------------------------------------------------------------
+  vertex_fetch #(
+    .FetchDepth(VfFetchDepth)
+  ) u_vertex_fetch (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i      (tap_vt_vertex_valid_o),
+    .in_ready_o      (tap_vt_vertex_ready_o),
+    .in_i            (tap_vt_vertex_o),
+    .out_valid_o     (vf_valid),
+    .out_ready_i     (vf_ready),
+    .out_o           (vf_pkt),
+    .mem_req_valid_o (cl_req_valid[1]),
+    .mem_req_ready_i (cl_req_ready[1]),
+    .mem_req_o       (vf_req),
+    .mem_rsp_valid_i (cl_rsp_valid[1]),
+    .mem_rsp_ready_o (cl_rsp_ready[1]),
+    .mem_rsp_i       (vf_rsp),
+    .idle_o          (vf_idle)
+  );
+
+  stream_throttle #(.Width($bits(vf_pkt))) u_thr_vf_vtx (
+    .clk_i, .rst_ni, .throttle_i(throttle_i[4]),
+    .in_valid_i(vf_valid), .in_ready_o(vf_ready), .in_data_i(vf_pkt),
+    .out_valid_o(tap_vf_vtx_valid_o), .out_ready_i(tap_vf_vtx_ready_o),
+    .out_data_o(tap_vf_vtx_o));
+
+  vtx u_vtx (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (tap_vf_vtx_valid_o),
+    .in_ready_o  (tap_vf_vtx_ready_o),
+    .in_i        (tap_vf_vtx_o),
+    .out_valid_o (vx_valid),
+    .out_ready_i (vx_ready),
+    .out_o       (vx_pkt),
+    .idle_o      (vx_idle)
+  );
+
+  stream_throttle #(.Width($bits(vx_pkt))) u_thr_vtx_clip (
+    .clk_i, .rst_ni, .throttle_i(throttle_i[5]),
+    .in_valid_i(vx_valid), .in_ready_o(vx_ready), .in_data_i(vx_pkt),
+    .out_valid_o(tap_vtx_clip_valid_o), .out_ready_i(tap_vtx_clip_ready_o),
+    .out_data_o(tap_vtx_clip_o));
+
+  // ---------------------------------------------------------------------------------------------
+  // PA
+  // ---------------------------------------------------------------------------------------------
+  pa u_pa (
+    .clk_i,
+    .rst_ni,
+    .vtx_valid_i  (tap_vtx_clip_valid_o),
+    .vtx_ready_o  (tap_vtx_clip_ready_o),
+    .vtx_i        (tap_vtx_clip_o),
+    .prim_valid_i (tap_vt_prim_valid_o),
+    .prim_ready_o (tap_vt_prim_ready_o),
+    .prim_i       (tap_vt_prim_o),
+    .out_valid_o  (pa_valid),
+    .out_ready_i  (pa_ready),
+    .out_o        (pa_pkt),
+    .idle_o       (pa_idle),
+    .clip_busy_o
+  );
+
+  stream_throttle #(.Width($bits(pa_pkt))) u_thr_pa_tri (
+    .clk_i, .rst_ni, .throttle_i(throttle_i[6]),
+    .in_valid_i(pa_valid), .in_ready_o(pa_ready), .in_data_i(pa_pkt),
+    .out_valid_o(out_valid_o), .out_ready_i(out_ready_i), .out_data_o(out_o));
+
+  // ---------------------------------------------------------------------------------------------
+  // Memory
+  // ---------------------------------------------------------------------------------------------
+  mem_arbiter #(
+    .NumClients(2),
+    .IdLsb     (MemIdLsb),
+    .ReqW      (ReqW),
+    .RspW      (RspW)
+  ) u_arb (
+    .clk_i,
+    .rst_ni,
+    .req_valid_i     (cl_req_valid),
+    .req_ready_o     (cl_req_ready),
+    .req_i           (cl_req),
+    .rsp_valid_o     (cl_rsp_valid),
+    .rsp_ready_i     (cl_rsp_ready),
+    .rsp_o           (cl_rsp),
+    .mem_req_valid_o,
+    .mem_req_ready_i,
+    .mem_req_o,
+    .mem_rsp_valid_i,
+    .mem_rsp_ready_o,
+    .mem_rsp_i
+  );
+
+  // ---------------------------------------------------------------------------------------------
+  // Status
+  // ---------------------------------------------------------------------------------------------
+  always_comb begin
+    busy_o = !(if_idle && vt_idle && vf_idle && vx_idle && pa_idle && pf_empty);
+    idle_o = !busy_o &&
+             !in_valid_i && !if_valid && !vv_valid && !vp_valid && !pf_valid && !vf_valid &&
+             !vx_valid && !pa_valid && !tap_cp_idraw_valid_o && !tap_if_index_valid_o &&
+             !tap_vt_vertex_valid_o && !tap_vt_prim_valid_o && !tap_vf_vtx_valid_o &&
+             !tap_vtx_clip_valid_o && !out_valid_o;
+  end
+
+`ifndef SYNTHESIS
+  // Stream rules on the producer side of every unit (the taps are checked in pineda_top).
+  stream_assert #(.Width($bits(if_pkt))) u_chk_if (
+    .clk_i, .rst_ni, .valid_i(if_valid), .ready_i(if_ready), .data_i(if_pkt));
+  stream_assert #(.Width($bits(vv_pkt))) u_chk_vv (
+    .clk_i, .rst_ni, .valid_i(vv_valid), .ready_i(vv_ready), .data_i(vv_pkt));
+  stream_assert #(.Width($bits(vp_pkt))) u_chk_vp (
+    .clk_i, .rst_ni, .valid_i(vp_valid), .ready_i(vp_ready), .data_i(vp_pkt));
+  stream_assert #(.Width($bits(vf_pkt))) u_chk_vf (
+    .clk_i, .rst_ni, .valid_i(vf_valid), .ready_i(vf_ready), .data_i(vf_pkt));
+  stream_assert #(.Width($bits(vx_pkt))) u_chk_vx (
+    .clk_i, .rst_ni, .valid_i(vx_valid), .ready_i(vx_ready), .data_i(vx_pkt));
+  stream_assert #(.Width($bits(pa_pkt))) u_chk_pa (
+    .clk_i, .rst_ni, .valid_i(pa_valid), .ready_i(pa_ready), .data_i(pa_pkt));
+  stream_assert #(.Width($bits(if_req))) u_chk_if_mem (
+    .clk_i, .rst_ni, .valid_i(cl_req_valid[0]), .ready_i(cl_req_ready[0]), .data_i(if_req));
+  stream_assert #(.Width($bits(vf_req))) u_chk_vf_mem (
+    .clk_i, .rst_ni, .valid_i(cl_req_valid[1]), .ready_i(cl_req_ready[1]), .data_i(vf_req));
+`endif
+
+endmodule
