@@ -74,6 +74,7 @@ $(RTL_FRONT_END): $(BUILD)/obj/tb/top/test_front_end.o $(TOP_HARNESS_OBJS) $(MOD
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $(filter %.o,$^) $(MODEL_LIB) $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a \
 	  $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(TB_LDLIBS)
+RTL_TOP_TESTS := $(RTL_FRONT_END)
 
 # Unit harnesses: tb/<unit>/test_<unit>.cpp, one executable each, linked with its own model.
 TB_UNITS := setup coarse_raster fine_raster pixel_writer ia cp dma

@@ -35,9 +35,9 @@ def suites(build):
         s.append((f"rtl_{u}", [os.path.join(build, "tests", f"rtl_{u}")], "catch2"))
     # Several rasterizers (issue 5): the raster array with 1, 2 and 4 rasterizers.
     s.append(("rtl_raster_array", [os.path.join(build, "tests", "rtl_raster_array")], "catch2"))
-    # Issue 4 front end (FP32 primitives, vertex transform, index fetch, vertex tags): built,
-    # not yet in the pipeline.
-    for u in ["fp32", "vtx", "index_fetch", "vertex_tags", "vertex_fetch", "pa"]:
+    # Issue 4 front end: FP32 primitives, vertex transform, index fetch, vertex tags, vertex
+    # fetch, PA as units, then the whole front end inside pineda_top (DRAW_FE command buffers).
+    for u in ["fp32", "vtx", "index_fetch", "vertex_tags", "vertex_fetch", "pa", "front_end"]:
         s.append((f"rtl_{u}", [os.path.join(build, "tests", f"rtl_{u}")], "catch2"))
     s += [
         # Every scene through RTL and model at the default 200-cycle latency.

@@ -28,6 +28,14 @@ void IndexFetch::process(const IDrawPkt& d, const Memory& mem, const std::functi
     emit(token);
     return;
   }
+  if (d.wr) {  // a front-end state write: forwarded in order, nothing else
+    IndexPkt w;
+    w.wr = 1;
+    w.wr_idx = d.wr_idx;
+    w.wr_val = d.wr_val;
+    emit(w);
+    return;
+  }
   const uint64_t nin = in_bounds(d);
   const uint32_t cut_value = d.index32 ? static_cast<uint32_t>(INDEX_CUT_32) : static_cast<uint32_t>(INDEX_CUT_16);
   for (uint64_t i = 0; i < d.instance_count; ++i) {

@@ -1,7 +1,9 @@
 // Index fetch (docs/frontend.md section 2): turns an IDrawPkt into the index positions of each
 // instance, reading 16- or 32-bit indices from the index buffer with a bounds check (a position
 // at or beyond ib_size reads as 0 and touches no memory), adding base_vertex, and marking strip
-// cuts. Non-indexed draws produce first + k.
+// cuts. Non-indexed draws produce first + k. An end-of-pipe token becomes one IndexPkt token, a
+// front-end state write (wr = 1) one IndexPkt write with the same wr_idx / wr_val (every other
+// field 0), in order with the index packets of the draws around it.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,7 @@
 #include "ia/vertex_fetch.h"
 
+#include <algorithm>
+
 namespace pineda::model {
 
 namespace {
@@ -9,7 +11,24 @@ constexpr uint32_t kOne = 0x3F800000u;  // 1.0f
 void VertexFetch::reset() {
   st_.fill(0);
   for (uint32_t r = 0; r < 4; ++r) st_[FE_MATRIX0 + 5 * r] = kOne;
-  vertices_ = dwords_ = oob_ = 0;
+  vertices_ = dwords_ = oob_ = hits_ = misses_ = uncached_ = 0;
+  tag_.assign(lines_, 0);
+  valid_.assign(lines_, false);
+  have_draw_ = false;
+  draw_ = 0;
+}
+
+bool VertexFetch::line(uint32_t line_addr) {
+  const uint32_t set = line_addr % lines_;
+  if (valid_[set] && tag_[set] == line_addr) {
+    ++hits_;
+    return true;
+  }
+  valid_[set] = true;
+  tag_[set] = line_addr;
+  ++misses_;
+  dwords_ += 4;
+  return false;
 }
 
 uint32_t VertexFetch::unorm8_to_f32(uint32_t c) {
@@ -64,8 +83,19 @@ std::array<uint32_t, 4> VertexFetch::attribute(uint32_t a, const VFetchPkt& p, c
   const bool inb = ofs + 4 * n <= size;
   std::array<uint32_t, 4> d{};
   if (inb) {
-    for (uint32_t k = 0; k < n; ++k) d[k] = mem.read32((base + static_cast<uint32_t>(ofs) + 4 * k) & ~3u);
-    dwords_ += n;
+    const uint32_t addr = base + static_cast<uint32_t>(ofs);
+    for (uint32_t k = 0; k < n; ++k) d[k] = mem.read32((addr + 4 * k) & ~3u);
+    // Fetch cache: the element's lines [addr & ~15, +16 or +32) must lie inside the buffer.
+    const uint32_t lo = addr & 15u;
+    const uint32_t nl = ((addr >> 2) & 3u) + n > 4 ? 2 : 1;
+    if (cache_ && ofs >= lo && ofs - lo + 16 * nl <= size) {
+      const uint32_t l0 = addr >> 4;
+      line(l0);
+      if (nl == 2) line((l0 + 1) & 0x0FFFFFFFu);
+    } else {
+      dwords_ += n;
+      ++uncached_;
+    }
   } else {
     ++oob_;  // an element outside its buffer reads 0 (and nothing is read)
   }
@@ -80,6 +110,9 @@ std::array<uint32_t, 4> VertexFetch::attribute(uint32_t a, const VFetchPkt& p, c
 
 void VertexFetch::process(const VFetchPkt& p, const Memory& mem, const std::function<void(const VtxInPkt&)>& emit) {
   if (p.wr) {
+    // Any state write invalidates the fetch cache (see the header).
+    std::fill(valid_.begin(), valid_.end(), false);
+    have_draw_ = false;
     const uint32_t idx = static_cast<uint32_t>(p.wr_idx);
     if (idx >= NUM_FE_STATE) return;  // not a front-end register: ignored
     st_[idx] = static_cast<uint32_t>(p.wr_val);
@@ -97,6 +130,10 @@ void VertexFetch::process(const VFetchPkt& p, const Memory& mem, const std::func
     return;
   }
   VtxInPkt v;
+  // The first vertex of a draw invalidates the cache too: memory may change between draws.
+  if (!have_draw_ || p.draw_id != draw_) std::fill(valid_.begin(), valid_.end(), false);
+  have_draw_ = true;
+  draw_ = p.draw_id;
   v.kind = VTX_KIND_VERTEX;
   uint32_t raw = 0;
   bool unorm = false;

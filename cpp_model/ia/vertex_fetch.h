@@ -4,6 +4,15 @@
 // (FP32 x4), colour (RGBA8), two texture coordinates (FP32 x2). Front-end state writes in the
 // same stream update the vertex buffers, attribute layouts and the position matrix; a write to a
 // matrix register sends that matrix row to VTX (VTX_KIND_MATRIX_ROW).
+//
+// Fetch cache (docs/frontend.md section 5): the model mirrors the RTL's tags exactly (direct
+// mapped, `lines` lines of 16 bytes, looked up and allocated per element in fetch order, every
+// line invalidated by any state write) so that it predicts the memory reads: dwords_read() is
+// the number of read requests the RTL issues. An in-bounds element at A = base + ofs is cached
+// when the one or two lines it touches lie inside its buffer (ofs >= A % 16 and
+// ofs - A % 16 + 16 * lines <= size); a missing line costs 4 dwords; an uncached element costs its
+// n dwords. The data itself is read from memory directly (memory does not change while vertices
+// are fetched), so the outputs do not depend on the cache.
 #pragma once
 
 #include <array>
@@ -20,8 +29,12 @@ class VertexFetch {
  public:
   static constexpr uint32_t NUM_FE_STATE = FE_MATRIX0 + 16;
 
-  VertexFetch() { reset(); }
-  void reset();  // vertex buffers and attributes 0, matrix identity, counters 0
+  static constexpr uint32_t kDefaultLines = 64;
+  // cache = false: every element is read directly (the RTL with CacheEn = 0).
+  explicit VertexFetch(bool cache = true, uint32_t lines = kDefaultLines) : cache_(cache), lines_(lines) {
+    reset();
+  }
+  void reset();  // vertex buffers and attributes 0, matrix identity, cache invalid, counters 0
   void process(const VFetchPkt& p, const Memory& mem, const std::function<void(const VtxInPkt&)>& emit);
   std::vector<VtxInPkt> process(const VFetchPkt& p, const Memory& mem);
 
@@ -35,11 +48,22 @@ class VertexFetch {
   uint64_t vertices() const { return vertices_; }
   uint64_t dwords_read() const { return dwords_; }
   uint64_t out_of_bounds() const { return oob_; }  // attribute elements outside their buffer
+  uint64_t line_hits() const { return hits_; }
+  uint64_t line_misses() const { return misses_; }  // line fills (4 dwords each)
+  uint64_t uncached() const { return uncached_; }   // in-bounds elements read directly
 
  private:
   std::array<uint32_t, 4> attribute(uint32_t a, const VFetchPkt& p, const Memory& mem, uint32_t& raw, bool& unorm);
+  // Looks a line up and allocates it on a miss; returns true on a hit.
+  bool line(uint32_t line_addr);
   std::array<uint32_t, NUM_FE_STATE> st_{};
-  uint64_t vertices_ = 0, dwords_ = 0, oob_ = 0;
+  bool cache_;
+  uint32_t lines_;
+  std::vector<uint32_t> tag_;   // line address per set
+  std::vector<bool> valid_;
+  bool have_draw_ = false;  // draw_ holds the draw of the last vertex (since reset / a write)
+  uint32_t draw_ = 0;
+  uint64_t vertices_ = 0, dwords_ = 0, oob_ = 0, hits_ = 0, misses_ = 0, uncached_ = 0;
 };
 
 }  // namespace pineda::model

@@ -6,7 +6,7 @@ void VertexTags::reset() {
   used_ = have_ = parity_ = prim_id_ = 0;
   bv_.clear();
   bp_.clear();
-  refs_ = hits_ = verts_ = tris_ = batches_ = 0;
+  refs_ = hits_ = verts_ = tris_ = batches_ = writes_ = 0;
 }
 
 void VertexTags::close(const EmitV& ev, const EmitP& ep) {
@@ -37,7 +37,9 @@ void VertexTags::triangle(uint32_t i0, uint32_t i1, uint32_t i2, const IndexPkt&
     for (int j = 0; j < k; ++j) dup = dup || idx[j] == idx[k];
     if (!dup && find(idx[k]) < 0) ++misses;
   }
-  if (used_ + misses > VTX_BATCH_SLOTS) close(ev, ep);
+  // A batch closes when the triangle's distinct misses do not fit, or when it already holds
+  // VTX_BATCH_TRIS triangles (the triangle FIFO in front of PA holds one whole batch).
+  if (used_ + misses > VTX_BATCH_SLOTS || bp_.size() >= VTX_BATCH_TRIS) close(ev, ep);
   std::array<uint32_t, 3> slot{};
   for (int k = 0; k < 3; ++k) {
     ++refs_;
@@ -73,6 +75,24 @@ void VertexTags::process(const IndexPkt& p, const EmitV& ev, const EmitP& ep) {
     PrimPkt token;
     token.eop = 1;
     ep(token);
+    return;
+  }
+  if (p.wr) {
+    // A front-end state write closes the batch like a token and goes out on both streams. The
+    // assembly window is kept: a write in the middle of an instance (the CP sends writes only
+    // between draws) does not disturb the list triangle or strip in progress.
+    close(ev, ep);
+    VFetchPkt wv;
+    wv.wr = 1;
+    wv.wr_idx = p.wr_idx;
+    wv.wr_val = p.wr_val;
+    ev(wv);
+    PrimPkt wp;
+    wp.wr = 1;
+    wp.wr_idx = p.wr_idx;
+    wp.wr_val = p.wr_val;
+    ep(wp);
+    ++writes_;
     return;
   }
   const uint32_t i = static_cast<uint32_t>(p.index);

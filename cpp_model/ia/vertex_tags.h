@@ -6,7 +6,11 @@
 // vertex to be fetched. A triangle whose distinct misses do not fit in the free slots closes the
 // batch (its last vertex and last triangle get last = 1) and starts a new, empty one. The last
 // position of an instance and an end-of-pipe token close the batch too; the token then goes on
-// the triangle stream.
+// the triangle stream. A front-end state write (wr = 1) closes the batch too and then goes on
+// BOTH streams (a VFetchPkt and a PrimPkt with the same wr_idx / wr_val, every other field 0),
+// so it never shares a batch with vertices or triangles. Tokens and writes keep the assembly
+// window: one in the middle of an instance (the CP sends writes only between draws) does not
+// disturb the list triangle or strip in progress, whose next triangle opens a new batch.
 #pragma once
 
 #include <array>
@@ -31,6 +35,7 @@ class VertexTags {
   uint64_t vertices() const { return verts_; }   // vertices fetched (misses)
   uint64_t triangles() const { return tris_; }
   uint64_t batches() const { return batches_; }
+  uint64_t writes() const { return writes_; }     // state writes forwarded
 
  private:
   void triangle(uint32_t i0, uint32_t i1, uint32_t i2, const IndexPkt& p, const EmitV& ev, const EmitP& ep);
@@ -45,7 +50,7 @@ class VertexTags {
   uint32_t have_ = 0;      // indices in the window
   uint32_t parity_ = 0;    // strip: triangles since the strip (re)started, mod 2
   uint32_t prim_id_ = 0;
-  uint64_t refs_ = 0, hits_ = 0, verts_ = 0, tris_ = 0, batches_ = 0;
+  uint64_t refs_ = 0, hits_ = 0, verts_ = 0, tris_ = 0, batches_ = 0, writes_ = 0;
 };
 
 }  // namespace pineda::model

@@ -10,7 +10,10 @@
 // last marks position count - 1. Reads: one mem_stream_reader job per instance covering the
 // in-bounds positions, nin = min(count, P - first) (0 when P <= first), issued ahead of the
 // consumer (jobs queue back to back in the reader). An end-of-pipe token goes through as one
-// index_pkt_t token. count == 0 or instance_count == 0 emits nothing.
+// index_pkt_t token, a front-end state write (wr = 1) as one index_pkt_t write (wr, wr_idx,
+// wr_val, every other field 0); both are taken only between draws, so they stay in order with
+// the index packets of the draws around them. Index fetch keeps no state of its own (the CP
+// carries FE_IB_BASE/FE_IB_SIZE in the draw). count == 0 or instance_count == 0 emits nothing.
 // Throughput: one index per clock once the data is there. Latency: memory latency + ~2 clocks.
 // A new draw is taken once the previous one has emitted its last index.
 module index_fetch #(
@@ -139,8 +142,14 @@ module index_fetch #(
       pkt.index = (need ? value : 32'd0) + cur_q.base_vertex;
     end
     if (!busy_q) begin
-      pkt     = '0;  // end-of-pipe token (only pushed for one)
-      pkt.eop = 1'b1;
+      pkt = '0;  // end-of-pipe token or state write (only pushed for one)
+      if (in_i.eop) begin
+        pkt.eop = 1'b1;
+      end else begin
+        pkt.wr     = 1'b1;
+        pkt.wr_idx = in_i.wr_idx;
+        pkt.wr_val = in_i.wr_val;
+      end
     end
   end
 
@@ -181,9 +190,9 @@ module index_fetch #(
         end
       end
     end else if (in_valid_i) begin
-      if (in_i.eop) begin
+      if (in_i.eop || in_i.wr) begin
         if (push_ready) begin
-          push = 1'b1;  // token
+          push = 1'b1;  // token or state write
           take = 1'b1;
         end
       end else begin

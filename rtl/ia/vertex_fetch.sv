@@ -1,4 +1,4 @@
-// vertex_fetch: attribute fetch and format conversion (docs/frontend.md §4).
+// vertex_fetch: attribute fetch and format conversion (docs/frontend.md §5).
 //
 // Input: vfetch_pkt_t, either a vertex of a batch or a front-end state write (wr = 1).
 // State: vertex buffers 0 (per vertex, element = index) and 1 (per instance, element = inst_id)
@@ -9,19 +9,42 @@
 // then one reader job of n dwords at base + ofs (mod 2^32, dword aligned) is issued; an element
 // out of bounds reads 0 without a memory read. One attribute per clock; the vertex's formats and
 // in-bounds bits go into a descriptor FIFO.
-// Assembly stage: takes the descriptor, consumes the attributes' dwords in order (one per
-// clock), then forms one vtx_in_pkt_t (kind VERTEX, vtx_id = {last, slot}):
+// Assembly stage: takes the descriptor, gets the attributes' dwords in order (from the reader
+// or the fetch cache, below), then forms one vtx_in_pkt_t (kind VERTEX, vtx_id = {last, slot}):
 //   F32xN: the N components, the rest (0, 0, 0, 1); UNORM8X4: c / 255 per byte (unorm8_to_f32);
 //   disabled (or reserved format): (0, 0, 0, 1). Colour: UNORM8X4 passes the dword; otherwise the
 //   four components through f32_to_unorm8. Texture coordinates: components x, y.
 // State writes to FE_MATRIX0..+15 wait until every vertex ahead has gone out, then update the
 // matrix and send that row (kind MATRIX_ROW). Other state writes take effect at once (a vertex
 // already issued keeps its formats in its descriptor).
-// Throughput: 1 attribute issue per clock and 1 dword per clock, plus 1 clock to form the
-// packet: e.g. 10 clocks for a vertex with F32x4 + UNORM8x4 + 2 x F32x2 (9 dwords).
+//
+// Fetch cache (CacheEn = 1; docs/frontend.md §5): direct mapped, CacheLines lines of 16 bytes
+// (line-aligned byte addresses; set = line address mod CacheLines). An in-bounds element at byte
+// address A = base + ofs touches one line, or two when A[3:2] + n > 4. It is CACHED when those
+// whole lines lie inside its buffer: ofs >= A[3:0] and ofs - A[3:0] + 16 * lines <= size
+// (exact), so a line fill never reads a byte outside [base, base + size) (mod 2^32); otherwise
+// it is read directly as without the cache (n dwords at A). Tags are looked up and allocated at
+// ISSUE (in order, both lines of an element in one clock); a missing line is filled by a reader
+// job of 4 dwords (8 when both lines miss: one job). Data is written and read at CONSUME, in the
+// assembly stage, in the same order: a hit on a line whose fill is still in flight reads correct
+// data (the fill is written when consumed, before the hit is consumed), and a later allocation
+// of the same set never overwrites data an earlier hit still needs (its fill is consumed after
+// that hit). Any state write, and the first vertex of every draw (a draw_id different from the
+// previous vertex's), invalidates every line (at issue, in order): memory may change between
+// draws (COPY, host writes between submissions), not during one, so data is never served stale
+// and lines are shared only within a draw.
+// Throughput: 1 attribute issue per clock. Assembly: a fill cursor takes one reader dword per
+// clock (an uncached attribute's n dwords, 4 per missing line) and a read cursor reads one cached
+// attribute per clock (both lines in parallel; in the clock of its last fill dword, forwarded),
+// overlapped except that a line fill waits until every earlier cached attribute has been read.
+// A finished vertex moves to a pack register (where it is converted) in the clock it finishes.
+// E.g. about 9 clocks for a vertex with F32x4 + UNORM8x4 + 2 x F32x2 (9 dwords) uncached, 4
+// when every line hits.
 module vertex_fetch #(
   parameter int unsigned FetchDepth = 256,
-  parameter int unsigned DescDepth  = 32
+  parameter int unsigned DescDepth  = 32,
+  parameter bit          CacheEn    = 1'b1,
+  parameter int unsigned CacheLines = 64   // a power of two, >= 2
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -47,11 +70,19 @@ module vertex_fetch #(
                                             32'd0, 32'd0, One,   32'd0,
                                             32'd0, 32'd0, 32'd0, One};
 
+  localparam int unsigned SetW = $clog2(CacheLines);
+  localparam int unsigned TagW = 28 - SetW;   // line address [27:0] = {tag, set}
+
   typedef struct packed {
-    logic [4:0]       slot;
-    logic             last;
-    logic [3:0][2:0]  fmt;
-    logic [3:0]       need;   // enabled and in bounds: its dwords follow in the reader
+    logic [4:0]            slot;
+    logic                  last;
+    logic [3:0][2:0]       fmt;
+    logic [3:0]            need;    // enabled and in bounds: its data follows (reader or cache)
+    logic [3:0]            cached;  // read through the cache (else its n dwords from the reader)
+    logic [3:0]            miss0;   // cached: the first line is filled from the reader (4 dwords)
+    logic [3:0]            miss1;   // cached: the second line is filled from the reader
+    logic [3:0][SetW-1:0]  set0;    // cached: set of the first line (the second is set0 + 1)
+    logic [3:0][1:0]       w0;      // cached: first dword within the first line
   } desc_t;
 
   // ---------------------------------------------------------------------------------------------
@@ -138,6 +169,7 @@ module vertex_fetch #(
   logic [3:0][31:0] a_addr;
   logic [3:0][2:0]  a_fmt;
   logic [49:0]      a_end [4];
+  logic [49:0]      a_ofs [4];
 
   always_comb begin
     prod[0] = 48'(in_i.index)   * 48'(vb_stride_q[0]);
@@ -147,7 +179,8 @@ module vertex_fetch #(
       abuf[a]   = attr_q[a][3];
       en[a]     = (a_fmt[a] >= 3'd1) && (a_fmt[a] <= 3'd5);
       n_dw[a]   = (a_fmt[a] == 3'd5) ? 3'd1 : a_fmt[a];
-      a_end[a]  = 50'(prod[abuf[a]]) + 50'(attr_q[a][31:16]) + 50'({n_dw[a], 2'b00});
+      a_ofs[a]  = 50'(prod[abuf[a]]) + 50'(attr_q[a][31:16]);
+      a_end[a]  = a_ofs[a] + 50'({n_dw[a], 2'b00});
       inb[a]    = en[a] && (a_end[a] <= 50'(vb_size_q[abuf[a]]));
       a_addr[a] = vb_base_q[abuf[a]] + prod[abuf[a]][31:0] + {16'd0, attr_q[a][31:16]};
     end
@@ -169,15 +202,75 @@ module vertex_fetch #(
   logic        ia_step;     // the current attribute is done with
   logic        asm_idle;
 
-  always_comb begin
-    job_addr  = {a_addr[ia_q][31:2], 2'b00};
-    job_count = 33'(n_dw[ia_q]);
+  // Fetch cache tags (lookup and allocation at issue)
+  logic [CacheLines-1:0]           cval_q, cval_d;
+  logic [CacheLines-1:0][TagW-1:0] ctag_q, ctag_d;
+  logic [15:0]                     cdraw_q, cdraw_d;  // draw of the last vertex taken
+  logic                            cdv_q,   cdv_d;    // ... valid (since reset / the last write)
+  logic                            c_newdraw;         // a new draw's first attribute issues
+  logic [31:0]     c_a;          // byte address of the current attribute's element
+  logic            c_two;        // it touches two lines
+  logic [49:0]     c_lofs;       // offset of its first line from the buffer base (when >= 0)
+  logic [49:0]     c_lend;       // end of its last line, from the buffer base
+  logic            c_cached;
+  logic [27:0]     c_l0, c_l1;   // line addresses
+  logic [SetW-1:0] c_s0, c_s1;
+  logic            c_hit0, c_hit1, c_miss0, c_miss1;
+  logic [3:0]      d_cached, d_miss0, d_miss1;
+  logic [3:0][SetW-1:0] d_set0;
+  logic [3:0][1:0] d_w0;
+  logic [3:0]      dq_cached, dq_miss0, dq_miss1;   // of the attributes issued so far
+  logic [3:0][SetW-1:0] dq_set0;
+  logic [3:0][1:0] dq_w0;
 
-    desc_in      = '0;
-    desc_in.slot = in_i.slot;
-    desc_in.last = in_i.last;
-    desc_in.fmt  = a_fmt;
-    desc_in.need = inb;
+  always_comb begin
+    c_a      = a_addr[ia_q];
+    c_two    = (3'(c_a[3:2]) + n_dw[ia_q]) > 3'd4;
+    c_lofs   = a_ofs[ia_q] - 50'(c_a[3:0]);
+    c_lend   = c_lofs + (c_two ? 50'd32 : 50'd16);
+    c_cached = CacheEn && inb[ia_q] && (a_ofs[ia_q] >= 50'(c_a[3:0])) &&
+               (c_lend <= 50'(vb_size_q[abuf[ia_q]]));
+    c_l0     = c_a[31:4];
+    c_l1     = c_l0 + 28'd1;
+    c_s0     = c_l0[SetW-1:0];
+    c_s1     = c_l1[SetW-1:0];
+    // The first attribute of a draw's first vertex sees the cache invalidated.
+    c_newdraw = in_valid_i && !in_i.wr && (ia_q == 2'd0) && (!cdv_q || (in_i.draw_id != cdraw_q));
+    c_hit0   = !c_newdraw && cval_q[c_s0] && (ctag_q[c_s0] == c_l0[27:SetW]);
+    c_hit1   = !c_newdraw && cval_q[c_s1] && (ctag_q[c_s1] == c_l1[27:SetW]);
+    c_miss0  = c_cached && !c_hit0;
+    c_miss1  = c_cached && c_two && !c_hit1;
+
+    // Per-attribute cache fields: those of earlier attributes were registered as they issued.
+    d_cached = dq_cached;
+    d_miss0  = dq_miss0;
+    d_miss1  = dq_miss1;
+    d_set0   = dq_set0;
+    d_w0     = dq_w0;
+    d_cached[ia_q] = c_cached;
+    d_miss0[ia_q]  = c_miss0;
+    d_miss1[ia_q]  = c_miss1;
+    d_set0[ia_q]   = c_s0;
+    d_w0[ia_q]     = c_a[3:2];
+
+    if (!c_cached) begin
+      job_addr  = {c_a[31:2], 2'b00};
+      job_count = 33'(n_dw[ia_q]);
+    end else begin
+      job_addr  = {(c_miss0 ? c_l0 : c_l1), 4'd0};
+      job_count = (c_miss0 && c_miss1) ? 33'd8 : 33'd4;
+    end
+
+    desc_in        = '0;
+    desc_in.slot   = in_i.slot;
+    desc_in.last   = in_i.last;
+    desc_in.fmt    = a_fmt;
+    desc_in.need   = inb;
+    desc_in.cached = d_cached;
+    desc_in.miss0  = d_miss0;
+    desc_in.miss1  = d_miss1;
+    desc_in.set0   = d_set0;
+    desc_in.w0     = d_w0;
 
     is_mat = in_i.wr && (in_i.wr_idx >= 8'(pineda_pkg::FE_MATRIX0)) &&
              (in_i.wr_idx < 8'(pineda_pkg::FE_MATRIX0 + 16));
@@ -200,7 +293,7 @@ module vertex_fetch #(
       end else begin
         // The last attribute also needs room for the descriptor.
         if (ia_q != 2'd3 || desc_in_ready) begin
-          if (inb[ia_q]) begin
+          if (inb[ia_q] && (!c_cached || c_miss0 || c_miss1)) begin
             job_valid = 1'b1;
             ia_step   = job_ready;
           end else begin
@@ -241,6 +334,35 @@ module vertex_fetch #(
           if (is_mat) mat_d[in_i.wr_idx[3:0]] = in_i.wr_val;
         end
       endcase
+    end
+  end
+
+  // Tag allocation of the issuing attribute; any state write invalidates every line.
+  always_comb begin
+    cval_d  = cval_q;
+    ctag_d  = ctag_q;
+    cdraw_d = cdraw_q;
+    cdv_d   = cdv_q;
+    if (c_newdraw) begin
+      cval_d = '0;  // before this clock's allocation
+    end
+    if (ia_step && (ia_q == 2'd0)) begin
+      cdraw_d = in_i.draw_id;
+      cdv_d   = 1'b1;
+    end
+    if (ia_step && c_cached) begin
+      if (c_miss0) begin
+        cval_d[c_s0] = 1'b1;
+        ctag_d[c_s0] = c_l0[27:SetW];
+      end
+      if (c_miss1) begin
+        cval_d[c_s1] = 1'b1;
+        ctag_d[c_s1] = c_l1[27:SetW];
+      end
+    end
+    if (in_valid_i && in_ready_o && in_i.wr) begin
+      cval_d = '0;
+      cdv_d  = 1'b0;
     end
   end
 
@@ -289,22 +411,40 @@ module vertex_fetch #(
   // ---------------------------------------------------------------------------------------------
   logic                  act_q,  act_d;    // a descriptor is loaded
   desc_t                 cur_q,  cur_d;
-  logic [3:0]            left_q, left_d;   // attributes whose dwords are still to come
-  logic [1:0]            k_q,    k_d;      // dword within the current attribute
+  logic [3:0]            left_q, left_d;   // attributes with dwords still to come from the reader
+  logic [3:0]            rleft_q, rleft_d; // cached attributes still to be read from the cache
+  logic [1:0]            k_q,    k_d;      // dword within the current attribute or line fill
   logic [3:0][3:0][31:0] raw_q,  raw_d;    // [attribute][dword]
-  logic [1:0]            ca;               // current attribute: lowest bit of left_q
+  logic [1:0]            ca;               // fill cursor: lowest bit of left_q
+  logic [1:0]            ra;               // read cursor: lowest bit of rleft_q
+  logic                  rd;               // the read cursor reads this clock
+  logic [3:0]            r_below;          // cached attributes before the fill cursor still to read
+  logic                  f_ok;             // the fill cursor may consume a dword
+  logic                  f_last;           // ... and it is the last dword of a cached attribute
+  logic                  rd_fwd;           // the read cursor reads that attribute now (forwarded)
+  logic                  fin;              // the vertex moves to the pack register
+  logic                  pk_valid_q, pk_valid_d;   // pack register: a finished vertex
+  desc_t                 pk_q,       pk_d;
+  logic [3:0][3:0][31:0] pk_raw_q,   pk_raw_d;
   logic                  push, push_ready;
   pineda_pkg::vtx_in_pkt_t vpkt, rpkt, opkt;
   logic [3:0][31:0]      pos_c, col_c, t0_c, t1_c;
   logic [3:0][7:0]       col_u;
+  // Fetch cache data (written and read at consume, in order)
+  logic [CacheLines-1:0][127:0] cdat_q, cdat_d;
+  logic [SetW-1:0]       r_s0, r_s1;       // the current attribute's lines
+  logic [255:0]          r_pair;           // {second line, first line}
+  logic [127:0]          r_dw;             // its four dwords from w0 on
+  logic [SetW-1:0]       f_set;            // the line being filled
 
   always_comb begin
     ca = left_q[0] ? 2'd0 : (left_q[1] ? 2'd1 : (left_q[2] ? 2'd2 : 2'd3));
+    ra = rleft_q[0] ? 2'd0 : (rleft_q[1] ? 2'd1 : (rleft_q[2] ? 2'd2 : 2'd3));
 
-    pos_c = comps(cur_q.fmt[0], raw_q[0]);
-    col_c = comps(cur_q.fmt[1], raw_q[1]);
-    t0_c  = comps(cur_q.fmt[2], raw_q[2]);
-    t1_c  = comps(cur_q.fmt[3], raw_q[3]);
+    pos_c = comps(pk_q.fmt[0], pk_raw_q[0]);
+    col_c = comps(pk_q.fmt[1], pk_raw_q[1]);
+    t0_c  = comps(pk_q.fmt[2], pk_raw_q[2]);
+    t1_c  = comps(pk_q.fmt[3], pk_raw_q[3]);
     for (int k = 0; k < 4; k++) col_u[k] = f32_to_unorm8(col_c[k]);
 
     vpkt        = '0;
@@ -313,12 +453,12 @@ module vertex_fetch #(
     vpkt.pos.y  = pos_c[1];
     vpkt.pos.z  = pos_c[2];
     vpkt.pos.w  = pos_c[3];
-    vpkt.color  = (cur_q.fmt[1] == 3'd5) ? raw_q[1][0] : col_u;
+    vpkt.color  = (pk_q.fmt[1] == 3'd5) ? pk_raw_q[1][0] : col_u;
     vpkt.tex0.u = t0_c[0];
     vpkt.tex0.v = t0_c[1];
     vpkt.tex1.u = t1_c[0];
     vpkt.tex1.v = t1_c[1];
-    vpkt.vtx_id = {26'd0, cur_q.last, cur_q.slot};
+    vpkt.vtx_id = {26'd0, pk_q.last, pk_q.slot};
 
     // The matrix row a matrix write sends (with the written value in place).
     rpkt       = '0;
@@ -331,39 +471,97 @@ module vertex_fetch #(
   end
 
   always_comb begin
-    act_d     = act_q;
-    cur_d     = cur_q;
-    left_d    = left_q;
-    k_d       = k_q;
-    raw_d     = raw_q;
-    dat_ready = 1'b0;
-    desc_pop  = 1'b0;
-    push      = 1'b0;
-    opkt      = vpkt;
+    act_d      = act_q;
+    cur_d      = cur_q;
+    left_d     = left_q;
+    rleft_d    = rleft_q;
+    k_d        = k_q;
+    raw_d      = raw_q;
+    pk_valid_d = pk_valid_q;
+    pk_d       = pk_q;
+    pk_raw_d   = pk_raw_q;
+    dat_ready  = 1'b0;
+    desc_pop   = 1'b0;
+    push       = 1'b0;
+    opkt       = vpkt;
+    fin        = 1'b0;
 
-    if (act_q && left_q != '0) begin
-      if (dat_valid) begin
-        dat_ready          = 1'b1;
-        raw_d[ca][k_q]     = dat;
+    cdat_d    = cdat_q;
+    r_s0      = cur_q.set0[ra];
+    r_s1      = r_s0 + SetW'(1);
+    f_set     = cur_q.miss0[ca] ? cur_q.set0[ca] : (cur_q.set0[ca] + SetW'(1));
+
+    // Two cursors over the vertex's attributes, both in order. The read cursor reads a cached
+    // attribute once the fill cursor has passed it (its lines and every earlier fill written),
+    // or in the clock its last fill dword arrives (forwarded). The fill cursor writes a line
+    // only when every earlier cached attribute has been read (or is read in this clock, from the
+    // old contents): a fill never overwrites a line an earlier hit still needs. Uncached dwords
+    // go to raw_q and need no such care.
+    r_below = rleft_q & ~(4'b1111 << ca);
+    rd      = act_q && (rleft_q != '0) && ((left_q == '0) || (ca > ra));
+    f_ok    = act_q && (left_q != '0) &&
+              (!cur_q.cached[ca] || (r_below == '0) || (rd && (r_below == (4'b0001 << ra))));
+    f_last  = f_ok && cur_q.cached[ca] && dat_valid && (k_q == 2'd3) &&
+              !(cur_q.miss0[ca] && cur_q.miss1[ca]);
+    rd_fwd  = f_last && rleft_q[ca] && (ra == ca);
+    r_pair  = {cdat_q[r_s1], cdat_q[r_s0]};
+    if (rd_fwd) begin
+      // The dword being written completes the attribute's last missing line.
+      if (cur_q.miss0[ca]) r_pair[96 +: 32]  = dat;
+      else                 r_pair[224 +: 32] = dat;
+    end
+    r_dw    = 128'(r_pair >> {cur_q.w0[ra], 5'd0});
+    if (rd || rd_fwd) begin
+      raw_d[ra]   = r_dw;
+      rleft_d[ra] = 1'b0;
+    end
+
+    if (f_ok && dat_valid) begin
+      dat_ready = 1'b1;
+      if (!cur_q.cached[ca]) begin
+        // Uncached: the attribute's n dwords from the reader, one per clock.
+        raw_d[ca][k_q] = dat;
         if (3'(k_q) + 3'd1 == ((cur_q.fmt[ca] == 3'd5) ? 3'd1 : cur_q.fmt[ca])) begin
           left_d[ca] = 1'b0;
           k_d        = '0;
         end else begin
           k_d = k_q + 2'd1;
         end
-      end
-    end else if (act_q) begin
-      if (push_ready) begin
-        push  = 1'b1;
-        act_d = 1'b0;
+      end else begin
+        // Fill the first, then the second missing line, one dword per clock.
+        cdat_d[f_set][32*k_q +: 32] = dat;
+        k_d                         = k_q + 2'd1;
+        if (k_q == 2'd3) begin
+          if (cur_q.miss0[ca]) begin
+            cur_d.miss0[ca] = 1'b0;
+            left_d[ca]      = cur_q.miss1[ca];
+          end else begin
+            cur_d.miss1[ca] = 1'b0;
+            left_d[ca]      = 1'b0;
+          end
+        end
       end
     end
-    // Load the next descriptor when nothing is loaded or the loaded one goes out now.
-    if ((!act_q || push) && desc_valid) begin
+
+    // Output: the pack register goes out; a finished vertex moves into it in the clock it
+    // finishes, and the next descriptor is loaded in the same clock.
+    if (pk_valid_q && push_ready) begin
+      push       = 1'b1;
+      pk_valid_d = 1'b0;
+    end
+    if (act_q && (left_d == '0) && (rleft_d == '0) && (!pk_valid_q || push_ready)) begin
+      fin        = 1'b1;
+      pk_valid_d = 1'b1;
+      pk_d       = cur_q;
+      pk_raw_d   = raw_d;
+      act_d      = 1'b0;
+    end
+    if ((!act_q || fin) && desc_valid) begin
       desc_pop = 1'b1;
       act_d    = 1'b1;
       cur_d    = desc_head;
-      left_d   = desc_head.need;
+      left_d   = desc_head.need & (~desc_head.cached | desc_head.miss0 | desc_head.miss1);
+      rleft_d  = desc_head.need & desc_head.cached;
       k_d      = '0;
       raw_d    = '0;
     end
@@ -373,7 +571,7 @@ module vertex_fetch #(
     end
   end
 
-  assign asm_idle = !act_q;
+  assign asm_idle = !act_q && !pk_valid_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -386,8 +584,21 @@ module vertex_fetch #(
       act_q       <= 1'b0;
       cur_q       <= '0;
       left_q      <= '0;
+      rleft_q     <= '0;
+      pk_valid_q  <= 1'b0;
+      pk_q        <= '0;
+      pk_raw_q    <= '0;
       k_q         <= '0;
       raw_q       <= '0;
+      cval_q      <= '0;
+      ctag_q      <= '0;
+      cdraw_q     <= '0;
+      cdv_q       <= 1'b0;
+      dq_cached   <= '0;
+      dq_miss0    <= '0;
+      dq_miss1    <= '0;
+      dq_set0     <= '0;
+      dq_w0       <= '0;
     end else begin
       vb_base_q   <= vb_base_d;
       vb_stride_q <= vb_stride_d;
@@ -398,9 +609,27 @@ module vertex_fetch #(
       act_q       <= act_d;
       cur_q       <= cur_d;
       left_q      <= left_d;
+      rleft_q     <= rleft_d;
+      pk_valid_q  <= pk_valid_d;
+      pk_q        <= pk_d;
+      pk_raw_q    <= pk_raw_d;
       k_q         <= k_d;
       raw_q       <= raw_d;
+      cval_q      <= cval_d;
+      ctag_q      <= ctag_d;
+      cdraw_q     <= cdraw_d;
+      cdv_q       <= cdv_d;
+      dq_cached   <= d_cached;
+      dq_miss0    <= d_miss0;
+      dq_miss1    <= d_miss1;
+      dq_set0     <= d_set0;
+      dq_w0       <= d_w0;
     end
+  end
+
+  // The cache data needs no reset: a line is read only after its fill (valid bits gate hits).
+  always_ff @(posedge clk_i) begin
+    cdat_q <= cdat_d;
   end
 
   stream_reg #(
@@ -421,7 +650,7 @@ module vertex_fetch #(
   end
 
   logic unused_sig;
-  assign unused_sig = ^{desc_full, desc_count, in_i.draw_id, t0_c[3:2], t1_c[3:2], a_addr[0][1:0], a_addr[1][1:0],
+  assign unused_sig = ^{desc_full, desc_count, t0_c[3:2], t1_c[3:2], a_addr[0][1:0], a_addr[1][1:0],
                         a_addr[2][1:0], a_addr[3][1:0]};
 
 endmodule

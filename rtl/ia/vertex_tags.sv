@@ -15,6 +15,12 @@
 // Closing a batch sets last on its final vertex and final triangle: each output stream keeps its
 // newest packet in a hold register until the next packet of the batch (last = 0) or the close
 // (last = 1) releases it. A token closes the batch, then goes out on the triangle stream.
+// A front-end state write (wr = 1) closes the batch like a token, then goes out on BOTH streams
+// (one vfetch_pkt_t and one prim_pkt_t with wr, wr_idx, wr_val, every other field 0), after the
+// closed batch's vertices and triangles: a write never shares a batch with anything. A write in
+// the middle of an instance (the CP sends them only between draws) keeps the assembly window
+// (list triangle in progress, strip indices and parity), exactly like a token: the next
+// triangle is assembled as if the write were not there and lands in a new batch.
 module vertex_tags (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -36,7 +42,8 @@ module vertex_tags (
   typedef enum logic [1:0] {
     WorkTri   = 2'd0,  // a triangle (close_q: close the batch after it)
     WorkClose = 2'd1,  // close the batch
-    WorkToken = 2'd2   // close the batch, then emit the token
+    WorkToken = 2'd2,  // close the batch, then emit the token
+    WorkWrite = 2'd3   // close the batch, then emit the state write on both streams
   } work_e;
 
   // ---------------------------------------------------------------------------------------------
@@ -50,7 +57,8 @@ module vertex_tags (
   // Work item
   logic            w_valid_q, w_valid_d;
   work_e           w_kind_q,  w_kind_d;
-  logic [2:0][31:0] w_idx_q,  w_idx_d;
+  logic [2:0][31:0] w_idx_q,  w_idx_d;   // WorkWrite: w_idx_q[0] is wr_val
+  logic [7:0]      w_wr_idx_q, w_wr_idx_d;
   logic [31:0]     w_inst_q,  w_inst_d;
   logic [15:0]     w_draw_q,  w_draw_d;
   logic            w_close_q, w_close_d;
@@ -63,6 +71,8 @@ module vertex_tags (
   // ---------------------------------------------------------------------------------------------
   logic [Slots-1:0][31:0] tag_q,  tag_d;
   logic [SlotW:0]         used_q, used_d;
+  logic [6:0]             ntri_q, ntri_d;   // triangles in the batch (at most VTX_BATCH_TRIS)
+  logic                   tri_cap;          // the batch has VTX_BATCH_TRIS triangles
   logic [31:0]            pid_q,  pid_d;
 
   // Hold registers and output registers
@@ -103,6 +113,7 @@ module vertex_tags (
     nmiss   = 2'(miss[0]) + 2'(miss[1]) + 2'(miss[2]);
     first_miss = miss[0] ? 2'd0 : (miss[1] ? 2'd1 : 2'd2);
     fits    = ({1'b0, used_q} + (SlotW + 2)'(nmiss)) <= (SlotW + 2)'(Slots);
+    tri_cap = (32'(ntri_q) >= pineda_pkg::VTX_BATCH_TRIS);
     new_slot = used_q[SlotW-1:0];
     // With at most one distinct miss, every missing reference is that vertex.
     for (int k = 0; k < 3; k++) begin
@@ -117,7 +128,7 @@ module vertex_tags (
   // ---------------------------------------------------------------------------------------------
   pineda_pkg::vfetch_pkt_t vnew;
   pineda_pkg::prim_pkt_t   pnew;
-  logic                    emit_v, emit_p, do_close, emit_tok;
+  logic                    emit_v, emit_p, do_close, emit_tok, emit_wr;
 
   always_comb begin
     vnew          = '0;
@@ -136,13 +147,16 @@ module vertex_tags (
     emit_p   = 1'b0;
     do_close = 1'b0;
     emit_tok = 1'b0;
+    emit_wr  = 1'b0;
     w_done   = 1'b0;
 
     if (w_valid_q) begin
       unique case (w_kind_q)
         WorkTri: begin
-          if (!fits) begin
-            do_close = v_room && p_room;  // the triangle is retried in the empty batch
+          if (!fits || tri_cap) begin
+            // The triangle is retried in the empty batch. tri_cap holds from the triangle's first
+            // clock (ntri_q changes only when a triangle completes), so nothing is allocated first.
+            do_close = v_room && p_room;
           end else if (nmiss == 2'd0) begin
             emit_p = p_room;
           end else if (nmiss == 2'd1) begin
@@ -161,7 +175,7 @@ module vertex_tags (
             w_done   = do_close;
           end
         end
-        default: begin  // WorkToken
+        WorkToken: begin
           if (used_q != '0) begin
             do_close = v_room && p_room;
           end else if (!hp_valid_q && op_ready) begin
@@ -169,6 +183,15 @@ module vertex_tags (
             w_done   = 1'b1;
           end
         end
+        WorkWrite: begin
+          if (used_q != '0) begin
+            do_close = v_room && p_room;
+          end else if (!hv_valid_q && !hp_valid_q && ov_ready && op_ready) begin
+            emit_wr = 1'b1;
+            w_done  = 1'b1;
+          end
+        end
+        default: ;
       endcase
     end
   end
@@ -176,6 +199,7 @@ module vertex_tags (
   always_comb begin
     tag_d      = tag_q;
     used_d     = used_q;
+    ntri_d     = ntri_q;
     pid_d      = pid_q;
     hv_valid_d = hv_valid_q;
     hv_d       = hv_q;
@@ -194,6 +218,7 @@ module vertex_tags (
       hv_d            = vnew;
     end
     if (emit_p) begin
+      ntri_d     = ntri_q + 7'd1;
       pid_d      = pid_q + 32'd1;
       op_push    = hp_valid_q;
       hp_valid_d = 1'b1;
@@ -207,11 +232,24 @@ module vertex_tags (
       hv_valid_d  = 1'b0;
       hp_valid_d  = 1'b0;
       used_d      = '0;
+      ntri_d      = '0;
     end
     if (emit_tok) begin
       op_push     = 1'b1;
       op_pkt      = '0;
       op_pkt.eop  = 1'b1;
+    end
+    if (emit_wr) begin
+      ov_push       = 1'b1;
+      ov_pkt        = '0;
+      ov_pkt.wr     = 1'b1;
+      ov_pkt.wr_idx = w_wr_idx_q;
+      ov_pkt.wr_val = w_idx_q[0];
+      op_push       = 1'b1;
+      op_pkt        = '0;
+      op_pkt.wr     = 1'b1;
+      op_pkt.wr_idx = w_wr_idx_q;
+      op_pkt.wr_val = w_idx_q[0];
     end
   end
 
@@ -234,8 +272,9 @@ module vertex_tags (
     w_inst_d  = w_inst_q;
     w_draw_d  = w_draw_q;
     w_close_d = w_close_q;
+    w_wr_idx_d = w_wr_idx_q;
 
-    tri_ready = (have_q == 2'd2) && !in_i.cut;
+    tri_ready = (have_q == 2'd2) && !in_i.cut && !in_i.eop && !in_i.wr;
     tri_idx[0] = (in_i.strip && par_q) ? win1_q : win0_q;
     tri_idx[1] = (in_i.strip && par_q) ? win0_q : win1_q;
     tri_idx[2] = in_i.index;
@@ -249,11 +288,17 @@ module vertex_tags (
     end
 
     // An index that makes no work item is taken even while stage B is busy.
-    in_ready_o = w_free || (!in_i.eop && !tri_ready && !in_i.last);
+    in_ready_o = w_free || (!in_i.eop && !in_i.wr && !tri_ready && !in_i.last);
     if (in_valid_i && in_ready_o) begin
       if (in_i.eop) begin
         w_valid_d = 1'b1;
         w_kind_d  = WorkToken;
+      end else if (in_i.wr) begin
+        // The assembly window is kept (see the header).
+        w_valid_d     = 1'b1;
+        w_kind_d      = WorkWrite;
+        w_idx_d[0]    = in_i.wr_val;
+        w_wr_idx_d    = in_i.wr_idx;
       end else begin
         // Window
         if (in_i.cut) begin
@@ -311,8 +356,10 @@ module vertex_tags (
       w_inst_q   <= '0;
       w_draw_q   <= '0;
       w_close_q  <= 1'b0;
+      w_wr_idx_q <= '0;
       tag_q      <= '0;
       used_q     <= '0;
+      ntri_q     <= '0;
       pid_q      <= '0;
       hv_valid_q <= 1'b0;
       hv_q       <= '0;
@@ -329,8 +376,10 @@ module vertex_tags (
       w_inst_q   <= w_inst_d;
       w_draw_q   <= w_draw_d;
       w_close_q  <= w_close_d;
+      w_wr_idx_q <= w_wr_idx_d;
       tag_q      <= tag_d;
       used_q     <= used_d;
+      ntri_q     <= ntri_d;
       pid_q      <= pid_d;
       hv_valid_q <= hv_valid_d;
       hv_q       <= hv_d;

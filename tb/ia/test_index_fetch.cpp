@@ -12,8 +12,20 @@ TEST_CASE("index_fetch: random indexed and non-indexed instanced draws, bounds, 
   Memory mem;
   std::vector<IDrawPkt> in;
   uint32_t ib = 0x00400000u;
+  size_t writes = 0;
   for (int d = 0; d < 80; ++d) {
     g.maybe_token(in, 0.1);
+    // Front-end state writes between draws (the CP sends SET_STATE dwords in [16, 64) this way);
+    // sometimes several in a row, sometimes next to tokens.
+    while (g.chance(0.25)) {
+      IDrawPkt w;
+      w.wr = 1;
+      w.wr_idx = static_cast<uint32_t>(g.chance(0.9) ? g.range(NUM_STATE, FE_STATE_END - 1) : g.range(0, 255));
+      w.wr_val = static_cast<uint32_t>(g.bits64());
+      in.push_back(w);
+      ++writes;
+      g.maybe_token(in, 0.1);
+    }
     IDrawPkt p;
     p.indexed = !g.chance(0.2);
     p.index32 = g.chance(0.5);
@@ -62,10 +74,14 @@ TEST_CASE("index_fetch: random indexed and non-indexed instanced draws, bounds, 
   for (const auto& d : in) {
     for (const auto& p : f.process(d, mem)) exp.push_back(p);
   }
-  std::printf("  %zu indices, %llu out of bounds, %llu cuts\n", exp.size(),
+  size_t exp_writes = 0;
+  for (const auto& p : exp) exp_writes += p.wr ? 1 : 0;
+  std::printf("  %zu index packets (%zu state writes), %llu out of bounds, %llu cuts\n", exp.size(), exp_writes,
               static_cast<unsigned long long>(f.out_of_bounds()), static_cast<unsigned long long>(f.cuts()));
   CHECK(f.out_of_bounds() > 0);
   CHECK(f.cuts() > 0);
+  CHECK(writes > 0);
+  CHECK(exp_writes == writes);
   tb::DramConfig dram;
   dram.latency = 200;
   dram.jitter = 100;

@@ -1,12 +1,17 @@
-// RTL vs model: vertex fetch (rtl/ia/vertex_fetch.sv vs cpp_model/ia/vertex_fetch).
+// RTL vs model: vertex fetch (rtl/ia/vertex_fetch.sv vs cpp_model/ia/vertex_fetch). Besides the
+// output stream (bit for bit), the bench counts the memory read requests the RTL issues and
+// compares them with the model's prediction (VertexFetch::dwords_read(): the fetch cache's tags
+// are mirrored exactly), under the four stall patterns with 200-cycle memory and jitter.
 #define CATCH_CONFIG_MAIN
 #include "Vvertex_fetch.h"
 #include "ia/vertex_fetch.h"
+#include "ia/vertex_tags.h"
 #include "unit_test_main.h"
 
 using namespace pineda;
 
 namespace {
+
 VFetchPkt wr(uint32_t idx, uint32_t val) {
   VFetchPkt p;
   p.wr = 1;
@@ -14,9 +19,150 @@ VFetchPkt wr(uint32_t idx, uint32_t val) {
   p.wr_val = val;
   return p;
 }
+
+struct VfResult {
+  bool ok = false;
+  std::string report;
+  uint64_t cycles = 0;
+  uint64_t reads = 0;  // read requests accepted by the memory
+};
+
+// The unit bench (tb/common/unit_bench.h) with the read requests counted.
+VfResult run_vf(const std::vector<VFetchPkt>& in, const std::vector<VtxInPkt>& exp, uint64_t seed, double in_gap,
+                double out_stall, const tb::DramConfig& dcfg, Memory& mem, const std::string& test) {
+  VfResult res;
+  auto ctx = std::make_unique<VerilatedContext>();
+  ctx->fatalOnError(false);
+  ctx->randReset(2);
+  ctx->randSeed(static_cast<int>(seed & 0x7fffffff));
+  auto dut = std::make_unique<Vvertex_fetch>(ctx.get(), "TOP");
+  tb::DramConfig dc = dcfg;
+  dc.seed = seed * 31 + 7;
+  tb::DramModel dram(mem, dc);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> uni(0.0, 1.0);
+  tb::RunId run{test, seed, "build/tests/rtl_vertex_fetch --rng-seed " + std::to_string(seed)};
+  tb::StreamChecker<VtxInPkt> chk("out", &exp, run);
+  dut->clk_i = 0;
+  dut->rst_ni = 0;
+  dut->in_valid_i = 0;
+  dut->out_ready_i = 0;
+  dut->mem_req_ready_i = 0;
+  dut->mem_rsp_valid_i = 0;
+  dut->eval();
+  for (int i = 0; i < 3; ++i) {
+    dut->clk_i = 1;
+    dut->eval();
+    dut->clk_i = 0;
+    dut->eval();
+  }
+  dut->rst_ni = 1;
+  dut->eval();
+  size_t next = 0;
+  bool offering = false;
+  uint64_t cycle = 0, last_progress = 0;
+  while (true) {
+    if (!offering && next < in.size() && uni(rng) >= in_gap) offering = true;
+    dut->in_valid_i = offering;
+    if (next < in.size()) tb::pack_sig(in[next], dut->in_i);
+    dut->out_ready_i = uni(rng) >= out_stall;
+    dut->mem_req_ready_i = dram.req_ready();
+    dut->mem_rsp_valid_i = dram.rsp_valid();
+    tb::pack_sig(dram.rsp(), dut->mem_rsp_i);
+    dut->clk_i = 0;
+    dut->eval();
+    const bool in_fire = dut->in_valid_i && dut->in_ready_o;
+    const bool out_fire = dut->out_valid_o && dut->out_ready_i;
+    const bool req_fire = dut->mem_req_valid_o && dut->mem_req_ready_i;
+    const bool rsp_fire = dut->mem_rsp_valid_i && dut->mem_rsp_ready_o;
+    const MemReq req = tb::unpack_sig<MemReq>(dut->mem_req_o);
+    std::string rep;
+    if (out_fire && !chk.on_transfer(tb::unpack_sig<VtxInPkt>(dut->out_o), cycle, rep)) {
+      res.report = rep;
+      break;
+    }
+    if (req_fire && req.we) {
+      res.report = "WRITE REQUEST test=" + test + " seed=" + std::to_string(seed) + " cycle=" + std::to_string(cycle);
+      break;
+    }
+    if (in_fire || out_fire || req_fire || rsp_fire) last_progress = cycle;
+    res.reads += req_fire ? 1 : 0;
+    dut->clk_i = 1;
+    dut->eval();
+    dram.clock(req_fire, req, rsp_fire);
+    if (in_fire) {
+      ++next;
+      offering = false;
+    }
+    ++cycle;
+    if (ctx->gotError()) {
+      res.report = "ASSERTION FAILED test=" + test + " seed=" + std::to_string(seed) + " cycle=" + std::to_string(cycle);
+      break;
+    }
+    if (next == in.size() && chk.count() == exp.size() && dut->idle_o && dram.outstanding() == 0) {
+      // Nothing more may come out, and no further read may be issued.
+      bool extra = false;
+      dut->in_valid_i = 0;
+      dut->mem_rsp_valid_i = 0;
+      for (int i = 0; i < 16 && !extra; ++i) {
+        dut->out_ready_i = 1;
+        dut->mem_req_ready_i = 1;
+        dut->clk_i = 0;
+        dut->eval();
+        extra = dut->out_valid_o || dut->mem_req_valid_o;
+        dut->clk_i = 1;
+        dut->eval();
+      }
+      res.ok = !extra && chk.finish(rep);
+      res.report = extra ? "EXTRA OUTPUT OR READ test=" + test + " seed=" + std::to_string(seed) : rep;
+      break;
+    }
+    if (cycle - last_progress > 50000) {
+      res.report = "NO PROGRESS test=" + test + " seed=" + std::to_string(seed) + " cycle=" + std::to_string(cycle) +
+                   ": inputs " + std::to_string(next) + "/" + std::to_string(in.size()) + ", outputs " +
+                   std::to_string(chk.count()) + "/" + std::to_string(exp.size());
+      break;
+    }
+  }
+  res.cycles = cycle;
+  dut->final();
+  return res;
+}
+
+// Runs the model (with the cache, as the RTL is built) and the RTL under the four stall patterns:
+// outputs bit for bit, memory read requests equal to the model's dwords_read().
+model::VertexFetch check(const std::string& test, const std::vector<VFetchPkt>& in, Memory& mem, uint64_t seed) {
+  model::VertexFetch vf;
+  std::vector<VtxInPkt> exp;
+  for (const auto& p : in) {
+    for (const auto& v : vf.process(p, mem)) exp.push_back(v);
+  }
+  tb::DramConfig dram;
+  dram.latency = 200;
+  dram.jitter = 100;
+  for (const auto& pat : tb::kStallPatterns) {
+    const VfResult r = run_vf(in, exp, seed, pat.in_gap, pat.out_stall, dram, mem, test + "/" + pat.name);
+    INFO(r.report);
+    REQUIRE(r.ok);
+    INFO(test << "/" << pat.name << " seed=" << seed << ": RTL read requests " << r.reads << ", model predicts "
+              << vf.dwords_read() << " (" << vf.line_misses() << " line fills, " << vf.uncached()
+              << " uncached elements)");
+    CHECK(r.reads == vf.dwords_read());
+    if (pat.in_gap == 0.0 && pat.out_stall == 0.0) {
+      std::printf("  %s: %llu vertices in %llu cycles, %llu dwords read (%llu line hits, %llu line fills, %llu "
+                  "uncached, %llu out of bounds)\n",
+                  test.c_str(), static_cast<unsigned long long>(vf.vertices()),
+                  static_cast<unsigned long long>(r.cycles), static_cast<unsigned long long>(r.reads),
+                  static_cast<unsigned long long>(vf.line_hits()), static_cast<unsigned long long>(vf.line_misses()),
+                  static_cast<unsigned long long>(vf.uncached()), static_cast<unsigned long long>(vf.out_of_bounds()));
+    }
+  }
+  return vf;
+}
+
 }  // namespace
 
-TEST_CASE("vertex_fetch: random layouts, formats, bounds, instances, matrix writes") {
+TEST_CASE("vertex_fetch: random layouts, formats, bounds, instances, matrix writes, cache hits and evictions") {
   const uint64_t seed = tb::announce_seed("rtl_vertex_fetch");
   tb::PrimGen g(seed);
   Memory mem;
@@ -31,12 +177,20 @@ TEST_CASE("vertex_fetch: random layouts, formats, bounds, instances, matrix writ
     mem.write32(vb0 + 4 * k, v);
     mem.write32(vb1 + 4 * k, v ^ 0x80000000u);
   }
+  // A buffer across 2^32 (lines wrap to address 0).
+  for (uint32_t k = 0; k < 64; ++k) mem.write32(0xFFFFFF00u + 4 * k, 0x40000000u + k);
   std::vector<VFetchPkt> in;
   for (int layout = 0; layout < 40; ++layout) {
-    in.push_back(wr(FE_VB0_BASE, vb0 + 4 * static_cast<uint32_t>(g.range(0, 8))));
+    // Bases: dword aligned but rarely line aligned, sometimes not even dword aligned (the low
+    // bits are ignored; the cache rule uses the byte address).
+    const uint32_t b0 = g.chance(0.1) ? 0xFFFFFF00u + 4 * static_cast<uint32_t>(g.range(0, 8))
+                                      : vb0 + 4 * static_cast<uint32_t>(g.range(0, 8)) +
+                                            (g.chance(0.1) ? static_cast<uint32_t>(g.range(1, 3)) : 0u);
+    in.push_back(wr(FE_VB0_BASE, b0));
     in.push_back(wr(FE_VB0_STRIDE, 4 * static_cast<uint32_t>(g.range(0, 12))));
-    in.push_back(wr(FE_VB0_SIZE, static_cast<uint32_t>(g.range(0, 3000))));
-    in.push_back(wr(FE_VB1_BASE, vb1));
+    in.push_back(wr(FE_VB0_SIZE, b0 >= 0xFFFFFF00u ? static_cast<uint32_t>(g.range(0, 220))
+                                                   : static_cast<uint32_t>(g.range(0, 3000))));
+    in.push_back(wr(FE_VB1_BASE, vb1 + 4 * static_cast<uint32_t>(g.range(0, 4))));
     in.push_back(wr(FE_VB1_STRIDE, 4 * static_cast<uint32_t>(g.range(0, 8))));
     in.push_back(wr(FE_VB1_SIZE, static_cast<uint32_t>(g.range(0, 200))));
     for (uint32_t a = 0; a < 4; ++a) {
@@ -48,31 +202,116 @@ TEST_CASE("vertex_fetch: random layouts, formats, bounds, instances, matrix writ
       in.push_back(wr(FE_MATRIX0 + static_cast<uint32_t>(g.range(0, 15)), static_cast<uint32_t>(g.bits64())));
     }
     if (g.chance(0.1)) in.push_back(wr(static_cast<uint32_t>(g.range(0, 255)), 5));  // other indices: ignored
-    const uint32_t nv = static_cast<uint32_t>(g.range(1, 40));
+    // Index patterns: random (few hits), sequential (neighbours share lines), a small range
+    // (many hits, also on lines still in flight), far apart (aliasing sets: evictions).
+    const int pattern = static_cast<int>(g.range(0, 3));
+    const uint32_t nv = static_cast<uint32_t>(g.range(1, 80));
+    const uint32_t start = static_cast<uint32_t>(g.range(0, 200));
     for (uint32_t v = 0; v < nv; ++v) {
       VFetchPkt p;
-      p.index = g.chance(0.05) ? static_cast<uint32_t>(g.bits64()) : static_cast<uint32_t>(g.range(0, 300));
+      switch (pattern) {
+        case 0: p.index = static_cast<uint32_t>(g.range(0, 300)); break;
+        case 1: p.index = start + v; break;
+        case 2: p.index = start + static_cast<uint32_t>(g.range(0, 6)); break;
+        default: p.index = start + 64 * static_cast<uint32_t>(g.range(0, 3)) + static_cast<uint32_t>(g.range(0, 1)); break;
+      }
+      if (g.chance(0.05)) p.index = static_cast<uint32_t>(g.bits64());
       p.inst_id = static_cast<uint32_t>(g.range(0, 30));
       p.slot = v & 31u;
-      p.last = v + 1 == nv;
+      p.last = v + 1 == nv || (v & 31u) == 31u;
       p.draw_id = static_cast<uint32_t>(layout);
       in.push_back(p);
     }
   }
-  model::VertexFetch vf;
+  const auto vf = check("vertex_fetch.random", in, mem, seed);
+  CHECK(vf.out_of_bounds() > 0);
+  CHECK(vf.line_hits() > 0);
+  CHECK(vf.line_misses() > 0);
+  CHECK(vf.uncached() > 0);
+}
+
+TEST_CASE("vertex_fetch: cache edge cases: buffer ends inside a line, two-line elements, invalidation") {
+  const uint64_t seed = tb::announce_seed("rtl_vertex_fetch");
+  Memory mem;
+  const uint32_t vb = 0x00700004u;  // not line aligned
+  for (uint32_t k = 0; k < 256; ++k) mem.write32(0x00700000u + 4 * k, 0x3F800000u + k);
+  std::vector<VFetchPkt> in = {wr(FE_VB0_BASE, vb), wr(FE_VB0_STRIDE, 20), wr(FE_VB0_SIZE, 20 * 10 + 8),
+                               wr(FE_ATTR_POS, ATTR_FMT_F32X4), wr(FE_ATTR_COLOR, ATTR_FMT_UNORM8X4 | (16u << 16))};
+  const auto vert = [](uint32_t index, uint32_t slot) {
+    VFetchPkt p;
+    p.index = index;
+    p.slot = slot;
+    return p;
+  };
+  // Vertex 0: the first line starts before the buffer: uncached. Vertices 1..9 cached, vertex 10
+  // partly outside (position in bounds, its line beyond the end: uncached), 11 out of bounds.
+  for (uint32_t v = 0; v < 12; ++v) in.push_back(vert(v, v));
+  for (uint32_t v = 0; v < 12; ++v) in.push_back(vert(11 - v, v));  // again: hits
+  in.push_back(wr(FE_VP_X, 0));                                        // invalidates
+  for (uint32_t v = 0; v < 12; ++v) in.push_back(vert(v, v));
+  in.back().last = 1;
+  const auto vf = check("vertex_fetch.cache_edges", in, mem, seed);
+  CHECK(vf.uncached() > 0);
+  CHECK(vf.line_hits() > 0);
+  // Without the cache the same stream reads exactly the elements' dwords.
+  model::VertexFetch nc(false);
+  for (const auto& p : in) nc.process(p, mem);
+  CHECK(nc.line_misses() == 0u);
+  CHECK(nc.dwords_read() > vf.dwords_read());
+}
+
+namespace {
+
+// The vertex stream of the 24 x 24 grid list (docs/frontend.md §3) through the model's vertex
+// tags, with F32x4 position + UNORM8x4 colour + 2 x F32x2 in one 36-byte vertex.
+std::vector<VFetchPkt> grid_stream(Memory& mem, uint32_t n) {
+  const uint32_t vb0 = 0x00500000u;
+  for (uint32_t k = 0; k < 9 * n * n; ++k) mem.write32(vb0 + 4 * k, 0x3F800000u + k);
+  std::vector<VFetchPkt> in = {wr(FE_VB0_BASE, vb0), wr(FE_VB0_STRIDE, 36), wr(FE_VB0_SIZE, 36 * n * n),
+                               wr(FE_ATTR_POS, ATTR_FMT_F32X4), wr(FE_ATTR_COLOR, ATTR_FMT_UNORM8X4 | (16u << 16)),
+                               wr(FE_ATTR_TEX0, ATTR_FMT_F32X2 | (20u << 16)),
+                               wr(FE_ATTR_TEX1, ATTR_FMT_F32X2 | (28u << 16))};
+  std::vector<uint32_t> l;
+  for (uint32_t y = 0; y + 1 < n; ++y) {
+    for (uint32_t x = 0; x + 1 < n; ++x) {
+      const uint32_t a = y * n + x, b = a + 1, c = a + n, d = c + 1;
+      for (uint32_t v : {a, b, c, c, b, d}) l.push_back(v);
+    }
+  }
+  model::VertexTags tags;
+  for (size_t k = 0; k < l.size(); ++k) {
+    IndexPkt p;
+    p.index = l[k];
+    p.last = k + 1 == l.size();
+    tags.process(p, [&in](const VFetchPkt& v) { in.push_back(v); }, [](const PrimPkt&) {});
+  }
+  return in;
+}
+
+void bench(const std::string& name, const std::vector<VFetchPkt>& in, Memory& mem) {
+  model::VertexFetch vf, nc(false);
   std::vector<VtxInPkt> exp;
   for (const auto& p : in) {
     for (const auto& v : vf.process(p, mem)) exp.push_back(v);
+    nc.process(p, mem);
   }
-  std::printf("  %llu vertices, %llu dwords read, %llu attributes out of bounds\n",
-              static_cast<unsigned long long>(vf.vertices()), static_cast<unsigned long long>(vf.dwords_read()),
-              static_cast<unsigned long long>(vf.out_of_bounds()));
-  CHECK(vf.out_of_bounds() > 0);
   tb::DramConfig dram;
   dram.latency = 200;
-  dram.jitter = 100;
-  tb::check_unit<Vvertex_fetch>("vertex_fetch.random", in, exp, seed, &mem, dram);
+  const VfResult r = run_vf(in, exp, 1, 0.0, 0.0, dram, mem, name);
+  INFO(r.report);
+  REQUIRE(r.ok);
+  CHECK(r.reads == vf.dwords_read());
+  const double nv = static_cast<double>(vf.vertices());
+  std::printf("%s: %llu vertices in %llu cycles = %.3f vertices/clock; %llu dwords read = %.2f per vertex "
+              "(%.1f %% of lines hit; without the cache %llu = %.2f per vertex)\n",
+              name.c_str(), static_cast<unsigned long long>(vf.vertices()), static_cast<unsigned long long>(r.cycles),
+              nv / static_cast<double>(r.cycles), static_cast<unsigned long long>(r.reads),
+              static_cast<double>(r.reads) / nv,
+              100.0 * static_cast<double>(vf.line_hits()) / static_cast<double>(vf.line_hits() + vf.line_misses()),
+              static_cast<unsigned long long>(nc.dwords_read()), static_cast<double>(nc.dwords_read()) / nv);
 }
+
+}  // namespace
 
 TEST_CASE("vertex_fetch: bench, F32x4 position + UNORM8x4 colour + 2 x F32x2", "[.bench]") {
   Memory mem;
@@ -89,19 +328,10 @@ TEST_CASE("vertex_fetch: bench, F32x4 position + UNORM8x4 colour + 2 x F32x2", "
     p.last = (v & 31u) == 31u;
     in.push_back(p);
   }
-  model::VertexFetch vf;
-  std::vector<VtxInPkt> exp;
-  for (const auto& p : in) {
-    for (const auto& v : vf.process(p, mem)) exp.push_back(v);
-  }
-  tb::UnitBenchConfig cfg;
-  cfg.in_gap = 0;
-  cfg.out_stall = 0;
-  cfg.test = "vertex_fetch.bench";
-  const auto r = tb::run_unit_bench<Vvertex_fetch>(in, exp, cfg, &mem);
-  REQUIRE(r.ok);
-  std::printf("vertex_fetch: %zu vertices (9 dwords each) in %llu cycles = %.3f vertices/clock, %.2f dwords/clock\n",
-              exp.size(), static_cast<unsigned long long>(r.cycles),
-              static_cast<double>(exp.size()) / static_cast<double>(r.cycles),
-              9.0 * static_cast<double>(exp.size()) / static_cast<double>(r.cycles));
+  bench("vertex_fetch.bench sequential 4096", in, mem);
+}
+
+TEST_CASE("vertex_fetch: bench, 24 x 24 grid list through the vertex tags", "[.bench]") {
+  Memory mem;
+  bench("vertex_fetch.bench grid 24x24", grid_stream(mem, 24), mem);
 }

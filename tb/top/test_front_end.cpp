@@ -266,6 +266,15 @@ TEST_CASE("front end: out-of-bounds indices and vertices, NaN positions, non-ind
   w.draw_fe(CommandWriter::FE_INDEXED, 3, static_cast<uint32_t>(ix.size()), 2);
   w.draw_fe(0, 10, 30);  // non-indexed: vertices 10 .. 39
   w.draw_fe(0, 0, 0);    // nothing
+  // 300 triangles over 5 vertices: batches close only at VTX_BATCH_TRIS triangles, which the
+  // triangle FIFO in front of PA must hold whole (else vertex tags and PA wait on each other).
+  {
+    std::vector<uint32_t> rep;
+    for (uint32_t k = 0; k < 900; ++k) rep.push_back(20 + (k * 3 + k / 3) % 5);
+    write_indices(s.mem, kIb + 0x8000, rep, true);
+    w.set_state(FE_IB_BASE, kIb + 0x8000, 900u * 4);
+    w.draw_fe(CommandWriter::FE_INDEXED | CommandWriter::FE_INDEX32, 0, 900);
+  }
   w.draw_fe(CommandWriter::FE_INDEXED, 0, 9, 0, 0, 0);  // zero instances: nothing
   w.write_reg(3, 0x33, true);
   w.end();

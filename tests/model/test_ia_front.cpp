@@ -1,6 +1,7 @@
 // Input assembly front end: index fetch (bounds, formats, cuts, base vertex, instancing) and the
 // vertex cache tags (assembly, batching, ACMR) — docs/frontend.md.
 #include <map>
+#include <ostream>
 #include <random>
 
 #include "ia/index_fetch.h"
@@ -32,12 +33,28 @@ void put16(Memory& m, uint32_t addr, uint16_t v) {
   m.write32(addr & ~3u, (addr & 2u) ? (dw & 0xFFFFu) | (uint32_t{v} << 16) : (dw & 0xFFFF0000u) | v);
 }
 
+// A state write as it appears on the output streams: the triangles (or batches) before it.
+struct WriteAt {
+  size_t before;
+  uint32_t idx, val;
+  bool operator==(const WriteAt& o) const { return before == o.before && idx == o.idx && val == o.val; }
+};
+std::ostream& operator<<(std::ostream& os, const WriteAt& w) {
+  return os << "{write [" << w.idx << "]=" << w.val << " after " << w.before << "}";
+}
+
 // Reference assembly: the triangles (as vertex indices) of an index stream, batches ignored.
-std::vector<std::array<uint32_t, 3>> ref_triangles(const std::vector<IndexPkt>& in) {
+// Tokens and state writes do not disturb assembly (docs/frontend.md §3); `writes` gets each
+// write with the number of triangles assembled before it.
+std::vector<std::array<uint32_t, 3>> ref_triangles(const std::vector<IndexPkt>& in,
+                                                   std::vector<WriteAt>* writes = nullptr) {
   std::vector<std::array<uint32_t, 3>> out;
   std::vector<uint32_t> strip;
   for (const auto& p : in) {
-    if (p.eop) continue;
+    if (p.wr && writes) {
+      writes->push_back({out.size(), static_cast<uint32_t>(p.wr_idx), static_cast<uint32_t>(p.wr_val)});
+    }
+    if (p.eop || p.wr) continue;
     if (p.cut) {
       strip.clear();
     } else {
@@ -66,17 +83,35 @@ struct TagRun {
     }
   }
   // Triangles as vertex indices, rebuilt from the batches; checks the batch rules on the way.
-  std::vector<std::array<uint32_t, 3>> rebuild() const {
+  // State writes lie between batches on both streams: `tri_writes` gets each write on the
+  // triangle stream with the triangles before it; the vertex stream must have the same writes
+  // after the same number of batches as the triangle stream.
+  std::vector<std::array<uint32_t, 3>> rebuild(std::vector<WriteAt>* tri_writes = nullptr) const {
     std::vector<std::array<uint32_t, 3>> out;
-    size_t vi = 0, pi = 0;
-    while (pi < p.size()) {
-      if (p[pi].eop) {
+    std::vector<WriteAt> wv, wp;  // by batches before
+    size_t vi = 0, pi = 0, batches = 0;
+    while (true) {
+      while (pi < p.size() && (p[pi].eop || p[pi].wr)) {
+        if (p[pi].wr) {
+          REQUIRE(p[pi].eop == 0u);
+          REQUIRE(p[pi].last == 0u);
+          wp.push_back({batches, static_cast<uint32_t>(p[pi].wr_idx), static_cast<uint32_t>(p[pi].wr_val)});
+          if (tri_writes) {
+            tri_writes->push_back({out.size(), static_cast<uint32_t>(p[pi].wr_idx), static_cast<uint32_t>(p[pi].wr_val)});
+          }
+        }
         ++pi;
-        continue;
       }
+      while (vi < v.size() && v[vi].wr) {
+        REQUIRE(v[vi].last == 0u);
+        wv.push_back({batches, static_cast<uint32_t>(v[vi].wr_idx), static_cast<uint32_t>(v[vi].wr_val)});
+        ++vi;
+      }
+      if (pi == p.size()) break;
       std::vector<uint32_t> slot_index;
       while (true) {  // the batch's vertices: slots 0, 1, 2, ... in order
         REQUIRE(vi < v.size());
+        REQUIRE(v[vi].wr == 0u);
         REQUIRE(v[vi].slot == slot_index.size());
         slot_index.push_back(static_cast<uint32_t>(v[vi].index));
         if (v[vi++].last) break;
@@ -89,14 +124,17 @@ struct TagRun {
         REQUIRE(pi < p.size());
         const PrimPkt& t = p[pi];
         REQUIRE_FALSE(t.eop);
+        REQUIRE_FALSE(t.wr);
         REQUIRE(t.s0 < slot_index.size());
         REQUIRE(t.s1 < slot_index.size());
         REQUIRE(t.s2 < slot_index.size());
         out.push_back({slot_index[t.s0], slot_index[t.s1], slot_index[t.s2]});
         if (p[pi++].last) break;
       }
+      ++batches;
     }
     REQUIRE(vi == v.size());
+    CHECK(wv == wp);
     return out;
   }
 };
@@ -161,13 +199,33 @@ TEST_CASE("index fetch: 16- and 32-bit indices, bounds, base vertex, cuts", "[ia
   const auto ot = f.process(tok, mem);
   REQUIRE(ot.size() == 1);
   CHECK(ot[0].eop == 1u);
+  // A state write: one index packet with the same write, every other field 0.
+  IDrawPkt w;
+  w.wr = 1;
+  w.wr_idx = FE_VB0_BASE;
+  w.wr_val = 0xDEADBEEFu;
+  const auto ow = f.process(w, mem);
+  REQUIRE(ow.size() == 1);
+  IndexPkt ew;
+  ew.wr = 1;
+  ew.wr_idx = FE_VB0_BASE;
+  ew.wr_val = 0xDEADBEEFu;
+  CHECK(ow[0] == ew);
 }
 
-TEST_CASE("vertex tags: random index streams rebuild the same triangles in batches of <= 32",
+TEST_CASE("vertex tags: random index streams (with state writes) rebuild the same triangles in batches of <= 32",
           "[ia_front][property]") {
   const uint32_t seed = test::base_seed();
   INFO("seed " << seed);
   std::mt19937 rng(seed);
+  size_t total_writes = 0;
+  const auto write = [&rng]() {
+    IndexPkt w;
+    w.wr = 1;
+    w.wr_idx = NUM_STATE + rng() % (FE_STATE_END - NUM_STATE);
+    w.wr_val = rng();
+    return w;
+  };
   for (int round = 0; round < 300; ++round) {
     std::vector<IndexPkt> in;
     const int draws = 1 + static_cast<int>(rng() % 4);
@@ -186,6 +244,7 @@ TEST_CASE("vertex tags: random index streams rebuild the same triangles in batch
           p.last = k + 1 == count;
           p.draw_id = static_cast<uint32_t>(d);
           in.push_back(p);
+          if (k + 1 < count && rng() % 100 == 0) in.push_back(write());  // mid-instance: defined too
         }
       }
       if (rng() % 3 == 0) {
@@ -193,10 +252,17 @@ TEST_CASE("vertex tags: random index streams rebuild the same triangles in batch
         t.eop = 1;
         in.push_back(t);
       }
+      while (rng() % 3 == 0) in.push_back(write());  // between draws, as the CP sends them
     }
     TagRun r;
     r.run(in);
-    CHECK(r.rebuild() == ref_triangles(in));
+    std::vector<WriteAt> w_out, w_ref;
+    CHECK(r.rebuild(&w_out) == ref_triangles(in, &w_ref));
+    // Every write, in order, with exactly the triangles before it that precede it in the input:
+    // no batch spans a write.
+    CHECK(w_out == w_ref);
+    CHECK(r.tags.writes() == w_ref.size());
+    total_writes += w_ref.size();
     CHECK(r.tags.triangles() == ref_triangles(in).size());
     CHECK(r.tags.references() == 3 * r.tags.triangles());
     CHECK(r.tags.vertices() + r.tags.hits() == r.tags.references());
@@ -206,6 +272,7 @@ TEST_CASE("vertex tags: random index streams rebuild the same triangles in batch
     for (const auto& p : r.p) tout += p.eop;
     CHECK(tin == tout);
   }
+  CHECK(total_writes > 100);
 }
 
 TEST_CASE("vertex tags: a regular grid strip reuses vertices; a batch closes when a triangle does not fit",
