@@ -7,7 +7,9 @@
 # Compile flags for users: $(CXXFLAGS_COMMON) $(MODEL_INC)
 # Targets: model (libraries, tools, tests), model-test (runs the Catch2 model tests), model-run.
 MODEL_INC := -Icpp_model -Icpp_model/common -Isim
-MODEL_LDLIBS := -lpng
+# -ltinyobjloader -lmeshoptimizer: the mesh scenes of sim/scenes.cpp (bunny.obj loading, vertex-cache
+# optimisation); everything that links the scenes library links these.
+MODEL_LDLIBS := -lpng -ltinyobjloader -lmeshoptimizer
 MODEL_DEPFLAGS = -MMD -MP
 
 MODEL_SRCS := $(shell find cpp_model -name '*.cpp' | sort)

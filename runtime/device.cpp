@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
@@ -9,7 +10,19 @@
 namespace pineda::rt {
 
 namespace {
-constexpr uint32_t kStateUsed = 7;  // SET_STATE indices the v1 draw uses: VB_BASE .. SCISSOR_Y
+constexpr uint32_t kStateUsed = 7;  // SET_STATE indices the pre-transformed draw uses: VB_BASE .. SCISSOR_Y
+constexpr uint64_t kLegacyMask = (1ull << kStateUsed) - 1;
+constexpr uint64_t kFeMask = ~((1ull << NUM_STATE) - 1);  // [NUM_STATE, FE_STATE_END = 64)
+static_assert(FE_STATE_END == 64, "the state masks are 64-bit");
+
+constexpr uint64_t bit(uint32_t i) { return 1ull << i; }
+constexpr uint64_t bits(uint32_t first, uint32_t n) { return ((n >= 64 ? 0ull : 1ull << n) - 1) << first; }
+
+uint32_t f32_bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
 constexpr size_t kListPoolMax = 64;
 constexpr size_t kBufferPoolMax = 16;
 
@@ -81,6 +94,7 @@ void CommandList::reset() {
   fences_.clear();
   refs_ = 1;
   depth_ = 1;
+  state_written_ = 0;
   gpu_copy_ = {};
   uploaded_.clear();
   last_use_ = 0;
@@ -240,6 +254,38 @@ Result Device::create_deferred_context(const DeferredContextDesc& desc, std::uni
   if (!out) return error(Result::INVALID_ARG, "create_deferred_context: out is null");
   if (lost_) return error(Result::DEVICE_LOST, "device lost");
   out->reset(new DeferredContext(*this, desc));
+  return Result::OK;
+}
+
+bool InputLayout::uses_slot(uint32_t slot) const {
+  for (uint32_t a : attr_) {
+    if (a != ATTR_FMT_NONE && ((a >> 3) & 1u) == slot) return true;
+  }
+  return false;
+}
+
+Result Device::create_input_layout(const InputElement* elements, uint32_t count, InputLayout* out) {
+  if (!out) return error(Result::INVALID_ARG, "create_input_layout: out is null");
+  if (count && !elements) return error(Result::INVALID_ARG, "create_input_layout: elements is null");
+  InputLayout l;
+  static const char* const names[NUM_SEMANTICS] = {"POSITION", "COLOR", "TEXCOORD0", "TEXCOORD1"};
+  for (uint32_t i = 0; i < count; ++i) {
+    const InputElement& e = elements[i];
+    const std::string at = "create_input_layout: element " + std::to_string(i) + ": ";
+    const uint32_t sem = static_cast<uint32_t>(e.semantic);
+    const uint32_t fmt = static_cast<uint32_t>(e.format);
+    if (sem >= NUM_SEMANTICS) return error(Result::INVALID_ARG, at + "unknown semantic " + std::to_string(sem));
+    if (l.attr_[sem] != ATTR_FMT_NONE)
+      return error(Result::INVALID_ARG, at + "a second " + names[sem] + " element");
+    if (fmt < ATTR_FMT_F32X1 || fmt > ATTR_FMT_UNORM8X4)
+      return error(Result::INVALID_ARG, at + "format " + std::to_string(fmt) + " is not F32X1..4 or UNORM8X4");
+    if (e.slot >= NUM_VERTEX_SLOTS)
+      return error(Result::INVALID_ARG, at + "slot " + std::to_string(e.slot) + ": the slots are 0 (per vertex) and 1 (per instance)");
+    if ((e.offset & 3u) || e.offset > 0xFFFFu)
+      return error(Result::INVALID_ARG, at + "offset " + std::to_string(e.offset) + " must be a multiple of 4 and at most 0xFFFF");
+    l.attr_[sem] = fmt | (e.slot << 3) | (e.offset << 16);
+  }
+  *out = l;
   return Result::OK;
 }
 
@@ -541,8 +587,8 @@ Context::Context(Device& dev) : dev_(dev), hw_(default_hw_state()) {}
 
 Context::~Context() = default;
 
-std::array<uint32_t, NUM_STATE> Context::default_hw_state() {
-  std::array<uint32_t, NUM_STATE> s{};
+HwState Context::default_hw_state() {
+  HwState s{};
   s[ST_VB_BASE] = ST_VB_BASE_RESET;
   s[ST_COLOR] = ST_COLOR_RESET;
   s[ST_RT_BASE] = ST_RT_BASE_RESET;
@@ -550,6 +596,10 @@ std::array<uint32_t, NUM_STATE> Context::default_hw_state() {
   s[ST_RT_SIZE] = ST_RT_SIZE_RESET;
   s[ST_SCISSOR_X] = ST_SCISSOR_X_RESET;
   s[ST_SCISSOR_Y] = ST_SCISSOR_Y_RESET;
+  // Front end: everything 0 but the matrix (identity) and the scissor (everything).
+  for (uint32_t r = 0; r < 4; ++r) s[FE_MATRIX0 + 5 * r] = f32_bits(1.0f);
+  s[FE_SCISSOR_X] = ST_SCISSOR_X_RESET;
+  s[FE_SCISSOR_Y] = ST_SCISSOR_Y_RESET;
   return s;
 }
 
@@ -566,16 +616,16 @@ void Context::bind(Resource*& slot, Resource* r) {
   if (old) old->release();
 }
 
-Result Context::set_vertex_buffer(Resource* vb, uint32_t offset) {
+Result Context::set_pretransformed_vertex_buffer(Resource* vb, uint32_t offset) {
   if (vb) {
-    if (!dev_.alive(vb)) return fail(Result::INVALID_ARG, "set_vertex_buffer: not a live resource of this device");
+    if (!dev_.alive(vb)) return fail(Result::INVALID_ARG, "set_pretransformed_vertex_buffer: not a live resource of this device");
     if (vb->kind() != ResourceKind::BUFFER || !(vb->bind_flags() & BIND_VERTEX_BUFFER))
-      return fail(Result::INVALID_ARG, "set_vertex_buffer: the resource was not created with BIND_VERTEX_BUFFER");
+      return fail(Result::INVALID_ARG, "set_pretransformed_vertex_buffer: the resource was not created with BIND_VERTEX_BUFFER");
     if ((offset & 3u) || offset >= vb->size())
-      return fail(Result::INVALID_ARG, "set_vertex_buffer: offset must be dword aligned and inside the buffer");
+      return fail(Result::INVALID_ARG, "set_pretransformed_vertex_buffer: offset must be dword aligned and inside the buffer");
   }
-  bind(api_.vb, vb);
-  api_.vb_offset = vb ? offset : 0;
+  bind(api_.pt_vb, vb);
+  api_.pt_vb_offset = vb ? offset : 0;
   return Result::OK;
 }
 
@@ -597,31 +647,204 @@ Result Context::set_scissor(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) 
   return Result::OK;
 }
 
+void Context::set_input_layout(const InputLayout& layout) {
+  api_.layout = layout;
+  api_.layout_set = true;
+}
+
+Result Context::set_vertex_buffers(uint32_t start_slot, uint32_t count, Resource* const* buffers,
+                                   const uint32_t* strides, const uint32_t* offsets) {
+  if (start_slot >= NUM_VERTEX_SLOTS || count > NUM_VERTEX_SLOTS - start_slot)
+    return fail(Result::INVALID_ARG, "set_vertex_buffers: slots " + std::to_string(start_slot) + ".." +
+                                         std::to_string(uint64_t{start_slot} + count) + " are not all in 0..1");
+  if (count && (!buffers || !strides || !offsets)) return fail(Result::INVALID_ARG, "set_vertex_buffers: null array");
+  for (uint32_t i = 0; i < count; ++i) {  // all checked before anything changes
+    Resource* vb = buffers[i];
+    if (!vb) continue;
+    const std::string at = "set_vertex_buffers: slot " + std::to_string(start_slot + i) + ": ";
+    if (!dev_.alive(vb)) return fail(Result::INVALID_ARG, at + "not a live resource of this device");
+    if (vb->kind() != ResourceKind::BUFFER || !(vb->bind_flags() & BIND_VERTEX_BUFFER))
+      return fail(Result::INVALID_ARG, at + "the resource was not created with BIND_VERTEX_BUFFER");
+    if ((strides[i] & 3u) || strides[i] > 0xFFFFu)
+      return fail(Result::INVALID_ARG, at + "stride " + std::to_string(strides[i]) + " must be a multiple of 4 and at most 0xFFFF");
+    if ((offsets[i] & 3u) || offsets[i] >= vb->size())
+      return fail(Result::INVALID_ARG, at + "offset must be dword aligned and inside the buffer");
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    VertexBufferBinding& b = api_.vbs[start_slot + i];
+    bind(b.buffer, buffers[i]);
+    b.stride = buffers[i] ? strides[i] : 0;
+    b.offset = buffers[i] ? offsets[i] : 0;
+  }
+  return Result::OK;
+}
+
+Result Context::set_vertex_buffer(uint32_t slot, Resource* vb, uint32_t stride, uint32_t offset) {
+  return set_vertex_buffers(slot, 1, &vb, &stride, &offset);
+}
+
+Result Context::set_index_buffer(Resource* ib, IndexFormat format, uint32_t offset) {
+  if (format != IndexFormat::R16_UINT && format != IndexFormat::R32_UINT)
+    return fail(Result::INVALID_ARG, "set_index_buffer: the format must be R16_UINT or R32_UINT");
+  if (ib) {
+    const uint32_t size = format == IndexFormat::R32_UINT ? 4 : 2;
+    if (!dev_.alive(ib)) return fail(Result::INVALID_ARG, "set_index_buffer: not a live resource of this device");
+    if (ib->kind() != ResourceKind::BUFFER || !(ib->bind_flags() & BIND_INDEX_BUFFER))
+      return fail(Result::INVALID_ARG, "set_index_buffer: the resource was not created with BIND_INDEX_BUFFER");
+    if (offset % size || offset >= ib->size())
+      return fail(Result::INVALID_ARG, "set_index_buffer: offset must be a multiple of the index size and inside the buffer");
+  }
+  bind(api_.ib, ib);
+  api_.ib_format = format;
+  api_.ib_offset = ib ? offset : 0;
+  return Result::OK;
+}
+
+Result Context::set_primitive_topology(PrimitiveTopology topology, bool strip_restart) {
+  if (topology != PrimitiveTopology::TRIANGLE_LIST && topology != PrimitiveTopology::TRIANGLE_STRIP)
+    return fail(Result::INVALID_ARG, "set_primitive_topology: TRIANGLE_LIST or TRIANGLE_STRIP");
+  api_.topology = topology;
+  api_.strip_restart = strip_restart;
+  return Result::OK;
+}
+
+Result Context::set_viewport(const Viewport& vp) {
+  for (float v : {vp.x, vp.y, vp.width, vp.height, vp.min_depth, vp.max_depth}) {
+    if (!std::isfinite(v)) return fail(Result::INVALID_ARG, "set_viewport: a value is not finite");
+  }
+  if (vp.width < 0 || vp.height < 0) return fail(Result::INVALID_ARG, "set_viewport: negative width or height");
+  if (vp.x < -32768.0f || vp.y < -32768.0f || double{vp.x} + vp.width > 32767.0 || double{vp.y} + vp.height > 32767.0)
+    return fail(Result::INVALID_ARG, "set_viewport: the viewport leaves the bounds [-32768, 32767]");
+  if (vp.min_depth < 0 || vp.min_depth > 1 || vp.max_depth < 0 || vp.max_depth > 1)
+    return fail(Result::INVALID_ARG, "set_viewport: depths must lie in [0, 1]");
+  api_.viewport = vp;
+  return Result::OK;
+}
+
+Result Context::set_rasterizer_state(const RasterizerDesc& d) {
+  if (d.cull != CullMode::NONE && d.cull != CullMode::FRONT && d.cull != CullMode::BACK)
+    return fail(Result::INVALID_ARG, "set_rasterizer_state: cull must be NONE, FRONT or BACK");
+  api_.raster = d;
+  return Result::OK;
+}
+
 void Context::clear_state() {
-  bind(api_.vb, nullptr);
+  bind(api_.pt_vb, nullptr);
   bind(api_.rt, nullptr);
+  for (auto& b : api_.vbs) bind(b.buffer, nullptr);
+  bind(api_.ib, nullptr);
   api_ = ApiState{};
 }
 
-Result Context::draw_indexed(uint32_t, uint32_t, int32_t) {
-  return fail(Result::NOT_SUPPORTED, "draw_indexed: the v1 hardware has no indexed draws (use draw)");
-}
-
-Result Context::draw(uint32_t vertex_count, uint32_t first_vertex) {
+Result Context::draw_pretransformed(uint32_t vertex_count, uint32_t first_vertex) {
   if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
   if (recording_dropped()) return Result::OK;  // deferred context out of memory: keeps "recording"
-  if (!api_.rt) return fail(Result::INVALID_CALL, "draw: no render target bound");
-  if (!api_.vb) return fail(Result::INVALID_CALL, "draw: no vertex buffer bound");
-  const uint64_t end = (uint64_t{first_vertex} + vertex_count) * VERTEX_BYTES + api_.vb_offset;
-  if (end > api_.vb->size())
-    return fail(Result::INVALID_ARG, "draw: vertices " + std::to_string(first_vertex) + ".." +
+  if (!api_.rt) return fail(Result::INVALID_CALL, "draw_pretransformed: no render target bound");
+  if (!api_.pt_vb) return fail(Result::INVALID_CALL, "draw_pretransformed: no pre-transformed vertex buffer bound");
+  const uint64_t end = (uint64_t{first_vertex} + vertex_count) * VERTEX_BYTES + api_.pt_vb_offset;
+  if (end > api_.pt_vb->size())
+    return fail(Result::INVALID_ARG, "draw_pretransformed: vertices " + std::to_string(first_vertex) + ".." +
                                          std::to_string(uint64_t{first_vertex} + vertex_count) +
                                          " lie outside the vertex buffer");
   Result r;
   if (!reserve(1 + kStateUsed + 3, &r)) return r;
-  emit_state();
+  emit_pretransformed_state();
   cw_.raw(CommandWriter::header(OP_DRAW, 0, 2)).raw(first_vertex).raw(vertex_count);
-  on_use(api_.vb, false);
+  on_use(api_.pt_vb, false);
+  on_use(api_.rt, true);
+  return Result::OK;
+}
+
+Result Context::draw(uint32_t vertex_count, uint32_t start_vertex) {
+  return draw_fe("draw", false, start_vertex, vertex_count, 0, 1, 0);
+}
+
+Result Context::draw_instanced(uint32_t vertex_count_per_instance, uint32_t instance_count, uint32_t start_vertex,
+                               uint32_t start_instance) {
+  return draw_fe("draw_instanced", false, start_vertex, vertex_count_per_instance, 0, instance_count, start_instance);
+}
+
+Result Context::draw_indexed(uint32_t index_count, uint32_t start_index, int32_t base_vertex) {
+  return draw_fe("draw_indexed", true, start_index, index_count, static_cast<uint32_t>(base_vertex), 1, 0);
+}
+
+Result Context::draw_indexed_instanced(uint32_t index_count_per_instance, uint32_t instance_count,
+                                       uint32_t start_index, int32_t base_vertex, uint32_t start_instance) {
+  return draw_fe("draw_indexed_instanced", true, start_index, index_count_per_instance,
+                 static_cast<uint32_t>(base_vertex), instance_count, start_instance);
+}
+
+Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t count, uint32_t base_vertex,
+                        uint32_t instance_count, uint32_t start_instance) {
+  const std::string w(what);
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
+  if (recording_dropped()) return Result::OK;
+  if (!api_.rt) return fail(Result::INVALID_CALL, w + ": no render target bound");
+  if (!api_.layout_set) return fail(Result::INVALID_CALL, w + ": no input layout set");
+  if (!api_.layout.has(Semantic::POSITION)) return fail(Result::INVALID_CALL, w + ": the input layout has no POSITION element");
+  for (uint32_t slot = 0; slot < NUM_VERTEX_SLOTS; ++slot) {
+    if (api_.layout.uses_slot(slot) && !api_.vbs[slot].buffer)
+      return fail(Result::INVALID_CALL, w + ": the input layout reads vertex buffer slot " + std::to_string(slot) +
+                                            ", which has no buffer bound");
+  }
+  if (indexed && !api_.ib) return fail(Result::INVALID_CALL, w + ": no index buffer bound");
+
+  // What the hardware must hold for this draw, at the indices of `used`.
+  HwState d = hw_;
+  uint64_t used = 0;
+  for (uint32_t slot = 0; slot < NUM_VERTEX_SLOTS; ++slot) {
+    if (!api_.layout.uses_slot(slot)) continue;  // a slot the layout does not read: left as it is
+    const VertexBufferBinding& b = api_.vbs[slot];
+    const uint32_t base = slot ? FE_VB1_BASE : FE_VB0_BASE;
+    d[base] = address_of(b.buffer) + b.offset;
+    d[base + 1] = b.stride;
+    d[base + 2] = b.buffer->size() - b.offset;
+    used |= bits(base, 3);
+  }
+  for (uint32_t a = 0; a < NUM_SEMANTICS; ++a) d[FE_ATTR_POS + a] = api_.layout.attr_words()[a];
+  used |= bits(FE_ATTR_POS, NUM_SEMANTICS);
+  if (indexed) {
+    d[FE_IB_BASE] = address_of(api_.ib) + api_.ib_offset;
+    d[FE_IB_SIZE] = api_.ib->size() - api_.ib_offset;
+    used |= bits(FE_IB_BASE, 2);
+  }
+  for (uint32_t r = 0; r < 4; ++r) {
+    for (uint32_t c = 0; c < 4; ++c) d[FE_MATRIX0 + 4 * r + c] = f32_bits(api_.transform.m[r][c]);
+  }
+  used |= bits(FE_MATRIX0, 16);
+  const Viewport& vp = api_.viewport;
+  d[FE_VP_X] = f32_bits(vp.x);
+  d[FE_VP_Y] = f32_bits(vp.y);
+  d[FE_VP_W] = f32_bits(vp.width);
+  d[FE_VP_H] = f32_bits(vp.height);
+  d[FE_VP_ZMIN] = f32_bits(vp.min_depth);
+  d[FE_VP_ZMAX] = f32_bits(vp.max_depth);
+  d[FE_RASTER] = static_cast<uint32_t>(api_.raster.cull) | (api_.raster.front_ccw ? 4u : 0u) |
+                 (api_.raster.depth_clip ? 0u : 8u);
+  d[FE_RT_BASE] = address_of(api_.rt);
+  d[FE_RT_PITCH] = api_.rt->pitch() | (api_.rt->samples() == 4 ? 1u << 16 : 0u);  // [16]: 4x MSAA
+  d[FE_RT_SIZE] = (api_.rt->height() << 16) | api_.rt->width();
+  d[FE_SCISSOR_X] = api_.scissor_x;
+  d[FE_SCISSOR_Y] = api_.scissor_y;
+  used |= bits(FE_VP_X, FE_SCISSOR_Y - FE_VP_X + 1);
+
+  Result r;
+  if (!reserve(state_dwords(d, used) + 6, &r)) return r;
+  emit_state_runs(d, used);
+  // Strip restart only where it means something: indexed strips.
+  const bool strip = api_.topology == PrimitiveTopology::TRIANGLE_STRIP;
+  const uint32_t arg = (indexed ? 1u : 0u) | (indexed && api_.ib_format == IndexFormat::R32_UINT ? 2u : 0u) |
+                       (strip ? 4u : 0u) | (strip && indexed && api_.strip_restart ? 8u : 0u);
+  cw_.raw(CommandWriter::header(OP_DRAW_FE, arg, 5))
+      .raw(first)
+      .raw(count)
+      .raw(base_vertex)
+      .raw(instance_count)
+      .raw(start_instance);
+  for (uint32_t slot = 0; slot < NUM_VERTEX_SLOTS; ++slot) {
+    if (api_.layout.uses_slot(slot)) on_use(api_.vbs[slot].buffer, false);
+  }
+  if (indexed) on_use(api_.ib, false);
   on_use(api_.rt, true);
   return Result::OK;
 }
@@ -707,15 +930,25 @@ Result Context::set_marker(const std::string& text) {
   return Result::OK;
 }
 
-void Context::emit_reset_state() {
-  const auto def = default_hw_state();
-  cw_.raw(CommandWriter::header(OP_SET_STATE, 0, kStateUsed));
-  for (uint32_t i = 0; i < kStateUsed; ++i) cw_.raw(def[i]);
+size_t Context::reset_state_dwords() const {
+  return 1 + kStateUsed + state_dwords(default_hw_state(), kFeMask);
 }
 
-void Context::emit_state() {
-  std::array<uint32_t, NUM_STATE> d = hw_;
-  d[ST_VB_BASE] = address_of(api_.vb) + api_.vb_offset;
+void Context::emit_reset_state() {
+  const HwState def = default_hw_state();
+  cw_.raw(CommandWriter::header(OP_SET_STATE, 0, kStateUsed));
+  for (uint32_t i = 0; i < kStateUsed; ++i) cw_.raw(def[i]);
+  for (uint32_t i = 0; i < kStateUsed; ++i) hw_[i] = def[i];
+  known_ |= kLegacyMask;
+  written_ |= kLegacyMask;
+  emit_state_runs(def, kFeMask);
+}
+
+void Context::forget_state(uint64_t written) { known_ &= ~(kLegacyMask | written); }
+
+void Context::emit_pretransformed_state() {
+  HwState d = hw_;
+  d[ST_VB_BASE] = address_of(api_.pt_vb) + api_.pt_vb_offset;
   d[ST_COLOR] = api_.color;
   d[ST_RT_BASE] = address_of(api_.rt);
   d[ST_RT_PITCH] = api_.rt->pitch() | (api_.rt->samples() == 4 ? 1u << 16 : 0u);  // [16]: 4x MSAA
@@ -724,7 +957,7 @@ void Context::emit_state() {
   d[ST_SCISSOR_Y] = api_.scissor_y;
   uint32_t first = kStateUsed, last = 0;
   for (uint32_t i = 0; i < kStateUsed; ++i) {
-    if (!hw_known_ || d[i] != hw_[i]) {
+    if (!(known_ & bit(i)) || d[i] != hw_[i]) {
       first = std::min(first, i);
       last = i;
     }
@@ -733,9 +966,46 @@ void Context::emit_state() {
   const size_t pos = cw_.dwords().size();
   cw_.raw(CommandWriter::header(OP_SET_STATE, first, last - first + 1));
   for (uint32_t i = first; i <= last; ++i) cw_.raw(d[i]);
-  on_state_emitted(pos, d, first, last);
-  hw_ = d;
-  hw_known_ = true;
+  for (uint32_t i = first; i <= last; ++i) hw_[i] = d[i];
+  known_ |= bits(first, last - first + 1);
+  written_ |= bits(first, last - first + 1);
+  on_state_emitted(pos, first, last);
+}
+
+size_t Context::state_dwords(const HwState& desired, uint64_t used) const {
+  size_t n = 0;
+  bool in_run = false;
+  for (uint32_t i = 0; i < FE_STATE_END; ++i) {
+    const bool dirty = (used & bit(i)) && (!(known_ & bit(i)) || desired[i] != hw_[i]);
+    if (dirty) n += in_run ? 1 : 2;
+    in_run = dirty;
+  }
+  return n;
+}
+
+void Context::emit_state_runs(const HwState& desired, uint64_t used) {
+  // Each front-end register written travels down the front end as a state write, so only the
+  // registers that change are written: one SET_STATE per run of them.
+  uint32_t i = 0;
+  while (i < FE_STATE_END) {
+    auto dirty = [&](uint32_t k) { return (used & bit(k)) && (!(known_ & bit(k)) || desired[k] != hw_[k]); };
+    if (!dirty(i)) {
+      ++i;
+      continue;
+    }
+    uint32_t j = i;
+    while (j + 1 < FE_STATE_END && dirty(j + 1)) ++j;
+    const size_t pos = cw_.dwords().size();
+    cw_.raw(CommandWriter::header(OP_SET_STATE, i, j - i + 1));
+    for (uint32_t k = i; k <= j; ++k) {
+      cw_.raw(desired[k]);
+      hw_[k] = desired[k];
+    }
+    known_ |= bits(i, j - i + 1);
+    written_ |= bits(i, j - i + 1);
+    on_state_emitted(pos, i, j);
+    i = j + 1;
+  }
 }
 
 // ---- ImmediateContext --------------------------------------------------------------------------
@@ -944,7 +1214,7 @@ Result ImmediateContext::execute_command_list(CommandList* list, bool restore_st
     }
   }
   // The list starts from the device-creation state.
-  if (!ensure_space(1 + kStateUsed + 3)) return fail(Result::DEVICE_LOST, "device lost: " + dev_.last_error());
+  if (!ensure_space(reset_state_dwords() + 3)) return fail(Result::DEVICE_LOST, "device lost: " + dev_.last_error());
   emit_reset_state();
   uint64_t f = open_fence();
   // Addresses as they are now (a resource may have been renamed since recording); the list's own
@@ -987,7 +1257,7 @@ Result ImmediateContext::execute_command_list(CommandList* list, bool restore_st
     stamp_list(list, f);
   }
   ++list->executions_;
-  hw_known_ = false;  // whatever the list left; the next draw sets everything
+  forget_state(list->state_written_);  // whatever the list left; the next draw sets it again
   if (!restore_state) clear_state();
   return Result::OK;
 }
@@ -1009,7 +1279,8 @@ void DeferredContext::begin_list() {
   tail_call_pos_ = SIZE_MAX;
   cw_.clear();
   hw_ = default_hw_state();
-  hw_known_ = true;
+  known_ = ~0ull;
+  written_ = 0;
 }
 
 void DeferredContext::set_oom(const std::string& why) {
@@ -1065,13 +1336,17 @@ void DeferredContext::on_fence(Fence* f, uint64_t /*value*/) {
   list_->fences_.push_back(f);
 }
 
-void DeferredContext::on_state_emitted(size_t pos, const std::array<uint32_t, NUM_STATE>&, uint32_t first,
-                                       uint32_t last) {
+void DeferredContext::on_state_emitted(size_t pos, uint32_t first, uint32_t last) {
+  // The registers that hold a resource address: patched when the list runs.
   auto patch = [&](uint32_t idx, Resource* r, uint32_t offset) {
-    if (idx >= first && idx <= last) on_address(pos + 1 + idx - first, r, offset);
+    if (r && idx >= first && idx <= last) on_address(pos + 1 + idx - first, r, offset);
   };
-  patch(ST_VB_BASE, api_.vb, api_.vb_offset);
+  patch(ST_VB_BASE, api_.pt_vb, api_.pt_vb_offset);
   patch(ST_RT_BASE, api_.rt, 0);
+  patch(FE_VB0_BASE, api_.vbs[0].buffer, api_.vbs[0].offset);
+  patch(FE_VB1_BASE, api_.vbs[1].buffer, api_.vbs[1].offset);
+  patch(FE_IB_BASE, api_.ib, api_.ib_offset);
+  patch(FE_RT_BASE, api_.rt, 0);
 }
 
 void DeferredContext::on_use(Resource* r, bool write) {
@@ -1096,7 +1371,7 @@ Result DeferredContext::execute_command_list(CommandList* inner, bool restore_st
     // list's storage in them, so such a list is copied in with those addresses resolved now.
     bool call = dev_.hardware_call() && !inner->dwords_.empty() && inner->depth_ + 1 <= RET_STACK_DEPTH;
     for (const auto& p : inner->patches_) call = call && (p.list || !renamed_in_list(p.res));
-    const size_t need = 1 + kStateUsed + (call ? 3 : inner->dwords_.size());
+    const size_t need = reset_state_dwords() + (call ? 3 : inner->dwords_.size());
     if (ensure_space(need)) {
       emit_reset_state();
       if (call) {
@@ -1128,11 +1403,12 @@ Result DeferredContext::execute_command_list(CommandList* inner, bool restore_st
       }
       inner->refs_.fetch_add(1);
       list_->nested_.push_back(inner);
+      written_ |= inner->state_written_;
       // After the inner list its DISCARDs hold (its storage stays valid: the reference above).
       list_->renames_.insert(list_->renames_.end(), inner->renames_.begin(), inner->renames_.end());
     }
   }
-  hw_known_ = false;
+  forget_state(inner->state_written_);
   if (!restore_state) clear_state();
   return Result::OK;
 }
@@ -1220,6 +1496,7 @@ Result DeferredContext::finish_command_list(bool restore_state, CommandList** ou
     dev_.backend_.memory().write(o.alloc.addr, o.shadow.data(), o.shadow.size());
   }
   list_->dwords_.assign(cw_.dwords().begin(), cw_.dwords().end());
+  list_->state_written_ = written_;
   // A list that ends with a nested list continues there with JUMP (a tail call: it returns where
   // this list would have, and takes no return-stack level of its own).
   if (tail_call_pos_ != SIZE_MAX && tail_call_pos_ + 3 == list_->dwords_.size()) {

@@ -38,7 +38,7 @@ enum class Result : int {
   INVALID_CALL,    // a call not allowed in this state (Unmap of an unmapped resource, READ map on a deferred context)
   OUT_OF_MEMORY,   // GPU heap or deferred-context memory exhausted
   DEVICE_LOST,     // the fence stopped advancing past the timeout, or the CP reported an error
-  NOT_SUPPORTED,   // valid in D3D11 but not on this hardware (e.g. indexed draws)
+  NOT_SUPPORTED,   // valid in D3D11 but not on this hardware
 };
 const char* result_name(Result r);
 
@@ -192,14 +192,107 @@ class Fence {
   uint64_t last_use_ = 0;  // fence (Device fence) of the last command buffer that uses it
 };
 
+// ---- Geometry front end (docs/runtime.md "Front-end draws") -----------------------------------
+
+// Vertex attribute formats (the hardware's ATTR_FMT_*): one to four FP32, or four UNORM8 in one
+// dword (x in bits [7:0]).
+enum class VertexFormat : uint32_t {
+  F32X1 = ATTR_FMT_F32X1,
+  F32X2 = ATTR_FMT_F32X2,
+  F32X3 = ATTR_FMT_F32X3,
+  F32X4 = ATTR_FMT_F32X4,
+  UNORM8X4 = ATTR_FMT_UNORM8X4,
+};
+// The attributes the fixed-function front end reads (D3D semantic names). A missing component
+// reads (0, 0, 0, 1); a position with three components gets w = 1.
+enum class Semantic : uint32_t { POSITION = 0, COLOR = 1, TEXCOORD0 = 2, TEXCOORD1 = 3 };
+constexpr uint32_t NUM_SEMANTICS = 4;
+// Vertex buffer slots: slot 0 is per vertex (element = vertex index), slot 1 per instance
+// (element = instance id, D3D11's INSTANCE_DATA with a step rate of 1).
+constexpr uint32_t NUM_VERTEX_SLOTS = 2;
+
+// One element of an input layout (D3D11_INPUT_ELEMENT_DESC): which attribute, its format, the
+// vertex buffer slot it comes from and its byte offset in that buffer's element (a multiple of 4,
+// at most 0xFFFF).
+struct InputElement {
+  Semantic semantic = Semantic::POSITION;
+  VertexFormat format = VertexFormat::F32X3;
+  uint32_t slot = 0;
+  uint32_t offset = 0;
+};
+
+// A validated input layout (Device::create_input_layout): a small immutable value, copied by
+// set_input_layout. An attribute the layout does not name is not fetched (its default is used).
+class InputLayout {
+ public:
+  // The FE_ATTR_* register values: [2:0] format, [3] buffer 1, [31:16] byte offset.
+  const std::array<uint32_t, NUM_SEMANTICS>& attr_words() const { return attr_; }
+  bool has(Semantic s) const { return attr_[static_cast<uint32_t>(s)] != ATTR_FMT_NONE; }
+  bool uses_slot(uint32_t slot) const;
+
+ private:
+  friend class Device;
+  std::array<uint32_t, NUM_SEMANTICS> attr_{};
+};
+
+enum class IndexFormat : uint32_t { R16_UINT = 0, R32_UINT = 1 };
+enum class PrimitiveTopology : uint32_t { TRIANGLE_LIST = 0, TRIANGLE_STRIP = 1 };
+enum class CullMode : uint32_t { NONE = PA_CULL_NONE, FRONT = PA_CULL_FRONT, BACK = PA_CULL_BACK };
+
+// D3D11_RASTERIZER_DESC's fixed-function part; the defaults are D3D11's.
+struct RasterizerDesc {
+  CullMode cull = CullMode::BACK;
+  bool front_ccw = false;   // front faces are counter-clockwise on screen (D3D default: clockwise)
+  bool depth_clip = true;   // clip against the near and far planes (0 <= z <= w)
+};
+
+// D3D11_VIEWPORT: pixels and the depth range. screen x = x + (clip.x / clip.w + 1) * width / 2,
+// screen y = y + (1 - clip.y / clip.w) * height / 2, z = min_depth + clip.z / clip.w *
+// (max_depth - min_depth).
+struct Viewport {
+  float x = 0, y = 0, width = 0, height = 0, min_depth = 0, max_depth = 1;
+};
+
+// The position transform, row-major: clip = M * (x, y, z, w) with the position as a column vector
+// (so clip.x = m[0][0] * x + m[0][1] * y + m[0][2] * z + m[0][3] * w). A D3DX-style row-vector
+// matrix (v * M) is passed transposed.
+struct Matrix4 {
+  float m[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+  static Matrix4 identity() { return {}; }
+};
+
+struct VertexBufferBinding {
+  Resource* buffer = nullptr;
+  uint32_t stride = 0;   // bytes between elements (a multiple of 4, at most 0xFFFF; 0: every element the same)
+  uint32_t offset = 0;   // byte offset of element 0 (a multiple of 4, inside the buffer)
+};
+
 // The state a context binds; turned into SET_STATE at Draw.
 struct ApiState {
-  Resource* vb = nullptr;
-  uint32_t vb_offset = 0;
-  Resource* rt = nullptr;
+  // Pre-transformed draws (draw_pretransformed: 16.8 screen-space vertices, OP_DRAW).
+  Resource* pt_vb = nullptr;
+  uint32_t pt_vb_offset = 0;
   uint32_t color = 0;
+  // Shared by both kinds of draw.
+  Resource* rt = nullptr;
   uint32_t scissor_x = ST_SCISSOR_X_RESET, scissor_y = ST_SCISSOR_Y_RESET;
+  // The geometry front end (draw, draw_indexed, draw_instanced, draw_indexed_instanced: OP_DRAW_FE).
+  InputLayout layout;
+  bool layout_set = false;
+  std::array<VertexBufferBinding, NUM_VERTEX_SLOTS> vbs{};
+  Resource* ib = nullptr;
+  IndexFormat ib_format = IndexFormat::R16_UINT;
+  uint32_t ib_offset = 0;
+  PrimitiveTopology topology = PrimitiveTopology::TRIANGLE_LIST;
+  bool strip_restart = false;
+  Matrix4 transform;
+  Viewport viewport;
+  RasterizerDesc raster;
 };
+
+// Every SET_STATE index the runtime shadows: the legacy CP state [0, NUM_STATE) and the front-end
+// state [NUM_STATE, FE_STATE_END).
+using HwState = std::array<uint32_t, FE_STATE_END>;
 
 // Shared by immediate and deferred contexts: state setters, draw encoding.
 class Context {
@@ -208,16 +301,53 @@ class Context {
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
-  Result set_vertex_buffer(Resource* vb, uint32_t offset = 0);
+  // ---- state shared by both kinds of draw
   Result set_render_target(Resource* rt);
-  void set_color(uint32_t rgba8) { api_.color = rgba8; }
   // Pixels x0 <= x < x1, y0 <= y < y1 (clipped to the target by the hardware).
   Result set_scissor(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1);
   void clear_state();  // everything unbound, defaults (the device-creation state)
-  // Triangle list of `vertex_count` vertices from `first_vertex` of the bound vertex buffer.
-  Result draw(uint32_t vertex_count, uint32_t first_vertex);
-  // Indexed draws: the v1 hardware has none.
-  Result draw_indexed(uint32_t index_count, uint32_t first_index, int32_t base_vertex);
+
+  // ---- the geometry front end (D3D11's IA, RS and a fixed-function vertex transform)
+  // IASetInputLayout: `layout` comes from Device::create_input_layout.
+  void set_input_layout(const InputLayout& layout);
+  // IASetVertexBuffers: slots [start_slot, start_slot + count) of NUM_VERTEX_SLOTS; a null buffer
+  // unbinds its slot. The hardware sees the range [offset, size) of each buffer: elements whose
+  // attribute reaches past it read 0 (the D3D10 rule).
+  Result set_vertex_buffers(uint32_t start_slot, uint32_t count, Resource* const* buffers, const uint32_t* strides,
+                            const uint32_t* offsets);
+  Result set_vertex_buffer(uint32_t slot, Resource* vb, uint32_t stride, uint32_t offset = 0);
+  // IASetIndexBuffer: indices from byte `offset` (a multiple of the index size); indices at or past
+  // the end of the buffer read 0. Null unbinds.
+  Result set_index_buffer(Resource* ib, IndexFormat format, uint32_t offset = 0);
+  // IASetPrimitiveTopology. With `strip_restart`, the index 0xFFFF (R16) or 0xFFFFFFFF (R32) of an
+  // indexed strip starts a new strip (D3D12's IBStripCutValue); lists never cut (the flag is
+  // accepted and has no effect there).
+  Result set_primitive_topology(PrimitiveTopology topology, bool strip_restart = false);
+  // The position transform (object space to clip space), for the draws that follow.
+  void set_transform(const Matrix4& m) { api_.transform = m; }
+  // RSSetViewports (one viewport): finite values, width and height >= 0, inside D3D11's viewport
+  // bounds [-32768, 32767], depths in [0, 1].
+  Result set_viewport(const Viewport& vp);
+  // RSSetState.
+  Result set_rasterizer_state(const RasterizerDesc& desc);
+  // D3D11 draws through the front end: vertex indices start_vertex + k (non-indexed) or the index
+  // buffer's values at start_index + k plus base_vertex (indexed), for instances start_instance +
+  // i, i < instance_count. A render target, an input layout with a POSITION element, a vertex
+  // buffer in every slot the layout reads and, for indexed draws, an index buffer must be bound.
+  Result draw(uint32_t vertex_count, uint32_t start_vertex);
+  Result draw_instanced(uint32_t vertex_count_per_instance, uint32_t instance_count, uint32_t start_vertex,
+                        uint32_t start_instance);
+  Result draw_indexed(uint32_t index_count, uint32_t start_index, int32_t base_vertex);
+  Result draw_indexed_instanced(uint32_t index_count_per_instance, uint32_t instance_count, uint32_t start_index,
+                                int32_t base_vertex, uint32_t start_instance);
+
+  // ---- pre-transformed draws (D3D9's XYZRHW vertices): int32 16.8 screen-space x, y, snapped
+  // Vertex buffer of 8-byte vertices (VERTEX_BYTES) read by draw_pretransformed, from `offset`.
+  Result set_pretransformed_vertex_buffer(Resource* vb, uint32_t offset = 0);
+  void set_color(uint32_t rgba8) { api_.color = rgba8; }  // the flat colour of pre-transformed draws
+  // Triangle list of `vertex_count` vertices from `first_vertex` of that buffer (OP_DRAW).
+  Result draw_pretransformed(uint32_t vertex_count, uint32_t first_vertex);
+
   // A DMA copy (COPY) of `bytes` bytes from `src` at byte `src_offset` to `dst` at `dst_offset`,
   // any alignment (D3D12's CopyBufferRegion; textures are linear, row y at y * pitch). It runs
   // after every earlier draw has finished and before any later command. The ranges must lie
@@ -245,8 +375,8 @@ class Context {
   // The GPU address the next draw uses for `r` (deferred contexts: storage renamed in the list).
   virtual uint32_t address_of(Resource* r) { return r->gpu_address(); }
   virtual bool ensure_space(size_t dwords) = 0;  // before encoding (immediate: may flush)
-  virtual void on_state_emitted(size_t /*pos*/, const std::array<uint32_t, NUM_STATE>& /*hw*/,
-                                uint32_t /*first*/, uint32_t /*last*/) {}
+  // A SET_STATE of indices [first, last] was recorded with its header at dword `pos`.
+  virtual void on_state_emitted(size_t /*pos*/, uint32_t /*first*/, uint32_t /*last*/) {}
   // Dword `pos` of the recording holds address_of(r) + offset (deferred: patched at execution).
   virtual void on_address(size_t /*pos*/, Resource* /*r*/, uint32_t /*offset*/) {}
   virtual void on_use(Resource* r, bool write) = 0;  // fence/usage bookkeeping
@@ -255,18 +385,30 @@ class Context {
   // Room for `dwords` more dwords: true to encode; false with *r = OK (a deferred context that
   // ran out of memory records nothing but accepts the call) or DEVICE_LOST.
   bool reserve(size_t dwords, Result* r);
-  void emit_state();
-  // SET_STATE of every used state register to its reset value (before a command list).
+  // Legacy draw: one SET_STATE covering the ST_* registers that differ from the hardware's.
+  void emit_pretransformed_state();
+  // The state a front-end draw needs, `desired` at the indices of `used`: one SET_STATE per run of
+  // registers that differ from (or are not known to be) what the hardware holds.
+  size_t state_dwords(const HwState& desired, uint64_t used) const;
+  void emit_state_runs(const HwState& desired, uint64_t used);
+  Result draw_fe(const char* what, bool indexed, uint32_t first, uint32_t count, uint32_t base_vertex,
+                 uint32_t instance_count, uint32_t start_instance);
+  // SET_STATE of the state registers to their reset values before a command list: the ST_*
+  // registers always, front-end registers where the hardware may hold something else.
+  size_t reset_state_dwords() const;
   void emit_reset_state();
+  // After a command list that wrote the registers of `written` (and the ST_* registers, always).
+  void forget_state(uint64_t written);
   Result check_copy(Resource* dst, uint32_t dst_offset, Resource* src, uint32_t src_offset, uint32_t bytes);
   Result check_fence(Fence* f, const char* what);
-  static std::array<uint32_t, NUM_STATE> default_hw_state();
+  static HwState default_hw_state();
 
   Device& dev_;
   ApiState api_;
   CommandWriter cw_;
-  std::array<uint32_t, NUM_STATE> hw_{};  // what the hardware holds after the recorded commands
-  bool hw_known_ = true;
+  HwState hw_{};            // what the hardware holds after the recorded commands
+  uint64_t known_ = ~0ull;  // bit i: hw_[i] is known
+  uint64_t written_ = 0;    // bit i: register i written by SET_STATE since the recording began (lists)
   std::string err_;
 };
 
@@ -324,7 +466,7 @@ class DeferredContext : public Context {
   friend class Device;
   DeferredContext(Device& dev, const DeferredContextDesc& desc);
   bool ensure_space(size_t dwords) override;
-  void on_state_emitted(size_t pos, const std::array<uint32_t, NUM_STATE>& hw, uint32_t first, uint32_t last) override;
+  void on_state_emitted(size_t pos, uint32_t first, uint32_t last) override;
   void on_address(size_t pos, Resource* r, uint32_t offset) override;
   void on_use(Resource* r, bool write) override;
   void on_fence(Fence* f, uint64_t value) override;
@@ -389,6 +531,7 @@ class CommandList {
   std::vector<Fence*> fences_;        // fences it signals or waits on, one reference each
   std::atomic<int> refs_{1};
   uint32_t depth_ = 1;
+  uint64_t state_written_ = 0;     // SET_STATE indices it (or a list it runs) writes
   Allocation gpu_copy_;            // uploaded dwords for CALL
   std::vector<uint32_t> uploaded_; // patched dwords in gpu_copy_
   uint64_t last_use_ = 0;          // fence of the last execution
@@ -405,6 +548,12 @@ class Device {
   Result create_buffer(const BufferDesc& desc, const void* init, Resource** out);
   Result create_texture2d(const TextureDesc& desc, const void* init, Resource** out);
   Result create_deferred_context(const DeferredContextDesc& desc, std::unique_ptr<DeferredContext>* out);
+  // CreateInputLayout: at most one element per semantic, a valid format, slot 0 or 1, an offset
+  // that is a multiple of 4 and at most 0xFFFF.
+  Result create_input_layout(const InputElement* elements, uint32_t count, InputLayout* out);
+  Result create_input_layout(const std::vector<InputElement>& elements, InputLayout* out) {
+    return create_input_layout(elements.data(), static_cast<uint32_t>(elements.size()), out);
+  }
   // A user fence in a free FENCE register (host-written with the initial value). OUT_OF_MEMORY
   // when all 15 registers besides the Device's own are taken (or still retiring).
   Result create_fence(const FenceDesc& desc, Fence** out);

@@ -33,6 +33,16 @@ def main():
             print(f"  rasterizers {s['rasterizers']}: {s['decisions_per_covered_tile']:.3f} tile decisions per "
                   f"covered tile (box walk {s['bbox_per_covered_tile']:.2f}), fine utilisation "
                   f"{100*s['fine_utilisation']:.1f}%, busy {s['rast_busy']} (imbalance {s['load_imbalance']:.3f})")
+        if "front_end" in s:
+            f = s["front_end"]
+            print(f"  front end: {f['draws']} draws, busy {f['busy_cycles']} cycles; {f['indices']} indices "
+                  f"({f['indices_per_clock']:.3f}/clock busy), {f['vertices']} vertices for {f['triangles']} "
+                  f"triangles (ACMR {f['acmr']:.3f}, hit rate {100*f['hit_rate']:.1f}%, {f['batches']} batches, "
+                  f"{f['vertex_dwords_read']} vertex dwords read)")
+            print(f"  PA: {f['pa_in']} in -> {f['pa_out']} out ({f['pa_out_per_clock']:.3f} triangles/clock busy), "
+                  f"{f['clipped']} clipped, {f['rejected']} rejected, {f['culled_face']} face / "
+                  f"{f['culled_area']} area / {f['culled_empty']} empty culled, {f['nan']} NaN; "
+                  f"clipper occupancy {100*f['clipper_occupancy']:.1f}%")
     area = "out/synth/area.json"
     if os.path.exists(area):
         print(f"\narea: see {area} (make synth)")

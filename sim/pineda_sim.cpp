@@ -129,7 +129,7 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
       {"CP", PERF_CP_BUSY, static_cast<double>(cmd_dwords), 1.0, "command dwords/clock"},
       {"IA", PERF_IA_BUSY, static_cast<double>(r.mem_reads) - cmd_dwords, 1.0,
        "vertex dwords/clock"},
-      {"SETUP", PERF_SETUP_BUSY, static_cast<double>(t.ia_tri.size()), 1.0, "triangles/clock"},
+      {"SETUP", PERF_SETUP_BUSY, static_cast<double>(t.ia_tri.size() + t.pa_tri.size()), 1.0, "triangles/clock"},
       {"COARSE", PERF_COARSE_BUSY, static_cast<double>(s.tiles_visited), 1.0,
        "tile decisions/clock"},
       {"FINE", PERF_FINE_BUSY, static_cast<double>(s.tiles_emitted) * 64.0, 64.0 * tb::kNumRast,
@@ -179,6 +179,36 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
     busy_sum += static_cast<double>(r.rast_busy[k]);
   }
   j["load_imbalance"] = busy_sum > 0 ? busy_max / (busy_sum / n) : 1.0;
+  // Geometry front end (DRAW_FE; docs/frontend.md): rates over the cycles a front-end unit held
+  // work (fe_busy_o), the vertex cache (model statistics), PA's triangles in and out and its
+  // clipper's occupancy (pa_clip_busy_o cycles over front-end busy cycles).
+  if (s.fe_draws > 0) {
+    const double fb = r.fe_busy ? static_cast<double>(r.fe_busy) : 1.0;
+    nlohmann::json f;
+    f["draws"] = s.fe_draws;
+    f["busy_cycles"] = r.fe_busy;
+    f["indices"] = s.indices;
+    f["indices_per_clock"] = static_cast<double>(s.indices) / fb;
+    f["vertices"] = s.vc_vertices;
+    f["triangles"] = s.vc_triangles;
+    f["batches"] = s.vc_batches;
+    f["acmr"] = s.acmr();
+    f["hit_rate"] = s.hit_rate();
+    f["vertex_dwords_read"] = s.vf_dwords;
+    f["vertices_per_clock"] = static_cast<double>(s.vc_vertices) / fb;
+    f["pa_in"] = s.pa_prims;
+    f["pa_out"] = s.pa_tris_out;
+    f["pa_out_per_clock"] = static_cast<double>(s.pa_tris_out) / fb;
+    f["clipped"] = s.pa_clipped;
+    f["rejected"] = s.pa_rejected;
+    f["culled_face"] = s.pa_culled_face;
+    f["culled_area"] = s.pa_culled_area;
+    f["culled_empty"] = s.pa_culled_empty;
+    f["nan"] = s.pa_nan;
+    f["clip_busy_cycles"] = r.pa_clip_busy;
+    f["clipper_occupancy"] = static_cast<double>(r.pa_clip_busy) / fb;
+    j["front_end"] = f;
+  }
   return j;
 }
 
@@ -223,7 +253,7 @@ Row run_scene(const Options& o, const std::string& name) {
                           &tr.pa_tri};
   const tb::TopResult r = h.run(exp);
   row.cycles = r.cycles;
-  row.tris = tr.ia_tri.size();
+  row.tris = tr.ia_tri.size() + tr.pa_tri.size();  // into SETUP from both paths
   row.setup = tr.setup_tri.size();
   row.tiles = tr.coarse_tile.size();
   row.covs = tr.fine_quad.size();
@@ -290,6 +320,8 @@ int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   if (o.list) {
     for (const auto& s : scene_registry()) std::printf("%-16s %s\n", s.name.c_str(), s.description.c_str());
+    for (const auto& s : optin_scene_registry())  // run only when named
+      std::printf("%-16s (opt-in) %s\n", s.name.c_str(), s.description.c_str());
     return 0;
   }
   std::vector<std::string> names = o.scenes;

@@ -5,6 +5,11 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <meshoptimizer.h>
+#include <tiny_obj_loader.h>
 
 #include "pineda_contract.h"
 #include "runtime.h"
@@ -75,7 +80,7 @@ class Builder {
     create_buffer({pitch * 8, 0}, guard.data());
     vb_ = create_buffer({vb_bytes, rt::BIND_VERTEX_BUFFER}, nullptr);
     check(ctx_.set_render_target(rt_), "set_render_target");
-    check(ctx_.set_vertex_buffer(vb_), "set_vertex_buffer");
+    check(ctx_.set_pretransformed_vertex_buffer(vb_), "set_pretransformed_vertex_buffer");
     img_.rt_base = rt_->gpu_address();
     img_.rt_pitch = pitch;
     img_.width = width;
@@ -154,7 +159,7 @@ class Builder {
   void draw(uint32_t colour, const std::vector<SceneTri>& tris) {
     const uint32_t first = add_tris(tris);
     ctx_.set_color(colour);
-    check(ctx_.draw(static_cast<uint32_t>(tris.size() * 3), first), "draw");
+    check(ctx_.draw_pretransformed(static_cast<uint32_t>(tris.size() * 3), first), "draw");
   }
   void scissor(uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1) { check(ctx_.set_scissor(x0, y0, x1, y1), "set_scissor"); }
 
@@ -494,7 +499,7 @@ SceneImage scene_cp_commands(uint32_t seed) {
     std::unique_ptr<rt::DeferredContext> dc;
     b.check(b.dev().create_deferred_context({}, &dc), "create_deferred_context");
     b.check(dc->set_render_target(b.target()), "set_render_target", dc.get());
-    b.check(dc->set_vertex_buffer(vb), "set_vertex_buffer", dc.get());
+    b.check(dc->set_pretransformed_vertex_buffer(vb), "set_pretransformed_vertex_buffer", dc.get());
     body(*dc);
     rt::CommandList* list = nullptr;
     b.check(dc->finish_command_list(false, &list), "finish_command_list", dc.get());
@@ -502,17 +507,17 @@ SceneImage scene_cp_commands(uint32_t seed) {
   };
   auto l2 = record([&](rt::DeferredContext& dc) {
     dc.set_color(palette(1));
-    b.check(dc.draw(half, 0), "draw", &dc);
+    b.check(dc.draw_pretransformed(half, 0), "draw", &dc);
   });
   auto l3 = record([&](rt::DeferredContext& dc) {
     b.check(dc.signal(top, 0x33, rt::SignalStage::TOP_OF_PIPE), "signal", &dc);
     dc.set_color(palette(4));
-    b.check(dc.draw(3, 0), "draw", &dc);
+    b.check(dc.draw_pretransformed(3, 0), "draw", &dc);
   });
   auto l1 = record([&](rt::DeferredContext& dc) {
     b.check(dc.execute_command_list(l2.get(), true), "execute_command_list", &dc);
     dc.set_color(palette(2));
-    b.check(dc.draw(nvtx - half, half), "draw", &dc);
+    b.check(dc.draw_pretransformed(nvtx - half, half), "draw", &dc);
     b.check(dc.signal(eop, 1), "signal", &dc);
     b.check(dc.execute_command_list(l3.get(), true), "execute_command_list", &dc);
   });
@@ -521,10 +526,10 @@ SceneImage scene_cp_commands(uint32_t seed) {
   b.check(ctx.copy_region(vb, 0, staging, 3, vb_bytes), "copy_region");
   b.check(ctx.execute_command_list(l1.get(), true), "execute_command_list");
   b.check(ctx.wait(host, 5), "wait");  // released by the host (FENCE3 = 4, then 6)
-  b.check(ctx.set_vertex_buffer(vb), "set_vertex_buffer");
+  b.check(ctx.set_pretransformed_vertex_buffer(vb), "set_pretransformed_vertex_buffer");
   ctx.set_color(palette(5));
   b.scissor(20, 100, 30, 90);
-  b.check(ctx.draw(half, 0), "draw");
+  b.check(ctx.draw_pretransformed(half, 0), "draw");
   b.check(ctx.signal(eop, 2), "signal");
   b.check(ctx.copy_region(readback, 1, b.target(), 4 * w * 40, 4 * w * 10 + 2), "copy_region");  // rows 40..49 and 2 bytes
   SceneImage& img = b.image();
@@ -558,11 +563,11 @@ SceneImage scene_overlap_order(uint32_t seed) {
     uint32_t first = b.add_tris(tris);
     b.add_vertices({pt(0, 255)});
     b.ctx().set_color(rgba(255, 255, 255));
-    b.check(b.ctx().draw(static_cast<uint32_t>(tris.size() * 3 + 1), first), "draw");
+    b.check(b.ctx().draw_pretransformed(static_cast<uint32_t>(tris.size() * 3 + 1), first), "draw");
   }
   // Draws that produce no triangle, and a debug marker (a NOP with a payload).
-  b.check(b.ctx().draw(0, 0), "draw");
-  b.check(b.ctx().draw(2, 0), "draw");
+  b.check(b.ctx().draw_pretransformed(0, 0), "draw");
+  b.check(b.ctx().draw_pretransformed(2, 0), "draw");
   b.check(b.ctx().set_marker("overlap_order"), "set_marker");
   // A draw from a second vertex buffer (VB_BASE change, first_vertex 1), then back.
   {
@@ -572,10 +577,10 @@ SceneImage scene_overlap_order(uint32_t seed) {
       v.insert(v.end(), t.begin(), t.end());
     }
     rt::Resource* vb2 = b.create_buffer({static_cast<uint32_t>(v.size()) * VERTEX_BYTES, rt::BIND_VERTEX_BUFFER}, v.data());
-    b.check(b.ctx().set_vertex_buffer(vb2), "set_vertex_buffer");
+    b.check(b.ctx().set_pretransformed_vertex_buffer(vb2), "set_pretransformed_vertex_buffer");
     b.ctx().set_color(palette(9));  // VB_BASE and COLOR in one SET_STATE
-    b.check(b.ctx().draw(6, 1), "draw");
-    b.check(b.ctx().set_vertex_buffer(b.vertex_buffer()), "set_vertex_buffer");
+    b.check(b.ctx().draw_pretransformed(6, 1), "draw");
+    b.check(b.ctx().set_pretransformed_vertex_buffer(b.vertex_buffer()), "set_pretransformed_vertex_buffer");
   }
   // Finally a triangle of each winding sharing an edge, on top of everything.
   const SceneVertex a{40 * PX + 128, 200 * PX}, c{216 * PX, 200 * PX}, top{128 * PX, 150 * PX + 128},
@@ -583,6 +588,531 @@ SceneImage scene_overlap_order(uint32_t seed) {
   b.draw(palette(10), {{{a, top, c}}});     // clockwise on screen
   b.draw(palette(11), {{{a, c, bottom}}});  // also clockwise; shares the edge a-c
   b.draw(palette(12), {{{a, bottom, c}}});  // same triangle, other winding, over the previous one
+  return b.finish();
+}
+
+// ---- Front-end scenes: meshes, cameras, transforms ---------------------------------------------
+// Object-space meshes drawn through the geometry front end (index fetch, vertex fetch, the 4x4
+// transform, clipping, viewport, culling): D3D conventions, a left-handed world (x right, y up, z
+// into the screen), clip z in [0, w], front faces clockwise on screen, back faces culled. Every
+// vertex has a colour (its normal as a tint, lit by one directional light), so that the image
+// shows the shape; the rasterizer has no depth buffer, so objects are drawn back to front.
+
+struct V3 {
+  double x = 0, y = 0, z = 0;
+};
+V3 operator+(V3 a, V3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+V3 operator-(V3 a, V3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+V3 operator*(V3 a, double s) { return {a.x * s, a.y * s, a.z * s}; }
+double dot(V3 a, V3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+V3 cross(V3 a, V3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
+V3 normalize(V3 a) {
+  const double l = std::sqrt(dot(a, a));
+  return l > 0 ? a * (1.0 / l) : V3{0, 0, 0};
+}
+
+// Row-major 4x4, column-vector convention (clip = M * v), like the hardware's FE_MATRIX.
+struct M4 {
+  double m[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+};
+M4 operator*(const M4& a, const M4& b) {
+  M4 r;
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 4; ++j) {
+      double s = 0;
+      for (int k = 0; k < 4; ++k) s += a.m[i][k] * b.m[k][j];
+      r.m[i][j] = s;
+    }
+  }
+  return r;
+}
+M4 translate(V3 t) {
+  M4 r;
+  r.m[0][3] = t.x;
+  r.m[1][3] = t.y;
+  r.m[2][3] = t.z;
+  return r;
+}
+M4 scale(double s) {
+  M4 r;
+  r.m[0][0] = r.m[1][1] = r.m[2][2] = s;
+  return r;
+}
+M4 rotate_y(double a) {
+  M4 r;
+  r.m[0][0] = std::cos(a);
+  r.m[0][2] = std::sin(a);
+  r.m[2][0] = -std::sin(a);
+  r.m[2][2] = std::cos(a);
+  return r;
+}
+M4 rotate_x(double a) {
+  M4 r;
+  r.m[1][1] = std::cos(a);
+  r.m[1][2] = -std::sin(a);
+  r.m[2][1] = std::sin(a);
+  r.m[2][2] = std::cos(a);
+  return r;
+}
+// D3DXMatrixPerspectiveFovLH, transposed for column vectors: clip.w = view z, clip.z / clip.w in
+// [0, 1] between the near and far planes.
+M4 perspective_lh(double fovy, double aspect, double zn, double zf) {
+  M4 r;
+  const double ys = 1.0 / std::tan(fovy / 2);
+  r.m[0][0] = ys / aspect;
+  r.m[1][1] = ys;
+  r.m[2][2] = zf / (zf - zn);
+  r.m[2][3] = -zn * zf / (zf - zn);
+  r.m[3][2] = 1;
+  r.m[3][3] = 0;
+  return r;
+}
+// D3DXMatrixLookAtLH, transposed.
+M4 look_at_lh(V3 eye, V3 at, V3 up) {
+  const V3 z = normalize(at - eye), x = normalize(cross(up, z)), y = cross(z, x);
+  M4 r;
+  const V3 axes[3] = {x, y, z};
+  for (int i = 0; i < 3; ++i) {
+    r.m[i][0] = axes[i].x;
+    r.m[i][1] = axes[i].y;
+    r.m[i][2] = axes[i].z;
+    r.m[i][3] = -dot(axes[i], eye);
+  }
+  return r;
+}
+rt::Matrix4 to_rt(const M4& a) {
+  rt::Matrix4 r;
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 4; ++j) r.m[i][j] = static_cast<float>(a.m[i][j]);
+  }
+  return r;
+}
+// A camera: projection times view, for a square target.
+struct Camera {
+  V3 eye, at;
+  double fovy = 1.0, zn = 0.5, zf = 50.0;
+  M4 view_proj(double aspect = 1.0) const { return perspective_lh(fovy, aspect, zn, zf) * look_at_lh(eye, at, {0, 1, 0}); }
+};
+
+// The vertex format of the mesh scenes: position F32x3 at 0, colour UNORM8x4 at 12.
+struct MeshVertex {
+  float x, y, z;
+  uint32_t color;
+};
+static_assert(sizeof(MeshVertex) == 16, "16-byte vertices");
+
+struct Mesh {
+  std::vector<V3> pos, normal;
+  std::vector<uint32_t> idx;  // triangle list
+  size_t triangles() const { return idx.size() / 3; }
+};
+
+// Area-weighted vertex normals from the triangles.
+void compute_normals(Mesh& m) {
+  m.normal.assign(m.pos.size(), V3{});
+  for (size_t t = 0; t + 2 < m.idx.size(); t += 3) {
+    const uint32_t a = m.idx[t], b = m.idx[t + 1], c = m.idx[t + 2];
+    const V3 n = cross(m.pos[b] - m.pos[a], m.pos[c] - m.pos[a]);
+    for (uint32_t v : {a, b, c}) m.normal[v] = m.normal[v] + n;
+  }
+  for (V3& n : m.normal) n = normalize(n);
+}
+
+// Colour from a normal: the normal as a tint, times `tint`, lit by a directional light.
+uint32_t shade(V3 n, V3 tint) {
+  const V3 light = normalize({-0.4, 0.7, -0.6});  // towards the light
+  const double k = 0.3 + 0.7 * std::max(0.0, dot(n, light));
+  auto ch = [k](double base, double t) {
+    return static_cast<uint32_t>(std::clamp(std::lround(255.0 * k * (0.55 + 0.45 * base) * t), 0L, 255L));
+  };
+  return rgba(ch(n.x, tint.x), ch(n.y, tint.y), ch(n.z, tint.z));
+}
+
+std::vector<MeshVertex> mesh_vertices(const Mesh& m, V3 tint = {1, 1, 1}) {
+  std::vector<MeshVertex> v(m.pos.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    v[i] = {static_cast<float>(m.pos[i].x), static_cast<float>(m.pos[i].y), static_cast<float>(m.pos[i].z),
+            shade(m.normal[i], tint)};
+  }
+  return v;
+}
+
+// Appends triangle (a, b, c), wound so that (b - a) x (c - a) points away from `inside`: clockwise
+// seen from outside in the left-handed world, a front face.
+void add_outward(Mesh& m, uint32_t a, uint32_t b, uint32_t c, V3 inside) {
+  const V3 n = cross(m.pos[b] - m.pos[a], m.pos[c] - m.pos[a]);
+  const V3 centroid = (m.pos[a] + m.pos[b] + m.pos[c]) * (1.0 / 3.0);
+  if (dot(n, centroid - inside) < 0) std::swap(b, c);
+  m.idx.insert(m.idx.end(), {a, b, c});
+}
+
+// A UV sphere of radius 1 around the origin: `slices` around y, `stacks` from pole to pole;
+// 2 * slices * (stacks - 1) triangles.
+Mesh make_uv_sphere(int slices, int stacks) {
+  const double pi = 3.141592653589793;
+  Mesh m;
+  m.pos.push_back({0, 1, 0});
+  for (int i = 1; i < stacks; ++i) {
+    const double phi = pi * i / stacks;
+    for (int j = 0; j < slices; ++j) {
+      const double th = 2 * pi * j / slices;
+      m.pos.push_back({std::sin(phi) * std::cos(th), std::cos(phi), std::sin(phi) * std::sin(th)});
+    }
+  }
+  m.pos.push_back({0, -1, 0});
+  const uint32_t south = static_cast<uint32_t>(m.pos.size() - 1);
+  auto at = [slices](int ring, int j) { return static_cast<uint32_t>(1 + ring * slices + (j % slices)); };
+  for (int j = 0; j < slices; ++j) add_outward(m, 0, at(0, j), at(0, j + 1), {});
+  for (int i = 0; i + 1 < stacks - 1; ++i) {
+    for (int j = 0; j < slices; ++j) {
+      add_outward(m, at(i, j), at(i + 1, j), at(i + 1, j + 1), {});
+      add_outward(m, at(i, j), at(i + 1, j + 1), at(i, j + 1), {});
+    }
+  }
+  for (int j = 0; j < slices; ++j) add_outward(m, south, at(stacks - 2, j + 1), at(stacks - 2, j), {});
+  m.normal = m.pos;  // the unit sphere's normals are its positions
+  return m;
+}
+
+// A torus around the y axis: major radius R, tube radius r, `rings` around y starting at angle
+// `phase` (so that drawing starts on the far side of the camera), `sides` around the tube.
+// Vertex (i, j) is at i * sides + j.
+struct Torus {
+  Mesh mesh;
+  int rings = 0, sides = 0;
+  uint32_t at(int i, int j) const { return static_cast<uint32_t>((i % rings) * sides + (j % sides)); }
+  V3 tube_centre(int i) const {
+    const V3 p = mesh.pos[at(i, 0)], q = mesh.pos[at(i, sides / 2)];
+    return (p + q) * 0.5;
+  }
+};
+Torus make_torus(double R, double r, int rings, int sides, double phase) {
+  const double pi = 3.141592653589793;
+  Torus t;
+  t.rings = rings;
+  t.sides = sides;
+  for (int i = 0; i < rings; ++i) {
+    const double u = phase + 2 * pi * i / rings;
+    const V3 dir{std::cos(u), 0, std::sin(u)};
+    for (int j = 0; j < sides; ++j) {
+      const double v = 2 * pi * j / sides;
+      const V3 n = dir * std::cos(v) + V3{0, std::sin(v), 0};
+      t.mesh.pos.push_back(dir * R + n * r);
+      t.mesh.normal.push_back(n);
+    }
+  }
+  for (int i = 0; i < rings; ++i) {
+    for (int j = 0; j < sides; ++j) {
+      const V3 c = (t.tube_centre(i) + t.tube_centre(i + 1)) * 0.5;
+      add_outward(t.mesh, t.at(i, j), t.at(i + 1, j), t.at(i + 1, j + 1), c);
+      add_outward(t.mesh, t.at(i, j), t.at(i + 1, j + 1), t.at(i, j + 1), c);
+    }
+  }
+  return t;
+}
+
+// The torus as one triangle strip per ring segment (i to i + 1, around the tube), separated by
+// `cut`: 2 * (sides + 1) indices and 2 * sides triangles per strip, wound like the list.
+std::vector<uint32_t> torus_strips(const Torus& t, uint32_t cut) {
+  std::vector<uint32_t> s;
+  for (int i = 0; i < t.rings; ++i) {
+    // Strip triangle 0 is (a0, b0, a1); flip the pair order if that faces inwards.
+    const V3 c = (t.tube_centre(i) + t.tube_centre(i + 1)) * 0.5;
+    const V3 p0 = t.mesh.pos[t.at(i, 0)], p1 = t.mesh.pos[t.at(i + 1, 0)], p2 = t.mesh.pos[t.at(i, 1)];
+    const bool flip = dot(cross(p1 - p0, p2 - p0), (p0 + p1 + p2) * (1.0 / 3.0) - c) < 0;
+    if (i) s.push_back(cut);
+    for (int j = 0; j <= t.sides; ++j) {
+      const uint32_t a = t.at(i, j), b = t.at(i + 1, j);
+      s.push_back(flip ? b : a);
+      s.push_back(flip ? a : b);
+    }
+  }
+  return s;
+}
+
+const char* const BUNNY_OBJ = "/usr/share/glmark2/models/bunny.obj";
+
+// The glmark2 bunny (Debian's glmark2-data), loaded with tinyobjloader, triangles in file order,
+// with computed vertex normals.
+const Mesh& bunny_mesh() {
+  static const Mesh mesh = [] {
+    tinyobj::ObjReaderConfig cfg;
+    cfg.triangulate = true;
+    cfg.vertex_color = false;
+    tinyobj::ObjReader reader;
+    if (!reader.ParseFromFile(BUNNY_OBJ, cfg))
+      throw std::runtime_error(std::string("cannot load ") + BUNNY_OBJ + " (Debian package glmark2-data): " + reader.Error());
+    Mesh m;
+    const auto& v = reader.GetAttrib().vertices;
+    for (size_t i = 0; i + 2 < v.size(); i += 3) m.pos.push_back({v[i], v[i + 1], v[i + 2]});
+    for (const auto& shape : reader.GetShapes()) {
+      for (const auto& ix : shape.mesh.indices) m.idx.push_back(static_cast<uint32_t>(ix.vertex_index));
+    }
+    compute_normals(m);
+    return m;
+  }();
+  return mesh;
+}
+
+// The bunny reduced to about `triangles` triangles (meshopt_simplify keeps the surviving
+// triangles in their original order), or the whole mesh for 0; vertex-cache optimised
+// (meshopt_optimizeVertexCache) when `optimise`.
+std::vector<uint32_t> bunny_indices(size_t triangles, bool optimise) {
+  const Mesh& m = bunny_mesh();
+  std::vector<uint32_t> idx = m.idx;
+  if (triangles) {
+    std::vector<float> p;
+    for (const V3& v : m.pos) p.insert(p.end(), {static_cast<float>(v.x), static_cast<float>(v.y), static_cast<float>(v.z)});
+    std::vector<uint32_t> out(idx.size());
+    const size_t n = meshopt_simplify(out.data(), idx.data(), idx.size(), p.data(), m.pos.size(), 12, triangles * 3, 0.05f);
+    out.resize(n);
+    idx = out;
+  }
+  if (optimise) {
+    std::vector<uint32_t> out(idx.size());
+    meshopt_optimizeVertexCache(out.data(), idx.data(), idx.size(), m.pos.size());
+    idx = out;
+  }
+  return idx;
+}
+
+// Scene helpers over the Builder: static buffers, the standard layout, viewport and rasterizer.
+class FeScene {
+ public:
+  FeScene(Builder& b) : b_(b), ctx_(b.ctx()) {
+    rt::InputLayout l;
+    b_.check(b_.dev().create_input_layout({{rt::Semantic::POSITION, rt::VertexFormat::F32X3, 0, 0},
+                                           {rt::Semantic::COLOR, rt::VertexFormat::UNORM8X4, 0, 12}},
+                                          &l),
+             "create_input_layout");
+    ctx_.set_input_layout(l);
+    b_.check(ctx_.set_viewport({0, 0, static_cast<float>(b.width()), static_cast<float>(b.height()), 0, 1}), "set_viewport");
+    b_.check(ctx_.set_rasterizer_state({rt::CullMode::BACK, false, true}), "set_rasterizer_state");
+  }
+  template <typename T>
+  rt::Resource* buffer(const std::vector<T>& data, uint32_t bind) {
+    return b_.create_buffer({static_cast<uint32_t>(data.size() * sizeof(T)), bind}, data.data());
+  }
+  rt::Resource* vertices(const std::vector<MeshVertex>& v) {
+    rt::Resource* r = buffer(v, rt::BIND_VERTEX_BUFFER);
+    b_.check(ctx_.set_vertex_buffer(0, r, sizeof(MeshVertex)), "set_vertex_buffer");
+    return r;
+  }
+  rt::Resource* indices16(const std::vector<uint32_t>& idx, uint32_t lead = 0) {
+    std::vector<uint16_t> s(lead, 0xBEEF);  // `lead` indices before the mesh's (start_index skips them)
+    for (uint32_t i : idx) s.push_back(static_cast<uint16_t>(i));
+    if (s.size() % 2) s.push_back(0);
+    rt::Resource* r = buffer(s, rt::BIND_INDEX_BUFFER);
+    b_.check(ctx_.set_index_buffer(r, rt::IndexFormat::R16_UINT), "set_index_buffer");
+    return r;
+  }
+  rt::Resource* indices32(const std::vector<uint32_t>& idx) {
+    rt::Resource* r = buffer(idx, rt::BIND_INDEX_BUFFER);
+    b_.check(ctx_.set_index_buffer(r, rt::IndexFormat::R32_UINT), "set_index_buffer");
+    return r;
+  }
+  void transform(const M4& m) { ctx_.set_transform(to_rt(m)); }
+
+ private:
+  Builder& b_;
+  rt::ImmediateContext& ctx_;
+};
+
+// A small seed-dependent angle (radians), so that each scene seed gives another image.
+double jitter_angle(SceneRng& rng, double max) { return max * static_cast<double>(rng.range(-1000, 1000)) / 1000.0; }
+
+// ---- fe_sphere --------------------------------------------------------------------------------
+// Three UV spheres (1,840 triangles each, 32-bit indices) from one vertex buffer holding three
+// tinted copies of the vertices (selected with base_vertex) and one index buffer reached through
+// an offset and start_index. The nearest sphere is cut by the near plane (its cap is clipped
+// away, showing the culled back faces' background) and reaches beyond the view on two sides (guard
+// band); the middle one leaves the view on the right; the far one is small.
+SceneImage scene_fe_sphere(uint32_t seed) {
+  SceneRng rng(seed * 0x100000001ull + 11);
+  Builder b("fe_sphere", 256, 256, 256 * 4, rgba(12, 16, 28));
+  FeScene fe(b);
+  const Mesh s = make_uv_sphere(40, 24);
+  std::vector<MeshVertex> v;
+  const V3 tints[3] = {{1.0, 0.55, 0.45}, {0.5, 1.0, 0.6}, {0.55, 0.7, 1.0}};
+  for (const V3& t : tints) {
+    const auto c = mesh_vertices(s, t);
+    v.insert(v.end(), c.begin(), c.end());
+  }
+  fe.vertices(v);
+  std::vector<uint32_t> idx(5, 0xDEADBEEFu);  // 5 indices skipped by start_index
+  idx.insert(idx.end(), s.idx.begin(), s.idx.end());
+  std::vector<uint32_t> ib_data(1, 0xFFFFFFFFu);  // one more skipped by the binding's offset
+  ib_data.insert(ib_data.end(), idx.begin(), idx.end());
+  rt::Resource* ib = fe.buffer(ib_data, rt::BIND_INDEX_BUFFER);
+  b.check(b.ctx().set_index_buffer(ib, rt::IndexFormat::R32_UINT, 4), "set_index_buffer");
+  const Camera cam{{0, 0, 0}, {0, 0, 1}, 1.1, 0.5, 40.0};
+  const M4 vp = cam.view_proj();
+  const uint32_t n = static_cast<uint32_t>(s.idx.size()), nv = static_cast<uint32_t>(s.pos.size());
+  const double spin = jitter_angle(rng, 0.3);
+  struct Obj {
+    V3 at;
+    double radius;
+    int tint;
+  };
+  const Obj objs[3] = {{{-0.1, 0.25, 9.0}, 0.8, 2}, {{2.2, 0.3, 4.2}, 1.1, 1}, {{-0.55, -0.45, 1.3}, 1.0, 0}};
+  for (const Obj& o : objs) {  // far to near
+    fe.transform(vp * translate(o.at) * scale(o.radius) * rotate_x(0.4 + spin) * rotate_y(spin));
+    b.check(b.ctx().draw_indexed(n, 5, static_cast<int32_t>(nv * o.tint)), "draw_indexed");
+  }
+  return b.finish();
+}
+
+// ---- fe_torus ---------------------------------------------------------------------------------
+// A torus (1,536 triangles, 16-bit indices) seen from above its rim: the near plane cuts the
+// near side of the ring and the ring leaves the view left and right. Its vertices sit at vertex
+// 100 of the buffer, its index values are stored 300 too high and base_vertex is -200. A second,
+// smaller torus lies behind it.
+SceneImage scene_fe_torus(uint32_t seed) {
+  SceneRng rng(seed * 0x100000001ull + 12);
+  Builder b("fe_torus", 256, 256, 256 * 4, rgba(20, 14, 24));
+  FeScene fe(b);
+  const double pi = 3.141592653589793;
+  const double yaw = jitter_angle(rng, 0.25);
+  const Camera cam{{0, 0.55, -1.55}, {0, -0.2, 0.4}, 1.2, 0.45, 30.0};
+  // Rings start on the far side (+z, angle pi/2) so that the near side is drawn last.
+  const Torus t = make_torus(1.0, 0.32, 48, 16, pi / 2 - yaw);
+  std::vector<MeshVertex> v(100, MeshVertex{1e9f, 1e9f, 1e9f, 0xFF0000FFu});  // never referenced
+  const auto tv = mesh_vertices(t.mesh, {1.0, 0.8, 0.5});
+  v.insert(v.end(), tv.begin(), tv.end());
+  fe.vertices(v);
+  std::vector<uint32_t> idx;
+  for (uint32_t i : t.mesh.idx) idx.push_back(i + 300);
+  fe.indices16(idx);
+  const M4 vp = cam.view_proj();
+  const uint32_t n = static_cast<uint32_t>(idx.size());
+  fe.transform(vp * translate({0.7, 0.9, 3.6}) * rotate_x(1.1) * scale(0.6));
+  b.check(b.ctx().draw_indexed(n, 0, -200), "draw_indexed");
+  fe.transform(vp * rotate_y(yaw));
+  b.check(b.ctx().draw_indexed(n, 0, -200), "draw_indexed");
+  return b.finish();
+}
+
+// ---- fe_torus_strip ---------------------------------------------------------------------------
+// The torus as triangle strips with restart: one strip per ring segment, cut by 0xFFFF (16-bit
+// indices), the near plane cutting it as in fe_torus; a second torus as 32-bit strips cut by
+// 0xFFFFFFFF; a non-indexed strip (a ribbon) across the view.
+SceneImage scene_fe_torus_strip(uint32_t seed) {
+  SceneRng rng(seed * 0x100000001ull + 13);
+  Builder b("fe_torus_strip", 256, 256, 256 * 4, rgba(16, 22, 20));
+  FeScene fe(b);
+  const double pi = 3.141592653589793;
+  const double yaw = jitter_angle(rng, 0.25);
+  const Camera cam{{0, 0.55, -1.55}, {0, -0.2, 0.4}, 1.2, 0.45, 30.0};
+  const Torus t = make_torus(1.0, 0.32, 40, 14, pi / 2 - yaw);
+  const Torus t2 = make_torus(0.8, 0.3, 24, 10, 0.3);
+  auto v = mesh_vertices(t.mesh, {0.6, 1.0, 0.8});
+  const uint32_t base2 = static_cast<uint32_t>(v.size());
+  const auto v2 = mesh_vertices(t2.mesh, {1.0, 0.6, 0.9});
+  v.insert(v.end(), v2.begin(), v2.end());
+  // The ribbon: a zigzag of 2 x 13 vertices, non-indexed.
+  const uint32_t ribbon = static_cast<uint32_t>(v.size());
+  for (int k = 0; k <= 12; ++k) {
+    const double x = -1.6 + 0.27 * k, y = 0.25 * std::sin(k * 0.7);
+    for (int e = 0; e < 2; ++e) {
+      const V3 n = normalize({0, std::cos(k * 0.7) * 0.3, -1});
+      v.push_back({static_cast<float>(x), static_cast<float>(y + (e ? -0.12 : 0.12)), 0, shade(n, {1, 1, 0.5})});
+    }
+  }
+  fe.vertices(v);
+  const std::vector<uint32_t> s1 = torus_strips(t, INDEX_CUT_16);
+  rt::Resource* ib16 = fe.indices16(s1);
+  std::vector<uint32_t> s2 = torus_strips(t2, INDEX_CUT_32);
+  for (uint32_t& i : s2) {
+    if (i != INDEX_CUT_32) i += base2;
+  }
+  rt::Resource* ib32 = fe.buffer(s2, rt::BIND_INDEX_BUFFER);
+  rt::ImmediateContext& ctx = b.ctx();
+  b.check(ctx.set_primitive_topology(rt::PrimitiveTopology::TRIANGLE_STRIP, true), "set_primitive_topology");
+  const M4 vp = cam.view_proj();
+  // Far: the 32-bit torus, standing up behind the ring.
+  fe.transform(vp * translate({-0.7, 0.4, 3.5}) * rotate_x(1.3) * rotate_y(yaw));
+  b.check(ctx.set_index_buffer(ib32, rt::IndexFormat::R32_UINT), "set_index_buffer");
+  b.check(ctx.draw_indexed(static_cast<uint32_t>(s2.size()), 0, 0), "draw_indexed");
+  // The ring, cut by the near plane.
+  fe.transform(vp * rotate_y(yaw));
+  b.check(ctx.set_index_buffer(ib16, rt::IndexFormat::R16_UINT), "set_index_buffer");
+  b.check(ctx.draw_indexed(static_cast<uint32_t>(s1.size()), 0, 0), "draw_indexed");
+  // The ribbon in front, culling off: it turns, so both of its sides are seen.
+  b.check(ctx.set_rasterizer_state({rt::CullMode::NONE, false, true}), "set_rasterizer_state");
+  fe.transform(vp * translate({0.2, -0.05, 1.6}) * rotate_y(0.5 + yaw));
+  b.check(ctx.draw(26, ribbon), "draw");
+  return b.finish();
+}
+
+// ---- fe_instanced -----------------------------------------------------------------------------
+// Instancing: a colour per instance from vertex buffer 1 (UNORM8x4, the per-instance slot) with
+// positions from slot 0. Six spheres (288 triangles), each one draw_indexed_instanced of three
+// instances with its own transform and start_instance (the instances overlap exactly: the last
+// one's colour is what shows); an octahedron drawn non-indexed with draw_instanced; the nearest
+// sphere cut by the near plane.
+SceneImage scene_fe_instanced(uint32_t seed) {
+  SceneRng rng(seed * 0x100000001ull + 14);
+  Builder b("fe_instanced", 256, 256, 256 * 4, rgba(24, 24, 24));
+  FeScene fe(b);
+  rt::ImmediateContext& ctx = b.ctx();
+  rt::InputLayout l;
+  b.check(b.dev().create_input_layout({{rt::Semantic::POSITION, rt::VertexFormat::F32X3, 0, 0},
+                                       {rt::Semantic::COLOR, rt::VertexFormat::UNORM8X4, 1, 4}},
+                                      &l),
+          "create_input_layout");
+  ctx.set_input_layout(l);
+  const Mesh s = make_uv_sphere(16, 10);
+  std::vector<MeshVertex> v = mesh_vertices(s);
+  const uint32_t octa = static_cast<uint32_t>(v.size());
+  const V3 corners[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+  Mesh o;
+  o.pos.assign(corners, corners + 6);
+  for (int sx : {0, 1}) {
+    for (int sy : {2, 3}) {
+      for (int sz : {4, 5}) add_outward(o, static_cast<uint32_t>(sx), static_cast<uint32_t>(sy), static_cast<uint32_t>(sz), {});
+    }
+  }
+  for (uint32_t i : o.idx) v.push_back({static_cast<float>(o.pos[i].x), static_cast<float>(o.pos[i].y), static_cast<float>(o.pos[i].z), 0});
+  fe.vertices(v);
+  fe.indices16(s.idx, 3);  // 3 leading indices: start_index 3
+  // Per-instance data, 8 bytes each: a dword the layout skips, then the colour.
+  std::vector<uint32_t> inst;
+  for (uint32_t i = 0; i < 24; ++i) {
+    inst.push_back(0xDEADBEEFu);
+    inst.push_back(i % 3 == 2 ? palette(i / 3) : rgba(40 * (i % 3), 40, 40));  // the third of each draw shows
+  }
+  rt::Resource* ivb = fe.buffer(inst, rt::BIND_VERTEX_BUFFER);
+  b.check(ctx.set_vertex_buffer(1, ivb, 8), "set_vertex_buffer");
+  const double spin = jitter_angle(rng, 0.5);
+  const M4 vp = Camera{{0, 0, 0}, {0, 0, 1}, 1.2, 0.5, 40.0}.view_proj();
+  const V3 at[6] = {{-1.9, 1.0, 6}, {0, 1.1, 6.5}, {1.9, 1.0, 6}, {-1.8, -0.9, 5}, {0.2, -1.6, 5.5}, {0.45, -0.4, 1.0}};
+  const uint32_t n = static_cast<uint32_t>(s.idx.size());
+  for (uint32_t k = 0; k < 6; ++k) {  // far to near; the octahedron before the nearest sphere
+    if (k == 5) {
+      fe.transform(vp * translate({-0.6, 0.1, 3.0}) * rotate_y(0.6 + spin) * rotate_x(0.5) * scale(0.5));
+      b.check(ctx.draw_instanced(24, 3, octa, 18), "draw_instanced");
+    }
+    fe.transform(vp * translate(at[k]) * rotate_y(spin + k) * scale(k == 5 ? 0.75 : 0.9));
+    b.check(ctx.draw_indexed_instanced(n, 3, 3, 0, 3 * k), "draw_indexed_instanced");
+  }
+  return b.finish();
+}
+
+// ---- fe_bunny ---------------------------------------------------------------------------------
+// The glmark2 bunny (32-bit indices): `triangles` = 0 is the whole mesh (69,666 triangles), else
+// meshopt_simplify's reduction; in file order or after meshopt_optimizeVertexCache.
+SceneImage scene_fe_bunny(const std::string& name, uint32_t seed, size_t triangles, bool optimise) {
+  SceneRng rng(seed * 0x100000001ull + 15);
+  Builder b(name, 256, 256, 256 * 4, rgba(30, 30, 36));
+  FeScene fe(b);
+  const Mesh& m = bunny_mesh();
+  fe.vertices(mesh_vertices(m, {1.0, 0.9, 0.8}));
+  const std::vector<uint32_t> idx = bunny_indices(triangles, optimise);
+  fe.indices32(idx);
+  const double yaw = 0.6 + jitter_angle(rng, 0.2);
+  const M4 vp = Camera{{0, 0.25, -2.3}, {0, 0.05, 0}, 0.95, 0.5, 20.0}.view_proj();
+  fe.transform(vp * rotate_y(yaw) * rotate_x(-0.2));
+  b.check(b.ctx().draw_indexed(static_cast<uint32_t>(idx.size()), 0, 0), "draw_indexed");
   return b.finish();
 }
 
@@ -665,11 +1195,28 @@ std::vector<SceneInfo> scene_registry() {
       {"slivers_4x", [](uint32_t s) { return scene_slivers(s, 4); }, "400 long thin slivers at 4x MSAA"},
       {"dense_mesh", [](uint32_t s) { return scene_dense_mesh(s, 1); }, "a 64x64-cell mesh of 8,192 triangles"},
       {"dense_mesh_4x", [](uint32_t s) { return scene_dense_mesh(s, 4); }, "a 64x64-cell mesh of 8,192 triangles at 4x MSAA"},
+      // Issue 4: object-space meshes through the geometry front end (DRAW_FE).
+      {"fe_sphere", scene_fe_sphere, "3 UV spheres (1,840 tris each, 32-bit indices, base_vertex), one cut by the near plane"},
+      {"fe_torus", scene_fe_torus, "2 tori (1,536 tris each, 16-bit indices, negative base_vertex), near plane and guard band"},
+      {"fe_torus_strip", scene_fe_torus_strip, "tori as triangle strips with restart (16- and 32-bit cuts), a non-indexed strip"},
+      {"fe_instanced", scene_fe_instanced, "instanced spheres and an octahedron, colour per instance from vertex buffer 1"},
+      {"fe_bunny", [](uint32_t s) { return scene_fe_bunny("fe_bunny", s, 4000, false); }, "the glmark2 bunny simplified to ~4,000 tris, file order"},
+      {"fe_bunny_opt", [](uint32_t s) { return scene_fe_bunny("fe_bunny_opt", s, 4000, true); }, "the same after meshopt_optimizeVertexCache"},
+  };
+}
+
+std::vector<SceneInfo> optin_scene_registry() {
+  return {
+      {"fe_bunny_full", [](uint32_t s) { return scene_fe_bunny("fe_bunny_full", s, 0, false); }, "the whole glmark2 bunny (69,666 tris), file order"},
+      {"fe_bunny_full_opt", [](uint32_t s) { return scene_fe_bunny("fe_bunny_full_opt", s, 0, true); }, "the whole bunny after meshopt_optimizeVertexCache"},
   };
 }
 
 std::optional<SceneInfo> find_scene(const std::string& name) {
   for (SceneInfo& s : scene_registry()) {
+    if (s.name == name) return s;
+  }
+  for (SceneInfo& s : optin_scene_registry()) {
     if (s.name == name) return s;
   }
   return std::nullopt;

@@ -50,8 +50,12 @@ struct SceneInfo {
   std::string description;
 };
 
-// All regression scenes, in a fixed order.
+// All regression scenes, in a fixed order (what pineda_sim runs by default).
 std::vector<SceneInfo> scene_registry();
+// Scenes too slow for the default regression (e.g. the whole 69,666-triangle bunny through the
+// RTL); run by name (`pineda_sim fe_bunny_full`, `make sim TEST=fe_bunny_full`).
+std::vector<SceneInfo> optin_scene_registry();
+// Either registry.
 std::optional<SceneInfo> find_scene(const std::string& name);
 // Builds the named scene; throws std::invalid_argument for an unknown name.
 SceneImage build_scene(const std::string& name, uint32_t seed);

@@ -34,12 +34,12 @@ double run(const Case& c, uint32_t draws, DeviceStats* st) {
   dev.create_texture2d({256, 256, 0, BIND_RENDER_TARGET}, nullptr, &rt);
   for (auto& v : vb) dev.create_buffer({3 * 8 * 64, BIND_VERTEX_BUFFER}, nullptr, &v);
   ctx.set_render_target(rt);
-  ctx.set_vertex_buffer(vb[0]);
+  ctx.set_pretransformed_vertex_buffer(vb[0]);
   const auto t0 = std::chrono::steady_clock::now();
   for (uint32_t i = 0; i < draws; ++i) {
     if (c.state_changes >= 1) ctx.set_color(i);
-    if (c.state_changes >= 2) ctx.set_vertex_buffer(vb[i & 1]);
-    if (ctx.draw(3, 3 * (i & 63)) != Result::OK) {
+    if (c.state_changes >= 2) ctx.set_pretransformed_vertex_buffer(vb[i & 1]);
+    if (ctx.draw_pretransformed(3, 3 * (i & 63)) != Result::OK) {
       std::fprintf(stderr, "draw failed: %s\n", ctx.last_error().c_str());
       std::exit(1);
     }

@@ -42,21 +42,48 @@ int main(int argc, char** argv) {
   ctx.unmap(vb);
 
   ctx.set_render_target(rt);
-  ctx.set_vertex_buffer(vb);
+  ctx.set_pretransformed_vertex_buffer(vb);
   const uint32_t colours[] = {0xFF3C3CE6u, 0xFF4BB43Cu, 0xFFC88200u};
   for (uint32_t i = 0; i < 3; ++i) {
     ctx.set_color(colours[i]);
-    if (ctx.draw(3, 3 * i) != Result::OK) std::fprintf(stderr, "draw: %s\n", ctx.last_error().c_str());
+    if (ctx.draw_pretransformed(3, 3 * i) != Result::OK) std::fprintf(stderr, "draw: %s\n", ctx.last_error().c_str());
   }
+
+  // A front-end draw: an indexed square in object space (position F32x3 + colour UNORM8x4 per
+  // vertex), rotated by the transform, through the viewport of the right half of the target.
+  struct Vtx {
+    float x, y, z;
+    uint32_t color;
+  };
+  const Vtx quad[4] = {{-1, -1, 0, 0xFF2020E0u}, {-1, 1, 0, 0xFF20E020u}, {1, 1, 0, 0xFFE02020u}, {1, -1, 0, 0xFF20E0E0u}};
+  const uint16_t quad_idx[6] = {0, 1, 2, 0, 2, 3};  // clockwise: front faces
+  Resource* qvb = nullptr;
+  Resource* qib = nullptr;
+  InputLayout layout;
+  if (dev.create_buffer({sizeof(quad), BIND_VERTEX_BUFFER}, quad, &qvb) != Result::OK ||
+      dev.create_buffer({sizeof(quad_idx), BIND_INDEX_BUFFER}, quad_idx, &qib) != Result::OK ||
+      dev.create_input_layout({{Semantic::POSITION, VertexFormat::F32X3, 0, 0}, {Semantic::COLOR, VertexFormat::UNORM8X4, 0, 12}},
+                              &layout) != Result::OK) {
+    std::fprintf(stderr, "create failed: %s\n", dev.last_error().c_str());
+    return 1;
+  }
+  ctx.set_input_layout(layout);
+  ctx.set_vertex_buffer(0, qvb, sizeof(Vtx));
+  ctx.set_index_buffer(qib, IndexFormat::R16_UINT);
+  ctx.set_viewport({W / 2.0f, 0, W / 2.0f, static_cast<float>(H), 0, 1});
+  Matrix4 rot;  // a rotation by 30 degrees about z, scaled by 0.5
+  rot.m[0][0] = 0.433f, rot.m[0][1] = -0.25f, rot.m[1][0] = 0.25f, rot.m[1][1] = 0.433f;
+  ctx.set_transform(rot);
+  if (ctx.draw_indexed(6, 0, 0) != Result::OK) std::fprintf(stderr, "draw_indexed: %s\n", ctx.last_error().c_str());
 
   // A command list recorded on a deferred context: a scissored copy of the first triangle.
   std::unique_ptr<DeferredContext> dc;
   dev.create_deferred_context({}, &dc);
   dc->set_render_target(rt);
-  dc->set_vertex_buffer(vb);
+  dc->set_pretransformed_vertex_buffer(vb);
   dc->set_color(0xFFFFFFFFu);
   dc->set_scissor(20, 20, 44, 44);
-  dc->draw(3, 0);
+  dc->draw_pretransformed(3, 0);
   CommandList* list = nullptr;
   dc->finish_command_list(false, &list);
   ctx.execute_command_list(list, true);
@@ -72,11 +99,13 @@ int main(int argc, char** argv) {
   ctx.unmap(rt);
   write_png(out, img, 0, rt->pitch(), W, H);
   const DeviceStats st = dev.stats();
-  std::printf("drew 4 draws into %ux%u: %llu command buffers, fence %llu, %s; wrote %s\n", W, H,
+  std::printf("drew 5 draws into %ux%u: %llu command buffers, fence %llu, %s; wrote %s\n", W, H,
               static_cast<unsigned long long>(st.flushes), static_cast<unsigned long long>(dev.completed_fence()),
               dev.hardware_call() ? "command list as CALL" : "command list copied", out.c_str());
   ctx.clear_state();
   rt->release();
   vb->release();
+  qvb->release();
+  qib->release();
   return 0;
 }

@@ -22,7 +22,7 @@ model::RunResult run_scene(SceneImage& img, model::Gpu& gpu) {
 
 TEST_CASE("gpu: every scene runs to END with its fence and irq", "[gpu][scenes]") {
   const auto reg = scene_registry();
-  REQUIRE(reg.size() == 14);  // 7 + the 7 rasterizer scenes of issue 5
+  REQUIRE(reg.size() == 20);  // 7 + the 7 rasterizer scenes of issue 5 + 6 front-end scenes
   for (const SceneInfo& info : reg) {
     INFO(info.name);
     SceneImage img = info.build(1);
@@ -44,18 +44,34 @@ TEST_CASE("gpu: every scene runs to END with its fence and irq", "[gpu][scenes]"
     CHECK(gpu.fence_writes().back().eop);
     const auto& s = gpu.stats();
     const auto& t = gpu.trace();
-    // Every stream carries the end-of-pipe tokens too, once each, in order.
+    // Every stream carries the end-of-pipe tokens too, once each, in order; a token goes down
+    // the path of the last draw (IA for DRAW, the front end for DRAW_FE).
     const size_t tok = s.eop_tokens;
+    const auto eops = [](const auto& v) {
+      return static_cast<size_t>(std::count_if(v.begin(), v.end(), [](const auto& p) { return p.eop != 0; }));
+    };
+    const size_t tok_ia = eops(t.cp_draw), tok_fe = eops(t.cp_idraw);
     CHECK(tok >= 1u);
-    CHECK(s.draws + tok == t.cp_draw.size());
-    CHECK(s.triangles_in + tok == t.ia_tri.size());
+    CHECK(tok_ia + tok_fe == tok);
+    CHECK(eops(t.ia_tri) == tok_ia);
+    CHECK(eops(t.pa_tri) == tok_fe);
+    const size_t fe_writes = static_cast<size_t>(
+        std::count_if(t.cp_idraw.begin(), t.cp_idraw.end(), [](const IDrawPkt& p) { return p.wr != 0; }));
+    CHECK(s.fe_state_writes == fe_writes);
+    CHECK(s.draws + tok == t.cp_draw.size() + t.cp_idraw.size() - fe_writes);
+    CHECK(s.triangles_in + tok == t.ia_tri.size() + t.pa_tri.size());
     CHECK(s.triangles_setup + tok == t.setup_tri.size());
     CHECK(s.triangles_in == s.triangles_setup + s.triangles_culled());
     CHECK(s.tiles_emitted + tok == t.coarse_tile.size());
     CHECK(s.quads + tok == t.fine_quad.size());
     CHECK(s.tiles_covered <= s.tiles_emitted);
-    CHECK(t.cp_draw.back().eop == 1u);  // every scene ends with an EOP fence
-    CHECK(t.ia_tri.back().eop == 1u);
+    // Every scene ends with an EOP fence, down the path of its last draw.
+    if (s.fe_draws == 0) {
+      CHECK(t.cp_draw.back().eop == 1u);
+      CHECK(t.ia_tri.back().eop == 1u);
+    } else {
+      CHECK(((!t.cp_draw.empty() && t.cp_draw.back().eop) || (!t.cp_idraw.empty() && t.cp_idraw.back().eop)));
+    }
     CHECK(t.setup_tri.back().eop == 1u);
     CHECK(t.coarse_tile.back().eop == 1u);
     CHECK(t.fine_quad.back().eop == 1u);
@@ -64,6 +80,8 @@ TEST_CASE("gpu: every scene runs to END with its fence and irq", "[gpu][scenes]"
     CHECK(s.tiles_visited >= s.tiles_emitted);
     // Packets are canonical.
     for (const auto& p : t.cp_draw) CHECK(p == p.canonical());
+    for (const auto& p : t.cp_idraw) CHECK(p == p.canonical());
+    for (const auto& p : t.pa_tri) CHECK(p == p.canonical());
     for (const auto& p : t.ia_tri) CHECK(p == p.canonical());
     for (const auto& p : t.setup_tri) CHECK(p == p.canonical());
     for (const auto& p : t.fine_quad) CHECK(p == p.canonical());

@@ -112,7 +112,7 @@ class RuntimeFixture {
       : dev(be, d.device), ctx(dev.immediate()), rt(make_rt(dev, d.width, d.height, d.clear)),
         vb(make_vb(dev, d.vertices)) {
     if (!rt || !vb) throw std::runtime_error("RuntimeFixture: " + dev.last_error());
-    if (d.bind && (ctx.set_render_target(rt) != Result::OK || ctx.set_vertex_buffer(vb) != Result::OK))
+    if (d.bind && (ctx.set_render_target(rt) != Result::OK || ctx.set_pretransformed_vertex_buffer(vb) != Result::OK))
       throw std::runtime_error("RuntimeFixture: " + ctx.last_error());
   }
   ~RuntimeFixture() {
@@ -127,7 +127,7 @@ class RuntimeFixture {
   // Colour, then a draw of `count` vertices from `first` of the bound vertex buffer.
   Result draw(uint32_t colour, uint32_t count = 3, uint32_t first = 0) {
     ctx.set_color(colour);
-    return ctx.draw(count, first);
+    return ctx.draw_pretransformed(count, first);
   }
   std::vector<uint32_t> pixels() { return read_rt(ctx, rt); }
 
@@ -164,25 +164,25 @@ inline int draw_compare_scene(Device& dev) {
   Resource* vb = make_vb(dev, v);
   Resource* vb2 = make_vb(dev, concat({tri(0, 0, 64, 0, 0, 48), tri(64, 0, 64, 48, 0, 48)}));
   ctx.set_render_target(rt);
-  ctx.set_vertex_buffer(vb);
+  ctx.set_pretransformed_vertex_buffer(vb);
   for (int i = 0; i < 12; ++i) {
     ctx.set_color(rgba(20 * i, 255 - 20 * i, (i * 70) & 255));
     if (i == 5) ctx.set_scissor(4, 4, 50, 40);
-    ctx.draw(3, static_cast<uint32_t>(3 * i));
+    ctx.draw_pretransformed(3, static_cast<uint32_t>(3 * i));
     if (i % 4 == 3) ctx.flush();
   }
   // A deferred list drawing through the second buffer, executed twice.
   std::unique_ptr<DeferredContext> dc;
   dev.create_deferred_context({}, &dc);
   dc->set_render_target(rt);
-  dc->set_vertex_buffer(vb2);
+  dc->set_pretransformed_vertex_buffer(vb2);
   dc->set_color(rgba(200, 200, 0));
   dc->set_scissor(30, 20, 40, 30);
-  dc->draw(6, 0);
+  dc->draw_pretransformed(6, 0);
   CommandList* list = nullptr;
   dc->finish_command_list(false, &list);
   ctx.execute_command_list(list, true);
-  ctx.draw(3, 0);
+  ctx.draw_pretransformed(3, 0);
   // Rename the vertex buffer while the GPU may still read it.
   Mapped m;
   ctx.map(vb, MapType::WRITE_DISCARD, 0, &m);
@@ -193,12 +193,12 @@ inline int draw_compare_scene(Device& dev) {
   ctx.unmap(vb);
   ctx.set_scissor(0, 0, 0xFFFF, 0xFFFF);
   ctx.set_color(rgba(0, 255, 255));
-  ctx.draw(3, 0);
+  ctx.draw_pretransformed(3, 0);
   ctx.execute_command_list(list, false);
   list->release();
   ctx.set_render_target(rt);
-  ctx.set_vertex_buffer(vb);
-  ctx.draw(3, 0);
+  ctx.set_pretransformed_vertex_buffer(vb);
+  ctx.draw_pretransformed(3, 0);
   ctx.wait_idle();
   int drawn = 0;
   for (uint32_t p : read_rt(ctx, rt)) drawn += p != rgba(10, 10, 30);

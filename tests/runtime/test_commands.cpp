@@ -169,7 +169,7 @@ CommandList* record(GoldenFixture& f, const std::function<void(DeferredContext&)
   std::unique_ptr<DeferredContext> dc;
   REQUIRE(f.dev.create_deferred_context({}, &dc) == Result::OK);
   REQUIRE(dc->set_render_target(f.rt) == Result::OK);
-  REQUIRE(dc->set_vertex_buffer(f.vb) == Result::OK);
+  REQUIRE(dc->set_pretransformed_vertex_buffer(f.vb) == Result::OK);
   body(*dc);
   CommandList* l = nullptr;
   REQUIRE(dc->finish_command_list(false, &l) == Result::OK);
@@ -192,7 +192,7 @@ TEST_CASE("nested command lists: CALL in a list, a tail JUMP, and too deep ones 
     auto leaf = [&](uint32_t k) {
       return record(f, [k](DeferredContext& dc) {
         dc.set_color(rgba(40 * k, 0, 255));
-        REQUIRE(dc.draw(3, 3 * k) == Result::OK);
+        REQUIRE(dc.draw_pretransformed(3, 3 * k) == Result::OK);
       });
     };
     CommandList* l2 = leaf(0);
@@ -200,7 +200,7 @@ TEST_CASE("nested command lists: CALL in a list, a tail JUMP, and too deep ones 
     CommandList* l1 = record(f, [&](DeferredContext& dc) {
       REQUIRE(dc.execute_command_list(l2, true) == Result::OK);
       dc.set_color(rgba(0, 255, 0));
-      REQUIRE(dc.draw(3, 6) == Result::OK);  // the restored state: this list's target and buffer
+      REQUIRE(dc.draw_pretransformed(3, 6) == Result::OK);  // the restored state: this list's target and buffer
       REQUIRE(dc.execute_command_list(l3, true) == Result::OK);
     });
     if (use_call) {
@@ -219,9 +219,9 @@ TEST_CASE("nested command lists: CALL in a list, a tail JUMP, and too deep ones 
       chain = record(f, [&](DeferredContext& dc) {
         REQUIRE(dc.execute_command_list(inner, false) == Result::OK);
         dc.set_render_target(f.rt);
-        dc.set_vertex_buffer(f.vb);
+        dc.set_pretransformed_vertex_buffer(f.vb);
         dc.set_color(rgba(9, 9, 9 * k));
-        REQUIRE(dc.draw(k == 4 ? 3 : 0, 12) == Result::OK);
+        REQUIRE(dc.draw_pretransformed(k == 4 ? 3 : 0, 12) == Result::OK);
       });
       inner->release();  // the outer list holds it
     }
@@ -258,7 +258,7 @@ TEST_CASE("a DISCARD in a nested list reaches the immediate context through the 
   CommandList* outer = record(f, [&](DeferredContext& dc) {
     REQUIRE(dc.execute_command_list(inner, true) == Result::OK);
     dc.set_color(rgba(0, 0, 255));
-    REQUIRE(dc.draw(3, 0) == Result::OK);  // after the inner list: its data
+    REQUIRE(dc.draw_pretransformed(3, 0) == Result::OK);  // after the inner list: its data
   });
   inner->release();
   REQUIRE(f.ctx.execute_command_list(outer, true) == Result::OK);
@@ -276,12 +276,12 @@ TEST_CASE("the capture backend records a stream that replays to the golden backe
     Resource* rt = make_rt(dev, 32, 16, rgba(1, 1, 1));
     Resource* vb = make_vb(dev, concat({tri(0, 0, 32, 0, 0, 16), tri(32, 0, 32, 16, 0, 16)}));
     ctx.set_render_target(rt);
-    ctx.set_vertex_buffer(vb);
+    ctx.set_pretransformed_vertex_buffer(vb);
     ctx.set_color(rgba(200, 0, 0));
-    ctx.draw(3, 0);
+    ctx.draw_pretransformed(3, 0);
     ctx.flush();
     ctx.set_color(rgba(0, 200, 0));
-    ctx.draw(3, 3);
+    ctx.draw_pretransformed(3, 3);
     ctx.flush();
     const uint32_t addr = rt->gpu_address();
     ctx.clear_state();
@@ -334,8 +334,8 @@ TEST_CASE("a wait on the capture backend loses the device instead of hanging", "
   Resource* vb = make_vb(dev, tri(0, 0, 8, 0, 0, 8));
   auto& ctx = dev.immediate();
   ctx.set_render_target(rt);
-  ctx.set_vertex_buffer(vb);
-  ctx.draw(3, 0);
+  ctx.set_pretransformed_vertex_buffer(vb);
+  ctx.draw_pretransformed(3, 0);
   Mapped m;
   CHECK(ctx.map(rt, MapType::READ, 0, &m) == Result::DEVICE_LOST);
   CHECK(cap.waits() > 0);

@@ -20,7 +20,7 @@ FixtureDesc manual_with(const DeviceDesc& dd) { return ManualFixture::defaults()
 
 TEST_CASE_METHOD(ManualFixture, "WRITE map of an idle resource does not flush or wait", "[runtime][map]") {
   Resource* idle = make_vb(dev, tri(0, 0, 8, 0, 0, 8));
-  REQUIRE(ctx.draw(3, 0) == Result::OK);  // open, not flushed: vb is busy
+  REQUIRE(ctx.draw_pretransformed(3, 0) == Result::OK);  // open, not flushed: vb is busy
   const size_t open = ctx.open_dwords();
   Mapped m;
   REQUIRE(ctx.map(idle, MapType::WRITE, 0, &m) == Result::OK);
@@ -42,7 +42,7 @@ TEST_CASE("NO_OVERWRITE while the GPU is stalled returns at once with the same p
   auto t = tri(0, 0, 8, 0, 0, 8);
   std::memcpy(m1.data, t.data(), 24);
   f.ctx.unmap(f.vb);
-  f.ctx.draw(3, 0);
+  f.ctx.draw_pretransformed(3, 0);
   REQUIRE(f.ctx.flush() == Result::OK);
   REQUIRE(f.dev.completed_fence() < f.dev.flushed_fence());  // the GPU has not finished (stalled)
   const uint32_t addr = f.vb->gpu_address();
@@ -57,7 +57,7 @@ TEST_CASE("NO_OVERWRITE while the GPU is stalled returns at once with the same p
   f.ctx.unmap(f.vb);
   CHECK(f.be.memory().read32(addr + 24) == static_cast<uint32_t>(8 * PX));
   CHECK(f.be.memory().read32(addr + 4 * 2) == static_cast<uint32_t>(8 * PX));
-  f.ctx.draw(3, 3);
+  f.ctx.draw_pretransformed(3, 3);
 }
 
 TEST_CASE("DISCARD while busy returns new storage at once; the earlier draw sees the old data (golden)",
@@ -88,11 +88,11 @@ TEST_CASE("DISCARD while busy returns new storage at once; the earlier draw sees
 
 TEST_CASE_METHOD(ManualFixture, "READ map after a draw blocks until exactly that draw's fence", "[runtime][map]") {
   Resource* rt2 = make_rt(dev, 16, 16);
-  ctx.draw(3, 0);
+  ctx.draw_pretransformed(3, 0);
   REQUIRE(ctx.flush() == Result::OK);
   const uint64_t f1 = dev.flushed_fence();
   ctx.set_render_target(rt2);
-  ctx.draw(3, 0);
+  ctx.draw_pretransformed(3, 0);
   ctx.flush();
   const uint64_t f2 = dev.flushed_fence();
   REQUIRE(f2 == f1 + 1);
@@ -120,7 +120,7 @@ TEST_CASE_METHOD(ManualFixture, "READ map after a draw blocks until exactly that
 }
 
 TEST_CASE_METHOD(ManualFixture, "READ map flushes an unsubmitted draw and waits for its fence", "[runtime][map]") {
-  ctx.draw(3, 0);
+  ctx.draw_pretransformed(3, 0);
   REQUIRE(be.kick_count() == 0);
   const uint64_t f = ctx.open_fence();
   int polls = 0;
@@ -139,8 +139,8 @@ TEST_CASE_METHOD(ManualFixture, "READ map flushes an unsubmitted draw and waits 
 
 TEST_CASE_METHOD(ManualFixture, "a destroyed resource's memory is not reused before its fence", "[runtime][destroy]") {
   const uint32_t addr_a = vb->gpu_address();
-  ctx.draw(3, 0);
-  ctx.set_vertex_buffer(nullptr);
+  ctx.draw_pretransformed(3, 0);
+  ctx.set_pretransformed_vertex_buffer(nullptr);
   ctx.flush();
   const uint64_t f = dev.flushed_fence();
   vb->release();  // last reference: retires at f
@@ -164,7 +164,7 @@ TEST_CASE("a full heap waits for a retiring resource's fence before reusing its 
   dd.heap_size = 4096 + 1024 + 1024;  // the ring, a 16x16 render target and one 1 KiB buffer
   ManualFixture f(manual_with(dd).with_vertices(std::vector<int32_t>(256, 0)));  // 1 KiB
   const uint32_t addr_a = f.vb->gpu_address();
-  f.ctx.draw(3, 0);
+  f.ctx.draw_pretransformed(3, 0);
   f.ctx.clear_state();
   f.ctx.flush();
   const uint64_t fence = f.dev.flushed_fence();
@@ -299,9 +299,9 @@ TEST_CASE("a command list recorded on another thread and executed twice gives st
     std::unique_ptr<DeferredContext> dc;
     REQUIRE(f.dev.create_deferred_context({}, &dc) == Result::OK);
     dc->set_render_target(f.rt);
-    dc->set_vertex_buffer(f.vb);
+    dc->set_pretransformed_vertex_buffer(f.vb);
     dc->set_color(BLUE);  // no scissor set: the list must not inherit the immediate's
-    REQUIRE(dc->draw(3, 3) == Result::OK);
+    REQUIRE(dc->draw_pretransformed(3, 3) == Result::OK);
     REQUIRE(dc->finish_command_list(false, &list) == Result::OK);
   });
   rec.join();
@@ -309,7 +309,7 @@ TEST_CASE("a command list recorded on another thread and executed twice gives st
   f.ctx.set_scissor(0, 0, 31, 16);
   f.draw(RED);                                                     // L red
   REQUIRE(f.ctx.execute_command_list(list, true) == Result::OK);   // R blue
-  REQUIRE(f.ctx.draw(3, 6) == Result::OK);                         // M with the restored state: red
+  REQUIRE(f.ctx.draw_pretransformed(3, 6) == Result::OK);                         // M with the restored state: red
   auto px = f.pixels();
   CHECK(px[2 * 32 + 2] == RED);
   CHECK(px[2 * 32 + 20] == BLUE);
@@ -319,7 +319,7 @@ TEST_CASE("a command list recorded on another thread and executed twice gives st
   f.ctx.set_color(rgba(0, 255, 0));
   REQUIRE(f.ctx.execute_command_list(list, false) == Result::OK);  // again: M becomes blue
   CHECK(f.ctx.state().rt == nullptr);                                 // cleared, not restored
-  CHECK(f.ctx.draw(3, 0) == Result::INVALID_CALL);
+  CHECK(f.ctx.draw_pretransformed(3, 0) == Result::INVALID_CALL);
   px = f.pixels();
   CHECK(px[2 * 32 + 29] == BLUE);
   CHECK(px[2 * 32 + 2] == RED);
@@ -343,16 +343,16 @@ TEST_CASE("deferred DISCARD and NO_OVERWRITE write storage owned by the list (go
   std::memcpy(m.data, t.data(), 24);
   dc->unmap(f.vb);
   dc->set_render_target(f.rt);
-  dc->set_vertex_buffer(f.vb);
+  dc->set_pretransformed_vertex_buffer(f.vb);
   dc->set_color(rgba(0, 0, 255));
-  dc->draw(3, 0);
+  dc->draw_pretransformed(3, 0);
   Mapped m2;
   REQUIRE(dc->map(f.vb, MapType::WRITE_NO_OVERWRITE, 0, &m2) == Result::OK);
   CHECK(m2.data == m.data);
   auto t2 = tri(0, 0, 8, 0, 0, 8);
   std::memcpy(m2.data + 24, t2.data(), 24);
   dc->unmap(f.vb);
-  dc->draw(3, 3);
+  dc->draw_pretransformed(3, 3);
   CommandList* list = nullptr;
   REQUIRE(dc->finish_command_list(false, &list) == Result::OK);
   f.ctx.execute_command_list(list, false);
@@ -441,14 +441,14 @@ TEST_CASE_METHOD(ManualFixture, "storage shared by a resource and a command list
   CommandList* list = nullptr;
   REQUIRE(dc->finish_command_list(false, &list) == Result::OK);
   const uint32_t own_addr = vb->gpu_address();
-  REQUIRE(ctx.draw(3, 0) == Result::OK);  // the old storage is in use up to this fence
+  REQUIRE(ctx.draw_pretransformed(3, 0) == Result::OK);  // the old storage is in use up to this fence
   REQUIRE(ctx.execute_command_list(list, true) == Result::OK);
   const uint64_t exec_fence = ctx.open_fence();
   const uint32_t list_addr = vb->gpu_address();
   REQUIRE(list_addr != own_addr);
   CHECK(vb->last_gpu_read() == 0);  // the list does not read the resource (no draw in it)
   REQUIRE(ctx.flush() == Result::OK);
-  REQUIRE(ctx.draw(3, 0) == Result::OK);  // reads the shared storage: a later fence
+  REQUIRE(ctx.draw_pretransformed(3, 0) == Result::OK);  // reads the shared storage: a later fence
   REQUIRE(ctx.flush() == Result::OK);
   const uint64_t draw_fence = dev.flushed_fence();
   list->release();  // the resource still uses the list's storage
@@ -495,21 +495,21 @@ TEST_CASE_METHOD(ManualFixture, "injected out-of-memory surfaces at FinishComman
   std::unique_ptr<DeferredContext> dc;
   dev.create_deferred_context({}, &dc);
   dc->set_render_target(rt);
-  dc->set_vertex_buffer(vb);
+  dc->set_pretransformed_vertex_buffer(vb);
   dev.inject_allocation_failures(1);
   Mapped m;
   CHECK(dc->map(vb, MapType::WRITE_DISCARD, 0, &m) == Result::OK);  // keeps recording
   REQUIRE(m.data != nullptr);
   std::memset(m.data, 0, m.size);
   CHECK(dc->unmap(vb) == Result::OK);
-  CHECK(dc->draw(3, 0) == Result::OK);
+  CHECK(dc->draw_pretransformed(3, 0) == Result::OK);
   CHECK(dc->out_of_memory());
   CommandList* l = nullptr;
   CHECK(dc->finish_command_list(true, &l) == Result::OUT_OF_MEMORY);
   CHECK(l == nullptr);
   CHECK(dc->last_error().find("out of memory") != std::string::npos);
   // The context records again afterwards.
-  CHECK(dc->draw(3, 0) == Result::OK);
+  CHECK(dc->draw_pretransformed(3, 0) == Result::OK);
   REQUIRE(dc->finish_command_list(false, &l) == Result::OK);
   REQUIRE(l != nullptr);
   l->release();
@@ -519,16 +519,16 @@ TEST_CASE_METHOD(ManualFixture, "injected out-of-memory surfaces at FinishComman
   sd.max_command_bytes = 128;
   dev.create_deferred_context(sd, &small);
   small->set_render_target(rt);
-  small->set_vertex_buffer(vb);
+  small->set_pretransformed_vertex_buffer(vb);
   for (uint32_t i = 0; i < 20; ++i) {
     small->set_color(i);
-    CHECK(small->draw(3, 0) == Result::OK);
+    CHECK(small->draw_pretransformed(3, 0) == Result::OK);
   }
   CHECK(small->finish_command_list(false, &l) == Result::OUT_OF_MEMORY);
 }
 
 TEST_CASE_METHOD(ManualFixture, "DO_NOT_WAIT returns still drawing", "[runtime][map]") {
-  ctx.draw(3, 0);
+  ctx.draw_pretransformed(3, 0);
   Mapped m;
   CHECK(ctx.map(rt, MapType::READ, MAP_FLAG_DO_NOT_WAIT, &m) == Result::STILL_DRAWING);
   CHECK(m.data == nullptr);
@@ -546,12 +546,12 @@ TEST_CASE("a fence that stops advancing marks the device lost", "[runtime][error
   DeviceDesc dd;
   dd.timeout = std::chrono::milliseconds(50);
   ManualFixture f(manual_with(dd));
-  f.ctx.draw(3, 0);
+  f.ctx.draw_pretransformed(3, 0);
   Mapped m;
   CHECK(f.ctx.map(f.rt, MapType::READ, 0, &m) == Result::DEVICE_LOST);
   CHECK(f.dev.lost());
   CHECK(f.dev.last_error().find("device lost") != std::string::npos);
-  CHECK(f.ctx.draw(3, 0) == Result::DEVICE_LOST);
+  CHECK(f.ctx.draw_pretransformed(3, 0) == Result::DEVICE_LOST);
   CHECK(f.ctx.flush() == Result::DEVICE_LOST);
   Resource* x = nullptr;
   CHECK(f.dev.create_buffer({16, BIND_VERTEX_BUFFER}, nullptr, &x) == Result::DEVICE_LOST);
@@ -570,16 +570,16 @@ TEST_CASE("invalid calls are rejected with a code and a message", "[runtime][err
   CHECK(dev.create_texture2d({0, 4, 0, BIND_RENDER_TARGET}, nullptr, &bad) == Result::INVALID_ARG);
   CHECK(dev.create_texture2d({4, 4, 6, BIND_RENDER_TARGET}, nullptr, &bad) == Result::INVALID_ARG);
   CHECK(dev.last_error().find("pitch") != std::string::npos);
-  CHECK(ctx.set_vertex_buffer(f.rt) == Result::INVALID_ARG);
-  CHECK(ctx.set_vertex_buffer(cb) == Result::INVALID_ARG);
+  CHECK(ctx.set_pretransformed_vertex_buffer(f.rt) == Result::INVALID_ARG);
+  CHECK(ctx.set_pretransformed_vertex_buffer(cb) == Result::INVALID_ARG);
   CHECK(ctx.last_error().find("BIND_VERTEX_BUFFER") != std::string::npos);
   CHECK(ctx.set_render_target(f.vb) == Result::INVALID_ARG);
-  CHECK(ctx.set_vertex_buffer(f.vb, 2) == Result::INVALID_ARG);
-  CHECK(ctx.draw(3, 0) == Result::INVALID_CALL);  // nothing bound
+  CHECK(ctx.set_pretransformed_vertex_buffer(f.vb, 2) == Result::INVALID_ARG);
+  CHECK(ctx.draw_pretransformed(3, 0) == Result::INVALID_CALL);  // nothing bound
   ctx.set_render_target(f.rt);
-  ctx.set_vertex_buffer(f.vb);
-  CHECK(ctx.draw(3, 1) == Result::INVALID_ARG);   // past the end of the buffer
-  CHECK(ctx.draw_indexed(3, 0, 0) == Result::NOT_SUPPORTED);
+  ctx.set_pretransformed_vertex_buffer(f.vb);
+  CHECK(ctx.draw_pretransformed(3, 1) == Result::INVALID_ARG);   // past the end of the buffer
+  CHECK(ctx.draw_indexed(3, 0, 0) == Result::INVALID_CALL);   // a front-end draw: no input layout
   CHECK(ctx.set_scissor(0, 0, 0x10000, 4) == Result::INVALID_ARG);
   CHECK(ctx.unmap(f.vb) == Result::INVALID_CALL);
   Mapped m;
@@ -589,13 +589,13 @@ TEST_CASE("invalid calls are rejected with a code and a message", "[runtime][err
   // A released resource is not alive any more.
   Resource* gone = make_vb(dev, tri(0, 0, 8, 0, 0, 8));
   gone->release();
-  CHECK(ctx.set_vertex_buffer(gone) == Result::INVALID_ARG);
+  CHECK(ctx.set_pretransformed_vertex_buffer(gone) == Result::INVALID_ARG);
   CHECK(ctx.last_error().find("live") != std::string::npos);
   CHECK(ctx.execute_command_list(nullptr, false) == Result::INVALID_ARG);
   // A bound resource released by the application stays alive until unbound.
   f.vb->release();
   f.vb = nullptr;
-  CHECK(ctx.draw(3, 0) == Result::OK);
+  CHECK(ctx.draw_pretransformed(3, 0) == Result::OK);
   cb->release();
   ib->release();
 }

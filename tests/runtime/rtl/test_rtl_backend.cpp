@@ -50,9 +50,9 @@ TEST_CASE("RTL backend: Map READ waits for the draw's fence and sees its pixels"
   Resource* rt = test::make_rt(dev, 16, 16, 0);
   Resource* vb = test::make_vb(dev, test::tri(0, 0, 16, 0, 0, 16));
   ctx.set_render_target(rt);
-  ctx.set_vertex_buffer(vb);
+  ctx.set_pretransformed_vertex_buffer(vb);
   ctx.set_color(test::rgba(1, 2, 3));
-  ctx.draw(3, 0);
+  ctx.draw_pretransformed(3, 0);
   const auto px = test::read_rt(ctx, rt);
   REQUIRE(px.size() == 256);
   CHECK(px[1 * 16 + 1] == test::rgba(1, 2, 3));
