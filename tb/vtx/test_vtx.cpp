@@ -11,11 +11,6 @@
 #include "pineda_contract.h"
 #include "vtx/vtx.h"
 
-namespace pineda {
-// Where a clip-space vertex belongs, for mismatch reports (found by argument-dependent lookup).
-inline std::string locate(const ClipVtxPkt& p) { return "vtx_id=" + std::to_string(p.vtx_id); }
-}  // namespace pineda
-
 #include "Vvtx.h"
 #include "unit_test_main.h"
 
