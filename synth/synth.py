@@ -41,7 +41,8 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WRAPPER = os.path.join(REPO, "synth", "yosys.mjs")
 DEFAULT_UNITS = ["cp", "dma", "ia", "setup", "coarse_raster", "fine_raster", "pixel_writer",
-                 "mem_arbiter", "mem_stream_reader", "pineda_top", "vtx"]
+                 "mem_arbiter", "mem_stream_reader", "pineda_top", "vtx", "index_fetch",
+                 "vertex_tags", "vertex_fetch", "pa", "front_end"]
 
 
 class FlowError(Exception):

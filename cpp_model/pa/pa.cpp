@@ -250,6 +250,7 @@ void PrimitiveAssembly::process(const PrimPkt& p, std::vector<PaTriPkt>& out) {
       t.color = flat;
       t.target.base = st_[FE_RT_BASE];
       t.target.pitch = st_[FE_RT_PITCH] & 0xFFFFu;
+      t.target.msaa = (st_[FE_RT_PITCH] >> 16) & 1u;  // as the CP's ST_RT_PITCH[16]
       t.clip = clip;
       t.tri_id = tri_id_++;
       t.prim_id = p.prim_id;

@@ -1,10 +1,16 @@
 // Primitive assembly, clipping, projection, viewport, snap and culling (rtl/pa/pa.sv;
-// docs/frontend.md section 6, docs/numerics.md section 8). Built and tested on its own; not yet
-// connected to the pipeline model (model::Gpu).
+// docs/frontend.md section 6, docs/numerics.md section 8). Used by model::Gpu's front end.
 //
 // Two input streams: the clip-space vertices of VTX (ClipVtxPkt, a batch's vertices in slot
 // order, vtx_id[5] = last of the batch) and the triangle stream of vertex tags (PrimPkt: slots,
 // last of batch, end-of-pipe tokens, front-end state writes). Output: PaTriPkt for SETUP.
+//
+// The model projects a triangle's vertices per triangle, with the state current at that
+// triangle. The RTL projects each vertex of a batch once, into a per-slot cache, and uses it for
+// the unclipped triangles: the same bits, since an unclipped triangle's vertices are the input
+// vertices unchanged and the projection depends only on the vertex and the viewport registers
+// (the RTL empties its cache when a write changes one of those; tests/model/test_pa.cpp checks
+// that a shared vertex projects the same in every triangle).
 #pragma once
 
 #include <array>

@@ -1,6 +1,6 @@
 // pa: primitive assembly, clipping, projection, viewport, snap and culling
-// (docs/frontend.md §6, docs/numerics.md §8; model: cpp_model/pa/pa.cpp). Built and tested on
-// its own; not yet connected to the pipeline.
+// (docs/frontend.md §6, docs/numerics.md §8; model: cpp_model/pa/pa.cpp). Instantiated in
+// rtl/top/front_end.sv; unit test tb/pa/test_pa.cpp.
 //
 // Inputs: the clip-space vertex stream of VTX (clip_vtx_pkt_t; a batch's vertices in slot order,
 // vtx_id[4:0] = slot, vtx_id[5] = last of the batch; tokens on it are dropped) and the triangle
@@ -11,17 +11,35 @@
 // triangles of bank rbank_q are processed; a bank is full from its last vertex until its last
 // triangle is done.
 //
-// One sequencer (state_q) runs a triangle through shared FP32 operators: one fp32_add, one
-// fp32_mul, one fp32_rcp, one fp32_to_fix16_8 (chained within a clock where a step needs it)
-// and one pa_dist (six fp32_add: a vertex's seven plane distances):
-//   LOAD   3 clocks: the three vertices into polygon buffer 0 with their clip codes
+// Projector (pj_*): every vertex of a bank is projected once (1/w, viewport, snap, z) into a
+// per-slot cache pcache_q (sx, sy, z, 1/w; two read ports with registered addresses, so it
+// maps to block RAM), in slot order, as the vertices arrive: the read
+// bank first, then the bank being loaded; lcnt_q[b] vertices are loaded, pcnt_q[b] projected.
+// 3 clocks per vertex, with one fp32_mul and one fp32_add of its own and the sequencer's
+// fp32_rcp, fp32_mul, fp32_add and fp32_to_fix16_8 while the sequencer does not use them
+// (it waits while the sequencer clips). A write to a viewport register (FE_VP_*), applied in
+// order on the triangle stream and changing the register, empties the cache of both banks
+// (pcnt_q = 0) and cancels the vertex in flight; freeing a bank empties its cache. So every
+// projection in the cache was made with the viewport state that applies to the triangle reading
+// it, and equals the model's projection of that triangle's vertex (an unclipped triangle's
+// vertices are the input vertices bit for bit, numerics §8.2).
+//
+// One sequencer (state_q) runs each triangle:
+//   LOAD   3 clocks (the first in IDLE, once the three slots are projected): the three vertices
+//          into polygon buffer 0 with their clip codes (one pa_dist: six fp32_add, a vertex's
+//          seven plane distances); the cached projections of vertices 0 and 1 are read with
+//          the addresses of the first clock, vertex 2's with those of the second. In the third
+//          clock: NaN or
+//          AND of the codes -> discarded; OR of the codes 0 (the fast path) -> area, face and
+//          bounding-box culling on the cached projections and output, the triangle is accepted;
+//          otherwise the slow path:
 //   CLIP   per plane in the OR of the codes, per polygon edge: 1 clock, plus INT (22 clocks)
 //          for an edge crossing the plane (Sutherland-Hodgman, ping-pong between two buffers)
-//   PROJ   6 clocks per polygon vertex: 1/w, viewport, snap
+//   PROJ   6 clocks per polygon vertex: 1/w, viewport, snap (the shared operators)
 //   EMIT   1 clock per fan triangle: area, face and bounding-box culling, output
 //   DONE   the triangle packet is accepted (the prim input is held stable until then)
-// A token leaves in order through the output register; a state write takes 3 clocks (derived
-// viewport values W/2, H/2, zmax - zmin).
+// An unclipped triangle takes 3 clocks. A token leaves in order through the output register;
+// a state write takes 1 clock, one changing the viewport 3 (derived W/2, H/2, zmax - zmin).
 module pa (
   input  logic                      clk_i,
   input  logic                      rst_ni,
@@ -75,7 +93,7 @@ module pa (
   logic [31:0]       vpx_q, vpx_d, vpy_q, vpy_d, vpw_q, vpw_d, vph_q, vph_d, zmin_q, zmin_d, zmax_q, zmax_d;
   logic [3:0]        raster_q, raster_d;
   logic [31:0]       rtbase_q, rtbase_d, rtsize_q, rtsize_d, scx_q, scx_d, scy_q, scy_d;
-  logic [15:0]       rtpitch_q, rtpitch_d;
+  logic [16:0]       rtpitch_q, rtpitch_d;  // pitch [15:0], 4x MSAA [16]
   logic [31:0]       hw_q, hw_d, hh_q, hh_d, zr_q, zr_d;
   // sequencer
   logic [1:0]        k_q, k_d;              // LOAD: vertex
@@ -97,12 +115,25 @@ module pa (
   logic [31:0]       tri_q, tri_d;
   logic              out_valid_q, out_valid_d;
   pineda_pkg::pa_tri_pkt_t out_q, out_d;
+  pv_t               fp0_q, fp0_d, fp1_q, fp1_d;  // LOAD: cached projections of vertices 0, 1
+  logic [5:0]        pca_q, pca_d, pcb_q, pcb_d;  // pcache read addresses (ports a and b)
+  // projector
+  logic [1:0][5:0]   lcnt_q, lcnt_d, pcnt_q, pcnt_d;  // per bank: vertices loaded, projected
+  logic              pbusy_q, pbusy_d;      // a vertex in flight (phases 1, 2)
+  logic [1:0]        pph_q, pph_d;
+  logic              pb_q, pb_d;            // its bank and slot
+  logic [4:0]        ps_q, ps_d;
+  logic [31:0]       pr_q, pr_d, pax_q, pax_d, pay_q, pay_d, pzn_q, pzn_d;
+  logic [23:0]       psx_q, psx_d;
 
   // storage (no reset)
   logic [CvW-1:0]    vbuf_q [64];
   logic [PeW-1:0]    poly_q [2*MaxPoly];
   logic [111:0]      proj_q [MaxPoly];
-  logic              vb_we, poly_we, proj_we;
+  logic [111:0]      pcache_q [64];
+  logic              vb_we, poly_we, proj_we, pc_we;
+  logic [5:0]        pc_waddr;
+  logic [111:0]      pc_wdata;
   logic [5:0]        vb_waddr;
   logic [4:0]        poly_waddr;
   logic [PeW-1:0]    poly_wdata;
@@ -119,21 +150,29 @@ module pa (
 
   logic [4:0]  load_slot;
   cv_t         ld_cv;
+  pv_t         pc_a, pc_b;              // pcache read ports (addresses of the previous clock)
   logic [3:0]  ib;                      // CLIP: index of the edge's second vertex
   logic [PeW-1:0] pe_a, pe_b;
-  cv_t         cv_0, cv_a, cv_b, cv_i, cv_o;
+  cv_t         cv_0, cv_a, cv_b, cv_i, cv_o, cv_2;
   logic [6:0]  code_a, code_b;
   logic        in_a, in_b;
   pv_t         pv0, pv1, pv2;
   logic [111:0] pe_tmp;
 
   always_comb begin
-    unique case (k_q)
-      2'd0:    load_slot = prim_i.s0;
-      2'd1:    load_slot = prim_i.s1;
-      default: load_slot = prim_i.s2;
-    endcase
+    // LOAD: vertex 0 in IDLE, vertices 1 and 2 in SLoad (k_q)
+    if (state_q != SLoad) begin
+      load_slot = prim_i.s0;
+    end else if (k_q == 2'd1) begin
+      load_slot = prim_i.s1;
+    end else begin
+      load_slot = prim_i.s2;
+    end
     ld_cv  = cv_t'(vbuf_q[{rbank_q, load_slot}]);
+    pe_tmp = pcache_q[pca_q];
+    pc_a   = pv_t'(pe_tmp);
+    pe_tmp = pcache_q[pcb_q];
+    pc_b   = pv_t'(pe_tmp);
     ib     = (i_q + 4'd1 == n_q) ? 4'd0 : i_q + 4'd1;
     pe_a   = poly_q[paddr(cur_q, i_q)];
     pe_b   = poly_q[paddr(cur_q, ib)];
@@ -146,12 +185,48 @@ module pa (
     in_b   = !code_b[pl_q];
     cv_i   = iin_a_q ? cv_a : cv_b;
     cv_o   = iin_a_q ? cv_b : cv_a;
-    pe_tmp = proj_q[0];
-    pv0    = pv_t'(pe_tmp);
-    pe_tmp = proj_q[i_q];
-    pv1    = pv_t'(pe_tmp);
-    pe_tmp = proj_q[ib];
-    pv2    = pv_t'(pe_tmp);
+    // the triangle emitted: the fan triangle (0, i, i + 1) in EMIT; in LOAD (fast path) the
+    // cached projections of the three vertices, the attributes of the third from the port
+    cv_2   = cv_b;
+    if (state_q == SLoad) begin
+      pv0  = fp0_q;
+      pv1  = fp1_q;
+      pv2  = pc_a;
+      cv_2 = ld_cv;
+    end else begin
+      pe_tmp = proj_q[0];
+      pv0    = pv_t'(pe_tmp);
+      pe_tmp = proj_q[i_q];
+      pv1    = pv_t'(pe_tmp);
+      pe_tmp = proj_q[ib];
+      pv2    = pv_t'(pe_tmp);
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Projector: the vertex it works on, and whether it may use the shared operators this clock
+  // ---------------------------------------------------------------------------------------------
+  logic        rb_todo, ob_todo, pj_any, pj_go, ops_free, pj_bank;
+  logic [4:0]  pj_slot;
+  logic [1:0]  pj_ph;
+  logic [3:0][31:0] pj_pos;             // x, y, z, w of the projector's vertex
+
+  always_comb begin
+    rb_todo = pcnt_q[rbank_q] < lcnt_q[rbank_q];
+    ob_todo = pcnt_q[!rbank_q] < lcnt_q[!rbank_q];
+    pj_any  = pbusy_q || rb_todo || ob_todo;
+    if (pbusy_q) begin
+      pj_bank = pb_q;
+    end else begin
+      pj_bank = rb_todo ? rbank_q : !rbank_q;
+    end
+    pj_slot = pbusy_q ? ps_q : pcnt_q[pj_bank][4:0];
+    pj_ph   = pbusy_q ? pph_q : 2'd0;
+    pj_pos  = vbuf_q[{pj_bank, pj_slot}][127:0];
+    // the sequencer's states that leave fp32_rcp, fp32_mul, fp32_add and fp32_to_fix16_8 free
+    ops_free = (state_q == SIdle) || (state_q == SLoad) || (state_q == SClip) || (state_q == SInt0)
+            || (state_q == SIntW) || (state_q == SEmit) || (state_q == SDone);
+    pj_go   = pj_any && ops_free;
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -200,11 +275,13 @@ module pa (
   logic [6:0][31:0] dd;
   logic [6:0]  dout;
   logic [31:0] rcp_a, rcp_y, mul_a, mul_b, mul_y, add_a, add_b, add_y, fix_a;
+  logic [31:0] mul2_a, mul2_b, mul2_y, add2_a, add2_b, add2_y;   // the projector's own
   logic [23:0] fix_y;
   logic [3:0][31:0] dsel;               // x, y, z, w of the vertex pa_dist looks at
 
   always_comb begin
     unique case (state_q)
+      SIdle:   dsel = ld_cv.a[3:0];
       SLoad:   dsel = ld_cv.a[3:0];
       SInt0:   dsel = cv_i.a[3:0];
       SInt1:   dsel = cv_o.a[3:0];
@@ -218,7 +295,11 @@ module pa (
   pa_dist u_dist (.x_i(dx), .y_i(dy), .z_i(dz), .w_i(dw), .d_o(dd), .out_o(dout));
 
   always_comb begin
-    rcp_a = (state_q == SInt2) ? den_q : cv_a.a[3];
+    unique case (state_q)
+      SInt2:   rcp_a = den_q;
+      SProj:   rcp_a = cv_a.a[3];
+      default: rcp_a = pj_pos[3];         // projector phase 0: 1/w
+    endcase
   end
   fp32_rcp u_rcp (.a_i(rcp_a), .y_o(rcp_y));
 
@@ -241,7 +322,15 @@ module pa (
           default: begin mul_a = zn_q;      mul_b = zr_q;  end
         endcase
       end
-      default: ;
+      default: begin
+        if (pj_go) begin
+          unique case (pj_ph)
+            2'd0:    begin mul_a = pj_pos[0]; mul_b = rcp_y; end  // x/w
+            2'd1:    begin mul_a = pj_pos[2]; mul_b = pr_q;  end  // z/w
+            default: begin mul_a = pzn_q;      mul_b = zr_q;  end
+          endcase
+        end
+      end
     endcase
   end
   fp32_mul u_mul (.a_i(mul_a), .b_i(mul_b), .y_o(mul_y));
@@ -264,10 +353,40 @@ module pa (
           default: ;
         endcase
       end
-      default: ;
+      default: begin
+        if (pj_go) begin
+          unique case (pj_ph)
+            2'd0:    begin add_a = mul_y;  add_b = One;   end    // x/w + 1
+            2'd1:    begin add_a = mul2_y; add_b = vpx_q; end    // X
+            default: begin add_a = mul2_y; add_b = vpy_q; end    // Y
+          endcase
+        end
+      end
     endcase
   end
   fp32_add u_add (.a_i(add_a), .b_i(add_b), .y_o(add_y));
+
+  // the projector's mul and add: phase 0 y/w, 1 - y/w; phase 1 (x/w + 1) * W/2; phase 2
+  // (1 - y/w) * H/2, z/w * (zmax - zmin) + zmin
+  always_comb begin
+    unique case (pj_ph)
+      2'd0:    begin mul2_a = pj_pos[1]; mul2_b = rcp_y; end
+      2'd1:    begin mul2_a = pax_q;      mul2_b = hw_q;  end
+      default: begin mul2_a = pay_q;      mul2_b = hh_q;  end
+    endcase
+  end
+  fp32_mul u_mul2 (.a_i(mul2_a), .b_i(mul2_b), .y_o(mul2_y));
+
+  always_comb begin
+    if (pj_ph == 2'd0) begin
+      add2_a = One;
+      add2_b = mul2_y ^ Sign;
+    end else begin
+      add2_a = mul_y;
+      add2_b = zmin_q;
+    end
+  end
+  fp32_add u_add2 (.a_i(add2_a), .b_i(add2_b), .y_o(add2_y));
 
   always_comb begin
     fix_a = (state_q == SInt3) ? t_q : add_y;
@@ -335,12 +454,13 @@ module pa (
     ta.tex0.u = cv_a.a[4]; ta.tex0.v = cv_a.a[5]; ta.tex1.u = cv_a.a[6]; ta.tex1.v = cv_a.a[7];
     etri.attr[1] = ta;
     ta.z = pv2.z; ta.rhw = pv2.rhw;
-    ta.color = cv_b.color;
-    ta.tex0.u = cv_b.a[4]; ta.tex0.v = cv_b.a[5]; ta.tex1.u = cv_b.a[6]; ta.tex1.v = cv_b.a[7];
+    ta.color = cv_2.color;
+    ta.tex0.u = cv_2.a[4]; ta.tex0.v = cv_2.a[5]; ta.tex1.u = cv_2.a[6]; ta.tex1.v = cv_2.a[7];
     etri.attr[2] = ta;
     etri.color   = flat_q;
     etri.target.base  = rtbase_q;
-    etri.target.pitch = rtpitch_q;
+    etri.target.pitch = rtpitch_q[15:0];
+    etri.target.msaa  = rtpitch_q[16];
     etri.clip    = clip;
     etri.tri_id  = tri_q;
     etri.prim_id = prim_i.prim_id;
@@ -350,7 +470,8 @@ module pa (
   // ---------------------------------------------------------------------------------------------
   // Next state
   // ---------------------------------------------------------------------------------------------
-  logic       out_free, vtx_fire, pos_nan_ld, pos_nan_p;
+  logic       out_free, vtx_fire, pos_nan_ld, pos_nan_p, prim_done, proj_rdy, vp_wr;
+  logic [4:0] smax;
   logic [6:0] code_ld, or_next;
   logic [2:0] pl_next;
   logic       pl_found;
@@ -383,10 +504,20 @@ module pa (
     tri_d       = tri_q;
     out_valid_d = out_valid_q;
     out_d       = out_q;
+    fp0_d = fp0_q; fp1_d = fp1_q;
+    // pcache reads: vertices 0 (port a) and 1 (port b) with the addresses of IDLE, vertex 2
+    // (port a) with those of SLoad
+    pca_d = {rbank_q, (state_q == SLoad) ? prim_i.s2 : prim_i.s0};
+    pcb_d = {rbank_q, prim_i.s1};
+    lcnt_d = lcnt_q; pcnt_d = pcnt_q; pbusy_d = pbusy_q; pph_d = pph_q; pb_d = pb_q; ps_d = ps_q;
+    pr_d = pr_q; pax_d = pax_q; pay_d = pay_q; pzn_d = pzn_q; psx_d = psx_q;
     prim_ready_o = 1'b0;
+    prim_done    = 1'b0;
+    vp_wr        = 1'b0;
     vb_we = 1'b0; vb_waddr = '0; vb_wdata = '0;
     poly_we = 1'b0; poly_waddr = '0; poly_wdata = '0;
     proj_we = 1'b0; proj_waddr = '0; proj_wdata = '0;
+    pc_we = 1'b0; pc_waddr = '0; pc_wdata = '0;
 
     out_free = !out_valid_q || out_ready_i;
     if (out_valid_q && out_ready_i) out_valid_d = 1'b0;
@@ -400,11 +531,46 @@ module pa (
       vb_wdata.color = vtx_i.color;
       vb_wdata.a = {vtx_i.tex1.v, vtx_i.tex1.u, vtx_i.tex0.v, vtx_i.tex0.u,
                     vtx_i.pos.w, vtx_i.pos.z, vtx_i.pos.y, vtx_i.pos.x};
+      lcnt_d[wbank_q] = lcnt_q[wbank_q] + 6'd1;
       if (vtx_i.vtx_id[5]) begin
         full_d[wbank_q] = 1'b1;
         wbank_d         = !wbank_q;
       end
     end
+
+    // ---- projector: phase 0 1/w, x/w + 1, 1 - y/w; phase 1 z/w, sx; phase 2 sy, z -> cache
+    if (pj_go) begin
+      unique case (pj_ph)
+        2'd0: begin
+          pr_d    = rcp_y;
+          pax_d   = add_y;
+          pay_d   = add2_y;
+          pbusy_d = 1'b1;
+          pph_d   = 2'd1;
+          pb_d    = pj_bank;
+          ps_d    = pj_slot;
+        end
+        2'd1: begin
+          pzn_d = mul_y;
+          psx_d = fix_y;
+          pph_d = 2'd2;
+        end
+        default: begin
+          pc_we    = 1'b1;
+          pc_waddr = {pb_q, ps_q};
+          pc_wdata = {psx_q, fix_y, add2_y, pr_q};
+          pcnt_d[pb_q] = pcnt_q[pb_q] + 6'd1;
+          pbusy_d  = 1'b0;
+          pph_d    = 2'd0;
+        end
+      endcase
+    end
+
+    // a triangle starts once its three slots are projected (or the whole bank is)
+    smax = prim_i.s0;
+    if (prim_i.s1 > smax) smax = prim_i.s1;
+    if (prim_i.s2 > smax) smax = prim_i.s2;
+    proj_rdy = ({1'b0, smax} < pcnt_q[rbank_q]) || (pcnt_q[rbank_q] == lcnt_q[rbank_q]);
 
     code_ld    = dout & {4'hF, !raster_q[3], !raster_q[3], 1'b1};
     or_next    = or_q | code_ld;
@@ -427,6 +593,16 @@ module pa (
             end
           end else if (prim_i.wr) begin
             prim_ready_o = 1'b1;
+            // a viewport register changes (writing its value again changes nothing)
+            unique case (prim_i.wr_idx)
+              8'(pineda_pkg::FE_VP_X):    vp_wr = prim_i.wr_val != vpx_q;
+              8'(pineda_pkg::FE_VP_Y):    vp_wr = prim_i.wr_val != vpy_q;
+              8'(pineda_pkg::FE_VP_W):    vp_wr = prim_i.wr_val != vpw_q;
+              8'(pineda_pkg::FE_VP_H):    vp_wr = prim_i.wr_val != vph_q;
+              8'(pineda_pkg::FE_VP_ZMIN): vp_wr = prim_i.wr_val != zmin_q;
+              8'(pineda_pkg::FE_VP_ZMAX): vp_wr = prim_i.wr_val != zmax_q;
+              default: ;
+            endcase
             unique case (prim_i.wr_idx)
               8'(pineda_pkg::FE_VP_X):      vpx_d     = prim_i.wr_val;
               8'(pineda_pkg::FE_VP_Y):      vpy_d     = prim_i.wr_val;
@@ -436,19 +612,27 @@ module pa (
               8'(pineda_pkg::FE_VP_ZMAX):   zmax_d    = prim_i.wr_val;
               8'(pineda_pkg::FE_RASTER):    raster_d  = prim_i.wr_val[3:0];
               8'(pineda_pkg::FE_RT_BASE):   rtbase_d  = prim_i.wr_val;
-              8'(pineda_pkg::FE_RT_PITCH):  rtpitch_d = prim_i.wr_val[15:0];
+              8'(pineda_pkg::FE_RT_PITCH):  rtpitch_d = prim_i.wr_val[16:0];
               8'(pineda_pkg::FE_RT_SIZE):   rtsize_d  = prim_i.wr_val;
               8'(pineda_pkg::FE_SCISSOR_X): scx_d     = prim_i.wr_val;
               8'(pineda_pkg::FE_SCISSOR_Y): scy_d     = prim_i.wr_val;
               default: ;
             endcase
-            state_d = SDer1;
-          end else if (full_q[rbank_q]) begin
+            // a viewport write: derived values in SDer1, SDer2
+            state_d = vp_wr ? SDer1 : SIdle;
+          end else if (full_q[rbank_q] && proj_rdy) begin
+            // LOAD, vertex 0
+            poly_we    = 1'b1;
+            poly_waddr = paddr(1'b0, 4'd0);
+            poly_wdata = {code_ld, CvW'(ld_cv)};
+            flat_d  = ld_cv.color;
+            and_d   = code_ld;
+            or_d    = code_ld;
+            nan_d   = pos_nan_ld;
+            k_d     = 2'd1;
+            cur_d   = 1'b0;
+            i_d     = 4'd1;           // EMIT's cv_a reads vertex 1 in the fast path
             state_d = SLoad;
-            k_d     = 2'd0;
-            and_d   = 7'h7F;
-            or_d    = 7'h00;
-            nan_d   = 1'b0;
           end
         end
       end
@@ -462,25 +646,36 @@ module pa (
         state_d = SIdle;
       end
       SLoad: begin
+        // vertices 1 (k = 1) and 2 (k = 2)
         poly_we    = 1'b1;
         poly_waddr = paddr(1'b0, 4'(k_q));
         poly_wdata = {code_ld, CvW'(ld_cv)};
-        if (k_q == 2'd0) flat_d = ld_cv.color;
         and_d = and_q & code_ld;
         or_d  = or_next;
         nan_d = nan_q || pos_nan_ld;
-        k_d   = k_q + 2'd1;
-        if (k_q == 2'd2) begin
+        if (k_q == 2'd1) begin
+          fp0_d = pc_a;
+          fp1_d = pc_b;
+          k_d   = 2'd2;
+        end else begin
           cur_d = 1'b0;
           n_d   = 4'd3;
-          i_d   = 4'd0;
           m_d   = 4'd0;
           ph_d  = 3'd0;
           if (nan_q || pos_nan_ld || ((and_q & code_ld) != 7'd0)) begin
-            state_d = SDone;
+            prim_done = 1'b1;         // NaN or rejected
           end else if (or_next == 7'd0) begin
-            state_d = SProj;
+            // fast path: not clipped, the cached projections; waits here for the output
+            if (cull || out_free) begin
+              if (!cull) begin
+                out_valid_d = 1'b1;
+                out_d       = etri;
+                tri_d       = tri_q + 32'd1;
+              end
+              prim_done = 1'b1;
+            end
           end else begin
+            i_d     = 4'd0;
             state_d = SClip;
             pl_d    = 3'd0;
             for (int p = 6; p >= 0; p--) begin
@@ -624,19 +819,37 @@ module pa (
         end
       end
       SDone: begin
-        prim_ready_o = 1'b1;
-        if (prim_i.last) begin
-          full_d[rbank_q] = 1'b0;
-          rbank_d         = !rbank_q;
-        end
-        state_d = SIdle;
+        prim_done = 1'b1;
       end
       default: state_d = SIdle;
     endcase
 
+    // the triangle is accepted; its batch's last triangle frees the bank (and its cache)
+    if (prim_done) begin
+      prim_ready_o = 1'b1;
+      state_d      = SIdle;
+      k_d          = 2'd0;
+      if (prim_i.last) begin
+        full_d[rbank_q] = 1'b0;
+        rbank_d         = !rbank_q;
+        lcnt_d[rbank_q] = 6'd0;
+        pcnt_d[rbank_q] = 6'd0;
+        if (pbusy_d && (pb_d == rbank_q)) begin
+          pbusy_d = 1'b0;
+          pph_d   = 2'd0;
+        end
+      end
+    end
+    // a viewport write: every cached projection is stale, the vertex in flight too
+    if (vp_wr) begin
+      pcnt_d  = '0;
+      pbusy_d = 1'b0;
+      pph_d   = 2'd0;
+    end
+
     out_valid_o = out_valid_q;
     out_o       = out_q;
-    idle_o      = (state_q == SIdle) && !out_valid_q && (full_q == 2'b00);
+    idle_o      = (state_q == SIdle) && !out_valid_q && (full_q == 2'b00) && !pj_any;
     clip_busy_o = (state_q == SClip) || (state_q == SInt0) || (state_q == SInt1) || (state_q == SInt2)
                || (state_q == SInt3) || (state_q == SIntA) || (state_q == SIntB) || (state_q == SIntW);
   end
@@ -659,6 +872,9 @@ module pa (
       tri_q <= '0;
       out_valid_q <= 1'b0;
       out_q <= '0;
+      fp0_q <= '0; fp1_q <= '0;
+      lcnt_q <= '0; pcnt_q <= '0; pbusy_q <= 1'b0; pph_q <= '0; pb_q <= 1'b0; ps_q <= '0;
+      pr_q <= '0; pax_q <= '0; pay_q <= '0; pzn_q <= '0; psx_q <= '0;
     end else begin
       state_q <= state_d;
       full_q <= full_d; wbank_q <= wbank_d; rbank_q <= rbank_d;
@@ -673,6 +889,9 @@ module pa (
       tri_q <= tri_d;
       out_valid_q <= out_valid_d;
       out_q <= out_d;
+      fp0_q <= fp0_d; fp1_q <= fp1_d;
+      lcnt_q <= lcnt_d; pcnt_q <= pcnt_d; pbusy_q <= pbusy_d; pph_q <= pph_d; pb_q <= pb_d; ps_q <= ps_d;
+      pr_q <= pr_d; pax_q <= pax_d; pay_q <= pay_d; pzn_q <= pzn_d; psx_q <= psx_d;
     end
   end
 
@@ -681,6 +900,9 @@ module pa (
     if (vb_we) vbuf_q[vb_waddr] <= CvW'(vb_wdata);
     if (poly_we) poly_q[poly_waddr] <= poly_wdata;
     if (proj_we) proj_q[proj_waddr] <= proj_wdata;
+    if (pc_we) pcache_q[pc_waddr] <= pc_wdata;
+    pca_q <= pca_d;
+    pcb_q <= pcb_d;
   end
 
 `ifndef SYNTHESIS

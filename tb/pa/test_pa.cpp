@@ -170,6 +170,95 @@ TEST_CASE("pa: directed clip cases") {
   check("directed", s, seed);
 }
 
+// The fast path (unclipped triangles: cached projections) and the slow path (the clipping
+// sequencer) interleaved in one batch, with tokens, state writes (cull mode, depth clip, target
+// and MSAA, and viewport writes inside and between batches, while the next bank is already
+// loaded and projected) between them.
+TEST_CASE("pa: fast and slow paths interleaved, viewport writes while banks are projected") {
+  const uint64_t seed = tb::announce_seed("rtl_pa");
+  pa_test::Streams s;
+  s.viewport(0, 0, 256, 256, 256, 256);
+  auto ins = [&](size_t at, uint32_t idx, uint32_t val) {
+    PrimPkt w;
+    w.wr = 1;
+    w.wr_idx = idx;
+    w.wr_val = val;
+    s.prims.insert(s.prims.begin() + static_cast<long>(at), w);
+  };
+  auto ins_token = [&](size_t at) {
+    PrimPkt e;
+    e.eop = 1;
+    s.prims.insert(s.prims.begin() + static_cast<long>(at), e);
+  };
+  // slots 0..7 in view, 8 before near, 9 beyond the right guard band, 10 behind the eye,
+  // 11 NaN, 12..13 beyond the right band too (12, 13 and 9 reject together)
+  const std::vector<std::array<uint32_t, 4>> pos = {
+      P(-0.5f, -0.5f, 0.5f, 1), P(0.5f, -0.5f, 0.5f, 1), P(0.0f, 0.5f, 0.5f, 1), P(-0.8f, 0.7f, 0.2f, 1),
+      P(0.6f, 0.6f, 0.9f, 2), P(-0.3f, -0.9f, 0.1f, 0.5f), P(0.9f, 0.1f, 0.3f, 1), P(-0.9f, 0.2f, 0.7f, 1.5f),
+      P(0.1f, 0.1f, -0.5f, 1), P(3.0f, 0.2f, 0.5f, 1), P(0.2f, 0.3f, 0.5f, -1), P(std::nanf(""), 0, 0.5f, 1),
+      P(3.0f, -0.5f, 0.5f, 1), P(4.0f, 0.5f, 0.5f, 1)};
+  const std::vector<std::array<uint32_t, 3>> tris = {
+      {0, 1, 2}, {0, 1, 8}, {2, 3, 4}, {3, 4, 9}, {4, 5, 6}, {9, 12, 13}, {5, 6, 7}, {0, 10, 1},
+      {6, 7, 0}, {1, 11, 2}, {7, 0, 1}, {8, 9, 10}, {1, 2, 3}, {2, 2, 3}, {3, 1, 0}, {4, 6, 5}};
+  for (int b = 0; b < 10; ++b) {
+    const size_t before = s.prims.size();
+    s.batch(pos, tris);
+    // inside the batch: cull mode / winding / depth clip, a token, target + MSAA, and (b odd) a
+    // viewport write between two triangles (outside what vertex tags sends, handled all the same)
+    ins(before + 2 + static_cast<size_t>(b % 5), FE_RASTER, static_cast<uint32_t>(b * 3) & 15u);
+    ins_token(before + 5 + static_cast<size_t>(b % 3));
+    ins(before + 9, FE_RT_PITCH, (b & 2) ? (0x10000u | 4096u) : 1024u);
+    if (b & 1) ins(before + 11, FE_VP_X, pa_test::fb(static_cast<float>(b)));
+    // between batches: a new viewport (the next batch's vertices are already in, projected with
+    // the old one), sometimes only a depth range
+    if (b % 3 == 2) {
+      s.wr(FE_VP_ZMIN, pa_test::fb(0.25f));
+      s.wr(FE_VP_ZMAX, pa_test::fb(0.75f));
+    } else {
+      s.viewport(static_cast<float>(b * 7), static_cast<float>(b * 3), 200.0f + static_cast<float>(b * 11),
+                 180.0f + static_cast<float>(b * 5), 512, 512, (b & 1) != 0);
+    }
+    if (b % 4 == 3) s.token();
+  }
+  // single-triangle batches, each after a viewport write: the cache is emptied again and again
+  for (int b = 0; b < 12; ++b) {
+    s.wr(FE_VP_W, pa_test::fb(100.0f + static_cast<float>(b * 13)));
+    s.tri(P(-0.5f, -0.5f, 0.5f, 1), P(0.5f, -0.5f + 0.01f * static_cast<float>(b), 0.5f, 1), P(0.0f, 0.5f, 0.5f, 1));
+    if (b % 3 == 0) s.tri(P(-0.5f, -0.5f, -0.5f, 1), P(0.5f, -0.5f, 0.5f, 1), P(0.0f, 0.5f, 0.5f, 1));
+  }
+  // full batches of distinct vertices whose few triangles use the first slots only: a batch is
+  // done (its bank freed and loaded again) while the rest of it is still being projected
+  for (int b = 0; b < 8; ++b) {
+    std::vector<std::array<uint32_t, 4>> p32;
+    for (int i = 0; i < 32; ++i) {
+      const float f = static_cast<float>(b * 32 + i);
+      p32.push_back(P(-0.8f + 0.005f * f, -0.7f + 0.0037f * f, 0.3f + 0.001f * f, 1.0f + 0.01f * f));
+    }
+    if (b % 4 == 3) {
+      s.batch(p32, {{0, 1, 2}, {2, 1, 3}, {0, 5, 1}});
+    } else {
+      s.batch(p32, {{0, 1, 2}});
+    }
+  }
+  s.token();
+  model::PrimitiveAssembly pa;
+  const auto exp = model::run_pa(s.vtx, s.prims, &pa);
+  CHECK(pa.stats().clipped >= 20);
+  CHECK(pa.stats().rejected >= 10);
+  CHECK(pa.stats().nan >= 10);
+  CHECK(pa.stats().tris_out >= 100);
+  bool msaa0 = false, msaa1 = false;
+  for (const auto& t : exp) {
+    if (t.eop) continue;
+    msaa0 = msaa0 || t.target.msaa == 0;
+    msaa1 = msaa1 || t.target.msaa == 1;
+  }
+  CHECK(msaa0);
+  CHECK(msaa1);
+  check("fast/slow", s, seed);
+  for (uint64_t k = 1; k < 4; ++k) check("fast/slow", s, seed + k);
+}
+
 TEST_CASE("pa: throughput and clipper occupancy", "[.bench]") {
   const uint64_t seed = tb::announce_seed("rtl_pa");
   pa_test::Streams in_view, mixed;
@@ -191,5 +280,16 @@ TEST_CASE("pa: throughput and clipper occupancy", "[.bench]") {
     in_view.batch(pos, tris);
   }
   check("bench/in-view grid", in_view, seed, true);
+  {  // the same with a viewport write before every batch (the next bank is projected again)
+    pa_test::Streams vp;
+    size_t b = 0, nv = 0;
+    for (const auto& p : in_view.prims) {
+      if (!p.wr && !p.eop && nv == 0) vp.wr(FE_VP_X, pa_test::fb(static_cast<float>(b++ % 7)));
+      vp.prims.push_back(p);
+      nv = p.last ? 0 : nv + 1;
+    }
+    vp.vtx = in_view.vtx;
+    check("bench/in-view grid, viewport write per batch", vp, seed, true);
+  }
   check("bench/random (30% clipped)", pa_test::random_streams(seed, 60), seed, true);
 }

@@ -34,8 +34,9 @@ struct Streams {
     p.eop = 1;
     prims.push_back(p);
   }
-  // A viewport and target: W x H at (x, y), depth [0, 1], scissor = whole target.
-  void viewport(float x, float y, float w, float h, uint32_t rt_w, uint32_t rt_h) {
+  // A viewport and target: W x H at (x, y), depth [0, 1], scissor = whole target; msaa sets
+  // FE_RT_PITCH[16] (target.msaa).
+  void viewport(float x, float y, float w, float h, uint32_t rt_w, uint32_t rt_h, bool msaa = false) {
     wr(FE_VP_X, fb(x));
     wr(FE_VP_Y, fb(y));
     wr(FE_VP_W, fb(w));
@@ -43,7 +44,7 @@ struct Streams {
     wr(FE_VP_ZMIN, fb(0.0f));
     wr(FE_VP_ZMAX, fb(1.0f));
     wr(FE_RT_BASE, 0x100000);
-    wr(FE_RT_PITCH, rt_w * 4);
+    wr(FE_RT_PITCH, (rt_w * (msaa ? 16u : 4u)) | (msaa ? 0x10000u : 0u));
     wr(FE_RT_SIZE, rt_w | (rt_h << 16));
   }
   // One batch: the vertices (positions x, y, z, w; colour and tex derived from the index) and
@@ -98,9 +99,13 @@ inline Streams random_streams(uint64_t seed, int batches) {
     if (chance(0.3)) {
       s.wr(FE_RASTER, static_cast<uint32_t>(irange(0, 15)));
     }
-    if (chance(0.1)) s.viewport(static_cast<float>(irange(-50, 100)), static_cast<float>(irange(-50, 100)),
-                                static_cast<float>(irange(1, 2000)), static_cast<float>(irange(1, 2000)),
-                                static_cast<uint32_t>(irange(1, 2048)), static_cast<uint32_t>(irange(1, 2048)));
+    if (chance(0.1)) {
+      // drawn last argument first, as GCC evaluated them when they were call arguments
+      const uint32_t rh = static_cast<uint32_t>(irange(1, 2048)), rw = static_cast<uint32_t>(irange(1, 2048));
+      const float vh = static_cast<float>(irange(1, 2000)), vw = static_cast<float>(irange(1, 2000));
+      const float vy = static_cast<float>(irange(-50, 100)), vx = static_cast<float>(irange(-50, 100));
+      s.viewport(vx, vy, vw, vh, rw, rh, (rh & 1u) != 0);  // 4x MSAA for odd heights
+    }
     if (chance(0.1)) s.wr(FE_SCISSOR_X, static_cast<uint32_t>(irange(0, 300)) | (static_cast<uint32_t>(irange(0, 700)) << 16));
     if (chance(0.1)) s.wr(FE_SCISSOR_Y, static_cast<uint32_t>(irange(0, 300)) | (static_cast<uint32_t>(irange(0, 700)) << 16));
     if (chance(0.1)) s.token();

@@ -184,3 +184,60 @@ TEST_CASE("pa: spheres cut by near and far: no sample covered twice per facing",
     }
   }
 }
+
+TEST_CASE("pa: target.msaa is FE_RT_PITCH[16], the pitch [15:0]", "[pa]") {
+  for (bool msaa : {false, true}) {
+    pa_test::Streams s;
+    s.viewport(0, 0, 100, 100, 100, 100, msaa);
+    s.tri(P(-0.5f, -0.5f, 0.5f, 1), P(0.5f, -0.5f, 0.5f, 1), P(0, 0.5f, 0.5f, 1));
+    s.wr(FE_RT_PITCH, 0xFFFE0000u | 1234u);  // bits above 16 are ignored
+    s.tri(P(-0.5f, -0.5f, 0.5f, 1), P(0.5f, -0.5f, 0.5f, 1), P(0, 0.5f, 0.5f, 1));
+    const auto out = model::run_pa(s.vtx, s.prims);
+    REQUIRE(out.size() == 2);
+    CHECK(out[0].target.msaa == (msaa ? 1u : 0u));
+    CHECK(out[0].target.pitch == (msaa ? 1600u : 400u));
+    CHECK(out[1].target.msaa == 0u);
+    CHECK(out[1].target.pitch == 1234u);
+  }
+}
+
+// The RTL projects each vertex of a batch once (per slot) and reuses it for every unclipped
+// triangle: the model's projection of an unclipped vertex must not depend on the triangle.
+TEST_CASE("pa: an unclipped vertex projects the same in every triangle that uses it", "[pa]") {
+  pa_test::Streams s;
+  s.viewport(3.5f, -7.25f, 1000.0f, 700.0f, 1024, 1024);
+  std::vector<std::array<uint32_t, 4>> pos;
+  for (int j = 0; j < 5; ++j)
+    for (int i = 0; i < 5; ++i)
+      pos.push_back(P(-0.9f + 0.41f * static_cast<float>(i) + 0.013f * static_cast<float>(j),
+                      -0.8f + 0.37f * static_cast<float>(j), 0.1f + 0.03f * static_cast<float>(i + j),
+                      0.7f + 0.11f * static_cast<float>(i * j % 7)));
+  std::vector<std::array<uint32_t, 3>> tris;
+  for (uint32_t j = 0; j < 4; ++j)
+    for (uint32_t i = 0; i < 4; ++i) {
+      const uint32_t a = j * 5 + i;
+      tris.push_back({a, a + 1, a + 5});
+      tris.push_back({a + 5, a + 1, a + 6});  // also listed from another vertex first
+    }
+  s.batch(pos, tris);
+  PrimitiveAssembly pa;
+  const auto out = model::run_pa(s.vtx, s.prims, &pa);
+  REQUIRE(pa.stats().clipped == 0);
+  REQUIRE(out.size() == tris.size());
+  std::map<uint32_t, std::array<uint64_t, 4>> seen;
+  int shared = 0;
+  for (size_t t = 0; t < tris.size(); ++t) {
+    for (int k = 0; k < 3; ++k) {
+      const std::array<uint64_t, 4> q = {static_cast<uint64_t>(out[t].v[k].x), static_cast<uint64_t>(out[t].v[k].y),
+                                         static_cast<uint64_t>(out[t].attr[k].z), static_cast<uint64_t>(out[t].attr[k].rhw)};
+      const auto it = seen.find(tris[t][k]);
+      if (it == seen.end()) {
+        seen[tris[t][k]] = q;
+      } else {
+        ++shared;
+        CHECK(it->second == q);
+      }
+    }
+  }
+  CHECK(shared > 40);
+}
