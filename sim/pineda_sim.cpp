@@ -118,6 +118,9 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
   nlohmann::json j;
   const double cyc = r.cycles ? static_cast<double>(r.cycles) : 1.0;
   j["cycles"] = r.cycles;
+  // IA reads 2 dwords per vertex of each pre-transformed DRAW (the front end's reads are its own).
+  double ia_dwords = 0;
+  for (const DrawPkt& d : t.cp_draw) ia_dwords += d.eop ? 0.0 : 2.0 * static_cast<double>(d.vertex_count);
   struct UnitRate {
     const char* name;
     int perf_base;
@@ -127,8 +130,7 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
   };
   const UnitRate units[] = {
       {"CP", PERF_CP_BUSY, static_cast<double>(cmd_dwords), 1.0, "command dwords/clock"},
-      {"IA", PERF_IA_BUSY, static_cast<double>(r.mem_reads) - cmd_dwords, 1.0,
-       "vertex dwords/clock"},
+      {"IA", PERF_IA_BUSY, ia_dwords, 1.0, "vertex dwords/clock"},
       {"SETUP", PERF_SETUP_BUSY, static_cast<double>(t.ia_tri.size() + t.pa_tri.size()), 1.0, "triangles/clock"},
       {"COARSE", PERF_COARSE_BUSY, static_cast<double>(s.tiles_visited), 1.0,
        "tile decisions/clock"},
