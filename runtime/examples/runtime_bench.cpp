@@ -19,6 +19,7 @@ struct Case {
   const char* name;
   bool async;
   int state_changes;  // 0: draw only, 1: colour per draw, 2: colour + vertex buffer per draw
+  bool front_end = false;  // DRAW_FE draws (draw_indexed); state change 1 is then the transform
 };
 
 double run(const Case& c, uint32_t draws, DeviceStats* st) {
@@ -32,14 +33,36 @@ double run(const Case& c, uint32_t draws, DeviceStats* st) {
   Resource* rt = nullptr;
   Resource* vb[2] = {nullptr, nullptr};
   dev.create_texture2d({256, 256, 0, BIND_RENDER_TARGET}, nullptr, &rt);
+  Resource* ib = nullptr;
   for (auto& v : vb) dev.create_buffer({3 * 8 * 64, BIND_VERTEX_BUFFER}, nullptr, &v);
+  dev.create_buffer({3 * 64 * 2, BIND_INDEX_BUFFER}, nullptr, &ib);
   ctx.set_render_target(rt);
   ctx.set_pretransformed_vertex_buffer(vb[0]);
+  if (c.front_end) {
+    InputLayout layout;
+    dev.create_input_layout({{Semantic::POSITION, VertexFormat::F32X3, 0, 0}}, &layout);
+    ctx.set_input_layout(layout);
+    ctx.set_vertex_buffer(0, vb[0], 12);
+    ctx.set_index_buffer(ib, IndexFormat::R16_UINT);
+    ctx.set_viewport({0, 0, 256, 256, 0, 1});
+  }
+  Matrix4 m;
   const auto t0 = std::chrono::steady_clock::now();
   for (uint32_t i = 0; i < draws; ++i) {
-    if (c.state_changes >= 1) ctx.set_color(i);
-    if (c.state_changes >= 2) ctx.set_pretransformed_vertex_buffer(vb[i & 1]);
-    if (ctx.draw_pretransformed(3, 3 * (i & 63)) != Result::OK) {
+    Result r = Result::OK;
+    if (c.front_end) {
+      if (c.state_changes >= 1) {
+        m.m[0][3] = static_cast<float>(i & 255);
+        ctx.set_transform(m);
+      }
+      if (c.state_changes >= 2) ctx.set_vertex_buffer(0, vb[i & 1], 12);
+      r = ctx.draw_indexed(3, 3 * (i & 63), 0);
+    } else {
+      if (c.state_changes >= 1) ctx.set_color(i);
+      if (c.state_changes >= 2) ctx.set_pretransformed_vertex_buffer(vb[i & 1]);
+      r = ctx.draw_pretransformed(3, 3 * (i & 63));
+    }
+    if (r != Result::OK) {
       std::fprintf(stderr, "draw failed: %s\n", ctx.last_error().c_str());
       std::exit(1);
     }
@@ -50,6 +73,7 @@ double run(const Case& c, uint32_t draws, DeviceStats* st) {
   *st = dev.stats();
   ctx.clear_state();
   rt->release();
+  ib->release();
   for (auto* v : vb) v->release();
   return std::chrono::duration<double>(t1 - t0).count();
 }
@@ -64,6 +88,10 @@ int main(int argc, char** argv) {
       {"sync, colour + vertex buffer per draw", false, 2},
       {"async, colour per draw", true, 1},
       {"async, colour + vertex buffer per draw", true, 2},
+      {"sync, front end: draw_indexed only", false, 0, true},
+      {"sync, front end: transform per draw", false, 1, true},
+      {"sync, front end: transform + VB per draw", false, 2, true},
+      {"async, front end: transform per draw", true, 1, true},
   };
   std::printf("runtime_bench: host-side cost per draw (%u draws, GPU replaced by a fence that completes at once)\n",
               draws);
