@@ -40,9 +40,13 @@ import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WRAPPER = os.path.join(REPO, "synth", "yosys.mjs")
+# pineda_top and front_end are not in the default set: since the geometry front end is inside
+# them, `synth -flatten` of either stops in ABC with a Yosys 0.55 internal error ("Assert
+# `is_wire()' failed", rtlil.cc, while re-integrating ABC's netlist of ~300k gates); every unit
+# synthesises on its own. `--units pineda_top` still runs it (docs/architecture.md, Area).
 DEFAULT_UNITS = ["cp", "dma", "ia", "setup", "coarse_raster", "fine_raster", "pixel_writer",
-                 "mem_arbiter", "mem_stream_reader", "pineda_top", "vtx", "index_fetch",
-                 "vertex_tags", "vertex_fetch", "pa", "front_end"]
+                 "mem_arbiter", "mem_stream_reader", "vtx", "index_fetch", "vertex_tags",
+                 "vertex_fetch", "pa"]
 
 
 class FlowError(Exception):
