@@ -40,10 +40,10 @@ import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WRAPPER = os.path.join(REPO, "synth", "yosys.mjs")
-# pineda_top and front_end are not in the default set: since the geometry front end is inside
-# them, `synth -flatten` of either stops in ABC with a Yosys 0.55 internal error ("Assert
-# `is_wire()' failed", rtlil.cc, while re-integrating ABC's netlist of ~300k gates); every unit
-# synthesises on its own. `--units pineda_top` still runs it (docs/architecture.md, Area).
+# front_end and pineda_top (which contains it) are not in the default set: `synth -flatten` of
+# front_end stops in ABC with a Yosys 0.55 internal error ("Assert `is_wire()' failed",
+# rtlil.cc, re-integrating ABC's netlist of ~300k gates); every unit synthesises on its own.
+# `--units pineda_top` still runs it (docs/architecture.md, "Front-end area").
 DEFAULT_UNITS = ["cp", "dma", "ia", "setup", "coarse_raster", "fine_raster", "pixel_writer",
                  "mem_arbiter", "mem_stream_reader", "vtx", "index_fetch", "vertex_tags",
                  "vertex_fetch", "pa"]
