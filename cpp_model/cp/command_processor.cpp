@@ -417,11 +417,4 @@ std::optional<DrawPkt> CommandProcessor::step() {
   return std::nullopt;
 }
 
-std::optional<DrawPkt> CommandProcessor::next_draw(uint64_t max_dwords) {
-  for (uint64_t n = 0; n < max_dwords && can_decode(); ++n) {
-    if (auto d = step()) return d;
-  }
-  return std::nullopt;
-}
-
 }  // namespace pineda::model

@@ -60,11 +60,9 @@ class CommandProcessor {
   // satisfied wait to act on.
   bool can_decode() const;
   // Decodes one dword (or acts on an IB end / a satisfied wait); returns the packet a DRAW
-  // or an end-of-pipe WRITE_REG (token, eop = 1) completes.
+  // or an end-of-pipe WRITE_REG on the IA path (token, eop = 1) completes. A front-end packet
+  // it decoded is taken with take_fe() before the next step().
   std::optional<DrawPkt> step();
-  // Decodes until a draw packet or token comes out or the CP cannot decode (or max_dwords steps
-  // were made).
-  std::optional<DrawPkt> next_draw(uint64_t max_dwords = ~uint64_t{0});
   // The COPY decoded by the last step(), if any (to be executed before decoding on).
   std::optional<CopyJob> take_copy();
   // The front-end packet (state write, DRAW_FE draw or token) decoded by the last step(), if any.

@@ -23,7 +23,7 @@
 module front_end #(
   parameter int unsigned IfFetchDepth  = 256,
   parameter int unsigned VfFetchDepth  = 256,
-  parameter int unsigned PrimFifoDepth = 64,
+  parameter int unsigned PrimFifoDepth = pineda_pkg::VTX_BATCH_TRIS,  // >= VTX_BATCH_TRIS
   parameter int unsigned MemIdLsb      = 2
 ) (
   input  logic                      clk_i,
@@ -282,15 +282,18 @@ module front_end #(
   // Status
   // ---------------------------------------------------------------------------------------------
   always_comb begin
+    // A throttle's output valid implies its input valid, so the producer sides cover the taps;
+    // the FIFO's output is covered by pf_empty.
     busy_o = !(if_idle && vt_idle && vf_idle && vx_idle && pa_idle && pf_empty);
-    idle_o = !busy_o &&
-             !in_valid_i && !if_valid && !vv_valid && !vp_valid && !pf_valid && !vf_valid &&
-             !vx_valid && !pa_valid && !tap_cp_idraw_valid_o && !tap_if_index_valid_o &&
-             !tap_vt_vertex_valid_o && !tap_vt_prim_valid_o && !tap_vf_vtx_valid_o &&
-             !tap_vtx_clip_valid_o && !out_valid_o;
+    idle_o = !busy_o && !in_valid_i && !if_valid && !vv_valid && !vp_valid && !vf_valid &&
+             !vx_valid && !pa_valid;
   end
 
 `ifndef SYNTHESIS
+  initial begin
+    assert (PrimFifoDepth >= pineda_pkg::VTX_BATCH_TRIS)
+      else $fatal(1, "front_end: the triangle FIFO must hold a whole batch (VTX_BATCH_TRIS)");
+  end
   // Stream rules on the producer side of every unit (the taps are checked in pineda_top).
   stream_assert #(.Width($bits(if_pkt))) u_chk_if (
     .clk_i, .rst_ni, .valid_i(if_valid), .ready_i(if_ready), .data_i(if_pkt));

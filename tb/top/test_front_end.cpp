@@ -164,7 +164,7 @@ void run_scene(const Scene& s, uint64_t seed) {
     cfg.seed = seed;
     cfg.rt_base = kRt;
     cfg.rt_pitch = kPitch;
-    cfg.eop_fence_mask = 0;
+    cfg.eop_fence_mask = 0x1Eu;  // FENCE1..4 are written only by end-of-pipe WRITE_REGs
     if (const char* f = std::getenv("FST")) cfg.fst_path = f;  // FST=out.fst: waveform of the run
     tb::TopHarness h(rtl_mem, cfg, tb::RunId{s.name, seed, "build/tests/rtl_front_end --rng-seed " + std::to_string(seed)});
     h.reg_write(REG_IRQ_ENABLE, 0xFFFFFFFFu);
