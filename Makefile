@@ -26,6 +26,7 @@ include mk/rtl.mk
 include mk/tb.mk
 include mk/synth.mk
 include mk/runtime.mk
+include mk/san.mk
 
 # ---------------------------------------------------------------- the user-facing targets
 SIM_ARGS ?=
@@ -38,7 +39,7 @@ THROTTLE ?= 0
 WAVE_FROM ?= 0
 WAVE_TO ?= 18446744073709551615
 
-build-all: $(PINEDA_SIM) $(MODEL_TEST_BIN) $(RTL_UNIT_TESTS) $(RTL_TOP_TESTS) $(RUNTIME_ALL)
+build-all: $(PINEDA_SIM) $(MODEL_TEST_BIN) $(RTL_UNIT_TESTS) $(RTL_TOP_TESTS) $(RUNTIME_ALL) $(SAN_ALL)
 
 # The regression: every scene through RTL and model, PNGs in out/sim, a table and a summary.
 sim: deps

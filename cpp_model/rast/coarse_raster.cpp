@@ -28,7 +28,7 @@ TileTest tile_test(const SetupPkt& s, int64_t tx, int64_t ty) {
   for (int k = 0; k < 3; ++k) {
     const int64_t a = s.edges[k].a;
     const EdgeLattice l(a, s.edges[k].b, s.target.msaa != 0);
-    const int64_t mx = tile_e(s, k, l, tx, ty) + (l.max_pq() << l.sh);
+    const int64_t mx = tile_e(s, k, l, tx, ty) + shl(l.max_pq(), l.sh);
     if (mx >= 0) continue;
     if (a > 0) t.pass_l = false;
     if (a < 0) t.pass_r = false;
@@ -47,8 +47,8 @@ bool CoarseRaster::test_tile(const SetupPkt& s, uint32_t tx, uint32_t ty, TilePk
     const int64_t b = s.edges[k].b;
     const EdgeLattice l(a, b, s.target.msaa != 0);
     const int64_t et = tile_e(s, k, l, tx, ty);
-    const int64_t mx = et + (l.max_pq() << l.sh);
-    const int64_t mn = et + (l.min_pq() << l.sh);
+    const int64_t mx = et + shl(l.max_pq(), l.sh);
+    const int64_t mn = et + shl(l.min_pq(), l.sh);
     check_signed(et, EDGE_W, "coarse Et");
     check_signed(mx, EDGE_W, "coarse max");
     check_signed(mn, EDGE_W, "coarse min");

@@ -31,7 +31,7 @@ uint64_t FineRaster::coverage_mask(const TilePkt& t) {
         const int64_t fw = bits::sext(static_cast<uint64_t>(f) & static_cast<uint64_t>(wrap - 1), FINE_W);
         if (crossing[k]) {
           check_signed(f, FINE_W, "fine F (crossing edge)");
-          const int64_t e = t.edges[k].e + ((lat[k].p(i) + lat[k].q(j)) << lat[k].sh);
+          const int64_t e = t.edges[k].e + shl(lat[k].p(i) + lat[k].q(j), lat[k].sh);
           if ((f >= 0) != (e >= 0)) throw std::logic_error("fine: narrowed sign differs from E");
         }
         if (fw < 0) inside = false;

@@ -11,6 +11,10 @@
 
 namespace pineda::model {
 
+// v * 2^sh for a signed v: a left shift of a negative int64_t is undefined in C++17, so the
+// shift is a multiplication (same value, same overflow range as the hardware's shift).
+inline int64_t shl(int64_t v, int sh) { return v * (int64_t{1} << sh); }
+
 struct EdgeLattice {
   int sh = 8;
   int64_t p0 = 0, p1 = 0, q0 = 0, q1 = 0;
@@ -28,8 +32,8 @@ struct EdgeLattice {
   int64_t max_pq() const { return 3 * pos(p1) + pos(p0) + 3 * pos(q1) + pos(q0); }
   int64_t min_pq() const { return 3 * neg(p1) + neg(p0) + 3 * neg(q1) + neg(q0); }
   // E steps from one raster tile to the next: 4*p1 and 4*q1 in 2^sh units.
-  int64_t tile_step_x() const { return (4 * p1) << sh; }
-  int64_t tile_step_y() const { return (4 * q1) << sh; }
+  int64_t tile_step_x() const { return shl(4 * p1, sh); }
+  int64_t tile_step_y() const { return shl(4 * q1, sh); }
 
   static int64_t pos(int64_t v) { return v > 0 ? v : 0; }
   static int64_t neg(int64_t v) { return v < 0 ? v : 0; }
