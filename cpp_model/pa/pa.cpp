@@ -227,8 +227,12 @@ void PrimitiveAssembly::process(const PrimPkt& p, std::vector<PaTriPkt>& out) {
         ymin = std::min<int64_t>(ymin, pv[idx[k]].sy);
         ymax = std::max<int64_t>(ymax, pv[idx[k]].sy);
       }
-      const int64_t px0 = std::max<int64_t>((xmin + 127) >> 8, clip.x0), px1 = std::min<int64_t>(((xmax - 128) >> 8) + 1, clip.x1);
-      const int64_t py0 = std::max<int64_t>((ymin + 127) >> 8, clip.y0), py1 = std::min<int64_t>(((ymax - 128) >> 8) + 1, clip.y1);
+      // SETUP's sample box: samples lie within d = 0 (1x) or 96/256 pixel (4x MSAA) of the centre.
+      const int64_t d = ((st_[FE_RT_PITCH] >> 16) & 1u) ? 96 : 0;
+      const int64_t px0 = std::max<int64_t>((xmin + 127 - d) >> 8, clip.x0);
+      const int64_t px1 = std::min<int64_t>(((xmax - 128 + d) >> 8) + 1, clip.x1);
+      const int64_t py0 = std::max<int64_t>((ymin + 127 - d) >> 8, clip.y0);
+      const int64_t py1 = std::min<int64_t>(((ymax - 128 + d) >> 8) + 1, clip.y1);
       if (px1 <= px0 || py1 <= py0) {
         ++stats_.culled_empty;
         continue;

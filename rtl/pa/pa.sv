@@ -398,7 +398,7 @@ module pa (
   // ---------------------------------------------------------------------------------------------
   logic signed [23:0] ex0, ey0, ex1, ey1, ex2, ey2, xmin, xmax, ymin, ymax;
   logic signed [50:0] area2;
-  logic signed [25:0] px0, px1, py0, py1, qx0, qx1, qy0, qy1;
+  logic signed [25:0] px0, px1, py0, py1, qx0, qx1, qy0, qy1, sd;
   logic [15:0]        rtw, rth;
   pineda_pkg::rect_t  clip;
   logic               front, cull;
@@ -427,10 +427,12 @@ module pa (
     xmax = (ex0 > ex1) ? ex0 : ex1;  xmax = (ex2 > xmax) ? ex2 : xmax;
     ymin = (ey0 < ey1) ? ey0 : ey1;  ymin = (ey2 < ymin) ? ey2 : ymin;
     ymax = (ey0 > ey1) ? ey0 : ey1;  ymax = (ey2 > ymax) ? ey2 : ymax;
-    px0 = (26'(xmin) + 26'sd127) >>> 8;
-    py0 = (26'(ymin) + 26'sd127) >>> 8;
-    px1 = ((26'(xmax) - 26'sd128) >>> 8) + 26'sd1;
-    py1 = ((26'(ymax) - 26'sd128) >>> 8) + 26'sd1;
+    // SETUP's sample box: samples within sd = 0 (1x) or 96/256 pixel (4x MSAA) of the centre.
+    sd  = rtpitch_q[16] ? 26'sd96 : 26'sd0;
+    px0 = (26'(xmin) + 26'sd127 - sd) >>> 8;
+    py0 = (26'(ymin) + 26'sd127 - sd) >>> 8;
+    px1 = ((26'(xmax) - 26'sd128 + sd) >>> 8) + 26'sd1;
+    py1 = ((26'(ymax) - 26'sd128 + sd) >>> 8) + 26'sd1;
     qx0 = (px0 > $signed({11'd0, clip.x0})) ? px0 : $signed({11'd0, clip.x0});
     qx1 = (px1 < $signed({11'd0, clip.x1})) ? px1 : $signed({11'd0, clip.x1});
     qy0 = (py0 > $signed({11'd0, clip.y0})) ? py0 : $signed({11'd0, clip.y0});
