@@ -2,6 +2,7 @@
 // completed fence, and a way to let the GPU run (a simulator only runs when asked).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -37,6 +38,9 @@ class Backend {
   // whose GPU runs on its own (or never, like the manual one) returns false and the Device sleeps
   // briefly between polls.
   virtual bool advance() = 0;
+  // The Device's DeviceDesc::timeout: a simulator whose advance() could run longer than this
+  // (one huge draw) gives up, stops making progress, and the Device then reports DEVICE_LOST.
+  virtual void set_watchdog(std::chrono::milliseconds) {}
   // Host register reads (STATUS and ERROR_CAUSE for diagnostics, REG_ID, fence registers).
   virtual uint32_t read_reg(uint32_t idx) = 0;
   // A host register write (user fences: initial value, CPU-side signal).
@@ -59,9 +63,11 @@ class GoldenBackend : public Backend {
   void kick(uint32_t wptr, uint64_t fence) override;
   uint32_t read_fence() override;
   bool advance() override;
+  void set_watchdog(std::chrono::milliseconds t) override { watchdog_ = t; }
   uint32_t read_reg(uint32_t idx) override;
   void write_reg(uint32_t idx, uint32_t value) override;
   model::Gpu& gpu() { return *gpu_; }
+  bool hung() const { return hung_; }  // a draw ran past the watchdog and was abandoned
   // Runs until the ring is empty (no budget).
   void run_to_idle();
 
@@ -70,6 +76,8 @@ class GoldenBackend : public Backend {
   std::unique_ptr<model::Gpu> gpu_;
   uint64_t budget_;
   uint32_t fence_index_ = 0;
+  std::chrono::milliseconds watchdog_{0};  // 0: none
+  bool hung_ = false;
 };
 
 // A GPU that never executes anything: the test sets the completed fence by hand (from any

@@ -36,8 +36,18 @@ void GoldenBackend::kick(uint32_t wptr, uint64_t /*fence*/) { gpu_->reg_write(RE
 uint32_t GoldenBackend::read_fence() { return gpu_->reg_read(REG_FENCE0 + fence_index_); }
 
 bool GoldenBackend::advance() {
+  if (hung_) return false;  // the abandoned draw left the model in no defined state
   const uint32_t before = gpu_->reg_read(REG_RING_RPTR);
-  gpu_->run(budget_);
+  if (watchdog_.count() > 0) {
+    const auto deadline = std::chrono::steady_clock::now() + watchdog_;
+    gpu_->set_abort_check([deadline] { return std::chrono::steady_clock::now() > deadline; });
+  }
+  try {
+    gpu_->run(budget_);
+  } catch (const model::GpuAborted&) {
+    hung_ = true;
+    return false;
+  }
   return gpu_->reg_read(REG_RING_RPTR) != before;
 }
 

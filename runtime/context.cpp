@@ -364,6 +364,10 @@ Result Context::set_marker(const std::string& text) {
   if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
   const size_t n = (text.size() + 4) / 4;  // with a terminating zero
   if (n > 0xFFFu) return fail(Result::INVALID_ARG, "set_marker: longer than 4095 dwords");
+  // One command must fit one command buffer in the ring (with its fence write): else the flush
+  // could never place it and the device would be lost.
+  const size_t cap = std::min<size_t>(dev_.desc_.max_command_buffer, dev_.ring_.size - 16) / 4;
+  if (1 + n + 8 > cap) return fail(Result::INVALID_ARG, "set_marker: larger than a command buffer in the ring");
   Result r;
   if (!reserve(1 + n, &r)) return r;
   cw_.raw(CommandWriter::header(OP_NOP, 0, static_cast<uint32_t>(n)));

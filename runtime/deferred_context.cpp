@@ -14,7 +14,7 @@ DeferredContext::DeferredContext(Device& dev, const DeferredContextDesc& desc) :
 
 DeferredContext::~DeferredContext() {
   clear_state();
-  if (list_) list_->release();
+  if (list_) dev_.release_list(list_);  // the list being recorded (never handed out)
 }
 
 void DeferredContext::begin_list() {
@@ -32,7 +32,7 @@ void DeferredContext::set_oom(const std::string& why) {
   oom_ = true;
   oom_msg_ = why;
   // The partly built list is dropped; recording continues into nothing.
-  if (list_) list_->release();
+  if (list_) dev_.release_list(list_);  // never handed out: not in live_lists_
   list_ = nullptr;
   use_idx_.clear();
   cw_.clear();
@@ -107,6 +107,11 @@ void DeferredContext::on_use(Resource* r, bool write) {
 Result DeferredContext::execute_command_list(CommandList* inner, bool restore_state) {
   if (!inner) return fail(Result::INVALID_ARG, "execute_command_list: null list");
   if (inner == list_) return fail(Result::INVALID_ARG, "execute_command_list: the list being recorded");
+  {
+    Device::Lock lk(dev_.mu_);
+    if (!dev_.list_alive_locked(inner))
+      return fail(Result::INVALID_ARG, "execute_command_list: not a live command list of this device");
+  }
   if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
   if (!oom_) {
     // CALL when the hardware has it, the nesting fits the return stack (the immediate context's
@@ -248,6 +253,10 @@ Result DeferredContext::finish_command_list(bool restore_state, CommandList** ou
   }
   for (auto& o : list_->owned_) std::vector<uint8_t>().swap(o.shadow);  // CPU copy no longer needed
   *out = list_;
+  {
+    Device::Lock lk(dev_.mu_);
+    dev_.live_lists_.insert(list_);
+  }
   list_ = nullptr;
   begin_list();
   return Result::OK;

@@ -12,6 +12,7 @@ namespace pineda::rt {
 
 namespace {
 constexpr size_t kListPoolMax = 64;
+constexpr uint64_t kMaxInitialFence = uint64_t{1} << 63;
 constexpr size_t kBufferPoolMax = 16;
 
 std::string hex(uint64_t v) {
@@ -44,7 +45,15 @@ void Resource::release() {
 
 // ---- CommandList -------------------------------------------------------------------------------
 
-void CommandList::release() { dev_->release_list(this); }
+void CommandList::release() {
+  {
+    // The application's reference: a second release (or one of a list that is not live) is
+    // ignored instead of dropping a reference some other holder owns.
+    Device::Lock lk(dev_->mu_);
+    if (dev_->live_lists_.erase(this) == 0) return;
+  }
+  dev_->release_list(this);
+}
 
 // ---- Fence -------------------------------------------------------------------------------------
 
@@ -95,6 +104,11 @@ Device::Device(Backend& backend, const DeviceDesc& desc)
     : backend_(backend), desc_(desc), heap_(desc.heap_base, desc.heap_size) {
   if (desc_.ring_size < 256 || (desc_.ring_size & 3u)) throw std::invalid_argument("DeviceDesc: ring_size");
   if (desc_.fence_index >= NUM_FENCES) throw std::invalid_argument("DeviceDesc: fence_index");
+  // GPU addresses are 32-bit: a heap crossing 4 GiB would hand out truncated addresses.
+  if (uint64_t{desc_.heap_base} + desc_.heap_size > (uint64_t{1} << 32))
+    throw std::invalid_argument("DeviceDesc: heap_base + heap_size beyond the 32-bit address space");
+  // Fences count up from initial_fence and must never wrap 2^64 (a wrapped fence compares as done).
+  if (desc_.initial_fence > kMaxInitialFence) throw std::invalid_argument("DeviceDesc: initial_fence above 2^63");
   const auto ring = heap_.allocate(desc_.ring_size, 256);
   if (!ring) throw std::invalid_argument("DeviceDesc: the heap cannot hold the ring");
   ring_ = *ring;
@@ -102,6 +116,7 @@ Device::Device(Backend& backend, const DeviceDesc& desc)
   fence_regs_ = 1u << desc_.fence_index;
   const uint32_t id = backend_.read_reg(REG_ID);
   call_ = desc_.use_call && (id >> 16) == 0x5049u && (id & 0xFFFFu) >= 2;
+  backend_.set_watchdog(desc_.timeout);
   backend_.start(ring_.addr, ring_.size, desc_.fence_index, fence_lo32(desc_.initial_fence));
   imm_.reset(new ImmediateContext(*this));
   if (desc_.async) thread_ = std::thread(&Device::submission_thread, this);
@@ -123,12 +138,13 @@ Device::~Device() {
   Lock lk(mu_);
   for (auto& [f, r] : retire_) {
     delete r.res;
-    delete r.list;
-    delete r.fence;
+    delete r.fence;  // lists: deleted below with all_lists_
   }
   retire_.clear();
-  for (CommandList* l : list_pool_) delete l;
   list_pool_.clear();
+  for (CommandList* l : all_lists_) delete l;  // every list object, pooled or not
+  all_lists_.clear();
+  live_lists_.clear();
   for (const Resource* r : live_) delete r;
   live_.clear();
   for (const Fence* f : live_fences_) delete f;
@@ -199,6 +215,13 @@ Result Device::create_texture2d(const TextureDesc& d, const void* init, Resource
   *out = nullptr;
   if (d.width == 0 || d.height == 0 || d.width > MAX_RT_DIM || d.height > MAX_RT_DIM)
     return error(Result::INVALID_ARG, "create_texture2d: width and height must be 1.." + std::to_string(MAX_RT_DIM));
+  // The 16-bit pitch (RT_PITCH[15:0]) caps the width below MAX_RT_DIM: 16,383 at 1x, 4,095 at 4x.
+  if (d.samples == 1 || d.samples == 4) {
+    const uint32_t max_w = 0xFFFCu / (4u * d.samples);
+    if (d.width > max_w)
+      return error(Result::INVALID_ARG, "create_texture2d: width must be at most " + std::to_string(max_w) + " at " +
+                                            std::to_string(d.samples) + "x (the pitch is 16-bit)");
+  }
   if (d.samples != 1 && d.samples != 4)
     return error(Result::INVALID_ARG, "create_texture2d: samples must be 1 or 4");
   const uint32_t texel = 4 * d.samples;  // RGBA8 per sample; 4x MSAA: a pixel's samples side by side
@@ -346,12 +369,15 @@ void Device::process_retirements_locked() {
       delete r.fence;
     }
     if (r.list) {
-      if (r.list->dwords_.capacity() * 4 <= desc_.small_list_bytes && list_pool_.size() < kListPoolMax) {
-        r.list->reset();
-        list_pool_.push_back(r.list);
-      } else {
-        delete r.list;
+      // Every list object goes back to the pool (none is deleted before the Device, so a stale
+      // pointer the application still holds stays readable); a large one loses its memory first.
+      const bool large = r.list->dwords_.capacity() * 4 > desc_.small_list_bytes;
+      r.list->reset();
+      if (large || list_pool_.size() >= kListPoolMax) {
+        std::vector<uint32_t>().swap(r.list->dwords_);
+        std::vector<uint32_t>().swap(r.list->uploaded_);
       }
+      list_pool_.push_back(r.list);
     }
   }
 }
@@ -409,6 +435,7 @@ CommandList* Device::new_list() {
     ++stats_.lists_recycled;
   } else {
     l = new CommandList();
+    all_lists_.push_back(l);
     ++stats_.lists_created;
   }
   l->dev_ = this;

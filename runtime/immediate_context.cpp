@@ -132,6 +132,7 @@ Result ImmediateContext::map(Resource* r, MapType type, uint32_t flags, Mapped* 
 Result ImmediateContext::unmap(Resource* r) {
   if (!r) return fail(Result::INVALID_ARG, "unmap: null resource");
   Device::Lock lk(dev_.mu_);
+  if (!dev_.alive_locked(r)) return fail(Result::INVALID_ARG, "unmap: not a live resource of this device");
   if (!r->mapped_) return fail(Result::INVALID_CALL, "unmap: the resource is not mapped");
   Memory& mem = dev_.backend_.memory();
   const uint32_t base = r->alloc_.addr;
@@ -198,6 +199,11 @@ Result ImmediateContext::upload_list_locked(Device::Lock& lk, CommandList* list)
 
 Result ImmediateContext::execute_command_list(CommandList* list, bool restore_state) {
   if (!list) return fail(Result::INVALID_ARG, "execute_command_list: null list");
+  {
+    Device::Lock lk(dev_.mu_);
+    if (!dev_.list_alive_locked(list))
+      return fail(Result::INVALID_ARG, "execute_command_list: not a live command list of this device");
+  }
   if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost: " + dev_.last_error());
   // What the list's DISCARDs leave each resource with: the last rename per resource.
   std::vector<std::pair<Resource*, Allocation>> finals;

@@ -68,7 +68,7 @@ struct BufferDesc {
 };
 
 struct TextureDesc {
-  uint32_t width = 0, height = 0;
+  uint32_t width = 0, height = 0;  // height <= 16384; width <= 16383 (1x) or 4095 (4x): the pitch is 16-bit
   uint32_t pitch = 0;  // bytes per row, 0: width * 4 * samples; a multiple of 4, >= width * 4 * samples
   uint32_t bind = 0;
   uint32_t samples = 1;  // 1, or 4: a 4x MSAA render target (4 RGBA8 samples per pixel, docs/numerics.md section 6)
@@ -616,6 +616,7 @@ class Device {
   void release_list(CommandList* l);
   CommandList* new_list();
   bool alive_locked(const Resource* r) const { return live_.count(r) != 0; }
+  bool list_alive_locked(const CommandList* l) const { return live_lists_.count(l) != 0; }
   bool alive(const Resource* r) const;
   void poll_locked();
   Result wait_locked(Lock& lk, uint64_t fence, bool ring_space);
@@ -640,6 +641,12 @@ class Device {
   std::string last_error_;
   std::unordered_set<const Resource*> live_;
   std::unordered_set<const Fence*> live_fences_;
+  // Command lists handed out by finish_command_list and not yet released by the application.
+  // Checked (by pointer, never dereferenced) before a list is executed or released, so a list of
+  // another device or one already released is INVALID_ARG / ignored. List objects are kept (in
+  // list_pool_ or all_lists_) until the Device dies, so `this` of a stale list stays readable.
+  std::unordered_set<const CommandList*> live_lists_;
+  std::vector<CommandList*> all_lists_;
   std::multimap<uint64_t, Retiree> retire_;
   std::vector<CommandList*> list_pool_;
   std::unordered_map<uint32_t, Shared> shared_;  // by allocation address

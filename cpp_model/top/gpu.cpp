@@ -118,6 +118,7 @@ void Gpu::process_fe(const IDrawPkt& p_in) {
     }
   };
   if_.process(p, mem_, [&](const IndexPkt& ix) {
+    poll_abort();
     if (trace_on_) trace_.if_index.push_back(ix);
     vt_.process(ix, on_vertex, on_prim);
   });
@@ -125,6 +126,7 @@ void Gpu::process_fe(const IDrawPkt& p_in) {
 }
 
 void Gpu::process_tri(const TriPkt& tri) {
+  poll_abort();
   if (!tri.eop) ++stats_.triangles_in;
   const auto s = setup_.process(tri);
   if (!s) return;

@@ -9,6 +9,8 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -95,6 +97,12 @@ struct HostAction {
   uint32_t delay = 0;  // RTL only: cycles to wait after STATUS.WAITING is seen
 };
 
+// Thrown out of run() when the abort check (Gpu::set_abort_check) says stop: the draw in flight
+// is abandoned half done and the Gpu must not be used again (a host's watchdog gave up on it).
+struct GpuAborted : std::runtime_error {
+  GpuAborted() : std::runtime_error("model::Gpu: aborted by the host's abort check") {}
+};
+
 class Gpu {
  public:
   explicit Gpu(Memory& mem);
@@ -127,6 +135,10 @@ class Gpu {
   void process_fe(const IDrawPkt& p);
 
   void set_trace_enabled(bool on) { trace_on_ = on; }
+  // Called every 4096 front-end indices and every 4096 triangles of a draw: true throws
+  // GpuAborted out of run(). A single draw is otherwise one indivisible step of run(), however
+  // many vertices it has (draw_instanced(3, 2^32 - 1) takes hours).
+  void set_abort_check(std::function<bool()> f) { abort_check_ = std::move(f); }
   bool trace_enabled() const { return trace_on_; }
   const Trace& trace() const { return trace_; }
   Trace take_trace();  // moves the trace out and clears it
@@ -154,6 +166,11 @@ class Gpu {
   void update_stats();
   Dma dma_;
   bool trace_on_ = true;
+  std::function<bool()> abort_check_;
+  uint64_t abort_ticks_ = 0;
+  void poll_abort() {
+    if (abort_check_ && (++abort_ticks_ & 0xFFFu) == 0 && abort_check_()) throw GpuAborted();
+  }
   uint32_t num_rast_ = 1;
   Trace trace_;
   Stats stats_;
