@@ -11,6 +11,8 @@ namespace pineda::model {
 namespace {
 constexpr uint32_t ONE = FP32_ONE;
 constexpr uint32_t HALF = 0x3F000000u;
+constexpr uint32_t TWO_M64 = 0x1F800000u;  // 2^-64
+constexpr uint32_t D_BIG_EXP = 0xBFu;      // biased exponent of 2^64
 constexpr uint32_t TWO = 0x40000000u;
 constexpr uint32_t EPS = PA_CLIP_EPS;
 inline uint32_t neg(uint32_t a) { return a ^ fp32::SIGN; }
@@ -82,8 +84,14 @@ uint32_t PrimitiveAssembly::clip_code(const CV& v, bool depth_clip) {
 }
 
 PrimitiveAssembly::CV PrimitiveAssembly::intersect(const CV& in, const CV& out, int plane) {
-  const uint32_t di = dist(plane, in), dout = dist(plane, out);
-  const uint32_t t = fp32::mul(di, fp32::rcp(fp32::sub(di, dout)));
+  uint32_t di = dist(plane, in);
+  const uint32_t dout = dist(plane, out);
+  uint32_t den = fp32::sub(di, dout);
+  if (((den >> 23) & 0xFFu) >= D_BIG_EXP) {  // |D| >= 2^64 or Inf (numerics 8.2): scale by 2^-64
+    di = fp32::mul(di, TWO_M64);
+    den = fp32::sub(di, fp32::mul(dout, TWO_M64));
+  }
+  const uint32_t t = fp32::mul(di, fp32::rcp(den));
   const uint32_t s = fp32::sub(ONE, t);
   CV r;
   for (int k = 0; k < NUM_FATTR; ++k) r.a[k] = fp32::add(fp32::mul(s, in.a[k]), fp32::mul(t, out.a[k]));

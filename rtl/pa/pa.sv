@@ -62,6 +62,7 @@ module pa (
   localparam int MaxPoly = pineda_pkg::PA_MAX_POLY;
   localparam logic [31:0] One  = pineda_pkg::FP32_ONE;
   localparam logic [31:0] Half = 32'h3F00_0000;
+  localparam logic [31:0] TwoM64 = 32'h1F80_0000;  // 2^-64
   localparam logic [31:0] Sign = 32'h8000_0000;
 
   typedef struct packed {
@@ -87,6 +88,7 @@ module pa (
   // State
   // ---------------------------------------------------------------------------------------------
   state_e            state_q, state_d;
+  logic              hv_q, hv_d;       // SInt1: |dI - dO| >= 2^64, retrying scaled by 2^-64
   logic [1:0]        full_q, full_d;
   logic              wbank_q, wbank_d, rbank_q, rbank_d;
   // front-end state
@@ -309,6 +311,7 @@ module pa (
     unique case (state_q)
       SDer1: begin mul_a = vpw_q; mul_b = Half; end
       SDer2: begin mul_a = vph_q; mul_b = Half; end
+      SInt1: begin mul_a = hv_q ? dd[pl_q] : di_q; mul_b = TwoM64; end  // |dI - dO| >= 2^64: scale
       SInt2: begin mul_a = di_q;  mul_b = rcp_y; end
       SIntA: begin mul_a = s_q;   mul_b = cv_i.a[ph_q]; end
       SIntB: begin mul_a = t_q;   mul_b = cv_o.a[ph_q]; end
@@ -340,7 +343,7 @@ module pa (
     add_b = 32'd0;
     unique case (state_q)
       SDer1: begin add_a = zmax_q; add_b = zmin_q ^ Sign; end
-      SInt1: begin add_a = di_q;   add_b = dd[pl_q] ^ Sign; end
+      SInt1: begin add_a = di_q;   add_b = (hv_q ? mul_y : dd[pl_q]) ^ Sign; end
       SInt3: begin add_a = One;    add_b = t_q ^ Sign; end
       SIntB: begin add_a = m1_q;   add_b = mul_y; end
       SProj: begin
@@ -492,6 +495,7 @@ module pa (
 
   always_comb begin
     state_d     = state_q;
+    hv_d        = hv_q;
     full_d      = full_q;
     wbank_d     = wbank_q;
     rbank_d     = rbank_q;
@@ -722,8 +726,14 @@ module pa (
         state_d = SInt1;
       end
       SInt1: begin
-        den_d   = add_y;           // dI - dO
-        state_d = SInt2;
+        if (!hv_q && (add_y[30:23] >= 8'hBF)) begin
+          di_d = mul_y;            // |dI - dO| >= 2^64 (or Inf): again with dI, dO scaled by 2^-64
+          hv_d = 1'b1;
+        end else begin
+          den_d   = add_y;         // dI - dO
+          hv_d    = 1'b0;
+          state_d = SInt2;
+        end
       end
       SInt2: begin
         t_d     = mul_y;           // dI * rcp(dI - dO)
@@ -898,6 +908,12 @@ module pa (
   end
 
   // Storage arrays (written one entry per clock, no reset).
+  // The clip intersection's retry (numerics 8.2): dI and dO scaled by 2^-64.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) hv_q <= 1'b0;
+    else         hv_q <= hv_d;
+  end
+
   always_ff @(posedge clk_i) begin
     if (vb_we) vbuf_q[vb_waddr] <= CvW'(vb_wdata);
     if (poly_we) poly_q[poly_waddr] <= poly_wdata;

@@ -150,6 +150,8 @@ TEST_CASE("pa: directed clip cases") {
   s.tri(P(-0.5f, -0.5f, 0.5f, 1.0f), P(INFINITY, -0.5f, 0.5f, 1.0f), P(0.0f, 0.5f, 0.5f, 1.0f));      // +Inf x
   s.tri(P(-0.5f, -0.5f, 0.5f, 1.0f), P(0.5f, -0.5f, 0.5f, INFINITY), P(0.0f, 0.5f, 0.5f, 1.0f));      // +Inf w
   s.tri(P(0, 0, 0, 0), P(0, 0, 0, 0), P(0, 0, 0, 0));                                                  // degenerate
+  s.tri(P(-1e38f, -1e38f, 0.5f, W), P(3e38f, -1e38f, 0.5f, W), P(-1e38f, 3e38f, 0.5f, W));  // |dI - dO| > 2^126 (issue 12)
+  s.tri(P(-3e38f, -3e38f, 0.5f, W), P(3e38f, -3e38f, 0.5f, W), P(-3e38f, 3e38f, 0.5f, W));  // dI - dO overflows
   s.wr(FE_RASTER, 8);  // depth clip off
   s.tri(P(-0.5f, -0.5f, -0.5f, W), P(0.5f, -0.5f, 2.5f, W), P(0.0f, 0.5f, 0.5f, W));
   for (uint32_t r = 0; r < 8; ++r) {  // culling modes and winding
@@ -160,6 +162,12 @@ TEST_CASE("pa: directed clip cases") {
   }
   s.wr(FE_RASTER, 0);
   s.tri(P(0.1f, 0.1f, 0.5f, W), P(0.101f, 0.1f, 0.5f, W), P(0.1f, 0.101f, 0.5f, W));  // between sample centres
+  s.token();
+  // Issue 12: a sliver that covers one 4x sample and no pixel centre (64x64 viewport, 16.8
+  // positions (14098,1696) (14117,2577) (14053,2555): x = X/8192 - 1, y = 1 - Y/8192).
+  s.viewport(0, 0, 64, 64, 64, 64, true);
+  s.tri(P(14098 / 8192.0f - 1, 1 - 1696 / 8192.0f, 0.5f, W), P(14117 / 8192.0f - 1, 1 - 2577 / 8192.0f, 0.5f, W),
+        P(14053 / 8192.0f - 1, 1 - 2555 / 8192.0f, 0.5f, W));
   s.token();
   model::PrimitiveAssembly pa;
   const auto exp = model::run_pa(s.vtx, s.prims, &pa);

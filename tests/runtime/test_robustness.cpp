@@ -127,6 +127,25 @@ TEST_CASE("robustness: the widest render target is 16,383 pixels (4,095 at 4x): 
   r->release();
 }
 
+TEST_CASE("robustness: a full-screen front-end triangle at 3e38 covers the screen", "[runtime][robust]") {
+  GoldenFixture f(GoldenFixture::defaults().target(8, 8, 0));
+  // The usual full-screen triangle, scaled: (-1, -1) (3, -1) (-1, 3) times 1e38.
+  std::vector<float> v = {-1e38f, -1e38f, 0.5f, 3e38f, -1e38f, 0.5f, -1e38f, 3e38f, 0.5f};
+  Resource* vb = nullptr;
+  REQUIRE(f.dev.create_buffer({static_cast<uint32_t>(v.size() * 4), BIND_VERTEX_BUFFER}, v.data(), &vb) == Result::OK);
+  InputLayout l;
+  REQUIRE(f.dev.create_input_layout({{Semantic::POSITION, VertexFormat::F32X3, 0, 0}}, &l) == Result::OK);
+  f.ctx.set_input_layout(l);
+  REQUIRE(f.ctx.set_vertex_buffer(0, vb, 12) == Result::OK);
+  REQUIRE(f.ctx.set_viewport({0, 0, 8, 8, 0, 1}) == Result::OK);
+  REQUIRE(f.ctx.set_rasterizer_state({CullMode::NONE, false, true}) == Result::OK);
+  REQUIRE(f.ctx.draw(3, 0) == Result::OK);
+  // Before: the clip intersection's dI - dO overflowed to Inf, t = 0, and nothing was drawn.
+  for (uint32_t p : f.pixels()) CHECK(p != 0u);
+  f.ctx.clear_state();
+  vb->release();
+}
+
 TEST_CASE("robustness: DeviceDesc::timeout interrupts one huge draw on the golden backend", "[runtime][robust]") {
   DeviceDesc d;
   d.timeout = std::chrono::milliseconds(300);
