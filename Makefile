@@ -27,6 +27,7 @@ include mk/tb.mk
 include mk/synth.mk
 include mk/runtime.mk
 include mk/san.mk
+include mk/fuzz.mk
 
 # ---------------------------------------------------------------- the user-facing targets
 SIM_ARGS ?=
@@ -39,7 +40,7 @@ THROTTLE ?= 0
 WAVE_FROM ?= 0
 WAVE_TO ?= 18446744073709551615
 
-build-all: $(PINEDA_SIM) $(MODEL_TEST_BIN) $(RTL_UNIT_TESTS) $(RTL_TOP_TESTS) $(RUNTIME_ALL) $(SAN_ALL)
+build-all: $(PINEDA_SIM) $(MODEL_TEST_BIN) $(RTL_UNIT_TESTS) $(RTL_TOP_TESTS) $(RUNTIME_ALL) $(SAN_ALL) $(FUZZ_BINS)
 
 # The regression: every scene through RTL and model, PNGs in out/sim, a table and a summary.
 sim: deps

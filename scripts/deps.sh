@@ -24,7 +24,7 @@ esac
 # stb headers and nlohmann-json (the benchmark's JSON output).
 # ca-certificates: npm needs it for the registry's TLS, and --no-install-recommends would
 # otherwise leave it out on a minimal image.
-APT_PKGS=(build-essential make python3 verilator catch2 zlib1g-dev libpng-dev gtkwave
+APT_PKGS=(build-essential make python3 verilator catch2 zlib1g-dev libpng-dev gtkwave clang-14 libclang-rt-14-dev
           ccache glmark2-data libtinyobjloader-dev libmeshoptimizer-dev libstb-dev nlohmann-json3-dev
           ca-certificates)
 

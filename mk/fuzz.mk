@@ -1,0 +1,56 @@
+# mk/fuzz.mk — coverage-guided fuzzing with libFuzzer (Debian clang 14 + libclang-rt-14-dev), issue 12.
+#
+#   build/fuzz/fuzz_cp        command streams into model::Gpu             tests/fuzz/fuzz_cp.cpp
+#   build/fuzz/fuzz_runtime   sequences of runtime API calls (golden)      tests/fuzz/fuzz_runtime.cpp
+# The model and runtime are compiled with clang, -fsanitize=fuzzer-no-link,address,undefined into
+# build/fuzz/obj. Seed corpora: tests/fuzz/corpus/<target>/ (committed, small); new inputs go to
+# out/fuzz/<target>/ so the committed corpus only changes by hand.
+#   make fuzz [FUZZ_TIME=600]      each target for FUZZ_TIME seconds (default 300)
+#   make fuzz-smoke                each target for FUZZ_SMOKE_TIME seconds (run by tests/run_all.py)
+# A capture-file reader target does not exist: there are no capture files yet.
+FUZZ_CXX ?= $(shell command -v clang++-14 2>/dev/null || command -v clang++ 2>/dev/null)
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CXXFLAGS := $(CXXSTD) $(CXXWARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+                 -Icpp_model -Icpp_model/common -Iruntime -pthread
+FUZZ_LIB_SRCS := $(MODEL_SRCS) $(RUNTIME_SRCS)
+FUZZ_LIB_OBJS := $(patsubst %.cpp,$(BUILD)/fuzz/obj/%.o,$(FUZZ_LIB_SRCS))
+FUZZ_LIB := $(BUILD)/fuzz/libpineda_fuzz.a
+FUZZ_TARGETS := cp runtime
+FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
+FUZZ_TIME ?= 300
+FUZZ_SMOKE_TIME ?= 10
+
+FUZZ_TARGET_OBJS := $(patsubst %,$(BUILD)/fuzz/obj/tests/fuzz/fuzz_%.o,$(FUZZ_TARGETS))
+$(FUZZ_LIB_OBJS) $(FUZZ_TARGET_OBJS): $(BUILD)/fuzz/obj/%.o: %.cpp
+	@mkdir -p $(@D)
+	$(OBJCACHE) $(FUZZ_CXX) $(FUZZ_CXXFLAGS) -MMD -MP -c $< -o $@
+
+$(FUZZ_LIB): $(FUZZ_LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
+	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB)
+
+fuzz-build: $(FUZZ_BINS)
+
+# One run per target; -timeout: one input longer than 10 s is a hang (a finding).
+define FUZZ_RUN
+	@mkdir -p out/fuzz/$(1)
+	@echo "fuzz_$(1): $(2) s, corpus tests/fuzz/corpus/$(1) (new inputs in out/fuzz/$(1))"
+	@$(BUILD)/fuzz/fuzz_$(1) -max_total_time=$(2) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	  -artifact_prefix=out/fuzz/crash-$(1)- out/fuzz/$(1) tests/fuzz/corpus/$(1) 2>&1 | \
+	  grep -E "^stat::number_of_executed_units|^stat::new_units_added|ERROR|SUMMARY|Test unit written|fuzz_$(1):|Done" ; \
+	  test $${PIPESTATUS[0]} -eq 0
+endef
+
+fuzz: deps fuzz-build
+	$(call FUZZ_RUN,cp,$(FUZZ_TIME))
+	$(call FUZZ_RUN,runtime,$(FUZZ_TIME))
+
+fuzz-smoke: fuzz-build
+	$(call FUZZ_RUN,cp,$(FUZZ_SMOKE_TIME))
+	$(call FUZZ_RUN,runtime,$(FUZZ_SMOKE_TIME))
+
+-include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_TARGET_OBJS:.o=.d)
+
+.PHONY: fuzz fuzz-build fuzz-smoke
