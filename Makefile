@@ -28,6 +28,7 @@ include mk/synth.mk
 include mk/runtime.mk
 include mk/san.mk
 include mk/fuzz.mk
+include mk/coverage.mk
 
 # ---------------------------------------------------------------- the user-facing targets
 SIM_ARGS ?=

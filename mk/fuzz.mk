@@ -54,3 +54,11 @@ fuzz-smoke: fuzz-build
 -include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_TARGET_OBJS:.o=.d)
 
 .PHONY: fuzz fuzz-build fuzz-smoke
+
+# RTL fuzz depth: FUZZ_RTL_N random, mutated and truncated command buffers through the Verilated
+# CP against the model (tb/cp/test_cp.cpp; `make test` runs 200 of them in rtl_cp).
+FUZZ_RTL_N ?= 10000
+fuzz-rtl: deps $(BUILD)/tests/rtl_cp
+	PINEDA_CP_FUZZ_N=$(FUZZ_RTL_N) $(BUILD)/tests/rtl_cp "cp: fuzz: random and mutated command buffers*"
+
+.PHONY: fuzz-rtl

@@ -9,7 +9,7 @@ VL_INC := -isystem $(VL_ROOT)/include -isystem $(VL_ROOT)/include/vltstd
 OBJCACHE := $(shell command -v ccache 2>/dev/null)
 VL_FLAGS := --cc --build -j $(NPROC) --assert --x-assign unique --x-initial unique \
             --trace-fst --trace-structs -Wno-fatal -Wno-lint -Wno-style \
-            -CFLAGS -std=c++17 -MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2 OBJCACHE=$(OBJCACHE)"
+            -CFLAGS -std=c++17 -MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2 OBJCACHE=$(OBJCACHE)" $(VL_COV)
 VL_TOPS := pineda_top setup coarse_raster fine_raster pixel_writer ia cp dma
 TB_CXXFLAGS := $(CXXSTD) -Wall -Wextra -Wshadow -Werror -O2 -g -Icpp_model -Icpp_model/common \
                -Isim -Itb/common $(VL_INC) -DVM_TRACE=1 -DVM_TRACE_FST=1
