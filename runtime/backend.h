@@ -117,7 +117,7 @@ class ManualBackend : public Backend {
 
 // Captures what the runtime hands a GPU without running anything: GPU memory and every host
 // register write, in order (start, kicks, user-fence writes). Used to build a command stream and
-// memory image with the runtime and replay it elsewhere (the regression scenes, sim/scenes.cpp).
+// memory image with the runtime and replay it elsewhere (the regression scenes, sim/scene_builder.h).
 // Its fence never moves, so any wait of the Device on it fails (device lost after
 // DeviceDesc::timeout; waits() counts the polls): a captured stream must be built without
 // waiting on the GPU. release() completes every submitted fence so that the Device can be
