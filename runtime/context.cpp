@@ -194,7 +194,7 @@ Result Context::draw_pretransformed(uint32_t vertex_count, uint32_t first_vertex
   Result r;
   if (!reserve(1 + kStateUsed + 3, &r)) return r;
   emit_pretransformed_state();
-  cw_.raw(CommandWriter::header(OP_DRAW, 0, 2)).raw(first_vertex).raw(vertex_count);
+  cw_.draw(first_vertex, vertex_count);
   on_use(api_.pt_vb, false);
   on_use(api_.rt, true);
   return Result::OK;
@@ -278,14 +278,11 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
   emit_state_runs(d, used);
   // Strip restart only where it means something: indexed strips.
   const bool strip = api_.topology == PrimitiveTopology::TRIANGLE_STRIP;
-  const uint32_t arg = (indexed ? 1u : 0u) | (indexed && api_.ib_format == IndexFormat::R32_UINT ? 2u : 0u) |
-                       (strip ? 4u : 0u) | (strip && indexed && api_.strip_restart ? 8u : 0u);
-  cw_.raw(CommandWriter::header(OP_DRAW_FE, arg, 5))
-      .raw(first)
-      .raw(count)
-      .raw(base_vertex)
-      .raw(instance_count)
-      .raw(start_instance);
+  const uint32_t flags = (indexed ? CommandWriter::FE_INDEXED : 0u) |
+                         (indexed && api_.ib_format == IndexFormat::R32_UINT ? CommandWriter::FE_INDEX32 : 0u) |
+                         (strip ? CommandWriter::FE_STRIP : 0u) |
+                         (strip && indexed && api_.strip_restart ? CommandWriter::FE_RESTART : 0u);
+  cw_.draw_fe(flags, first, count, base_vertex, instance_count, start_instance);
   for (uint32_t slot = 0; slot < NUM_VERTEX_SLOTS; ++slot) {
     if (api_.layout.uses_slot(slot)) on_use(api_.vbs[slot].buffer, false);
   }
@@ -366,12 +363,9 @@ Result Context::set_marker(const std::string& text) {
   if (n > 0xFFFu) return fail(Result::INVALID_ARG, "set_marker: longer than 4095 dwords");
   Result r;
   if (!reserve(1 + n, &r)) return r;
-  cw_.raw(CommandWriter::header(OP_NOP, 0, static_cast<uint32_t>(n)));
-  for (size_t i = 0; i < n; ++i) {
-    uint32_t d = 0;
-    for (size_t k = 0; k < 4 && 4 * i + k < text.size(); ++k) d |= uint32_t{static_cast<uint8_t>(text[4 * i + k])} << (8 * k);
-    cw_.raw(d);
-  }
+  std::vector<uint32_t> payload(n, 0u);
+  for (size_t i = 0; i < text.size(); ++i) payload[i / 4] |= uint32_t{static_cast<uint8_t>(text[i])} << (8 * (i % 4));
+  cw_.nop(payload);
   return Result::OK;
 }
 
@@ -381,8 +375,7 @@ size_t Context::reset_state_dwords() const {
 
 void Context::emit_reset_state() {
   const HwState def = default_hw_state();
-  cw_.raw(CommandWriter::header(OP_SET_STATE, 0, kStateUsed));
-  for (uint32_t i = 0; i < kStateUsed; ++i) cw_.raw(def[i]);
+  cw_.set_state_range(0, def.data(), kStateUsed);
   for (uint32_t i = 0; i < kStateUsed; ++i) hw_[i] = def[i];
   known_ |= kLegacyMask;
   written_ |= kLegacyMask;
@@ -409,8 +402,7 @@ void Context::emit_pretransformed_state() {
   }
   if (first == kStateUsed) return;
   const size_t pos = cw_.dwords().size();
-  cw_.raw(CommandWriter::header(OP_SET_STATE, first, last - first + 1));
-  for (uint32_t i = first; i <= last; ++i) cw_.raw(d[i]);
+  cw_.set_state_range(first, d.data() + first, last - first + 1);
   for (uint32_t i = first; i <= last; ++i) hw_[i] = d[i];
   known_ |= bits(first, last - first + 1);
   written_ |= bits(first, last - first + 1);
@@ -441,11 +433,8 @@ void Context::emit_state_runs(const HwState& desired, uint64_t used) {
     uint32_t j = i;
     while (j + 1 < FE_STATE_END && dirty(j + 1)) ++j;
     const size_t pos = cw_.dwords().size();
-    cw_.raw(CommandWriter::header(OP_SET_STATE, i, j - i + 1));
-    for (uint32_t k = i; k <= j; ++k) {
-      cw_.raw(desired[k]);
-      hw_[k] = desired[k];
-    }
+    cw_.set_state_range(i, desired.data() + i, j - i + 1);
+    for (uint32_t k = i; k <= j; ++k) hw_[k] = desired[k];
     known_ |= bits(i, j - i + 1);
     written_ |= bits(i, j - i + 1);
     on_state_emitted(pos, i, j);
