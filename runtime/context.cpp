@@ -400,13 +400,7 @@ void Context::emit_pretransformed_state() {
       last = i;
     }
   }
-  if (first == kStateUsed) return;
-  const size_t pos = cw_.dwords().size();
-  cw_.set_state_range(first, d.data() + first, last - first + 1);
-  for (uint32_t i = first; i <= last; ++i) hw_[i] = d[i];
-  known_ |= bits(first, last - first + 1);
-  written_ |= bits(first, last - first + 1);
-  on_state_emitted(pos, first, last);
+  if (first != kStateUsed) emit_state_run(d, first, last);
 }
 
 size_t Context::state_dwords(const HwState& desired, uint64_t used) const {
@@ -432,14 +426,18 @@ void Context::emit_state_runs(const HwState& desired, uint64_t used) {
     }
     uint32_t j = i;
     while (j + 1 < FE_STATE_END && dirty(j + 1)) ++j;
-    const size_t pos = cw_.dwords().size();
-    cw_.set_state_range(i, desired.data() + i, j - i + 1);
-    for (uint32_t k = i; k <= j; ++k) hw_[k] = desired[k];
-    known_ |= bits(i, j - i + 1);
-    written_ |= bits(i, j - i + 1);
-    on_state_emitted(pos, i, j);
+    emit_state_run(desired, i, j);
     i = j + 1;
   }
+}
+
+void Context::emit_state_run(const HwState& desired, uint32_t first, uint32_t last) {
+  const size_t pos = cw_.dwords().size();
+  cw_.set_state_range(first, desired.data() + first, last - first + 1);
+  for (uint32_t k = first; k <= last; ++k) hw_[k] = desired[k];
+  known_ |= bits(first, last - first + 1);
+  written_ |= bits(first, last - first + 1);
+  on_state_emitted(pos, first, last);
 }
 
 }  // namespace pineda::rt

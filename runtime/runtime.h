@@ -391,6 +391,8 @@ class Context {
   // registers that differ from (or are not known to be) what the hardware holds.
   size_t state_dwords(const HwState& desired, uint64_t used) const;
   void emit_state_runs(const HwState& desired, uint64_t used);
+  // One SET_STATE of desired[first..last]; the hardware holds them from now on.
+  void emit_state_run(const HwState& desired, uint32_t first, uint32_t last);
   Result draw_fe(const char* what, bool indexed, uint32_t first, uint32_t count, uint32_t base_vertex,
                  uint32_t instance_count, uint32_t start_instance);
   // SET_STATE of the state registers to their reset values before a command list: the ST_*
