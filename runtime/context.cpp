@@ -12,7 +12,7 @@ namespace pineda::rt {
 
 namespace {
 constexpr uint32_t kStateUsed = 7;  // SET_STATE indices the pre-transformed draw uses: VB_BASE .. SCISSOR_Y
-constexpr uint64_t kLegacyMask = (1ull << kStateUsed) - 1;
+constexpr uint64_t kPretransformedMask = (1ull << kStateUsed) - 1;
 constexpr uint64_t kFeMask = ~((1ull << NUM_STATE) - 1);  // [NUM_STATE, FE_STATE_END = 64)
 static_assert(FE_STATE_END == 64, "the state masks are 64-bit");
 
@@ -377,12 +377,12 @@ void Context::emit_reset_state() {
   const HwState def = default_hw_state();
   cw_.set_state_range(0, def.data(), kStateUsed);
   for (uint32_t i = 0; i < kStateUsed; ++i) hw_[i] = def[i];
-  known_ |= kLegacyMask;
-  written_ |= kLegacyMask;
+  known_ |= kPretransformedMask;
+  written_ |= kPretransformedMask;
   emit_state_runs(def, kFeMask);
 }
 
-void Context::forget_state(uint64_t written) { known_ &= ~(kLegacyMask | written); }
+void Context::forget_state(uint64_t written) { known_ &= ~(kPretransformedMask | written); }
 
 void Context::emit_pretransformed_state() {
   HwState d = hw_;

@@ -20,7 +20,7 @@ std::vector<SceneInfo> scene_registry() {
       {"scissor", scene_scissor, "scissor rectangles (empty, partly outside) on a 261x259 target"},
       {"overlap_order", scene_overlap_order, "overlapping triangles of both windings in API order"},
       {"cp_commands", scene_cp_commands, "COPY of a vertex buffer, draws from nested command lists (CALL, tail-call JUMP), GPU wait on a host-signalled fence (WAIT_REG), fence signals with INTERRUPT, COPY of the target"},
-      // Issue 5: rasterizer scenes, each at 1x and 4x MSAA (images: the 4x target resolved).
+      // Rasterizer scenes, each at 1x and 4x MSAA (images: the 4x target resolved).
       {"quad_full", [](uint32_t s) { return scene_quad_full(s, 1); }, "a full-screen quad (two triangles)"},
       {"quad_full_4x", [](uint32_t s) { return scene_quad_full(s, 4); }, "a full-screen quad at 4x MSAA"},
       {"tiny_10k_4x", [](uint32_t s) { return scene_tiny(s, 4); }, "10,000 tiny triangles at 4x MSAA"},
@@ -28,7 +28,7 @@ std::vector<SceneInfo> scene_registry() {
       {"slivers_4x", [](uint32_t s) { return scene_slivers(s, 4); }, "400 long thin slivers at 4x MSAA"},
       {"dense_mesh", [](uint32_t s) { return scene_dense_mesh(s, 1); }, "a 64x64-cell mesh of 8,192 triangles"},
       {"dense_mesh_4x", [](uint32_t s) { return scene_dense_mesh(s, 4); }, "a 64x64-cell mesh of 8,192 triangles at 4x MSAA"},
-      // Issue 4: object-space meshes through the geometry front end (DRAW_FE).
+      // Object-space meshes through the geometry front end (DRAW_FE).
       {"fe_sphere", scene_fe_sphere, "3 UV spheres (1,840 tris each, 32-bit indices, base_vertex), one cut by the near plane"},
       {"fe_torus", scene_fe_torus, "2 tori (1,536 tris each, 16-bit indices, negative base_vertex), near plane and guard band"},
       {"fe_torus_strip", scene_fe_torus_strip, "tori as triangle strips with restart (16- and 32-bit cuts), a non-indexed strip"},

@@ -109,7 +109,7 @@ SceneImage scene_fans_slivers(uint32_t seed) {
   return b.finish();
 }
 
-// ---- issue 5: rasterizer scenes at 1x and 4x MSAA --------------------------------------------
+// ---- rasterizer scenes at 1x and 4x MSAA ---------------------------------------------------
 
 
 // Two triangles covering the whole 256 x 256 target (vertices outside it).
@@ -275,7 +275,7 @@ SceneImage scene_scissor(uint32_t seed) {
 }
 
 // ---- cp_commands -----------------------------------------------------------------------------
-// Encoding v2 end to end, as the runtime uses it: a CopyBufferRegion-style COPY of a vertex buffer
+// The CP's commands end to end, as the runtime uses them: a CopyBufferRegion-style COPY of a vertex buffer
 // from an unaligned staging offset, then draws reading the copy from command lists recorded on
 // deferred contexts and nested (the ring CALLs L1, L1 CALLs L2 and ends with a tail-call JUMP to
 // L3), a GPU-side wait on a user fence that the host signals mid-run (WAIT_REG; the first host

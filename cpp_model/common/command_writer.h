@@ -1,4 +1,4 @@
-// Encodes v2 commands (docs/contract.md section 4) and places a command stream in a ring.
+// Encodes commands (docs/contract.md section 4) and places a command stream in a ring.
 #pragma once
 
 #include <cstddef>

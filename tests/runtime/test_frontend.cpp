@@ -82,7 +82,7 @@ struct FeDraw {
 
 struct Replay {
   std::vector<FeDraw> draws;
-  std::vector<HwState> legacy_draws;  // state at each OP_DRAW
+  std::vector<HwState> pretransformed_draws;  // state at each OP_DRAW
   std::vector<std::pair<uint32_t, uint32_t>> writes;  // (index, value) of every SET_STATE register
   HwState state = reset_state();
 };
@@ -100,7 +100,7 @@ Replay replay(const std::vector<Cmd>& cmds) {
       REQUIRE(c.payload.size() == 5);
       r.draws.push_back({c.arg, c.payload, r.state});
     } else if (c.op == OP_DRAW) {
-      r.legacy_draws.push_back(r.state);
+      r.pretransformed_draws.push_back(r.state);
     }
   }
   return r;
@@ -305,9 +305,9 @@ TEST_CASE_METHOD(ManualFixture, "front-end draws write only the registers that c
   CHECK(r.draws[5].arg == 4u);              // non-indexed strip: no restart bit
   CHECK(r.draws[5].payload == std::vector<uint32_t>{0, 4, 0, 2, 0});
   CHECK(r.draws[6].arg == (1u | 2u | 4u | 8u));
-  REQUIRE(r.legacy_draws.size() == 1);
-  CHECK(r.legacy_draws[0][ST_SCISSOR_X] == (8u << 16));
-  CHECK(r.legacy_draws[0][ST_RT_BASE] == rt->gpu_address());
+  REQUIRE(r.pretransformed_draws.size() == 1);
+  CHECK(r.pretransformed_draws[0][ST_SCISSOR_X] == (8u << 16));
+  CHECK(r.pretransformed_draws[0][ST_RT_BASE] == rt->gpu_address());
   CHECK(r.draws[7].state[FE_SCISSOR_X] == (8u << 16));
   CHECK(r.draws[7].state[FE_SCISSOR_Y] == (8u << 16));
   CHECK(all.size() > first_cmds);
@@ -495,7 +495,7 @@ TEST_CASE_METHOD(ManualFixture, "a pre-transformed-only stream is unchanged by t
   REQUIRE(draw(rgba(1, 2, 3)) == Result::OK);
   const Replay r = replay(flush_and_decode(*this));
   for (const auto& w : r.writes) CHECK(w.first < NUM_STATE);
-  CHECK(r.legacy_draws.size() == 3);
+  CHECK(r.pretransformed_draws.size() == 3);
   list->release();
 }
 
