@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "fence.h"
+#include "fp32.h"
 #include "runtime.h"
 
 namespace pineda::rt {
@@ -19,11 +19,6 @@ static_assert(FE_STATE_END == 64, "the state masks are 64-bit");
 constexpr uint64_t bit(uint32_t i) { return 1ull << i; }
 constexpr uint64_t bits(uint32_t first, uint32_t n) { return ((n >= 64 ? 0ull : 1ull << n) - 1) << first; }
 
-uint32_t f32_bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
 }  // namespace
 
 // ---- Context -----------------------------------------------------------------------------------
@@ -42,7 +37,7 @@ HwState Context::default_hw_state() {
   s[ST_SCISSOR_X] = ST_SCISSOR_X_RESET;
   s[ST_SCISSOR_Y] = ST_SCISSOR_Y_RESET;
   // Front end: everything 0 but the matrix (identity) and the scissor (everything).
-  for (uint32_t r = 0; r < 4; ++r) s[FE_MATRIX0 + 5 * r] = f32_bits(1.0f);
+  for (uint32_t r = 0; r < 4; ++r) s[FE_MATRIX0 + 5 * r] = fp32::bits_of(1.0f);
   s[FE_SCISSOR_X] = ST_SCISSOR_X_RESET;
   s[FE_SCISSOR_Y] = ST_SCISSOR_Y_RESET;
   return s;
@@ -254,16 +249,16 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
     used |= bits(FE_IB_BASE, 2);
   }
   for (uint32_t r = 0; r < 4; ++r) {
-    for (uint32_t c = 0; c < 4; ++c) d[FE_MATRIX0 + 4 * r + c] = f32_bits(api_.transform.m[r][c]);
+    for (uint32_t c = 0; c < 4; ++c) d[FE_MATRIX0 + 4 * r + c] = fp32::bits_of(api_.transform.m[r][c]);
   }
   used |= bits(FE_MATRIX0, 16);
   const Viewport& vp = api_.viewport;
-  d[FE_VP_X] = f32_bits(vp.x);
-  d[FE_VP_Y] = f32_bits(vp.y);
-  d[FE_VP_W] = f32_bits(vp.width);
-  d[FE_VP_H] = f32_bits(vp.height);
-  d[FE_VP_ZMIN] = f32_bits(vp.min_depth);
-  d[FE_VP_ZMAX] = f32_bits(vp.max_depth);
+  d[FE_VP_X] = fp32::bits_of(vp.x);
+  d[FE_VP_Y] = fp32::bits_of(vp.y);
+  d[FE_VP_W] = fp32::bits_of(vp.width);
+  d[FE_VP_H] = fp32::bits_of(vp.height);
+  d[FE_VP_ZMIN] = fp32::bits_of(vp.min_depth);
+  d[FE_VP_ZMAX] = fp32::bits_of(vp.max_depth);
   d[FE_RASTER] = static_cast<uint32_t>(api_.raster.cull) | (api_.raster.front_ccw ? 4u : 0u) |
                  (api_.raster.depth_clip ? 0u : 8u);
   d[FE_RT_BASE] = address_of(api_.rt);

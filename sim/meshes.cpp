@@ -50,13 +50,12 @@ void add_outward(Mesh& m, uint32_t a, uint32_t b, uint32_t c, V3 inside) {
 }
 
 Mesh make_uv_sphere(int slices, int stacks) {
-  const double pi = 3.141592653589793;
   Mesh m;
   m.pos.push_back({0, 1, 0});
   for (int i = 1; i < stacks; ++i) {
-    const double phi = pi * i / stacks;
+    const double phi = kPi * i / stacks;
     for (int j = 0; j < slices; ++j) {
-      const double th = 2 * pi * j / slices;
+      const double th = 2 * kPi * j / slices;
       m.pos.push_back({std::sin(phi) * std::cos(th), std::cos(phi), std::sin(phi) * std::sin(th)});
     }
   }
@@ -76,15 +75,14 @@ Mesh make_uv_sphere(int slices, int stacks) {
 }
 
 Torus make_torus(double R, double r, int rings, int sides, double phase) {
-  const double pi = 3.141592653589793;
   Torus t;
   t.rings = rings;
   t.sides = sides;
   for (int i = 0; i < rings; ++i) {
-    const double u = phase + 2 * pi * i / rings;
+    const double u = phase + 2 * kPi * i / rings;
     const V3 dir{std::cos(u), 0, std::sin(u)};
     for (int j = 0; j < sides; ++j) {
-      const double v = 2 * pi * j / sides;
+      const double v = 2 * kPi * j / sides;
       const V3 n = dir * std::cos(v) + V3{0, std::sin(v), 0};
       t.mesh.pos.push_back(dir * R + n * r);
       t.mesh.normal.push_back(n);

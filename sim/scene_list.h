@@ -18,7 +18,6 @@ SceneImage scene_tiny(uint32_t seed, uint32_t samples);
 SceneImage scene_slivers(uint32_t seed, uint32_t samples);
 SceneImage scene_dense_mesh(uint32_t seed, uint32_t samples);
 SceneImage scene_guard_band(uint32_t seed);
-SceneImage scene_tiny_10k(uint32_t seed);
 SceneImage scene_scissor(uint32_t seed);
 SceneImage scene_cp_commands(uint32_t seed);
 SceneImage scene_overlap_order(uint32_t seed);

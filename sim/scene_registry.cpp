@@ -16,7 +16,7 @@ std::vector<SceneInfo> scene_registry() {
       {"grid_mesh", scene_grid_mesh, "jittered shared-edge grids, exact horizontal/vertical edges, pixel-centre vertices"},
       {"fans_slivers", scene_fans_slivers, "triangle fans around centres and long thin slivers"},
       {"guard_band", scene_guard_band, "vertices at the 16.8 extremes and saturating int32 values"},
-      {"tiny_10k", scene_tiny_10k, "10,000 tiny triangles in 4 draws"},
+      {"tiny_10k", [](uint32_t s) { return scene_tiny(s, 1); }, "10,000 tiny triangles in 4 draws"},
       {"scissor", scene_scissor, "scissor rectangles (empty, partly outside) on a 261x259 target"},
       {"overlap_order", scene_overlap_order, "overlapping triangles of both windings in API order"},
       {"cp_commands", scene_cp_commands, "COPY of a vertex buffer, draws from nested command lists (CALL, tail-call JUMP), GPU wait on a host-signalled fence (WAIT_REG), fence signals with INTERRUPT, COPY of the target"},

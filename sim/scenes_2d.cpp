@@ -10,6 +10,7 @@
 
 #include "scene_builder.h"
 #include "scene_list.h"
+#include "vec_math.h"
 
 namespace pineda::scenes {
 
@@ -71,7 +72,6 @@ SceneImage scene_grid_mesh(uint32_t seed) {
 SceneImage scene_fans_slivers(uint32_t seed) {
   SceneRng rng(seed * 0x100000001ull + 2);
   Builder b("fans_slivers", 256, 256, 256 * 4, rgba(16, 32, 24));
-  const double two_pi = 6.283185307179586;
   for (int fan = 0; fan < 4; ++fan) {
     SceneVertex c{static_cast<int32_t>(rng.range(56 * PX, 200 * PX)), static_cast<int32_t>(rng.range(56 * PX, 200 * PX))};
     if (fan == 0) c = {snap_centre(c.x), snap_centre(c.y)};  // centre exactly on a pixel centre
@@ -80,7 +80,7 @@ SceneImage scene_fans_slivers(uint32_t seed) {
     const double radius = static_cast<double>(rng.range(30 * PX, 70 * PX));
     std::vector<SceneVertex> ring;
     for (int i = 0; i < n; ++i) {
-      const double ang = two_pi * (i + phase) / n;
+      const double ang = 2 * kPi * (i + phase) / n;
       const double r = fan == 0 ? radius : radius * (0.9 + 0.2 * static_cast<double>(rng.range(0, 100)) / 100.0);
       ring.push_back({c.x + static_cast<int32_t>(std::lround(r * std::cos(ang))),
                       c.y + static_cast<int32_t>(std::lround(r * std::sin(ang)))});
@@ -123,10 +123,11 @@ SceneImage scene_quad_full(uint32_t seed, uint32_t samples) {
   return b.finish();
 }
 
-// 10,000 tiny triangles (1/16 .. 4 pixels) in 4 draws.
+// 10,000 tiny triangles (1/16 .. 4 pixels) in 4 draws: tiny_10k and, from another seed,
+// tiny_10k_4x.
 SceneImage scene_tiny(uint32_t seed, uint32_t samples) {
-  SceneRng rng(seed * 0x100000001ull + 12);
-  Builder b("tiny_10k_4x", kW, kH, kW * 4 * samples, rgba(8, 8, 8), 10000 * 3 * VERTEX_BYTES, rgba(255, 0, 255), samples);
+  SceneRng rng(seed * 0x100000001ull + (samples == 4 ? 12 : 4));
+  Builder b(samples == 4 ? "tiny_10k_4x" : "tiny_10k", kW, kH, kW * 4 * samples, rgba(8, 8, 8), 10000 * 3 * VERTEX_BYTES, rgba(255, 0, 255), samples);
   for (int d = 0; d < 4; ++d) {
     std::vector<SceneTri> tris;
     for (int i = 0; i < 2500; ++i) {
@@ -149,7 +150,7 @@ SceneImage scene_slivers(uint32_t seed, uint32_t samples) {
   for (int d = 0; d < 4; ++d) {
     std::vector<SceneTri> tris;
     for (int i = 0; i < 100; ++i) {
-      const double ang = static_cast<double>(rng.range(0, 3599)) * 6.283185307179586 / 3600.0;
+      const double ang = static_cast<double>(rng.range(0, 3599)) * (2 * kPi) / 3600.0;
       const double len = static_cast<double>(rng.range(50 * PX, 360 * PX));
       const SceneVertex p0{static_cast<int32_t>(rng.range(-20 * PX, 276 * PX)), static_cast<int32_t>(rng.range(-20 * PX, 276 * PX))};
       const SceneVertex p1{p0.x + static_cast<int32_t>(std::lround(len * std::cos(ang))),
@@ -210,29 +211,6 @@ SceneImage scene_guard_band(uint32_t seed) {
   b.draw(palette(4), {{{{MIN, MIN}, {-PX, MIN}, {MIN, -PX}}},
                       {{{300 * PX, 10 * PX}, {MAX, 20 * PX}, {400 * PX, MAX}}},
                       {{{MAX, MIN}, {jit(236 * PX), MAX}, {MAX, MAX}}}});
-  return b.finish();
-}
-
-// ---- tiny_10k --------------------------------------------------------------------------------
-
-SceneImage scene_tiny_10k(uint32_t seed) {
-  SceneRng rng(seed * 0x100000001ull + 4);
-  Builder b("tiny_10k", 256, 256, 256 * 4, rgba(8, 8, 8), 10000 * 3 * VERTEX_BYTES);
-  for (int d = 0; d < 4; ++d) {
-    std::vector<SceneTri> tris;
-    for (int i = 0; i < 2500; ++i) {
-      const int32_t cx = static_cast<int32_t>(rng.range(0, 256 * PX - 1));
-      const int32_t cy = static_cast<int32_t>(rng.range(0, 256 * PX - 1));
-      const int32_t s = static_cast<int32_t>(rng.range(16, 4 * PX));  // 1/16 px .. 4 px
-      SceneTri t;
-      for (auto& v : t) {
-        v.x = cx + static_cast<int32_t>(rng.range(-s, s));
-        v.y = cy + static_cast<int32_t>(rng.range(-s, s));
-      }
-      tris.push_back(t);
-    }
-    b.draw(palette(d), tris);
-  }
   return b.finish();
 }
 

@@ -69,6 +69,9 @@ class FeScene {
   rt::ImmediateContext& ctx_;
 };
 
+// fe_torus and fe_torus_strip: above the ring's rim, close enough for the near plane to cut it.
+const Camera kRimCamera{{0, 0.55, -1.55}, {0, -0.2, 0.4}, 1.2, 0.45, 30.0};
+
 // A small seed-dependent angle (radians), so that each scene seed gives another image.
 double jitter_angle(SceneRng& rng, double max) { return max * static_cast<double>(rng.range(-1000, 1000)) / 1000.0; }
 
@@ -124,11 +127,9 @@ SceneImage scene_fe_torus(uint32_t seed) {
   SceneRng rng(seed * 0x100000001ull + 12);
   Builder b("fe_torus", 256, 256, 256 * 4, rgba(20, 14, 24));
   FeScene fe(b);
-  const double pi = 3.141592653589793;
   const double yaw = jitter_angle(rng, 0.25);
-  const Camera cam{{0, 0.55, -1.55}, {0, -0.2, 0.4}, 1.2, 0.45, 30.0};
   // Rings start on the far side (+z, angle pi/2) so that the near side is drawn last.
-  const Torus t = make_torus(1.0, 0.32, 48, 16, pi / 2 - yaw);
+  const Torus t = make_torus(1.0, 0.32, 48, 16, kPi / 2 - yaw);
   std::vector<MeshVertex> v(100, MeshVertex{1e9f, 1e9f, 1e9f, 0xFF0000FFu});  // never referenced
   const auto tv = mesh_vertices(t.mesh, {1.0, 0.8, 0.5});
   v.insert(v.end(), tv.begin(), tv.end());
@@ -136,7 +137,7 @@ SceneImage scene_fe_torus(uint32_t seed) {
   std::vector<uint32_t> idx;
   for (uint32_t i : t.mesh.idx) idx.push_back(i + 300);
   fe.indices16(idx);
-  const M4 vp = cam.view_proj();
+  const M4 vp = kRimCamera.view_proj();
   const uint32_t n = static_cast<uint32_t>(idx.size());
   fe.transform(vp * translate({0.7, 0.9, 3.6}) * rotate_x(1.1) * scale(0.6));
   b.check(b.ctx().draw_indexed(n, 0, -200), "draw_indexed");
@@ -153,10 +154,8 @@ SceneImage scene_fe_torus_strip(uint32_t seed) {
   SceneRng rng(seed * 0x100000001ull + 13);
   Builder b("fe_torus_strip", 256, 256, 256 * 4, rgba(16, 22, 20));
   FeScene fe(b);
-  const double pi = 3.141592653589793;
   const double yaw = jitter_angle(rng, 0.25);
-  const Camera cam{{0, 0.55, -1.55}, {0, -0.2, 0.4}, 1.2, 0.45, 30.0};
-  const Torus t = make_torus(1.0, 0.32, 40, 14, pi / 2 - yaw);
+  const Torus t = make_torus(1.0, 0.32, 40, 14, kPi / 2 - yaw);
   const Torus t2 = make_torus(0.8, 0.3, 24, 10, 0.3);
   auto v = mesh_vertices(t.mesh, {0.6, 1.0, 0.8});
   const uint32_t base2 = static_cast<uint32_t>(v.size());
@@ -181,7 +180,7 @@ SceneImage scene_fe_torus_strip(uint32_t seed) {
   rt::Resource* ib32 = fe.buffer(s2, rt::BIND_INDEX_BUFFER);
   rt::ImmediateContext& ctx = b.ctx();
   b.check(ctx.set_primitive_topology(rt::PrimitiveTopology::TRIANGLE_STRIP, true), "set_primitive_topology");
-  const M4 vp = cam.view_proj();
+  const M4 vp = kRimCamera.view_proj();
   // Far: the 32-bit torus, standing up behind the ring.
   fe.transform(vp * translate({-0.7, 0.4, 3.5}) * rotate_x(1.3) * rotate_y(yaw));
   b.check(ctx.set_index_buffer(ib32, rt::IndexFormat::R32_UINT), "set_index_buffer");

@@ -6,6 +6,8 @@
 
 namespace pineda::scenes {
 
+inline constexpr double kPi = 3.141592653589793;
+
 struct V3 {
   double x = 0, y = 0, z = 0;
 };
