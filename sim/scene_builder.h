@@ -23,7 +23,7 @@ inline int64_t area2(const SceneVertex& a, const SceneVertex& b, const SceneVert
   return (int64_t{b.x} - a.x) * (int64_t{c.y} - a.y) - (int64_t{c.x} - a.x) * (int64_t{b.y} - a.y);
 }
 
-inline int32_t snap_centre(int32_t v) { return ((v >> 8) << 8) + 128; }
+inline int32_t snap_centre(int32_t v) { return (v >> 8) * PX + 128; }  // v may be negative: no <<
 
 inline uint32_t rgba(uint32_t r, uint32_t g, uint32_t b) { return r | (g << 8) | (b << 16) | 0xFF000000u; }
 
