@@ -288,6 +288,9 @@ void compare(const std::string& test, const Memory& mem, const std::vector<Submi
       REQUIRE(err.empty());
     }
     INFO(test << " stall=" << stall << " seed=" << seed);
+    INFO("model: STATUS=" << cp.reg_read(REG_STATUS) << " ERROR_CAUSE=" << cp.reg_read(REG_ERROR_CAUSE)
+                          << " ERROR_ADDR=" << cp.reg_read(REG_ERROR_ADDR) << "; rtl: STATUS=" << rtl.reg_read(REG_STATUS)
+                          << " ERROR_CAUSE=" << rtl.reg_read(REG_ERROR_CAUSE) << " ERROR_ADDR=" << rtl.reg_read(REG_ERROR_ADDR));
     const std::vector<DrawPkt>& got = rtl.draws;
     REQUIRE(got.size() == want.size());
     REQUIRE(rtl.fes.size() == want_fe.size());
