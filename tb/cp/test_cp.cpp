@@ -707,20 +707,25 @@ TEST_CASE("cp: fuzz: random and mutated command buffers, RTL vs model") {
       if (!cp.expire_wait()) break;
     }
     bool hazard = steps >= 200000;
+    // A WAIT_REG that timed out in the model may have been satisfied in the RTL: the model
+    // completes an end-of-pipe WRITE_REG at once, the RTL later, so an equality wait on a fence
+    // with a write in flight (e.g. WRITE_REG EOP fence5=2; WAIT_REG fence5 == 0) has two legal
+    // outcomes (found by make fuzz-rtl: seed 1, buffer #703). Not comparable: skipped.
+    if (cp.error() && cp.reg_read(REG_ERROR_CAUSE) == ERR_WAIT_TIMEOUT) hazard = true;
     for (const auto& c : cp.copies()) {
       if (c.dst < 0x00400000u && uint64_t{c.dst} + c.len > kRingBase) hazard = true;
     }
     REQUIRE((cp.error() || cp.halted() || cp.reg_read(REG_RING_RPTR) == cp.reg_read(REG_RING_WPTR) ||
              hazard));
-    if (cp.error()) ++errors;
     if (hazard) {
       ++skipped;
       continue;
     }
+    if (cp.error()) ++errors;
     ++compared;
     compare("cp.fuzz#" + std::to_string(k), mem, {s}, seed + k, {}, {0.3});
   }
-  std::printf("  cp.fuzz: %d compared (%d ended in an error), %d skipped (loop or copy onto commands)\n",
+  std::printf("  cp.fuzz: %d compared (%d ended in an error), %d skipped (loop, copy onto commands, wait timeout)\n",
               compared, errors, skipped);
   CHECK(compared >= n_buffers / 2);
   CHECK(errors < compared);
