@@ -38,6 +38,9 @@ void IndexFetch::process(const IDrawPkt& d, const Memory& mem, const std::functi
   }
   const uint64_t nin = in_bounds(d);
   const uint32_t cut_value = d.index32 ? static_cast<uint32_t>(INDEX_CUT_32) : static_cast<uint32_t>(INDEX_CUT_16);
+  // count == 0 emits nothing for any instance count: return at once instead of spinning through
+  // up to 2^32 - 1 empty instances (found by fuzz_cp: a 14 s DRAW_FE, not interruptible).
+  if (d.count == 0) return;
   for (uint64_t i = 0; i < d.instance_count; ++i) {
     for (uint64_t k = 0; k < d.count; ++k) {
       IndexPkt p;
