@@ -133,6 +133,7 @@ void Gpu::process_tri(const TriPkt& tri) {
   if (!s->eop) ++stats_.triangles_setup;
   if (trace_on_) trace_.setup_tri.push_back(*s);
   const auto on_tile = [this](const TilePkt& tile) {
+    poll_abort();  // one triangle can cover 2^22 tiles
     if (trace_on_) trace_.coarse_tile.push_back(tile);
     fine_.process(tile, [this](const QuadPkt& quad) {
       if (trace_on_) trace_.fine_quad.push_back(quad);

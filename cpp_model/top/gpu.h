@@ -135,7 +135,7 @@ class Gpu {
   void process_fe(const IDrawPkt& p);
 
   void set_trace_enabled(bool on) { trace_on_ = on; }
-  // Called every 4096 front-end indices and every 4096 triangles of a draw: true throws
+  // Called every 4096 front-end indices, triangles and raster tiles of a draw: true throws
   // GpuAborted out of run(). A single draw is otherwise one indivisible step of run(), however
   // many vertices it has (draw_instanced(3, 2^32 - 1) takes hours).
   void set_abort_check(std::function<bool()> f) { abort_check_ = std::move(f); }
