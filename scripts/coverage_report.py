@@ -9,6 +9,7 @@ and, per file, the uncovered source lines (first N).
 import argparse
 import collections
 import json
+import os
 import re
 import sys
 
@@ -38,7 +39,7 @@ def main():
     line = collections.defaultdict(dict)    # file -> {(line, col, comment): count}
     tog = collections.defaultdict(lambda: [0, 0])
     for kv, cnt in parse(a.dat):
-        f = kv.get("f", "?")
+        f = os.path.normpath(kv.get("f", "?"))  # -y dirs give rtl/x//y.sv
         if not f.startswith("rtl/"):
             continue
         page = kv.get("page", "")
