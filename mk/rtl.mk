@@ -1,7 +1,7 @@
 # mk/rtl.mk — RTL file list and Verilator lint (see Makefile).
 # rtl/files.f lists every RTL source, package first, then common, units and the top.
 RTL_FILES := $(shell cat rtl/files.f)
-RTL_LINT_TOPS := pineda_top front_end cp dma ia setup coarse_raster fine_raster pixel_writer mem_arbiter \
+RTL_LINT_TOPS := pineda_top front_end cp cp_regs dma ia setup coarse_raster fine_raster pixel_writer mem_arbiter \
                  mem_stream_reader
 VERILATOR ?= verilator
 

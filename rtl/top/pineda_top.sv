@@ -484,8 +484,8 @@ module pineda_top #(
   );
 
   always_comb begin
-    perf_idx    = reg_addr_i - 8'(pineda_pkg::REG_PERF0);
-    reg_rdata_o = (32'(reg_addr_i) >= pineda_pkg::REG_PERF0) ? perf_rdata : cp_rdata;
+    perf_idx    = reg_addr_i - pineda_pkg::REG_PERF0;
+    reg_rdata_o = (reg_addr_i >= pineda_pkg::REG_PERF0) ? perf_rdata : cp_rdata;
   end
 
   // ---------------------------------------------------------------------------------------------
