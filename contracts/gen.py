@@ -169,6 +169,13 @@ def gen_sv():
     L += [f"    32'h{table[i]:08X}{',' if i else ''}  // {i}" for i in reversed(range(nstate))]
     L.append("  };")
     L.append("")
+    for r in defs.FE_STATE:
+        if r.count > 1:
+            L.append(f"  // reset value of {r.name} .. +{r.count - 1}: {r.name} + k in [32k +: 32]")
+            L.append(f"  localparam logic [{r.count * 32 - 1}:0] {r.name}_RESET = {{")
+            L += [f"    32'h{r.reset[k]:08X}{',' if k else ''}  // {k}" for k in reversed(range(r.count))]
+            L.append("  };")
+            L.append("")
     for s in defs.STRUCTS:
         name, _, doc, fields = s
         L.append(f"  // {doc} ({struct_width(s, smap)} bits)")

@@ -10,7 +10,7 @@ constexpr uint32_t kOne = 0x3F800000u;  // 1.0f
 
 void VertexFetch::reset() {
   st_.fill(0);
-  for (uint32_t r = 0; r < 4; ++r) st_[FE_MATRIX0 + 5 * r] = kOne;
+  for (uint32_t k = 0; k < 16; ++k) st_[FE_MATRIX0 + k] = STATE_RESET[FE_MATRIX0 + k];  // the identity
   vertices_ = dwords_ = oob_ = hits_ = misses_ = uncached_ = 0;
   tag_.assign(lines_, 0);
   valid_.assign(lines_, false);

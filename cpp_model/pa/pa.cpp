@@ -26,8 +26,8 @@ struct PV {
 
 void PrimitiveAssembly::reset() {
   st_.fill(0);
-  st_[FE_SCISSOR_X] = 0xFFFF0000u;
-  st_[FE_SCISSOR_Y] = 0xFFFF0000u;
+  st_[FE_SCISSOR_X] = FE_SCISSOR_X_RESET;
+  st_[FE_SCISSOR_Y] = FE_SCISSOR_Y_RESET;
   batches_.clear();
   loading_.clear();
   tri_id_ = 0;

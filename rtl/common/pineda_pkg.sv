@@ -234,6 +234,26 @@ package pineda_pkg;
     32'h00000000  // 0
   };
 
+  // reset value of FE_MATRIX0 .. +15: FE_MATRIX0 + k in [32k +: 32]
+  localparam logic [511:0] FE_MATRIX0_RESET = {
+    32'h3F800000,  // 15
+    32'h00000000,  // 14
+    32'h00000000,  // 13
+    32'h00000000,  // 12
+    32'h00000000,  // 11
+    32'h3F800000,  // 10
+    32'h00000000,  // 9
+    32'h00000000,  // 8
+    32'h00000000,  // 7
+    32'h00000000,  // 6
+    32'h3F800000,  // 5
+    32'h00000000,  // 4
+    32'h00000000,  // 3
+    32'h00000000,  // 2
+    32'h00000000,  // 1
+    32'h3F800000  // 0
+  };
+
   // snapped screen-space vertex (48 bits)
   typedef struct packed {
     logic signed [23:0] x;  // 16.8 fixed point

@@ -63,12 +63,9 @@ module vertex_fetch #(
   output logic                    idle_o
 );
 
-  localparam logic [31:0] One = 32'h3F80_0000;
-  // mat[4r + c] = M[r][c]; the identity has One at 0, 5, 10 and 15.
-  localparam logic [511:0] MatReset = {One,   32'd0, 32'd0, 32'd0,
-                                            32'd0, One,   32'd0, 32'd0,
-                                            32'd0, 32'd0, One,   32'd0,
-                                            32'd0, 32'd0, 32'd0, One};
+  localparam logic [31:0] One = pineda_pkg::FP32_ONE;
+  // mat[4r + c] = M[r][c]; resets to the identity.
+  localparam logic [511:0] MatReset = pineda_pkg::FE_MATRIX0_RESET;
 
   localparam int unsigned SetW = $clog2(CacheLines);
   localparam int unsigned TagW = 28 - SetW;   // line address [27:0] = {tag, set}

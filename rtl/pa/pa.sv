@@ -863,7 +863,7 @@ module pa (
       full_q <= '0; wbank_q <= 1'b0; rbank_q <= 1'b0;
       vpx_q <= '0; vpy_q <= '0; vpw_q <= '0; vph_q <= '0; zmin_q <= '0; zmax_q <= '0;
       raster_q <= '0; rtbase_q <= '0; rtpitch_q <= '0; rtsize_q <= '0;
-      scx_q <= 32'hFFFF_0000; scy_q <= 32'hFFFF_0000;
+      scx_q <= pineda_pkg::FE_SCISSOR_X_RESET; scy_q <= pineda_pkg::FE_SCISSOR_Y_RESET;
       hw_q <= '0; hh_q <= '0; zr_q <= '0;
       k_q <= '0; and_q <= '0; or_q <= '0; nan_q <= 1'b0; flat_q <= '0;
       cur_q <= 1'b0; n_q <= '0; m_q <= '0; i_q <= '0; pl_q <= '0; iin_a_q <= 1'b0; ph_q <= '0;
