@@ -33,19 +33,7 @@ Context::Context(Device& dev) : dev_(dev), hw_(default_hw_state()) {}
 Context::~Context() = default;
 
 HwState Context::default_hw_state() {
-  HwState s{};
-  s[ST_VB_BASE] = ST_VB_BASE_RESET;
-  s[ST_COLOR] = ST_COLOR_RESET;
-  s[ST_RT_BASE] = ST_RT_BASE_RESET;
-  s[ST_RT_PITCH] = ST_RT_PITCH_RESET;
-  s[ST_RT_SIZE] = ST_RT_SIZE_RESET;
-  s[ST_SCISSOR_X] = ST_SCISSOR_X_RESET;
-  s[ST_SCISSOR_Y] = ST_SCISSOR_Y_RESET;
-  // Front end: everything 0 but the matrix (identity) and the scissor (everything).
-  for (uint32_t r = 0; r < 4; ++r) s[FE_MATRIX0 + 5 * r] = f32_bits(1.0f);
-  s[FE_SCISSOR_X] = ST_SCISSOR_X_RESET;
-  s[FE_SCISSOR_Y] = ST_SCISSOR_Y_RESET;
-  return s;
+  return STATE_RESET;  // the hardware's reset values of every SET_STATE index (generated)
 }
 
 Result Context::fail(Result r, std::string msg) {
