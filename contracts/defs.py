@@ -90,6 +90,7 @@ class Struct(NamedTuple):
     doc: str
     fields: Tuple[Field, ...]
 
+
 # ----------------------------------------------------------------------------- constants
 # Values are ints; sv_width is given where SV wants a typed constant (compared with a field).
 CONTRACT_VERSION = 5  # bumped whenever any packet, encoding or register changes
