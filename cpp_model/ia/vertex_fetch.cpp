@@ -5,7 +5,7 @@
 namespace pineda::model {
 
 namespace {
-constexpr uint32_t kOne = 0x3F800000u;  // 1.0f
+constexpr uint32_t kOne = FP32_ONE;  // 1.0f
 }
 
 void VertexFetch::reset() {

@@ -19,8 +19,9 @@
 //   idraw_pkt_t on fe_o (the geometry front end). The two paths meet in front of SETUP; the CP
 //   keeps them in order by switching path only when the other one has drained (ia_idle_i /
 //   fe_idle_i and its own output register empty): a draw for the other path waits for that.
-//   Tokens go down the current path (path_q: the path of the last draw). WRITE_REG writes a fence at once (top of pipe) or, at the end of pipe, queues the
-//   write (EOP_QUEUE_DEPTH entries) and emits an end-of-pipe token (draw_pkt_t with eop = 1)
+//   Tokens go down the current path (dec_q.path_fe: the path of the last draw). WRITE_REG
+//   writes a fence at once (top of pipe) or, at the end of pipe, queues the write
+//   (EOP_QUEUE_DEPTH entries) and emits an end-of-pipe token (draw_pkt_t with eop = 1)
 //   behind the earlier draws; every unit forwards the token in order and the pixel writer
 //   returns it on eop_done_* once every earlier write is acknowledged, which writes the oldest
 //   queued fence. Decoding goes on meanwhile. A top-of-pipe WRITE_REG to a register with an
