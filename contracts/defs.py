@@ -354,7 +354,7 @@ STRUCTS = [
         Field("rdata", 32, "u", ""),
         Field("tag", 8, "u", ""),
     ]),
-    # ---- vertex transform (built, not yet connected to the pipeline)
+    # ---- vertex transform (VTX: vertex fetch -> VTX -> PA)
     Struct("fvec4_t", "FVec4", "four FP32 values (IEEE binary32 bit patterns)", [
         Field("x", 32, "u", ""), Field("y", 32, "u", ""), Field("z", 32, "u", ""), Field("w", 32, "u", ""),
     ]),
@@ -379,7 +379,7 @@ STRUCTS = [
         Field("tex1", 1, "fvec2_t", ""),
         Field("vtx_id", 32, "u", ""),
     ]),
-    # ---- input assembly front end (docs/frontend.md; built, not yet connected to the pipeline)
+    # ---- input assembly front end (docs/frontend.md: index fetch, vertex tags, vertex fetch)
     Struct("idraw_pkt_t", "IDrawPkt", "CP -> IA front end: an indexed or non-indexed, instanced triangle draw", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
         Field("indexed", 1, "u", "1: indices from the index buffer; 0: index = first + k"),
@@ -432,7 +432,7 @@ STRUCTS = [
         Field("wr_idx", 8, "u", "state register index (FE_*)"),
         Field("wr_val", 32, "u", ""),
     ]),
-    # ---- primitive assembly (docs/frontend.md section 6; built, not yet connected)
+    # ---- primitive assembly (docs/frontend.md section 6)
     Struct("pa_attr_t", "PaAttr", "per-vertex attributes of a PA triangle, for the interpolation unit", [
         Field("z", 32, "u", "screen depth z/w * (zmax - zmin) + zmin (FP32, not clamped)"),
         Field("rhw", 32, "u", "1/w (FP32)"),

@@ -3,27 +3,22 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "fence.h"
+#include "fp32.h"
 #include "runtime.h"
 
 namespace pineda::rt {
 
 namespace {
 constexpr uint32_t kStateUsed = 7;  // SET_STATE indices the pre-transformed draw uses: VB_BASE .. SCISSOR_Y
-constexpr uint64_t kLegacyMask = (1ull << kStateUsed) - 1;
+constexpr uint64_t kPretransformedMask = (1ull << kStateUsed) - 1;
 constexpr uint64_t kFeMask = ~((1ull << NUM_STATE) - 1);  // [NUM_STATE, FE_STATE_END = 64)
 static_assert(FE_STATE_END == 64, "the state masks are 64-bit");
 
 constexpr uint64_t bit(uint32_t i) { return 1ull << i; }
 constexpr uint64_t bits(uint32_t first, uint32_t n) { return ((n >= 64 ? 0ull : 1ull << n) - 1) << first; }
 
-uint32_t f32_bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
 }  // namespace
 
 // ---- Context -----------------------------------------------------------------------------------
@@ -182,7 +177,7 @@ Result Context::draw_pretransformed(uint32_t vertex_count, uint32_t first_vertex
   Result r;
   if (!reserve(1 + kStateUsed + 3, &r)) return r;
   emit_pretransformed_state();
-  cw_.raw(CommandWriter::header(OP_DRAW, 0, 2)).raw(first_vertex).raw(vertex_count);
+  cw_.draw(first_vertex, vertex_count);
   on_use(api_.pt_vb, false);
   on_use(api_.rt, true);
   return Result::OK;
@@ -242,16 +237,16 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
     used |= bits(FE_IB_BASE, 2);
   }
   for (uint32_t r = 0; r < 4; ++r) {
-    for (uint32_t c = 0; c < 4; ++c) d[FE_MATRIX0 + 4 * r + c] = f32_bits(api_.transform.m[r][c]);
+    for (uint32_t c = 0; c < 4; ++c) d[FE_MATRIX0 + 4 * r + c] = fp32::bits_of(api_.transform.m[r][c]);
   }
   used |= bits(FE_MATRIX0, 16);
   const Viewport& vp = api_.viewport;
-  d[FE_VP_X] = f32_bits(vp.x);
-  d[FE_VP_Y] = f32_bits(vp.y);
-  d[FE_VP_W] = f32_bits(vp.width);
-  d[FE_VP_H] = f32_bits(vp.height);
-  d[FE_VP_ZMIN] = f32_bits(vp.min_depth);
-  d[FE_VP_ZMAX] = f32_bits(vp.max_depth);
+  d[FE_VP_X] = fp32::bits_of(vp.x);
+  d[FE_VP_Y] = fp32::bits_of(vp.y);
+  d[FE_VP_W] = fp32::bits_of(vp.width);
+  d[FE_VP_H] = fp32::bits_of(vp.height);
+  d[FE_VP_ZMIN] = fp32::bits_of(vp.min_depth);
+  d[FE_VP_ZMAX] = fp32::bits_of(vp.max_depth);
   d[FE_RASTER] = static_cast<uint32_t>(api_.raster.cull) | (api_.raster.front_ccw ? 4u : 0u) |
                  (api_.raster.depth_clip ? 0u : 8u);
   d[FE_RT_BASE] = address_of(api_.rt);
@@ -266,14 +261,11 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
   emit_state_runs(d, used);
   // Strip restart only where it means something: indexed strips.
   const bool strip = api_.topology == PrimitiveTopology::TRIANGLE_STRIP;
-  const uint32_t arg = (indexed ? 1u : 0u) | (indexed && api_.ib_format == IndexFormat::R32_UINT ? 2u : 0u) |
-                       (strip ? 4u : 0u) | (strip && indexed && api_.strip_restart ? 8u : 0u);
-  cw_.raw(CommandWriter::header(OP_DRAW_FE, arg, 5))
-      .raw(first)
-      .raw(count)
-      .raw(base_vertex)
-      .raw(instance_count)
-      .raw(start_instance);
+  const uint32_t flags = (indexed ? CommandWriter::FE_INDEXED : 0u) |
+                         (indexed && api_.ib_format == IndexFormat::R32_UINT ? CommandWriter::FE_INDEX32 : 0u) |
+                         (strip ? CommandWriter::FE_STRIP : 0u) |
+                         (strip && indexed && api_.strip_restart ? CommandWriter::FE_RESTART : 0u);
+  cw_.draw_fe(flags, first, count, base_vertex, instance_count, start_instance);
   for (uint32_t slot = 0; slot < NUM_VERTEX_SLOTS; ++slot) {
     if (api_.layout.uses_slot(slot)) on_use(api_.vbs[slot].buffer, false);
   }
@@ -354,12 +346,9 @@ Result Context::set_marker(const std::string& text) {
   if (n > 0xFFFu) return fail(Result::INVALID_ARG, "set_marker: longer than 4095 dwords");
   Result r;
   if (!reserve(1 + n, &r)) return r;
-  cw_.raw(CommandWriter::header(OP_NOP, 0, static_cast<uint32_t>(n)));
-  for (size_t i = 0; i < n; ++i) {
-    uint32_t d = 0;
-    for (size_t k = 0; k < 4 && 4 * i + k < text.size(); ++k) d |= uint32_t{static_cast<uint8_t>(text[4 * i + k])} << (8 * k);
-    cw_.raw(d);
-  }
+  std::vector<uint32_t> payload(n, 0u);
+  for (size_t i = 0; i < text.size(); ++i) payload[i / 4] |= uint32_t{static_cast<uint8_t>(text[i])} << (8 * (i % 4));
+  cw_.nop(payload);
   return Result::OK;
 }
 
@@ -369,15 +358,14 @@ size_t Context::reset_state_dwords() const {
 
 void Context::emit_reset_state() {
   const HwState def = default_hw_state();
-  cw_.raw(CommandWriter::header(OP_SET_STATE, 0, kStateUsed));
-  for (uint32_t i = 0; i < kStateUsed; ++i) cw_.raw(def[i]);
+  cw_.set_state_range(0, def.data(), kStateUsed);
   for (uint32_t i = 0; i < kStateUsed; ++i) hw_[i] = def[i];
-  known_ |= kLegacyMask;
-  written_ |= kLegacyMask;
+  known_ |= kPretransformedMask;
+  written_ |= kPretransformedMask;
   emit_state_runs(def, kFeMask);
 }
 
-void Context::forget_state(uint64_t written) { known_ &= ~(kLegacyMask | written); }
+void Context::forget_state(uint64_t written) { known_ &= ~(kPretransformedMask | written); }
 
 void Context::emit_pretransformed_state() {
   HwState d = hw_;
@@ -395,14 +383,7 @@ void Context::emit_pretransformed_state() {
       last = i;
     }
   }
-  if (first == kStateUsed) return;
-  const size_t pos = cw_.dwords().size();
-  cw_.raw(CommandWriter::header(OP_SET_STATE, first, last - first + 1));
-  for (uint32_t i = first; i <= last; ++i) cw_.raw(d[i]);
-  for (uint32_t i = first; i <= last; ++i) hw_[i] = d[i];
-  known_ |= bits(first, last - first + 1);
-  written_ |= bits(first, last - first + 1);
-  on_state_emitted(pos, first, last);
+  if (first != kStateUsed) emit_state_run(d, first, last);
 }
 
 size_t Context::state_dwords(const HwState& desired, uint64_t used) const {
@@ -428,17 +409,18 @@ void Context::emit_state_runs(const HwState& desired, uint64_t used) {
     }
     uint32_t j = i;
     while (j + 1 < FE_STATE_END && dirty(j + 1)) ++j;
-    const size_t pos = cw_.dwords().size();
-    cw_.raw(CommandWriter::header(OP_SET_STATE, i, j - i + 1));
-    for (uint32_t k = i; k <= j; ++k) {
-      cw_.raw(desired[k]);
-      hw_[k] = desired[k];
-    }
-    known_ |= bits(i, j - i + 1);
-    written_ |= bits(i, j - i + 1);
-    on_state_emitted(pos, i, j);
+    emit_state_run(desired, i, j);
     i = j + 1;
   }
+}
+
+void Context::emit_state_run(const HwState& desired, uint32_t first, uint32_t last) {
+  const size_t pos = cw_.dwords().size();
+  cw_.set_state_range(first, desired.data() + first, last - first + 1);
+  for (uint32_t k = first; k <= last; ++k) hw_[k] = desired[k];
+  known_ |= bits(first, last - first + 1);
+  written_ |= bits(first, last - first + 1);
+  on_state_emitted(pos, first, last);
 }
 
 }  // namespace pineda::rt
