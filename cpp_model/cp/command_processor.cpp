@@ -192,10 +192,10 @@ DrawPkt CommandProcessor::make_draw(const std::array<uint32_t, NUM_STATE>& st, u
   d.vertex_count = count;
   d.color = st[ST_COLOR];
   d.target.base = st[ST_RT_BASE];
-  d.target.pitch = st[ST_RT_PITCH] & 0xFFFFu;
-  d.target.msaa = (st[ST_RT_PITCH] >> 16) & 1u;  // 4x MSAA
-  const uint32_t w = std::min<uint32_t>(st[ST_RT_SIZE] & 0xFFFFu, MAX_RT_DIM);
-  const uint32_t h = std::min<uint32_t>(st[ST_RT_SIZE] >> 16, MAX_RT_DIM);
+  d.target.pitch = bits::field(st[ST_RT_PITCH], RT_PITCH_MSB, RT_PITCH_LSB);
+  d.target.msaa = bits::field(st[ST_RT_PITCH], RT_MSAA_BIT, RT_MSAA_BIT);  // 4x MSAA
+  const uint32_t w = std::min<uint32_t>(bits::field(st[ST_RT_SIZE], RT_WIDTH_MSB, RT_WIDTH_LSB), MAX_RT_DIM);
+  const uint32_t h = std::min<uint32_t>(bits::field(st[ST_RT_SIZE], RT_HEIGHT_MSB, RT_HEIGHT_LSB), MAX_RT_DIM);
   d.clip.x0 = std::min<uint32_t>(st[ST_SCISSOR_X] & 0xFFFFu, w);
   d.clip.x1 = std::min<uint32_t>(st[ST_SCISSOR_X] >> 16, w);
   d.clip.y0 = std::min<uint32_t>(st[ST_SCISSOR_Y] & 0xFFFFu, h);
