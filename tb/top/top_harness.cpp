@@ -116,6 +116,7 @@ void TopHarness::on_tap(Traits, uint32_t lane, const Pkt& pkt) {
     } else {
       check(lanes[rast_owner(pkt)]);
     }
+    // FROM_RTL: the model pixel writer's writes for the quads in the order the RTL merged them.
     if (kNumRast > 1) t.pw_model.process(pkt, [&t](const MemReq& r) { t.pw_expected.push_back(r); });
   } else {
     check(lanes[lane]);
@@ -131,6 +132,7 @@ void TopHarness::tick() {
   top_.mem_req_ready_i = dram_.req_ready();
   top_.mem_rsp_valid_i = dram_.rsp_valid();
   pack_sig(dram_.rsp(), top_.mem_rsp_i);
+  static_assert(kNumBoundaries <= 32, "throttle_i is driven as one 32-bit word");
   uint32_t thr = 0;
   if (cfg_.throttle > 0.0) {
     const uint64_t lim = static_cast<uint64_t>(cfg_.throttle * 65536.0);
