@@ -249,7 +249,7 @@ STRUCTS = [
         ("rdata", 32, "u", ""),
         ("tag", 8, "u", ""),
     ]),
-    # ---- vertex transform (built, not yet connected to the pipeline)
+    # ---- vertex transform (VTX: vertex fetch -> VTX -> PA)
     ("fvec4_t", "FVec4", "four FP32 values (IEEE binary32 bit patterns)", [
         ("x", 32, "u", ""), ("y", 32, "u", ""), ("z", 32, "u", ""), ("w", 32, "u", ""),
     ]),
@@ -274,7 +274,7 @@ STRUCTS = [
         ("tex1", 1, "fvec2_t", ""),
         ("vtx_id", 32, "u", ""),
     ]),
-    # ---- input assembly front end (docs/frontend.md; built, not yet connected to the pipeline)
+    # ---- input assembly front end (docs/frontend.md: index fetch, vertex tags, vertex fetch)
     ("idraw_pkt_t", "IDrawPkt", "CP -> IA front end: an indexed or non-indexed, instanced triangle draw", [
         ("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
         ("indexed", 1, "u", "1: indices from the index buffer; 0: index = first + k"),
@@ -327,7 +327,7 @@ STRUCTS = [
         ("wr_idx", 8, "u", "state register index (FE_*)"),
         ("wr_val", 32, "u", ""),
     ]),
-    # ---- primitive assembly (docs/frontend.md section 6; built, not yet connected)
+    # ---- primitive assembly (docs/frontend.md section 6)
     ("pa_attr_t", "PaAttr", "per-vertex attributes of a PA triangle, for the interpolation unit", [
         ("z", 32, "u", "screen depth z/w * (zmax - zmin) + zmin (FP32, not clamped)"),
         ("rhw", 32, "u", "1/w (FP32)"),

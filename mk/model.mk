@@ -2,12 +2,13 @@
 #
 # Libraries (link order: $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB) $(MODEL_LDLIBS) -pthread):
 #   $(MODEL_LIB)   build/libpineda_model.a   every cpp_model/**/*.cpp (Memory, CommandWriter, units, Gpu)
-#   $(SCENES_LIB)  build/libpineda_scenes.a  sim/scenes.cpp, sim/png_writer.cpp (needs libpng); the
-#                                            scenes are built with the host runtime (mk/runtime.mk)
+#   $(SCENES_LIB)  build/libpineda_scenes.a  sim/*.cpp but pineda_sim.cpp: the scenes and png_writer
+#                                            (needs libpng); the scenes are built with the host runtime
+#                                            (mk/runtime.mk)
 # Compile flags for users: $(CXXFLAGS_COMMON) $(MODEL_INC)
 # Targets: model (libraries, tools, tests), model-test (runs the Catch2 model tests), model-run.
 MODEL_INC := -Icpp_model -Icpp_model/common -Isim
-# -ltinyobjloader -lmeshoptimizer: the mesh scenes of sim/scenes.cpp (bunny.obj loading, vertex-cache
+# -ltinyobjloader -lmeshoptimizer: the mesh scenes (sim/meshes.cpp: bunny.obj loading, vertex-cache
 # optimisation); everything that links the scenes library links these.
 MODEL_LDLIBS := -lpng -ltinyobjloader -lmeshoptimizer
 MODEL_DEPFLAGS = -MMD -MP
@@ -16,7 +17,7 @@ MODEL_SRCS := $(shell find cpp_model -name '*.cpp' | sort)
 MODEL_OBJS := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(MODEL_SRCS))
 MODEL_LIB := $(BUILD)/libpineda_model.a
 
-SCENES_SRCS := sim/scenes.cpp sim/png_writer.cpp
+SCENES_SRCS := $(filter-out sim/pineda_sim.cpp,$(sort $(wildcard sim/*.cpp)))
 SCENES_OBJS := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(SCENES_SRCS))
 SCENES_LIB := $(BUILD)/libpineda_scenes.a
 # Named here because this file is read before mk/runtime.mk, which builds it.

@@ -19,14 +19,14 @@ lint-verilator: rtl/files.f rtl/lint.vlt $(RTL_FILES) $(RTL_BIND_FILES) $(RTL_CH
 
 .PHONY: lint-verilator
 
-# Vertex transform and the FP32 primitives (issue 4).
+# Vertex transform and the FP32 primitives.
 RTL_LINT_TOPS += vtx fp32_add fp32_mul fp32_rcp fp32_to_fix16_8
 
-# Input assembly front end (issue 4).
+# Input assembly front end.
 RTL_LINT_TOPS += index_fetch vertex_tags vertex_fetch
 
-# Primitive assembly, clip, viewport, snap, cull (issue 4).
+# Primitive assembly, clip, viewport, snap, cull.
 RTL_LINT_TOPS += pa pa_dist
 
-# Several rasterizers (issue 5): the array and its parts.
+# Several rasterizers: the array and its parts.
 RTL_LINT_TOPS += raster_array rast_dist quad_merge

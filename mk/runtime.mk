@@ -1,7 +1,7 @@
 # mk/runtime.mk — the host runtime (runtime/, docs/runtime.md), its tests, example and benchmark.
 #
-#   $(RUNTIME_LIB)        build/libpineda_runtime.a   runtime/*.cpp (device, contexts, allocator,
-#                                                     golden and manual backends); no Verilator
+#   $(RUNTIME_LIB)        build/libpineda_runtime.a   runtime/*.cpp (device, context, immediate_context,
+#                                                     deferred_context, allocator, backends); no Verilator
 #   $(RUNTIME_TEST_BIN)   build/tests/runtime_tests   Catch2, manual and golden backends
 #   $(RUNTIME_RTL_TEST_BIN) build/tests/runtime_rtl_tests  Catch2, golden vs Verilated RTL backend
 #   $(RUNTIME_EXAMPLE)    build/runtime_example       draws a few triangles, writes a PNG

@@ -97,7 +97,7 @@ RTL_UNIT_TESTS := $(foreach u,$(TB_UNITS),$(if $(wildcard tb/$(call unit_dir,$(u
 FORCE:
 .PHONY: FORCE
 
-# ---- Vertex transform and FP32 primitives (issue 4; built, not yet in pineda_top).
+# ---- Vertex transform and FP32 primitives, as units.
 # rtl_vtx: the usual unit harness. rtl_fp32: one harness linking the four combinational
 # primitives, each Verilated as its own top, and the model tests' operand generator
 # (tests/model/fp32_vectors.h).
@@ -115,26 +115,26 @@ $(BUILD)/tests/rtl_fp32: $(BUILD)/obj/tb/unit/test_fp32.o $(TB_COMMON_OBJS) $(MO
 	$(CXX) -o $@ $(filter %.o,$^) $(MODEL_LIB) $(FP32_VL_LIBS) $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(TB_LDLIBS)
 RTL_UNIT_TESTS += $(BUILD)/tests/rtl_vtx $(BUILD)/tests/rtl_fp32
 
-# ---- Input assembly front end (issue 4; built, not yet in pineda_top): index fetch, the
+# ---- Input assembly front end, as units: index fetch, the
 # vertex cache tags and vertex fetch, each Verilated as its own top with the usual unit harness.
 FE_IA_UNITS := index_fetch vertex_tags vertex_fetch
 $(foreach t,$(FE_IA_UNITS),$(eval $(call VL_MODEL,$(t))))
 $(foreach t,$(FE_IA_UNITS),$(eval $(call TB_UNIT,$(t),ia)))
 RTL_UNIT_TESTS += $(foreach t,$(FE_IA_UNITS),$(BUILD)/tests/rtl_$(t))
 
-# ---- Primitive assembly (issue 4; built, not yet in pineda_top): rtl/pa/pa.sv with its own
+# ---- Primitive assembly, as a unit: rtl/pa/pa.sv with its own
 # two-input harness (tb/pa/test_pa.cpp).
 $(eval $(call VL_MODEL,pa))
 $(eval $(call TB_UNIT,pa,pa))
 RTL_UNIT_TESTS += $(BUILD)/tests/rtl_pa
 $(BUILD)/obj/tb/unit/test_pa.o: TB_CXXFLAGS += -Itests/model
 
-# ---- Rasterizer (issue 5): the property cases of tests/model/raster_cases.h run through the
+# ---- Rasterizer: the property cases of tests/model/raster_cases.h run through the
 # setup, coarse and fine unit benches too.
 $(BUILD)/obj/tb/unit/test_setup.o $(BUILD)/obj/tb/unit/test_coarse_raster.o \
   $(BUILD)/obj/tb/unit/test_fine_raster.o: TB_CXXFLAGS += -Itests/model
 
-# ---- Several rasterizers (issue 5): pineda_top with NumRast = 2 and 4, Verilated with the same
+# ---- Several rasterizers: pineda_top with NumRast = 2 and 4, Verilated with the same
 # class name (Vpineda_top) into build/vl/pineda_top_r<N>, and a pineda_sim for each
 # (build/pineda_sim_r<N>), its harness compiled with PINEDA_NUM_RAST=<N>.
 PINEDA_SIM_RAST := $(BUILD)/pineda_sim_r2 $(BUILD)/pineda_sim_r4

@@ -47,17 +47,26 @@ class Backend {
   void write_start_regs(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence);
 };
 
+// A GPU reached through its host registers (the golden model, the RTL): start() writes the
+// start registers, kick() RING_WPTR, and read_fence() reads the fence register.
+class RegisterBackend : public Backend {
+ public:
+  void start(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence) override;
+  void kick(uint32_t wptr, uint64_t fence) override;
+  uint32_t read_fence() override;
+
+ private:
+  uint32_t fence_index_ = 0;
+};
+
 // The golden model (model::Gpu over a Memory). advance() decodes up to `dwords_per_advance`
 // ring dwords, every draw running to completion.
-class GoldenBackend : public Backend {
+class GoldenBackend : public RegisterBackend {
  public:
   explicit GoldenBackend(uint64_t dwords_per_advance = 4096);
   ~GoldenBackend() override;
   const char* name() const override { return "golden"; }
   Memory& memory() override { return mem_; }
-  void start(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence) override;
-  void kick(uint32_t wptr, uint64_t fence) override;
-  uint32_t read_fence() override;
   bool advance() override;
   uint32_t read_reg(uint32_t idx) override;
   void write_reg(uint32_t idx, uint32_t value) override;
@@ -69,7 +78,6 @@ class GoldenBackend : public Backend {
   Memory mem_;
   std::unique_ptr<model::Gpu> gpu_;
   uint64_t budget_;
-  uint32_t fence_index_ = 0;
 };
 
 // A GPU that never executes anything: the test sets the completed fence by hand (from any
@@ -117,7 +125,7 @@ class ManualBackend : public Backend {
 
 // Captures what the runtime hands a GPU without running anything: GPU memory and every host
 // register write, in order (start, kicks, user-fence writes). Used to build a command stream and
-// memory image with the runtime and replay it elsewhere (the regression scenes, sim/scenes.cpp).
+// memory image with the runtime and replay it elsewhere (the regression scenes, sim/scene_builder.h).
 // Its fence never moves, so any wait of the Device on it fails (device lost after
 // DeviceDesc::timeout; waits() counts the polls): a captured stream must be built without
 // waiting on the GPU. release() completes every submitted fence so that the Device can be

@@ -17,6 +17,17 @@ void Backend::write_start_regs(uint32_t ring_base, uint32_t ring_size, uint32_t 
   write_reg(REG_CONTROL, 1);
 }
 
+// ---- register ----------------------------------------------------------------------------------
+
+void RegisterBackend::start(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence) {
+  fence_index_ = fence_index;
+  write_start_regs(ring_base, ring_size, fence_index, initial_fence);
+}
+
+void RegisterBackend::kick(uint32_t wptr, uint64_t /*fence*/) { write_reg(REG_RING_WPTR, wptr); }
+
+uint32_t RegisterBackend::read_fence() { return read_reg(REG_FENCE0 + fence_index_); }
+
 // ---- golden ------------------------------------------------------------------------------------
 
 GoldenBackend::GoldenBackend(uint64_t dwords_per_advance)
@@ -25,15 +36,6 @@ GoldenBackend::GoldenBackend(uint64_t dwords_per_advance)
 }
 
 GoldenBackend::~GoldenBackend() = default;
-
-void GoldenBackend::start(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence) {
-  fence_index_ = fence_index;
-  write_start_regs(ring_base, ring_size, fence_index, initial_fence);
-}
-
-void GoldenBackend::kick(uint32_t wptr, uint64_t /*fence*/) { gpu_->reg_write(REG_RING_WPTR, wptr); }
-
-uint32_t GoldenBackend::read_fence() { return gpu_->reg_read(REG_FENCE0 + fence_index_); }
 
 bool GoldenBackend::advance() {
   const uint32_t before = gpu_->reg_read(REG_RING_RPTR);

@@ -290,7 +290,7 @@ struct ApiState {
   RasterizerDesc raster;
 };
 
-// Every SET_STATE index the runtime shadows: the legacy CP state [0, NUM_STATE) and the front-end
+// Every SET_STATE index the runtime shadows: the pre-transformed path's ST_* state [0, NUM_STATE) and the front-end
 // state [NUM_STATE, FE_STATE_END).
 using HwState = std::array<uint32_t, FE_STATE_END>;
 
@@ -385,12 +385,14 @@ class Context {
   // Room for `dwords` more dwords: true to encode; false with *r = OK (a deferred context that
   // ran out of memory records nothing but accepts the call) or DEVICE_LOST.
   bool reserve(size_t dwords, Result* r);
-  // Legacy draw: one SET_STATE covering the ST_* registers that differ from the hardware's.
+  // Pre-transformed draw: one SET_STATE covering the ST_* registers that differ from the hardware's.
   void emit_pretransformed_state();
   // The state a front-end draw needs, `desired` at the indices of `used`: one SET_STATE per run of
   // registers that differ from (or are not known to be) what the hardware holds.
   size_t state_dwords(const HwState& desired, uint64_t used) const;
   void emit_state_runs(const HwState& desired, uint64_t used);
+  // One SET_STATE of desired[first..last]; the hardware holds them from now on.
+  void emit_state_run(const HwState& desired, uint32_t first, uint32_t last);
   Result draw_fe(const char* what, bool indexed, uint32_t first, uint32_t count, uint32_t base_vertex,
                  uint32_t instance_count, uint32_t start_instance);
   // SET_STATE of the state registers to their reset values before a command list: the ST_*

@@ -33,9 +33,9 @@ def suites(build):
     ]
     for u in ["cp", "dma", "ia", "setup", "coarse_raster", "fine_raster", "pixel_writer"]:
         s.append((f"rtl_{u}", [os.path.join(build, "tests", f"rtl_{u}")], "catch2"))
-    # Several rasterizers (issue 5): the raster array with 1, 2 and 4 rasterizers.
+    # Several rasterizers: the raster array with 1, 2 and 4 rasterizers.
     s.append(("rtl_raster_array", [os.path.join(build, "tests", "rtl_raster_array")], "catch2"))
-    # Issue 4 front end: FP32 primitives, vertex transform, index fetch, vertex tags, vertex
+    # The geometry front end: FP32 primitives, vertex transform, index fetch, vertex tags, vertex
     # fetch, PA as units, then the whole front end inside pineda_top (DRAW_FE command buffers).
     for u in ["fp32", "vtx", "index_fetch", "vertex_tags", "vertex_fetch", "pa", "front_end"]:
         s.append((f"rtl_{u}", [os.path.join(build, "tests", f"rtl_{u}")], "catch2"))
@@ -48,7 +48,7 @@ def suites(build):
                            "0.25", "--seed", "7", "--label", "scenes_random"], "sim"),
         ("images_identical", [sys.executable, os.path.abspath(__file__), "--compare-dirs",
                               "out/test/fixed", "out/test/random"], "single"),
-        # Issue 5: every scene through pineda_top with 2 and 4 rasterizers, with random memory
+        # Every scene through pineda_top with 2 and 4 rasterizers, with random memory
         # latency and stalls (streams compared per rasterizer); the images equal the 1x run's.
         ("scenes_r2", [os.path.join(build, "pineda_sim_r2"), "--out", "out/test/r2", "--jitter", "400",
                        "--throttle", "0.25", "--seed", "11", "--label", "scenes_r2"], "sim"),

@@ -15,10 +15,21 @@ CommandWriter& CommandWriter::nop(uint32_t n) {
   return *this;
 }
 
+CommandWriter& CommandWriter::nop(const std::vector<uint32_t>& payload) {
+  if (payload.size() > 0xFFFu) throw std::invalid_argument("NOP payload longer than 4095 dwords");
+  dw_.push_back(header(OP_NOP, 0, static_cast<uint32_t>(payload.size())));
+  dw_.insert(dw_.end(), payload.begin(), payload.end());
+  return *this;
+}
+
 CommandWriter& CommandWriter::set_state(uint32_t first, const std::vector<uint32_t>& values) {
-  if (first > 0xFFFu || values.size() > 0xFFFu) throw std::invalid_argument("SET_STATE out of range");
-  dw_.push_back(header(OP_SET_STATE, first, static_cast<uint32_t>(values.size())));
-  dw_.insert(dw_.end(), values.begin(), values.end());
+  return set_state_range(first, values.data(), values.size());
+}
+
+CommandWriter& CommandWriter::set_state_range(uint32_t first, const uint32_t* values, size_t n) {
+  if (first > 0xFFFu || n > 0xFFFu) throw std::invalid_argument("SET_STATE out of range");
+  dw_.push_back(header(OP_SET_STATE, first, static_cast<uint32_t>(n)));
+  dw_.insert(dw_.end(), values, values + n);
   return *this;
 }
 

@@ -1,6 +1,7 @@
-// Encodes v2 commands (docs/contract.md section 4) and places a command stream in a ring.
+// Encodes commands (docs/contract.md section 4) and places a command stream in a ring.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -18,7 +19,9 @@ class CommandWriter {
   static uint32_t header(uint32_t op, uint32_t arg, uint32_t len);
 
   CommandWriter& nop(uint32_t n = 0);  // NOP with n zero payload dwords
+  CommandWriter& nop(const std::vector<uint32_t>& payload);  // NOP carrying data (a debug marker)
   CommandWriter& set_state(uint32_t first, const std::vector<uint32_t>& values);
+  CommandWriter& set_state_range(uint32_t first, const uint32_t* values, size_t n);  // values[0, n)
   template <typename... Ts>
   CommandWriter& set_state(uint32_t first, uint32_t v0, Ts... rest) {
     static_assert((std::is_convertible_v<Ts, uint32_t> && ...), "state values are uint32_t");

@@ -1,5 +1,5 @@
 // vtx: fixed-function vertex transform (docs/contract.md §5.1, docs/numerics.md §7.5).
-// Built and tested on its own; not yet connected to the pipeline (IA/PA integration comes later).
+// In the front end (rtl/top/front_end.sv) between vertex fetch (vf_vtx) and PA (vtx_clip).
 //
 // Input stream (vtx_in_pkt_t), in order:
 //  - kind VTX_KIND_MATRIX_ROW: pos = (M[row][0], M[row][1], M[row][2], M[row][3]) replaces row

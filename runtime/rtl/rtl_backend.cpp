@@ -16,15 +16,6 @@ RtlBackend::RtlBackend(const RtlBackendConfig& cfg) : cfg_(cfg) {
 
 RtlBackend::~RtlBackend() = default;
 
-void RtlBackend::start(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence) {
-  fence_index_ = fence_index;
-  write_start_regs(ring_base, ring_size, fence_index, initial_fence);
-}
-
-void RtlBackend::kick(uint32_t wptr, uint64_t /*fence*/) { top_->reg_write(REG_RING_WPTR, wptr); }
-
-uint32_t RtlBackend::read_fence() { return top_->reg_read(REG_FENCE0 + fence_index_); }
-
 // Clocks the design for a slice of cycles with the register port idle.
 bool RtlBackend::advance() {
   top_->step(cfg_.cycles_per_advance);

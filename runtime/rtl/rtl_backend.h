@@ -23,15 +23,12 @@ struct RtlBackendConfig {
   uint64_t cycles_per_advance = 2000;
 };
 
-class RtlBackend : public Backend {
+class RtlBackend : public RegisterBackend {
  public:
   explicit RtlBackend(const RtlBackendConfig& cfg = {});
   ~RtlBackend() override;
   const char* name() const override { return "rtl"; }
   Memory& memory() override { return mem_; }
-  void start(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence) override;
-  void kick(uint32_t wptr, uint64_t fence) override;
-  uint32_t read_fence() override;
   bool advance() override;
   uint32_t read_reg(uint32_t idx) override;
   void write_reg(uint32_t idx, uint32_t value) override;
@@ -41,7 +38,6 @@ class RtlBackend : public Backend {
   RtlBackendConfig cfg_;
   Memory mem_;
   std::unique_ptr<tb::TopHarness> top_;
-  uint32_t fence_index_ = 0;
 };
 
 }  // namespace pineda::rt

@@ -3,19 +3,15 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <random>
 #include <vector>
 
+#include "fp32.h"
 #include "pineda_contract.h"
 
 namespace pineda::pa_test {
 
-inline uint32_t fb(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
+inline uint32_t fb(float f) { return fp32::bits_of(f); }
 
 struct Streams {
   std::vector<ClipVtxPkt> vtx;

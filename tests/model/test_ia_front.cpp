@@ -319,16 +319,12 @@ TEST_CASE("vertex tags: a regular grid strip reuses vertices; a batch closes whe
 #include <cmath>
 #include <cstring>
 
+#include "fp32.h"
 #include "ia/vertex_fetch.h"
 
 using model::VertexFetch;
 
 namespace {
-uint32_t fbits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
 VFetchPkt wr(uint32_t idx, uint32_t val) {
   VFetchPkt p;
   p.wr = 1;
@@ -349,18 +345,17 @@ VFetchPkt vert(uint32_t index, uint32_t inst, uint32_t slot, bool last) {
 TEST_CASE("vertex fetch: UNORM8 <-> FP32 conversions", "[ia_front][vf]") {
   for (uint32_t c = 0; c < 256; ++c) {
     INFO("c = " << c);
-    CHECK(VertexFetch::unorm8_to_f32(c) == fbits(static_cast<float>(c) / 255.0f));  // IEEE division, RNE
+    CHECK(VertexFetch::unorm8_to_f32(c) == fp32::bits_of(static_cast<float>(c) / 255.0f));  // IEEE division, RNE
   }
   const auto ref = [](uint32_t u) -> uint32_t {
-    float f;
-    std::memcpy(&f, &u, 4);
+    const float f = fp32::float_of(u);
     if (std::isnan(f) || f <= 0.0f || ((u >> 23) & 0xFFu) == 0) return 0;
     if (f >= 1.0f) return 255;
     return static_cast<uint32_t>(std::nearbyint(static_cast<double>(f) * 255.0));  // exact product, RNE
   };
   std::mt19937 rng(test::base_seed());
   std::vector<uint32_t> vals = {0, 0x80000000u, 0x3F800000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u, 0x00000001u,
-                                0x3F000000u, fbits(0.5f / 255.0f), fbits(1.5f / 255.0f), fbits(254.5f / 255.0f)};
+                                0x3F000000u, fp32::bits_of(0.5f / 255.0f), fp32::bits_of(1.5f / 255.0f), fp32::bits_of(254.5f / 255.0f)};
   for (uint32_t c = 0; c < 256; ++c) vals.push_back(VertexFetch::unorm8_to_f32(c));  // round trip
   for (int k = 0; k < 200000; ++k) vals.push_back(k % 2 ? rng() : (rng() % 0x3F900000u));
   for (uint32_t u : vals) {
@@ -375,19 +370,19 @@ TEST_CASE("vertex fetch: formats, defaults, bounds, per-instance data, matrix ro
   const uint32_t vb0 = 0x00300000u, vb1 = 0x00310000u;
   // Vertex buffer 0: stride 24: position F32x3 at 0, colour UNORM8x4 at 12, tex0 F32x2 at 16.
   for (uint32_t v = 0; v < 4; ++v) {
-    mem.write32(vb0 + 24 * v + 0, fbits(1.0f + v));
-    mem.write32(vb0 + 24 * v + 4, fbits(2.0f + v));
-    mem.write32(vb0 + 24 * v + 8, fbits(3.0f + v));
+    mem.write32(vb0 + 24 * v + 0, fp32::bits_of(1.0f + v));
+    mem.write32(vb0 + 24 * v + 4, fp32::bits_of(2.0f + v));
+    mem.write32(vb0 + 24 * v + 8, fp32::bits_of(3.0f + v));
     mem.write32(vb0 + 24 * v + 12, 0x80FF4000u + v);
-    mem.write32(vb0 + 24 * v + 16, fbits(0.25f * v));
-    mem.write32(vb0 + 24 * v + 20, fbits(0.5f));
+    mem.write32(vb0 + 24 * v + 16, fp32::bits_of(0.25f * v));
+    mem.write32(vb0 + 24 * v + 20, fp32::bits_of(0.5f));
   }
   // Vertex buffer 1 (per instance): colour as F32x4.
   for (uint32_t i = 0; i < 2; ++i) {
-    mem.write32(vb1 + 16 * i + 0, fbits(1.0f));
-    mem.write32(vb1 + 16 * i + 4, fbits(0.5f));
-    mem.write32(vb1 + 16 * i + 8, fbits(-1.0f));
-    mem.write32(vb1 + 16 * i + 12, fbits(2.0f));
+    mem.write32(vb1 + 16 * i + 0, fp32::bits_of(1.0f));
+    mem.write32(vb1 + 16 * i + 4, fp32::bits_of(0.5f));
+    mem.write32(vb1 + 16 * i + 8, fp32::bits_of(-1.0f));
+    mem.write32(vb1 + 16 * i + 12, fp32::bits_of(2.0f));
   }
   VertexFetch vf;
   std::vector<VtxInPkt> out;
@@ -407,16 +402,16 @@ TEST_CASE("vertex fetch: formats, defaults, bounds, per-instance data, matrix ro
   run(vert(1, 0, 4, false));
   REQUIRE(out.size() == 1);
   CHECK(out[0].kind == VTX_KIND_VERTEX);
-  CHECK(out[0].pos.x == fbits(2.0f));
-  CHECK(out[0].pos.z == fbits(4.0f));
-  CHECK(out[0].pos.w == fbits(1.0f));  // default w
+  CHECK(out[0].pos.x == fp32::bits_of(2.0f));
+  CHECK(out[0].pos.z == fp32::bits_of(4.0f));
+  CHECK(out[0].pos.w == fp32::bits_of(1.0f));  // default w
   CHECK(out[0].color == 0x80FF4001u);
-  CHECK(out[0].tex0.u == fbits(0.25f));
+  CHECK(out[0].tex0.u == fp32::bits_of(0.25f));
   CHECK(out[0].tex1.u == 0u);           // tex1 not fetched
   CHECK(out[0].vtx_id == 4u);
   run(vert(3, 0, 7, true));  // out of bounds: fetched components 0, defaults stay
   CHECK(out[1].pos.x == 0u);
-  CHECK(out[1].pos.w == fbits(1.0f));
+  CHECK(out[1].pos.w == fp32::bits_of(1.0f));
   CHECK(out[1].color == 0u);
   CHECK(out[1].vtx_id == (7u | 32u));
   CHECK(vf.out_of_bounds() == 3u);
@@ -431,13 +426,13 @@ TEST_CASE("vertex fetch: formats, defaults, bounds, per-instance data, matrix ro
   run(vert(0, 2, 0, false));  // instance 2 is outside vb1 (32 bytes)
   CHECK(out[3].color == 0u);  // fetched components read 0; F32x4 has no defaulted component
   // A matrix write sends its row.
-  run(wr(FE_MATRIX0 + 6, fbits(7.0f)));
+  run(wr(FE_MATRIX0 + 6, fp32::bits_of(7.0f)));
   REQUIRE(out.size() == 5);
   CHECK(out[4].kind == VTX_KIND_MATRIX_ROW);
   CHECK(out[4].row == 1u);
   CHECK(out[4].pos.x == 0u);
-  CHECK(out[4].pos.y == fbits(1.0f));
-  CHECK(out[4].pos.z == fbits(7.0f));
+  CHECK(out[4].pos.y == fp32::bits_of(1.0f));
+  CHECK(out[4].pos.z == fp32::bits_of(7.0f));
   // A disabled colour reads (0, 0, 0, 1): opaque black.
   run(wr(FE_ATTR_COLOR, ATTR_FMT_NONE));
   run(vert(0, 0, 0, false));

@@ -59,6 +59,13 @@ inline std::vector<uint32_t> read_rt(ImmediateContext& ctx, Resource* rt) {
   return px;
 }
 
+// The commands of every submission so far, in order.
+inline std::vector<uint32_t> submitted_dwords(const ManualBackend& be) {
+  std::vector<uint32_t> d;
+  for (const auto& k : be.kicks()) d.insert(d.end(), k.dwords.begin(), k.dwords.end());
+  return d;
+}
+
 // Device settings for the manual backend: a short timeout, so that a test that waits for a fence
 // nobody completes fails quickly (device lost) instead of hanging.
 inline DeviceDesc manual_desc() {
@@ -147,6 +154,9 @@ class RuntimeFixture {
 
 using ManualFixture = RuntimeFixture<ManualBackend>;
 using GoldenFixture = RuntimeFixture<GoldenBackend>;
+
+// A 32x16 target drawn from `verts`, the default backend settings.
+inline FixtureDesc wide_target(std::vector<int32_t> verts) { return FixtureDesc().target(32, 16).with_vertices(std::move(verts)); }
 
 // A deterministic scene used to compare backends: several resources, state changes, a DISCARD
 // rename, a command list executed twice, auto-flushes. Leaves everything flushed and idle.

@@ -15,14 +15,6 @@ using namespace pineda::rt;
 using namespace pineda::rt::test;
 
 namespace {
-FixtureDesc wide(std::vector<int32_t> verts) { return FixtureDesc().target(32, 16).with_vertices(std::move(verts)); }
-
-// The commands of every submission so far, in order.
-std::vector<uint32_t> submitted(const ManualBackend& be) {
-  std::vector<uint32_t> d;
-  for (const auto& k : be.kicks()) d.insert(d.end(), k.dwords.begin(), k.dwords.end());
-  return d;
-}
 bool contains(const std::vector<uint32_t>& d, const std::vector<uint32_t>& seq) {
   return std::search(d.begin(), d.end(), seq.begin(), seq.end()) != d.end();
 }
@@ -30,7 +22,7 @@ uint32_t header(uint32_t op, uint32_t arg, uint32_t len) { return CommandWriter:
 }  // namespace
 
 TEST_CASE("copy_region copies what earlier draws wrote, at any alignment (golden)", "[runtime][copy][golden]") {
-  GoldenFixture f(wide(tri(0, 0, 32, 0, 0, 16)));
+  GoldenFixture f(wide_target(tri(0, 0, 32, 0, 0, 16)));
   Resource* dst = nullptr;
   REQUIRE(f.dev.create_buffer({1000, 0}, nullptr, &dst) == Result::OK);
   REQUIRE(f.draw(rgba(10, 20, 30)) == Result::OK);
@@ -73,14 +65,14 @@ TEST_CASE_METHOD(ManualFixture, "copies are checked and encoded as COPY", "[runt
   REQUIRE(ctx.copy_region(buf, 32, buf, 1, 31) == Result::OK);          // same resource, disjoint
   REQUIRE(ctx.copy_region(buf, 3, vb, 0, 24) == Result::OK);
   REQUIRE(ctx.flush() == Result::OK);
-  const auto d = submitted(be);
+  const auto d = submitted_dwords(be);
   CHECK(contains(d, {header(OP_COPY, 0, 3), buf->gpu_address() + 1, buf->gpu_address() + 32, 31}));
   CHECK(contains(d, {header(OP_COPY, 0, 3), vb->gpu_address(), buf->gpu_address() + 3, 24}));
   buf->release();
 }
 
 TEST_CASE("a GPU wait on a user fence holds later work until the CPU signals it (golden)", "[runtime][fence][golden]") {
-  GoldenFixture f(wide(tri(0, 0, 32, 0, 0, 16)));
+  GoldenFixture f(wide_target(tri(0, 0, 32, 0, 0, 16)));
   Fence* gate = nullptr;
   Fence* done = nullptr;
   Fence* seen = nullptr;
@@ -149,7 +141,7 @@ TEST_CASE_METHOD(ManualFixture, "signal, wait and marker encodings", "[runtime][
   REQUIRE(ctx.signal(x, 3, SignalStage::TOP_OF_PIPE) == Result::OK);
   REQUIRE(ctx.wait(x, 0x100000004ull) == Result::OK);
   REQUIRE(ctx.flush() == Result::OK);
-  const auto s = submitted(be);
+  const auto s = submitted_dwords(be);
   CHECK(contains(s, {header(OP_NOP, 0, 2), 0x6C6C6568u, 0x0000006Fu}));  // "hell", "o\0"
   CHECK(contains(s, {header(OP_WRITE_REG, r | (1u << WRITE_REG_EOP_BIT), 1), 2u, header(OP_INTERRUPT, 0, 1), r}));
   CHECK(contains(s, {header(OP_WRITE_REG, r, 1), 3u, header(OP_INTERRUPT, 0, 1), r}));
@@ -188,7 +180,7 @@ TEST_CASE("nested command lists: CALL in a list, a tail JUMP, and too deep ones 
       auto t = tri(5 * k, 0, 5 * k + 5, 0, 5 * k, 10);
       v.insert(v.end(), t.begin(), t.end());
     }
-    GoldenFixture f(wide(v).with_device(dd));
+    GoldenFixture f(wide_target(v).with_device(dd));
     auto leaf = [&](uint32_t k) {
       return record(f, [k](DeferredContext& dc) {
         dc.set_color(rgba(40 * k, 0, 255));
@@ -247,7 +239,7 @@ TEST_CASE("nested command lists: CALL in a list, a tail JUMP, and too deep ones 
 
 TEST_CASE("a DISCARD in a nested list reaches the immediate context through the outer list (golden)",
           "[runtime][deferred][golden]") {
-  GoldenFixture f(wide(tri(0, 0, 16, 0, 0, 16)));
+  GoldenFixture f(wide_target(tri(0, 0, 16, 0, 0, 16)));
   CommandList* inner = record(f, [&](DeferredContext& dc) {
     Mapped m;
     REQUIRE(dc.map(f.vb, MapType::WRITE_DISCARD, 0, &m) == Result::OK);

@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 
+#include "fp32.h"
 #include "rt_test_util.h"
 #include "runtime.h"
 
@@ -20,11 +21,6 @@ using namespace pineda::rt::test;
 
 namespace {
 
-uint32_t fbits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
 
 // The hardware's state after reset (contract: ST_* resets; front end 0, identity matrix, scissor
 // everything), written independently of the runtime's own copy.
@@ -32,7 +28,7 @@ HwState reset_state() {
   HwState s{};
   s[ST_SCISSOR_X] = s[ST_SCISSOR_Y] = 0xFFFF0000u;
   s[FE_SCISSOR_X] = s[FE_SCISSOR_Y] = 0xFFFF0000u;
-  for (uint32_t r = 0; r < 4; ++r) s[FE_MATRIX0 + 5 * r] = fbits(1.0f);
+  for (uint32_t r = 0; r < 4; ++r) s[FE_MATRIX0 + 5 * r] = fp32::bits_of(1.0f);
   return s;
 }
 
@@ -47,9 +43,9 @@ void decode_into(const Memory& mem, const std::vector<uint32_t>& d, std::vector<
   size_t i = 0;
   while (i < d.size()) {
     Cmd c;
-    c.op = d[i] >> 24;
-    c.arg = (d[i] >> 12) & 0xFFFu;
-    const uint32_t len = d[i] & 0xFFFu;
+    c.op = d[i] >> CMD_OP_LSB;
+    c.arg = (d[i] >> CMD_ARG_LSB) & 0xFFFu;
+    const uint32_t len = (d[i] >> CMD_LEN_LSB) & 0xFFFu;
     REQUIRE(i + 1 + len <= d.size());
     c.payload.assign(d.begin() + static_cast<long>(i + 1), d.begin() + static_cast<long>(i + 1 + len));
     i += 1 + len;
@@ -66,10 +62,8 @@ void decode_into(const Memory& mem, const std::vector<uint32_t>& d, std::vector<
 }
 
 std::vector<Cmd> decode(const ManualBackend& be) {
-  std::vector<uint32_t> d;
-  for (const auto& k : be.kicks()) d.insert(d.end(), k.dwords.begin(), k.dwords.end());
   std::vector<Cmd> out;
-  decode_into(const_cast<ManualBackend&>(be).memory(), d, out);
+  decode_into(const_cast<ManualBackend&>(be).memory(), submitted_dwords(be), out);
   return out;
 }
 
@@ -82,7 +76,7 @@ struct FeDraw {
 
 struct Replay {
   std::vector<FeDraw> draws;
-  std::vector<HwState> legacy_draws;  // state at each OP_DRAW
+  std::vector<HwState> pretransformed_draws;  // state at each OP_DRAW
   std::vector<std::pair<uint32_t, uint32_t>> writes;  // (index, value) of every SET_STATE register
   HwState state = reset_state();
 };
@@ -100,7 +94,7 @@ Replay replay(const std::vector<Cmd>& cmds) {
       REQUIRE(c.payload.size() == 5);
       r.draws.push_back({c.arg, c.payload, r.state});
     } else if (c.op == OP_DRAW) {
-      r.legacy_draws.push_back(r.state);
+      r.pretransformed_draws.push_back(r.state);
     }
   }
   return r;
@@ -205,13 +199,13 @@ TEST_CASE_METHOD(ManualFixture, "a front-end draw sets the state it needs and en
   CHECK(s[FE_ATTR_TEX1] == 0);
   CHECK(s[FE_IB_BASE] == ib->gpu_address() + 2);
   CHECK(s[FE_IB_SIZE] == 998);
-  for (uint32_t k = 0; k < 16; ++k) CHECK(s[FE_MATRIX0 + k] == fbits(static_cast<float>((k / 4) * 10 + k % 4) + 0.5f));
-  CHECK(s[FE_VP_X] == fbits(8.0f));
-  CHECK(s[FE_VP_Y] == fbits(4.0f));
-  CHECK(s[FE_VP_W] == fbits(320.0f));
-  CHECK(s[FE_VP_H] == fbits(240.0f));
-  CHECK(s[FE_VP_ZMIN] == fbits(0.25f));
-  CHECK(s[FE_VP_ZMAX] == fbits(0.75f));
+  for (uint32_t k = 0; k < 16; ++k) CHECK(s[FE_MATRIX0 + k] == fp32::bits_of(static_cast<float>((k / 4) * 10 + k % 4) + 0.5f));
+  CHECK(s[FE_VP_X] == fp32::bits_of(8.0f));
+  CHECK(s[FE_VP_Y] == fp32::bits_of(4.0f));
+  CHECK(s[FE_VP_W] == fp32::bits_of(320.0f));
+  CHECK(s[FE_VP_H] == fp32::bits_of(240.0f));
+  CHECK(s[FE_VP_ZMIN] == fp32::bits_of(0.25f));
+  CHECK(s[FE_VP_ZMAX] == fp32::bits_of(0.75f));
   CHECK(s[FE_RASTER] == (PA_CULL_FRONT | 4u | 8u));
   CHECK(s[FE_RT_BASE] == rt->gpu_address());
   CHECK(s[FE_RT_PITCH] == rt->pitch());
@@ -260,8 +254,8 @@ TEST_CASE_METHOD(ManualFixture, "front-end draws write only the registers that c
     CHECK_FALSE(w.count(FE_IB_BASE));
     CHECK_FALSE(w.count(FE_MATRIX0));
     CHECK_FALSE(w.count(FE_VP_X));
-    CHECK(w.at(FE_VP_W) == fbits(16.0f));
-    CHECK(w.at(FE_VP_ZMAX) == fbits(1.0f));
+    CHECK(w.at(FE_VP_W) == fp32::bits_of(16.0f));
+    CHECK(w.at(FE_VP_ZMAX) == fp32::bits_of(1.0f));
     CHECK(w.at(FE_RASTER) == PA_CULL_BACK);
     CHECK(w.count(FE_RT_BASE));
     CHECK_FALSE(w.count(FE_SCISSOR_X));
@@ -296,7 +290,7 @@ TEST_CASE_METHOD(ManualFixture, "front-end draws write only the registers that c
   const std::vector<Cmd> all = flush_and_decode(*this);
   const Replay r = replay(all);
   REQUIRE(r.draws.size() == 8);
-  CHECK(r.draws[2].state[FE_MATRIX0 + 6] == fbits(2.0f));
+  CHECK(r.draws[2].state[FE_MATRIX0 + 6] == fp32::bits_of(2.0f));
   CHECK(r.draws[3].arg == (1u | 2u | 4u));
   CHECK(r.draws[3].payload == std::vector<uint32_t>{1, 4, 100, 1, 0});
   CHECK(r.draws[3].state[FE_IB_BASE] == ib->gpu_address() + 8);
@@ -305,9 +299,9 @@ TEST_CASE_METHOD(ManualFixture, "front-end draws write only the registers that c
   CHECK(r.draws[5].arg == 4u);              // non-indexed strip: no restart bit
   CHECK(r.draws[5].payload == std::vector<uint32_t>{0, 4, 0, 2, 0});
   CHECK(r.draws[6].arg == (1u | 2u | 4u | 8u));
-  REQUIRE(r.legacy_draws.size() == 1);
-  CHECK(r.legacy_draws[0][ST_SCISSOR_X] == (8u << 16));
-  CHECK(r.legacy_draws[0][ST_RT_BASE] == rt->gpu_address());
+  REQUIRE(r.pretransformed_draws.size() == 1);
+  CHECK(r.pretransformed_draws[0][ST_SCISSOR_X] == (8u << 16));
+  CHECK(r.pretransformed_draws[0][ST_RT_BASE] == rt->gpu_address());
   CHECK(r.draws[7].state[FE_SCISSOR_X] == (8u << 16));
   CHECK(r.draws[7].state[FE_SCISSOR_Y] == (8u << 16));
   CHECK(all.size() > first_cmds);
@@ -445,14 +439,14 @@ TEST_CASE("command lists: front-end state is reset before and re-sent after", "[
   REQUIRE(r.draws.size() == 3);
   // In the list: the reset state plus what the list set.
   const HwState& in_list = r.draws[1].state;
-  CHECK(in_list[FE_VP_X] == fbits(3.0f));
-  CHECK(in_list[FE_MATRIX0 + 3] == fbits(0.5f));
+  CHECK(in_list[FE_VP_X] == fp32::bits_of(3.0f));
+  CHECK(in_list[FE_MATRIX0 + 3] == fp32::bits_of(0.5f));
   CHECK(in_list[FE_SCISSOR_X] == 0xFFFF0000u);  // reset before the list, not set by it
   CHECK(in_list[FE_VB0_BASE] == vb0->gpu_address());  // the renamed storage
   CHECK(in_list[FE_IB_BASE] == ib->gpu_address());
   // After it: the immediate context's state again.
   const HwState& after = r.draws[2].state;
-  CHECK(after[FE_VP_X] == fbits(5.0f));
+  CHECK(after[FE_VP_X] == fp32::bits_of(5.0f));
   CHECK(after[FE_MATRIX0 + 3] == 0u);
   CHECK(after[FE_SCISSOR_X] == (9u << 16 | 1u));
   CHECK(after[FE_VB0_BASE] == vb0->gpu_address());
@@ -495,7 +489,7 @@ TEST_CASE_METHOD(ManualFixture, "a pre-transformed-only stream is unchanged by t
   REQUIRE(draw(rgba(1, 2, 3)) == Result::OK);
   const Replay r = replay(flush_and_decode(*this));
   for (const auto& w : r.writes) CHECK(w.first < NUM_STATE);
-  CHECK(r.legacy_draws.size() == 3);
+  CHECK(r.pretransformed_draws.size() == 3);
   list->release();
 }
 

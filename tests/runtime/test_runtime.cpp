@@ -13,8 +13,7 @@ using namespace pineda::rt;
 using namespace pineda::rt::test;
 
 namespace {
-// Two fixtures besides the defaults: a 32x16 golden target, and a manual device with `dd`.
-FixtureDesc wide(std::vector<int32_t> verts) { return FixtureDesc().target(32, 16).with_vertices(std::move(verts)); }
+// A manual device with `dd`.
 FixtureDesc manual_with(const DeviceDesc& dd) { return ManualFixture::defaults().with_device(dd); }
 }  // namespace
 
@@ -62,7 +61,7 @@ TEST_CASE("NO_OVERWRITE while the GPU is stalled returns at once with the same p
 
 TEST_CASE("DISCARD while busy returns new storage at once; the earlier draw sees the old data (golden)",
           "[runtime][map][golden]") {
-  GoldenFixture f(wide(tri(0, 0, 16, 0, 0, 16)));  // left half
+  GoldenFixture f(wide_target(tri(0, 0, 16, 0, 0, 16)));  // left half
   f.draw(rgba(255, 0, 0));
   REQUIRE(f.ctx.flush() == Result::OK);
   const uint32_t old_addr = f.vb->gpu_address();
@@ -290,7 +289,7 @@ TEST_CASE("a command list recorded on another thread and executed twice gives st
   DeviceDesc dd;
   dd.use_call = use_call;
   // L: left half, R: right half, M: a small triangle inside R.
-  GoldenFixture f(wide(concat({tri(0, 0, 16, 0, 0, 16), tri(16, 0, 32, 0, 32, 16), tri(24, 1, 30, 1, 30, 7)}))
+  GoldenFixture f(wide_target(concat({tri(0, 0, 16, 0, 0, 16), tri(16, 0, 32, 0, 32, 16), tri(24, 1, 30, 1, 30, 7)}))
                       .with_device(dd));
   CHECK(f.dev.hardware_call() == use_call);
   const uint32_t RED = rgba(255, 0, 0), BLUE = rgba(0, 0, 255);
@@ -331,7 +330,7 @@ TEST_CASE("a command list recorded on another thread and executed twice gives st
 }
 
 TEST_CASE("deferred DISCARD and NO_OVERWRITE write storage owned by the list (golden)", "[runtime][deferred][golden]") {
-  GoldenFixture f(wide(concat({tri(0, 0, 16, 0, 0, 16), tri(0, 0, 16, 0, 0, 16)})).unbound());
+  GoldenFixture f(wide_target(concat({tri(0, 0, 16, 0, 0, 16), tri(0, 0, 16, 0, 0, 16)})).unbound());
   std::unique_ptr<DeferredContext> dc;
   f.dev.create_deferred_context({}, &dc);
   Mapped m;
@@ -370,7 +369,7 @@ TEST_CASE("after executing a list with a deferred DISCARD the resource holds the
   const bool use_call = GENERATE(true, false);
   DeviceDesc dd;
   dd.use_call = use_call;
-  GoldenFixture f(wide(tri(0, 0, 16, 0, 0, 16)).with_device(dd));  // the resource's own data: left half
+  GoldenFixture f(wide_target(tri(0, 0, 16, 0, 0, 16)).with_device(dd));  // the resource's own data: left half
   const uint64_t heap_free = f.dev.heap_bytes_free();
   const uint32_t own_addr = f.vb->gpu_address();
   std::unique_ptr<DeferredContext> dc;

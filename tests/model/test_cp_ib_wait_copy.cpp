@@ -1,4 +1,5 @@
-// Encoding v2 in the model: indirect buffers, waits, COPY, INTERRUPT, CP reset, and a fuzz test
+// The CP's control-flow and memory commands in the model: indirect buffers (CALL/JUMP/RET), waits
+// (WAIT_REG, watchdog), COPY, INTERRUPT, CP reset, and a fuzz test
 // of random and mutated command buffers through the whole model (many, fast): no hang, no memory
 // written outside the bound targets (draw render targets, COPY destinations), and every injected
 // invalid command reported with its cause and address.
@@ -155,7 +156,7 @@ Outcome run_checked(const Fixture& f, const std::vector<uint32_t>& cmds) {
 
 }  // namespace
 
-TEST_CASE("cp v2: CALL/JUMP/RET semantics and IB_DEPTH", "[cp][v2]") {
+TEST_CASE("cp: CALL/JUMP/RET semantics and IB_DEPTH", "[cp][ib]") {
   Memory mem;
   model::CommandProcessor cp(mem);
   CommandWriter inner, outer, ring;
@@ -179,7 +180,7 @@ TEST_CASE("cp v2: CALL/JUMP/RET semantics and IB_DEPTH", "[cp][v2]") {
   CHECK(cp.reg_read(REG_IB_DEPTH) == 0u);
 }
 
-TEST_CASE("cp v2: WAIT_REG compare modes, wrap-safe GEQUAL, watchdog, CP reset", "[cp][v2]") {
+TEST_CASE("cp: WAIT_REG compare modes, wrap-safe GEQUAL, watchdog, CP reset", "[cp][wait]") {
   Memory mem;
   model::CommandProcessor cp(mem);
   CommandWriter w;
@@ -206,7 +207,7 @@ TEST_CASE("cp v2: WAIT_REG compare modes, wrap-safe GEQUAL, watchdog, CP reset",
   CHECK(cp.reg_read(REG_ERROR_CAUSE) == ERR_WAIT_TIMEOUT);  // kept as a record
 }
 
-TEST_CASE("cp v2: COPY any alignment through the Gpu, then a draw reads the copy", "[cp][v2]") {
+TEST_CASE("cp: COPY any alignment through the Gpu, then a draw reads the copy", "[cp][copy]") {
   Fixture f;
   for (uint32_t s_off = 0; s_off < 4; ++s_off) {
     for (uint32_t d_off = 0; d_off < 4; ++d_off) {
@@ -240,7 +241,7 @@ TEST_CASE("cp v2: COPY any alignment through the Gpu, then a draw reads the copy
   }
 }
 
-TEST_CASE("cp v2: fuzz: random and mutated command buffers through the model", "[cp][v2][fuzz]") {
+TEST_CASE("cp: fuzz: random and mutated command buffers through the model", "[cp][fuzz]") {
   Fixture f;
   std::mt19937_64 g(test::base_seed());
   int halted = 0, errors = 0, budget = 0, empty = 0;
@@ -274,13 +275,13 @@ TEST_CASE("cp v2: fuzz: random and mutated command buffers through the model", "
       CHECK(o.error_cause != ERR_NONE);
     }
   }
-  std::printf("cp v2 fuzz (mutated): %d halted, %d errors, %d loops (step budget), %d ran off the end\n",
+  std::printf("cp fuzz (mutated): %d halted, %d errors, %d loops (step budget), %d ran off the end\n",
               halted, errors, budget, empty);
   CHECK(halted > 500);
   CHECK(errors > 500);
 }
 
-TEST_CASE("cp v2: fuzz: one injected invalid command is reported with its cause and address", "[cp][v2][fuzz]") {
+TEST_CASE("cp: fuzz: one injected invalid command is reported with its cause and address", "[cp][fuzz]") {
   Fixture f;
   std::mt19937_64 g(test::base_seed() + 1);
   struct Bad {

@@ -1,0 +1,438 @@
+// Context: state setters, draws, copies and fences shared by the immediate and deferred contexts;
+// encodes commands and emits only the state a draw needs that the hardware does not already hold.
+
+#include <algorithm>
+#include <cmath>
+
+#include "fence.h"
+#include "fp32.h"
+#include "runtime.h"
+
+namespace pineda::rt {
+
+namespace {
+constexpr uint32_t kStateUsed = 7;  // SET_STATE indices the pre-transformed draw uses: VB_BASE .. SCISSOR_Y
+constexpr uint64_t kPretransformedMask = (1ull << kStateUsed) - 1;
+constexpr uint64_t kFeMask = ~((1ull << NUM_STATE) - 1);  // [NUM_STATE, FE_STATE_END = 64)
+static_assert(FE_STATE_END == 64, "the state masks are 64-bit");
+
+constexpr uint64_t bit(uint32_t i) { return 1ull << i; }
+constexpr uint64_t bits(uint32_t first, uint32_t n) { return ((n >= 64 ? 0ull : 1ull << n) - 1) << first; }
+
+}  // namespace
+
+// ---- Context -----------------------------------------------------------------------------------
+
+Context::Context(Device& dev) : dev_(dev), hw_(default_hw_state()) {}
+
+Context::~Context() = default;
+
+HwState Context::default_hw_state() {
+  HwState s{};
+  s[ST_VB_BASE] = ST_VB_BASE_RESET;
+  s[ST_COLOR] = ST_COLOR_RESET;
+  s[ST_RT_BASE] = ST_RT_BASE_RESET;
+  s[ST_RT_PITCH] = ST_RT_PITCH_RESET;
+  s[ST_RT_SIZE] = ST_RT_SIZE_RESET;
+  s[ST_SCISSOR_X] = ST_SCISSOR_X_RESET;
+  s[ST_SCISSOR_Y] = ST_SCISSOR_Y_RESET;
+  // Front end: everything 0 but the matrix (identity) and the scissor (everything).
+  for (uint32_t r = 0; r < 4; ++r) s[FE_MATRIX0 + 5 * r] = fp32::bits_of(1.0f);
+  s[FE_SCISSOR_X] = ST_SCISSOR_X_RESET;
+  s[FE_SCISSOR_Y] = ST_SCISSOR_Y_RESET;
+  return s;
+}
+
+Result Context::fail(Result r, std::string msg) {
+  err_ = std::move(msg);
+  return r;
+}
+
+void Context::bind(Resource*& slot, Resource* r) {
+  if (r == slot) return;
+  if (r) r->add_ref();
+  Resource* old = slot;
+  slot = r;
+  if (old) old->release();
+}
+
+Result Context::set_pretransformed_vertex_buffer(Resource* vb, uint32_t offset) {
+  if (vb) {
+    if (!dev_.alive(vb)) return fail(Result::INVALID_ARG, "set_pretransformed_vertex_buffer: not a live resource of this device");
+    if (vb->kind() != ResourceKind::BUFFER || !(vb->bind_flags() & BIND_VERTEX_BUFFER))
+      return fail(Result::INVALID_ARG, "set_pretransformed_vertex_buffer: the resource was not created with BIND_VERTEX_BUFFER");
+    if ((offset & 3u) || offset >= vb->size())
+      return fail(Result::INVALID_ARG, "set_pretransformed_vertex_buffer: offset must be dword aligned and inside the buffer");
+  }
+  bind(api_.pt_vb, vb);
+  api_.pt_vb_offset = vb ? offset : 0;
+  return Result::OK;
+}
+
+Result Context::set_render_target(Resource* rt) {
+  if (rt) {
+    if (!dev_.alive(rt)) return fail(Result::INVALID_ARG, "set_render_target: not a live resource of this device");
+    if (rt->kind() != ResourceKind::TEXTURE2D || !(rt->bind_flags() & BIND_RENDER_TARGET))
+      return fail(Result::INVALID_ARG, "set_render_target: the resource is not a texture created with BIND_RENDER_TARGET");
+  }
+  bind(api_.rt, rt);
+  return Result::OK;
+}
+
+Result Context::set_scissor(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) {
+  if (x0 > 0xFFFFu || x1 > 0xFFFFu || y0 > 0xFFFFu || y1 > 0xFFFFu)
+    return fail(Result::INVALID_ARG, "set_scissor: coordinates are 16 bits");
+  api_.scissor_x = (x1 << 16) | x0;
+  api_.scissor_y = (y1 << 16) | y0;
+  return Result::OK;
+}
+
+void Context::set_input_layout(const InputLayout& layout) {
+  api_.layout = layout;
+  api_.layout_set = true;
+}
+
+Result Context::set_vertex_buffers(uint32_t start_slot, uint32_t count, Resource* const* buffers,
+                                   const uint32_t* strides, const uint32_t* offsets) {
+  if (start_slot >= NUM_VERTEX_SLOTS || count > NUM_VERTEX_SLOTS - start_slot)
+    return fail(Result::INVALID_ARG, "set_vertex_buffers: slots " + std::to_string(start_slot) + ".." +
+                                         std::to_string(uint64_t{start_slot} + count) + " are not all in 0..1");
+  if (count && (!buffers || !strides || !offsets)) return fail(Result::INVALID_ARG, "set_vertex_buffers: null array");
+  for (uint32_t i = 0; i < count; ++i) {  // all checked before anything changes
+    Resource* vb = buffers[i];
+    if (!vb) continue;
+    const std::string at = "set_vertex_buffers: slot " + std::to_string(start_slot + i) + ": ";
+    if (!dev_.alive(vb)) return fail(Result::INVALID_ARG, at + "not a live resource of this device");
+    if (vb->kind() != ResourceKind::BUFFER || !(vb->bind_flags() & BIND_VERTEX_BUFFER))
+      return fail(Result::INVALID_ARG, at + "the resource was not created with BIND_VERTEX_BUFFER");
+    if ((strides[i] & 3u) || strides[i] > 0xFFFFu)
+      return fail(Result::INVALID_ARG, at + "stride " + std::to_string(strides[i]) + " must be a multiple of 4 and at most 0xFFFF");
+    if ((offsets[i] & 3u) || offsets[i] >= vb->size())
+      return fail(Result::INVALID_ARG, at + "offset must be dword aligned and inside the buffer");
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    VertexBufferBinding& b = api_.vbs[start_slot + i];
+    bind(b.buffer, buffers[i]);
+    b.stride = buffers[i] ? strides[i] : 0;
+    b.offset = buffers[i] ? offsets[i] : 0;
+  }
+  return Result::OK;
+}
+
+Result Context::set_vertex_buffer(uint32_t slot, Resource* vb, uint32_t stride, uint32_t offset) {
+  return set_vertex_buffers(slot, 1, &vb, &stride, &offset);
+}
+
+Result Context::set_index_buffer(Resource* ib, IndexFormat format, uint32_t offset) {
+  if (format != IndexFormat::R16_UINT && format != IndexFormat::R32_UINT)
+    return fail(Result::INVALID_ARG, "set_index_buffer: the format must be R16_UINT or R32_UINT");
+  if (ib) {
+    const uint32_t size = format == IndexFormat::R32_UINT ? 4 : 2;
+    if (!dev_.alive(ib)) return fail(Result::INVALID_ARG, "set_index_buffer: not a live resource of this device");
+    if (ib->kind() != ResourceKind::BUFFER || !(ib->bind_flags() & BIND_INDEX_BUFFER))
+      return fail(Result::INVALID_ARG, "set_index_buffer: the resource was not created with BIND_INDEX_BUFFER");
+    if (offset % size || offset >= ib->size())
+      return fail(Result::INVALID_ARG, "set_index_buffer: offset must be a multiple of the index size and inside the buffer");
+  }
+  bind(api_.ib, ib);
+  api_.ib_format = format;
+  api_.ib_offset = ib ? offset : 0;
+  return Result::OK;
+}
+
+Result Context::set_primitive_topology(PrimitiveTopology topology, bool strip_restart) {
+  if (topology != PrimitiveTopology::TRIANGLE_LIST && topology != PrimitiveTopology::TRIANGLE_STRIP)
+    return fail(Result::INVALID_ARG, "set_primitive_topology: TRIANGLE_LIST or TRIANGLE_STRIP");
+  api_.topology = topology;
+  api_.strip_restart = strip_restart;
+  return Result::OK;
+}
+
+Result Context::set_viewport(const Viewport& vp) {
+  for (float v : {vp.x, vp.y, vp.width, vp.height, vp.min_depth, vp.max_depth}) {
+    if (!std::isfinite(v)) return fail(Result::INVALID_ARG, "set_viewport: a value is not finite");
+  }
+  if (vp.width < 0 || vp.height < 0) return fail(Result::INVALID_ARG, "set_viewport: negative width or height");
+  if (vp.x < -32768.0f || vp.y < -32768.0f || double{vp.x} + vp.width > 32767.0 || double{vp.y} + vp.height > 32767.0)
+    return fail(Result::INVALID_ARG, "set_viewport: the viewport leaves the bounds [-32768, 32767]");
+  if (vp.min_depth < 0 || vp.min_depth > 1 || vp.max_depth < 0 || vp.max_depth > 1)
+    return fail(Result::INVALID_ARG, "set_viewport: depths must lie in [0, 1]");
+  api_.viewport = vp;
+  return Result::OK;
+}
+
+Result Context::set_rasterizer_state(const RasterizerDesc& d) {
+  if (d.cull != CullMode::NONE && d.cull != CullMode::FRONT && d.cull != CullMode::BACK)
+    return fail(Result::INVALID_ARG, "set_rasterizer_state: cull must be NONE, FRONT or BACK");
+  api_.raster = d;
+  return Result::OK;
+}
+
+void Context::clear_state() {
+  bind(api_.pt_vb, nullptr);
+  bind(api_.rt, nullptr);
+  for (auto& b : api_.vbs) bind(b.buffer, nullptr);
+  bind(api_.ib, nullptr);
+  api_ = ApiState{};
+}
+
+Result Context::draw_pretransformed(uint32_t vertex_count, uint32_t first_vertex) {
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
+  if (recording_dropped()) return Result::OK;  // deferred context out of memory: keeps "recording"
+  if (!api_.rt) return fail(Result::INVALID_CALL, "draw_pretransformed: no render target bound");
+  if (!api_.pt_vb) return fail(Result::INVALID_CALL, "draw_pretransformed: no pre-transformed vertex buffer bound");
+  const uint64_t end = (uint64_t{first_vertex} + vertex_count) * VERTEX_BYTES + api_.pt_vb_offset;
+  if (end > api_.pt_vb->size())
+    return fail(Result::INVALID_ARG, "draw_pretransformed: vertices " + std::to_string(first_vertex) + ".." +
+                                         std::to_string(uint64_t{first_vertex} + vertex_count) +
+                                         " lie outside the vertex buffer");
+  Result r;
+  if (!reserve(1 + kStateUsed + 3, &r)) return r;
+  emit_pretransformed_state();
+  cw_.draw(first_vertex, vertex_count);
+  on_use(api_.pt_vb, false);
+  on_use(api_.rt, true);
+  return Result::OK;
+}
+
+Result Context::draw(uint32_t vertex_count, uint32_t start_vertex) {
+  return draw_fe("draw", false, start_vertex, vertex_count, 0, 1, 0);
+}
+
+Result Context::draw_instanced(uint32_t vertex_count_per_instance, uint32_t instance_count, uint32_t start_vertex,
+                               uint32_t start_instance) {
+  return draw_fe("draw_instanced", false, start_vertex, vertex_count_per_instance, 0, instance_count, start_instance);
+}
+
+Result Context::draw_indexed(uint32_t index_count, uint32_t start_index, int32_t base_vertex) {
+  return draw_fe("draw_indexed", true, start_index, index_count, static_cast<uint32_t>(base_vertex), 1, 0);
+}
+
+Result Context::draw_indexed_instanced(uint32_t index_count_per_instance, uint32_t instance_count,
+                                       uint32_t start_index, int32_t base_vertex, uint32_t start_instance) {
+  return draw_fe("draw_indexed_instanced", true, start_index, index_count_per_instance,
+                 static_cast<uint32_t>(base_vertex), instance_count, start_instance);
+}
+
+Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t count, uint32_t base_vertex,
+                        uint32_t instance_count, uint32_t start_instance) {
+  const std::string w(what);
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
+  if (recording_dropped()) return Result::OK;
+  if (!api_.rt) return fail(Result::INVALID_CALL, w + ": no render target bound");
+  if (!api_.layout_set) return fail(Result::INVALID_CALL, w + ": no input layout set");
+  if (!api_.layout.has(Semantic::POSITION)) return fail(Result::INVALID_CALL, w + ": the input layout has no POSITION element");
+  for (uint32_t slot = 0; slot < NUM_VERTEX_SLOTS; ++slot) {
+    if (api_.layout.uses_slot(slot) && !api_.vbs[slot].buffer)
+      return fail(Result::INVALID_CALL, w + ": the input layout reads vertex buffer slot " + std::to_string(slot) +
+                                            ", which has no buffer bound");
+  }
+  if (indexed && !api_.ib) return fail(Result::INVALID_CALL, w + ": no index buffer bound");
+
+  // What the hardware must hold for this draw, at the indices of `used`.
+  HwState d = hw_;
+  uint64_t used = 0;
+  for (uint32_t slot = 0; slot < NUM_VERTEX_SLOTS; ++slot) {
+    if (!api_.layout.uses_slot(slot)) continue;  // a slot the layout does not read: left as it is
+    const VertexBufferBinding& b = api_.vbs[slot];
+    const uint32_t base = slot ? FE_VB1_BASE : FE_VB0_BASE;
+    d[base] = address_of(b.buffer) + b.offset;
+    d[base + 1] = b.stride;
+    d[base + 2] = b.buffer->size() - b.offset;
+    used |= bits(base, 3);
+  }
+  for (uint32_t a = 0; a < NUM_SEMANTICS; ++a) d[FE_ATTR_POS + a] = api_.layout.attr_words()[a];
+  used |= bits(FE_ATTR_POS, NUM_SEMANTICS);
+  if (indexed) {
+    d[FE_IB_BASE] = address_of(api_.ib) + api_.ib_offset;
+    d[FE_IB_SIZE] = api_.ib->size() - api_.ib_offset;
+    used |= bits(FE_IB_BASE, 2);
+  }
+  for (uint32_t r = 0; r < 4; ++r) {
+    for (uint32_t c = 0; c < 4; ++c) d[FE_MATRIX0 + 4 * r + c] = fp32::bits_of(api_.transform.m[r][c]);
+  }
+  used |= bits(FE_MATRIX0, 16);
+  const Viewport& vp = api_.viewport;
+  d[FE_VP_X] = fp32::bits_of(vp.x);
+  d[FE_VP_Y] = fp32::bits_of(vp.y);
+  d[FE_VP_W] = fp32::bits_of(vp.width);
+  d[FE_VP_H] = fp32::bits_of(vp.height);
+  d[FE_VP_ZMIN] = fp32::bits_of(vp.min_depth);
+  d[FE_VP_ZMAX] = fp32::bits_of(vp.max_depth);
+  d[FE_RASTER] = static_cast<uint32_t>(api_.raster.cull) | (api_.raster.front_ccw ? 4u : 0u) |
+                 (api_.raster.depth_clip ? 0u : 8u);
+  d[FE_RT_BASE] = address_of(api_.rt);
+  d[FE_RT_PITCH] = api_.rt->pitch() | (api_.rt->samples() == 4 ? 1u << 16 : 0u);  // [16]: 4x MSAA
+  d[FE_RT_SIZE] = (api_.rt->height() << 16) | api_.rt->width();
+  d[FE_SCISSOR_X] = api_.scissor_x;
+  d[FE_SCISSOR_Y] = api_.scissor_y;
+  used |= bits(FE_VP_X, FE_SCISSOR_Y - FE_VP_X + 1);
+
+  Result r;
+  if (!reserve(state_dwords(d, used) + 6, &r)) return r;
+  emit_state_runs(d, used);
+  // Strip restart only where it means something: indexed strips.
+  const bool strip = api_.topology == PrimitiveTopology::TRIANGLE_STRIP;
+  const uint32_t flags = (indexed ? CommandWriter::FE_INDEXED : 0u) |
+                         (indexed && api_.ib_format == IndexFormat::R32_UINT ? CommandWriter::FE_INDEX32 : 0u) |
+                         (strip ? CommandWriter::FE_STRIP : 0u) |
+                         (strip && indexed && api_.strip_restart ? CommandWriter::FE_RESTART : 0u);
+  cw_.draw_fe(flags, first, count, base_vertex, instance_count, start_instance);
+  for (uint32_t slot = 0; slot < NUM_VERTEX_SLOTS; ++slot) {
+    if (api_.layout.uses_slot(slot)) on_use(api_.vbs[slot].buffer, false);
+  }
+  if (indexed) on_use(api_.ib, false);
+  on_use(api_.rt, true);
+  return Result::OK;
+}
+
+Result Context::check_copy(Resource* dst, uint32_t dst_offset, Resource* src, uint32_t src_offset, uint32_t bytes) {
+  if (!dst || !src) return fail(Result::INVALID_ARG, "copy: null resource");
+  if (!dev_.alive(dst) || !dev_.alive(src)) return fail(Result::INVALID_ARG, "copy: not a live resource of this device");
+  if (uint64_t{dst_offset} + bytes > dst->size() || uint64_t{src_offset} + bytes > src->size())
+    return fail(Result::INVALID_ARG, "copy: the range lies outside a resource");
+  if (dst == src && dst_offset < src_offset + uint64_t{bytes} && src_offset < dst_offset + uint64_t{bytes})
+    return fail(Result::INVALID_ARG, "copy: source and destination ranges overlap");
+  Device::Lock lk(dev_.mu_);
+  if (dst->mapped_ || src->mapped_) return fail(Result::INVALID_CALL, "copy: a resource is mapped");
+  return Result::OK;
+}
+
+bool Context::reserve(size_t dwords, Result* r) {
+  *r = Result::OK;
+  if (recording_dropped()) return false;
+  if (ensure_space(dwords)) return true;
+  if (!recording_dropped()) *r = fail(Result::DEVICE_LOST, "device lost: " + dev_.last_error());
+  return false;
+}
+
+Result Context::copy_region(Resource* dst, uint32_t dst_offset, Resource* src, uint32_t src_offset, uint32_t bytes) {
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
+  Result r = check_copy(dst, dst_offset, src, src_offset, bytes);
+  if (r != Result::OK || !reserve(4, &r)) return r;
+  const size_t pos = cw_.dwords().size();
+  cw_.copy(address_of(src) + src_offset, address_of(dst) + dst_offset, bytes);
+  on_address(pos + 1, src, src_offset);
+  on_address(pos + 2, dst, dst_offset);
+  on_use(src, false);
+  on_use(dst, true);
+  return Result::OK;
+}
+
+Result Context::copy_resource(Resource* dst, Resource* src) {
+  if (dst && src && dst->size() != src->size())
+    return fail(Result::INVALID_ARG, "copy_resource: the resources differ in size");
+  return copy_region(dst, 0, src, 0, src ? src->size() : 0);
+}
+
+Result Context::check_fence(Fence* f, const char* what) {
+  if (!f) return fail(Result::INVALID_ARG, std::string(what) + ": null fence");
+  if (f->dev_ != &dev_) return fail(Result::INVALID_ARG, std::string(what) + ": a fence of another device");
+  Device::Lock lk(dev_.mu_);
+  if (!dev_.live_fences_.count(f)) return fail(Result::INVALID_ARG, std::string(what) + ": not a live fence");
+  return Result::OK;
+}
+
+Result Context::signal(Fence* f, uint64_t value, SignalStage stage) {
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
+  Result r = check_fence(f, "signal");
+  if (r != Result::OK || !reserve(4, &r)) return r;
+  cw_.write_reg(f->reg_, fence_lo32(value), stage == SignalStage::END_OF_PIPE);
+  if (f->interrupt_) cw_.interrupt(f->reg_);
+  on_fence(f, value);
+  return Result::OK;
+}
+
+Result Context::wait(Fence* f, uint64_t value) {
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
+  Result r = check_fence(f, "wait");
+  if (r != Result::OK || !reserve(2, &r)) return r;
+  cw_.wait_reg(f->reg_, fence_lo32(value), true);
+  on_fence(f, 0);
+  return Result::OK;
+}
+
+Result Context::set_marker(const std::string& text) {
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
+  const size_t n = (text.size() + 4) / 4;  // with a terminating zero
+  if (n > 0xFFFu) return fail(Result::INVALID_ARG, "set_marker: longer than 4095 dwords");
+  Result r;
+  if (!reserve(1 + n, &r)) return r;
+  std::vector<uint32_t> payload(n, 0u);
+  for (size_t i = 0; i < text.size(); ++i) payload[i / 4] |= uint32_t{static_cast<uint8_t>(text[i])} << (8 * (i % 4));
+  cw_.nop(payload);
+  return Result::OK;
+}
+
+size_t Context::reset_state_dwords() const {
+  return 1 + kStateUsed + state_dwords(default_hw_state(), kFeMask);
+}
+
+void Context::emit_reset_state() {
+  const HwState def = default_hw_state();
+  cw_.set_state_range(0, def.data(), kStateUsed);
+  for (uint32_t i = 0; i < kStateUsed; ++i) hw_[i] = def[i];
+  known_ |= kPretransformedMask;
+  written_ |= kPretransformedMask;
+  emit_state_runs(def, kFeMask);
+}
+
+void Context::forget_state(uint64_t written) { known_ &= ~(kPretransformedMask | written); }
+
+void Context::emit_pretransformed_state() {
+  HwState d = hw_;
+  d[ST_VB_BASE] = address_of(api_.pt_vb) + api_.pt_vb_offset;
+  d[ST_COLOR] = api_.color;
+  d[ST_RT_BASE] = address_of(api_.rt);
+  d[ST_RT_PITCH] = api_.rt->pitch() | (api_.rt->samples() == 4 ? 1u << 16 : 0u);  // [16]: 4x MSAA
+  d[ST_RT_SIZE] = (api_.rt->height() << 16) | api_.rt->width();
+  d[ST_SCISSOR_X] = api_.scissor_x;
+  d[ST_SCISSOR_Y] = api_.scissor_y;
+  uint32_t first = kStateUsed, last = 0;
+  for (uint32_t i = 0; i < kStateUsed; ++i) {
+    if (!(known_ & bit(i)) || d[i] != hw_[i]) {
+      first = std::min(first, i);
+      last = i;
+    }
+  }
+  if (first != kStateUsed) emit_state_run(d, first, last);
+}
+
+size_t Context::state_dwords(const HwState& desired, uint64_t used) const {
+  size_t n = 0;
+  bool in_run = false;
+  for (uint32_t i = 0; i < FE_STATE_END; ++i) {
+    const bool dirty = (used & bit(i)) && (!(known_ & bit(i)) || desired[i] != hw_[i]);
+    if (dirty) n += in_run ? 1 : 2;
+    in_run = dirty;
+  }
+  return n;
+}
+
+void Context::emit_state_runs(const HwState& desired, uint64_t used) {
+  // Each front-end register written travels down the front end as a state write, so only the
+  // registers that change are written: one SET_STATE per run of them.
+  uint32_t i = 0;
+  while (i < FE_STATE_END) {
+    auto dirty = [&](uint32_t k) { return (used & bit(k)) && (!(known_ & bit(k)) || desired[k] != hw_[k]); };
+    if (!dirty(i)) {
+      ++i;
+      continue;
+    }
+    uint32_t j = i;
+    while (j + 1 < FE_STATE_END && dirty(j + 1)) ++j;
+    emit_state_run(desired, i, j);
+    i = j + 1;
+  }
+}
+
+void Context::emit_state_run(const HwState& desired, uint32_t first, uint32_t last) {
+  const size_t pos = cw_.dwords().size();
+  cw_.set_state_range(first, desired.data() + first, last - first + 1);
+  for (uint32_t k = first; k <= last; ++k) hw_[k] = desired[k];
+  known_ |= bits(first, last - first + 1);
+  written_ |= bits(first, last - first + 1);
+  on_state_emitted(pos, first, last);
+}
+
+}  // namespace pineda::rt

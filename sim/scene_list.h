@@ -1,0 +1,32 @@
+// The build functions of the regression scenes, by the file that holds them; scene_registry.cpp
+// names them. Internal to the scenes library.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "scenes.h"
+
+namespace pineda::scenes {
+
+// scenes_2d.cpp: screen-space (pre-transformed) triangles.
+SceneImage scene_grid_mesh(uint32_t seed);
+SceneImage scene_fans_slivers(uint32_t seed);
+SceneImage scene_quad_full(uint32_t seed, uint32_t samples);
+SceneImage scene_tiny(uint32_t seed, uint32_t samples);
+SceneImage scene_slivers(uint32_t seed, uint32_t samples);
+SceneImage scene_dense_mesh(uint32_t seed, uint32_t samples);
+SceneImage scene_guard_band(uint32_t seed);
+SceneImage scene_scissor(uint32_t seed);
+SceneImage scene_cp_commands(uint32_t seed);
+SceneImage scene_overlap_order(uint32_t seed);
+
+// scenes_fe.cpp: object-space meshes through the geometry front end.
+SceneImage scene_fe_sphere(uint32_t seed);
+SceneImage scene_fe_torus(uint32_t seed);
+SceneImage scene_fe_torus_strip(uint32_t seed);
+SceneImage scene_fe_instanced(uint32_t seed);
+SceneImage scene_fe_bunny(const std::string& name, uint32_t seed, size_t triangles, bool optimise);
+
+}  // namespace pineda::scenes

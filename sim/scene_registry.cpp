@@ -1,0 +1,64 @@
+// The scene registry: every regression scene by name, in the order pineda_sim runs them.
+
+#include "scenes.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "scene_list.h"
+
+namespace pineda {
+
+using namespace scenes;
+
+std::vector<SceneInfo> scene_registry() {
+  return {
+      {"grid_mesh", scene_grid_mesh, "jittered shared-edge grids, exact horizontal/vertical edges, pixel-centre vertices"},
+      {"fans_slivers", scene_fans_slivers, "triangle fans around centres and long thin slivers"},
+      {"guard_band", scene_guard_band, "vertices at the 16.8 extremes and saturating int32 values"},
+      {"tiny_10k", [](uint32_t s) { return scene_tiny(s, 1); }, "10,000 tiny triangles in 4 draws"},
+      {"scissor", scene_scissor, "scissor rectangles (empty, partly outside) on a 261x259 target"},
+      {"overlap_order", scene_overlap_order, "overlapping triangles of both windings in API order"},
+      {"cp_commands", scene_cp_commands, "COPY of a vertex buffer, draws from nested command lists (CALL, tail-call JUMP), GPU wait on a host-signalled fence (WAIT_REG), fence signals with INTERRUPT, COPY of the target"},
+      // Rasterizer scenes, each at 1x and 4x MSAA (images: the 4x target resolved).
+      {"quad_full", [](uint32_t s) { return scene_quad_full(s, 1); }, "a full-screen quad (two triangles)"},
+      {"quad_full_4x", [](uint32_t s) { return scene_quad_full(s, 4); }, "a full-screen quad at 4x MSAA"},
+      {"tiny_10k_4x", [](uint32_t s) { return scene_tiny(s, 4); }, "10,000 tiny triangles at 4x MSAA"},
+      {"slivers", [](uint32_t s) { return scene_slivers(s, 1); }, "400 long thin slivers in every direction"},
+      {"slivers_4x", [](uint32_t s) { return scene_slivers(s, 4); }, "400 long thin slivers at 4x MSAA"},
+      {"dense_mesh", [](uint32_t s) { return scene_dense_mesh(s, 1); }, "a 64x64-cell mesh of 8,192 triangles"},
+      {"dense_mesh_4x", [](uint32_t s) { return scene_dense_mesh(s, 4); }, "a 64x64-cell mesh of 8,192 triangles at 4x MSAA"},
+      // Object-space meshes through the geometry front end (DRAW_FE).
+      {"fe_sphere", scene_fe_sphere, "3 UV spheres (1,840 tris each, 32-bit indices, base_vertex), one cut by the near plane"},
+      {"fe_torus", scene_fe_torus, "2 tori (1,536 tris each, 16-bit indices, negative base_vertex), near plane and guard band"},
+      {"fe_torus_strip", scene_fe_torus_strip, "tori as triangle strips with restart (16- and 32-bit cuts), a non-indexed strip"},
+      {"fe_instanced", scene_fe_instanced, "instanced spheres and an octahedron, colour per instance from vertex buffer 1"},
+      {"fe_bunny", [](uint32_t s) { return scene_fe_bunny("fe_bunny", s, 4000, false); }, "the glmark2 bunny simplified to ~4,000 tris, file order"},
+      {"fe_bunny_opt", [](uint32_t s) { return scene_fe_bunny("fe_bunny_opt", s, 4000, true); }, "the same after meshopt_optimizeVertexCache"},
+  };
+}
+
+std::vector<SceneInfo> optin_scene_registry() {
+  return {
+      {"fe_bunny_full", [](uint32_t s) { return scene_fe_bunny("fe_bunny_full", s, 0, false); }, "the whole glmark2 bunny (69,666 tris), file order"},
+      {"fe_bunny_full_opt", [](uint32_t s) { return scene_fe_bunny("fe_bunny_full_opt", s, 0, true); }, "the whole bunny after meshopt_optimizeVertexCache"},
+  };
+}
+
+std::optional<SceneInfo> find_scene(const std::string& name) {
+  for (SceneInfo& s : scene_registry()) {
+    if (s.name == name) return s;
+  }
+  for (SceneInfo& s : optin_scene_registry()) {
+    if (s.name == name) return s;
+  }
+  return std::nullopt;
+}
+
+SceneImage build_scene(const std::string& name, uint32_t seed) {
+  const auto s = find_scene(name);
+  if (!s) throw std::invalid_argument("unknown scene: " + name);
+  return s->build(seed);
+}
+
+}  // namespace pineda
