@@ -453,20 +453,44 @@ STRUCTS = [
     ]),
 ]
 
-# Stream boundaries tapped by the full-pipeline harness, in pipeline order.
+# Stream boundaries tapped by the full-pipeline harness, in pipeline order. From this list
+# contracts/gen.py makes the Boundary enum and BOUNDARY_<NAME> throttle-bit indices, the C++
+# record of one stream per boundary (cpp_model/common/pineda_boundaries.h: the model's Trace,
+# the harness's expected streams, checkers and tap loop) and the stream-rule checkers bound
+# into pineda_top (rtl/top/pineda_top_tap_chk.sv). Adding a boundary: add it here, give
+# pineda_top its tap_<name>_valid_o / _ready_o / _o ports (the consumer side of a
+# stream_throttle on throttle_i[pineda_pkg::BOUNDARY_<NAME>]) and record its packets in the
+# model (cpp_model/top/gpu.cpp); the harness and the trace need nothing more.
+from typing import NamedTuple  # noqa: E402
+
+
+class StreamBoundary(NamedTuple):
+    name: str     # tap_<name>_* ports of pineda_top, Trace member, Boundary::<NAME>
+    pkt: str      # SV packet type
+    between: str  # producer -> consumer
+    # How the harness compares it with the model when pineda_top has NumRast > 1 rasterizers
+    # (docs/verification.md "Several rasterizers"):
+    #   "in_order"  one stream, in the model's order (whatever NumRast)
+    #   "per_lane"  one tap lane per rasterizer (ports [NumRast-1:0]), each in the order of the
+    #               model's packets that rasterizer owns; end-of-pipe tokens on every lane
+    #   "per_owner" one merged tap, in order per owning rasterizer; a token must be next on all
+    #   "from_rtl"  the model's stream recomputed from the RTL's order of the merged quads
+    multi_rast: str = "in_order"
+
+
 BOUNDARIES = [
-    ("cp_draw", "draw_pkt_t", "CP -> IA"),
-    ("ia_tri", "tri_pkt_t", "IA -> SETUP"),
-    ("setup_tri", "setup_pkt_t", "SETUP -> COARSE"),
-    ("coarse_tile", "tile_pkt_t", "COARSE -> FINE"),
-    ("fine_quad", "quad_pkt_t", "FINE -> PW"),
-    ("pw_mem", "mem_req_t", "PW -> memory arbiter"),
+    StreamBoundary("cp_draw", "draw_pkt_t", "CP -> IA"),
+    StreamBoundary("ia_tri", "tri_pkt_t", "IA -> SETUP"),
+    StreamBoundary("setup_tri", "setup_pkt_t", "SETUP -> COARSE"),
+    StreamBoundary("coarse_tile", "tile_pkt_t", "COARSE -> FINE", "per_lane"),
+    StreamBoundary("fine_quad", "quad_pkt_t", "FINE -> PW", "per_owner"),
+    StreamBoundary("pw_mem", "mem_req_t", "PW -> memory arbiter", "from_rtl"),
     # the geometry front end (OP_DRAW_FE), appended so the throttle bits above keep their index
-    ("cp_idraw", "idraw_pkt_t", "CP -> index fetch: front-end draws, state writes, tokens"),
-    ("if_index", "index_pkt_t", "index fetch -> vertex tags"),
-    ("vt_vertex", "vfetch_pkt_t", "vertex tags -> vertex fetch (batch vertices, state writes)"),
-    ("vt_prim", "prim_pkt_t", "vertex tags -> PA (batch triangles, state writes, tokens)"),
-    ("vf_vtx", "vtx_in_pkt_t", "vertex fetch -> VTX"),
-    ("vtx_clip", "clip_vtx_pkt_t", "VTX -> PA"),
-    ("pa_tri", "pa_tri_pkt_t", "PA -> SETUP (merged with ia_tri)"),
+    StreamBoundary("cp_idraw", "idraw_pkt_t", "CP -> index fetch: front-end draws, state writes, tokens"),
+    StreamBoundary("if_index", "index_pkt_t", "index fetch -> vertex tags"),
+    StreamBoundary("vt_vertex", "vfetch_pkt_t", "vertex tags -> vertex fetch (batch vertices, state writes)"),
+    StreamBoundary("vt_prim", "prim_pkt_t", "vertex tags -> PA (batch triangles, state writes, tokens)"),
+    StreamBoundary("vf_vtx", "vtx_in_pkt_t", "vertex fetch -> VTX"),
+    StreamBoundary("vtx_clip", "clip_vtx_pkt_t", "VTX -> PA"),
+    StreamBoundary("pa_tri", "pa_tri_pkt_t", "PA -> SETUP (merged with ia_tri)"),
 ]

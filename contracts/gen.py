@@ -200,6 +200,7 @@ def gen_sv():
         L.append(f"  localparam int unsigned {name[:-2].upper() if name.endswith('_t') else name.upper()}_BITS = "
                  f"32'd{struct_width(s, smap)};")
         L.append("")
+    L += sv_boundary_constants()
     L.append("endpackage")
     return "\n".join(L) + "\n"
 
@@ -358,7 +359,98 @@ def gen_md():
             L.append(f"| `{fname}` | [{lsb + w - 1}:{lsb}] | {ty} | {fdoc} |")
         L.append("")
     L += ["## Tapped boundaries", "", "| boundary | packet | between |", "|---|---|---|"]
-    L += [f"| `{b}` | `{p}` | {d} |" for b, p, d in defs.BOUNDARIES]
+    L += [f"| `{b.name}` | `{b.pkt}` | {b.between} |" for b in defs.BOUNDARIES]
+    return "\n".join(L) + "\n"
+
+
+# ----------------------------------------------------------------------------- stream boundaries
+# From defs.BOUNDARIES: throttle-bit indices in the SV package, the C++ record of one stream per
+# boundary with its tap loop, and the stream-rule checkers bound into pineda_top.
+MULTI_RAST = {"in_order": "IN_ORDER", "per_lane": "PER_LANE", "per_owner": "PER_OWNER", "from_rtl": "FROM_RTL"}
+
+
+def sv_boundary_constants():
+    L = ["  // Stream boundaries (contracts/defs.py BOUNDARIES): bit of pineda_top's throttle_i"]
+    L += [f"  localparam int unsigned BOUNDARY_{b.name.upper()} = 32'd{i};  // {b.between}"
+          for i, b in enumerate(defs.BOUNDARIES)]
+    L += [f"  localparam int unsigned NUM_BOUNDARIES = 32'd{len(defs.BOUNDARIES)};", ""]
+    return L
+
+
+def gen_boundaries_cpp():
+    smap = struct_map()
+    L = [f"// {HEADER}",
+         "// The stream boundaries of contracts/defs.py BOUNDARIES as types: BoundaryTraits<B> (packet",
+         "// type, name, how several rasterizers order it), PerBoundary<F> (one F<Pkt> per boundary: the",
+         "// model's Trace, the harness's expected streams and checkers) and for_each_tap (the tap ports",
+         "// of the Verilated pineda_top). Visits go in pipeline order (the Boundary enum's).",
+         "#pragma once", "", "#include <cstdint>", "", '#include "pineda_contract.h"', "", "namespace pineda {", "",
+         "// How the full-pipeline harness compares a boundary with the model when pineda_top has several",
+         "// rasterizers (contracts/defs.py StreamBoundary.multi_rast).",
+         "enum class MultiRast { " + ", ".join(MULTI_RAST.values()) + " };", "",
+         "template <Boundary B>", "struct BoundaryTraits;"]
+    for b in defs.BOUNDARIES:
+        L += [f"template <>", f"struct BoundaryTraits<Boundary::{b.name.upper()}> {{  // {b.between}",
+              f"  using Pkt = {smap[b.pkt][1]};",
+              f"  static constexpr Boundary id = Boundary::{b.name.upper()};",
+              f'  static constexpr const char* name = "{b.name}";',
+              f"  static constexpr MultiRast multi_rast = MultiRast::{MULTI_RAST[b.multi_rast]};", "};"]
+    L += ["", "template <template <class> class F>", "struct PerBoundary {"]
+    L += [f"  F<{smap[b.pkt][1]}> {b.name}{{}};  // {b.between}" for b in defs.BOUNDARIES]
+    L += ["", "  // fn(BoundaryTraits<B>{}, member) for every boundary B"]
+    for const in ("", " const"):
+        L += ["  template <class Fn>", f"  void for_each(Fn&& fn){const} {{"]
+        L += [f"    fn(BoundaryTraits<Boundary::{b.name.upper()}>{{}}, {b.name});" for b in defs.BOUNDARIES]
+        L += ["  }"]
+    L += ["  // fn(BoundaryTraits<B>{}, member, other's member) for every boundary B",
+          "  template <class Other, class Fn>", "  void for_each_with(Other& other, Fn&& fn) {"]
+    L += [f"    fn(BoundaryTraits<Boundary::{b.name.upper()}>{{}}, {b.name}, other.{b.name});" for b in defs.BOUNDARIES]
+    L += ["  }"]
+    for const in ("", "const "):
+        L += ["  template <Boundary B>", f"  {const}auto& get() {const}{{"]
+        for i, b in enumerate(defs.BOUNDARIES):
+            kw = "if constexpr" if i == 0 else "} else if constexpr"
+            L += [f"    {kw} (B == Boundary::{b.name.upper()}) {{", f"      return {b.name};"]
+        L += ["    } else {", "      static_assert(B != B, \"not a boundary\");", "    }", "  }"]
+    L += ["};", "",
+          "// The taps of a Verilated pineda_top (ports tap_<name>_valid_o, _ready_o, _o):",
+          "// fn(BoundaryTraits<B>{}, valid, ready, data) for every boundary B, valid and ready with one bit",
+          "// per lane (MultiRast::PER_LANE: one lane per rasterizer, lane r's packet at bit r * Pkt::WIDTH).",
+          "template <class V, class Fn>", "void for_each_tap(V& v, Fn&& fn) {"]
+    L += [f"  fn(BoundaryTraits<Boundary::{b.name.upper()}>{{}}, static_cast<uint32_t>(v.tap_{b.name}_valid_o),"
+          f" static_cast<uint32_t>(v.tap_{b.name}_ready_o), v.tap_{b.name}_o);" for b in defs.BOUNDARIES]
+    L += ["}", "", "}  // namespace pineda"]
+    return "\n".join(L) + "\n"
+
+
+def gen_tap_chk_sv():
+    smap = struct_map()
+    ports = ["  input  logic clk_i", "  input  logic rst_ni"]
+    body = []
+    for b in defs.BOUNDARIES:
+        t = f"tap_{b.name}"
+        if b.multi_rast == "per_lane":
+            bits = f"pineda_pkg::{b.pkt[:-2].upper()}_BITS"
+            ports += [f"  input  logic [NumRast-1:0] {t}_valid_o", f"  input  logic [NumRast-1:0] {t}_ready_o",
+                      f"  input  logic [NumRast-1:0][{bits}-1:0] {t}_o"]
+            body += [f"  for (genvar r = 0; r < NumRast; r++) begin : g_{b.name}",
+                     f"    stream_assert #(.Width({bits})) u_{b.name} (",
+                     f"      .clk_i, .rst_ni, .valid_i({t}_valid_o[r]), .ready_i({t}_ready_o[r]), .data_i({t}_o[r]));",
+                     "  end"]
+        else:
+            assert b.pkt in smap
+            ports += [f"  input  logic {t}_valid_o", f"  input  logic {t}_ready_o",
+                      f"  input  pineda_pkg::{b.pkt} {t}_o"]
+            body += [f"  stream_assert #(.Width($bits({t}_o))) u_{b.name} (",
+                     f"    .clk_i, .rst_ni, .valid_i({t}_valid_o), .ready_i({t}_ready_o), .data_i({t}_o));"]
+    L = [f"// {HEADER}",
+         "// Stream-rule checkers (stream_assert) on every tapped boundary of pineda_top, from",
+         "// contracts/defs.py BOUNDARIES. Simulation only: rtl/top/pineda_top_bind.sv binds it into",
+         "// pineda_top, whose tap ports it reads under their own names (the bind connects them with .*);",
+         "// only Verilator reads these files (not rtl/files.f, so not Yosys).",
+         "module pineda_top_tap_chk #(", "  parameter int unsigned NumRast = 1", ") ("]
+    L += [p + ("," if i + 1 < len(ports) else "") for i, p in enumerate(ports)]
+    L += [");", ""] + body + ["", "endmodule"]
     return "\n".join(L) + "\n"
 
 
@@ -370,6 +462,8 @@ def main():
         "rtl/common/pineda_pkg.sv": gen_sv(),
         "cpp_model/common/pineda_contract.h": gen_cpp(),
         "docs/generated/contract.md": gen_md(),
+        "cpp_model/common/pineda_boundaries.h": gen_boundaries_cpp(),
+        "rtl/top/pineda_top_tap_chk.sv": gen_tap_chk_sv(),
     }
     for rel, text in outs.items():
         p = os.path.join(a.out, rel)

@@ -504,4 +504,20 @@ package pineda_pkg;
   } pa_tri_pkt_t;
   localparam int unsigned PA_TRI_PKT_BITS = 32'd1038;
 
+  // Stream boundaries (contracts/defs.py BOUNDARIES): bit of pineda_top's throttle_i
+  localparam int unsigned BOUNDARY_CP_DRAW = 32'd0;  // CP -> IA
+  localparam int unsigned BOUNDARY_IA_TRI = 32'd1;  // IA -> SETUP
+  localparam int unsigned BOUNDARY_SETUP_TRI = 32'd2;  // SETUP -> COARSE
+  localparam int unsigned BOUNDARY_COARSE_TILE = 32'd3;  // COARSE -> FINE
+  localparam int unsigned BOUNDARY_FINE_QUAD = 32'd4;  // FINE -> PW
+  localparam int unsigned BOUNDARY_PW_MEM = 32'd5;  // PW -> memory arbiter
+  localparam int unsigned BOUNDARY_CP_IDRAW = 32'd6;  // CP -> index fetch: front-end draws, state writes, tokens
+  localparam int unsigned BOUNDARY_IF_INDEX = 32'd7;  // index fetch -> vertex tags
+  localparam int unsigned BOUNDARY_VT_VERTEX = 32'd8;  // vertex tags -> vertex fetch (batch vertices, state writes)
+  localparam int unsigned BOUNDARY_VT_PRIM = 32'd9;  // vertex tags -> PA (batch triangles, state writes, tokens)
+  localparam int unsigned BOUNDARY_VF_VTX = 32'd10;  // vertex fetch -> VTX
+  localparam int unsigned BOUNDARY_VTX_CLIP = 32'd11;  // VTX -> PA
+  localparam int unsigned BOUNDARY_PA_TRI = 32'd12;  // PA -> SETUP (merged with ia_tri)
+  localparam int unsigned NUM_BOUNDARIES = 32'd13;
+
 endpackage
