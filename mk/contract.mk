@@ -1,5 +1,6 @@
 # The contract: contracts/defs.py -> SV package, C++ header, docs tables (committed files).
-CONTRACT_OUT := rtl/common/pineda_pkg.sv cpp_model/common/pineda_contract.h docs/generated/contract.md
+CONTRACT_OUT := rtl/common/pineda_pkg.sv cpp_model/common/pineda_contract.h docs/generated/contract.md \
+                cpp_model/common/pineda_boundaries.h rtl/top/pineda_top_tap_chk.sv
 
 contract: $(CONTRACT_OUT)
 $(CONTRACT_OUT) &: contracts/defs.py contracts/gen.py

@@ -1,15 +1,20 @@
 # mk/rtl.mk — RTL file list and Verilator lint (see Makefile).
 # rtl/files.f lists every RTL source, package first, then common, units and the top.
 RTL_FILES := $(shell cat rtl/files.f)
-RTL_LINT_TOPS := pineda_top front_end cp dma ia setup coarse_raster fine_raster pixel_writer mem_arbiter \
+# Simulation-only checkers bound into a top by rtl/<dir>/<top>_bind.sv: only Verilator reads
+# them (the models of mk/tb.mk, this lint), never Yosys.
+RTL_BIND_FILES := $(wildcard rtl/*/*_bind.sv)
+RTL_CHK_FILES := $(wildcard rtl/*/*_chk.sv)
+RTL_LINT_TOPS := pineda_top front_end cp cp_regs dma ia setup coarse_raster fine_raster pixel_writer mem_arbiter \
                  mem_stream_reader
 VERILATOR ?= verilator
 
 # -Wall lint of the full top and of every unit as its own top; any warning fails.
-lint-verilator: rtl/files.f rtl/lint.vlt $(RTL_FILES)
+lint-verilator: rtl/files.f rtl/lint.vlt $(RTL_FILES) $(RTL_BIND_FILES) $(RTL_CHK_FILES)
 	@set -e; for t in $(RTL_LINT_TOPS); do \
 	  echo "verilator lint: $$t"; \
-	  $(VERILATOR) --lint-only -Wall --top-module $$t rtl/lint.vlt $(RTL_FILES); \
+	  $(VERILATOR) --lint-only -Wall --top-module $$t rtl/lint.vlt $(RTL_FILES) $(RTL_CHK_FILES) \
+	    $$(ls rtl/*/$${t}_bind.sv 2>/dev/null); \
 	done
 
 .PHONY: lint-verilator

@@ -30,7 +30,8 @@ $(BUILD)/vl/$(1)/V$(1)__ALL.a: rtl/lint.vlt $(BUILD)/vl/flags.txt $$(if $$(wildc
 	@mkdir -p $$(@D)
 	@echo "verilator: building $(1)"
 	@$$(VERILATOR) $$(VL_FLAGS) --top-module $(1) --prefix V$(1) -Mdir $$(@D) rtl/lint.vlt \
-	  rtl/common/pineda_pkg.sv $$(filter %/$(1).sv,$$(RTL_FILES)) $$(addprefix -y ,$$(RTL_DIRS)) > $$(@D)/build.log 2>&1 \
+	  rtl/common/pineda_pkg.sv $$(filter %/$(1).sv %/$(1)_bind.sv,$$(RTL_FILES) $$(RTL_BIND_FILES)) $$(addprefix -y ,$$(RTL_DIRS)) \
+	  > $$(@D)/build.log 2>&1 \
 	  || { tail -40 $$(@D)/build.log; exit 1; }
 	@{ printf '$$@:'; sed 's/.*: *//' $$(@D)/V$(1)__ver.d | tr ' ' '\n' | grep -E '\.(sv|vlt)$$$$' | tr '\n' ' '; echo; } > $$(@D)/deps.mk
 -include $(BUILD)/vl/$(1)/deps.mk
@@ -142,7 +143,8 @@ $(BUILD)/vl/pineda_top_r$(1)/Vpineda_top__ALL.a: rtl/lint.vlt $(BUILD)/vl/flags.
 	@mkdir -p $$(@D)
 	@echo "verilator: building pineda_top (NumRast=$(1))"
 	@$$(VERILATOR) $$(VL_FLAGS) -GNumRast=$(1) --top-module pineda_top --prefix Vpineda_top -Mdir $$(@D) rtl/lint.vlt \
-	  rtl/common/pineda_pkg.sv rtl/top/pineda_top.sv $$(addprefix -y ,$$(RTL_DIRS)) > $$(@D)/build.log 2>&1 \
+	  rtl/common/pineda_pkg.sv rtl/top/pineda_top.sv rtl/top/pineda_top_bind.sv $$(addprefix -y ,$$(RTL_DIRS)) \
+	  > $$(@D)/build.log 2>&1 \
 	  || { tail -40 $$(@D)/build.log; exit 1; }
 	@{ printf '$$@:'; sed 's/.*: *//' $$(@D)/Vpineda_top__ver.d | tr ' ' '\n' | grep -E '\.(sv|vlt)$$$$' | tr '\n' ' '; echo; } > $$(@D)/deps.mk
 -include $(BUILD)/vl/pineda_top_r$(1)/deps.mk

@@ -141,7 +141,7 @@ class ManualBackend : public Backend {
 class CaptureBackend : public Backend {
  public:
   // `id`: what REG_ID reads (the default, the current contract, makes the Device use CALL).
-  explicit CaptureBackend(uint32_t id = 0x50490000u | CONTRACT_VERSION) : id_(id) {}
+  explicit CaptureBackend(uint32_t id = ID_VALUE) : id_(id) {}
   const char* name() const override { return "capture"; }
   Memory& memory() override { return mem_; }
   void start(uint32_t ring_base, uint32_t ring_size, uint32_t fence_index, uint32_t initial_fence) override;

@@ -28,19 +28,7 @@ Context::Context(Device& dev) : dev_(dev), hw_(default_hw_state()) {}
 Context::~Context() = default;
 
 HwState Context::default_hw_state() {
-  HwState s{};
-  s[ST_VB_BASE] = ST_VB_BASE_RESET;
-  s[ST_COLOR] = ST_COLOR_RESET;
-  s[ST_RT_BASE] = ST_RT_BASE_RESET;
-  s[ST_RT_PITCH] = ST_RT_PITCH_RESET;
-  s[ST_RT_SIZE] = ST_RT_SIZE_RESET;
-  s[ST_SCISSOR_X] = ST_SCISSOR_X_RESET;
-  s[ST_SCISSOR_Y] = ST_SCISSOR_Y_RESET;
-  // Front end: everything 0 but the matrix (identity) and the scissor (everything).
-  for (uint32_t r = 0; r < 4; ++r) s[FE_MATRIX0 + 5 * r] = fp32::bits_of(1.0f);
-  s[FE_SCISSOR_X] = ST_SCISSOR_X_RESET;
-  s[FE_SCISSOR_Y] = ST_SCISSOR_Y_RESET;
-  return s;
+  return STATE_RESET;  // the hardware's reset values of every SET_STATE index (generated)
 }
 
 Result Context::fail(Result r, std::string msg) {
@@ -82,8 +70,8 @@ Result Context::set_render_target(Resource* rt) {
 Result Context::set_scissor(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) {
   if (x0 > 0xFFFFu || x1 > 0xFFFFu || y0 > 0xFFFFu || y1 > 0xFFFFu)
     return fail(Result::INVALID_ARG, "set_scissor: coordinates are 16 bits");
-  api_.scissor_x = (x1 << 16) | x0;
-  api_.scissor_y = (y1 << 16) | y0;
+  api_.scissor_x = (x1 << SCISSOR_HI_LSB) | (x0 << SCISSOR_LO_LSB);
+  api_.scissor_y = (y1 << SCISSOR_HI_LSB) | (y0 << SCISSOR_LO_LSB);
   return Result::OK;
 }
 
@@ -262,8 +250,8 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
   d[FE_RASTER] = static_cast<uint32_t>(api_.raster.cull) | (api_.raster.front_ccw ? 4u : 0u) |
                  (api_.raster.depth_clip ? 0u : 8u);
   d[FE_RT_BASE] = address_of(api_.rt);
-  d[FE_RT_PITCH] = api_.rt->pitch() | (api_.rt->samples() == 4 ? 1u << 16 : 0u);  // [16]: 4x MSAA
-  d[FE_RT_SIZE] = (api_.rt->height() << 16) | api_.rt->width();
+  d[FE_RT_PITCH] = (api_.rt->pitch() << RT_PITCH_LSB) | (api_.rt->samples() == 4 ? 1u << RT_MSAA_BIT : 0u);
+  d[FE_RT_SIZE] = (api_.rt->height() << RT_HEIGHT_LSB) | (api_.rt->width() << RT_WIDTH_LSB);
   d[FE_SCISSOR_X] = api_.scissor_x;
   d[FE_SCISSOR_Y] = api_.scissor_y;
   used |= bits(FE_VP_X, FE_SCISSOR_Y - FE_VP_X + 1);
@@ -388,8 +376,8 @@ void Context::emit_pretransformed_state() {
   d[ST_VB_BASE] = address_of(api_.pt_vb) + api_.pt_vb_offset;
   d[ST_COLOR] = api_.color;
   d[ST_RT_BASE] = address_of(api_.rt);
-  d[ST_RT_PITCH] = api_.rt->pitch() | (api_.rt->samples() == 4 ? 1u << 16 : 0u);  // [16]: 4x MSAA
-  d[ST_RT_SIZE] = (api_.rt->height() << 16) | api_.rt->width();
+  d[ST_RT_PITCH] = (api_.rt->pitch() << RT_PITCH_LSB) | (api_.rt->samples() == 4 ? 1u << RT_MSAA_BIT : 0u);
+  d[ST_RT_SIZE] = (api_.rt->height() << RT_HEIGHT_LSB) | (api_.rt->width() << RT_WIDTH_LSB);
   d[ST_SCISSOR_X] = api_.scissor_x;
   d[ST_SCISSOR_Y] = api_.scissor_y;
   uint32_t first = kStateUsed, last = 0;

@@ -144,8 +144,8 @@ Result DeferredContext::execute_command_list(CommandList* inner, bool restore_st
         }
         // A tail call at the end of the inner list must return here: CALL again.
         for (const auto& p : inner->patches_) {
-          if (p.list && p.pos + 2 == d.size() && d[p.pos - 1] == CommandWriter::header(OP_JUMP, 0, 2))
-            d[p.pos - 1] = CommandWriter::header(OP_CALL, 0, 2);
+          if (p.list && p.pos + OP_JUMP_LEN == d.size() && d[p.pos - 1] == CommandWriter::header(OP_JUMP, 0, OP_JUMP_LEN))
+            d[p.pos - 1] = CommandWriter::header(OP_CALL, 0, OP_CALL_LEN);
         }
         for (uint32_t v : d) cw_.raw(v);
         list_->depth_ = std::max(list_->depth_, inner->depth_);
@@ -249,7 +249,7 @@ Result DeferredContext::finish_command_list(bool restore_state, CommandList** ou
   // A list that ends with a nested list continues there with JUMP (a tail call: it returns where
   // this list would have, and takes no return-stack level of its own).
   if (tail_call_pos_ != SIZE_MAX && tail_call_pos_ + 3 == list_->dwords_.size()) {
-    list_->dwords_[tail_call_pos_] = CommandWriter::header(OP_JUMP, 0, 2);
+    list_->dwords_[tail_call_pos_] = CommandWriter::header(OP_JUMP, 0, OP_JUMP_LEN);
   }
   for (auto& o : list_->owned_) std::vector<uint8_t>().swap(o.shadow);  // CPU copy no longer needed
   *out = list_;

@@ -115,7 +115,7 @@ Device::Device(Backend& backend, const DeviceDesc& desc)
   flushed_ = submitted_ = completed_ = desc_.initial_fence;
   fence_regs_ = 1u << desc_.fence_index;
   const uint32_t id = backend_.read_reg(REG_ID);
-  call_ = desc_.use_call && (id >> 16) == 0x5049u && (id & 0xFFFFu) >= 2;
+  call_ = desc_.use_call && (id >> 16) == (ID_VALUE >> 16) && (id & 0xFFFFu) >= 2;  // a Pineda, contract >= 2
   backend_.set_watchdog(desc_.timeout);
   backend_.start(ring_.addr, ring_.size, desc_.fence_index, fence_lo32(desc_.initial_fence));
   imm_.reset(new ImmediateContext(*this));
@@ -294,7 +294,7 @@ Result Device::create_input_layout(const InputElement* elements, uint32_t count,
       return error(Result::INVALID_ARG, at + "slot " + std::to_string(e.slot) + ": the slots are 0 (per vertex) and 1 (per instance)");
     if ((e.offset & 3u) || e.offset > 0xFFFFu)
       return error(Result::INVALID_ARG, at + "offset " + std::to_string(e.offset) + " must be a multiple of 4 and at most 0xFFFF");
-    l.attr_[sem] = fmt | (e.slot << 3) | (e.offset << 16);
+    l.attr_[sem] = (fmt << ATTR_FMT_LSB) | (e.slot << ATTR_BUF1_BIT) | (e.offset << ATTR_OFFSET_LSB);
   }
   *out = l;
   return Result::OK;

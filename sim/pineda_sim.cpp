@@ -249,10 +249,7 @@ Row run_scene(const Options& o, const std::string& name) {
     h.reg_write(idx, val);
     if (idx == REG_RING_WPTR) cmd_dwords = val / 4;
   }
-  tb::ExpectedStreams exp{&tr.cp_draw,  &tr.ia_tri,    &tr.setup_tri, &tr.coarse_tile,
-                          &tr.fine_quad, &tr.pw_mem,    &tr.cp_idraw,  &tr.if_index,
-                          &tr.vt_vertex, &tr.vt_prim,   &tr.vf_vtx,    &tr.vtx_clip,
-                          &tr.pa_tri};
+  tb::ExpectedStreams exp = tb::expect_all(tr);
   const tb::TopResult r = h.run(exp);
   row.cycles = r.cycles;
   row.tris = tr.ia_tri.size() + tr.pa_tri.size();  // into SETUP from both paths

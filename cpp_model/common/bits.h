@@ -21,6 +21,11 @@ namespace bits {
 
 inline uint64_t mask(int width) { return width >= 64 ? ~0ull : ((1ull << width) - 1); }
 
+// Bits [msb:lsb] of a dword (a header or register field; positions in pineda_contract.h).
+inline uint32_t field(uint32_t v, uint32_t msb, uint32_t lsb) {
+  return static_cast<uint32_t>((v >> lsb) & mask(static_cast<int>(msb - lsb + 1)));
+}
+
 inline uint64_t get(const uint32_t* w, int lsb, int width) {
   uint64_t v = 0;
   for (int i = 0; i < width; ++i) {

@@ -35,13 +35,13 @@ CommandWriter& CommandWriter::set_state_range(uint32_t first, const uint32_t* va
 
 CommandWriter& CommandWriter::draw_fe(uint32_t flags, uint32_t first, uint32_t count, uint32_t base_vertex,
                                       uint32_t instance_count, uint32_t start_instance) {
-  dw_.push_back(header(OP_DRAW_FE, flags, 5));
+  dw_.push_back(header(OP_DRAW_FE, flags, OP_DRAW_FE_LEN));
   dw_.insert(dw_.end(), {first, count, base_vertex, instance_count, start_instance});
   return *this;
 }
 
 CommandWriter& CommandWriter::draw(uint32_t first_vertex, uint32_t count) {
-  dw_.push_back(header(OP_DRAW, 0, 2));
+  dw_.push_back(header(OP_DRAW, 0, OP_DRAW_LEN));
   dw_.push_back(first_vertex);
   dw_.push_back(count);
   return *this;
@@ -50,45 +50,45 @@ CommandWriter& CommandWriter::draw(uint32_t first_vertex, uint32_t count) {
 CommandWriter& CommandWriter::write_reg(uint32_t fence, uint32_t value, bool eop) {
   if (fence >= NUM_FENCES) throw std::invalid_argument("fence index >= NUM_FENCES");
   const uint32_t arg = fence | (eop ? (1u << WRITE_REG_EOP_BIT) : 0u);
-  dw_.push_back(header(OP_WRITE_REG, arg, 1));
+  dw_.push_back(header(OP_WRITE_REG, arg, OP_WRITE_REG_LEN));
   dw_.push_back(value);
   return *this;
 }
 
 CommandWriter& CommandWriter::wait_reg(uint32_t fence, uint32_t value, bool geq) {
   if (fence >= NUM_FENCES) throw std::invalid_argument("fence index >= NUM_FENCES");
-  dw_.push_back(header(OP_WAIT_REG, fence | (geq ? (1u << WAIT_REG_GEQUAL_BIT) : 0u), 1));
+  dw_.push_back(header(OP_WAIT_REG, fence | (geq ? (1u << WAIT_REG_GEQUAL_BIT) : 0u), OP_WAIT_REG_LEN));
   dw_.push_back(value);
   return *this;
 }
 
 CommandWriter& CommandWriter::jump(uint32_t ib_addr, uint32_t ib_dwords) {
-  dw_.push_back(header(OP_JUMP, 0, 2));
+  dw_.push_back(header(OP_JUMP, 0, OP_JUMP_LEN));
   dw_.push_back(ib_addr);
   dw_.push_back(ib_dwords);
   return *this;
 }
 
 CommandWriter& CommandWriter::call(uint32_t ib_addr, uint32_t ib_dwords) {
-  dw_.push_back(header(OP_CALL, 0, 2));
+  dw_.push_back(header(OP_CALL, 0, OP_CALL_LEN));
   dw_.push_back(ib_addr);
   dw_.push_back(ib_dwords);
   return *this;
 }
 
 CommandWriter& CommandWriter::ret() {
-  dw_.push_back(header(OP_RET, 0, 0));
+  dw_.push_back(header(OP_RET, 0, OP_RET_LEN));
   return *this;
 }
 
 CommandWriter& CommandWriter::interrupt(uint32_t payload) {
-  dw_.push_back(header(OP_INTERRUPT, 0, 1));
+  dw_.push_back(header(OP_INTERRUPT, 0, OP_INTERRUPT_LEN));
   dw_.push_back(payload);
   return *this;
 }
 
 CommandWriter& CommandWriter::copy(uint32_t src, uint32_t dst, uint32_t bytes) {
-  dw_.push_back(header(OP_COPY, 0, 3));
+  dw_.push_back(header(OP_COPY, 0, OP_COPY_LEN));
   dw_.push_back(src);
   dw_.push_back(dst);
   dw_.push_back(bytes);
@@ -96,7 +96,7 @@ CommandWriter& CommandWriter::copy(uint32_t src, uint32_t dst, uint32_t bytes) {
 }
 
 CommandWriter& CommandWriter::end() {
-  dw_.push_back(header(OP_END, 0, 0));
+  dw_.push_back(header(OP_END, 0, OP_END_LEN));
   return *this;
 }
 

@@ -29,7 +29,8 @@ class CommandWriter {
   }
   CommandWriter& draw(uint32_t first_vertex, uint32_t count);
   // DRAW_FE flags (header arg bits).
-  static constexpr uint32_t FE_INDEXED = 1u, FE_INDEX32 = 2u, FE_STRIP = 4u, FE_RESTART = 8u;
+  static constexpr uint32_t FE_INDEXED = 1u << DRAW_FE_INDEXED_BIT, FE_INDEX32 = 1u << DRAW_FE_INDEX32_BIT,
+                            FE_STRIP = 1u << DRAW_FE_STRIP_BIT, FE_RESTART = 1u << DRAW_FE_RESTART_BIT;
   // DRAW_FE: a front-end draw; flags FE_*; the index buffer is FE_IB_BASE/FE_IB_SIZE state.
   CommandWriter& draw_fe(uint32_t flags, uint32_t first, uint32_t count, uint32_t base_vertex = 0,
                          uint32_t instance_count = 1, uint32_t start_instance = 0);

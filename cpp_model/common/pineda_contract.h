@@ -36,38 +36,13 @@ constexpr uint32_t VTX_BATCH_SLOTS = 32u;  // vertices per batch (vertex cache t
 constexpr uint32_t VTX_BATCH_TRIS = 64u;  // triangles per batch at most (a batch closes after this many; the triangle FIFO in front of PA holds one batch)
 constexpr uint32_t INDEX_CUT_16 = 65535u;  // 16-bit strip-cut index
 constexpr uint32_t INDEX_CUT_32 = 4294967295u;  // 32-bit strip-cut index
-constexpr uint32_t FE_VB0_BASE = 16u;  // front-end state: vertex buffer 0 (per vertex) byte address
-constexpr uint32_t FE_VB0_STRIDE = 17u;  // front-end state: vertex buffer 0 stride in bytes ([15:0])
-constexpr uint32_t FE_VB0_SIZE = 18u;  // front-end state: vertex buffer 0 size in bytes
-constexpr uint32_t FE_VB1_BASE = 19u;  // front-end state: vertex buffer 1 (per instance) byte address
-constexpr uint32_t FE_VB1_STRIDE = 20u;  // front-end state: vertex buffer 1 stride in bytes ([15:0])
-constexpr uint32_t FE_VB1_SIZE = 21u;  // front-end state: vertex buffer 1 size in bytes
-constexpr uint32_t FE_ATTR_POS = 22u;  // front-end state: position attribute: [2:0] ATTR_FMT_*, [3] buffer 1, [31:16] byte offset
-constexpr uint32_t FE_ATTR_COLOR = 23u;  // front-end state: colour attribute (same layout)
-constexpr uint32_t FE_ATTR_TEX0 = 24u;  // front-end state: texture coordinate 0 attribute (same layout)
-constexpr uint32_t FE_ATTR_TEX1 = 25u;  // front-end state: texture coordinate 1 attribute (same layout)
-constexpr uint32_t FE_IB_BASE = 26u;  // front-end state held by the CP: index buffer byte address (into idraw_pkt_t.ib_base)
-constexpr uint32_t FE_IB_SIZE = 27u;  // front-end state held by the CP: index buffer size in bytes (into idraw_pkt_t.ib_size)
 constexpr uint32_t FE_STATE_END = 64u;  // SET_STATE indices [NUM_STATE, FE_STATE_END) are front-end state, sent down the front end as writes
-constexpr uint32_t FE_MATRIX0 = 32u;  // front-end state: position matrix M[r][c] at FE_MATRIX0 + 4r + c (FP32; reset identity)
 constexpr uint32_t ATTR_FMT_NONE = 0u;  // attribute not fetched: reads the default (0, 0, 0, 1)
 constexpr uint32_t ATTR_FMT_F32X1 = 1u;  // one FP32; y, z, w default to 0, 0, 1
 constexpr uint32_t ATTR_FMT_F32X2 = 2u;  // two FP32; z, w default to 0, 1
 constexpr uint32_t ATTR_FMT_F32X3 = 3u;  // three FP32; w defaults to 1
 constexpr uint32_t ATTR_FMT_F32X4 = 4u;  // four FP32
 constexpr uint32_t ATTR_FMT_UNORM8X4 = 5u;  // four UNORM8 in one dword, x in [7:0]
-constexpr uint32_t FE_VP_X = 48u;  // front-end state: viewport top-left X (FP32; reset 0)
-constexpr uint32_t FE_VP_Y = 49u;  // front-end state: viewport top-left Y (FP32; reset 0)
-constexpr uint32_t FE_VP_W = 50u;  // front-end state: viewport width (FP32; reset 0)
-constexpr uint32_t FE_VP_H = 51u;  // front-end state: viewport height (FP32; reset 0)
-constexpr uint32_t FE_VP_ZMIN = 52u;  // front-end state: viewport min depth (FP32; reset 0)
-constexpr uint32_t FE_VP_ZMAX = 53u;  // front-end state: viewport max depth (FP32; reset 0)
-constexpr uint32_t FE_RASTER = 54u;  // front-end state: [1:0] cull PA_CULL_*, [2] front face counter-clockwise, [3] depth clip off (reset 0)
-constexpr uint32_t FE_RT_BASE = 55u;  // front-end state: render target byte address (as ST_RT_BASE)
-constexpr uint32_t FE_RT_PITCH = 56u;  // front-end state: render target row pitch in bytes ([15:0], as ST_RT_PITCH)
-constexpr uint32_t FE_RT_SIZE = 57u;  // front-end state: width [15:0], height [31:16] (as ST_RT_SIZE)
-constexpr uint32_t FE_SCISSOR_X = 58u;  // front-end state: scissor x0 [15:0], x1 [31:16] (as ST_SCISSOR_X; reset 0xFFFF0000)
-constexpr uint32_t FE_SCISSOR_Y = 59u;  // front-end state: scissor y0 [15:0], y1 [31:16] (as ST_SCISSOR_Y; reset 0xFFFF0000)
 constexpr uint32_t PA_CULL_NONE = 0u;  // FE_RASTER[1:0]: no face culling (3 is read as none too)
 constexpr uint32_t PA_CULL_FRONT = 1u;  // FE_RASTER[1:0]: cull front faces
 constexpr uint32_t PA_CULL_BACK = 2u;  // FE_RASTER[1:0]: cull back faces
@@ -75,16 +50,26 @@ constexpr uint32_t PA_CLIP_EPS = 931135488u;  // clip plane w >= PA_CLIP_EPS (2^
 constexpr uint32_t PA_MAX_POLY = 10u;  // vertices of a triangle clipped by the 7 planes, at most
 constexpr uint32_t OP_NOP = 0u;  // skip `len` payload dwords (padding)
 constexpr uint32_t OP_SET_STATE = 1u;  // state[arg + i] = payload[i] for i < len
-constexpr uint32_t OP_DRAW = 2u;  // len = 2: payload[0] = first vertex, payload[1] = vertex count (triangle list)
-constexpr uint32_t OP_WRITE_REG = 3u;  // len = 1: fence[arg[3:0]] = payload[0]; arg[11] = end of pipe
-constexpr uint32_t OP_WAIT_REG = 4u;  // len = 1: block until fence[arg[3:0]] == payload (arg[11] = 0) or (int32)(fence - payload) >= 0 (arg[11] = 1)
-constexpr uint32_t OP_JUMP = 5u;  // len = 2: payload = IB byte address, IB length in dwords; continue there, no return pushed
-constexpr uint32_t OP_CALL = 6u;  // len = 2: like JUMP, but pushes the return position (after the CALL)
-constexpr uint32_t OP_RET = 7u;  // len = 0: return from the current IB (an IB that runs out of dwords returns too)
-constexpr uint32_t OP_INTERRUPT = 8u;  // len = 1: INT_PAYLOAD = payload, IRQ cause INTERRUPT
-constexpr uint32_t OP_COPY = 9u;  // len = 3: payload = src byte address, dst byte address, byte count (DMA, any alignment)
-constexpr uint32_t OP_DRAW_FE = 10u;  // len = 5: a front-end draw (object-space vertices, transform, clip): payload = first, count, base_vertex, instance_count, start_instance; arg[0] indexed, arg[1] 32-bit indices, arg[2] strip, arg[3] strip restart
-constexpr uint32_t OP_END = 15u;  // len = 0: stop; STATUS.HALTED, IRQ cause END
+constexpr uint32_t OP_DRAW = 2u;  // payload[0] = first vertex, payload[1] = vertex count (triangle list)
+constexpr uint32_t OP_WRITE_REG = 3u;  // fence[arg[3:0]] = payload[0]; arg[11] = end of pipe
+constexpr uint32_t OP_WAIT_REG = 4u;  // block until fence[arg[3:0]] == payload (arg[11] = 0) or (int32)(fence - payload) >= 0 (arg[11] = 1)
+constexpr uint32_t OP_JUMP = 5u;  // payload = IB byte address, IB length in dwords; continue there, no return pushed
+constexpr uint32_t OP_CALL = 6u;  // like JUMP, but pushes the return position (after the CALL)
+constexpr uint32_t OP_RET = 7u;  // return from the current IB (an IB that runs out of dwords returns too)
+constexpr uint32_t OP_INTERRUPT = 8u;  // INT_PAYLOAD = payload, IRQ cause INTERRUPT
+constexpr uint32_t OP_COPY = 9u;  // payload = src byte address, dst byte address, byte count (DMA, any alignment)
+constexpr uint32_t OP_DRAW_FE = 10u;  // a front-end draw (object-space vertices, transform, clip): payload = first, count, base_vertex, instance_count, start_instance; arg[11:4] must be 0
+constexpr uint32_t OP_END = 15u;  // stop; STATUS.HALTED, IRQ cause END
+constexpr uint32_t OP_DRAW_LEN = 2u;  // payload dwords of OP_DRAW
+constexpr uint32_t OP_WRITE_REG_LEN = 1u;  // payload dwords of OP_WRITE_REG
+constexpr uint32_t OP_WAIT_REG_LEN = 1u;  // payload dwords of OP_WAIT_REG
+constexpr uint32_t OP_JUMP_LEN = 2u;  // payload dwords of OP_JUMP
+constexpr uint32_t OP_CALL_LEN = 2u;  // payload dwords of OP_CALL
+constexpr uint32_t OP_RET_LEN = 0u;  // payload dwords of OP_RET
+constexpr uint32_t OP_INTERRUPT_LEN = 1u;  // payload dwords of OP_INTERRUPT
+constexpr uint32_t OP_COPY_LEN = 3u;  // payload dwords of OP_COPY
+constexpr uint32_t OP_DRAW_FE_LEN = 5u;  // payload dwords of OP_DRAW_FE
+constexpr uint32_t OP_END_LEN = 0u;  // payload dwords of OP_END
 constexpr uint32_t ST_VB_BASE = 0u;  // state index; reset 0x00000000; vertex buffer byte address (dword aligned)
 constexpr uint32_t ST_COLOR = 1u;  // state index; reset 0x00000000; flat colour RGBA8: R in [7:0], G [15:8], B [23:16], A [31:24]
 constexpr uint32_t ST_RT_BASE = 2u;  // state index; reset 0x00000000; render target byte address (dword aligned)
@@ -99,7 +84,34 @@ constexpr uint32_t ST_RT_PITCH_RESET = 0u;
 constexpr uint32_t ST_RT_SIZE_RESET = 0u;
 constexpr uint32_t ST_SCISSOR_X_RESET = 4294901760u;
 constexpr uint32_t ST_SCISSOR_Y_RESET = 4294901760u;
-constexpr uint32_t REG_ID = 0u;  // RO: 0x50490000 | CONTRACT_VERSION
+constexpr uint32_t FE_VB0_BASE = 16u;  // front-end state: vertex buffer 0 (per vertex) byte address
+constexpr uint32_t FE_VB0_STRIDE = 17u;  // front-end state: vertex buffer 0 stride in bytes ([15:0])
+constexpr uint32_t FE_VB0_SIZE = 18u;  // front-end state: vertex buffer 0 size in bytes
+constexpr uint32_t FE_VB1_BASE = 19u;  // front-end state: vertex buffer 1 (per instance) byte address
+constexpr uint32_t FE_VB1_STRIDE = 20u;  // front-end state: vertex buffer 1 stride in bytes ([15:0])
+constexpr uint32_t FE_VB1_SIZE = 21u;  // front-end state: vertex buffer 1 size in bytes
+constexpr uint32_t FE_ATTR_POS = 22u;  // front-end state: position attribute: [2:0] ATTR_FMT_*, [3] buffer 1, [31:16] byte offset
+constexpr uint32_t FE_ATTR_COLOR = 23u;  // front-end state: colour attribute (same layout)
+constexpr uint32_t FE_ATTR_TEX0 = 24u;  // front-end state: texture coordinate 0 attribute (same layout)
+constexpr uint32_t FE_ATTR_TEX1 = 25u;  // front-end state: texture coordinate 1 attribute (same layout)
+constexpr uint32_t FE_IB_BASE = 26u;  // front-end state: held by the CP: index buffer byte address (into idraw_pkt_t.ib_base)
+constexpr uint32_t FE_IB_SIZE = 27u;  // front-end state: held by the CP: index buffer size in bytes (into idraw_pkt_t.ib_size)
+constexpr uint32_t FE_MATRIX0 = 32u;  // front-end state: position matrix M[r][c] at FE_MATRIX0 + 4r + c (FP32; reset the identity)
+constexpr uint32_t FE_VP_X = 48u;  // front-end state: viewport top-left X (FP32)
+constexpr uint32_t FE_VP_Y = 49u;  // front-end state: viewport top-left Y (FP32)
+constexpr uint32_t FE_VP_W = 50u;  // front-end state: viewport width (FP32)
+constexpr uint32_t FE_VP_H = 51u;  // front-end state: viewport height (FP32)
+constexpr uint32_t FE_VP_ZMIN = 52u;  // front-end state: viewport min depth (FP32)
+constexpr uint32_t FE_VP_ZMAX = 53u;  // front-end state: viewport max depth (FP32)
+constexpr uint32_t FE_RASTER = 54u;  // front-end state: [1:0] cull PA_CULL_*, [2] front face counter-clockwise, [3] depth clip off
+constexpr uint32_t FE_RT_BASE = 55u;  // front-end state: render target byte address (as ST_RT_BASE)
+constexpr uint32_t FE_RT_PITCH = 56u;  // front-end state: render target row pitch in bytes ([15:0]) and 4x MSAA [16] (as ST_RT_PITCH)
+constexpr uint32_t FE_RT_SIZE = 57u;  // front-end state: width [15:0], height [31:16] (as ST_RT_SIZE)
+constexpr uint32_t FE_SCISSOR_X = 58u;  // front-end state: scissor x0 [15:0], x1 [31:16] (as ST_SCISSOR_X)
+constexpr uint32_t FE_SCISSOR_Y = 59u;  // front-end state: scissor y0 [15:0], y1 [31:16] (as ST_SCISSOR_Y)
+constexpr uint32_t FE_SCISSOR_X_RESET = 4294901760u;
+constexpr uint32_t FE_SCISSOR_Y_RESET = 4294901760u;
+constexpr uint32_t REG_ID = 0u;  // RO: 0x5049 in [31:16], CONTRACT_VERSION in [15:0] (ID_VALUE)
 constexpr uint32_t REG_CONTROL = 1u;  // RW: bit0 ENABLE; bit1 CP_RESET (write 1: abort and reset the decoder, reads 0); any write clears STATUS.HALTED
 constexpr uint32_t REG_STATUS = 2u;  // RO: bit0 RUNNING, bit1 HALTED, bit2 ERROR, bit3 PIPE_BUSY, bit4 RING_EMPTY, bit5 WAITING, bit6 IN_IB, bit7 COPYING
 constexpr uint32_t REG_RING_BASE = 3u;  // RW: ring byte address (dword aligned)
@@ -111,23 +123,27 @@ constexpr uint32_t REG_ERROR_ADDR = 8u;  // RO: byte address of the command head
 constexpr uint32_t REG_IRQ_STATUS = 9u;  // W1C: IRQ_* cause bits
 constexpr uint32_t REG_IRQ_ENABLE = 10u;  // RW: mask for irq_o
 constexpr uint32_t REG_INT_PAYLOAD = 11u;  // RO: payload of the last INTERRUPT command
-constexpr uint32_t REG_VALID_BASE = 12u;  // RW: lowest byte address the CP may fetch from or copy from/to (reset 0)
-constexpr uint32_t REG_VALID_LIMIT = 13u;  // RW: highest such byte address, inclusive (reset 0xFFFFFFFF)
+constexpr uint32_t REG_VALID_BASE = 12u;  // RW: lowest byte address the CP may fetch from or copy from/to
+constexpr uint32_t REG_VALID_LIMIT = 13u;  // RW: highest such byte address, inclusive
 constexpr uint32_t REG_WATCHDOG = 14u;  // RW: WAIT_REG watchdog in cycles (0 = off); expiry is ERR_WAIT_TIMEOUT
 constexpr uint32_t REG_IB_DEPTH = 15u;  // RO: return-stack entries in use
 constexpr uint32_t REG_FENCE0 = 16u;  // RW: fence registers FENCE0..FENCE15 at 0x10..0x1F
 constexpr uint32_t REG_PERF0 = 64u;  // RO: performance counters, see PERF_* (index = REG_PERF0 + PERF_x)
-constexpr uint32_t STATUS_RUNNING = 0u;  // bit index
-constexpr uint32_t STATUS_HALTED = 1u;  // bit index
-constexpr uint32_t STATUS_ERROR = 2u;  // bit index
-constexpr uint32_t STATUS_PIPE_BUSY = 3u;  // bit index
-constexpr uint32_t STATUS_RING_EMPTY = 4u;  // bit index
-constexpr uint32_t STATUS_WAITING = 5u;  // bit index
-constexpr uint32_t STATUS_IN_IB = 6u;  // bit index
-constexpr uint32_t STATUS_COPYING = 7u;  // bit index
-constexpr uint32_t IRQ_END = 0u;  // bit index
-constexpr uint32_t IRQ_ERROR = 1u;  // bit index
-constexpr uint32_t IRQ_INTERRUPT = 2u;  // bit index
+constexpr uint32_t ID_VALUE = 1346961413u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+constexpr uint32_t VALID_LIMIT_RESET = 4294967295u;  // reset value of REG_VALID_LIMIT
+constexpr uint32_t STATUS_RUNNING = 0u;  // STATUS bit index
+constexpr uint32_t STATUS_HALTED = 1u;  // STATUS bit index
+constexpr uint32_t STATUS_ERROR = 2u;  // STATUS bit index
+constexpr uint32_t STATUS_PIPE_BUSY = 3u;  // STATUS bit index
+constexpr uint32_t STATUS_RING_EMPTY = 4u;  // STATUS bit index
+constexpr uint32_t STATUS_WAITING = 5u;  // STATUS bit index
+constexpr uint32_t STATUS_IN_IB = 6u;  // STATUS bit index
+constexpr uint32_t STATUS_COPYING = 7u;  // STATUS bit index
+constexpr uint32_t IRQ_END = 0u;  // IRQ bit index
+constexpr uint32_t IRQ_ERROR = 1u;  // IRQ bit index
+constexpr uint32_t IRQ_INTERRUPT = 2u;  // IRQ bit index
+constexpr uint32_t CONTROL_ENABLE = 0u;  // CONTROL bit index
+constexpr uint32_t CONTROL_CP_RESET = 1u;  // CONTROL bit index
 constexpr uint32_t ERR_NONE = 0u;  // no error
 constexpr uint32_t ERR_BAD_OPCODE = 1u;  // unknown opcode
 constexpr uint32_t ERR_BAD_LEN = 2u;  // len does not match the opcode
@@ -140,17 +156,40 @@ constexpr uint32_t MEM_CLIENT_CP = 0u;  // memory client id
 constexpr uint32_t MEM_CLIENT_IA = 1u;  // memory client id
 constexpr uint32_t MEM_CLIENT_PW = 2u;  // memory client id
 constexpr uint32_t MEM_CLIENT_DMA = 3u;  // memory client id
-constexpr uint32_t WRITE_REG_EOP_BIT = 11u;  // arg bit selecting end of pipe
-constexpr uint32_t WAIT_REG_GEQUAL_BIT = 11u;  // arg bit selecting the wrap-safe >= compare
-constexpr uint32_t CONTROL_ENABLE = 0u;  // CONTROL bit index
-constexpr uint32_t CONTROL_CP_RESET = 1u;  // CONTROL bit index
-constexpr uint32_t VALID_LIMIT_RESET = 4294967295u;  // reset value of REG_VALID_LIMIT
-constexpr uint32_t CMD_OP_MSB = 31u;
-constexpr uint32_t CMD_ARG_MSB = 23u;
-constexpr uint32_t CMD_LEN_MSB = 11u;
-constexpr uint32_t CMD_OP_LSB = 24u;
-constexpr uint32_t CMD_ARG_LSB = 12u;
-constexpr uint32_t CMD_LEN_LSB = 0u;
+constexpr uint32_t CMD_OP_MSB = 31u;  // command header: opcode
+constexpr uint32_t CMD_OP_LSB = 24u;  // command header: opcode
+constexpr uint32_t CMD_ARG_MSB = 23u;  // command header: argument
+constexpr uint32_t CMD_ARG_LSB = 12u;  // command header: argument
+constexpr uint32_t CMD_LEN_MSB = 11u;  // command header: payload dwords
+constexpr uint32_t CMD_LEN_LSB = 0u;  // command header: payload dwords
+constexpr uint32_t FENCE_IDX_MSB = 3u;  // OP_WRITE_REG arg: fence register index
+constexpr uint32_t FENCE_IDX_LSB = 0u;  // OP_WRITE_REG arg: fence register index
+constexpr uint32_t WRITE_REG_EOP_BIT = 11u;  // OP_WRITE_REG arg: end of pipe: written once every earlier draw is in memory
+constexpr uint32_t WAIT_REG_GEQUAL_BIT = 11u;  // OP_WAIT_REG arg: wrap-safe >= compare instead of ==
+constexpr uint32_t DRAW_FE_INDEXED_BIT = 0u;  // OP_DRAW_FE arg: indices from the index buffer
+constexpr uint32_t DRAW_FE_INDEX32_BIT = 1u;  // OP_DRAW_FE arg: 32-bit indices
+constexpr uint32_t DRAW_FE_STRIP_BIT = 2u;  // OP_DRAW_FE arg: triangle strip
+constexpr uint32_t DRAW_FE_RESTART_BIT = 3u;  // OP_DRAW_FE arg: strip restart at the cut index
+constexpr uint32_t RT_PITCH_MSB = 15u;  // ST_RT_PITCH: row pitch in bytes
+constexpr uint32_t RT_PITCH_LSB = 0u;  // ST_RT_PITCH: row pitch in bytes
+constexpr uint32_t RT_MSAA_BIT = 16u;  // ST_RT_PITCH: 4x MSAA (4 samples per pixel)
+constexpr uint32_t RT_WIDTH_MSB = 15u;  // ST_RT_SIZE: width in pixels
+constexpr uint32_t RT_WIDTH_LSB = 0u;  // ST_RT_SIZE: width in pixels
+constexpr uint32_t RT_HEIGHT_MSB = 31u;  // ST_RT_SIZE: height in pixels
+constexpr uint32_t RT_HEIGHT_LSB = 16u;  // ST_RT_SIZE: height in pixels
+constexpr uint32_t SCISSOR_LO_MSB = 15u;  // ST_SCISSOR_X: x0 / y0, inclusive
+constexpr uint32_t SCISSOR_LO_LSB = 0u;  // ST_SCISSOR_X: x0 / y0, inclusive
+constexpr uint32_t SCISSOR_HI_MSB = 31u;  // ST_SCISSOR_X: x1 / y1, exclusive
+constexpr uint32_t SCISSOR_HI_LSB = 16u;  // ST_SCISSOR_X: x1 / y1, exclusive
+constexpr uint32_t ATTR_FMT_MSB = 2u;  // FE_ATTR_POS: ATTR_FMT_*
+constexpr uint32_t ATTR_FMT_LSB = 0u;  // FE_ATTR_POS: ATTR_FMT_*
+constexpr uint32_t ATTR_BUF1_BIT = 3u;  // FE_ATTR_POS: from vertex buffer 1 (per instance)
+constexpr uint32_t ATTR_OFFSET_MSB = 31u;  // FE_ATTR_POS: byte offset in the vertex
+constexpr uint32_t ATTR_OFFSET_LSB = 16u;  // FE_ATTR_POS: byte offset in the vertex
+constexpr uint32_t RASTER_CULL_MSB = 1u;  // FE_RASTER: PA_CULL_*
+constexpr uint32_t RASTER_CULL_LSB = 0u;  // FE_RASTER: PA_CULL_*
+constexpr uint32_t RASTER_FRONT_CCW_BIT = 2u;  // FE_RASTER: front faces are counter-clockwise
+constexpr uint32_t RASTER_DEPTH_CLIP_OFF_BIT = 3u;  // FE_RASTER: no near/far clipping
 constexpr uint32_t PERF_CYCLES = 0u;  // perf counter index: cycles since reset
 constexpr uint32_t PERF_CP_BUSY = 1u;  // perf counter index
 constexpr uint32_t PERF_CP_STALLED = 2u;  // perf counter index
@@ -171,6 +210,18 @@ constexpr uint32_t PERF_PW_BUSY = 16u;  // perf counter index
 constexpr uint32_t PERF_PW_STALLED = 17u;  // perf counter index
 constexpr uint32_t PERF_PW_STARVED = 18u;  // perf counter index
 constexpr uint32_t NUM_PERF = 19u;  // number of perf counters
+
+// Reset value of every SET_STATE index [0, FE_STATE_END): draw state, then front-end state.
+inline constexpr std::array<uint32_t, FE_STATE_END> STATE_RESET = {{
+    0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0xFFFF0000u, 0xFFFF0000u, 0x00000000u,  // 0..7
+    0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u,  // 8..15
+    0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u,  // 16..23
+    0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u,  // 24..31
+    0x3F800000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x3F800000u, 0x00000000u, 0x00000000u,  // 32..39
+    0x00000000u, 0x00000000u, 0x3F800000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x3F800000u,  // 40..47
+    0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u,  // 48..55
+    0x00000000u, 0x00000000u, 0xFFFF0000u, 0xFFFF0000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u,  // 56..63
+}};
 
 // snapped screen-space vertex (SV vtx_t, 48 bits)
 struct Vtx {

@@ -19,14 +19,7 @@ void CommandProcessor::reset() {
   valid_limit_ = VALID_LIMIT_RESET;
   halted_ = error_ = false;
   fence_.fill(0);
-  state_.fill(0);
-  state_[ST_VB_BASE] = ST_VB_BASE_RESET;
-  state_[ST_COLOR] = ST_COLOR_RESET;
-  state_[ST_RT_BASE] = ST_RT_BASE_RESET;
-  state_[ST_RT_PITCH] = ST_RT_PITCH_RESET;
-  state_[ST_RT_SIZE] = ST_RT_SIZE_RESET;
-  state_[ST_SCISSOR_X] = ST_SCISSOR_X_RESET;
-  state_[ST_SCISSOR_Y] = ST_SCISSOR_Y_RESET;
+  std::copy_n(STATE_RESET.begin(), state_.size(), state_.begin());
   in_ib_ = false;
   ib_addr_ = ib_rem_ = sp_ = 0;
   in_cmd_ = false;
@@ -62,7 +55,7 @@ void CommandProcessor::cp_reset() {
 
 uint32_t CommandProcessor::reg_read(uint32_t idx) const {
   switch (idx) {
-    case REG_ID: return 0x50490000u | CONTRACT_VERSION;
+    case REG_ID: return ID_VALUE;
     case REG_CONTROL: return control_;
     case REG_STATUS: {
       const bool running = enabled() && !halted_ && !error_;
@@ -199,10 +192,10 @@ DrawPkt CommandProcessor::make_draw(const std::array<uint32_t, NUM_STATE>& st, u
   d.vertex_count = count;
   d.color = st[ST_COLOR];
   d.target.base = st[ST_RT_BASE];
-  d.target.pitch = st[ST_RT_PITCH] & 0xFFFFu;
-  d.target.msaa = (st[ST_RT_PITCH] >> 16) & 1u;  // 4x MSAA
-  const uint32_t w = std::min<uint32_t>(st[ST_RT_SIZE] & 0xFFFFu, MAX_RT_DIM);
-  const uint32_t h = std::min<uint32_t>(st[ST_RT_SIZE] >> 16, MAX_RT_DIM);
+  d.target.pitch = bits::field(st[ST_RT_PITCH], RT_PITCH_MSB, RT_PITCH_LSB);
+  d.target.msaa = bits::field(st[ST_RT_PITCH], RT_MSAA_BIT, RT_MSAA_BIT);  // 4x MSAA
+  const uint32_t w = std::min<uint32_t>(bits::field(st[ST_RT_SIZE], RT_WIDTH_MSB, RT_WIDTH_LSB), MAX_RT_DIM);
+  const uint32_t h = std::min<uint32_t>(bits::field(st[ST_RT_SIZE], RT_HEIGHT_MSB, RT_HEIGHT_LSB), MAX_RT_DIM);
   d.clip.x0 = std::min<uint32_t>(st[ST_SCISSOR_X] & 0xFFFFu, w);
   d.clip.x1 = std::min<uint32_t>(st[ST_SCISSOR_X] >> 16, w);
   d.clip.y0 = std::min<uint32_t>(st[ST_SCISSOR_Y] & 0xFFFFu, h);
@@ -247,9 +240,9 @@ std::optional<DrawPkt> CommandProcessor::step() {
   advance();
 
   if (!in_cmd_) {
-    const uint32_t op = dw >> CMD_OP_LSB;
-    const uint32_t arg = (dw >> CMD_ARG_LSB) & 0xFFFu;
-    const uint32_t len = (dw >> CMD_LEN_LSB) & 0xFFFu;
+    const uint32_t op = bits::field(dw, CMD_OP_MSB, CMD_OP_LSB);
+    const uint32_t arg = bits::field(dw, CMD_ARG_MSB, CMD_ARG_LSB);
+    const uint32_t len = bits::field(dw, CMD_LEN_MSB, CMD_LEN_LSB);
     const auto fail = [&](uint32_t cause) {
       // The CP stops at the failing command: the position stays on its header.
       rptr_ = rptr_at_dword;
@@ -266,18 +259,16 @@ std::optional<DrawPkt> CommandProcessor::step() {
       case OP_SET_STATE:
         if (arg + len > FE_STATE_END) cause = ERR_BAD_ARG;
         break;
-      case OP_DRAW_FE: cause = len != 5 ? ERR_BAD_LEN : (arg >> 4) != 0 ? ERR_BAD_ARG : ERR_NONE; break;
-      case OP_DRAW: cause = len != 2 ? ERR_BAD_LEN : ERR_NONE; break;
-      case OP_WRITE_REG:
-      case OP_WAIT_REG:
-        cause = len != 1 ? ERR_BAD_LEN : fence_arg_bad ? ERR_BAD_ARG : ERR_NONE;
-        break;
-      case OP_JUMP:
-      case OP_CALL: cause = len != 2 ? ERR_BAD_LEN : ERR_NONE; break;
-      case OP_RET:
-      case OP_END: cause = len != 0 ? ERR_BAD_LEN : ERR_NONE; break;
-      case OP_INTERRUPT: cause = len != 1 ? ERR_BAD_LEN : ERR_NONE; break;
-      case OP_COPY: cause = len != 3 ? ERR_BAD_LEN : ERR_NONE; break;
+      case OP_DRAW_FE: cause = len != OP_DRAW_FE_LEN ? ERR_BAD_LEN : (arg >> 4) != 0 ? ERR_BAD_ARG : ERR_NONE; break;
+      case OP_DRAW: cause = len != OP_DRAW_LEN ? ERR_BAD_LEN : ERR_NONE; break;
+      case OP_WRITE_REG: cause = len != OP_WRITE_REG_LEN ? ERR_BAD_LEN : fence_arg_bad ? ERR_BAD_ARG : ERR_NONE; break;
+      case OP_WAIT_REG: cause = len != OP_WAIT_REG_LEN ? ERR_BAD_LEN : fence_arg_bad ? ERR_BAD_ARG : ERR_NONE; break;
+      case OP_JUMP: cause = len != OP_JUMP_LEN ? ERR_BAD_LEN : ERR_NONE; break;
+      case OP_CALL: cause = len != OP_CALL_LEN ? ERR_BAD_LEN : ERR_NONE; break;
+      case OP_RET: cause = len != OP_RET_LEN ? ERR_BAD_LEN : ERR_NONE; break;
+      case OP_END: cause = len != OP_END_LEN ? ERR_BAD_LEN : ERR_NONE; break;
+      case OP_INTERRUPT: cause = len != OP_INTERRUPT_LEN ? ERR_BAD_LEN : ERR_NONE; break;
+      case OP_COPY: cause = len != OP_COPY_LEN ? ERR_BAD_LEN : ERR_NONE; break;
       default: cause = ERR_BAD_OPCODE; break;
     }
     if (cause != ERR_BAD_OPCODE && cause != ERR_BAD_LEN && in_ib_ && len + 1 > rem_at_dword) {
@@ -331,10 +322,10 @@ std::optional<DrawPkt> CommandProcessor::step() {
     case OP_DRAW_FE:
       if (last) {
         IDrawPkt d;
-        d.indexed = arg_ & 1u;
-        d.index32 = (arg_ >> 1) & 1u;
-        d.strip = (arg_ >> 2) & 1u;
-        d.restart = (arg_ >> 3) & 1u;
+        d.indexed = (arg_ >> DRAW_FE_INDEXED_BIT) & 1u;
+        d.index32 = (arg_ >> DRAW_FE_INDEX32_BIT) & 1u;
+        d.strip = (arg_ >> DRAW_FE_STRIP_BIT) & 1u;
+        d.restart = (arg_ >> DRAW_FE_RESTART_BIT) & 1u;
         d.ib_base = ib_base_;
         d.ib_size = ib_size_;
         d.first = payload_[0];
@@ -357,7 +348,7 @@ std::optional<DrawPkt> CommandProcessor::step() {
       }
       break;
     case OP_WRITE_REG: {
-      const uint32_t f = arg_ & 0xFu;
+      const uint32_t f = bits::field(arg_, FENCE_IDX_MSB, FENCE_IDX_LSB);
       const FenceWrite w{f, dw, ((arg_ >> WRITE_REG_EOP_BIT) & 1u) != 0, header_addr_};
       if (w.eop) {  // queued; the token goes down the pipe and eop_complete() writes the fence
         pending_eop_.push_back(w);
@@ -377,7 +368,7 @@ std::optional<DrawPkt> CommandProcessor::step() {
     }
     case OP_WAIT_REG:
       wait_ = true;
-      wait_idx_ = arg_ & 0xFu;
+      wait_idx_ = bits::field(arg_, FENCE_IDX_MSB, FENCE_IDX_LSB);
       wait_val_ = dw;
       wait_geq_ = ((arg_ >> WAIT_REG_GEQUAL_BIT) & 1u) != 0;
       break;

@@ -5,12 +5,12 @@
 namespace pineda::model {
 
 namespace {
-constexpr uint32_t kOne = 0x3F800000u;  // 1.0f
+constexpr uint32_t kOne = FP32_ONE;  // 1.0f
 }
 
 void VertexFetch::reset() {
   st_.fill(0);
-  for (uint32_t r = 0; r < 4; ++r) st_[FE_MATRIX0 + 5 * r] = kOne;
+  for (uint32_t k = 0; k < 16; ++k) st_[FE_MATRIX0 + k] = STATE_RESET[FE_MATRIX0 + k];  // the identity
   vertices_ = dwords_ = oob_ = hits_ = misses_ = uncached_ = 0;
   tag_.assign(lines_, 0);
   valid_.assign(lines_, false);
@@ -67,19 +67,19 @@ uint32_t VertexFetch::f32_to_unorm8(uint32_t f) {
 std::array<uint32_t, 4> VertexFetch::attribute(uint32_t a, const VFetchPkt& p, const Memory& mem, uint32_t& raw,
                                                bool& unorm) {
   const uint32_t w = st_[FE_ATTR_POS + a];
-  const uint32_t fmt = w & 7u;
+  const uint32_t fmt = bits::field(w, ATTR_FMT_MSB, ATTR_FMT_LSB);
   std::array<uint32_t, 4> c{0, 0, 0, kOne};
   raw = 0;
   unorm = false;
   if (fmt == ATTR_FMT_NONE || fmt > ATTR_FMT_UNORM8X4) return c;
-  const uint32_t buf = (w >> 3) & 1u;
+  const uint32_t buf = bits::field(w, ATTR_BUF1_BIT, ATTR_BUF1_BIT);
   const uint32_t base = st_[buf ? FE_VB1_BASE : FE_VB0_BASE];
   const uint32_t stride = st_[buf ? FE_VB1_STRIDE : FE_VB0_STRIDE] & 0xFFFFu;
   const uint32_t size = st_[buf ? FE_VB1_SIZE : FE_VB0_SIZE];
   const uint64_t elem = buf ? p.inst_id : p.index;
   unorm = fmt == ATTR_FMT_UNORM8X4;
   const uint32_t n = unorm ? 1 : fmt;
-  const uint64_t ofs = elem * stride + (w >> 16);
+  const uint64_t ofs = elem * stride + bits::field(w, ATTR_OFFSET_MSB, ATTR_OFFSET_LSB);
   const bool inb = ofs + 4 * n <= size;
   std::array<uint32_t, 4> d{};
   if (inb) {

@@ -28,8 +28,8 @@ struct PV {
 
 void PrimitiveAssembly::reset() {
   st_.fill(0);
-  st_[FE_SCISSOR_X] = 0xFFFF0000u;
-  st_[FE_SCISSOR_Y] = 0xFFFF0000u;
+  st_[FE_SCISSOR_X] = FE_SCISSOR_X_RESET;
+  st_[FE_SCISSOR_Y] = FE_SCISSOR_Y_RESET;
   batches_.clear();
   loading_.clear();
   tri_id_ = 0;
@@ -138,12 +138,12 @@ std::vector<PrimitiveAssembly::CV> PrimitiveAssembly::clip_polygon(std::vector<C
 
 Rect PrimitiveAssembly::clip_rect() const {
   Rect c;
-  const uint32_t w = std::min<uint32_t>(st_[FE_RT_SIZE] & 0xFFFFu, MAX_RT_DIM);
-  const uint32_t h = std::min<uint32_t>(st_[FE_RT_SIZE] >> 16, MAX_RT_DIM);
-  c.x0 = std::min<uint32_t>(st_[FE_SCISSOR_X] & 0xFFFFu, w);
-  c.x1 = std::min<uint32_t>(st_[FE_SCISSOR_X] >> 16, w);
-  c.y0 = std::min<uint32_t>(st_[FE_SCISSOR_Y] & 0xFFFFu, h);
-  c.y1 = std::min<uint32_t>(st_[FE_SCISSOR_Y] >> 16, h);
+  const uint32_t w = std::min<uint32_t>(bits::field(st_[FE_RT_SIZE], RT_WIDTH_MSB, RT_WIDTH_LSB), MAX_RT_DIM);
+  const uint32_t h = std::min<uint32_t>(bits::field(st_[FE_RT_SIZE], RT_HEIGHT_MSB, RT_HEIGHT_LSB), MAX_RT_DIM);
+  c.x0 = std::min<uint32_t>(bits::field(st_[FE_SCISSOR_X], SCISSOR_LO_MSB, SCISSOR_LO_LSB), w);
+  c.x1 = std::min<uint32_t>(bits::field(st_[FE_SCISSOR_X], SCISSOR_HI_MSB, SCISSOR_HI_LSB), w);
+  c.y0 = std::min<uint32_t>(bits::field(st_[FE_SCISSOR_Y], SCISSOR_LO_MSB, SCISSOR_LO_LSB), h);
+  c.y1 = std::min<uint32_t>(bits::field(st_[FE_SCISSOR_Y], SCISSOR_HI_MSB, SCISSOR_HI_LSB), h);
   return c;
 }
 
@@ -168,7 +168,7 @@ void PrimitiveAssembly::process(const PrimPkt& p, std::vector<PaTriPkt>& out) {
   for (uint32_t s : sl) poly.push_back(s < batch.size() ? batch[s] : CV{});
   const uint32_t flat = poly[0].color;
   const uint32_t raster = st_[FE_RASTER];
-  const bool depth_clip = ((raster >> 3) & 1u) == 0;
+  const bool depth_clip = bits::field(raster, RASTER_DEPTH_CLIP_OFF_BIT, RASTER_DEPTH_CLIP_OFF_BIT) == 0;
   [&] {
     if (pos_nan(poly[0]) || pos_nan(poly[1]) || pos_nan(poly[2])) {
       ++stats_.nan;
@@ -212,8 +212,8 @@ void PrimitiveAssembly::process(const PrimPkt& p, std::vector<PaTriPkt>& out) {
       pv.push_back(q);
     }
     const Rect clip = clip_rect();
-    const uint32_t cull = raster & 3u;
-    const bool ccw = ((raster >> 2) & 1u) != 0;
+    const uint32_t cull = bits::field(raster, RASTER_CULL_MSB, RASTER_CULL_LSB);
+    const bool ccw = bits::field(raster, RASTER_FRONT_CCW_BIT, RASTER_FRONT_CCW_BIT) != 0;
     for (size_t j = 1; j + 1 < poly.size(); ++j) {
       const size_t idx[3] = {0, j, j + 1};
       const int64_t x0 = pv[0].sx, y0 = pv[0].sy;
@@ -261,8 +261,8 @@ void PrimitiveAssembly::process(const PrimPkt& p, std::vector<PaTriPkt>& out) {
       }
       t.color = flat;
       t.target.base = st_[FE_RT_BASE];
-      t.target.pitch = st_[FE_RT_PITCH] & 0xFFFFu;
-      t.target.msaa = (st_[FE_RT_PITCH] >> 16) & 1u;  // as the CP's ST_RT_PITCH[16]
+      t.target.pitch = bits::field(st_[FE_RT_PITCH], RT_PITCH_MSB, RT_PITCH_LSB);
+      t.target.msaa = bits::field(st_[FE_RT_PITCH], RT_MSAA_BIT, RT_MSAA_BIT);  // as the CP's ST_RT_PITCH
       t.clip = clip;
       t.tri_id = tri_id_++;
       t.prim_id = p.prim_id;

@@ -5,38 +5,15 @@
 namespace pineda::model {
 
 void Trace::clear() {
-  cp_draw.clear();
-  ia_tri.clear();
-  setup_tri.clear();
-  coarse_tile.clear();
-  fine_quad.clear();
-  pw_mem.clear();
-  cp_idraw.clear();
-  if_index.clear();
-  vt_vertex.clear();
-  vt_prim.clear();
-  vf_vtx.clear();
-  vtx_clip.clear();
-  pa_tri.clear();
+  for_each([](auto, auto& stream) { stream.clear(); });
 }
 
 size_t Trace::count(Boundary b) const {
-  switch (b) {
-    case Boundary::CP_DRAW: return cp_draw.size();
-    case Boundary::IA_TRI: return ia_tri.size();
-    case Boundary::SETUP_TRI: return setup_tri.size();
-    case Boundary::COARSE_TILE: return coarse_tile.size();
-    case Boundary::FINE_QUAD: return fine_quad.size();
-    case Boundary::PW_MEM: return pw_mem.size();
-    case Boundary::CP_IDRAW: return cp_idraw.size();
-    case Boundary::IF_INDEX: return if_index.size();
-    case Boundary::VT_VERTEX: return vt_vertex.size();
-    case Boundary::VT_PRIM: return vt_prim.size();
-    case Boundary::VF_VTX: return vf_vtx.size();
-    case Boundary::VTX_CLIP: return vtx_clip.size();
-    case Boundary::PA_TRI: return pa_tri.size();
-    default: return 0;
-  }
+  size_t n = 0;
+  for_each([&](auto traits, const auto& stream) {
+    if (decltype(traits)::id == b) n = stream.size();
+  });
+  return n;
 }
 
 Gpu::Gpu(Memory& mem) : mem_(mem), cp_(mem) {}

@@ -3,8 +3,8 @@
 // for DRAW_FE draws (and the front-end state writes of SET_STATE).
 // Each draw runs to completion before the CP decodes the next dword. An end-of-pipe WRITE_REG's
 // token goes through every unit like a draw and completes (the fence is written) as it leaves
-// the pixel writer, so the model never has one in flight. The packets of every boundary can be recorded in a
-// Trace, named after BOUNDARY_NAMES, for comparison with the RTL's taps.
+// the pixel writer, so the model never has one in flight. The packets of every boundary can be
+// recorded in a Trace (one stream per boundary of contracts/defs.py) for comparison with the RTL's taps.
 #pragma once
 
 #include <array>
@@ -24,6 +24,7 @@
 #include "vtx/vtx.h"
 #include "mem/memory.h"
 #include "om/pixel_writer.h"
+#include "pineda_boundaries.h"
 #include "pineda_contract.h"
 #include "rast/coarse_raster.h"
 #include "rast/fine_raster.h"
@@ -31,20 +32,11 @@
 
 namespace pineda::model {
 
-struct Trace {
-  std::vector<DrawPkt> cp_draw;
-  std::vector<TriPkt> ia_tri;
-  std::vector<SetupPkt> setup_tri;
-  std::vector<TilePkt> coarse_tile;
-  std::vector<QuadPkt> fine_quad;
-  std::vector<MemReq> pw_mem;
-  std::vector<IDrawPkt> cp_idraw;
-  std::vector<IndexPkt> if_index;
-  std::vector<VFetchPkt> vt_vertex;
-  std::vector<PrimPkt> vt_prim;
-  std::vector<VtxInPkt> vf_vtx;
-  std::vector<ClipVtxPkt> vtx_clip;
-  std::vector<PaTriPkt> pa_tri;
+// One packet stream per boundary of contracts/defs.py BOUNDARIES (pineda_boundaries.h), named
+// after it: trace.cp_draw, trace.get<Boundary::CP_DRAW>(), trace.for_each(...).
+template <class Pkt>
+using Stream = std::vector<Pkt>;
+struct Trace : PerBoundary<Stream> {
   void clear();
   size_t count(Boundary b) const;  // number of packets recorded on boundary b
 };

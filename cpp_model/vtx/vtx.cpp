@@ -6,7 +6,9 @@ namespace pineda::model {
 
 VertexTransform::Matrix VertexTransform::identity() {
   Matrix m{};
-  for (int r = 0; r < 4; ++r) m[r][r] = FP32_ONE;
+  for (int r = 0; r < 4; ++r) {
+    for (int c = 0; c < 4; ++c) m[r][c] = STATE_RESET[FE_MATRIX0 + 4 * r + c];
+  }
   return m;
 }
 

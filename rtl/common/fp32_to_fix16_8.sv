@@ -34,11 +34,11 @@ module fp32_to_fix16_8 (
     if (a_nan || a_zero) begin
       y_o = 24'd0;
     end else if (a_inf || big) begin
-      y_o = a_i[31] ? 24'h80_0000 : 24'(pineda_pkg::FIX16_8_MAX);
+      y_o = a_i[31] ? 24'h80_0000 : pineda_pkg::FIX16_8_MAX;
     end else if (a_i[31]) begin
       y_o = -mag;
     end else begin
-      y_o = mag[23] ? 24'(pineda_pkg::FIX16_8_MAX) : mag;
+      y_o = mag[23] ? pineda_pkg::FIX16_8_MAX : mag;
     end
   end
 

@@ -14,68 +14,41 @@ package pineda_pkg;
   localparam int unsigned TILE_SIZE = 32'd8;  // tile edge in pixels
   localparam int unsigned TAG_W = 32'd8;  // memory tag width; [7:6] = client id in the arbiter
   localparam int unsigned NUM_FENCES = 32'd16;  // CPU-visible fence registers
-  localparam int unsigned NUM_STATE = 32'd16;  // draw-state registers written by SET_STATE
+  localparam logic [7:0] NUM_STATE = 8'd16;  // draw-state registers written by SET_STATE
   localparam int unsigned VERTEX_BYTES = 32'd8;  // vertex buffer stride in v1: int32 x, int32 y (16.8)
   localparam int unsigned RET_STACK_DEPTH = 32'd4;  // CALL return-stack levels (a 5th nested CALL is ERR_STACK_OVERFLOW)
   localparam int unsigned EOP_QUEUE_DEPTH = 32'd4;  // end-of-pipe WRITE_REGs in flight; the next one waits for a completion
   localparam int unsigned FP32_QNAN = 32'd2143289344;  // the one NaN every FP32 operation returns (positive quiet NaN, payload 0)
   localparam int unsigned FP32_ONE = 32'd1065353216;  // 1.0f (the VTX matrix resets to the identity)
-  localparam int unsigned FIX16_8_MAX = 32'd8388607;  // largest 16.8 value (2^23 - 1) a float->16.8 conversion saturates to
-  localparam int unsigned VTX_KIND_VERTEX = 32'd0;  // vtx_in_pkt_t.kind: an object-space vertex to transform
-  localparam int unsigned VTX_KIND_MATRIX_ROW = 32'd1;  // vtx_in_pkt_t.kind: pos = row `row` of the position matrix
+  localparam logic [23:0] FIX16_8_MAX = 24'd8388607;  // largest 16.8 value (2^23 - 1) a float->16.8 conversion saturates to
+  localparam logic [1:0] VTX_KIND_VERTEX = 2'd0;  // vtx_in_pkt_t.kind: an object-space vertex to transform
+  localparam logic [1:0] VTX_KIND_MATRIX_ROW = 2'd1;  // vtx_in_pkt_t.kind: pos = row `row` of the position matrix
   localparam int unsigned VTX_BATCH_SLOTS = 32'd32;  // vertices per batch (vertex cache tag entries)
   localparam int unsigned VTX_BATCH_TRIS = 32'd64;  // triangles per batch at most (a batch closes after this many; the triangle FIFO in front of PA holds one batch)
   localparam int unsigned INDEX_CUT_16 = 32'd65535;  // 16-bit strip-cut index
   localparam int unsigned INDEX_CUT_32 = 32'd4294967295;  // 32-bit strip-cut index
-  localparam int unsigned FE_VB0_BASE = 32'd16;  // front-end state: vertex buffer 0 (per vertex) byte address
-  localparam int unsigned FE_VB0_STRIDE = 32'd17;  // front-end state: vertex buffer 0 stride in bytes ([15:0])
-  localparam int unsigned FE_VB0_SIZE = 32'd18;  // front-end state: vertex buffer 0 size in bytes
-  localparam int unsigned FE_VB1_BASE = 32'd19;  // front-end state: vertex buffer 1 (per instance) byte address
-  localparam int unsigned FE_VB1_STRIDE = 32'd20;  // front-end state: vertex buffer 1 stride in bytes ([15:0])
-  localparam int unsigned FE_VB1_SIZE = 32'd21;  // front-end state: vertex buffer 1 size in bytes
-  localparam int unsigned FE_ATTR_POS = 32'd22;  // front-end state: position attribute: [2:0] ATTR_FMT_*, [3] buffer 1, [31:16] byte offset
-  localparam int unsigned FE_ATTR_COLOR = 32'd23;  // front-end state: colour attribute (same layout)
-  localparam int unsigned FE_ATTR_TEX0 = 32'd24;  // front-end state: texture coordinate 0 attribute (same layout)
-  localparam int unsigned FE_ATTR_TEX1 = 32'd25;  // front-end state: texture coordinate 1 attribute (same layout)
-  localparam int unsigned FE_IB_BASE = 32'd26;  // front-end state held by the CP: index buffer byte address (into idraw_pkt_t.ib_base)
-  localparam int unsigned FE_IB_SIZE = 32'd27;  // front-end state held by the CP: index buffer size in bytes (into idraw_pkt_t.ib_size)
   localparam int unsigned FE_STATE_END = 32'd64;  // SET_STATE indices [NUM_STATE, FE_STATE_END) are front-end state, sent down the front end as writes
-  localparam int unsigned FE_MATRIX0 = 32'd32;  // front-end state: position matrix M[r][c] at FE_MATRIX0 + 4r + c (FP32; reset identity)
   localparam int unsigned ATTR_FMT_NONE = 32'd0;  // attribute not fetched: reads the default (0, 0, 0, 1)
   localparam int unsigned ATTR_FMT_F32X1 = 32'd1;  // one FP32; y, z, w default to 0, 0, 1
   localparam int unsigned ATTR_FMT_F32X2 = 32'd2;  // two FP32; z, w default to 0, 1
   localparam int unsigned ATTR_FMT_F32X3 = 32'd3;  // three FP32; w defaults to 1
   localparam int unsigned ATTR_FMT_F32X4 = 32'd4;  // four FP32
   localparam int unsigned ATTR_FMT_UNORM8X4 = 32'd5;  // four UNORM8 in one dword, x in [7:0]
-  localparam int unsigned FE_VP_X = 32'd48;  // front-end state: viewport top-left X (FP32; reset 0)
-  localparam int unsigned FE_VP_Y = 32'd49;  // front-end state: viewport top-left Y (FP32; reset 0)
-  localparam int unsigned FE_VP_W = 32'd50;  // front-end state: viewport width (FP32; reset 0)
-  localparam int unsigned FE_VP_H = 32'd51;  // front-end state: viewport height (FP32; reset 0)
-  localparam int unsigned FE_VP_ZMIN = 32'd52;  // front-end state: viewport min depth (FP32; reset 0)
-  localparam int unsigned FE_VP_ZMAX = 32'd53;  // front-end state: viewport max depth (FP32; reset 0)
-  localparam int unsigned FE_RASTER = 32'd54;  // front-end state: [1:0] cull PA_CULL_*, [2] front face counter-clockwise, [3] depth clip off (reset 0)
-  localparam int unsigned FE_RT_BASE = 32'd55;  // front-end state: render target byte address (as ST_RT_BASE)
-  localparam int unsigned FE_RT_PITCH = 32'd56;  // front-end state: render target row pitch in bytes ([15:0], as ST_RT_PITCH)
-  localparam int unsigned FE_RT_SIZE = 32'd57;  // front-end state: width [15:0], height [31:16] (as ST_RT_SIZE)
-  localparam int unsigned FE_SCISSOR_X = 32'd58;  // front-end state: scissor x0 [15:0], x1 [31:16] (as ST_SCISSOR_X; reset 0xFFFF0000)
-  localparam int unsigned FE_SCISSOR_Y = 32'd59;  // front-end state: scissor y0 [15:0], y1 [31:16] (as ST_SCISSOR_Y; reset 0xFFFF0000)
-  localparam int unsigned PA_CULL_NONE = 32'd0;  // FE_RASTER[1:0]: no face culling (3 is read as none too)
-  localparam int unsigned PA_CULL_FRONT = 32'd1;  // FE_RASTER[1:0]: cull front faces
-  localparam int unsigned PA_CULL_BACK = 32'd2;  // FE_RASTER[1:0]: cull back faces
+  localparam logic [1:0] PA_CULL_NONE = 2'd0;  // FE_RASTER[1:0]: no face culling (3 is read as none too)
+  localparam logic [1:0] PA_CULL_FRONT = 2'd1;  // FE_RASTER[1:0]: cull front faces
+  localparam logic [1:0] PA_CULL_BACK = 2'd2;  // FE_RASTER[1:0]: cull back faces
   localparam int unsigned PA_CLIP_EPS = 32'd931135488;  // clip plane w >= PA_CLIP_EPS (2^-16, FP32)
   localparam int unsigned PA_MAX_POLY = 32'd10;  // vertices of a triangle clipped by the 7 planes, at most
-  localparam int unsigned OP_NOP = 32'd0;  // skip `len` payload dwords (padding)
-  localparam int unsigned OP_SET_STATE = 32'd1;  // state[arg + i] = payload[i] for i < len
-  localparam int unsigned OP_DRAW = 32'd2;  // len = 2: payload[0] = first vertex, payload[1] = vertex count (triangle list)
-  localparam int unsigned OP_WRITE_REG = 32'd3;  // len = 1: fence[arg[3:0]] = payload[0]; arg[11] = end of pipe
-  localparam int unsigned OP_WAIT_REG = 32'd4;  // len = 1: block until fence[arg[3:0]] == payload (arg[11] = 0) or (int32)(fence - payload) >= 0 (arg[11] = 1)
-  localparam int unsigned OP_JUMP = 32'd5;  // len = 2: payload = IB byte address, IB length in dwords; continue there, no return pushed
-  localparam int unsigned OP_CALL = 32'd6;  // len = 2: like JUMP, but pushes the return position (after the CALL)
-  localparam int unsigned OP_RET = 32'd7;  // len = 0: return from the current IB (an IB that runs out of dwords returns too)
-  localparam int unsigned OP_INTERRUPT = 32'd8;  // len = 1: INT_PAYLOAD = payload, IRQ cause INTERRUPT
-  localparam int unsigned OP_COPY = 32'd9;  // len = 3: payload = src byte address, dst byte address, byte count (DMA, any alignment)
-  localparam int unsigned OP_DRAW_FE = 32'd10;  // len = 5: a front-end draw (object-space vertices, transform, clip): payload = first, count, base_vertex, instance_count, start_instance; arg[0] indexed, arg[1] 32-bit indices, arg[2] strip, arg[3] strip restart
-  localparam int unsigned OP_END = 32'd15;  // len = 0: stop; STATUS.HALTED, IRQ cause END
+  localparam logic [11:0] OP_DRAW_LEN = 12'd2;  // payload dwords of OP_DRAW
+  localparam logic [11:0] OP_WRITE_REG_LEN = 12'd1;  // payload dwords of OP_WRITE_REG
+  localparam logic [11:0] OP_WAIT_REG_LEN = 12'd1;  // payload dwords of OP_WAIT_REG
+  localparam logic [11:0] OP_JUMP_LEN = 12'd2;  // payload dwords of OP_JUMP
+  localparam logic [11:0] OP_CALL_LEN = 12'd2;  // payload dwords of OP_CALL
+  localparam logic [11:0] OP_RET_LEN = 12'd0;  // payload dwords of OP_RET
+  localparam logic [11:0] OP_INTERRUPT_LEN = 12'd1;  // payload dwords of OP_INTERRUPT
+  localparam logic [11:0] OP_COPY_LEN = 12'd3;  // payload dwords of OP_COPY
+  localparam logic [11:0] OP_DRAW_FE_LEN = 12'd5;  // payload dwords of OP_DRAW_FE
+  localparam logic [11:0] OP_END_LEN = 12'd0;  // payload dwords of OP_END
   localparam int unsigned ST_VB_BASE = 32'd0;  // state index; reset 0x00000000; vertex buffer byte address (dword aligned)
   localparam int unsigned ST_COLOR = 32'd1;  // state index; reset 0x00000000; flat colour RGBA8: R in [7:0], G [15:8], B [23:16], A [31:24]
   localparam int unsigned ST_RT_BASE = 32'd2;  // state index; reset 0x00000000; render target byte address (dword aligned)
@@ -90,58 +63,61 @@ package pineda_pkg;
   localparam int unsigned ST_RT_SIZE_RESET = 32'd0;
   localparam int unsigned ST_SCISSOR_X_RESET = 32'd4294901760;
   localparam int unsigned ST_SCISSOR_Y_RESET = 32'd4294901760;
-  localparam int unsigned REG_ID = 32'd0;  // RO: 0x50490000 | CONTRACT_VERSION
-  localparam int unsigned REG_CONTROL = 32'd1;  // RW: bit0 ENABLE; bit1 CP_RESET (write 1: abort and reset the decoder, reads 0); any write clears STATUS.HALTED
-  localparam int unsigned REG_STATUS = 32'd2;  // RO: bit0 RUNNING, bit1 HALTED, bit2 ERROR, bit3 PIPE_BUSY, bit4 RING_EMPTY, bit5 WAITING, bit6 IN_IB, bit7 COPYING
-  localparam int unsigned REG_RING_BASE = 32'd3;  // RW: ring byte address (dword aligned)
-  localparam int unsigned REG_RING_SIZE = 32'd4;  // RW: ring size in bytes (multiple of 4)
-  localparam int unsigned REG_RING_WPTR = 32'd5;  // RW: byte offset the host has written up to
-  localparam int unsigned REG_RING_RPTR = 32'd6;  // RO: byte offset of the next dword the CP decodes
-  localparam int unsigned REG_ERROR_CAUSE = 32'd7;  // RO: ERR_* code of the first error
-  localparam int unsigned REG_ERROR_ADDR = 32'd8;  // RO: byte address of the command header that failed
-  localparam int unsigned REG_IRQ_STATUS = 32'd9;  // W1C: IRQ_* cause bits
-  localparam int unsigned REG_IRQ_ENABLE = 32'd10;  // RW: mask for irq_o
-  localparam int unsigned REG_INT_PAYLOAD = 32'd11;  // RO: payload of the last INTERRUPT command
-  localparam int unsigned REG_VALID_BASE = 32'd12;  // RW: lowest byte address the CP may fetch from or copy from/to (reset 0)
-  localparam int unsigned REG_VALID_LIMIT = 32'd13;  // RW: highest such byte address, inclusive (reset 0xFFFFFFFF)
-  localparam int unsigned REG_WATCHDOG = 32'd14;  // RW: WAIT_REG watchdog in cycles (0 = off); expiry is ERR_WAIT_TIMEOUT
-  localparam int unsigned REG_IB_DEPTH = 32'd15;  // RO: return-stack entries in use
-  localparam int unsigned REG_FENCE0 = 32'd16;  // RW: fence registers FENCE0..FENCE15 at 0x10..0x1F
-  localparam int unsigned REG_PERF0 = 32'd64;  // RO: performance counters, see PERF_* (index = REG_PERF0 + PERF_x)
-  localparam int unsigned STATUS_RUNNING = 32'd0;  // bit index
-  localparam int unsigned STATUS_HALTED = 32'd1;  // bit index
-  localparam int unsigned STATUS_ERROR = 32'd2;  // bit index
-  localparam int unsigned STATUS_PIPE_BUSY = 32'd3;  // bit index
-  localparam int unsigned STATUS_RING_EMPTY = 32'd4;  // bit index
-  localparam int unsigned STATUS_WAITING = 32'd5;  // bit index
-  localparam int unsigned STATUS_IN_IB = 32'd6;  // bit index
-  localparam int unsigned STATUS_COPYING = 32'd7;  // bit index
-  localparam int unsigned IRQ_END = 32'd0;  // bit index
-  localparam int unsigned IRQ_ERROR = 32'd1;  // bit index
-  localparam int unsigned IRQ_INTERRUPT = 32'd2;  // bit index
-  localparam int unsigned ERR_NONE = 32'd0;  // no error
-  localparam int unsigned ERR_BAD_OPCODE = 32'd1;  // unknown opcode
-  localparam int unsigned ERR_BAD_LEN = 32'd2;  // len does not match the opcode
-  localparam int unsigned ERR_BAD_ARG = 32'd3;  // arg out of range (state index + len > FE_STATE_END, fence index >= 16, OP_DRAW_FE arg >= 16); COPY with overlapping ranges
-  localparam int unsigned ERR_BAD_ADDR = 32'd4;  // ring, JUMP/CALL target or COPY range outside [VALID_BASE, VALID_LIMIT] or misaligned IB
-  localparam int unsigned ERR_STACK_OVERFLOW = 32'd5;  // CALL with RET_STACK_DEPTH return positions already pushed
-  localparam int unsigned ERR_STACK_UNDERFLOW = 32'd6;  // RET while executing the ring
-  localparam int unsigned ERR_WAIT_TIMEOUT = 32'd7;  // WAIT_REG not satisfied within WATCHDOG cycles
+  localparam int unsigned FE_SCISSOR_X_RESET = 32'd4294901760;
+  localparam int unsigned FE_SCISSOR_Y_RESET = 32'd4294901760;
+  localparam int unsigned ID_VALUE = 32'd1346961413;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+  localparam int unsigned VALID_LIMIT_RESET = 32'd4294967295;  // reset value of REG_VALID_LIMIT
+  localparam int unsigned STATUS_RUNNING = 32'd0;  // STATUS bit index
+  localparam int unsigned STATUS_HALTED = 32'd1;  // STATUS bit index
+  localparam int unsigned STATUS_ERROR = 32'd2;  // STATUS bit index
+  localparam int unsigned STATUS_PIPE_BUSY = 32'd3;  // STATUS bit index
+  localparam int unsigned STATUS_RING_EMPTY = 32'd4;  // STATUS bit index
+  localparam int unsigned STATUS_WAITING = 32'd5;  // STATUS bit index
+  localparam int unsigned STATUS_IN_IB = 32'd6;  // STATUS bit index
+  localparam int unsigned STATUS_COPYING = 32'd7;  // STATUS bit index
+  localparam int unsigned IRQ_END = 32'd0;  // IRQ bit index
+  localparam int unsigned IRQ_ERROR = 32'd1;  // IRQ bit index
+  localparam int unsigned IRQ_INTERRUPT = 32'd2;  // IRQ bit index
+  localparam int unsigned CONTROL_ENABLE = 32'd0;  // CONTROL bit index
+  localparam int unsigned CONTROL_CP_RESET = 32'd1;  // CONTROL bit index
   localparam int unsigned MEM_CLIENT_CP = 32'd0;  // memory client id
   localparam int unsigned MEM_CLIENT_IA = 32'd1;  // memory client id
   localparam int unsigned MEM_CLIENT_PW = 32'd2;  // memory client id
   localparam int unsigned MEM_CLIENT_DMA = 32'd3;  // memory client id
-  localparam int unsigned WRITE_REG_EOP_BIT = 32'd11;  // arg bit selecting end of pipe
-  localparam int unsigned WAIT_REG_GEQUAL_BIT = 32'd11;  // arg bit selecting the wrap-safe >= compare
-  localparam int unsigned CONTROL_ENABLE = 32'd0;  // CONTROL bit index
-  localparam int unsigned CONTROL_CP_RESET = 32'd1;  // CONTROL bit index
-  localparam int unsigned VALID_LIMIT_RESET = 32'd4294967295;  // reset value of REG_VALID_LIMIT
-  localparam int unsigned CMD_OP_MSB = 32'd31;
-  localparam int unsigned CMD_ARG_MSB = 32'd23;
-  localparam int unsigned CMD_LEN_MSB = 32'd11;
-  localparam int unsigned CMD_OP_LSB = 32'd24;
-  localparam int unsigned CMD_ARG_LSB = 32'd12;
-  localparam int unsigned CMD_LEN_LSB = 32'd0;
+  localparam int unsigned CMD_OP_MSB = 32'd31;  // command header: opcode
+  localparam int unsigned CMD_OP_LSB = 32'd24;  // command header: opcode
+  localparam int unsigned CMD_ARG_MSB = 32'd23;  // command header: argument
+  localparam int unsigned CMD_ARG_LSB = 32'd12;  // command header: argument
+  localparam int unsigned CMD_LEN_MSB = 32'd11;  // command header: payload dwords
+  localparam int unsigned CMD_LEN_LSB = 32'd0;  // command header: payload dwords
+  localparam int unsigned FENCE_IDX_MSB = 32'd3;  // OP_WRITE_REG arg: fence register index
+  localparam int unsigned FENCE_IDX_LSB = 32'd0;  // OP_WRITE_REG arg: fence register index
+  localparam int unsigned WRITE_REG_EOP_BIT = 32'd11;  // OP_WRITE_REG arg: end of pipe: written once every earlier draw is in memory
+  localparam int unsigned WAIT_REG_GEQUAL_BIT = 32'd11;  // OP_WAIT_REG arg: wrap-safe >= compare instead of ==
+  localparam int unsigned DRAW_FE_INDEXED_BIT = 32'd0;  // OP_DRAW_FE arg: indices from the index buffer
+  localparam int unsigned DRAW_FE_INDEX32_BIT = 32'd1;  // OP_DRAW_FE arg: 32-bit indices
+  localparam int unsigned DRAW_FE_STRIP_BIT = 32'd2;  // OP_DRAW_FE arg: triangle strip
+  localparam int unsigned DRAW_FE_RESTART_BIT = 32'd3;  // OP_DRAW_FE arg: strip restart at the cut index
+  localparam int unsigned RT_PITCH_MSB = 32'd15;  // ST_RT_PITCH: row pitch in bytes
+  localparam int unsigned RT_PITCH_LSB = 32'd0;  // ST_RT_PITCH: row pitch in bytes
+  localparam int unsigned RT_MSAA_BIT = 32'd16;  // ST_RT_PITCH: 4x MSAA (4 samples per pixel)
+  localparam int unsigned RT_WIDTH_MSB = 32'd15;  // ST_RT_SIZE: width in pixels
+  localparam int unsigned RT_WIDTH_LSB = 32'd0;  // ST_RT_SIZE: width in pixels
+  localparam int unsigned RT_HEIGHT_MSB = 32'd31;  // ST_RT_SIZE: height in pixels
+  localparam int unsigned RT_HEIGHT_LSB = 32'd16;  // ST_RT_SIZE: height in pixels
+  localparam int unsigned SCISSOR_LO_MSB = 32'd15;  // ST_SCISSOR_X: x0 / y0, inclusive
+  localparam int unsigned SCISSOR_LO_LSB = 32'd0;  // ST_SCISSOR_X: x0 / y0, inclusive
+  localparam int unsigned SCISSOR_HI_MSB = 32'd31;  // ST_SCISSOR_X: x1 / y1, exclusive
+  localparam int unsigned SCISSOR_HI_LSB = 32'd16;  // ST_SCISSOR_X: x1 / y1, exclusive
+  localparam int unsigned ATTR_FMT_MSB = 32'd2;  // FE_ATTR_POS: ATTR_FMT_*
+  localparam int unsigned ATTR_FMT_LSB = 32'd0;  // FE_ATTR_POS: ATTR_FMT_*
+  localparam int unsigned ATTR_BUF1_BIT = 32'd3;  // FE_ATTR_POS: from vertex buffer 1 (per instance)
+  localparam int unsigned ATTR_OFFSET_MSB = 32'd31;  // FE_ATTR_POS: byte offset in the vertex
+  localparam int unsigned ATTR_OFFSET_LSB = 32'd16;  // FE_ATTR_POS: byte offset in the vertex
+  localparam int unsigned RASTER_CULL_MSB = 32'd1;  // FE_RASTER: PA_CULL_*
+  localparam int unsigned RASTER_CULL_LSB = 32'd0;  // FE_RASTER: PA_CULL_*
+  localparam int unsigned RASTER_FRONT_CCW_BIT = 32'd2;  // FE_RASTER: front faces are counter-clockwise
+  localparam int unsigned RASTER_DEPTH_CLIP_OFF_BIT = 32'd3;  // FE_RASTER: no near/far clipping
   localparam int unsigned PERF_CYCLES = 32'd0;  // perf counter index: cycles since reset
   localparam int unsigned PERF_CP_BUSY = 32'd1;  // perf counter index
   localparam int unsigned PERF_CP_STALLED = 32'd2;  // perf counter index
@@ -162,6 +138,121 @@ package pineda_pkg;
   localparam int unsigned PERF_PW_STALLED = 32'd17;  // perf counter index
   localparam int unsigned PERF_PW_STARVED = 32'd18;  // perf counter index
   localparam int unsigned NUM_PERF = 32'd19;  // number of perf counters
+
+  typedef enum logic [7:0] {
+    OP_NOP = 8'd0,  // skip `len` payload dwords (padding)
+    OP_SET_STATE = 8'd1,  // state[arg + i] = payload[i] for i < len
+    OP_DRAW = 8'd2,  // payload[0] = first vertex, payload[1] = vertex count (triangle list)
+    OP_WRITE_REG = 8'd3,  // fence[arg[3:0]] = payload[0]; arg[11] = end of pipe
+    OP_WAIT_REG = 8'd4,  // block until fence[arg[3:0]] == payload (arg[11] = 0) or (int32)(fence - payload) >= 0 (arg[11] = 1)
+    OP_JUMP = 8'd5,  // payload = IB byte address, IB length in dwords; continue there, no return pushed
+    OP_CALL = 8'd6,  // like JUMP, but pushes the return position (after the CALL)
+    OP_RET = 8'd7,  // return from the current IB (an IB that runs out of dwords returns too)
+    OP_INTERRUPT = 8'd8,  // INT_PAYLOAD = payload, IRQ cause INTERRUPT
+    OP_COPY = 8'd9,  // payload = src byte address, dst byte address, byte count (DMA, any alignment)
+    OP_DRAW_FE = 8'd10,  // a front-end draw (object-space vertices, transform, clip): payload = first, count, base_vertex, instance_count, start_instance; arg[11:4] must be 0
+    OP_END = 8'd15  // stop; STATUS.HALTED, IRQ cause END
+  } opcode_e;
+
+  typedef enum logic [31:0] {
+    ERR_NONE = 32'd0,  // no error
+    ERR_BAD_OPCODE = 32'd1,  // unknown opcode
+    ERR_BAD_LEN = 32'd2,  // len does not match the opcode
+    ERR_BAD_ARG = 32'd3,  // arg out of range (state index + len > FE_STATE_END, fence index >= 16, OP_DRAW_FE arg >= 16); COPY with overlapping ranges
+    ERR_BAD_ADDR = 32'd4,  // ring, JUMP/CALL target or COPY range outside [VALID_BASE, VALID_LIMIT] or misaligned IB
+    ERR_STACK_OVERFLOW = 32'd5,  // CALL with RET_STACK_DEPTH return positions already pushed
+    ERR_STACK_UNDERFLOW = 32'd6,  // RET while executing the ring
+    ERR_WAIT_TIMEOUT = 32'd7  // WAIT_REG not satisfied within WATCHDOG cycles
+  } err_cause_e;
+
+  typedef enum logic [7:0] {
+    REG_ID = 8'd0,  // RO: 0x5049 in [31:16], CONTRACT_VERSION in [15:0] (ID_VALUE)
+    REG_CONTROL = 8'd1,  // RW: bit0 ENABLE; bit1 CP_RESET (write 1: abort and reset the decoder, reads 0); any write clears STATUS.HALTED
+    REG_STATUS = 8'd2,  // RO: bit0 RUNNING, bit1 HALTED, bit2 ERROR, bit3 PIPE_BUSY, bit4 RING_EMPTY, bit5 WAITING, bit6 IN_IB, bit7 COPYING
+    REG_RING_BASE = 8'd3,  // RW: ring byte address (dword aligned)
+    REG_RING_SIZE = 8'd4,  // RW: ring size in bytes (multiple of 4)
+    REG_RING_WPTR = 8'd5,  // RW: byte offset the host has written up to
+    REG_RING_RPTR = 8'd6,  // RO: byte offset of the next dword the CP decodes
+    REG_ERROR_CAUSE = 8'd7,  // RO: ERR_* code of the first error
+    REG_ERROR_ADDR = 8'd8,  // RO: byte address of the command header that failed
+    REG_IRQ_STATUS = 8'd9,  // W1C: IRQ_* cause bits
+    REG_IRQ_ENABLE = 8'd10,  // RW: mask for irq_o
+    REG_INT_PAYLOAD = 8'd11,  // RO: payload of the last INTERRUPT command
+    REG_VALID_BASE = 8'd12,  // RW: lowest byte address the CP may fetch from or copy from/to
+    REG_VALID_LIMIT = 8'd13,  // RW: highest such byte address, inclusive
+    REG_WATCHDOG = 8'd14,  // RW: WAIT_REG watchdog in cycles (0 = off); expiry is ERR_WAIT_TIMEOUT
+    REG_IB_DEPTH = 8'd15,  // RO: return-stack entries in use
+    REG_FENCE0 = 8'd16,  // RW: fence registers FENCE0..FENCE15 at 0x10..0x1F
+    REG_PERF0 = 8'd64  // RO: performance counters, see PERF_* (index = REG_PERF0 + PERF_x)
+  } reg_addr_e;
+
+  typedef enum logic [7:0] {
+    FE_VB0_BASE = 8'd16,  // vertex buffer 0 (per vertex) byte address
+    FE_VB0_STRIDE = 8'd17,  // vertex buffer 0 stride in bytes ([15:0])
+    FE_VB0_SIZE = 8'd18,  // vertex buffer 0 size in bytes
+    FE_VB1_BASE = 8'd19,  // vertex buffer 1 (per instance) byte address
+    FE_VB1_STRIDE = 8'd20,  // vertex buffer 1 stride in bytes ([15:0])
+    FE_VB1_SIZE = 8'd21,  // vertex buffer 1 size in bytes
+    FE_ATTR_POS = 8'd22,  // position attribute: [2:0] ATTR_FMT_*, [3] buffer 1, [31:16] byte offset
+    FE_ATTR_COLOR = 8'd23,  // colour attribute (same layout)
+    FE_ATTR_TEX0 = 8'd24,  // texture coordinate 0 attribute (same layout)
+    FE_ATTR_TEX1 = 8'd25,  // texture coordinate 1 attribute (same layout)
+    FE_IB_BASE = 8'd26,  // held by the CP: index buffer byte address (into idraw_pkt_t.ib_base)
+    FE_IB_SIZE = 8'd27,  // held by the CP: index buffer size in bytes (into idraw_pkt_t.ib_size)
+    FE_MATRIX0 = 8'd32,  // position matrix M[r][c] at FE_MATRIX0 + 4r + c (FP32; reset the identity)
+    FE_VP_X = 8'd48,  // viewport top-left X (FP32)
+    FE_VP_Y = 8'd49,  // viewport top-left Y (FP32)
+    FE_VP_W = 8'd50,  // viewport width (FP32)
+    FE_VP_H = 8'd51,  // viewport height (FP32)
+    FE_VP_ZMIN = 8'd52,  // viewport min depth (FP32)
+    FE_VP_ZMAX = 8'd53,  // viewport max depth (FP32)
+    FE_RASTER = 8'd54,  // [1:0] cull PA_CULL_*, [2] front face counter-clockwise, [3] depth clip off
+    FE_RT_BASE = 8'd55,  // render target byte address (as ST_RT_BASE)
+    FE_RT_PITCH = 8'd56,  // render target row pitch in bytes ([15:0]) and 4x MSAA [16] (as ST_RT_PITCH)
+    FE_RT_SIZE = 8'd57,  // width [15:0], height [31:16] (as ST_RT_SIZE)
+    FE_SCISSOR_X = 8'd58,  // scissor x0 [15:0], x1 [31:16] (as ST_SCISSOR_X)
+    FE_SCISSOR_Y = 8'd59  // scissor y0 [15:0], y1 [31:16] (as ST_SCISSOR_Y)
+  } fe_state_e;
+
+  // reset value of the draw state: index i in [32i +: 32] (assign it to a [15:0][31:0] array)
+  localparam logic [511:0] DRAW_STATE_RESET = {
+    32'h00000000,  // 15
+    32'h00000000,  // 14
+    32'h00000000,  // 13
+    32'h00000000,  // 12
+    32'h00000000,  // 11
+    32'h00000000,  // 10
+    32'h00000000,  // 9
+    32'h00000000,  // 8
+    32'h00000000,  // 7
+    32'hFFFF0000,  // 6
+    32'hFFFF0000,  // 5
+    32'h00000000,  // 4
+    32'h00000000,  // 3
+    32'h00000000,  // 2
+    32'h00000000,  // 1
+    32'h00000000  // 0
+  };
+
+  // reset value of FE_MATRIX0 .. +15: FE_MATRIX0 + k in [32k +: 32]
+  localparam logic [511:0] FE_MATRIX0_RESET = {
+    32'h3F800000,  // 15
+    32'h00000000,  // 14
+    32'h00000000,  // 13
+    32'h00000000,  // 12
+    32'h00000000,  // 11
+    32'h3F800000,  // 10
+    32'h00000000,  // 9
+    32'h00000000,  // 8
+    32'h00000000,  // 7
+    32'h00000000,  // 6
+    32'h3F800000,  // 5
+    32'h00000000,  // 4
+    32'h00000000,  // 3
+    32'h00000000,  // 2
+    32'h00000000,  // 1
+    32'h3F800000  // 0
+  };
 
   // snapped screen-space vertex (48 bits)
   typedef struct packed {
@@ -412,5 +503,21 @@ package pineda_pkg;
     logic [15:0] draw_id;
   } pa_tri_pkt_t;
   localparam int unsigned PA_TRI_PKT_BITS = 32'd1038;
+
+  // Stream boundaries (contracts/defs.py BOUNDARIES): bit of pineda_top's throttle_i
+  localparam int unsigned BOUNDARY_CP_DRAW = 32'd0;  // CP -> IA
+  localparam int unsigned BOUNDARY_IA_TRI = 32'd1;  // IA -> SETUP
+  localparam int unsigned BOUNDARY_SETUP_TRI = 32'd2;  // SETUP -> COARSE
+  localparam int unsigned BOUNDARY_COARSE_TILE = 32'd3;  // COARSE -> FINE
+  localparam int unsigned BOUNDARY_FINE_QUAD = 32'd4;  // FINE -> PW
+  localparam int unsigned BOUNDARY_PW_MEM = 32'd5;  // PW -> memory arbiter
+  localparam int unsigned BOUNDARY_CP_IDRAW = 32'd6;  // CP -> index fetch: front-end draws, state writes, tokens
+  localparam int unsigned BOUNDARY_IF_INDEX = 32'd7;  // index fetch -> vertex tags
+  localparam int unsigned BOUNDARY_VT_VERTEX = 32'd8;  // vertex tags -> vertex fetch (batch vertices, state writes)
+  localparam int unsigned BOUNDARY_VT_PRIM = 32'd9;  // vertex tags -> PA (batch triangles, state writes, tokens)
+  localparam int unsigned BOUNDARY_VF_VTX = 32'd10;  // vertex fetch -> VTX
+  localparam int unsigned BOUNDARY_VTX_CLIP = 32'd11;  // VTX -> PA
+  localparam int unsigned BOUNDARY_PA_TRI = 32'd12;  // PA -> SETUP (merged with ia_tri)
+  localparam int unsigned NUM_BOUNDARIES = 32'd13;
 
 endpackage

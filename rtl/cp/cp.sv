@@ -1,9 +1,7 @@
 // cp: command processor, encoding v2 (docs/contract.md §3-§4).
 //
-// - Host register file: ID, CONTROL, STATUS, RING_BASE/SIZE/WPTR/RPTR, ERROR_CAUSE/ADDR,
-//   IRQ_STATUS (W1C), IRQ_ENABLE, INT_PAYLOAD, VALID_BASE/LIMIT, WATCHDOG, IB_DEPTH,
-//   FENCE0..15. reg_rdata_o is combinational from reg_addr_i; addresses the CP does not own
-//   read 0. Writes take effect at the clock edge.
+// - Host register file: cp_regs (rtl/cp/cp_regs.sv); the decoder's events (fence writes, END,
+//   INTERRUPT, errors) and the read-only STATUS, RING_RPTR and IB_DEPTH go to it.
 // - Fetch: one mem_stream_reader. In the ring, one read job per contiguous span (fetch pointer
 //   up to WPTR, or up to the end of the ring, then wrap to 0), only while the ring lies inside
 //   the valid window. In an indirect buffer (IB), one job for the rest of the IB. Every change of
@@ -21,8 +19,9 @@
 //   idraw_pkt_t on fe_o (the geometry front end). The two paths meet in front of SETUP; the CP
 //   keeps them in order by switching path only when the other one has drained (ia_idle_i /
 //   fe_idle_i and its own output register empty): a draw for the other path waits for that.
-//   Tokens go down the current path (path_q: the path of the last draw). WRITE_REG writes a fence at once (top of pipe) or, at the end of pipe, queues the
-//   write (EOP_QUEUE_DEPTH entries) and emits an end-of-pipe token (draw_pkt_t with eop = 1)
+//   Tokens go down the current path (dec_q.path_fe: the path of the last draw). WRITE_REG
+//   writes a fence at once (top of pipe) or, at the end of pipe, queues the write
+//   (EOP_QUEUE_DEPTH entries) and emits an end-of-pipe token (draw_pkt_t with eop = 1)
 //   behind the earlier draws; every unit forwards the token in order and the pixel writer
 //   returns it on eop_done_* once every earlier write is acknowledged, which writes the oldest
 //   queued fence. Decoding goes on meanwhile. A top-of-pipe WRITE_REG to a register with an
@@ -57,7 +56,7 @@ module cp #(
   output logic                    out_valid_o,
   input  logic                    out_ready_i,
   output pineda_pkg::draw_pkt_t   out_o,
-  // Front-end output: DRAW_FE draws, front-end state writes, tokens while path_q = FE
+  // Front-end output: DRAW_FE draws, front-end state writes, tokens while the path is FE
   output logic                    fe_valid_o,
   input  logic                    fe_ready_i,
   output pineda_pkg::idraw_pkt_t  fe_o,
@@ -80,71 +79,118 @@ module cp #(
 
   typedef enum logic [2:0] {
     DecHdr     = 3'd0,  // next dword is a command header
-    DecPayload = 3'd1,  // consuming the payload of op_q
+    DecPayload = 3'd1,  // consuming the payload of dec_q.op
     DecWait    = 3'd3,  // WAIT_REG: compare does not hold yet
     DecCopy    = 3'd4,  // COPY: waiting for the pipeline and the DMA to be idle
     DecCopyRun = 3'd5   // COPY: handed to the DMA, waiting for it to finish
   } dec_state_e;
 
-  localparam logic [31:0] IdValue  = 32'h5049_0000 | pineda_pkg::CONTRACT_VERSION;
   localparam logic [14:0] MaxDim   = 15'(pineda_pkg::MAX_RT_DIM);
   localparam int unsigned Depth    = pineda_pkg::RET_STACK_DEPTH;
-  localparam int unsigned IrqW     = 3;
+  localparam int unsigned SpW      = $clog2(Depth + 1);
   localparam int unsigned EopDepth = pineda_pkg::EOP_QUEUE_DEPTH;
   localparam int unsigned EopW     = $clog2(EopDepth);
 
   // ---------------------------------------------------------------------------------------------
-  // Registers
+  // State, one packed struct per concern (reset: all zero, but the draw state)
   // ---------------------------------------------------------------------------------------------
-  logic [31:0]       control_q,     control_d;
-  logic              halted_q,      halted_d;
-  logic              error_q,       error_d;
-  logic [31:0]       ring_base_q,   ring_base_d;
-  logic [31:0]       ring_size_q,   ring_size_d;
-  logic [31:0]       ring_wptr_q,   ring_wptr_d;
-  logic [31:0]       ring_rptr_q,   ring_rptr_d;
-  logic [31:0]       fetch_ptr_q,   fetch_ptr_d;
-  logic [31:0]       err_cause_q,   err_cause_d;
-  logic [31:0]       err_addr_q,    err_addr_d;
-  logic [IrqW-1:0]   irq_status_q,  irq_status_d;
-  logic [31:0]       irq_enable_q,  irq_enable_d;
-  logic [31:0]       int_payload_q, int_payload_d;
-  logic [31:0]       valid_base_q,  valid_base_d;
-  logic [31:0]       valid_limit_q, valid_limit_d;
-  logic [31:0]       watchdog_q,    watchdog_d;
-  logic [15:0][31:0] fence_q,       fence_d;
-  logic [15:0][31:0] state_q,       state_d;
-  dec_state_e        dec_q,         dec_d;
-  logic [7:0]        op_q,          op_d;
-  logic [11:0]       cnt_q,         cnt_d;       // payload dwords left
-  logic [5:0]        idx_q,         idx_d;       // SET_STATE index / fence index / DRAW_FE flags
-  logic              eop_q,         eop_d;       // arg[11]: WRITE_REG end of pipe, WAIT_REG >=
-  logic [31:0]       word_q,        word_d;      // payload 0 (DRAW first vertex, fence value, target, src)
-  logic [31:0]       word1_q,       word1_d;     // payload 1 (COPY dst, DRAW_FE count)
-  logic [31:0]       word2_q,       word2_d;     // payload 2 (DRAW_FE base vertex)
-  logic [31:0]       word3_q,       word3_d;     // payload 3 (DRAW_FE instance count)
-  logic              path_q,        path_d;      // path of the last draw: 0 IA, 1 front end
-  logic [31:0]       ib_base_q,     ib_base_d;   // FE_IB_BASE
-  logic [31:0]       ib_size_q,     ib_size_d;   // FE_IB_SIZE
-  logic [31:0]       copy_len_q,    copy_len_d;
-  logic [15:0]       draw_id_q,     draw_id_d;
-  logic [31:0]       hdr_addr_q,    hdr_addr_d;  // byte address of the current command's header
-  logic [31:0]       hdr_rptr_q,    hdr_rptr_d;  // RING_RPTR at that header
-  logic [31:0]       wd_cnt_q,      wd_cnt_d;    // cycles spent in DecWait
-  // Position: the ring, or an IB (next dword address, dwords left); return stack.
-  logic              in_ib_q,       in_ib_d;
-  logic [31:0]       ib_addr_q,     ib_addr_d;
-  logic [31:0]       ib_rem_q,      ib_rem_d;
-  logic              ibjob_q,       ibjob_d;     // the IB's fetch job is still to be issued
-  logic [Depth-1:0]         stk_ring_q, stk_ring_d;
-  logic [Depth-1:0][31:0]   stk_addr_q, stk_addr_d;
-  logic [Depth-1:0][31:0]   stk_rem_q,  stk_rem_d;
-  logic [2:0]               sp_q,       sp_d;
-  // End-of-pipe fence writes in flight (a ring of EopDepth entries from eop_head_q).
-  logic [EopDepth-1:0][3:0]  eop_idx_q,  eop_idx_d;
-  logic [EopDepth-1:0][31:0] eop_val_q,  eop_val_d;
-  logic [EopW-1:0]           eop_head_q, eop_head_d;
-  logic [EopW:0]             eop_cnt_q,  eop_cnt_d;
+  // The command being decoded.
+  typedef struct packed {
+    dec_state_e          state;
+    pineda_pkg::opcode_e op;
+    logic [11:0]         cnt;       // payload dwords left
+    logic [7:0]          idx;       // SET_STATE index / fence index / DRAW_FE flags (header arg)
+    logic                eop;       // arg[11]: WRITE_REG end of pipe, WAIT_REG >=
+    logic [31:0]         word0;     // payload 0 (DRAW first vertex, fence value, target, src)
+    logic [31:0]         word1;     // payload 1 (COPY dst, DRAW_FE count)
+    logic [31:0]         word2;     // payload 2 (DRAW_FE base vertex)
+    logic [31:0]         word3;     // payload 3 (DRAW_FE instance count)
+    logic                path_fe;   // path of the last draw: 0 IA, 1 front end
+    logic [31:0]         ib_base;   // FE_IB_BASE
+    logic [31:0]         ib_size;   // FE_IB_SIZE
+    logic [31:0]         copy_len;
+    logic [15:0]         draw_id;
+    logic [31:0]         hdr_addr;  // byte address of the current command's header
+    logic [31:0]         hdr_rptr;  // RING_RPTR at that header
+    logic [31:0]         wd_cnt;    // cycles spent in DecWait
+  } dec_t;
+
+  // Position: the ring, or an IB (next dword address, dwords left); the return stack.
+  typedef struct packed {
+    logic [31:0]            ring_rptr;
+    logic [31:0]            fetch_ptr;
+    logic                   in_ib;
+    logic [31:0]            ib_addr;
+    logic [31:0]            ib_rem;
+    logic                   ibjob;     // the IB's fetch job is still to be issued
+    logic [Depth-1:0]       stk_ring;  // entry returns to the ring
+    logic [Depth-1:0][31:0] stk_addr;
+    logic [Depth-1:0][31:0] stk_rem;
+    logic [SpW-1:0]         sp;        // entries in use
+  } pos_t;
+
+  // End-of-pipe fence writes in flight: a ring of EopDepth entries from head.
+  typedef struct packed {
+    logic [EopDepth-1:0][3:0]  idx;
+    logic [EopDepth-1:0][31:0] val;
+    logic [EopW-1:0]           head;
+    logic [EopW:0]             cnt;
+  } eopq_t;
+
+  dec_t                   dec_q,   dec_d;
+  pos_t                   pos_q,   pos_d;
+  eopq_t                  eopq_q,  eopq_d;
+  logic [15:0][31:0]      state_q, state_d;  // draw state (SET_STATE indices [0, NUM_STATE))
+
+  // ---------------------------------------------------------------------------------------------
+  // Host register file
+  // ---------------------------------------------------------------------------------------------
+  logic                   enable, halted, error, cp_reset;
+  logic [31:0]            ring_base, ring_size, ring_wptr, valid_base, valid_limit, watchdog;
+  logic [15:0][31:0]      fence;
+  logic [31:0]            status;
+  logic                   fence_we, eop_pop, set_end, set_int, set_error;
+  logic [3:0]             fence_widx;
+  logic [31:0]            fence_wdata;
+  pineda_pkg::err_cause_e cause;
+  logic [31:0]            cause_addr;
+
+  cp_regs u_regs (
+    .clk_i,
+    .rst_ni,
+    .reg_valid_i,
+    .reg_we_i,
+    .reg_addr_i,
+    .reg_wdata_i,
+    .reg_rdata_o,
+    .irq_o,
+    .status_i      (status),
+    .ring_rptr_i   (pos_q.ring_rptr),
+    .ib_depth_i    (32'(pos_q.sp)),
+    .fence_we_i    (fence_we),
+    .fence_widx_i  (fence_widx),
+    .fence_wdata_i (fence_wdata),
+    .eop_we_i      (eop_pop),
+    .eop_widx_i    (eopq_q.idx[eopq_q.head]),
+    .eop_wdata_i   (eopq_q.val[eopq_q.head]),
+    .set_end_i     (set_end),
+    .set_int_i     (set_int),
+    .int_payload_i (fifo_data),
+    .set_error_i   (set_error),
+    .cause_i       (cause),
+    .cause_addr_i  (cause_addr),
+    .enable_o      (enable),
+    .halted_o      (halted),
+    .error_o       (error),
+    .ring_base_o   (ring_base),
+    .ring_size_o   (ring_size),
+    .ring_wptr_o   (ring_wptr),
+    .valid_base_o  (valid_base),
+    .valid_limit_o (valid_limit),
+    .watchdog_o    (watchdog),
+    .fence_o       (fence),
+    .cp_reset_o    (cp_reset)
+  );
 
   // ---------------------------------------------------------------------------------------------
   // Valid address window
@@ -157,7 +203,7 @@ module cp #(
   endfunction
 
   logic ring_ok;
-  assign ring_ok = range_ok(ring_base_q, 35'(ring_size_q), valid_base_q, valid_limit_q);
+  assign ring_ok = range_ok(ring_base, 35'(ring_size), valid_base, valid_limit);
 
   // ---------------------------------------------------------------------------------------------
   // Fetch
@@ -174,15 +220,15 @@ module cp #(
   // (a registered signal of the reader), so it is fine that they follow RING_WPTR. The reader
   // ignores a job in a flush cycle (job_take).
   always_comb begin
-    span = (ring_wptr_q > fetch_ptr_q) ? (ring_wptr_q - fetch_ptr_q)
-                                       : (ring_size_q - fetch_ptr_q);
-    if (in_ib_q) begin
-      job_valid = ibjob_q && !error_q;
-      job_addr  = ib_addr_q;
-      job_count = {1'b0, ib_rem_q};
+    span = (ring_wptr > pos_q.fetch_ptr) ? (ring_wptr - pos_q.fetch_ptr)
+                                         : (ring_size - pos_q.fetch_ptr);
+    if (pos_q.in_ib) begin
+      job_valid = pos_q.ibjob && !error;
+      job_addr  = pos_q.ib_addr;
+      job_count = {1'b0, pos_q.ib_rem};
     end else begin
-      job_valid = control_q[0] && !error_q && ring_ok && (fetch_ptr_q != ring_wptr_q);
-      job_addr  = ring_base_q + fetch_ptr_q;
+      job_valid = enable && !error && ring_ok && (pos_q.fetch_ptr != ring_wptr);
+      job_addr  = ring_base + pos_q.fetch_ptr;
       job_count = {3'b000, span[31:2]};
     end
   end
@@ -255,26 +301,26 @@ module cp #(
   // token (end-of-pipe WRITE_REG).
   always_comb begin
     fe_pkt = '0;
-    unique case (32'(op_q))
+    unique case (dec_q.op)
       pineda_pkg::OP_SET_STATE: begin
         fe_pkt.wr     = 1'b1;
-        fe_pkt.wr_idx = 8'(idx_q);
+        fe_pkt.wr_idx = dec_q.idx;
         fe_pkt.wr_val = fifo_data;
       end
       pineda_pkg::OP_WRITE_REG: fe_pkt.eop = 1'b1;
       default: begin
-        fe_pkt.indexed        = idx_q[0];
-        fe_pkt.index32        = idx_q[1];
-        fe_pkt.strip          = idx_q[2];
-        fe_pkt.restart        = idx_q[3];
-        fe_pkt.ib_base        = ib_base_q;
-        fe_pkt.ib_size        = ib_size_q;
-        fe_pkt.first          = word_q;
-        fe_pkt.count          = word1_q;
-        fe_pkt.base_vertex    = word2_q;
-        fe_pkt.instance_count = word3_q;
+        fe_pkt.indexed        = dec_q.idx[pineda_pkg::DRAW_FE_INDEXED_BIT];
+        fe_pkt.index32        = dec_q.idx[pineda_pkg::DRAW_FE_INDEX32_BIT];
+        fe_pkt.strip          = dec_q.idx[pineda_pkg::DRAW_FE_STRIP_BIT];
+        fe_pkt.restart        = dec_q.idx[pineda_pkg::DRAW_FE_RESTART_BIT];
+        fe_pkt.ib_base        = dec_q.ib_base;
+        fe_pkt.ib_size        = dec_q.ib_size;
+        fe_pkt.first          = dec_q.word0;
+        fe_pkt.count          = dec_q.word1;
+        fe_pkt.base_vertex    = dec_q.word2;
+        fe_pkt.instance_count = dec_q.word3;
         fe_pkt.start_instance = fifo_data;
-        fe_pkt.draw_id        = draw_id_q;
+        fe_pkt.draw_id        = dec_q.draw_id;
       end
     endcase
   end
@@ -289,23 +335,23 @@ module cp #(
   endfunction
 
   always_comb begin
-    rt_w = min_dim(state_q[pineda_pkg::ST_RT_SIZE][15:0],  MaxDim);
-    rt_h = min_dim(state_q[pineda_pkg::ST_RT_SIZE][31:16], MaxDim);
+    rt_w = min_dim(state_q[pineda_pkg::ST_RT_SIZE][pineda_pkg::RT_WIDTH_MSB:pineda_pkg::RT_WIDTH_LSB],   MaxDim);
+    rt_h = min_dim(state_q[pineda_pkg::ST_RT_SIZE][pineda_pkg::RT_HEIGHT_MSB:pineda_pkg::RT_HEIGHT_LSB], MaxDim);
 
     draw_pkt              = '0;
     draw_pkt.vb_base      = state_q[pineda_pkg::ST_VB_BASE];
-    draw_pkt.first_vertex = word_q;
+    draw_pkt.first_vertex = dec_q.word0;
     draw_pkt.vertex_count = fifo_data;
     draw_pkt.color        = state_q[pineda_pkg::ST_COLOR];
     draw_pkt.target.base  = state_q[pineda_pkg::ST_RT_BASE];
-    draw_pkt.target.pitch = state_q[pineda_pkg::ST_RT_PITCH][15:0];
-    draw_pkt.target.msaa  = state_q[pineda_pkg::ST_RT_PITCH][16];  // 4x MSAA
-    draw_pkt.clip.x0      = min_dim(state_q[pineda_pkg::ST_SCISSOR_X][15:0],  rt_w);
-    draw_pkt.clip.x1      = min_dim(state_q[pineda_pkg::ST_SCISSOR_X][31:16], rt_w);
-    draw_pkt.clip.y0      = min_dim(state_q[pineda_pkg::ST_SCISSOR_Y][15:0],  rt_h);
-    draw_pkt.clip.y1      = min_dim(state_q[pineda_pkg::ST_SCISSOR_Y][31:16], rt_h);
-    draw_pkt.draw_id      = draw_id_q;
-    if (32'(op_q) == pineda_pkg::OP_WRITE_REG) begin
+    draw_pkt.target.pitch = state_q[pineda_pkg::ST_RT_PITCH][pineda_pkg::RT_PITCH_MSB:pineda_pkg::RT_PITCH_LSB];
+    draw_pkt.target.msaa  = state_q[pineda_pkg::ST_RT_PITCH][pineda_pkg::RT_MSAA_BIT];
+    draw_pkt.clip.x0      = min_dim(state_q[pineda_pkg::ST_SCISSOR_X][pineda_pkg::SCISSOR_LO_MSB:pineda_pkg::SCISSOR_LO_LSB], rt_w);
+    draw_pkt.clip.x1      = min_dim(state_q[pineda_pkg::ST_SCISSOR_X][pineda_pkg::SCISSOR_HI_MSB:pineda_pkg::SCISSOR_HI_LSB], rt_w);
+    draw_pkt.clip.y0      = min_dim(state_q[pineda_pkg::ST_SCISSOR_Y][pineda_pkg::SCISSOR_LO_MSB:pineda_pkg::SCISSOR_LO_LSB], rt_h);
+    draw_pkt.clip.y1      = min_dim(state_q[pineda_pkg::ST_SCISSOR_Y][pineda_pkg::SCISSOR_HI_MSB:pineda_pkg::SCISSOR_HI_LSB], rt_h);
+    draw_pkt.draw_id      = dec_q.draw_id;
+    if (dec_q.op == pineda_pkg::OP_WRITE_REG) begin
       draw_pkt     = '0;  // end-of-pipe token
       draw_pkt.eop = 1'b1;
     end
@@ -314,207 +360,157 @@ module cp #(
   // ---------------------------------------------------------------------------------------------
   // Header checks (from the header and the CP's position alone)
   // ---------------------------------------------------------------------------------------------
-  logic [7:0]  hdr_op;
-  logic [11:0] hdr_arg;
-  logic [11:0] hdr_len;
-  logic        hdr_err;
-  logic [31:0] hdr_cause;
+  logic [7:0]             hdr_op;
+  logic [11:0]            hdr_arg;
+  logic [11:0]            hdr_len;
+  logic                   hdr_err;
+  pineda_pkg::err_cause_e hdr_cause;
 
   always_comb begin
     hdr_op    = fifo_data[pineda_pkg::CMD_OP_MSB:pineda_pkg::CMD_OP_LSB];
     hdr_arg   = fifo_data[pineda_pkg::CMD_ARG_MSB:pineda_pkg::CMD_ARG_LSB];
     hdr_len   = fifo_data[pineda_pkg::CMD_LEN_MSB:pineda_pkg::CMD_LEN_LSB];
     hdr_cause = pineda_pkg::ERR_NONE;
-    unique case (32'(hdr_op))
+    unique case (hdr_op)
       pineda_pkg::OP_NOP: ;
       pineda_pkg::OP_SET_STATE: begin
-        if ((13'(hdr_arg) + 13'(hdr_len)) > 13'(pineda_pkg::FE_STATE_END)) begin
+        if (({1'b0, hdr_arg} + {1'b0, hdr_len}) > 13'(pineda_pkg::FE_STATE_END)) begin
           hdr_cause = pineda_pkg::ERR_BAD_ARG;
         end
       end
       pineda_pkg::OP_DRAW_FE: begin
-        if (hdr_len != 12'd5) begin
+        if (hdr_len != pineda_pkg::OP_DRAW_FE_LEN) begin
           hdr_cause = pineda_pkg::ERR_BAD_LEN;
         end else if (hdr_arg[11:4] != 8'd0) begin
           hdr_cause = pineda_pkg::ERR_BAD_ARG;
         end
       end
-      pineda_pkg::OP_DRAW, pineda_pkg::OP_JUMP, pineda_pkg::OP_CALL: begin
-        if (hdr_len != 12'd2) hdr_cause = pineda_pkg::ERR_BAD_LEN;
+      pineda_pkg::OP_DRAW: begin
+        if (hdr_len != pineda_pkg::OP_DRAW_LEN) hdr_cause = pineda_pkg::ERR_BAD_LEN;
+      end
+      pineda_pkg::OP_JUMP, pineda_pkg::OP_CALL: begin
+        if (hdr_len != pineda_pkg::OP_JUMP_LEN) hdr_cause = pineda_pkg::ERR_BAD_LEN;
       end
       pineda_pkg::OP_WRITE_REG, pineda_pkg::OP_WAIT_REG: begin
-        if (hdr_len != 12'd1) begin
+        if (hdr_len != pineda_pkg::OP_WRITE_REG_LEN) begin
           hdr_cause = pineda_pkg::ERR_BAD_LEN;
         end else if (hdr_arg[10:4] != 7'd0) begin
           hdr_cause = pineda_pkg::ERR_BAD_ARG;
         end
       end
       pineda_pkg::OP_INTERRUPT: begin
-        if (hdr_len != 12'd1) hdr_cause = pineda_pkg::ERR_BAD_LEN;
+        if (hdr_len != pineda_pkg::OP_INTERRUPT_LEN) hdr_cause = pineda_pkg::ERR_BAD_LEN;
       end
       pineda_pkg::OP_COPY: begin
-        if (hdr_len != 12'd3) hdr_cause = pineda_pkg::ERR_BAD_LEN;
+        if (hdr_len != pineda_pkg::OP_COPY_LEN) hdr_cause = pineda_pkg::ERR_BAD_LEN;
       end
       pineda_pkg::OP_RET, pineda_pkg::OP_END: begin
-        if (hdr_len != 12'd0) hdr_cause = pineda_pkg::ERR_BAD_LEN;
+        if (hdr_len != pineda_pkg::OP_END_LEN) hdr_cause = pineda_pkg::ERR_BAD_LEN;
       end
       default: hdr_cause = pineda_pkg::ERR_BAD_OPCODE;
     endcase
     // The command must fit in what is left of the IB (a len check: before arg).
     if (hdr_cause != pineda_pkg::ERR_BAD_OPCODE && hdr_cause != pineda_pkg::ERR_BAD_LEN &&
-        in_ib_q && (33'(hdr_len) + 33'd1 > 33'(ib_rem_q))) begin
+        pos_q.in_ib && (33'(hdr_len) + 33'd1 > 33'(pos_q.ib_rem))) begin
       hdr_cause = pineda_pkg::ERR_BAD_LEN;
     end
-    if (hdr_cause == pineda_pkg::ERR_NONE && 32'(hdr_op) == pineda_pkg::OP_CALL &&
-        32'(sp_q) == Depth) begin
+    if (hdr_cause == pineda_pkg::ERR_NONE && hdr_op == pineda_pkg::OP_CALL &&
+        pos_q.sp == SpW'(Depth)) begin
       hdr_cause = pineda_pkg::ERR_STACK_OVERFLOW;
     end
-    if (hdr_cause == pineda_pkg::ERR_NONE && 32'(hdr_op) == pineda_pkg::OP_RET && !in_ib_q) begin
+    if (hdr_cause == pineda_pkg::ERR_NONE && hdr_op == pineda_pkg::OP_RET && !pos_q.in_ib) begin
       hdr_cause = pineda_pkg::ERR_STACK_UNDERFLOW;
     end
     hdr_err = (hdr_cause != pineda_pkg::ERR_NONE);
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Payload-time checks: JUMP/CALL target (word_q, fifo_data dwords), COPY ranges
-  // (word_q -> word1_q, fifo_data bytes)
+  // Payload-time checks: JUMP/CALL target (word0, fifo_data dwords), COPY ranges
+  // (word0 -> word1, fifo_data bytes)
   // ---------------------------------------------------------------------------------------------
   logic        target_bad;
   logic        copy_addr_bad, copy_overlap;
   logic [32:0] src_end, dst_end;
 
   always_comb begin
-    target_bad    = (word_q[1:0] != 2'b00) ||
-                    !range_ok(word_q, 35'({fifo_data, 2'b00}), valid_base_q, valid_limit_q);
-    copy_addr_bad = !range_ok(word_q,  35'(fifo_data), valid_base_q, valid_limit_q) ||
-                    !range_ok(word1_q, 35'(fifo_data), valid_base_q, valid_limit_q);
-    src_end       = 33'(word_q)  + 33'(fifo_data);
-    dst_end       = 33'(word1_q) + 33'(fifo_data);
-    copy_overlap  = (fifo_data != 32'd0) && (33'(word_q) < dst_end) && (33'(word1_q) < src_end);
+    target_bad    = (dec_q.word0[1:0] != 2'b00) ||
+                    !range_ok(dec_q.word0, 35'({fifo_data, 2'b00}), valid_base, valid_limit);
+    copy_addr_bad = !range_ok(dec_q.word0, 35'(fifo_data), valid_base, valid_limit) ||
+                    !range_ok(dec_q.word1, 35'(fifo_data), valid_base, valid_limit);
+    src_end       = 33'(dec_q.word0) + 33'(fifo_data);
+    dst_end       = 33'(dec_q.word1) + 33'(fifo_data);
+    copy_overlap  = (fifo_data != 32'd0) && (33'(dec_q.word0) < dst_end) && (33'(dec_q.word1) < src_end);
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Decoder and register file
+  // Decoder
   // ---------------------------------------------------------------------------------------------
-  logic        run;         // decoding allowed
-  logic        consume;     // one dword taken from the prefetch FIFO
-  logic        fence_we;
-  logic [3:0]  fence_widx;
-  logic [31:0] fence_wdata;
-  logic        set_end;
-  logic        set_error;
-  logic        set_int;
-  logic [31:0] cause;
-  logic [31:0] cause_addr;
-  logic        pay_error;   // payload-time error: RPTR back on the header
-  logic        do_ret;
-  logic        do_enter;
-  logic        cp_reset;
-  logic        host_we;
-  logic [31:0] rptr_inc;
-  logic [31:0] cur_addr;
-  logic        wait_cond;
-  logic [31:0] wait_diff;
-  logic [1:0]  top_idx;
-  logic [1:0]  push_idx;
-  logic [31:0] wd_next;
-  logic        eop_full;      // no free entry for an end-of-pipe write
-  logic        eop_same;      // an end-of-pipe write to fence idx_q is queued
-  logic        eop_push, eop_pop;
+  logic            run;         // decoding allowed
+  logic            consume;     // one dword taken from the prefetch FIFO
+  logic            pay_error;   // payload-time error: RPTR back on the header
+  logic            do_ret;
+  logic            do_enter;
+  logic [31:0]     rptr_inc;
+  logic [31:0]     cur_addr;
+  logic            wait_cond;
+  logic [31:0]     wait_diff;
+  logic [1:0]      top_idx;
+  logic [1:0]      push_idx;
+  logic [31:0]     wd_next;
+  logic            eop_full;      // no free entry for an end-of-pipe write
+  logic            eop_same;      // an end-of-pipe write to fence dec_q.idx is queued
+  logic            eop_push;
   logic [EopW-1:0] eop_tail;
   logic [EopW-1:0] eop_rel;
 
   always_comb begin
-    control_d     = control_q;
-    halted_d      = halted_q;
-    error_d       = error_q;
-    ring_base_d   = ring_base_q;
-    ring_size_d   = ring_size_q;
-    ring_wptr_d   = ring_wptr_q;
-    ring_rptr_d   = ring_rptr_q;
-    fetch_ptr_d   = fetch_ptr_q;
-    err_cause_d   = err_cause_q;
-    err_addr_d    = err_addr_q;
-    irq_status_d  = irq_status_q;
-    irq_enable_d  = irq_enable_q;
-    int_payload_d = int_payload_q;
-    valid_base_d  = valid_base_q;
-    valid_limit_d = valid_limit_q;
-    watchdog_d    = watchdog_q;
-    fence_d       = fence_q;
-    state_d       = state_q;
-    dec_d         = dec_q;
-    op_d          = op_q;
-    cnt_d         = cnt_q;
-    idx_d         = idx_q;
-    eop_d         = eop_q;
-    word_d        = word_q;
-    word1_d       = word1_q;
-    word2_d       = word2_q;
-    word3_d       = word3_q;
-    path_d        = path_q;
-    ib_base_d     = ib_base_q;
-    ib_size_d     = ib_size_q;
-    copy_len_d    = copy_len_q;
-    draw_id_d     = draw_id_q;
-    hdr_addr_d    = hdr_addr_q;
-    hdr_rptr_d    = hdr_rptr_q;
-    wd_cnt_d      = wd_cnt_q;
-    in_ib_d       = in_ib_q;
-    ib_addr_d     = ib_addr_q;
-    ib_rem_d      = ib_rem_q;
-    ibjob_d       = ibjob_q;
-    stk_ring_d    = stk_ring_q;
-    stk_addr_d    = stk_addr_q;
-    stk_rem_d     = stk_rem_q;
-    sp_d          = sp_q;
-    eop_idx_d     = eop_idx_q;
-    eop_val_d     = eop_val_q;
-    eop_head_d    = eop_head_q;
-    eop_cnt_d     = eop_cnt_q;
+    dec_d   = dec_q;
+    pos_d   = pos_q;
+    eopq_d  = eopq_q;
+    state_d = state_q;
 
     consume      = 1'b0;
     eop_push     = 1'b0;
     draw_push    = 1'b0;
     fe_push      = 1'b0;
     fence_we     = 1'b0;
-    fence_widx   = idx_q[3:0];
+    fence_widx   = dec_q.idx[pineda_pkg::FENCE_IDX_MSB:pineda_pkg::FENCE_IDX_LSB];
     fence_wdata  = fifo_data;
     set_end      = 1'b0;
     set_error    = 1'b0;
     set_int      = 1'b0;
     cause        = pineda_pkg::ERR_NONE;
-    cause_addr   = hdr_addr_q;
+    cause_addr   = dec_q.hdr_addr;
     pay_error    = 1'b0;
     do_ret       = 1'b0;
     do_enter     = 1'b0;
     flush        = 1'b0;
     copy_valid_o = 1'b0;
 
-    run       = control_q[0] && !halted_q && !error_q;
-    cur_addr  = in_ib_q ? ib_addr_q : (ring_base_q + ring_rptr_q);
-    wait_diff = fence_q[idx_q[3:0]] - word_q;
-    wait_cond = eop_q ? !wait_diff[31] : (fence_q[idx_q[3:0]] == word_q);
-    top_idx   = 2'(sp_q - 3'd1);
-    push_idx  = sp_q[1:0];
-    wd_next   = wd_cnt_q + 32'd1;
-    eop_full  = (eop_cnt_q == (EopW+1)'(EopDepth));
-    eop_tail  = eop_head_q + eop_cnt_q[EopW-1:0];
+    run       = enable && !halted && !error;
+    cur_addr  = pos_q.in_ib ? pos_q.ib_addr : (ring_base + pos_q.ring_rptr);
+    wait_diff = fence[fence_widx] - dec_q.word0;
+    wait_cond = dec_q.eop ? !wait_diff[31] : (fence[fence_widx] == dec_q.word0);
+    top_idx   = 2'(pos_q.sp - SpW'(1));
+    push_idx  = pos_q.sp[1:0];
+    wd_next   = dec_q.wd_cnt + 32'd1;
+    eop_full  = (eopq_q.cnt == (EopW+1)'(EopDepth));
+    eop_tail  = eopq_q.head + eopq_q.cnt[EopW-1:0];
     eop_same  = 1'b0;
     for (int k = 0; k < EopDepth; k++) begin
       // Entry k is queued when (k - head) mod EopDepth < count.
-      eop_rel = EopW'(k) - eop_head_q;
-      if ({1'b0, eop_rel} < eop_cnt_q && eop_idx_q[k] == idx_q[3:0]) begin
+      eop_rel = EopW'(k) - eopq_q.head;
+      if ({1'b0, eop_rel} < eopq_q.cnt && eopq_q.idx[k] == fence_widx) begin
         eop_same = 1'b1;
       end
     end
 
-    unique case (dec_q)
+    unique case (dec_q.state)
       DecHdr: begin
         if (run) begin
-          if (in_ib_q && ib_rem_q == 32'd0) begin
+          if (pos_q.in_ib && pos_q.ib_rem == 32'd0) begin
             do_ret = 1'b1;  // the IB ran out of dwords
-          end else if (!in_ib_q && (ring_rptr_q != ring_wptr_q) && !ring_ok) begin
+          end else if (!pos_q.in_ib && (pos_q.ring_rptr != ring_wptr) && !ring_ok) begin
             set_error  = 1'b1;
             cause      = pineda_pkg::ERR_BAD_ADDR;
             cause_addr = cur_addr;
@@ -524,19 +520,19 @@ module cp #(
               cause      = hdr_cause;
               cause_addr = cur_addr;
             end else begin
-              consume    = 1'b1;
-              op_d       = hdr_op;
-              cnt_d      = hdr_len;
-              idx_d      = hdr_arg[5:0];
-              eop_d      = hdr_arg[pineda_pkg::WRITE_REG_EOP_BIT];
-              hdr_addr_d = cur_addr;
-              hdr_rptr_d = ring_rptr_q;
-              if (32'(hdr_op) == pineda_pkg::OP_END) begin
+              consume        = 1'b1;
+              dec_d.op       = pineda_pkg::opcode_e'(hdr_op);
+              dec_d.cnt      = hdr_len;
+              dec_d.idx      = hdr_arg[7:0];
+              dec_d.eop      = hdr_arg[pineda_pkg::WRITE_REG_EOP_BIT];
+              dec_d.hdr_addr = cur_addr;
+              dec_d.hdr_rptr = pos_q.ring_rptr;
+              if (hdr_op == pineda_pkg::OP_END) begin
                 set_end = 1'b1;
-              end else if (32'(hdr_op) == pineda_pkg::OP_RET) begin
+              end else if (hdr_op == pineda_pkg::OP_RET) begin
                 do_ret = 1'b1;
               end else if (hdr_len != 12'd0) begin
-                dec_d = DecPayload;
+                dec_d.state = DecPayload;
               end
             end
           end
@@ -545,54 +541,54 @@ module cp #(
 
       DecPayload: begin
         if (run && fifo_valid) begin
-          unique case (32'(op_q))
+          unique case (dec_q.op)
             pineda_pkg::OP_SET_STATE: begin
-              if (32'(idx_q) < pineda_pkg::NUM_STATE) begin
-                consume                 = 1'b1;
-                state_d[idx_q[3:0]]     = fifo_data;
-                idx_d                   = idx_q + 6'd1;
+              if (dec_q.idx < pineda_pkg::NUM_STATE) begin
+                consume                   = 1'b1;
+                state_d[dec_q.idx[3:0]]   = fifo_data;
+                dec_d.idx                 = dec_q.idx + 8'd1;
               end else if (fe_ready) begin
-                consume = 1'b1;  // front-end state: sent down the front end
-                fe_push = 1'b1;
-                idx_d   = idx_q + 6'd1;
-                if (32'(idx_q) == pineda_pkg::FE_IB_BASE) ib_base_d = fifo_data;
-                if (32'(idx_q) == pineda_pkg::FE_IB_SIZE) ib_size_d = fifo_data;
+                consume   = 1'b1;  // front-end state: sent down the front end
+                fe_push   = 1'b1;
+                dec_d.idx = dec_q.idx + 8'd1;
+                if (dec_q.idx == pineda_pkg::FE_IB_BASE) dec_d.ib_base = fifo_data;
+                if (dec_q.idx == pineda_pkg::FE_IB_SIZE) dec_d.ib_size = fifo_data;
               end
             end
             pineda_pkg::OP_DRAW: begin
-              if (cnt_q == 12'd2) begin
-                consume = 1'b1;
-                word_d  = fifo_data;  // first vertex
-              end else if (draw_ready && (!path_q || (fe_idle_i && fe_empty))) begin
-                consume   = 1'b1;     // vertex count: emit the draw
-                draw_push = 1'b1;
-                draw_id_d = draw_id_q + 16'd1;
-                path_d    = 1'b0;
+              if (dec_q.cnt == 12'd2) begin
+                consume     = 1'b1;
+                dec_d.word0 = fifo_data;  // first vertex
+              end else if (draw_ready && (!dec_q.path_fe || (fe_idle_i && fe_empty))) begin
+                consume       = 1'b1;     // vertex count: emit the draw
+                draw_push     = 1'b1;
+                dec_d.draw_id = dec_q.draw_id + 16'd1;
+                dec_d.path_fe = 1'b0;
               end
             end
             pineda_pkg::OP_DRAW_FE: begin
-              unique case (cnt_q)
-                12'd5: begin consume = 1'b1; word_d  = fifo_data; end  // first
-                12'd4: begin consume = 1'b1; word1_d = fifo_data; end  // count
-                12'd3: begin consume = 1'b1; word2_d = fifo_data; end  // base vertex
-                12'd2: begin consume = 1'b1; word3_d = fifo_data; end  // instance count
-                default: begin                                         // start instance
-                  if (fe_ready && (path_q || (ia_idle_i && out_empty))) begin
-                    consume   = 1'b1;
-                    fe_push   = 1'b1;
-                    draw_id_d = draw_id_q + 16'd1;
-                    path_d    = 1'b1;
+              unique case (dec_q.cnt)
+                12'd5: begin consume = 1'b1; dec_d.word0 = fifo_data; end  // first
+                12'd4: begin consume = 1'b1; dec_d.word1 = fifo_data; end  // count
+                12'd3: begin consume = 1'b1; dec_d.word2 = fifo_data; end  // base vertex
+                12'd2: begin consume = 1'b1; dec_d.word3 = fifo_data; end  // instance count
+                default: begin                                             // start instance
+                  if (fe_ready && (dec_q.path_fe || (ia_idle_i && out_empty))) begin
+                    consume       = 1'b1;
+                    fe_push       = 1'b1;
+                    dec_d.draw_id = dec_q.draw_id + 16'd1;
+                    dec_d.path_fe = 1'b1;
                   end
                 end
               endcase
             end
             pineda_pkg::OP_WRITE_REG: begin
-              if (eop_q) begin
-                if (!eop_full && (path_q ? fe_ready : draw_ready)) begin
+              if (dec_q.eop) begin
+                if (!eop_full && (dec_q.path_fe ? fe_ready : draw_ready)) begin
                   consume   = 1'b1;  // queue the write, send the token down the current path
                   eop_push  = 1'b1;
-                  draw_push = !path_q;
-                  fe_push   = path_q;
+                  draw_push = !dec_q.path_fe;
+                  fe_push   = dec_q.path_fe;
                 end
               end else if (!eop_same) begin
                 consume  = 1'b1;
@@ -600,14 +596,14 @@ module cp #(
               end
             end
             pineda_pkg::OP_WAIT_REG: begin
-              consume  = 1'b1;
-              word_d   = fifo_data;
-              wd_cnt_d = '0;
+              consume      = 1'b1;
+              dec_d.word0  = fifo_data;
+              dec_d.wd_cnt = '0;
             end
             pineda_pkg::OP_JUMP, pineda_pkg::OP_CALL: begin
               consume = 1'b1;
-              if (cnt_q == 12'd2) begin
-                word_d = fifo_data;  // target
+              if (dec_q.cnt == 12'd2) begin
+                dec_d.word0 = fifo_data;  // target
               end else if (target_bad) begin
                 pay_error = 1'b1;
                 cause     = pineda_pkg::ERR_BAD_ADDR;
@@ -616,16 +612,15 @@ module cp #(
               end
             end
             pineda_pkg::OP_INTERRUPT: begin
-              consume       = 1'b1;
-              int_payload_d = fifo_data;
-              set_int       = 1'b1;
+              consume = 1'b1;
+              set_int = 1'b1;  // INT_PAYLOAD = fifo_data
             end
             pineda_pkg::OP_COPY: begin
               consume = 1'b1;
-              if (cnt_q == 12'd3) begin
-                word_d = fifo_data;   // src
-              end else if (cnt_q == 12'd2) begin
-                word1_d = fifo_data;  // dst
+              if (dec_q.cnt == 12'd3) begin
+                dec_d.word0 = fifo_data;  // src
+              end else if (dec_q.cnt == 12'd2) begin
+                dec_d.word1 = fifo_data;  // dst
               end else if (copy_addr_bad) begin
                 pay_error = 1'b1;
                 cause     = pineda_pkg::ERR_BAD_ADDR;
@@ -633,18 +628,18 @@ module cp #(
                 pay_error = 1'b1;
                 cause     = pineda_pkg::ERR_BAD_ARG;
               end else begin
-                copy_len_d = fifo_data;
+                dec_d.copy_len = fifo_data;
               end
             end
             default: consume = 1'b1;  // NOP payload
           endcase
           if (consume) begin
-            cnt_d = cnt_q - 12'd1;
-            if (cnt_q == 12'd1) begin
-              unique case (32'(op_q))
-                pineda_pkg::OP_WAIT_REG:  dec_d = DecWait;
-                pineda_pkg::OP_COPY:      dec_d = pay_error ? DecHdr : DecCopy;
-                default:                  dec_d = DecHdr;
+            dec_d.cnt = dec_q.cnt - 12'd1;
+            if (dec_q.cnt == 12'd1) begin
+              unique case (dec_q.op)
+                pineda_pkg::OP_WAIT_REG: dec_d.state = DecWait;
+                pineda_pkg::OP_COPY:     dec_d.state = pay_error ? DecHdr : DecCopy;
+                default:                 dec_d.state = DecHdr;
               endcase
             end
           end
@@ -657,14 +652,14 @@ module cp #(
       DecWait: begin
         if (run) begin
           if (wait_cond) begin
-            dec_d = DecHdr;
-          end else if (watchdog_q != 32'd0 && wd_next >= watchdog_q) begin
-            pay_error = 1'b1;
-            set_error = 1'b1;
-            cause     = pineda_pkg::ERR_WAIT_TIMEOUT;
-            dec_d     = DecHdr;
+            dec_d.state = DecHdr;
+          end else if (watchdog != 32'd0 && wd_next >= watchdog) begin
+            pay_error   = 1'b1;
+            set_error   = 1'b1;
+            cause       = pineda_pkg::ERR_WAIT_TIMEOUT;
+            dec_d.state = DecHdr;
           end else begin
-            wd_cnt_d = wd_next;
+            dec_d.wd_cnt = wd_next;
           end
         end
       end
@@ -674,141 +669,96 @@ module cp #(
         // DMA idle; the DMA takes the job in this cycle (its job ready is its idle).
         if (pipe_idle_i && out_empty && fe_empty && dma_idle_i) begin
           copy_valid_o = 1'b1;
-          if (copy_ready_i) dec_d = DecCopyRun;
+          if (copy_ready_i) dec_d.state = DecCopyRun;
         end
       end
 
       DecCopyRun: begin
-        if (dma_idle_i) dec_d = DecHdr;  // every copy write acknowledged
+        if (dma_idle_i) dec_d.state = DecHdr;  // every copy write acknowledged
       end
 
-      default: dec_d = DecHdr;
+      default: dec_d.state = DecHdr;
     endcase
 
     // Decode position: RING_RPTR (wraps to 0 at RING_SIZE) or the IB position.
-    rptr_inc = ring_rptr_q + 32'd4;
+    rptr_inc = pos_q.ring_rptr + 32'd4;
     if (consume) begin
-      if (in_ib_q) begin
-        ib_addr_d = ib_addr_q + 32'd4;
-        ib_rem_d  = ib_rem_q - 32'd1;
+      if (pos_q.in_ib) begin
+        pos_d.ib_addr = pos_q.ib_addr + 32'd4;
+        pos_d.ib_rem  = pos_q.ib_rem - 32'd1;
       end else begin
-        ring_rptr_d = (rptr_inc == ring_size_q) ? 32'd0 : rptr_inc;
+        pos_d.ring_rptr = (rptr_inc == ring_size) ? 32'd0 : rptr_inc;
       end
     end
     if (pay_error) begin
-      ring_rptr_d = hdr_rptr_q;  // stop at the failing command
+      pos_d.ring_rptr = dec_q.hdr_rptr;  // stop at the failing command
     end
 
     if (do_enter) begin
       flush = 1'b1;
-      if (32'(op_q) == pineda_pkg::OP_CALL) begin
-        stk_ring_d[push_idx] = !in_ib_q;
-        stk_addr_d[push_idx] = ib_addr_q + 32'd4;  // after the CALL's last dword
-        stk_rem_d[push_idx]  = ib_rem_q - 32'd1;
-        sp_d                 = sp_q + 3'd1;
+      if (dec_q.op == pineda_pkg::OP_CALL) begin
+        pos_d.stk_ring[push_idx] = !pos_q.in_ib;
+        pos_d.stk_addr[push_idx] = pos_q.ib_addr + 32'd4;  // after the CALL's last dword
+        pos_d.stk_rem[push_idx]  = pos_q.ib_rem - 32'd1;
+        pos_d.sp                 = pos_q.sp + SpW'(1);
       end
-      in_ib_d   = 1'b1;
-      ib_addr_d = word_q;
-      ib_rem_d  = fifo_data;
-      ibjob_d   = 1'b1;
+      pos_d.in_ib   = 1'b1;
+      pos_d.ib_addr = dec_q.word0;
+      pos_d.ib_rem  = fifo_data;
+      pos_d.ibjob   = 1'b1;
     end
     if (do_ret) begin
       flush = 1'b1;
-      if (sp_q != 3'd0) begin
-        sp_d      = sp_q - 3'd1;
-        in_ib_d   = !stk_ring_q[top_idx];
-        ib_addr_d = stk_addr_q[top_idx];
-        ib_rem_d  = stk_rem_q[top_idx];
-        ibjob_d   = !stk_ring_q[top_idx];
+      if (pos_q.sp != '0) begin
+        pos_d.sp      = pos_q.sp - SpW'(1);
+        pos_d.in_ib   = !pos_q.stk_ring[top_idx];
+        pos_d.ib_addr = pos_q.stk_addr[top_idx];
+        pos_d.ib_rem  = pos_q.stk_rem[top_idx];
+        pos_d.ibjob   = !pos_q.stk_ring[top_idx];
       end else begin
-        in_ib_d = 1'b0;  // an IB entered by JUMP from the ring returns to the ring
-        ibjob_d = 1'b0;
+        pos_d.in_ib = 1'b0;  // an IB entered by JUMP from the ring returns to the ring
+        pos_d.ibjob = 1'b0;
       end
-      fetch_ptr_d = ring_rptr_q;  // used when back in the ring
+      pos_d.fetch_ptr = pos_q.ring_rptr;  // used when back in the ring
     end
 
-    // Host writes (the decoder's updates of the same cycle take priority where they overlap).
-    host_we  = reg_valid_i && reg_we_i;
-    cp_reset = 1'b0;
-    if (host_we) begin
-      unique case (32'(reg_addr_i))
-        pineda_pkg::REG_CONTROL: begin
-          control_d = {31'd0, reg_wdata_i[pineda_pkg::CONTROL_ENABLE]};  // only ENABLE is stored
-          halted_d  = 1'b0;
-          cp_reset  = reg_wdata_i[pineda_pkg::CONTROL_CP_RESET];
-        end
-        pineda_pkg::REG_RING_BASE:   ring_base_d   = reg_wdata_i;
-        pineda_pkg::REG_RING_SIZE:   ring_size_d   = reg_wdata_i;
-        pineda_pkg::REG_RING_WPTR:   ring_wptr_d   = reg_wdata_i;
-        pineda_pkg::REG_IRQ_STATUS:  irq_status_d  = irq_status_q & ~reg_wdata_i[IrqW-1:0];
-        pineda_pkg::REG_IRQ_ENABLE:  irq_enable_d  = {29'd0, reg_wdata_i[IrqW-1:0]};  // IRQ_* bits only
-        pineda_pkg::REG_VALID_BASE:  valid_base_d  = reg_wdata_i;
-        pineda_pkg::REG_VALID_LIMIT: valid_limit_d = reg_wdata_i;
-        pineda_pkg::REG_WATCHDOG:    watchdog_d    = reg_wdata_i;
-        default: begin
-          if (reg_addr_i[7:4] == 4'(pineda_pkg::REG_FENCE0 >> 4)) begin
-            fence_d[reg_addr_i[3:0]] = reg_wdata_i;
-          end
-        end
-      endcase
-    end
-
-    if (fence_we) begin
-      fence_d[fence_widx] = fence_wdata;
-    end
-    // End-of-pipe queue: push at the tail, a completion pops the head and writes its fence
-    // (the same cycle's top-of-pipe write never targets that register; a host write to it in
-    // the same cycle is overridden).
-    eop_pop = eop_done_valid_i && (eop_cnt_q != '0);
+    // End-of-pipe queue: push at the tail, a completion pops the head and writes its fence in
+    // cp_regs (the same cycle's top-of-pipe write never targets that register; a host write to
+    // it in the same cycle is overridden).
+    eop_pop = eop_done_valid_i && (eopq_q.cnt != '0);
     if (eop_push) begin
-      eop_idx_d[eop_tail] = idx_q[3:0];
-      eop_val_d[eop_tail] = fifo_data;
+      eopq_d.idx[eop_tail] = fence_widx;
+      eopq_d.val[eop_tail] = fifo_data;
     end
     if (eop_pop) begin
-      fence_d[eop_idx_q[eop_head_q]] = eop_val_q[eop_head_q];
-      eop_head_d                     = eop_head_q + EopW'(1);
+      eopq_d.head = eopq_q.head + EopW'(1);
     end
-    eop_cnt_d = eop_cnt_q + (EopW+1)'(eop_push) - (EopW+1)'(eop_pop);
-    if (set_end) begin
-      halted_d                          = 1'b1;
-      irq_status_d[pineda_pkg::IRQ_END] = 1'b1;
-    end
-    if (set_int) begin
-      irq_status_d[pineda_pkg::IRQ_INTERRUPT] = 1'b1;
-    end
-    if (set_error) begin
-      error_d                             = 1'b1;
-      err_cause_d                         = cause;
-      err_addr_d                          = cause_addr;
-      irq_status_d[pineda_pkg::IRQ_ERROR] = 1'b1;
-    end
+    eopq_d.cnt = eopq_q.cnt + (EopW+1)'(eop_push) - (EopW+1)'(eop_pop);
 
     // CONTROL.CP_RESET: abort decoding, drop the prefetch (and reads in flight) and the return
-    // stack, clear ERROR and HALTED, skip what was submitted (RPTR := WPTR). A copy already
-    // handed to the DMA completes; the next COPY waits for it. End-of-pipe writes in flight
-    // are kept: their tokens are in the pipeline and complete as usual.
+    // stack, clear ERROR and HALTED (in cp_regs), skip what was submitted (RPTR := WPTR). A copy
+    // already handed to the DMA completes; the next COPY waits for it. End-of-pipe writes in
+    // flight are kept: their tokens are in the pipeline and complete as usual.
     if (cp_reset) begin
-      flush       = 1'b1;
-      dec_d       = DecHdr;
-      error_d     = 1'b0;
-      halted_d    = 1'b0;
-      in_ib_d     = 1'b0;
-      ibjob_d     = 1'b0;
-      sp_d        = '0;
-      ring_rptr_d = ring_wptr_q;
-      fetch_ptr_d = ring_wptr_q;
+      flush           = 1'b1;
+      dec_d.state     = DecHdr;
+      pos_d.in_ib     = 1'b0;
+      pos_d.ibjob     = 1'b0;
+      pos_d.sp        = '0;
+      pos_d.ring_rptr = ring_wptr;
+      pos_d.fetch_ptr = ring_wptr;
     end
 
     // Fetch position: a ring job advances the fetch pointer by its span; an IB job is issued
     // once. The reader ignores a job in a flush cycle.
     job_take = job_valid && job_ready && !flush;
     if (job_take) begin
-      if (in_ib_q) begin
-        ibjob_d = 1'b0;
+      if (pos_q.in_ib) begin
+        pos_d.ibjob = 1'b0;
       end else begin
-        fetch_ptr_d = fetch_ptr_q + span;
-        if (fetch_ptr_d == ring_size_q) begin
-          fetch_ptr_d = '0;
+        pos_d.fetch_ptr = pos_q.fetch_ptr + span;
+        if (pos_d.fetch_ptr == ring_size) begin
+          pos_d.fetch_ptr = '0;
         end
       end
     end
@@ -817,168 +767,63 @@ module cp #(
   end
 
   assign eop_done_ready_o = 1'b1;
-  assign copy_src_o = word_q;
-  assign copy_dst_o = word1_q;
-  assign copy_len_o = copy_len_q;
+  assign copy_src_o = dec_q.word0;
+  assign copy_dst_o = dec_q.word1;
+  assign copy_len_o = dec_q.copy_len;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      control_q     <= '0;
-      halted_q      <= 1'b0;
-      error_q       <= 1'b0;
-      ring_base_q   <= '0;
-      ring_size_q   <= '0;
-      ring_wptr_q   <= '0;
-      ring_rptr_q   <= '0;
-      fetch_ptr_q   <= '0;
-      err_cause_q   <= '0;
-      err_addr_q    <= '0;
-      irq_status_q  <= '0;
-      irq_enable_q  <= '0;
-      int_payload_q <= '0;
-      valid_base_q  <= '0;
-      valid_limit_q <= pineda_pkg::VALID_LIMIT_RESET;
-      watchdog_q    <= '0;
-      fence_q       <= '0;
-      state_q       <= '0;
-      state_q[pineda_pkg::ST_VB_BASE]   <= pineda_pkg::ST_VB_BASE_RESET;
-      state_q[pineda_pkg::ST_COLOR]     <= pineda_pkg::ST_COLOR_RESET;
-      state_q[pineda_pkg::ST_RT_BASE]   <= pineda_pkg::ST_RT_BASE_RESET;
-      state_q[pineda_pkg::ST_RT_PITCH]  <= pineda_pkg::ST_RT_PITCH_RESET;
-      state_q[pineda_pkg::ST_RT_SIZE]   <= pineda_pkg::ST_RT_SIZE_RESET;
-      state_q[pineda_pkg::ST_SCISSOR_X] <= pineda_pkg::ST_SCISSOR_X_RESET;
-      state_q[pineda_pkg::ST_SCISSOR_Y] <= pineda_pkg::ST_SCISSOR_Y_RESET;
-      dec_q         <= DecHdr;
-      op_q          <= '0;
-      cnt_q         <= '0;
-      idx_q         <= '0;
-      eop_q         <= 1'b0;
-      word_q        <= '0;
-      word1_q       <= '0;
-      word2_q       <= '0;
-      word3_q       <= '0;
-      path_q        <= 1'b0;
-      ib_base_q     <= '0;
-      ib_size_q     <= '0;
-      copy_len_q    <= '0;
-      draw_id_q     <= '0;
-      hdr_addr_q    <= '0;
-      hdr_rptr_q    <= '0;
-      wd_cnt_q      <= '0;
-      in_ib_q       <= 1'b0;
-      ib_addr_q     <= '0;
-      ib_rem_q      <= '0;
-      ibjob_q       <= 1'b0;
-      stk_ring_q    <= '0;
-      stk_addr_q    <= '0;
-      stk_rem_q     <= '0;
-      sp_q          <= '0;
-      eop_idx_q     <= '0;
-      eop_val_q     <= '0;
-      eop_head_q    <= '0;
-      eop_cnt_q     <= '0;
+      dec_q   <= '0;
+      pos_q   <= '0;
+      eopq_q  <= '0;
+      state_q <= pineda_pkg::DRAW_STATE_RESET;
     end else begin
-      control_q     <= control_d;
-      halted_q      <= halted_d;
-      error_q       <= error_d;
-      ring_base_q   <= ring_base_d;
-      ring_size_q   <= ring_size_d;
-      ring_wptr_q   <= ring_wptr_d;
-      ring_rptr_q   <= ring_rptr_d;
-      fetch_ptr_q   <= fetch_ptr_d;
-      err_cause_q   <= err_cause_d;
-      err_addr_q    <= err_addr_d;
-      irq_status_q  <= irq_status_d;
-      irq_enable_q  <= irq_enable_d;
-      int_payload_q <= int_payload_d;
-      valid_base_q  <= valid_base_d;
-      valid_limit_q <= valid_limit_d;
-      watchdog_q    <= watchdog_d;
-      fence_q       <= fence_d;
-      state_q       <= state_d;
-      dec_q         <= dec_d;
-      op_q          <= op_d;
-      cnt_q         <= cnt_d;
-      idx_q         <= idx_d;
-      eop_q         <= eop_d;
-      word_q        <= word_d;
-      word1_q       <= word1_d;
-      word2_q       <= word2_d;
-      word3_q       <= word3_d;
-      path_q        <= path_d;
-      ib_base_q     <= ib_base_d;
-      ib_size_q     <= ib_size_d;
-      copy_len_q    <= copy_len_d;
-      draw_id_q     <= draw_id_d;
-      hdr_addr_q    <= hdr_addr_d;
-      hdr_rptr_q    <= hdr_rptr_d;
-      wd_cnt_q      <= wd_cnt_d;
-      in_ib_q       <= in_ib_d;
-      ib_addr_q     <= ib_addr_d;
-      ib_rem_q      <= ib_rem_d;
-      ibjob_q       <= ibjob_d;
-      stk_ring_q    <= stk_ring_d;
-      stk_addr_q    <= stk_addr_d;
-      stk_rem_q     <= stk_rem_d;
-      sp_q          <= sp_d;
-      eop_idx_q     <= eop_idx_d;
-      eop_val_q     <= eop_val_d;
-      eop_head_q    <= eop_head_d;
-      eop_cnt_q     <= eop_cnt_d;
+      dec_q   <= dec_d;
+      pos_q   <= pos_d;
+      eopq_q  <= eopq_d;
+      state_q <= state_d;
     end
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Register read, status, interrupt
+  // Status, idle
   // ---------------------------------------------------------------------------------------------
-  logic [31:0] status;
-  logic        pipe_busy;
+  logic pipe_busy;
 
   always_comb begin
-    pipe_busy = !pipe_idle_i || !out_empty || !fe_empty || (eop_cnt_q != '0);
+    pipe_busy = !pipe_idle_i || !out_empty || !fe_empty || (eopq_q.cnt != '0);
     status    = '0;
     status[pineda_pkg::STATUS_RUNNING]    = run;
-    status[pineda_pkg::STATUS_HALTED]     = halted_q;
-    status[pineda_pkg::STATUS_ERROR]      = error_q;
+    status[pineda_pkg::STATUS_HALTED]     = halted;
+    status[pineda_pkg::STATUS_ERROR]      = error;
     status[pineda_pkg::STATUS_PIPE_BUSY]  = pipe_busy;
-    status[pineda_pkg::STATUS_RING_EMPTY] = (ring_rptr_q == ring_wptr_q);
-    status[pineda_pkg::STATUS_WAITING]    = (dec_q == DecWait);
-    status[pineda_pkg::STATUS_IN_IB]      = in_ib_q;
-    status[pineda_pkg::STATUS_COPYING]    = (dec_q == DecCopy) || (dec_q == DecCopyRun);
-
-    reg_rdata_o = '0;
-    unique case (32'(reg_addr_i))
-      pineda_pkg::REG_ID:          reg_rdata_o = IdValue;
-      pineda_pkg::REG_CONTROL:     reg_rdata_o = control_q;
-      pineda_pkg::REG_STATUS:      reg_rdata_o = status;
-      pineda_pkg::REG_RING_BASE:   reg_rdata_o = ring_base_q;
-      pineda_pkg::REG_RING_SIZE:   reg_rdata_o = ring_size_q;
-      pineda_pkg::REG_RING_WPTR:   reg_rdata_o = ring_wptr_q;
-      pineda_pkg::REG_RING_RPTR:   reg_rdata_o = ring_rptr_q;
-      pineda_pkg::REG_ERROR_CAUSE: reg_rdata_o = err_cause_q;
-      pineda_pkg::REG_ERROR_ADDR:  reg_rdata_o = err_addr_q;
-      pineda_pkg::REG_IRQ_STATUS:  reg_rdata_o = {29'd0, irq_status_q};
-      pineda_pkg::REG_IRQ_ENABLE:  reg_rdata_o = irq_enable_q;
-      pineda_pkg::REG_INT_PAYLOAD: reg_rdata_o = int_payload_q;
-      pineda_pkg::REG_VALID_BASE:  reg_rdata_o = valid_base_q;
-      pineda_pkg::REG_VALID_LIMIT: reg_rdata_o = valid_limit_q;
-      pineda_pkg::REG_WATCHDOG:    reg_rdata_o = watchdog_q;
-      pineda_pkg::REG_IB_DEPTH:    reg_rdata_o = {29'd0, sp_q};
-      default: begin
-        if (reg_addr_i[7:4] == 4'(pineda_pkg::REG_FENCE0 >> 4)) begin
-          reg_rdata_o = fence_q[reg_addr_i[3:0]];
-        end
-      end
-    endcase
-
-    irq_o = |(irq_status_q & irq_enable_q[IrqW-1:0]);
+    status[pineda_pkg::STATUS_RING_EMPTY] = (pos_q.ring_rptr == ring_wptr);
+    status[pineda_pkg::STATUS_WAITING]    = (dec_q.state == DecWait);
+    status[pineda_pkg::STATUS_IN_IB]      = pos_q.in_ib;
+    status[pineda_pkg::STATUS_COPYING]    = (dec_q.state == DecCopy) || (dec_q.state == DecCopyRun);
 
     // Starved: no command to decode (nothing in the FIFO, or decoding stopped/paused), not in the
     // middle of a command, not waiting on a fence, wait or copy, draw output empty.
-    idle_o = (dec_q == DecHdr) && !(run && fifo_valid) && out_empty && fe_empty;
+    idle_o = (dec_q.state == DecHdr) && !(run && fifo_valid) && out_empty && fe_empty;
   end
 
+`ifndef SYNTHESIS
+  // Invariants the decoder relies on.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      RetStackDepth: assert (32'(pos_q.sp) <= Depth)
+        else $error("cp: return stack holds %0d entries, more than RET_STACK_DEPTH", pos_q.sp);
+      EopQueueOccupancy: assert (32'(eopq_q.cnt) <= EopDepth)
+        else $error("cp: end-of-pipe queue holds %0d writes, more than EOP_QUEUE_DEPTH", eopq_q.cnt);
+      EopDoneExpected: assert (!eop_done_valid_i || eopq_q.cnt != '0)
+        else $error("cp: an end-of-pipe completion with no end-of-pipe write queued");
+      EopPushHasRoom: assert (!eop_push || !eop_full)
+        else $error("cp: end-of-pipe write pushed into a full queue");
+    end
+  end
+`endif
+
   logic unused_sig;
-  assign unused_sig = ^{reader_idle, irq_enable_q[31:IrqW], wait_diff[30:0]};
+  assign unused_sig = ^{reader_idle, wait_diff[30:0]};
 
 endmodule

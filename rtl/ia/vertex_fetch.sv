@@ -63,12 +63,9 @@ module vertex_fetch #(
   output logic                    idle_o
 );
 
-  localparam logic [31:0] One = 32'h3F80_0000;
-  // mat[4r + c] = M[r][c]; the identity has One at 0, 5, 10 and 15.
-  localparam logic [511:0] MatReset = {One,   32'd0, 32'd0, 32'd0,
-                                            32'd0, One,   32'd0, 32'd0,
-                                            32'd0, 32'd0, One,   32'd0,
-                                            32'd0, 32'd0, 32'd0, One};
+  localparam logic [31:0] One = pineda_pkg::FP32_ONE;
+  // mat[4r + c] = M[r][c]; resets to the identity.
+  localparam logic [511:0] MatReset = pineda_pkg::FE_MATRIX0_RESET;
 
   localparam int unsigned SetW = $clog2(CacheLines);
   localparam int unsigned TagW = 28 - SetW;   // line address [27:0] = {tag, set}
@@ -272,8 +269,8 @@ module vertex_fetch #(
     desc_in.set0   = d_set0;
     desc_in.w0     = d_w0;
 
-    is_mat = in_i.wr && (in_i.wr_idx >= 8'(pineda_pkg::FE_MATRIX0)) &&
-             (in_i.wr_idx < 8'(pineda_pkg::FE_MATRIX0 + 16));
+    is_mat = in_i.wr && (in_i.wr_idx >= pineda_pkg::FE_MATRIX0) &&
+             (in_i.wr_idx < pineda_pkg::FE_MATRIX0 + 8'd16);
 
     job_valid  = 1'b0;
     desc_push  = 1'b0;
@@ -319,7 +316,7 @@ module vertex_fetch #(
     attr_d      = attr_q;
     mat_d       = mat_q;
     if (in_valid_i && in_ready_o && in_i.wr) begin
-      unique case (32'(in_i.wr_idx))
+      unique case (in_i.wr_idx)
         pineda_pkg::FE_VB0_BASE:   vb_base_d[0]   = in_i.wr_val;
         pineda_pkg::FE_VB0_STRIDE: vb_stride_d[0] = in_i.wr_val[15:0];
         pineda_pkg::FE_VB0_SIZE:   vb_size_d[0]   = in_i.wr_val;
@@ -448,7 +445,7 @@ module vertex_fetch #(
     for (int k = 0; k < 4; k++) col_u[k] = f32_to_unorm8(col_c[k]);
 
     vpkt        = '0;
-    vpkt.kind   = 2'(pineda_pkg::VTX_KIND_VERTEX);
+    vpkt.kind   = pineda_pkg::VTX_KIND_VERTEX;
     vpkt.pos.x  = pos_c[0];
     vpkt.pos.y  = pos_c[1];
     vpkt.pos.z  = pos_c[2];
@@ -462,7 +459,7 @@ module vertex_fetch #(
 
     // The matrix row a matrix write sends (with the written value in place).
     rpkt       = '0;
-    rpkt.kind  = 2'(pineda_pkg::VTX_KIND_MATRIX_ROW);
+    rpkt.kind  = pineda_pkg::VTX_KIND_MATRIX_ROW;
     rpkt.row   = in_i.wr_idx[3:2];
     rpkt.pos.x = mat_d[{in_i.wr_idx[3:2], 2'd0}];
     rpkt.pos.y = mat_d[{in_i.wr_idx[3:2], 2'd1}];

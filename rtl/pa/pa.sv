@@ -7,19 +7,19 @@
 // stream of vertex tags (prim_pkt_t: slots, last of batch, end-of-pipe tokens, state writes).
 // Output: pa_tri_pkt_t for SETUP.
 //
-// Vertex buffer: two banks of 32 vertices. The vertex stream fills bank wbank_q while the
-// triangles of bank rbank_q are processed; a bank is full from its last vertex until its last
+// Vertex buffer: two banks of 32 vertices. The vertex stream fills bank vb_q.wr_bank while the
+// triangles of bank vb_q.rd_bank are processed; a bank is full from its last vertex until its last
 // triangle is done.
 //
 // Projector (pj_*): every vertex of a bank is projected once (1/w, viewport, snap, z) into a
 // per-slot cache pcache_q (sx, sy, z, 1/w; two read ports with registered addresses, so it
 // maps to block RAM), in slot order, as the vertices arrive: the read
-// bank first, then the bank being loaded; lcnt_q[b] vertices are loaded, pcnt_q[b] projected.
+// bank first, then the bank being loaded; vb_q.loaded[b] vertices are loaded, vb_q.projected[b] projected.
 // 3 clocks per vertex, with one fp32_mul and one fp32_add of its own and the sequencer's
 // fp32_rcp, fp32_mul, fp32_add and fp32_to_fix16_8 while the sequencer does not use them
 // (it waits while the sequencer clips). A write to a viewport register (FE_VP_*), applied in
 // order on the triangle stream and changing the register, empties the cache of both banks
-// (pcnt_q = 0) and cancels the vertex in flight; freeing a bank empties its cache. So every
+// (vb_q.projected = 0) and cancels the vertex in flight; freeing a bank empties its cache. So every
 // projection in the cache was made with the viewport state that applies to the triangle reading
 // it, and equals the model's projection of that triangle's vertex (an unclipped triangle's
 // vertices are the input vertices bit for bit, numerics §8.2).
@@ -85,48 +85,89 @@ module pa (
   } state_e;
 
   // ---------------------------------------------------------------------------------------------
-  // State
+  // State, one packed struct per concern (reset: all zero, but the scissor)
   // ---------------------------------------------------------------------------------------------
-  state_e            state_q, state_d;
-  logic              hv_q, hv_d;       // SInt1: |dI - dO| >= 2^64, retrying scaled by 2^-64
-  logic [1:0]        full_q, full_d;
-  logic              wbank_q, wbank_d, rbank_q, rbank_d;
-  // front-end state
-  logic [31:0]       vpx_q, vpx_d, vpy_q, vpy_d, vpw_q, vpw_d, vph_q, vph_d, zmin_q, zmin_d, zmax_q, zmax_d;
-  logic [3:0]        raster_q, raster_d;
-  logic [31:0]       rtbase_q, rtbase_d, rtsize_q, rtsize_d, scx_q, scx_d, scy_q, scy_d;
-  logic [16:0]       rtpitch_q, rtpitch_d;  // pitch [15:0], 4x MSAA [16]
-  logic [31:0]       hw_q, hw_d, hh_q, hh_d, zr_q, zr_d;
-  // sequencer
-  logic [1:0]        k_q, k_d;              // LOAD: vertex
-  logic [6:0]        and_q, and_d, or_q, or_d;
-  logic              nan_q, nan_d;
-  logic [31:0]       flat_q, flat_d;
-  logic              cur_q, cur_d;          // polygon buffer read by CLIP / PROJ / EMIT
-  logic [3:0]        n_q, n_d;              // its vertex count
-  logic [3:0]        m_q, m_d;              // CLIP: vertices written to the other buffer
-  logic [3:0]        i_q, i_d;              // CLIP: edge; PROJ: vertex; EMIT: fan triangle j
-  logic [2:0]        pl_q, pl_d;            // CLIP: plane
-  logic              iin_a_q, iin_a_d;      // INT: the inside vertex is the edge's first (A)
-  logic [2:0]        ph_q, ph_d;            // INT attribute / PROJ phase
-  logic [31:0]       di_q, di_d, den_q, den_d, t_q, t_d, s_q, s_d, m1_q, m1_d;
-  logic [8:0]        tt_q, tt_d;            // INT: t in 1/256, clamped to [0, 256]
-  cv_t               nv_q, nv_d;            // INT: the new vertex
-  logic [31:0]       r_q, r_d, zn_q, zn_d, a1_q, a1_d;
-  logic [23:0]       sx_q, sx_d;
-  logic [31:0]       tri_q, tri_d;
-  logic              out_valid_q, out_valid_d;
+  // Front-end state written on the triangle stream, and values derived from the viewport.
+  typedef struct packed {
+    logic [31:0] vp_x;
+    logic [31:0] vp_y;
+    logic [31:0] vp_w;
+    logic [31:0] vp_h;
+    logic [31:0] vp_zmin;
+    logic [31:0] vp_zmax;
+    logic [3:0]  raster;       // FE_RASTER: cull [1:0], front CCW [2], depth clip off [3]
+    logic [31:0] rt_base;
+    logic [16:0] rt_pitch;     // pitch [15:0], 4x MSAA [16]
+    logic [31:0] rt_size;
+    logic [31:0] scissor_x;
+    logic [31:0] scissor_y;
+    logic [31:0] half_w;       // vp_w / 2
+    logic [31:0] half_h;       // vp_h / 2
+    logic [31:0] z_range;      // vp_zmax - vp_zmin
+  } fe_t;
+
+  // The two vertex buffer banks.
+  typedef struct packed {
+    logic [1:0]      full;       // per bank: last vertex in, last triangle not done yet
+    logic            wr_bank;    // bank the vertex stream fills
+    logic            rd_bank;    // bank whose triangles are processed
+    logic [1:0][5:0] loaded;     // per bank: vertices loaded
+    logic [1:0][5:0] projected;  // per bank: vertices projected into pcache_q (<= loaded)
+  } vb_t;
+
+  // The triangle sequencer.
+  typedef struct packed {
+    logic [1:0]  load_vtx;    // LOAD: vertex being loaded
+    logic [6:0]  code_and;    // AND of the loaded vertices' clip codes
+    logic [6:0]  code_or;     // OR of them
+    logic        pos_nan;     // a loaded position has a NaN
+    logic [31:0] flat_color;  // vertex 0's colour
+    logic        cur_buf;     // polygon buffer read by CLIP / PROJ / EMIT
+    logic [3:0]  poly_len;    // its vertex count
+    logic [3:0]  out_len;     // CLIP: vertices written to the other buffer
+    logic [3:0]  vtx_idx;     // CLIP: edge; PROJ: vertex; EMIT: fan triangle
+    logic [2:0]  plane;       // CLIP: plane
+    logic        in_first;    // INT: the inside vertex is the edge's first (A)
+    logic [2:0]  phase;       // INT: attribute; PROJ: phase
+    logic [31:0] d_in;        // INT: plane distance of the inside vertex
+    logic [31:0] d_diff;      // INT: d_in - distance of the outside vertex
+    logic [31:0] lerp_t;      // INT: t = d_in / d_diff, weight of the outside vertex
+    logic [31:0] lerp_s;      // INT: 1 - t, weight of the inside vertex
+    logic [31:0] lerp_in;     // INT: s * attribute of the inside vertex
+    logic [8:0]  lerp_t8;     // INT: t in 1/256, clamped to [0, 256] (colour)
+    cv_t         new_vtx;     // INT: the new vertex
+    logic [31:0] proj_rhw;    // PROJ: 1/w
+    logic [31:0] proj_zn;     // PROJ: z/w
+    logic [31:0] proj_tmp;    // PROJ: x/w + 1, then 1 - y/w
+    logic [23:0] proj_sx;     // PROJ: snapped x, then snapped y
+    logic [31:0] tri_id;      // output triangles since reset
+    pv_t         fast_pv0;    // LOAD: cached projection of vertex 0
+    pv_t         fast_pv1;    // LOAD: cached projection of vertex 1
+  } seq_t;
+
+  // The projector.
+  typedef struct packed {
+    logic        busy;         // a vertex in flight (phases 1, 2)
+    logic [1:0]  phase;
+    logic        bank;         // its bank
+    logic [4:0]  slot;         // its slot
+    logic [31:0] rhw;          // 1/w
+    logic [31:0] x_plus1;      // x/w + 1
+    logic [31:0] one_minus_y;  // 1 - y/w
+    logic [31:0] zn;           // z/w
+    logic [23:0] sx;           // snapped x
+  } pj_t;
+
+  state_e                  state_q, state_d;
+  logic                    hv_q, hv_d;  // SInt1: |dI - dO| >= 2^64, retrying scaled by 2^-64
+  fe_t                     fe_q, fe_d;
+  vb_t                     vb_q, vb_d;
+  seq_t                    seq_q, seq_d;
+  pj_t                     pj_q, pj_d;
+  logic                    out_valid_q, out_valid_d;
   pineda_pkg::pa_tri_pkt_t out_q, out_d;
-  pv_t               fp0_q, fp0_d, fp1_q, fp1_d;  // LOAD: cached projections of vertices 0, 1
-  logic [5:0]        pca_q, pca_d, pcb_q, pcb_d;  // pcache read addresses (ports a and b)
-  // projector
-  logic [1:0][5:0]   lcnt_q, lcnt_d, pcnt_q, pcnt_d;  // per bank: vertices loaded, projected
-  logic              pbusy_q, pbusy_d;      // a vertex in flight (phases 1, 2)
-  logic [1:0]        pph_q, pph_d;
-  logic              pb_q, pb_d;            // its bank and slot
-  logic [4:0]        ps_q, ps_d;
-  logic [31:0]       pr_q, pr_d, pax_q, pax_d, pay_q, pay_d, pzn_q, pzn_d;
-  logic [23:0]       psx_q, psx_d;
+  logic [5:0]              pc_raddr_a_q, pc_raddr_a_d;  // pcache read address, port a
+  logic [5:0]              pc_raddr_b_q, pc_raddr_b_d;  // pcache read address, port b
 
   // storage (no reset)
   logic [CvW-1:0]    vbuf_q [64];
@@ -162,43 +203,43 @@ module pa (
   logic [111:0] pe_tmp;
 
   always_comb begin
-    // LOAD: vertex 0 in IDLE, vertices 1 and 2 in SLoad (k_q)
+    // LOAD: vertex 0 in IDLE, vertices 1 and 2 in SLoad (seq_q.load_vtx)
     if (state_q != SLoad) begin
       load_slot = prim_i.s0;
-    end else if (k_q == 2'd1) begin
+    end else if (seq_q.load_vtx == 2'd1) begin
       load_slot = prim_i.s1;
     end else begin
       load_slot = prim_i.s2;
     end
-    ld_cv  = cv_t'(vbuf_q[{rbank_q, load_slot}]);
-    pe_tmp = pcache_q[pca_q];
+    ld_cv  = cv_t'(vbuf_q[{vb_q.rd_bank, load_slot}]);
+    pe_tmp = pcache_q[pc_raddr_a_q];
     pc_a   = pv_t'(pe_tmp);
-    pe_tmp = pcache_q[pcb_q];
+    pe_tmp = pcache_q[pc_raddr_b_q];
     pc_b   = pv_t'(pe_tmp);
-    ib     = (i_q + 4'd1 == n_q) ? 4'd0 : i_q + 4'd1;
-    pe_a   = poly_q[paddr(cur_q, i_q)];
-    pe_b   = poly_q[paddr(cur_q, ib)];
-    cv_0   = cv_t'(poly_q[paddr(cur_q, 4'd0)][CvW-1:0]);
+    ib     = (seq_q.vtx_idx + 4'd1 == seq_q.poly_len) ? 4'd0 : seq_q.vtx_idx + 4'd1;
+    pe_a   = poly_q[paddr(seq_q.cur_buf, seq_q.vtx_idx)];
+    pe_b   = poly_q[paddr(seq_q.cur_buf, ib)];
+    cv_0   = cv_t'(poly_q[paddr(seq_q.cur_buf, 4'd0)][CvW-1:0]);
     cv_a   = cv_t'(pe_a[CvW-1:0]);
     cv_b   = cv_t'(pe_b[CvW-1:0]);
     code_a = pe_a[PeW-1:CvW];
     code_b = pe_b[PeW-1:CvW];
-    in_a   = !code_a[pl_q];
-    in_b   = !code_b[pl_q];
-    cv_i   = iin_a_q ? cv_a : cv_b;
-    cv_o   = iin_a_q ? cv_b : cv_a;
+    in_a   = !code_a[seq_q.plane];
+    in_b   = !code_b[seq_q.plane];
+    cv_i   = seq_q.in_first ? cv_a : cv_b;
+    cv_o   = seq_q.in_first ? cv_b : cv_a;
     // the triangle emitted: the fan triangle (0, i, i + 1) in EMIT; in LOAD (fast path) the
     // cached projections of the three vertices, the attributes of the third from the port
     cv_2   = cv_b;
     if (state_q == SLoad) begin
-      pv0  = fp0_q;
-      pv1  = fp1_q;
+      pv0  = seq_q.fast_pv0;
+      pv1  = seq_q.fast_pv1;
       pv2  = pc_a;
       cv_2 = ld_cv;
     end else begin
       pe_tmp = proj_q[0];
       pv0    = pv_t'(pe_tmp);
-      pe_tmp = proj_q[i_q];
+      pe_tmp = proj_q[seq_q.vtx_idx];
       pv1    = pv_t'(pe_tmp);
       pe_tmp = proj_q[ib];
       pv2    = pv_t'(pe_tmp);
@@ -214,16 +255,16 @@ module pa (
   logic [3:0][31:0] pj_pos;             // x, y, z, w of the projector's vertex
 
   always_comb begin
-    rb_todo = pcnt_q[rbank_q] < lcnt_q[rbank_q];
-    ob_todo = pcnt_q[!rbank_q] < lcnt_q[!rbank_q];
-    pj_any  = pbusy_q || rb_todo || ob_todo;
-    if (pbusy_q) begin
-      pj_bank = pb_q;
+    rb_todo = vb_q.projected[vb_q.rd_bank] < vb_q.loaded[vb_q.rd_bank];
+    ob_todo = vb_q.projected[!vb_q.rd_bank] < vb_q.loaded[!vb_q.rd_bank];
+    pj_any  = pj_q.busy || rb_todo || ob_todo;
+    if (pj_q.busy) begin
+      pj_bank = pj_q.bank;
     end else begin
-      pj_bank = rb_todo ? rbank_q : !rbank_q;
+      pj_bank = rb_todo ? vb_q.rd_bank : !vb_q.rd_bank;
     end
-    pj_slot = pbusy_q ? ps_q : pcnt_q[pj_bank][4:0];
-    pj_ph   = pbusy_q ? pph_q : 2'd0;
+    pj_slot = pj_q.busy ? pj_q.slot : vb_q.projected[pj_bank][4:0];
+    pj_ph   = pj_q.busy ? pj_q.phase : 2'd0;
     pj_pos  = vbuf_q[{pj_bank, pj_slot}][127:0];
     // the sequencer's states that leave fp32_rcp, fp32_mul, fp32_add and fp32_to_fix16_8 free
     ops_free = (state_q == SIdle) || (state_q == SLoad) || (state_q == SClip) || (state_q == SInt0)
@@ -241,29 +282,29 @@ module pa (
   logic        unused_cmix;
 
   always_comb begin
-    nv_snap = nv_q;
+    nv_snap = seq_q.new_vtx;
     // 2w as fp32 mul(w, 2.0) (see pa_dist)
-    if (nv_q.a[3][30:23] == 8'h00) begin
-      w2n = {nv_q.a[3][31], 31'd0};
-    end else if (nv_q.a[3][30:23] == 8'hFF && nv_q.a[3][22:0] != 23'd0) begin
+    if (seq_q.new_vtx.a[3][30:23] == 8'h00) begin
+      w2n = {seq_q.new_vtx.a[3][31], 31'd0};
+    end else if (seq_q.new_vtx.a[3][30:23] == 8'hFF && seq_q.new_vtx.a[3][22:0] != 23'd0) begin
       w2n = pineda_pkg::FP32_QNAN;
-    end else if (nv_q.a[3][30:23] >= 8'hFE) begin
-      w2n = {nv_q.a[3][31], 8'hFF, 23'd0};
+    end else if (seq_q.new_vtx.a[3][30:23] >= 8'hFE) begin
+      w2n = {seq_q.new_vtx.a[3][31], 8'hFF, 23'd0};
     end else begin
-      w2n = {nv_q.a[3][31], nv_q.a[3][30:23] + 8'd1, nv_q.a[3][22:0]};
+      w2n = {seq_q.new_vtx.a[3][31], seq_q.new_vtx.a[3][30:23] + 8'd1, seq_q.new_vtx.a[3][22:0]};
     end
-    unique case (pl_q)
+    unique case (seq_q.plane)
       3'd0:    nv_snap.a[3] = pineda_pkg::PA_CLIP_EPS;
       3'd1:    nv_snap.a[2] = 32'd0;
-      3'd2:    nv_snap.a[2] = nv_q.a[3];
+      3'd2:    nv_snap.a[2] = seq_q.new_vtx.a[3];
       3'd3:    nv_snap.a[0] = w2n ^ Sign;
       3'd4:    nv_snap.a[0] = w2n;
       3'd5:    nv_snap.a[1] = w2n ^ Sign;
       default: nv_snap.a[1] = w2n;
     endcase
-    tinv = 9'd256 - tt_q;
+    tinv = 9'd256 - seq_q.lerp_t8;
     for (int ch = 0; ch < 4; ch++) begin
-      cmix[ch] = 18'(cv_i.color[8*ch +: 8]) * 18'(tinv) + 18'(cv_o.color[8*ch +: 8]) * 18'(tt_q) + 18'd128;
+      cmix[ch] = 18'(cv_i.color[8*ch +: 8]) * 18'(tinv) + 18'(cv_o.color[8*ch +: 8]) * 18'(seq_q.lerp_t8) + 18'd128;
       nv_snap.color[8*ch +: 8] = cmix[ch][15:8];
     end
     unused_cmix = ^{cmix[0][17:16], cmix[0][7:0], cmix[1][17:16], cmix[1][7:0],
@@ -298,7 +339,7 @@ module pa (
 
   always_comb begin
     unique case (state_q)
-      SInt2:   rcp_a = den_q;
+      SInt2:   rcp_a = seq_q.d_diff;
       SProj:   rcp_a = cv_a.a[3];
       default: rcp_a = pj_pos[3];         // projector phase 0: 1/w
     endcase
@@ -309,28 +350,28 @@ module pa (
     mul_a = 32'd0;
     mul_b = 32'd0;
     unique case (state_q)
-      SDer1: begin mul_a = vpw_q; mul_b = Half; end
-      SDer2: begin mul_a = vph_q; mul_b = Half; end
-      SInt1: begin mul_a = hv_q ? dd[pl_q] : di_q; mul_b = TwoM64; end  // |dI - dO| >= 2^64: scale
-      SInt2: begin mul_a = di_q;  mul_b = rcp_y; end
-      SIntA: begin mul_a = s_q;   mul_b = cv_i.a[ph_q]; end
-      SIntB: begin mul_a = t_q;   mul_b = cv_o.a[ph_q]; end
+      SDer1: begin mul_a = fe_q.vp_w; mul_b = Half; end
+      SDer2: begin mul_a = fe_q.vp_h; mul_b = Half; end
+      SInt1: begin mul_a = hv_q ? dd[seq_q.plane] : seq_q.d_in; mul_b = TwoM64; end  // |dI - dO| >= 2^64: scale
+      SInt2: begin mul_a = seq_q.d_in;  mul_b = rcp_y; end
+      SIntA: begin mul_a = seq_q.lerp_s;   mul_b = cv_i.a[seq_q.phase]; end
+      SIntB: begin mul_a = seq_q.lerp_t;   mul_b = cv_o.a[seq_q.phase]; end
       SProj: begin
-        unique case (ph_q)
+        unique case (seq_q.phase)
           3'd0:    begin mul_a = cv_a.a[2]; mul_b = rcp_y; end   // z * (1/w)
-          3'd1:    begin mul_a = cv_a.a[0]; mul_b = r_q;   end   // x/w
-          3'd2:    begin mul_a = a1_q;      mul_b = hw_q;  end
-          3'd3:    begin mul_a = cv_a.a[1]; mul_b = r_q;   end   // y/w
-          3'd4:    begin mul_a = a1_q;      mul_b = hh_q;  end
-          default: begin mul_a = zn_q;      mul_b = zr_q;  end
+          3'd1:    begin mul_a = cv_a.a[0]; mul_b = seq_q.proj_rhw;   end   // x/w
+          3'd2:    begin mul_a = seq_q.proj_tmp;      mul_b = fe_q.half_w;  end
+          3'd3:    begin mul_a = cv_a.a[1]; mul_b = seq_q.proj_rhw;   end   // y/w
+          3'd4:    begin mul_a = seq_q.proj_tmp;      mul_b = fe_q.half_h;  end
+          default: begin mul_a = seq_q.proj_zn;      mul_b = fe_q.z_range;  end
         endcase
       end
       default: begin
         if (pj_go) begin
           unique case (pj_ph)
             2'd0:    begin mul_a = pj_pos[0]; mul_b = rcp_y; end  // x/w
-            2'd1:    begin mul_a = pj_pos[2]; mul_b = pr_q;  end  // z/w
-            default: begin mul_a = pzn_q;      mul_b = zr_q;  end
+            2'd1:    begin mul_a = pj_pos[2]; mul_b = pj_q.rhw;  end  // z/w
+            default: begin mul_a = pj_q.zn;      mul_b = fe_q.z_range;  end
           endcase
         end
       end
@@ -342,17 +383,17 @@ module pa (
     add_a = 32'd0;
     add_b = 32'd0;
     unique case (state_q)
-      SDer1: begin add_a = zmax_q; add_b = zmin_q ^ Sign; end
-      SInt1: begin add_a = di_q;   add_b = (hv_q ? mul_y : dd[pl_q]) ^ Sign; end
-      SInt3: begin add_a = One;    add_b = t_q ^ Sign; end
-      SIntB: begin add_a = m1_q;   add_b = mul_y; end
+      SDer1: begin add_a = fe_q.vp_zmax; add_b = fe_q.vp_zmin ^ Sign; end
+      SInt1: begin add_a = seq_q.d_in;   add_b = (hv_q ? mul_y : dd[seq_q.plane]) ^ Sign; end
+      SInt3: begin add_a = One;    add_b = seq_q.lerp_t ^ Sign; end
+      SIntB: begin add_a = seq_q.lerp_in;   add_b = mul_y; end
       SProj: begin
-        unique case (ph_q)
+        unique case (seq_q.phase)
           3'd1:    begin add_a = mul_y; add_b = One; end          // x/w + 1
-          3'd2:    begin add_a = mul_y; add_b = vpx_q; end
+          3'd2:    begin add_a = mul_y; add_b = fe_q.vp_x; end
           3'd3:    begin add_a = One;   add_b = mul_y ^ Sign; end // 1 - y/w
-          3'd4:    begin add_a = mul_y; add_b = vpy_q; end
-          3'd5:    begin add_a = mul_y; add_b = zmin_q; end
+          3'd4:    begin add_a = mul_y; add_b = fe_q.vp_y; end
+          3'd5:    begin add_a = mul_y; add_b = fe_q.vp_zmin; end
           default: ;
         endcase
       end
@@ -360,8 +401,8 @@ module pa (
         if (pj_go) begin
           unique case (pj_ph)
             2'd0:    begin add_a = mul_y;  add_b = One;   end    // x/w + 1
-            2'd1:    begin add_a = mul2_y; add_b = vpx_q; end    // X
-            default: begin add_a = mul2_y; add_b = vpy_q; end    // Y
+            2'd1:    begin add_a = mul2_y; add_b = fe_q.vp_x; end    // X
+            default: begin add_a = mul2_y; add_b = fe_q.vp_y; end    // Y
           endcase
         end
       end
@@ -374,8 +415,8 @@ module pa (
   always_comb begin
     unique case (pj_ph)
       2'd0:    begin mul2_a = pj_pos[1]; mul2_b = rcp_y; end
-      2'd1:    begin mul2_a = pax_q;      mul2_b = hw_q;  end
-      default: begin mul2_a = pay_q;      mul2_b = hh_q;  end
+      2'd1:    begin mul2_a = pj_q.x_plus1;      mul2_b = fe_q.half_w;  end
+      default: begin mul2_a = pj_q.one_minus_y;      mul2_b = fe_q.half_h;  end
     endcase
   end
   fp32_mul u_mul2 (.a_i(mul2_a), .b_i(mul2_b), .y_o(mul2_y));
@@ -386,19 +427,27 @@ module pa (
       add2_b = mul2_y ^ Sign;
     end else begin
       add2_a = mul_y;
-      add2_b = zmin_q;
+      add2_b = fe_q.vp_zmin;
     end
   end
   fp32_add u_add2 (.a_i(add2_a), .b_i(add2_b), .y_o(add2_y));
 
   always_comb begin
-    fix_a = (state_q == SInt3) ? t_q : add_y;
+    fix_a = (state_q == SInt3) ? seq_q.lerp_t : add_y;
   end
   fp32_to_fix16_8 u_fix (.a_i(fix_a), .y_o(fix_y));
 
   // ---------------------------------------------------------------------------------------------
   // Emission: area, face, bounding box (the fan triangle (0, i, i + 1))
   // ---------------------------------------------------------------------------------------------
+  logic [1:0]         cull_mode;       // FE_RASTER fields
+  logic               front_ccw;
+  logic               depth_clip_off;
+
+  assign cull_mode      = fe_q.raster[pineda_pkg::RASTER_CULL_MSB:pineda_pkg::RASTER_CULL_LSB];
+  assign front_ccw      = fe_q.raster[pineda_pkg::RASTER_FRONT_CCW_BIT];
+  assign depth_clip_off = fe_q.raster[pineda_pkg::RASTER_DEPTH_CLIP_OFF_BIT];
+
   logic signed [23:0] ex0, ey0, ex1, ey1, ex2, ey2, xmin, xmax, ymin, ymax;
   logic signed [50:0] area2;
   logic signed [25:0] px0, px1, py0, py1, qx0, qx1, qy0, qy1, sd;
@@ -414,24 +463,24 @@ module pa (
   endfunction
 
   always_comb begin
-    rtw = min16(rtsize_q[15:0], 16'(pineda_pkg::MAX_RT_DIM));
-    rth = min16(rtsize_q[31:16], 16'(pineda_pkg::MAX_RT_DIM));
-    clip.x0 = 15'(min16(scx_q[15:0], rtw));
-    clip.x1 = 15'(min16(scx_q[31:16], rtw));
-    clip.y0 = 15'(min16(scy_q[15:0], rth));
-    clip.y1 = 15'(min16(scy_q[31:16], rth));
+    rtw = min16(fe_q.rt_size[15:0], 16'(pineda_pkg::MAX_RT_DIM));
+    rth = min16(fe_q.rt_size[31:16], 16'(pineda_pkg::MAX_RT_DIM));
+    clip.x0 = 15'(min16(fe_q.scissor_x[15:0], rtw));
+    clip.x1 = 15'(min16(fe_q.scissor_x[31:16], rtw));
+    clip.y0 = 15'(min16(fe_q.scissor_y[15:0], rth));
+    clip.y1 = 15'(min16(fe_q.scissor_y[31:16], rth));
 
     ex0 = $signed(pv0.sx); ey0 = $signed(pv0.sy);
     ex1 = $signed(pv1.sx); ey1 = $signed(pv1.sy);
     ex2 = $signed(pv2.sx); ey2 = $signed(pv2.sy);
     area2 = (51'(ex1) - 51'(ex0)) * (51'(ey2) - 51'(ey0)) - (51'(ex2) - 51'(ex0)) * (51'(ey1) - 51'(ey0));
-    front = (area2 > 51'sd0) != raster_q[2];
+    front = (area2 > 51'sd0) != front_ccw;
     xmin = (ex0 < ex1) ? ex0 : ex1;  xmin = (ex2 < xmin) ? ex2 : xmin;
     xmax = (ex0 > ex1) ? ex0 : ex1;  xmax = (ex2 > xmax) ? ex2 : xmax;
     ymin = (ey0 < ey1) ? ey0 : ey1;  ymin = (ey2 < ymin) ? ey2 : ymin;
     ymax = (ey0 > ey1) ? ey0 : ey1;  ymax = (ey2 > ymax) ? ey2 : ymax;
     // SETUP's sample box: samples within sd = 0 (1x) or 96/256 pixel (4x MSAA) of the centre.
-    sd  = rtpitch_q[16] ? 26'sd96 : 26'sd0;
+    sd  = fe_q.rt_pitch[pineda_pkg::RT_MSAA_BIT] ? 26'sd96 : 26'sd0;
     px0 = (26'(xmin) + 26'sd127 - sd) >>> 8;
     py0 = (26'(ymin) + 26'sd127 - sd) >>> 8;
     px1 = ((26'(xmax) - 26'sd128 + sd) >>> 8) + 26'sd1;
@@ -441,8 +490,8 @@ module pa (
     qy0 = (py0 > $signed({11'd0, clip.y0})) ? py0 : $signed({11'd0, clip.y0});
     qy1 = (py1 < $signed({11'd0, clip.y1})) ? py1 : $signed({11'd0, clip.y1});
     cull = (area2 == '0)
-        || ((raster_q[1:0] == 2'(pineda_pkg::PA_CULL_FRONT)) && front)
-        || ((raster_q[1:0] == 2'(pineda_pkg::PA_CULL_BACK)) && !front)
+        || ((cull_mode == pineda_pkg::PA_CULL_FRONT) && front)
+        || ((cull_mode == pineda_pkg::PA_CULL_BACK) && !front)
         || (qx1 <= qx0) || (qy1 <= qy0);
 
     etri = '0;
@@ -462,12 +511,12 @@ module pa (
     ta.color = cv_2.color;
     ta.tex0.u = cv_2.a[4]; ta.tex0.v = cv_2.a[5]; ta.tex1.u = cv_2.a[6]; ta.tex1.v = cv_2.a[7];
     etri.attr[2] = ta;
-    etri.color   = flat_q;
-    etri.target.base  = rtbase_q;
-    etri.target.pitch = rtpitch_q[15:0];
-    etri.target.msaa  = rtpitch_q[16];
+    etri.color   = seq_q.flat_color;
+    etri.target.base  = fe_q.rt_base;
+    etri.target.pitch = fe_q.rt_pitch[pineda_pkg::RT_PITCH_MSB:pineda_pkg::RT_PITCH_LSB];
+    etri.target.msaa  = fe_q.rt_pitch[pineda_pkg::RT_MSAA_BIT];
     etri.clip    = clip;
-    etri.tri_id  = tri_q;
+    etri.tri_id  = seq_q.tri_id;
     etri.prim_id = prim_i.prim_id;
     etri.draw_id = prim_i.draw_id;
   end
@@ -482,11 +531,11 @@ module pa (
   logic       pl_found;
 
   always_comb begin
-    // next plane in or_q after pl_q
+    // next plane in seq_q.code_or after seq_q.plane
     pl_next  = 3'd0;
     pl_found = 1'b0;
     for (int p = 6; p >= 0; p--) begin
-      if (or_q[p] && (3'(p) > pl_q)) begin
+      if (seq_q.code_or[p] && (3'(p) > seq_q.plane)) begin
         pl_next  = 3'(p);
         pl_found = 1'b1;
       end
@@ -496,27 +545,16 @@ module pa (
   always_comb begin
     state_d     = state_q;
     hv_d        = hv_q;
-    full_d      = full_q;
-    wbank_d     = wbank_q;
-    rbank_d     = rbank_q;
-    vpx_d = vpx_q; vpy_d = vpy_q; vpw_d = vpw_q; vph_d = vph_q; zmin_d = zmin_q; zmax_d = zmax_q;
-    raster_d = raster_q; rtbase_d = rtbase_q; rtpitch_d = rtpitch_q; rtsize_d = rtsize_q;
-    scx_d = scx_q; scy_d = scy_q;
-    hw_d = hw_q; hh_d = hh_q; zr_d = zr_q;
-    k_d = k_q; and_d = and_q; or_d = or_q; nan_d = nan_q; flat_d = flat_q;
-    cur_d = cur_q; n_d = n_q; m_d = m_q; i_d = i_q; pl_d = pl_q; iin_a_d = iin_a_q; ph_d = ph_q;
-    di_d = di_q; den_d = den_q; t_d = t_q; s_d = s_q; m1_d = m1_q; tt_d = tt_q; nv_d = nv_q;
-    r_d = r_q; zn_d = zn_q; a1_d = a1_q; sx_d = sx_q;
-    tri_d       = tri_q;
+    fe_d        = fe_q;
+    vb_d        = vb_q;
+    seq_d       = seq_q;
+    pj_d        = pj_q;
     out_valid_d = out_valid_q;
     out_d       = out_q;
-    fp0_d = fp0_q; fp1_d = fp1_q;
     // pcache reads: vertices 0 (port a) and 1 (port b) with the addresses of IDLE, vertex 2
     // (port a) with those of SLoad
-    pca_d = {rbank_q, (state_q == SLoad) ? prim_i.s2 : prim_i.s0};
-    pcb_d = {rbank_q, prim_i.s1};
-    lcnt_d = lcnt_q; pcnt_d = pcnt_q; pbusy_d = pbusy_q; pph_d = pph_q; pb_d = pb_q; ps_d = ps_q;
-    pr_d = pr_q; pax_d = pax_q; pay_d = pay_q; pzn_d = pzn_q; psx_d = psx_q;
+    pc_raddr_a_d = {vb_q.rd_bank, (state_q == SLoad) ? prim_i.s2 : prim_i.s0};
+    pc_raddr_b_d = {vb_q.rd_bank, prim_i.s1};
     prim_ready_o = 1'b0;
     prim_done    = 1'b0;
     vp_wr        = 1'b0;
@@ -529,18 +567,18 @@ module pa (
     if (out_valid_q && out_ready_i) out_valid_d = 1'b0;
 
     // ---- vertex stream
-    vtx_ready_o = !full_q[wbank_q];
+    vtx_ready_o = !vb_q.full[vb_q.wr_bank];
     vtx_fire    = vtx_valid_i && vtx_ready_o;
     if (vtx_fire && !vtx_i.eop) begin
       vb_we    = 1'b1;
-      vb_waddr = {wbank_q, vtx_i.vtx_id[4:0]};
+      vb_waddr = {vb_q.wr_bank, vtx_i.vtx_id[4:0]};
       vb_wdata.color = vtx_i.color;
       vb_wdata.a = {vtx_i.tex1.v, vtx_i.tex1.u, vtx_i.tex0.v, vtx_i.tex0.u,
                     vtx_i.pos.w, vtx_i.pos.z, vtx_i.pos.y, vtx_i.pos.x};
-      lcnt_d[wbank_q] = lcnt_q[wbank_q] + 6'd1;
+      vb_d.loaded[vb_q.wr_bank] = vb_q.loaded[vb_q.wr_bank] + 6'd1;
       if (vtx_i.vtx_id[5]) begin
-        full_d[wbank_q] = 1'b1;
-        wbank_d         = !wbank_q;
+        vb_d.full[vb_q.wr_bank] = 1'b1;
+        vb_d.wr_bank         = !vb_q.wr_bank;
       end
     end
 
@@ -548,26 +586,26 @@ module pa (
     if (pj_go) begin
       unique case (pj_ph)
         2'd0: begin
-          pr_d    = rcp_y;
-          pax_d   = add_y;
-          pay_d   = add2_y;
-          pbusy_d = 1'b1;
-          pph_d   = 2'd1;
-          pb_d    = pj_bank;
-          ps_d    = pj_slot;
+          pj_d.rhw    = rcp_y;
+          pj_d.x_plus1   = add_y;
+          pj_d.one_minus_y   = add2_y;
+          pj_d.busy = 1'b1;
+          pj_d.phase   = 2'd1;
+          pj_d.bank    = pj_bank;
+          pj_d.slot    = pj_slot;
         end
         2'd1: begin
-          pzn_d = mul_y;
-          psx_d = fix_y;
-          pph_d = 2'd2;
+          pj_d.zn = mul_y;
+          pj_d.sx = fix_y;
+          pj_d.phase = 2'd2;
         end
         default: begin
           pc_we    = 1'b1;
-          pc_waddr = {pb_q, ps_q};
-          pc_wdata = {psx_q, fix_y, add2_y, pr_q};
-          pcnt_d[pb_q] = pcnt_q[pb_q] + 6'd1;
-          pbusy_d  = 1'b0;
-          pph_d    = 2'd0;
+          pc_waddr = {pj_q.bank, pj_q.slot};
+          pc_wdata = {pj_q.sx, fix_y, add2_y, pj_q.rhw};
+          vb_d.projected[pj_q.bank] = vb_q.projected[pj_q.bank] + 6'd1;
+          pj_d.busy  = 1'b0;
+          pj_d.phase    = 2'd0;
         end
       endcase
     end
@@ -576,10 +614,10 @@ module pa (
     smax = prim_i.s0;
     if (prim_i.s1 > smax) smax = prim_i.s1;
     if (prim_i.s2 > smax) smax = prim_i.s2;
-    proj_rdy = ({1'b0, smax} < pcnt_q[rbank_q]) || (pcnt_q[rbank_q] == lcnt_q[rbank_q]);
+    proj_rdy = ({1'b0, smax} < vb_q.projected[vb_q.rd_bank]) || (vb_q.projected[vb_q.rd_bank] == vb_q.loaded[vb_q.rd_bank]);
 
-    code_ld    = dout & {4'hF, !raster_q[3], !raster_q[3], 1'b1};
-    or_next    = or_q | code_ld;
+    code_ld    = dout & {4'hF, !depth_clip_off, !depth_clip_off, 1'b1};
+    or_next    = seq_q.code_or | code_ld;
     pos_nan_ld = 1'b0;
     pos_nan_p  = 1'b0;
     for (int c = 0; c < 4; c++) begin
@@ -601,74 +639,74 @@ module pa (
             prim_ready_o = 1'b1;
             // a viewport register changes (writing its value again changes nothing)
             unique case (prim_i.wr_idx)
-              8'(pineda_pkg::FE_VP_X):    vp_wr = prim_i.wr_val != vpx_q;
-              8'(pineda_pkg::FE_VP_Y):    vp_wr = prim_i.wr_val != vpy_q;
-              8'(pineda_pkg::FE_VP_W):    vp_wr = prim_i.wr_val != vpw_q;
-              8'(pineda_pkg::FE_VP_H):    vp_wr = prim_i.wr_val != vph_q;
-              8'(pineda_pkg::FE_VP_ZMIN): vp_wr = prim_i.wr_val != zmin_q;
-              8'(pineda_pkg::FE_VP_ZMAX): vp_wr = prim_i.wr_val != zmax_q;
+              pineda_pkg::FE_VP_X:    vp_wr = prim_i.wr_val != fe_q.vp_x;
+              pineda_pkg::FE_VP_Y:    vp_wr = prim_i.wr_val != fe_q.vp_y;
+              pineda_pkg::FE_VP_W:    vp_wr = prim_i.wr_val != fe_q.vp_w;
+              pineda_pkg::FE_VP_H:    vp_wr = prim_i.wr_val != fe_q.vp_h;
+              pineda_pkg::FE_VP_ZMIN: vp_wr = prim_i.wr_val != fe_q.vp_zmin;
+              pineda_pkg::FE_VP_ZMAX: vp_wr = prim_i.wr_val != fe_q.vp_zmax;
               default: ;
             endcase
             unique case (prim_i.wr_idx)
-              8'(pineda_pkg::FE_VP_X):      vpx_d     = prim_i.wr_val;
-              8'(pineda_pkg::FE_VP_Y):      vpy_d     = prim_i.wr_val;
-              8'(pineda_pkg::FE_VP_W):      vpw_d     = prim_i.wr_val;
-              8'(pineda_pkg::FE_VP_H):      vph_d     = prim_i.wr_val;
-              8'(pineda_pkg::FE_VP_ZMIN):   zmin_d    = prim_i.wr_val;
-              8'(pineda_pkg::FE_VP_ZMAX):   zmax_d    = prim_i.wr_val;
-              8'(pineda_pkg::FE_RASTER):    raster_d  = prim_i.wr_val[3:0];
-              8'(pineda_pkg::FE_RT_BASE):   rtbase_d  = prim_i.wr_val;
-              8'(pineda_pkg::FE_RT_PITCH):  rtpitch_d = prim_i.wr_val[16:0];
-              8'(pineda_pkg::FE_RT_SIZE):   rtsize_d  = prim_i.wr_val;
-              8'(pineda_pkg::FE_SCISSOR_X): scx_d     = prim_i.wr_val;
-              8'(pineda_pkg::FE_SCISSOR_Y): scy_d     = prim_i.wr_val;
+              pineda_pkg::FE_VP_X:      fe_d.vp_x     = prim_i.wr_val;
+              pineda_pkg::FE_VP_Y:      fe_d.vp_y     = prim_i.wr_val;
+              pineda_pkg::FE_VP_W:      fe_d.vp_w     = prim_i.wr_val;
+              pineda_pkg::FE_VP_H:      fe_d.vp_h     = prim_i.wr_val;
+              pineda_pkg::FE_VP_ZMIN:   fe_d.vp_zmin    = prim_i.wr_val;
+              pineda_pkg::FE_VP_ZMAX:   fe_d.vp_zmax    = prim_i.wr_val;
+              pineda_pkg::FE_RASTER:    fe_d.raster  = prim_i.wr_val[3:0];
+              pineda_pkg::FE_RT_BASE:   fe_d.rt_base  = prim_i.wr_val;
+              pineda_pkg::FE_RT_PITCH:  fe_d.rt_pitch = prim_i.wr_val[16:0];
+              pineda_pkg::FE_RT_SIZE:   fe_d.rt_size  = prim_i.wr_val;
+              pineda_pkg::FE_SCISSOR_X: fe_d.scissor_x     = prim_i.wr_val;
+              pineda_pkg::FE_SCISSOR_Y: fe_d.scissor_y     = prim_i.wr_val;
               default: ;
             endcase
             // a viewport write: derived values in SDer1, SDer2
             state_d = vp_wr ? SDer1 : SIdle;
-          end else if (full_q[rbank_q] && proj_rdy) begin
+          end else if (vb_q.full[vb_q.rd_bank] && proj_rdy) begin
             // LOAD, vertex 0
             poly_we    = 1'b1;
             poly_waddr = paddr(1'b0, 4'd0);
             poly_wdata = {code_ld, CvW'(ld_cv)};
-            flat_d  = ld_cv.color;
-            and_d   = code_ld;
-            or_d    = code_ld;
-            nan_d   = pos_nan_ld;
-            k_d     = 2'd1;
-            cur_d   = 1'b0;
-            i_d     = 4'd1;           // EMIT's cv_a reads vertex 1 in the fast path
+            seq_d.flat_color  = ld_cv.color;
+            seq_d.code_and   = code_ld;
+            seq_d.code_or    = code_ld;
+            seq_d.pos_nan   = pos_nan_ld;
+            seq_d.load_vtx     = 2'd1;
+            seq_d.cur_buf   = 1'b0;
+            seq_d.vtx_idx     = 4'd1;           // EMIT's cv_a reads vertex 1 in the fast path
             state_d = SLoad;
           end
         end
       end
       SDer1: begin
-        hw_d    = mul_y;
-        zr_d    = add_y;
+        fe_d.half_w    = mul_y;
+        fe_d.z_range    = add_y;
         state_d = SDer2;
       end
       SDer2: begin
-        hh_d    = mul_y;
+        fe_d.half_h    = mul_y;
         state_d = SIdle;
       end
       SLoad: begin
-        // vertices 1 (k = 1) and 2 (k = 2)
+        // vertices 1 (load_vtx = 1) and 2 (load_vtx = 2)
         poly_we    = 1'b1;
-        poly_waddr = paddr(1'b0, 4'(k_q));
+        poly_waddr = paddr(1'b0, 4'(seq_q.load_vtx));
         poly_wdata = {code_ld, CvW'(ld_cv)};
-        and_d = and_q & code_ld;
-        or_d  = or_next;
-        nan_d = nan_q || pos_nan_ld;
-        if (k_q == 2'd1) begin
-          fp0_d = pc_a;
-          fp1_d = pc_b;
-          k_d   = 2'd2;
+        seq_d.code_and = seq_q.code_and & code_ld;
+        seq_d.code_or  = or_next;
+        seq_d.pos_nan = seq_q.pos_nan || pos_nan_ld;
+        if (seq_q.load_vtx == 2'd1) begin
+          seq_d.fast_pv0 = pc_a;
+          seq_d.fast_pv1 = pc_b;
+          seq_d.load_vtx   = 2'd2;
         end else begin
-          cur_d = 1'b0;
-          n_d   = 4'd3;
-          m_d   = 4'd0;
-          ph_d  = 3'd0;
-          if (nan_q || pos_nan_ld || ((and_q & code_ld) != 7'd0)) begin
+          seq_d.cur_buf = 1'b0;
+          seq_d.poly_len   = 4'd3;
+          seq_d.out_len   = 4'd0;
+          seq_d.phase  = 3'd0;
+          if (seq_q.pos_nan || pos_nan_ld || ((seq_q.code_and & code_ld) != 7'd0)) begin
             prim_done = 1'b1;         // NaN or rejected
           end else if (or_next == 7'd0) begin
             // fast path: not clipped, the cached projections; waits here for the output
@@ -676,16 +714,16 @@ module pa (
               if (!cull) begin
                 out_valid_d = 1'b1;
                 out_d       = etri;
-                tri_d       = tri_q + 32'd1;
+                seq_d.tri_id       = seq_q.tri_id + 32'd1;
               end
               prim_done = 1'b1;
             end
           end else begin
-            i_d     = 4'd0;
+            seq_d.vtx_idx     = 4'd0;
             state_d = SClip;
-            pl_d    = 3'd0;
+            seq_d.plane    = 3'd0;
             for (int p = 6; p >= 0; p--) begin
-              if (or_next[p]) pl_d = 3'(p);
+              if (or_next[p]) seq_d.plane = 3'(p);
             end
           end
         end
@@ -694,123 +732,123 @@ module pa (
         // edge (i, ib): copy A when inside; a crossing edge goes through INT
         if (in_a) begin
           poly_we    = 1'b1;
-          poly_waddr = paddr(!cur_q, m_q);
+          poly_waddr = paddr(!seq_q.cur_buf, seq_q.out_len);
           poly_wdata = pe_a;
         end
-        m_d = m_q + (in_a ? 4'd1 : 4'd0);
+        seq_d.out_len = seq_q.out_len + (in_a ? 4'd1 : 4'd0);
         if (in_a != in_b) begin
-          iin_a_d = in_a;
+          seq_d.in_first = in_a;
           state_d = SInt0;
         end else if (ib == 4'd0) begin
           // plane done
-          if (m_q + (in_a ? 4'd1 : 4'd0) < 4'd3) begin
+          if (seq_q.out_len + (in_a ? 4'd1 : 4'd0) < 4'd3) begin
             state_d = SDone;
           end else begin
-            cur_d = !cur_q;
-            n_d   = m_q + (in_a ? 4'd1 : 4'd0);
-            m_d   = 4'd0;
-            i_d   = 4'd0;
+            seq_d.cur_buf = !seq_q.cur_buf;
+            seq_d.poly_len   = seq_q.out_len + (in_a ? 4'd1 : 4'd0);
+            seq_d.out_len   = 4'd0;
+            seq_d.vtx_idx   = 4'd0;
             if (pl_found) begin
-              pl_d = pl_next;
+              seq_d.plane = pl_next;
             end else begin
               state_d = SProj;
-              ph_d    = 3'd0;
+              seq_d.phase    = 3'd0;
             end
           end
         end else begin
-          i_d = i_q + 4'd1;
+          seq_d.vtx_idx = seq_q.vtx_idx + 4'd1;
         end
       end
       SInt0: begin
-        di_d    = dd[pl_q];
+        seq_d.d_in    = dd[seq_q.plane];
         state_d = SInt1;
       end
       SInt1: begin
         if (!hv_q && (add_y[30:23] >= 8'hBF)) begin
-          di_d = mul_y;            // |dI - dO| >= 2^64 (or Inf): again with dI, dO scaled by 2^-64
+          seq_d.d_in = mul_y;      // |dI - dO| >= 2^64 (or Inf): again with dI, dO scaled by 2^-64
           hv_d = 1'b1;
         end else begin
-          den_d   = add_y;         // dI - dO
+          seq_d.d_diff   = add_y;         // dI - dO
           hv_d    = 1'b0;
           state_d = SInt2;
         end
       end
       SInt2: begin
-        t_d     = mul_y;           // dI * rcp(dI - dO)
+        seq_d.lerp_t     = mul_y;           // dI * rcp(dI - dO)
         state_d = SInt3;
       end
       SInt3: begin
-        s_d     = add_y;           // 1 - t
+        seq_d.lerp_s     = add_y;           // 1 - t
         if ($signed(fix_y) < 24'sd0) begin
-          tt_d = 9'd0;
+          seq_d.lerp_t8 = 9'd0;
         end else if ($signed(fix_y) > 24'sd256) begin
-          tt_d = 9'd256;
+          seq_d.lerp_t8 = 9'd256;
         end else begin
-          tt_d = fix_y[8:0];
+          seq_d.lerp_t8 = fix_y[8:0];
         end
-        ph_d    = 3'd0;
+        seq_d.phase    = 3'd0;
         state_d = SIntA;
       end
       SIntA: begin
-        m1_d    = mul_y;           // s * a_in
+        seq_d.lerp_in    = mul_y;           // s * a_in
         state_d = SIntB;
       end
       SIntB: begin
-        nv_d.a[ph_q] = add_y;      // s * a_in + t * a_out
-        ph_d    = ph_q + 3'd1;
-        state_d = (ph_q == 3'd7) ? SIntW : SIntA;
+        seq_d.new_vtx.a[seq_q.phase] = add_y;      // s * a_in + t * a_out
+        seq_d.phase    = seq_q.phase + 3'd1;
+        state_d = (seq_q.phase == 3'd7) ? SIntW : SIntA;
       end
       SIntW: begin
         poly_we    = 1'b1;
-        poly_waddr = paddr(!cur_q, m_q);
-        poly_wdata = {dout & {4'hF, !raster_q[3], !raster_q[3], 1'b1}, CvW'(nv_snap)};
-        m_d        = m_q + 4'd1;
+        poly_waddr = paddr(!seq_q.cur_buf, seq_q.out_len);
+        poly_wdata = {dout & {4'hF, !depth_clip_off, !depth_clip_off, 1'b1}, CvW'(nv_snap)};
+        seq_d.out_len        = seq_q.out_len + 4'd1;
         if (ib == 4'd0) begin
-          cur_d = !cur_q;
-          n_d   = m_q + 4'd1;
-          m_d   = 4'd0;
-          i_d   = 4'd0;
-          if (m_q + 4'd1 < 4'd3) begin
+          seq_d.cur_buf = !seq_q.cur_buf;
+          seq_d.poly_len   = seq_q.out_len + 4'd1;
+          seq_d.out_len   = 4'd0;
+          seq_d.vtx_idx   = 4'd0;
+          if (seq_q.out_len + 4'd1 < 4'd3) begin
             state_d = SDone;
           end else if (pl_found) begin
-            pl_d    = pl_next;
+            seq_d.plane    = pl_next;
             state_d = SClip;
           end else begin
             state_d = SProj;
-            ph_d    = 3'd0;
+            seq_d.phase    = 3'd0;
           end
         end else begin
-          i_d     = i_q + 4'd1;
+          seq_d.vtx_idx     = seq_q.vtx_idx + 4'd1;
           state_d = SClip;
         end
       end
       SProj: begin
-        ph_d = ph_q + 3'd1;
-        unique case (ph_q)
+        seq_d.phase = seq_q.phase + 3'd1;
+        unique case (seq_q.phase)
           3'd0: begin
-            r_d  = rcp_y;
-            zn_d = mul_y;
+            seq_d.proj_rhw  = rcp_y;
+            seq_d.proj_zn = mul_y;
             if (pos_nan_p) state_d = SDone;
           end
-          3'd1: a1_d = add_y;
-          3'd2: sx_d = fix_y;
-          3'd3: a1_d = add_y;
+          3'd1: seq_d.proj_tmp = add_y;
+          3'd2: seq_d.proj_sx = fix_y;
+          3'd3: seq_d.proj_tmp = add_y;
           3'd4: begin
             proj_we    = 1'b1;      // sx, sy now; z and 1/w with phase 5
-            proj_waddr = i_q;
-            proj_wdata = {sx_q, fix_y, 32'd0, 32'd0};
-            sx_d       = fix_y;     // keep sy
+            proj_waddr = seq_q.vtx_idx;
+            proj_wdata = {seq_q.proj_sx, fix_y, 32'd0, 32'd0};
+            seq_d.proj_sx       = fix_y;     // keep sy
           end
           default: begin
             proj_we    = 1'b1;
-            proj_waddr = i_q;
-            proj_wdata = {proj_q[i_q][111:88], sx_q, add_y, r_q};
-            ph_d       = 3'd0;
-            if (i_q + 4'd1 == n_q) begin
-              i_d     = 4'd1;
+            proj_waddr = seq_q.vtx_idx;
+            proj_wdata = {proj_q[seq_q.vtx_idx][111:88], seq_q.proj_sx, add_y, seq_q.proj_rhw};
+            seq_d.phase       = 3'd0;
+            if (seq_q.vtx_idx + 4'd1 == seq_q.poly_len) begin
+              seq_d.vtx_idx     = 4'd1;
               state_d = SEmit;
             end else begin
-              i_d = i_q + 4'd1;
+              seq_d.vtx_idx = seq_q.vtx_idx + 4'd1;
             end
           end
         endcase
@@ -821,12 +859,12 @@ module pa (
           if (!cull) begin
             out_valid_d = 1'b1;
             out_d       = etri;
-            tri_d       = tri_q + 32'd1;
+            seq_d.tri_id       = seq_q.tri_id + 32'd1;
           end
-          if (i_q + 4'd2 == n_q) begin
+          if (seq_q.vtx_idx + 4'd2 == seq_q.poly_len) begin
             state_d = SDone;
           end else begin
-            i_d = i_q + 4'd1;
+            seq_d.vtx_idx = seq_q.vtx_idx + 4'd1;
           end
         end
       end
@@ -840,28 +878,28 @@ module pa (
     if (prim_done) begin
       prim_ready_o = 1'b1;
       state_d      = SIdle;
-      k_d          = 2'd0;
+      seq_d.load_vtx          = 2'd0;
       if (prim_i.last) begin
-        full_d[rbank_q] = 1'b0;
-        rbank_d         = !rbank_q;
-        lcnt_d[rbank_q] = 6'd0;
-        pcnt_d[rbank_q] = 6'd0;
-        if (pbusy_d && (pb_d == rbank_q)) begin
-          pbusy_d = 1'b0;
-          pph_d   = 2'd0;
+        vb_d.full[vb_q.rd_bank] = 1'b0;
+        vb_d.rd_bank         = !vb_q.rd_bank;
+        vb_d.loaded[vb_q.rd_bank] = 6'd0;
+        vb_d.projected[vb_q.rd_bank] = 6'd0;
+        if (pj_d.busy && (pj_d.bank == vb_q.rd_bank)) begin
+          pj_d.busy = 1'b0;
+          pj_d.phase   = 2'd0;
         end
       end
     end
     // a viewport write: every cached projection is stale, the vertex in flight too
     if (vp_wr) begin
-      pcnt_d  = '0;
-      pbusy_d = 1'b0;
-      pph_d   = 2'd0;
+      vb_d.projected  = '0;
+      pj_d.busy = 1'b0;
+      pj_d.phase   = 2'd0;
     end
 
     out_valid_o = out_valid_q;
     out_o       = out_q;
-    idle_o      = (state_q == SIdle) && !out_valid_q && (full_q == 2'b00) && !pj_any;
+    idle_o      = (state_q == SIdle) && !out_valid_q && (vb_q.full == 2'b00) && !pj_any;
     clip_busy_o = (state_q == SClip) || (state_q == SInt0) || (state_q == SInt1) || (state_q == SInt2)
                || (state_q == SInt3) || (state_q == SIntA) || (state_q == SIntB) || (state_q == SIntW);
   end
@@ -871,67 +909,70 @@ module pa (
   // ---------------------------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q <= SIdle;
-      full_q <= '0; wbank_q <= 1'b0; rbank_q <= 1'b0;
-      vpx_q <= '0; vpy_q <= '0; vpw_q <= '0; vph_q <= '0; zmin_q <= '0; zmax_q <= '0;
-      raster_q <= '0; rtbase_q <= '0; rtpitch_q <= '0; rtsize_q <= '0;
-      scx_q <= 32'hFFFF_0000; scy_q <= 32'hFFFF_0000;
-      hw_q <= '0; hh_q <= '0; zr_q <= '0;
-      k_q <= '0; and_q <= '0; or_q <= '0; nan_q <= 1'b0; flat_q <= '0;
-      cur_q <= 1'b0; n_q <= '0; m_q <= '0; i_q <= '0; pl_q <= '0; iin_a_q <= 1'b0; ph_q <= '0;
-      di_q <= '0; den_q <= '0; t_q <= '0; s_q <= '0; m1_q <= '0; tt_q <= '0; nv_q <= '0;
-      r_q <= '0; zn_q <= '0; a1_q <= '0; sx_q <= '0;
-      tri_q <= '0;
-      out_valid_q <= 1'b0;
-      out_q <= '0;
-      fp0_q <= '0; fp1_q <= '0;
-      lcnt_q <= '0; pcnt_q <= '0; pbusy_q <= 1'b0; pph_q <= '0; pb_q <= 1'b0; ps_q <= '0;
-      pr_q <= '0; pax_q <= '0; pay_q <= '0; pzn_q <= '0; psx_q <= '0;
+      state_q        <= SIdle;
+      fe_q           <= '0;
+      fe_q.scissor_x <= pineda_pkg::FE_SCISSOR_X_RESET;
+      fe_q.scissor_y <= pineda_pkg::FE_SCISSOR_Y_RESET;
+      vb_q           <= '0;
+      seq_q          <= '0;
+      pj_q           <= '0;
+      out_valid_q    <= 1'b0;
+      out_q          <= '0;
     end else begin
-      state_q <= state_d;
-      full_q <= full_d; wbank_q <= wbank_d; rbank_q <= rbank_d;
-      vpx_q <= vpx_d; vpy_q <= vpy_d; vpw_q <= vpw_d; vph_q <= vph_d; zmin_q <= zmin_d; zmax_q <= zmax_d;
-      raster_q <= raster_d; rtbase_q <= rtbase_d; rtpitch_q <= rtpitch_d; rtsize_q <= rtsize_d;
-      scx_q <= scx_d; scy_q <= scy_d;
-      hw_q <= hw_d; hh_q <= hh_d; zr_q <= zr_d;
-      k_q <= k_d; and_q <= and_d; or_q <= or_d; nan_q <= nan_d; flat_q <= flat_d;
-      cur_q <= cur_d; n_q <= n_d; m_q <= m_d; i_q <= i_d; pl_q <= pl_d; iin_a_q <= iin_a_d; ph_q <= ph_d;
-      di_q <= di_d; den_q <= den_d; t_q <= t_d; s_q <= s_d; m1_q <= m1_d; tt_q <= tt_d; nv_q <= nv_d;
-      r_q <= r_d; zn_q <= zn_d; a1_q <= a1_d; sx_q <= sx_d;
-      tri_q <= tri_d;
+      state_q     <= state_d;
+      fe_q        <= fe_d;
+      vb_q        <= vb_d;
+      seq_q       <= seq_d;
+      pj_q        <= pj_d;
       out_valid_q <= out_valid_d;
-      out_q <= out_d;
-      fp0_q <= fp0_d; fp1_q <= fp1_d;
-      lcnt_q <= lcnt_d; pcnt_q <= pcnt_d; pbusy_q <= pbusy_d; pph_q <= pph_d; pb_q <= pb_d; ps_q <= ps_d;
-      pr_q <= pr_d; pax_q <= pax_d; pay_q <= pay_d; pzn_q <= pzn_d; psx_q <= psx_d;
+      out_q       <= out_d;
     end
   end
 
-  // Storage arrays (written one entry per clock, no reset).
   // The clip intersection's retry (numerics 8.2): dI and dO scaled by 2^-64.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) hv_q <= 1'b0;
     else         hv_q <= hv_d;
   end
 
+  // Storage arrays (written one entry per clock, no reset).
   always_ff @(posedge clk_i) begin
     if (vb_we) vbuf_q[vb_waddr] <= CvW'(vb_wdata);
     if (poly_we) poly_q[poly_waddr] <= poly_wdata;
     if (proj_we) proj_q[proj_waddr] <= proj_wdata;
     if (pc_we) pcache_q[pc_waddr] <= pc_wdata;
-    pca_q <= pca_d;
-    pcb_q <= pcb_d;
+    pc_raddr_a_q <= pc_raddr_a_d;
+    pc_raddr_b_q <= pc_raddr_b_d;
   end
 
 `ifndef SYNTHESIS
+  // Invariants the sequencer and the projector rely on.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (!(out_valid_q && !out_ready_i) || (out_valid_d && out_d == out_q))
+      OutStable: assert (!(out_valid_q && !out_ready_i) || (out_valid_d && out_d == out_q))
         else $error("pa: output changed while stalled");
-      assert (!(state_q == SClip && m_q > 4'(MaxPoly - 1)))
+      PolyOverflow: assert (!(state_q == SClip && seq_q.out_len > 4'(MaxPoly - 1)))
         else $error("pa: polygon overflow");
-      assert (!(vtx_fire && !vtx_i.eop && full_q[wbank_q]))
+      VertexIntoFullBank: assert (!(vtx_fire && !vtx_i.eop && vb_q.full[vb_q.wr_bank]))
         else $error("pa: vertex into a full bank");
+      BankLoaded: assert (32'(vb_q.loaded[0]) <= pineda_pkg::VTX_BATCH_SLOTS &&
+                          32'(vb_q.loaded[1]) <= pineda_pkg::VTX_BATCH_SLOTS)
+        else $error("pa: a bank holds more vertices than a batch (%0d, %0d)", vb_q.loaded[0],
+                    vb_q.loaded[1]);
+      BankProjected: assert (vb_q.projected[0] <= vb_q.loaded[0] && vb_q.projected[1] <= vb_q.loaded[1])
+        else $error("pa: more vertices projected than loaded (%0d of %0d, %0d of %0d)",
+                    vb_q.projected[0], vb_q.loaded[0], vb_q.projected[1], vb_q.loaded[1]);
+      // Banks fill and drain in the same order: the bank after the read bank is full only if
+      // the read bank is.
+      BankOrder: assert (!vb_q.full[!vb_q.rd_bank] || vb_q.full[vb_q.rd_bank])
+        else $error("pa: bank %0d full before the read bank %0d", !vb_q.rd_bank, vb_q.rd_bank);
+      ProjectorSlotLoaded: assert (!pj_q.busy || {1'b0, pj_q.slot} < vb_q.loaded[pj_q.bank])
+        else $error("pa: projecting slot %0d of bank %0d, not loaded", pj_q.slot, pj_q.bank);
+      TriangleSlotsLoaded: assert (state_q != SLoad ||
+                                   ({1'b0, prim_i.s0} < vb_q.loaded[vb_q.rd_bank] &&
+                                    {1'b0, prim_i.s1} < vb_q.loaded[vb_q.rd_bank] &&
+                                    {1'b0, prim_i.s2} < vb_q.loaded[vb_q.rd_bank]))
+        else $error("pa: triangle reads a slot not loaded in bank %0d", vb_q.rd_bank);
     end
   end
 `endif

@@ -6,23 +6,24 @@
 // a merge that takes whichever is valid; the CP only switches path once the other one has
 // drained (cp.sv), so at most one of them is ever valid and API order holds.
 // The seven front-end boundaries (cp_idraw, if_index, vt_vertex, vt_prim, vf_vtx, vtx_clip,
-// pa_tri) are throttled by throttle_i[12:6] and tapped like the others (rtl/top/front_end.sv).
+// pa_tri) are throttled and tapped like the others inside rtl/top/front_end.sv.
 // Memory: legacy IA and the front end share client MEM_CLIENT_IA through a nested arbiter
 // (id in tag[5:4]; the front end's own arbiter uses tag[3:2]).
 //
-// Each of the six tapped boundaries (cp_draw, ia_tri, setup_tri, coarse_tile, fine_quad,
-// pw_mem) passes through a stream_throttle driven by one bit of throttle_i (bit order as listed)
-// and is exported as tap_<B>_valid_o / tap_<B>_ready_o / tap_<B>_o, the consumer side of the
-// throttle: a transfer on B is tap_<B>_valid_o && tap_<B>_ready_o. pw_mem sits between the pixel
+// Each tapped boundary B of contracts/defs.py BOUNDARIES passes through a stream_throttle driven
+// by throttle_i[pineda_pkg::BOUNDARY_<B>] and is exported as tap_<B>_valid_o / _ready_o / _o,
+// the consumer side of the throttle: a transfer on B is tap_<B>_valid_o && tap_<B>_ready_o. pw_mem sits between the pixel
 // writer's request port and the memory arbiter. Clients of the arbiter: 0 CP, 1 IA, 2 PW, 3 DMA.
 // Register port: addresses >= REG_PERF0 read perf counter (addr - REG_PERF0), the rest go to the
 // CP. End-of-pipe fences: the CP's token travels down the pipeline like a draw and the pixel
 // writer returns it on eop_done once every earlier write is acknowledged. COPY waits for
 // pipe_idle: every unit after the CP idle (PW: also no write outstanding, no token held) and
 // nothing valid on any boundary after the CP.
-// stream_assert checkers watch every boundary and both directions of the memory port.
+// Stream-rule checkers (simulation only) are bound in from outside by rtl/top/pineda_top_bind.sv:
+// pineda_top_tap_chk (generated from contracts/defs.py BOUNDARIES) on every tap, pineda_top_chk on
+// the producer side of each unit, the memory clients and both directions of the memory port.
 // NumRast rasterizers (1, 2 or 4; rtl/rast/raster_array.sv) each own interleaved raster tiles:
-// coarse_tile is then NumRast boundaries (tap_coarse_tile_*[r], all throttled by throttle_i[3]),
+// coarse_tile is then NumRast boundaries (tap_coarse_tile_*[r], all throttled by one bit),
 // fine_quad the merged quad stream into the pixel writer (in order per rasterizer, not
 // globally). rast_busy_o[r]: rasterizer r holds work (for the benchmark's load balance).
 module pineda_top #(
@@ -47,9 +48,8 @@ module pineda_top #(
   input  logic                   mem_rsp_valid_i,
   output logic                   mem_rsp_ready_o,
   input  pineda_pkg::mem_rsp_t   mem_rsp_i,
-  // Stall injection: 0 cp_draw, 1 ia_tri, 2 setup_tri, 3 coarse_tile, 4 fine_quad, 5 pw_mem,
-  // 6 cp_idraw, 7 if_index, 8 vt_vertex, 9 vt_prim, 10 vf_vtx, 11 vtx_clip, 12 pa_tri
-  input  logic [12:0]            throttle_i,
+  // Stall injection: bit pineda_pkg::BOUNDARY_<B> throttles boundary B (contracts/defs.py)
+  input  logic [pineda_pkg::NUM_BOUNDARIES-1:0] throttle_i,
   // Taps (consumer side of each throttle)
   output logic                   tap_cp_draw_valid_o,
   output logic                   tap_cp_draw_ready_o,
@@ -211,7 +211,7 @@ module pineda_top #(
   ) u_thr_cp_draw (
     .clk_i,
     .rst_ni,
-    .throttle_i  (throttle_i[0]),
+    .throttle_i  (throttle_i[pineda_pkg::BOUNDARY_CP_DRAW]),
     .in_valid_i  (cp_valid),
     .in_ready_o  (cp_ready),
     .in_data_i   (cp_draw),
@@ -245,7 +245,7 @@ module pineda_top #(
   ) u_thr_ia_tri (
     .clk_i,
     .rst_ni,
-    .throttle_i  (throttle_i[1]),
+    .throttle_i  (throttle_i[pineda_pkg::BOUNDARY_IA_TRI]),
     .in_valid_i  (ia_valid),
     .in_ready_o  (ia_ready),
     .in_data_i   (ia_tri),
@@ -263,7 +263,7 @@ module pineda_top #(
     .out_valid_o           (tap_pa_tri_valid_o),
     .out_ready_i           (tap_pa_tri_ready_o),
     .out_o                 (tap_pa_tri_o),
-    .throttle_i            (throttle_i[12:6]),
+    .throttle_i            (throttle_i[pineda_pkg::BOUNDARY_PA_TRI:pineda_pkg::BOUNDARY_CP_IDRAW]),
     .tap_cp_idraw_valid_o,
     .tap_cp_idraw_ready_o,
     .tap_cp_idraw_o,
@@ -351,7 +351,7 @@ module pineda_top #(
   ) u_thr_setup_tri (
     .clk_i,
     .rst_ni,
-    .throttle_i  (throttle_i[2]),
+    .throttle_i  (throttle_i[pineda_pkg::BOUNDARY_SETUP_TRI]),
     .in_valid_i  (setup_valid),
     .in_ready_o  (setup_ready),
     .in_data_i   (setup_tri),
@@ -371,7 +371,7 @@ module pineda_top #(
     .in_valid_i       (tap_setup_tri_valid_o),
     .in_ready_o       (tap_setup_tri_ready_o),
     .in_i             (tap_setup_tri_o),
-    .throttle_i       (throttle_i[3]),
+    .throttle_i       (throttle_i[pineda_pkg::BOUNDARY_COARSE_TILE]),
     .out_valid_o      (fine_valid),
     .out_ready_i      (fine_ready),
     .out_o            (fine_quad),
@@ -391,7 +391,7 @@ module pineda_top #(
   ) u_thr_fine_quad (
     .clk_i,
     .rst_ni,
-    .throttle_i  (throttle_i[4]),
+    .throttle_i  (throttle_i[pineda_pkg::BOUNDARY_FINE_QUAD]),
     .in_valid_i  (fine_valid),
     .in_ready_o  (fine_ready),
     .in_data_i   (fine_quad),
@@ -422,7 +422,7 @@ module pineda_top #(
   ) u_thr_pw_mem (
     .clk_i,
     .rst_ni,
-    .throttle_i  (throttle_i[5]),
+    .throttle_i  (throttle_i[pineda_pkg::BOUNDARY_PW_MEM]),
     .in_valid_i  (pw_valid),
     .in_ready_o  (pw_ready),
     .in_data_i   (pw_req),
@@ -484,89 +484,8 @@ module pineda_top #(
   );
 
   always_comb begin
-    perf_idx    = reg_addr_i - 8'(pineda_pkg::REG_PERF0);
-    reg_rdata_o = (32'(reg_addr_i) >= pineda_pkg::REG_PERF0) ? perf_rdata : cp_rdata;
+    perf_idx    = reg_addr_i - pineda_pkg::REG_PERF0;
+    reg_rdata_o = (reg_addr_i >= pineda_pkg::REG_PERF0) ? perf_rdata : cp_rdata;
   end
-
-  // ---------------------------------------------------------------------------------------------
-  // Stream rule checkers (simulation only)
-  // ---------------------------------------------------------------------------------------------
-`ifndef SYNTHESIS
-  stream_assert #(.Width($bits(cp_draw))) u_chk_cp_draw (
-    .clk_i, .rst_ni, .valid_i(tap_cp_draw_valid_o), .ready_i(tap_cp_draw_ready_o),
-    .data_i(tap_cp_draw_o));
-  stream_assert #(.Width($bits(ia_tri))) u_chk_ia_tri (
-    .clk_i, .rst_ni, .valid_i(tap_ia_tri_valid_o), .ready_i(tap_ia_tri_ready_o),
-    .data_i(tap_ia_tri_o));
-  stream_assert #(.Width($bits(tap_cp_idraw_o))) u_chk_cp_idraw (
-    .clk_i, .rst_ni, .valid_i(tap_cp_idraw_valid_o), .ready_i(tap_cp_idraw_ready_o),
-    .data_i(tap_cp_idraw_o));
-  stream_assert #(.Width($bits(tap_if_index_o))) u_chk_if_index (
-    .clk_i, .rst_ni, .valid_i(tap_if_index_valid_o), .ready_i(tap_if_index_ready_o),
-    .data_i(tap_if_index_o));
-  stream_assert #(.Width($bits(tap_vt_vertex_o))) u_chk_vt_vertex (
-    .clk_i, .rst_ni, .valid_i(tap_vt_vertex_valid_o), .ready_i(tap_vt_vertex_ready_o),
-    .data_i(tap_vt_vertex_o));
-  stream_assert #(.Width($bits(tap_vt_prim_o))) u_chk_vt_prim (
-    .clk_i, .rst_ni, .valid_i(tap_vt_prim_valid_o), .ready_i(tap_vt_prim_ready_o),
-    .data_i(tap_vt_prim_o));
-  stream_assert #(.Width($bits(tap_vf_vtx_o))) u_chk_vf_vtx (
-    .clk_i, .rst_ni, .valid_i(tap_vf_vtx_valid_o), .ready_i(tap_vf_vtx_ready_o),
-    .data_i(tap_vf_vtx_o));
-  stream_assert #(.Width($bits(tap_vtx_clip_o))) u_chk_vtx_clip (
-    .clk_i, .rst_ni, .valid_i(tap_vtx_clip_valid_o), .ready_i(tap_vtx_clip_ready_o),
-    .data_i(tap_vtx_clip_o));
-  stream_assert #(.Width($bits(tap_pa_tri_o))) u_chk_pa_tri (
-    .clk_i, .rst_ni, .valid_i(tap_pa_tri_valid_o), .ready_i(tap_pa_tri_ready_o),
-    .data_i(tap_pa_tri_o));
-  stream_assert #(.Width($bits(fe_pkt))) u_chk_cp_fe_out (
-    .clk_i, .rst_ni, .valid_i(fe_valid), .ready_i(fe_ready), .data_i(fe_pkt));
-  // The CP switches path only when the other one has drained: never both at the merge.
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      assert (!(tap_ia_tri_valid_o && tap_pa_tri_valid_o))
-        else $error("%m: IA and PA triangles at the merge in the same cycle (path switch)");
-    end
-  end
-  stream_assert #(.Width($bits(setup_tri))) u_chk_setup_tri (
-    .clk_i, .rst_ni, .valid_i(tap_setup_tri_valid_o), .ready_i(tap_setup_tri_ready_o),
-    .data_i(tap_setup_tri_o));
-  for (genvar r = 0; r < NumRast; r++) begin : g_chk_coarse_tile
-    stream_assert #(.Width(pineda_pkg::TILE_PKT_BITS)) u_chk_coarse_tile (
-      .clk_i, .rst_ni, .valid_i(tap_coarse_tile_valid_o[r]), .ready_i(tap_coarse_tile_ready_o[r]),
-      .data_i(tap_coarse_tile_o[r]));
-  end
-  stream_assert #(.Width($bits(fine_quad))) u_chk_fine_quad (
-    .clk_i, .rst_ni, .valid_i(tap_fine_quad_valid_o), .ready_i(tap_fine_quad_ready_o),
-    .data_i(tap_fine_quad_o));
-  stream_assert #(.Width($bits(pw_req))) u_chk_pw_mem (
-    .clk_i, .rst_ni, .valid_i(tap_pw_mem_valid_o), .ready_i(tap_pw_mem_ready_o),
-    .data_i(tap_pw_mem_o));
-  // Producer side of each unit (before the throttles).
-  stream_assert #(.Width($bits(cp_draw))) u_chk_cp_out (
-    .clk_i, .rst_ni, .valid_i(cp_valid), .ready_i(cp_ready), .data_i(cp_draw));
-  stream_assert #(.Width($bits(ia_tri))) u_chk_ia_out (
-    .clk_i, .rst_ni, .valid_i(ia_valid), .ready_i(ia_ready), .data_i(ia_tri));
-  stream_assert #(.Width($bits(setup_tri))) u_chk_setup_out (
-    .clk_i, .rst_ni, .valid_i(setup_valid), .ready_i(setup_ready), .data_i(setup_tri));
-  stream_assert #(.Width($bits(fine_quad))) u_chk_fine_out (
-    .clk_i, .rst_ni, .valid_i(fine_valid), .ready_i(fine_ready), .data_i(fine_quad));
-  stream_assert #(.Width($bits(pw_req))) u_chk_pw_out (
-    .clk_i, .rst_ni, .valid_i(pw_valid), .ready_i(pw_ready), .data_i(pw_req));
-  // Memory clients and the memory port.
-  stream_assert #(.Width($bits(pw_req))) u_chk_cp_mem (
-    .clk_i, .rst_ni, .valid_i(cl_req_valid[pineda_pkg::MEM_CLIENT_CP]),
-    .ready_i(cl_req_ready[pineda_pkg::MEM_CLIENT_CP]), .data_i(cp_req));
-  stream_assert #(.Width($bits(pw_req))) u_chk_ia_mem (
-    .clk_i, .rst_ni, .valid_i(cl_req_valid[pineda_pkg::MEM_CLIENT_IA]),
-    .ready_i(cl_req_ready[pineda_pkg::MEM_CLIENT_IA]), .data_i(ia_req));
-  stream_assert #(.Width($bits(pw_req))) u_chk_dma_mem (
-    .clk_i, .rst_ni, .valid_i(cl_req_valid[pineda_pkg::MEM_CLIENT_DMA]),
-    .ready_i(cl_req_ready[pineda_pkg::MEM_CLIENT_DMA]), .data_i(dma_req));
-  stream_assert #(.Width($bits(pw_req))) u_chk_mem_req (
-    .clk_i, .rst_ni, .valid_i(mem_req_valid_o), .ready_i(mem_req_ready_i), .data_i(mem_req_o));
-  stream_assert #(.Width($bits(mem_rsp_i))) u_chk_mem_rsp (
-    .clk_i, .rst_ni, .valid_i(mem_rsp_valid_i), .ready_i(mem_rsp_ready_o), .data_i(mem_rsp_i));
-`endif
 
 endmodule

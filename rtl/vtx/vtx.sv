@@ -87,8 +87,8 @@ module vtx (
 
   always_comb begin
     in_token   = in_i.eop;
-    in_vertex  = !in_i.eop && (in_i.kind == 2'(pineda_pkg::VTX_KIND_VERTEX));
-    in_matrix  = !in_i.eop && (in_i.kind == 2'(pineda_pkg::VTX_KIND_MATRIX_ROW));
+    in_vertex  = !in_i.eop && (in_i.kind == pineda_pkg::VTX_KIND_VERTEX);
+    in_matrix  = !in_i.eop && (in_i.kind == pineda_pkg::VTX_KIND_MATRIX_ROW);
 
     out_free   = !out_valid_q || out_ready_i;
     s3_go      = s3_valid_q && ((s3_row_q != 2'd3) || out_free);  // S3 hands its row on

@@ -5,25 +5,20 @@
 // The bench offers the inputs with random gaps (valid low with probability `in_gap`), accepts
 // outputs with random back-pressure (ready low with probability `out_stall`), compares every
 // output packet with the model's expected stream, checks the unit returns to idle, and reports
-// "no progress" instead of hanging. Set PINEDA_FST=<file> to dump a waveform.
+// "no progress" instead of hanging. Set PINEDA_FST=<file> to dump a waveform (vl_driver.h).
 // A unit with an end-of-pipe completion port (eop_done_valid_o/eop_done_ready_i: the pixel
 // writer) gets random back-pressure there too; every completion must come with no memory write
 // outstanding, and there must be one per end-of-pipe token in the input.
 #pragma once
 
-#include <verilated.h>
-#include <verilated_fst_c.h>
-
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
-#include <random>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "dram_model.h"
-#include "stream_checker.h"
-#include "vl_bits.h"
+#include "vl_driver.h"
 
 namespace pineda::tb {
 
@@ -71,177 +66,130 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
   }
   static_assert(kOut || kMem, "a unit needs an output stream or a memory port");
   UnitBenchResult res;
-  auto ctx = std::make_unique<VerilatedContext>();
-  ctx->fatalOnError(false);
-  ctx->randReset(2);
-  ctx->randSeed(static_cast<int>(cfg.seed & 0x7fffffff));
-  const char* fst_path = std::getenv("PINEDA_FST");
-  if (fst_path) ctx->traceEverOn(true);
-  auto dut = std::make_unique<V>(ctx.get(), "TOP");
-  std::unique_ptr<VerilatedFstC> fst;
-  if (fst_path) {
-    fst = std::make_unique<VerilatedFstC>();
-    dut->trace(fst.get(), 99);
-    fst->open(fst_path);
-  }
+  DriverConfig dcfg;
+  dcfg.run = {cfg.test, cfg.seed, "PINEDA_FST=unit.fst <this test> --rng-seed " + std::to_string(cfg.seed)};
+  dcfg.stall_timeout = cfg.stall_timeout;
+  VlDriver<V> drv(dcfg);
+  V& dut = drv.dut();
   Memory dummy;
   DramConfig dc = cfg.dram;
   dc.seed = cfg.seed * 31 + 7;
   DramModel dram(mem ? *mem : dummy, dc);
-  std::mt19937_64 rng(cfg.seed);
-  std::uniform_real_distribution<double> uni(0.0, 1.0);
+  StreamSource<InPkt> src(inputs, cfg.in_gap);
+  StreamSink<OutPkt> sink(out_name, expected, drv.run(), cfg.out_stall);
 
-  RunId run{cfg.test, cfg.seed,
-            "PINEDA_FST=unit.fst <this test> --rng-seed " + std::to_string(cfg.seed)};
-  StreamChecker<OutPkt> checker(out_name, &expected, run);
-
-  dut->clk_i = 0;
-  dut->rst_ni = 0;
-  dut->in_valid_i = 0;
-  if constexpr (kOut) dut->out_ready_i = 0;
-  if constexpr (kEop) dut->eop_done_ready_i = 0;
+  dut.in_valid_i = 0;
+  if constexpr (kOut) dut.out_ready_i = 0;
+  if constexpr (kEop) dut.eop_done_ready_i = 0;
   if constexpr (kMem) {
-    dut->mem_req_ready_i = 0;
-    dut->mem_rsp_valid_i = 0;
+    dut.mem_req_ready_i = 0;
+    dut.mem_rsp_valid_i = 0;
   }
-  dut->eval();
-  for (int i = 0; i < 3; ++i) {
-    dut->clk_i = 1;
-    dut->eval();
-    dut->clk_i = 0;
-    dut->eval();
-  }
-  dut->rst_ni = 1;
-  dut->eval();
+  drv.reset();
 
-  size_t next_in = 0;
-  bool offering = false;
-  uint64_t cycle = 0;
-  uint64_t last_progress = 0;
-  uint64_t t = 0;
   while (true) {
-    // Source: once a packet is offered it stays offered until taken (stream rule).
-    if (!offering && next_in < inputs.size() && uni(rng) >= cfg.in_gap) offering = true;
-    dut->in_valid_i = offering;
-    if (next_in < inputs.size()) pack_sig(inputs[next_in], dut->in_i);
-    const bool sink_ready = uni(rng) >= cfg.out_stall;
-    if constexpr (kOut) dut->out_ready_i = sink_ready;
+    src.drive(drv.rng(), dut.in_valid_i, dut.in_i);
+    const bool sink_ready = sink.ready(drv.rng());
+    if constexpr (kOut) dut.out_ready_i = sink_ready;
     if constexpr (kMem) {
-      dut->mem_req_ready_i = dram.req_ready() && (kOut || sink_ready);
-      dut->mem_rsp_valid_i = dram.rsp_valid();
-      pack_sig(dram.rsp(), dut->mem_rsp_i);
+      dut.mem_req_ready_i = dram.req_ready() && (kOut || sink_ready);
+      dut.mem_rsp_valid_i = dram.rsp_valid();
+      pack_sig(dram.rsp(), dut.mem_rsp_i);
     }
-    if constexpr (kEop) dut->eop_done_ready_i = uni(rng) >= cfg.out_stall;
-    dut->clk_i = 0;
-    dut->eval();
-    if (fst) fst->dump(t++);
+    if constexpr (kEop) dut.eop_done_ready_i = !chance(drv.rng(), cfg.out_stall);
+    drv.eval_low();
 
-    const bool in_fire = dut->in_valid_i && dut->in_ready_o;
+    const bool in_fire = src.fire(dut.in_ready_o);
     bool out_fire = false, req_fire = false, rsp_fire = false;
     MemReq req;
     if constexpr (kMem) {
-      req_fire = dut->mem_req_valid_o && dut->mem_req_ready_i;
-      rsp_fire = dut->mem_rsp_valid_i && dut->mem_rsp_ready_o;
-      req = unpack_sig<MemReq>(dut->mem_req_o);
+      req_fire = dut.mem_req_valid_o && dut.mem_req_ready_i;
+      rsp_fire = dut.mem_rsp_valid_i && dut.mem_rsp_ready_o;
+      req = unpack_sig<MemReq>(dut.mem_req_o);
     }
     std::string rep;
     bool bad = false;
     if constexpr (kOut) {
-      out_fire = dut->out_valid_o && dut->out_ready_i;
-      if (out_fire) bad = !checker.on_transfer(unpack_sig<OutPkt>(dut->out_o), cycle, rep);
+      bad = !sink.take(dut.out_valid_o, dut.out_ready_i, dut.out_o, drv.cycle(), rep, &out_fire);
     } else {
-      if (req_fire) bad = !checker.on_transfer(req, cycle, rep);
+      bad = !sink.take(req_fire, true, dut.mem_req_o, drv.cycle(), rep);
     }
     bool eop_fire = false;
     if constexpr (kEop) {
-      eop_fire = dut->eop_done_valid_o && dut->eop_done_ready_i;
+      eop_fire = dut.eop_done_valid_o && dut.eop_done_ready_i;
       if (eop_fire) {
         ++eop_done;
         if (dram.outstanding() != 0 && !bad) {
           bad = true;
-          rep = "EOP ORDER test=" + cfg.test + " seed=" + std::to_string(cfg.seed) + " cycle=" +
-                std::to_string(cycle) + ": end-of-pipe completion #" + std::to_string(eop_done - 1) +
+          rep = drv.head("EOP ORDER") + ": end-of-pipe completion #" + std::to_string(eop_done - 1) +
                 " with " + std::to_string(dram.outstanding()) + " memory writes not yet acknowledged\n";
         }
       }
     }
-    if (in_fire || out_fire || req_fire || rsp_fire || eop_fire) last_progress = cycle;
+    if (in_fire || out_fire || req_fire || rsp_fire || eop_fire) drv.progress();
     if (bad) {
       res.report = rep;
       break;
     }
-    dut->clk_i = 1;
-    dut->eval();
-    if (fst) fst->dump(t++);
+    drv.edge();
     if constexpr (kMem) dram.clock(req_fire, req, rsp_fire);
-    if (in_fire) {
-      ++next_in;
-      offering = false;
-    }
-    ++cycle;
-    if (ctx->gotError()) {
-      res.report = "ASSERTION FAILED test=" + cfg.test + " seed=" + std::to_string(cfg.seed) +
-                   " cycle=" + std::to_string(cycle) + " (message above)\n";
+    if (drv.failed()) {
+      res.report = drv.assertion_report();
       break;
     }
-    const bool drained = next_in == inputs.size() && checker.count() >= expected.size() &&
-                         (!kEop || eop_done >= tokens_in);
-    if (drained && dut->idle_o && (!kMem || dram.outstanding() == 0)) {
-      // A few more cycles: nothing further may come out.
-      bool extra = false;
-      dut->in_valid_i = 0;
-      if constexpr (kMem) {
-        dut->mem_rsp_valid_i = 0;
-        dut->mem_req_ready_i = 0;
-      }
-      for (int i = 0; i < 16 && !extra; ++i) {
-        if constexpr (kOut) dut->out_ready_i = 1;
-        dut->clk_i = 0;
-        dut->eval();
-        if constexpr (kOut) {
-          extra = dut->out_valid_o;
-        } else {
-          extra = dut->mem_req_valid_o;
-        }
-        if constexpr (kEop) extra = extra || dut->eop_done_valid_o;
-        dut->clk_i = 1;
-        dut->eval();
-      }
+    const bool drained = src.done() && sink.done() && (!kEop || eop_done >= tokens_in);
+    if (drained && dut.idle_o && (!kMem || dram.outstanding() == 0)) {
+      // A few more cycles (not counted): nothing further may come out.
+      const bool extra = drv.more_after_end(
+          16,
+          [&] {
+            dut.in_valid_i = 0;
+            if constexpr (kMem) {
+              dut.mem_rsp_valid_i = 0;
+              dut.mem_req_ready_i = 0;
+            }
+            if constexpr (kOut) dut.out_ready_i = 1;
+          },
+          [&] {
+            bool more = false;
+            if constexpr (kOut) {
+              more = dut.out_valid_o;
+            } else {
+              more = dut.mem_req_valid_o;
+            }
+            if constexpr (kEop) more = more || dut.eop_done_valid_o;
+            return more;
+          });
       if (extra) {
         res.report = "EXTRA OUTPUT test=" + cfg.test + " seed=" + std::to_string(cfg.seed) +
-                     ": the unit produced more than the model's " +
-                     std::to_string(expected.size()) + " packets\n";
+                     ": the unit produced more than the model's " + std::to_string(expected.size()) +
+                     " packets\n";
       } else {
         res.ok = true;
       }
       break;
     }
-    if (cycle - last_progress > cfg.stall_timeout) {
-      res.report = "NO PROGRESS test=" + cfg.test + " seed=" + std::to_string(cfg.seed) +
-                   " cycle=" + std::to_string(cycle) + ": inputs taken " +
-                   std::to_string(next_in) + "/" + std::to_string(inputs.size()) +
-                   ", outputs " + std::to_string(checker.count()) + "/" +
-                   std::to_string(expected.size()) + ", end-of-pipe completions " +
-                   std::to_string(eop_done) + "/" + std::to_string(tokens_in) + "\n";
+    if (drv.stalled()) {
+      res.report = drv.no_progress_report(src.progress("inputs taken") + ", " + sink.progress("outputs") +
+                                          ", end-of-pipe completions " + std::to_string(eop_done) + "/" +
+                                          std::to_string(tokens_in));
       break;
     }
   }
-  if (res.ok && ctx->gotError()) {
+  if (res.ok && drv.failed()) {
     res.ok = false;
     res.report = "ASSERTION FAILED test=" + cfg.test + " seed=" + std::to_string(cfg.seed) +
                  " after the last output (message above)\n";
   }
   if (res.ok) {
     std::string rep;
-    if (!checker.finish(rep)) {
+    if (!sink.finish(rep)) {
       res.ok = false;
       res.report = rep;
     }
   }
-  res.cycles = cycle;
-  res.outputs = checker.count();
-  if (fst) fst->close();
-  dut->final();
+  res.cycles = drv.cycle();
+  res.outputs = sink.count();
   return res;
 }
 

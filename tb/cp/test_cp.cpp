@@ -35,7 +35,12 @@ class CpBench {
  public:
   CpBench(Memory& mem, uint64_t seed, double stall, uint32_t latency = 200, uint32_t jitter = 60,
           uint32_t eop_delay = 0)
-      : mem_(mem), eop_delay_(eop_delay), ctx_(std::make_unique<VerilatedContext>()), rng_(seed), stall_(stall),
+      : mem_(mem),
+        eop_delay_(eop_delay),
+        drv_(tb::RunId{"cp", seed, "build/tests/rtl_cp --rng-seed " + std::to_string(seed)}),
+        dut_(&drv_.dut()),
+        rng_(seed),
+        stall_(stall),
         dram_(mem, [&] {
           tb::DramConfig d;
           d.latency = latency;
@@ -44,12 +49,6 @@ class CpBench {
           d.seed = seed;
           return d;
         }()) {
-    ctx_->fatalOnError(false);
-    ctx_->randReset(2);
-    ctx_->randSeed(static_cast<int>(seed & 0x7fffffff));
-    dut_ = std::make_unique<Vcp>(ctx_.get(), "TOP");
-    dut_->rst_ni = 0;
-    dut_->clk_i = 0;
     dut_->reg_valid_i = 0;
     dut_->pipe_idle_i = 1;
     dut_->ia_idle_i = 1;
@@ -58,10 +57,7 @@ class CpBench {
     dut_->eop_done_valid_i = 0;
     dut_->dma_idle_i = 1;
     dut_->copy_ready_i = 1;
-    dut_->eval();
-    for (int i = 0; i < 3; ++i) clock();
-    dut_->rst_ni = 1;
-    dut_->eval();
+    drv_.reset();
   }
 
   std::vector<DrawPkt> draws;
@@ -103,8 +99,8 @@ class CpBench {
     uint64_t quiet = 0, waiting = 0;
     for (uint64_t n = 0; n < 4'000'000; ++n) {
       const bool fired = cycle();
-      if (ctx_->gotError()) {
-        err = "assertion failed at cycle " + std::to_string(n);
+      if (drv_.failed()) {
+        err = drv_.assertion_report();
         return;
       }
       quiet = fired ? 0 : quiet + 1;
@@ -140,12 +136,6 @@ class CpBench {
   }
 
  private:
-  void clock() {
-    dut_->clk_i = 1;
-    dut_->eval();
-    dut_->clk_i = 0;
-    dut_->eval();
-  }
   bool cycle() {
     std::uniform_real_distribution<double> u(0, 1);
     dut_->out_ready_i = u(rng_) >= stall_;
@@ -159,7 +149,7 @@ class CpBench {
     dut_->mem_req_ready_i = dram_.req_ready();
     dut_->mem_rsp_valid_i = dram_.rsp_valid();
     tb::pack_sig(dram_.rsp(), dut_->mem_rsp_i);
-    dut_->eval();
+    drv_.eval_low();
     const bool out_fire = dut_->out_valid_o && dut_->out_ready_i;
     const bool fe_fire = dut_->fe_valid_o && dut_->fe_ready_i;
     const bool req_fire = dut_->mem_req_valid_o && dut_->mem_req_ready_i;
@@ -188,19 +178,16 @@ class CpBench {
       dma_busy_ = static_cast<uint32_t>(rng_() % 40);
     }
     ++cycles;
-    dut_->clk_i = 1;
-    dut_->eval();
+    drv_.edge();
     dram_.clock(req_fire, req, rsp_fire);
-    dut_->clk_i = 0;
-    dut_->eval();
     return out_fire || fe_fire || req_fire || rsp_fire || copy_fire || eop_fire;
   }
 
   Memory& mem_;
   uint32_t eop_delay_;           // 0: random 0..79 cycles
   std::deque<uint64_t> tokens_;  // end-of-pipe tokens out: cycle each may come back
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vcp> dut_;
+  tb::VlDriver<Vcp> drv_;
+  Vcp* dut_;
   std::mt19937_64 rng_;
   double stall_;
   uint32_t dma_busy_ = 0;

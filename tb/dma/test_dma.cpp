@@ -19,65 +19,53 @@ struct DmaRun {
 
 DmaRun run_jobs(Memory& mem, const std::vector<model::CopyJob>& jobs, uint64_t seed, tb::DramConfig dc) {
   DmaRun r;
-  auto ctx = std::make_unique<VerilatedContext>();
-  ctx->fatalOnError(false);
-  ctx->randReset(2);
-  ctx->randSeed(static_cast<int>(seed & 0x7fffffff));
-  auto dut = std::make_unique<Vdma>(ctx.get(), "TOP");
+  tb::DriverConfig cfg;
+  cfg.run = {"dma", seed, "build/tests/rtl_dma --rng-seed " + std::to_string(seed)};
+  tb::VlDriver<Vdma> drv(cfg);
+  Vdma& dut = drv.dut();
   dc.seed = seed;
   tb::DramModel dram(mem, dc);
-  dut->clk_i = 0;
-  dut->rst_ni = 0;
-  dut->job_valid_i = 0;
-  dut->eval();
-  for (int i = 0; i < 3; ++i) {
-    dut->clk_i = 1;
-    dut->eval();
-    dut->clk_i = 0;
-    dut->eval();
-  }
-  dut->rst_ni = 1;
+  dut.job_valid_i = 0;
+  drv.reset();
   size_t next = 0;
   bool started = false;
-  for (uint64_t n = 0; n < 20'000'000; ++n) {
-    dut->job_valid_i = 0;
-    if (next < jobs.size() && dut->idle_o) {  // job_ready_o = idle_o
-      dut->job_valid_i = 1;
-      dut->job_src_i = jobs[next].src;
-      dut->job_dst_i = jobs[next].dst;
-      dut->job_len_i = jobs[next].len;
+  while (!drv.stalled()) {
+    dut.job_valid_i = 0;
+    if (next < jobs.size() && dut.idle_o) {  // job_ready_o = idle_o
+      dut.job_valid_i = 1;
+      dut.job_src_i = jobs[next].src;
+      dut.job_dst_i = jobs[next].dst;
+      dut.job_len_i = jobs[next].len;
     }
-    dut->mem_req_ready_i = dram.req_ready();
-    dut->mem_rsp_valid_i = dram.rsp_valid();
-    tb::pack_sig(dram.rsp(), dut->mem_rsp_i);
-    dut->eval();
-    const bool job_fire = dut->job_valid_i && dut->job_ready_o;
-    const bool req_fire = dut->mem_req_valid_o && dut->mem_req_ready_i;
-    const bool rsp_fire = dut->mem_rsp_valid_i && dut->mem_rsp_ready_o;
-    const MemReq req = tb::unpack_sig<MemReq>(dut->mem_req_o);
+    dut.mem_req_ready_i = dram.req_ready();
+    dut.mem_rsp_valid_i = dram.rsp_valid();
+    tb::pack_sig(dram.rsp(), dut.mem_rsp_i);
+    drv.eval_low();
+    const bool job_fire = dut.job_valid_i && dut.job_ready_o;
+    const bool req_fire = dut.mem_req_valid_o && dut.mem_req_ready_i;
+    const bool rsp_fire = dut.mem_rsp_valid_i && dut.mem_rsp_ready_o;
+    const MemReq req = tb::unpack_sig<MemReq>(dut.mem_req_o);
+    if (job_fire || req_fire || rsp_fire) drv.progress();
     if (req_fire && req.we) {
       const model::CopyJob& j = jobs[next - (job_fire ? 0 : 1)];
       const uint32_t off = static_cast<uint32_t>(req.addr) - (j.dst & ~3u);
       if (off >= ((j.dst & 3u) + j.len + 3) / 4 * 4) r.err = "write outside the destination at " + bits::hex(static_cast<uint32_t>(req.addr));
     }
-    dut->clk_i = 1;
-    dut->eval();
+    drv.edge();
     dram.clock(req_fire, req, rsp_fire);
-    dut->clk_i = 0;
-    dut->eval();
     if (job_fire) {
       ++next;
       started = true;
     }
     if (started) ++r.cycles;
-    if (ctx->gotError()) r.err = "assertion failed at cycle " + std::to_string(n);
+    if (drv.failed()) r.err = drv.assertion_report();
     if (!r.err.empty()) return r;
-    if (next == jobs.size() && dut->idle_o && !job_fire) {
+    if (next == jobs.size() && dut.idle_o && !job_fire) {
       if (dram.outstanding_writes() != 0) r.err = "idle with writes unacknowledged";
       return r;
     }
   }
-  r.err = "NO PROGRESS";
+  r.err = drv.no_progress_report("jobs " + std::to_string(next) + "/" + std::to_string(jobs.size()));
   return r;
 }
 

@@ -25,15 +25,12 @@ namespace {
 
 // The four primitives in one Verilator context.
 struct Prims {
-  std::unique_ptr<VerilatedContext> ctx = std::make_unique<VerilatedContext>();
+  std::unique_ptr<VerilatedContext> ctx;
   std::unique_ptr<Vfp32_add> add;
   std::unique_ptr<Vfp32_mul> mul;
   std::unique_ptr<Vfp32_rcp> rcp;
   std::unique_ptr<Vfp32_to_fix16_8> fix;
-  explicit Prims(uint64_t seed) {
-    ctx->fatalOnError(false);
-    ctx->randReset(2);
-    ctx->randSeed(static_cast<int>(seed & 0x7fffffff));
+  explicit Prims(uint64_t seed) : ctx(tb::make_context(seed)) {
     add = std::make_unique<Vfp32_add>(ctx.get(), "add");
     mul = std::make_unique<Vfp32_mul>(ctx.get(), "mul");
     rcp = std::make_unique<Vfp32_rcp>(ctx.get(), "rcp");

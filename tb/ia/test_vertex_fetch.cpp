@@ -31,101 +31,70 @@ struct VfResult {
 VfResult run_vf(const std::vector<VFetchPkt>& in, const std::vector<VtxInPkt>& exp, uint64_t seed, double in_gap,
                 double out_stall, const tb::DramConfig& dcfg, Memory& mem, const std::string& test) {
   VfResult res;
-  auto ctx = std::make_unique<VerilatedContext>();
-  ctx->fatalOnError(false);
-  ctx->randReset(2);
-  ctx->randSeed(static_cast<int>(seed & 0x7fffffff));
-  auto dut = std::make_unique<Vvertex_fetch>(ctx.get(), "TOP");
+  tb::DriverConfig cfg;
+  cfg.run = {test, seed, "build/tests/rtl_vertex_fetch --rng-seed " + std::to_string(seed)};
+  tb::VlDriver<Vvertex_fetch> drv(cfg);
+  Vvertex_fetch& dut = drv.dut();
   tb::DramConfig dc = dcfg;
   dc.seed = seed * 31 + 7;
   tb::DramModel dram(mem, dc);
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> uni(0.0, 1.0);
-  tb::RunId run{test, seed, "build/tests/rtl_vertex_fetch --rng-seed " + std::to_string(seed)};
-  tb::StreamChecker<VtxInPkt> chk("out", &exp, run);
-  dut->clk_i = 0;
-  dut->rst_ni = 0;
-  dut->in_valid_i = 0;
-  dut->out_ready_i = 0;
-  dut->mem_req_ready_i = 0;
-  dut->mem_rsp_valid_i = 0;
-  dut->eval();
-  for (int i = 0; i < 3; ++i) {
-    dut->clk_i = 1;
-    dut->eval();
-    dut->clk_i = 0;
-    dut->eval();
-  }
-  dut->rst_ni = 1;
-  dut->eval();
-  size_t next = 0;
-  bool offering = false;
-  uint64_t cycle = 0, last_progress = 0;
+  tb::StreamSource<VFetchPkt> src(in, in_gap);
+  tb::StreamSink<VtxInPkt> out("out", exp, drv.run(), out_stall);
+  dut.in_valid_i = 0;
+  dut.out_ready_i = 0;
+  dut.mem_req_ready_i = 0;
+  dut.mem_rsp_valid_i = 0;
+  drv.reset();
   while (true) {
-    if (!offering && next < in.size() && uni(rng) >= in_gap) offering = true;
-    dut->in_valid_i = offering;
-    if (next < in.size()) tb::pack_sig(in[next], dut->in_i);
-    dut->out_ready_i = uni(rng) >= out_stall;
-    dut->mem_req_ready_i = dram.req_ready();
-    dut->mem_rsp_valid_i = dram.rsp_valid();
-    tb::pack_sig(dram.rsp(), dut->mem_rsp_i);
-    dut->clk_i = 0;
-    dut->eval();
-    const bool in_fire = dut->in_valid_i && dut->in_ready_o;
-    const bool out_fire = dut->out_valid_o && dut->out_ready_i;
-    const bool req_fire = dut->mem_req_valid_o && dut->mem_req_ready_i;
-    const bool rsp_fire = dut->mem_rsp_valid_i && dut->mem_rsp_ready_o;
-    const MemReq req = tb::unpack_sig<MemReq>(dut->mem_req_o);
+    src.drive(drv.rng(), dut.in_valid_i, dut.in_i);
+    dut.out_ready_i = out.ready(drv.rng());
+    dut.mem_req_ready_i = dram.req_ready();
+    dut.mem_rsp_valid_i = dram.rsp_valid();
+    tb::pack_sig(dram.rsp(), dut.mem_rsp_i);
+    drv.eval_low();
+    const bool in_fire = src.fire(dut.in_ready_o);
+    const bool req_fire = dut.mem_req_valid_o && dut.mem_req_ready_i;
+    const bool rsp_fire = dut.mem_rsp_valid_i && dut.mem_rsp_ready_o;
+    const MemReq req = tb::unpack_sig<MemReq>(dut.mem_req_o);
+    bool out_fire = false;
     std::string rep;
-    if (out_fire && !chk.on_transfer(tb::unpack_sig<VtxInPkt>(dut->out_o), cycle, rep)) {
+    if (!out.take(dut.out_valid_o, dut.out_ready_i, dut.out_o, drv.cycle(), rep, &out_fire)) {
       res.report = rep;
       break;
     }
     if (req_fire && req.we) {
-      res.report = "WRITE REQUEST test=" + test + " seed=" + std::to_string(seed) + " cycle=" + std::to_string(cycle);
+      res.report = drv.head("WRITE REQUEST") + "\n";
       break;
     }
-    if (in_fire || out_fire || req_fire || rsp_fire) last_progress = cycle;
+    if (in_fire || out_fire || req_fire || rsp_fire) drv.progress();
     res.reads += req_fire ? 1 : 0;
-    dut->clk_i = 1;
-    dut->eval();
+    drv.edge();
     dram.clock(req_fire, req, rsp_fire);
-    if (in_fire) {
-      ++next;
-      offering = false;
-    }
-    ++cycle;
-    if (ctx->gotError()) {
-      res.report = "ASSERTION FAILED test=" + test + " seed=" + std::to_string(seed) + " cycle=" + std::to_string(cycle);
+    if (drv.failed()) {
+      res.report = drv.assertion_report();
       break;
     }
-    if (next == in.size() && chk.count() == exp.size() && dut->idle_o && dram.outstanding() == 0) {
-      // Nothing more may come out, and no further read may be issued.
-      bool extra = false;
-      dut->in_valid_i = 0;
-      dut->mem_rsp_valid_i = 0;
-      for (int i = 0; i < 16 && !extra; ++i) {
-        dut->out_ready_i = 1;
-        dut->mem_req_ready_i = 1;
-        dut->clk_i = 0;
-        dut->eval();
-        extra = dut->out_valid_o || dut->mem_req_valid_o;
-        dut->clk_i = 1;
-        dut->eval();
-      }
-      res.ok = !extra && chk.finish(rep);
+    if (src.done() && out.done() && dut.idle_o && dram.outstanding() == 0) {
+      // Nothing more may come out, and no further read may be issued (cycles not counted).
+      const bool extra = drv.more_after_end(
+          16,
+          [&] {
+            dut.in_valid_i = 0;
+            dut.mem_rsp_valid_i = 0;
+            dut.out_ready_i = 1;
+            dut.mem_req_ready_i = 1;
+          },
+          [&] { return dut.out_valid_o || dut.mem_req_valid_o; });
+      res.ok = !extra && out.finish(rep);
       res.report = extra ? "EXTRA OUTPUT OR READ test=" + test + " seed=" + std::to_string(seed) : rep;
       break;
     }
-    if (cycle - last_progress > 50000) {
-      res.report = "NO PROGRESS test=" + test + " seed=" + std::to_string(seed) + " cycle=" + std::to_string(cycle) +
-                   ": inputs " + std::to_string(next) + "/" + std::to_string(in.size()) + ", outputs " +
-                   std::to_string(chk.count()) + "/" + std::to_string(exp.size());
+    if (drv.stalled()) {
+      res.report = drv.no_progress_report(src.progress("inputs") + ", " + out.progress("outputs"));
       break;
     }
   }
-  res.cycles = cycle;
-  dut->final();
+  res.cycles = drv.cycle();
   return res;
 }
 

@@ -21,14 +21,11 @@ Result run_bench(const std::vector<IndexPkt>& in, const std::vector<VFetchPkt>& 
                  const std::vector<PrimPkt>& exp_p, uint64_t seed, double in_gap, double out_stall,
                  const std::string& test) {
   Result res;
-  auto ctx = std::make_unique<VerilatedContext>();
-  ctx->fatalOnError(false);
-  ctx->randReset(2);
-  ctx->randSeed(static_cast<int>(seed & 0x7fffffff));
-  auto dut = std::make_unique<Vvertex_tags>(ctx.get(), "TOP");
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> uni(0.0, 1.0);
-  tb::RunId run{test, seed, "build/tests/rtl_vertex_tags --rng-seed " + std::to_string(seed)};
+  tb::DriverConfig cfg;
+  cfg.run = {test, seed, "build/tests/rtl_vertex_tags --rng-seed " + std::to_string(seed)};
+  cfg.stall_timeout = 10000;
+  tb::VlDriver<Vvertex_tags> drv(cfg);
+  Vvertex_tags& dut = drv.dut();
   // Mismatch reports name a state write as such (locate() shows only draw, index and slot).
   const auto wr_v = [](const VFetchPkt& p) {
     return p.wr ? "state write [" + std::to_string(p.wr_idx) + "]=" + std::to_string(p.wr_val) : std::string();
@@ -37,71 +34,44 @@ Result run_bench(const std::vector<IndexPkt>& in, const std::vector<VFetchPkt>& 
     return p.wr ? "state write [" + std::to_string(p.wr_idx) + "]=" + std::to_string(p.wr_val)
                 : p.eop ? std::string("end-of-pipe token") : std::string();
   };
-  tb::StreamChecker<VFetchPkt> cv("vtx", &exp_v, run, wr_v);
-  tb::StreamChecker<PrimPkt> cp("prim", &exp_p, run, wr_p);
-  dut->rst_ni = 0;
-  dut->clk_i = 0;
-  dut->in_valid_i = 0;
-  dut->vtx_ready_i = 0;
-  dut->prim_ready_i = 0;
-  dut->eval();
-  for (int i = 0; i < 3; ++i) {
-    dut->clk_i = 1;
-    dut->eval();
-    dut->clk_i = 0;
-    dut->eval();
-  }
-  dut->rst_ni = 1;
-  size_t next = 0;
-  bool offering = false;
-  uint64_t cycle = 0, last_progress = 0;
+  tb::StreamSource<IndexPkt> src(in, in_gap);
+  tb::StreamSink<VFetchPkt> vtx("vtx", exp_v, drv.run(), out_stall, wr_v);
+  tb::StreamSink<PrimPkt> prim("prim", exp_p, drv.run(), out_stall, wr_p);
+  dut.in_valid_i = 0;
+  dut.vtx_ready_i = 0;
+  dut.prim_ready_i = 0;
+  drv.reset();
   while (true) {
-    if (!offering && next < in.size() && uni(rng) >= in_gap) offering = true;
-    dut->in_valid_i = offering;
-    if (next < in.size()) tb::pack_sig(in[next], dut->in_i);
-    dut->vtx_ready_i = uni(rng) >= out_stall;
-    dut->prim_ready_i = uni(rng) >= out_stall;
-    dut->clk_i = 0;
-    dut->eval();
-    const bool in_fire = dut->in_valid_i && dut->in_ready_o;
-    const bool v_fire = dut->vtx_valid_o && dut->vtx_ready_i;
-    const bool p_fire = dut->prim_valid_o && dut->prim_ready_i;
+    src.drive(drv.rng(), dut.in_valid_i, dut.in_i);
+    dut.vtx_ready_i = vtx.ready(drv.rng());
+    dut.prim_ready_i = prim.ready(drv.rng());
+    drv.eval_low();
+    const bool in_fire = src.fire(dut.in_ready_o);
+    bool v_fire = false, p_fire = false;
     std::string rep;
-    if (v_fire && !cv.on_transfer(tb::unpack_sig<VFetchPkt>(dut->vtx_o), cycle, rep)) {
+    if (!vtx.take(dut.vtx_valid_o, dut.vtx_ready_i, dut.vtx_o, drv.cycle(), rep, &v_fire) ||
+        !prim.take(dut.prim_valid_o, dut.prim_ready_i, dut.prim_o, drv.cycle(), rep, &p_fire)) {
       res.report = rep;
       break;
     }
-    if (p_fire && !cp.on_transfer(tb::unpack_sig<PrimPkt>(dut->prim_o), cycle, rep)) {
+    if (in_fire || v_fire || p_fire) drv.progress();
+    drv.edge();
+    if (drv.failed()) {
+      res.report = drv.assertion_report();
+      break;
+    }
+    if (src.done() && vtx.done() && prim.done() && dut.idle_o) {
+      res.ok = vtx.finish(rep) && prim.finish(rep);
       res.report = rep;
       break;
     }
-    if (in_fire || v_fire || p_fire) last_progress = cycle;
-    dut->clk_i = 1;
-    dut->eval();
-    if (in_fire) {
-      ++next;
-      offering = false;
-    }
-    ++cycle;
-    if (ctx->gotError()) {
-      res.report = "ASSERTION FAILED test=" + test + " seed=" + std::to_string(seed) + " cycle=" + std::to_string(cycle);
-      break;
-    }
-    if (next == in.size() && cv.count() == exp_v.size() && cp.count() == exp_p.size() && dut->idle_o) {
-      res.ok = cv.finish(rep) && cp.finish(rep);
-      res.report = rep;
-      break;
-    }
-    if (cycle - last_progress > 10000) {
-      res.report = "NO PROGRESS test=" + test + " seed=" + std::to_string(seed) + " cycle=" + std::to_string(cycle) +
-                   ": inputs " + std::to_string(next) + "/" + std::to_string(in.size()) + ", vertices " +
-                   std::to_string(cv.count()) + "/" + std::to_string(exp_v.size()) + ", triangles " +
-                   std::to_string(cp.count()) + "/" + std::to_string(exp_p.size());
+    if (drv.stalled()) {
+      res.report = drv.no_progress_report(src.progress("inputs") + ", " + vtx.progress("vertices") + ", " +
+                                          prim.progress("triangles"));
       break;
     }
   }
-  res.cycles = cycle;
-  dut->final();
+  res.cycles = drv.cycle();
   return res;
 }
 

@@ -21,82 +21,50 @@ struct Result {
 Result run_bench(const pa_test::Streams& s, const std::vector<PaTriPkt>& exp, uint64_t seed, double in_gap,
                  double out_stall, const std::string& test) {
   Result res;
-  auto ctx = std::make_unique<VerilatedContext>();
-  ctx->fatalOnError(false);
-  ctx->randReset(2);
-  ctx->randSeed(static_cast<int>(seed & 0x7fffffff));
-  auto dut = std::make_unique<Vpa>(ctx.get(), "TOP");
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> uni(0.0, 1.0);
-  tb::RunId run{test, seed, "build/tests/rtl_pa --rng-seed " + std::to_string(seed)};
-  tb::StreamChecker<PaTriPkt> chk("pa_tri", &exp, run);
-  dut->rst_ni = 0;
-  dut->clk_i = 0;
-  dut->vtx_valid_i = 0;
-  dut->prim_valid_i = 0;
-  dut->out_ready_i = 0;
-  dut->eval();
-  for (int i = 0; i < 3; ++i) {
-    dut->clk_i = 1;
-    dut->eval();
-    dut->clk_i = 0;
-    dut->eval();
-  }
-  dut->rst_ni = 1;
-  size_t nv = 0, np = 0;
-  bool offer_v = false, offer_p = false;
-  uint64_t cycle = 0, last_progress = 0;
+  tb::DriverConfig cfg;
+  cfg.run = {test, seed, "build/tests/rtl_pa --rng-seed " + std::to_string(seed)};
+  cfg.stall_timeout = 20000;
+  tb::VlDriver<Vpa> drv(cfg);
+  Vpa& dut = drv.dut();
+  tb::StreamSource<ClipVtxPkt> vtx(s.vtx, in_gap);
+  tb::StreamSource<PrimPkt> prim(s.prims, in_gap);
+  tb::StreamSink<PaTriPkt> out("pa_tri", exp, drv.run(), out_stall);
+  dut.vtx_valid_i = 0;
+  dut.prim_valid_i = 0;
+  dut.out_ready_i = 0;
+  drv.reset();
   while (true) {
-    if (!offer_v && nv < s.vtx.size() && uni(rng) >= in_gap) offer_v = true;
-    if (!offer_p && np < s.prims.size() && uni(rng) >= in_gap) offer_p = true;
-    dut->vtx_valid_i = offer_v;
-    if (nv < s.vtx.size()) tb::pack_sig(s.vtx[nv], dut->vtx_i);
-    dut->prim_valid_i = offer_p;
-    if (np < s.prims.size()) tb::pack_sig(s.prims[np], dut->prim_i);
-    dut->out_ready_i = uni(rng) >= out_stall;
-    dut->clk_i = 0;
-    dut->eval();
-    const bool v_fire = dut->vtx_valid_i && dut->vtx_ready_o;
-    const bool p_fire = dut->prim_valid_i && dut->prim_ready_o;
-    const bool o_fire = dut->out_valid_o && dut->out_ready_i;
-    res.clip_busy += dut->clip_busy_o ? 1 : 0;
+    vtx.drive(drv.rng(), dut.vtx_valid_i, dut.vtx_i);
+    prim.drive(drv.rng(), dut.prim_valid_i, dut.prim_i);
+    dut.out_ready_i = out.ready(drv.rng());
+    drv.eval_low();
+    const bool v_fire = vtx.fire(dut.vtx_ready_o), p_fire = prim.fire(dut.prim_ready_o);
+    bool o_fire = false;
+    res.clip_busy += dut.clip_busy_o ? 1 : 0;
     std::string rep;
-    if (o_fire && !chk.on_transfer(tb::unpack_sig<PaTriPkt>(dut->out_o), cycle, rep)) {
+    if (!out.take(dut.out_valid_o, dut.out_ready_i, dut.out_o, drv.cycle(), rep, &o_fire)) {
       res.report = rep;
       break;
     }
-    if (v_fire || p_fire || o_fire) last_progress = cycle;
-    dut->clk_i = 1;
-    dut->eval();
-    if (v_fire) {
-      ++nv;
-      offer_v = false;
-    }
-    if (p_fire) {
-      ++np;
-      offer_p = false;
-    }
-    ++cycle;
-    if (ctx->gotError()) {
-      res.report = "ASSERTION FAILED test=" + test + " seed=" + std::to_string(seed) + " cycle=" + std::to_string(cycle);
+    if (v_fire || p_fire || o_fire) drv.progress();
+    drv.edge();
+    if (drv.failed()) {
+      res.report = drv.assertion_report();
       break;
     }
-    if (nv == s.vtx.size() && np == s.prims.size() && chk.count() == exp.size() && dut->idle_o) {
-      res.ok = chk.finish(rep);
+    if (vtx.done() && prim.done() && out.done() && dut.idle_o) {
+      res.ok = out.finish(rep);
       res.report = rep;
       break;
     }
-    if (cycle - last_progress > 20000) {
-      res.report = "NO PROGRESS test=" + test + " seed=" + std::to_string(seed) + " cycle=" + std::to_string(cycle) +
-                   ": vertices " + std::to_string(nv) + "/" + std::to_string(s.vtx.size()) + ", prims " +
-                   std::to_string(np) + "/" + std::to_string(s.prims.size()) + ", out " + std::to_string(chk.count()) +
-                   "/" + std::to_string(exp.size());
+    if (drv.stalled()) {
+      res.report = drv.no_progress_report(vtx.progress("vertices") + ", " + prim.progress("prims") + ", " +
+                                          out.progress("out"));
       break;
     }
   }
-  res.cycles = cycle;
-  res.outputs = chk.count();
-  dut->final();
+  res.cycles = drv.cycle();
+  res.outputs = out.count();
   return res;
 }
 

@@ -61,43 +61,27 @@ template <class V, uint32_t N>
 ArrayRun run_array(const std::vector<SetupPkt>& in, uint64_t seed, double in_gap, double out_stall, double throttle) {
   ArrayRun res;
   const auto exp = model_quads(in, N);
-  auto ctx = std::make_unique<VerilatedContext>();
-  ctx->fatalOnError(false);
-  ctx->randReset(2);
-  ctx->randSeed(static_cast<int>(seed & 0x7fffffff));
-  auto dut = std::make_unique<V>(ctx.get(), "TOP");
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> uni(0.0, 1.0);
-  dut->clk_i = 0;
-  dut->rst_ni = 0;
-  dut->in_valid_i = 0;
-  dut->out_ready_i = 0;
-  dut->throttle_i = 0;
-  dut->eval();
-  for (int i = 0; i < 3; ++i) {
-    dut->clk_i = 1;
-    dut->eval();
-    dut->clk_i = 0;
-    dut->eval();
-  }
-  dut->rst_ni = 1;
-  dut->eval();
+  tb::DriverConfig cfg;
+  cfg.run = {"raster_array/" + std::to_string(N), seed, "build/tests/rtl_raster_array --rng-seed " + std::to_string(seed)};
+  cfg.stall_timeout = 100000;
+  tb::VlDriver<V> drv(cfg);
+  V& dut = drv.dut();
+  tb::StreamSource<SetupPkt> src(in, in_gap);
+  dut.in_valid_i = 0;
+  dut.out_ready_i = 0;
+  dut.throttle_i = 0;
+  drv.reset();
   std::array<size_t, N> next{};  // per rasterizer: next expected quad
-  size_t next_in = 0, tokens_out = 0;
-  bool offering = false;
-  uint64_t cycle = 0, last_progress = 0;
+  size_t tokens_out = 0;
   const size_t tokens_in = static_cast<size_t>(std::count_if(in.begin(), in.end(), [](const SetupPkt& s) { return s.eop != 0; }));
   while (true) {
-    if (!offering && next_in < in.size() && uni(rng) >= in_gap) offering = true;
-    dut->in_valid_i = offering;
-    if (next_in < in.size()) tb::pack_sig(in[next_in], dut->in_i);
-    dut->out_ready_i = uni(rng) >= out_stall;
-    dut->throttle_i = uni(rng) < throttle;
-    dut->clk_i = 0;
-    dut->eval();
-    const bool in_fire = dut->in_valid_i && dut->in_ready_o;
-    if (dut->out_valid_o && dut->out_ready_i) {
-      const QuadPkt q = tb::unpack_sig<QuadPkt>(dut->out_o);
+    src.drive(drv.rng(), dut.in_valid_i, dut.in_i);
+    dut.out_ready_i = !tb::chance(drv.rng(), out_stall);
+    dut.throttle_i = tb::chance(drv.rng(), throttle);
+    drv.eval_low();
+    if (src.fire(dut.in_ready_o)) drv.progress();
+    if (dut.out_valid_o && dut.out_ready_i) {
+      const QuadPkt q = tb::unpack_sig<QuadPkt>(dut.out_o);
       std::ostringstream err;
       if (q.eop) {
         for (uint32_t r = 0; r < N; ++r) {
@@ -120,39 +104,31 @@ ArrayRun run_array(const std::vector<SetupPkt>& in, uint64_t seed, double in_gap
         }
       }
       ++res.quads;
-      last_progress = cycle;
+      drv.progress();
       if (!err.str().empty()) {
-        res.report = "MISMATCH test=raster_array/" + std::to_string(N) + " seed=" + std::to_string(seed) +
-                     " cycle=" + std::to_string(cycle) + ": " + err.str() + "\n";
+        res.report = drv.head("MISMATCH") + ": " + err.str() + "\n" + drv.waves(200, 20);
         break;
       }
     }
-    for (uint32_t r = 0; r < N; ++r) res.busy[r] += (dut->busy_o >> r) & 1u;
-    dut->clk_i = 1;
-    dut->eval();
-    if (in_fire) {
-      ++next_in;
-      offering = false;
-      last_progress = cycle;
-    }
-    ++cycle;
-    if (ctx->gotError()) {
-      res.report = "ASSERTION FAILED seed=" + std::to_string(seed) + " cycle=" + std::to_string(cycle) + "\n";
+    for (uint32_t r = 0; r < N; ++r) res.busy[r] += (dut.busy_o >> r) & 1u;
+    drv.edge();
+    if (drv.failed()) {
+      res.report = drv.assertion_report();
       break;
     }
-    bool done = next_in == in.size() && tokens_out == tokens_in && dut->idle_o;
+    bool done = src.done() && tokens_out == tokens_in && dut.idle_o;
     for (uint32_t r = 0; r < N; ++r) done = done && next[r] == exp[r].size();
     if (done) {
       res.ok = true;
       break;
     }
-    if (cycle - last_progress > 100000) {
-      res.report = "NO PROGRESS seed=" + std::to_string(seed) + " cycle=" + std::to_string(cycle) + "\n";
+    if (drv.stalled()) {
+      res.report = drv.no_progress_report(src.progress("setup packets") + ", tokens out " + std::to_string(tokens_out) +
+                                          "/" + std::to_string(tokens_in));
       break;
     }
   }
-  res.cycles = cycle;
-  dut->final();
+  res.cycles = drv.cycle();
   return res;
 }
 

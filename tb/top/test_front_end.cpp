@@ -169,9 +169,7 @@ void run_scene(const Scene& s, uint64_t seed) {
     tb::TopHarness h(rtl_mem, cfg, tb::RunId{s.name, seed, "build/tests/rtl_front_end --rng-seed " + std::to_string(seed)});
     h.reg_write(REG_IRQ_ENABLE, 0xFFFFFFFFu);
     for (const auto& [i, v] : regs) h.reg_write(i, v);
-    const tb::ExpectedStreams exp{&tr.cp_draw,  &tr.ia_tri,  &tr.setup_tri, &tr.coarse_tile, &tr.fine_quad,
-                                  &tr.pw_mem,   &tr.cp_idraw, &tr.if_index, &tr.vt_vertex,   &tr.vt_prim,
-                                  &tr.vf_vtx,   &tr.vtx_clip, &tr.pa_tri};
+    const tb::ExpectedStreams exp = tb::expect_all(tr);
     const tb::TopResult r = h.run(exp);
     INFO(s.name << " throttle=" << thr << " seed=" << seed << "\n" << r.report);
     REQUIRE(r.ok);

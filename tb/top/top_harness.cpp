@@ -1,14 +1,13 @@
 #include "top_harness.h"
 
-#include <verilated.h>
-#include <verilated_fst_c.h>
-
 #include <sstream>
+#include <type_traits>
 
 #include "Vpineda_top.h"
 #include "om/pixel_writer.h"
 #include "rast/coarse_raster.h"
 #include "vl_bits.h"
+#include "vl_driver.h"
 
 namespace pineda::tb {
 
@@ -22,80 +21,62 @@ uint64_t next_rand(uint64_t& s) {
 }
 }  // namespace
 
-// With several rasterizers (PINEDA_NUM_RAST > 1, docs/verification.md "Several rasterizers")
-// the coarse_tile boundary is one per rasterizer, each compared in order with the model's tiles
-// of that rasterizer; the merged fine_quad stream is compared per owning rasterizer (each in
-// order; an end-of-pipe token must be next on every one); pw_mem is compared in order with the
-// model pixel writer's writes for the quads in the order the RTL merged them.
+// Every boundary of contracts/defs.py BOUNDARIES is tapped (for_each_tap) and compared with the
+// model's stream by one StreamChecker, in order. With several rasterizers (PINEDA_NUM_RAST > 1,
+// docs/verification.md "Several rasterizers") a boundary's MultiRast says how instead:
+// PER_LANE (coarse_tile): one tap lane per rasterizer, each compared in order with the model's
+// packets that rasterizer owns; PER_OWNER (fine_quad, the merged quads): each packet in order
+// with its owner's stream, an end-of-pipe token next on every one; FROM_RTL (pw_mem): in order
+// with the model pixel writer's writes for the quads in the order the RTL merged them.
+namespace {
+// The rasterizer owning a packet (PER_LANE / PER_OWNER boundaries).
+uint32_t rast_owner(const TilePkt& t) { return model::CoarseRaster::owner(kNumRast, t.tx, t.ty); }
+uint32_t rast_owner(const QuadPkt& q) {
+  const int ts = q.target.msaa ? 1 : 2;  // quads per raster tile edge: 2 or 4
+  return model::CoarseRaster::owner(kNumRast, q.qx >> ts, q.qy >> ts);
+}
+const char* lane_name(MultiRast m) { return m == MultiRast::PER_LANE ? "[" : "(rasterizer "; }
+const char* lane_end(MultiRast m) { return m == MultiRast::PER_LANE ? "]" : ")"; }
+}  // namespace
+
+template <class Pkt>
+struct BoundaryTap {
+  std::vector<std::vector<Pkt>> split;     // the model's stream per rasterizer (NumRast > 1)
+  std::vector<StreamChecker<Pkt>> lanes;   // one checker, or one per rasterizer
+};
+
 struct TopHarness::Taps {
-  StreamChecker<DrawPkt> cp_draw;
-  StreamChecker<TriPkt> ia_tri;
-  StreamChecker<SetupPkt> setup_tri;
-  std::vector<std::vector<TilePkt>> tiles_of;  // per rasterizer (NumRast > 1)
-  std::vector<std::vector<QuadPkt>> quads_of;
-  std::vector<StreamChecker<TilePkt>> coarse_tile;
-  std::vector<StreamChecker<QuadPkt>> fine_quad;  // one (NumRast = 1) or per rasterizer
-  std::vector<MemReq> pw_expected;                // NumRast > 1: grows with the merged quads
+  PerBoundary<BoundaryTap> tap;
+  std::vector<MemReq> pw_expected;         // FROM_RTL: grows with the merged quads
   model::PixelWriter pw_model;
-  std::unique_ptr<StreamChecker<MemReq>> pw_mem;
   std::string report;  // first failure
   bool failed = false;
-  // The geometry front end (compared in order like cp_draw .. setup_tri).
-  std::unique_ptr<StreamChecker<IDrawPkt>> cp_idraw;
-  std::unique_ptr<StreamChecker<IndexPkt>> if_index;
-  std::unique_ptr<StreamChecker<VFetchPkt>> vt_vertex;
-  std::unique_ptr<StreamChecker<PrimPkt>> vt_prim;
-  std::unique_ptr<StreamChecker<VtxInPkt>> vf_vtx;
-  std::unique_ptr<StreamChecker<ClipVtxPkt>> vtx_clip;
-  std::unique_ptr<StreamChecker<PaTriPkt>> pa_tri;
 };
 
 TopHarness::TopHarness(Memory& mem, const TopConfig& cfg, RunId run)
-    : mem_(mem), cfg_(cfg), run_(std::move(run)), ctx_(std::make_unique<VerilatedContext>()),
+    : mem_(mem), cfg_(cfg), run_(std::move(run)),
+      drv_(std::make_unique<VlDriver<Vpineda_top>>(
+          DriverConfig{run_, cfg.fst_path, cfg.wave_from, cfg.wave_to, cfg.stall_timeout})),
+      top_(drv_->dut()),
       dram_(mem, [&] {
         DramConfig d = cfg.dram;
         d.seed = cfg.seed ^ 0xd1b54a32d192ed03ull;
         return d;
       }()),
       rng_state_(cfg.seed) {
-  ctx_->fatalOnError(false);
-  ctx_->randReset(2);  // --x-initial unique: randomise with the seed below
-  ctx_->randSeed(static_cast<int>(cfg.seed & 0x7fffffff));
-  if (!cfg_.fst_path.empty()) ctx_->traceEverOn(true);
-  top_ = std::make_unique<Vpineda_top>(ctx_.get(), "TOP");
-  if (!cfg_.fst_path.empty()) {
-    fst_ = std::make_unique<VerilatedFstC>();
-    top_->trace(fst_.get(), 99);
-    fst_->open(cfg_.fst_path.c_str());
-  }
-  top_->clk_i = 0;
-  top_->rst_ni = 0;
-  top_->reg_valid_i = 0;
-  top_->reg_we_i = 0;
-  top_->reg_addr_i = 0;
-  top_->reg_wdata_i = 0;
-  top_->mem_req_ready_i = 0;
-  top_->mem_rsp_valid_i = 0;
-  top_->throttle_i = 0;
-  top_->eval();
-  for (int i = 0; i < 4; ++i) {  // a few clocks in reset
-    top_->clk_i = 1;
-    top_->eval();
-    top_->clk_i = 0;
-    top_->eval();
-  }
-  top_->rst_ni = 1;
-  top_->eval();
+  top_.reg_valid_i = 0;
+  top_.reg_we_i = 0;
+  top_.reg_addr_i = 0;
+  top_.reg_wdata_i = 0;
+  top_.mem_req_ready_i = 0;
+  top_.mem_rsp_valid_i = 0;
+  top_.throttle_i = 0;
+  drv_->reset(4);
 }
 
-TopHarness::~TopHarness() {
-  if (fst_) fst_->close();
-  top_->final();
-}
+TopHarness::~TopHarness() = default;
 
-void TopHarness::dump(uint64_t t) {
-  if (fst_ && cycle_ >= cfg_.wave_from && cycle_ <= cfg_.wave_to) fst_->dump(t);
-}
+uint64_t TopHarness::cycle() const { return drv_->cycle(); }
 
 void TopHarness::reg_write(uint32_t idx, uint32_t value) {
   reg_pending_ = true;
@@ -110,21 +91,48 @@ void TopHarness::step(uint64_t cycles) {
 }
 
 uint32_t TopHarness::reg_read(uint32_t idx) {
-  top_->reg_addr_i = idx & 0xff;
-  top_->eval();
-  return top_->reg_rdata_o;
+  top_.reg_addr_i = idx & 0xff;
+  top_.eval();
+  return top_.reg_rdata_o;
+}
+
+// A transfer on lane `lane` of boundary Traits::id.
+template <class Traits, class Pkt>
+void TopHarness::on_tap(Traits, uint32_t lane, const Pkt& pkt) {
+  ++transfers_[static_cast<size_t>(Traits::id)];
+  drv_->progress();
+  Taps& t = *taps_;
+  auto& lanes = t.tap.template get<Traits::id>().lanes;
+  auto check = [&](StreamChecker<Pkt>& c) {
+    if (t.failed) return;
+    std::string rep;
+    if (!c.on_transfer(pkt, drv_->cycle(), rep)) t.failed = true, t.report = rep;
+  };
+  if constexpr (Traits::multi_rast == MultiRast::PER_OWNER) {
+    if (kNumRast == 1) {
+      check(lanes[0]);
+    } else if (pkt.eop) {  // merged: every rasterizer's stream has its token next
+      for (auto& c : lanes) check(c);
+    } else {
+      check(lanes[rast_owner(pkt)]);
+    }
+    // FROM_RTL: the model pixel writer's writes for the quads in the order the RTL merged them.
+    if (kNumRast > 1) t.pw_model.process(pkt, [&t](const MemReq& r) { t.pw_expected.push_back(r); });
+  } else {
+    check(lanes[lane]);
+  }
 }
 
 // One clock cycle: drive inputs, settle, sample every handshake, rising edge, advance memory.
 void TopHarness::tick() {
-  top_->clk_i = 0;
-  top_->reg_valid_i = reg_pending_;
-  top_->reg_we_i = reg_we_;
-  top_->reg_addr_i = reg_pending_ ? reg_addr_ : REG_FENCE0;
-  top_->reg_wdata_i = reg_wdata_;
-  top_->mem_req_ready_i = dram_.req_ready();
-  top_->mem_rsp_valid_i = dram_.rsp_valid();
-  pack_sig(dram_.rsp(), top_->mem_rsp_i);
+  top_.reg_valid_i = reg_pending_;
+  top_.reg_we_i = reg_we_;
+  top_.reg_addr_i = reg_pending_ ? reg_addr_ : REG_FENCE0;
+  top_.reg_wdata_i = reg_wdata_;
+  top_.mem_req_ready_i = dram_.req_ready();
+  top_.mem_rsp_valid_i = dram_.rsp_valid();
+  pack_sig(dram_.rsp(), top_.mem_rsp_i);
+  static_assert(kNumBoundaries <= 32, "throttle_i is driven as one 32-bit word");
   uint32_t thr = 0;
   if (cfg_.throttle > 0.0) {
     const uint64_t lim = static_cast<uint64_t>(cfg_.throttle * 65536.0);
@@ -132,91 +140,38 @@ void TopHarness::tick() {
       if ((next_rand(rng_state_) & 0xffff) < lim) thr |= 1u << b;
     }
   }
-  top_->throttle_i = thr;
-  top_->eval();
-  dump(2 * cycle_);
+  top_.throttle_i = thr;
+  drv_->eval_low();
 
-  const bool req_fire = top_->mem_req_valid_o && top_->mem_req_ready_i;
-  const bool rsp_fire = top_->mem_rsp_valid_i && top_->mem_rsp_ready_o;
-  const MemReq req = unpack_sig<MemReq>(top_->mem_req_o);
-  if (req_fire || rsp_fire) last_progress_ = cycle_;
+  const bool req_fire = top_.mem_req_valid_o && top_.mem_req_ready_i;
+  const bool rsp_fire = top_.mem_rsp_valid_i && top_.mem_rsp_ready_o;
+  const MemReq req = unpack_sig<MemReq>(top_.mem_req_o);
+  if (req_fire || rsp_fire) drv_->progress();
 
   if (taps_) {
-    Taps& t = *taps_;
-    auto check = [&](auto& checker, bool fire, const auto& pkt, int b) {
-      if (!fire) return;
-      ++transfers_[b];
-      last_progress_ = cycle_;
-      if (t.failed) return;
-      std::string rep;
-      if (!checker.on_transfer(pkt, cycle_, rep)) {
-        t.failed = true;
-        t.report = rep;
-      }
-    };
-    Vpineda_top& v = *top_;
-    if (v.tap_cp_draw_valid_o && v.tap_cp_draw_ready_o)
-      check(t.cp_draw, true, unpack_sig<DrawPkt>(v.tap_cp_draw_o), 0);
-    if (v.tap_ia_tri_valid_o && v.tap_ia_tri_ready_o)
-      check(t.ia_tri, true, unpack_sig<TriPkt>(v.tap_ia_tri_o), 1);
-    if (v.tap_setup_tri_valid_o && v.tap_setup_tri_ready_o)
-      check(t.setup_tri, true, unpack_sig<SetupPkt>(v.tap_setup_tri_o), 2);
-    const uint32_t cv = static_cast<uint32_t>(v.tap_coarse_tile_valid_o & v.tap_coarse_tile_ready_o);
-    if (cv != 0) {
-      std::array<uint32_t, 2 * kMaxWords> w{};
-      sig_to_words(v.tap_coarse_tile_o, w.data());
-      for (uint32_t r = 0; r < kNumRast; ++r) {
-        if ((cv >> r) & 1u) {
-          TilePkt tp;
-          tp.unpack_at(w.data(), static_cast<int>(r) * TilePkt::WIDTH);
-          check(t.coarse_tile[r], true, tp, 3);
+    for_each_tap(top_, [&](auto traits, uint32_t valid, uint32_t ready, const auto& data) {
+      using Pkt = typename decltype(traits)::Pkt;
+      const uint32_t fire = valid & ready;
+      if (fire == 0) return;
+      constexpr uint32_t kLanes = decltype(traits)::multi_rast == MultiRast::PER_LANE ? kNumRast : 1;
+      std::array<uint32_t, (kLanes * Pkt::WIDTH + 31) / 32> w{};
+      sig_to_words(data, w.data());
+      for (uint32_t r = 0; r < kLanes; ++r) {
+        if ((fire >> r) & 1u) {
+          Pkt p;
+          p.unpack_at(w.data(), static_cast<int>(r) * Pkt::WIDTH);
+          on_tap(traits, r, p);
         }
       }
-    }
-    if (v.tap_fine_quad_valid_o && v.tap_fine_quad_ready_o) {
-      const QuadPkt q = unpack_sig<QuadPkt>(v.tap_fine_quad_o);
-      if (kNumRast == 1) {
-        check(t.fine_quad[0], true, q, 4);
-      } else if (q.eop) {  // merged: every rasterizer's stream has its token next
-        check(t.fine_quad[0], true, q, 4);
-        for (uint32_t r = 1; r < kNumRast && !t.failed; ++r) {
-          std::string rep;
-          if (!t.fine_quad[r].on_transfer(q, cycle_, rep)) t.failed = true, t.report = rep;
-        }
-      } else {
-        const int ts = q.target.msaa ? 1 : 2;  // quads per raster tile edge: 2 or 4
-        check(t.fine_quad[model::CoarseRaster::owner(kNumRast, q.qx >> ts, q.qy >> ts)], true, q, 4);
-      }
-      if (kNumRast > 1) t.pw_model.process(q, [&t](const MemReq& r) { t.pw_expected.push_back(r); });
-    }
-    if (v.tap_pw_mem_valid_o && v.tap_pw_mem_ready_o)
-      check(*t.pw_mem, true, unpack_sig<MemReq>(v.tap_pw_mem_o), 5);
-    const int b0 = static_cast<int>(Boundary::CP_IDRAW);
-    if (v.tap_cp_idraw_valid_o && v.tap_cp_idraw_ready_o)
-      check(*t.cp_idraw, true, unpack_sig<IDrawPkt>(v.tap_cp_idraw_o), b0);
-    if (v.tap_if_index_valid_o && v.tap_if_index_ready_o)
-      check(*t.if_index, true, unpack_sig<IndexPkt>(v.tap_if_index_o), b0 + 1);
-    if (v.tap_vt_vertex_valid_o && v.tap_vt_vertex_ready_o)
-      check(*t.vt_vertex, true, unpack_sig<VFetchPkt>(v.tap_vt_vertex_o), b0 + 2);
-    if (v.tap_vt_prim_valid_o && v.tap_vt_prim_ready_o)
-      check(*t.vt_prim, true, unpack_sig<PrimPkt>(v.tap_vt_prim_o), b0 + 3);
-    if (v.tap_vf_vtx_valid_o && v.tap_vf_vtx_ready_o)
-      check(*t.vf_vtx, true, unpack_sig<VtxInPkt>(v.tap_vf_vtx_o), b0 + 4);
-    if (v.tap_vtx_clip_valid_o && v.tap_vtx_clip_ready_o)
-      check(*t.vtx_clip, true, unpack_sig<ClipVtxPkt>(v.tap_vtx_clip_o), b0 + 5);
-    if (v.tap_pa_tri_valid_o && v.tap_pa_tri_ready_o)
-      check(*t.pa_tri, true, unpack_sig<PaTriPkt>(v.tap_pa_tri_o), b0 + 6);
-    for (uint32_t r = 0; r < kNumRast; ++r) rast_busy_[r] += (v.rast_busy_o >> r) & 1u;
-    fe_busy_ += v.fe_busy_o;
-    pa_clip_busy_ += v.pa_clip_busy_o;
+    });
+    for (uint32_t r = 0; r < kNumRast; ++r) rast_busy_[r] += (top_.rast_busy_o >> r) & 1u;
+    fe_busy_ += top_.fe_busy_o;
+    pa_clip_busy_ += top_.pa_clip_busy_o;
   }
 
-  top_->clk_i = 1;
-  top_->eval();
-  dump(2 * cycle_ + 1);
+  drv_->edge();
   dram_.clock(req_fire, req, rsp_fire);
   reg_pending_ = false;
-  ++cycle_;
 }
 
 TopResult TopHarness::run(const ExpectedStreams& exp) {
@@ -227,54 +182,39 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
     return "pixel=(" + std::to_string((off % cfg_.rt_pitch) / 4) + "," +
            std::to_string(off / cfg_.rt_pitch) + ")";
   };
-  taps_ = std::unique_ptr<Taps>(new Taps{
-      StreamChecker<DrawPkt>("cp_draw", exp.cp_draw, run_),
-      StreamChecker<TriPkt>("ia_tri", exp.ia_tri, run_),
-      StreamChecker<SetupPkt>("setup_tri", exp.setup_tri, run_),
-      {}, {}, {}, {}, {}, {}, nullptr, "", false, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr});
-  Taps& tp = *taps_;
-  tp.cp_idraw = std::make_unique<StreamChecker<IDrawPkt>>("cp_idraw", exp.cp_idraw, run_);
-  tp.if_index = std::make_unique<StreamChecker<IndexPkt>>("if_index", exp.if_index, run_);
-  tp.vt_vertex = std::make_unique<StreamChecker<VFetchPkt>>("vt_vertex", exp.vt_vertex, run_);
-  tp.vt_prim = std::make_unique<StreamChecker<PrimPkt>>("vt_prim", exp.vt_prim, run_);
-  tp.vf_vtx = std::make_unique<StreamChecker<VtxInPkt>>("vf_vtx", exp.vf_vtx, run_);
-  tp.vtx_clip = std::make_unique<StreamChecker<ClipVtxPkt>>("vtx_clip", exp.vtx_clip, run_);
-  tp.pa_tri = std::make_unique<StreamChecker<PaTriPkt>>("pa_tri", exp.pa_tri, run_);
-  if (kNumRast == 1) {
-    tp.coarse_tile.emplace_back("coarse_tile", exp.coarse_tile, run_);
-    tp.fine_quad.emplace_back("fine_quad", exp.fine_quad, run_);
-    tp.pw_mem = std::make_unique<StreamChecker<MemReq>>("pw_mem", exp.pw_mem, run_, pixel_of);
-  } else {
-    // Each rasterizer's own streams: the model's filtered by owner (tokens go to all).
-    tp.tiles_of.resize(kNumRast);
-    tp.quads_of.resize(kNumRast);
-    if (exp.coarse_tile) {
-      for (const TilePkt& t : *exp.coarse_tile) {
-        for (uint32_t r = 0; r < kNumRast; ++r) {
-          if (t.eop || model::CoarseRaster::owner(kNumRast, t.tx, t.ty) == r) tp.tiles_of[r].push_back(t);
+  taps_ = std::make_unique<Taps>();
+  taps_->tap.for_each_with(exp, [&](auto traits, auto& tap, const auto* want) {
+    using T = decltype(traits);
+    using Pkt = typename T::Pkt;
+    typename StreamChecker<Pkt>::Locator extra;
+    if constexpr (std::is_same_v<Pkt, MemReq>) extra = pixel_of;
+    if constexpr (T::multi_rast == MultiRast::PER_LANE || T::multi_rast == MultiRast::PER_OWNER) {
+      if (kNumRast > 1) {  // each rasterizer's own stream: the model's filtered by owner (tokens go to all)
+        tap.split.resize(kNumRast);
+        for (size_t i = 0; want && i < want->size(); ++i) {
+          for (uint32_t r = 0; r < kNumRast; ++r) {
+            if ((*want)[i].eop || rast_owner((*want)[i]) == r) tap.split[r].push_back((*want)[i]);
+          }
         }
+        for (uint32_t r = 0; r < kNumRast; ++r) {
+          const std::string name = T::name + (lane_name(T::multi_rast) + std::to_string(r)) + lane_end(T::multi_rast);
+          tap.lanes.emplace_back(name, want ? &tap.split[r] : nullptr, run_, extra);
+        }
+        return;
       }
     }
-    if (exp.fine_quad) {
-      for (const QuadPkt& q : *exp.fine_quad) {
-        const int ts = q.target.msaa ? 1 : 2;
-        for (uint32_t r = 0; r < kNumRast; ++r) {
-          if (q.eop || model::CoarseRaster::owner(kNumRast, q.qx >> ts, q.qy >> ts) == r) tp.quads_of[r].push_back(q);
-        }
+    if constexpr (T::multi_rast == MultiRast::FROM_RTL) {
+      if (kNumRast > 1) {
+        taps_->pw_expected.reserve(want ? want->size() : 0);
+        tap.lanes.emplace_back(T::name, want ? &taps_->pw_expected : nullptr, run_, extra);
+        return;
       }
     }
-    tp.pw_expected.reserve(exp.pw_mem ? exp.pw_mem->size() : 0);
-    for (uint32_t r = 0; r < kNumRast; ++r) {
-      const std::string n = "[" + std::to_string(r) + "]";
-      tp.coarse_tile.emplace_back("coarse_tile" + n, exp.coarse_tile ? &tp.tiles_of[r] : nullptr, run_);
-      tp.fine_quad.emplace_back("fine_quad(rasterizer " + std::to_string(r) + ")",
-                                exp.fine_quad ? &tp.quads_of[r] : nullptr, run_);
-    }
-    tp.pw_mem = std::make_unique<StreamChecker<MemReq>>("pw_mem", exp.pw_mem ? &tp.pw_expected : nullptr, run_, pixel_of);
-  }
+    tap.lanes.emplace_back(T::name, want, run_, extra);
+  });
 
-  const uint64_t start = cycle_;
-  last_progress_ = cycle_;
+  const uint64_t start = drv_->cycle();
+  drv_->progress();
   std::array<uint32_t, NUM_FENCES> fence_seen{};
   for (uint32_t i = 0; i < NUM_FENCES; ++i) fence_seen[i] = reg_read(REG_FENCE0 + i);
   std::ostringstream err;
@@ -284,11 +224,8 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
   while (!done) {
     tick();
     if (taps_->failed) break;
-    if (ctx_->gotError()) {
-      err << "ASSERTION FAILED test=" << run_.test << " seed=" << run_.seed << " cycle=" << cycle_
-          << " (see the message above)\n  waveform: " << run_.replay
-          << " WAVE_FROM=" << (cycle_ > 200 ? cycle_ - 200 : 0) << " WAVE_TO=" << cycle_ + 20
-          << "\n";
+    if (drv_->failed()) {
+      err << drv_->assertion_report();
       break;
     }
     // End-of-pipe ordering: when an EOP-only fence changes, no memory write may still be in
@@ -296,12 +233,11 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
     bool fence_bad = false;
     for (uint32_t i = 0; i < NUM_FENCES && !fence_bad; ++i) {
       if (!((cfg_.eop_fence_mask >> i) & 1u)) continue;
-      const uint32_t f = i == 0 ? top_->reg_rdata_o : reg_read(REG_FENCE0 + i);
+      const uint32_t f = i == 0 ? top_.reg_rdata_o : reg_read(REG_FENCE0 + i);
       if (f != fence_seen[i]) {
         if (dram_.outstanding_writes() != 0) {
-          err << "FENCE ORDER test=" << run_.test << " seed=" << run_.seed << " cycle=" << cycle_
-              << ": FENCE" << i << " became " << bits::hex(f) << " with " << dram_.outstanding_writes()
-              << " memory writes not yet acknowledged\n";
+          err << drv_->head("FENCE ORDER") << ": FENCE" << i << " became " << bits::hex(f) << " with "
+              << dram_.outstanding_writes() << " memory writes not yet acknowledged\n";
           fence_bad = true;
         }
         fence_seen[i] = f;
@@ -309,7 +245,7 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
     }
     if (cfg_.eop_fence_mask & ~1u) reg_read(REG_FENCE0);
     if (fence_bad) break;
-    if ((cycle_ & 31) == 0) {
+    if ((drv_->cycle() & 31) == 0) {
       const uint32_t st = reg_read(REG_STATUS);
       const bool stopped = (st >> STATUS_HALTED & 1u) || (st >> STATUS_ERROR & 1u);
       if (stopped && !(st >> STATUS_PIPE_BUSY & 1u) && dram_.outstanding() == 0) done = true;
@@ -319,28 +255,26 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
       if (waiting && was_waiting && next_release < cfg_.wait_releases.size()) {
         for (const auto& [idx, v] : cfg_.wait_releases[next_release]) reg_write(idx, v);
         ++next_release;
-        last_progress_ = cycle_;
+        drv_->progress();
         was_waiting = false;
       } else {
         was_waiting = waiting;
       }
       reg_read(REG_FENCE0);
     }
-    if (cycle_ - last_progress_ > cfg_.stall_timeout) {
+    if (drv_->stalled()) {
       const uint32_t st = reg_read(REG_STATUS);
-      err << "NO PROGRESS test=" << run_.test << " seed=" << run_.seed << " cycle=" << cycle_
-          << ": no transfer on any boundary or the memory port for " << cfg_.stall_timeout
-          << " cycles; STATUS=" << bits::hex(st) << " RPTR=" << reg_read(REG_RING_RPTR)
-          << " memory outstanding=" << dram_.outstanding() << "\n  waveform: " << run_.replay
-          << " WAVE_FROM=" << (cycle_ > 2000 ? cycle_ - 2000 : 0) << " WAVE_TO=" << cycle_ << "\n";
+      err << drv_->head("NO PROGRESS") << ": no transfer on any boundary or the memory port for "
+          << cfg_.stall_timeout << " cycles; STATUS=" << bits::hex(st) << " RPTR=" << reg_read(REG_RING_RPTR)
+          << " memory outstanding=" << dram_.outstanding() << "\n" << drv_->waves(2000, 0);
       break;
     }
-    if (cycle_ - start > cfg_.max_cycles) {
+    if (drv_->cycle() - start > cfg_.max_cycles) {
       err << "TIMEOUT test=" << run_.test << " after " << cfg_.max_cycles << " cycles\n";
       break;
     }
   }
-  res.cycles = cycle_ - start;
+  res.cycles = drv_->cycle() - start;
   res.transfers = transfers_;
   if (taps_->failed) {
     res.report = taps_->report;
@@ -348,13 +282,10 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
     res.report = err.str();
   } else {
     std::string rep;
-    bool all = taps_->cp_draw.finish(rep) && taps_->ia_tri.finish(rep) && taps_->setup_tri.finish(rep);
-    for (const auto& c : taps_->coarse_tile) all = all && c.finish(rep);
-    for (const auto& c : taps_->fine_quad) all = all && c.finish(rep);
-    all = all && taps_->pw_mem->finish(rep);
-    all = all && taps_->cp_idraw->finish(rep) && taps_->if_index->finish(rep) &&
-          taps_->vt_vertex->finish(rep) && taps_->vt_prim->finish(rep) && taps_->vf_vtx->finish(rep) &&
-          taps_->vtx_clip->finish(rep) && taps_->pa_tri->finish(rep);
+    bool all = true;
+    taps_->tap.for_each([&](auto, const auto& tap) {
+      for (const auto& c : tap.lanes) all = all && c.finish(rep);
+    });
     // Several rasterizers: the writes, taken in the RTL's quad order, are the model's writes.
     if (all && kNumRast > 1 && exp.pw_mem && taps_->pw_expected.size() != exp.pw_mem->size()) {
       all = false;

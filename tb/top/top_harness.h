@@ -11,14 +11,16 @@
 #include <vector>
 
 #include "dram_model.h"
+#include "pineda_boundaries.h"
 #include "pineda_contract.h"
 #include "stream_checker.h"
 
 class Vpineda_top;
-class VerilatedContext;
-class VerilatedFstC;
 
 namespace pineda::tb {
+
+template <class V>
+class VlDriver;
 
 constexpr int kNumBoundaries = static_cast<int>(Boundary::COUNT);
 
@@ -49,22 +51,19 @@ struct TopConfig {
   uint32_t eop_fence_mask = 1u;
 };
 
-// The model's stream for each boundary; a null pointer is not compared.
-struct ExpectedStreams {
-  const std::vector<DrawPkt>* cp_draw = nullptr;
-  const std::vector<TriPkt>* ia_tri = nullptr;
-  const std::vector<SetupPkt>* setup_tri = nullptr;
-  const std::vector<TilePkt>* coarse_tile = nullptr;
-  const std::vector<QuadPkt>* fine_quad = nullptr;
-  const std::vector<MemReq>* pw_mem = nullptr;
-  const std::vector<IDrawPkt>* cp_idraw = nullptr;
-  const std::vector<IndexPkt>* if_index = nullptr;
-  const std::vector<VFetchPkt>* vt_vertex = nullptr;
-  const std::vector<PrimPkt>* vt_prim = nullptr;
-  const std::vector<VtxInPkt>* vf_vtx = nullptr;
-  const std::vector<ClipVtxPkt>* vtx_clip = nullptr;
-  const std::vector<PaTriPkt>* pa_tri = nullptr;
-};
+// The model's stream for each boundary (contracts/defs.py BOUNDARIES); a null pointer is not
+// compared.
+template <class Pkt>
+using ExpectedStream = const std::vector<Pkt>*;
+using ExpectedStreams = PerBoundary<ExpectedStream>;
+
+// Every boundary of a model trace (model::Trace) compared.
+template <template <class> class F>
+ExpectedStreams expect_all(const PerBoundary<F>& trace) {
+  ExpectedStreams e;
+  e.for_each_with(trace, [](auto, auto& want, const auto& stream) { want = &stream; });
+  return e;
+}
 
 struct TopResult {
   bool ok = false;
@@ -102,22 +101,20 @@ class TopHarness {
   // True when the memory model has no request in flight.
   bool memory_quiet() const { return dram_.outstanding() == 0; }
 
-  uint64_t cycle() const { return cycle_; }
+  uint64_t cycle() const;
 
  private:
   void tick();
-  void dump(uint64_t t);
+  template <class Traits, class Pkt>
+  void on_tap(Traits, uint32_t lane, const Pkt& pkt);
 
   Memory& mem_;
   TopConfig cfg_;
   RunId run_;
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vpineda_top> top_;
-  std::unique_ptr<VerilatedFstC> fst_;
+  std::unique_ptr<VlDriver<Vpineda_top>> drv_;
+  Vpineda_top& top_;
   DramModel dram_;
   uint64_t rng_state_;
-  uint64_t cycle_ = 0;
-  uint64_t last_progress_ = 0;
   std::array<uint64_t, kNumBoundaries> transfers_{};
   std::array<uint64_t, 4> rast_busy_{};
   uint64_t fe_busy_ = 0, pa_clip_busy_ = 0;
@@ -125,7 +122,7 @@ class TopHarness {
   bool reg_we_ = false;
   uint32_t reg_addr_ = 0;
   uint32_t reg_wdata_ = 0;
-  // per-cycle tap results for the checkers, filled by tick()
+  // per-boundary checkers, set up by run()
   struct Taps;
   std::unique_ptr<Taps> taps_;
 };

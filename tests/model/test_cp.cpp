@@ -39,7 +39,7 @@ uint32_t status_bit(const CommandProcessor& cp, uint32_t bit) { return (cp.reg_r
 
 TEST_CASE("cp: reset values and register access", "[cp]") {
   Rig r;
-  CHECK(r.cp.reg_read(REG_ID) == (0x50490000u | CONTRACT_VERSION));
+  CHECK(r.cp.reg_read(REG_ID) == ID_VALUE);
   CHECK(r.cp.reg_read(REG_CONTROL) == 0u);
   CHECK(r.cp.reg_read(REG_STATUS) == (1u << STATUS_RING_EMPTY));
   CHECK(r.cp.state(ST_VB_BASE) == ST_VB_BASE_RESET);
@@ -64,7 +64,7 @@ TEST_CASE("cp: reset values and register access", "[cp]") {
   CHECK(r.cp.reg_read(REG_RING_WPTR) == 0x40u);
   CHECK(r.cp.reg_read(REG_RING_RPTR) == 0u);
   CHECK(r.cp.reg_read(REG_FENCE0 + 7) == 0xDEADu);
-  CHECK(r.cp.reg_read(REG_ID) == (0x50490000u | CONTRACT_VERSION));
+  CHECK(r.cp.reg_read(REG_ID) == ID_VALUE);
   CHECK(r.cp.reg_read(REG_ERROR_CAUSE) == ERR_NONE);
   CHECK(status_bit(r.cp, STATUS_RING_EMPTY) == 0u);
   CHECK(status_bit(r.cp, STATUS_RUNNING) == 0u);

@@ -392,7 +392,7 @@ TEST_CASE("command lists: front-end state is reset before and re-sent after", "[
   const bool call = GENERATE(false, true);
   CAPTURE(call);
   ManualBackend be;
-  if (call) be.write_reg(REG_ID, 0x50490000u | CONTRACT_VERSION);  // CALL-capable hardware
+  if (call) be.write_reg(REG_ID, ID_VALUE);  // CALL-capable hardware
   Device dev(be, manual_desc());
   REQUIRE(dev.hardware_call() == call);
   ImmediateContext& ctx = dev.immediate();

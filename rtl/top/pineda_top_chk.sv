@@ -1,0 +1,84 @@
+// pineda_top_chk: the simulation-only checkers of pineda_top's internal streams, bound into it by
+// rtl/top/pineda_top_bind.sv (only Verilator reads either file; Yosys never sees them). Every
+// port is named after the pineda_top signal it watches, so the bind connects them with .*; the
+// tapped boundaries have their own generated checker (pineda_top_tap_chk).
+//   - the producer side of each unit before its throttle, and the CP's front-end output;
+//   - the memory clients' requests and both directions of the memory port;
+//   - the merge in front of SETUP: never an IA and a PA triangle in the same cycle (the CP
+//     switches path only when the other one has drained).
+module pineda_top_chk #(
+  parameter int unsigned NumClients = 4
+) (
+  input logic                                clk_i,
+  input logic                                rst_ni,
+  input logic                                cp_valid,
+  input logic                                cp_ready,
+  input pineda_pkg::draw_pkt_t               cp_draw,
+  input logic                                ia_valid,
+  input logic                                ia_ready,
+  input pineda_pkg::tri_pkt_t                ia_tri,
+  input logic                                setup_valid,
+  input logic                                setup_ready,
+  input pineda_pkg::setup_pkt_t              setup_tri,
+  input logic                                fine_valid,
+  input logic                                fine_ready,
+  input pineda_pkg::quad_pkt_t               fine_quad,
+  input logic                                pw_valid,
+  input logic                                pw_ready,
+  input pineda_pkg::mem_req_t                pw_req,
+  input logic                                fe_valid,
+  input logic                                fe_ready,
+  input pineda_pkg::idraw_pkt_t              fe_pkt,
+  input logic [NumClients-1:0]               cl_req_valid,
+  input logic [NumClients-1:0]               cl_req_ready,
+  input pineda_pkg::mem_req_t                cp_req,
+  input pineda_pkg::mem_req_t                ia_req,
+  input pineda_pkg::mem_req_t                dma_req,
+  input logic                                mem_req_valid_o,
+  input logic                                mem_req_ready_i,
+  input pineda_pkg::mem_req_t                mem_req_o,
+  input logic                                mem_rsp_valid_i,
+  input logic                                mem_rsp_ready_o,
+  input pineda_pkg::mem_rsp_t                mem_rsp_i,
+  input logic                                tap_ia_tri_valid_o,
+  input logic                                tap_pa_tri_valid_o
+);
+
+  // Producer side of each unit (before the throttles) and the CP's front-end output.
+  stream_assert #(.Width($bits(cp_draw))) u_cp_out (
+    .clk_i, .rst_ni, .valid_i(cp_valid), .ready_i(cp_ready), .data_i(cp_draw));
+  stream_assert #(.Width($bits(ia_tri))) u_ia_out (
+    .clk_i, .rst_ni, .valid_i(ia_valid), .ready_i(ia_ready), .data_i(ia_tri));
+  stream_assert #(.Width($bits(setup_tri))) u_setup_out (
+    .clk_i, .rst_ni, .valid_i(setup_valid), .ready_i(setup_ready), .data_i(setup_tri));
+  stream_assert #(.Width($bits(fine_quad))) u_fine_out (
+    .clk_i, .rst_ni, .valid_i(fine_valid), .ready_i(fine_ready), .data_i(fine_quad));
+  stream_assert #(.Width($bits(pw_req))) u_pw_out (
+    .clk_i, .rst_ni, .valid_i(pw_valid), .ready_i(pw_ready), .data_i(pw_req));
+  stream_assert #(.Width($bits(fe_pkt))) u_cp_fe_out (
+    .clk_i, .rst_ni, .valid_i(fe_valid), .ready_i(fe_ready), .data_i(fe_pkt));
+
+  // Memory clients (the pixel writer's requests are the pw_mem tap) and the memory port.
+  stream_assert #(.Width($bits(cp_req))) u_cp_mem (
+    .clk_i, .rst_ni, .valid_i(cl_req_valid[pineda_pkg::MEM_CLIENT_CP]),
+    .ready_i(cl_req_ready[pineda_pkg::MEM_CLIENT_CP]), .data_i(cp_req));
+  stream_assert #(.Width($bits(ia_req))) u_ia_mem (
+    .clk_i, .rst_ni, .valid_i(cl_req_valid[pineda_pkg::MEM_CLIENT_IA]),
+    .ready_i(cl_req_ready[pineda_pkg::MEM_CLIENT_IA]), .data_i(ia_req));
+  stream_assert #(.Width($bits(dma_req))) u_dma_mem (
+    .clk_i, .rst_ni, .valid_i(cl_req_valid[pineda_pkg::MEM_CLIENT_DMA]),
+    .ready_i(cl_req_ready[pineda_pkg::MEM_CLIENT_DMA]), .data_i(dma_req));
+  stream_assert #(.Width($bits(mem_req_o))) u_mem_req (
+    .clk_i, .rst_ni, .valid_i(mem_req_valid_o), .ready_i(mem_req_ready_i), .data_i(mem_req_o));
+  stream_assert #(.Width($bits(mem_rsp_i))) u_mem_rsp (
+    .clk_i, .rst_ni, .valid_i(mem_rsp_valid_i), .ready_i(mem_rsp_ready_o), .data_i(mem_rsp_i));
+
+  // The CP switches path only when the other one has drained: never both at the merge.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!(tap_ia_tri_valid_o && tap_pa_tri_valid_o))
+        else $error("%m: IA and PA triangles at the merge in the same cycle (path switch)");
+    end
+  end
+
+endmodule
