@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Pineda top-level Makefile. Targets: deps test sim lint synth waves bench (see README.md).
 # Each part of the build lives in mk/<part>.mk; this file only ties them together.
 SHELL := /bin/bash

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Pineda contract: the one definition of every packet, constant and register index.
 
 `contracts/gen.py` turns this file into

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The contract: contracts/defs.py -> SV package, C++ header, docs tables (committed files).
 CONTRACT_OUT := rtl/common/pineda_pkg.sv cpp_model/common/pineda_contract.h docs/generated/contract.md \
                 cpp_model/common/pineda_boundaries.h rtl/top/pineda_top_tap_chk.sv

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mk/coverage.mk — `make coverage`: the default RTL unit suite rebuilt with Verilator line and
 # toggle coverage into build/cov/ (its own Verilated models, runtime and harness objects), run,
 # merged with verilator_coverage, annotated, and summarised per unit (scripts/coverage_report.py).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mk/fuzz.mk — coverage-guided fuzzing with libFuzzer (Debian clang 14 + libclang-rt-14-dev), issue 12.
 #
 #   build/fuzz/fuzz_cp        command streams into model::Gpu             tests/fuzz/fuzz_cp.cpp

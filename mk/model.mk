@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mk/model.mk — the C++ golden model, the regression scenes and their unit tests.
 #
 # Libraries (link order: $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB) $(MODEL_LDLIBS) -pthread):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mk/rtl.mk — RTL file list and Verilator lint (see Makefile).
 # rtl/files.f lists every RTL source, package first, then common, units and the top.
 RTL_FILES := $(shell cat rtl/files.f)

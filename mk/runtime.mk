@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mk/runtime.mk — the host runtime (runtime/, docs/runtime.md), its tests, example and benchmark.
 #
 #   $(RUNTIME_LIB)        build/libpineda_runtime.a   runtime/*.cpp (device, context, immediate_context,

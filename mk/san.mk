@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mk/san.mk — the model, runtime, scenes and their Catch2 tests built with AddressSanitizer and
 # UndefinedBehaviorSanitizer into build/san/ (docs/verification.md, "Sanitizers").
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mk/synth.mk — install step, area flow and the Yosys half of lint (see Makefile, synth/*.py).
 #
 #   make deps                         Debian packages + pinned npm Yosys (scripts/deps.sh; idempotent)

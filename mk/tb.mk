@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Verilator builds and the C++ harnesses that drive them.
 #
 # Each Verilated model (the full pineda_top and one per unit) is built once into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GPU memory allocator: first fit over an address-ordered free list, with alignment and
 // coalescing of neighbouring free blocks on free. Not thread-safe (the Device locks it).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the runtime needs from a GPU: GPU memory, the ring registers, a kick (RING_WPTR), the
 // completed fence, and a way to let the GPU run (a simulator only runs when asked).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Context: state setters, draws, copies and fences shared by the immediate and deferred contexts;
 // encodes commands and emits only the state a draw needs that the hardware does not already hold.
 

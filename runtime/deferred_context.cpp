@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DeferredContext: records command lists for later execution on the immediate context.
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device: resource and fence creation, the heap and its retirement, the ring and the submission thread;
 // also result_name and the small Resource, CommandList and Fence methods.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fence numbers: 64-bit and monotonic on the host, 32-bit in the hardware's FENCE register.
 #pragma once
 

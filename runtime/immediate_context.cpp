@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ImmediateContext: records into the device's ring, flushes, maps and executes command lists.
 
 #include <algorithm>

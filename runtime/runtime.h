@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pineda host runtime: a D3D11-style device, immediate and deferred contexts, resources with
 // CPU/GPU hazard tracking, command lists and deferred destruction, over a Backend (golden model,
 // Verilated RTL, or a manual test GPU). See docs/runtime.md.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Prints the benchmark JSON written by `pineda_sim --json` as tables (one per scene).
 
 busy / stalled / starved come from the RTL's perf counters (docs/contract.md section 6); rate is

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Per-unit RTL coverage from a merged Verilator coverage file (make coverage).
 
 usage: coverage_report.py MERGED.dat [--uncovered N] [--json OUT]

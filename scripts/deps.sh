@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Install what Pineda needs on Debian 12: Debian packages, then the pinned npm Yosys.
 # Idempotent: it checks first and does nothing slow when everything is present (~1 s).
 # Run as root (CI, containers) or as a user with sudo. See docs in shared/design/TOOLCHAIN.md.

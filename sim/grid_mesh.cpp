@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // make_grid_mesh: the jittered shared-edge grids of the screen-space scenes and the model tests.
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Object-space meshes for the front-end scenes (see meshes.h).
 
 #include "meshes.h"

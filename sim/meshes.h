@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Object-space meshes for the front-end scenes: the vertex format, normals and shading, a UV
 // sphere, a torus (as a list and as strips), and the glmark2 bunny loaded from its OBJ file and
 // reduced with meshoptimizer. Internal to the scenes library.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pineda_sim: the regression. Every scene runs through the golden model and the Verilated RTL;
 // every stream boundary is compared packet by packet, then the final memory and registers.
 // Writes one PNG per scene, prints a pass/fail table and "N passed, N failed", and with --json

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes an RGBA8 region of Memory (R at the lowest address) as a PNG, using libpng.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What every regression scene is built with: Builder (a Device over a CaptureBackend, a render
 // target, a guard buffer and a dynamic vertex buffer) and the small helpers of the screen-space
 // scenes (16.8 pixels, colours, windings). Internal to the scenes library (sim/).

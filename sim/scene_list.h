@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The build functions of the regression scenes, by the file that holds them; scene_registry.cpp
 // names them. Internal to the scenes library.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The scene registry: every regression scene by name, in the order pineda_sim runs them.
 
 #include "scenes.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SceneRng: the scenes' and the model tests' small deterministic generator (splitmix64).
 
 #include "scenes.h"

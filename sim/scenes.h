@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Regression scenes: deterministic (from a seed) memory images and command streams built with the
 // host runtime (runtime/, docs/runtime.md) over a CaptureBackend, which records what the runtime
 // writes to GPU memory and to the host registers without running anything. Each scene creates a

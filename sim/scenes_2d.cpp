@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The screen-space scenes: pre-transformed 16.8 triangles drawn with draw_pretransformed (grids,
 // fans, slivers, the guard band, scissor, API order, the command processor's commands, MSAA).
 

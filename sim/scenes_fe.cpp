@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The front-end scenes: object-space meshes, cameras and transforms.
 // Object-space meshes drawn through the geometry front end (index fetch, vertex fetch, the 4x4
 // transform, clipping, viewport, culling): D3D conventions, a left-handed world (x right, y up, z

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Double-precision vectors and 4x4 matrices for the front-end scenes: D3DX-style transforms in a
 // left-handed world, and a camera. Internal to the scenes library.
 #pragma once

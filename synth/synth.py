@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Pineda area flow: synthesise each unit with the pinned Yosys and tabulate its size.
 
     python3 synth/synth.py [--units cp,ia,...] [--jobs N] [--files rtl/files.f] [--out out/synth]

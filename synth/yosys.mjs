@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: Apache-2.0
 // Run the pinned WebAssembly Yosys (npm @yowasp/yosys, see package-lock.json) like a CLI:
 //
 //   node synth/yosys.mjs [--mount PATH]... [--out DIR]... [--] <yosys args...>

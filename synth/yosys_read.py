@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Quick Yosys read check of the RTL (the Yosys half of `make lint`); no synthesis.
 
     python3 synth/yosys_read.py [--files rtl/files.f] [--top pineda_top]

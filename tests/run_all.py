@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Runs every Pineda test suite and prints one summary line: `N passed, N failed`.
 
 Each suite is a command. Catch2 binaries count their test cases; pineda_sim counts its scenes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Renders a regression scene with the golden model alone and writes a PNG of its render target.
 //   model_run <scene> [--seed N] [--out file.png] [--no-trace]
 //   model_run --list

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bit-field helpers shared by the generated contract header and the model.
 // Words are little-endian 32-bit chunks: word 0 holds bits [31:0], as Verilator's VlWide does.
 #pragma once

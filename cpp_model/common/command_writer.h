@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Encodes commands (docs/contract.md section 4) and places a command stream in a ring.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FP32 arithmetic in integers (docs/numerics.md section 7). The RTL twins are
 // rtl/common/fp32_add.sv, fp32_mul.sv, fp32_rcp.sv and fp32_to_fix16_8.sv; each step below
 // names the matching step there.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one definition of Pineda's FP32 arithmetic (docs/numerics.md section 7), shared by every
 // model unit; rtl/common/fp32_*.sv implement the same functions bit for bit.
 //

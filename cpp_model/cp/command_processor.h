@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Command processor: host register file (docs/contract.md section 3) and command decoder
 // (section 4). The model decodes one dword per step(), like the RTL decoder, so a
 // command only partly covered by RING_WPTR is resumed when the host moves WPTR on; SET_STATE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DMA copy engine (rtl/dma/dma.sv): COPY src -> dst, `len` bytes, any alignment
 // (docs/contract.md §4, COPY). The CP only issues a copy whose source and destination ranges
 // do not overlap and lie inside the valid address window, so copying byte by byte in increasing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Index fetch (docs/frontend.md section 2): turns an IDrawPkt into the index positions of each
 // instance, reading 16- or 32-bit indices from the index buffer with a bounds check (a position
 // at or beyond ib_size reads as 0 and touches no memory), adding base_vertex, and marking strip

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Input assembler (docs/contract.md section 5): vertex fetch and triangle-list assembly.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Vertex fetch (docs/frontend.md section 4): turns the vertices of a batch (VFetchPkt) into
 // object-space vertices for VTX (VtxInPkt), reading each attribute from its vertex buffer with
 // its format, offset and stride and a bounds check, and converting it to the outputs: position

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Vertex cache tags and batching (docs/frontend.md section 3, document 004 part 3): assembles
 // triangles from the index stream (lists; strips with cuts, odd strip triangles swapping their
 // first two vertices) and gathers them into batches of at most VTX_BATCH_SLOTS unique vertices.

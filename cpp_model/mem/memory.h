@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sparse 4 GiB byte-addressed memory shared by the golden model and the harness's DRAM model.
 // Pages are allocated on the first write; reads of never-written memory return 0. Addresses wrap
 // at 2^32. Two memories compare equal when every byte is equal (an allocated all-zero page equals

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "om/pixel_writer.h"
 
 namespace pineda::model {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pixel writer (docs/contract.md section 5, numerics.md section 6): one write per covered
 // pixel (1x) or sample (4x MSAA) of a quad.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MSAA resolve (docs/numerics.md section 6): the plain average of a pixel's four samples.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Primitive assembly, clip, project, snap, cull: the one definition (docs/numerics.md §8).
 #include "pa/pa.h"
 

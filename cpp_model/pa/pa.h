@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Primitive assembly, clipping, projection, viewport, snap and culling (rtl/pa/pa.sv;
 // docs/frontend.md section 6, docs/numerics.md section 8). Used by model::Gpu's front end.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Coarse rasterizer (docs/numerics.md section 4): 8x8 tile corner test and the tile walk.
 #pragma once
 

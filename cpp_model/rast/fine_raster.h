@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fine rasterizer (docs/numerics.md section 5): 64 sample tests per raster tile, then the
 // tile's non-empty 2x2 quads in a fixed order.
 #pragma once

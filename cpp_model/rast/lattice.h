@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sample lattice of a raster tile (docs/numerics.md section 5.3), shared by setup, the
 // coarse and the fine rasterizer. A raster tile is 8x8 samples: 8x8 pixels at 1x, 4x4 pixels x
 // 4 samples at 4x MSAA. Sample (i, j) of the tile (i, j = 0..7) has

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Triangle setup (docs/numerics.md section 3): orientation, edge functions with the top-left
 // bias, sample bounding box, clip, culling. Every intermediate is checked against its documented
 // width; a violation throws std::logic_error (a contract bug, not a data error).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The full golden model: CP -> IA -> SETUP -> COARSE -> FINE -> PW -> Memory, and the geometry
 // front end CP -> INDEX FETCH -> VERTEX TAGS -> {VERTEX FETCH -> VTX, triangles} -> PA -> SETUP
 // for DRAW_FE draws (and the front-end state writes of SET_STATE).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Vertex transform (rtl/vtx/vtx.sv; docs/contract.md section 5.1, docs/numerics.md section 7.5).
 // In model::Gpu's front end between vertex fetch (vf_vtx) and PA (vtx_clip).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fp32_add: y = a + b, IEEE-754 binary32, round to nearest even, denormal inputs read as zero,
 // tiny results flushed to a signed zero, overflow to Inf, every NaN result FP32_QNAN
 // (docs/numerics.md §7; C++ twin: fp32::add in cpp_model/common/fp32.cpp). a - b is

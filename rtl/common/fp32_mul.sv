@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fp32_mul: y = a * b, IEEE-754 binary32, round to nearest even, denormal inputs read as zero,
 // tiny results flushed to a zero with the product's sign, overflow to Inf, every NaN result
 // FP32_QNAN (docs/numerics.md §7; C++ twin: fp32::mul in cpp_model/common/fp32.cpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fp32_rcp: y = 1/a correctly rounded (round to nearest even), with the FP32 rules of
 // docs/numerics.md §7: denormal inputs read as zero (1/+-0 = +-Inf), 1/+-Inf = +-0, NaN ->
 // FP32_QNAN, tiny results flushed to a zero of the input's sign. So y equals IEEE 1.0f/a under

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fp32_round: the last step of every FP32 operation (docs/numerics.md §7; the C++ twin is
 // round_pack in cpp_model/common/fp32.cpp). Combinational.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fp32_to_fix16_8: y = a * 256 rounded to nearest even, as a signed 16.8 fixed-point value in
 // 24 bits (pineda_pkg::COORD_W), the snapping of ARCHITECTURE §4 (docs/numerics.md §7):
 // NaN -> 0; zeros and denormals -> 0; +-Inf and values out of range saturate to

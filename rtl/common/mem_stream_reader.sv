@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // mem_stream_reader: streams linear runs of dwords from memory.
 //
 // A job (job_addr_i, job_count_i dwords) is turned into job_count_i read requests at

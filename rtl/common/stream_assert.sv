@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // stream_assert: simulation-only checker for the valid/ready stream rules (docs/contract.md §1).
 //
 // If a stream presents valid && !ready at one rising edge, then at the next rising edge valid

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // stream_fifo: synchronous valid/ready FIFO.
 //
 // Depth entries (power of two, >= 2) of Width bits. The output is read straight from storage,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // stream_reg: full-throughput pipeline register with a skid buffer (2 entries).
 //
 // out_valid_o/out_data_o come from the main register; in_ready_o = !skid_valid is registered,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // stream_throttle: stall injection on a stream boundary (used by pineda_top for throttle_i).
 //
 // While throttle_i is high no NEW transfer may start this cycle. A transfer already offered to

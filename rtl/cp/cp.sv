@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cp: command processor, encoding v2 (docs/contract.md §3-§4).
 //
 // - Host register file: cp_regs (rtl/cp/cp_regs.sv); the decoder's events (fence writes, END,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cp_regs: the command processor's host register file (docs/contract.md §3; addresses, access
 // and reset values in contracts/defs.py HOST_REGS).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dma: the copy engine behind COPY (docs/contract.md §4), memory client MEM_CLIENT_DMA.
 //
 // A job (src, dst, len bytes, any alignment) is accepted only while the unit is idle

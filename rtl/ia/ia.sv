@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ia: input assembler v1 (docs/contract.md §5).
 //
 // For each draw_pkt_t one read job goes to a mem_stream_reader: vertex_count * 2 dwords

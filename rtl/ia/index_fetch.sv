@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // index_fetch: index positions of an instanced draw (docs/frontend.md §2).
 //
 // One idraw_pkt_t at a time. For each instance i < instance_count (instance id

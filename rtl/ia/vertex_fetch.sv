@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vertex_fetch: attribute fetch and format conversion (docs/frontend.md §5).
 //
 // Input: vfetch_pkt_t, either a vertex of a batch or a front-end state write (wr = 1).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vertex_tags: triangle assembly, vertex cache tags and batching (docs/frontend.md §3).
 //
 // Stage A (assembly) takes one index_pkt_t per clock and keeps the window of the current list

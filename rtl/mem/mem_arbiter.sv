@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // mem_arbiter: funnels NumClients memory client ports into the one external memory port.
 //
 // Requests: round-robin among the clients whose valid is high, at most one request per clock.

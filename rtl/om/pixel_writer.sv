@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pixel_writer: one memory write per covered pixel or sample (docs/contract.md §5,
 // numerics.md §6).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pa: primitive assembly, clipping, projection, viewport, snap and culling
 // (docs/frontend.md §6, docs/numerics.md §8; model: cpp_model/pa/pa.cpp). Instantiated in
 // rtl/top/front_end.sv; unit test tb/pa/test_pa.cpp.

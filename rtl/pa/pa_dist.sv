@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pa_dist: signed distances of one clip-space position to the seven clip planes of PA
 // (docs/numerics.md §8.1), combinational. Plane order (bit p of a clip code):
 //   0 W:      w - PA_CLIP_EPS        1 NEAR: z              2 FAR:   w - z

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // coarse_raster: tile walk and corner test (docs/numerics.md §4).
 //
 // Holds one setup packet and walks the raster tiles (8x8 samples: 8x8 pixels, 4x4 at 4x MSAA)

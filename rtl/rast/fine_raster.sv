@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fine_raster: coverage of one raster tile (8x8 samples) per clock, emitted as 2x2 quads
 // (docs/numerics.md §5).
 //

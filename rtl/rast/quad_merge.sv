@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // quad_merge: merges the quad streams of NumRast rasterizers into the one the pixel writer takes
 // (docs/architecture.md "Several rasterizers").
 //

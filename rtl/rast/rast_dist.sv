@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rast_dist: sends each setup packet to the rasterizers that own one of its raster tiles
 // (docs/architecture.md "Several rasterizers", numerics.md §4.3).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // raster_array: NumRast rasterizers (coarse + fine) behind one setup and in front of one pixel
 // writer (docs/architecture.md "Several rasterizers", numerics.md §4.3).
 //

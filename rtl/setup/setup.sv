@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // setup: triangle setup (docs/numerics.md §3).
 //
 // Stage A (input -> a_q): doubled area (51-bit signed), sample bounding box

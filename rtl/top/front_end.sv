@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // front_end: the geometry front end behind the CP (docs/frontend.md):
 //
 //   cp_idraw -> INDEX FETCH -> if_index -> VERTEX TAGS -+-> vt_vertex -> VERTEX FETCH -> vf_vtx

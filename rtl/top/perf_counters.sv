@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // perf_counters: free-running performance counters (docs/contract.md §6).
 //
 // Counter PERF_CYCLES counts cycles since reset. For each of the NumUnits units (CP, IA, SETUP,

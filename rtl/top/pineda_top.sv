@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pineda_top: the pipeline CP -> IA -> SETUP -> COARSE -> FINE -> PW -> memory, the geometry
 // front end CP -> front_end (index fetch, vertex tags, vertex fetch, VTX, PA) -> SETUP for
 // DRAW_FE draws, and the DMA copy engine fed by the CP (COPY).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pineda_top_chk: the simulation-only checkers of pineda_top's internal streams, bound into it by
 // rtl/top/pineda_top_bind.sv (only Verilator reads either file; Yosys never sees them). Every
 // port is named after the pineda_top signal it watches, so the bind connects them with .*; the

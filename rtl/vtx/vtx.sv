@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vtx: fixed-function vertex transform (docs/contract.md §5.1, docs/numerics.md §7.5).
 // In the front end (rtl/top/front_end.sv) between vertex fetch (vf_vtx) and PA (vtx_clip).
 //

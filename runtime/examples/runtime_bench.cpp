@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host-side cost per draw: how many draws per second the runtime encodes into command buffers
 // and submits to the ring, with the GPU taken out of the picture (a manual backend whose fence
 // is completed as soon as the runtime waits). Printed as a table; `make bench` runs it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Example: draws a few triangles with the runtime on the golden model and writes a PNG.
 //   build/runtime_example [out.png]
 #include <cstdio>

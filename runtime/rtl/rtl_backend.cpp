@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rtl_backend.h"
 
 #include "pineda_contract.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The runtime over the Verilated RTL (tb::TopHarness driving pineda_top with the DRAM model).
 // Built only into binaries that link build/vl/pineda_top (see mk/runtime.mk); the runtime library
 // itself does not depend on Verilator.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cycle-level DRAM model behind the memory port (docs/contract.md §2).
 //
 // Storage is the golden model's Memory, so the harness and the model share one definition of

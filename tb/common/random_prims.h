@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Random and directed primitives for the unit benches. Deterministic from the seed.
 #pragma once
 

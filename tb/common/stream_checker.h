@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compares the packets crossing one RTL stream boundary with the model's stream for it, in
 // order, and formats a mismatch report a person can act on: test, seed, cycle, boundary,
 // packet index, triangle / tile / pixel, `field expected=… actual=…`, the last transfers, and

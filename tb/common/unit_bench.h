@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL-vs-model bench for one unit with an input stream, an output stream and, optionally, a
 // memory client port. Ports follow the project convention: in_valid_i/in_ready_o/in_i,
 // out_valid_o/out_ready_i/out_o, mem_req_*/mem_rsp_*, idle_o.

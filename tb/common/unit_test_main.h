@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared bits of the RTL unit tests (Catch2 v2): seed reporting and the bench call.
 #pragma once
 

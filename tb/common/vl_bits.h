@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Conversions between Verilator port types and contract packets (pineda_contract.h).
 // A packed struct port is IData/QData up to 64 bits and VlWide<N> above; word 0 holds bits
 // [31:0] in every case, which is the layout Pkt::pack/unpack use.

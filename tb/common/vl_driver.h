@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One Verilator testbench driver for every RTL harness: the context (seed, X randomisation,
 // assertion failures that fail the test), the model, reset, the FST waveform window, the clock,
 // liveness, and the per-clock stream helpers (a source that offers packets with random gaps, a

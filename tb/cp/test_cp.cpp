@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL vs model: command processor (rtl/cp/cp.sv vs cpp_model/cp/command_processor).
 // The CP reads its ring and indirect buffers through the DRAM model (random latency), its draw
 // output sees random back-pressure, `pipe_idle_i` is randomly low (COPY must wait for it), the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL vs model: DMA copy engine (rtl/dma/dma.sv vs cpp_model/dma/dma). Random copy jobs (every
 // source/destination alignment, lengths 0..300 and a few long ones) through the DRAM model with
 // random latency and back-pressure; after each job has finished (idle_o) the whole memory must

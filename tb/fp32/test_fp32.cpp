@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL vs model: the combinational FP32 primitives (rtl/common/fp32_{add,mul,rcp,to_fix16_8}.sv
 // vs cpp_model/common/fp32.cpp), each Verilated on its own and driven directly (no clock):
 // every pair of special values, millions of random operands of every class (the generator of

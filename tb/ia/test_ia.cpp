@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL vs model: input assembler (rtl/ia/ia.sv vs cpp_model/ia/input_assembler), reading its
 // vertex buffers through the DRAM model with random latency.
 #define CATCH_CONFIG_MAIN

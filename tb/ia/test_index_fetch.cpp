@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL vs model: index fetch (rtl/ia/index_fetch.sv vs cpp_model/ia/index_fetch).
 #define CATCH_CONFIG_MAIN
 #include "Vindex_fetch.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL vs model: vertex fetch (rtl/ia/vertex_fetch.sv vs cpp_model/ia/vertex_fetch). Besides the
 // output stream (bit for bit), the bench counts the memory read requests the RTL issues and
 // compares them with the model's prediction (VertexFetch::dwords_read(): the fetch cache's tags

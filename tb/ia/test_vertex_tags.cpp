@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL vs model: vertex cache tags (rtl/ia/vertex_tags.sv vs cpp_model/ia/vertex_tags). The unit
 // has two output streams (vertices to fetch, triangles by slot); both see random back-pressure
 // and are compared packet by packet. Front-end state writes in the input close the batch and

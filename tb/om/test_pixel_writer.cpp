@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL vs model: pixel writer (rtl/om/pixel_writer.sv vs cpp_model/om/pixel_writer). The
 // checked stream is the memory requests; the final memory is compared too, and the end-of-pipe
 // completions (see unit_bench.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL vs model: primitive assembly (rtl/pa/pa.sv vs cpp_model/pa). Two input streams (clip-space
 // vertices, triangles by slot with state writes and tokens), each offered with random gaps, and
 // one output with random back-pressure, compared packet by packet.

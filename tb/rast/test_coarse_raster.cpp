@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL vs model: coarse rasterizer (rtl/rast/coarse_raster.sv vs cpp_model/rast/coarse_raster).
 #define CATCH_CONFIG_MAIN
 #include "Vcoarse_raster.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL vs model: fine rasterizer (rtl/rast/fine_raster.sv vs cpp_model/rast/fine_raster).
 #define CATCH_CONFIG_MAIN
 #include "Vfine_raster.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL vs model: the rasterizer array (rtl/rast/raster_array.sv) with 1, 2 and 4 rasterizers:
 // setup packets in, merged quads out. Each rasterizer's quads must come out in the model's order
 // for that rasterizer (the merge keeps no global order; numerics section 4.3), every end-of-pipe

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL vs model: triangle setup (rtl/setup/setup.sv vs cpp_model/setup).
 #define CATCH_CONFIG_MAIN
 #include "Vsetup.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The geometry front end inside pineda_top (RTL vs model::Gpu on all 13 boundaries, memory
 // byte for byte): hand-built command buffers with DRAW_FE draws of object-space meshes through a
 // perspective transform that clips them, 16- and 32-bit indices, strips with restart,

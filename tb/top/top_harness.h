@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Drives the Verilated pineda_top: host register port, DRAM model on the memory port, random
 // throttling of every tapped boundary, per-boundary comparison with the model's streams,
 // liveness timeout, end-of-pipe fence ordering check, optional FST window.

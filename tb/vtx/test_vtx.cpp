@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL vs model: the vertex transform (rtl/vtx/vtx.sv vs cpp_model/vtx), every stream under the
 // four stall patterns of tb::check_unit (random gaps on the input, random back-pressure on the
 // output). The hidden "[.bench]" case prints vertices per clock without stalls.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Linked into the RTL tests of `make coverage` only (mk/coverage.mk). Every harness creates a
 // fresh VerilatedContext per test and destroys it, and a context's coverage dies with it; the
 // link wraps VerilatedContext's destructor (-Wl,--wrap=_ZN16VerilatedContextD1Ev) so that each

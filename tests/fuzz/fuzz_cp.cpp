@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: command streams into the golden model (model::Gpu), issue 12.
 //
 // The input is the ring: little-endian dwords placed at RING_BASE, with CP fetches and copies

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: sequences of runtime API calls (issue 12) on the golden backend.
 //
 // Each input byte pair is one call (opcode byte, argument byte; some calls take more bytes) on

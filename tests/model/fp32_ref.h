@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // References for the FP32 definition (cpp_model/common/fp32.h), computed with the host FPU:
 //
 //  - host_*: the x86 SSE instruction itself (addss, mulss, divss) with MXCSR.FTZ and DAZ set

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stream builders for primitive assembly tests (tests/model/test_pa.cpp, tb/pa/test_pa.cpp):
 // batches of clip-space vertices, triangles by slot, state writes and tokens.
 #pragma once

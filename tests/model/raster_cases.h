@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Property cases for the rasterizer (docs/verification.md, "Rasterizer properties"), shared by
 // the model tests (tests/model/test_raster_props.cpp) and the RTL unit benches (tb/setup,
 // tb/rast), which run the same triangles through the RTL and check the same properties on the

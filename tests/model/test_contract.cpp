@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Round trips of every contract packet through pack/unpack, including negative signed fields.
 #include <random>
 

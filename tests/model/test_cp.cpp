@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Command processor: registers, decoding of every opcode, clip, errors, IRQ, ring wrap.
 #include "command_writer.h"
 #include "cp/command_processor.h"

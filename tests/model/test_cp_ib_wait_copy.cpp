@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CP's control-flow and memory commands in the model: indirect buffers (CALL/JUMP/RET), waits
 // (WAIT_REG, watchdog), COPY, INTERRUPT, CP reset, and a fuzz test
 // of random and mutated command buffers through the whole model (many, fast): no hang, no memory

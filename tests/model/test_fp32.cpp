@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FP32 definition (cpp_model/common/fp32.*) against the host FPU: add, mul, rcp and the
 // float -> 16.8 conversion on tens of millions of random and directed operands covering every
 // class (zeros, denormals, normals at every exponent, the FTZ and overflow boundaries, Inf, NaN).

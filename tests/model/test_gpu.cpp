@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The full model over the regression scenes.
 #include <algorithm>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Input assembly front end: index fetch (bounds, formats, cuts, base vertex, instancing) and the
 // vertex cache tags (assembly, batching, ACMR) — docs/frontend.md.
 #include <map>

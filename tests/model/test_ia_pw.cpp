@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Input assembler and pixel writer.
 #include "ia/input_assembler.h"
 #include "om/pixel_writer.h"

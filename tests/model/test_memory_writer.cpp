@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory and CommandWriter.
 #include "command_writer.h"
 #include "mem/memory.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Primitive assembly model (cpp_model/pa): clip rules and a watertightness property.
 #include <cmath>
 #include <map>

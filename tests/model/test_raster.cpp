@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Coarse and fine rasterizers against brute-force evaluation, and D3D11 top-left examples.
 #include <algorithm>
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rasterizer properties on the model (docs/verification.md, "Rasterizer properties"): closed
 // meshes are watertight (every sample inside covered exactly once, at 1x and 4x MSAA), the
 // D3D11 top-left rule, the 16.8 guard-band extremes, zero-area and one-sample triangles, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Triangle setup: orientation, top-left bias, culling, bounding box, reference edge values.
 #include <set>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Vertex transform model (cpp_model/vtx): the documented evaluation order against the host FPU
 // (SSE mulss/addss under MXCSR.FTZ|DAZ, i.e. what plain C `m0*x + m1*y + m2*z + m3*w` gives
 // without contraction), in-band matrix rows, pass-through fields, special values.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Watertightness: every pixel centre inside a mesh's outer boundary is covered exactly once.
 #include <vector>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The runtime's other commands: COPY (copy_region / copy_resource), user fences (signal, wait,
 // interrupt), markers, nested command lists, and the capture backend the regression scenes use.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Equivalence of the two kinds of draw (issue 12, defect 3): a front-end draw (OP_DRAW_FE) of a
 // triangle whose screen positions are exactly representable in FP32 and 16.8, and the
 // pre-transformed draw (OP_DRAW) of those snapped positions, must cover the same samples, at 1x

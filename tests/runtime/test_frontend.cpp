@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The front-end API (input layout, vertex and index buffers, topology, transform, viewport,
 // rasterizer state, draw / draw_indexed / draw_instanced / draw_indexed_instanced): the command
 // dwords it produces, decoded and replayed against the hardware's reset state, its validation, its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Misuse of the runtime found by hand and by fuzzing (issue 12): each case failed (or crashed
 // under AddressSanitizer, or hung) before its fix.
 #include <catch2/catch.hpp>

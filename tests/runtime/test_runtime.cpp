@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runtime tests on the manual backend (fence advanced by the test) and the golden model.
 #include <catch2/catch.hpp>
 

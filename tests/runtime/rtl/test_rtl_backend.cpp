@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The same runtime-built scene on the golden model and on the Verilated RTL: bit-identical memory.
 #include <catch2/catch.hpp>
 
