@@ -34,12 +34,16 @@ TEST_CASE("robustness: a command list runs only on the device that recorded it, 
   GoldenFixture b(GoldenFixture::defaults().target(16, 16, 0));
   std::unique_ptr<DeferredContext> dc;
   REQUIRE(a.dev.create_deferred_context({}, &dc) == Result::OK);
-  dc->set_render_target(a.rt);
-  dc->set_pretransformed_vertex_buffer(a.vb);
-  dc->set_color(0xFF0000FFu);
-  REQUIRE(dc->draw_pretransformed(3, 0) == Result::OK);
-  CommandList* list = nullptr;
-  REQUIRE(dc->finish_command_list(false, &list) == Result::OK);
+  auto record_red_triangle = [&]() {
+    dc->set_render_target(a.rt);
+    dc->set_pretransformed_vertex_buffer(a.vb);
+    dc->set_color(0xFF0000FFu);
+    REQUIRE(dc->draw_pretransformed(3, 0) == Result::OK);
+    CommandList* l = nullptr;
+    REQUIRE(dc->finish_command_list(false, &l) == Result::OK);
+    return l;
+  };
+  CommandList* list = record_red_triangle();
   // Before: OK, and A's commands ran on B's memory.
   CHECK(b.ctx.execute_command_list(list, false) == Result::INVALID_ARG);
   std::unique_ptr<DeferredContext> dcb;
@@ -52,12 +56,7 @@ TEST_CASE("robustness: a command list runs only on the device that recorded it, 
   CHECK(a.ctx.execute_command_list(list, false) == Result::INVALID_ARG);
   list->release();  // a second release is ignored
   // The pooled object may be handed out again: the new list works.
-  dc->set_render_target(a.rt);
-  dc->set_pretransformed_vertex_buffer(a.vb);
-  dc->set_color(0xFF0000FFu);
-  REQUIRE(dc->draw_pretransformed(3, 0) == Result::OK);
-  CommandList* list2 = nullptr;
-  REQUIRE(dc->finish_command_list(false, &list2) == Result::OK);
+  CommandList* list2 = record_red_triangle();
   CHECK(a.ctx.execute_command_list(list2, false) == Result::OK);
   list2->release();
   CHECK(a.ctx.wait_idle() == Result::OK);
