@@ -138,6 +138,21 @@ class RuntimeFixture {
     return ctx.draw_pretransformed(count, first);
   }
   std::vector<uint32_t> pixels() { return read_rt(ctx, rt); }
+  // Front-end set-up for clip-space positions (x, y, z per vertex, identity transform): a vertex
+  // buffer bound as slot 0 with an F32X3 POSITION layout, a w x h viewport, culling off.
+  // The caller releases the returned buffer.
+  Resource* bind_clip_positions(const std::vector<float>& xyz, float w, float h) {
+    Resource* buf = nullptr;
+    REQUIRE(dev.create_buffer({static_cast<uint32_t>(xyz.size() * 4), BIND_VERTEX_BUFFER}, xyz.data(), &buf) ==
+            Result::OK);
+    InputLayout l;
+    REQUIRE(dev.create_input_layout({{Semantic::POSITION, VertexFormat::F32X3, 0, 0}}, &l) == Result::OK);
+    ctx.set_input_layout(l);
+    REQUIRE(ctx.set_vertex_buffer(0, buf, 12) == Result::OK);
+    REQUIRE(ctx.set_viewport({0, 0, w, h, 0, 1}) == Result::OK);
+    REQUIRE(ctx.set_rasterizer_state({CullMode::NONE, false, true}) == Result::OK);
+    return buf;
+  }
 
   B be;
   Device dev;

@@ -507,14 +507,7 @@ std::vector<uint32_t> render_grid(const std::function<void(Context&, Device&)>& 
       v.push_back(0.5f);
     }
   }
-  Resource* vb = nullptr;
-  REQUIRE(f.dev.create_buffer({static_cast<uint32_t>(v.size() * 4), BIND_VERTEX_BUFFER}, v.data(), &vb) == Result::OK);
-  InputLayout l;
-  REQUIRE(f.dev.create_input_layout({{Semantic::POSITION, VertexFormat::F32X3, 0, 0}}, &l) == Result::OK);
-  f.ctx.set_input_layout(l);
-  REQUIRE(f.ctx.set_vertex_buffer(0, vb, 12) == Result::OK);
-  REQUIRE(f.ctx.set_viewport({0, 0, 32, 32, 0, 1}) == Result::OK);
-  REQUIRE(f.ctx.set_rasterizer_state({CullMode::NONE, false, true}) == Result::OK);
+  Resource* vb = f.bind_clip_positions(v, 32, 32);
   draw(f.ctx, f.dev);
   std::vector<uint32_t> px = f.pixels();
   f.ctx.clear_state();

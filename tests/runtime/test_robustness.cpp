@@ -131,14 +131,7 @@ TEST_CASE("robustness: a full-screen front-end triangle at 3e38 covers the scree
   GoldenFixture f(GoldenFixture::defaults().target(8, 8, 0));
   // The usual full-screen triangle, scaled: (-1, -1) (3, -1) (-1, 3) times 1e38.
   std::vector<float> v = {-1e38f, -1e38f, 0.5f, 3e38f, -1e38f, 0.5f, -1e38f, 3e38f, 0.5f};
-  Resource* vb = nullptr;
-  REQUIRE(f.dev.create_buffer({static_cast<uint32_t>(v.size() * 4), BIND_VERTEX_BUFFER}, v.data(), &vb) == Result::OK);
-  InputLayout l;
-  REQUIRE(f.dev.create_input_layout({{Semantic::POSITION, VertexFormat::F32X3, 0, 0}}, &l) == Result::OK);
-  f.ctx.set_input_layout(l);
-  REQUIRE(f.ctx.set_vertex_buffer(0, vb, 12) == Result::OK);
-  REQUIRE(f.ctx.set_viewport({0, 0, 8, 8, 0, 1}) == Result::OK);
-  REQUIRE(f.ctx.set_rasterizer_state({CullMode::NONE, false, true}) == Result::OK);
+  Resource* vb = f.bind_clip_positions(v, 8, 8);
   REQUIRE(f.ctx.draw(3, 0) == Result::OK);
   // Before: the clip intersection's dI - dO overflowed to Inf, t = 0, and nothing was drawn.
   for (uint32_t p : f.pixels()) CHECK(p != 0u);
@@ -151,13 +144,7 @@ TEST_CASE("robustness: DeviceDesc::timeout interrupts one huge draw on the golde
   d.timeout = std::chrono::milliseconds(300);
   GoldenFixture f(GoldenFixture::defaults().with_device(d).target(8, 8, 0));
   std::vector<float> v = {-0.5f, -0.5f, 0.5f, 0.5f, -0.5f, 0.5f, -0.5f, 0.5f, 0.5f};
-  Resource* vb = nullptr;
-  REQUIRE(f.dev.create_buffer({static_cast<uint32_t>(v.size() * 4), BIND_VERTEX_BUFFER}, v.data(), &vb) == Result::OK);
-  InputLayout l;
-  REQUIRE(f.dev.create_input_layout({{Semantic::POSITION, VertexFormat::F32X3, 0, 0}}, &l) == Result::OK);
-  f.ctx.set_input_layout(l);
-  REQUIRE(f.ctx.set_vertex_buffer(0, vb, 12) == Result::OK);
-  REQUIRE(f.ctx.set_viewport({0, 0, 8, 8, 0, 1}) == Result::OK);
+  Resource* vb = f.bind_clip_positions(v, 8, 8);
   REQUIRE(f.ctx.draw_instanced(3, 0xFFFFFFFFu, 0, 0) == Result::OK);
   const auto t0 = std::chrono::steady_clock::now();
   // Before: hours (the golden model runs the whole draw inside one advance()).
