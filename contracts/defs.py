@@ -94,7 +94,7 @@ class Struct(NamedTuple):
 
 # ----------------------------------------------------------------------------- constants
 # Values are ints; sv_width is given where SV wants a typed constant (compared with a field).
-CONTRACT_VERSION = 5  # bumped whenever any packet, encoding or register changes
+CONTRACT_VERSION = 6  # bumped whenever any packet, encoding or register changes
 FP32_ONE = 0x3F800000
 CONSTANTS = [
     Const("CONTRACT_VERSION", CONTRACT_VERSION, "bumped whenever any packet, encoding or register changes"),
@@ -108,6 +108,11 @@ CONSTANTS = [
     Const("MAX_RT_DIM", 16384, "largest render-target width/height in pixels"),
     Const("TILE_SIZE", 8, "tile edge in pixels"),
     Const("TAG_W", 8, "memory tag width; [7:6] = client id in the arbiter"),
+    # The line-wide memory port (docs/contract.md section 2)
+    Const("LINE_BYTES", 64, "memory line: every request and response on the line port moves one aligned 64-byte line"),
+    Const("LINE_DWORDS", 16, "dwords per memory line"),
+    Const("MEM_SRC_W", 4, "mem_line_req_t.src width: the client id the line arbiter stamps on a request"),
+    Const("MEM_LINE_CLIENTS_MAX", 16, "line arbiter client ids 0..15"),
     Const("NUM_FENCES", 16, "CPU-visible fence registers"),
     Const("NUM_STATE", 16, "draw-state registers written by SET_STATE", 8),
     Const("VERTEX_BYTES", 8, "vertex buffer stride in v1: int32 x, int32 y (16.8)"),
@@ -272,6 +277,11 @@ PERF_KINDS = ["BUSY", "STALLED", "STARVED"]
 MEM_CLIENTS = [MemClient("MEM_CLIENT_CP", 0), MemClient("MEM_CLIENT_IA", 1), MemClient("MEM_CLIENT_PW", 2),
                MemClient("MEM_CLIENT_DMA", 3)]
 
+# Line-port clients (mem_line_req_t.src, stamped by the line arbiter; MEM_LINE_CLIENTS_MAX at most).
+MEM_LINE_CLIENTS = [MemClient("MEM_LC_CP", 0), MemClient("MEM_LC_IA", 1), MemClient("MEM_LC_PW", 2),
+                    MemClient("MEM_LC_DMA", 3), MemClient("MEM_LC_IF", 4), MemClient("MEM_LC_VF", 5),
+                    MemClient("MEM_LC_ZS", 6), MemClient("MEM_LC_TEX", 7)]
+
 # ----------------------------------------------------------------------------- structs
 STRUCTS = [
     Struct("vtx_t", "Vtx", "snapped screen-space vertex", [
@@ -354,6 +364,23 @@ STRUCTS = [
         Field("we", 1, "u", "1 = write acknowledgement"),
         Field("rdata", 32, "u", ""),
         Field("tag", 8, "u", ""),
+    ]),
+    Struct("dword_t", "Dword", "one 32-bit data word of a memory line", [
+        Field("d", 32, "u", ""),
+    ]),
+    Struct("mem_line_req_t", "MemLineReq", "line-port request (client -> line arbiter -> memory): one aligned 64-byte line", [
+        Field("we", 1, "u", "1 = write"),
+        Field("addr", 32, "u", "byte address of the line (addr[5:0] ignored)"),
+        Field("wdata", 16, "dword_t", "writes: dword k holds bytes addr + 4k .. addr + 4k + 3, little endian"),
+        Field("be", 64, "u", "writes: byte enables, bit n = byte addr + n (a write with be = 0 is allowed and writes nothing)"),
+        Field("src", 4, "u", "client id (MEM_LC_*), stamped by the line arbiter; clients drive 0"),
+        Field("tag", 8, "u", "the client's own, returned with the response"),
+    ]),
+    Struct("mem_line_rsp_t", "MemLineRsp", "line-port response: one per request, reads and writes, in request order", [
+        Field("we", 1, "u", "1 = write acknowledgement (rdata 0)"),
+        Field("rdata", 16, "dword_t", "reads: the line, dword k = bytes addr + 4k .. + 3"),
+        Field("src", 4, "u", "the request's src: the line arbiter routes the response to that client"),
+        Field("tag", 8, "u", "the request's tag"),
     ]),
     # ---- vertex transform (VTX: vertex fetch -> VTX -> PA)
     Struct("fvec4_t", "FVec4", "four FP32 values (IEEE binary32 bit patterns)", [

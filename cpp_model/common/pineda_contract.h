@@ -12,7 +12,7 @@
 
 namespace pineda {
 
-constexpr uint32_t CONTRACT_VERSION = 5u;  // bumped whenever any packet, encoding or register changes
+constexpr uint32_t CONTRACT_VERSION = 6u;  // bumped whenever any packet, encoding or register changes
 constexpr uint32_t COORD_W = 24u;  // snapped coordinate width: signed 16.8 fixed point
 constexpr uint32_t COORD_FRAC = 8u;  // fractional bits of a snapped coordinate
 constexpr uint32_t DELTA_W = 25u;  // edge coefficient width (difference of two COORD_W values)
@@ -23,6 +23,10 @@ constexpr uint32_t FINE_W = 31u;  // fine rasterizer per-sample datapath width (
 constexpr uint32_t MAX_RT_DIM = 16384u;  // largest render-target width/height in pixels
 constexpr uint32_t TILE_SIZE = 8u;  // tile edge in pixels
 constexpr uint32_t TAG_W = 8u;  // memory tag width; [7:6] = client id in the arbiter
+constexpr uint32_t LINE_BYTES = 64u;  // memory line: every request and response on the line port moves one aligned 64-byte line
+constexpr uint32_t LINE_DWORDS = 16u;  // dwords per memory line
+constexpr uint32_t MEM_SRC_W = 4u;  // mem_line_req_t.src width: the client id the line arbiter stamps on a request
+constexpr uint32_t MEM_LINE_CLIENTS_MAX = 16u;  // line arbiter client ids 0..15
 constexpr uint32_t NUM_FENCES = 16u;  // CPU-visible fence registers
 constexpr uint32_t NUM_STATE = 16u;  // draw-state registers written by SET_STATE
 constexpr uint32_t VERTEX_BYTES = 8u;  // vertex buffer stride in v1: int32 x, int32 y (16.8)
@@ -130,7 +134,7 @@ constexpr uint32_t REG_WATCHDOG = 14u;  // RW: WAIT_REG watchdog in cycles (0 = 
 constexpr uint32_t REG_IB_DEPTH = 15u;  // RO: return-stack entries in use
 constexpr uint32_t REG_FENCE0 = 16u;  // RW: fence registers FENCE0..FENCE15 at 0x10..0x1F
 constexpr uint32_t REG_PERF0 = 64u;  // RO: performance counters, see PERF_* (index = REG_PERF0 + PERF_x)
-constexpr uint32_t ID_VALUE = 1346961413u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+constexpr uint32_t ID_VALUE = 1346961414u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
 constexpr uint32_t VALID_LIMIT_RESET = 4294967295u;  // reset value of REG_VALID_LIMIT
 constexpr uint32_t STATUS_RUNNING = 0u;  // STATUS bit index
 constexpr uint32_t STATUS_HALTED = 1u;  // STATUS bit index
@@ -157,6 +161,14 @@ constexpr uint32_t MEM_CLIENT_CP = 0u;  // memory client id
 constexpr uint32_t MEM_CLIENT_IA = 1u;  // memory client id
 constexpr uint32_t MEM_CLIENT_PW = 2u;  // memory client id
 constexpr uint32_t MEM_CLIENT_DMA = 3u;  // memory client id
+constexpr uint32_t MEM_LC_CP = 0u;  // line-port client id (mem_line_req_t.src)
+constexpr uint32_t MEM_LC_IA = 1u;  // line-port client id (mem_line_req_t.src)
+constexpr uint32_t MEM_LC_PW = 2u;  // line-port client id (mem_line_req_t.src)
+constexpr uint32_t MEM_LC_DMA = 3u;  // line-port client id (mem_line_req_t.src)
+constexpr uint32_t MEM_LC_IF = 4u;  // line-port client id (mem_line_req_t.src)
+constexpr uint32_t MEM_LC_VF = 5u;  // line-port client id (mem_line_req_t.src)
+constexpr uint32_t MEM_LC_ZS = 6u;  // line-port client id (mem_line_req_t.src)
+constexpr uint32_t MEM_LC_TEX = 7u;  // line-port client id (mem_line_req_t.src)
 constexpr uint32_t CMD_OP_MSB = 31u;  // command header: opcode
 constexpr uint32_t CMD_OP_LSB = 24u;  // command header: opcode
 constexpr uint32_t CMD_ARG_MSB = 23u;  // command header: argument
@@ -811,6 +823,134 @@ struct MemRsp {
     std::string s = "{";
     s += "we=" + bits::hex(static_cast<uint64_t>(we) & bits::mask(1));
     s += " rdata=" + bits::hex(static_cast<uint64_t>(rdata) & bits::mask(32));
+    s += " tag=" + bits::hex(static_cast<uint64_t>(tag) & bits::mask(8));
+    return s + "}";
+  }
+};
+
+// one 32-bit data word of a memory line (SV dword_t, 32 bits)
+struct Dword {
+  static constexpr int WIDTH = 32;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "dword_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t d = 0;
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(d));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    d = bits::get(words_, lsb + 0, 32);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static Dword unpack(const uint32_t* words_) { Dword p; p.unpack_at(words_, 0); return p; }
+  Dword canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const Dword& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (d != act.d) out.push_back({pre + "d", bits::hex(static_cast<uint64_t>(d) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.d) & bits::mask(32)), std::to_string(d), std::to_string(act.d)});
+  }
+  bool operator==(const Dword& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const Dword& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "d=" + bits::hex(static_cast<uint64_t>(d) & bits::mask(32));
+    return s + "}";
+  }
+};
+
+// line-port request (client -> line arbiter -> memory): one aligned 64-byte line (SV mem_line_req_t, 621 bits)
+struct MemLineReq {
+  static constexpr int WIDTH = 621;
+  static constexpr int WORDS = 20;
+  static constexpr const char* SV_NAME = "mem_line_req_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t we = 0;  // 1 = write
+  uint64_t addr = 0;  // byte address of the line (addr[5:0] ignored)
+  std::array<Dword, 16> wdata{};  // writes: dword k holds bytes addr + 4k .. addr + 4k + 3, little endian
+  uint64_t be = 0;  // writes: byte enables, bit n = byte addr + n (a write with be = 0 is allowed and writes nothing)
+  uint64_t src = 0;  // client id (MEM_LC_*), stamped by the line arbiter; clients drive 0
+  uint64_t tag = 0;  // the client's own, returned with the response
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 620, 1, static_cast<uint64_t>(we));
+    bits::put(words_, lsb + 588, 32, static_cast<uint64_t>(addr));
+    for (int k = 0; k < 16; ++k) wdata[k].pack_at(words_, lsb + 76 + k * 32);
+    bits::put(words_, lsb + 12, 64, static_cast<uint64_t>(be));
+    bits::put(words_, lsb + 8, 4, static_cast<uint64_t>(src));
+    bits::put(words_, lsb + 0, 8, static_cast<uint64_t>(tag));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    we = bits::get(words_, lsb + 620, 1);
+    addr = bits::get(words_, lsb + 588, 32);
+    for (int k = 0; k < 16; ++k) wdata[k].unpack_at(words_, lsb + 76 + k * 32);
+    be = bits::get(words_, lsb + 12, 64);
+    src = bits::get(words_, lsb + 8, 4);
+    tag = bits::get(words_, lsb + 0, 8);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static MemLineReq unpack(const uint32_t* words_) { MemLineReq p; p.unpack_at(words_, 0); return p; }
+  MemLineReq canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const MemLineReq& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (we != act.we) out.push_back({pre + "we", bits::hex(static_cast<uint64_t>(we) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.we) & bits::mask(1)), std::to_string(we), std::to_string(act.we)});
+    if (addr != act.addr) out.push_back({pre + "addr", bits::hex(static_cast<uint64_t>(addr) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.addr) & bits::mask(32)), std::to_string(addr), std::to_string(act.addr)});
+    for (int k = 0; k < 16; ++k) wdata[k].diff(act.wdata[k], pre + "wdata[" + std::to_string(k) + "].", out);
+    if (be != act.be) out.push_back({pre + "be", bits::hex(static_cast<uint64_t>(be) & bits::mask(64)), bits::hex(static_cast<uint64_t>(act.be) & bits::mask(64)), std::to_string(be), std::to_string(act.be)});
+    if (src != act.src) out.push_back({pre + "src", bits::hex(static_cast<uint64_t>(src) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.src) & bits::mask(4)), std::to_string(src), std::to_string(act.src)});
+    if (tag != act.tag) out.push_back({pre + "tag", bits::hex(static_cast<uint64_t>(tag) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.tag) & bits::mask(8)), std::to_string(tag), std::to_string(act.tag)});
+  }
+  bool operator==(const MemLineReq& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const MemLineReq& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "we=" + bits::hex(static_cast<uint64_t>(we) & bits::mask(1));
+    s += " addr=" + bits::hex(static_cast<uint64_t>(addr) & bits::mask(32));
+    s += " wdata=[";
+    for (int k = 0; k < 16; ++k) s += (k ? "," : "") + wdata[k].str();
+    s += "]";
+    s += " be=" + bits::hex(static_cast<uint64_t>(be) & bits::mask(64));
+    s += " src=" + bits::hex(static_cast<uint64_t>(src) & bits::mask(4));
+    s += " tag=" + bits::hex(static_cast<uint64_t>(tag) & bits::mask(8));
+    return s + "}";
+  }
+};
+
+// line-port response: one per request, reads and writes, in request order (SV mem_line_rsp_t, 525 bits)
+struct MemLineRsp {
+  static constexpr int WIDTH = 525;
+  static constexpr int WORDS = 17;
+  static constexpr const char* SV_NAME = "mem_line_rsp_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t we = 0;  // 1 = write acknowledgement (rdata 0)
+  std::array<Dword, 16> rdata{};  // reads: the line, dword k = bytes addr + 4k .. + 3
+  uint64_t src = 0;  // the request's src: the line arbiter routes the response to that client
+  uint64_t tag = 0;  // the request's tag
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 524, 1, static_cast<uint64_t>(we));
+    for (int k = 0; k < 16; ++k) rdata[k].pack_at(words_, lsb + 12 + k * 32);
+    bits::put(words_, lsb + 8, 4, static_cast<uint64_t>(src));
+    bits::put(words_, lsb + 0, 8, static_cast<uint64_t>(tag));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    we = bits::get(words_, lsb + 524, 1);
+    for (int k = 0; k < 16; ++k) rdata[k].unpack_at(words_, lsb + 12 + k * 32);
+    src = bits::get(words_, lsb + 8, 4);
+    tag = bits::get(words_, lsb + 0, 8);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static MemLineRsp unpack(const uint32_t* words_) { MemLineRsp p; p.unpack_at(words_, 0); return p; }
+  MemLineRsp canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const MemLineRsp& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (we != act.we) out.push_back({pre + "we", bits::hex(static_cast<uint64_t>(we) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.we) & bits::mask(1)), std::to_string(we), std::to_string(act.we)});
+    for (int k = 0; k < 16; ++k) rdata[k].diff(act.rdata[k], pre + "rdata[" + std::to_string(k) + "].", out);
+    if (src != act.src) out.push_back({pre + "src", bits::hex(static_cast<uint64_t>(src) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.src) & bits::mask(4)), std::to_string(src), std::to_string(act.src)});
+    if (tag != act.tag) out.push_back({pre + "tag", bits::hex(static_cast<uint64_t>(tag) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.tag) & bits::mask(8)), std::to_string(tag), std::to_string(act.tag)});
+  }
+  bool operator==(const MemLineRsp& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const MemLineRsp& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "we=" + bits::hex(static_cast<uint64_t>(we) & bits::mask(1));
+    s += " rdata=[";
+    for (int k = 0; k < 16; ++k) s += (k ? "," : "") + rdata[k].str();
+    s += "]";
+    s += " src=" + bits::hex(static_cast<uint64_t>(src) & bits::mask(4));
     s += " tag=" + bits::hex(static_cast<uint64_t>(tag) & bits::mask(8));
     return s + "}";
   }

@@ -3,7 +3,7 @@
 // The contract between the RTL and the C++ golden model: see docs/contract.md.
 package pineda_pkg;
 
-  localparam int unsigned CONTRACT_VERSION = 32'd5;  // bumped whenever any packet, encoding or register changes
+  localparam int unsigned CONTRACT_VERSION = 32'd6;  // bumped whenever any packet, encoding or register changes
   localparam int unsigned COORD_W = 32'd24;  // snapped coordinate width: signed 16.8 fixed point
   localparam int unsigned COORD_FRAC = 32'd8;  // fractional bits of a snapped coordinate
   localparam int unsigned DELTA_W = 32'd25;  // edge coefficient width (difference of two COORD_W values)
@@ -14,6 +14,10 @@ package pineda_pkg;
   localparam int unsigned MAX_RT_DIM = 32'd16384;  // largest render-target width/height in pixels
   localparam int unsigned TILE_SIZE = 32'd8;  // tile edge in pixels
   localparam int unsigned TAG_W = 32'd8;  // memory tag width; [7:6] = client id in the arbiter
+  localparam int unsigned LINE_BYTES = 32'd64;  // memory line: every request and response on the line port moves one aligned 64-byte line
+  localparam int unsigned LINE_DWORDS = 32'd16;  // dwords per memory line
+  localparam int unsigned MEM_SRC_W = 32'd4;  // mem_line_req_t.src width: the client id the line arbiter stamps on a request
+  localparam int unsigned MEM_LINE_CLIENTS_MAX = 32'd16;  // line arbiter client ids 0..15
   localparam int unsigned NUM_FENCES = 32'd16;  // CPU-visible fence registers
   localparam logic [7:0] NUM_STATE = 8'd16;  // draw-state registers written by SET_STATE
   localparam int unsigned VERTEX_BYTES = 32'd8;  // vertex buffer stride in v1: int32 x, int32 y (16.8)
@@ -66,7 +70,7 @@ package pineda_pkg;
   localparam int unsigned ST_SCISSOR_Y_RESET = 32'd4294901760;
   localparam int unsigned FE_SCISSOR_X_RESET = 32'd4294901760;
   localparam int unsigned FE_SCISSOR_Y_RESET = 32'd4294901760;
-  localparam int unsigned ID_VALUE = 32'd1346961413;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+  localparam int unsigned ID_VALUE = 32'd1346961414;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
   localparam int unsigned VALID_LIMIT_RESET = 32'd4294967295;  // reset value of REG_VALID_LIMIT
   localparam int unsigned STATUS_RUNNING = 32'd0;  // STATUS bit index
   localparam int unsigned STATUS_HALTED = 32'd1;  // STATUS bit index
@@ -85,6 +89,14 @@ package pineda_pkg;
   localparam int unsigned MEM_CLIENT_IA = 32'd1;  // memory client id
   localparam int unsigned MEM_CLIENT_PW = 32'd2;  // memory client id
   localparam int unsigned MEM_CLIENT_DMA = 32'd3;  // memory client id
+  localparam int unsigned MEM_LC_CP = 32'd0;  // line-port client id (mem_line_req_t.src)
+  localparam int unsigned MEM_LC_IA = 32'd1;  // line-port client id (mem_line_req_t.src)
+  localparam int unsigned MEM_LC_PW = 32'd2;  // line-port client id (mem_line_req_t.src)
+  localparam int unsigned MEM_LC_DMA = 32'd3;  // line-port client id (mem_line_req_t.src)
+  localparam int unsigned MEM_LC_IF = 32'd4;  // line-port client id (mem_line_req_t.src)
+  localparam int unsigned MEM_LC_VF = 32'd5;  // line-port client id (mem_line_req_t.src)
+  localparam int unsigned MEM_LC_ZS = 32'd6;  // line-port client id (mem_line_req_t.src)
+  localparam int unsigned MEM_LC_TEX = 32'd7;  // line-port client id (mem_line_req_t.src)
   localparam int unsigned CMD_OP_MSB = 32'd31;  // command header: opcode
   localparam int unsigned CMD_OP_LSB = 32'd24;  // command header: opcode
   localparam int unsigned CMD_ARG_MSB = 32'd23;  // command header: argument
@@ -376,6 +388,32 @@ package pineda_pkg;
     logic [7:0] tag;
   } mem_rsp_t;
   localparam int unsigned MEM_RSP_BITS = 32'd41;
+
+  // one 32-bit data word of a memory line (32 bits)
+  typedef struct packed {
+    logic [31:0] d;
+  } dword_t;
+  localparam int unsigned DWORD_BITS = 32'd32;
+
+  // line-port request (client -> line arbiter -> memory): one aligned 64-byte line (621 bits)
+  typedef struct packed {
+    logic we;  // 1 = write
+    logic [31:0] addr;  // byte address of the line (addr[5:0] ignored)
+    logic [15:0][31:0] wdata;  // 16 x dword_t: writes: dword k holds bytes addr + 4k .. addr + 4k + 3, little endian
+    logic [63:0] be;  // writes: byte enables, bit n = byte addr + n (a write with be = 0 is allowed and writes nothing)
+    logic [3:0] src;  // client id (MEM_LC_*), stamped by the line arbiter; clients drive 0
+    logic [7:0] tag;  // the client's own, returned with the response
+  } mem_line_req_t;
+  localparam int unsigned MEM_LINE_REQ_BITS = 32'd621;
+
+  // line-port response: one per request, reads and writes, in request order (525 bits)
+  typedef struct packed {
+    logic we;  // 1 = write acknowledgement (rdata 0)
+    logic [15:0][31:0] rdata;  // 16 x dword_t: reads: the line, dword k = bytes addr + 4k .. + 3
+    logic [3:0] src;  // the request's src: the line arbiter routes the response to that client
+    logic [7:0] tag;  // the request's tag
+  } mem_line_rsp_t;
+  localparam int unsigned MEM_LINE_RSP_BITS = 32'd525;
 
   // four FP32 values (IEEE binary32 bit patterns) (128 bits)
   typedef struct packed {
