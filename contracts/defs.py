@@ -366,7 +366,7 @@ STRUCTS = [
         Field("tag", 8, "u", ""),
     ]),
     Struct("dword_t", "Dword", "one 32-bit data word of a memory line", [
-        Field("d", 32, "u", ""),
+        Field("data", 32, "u", ""),
     ]),
     Struct("mem_line_req_t", "MemLineReq", "line-port request (client -> line arbiter -> memory): one aligned 64-byte line", [
         Field("we", 1, "u", "1 = write"),

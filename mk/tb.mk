@@ -49,7 +49,7 @@ $(BUILD)/vl/libverilated.a: $(VL_RT_OBJS)
 	ar rcs $@ $^
 
 # Harness objects: tb/**/*.cpp and sim/pineda_sim.cpp, compiled against the model they use.
-TB_COMMON_SRCS := tb/common/dram_model.cpp
+TB_COMMON_SRCS := tb/common/dram_model.cpp tb/common/line_dram.cpp
 TB_COMMON_OBJS := $(TB_COMMON_SRCS:%.cpp=$(BUILD)/obj/%.o)
 $(BUILD)/obj/tb/common/%.o: tb/common/%.cpp
 	@mkdir -p $(@D)
@@ -182,3 +182,17 @@ $(BUILD)/tests/rtl_raster_array: $(BUILD)/obj/tb/unit/test_raster_array.o $(TB_C
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $(filter %.o,$^) $(ARRAY_VL_LIBS) $(SCENES_LIB) $(SCENES_LDLIBS) $(BUILD)/vl/libverilated.a $(TB_LDLIBS)
 RTL_UNIT_TESTS += $(BUILD)/tests/rtl_raster_array
+
+# ---- rtl/common primitives (SRAMs, SRAM FIFO) each Verilated with its default parameters, and
+# the line-port DRAM model, in one harness (tb/common/test_common.cpp).
+COMMON_VL_TOPS := sram_1r1w sram_sp sram_fifo
+$(foreach t,$(COMMON_VL_TOPS),$(eval $(call VL_MODEL,$(t))))
+COMMON_VL_LIBS := $(foreach t,$(COMMON_VL_TOPS),$(BUILD)/vl/$(t)/V$(t)__ALL.a)
+$(BUILD)/obj/tb/unit/test_common.o: tb/common/test_common.cpp $(COMMON_VL_LIBS)
+	@mkdir -p $(@D)
+	$(OBJCACHE) $(CXX) $(TB_CXXFLAGS) $(addprefix -I$(BUILD)/vl/,$(COMMON_VL_TOPS)) -MMD -MP -c $< -o $@
+$(BUILD)/tests/rtl_common: $(BUILD)/obj/tb/unit/test_common.o $(TB_COMMON_OBJS) $(MODEL_LIB) $(COMMON_VL_LIBS) \
+                           $(BUILD)/vl/libverilated.a
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $(filter %.o,$^) $(MODEL_LIB) $(COMMON_VL_LIBS) $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(TB_LDLIBS)
+RTL_UNIT_TESTS += $(BUILD)/tests/rtl_common

@@ -1,6 +1,9 @@
 rtl/common/pineda_pkg.sv
 rtl/common/stream_assert.sv
 rtl/common/stream_fifo.sv
+rtl/common/sram_1r1w.sv
+rtl/common/sram_sp.sv
+rtl/common/sram_fifo.sv
 rtl/common/stream_reg.sv
 rtl/common/stream_throttle.sv
 rtl/common/mem_stream_reader.sv

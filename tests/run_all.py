@@ -43,6 +43,8 @@ def suites(build):
         ("san_runtime", [os.path.join(build, "san", "tests", "runtime_tests")], "catch2"),
         ("fuzz_smoke", ["make", "-s", "fuzz-smoke", f"BUILD={build}"], "single"),
     ]
+    # rtl/common primitives (SRAMs, SRAM FIFO) and the line-port DRAM model.
+    s.append(("rtl_common", [os.path.join(build, "tests", "rtl_common")], "catch2"))
     for u in ["cp", "dma", "ia", "setup", "coarse_raster", "fine_raster", "pixel_writer"]:
         s.append((f"rtl_{u}", [os.path.join(build, "tests", f"rtl_{u}")], "catch2"))
     # Several rasterizers: the raster array with 1, 2 and 4 rasterizers.

@@ -391,7 +391,7 @@ package pineda_pkg;
 
   // one 32-bit data word of a memory line (32 bits)
   typedef struct packed {
-    logic [31:0] d;
+    logic [31:0] data;
   } dword_t;
   localparam int unsigned DWORD_BITS = 32'd32;
 
