@@ -115,10 +115,11 @@ void Gpu::process_tri(const TriPkt& tri) {
     if (trace_on_) trace_.coarse_tile.push_back(tile);
     fine_.process(tile, [this](const QuadPkt& quad) {
       if (trace_on_) trace_.fine_quad.push_back(quad);
-      pw_.process(quad, [this](const MemReq& req) {
+      PixelWriter::pixel_writes(quad, [this](const MemReq& req) {
         if (trace_on_) trace_.pw_mem.push_back(req);
         PixelWriter::apply(req, mem_);
       });
+      pw_.process(quad, [](const MemLineReq&) {});
       // The token leaves the pixel writer once every earlier write is done (here: applied).
       if (quad.eop) cp_.eop_complete();
     });

@@ -49,7 +49,6 @@ struct BoundaryTap {
 struct TopHarness::Taps {
   PerBoundary<BoundaryTap> tap;
   std::vector<MemReq> pw_expected;         // FROM_RTL: grows with the merged quads
-  model::PixelWriter pw_model;
   std::string report;  // first failure
   bool failed = false;
 };
@@ -118,7 +117,7 @@ void TopHarness::on_tap(Traits, uint32_t lane, const Pkt& pkt) {
       check(lanes[rast_owner(pkt)]);
     }
     // FROM_RTL: the model pixel writer's writes for the quads in the order the RTL merged them.
-    if (kNumRast > 1) t.pw_model.process(pkt, [&t](const MemReq& r) { t.pw_expected.push_back(r); });
+    if (kNumRast > 1) model::PixelWriter::pixel_writes(pkt, [&t](const MemReq& r) { t.pw_expected.push_back(r); });
   } else {
     check(lanes[lane]);
   }

@@ -69,7 +69,7 @@ TEST_CASE("ia: triangle list assembly, leftovers, tri_id, address wrap", "[ia]")
   CHECK(tris[0].v[1].x == 9);
 }
 
-TEST_CASE("pw: one write per set bit, lowest first, wrapping address", "[pw]") {
+TEST_CASE("pw: one dword write per set bit, lowest first, wrapping address", "[pw]") {
   model::PixelWriter pw;
   QuadPkt c;
   c.qx = 12;
@@ -78,7 +78,8 @@ TEST_CASE("pw: one write per set bit, lowest first, wrapping address", "[pw]") {
   c.color = 0x80402010u;
   c.target.base = 0xFFFFF000u;
   c.target.pitch = 0x1000;
-  const auto reqs = pw.process(c);
+  const auto reqs = model::PixelWriter::pixel_writes(c);
+  pw.process(c);
   REQUIRE(reqs.size() == 3);
   // bit 0: (24, 16); bit 1: (25, 16); bit 3: (25, 17)
   CHECK(reqs[0].addr == ((0xFFFFF000u + 16u * 0x1000u + 24u * 4u) & 0xFFFFFFFFu));
@@ -99,7 +100,7 @@ TEST_CASE("pw: one write per set bit, lowest first, wrapping address", "[pw]") {
   // 4x MSAA: bit 4*p + s is sample s of pixel p, at base + y*pitch + x*16 + s*4.
   c.target.msaa = 1;
   c.mask = (1u << 15) | (1u << 6) | 1u;  // (24, 16) s0; (25, 16) s2; (25, 17) s3
-  const auto ms = pw.process(c);
+  const auto ms = model::PixelWriter::pixel_writes(c);
   REQUIRE(ms.size() == 3);
   CHECK(ms[0].addr == ((0xFFFFF000u + 16u * 0x1000u + 24u * 16u) & 0xFFFFFFFFu));
   CHECK(ms[1].addr == ((0xFFFFF000u + 16u * 0x1000u + 25u * 16u + 8u) & 0xFFFFFFFFu));
