@@ -56,10 +56,11 @@ def suites(build):
     s += [
         # Every scene through RTL and model at the default 200-cycle latency.
         ("scenes", [sim, "--out", "out/test/fixed", "--label", "scenes"], "sim"),
-        # The same scenes with random memory latency and random stalls on every boundary:
-        # results must stay bit-identical (checked against the model and the fixed run's PNGs).
+        # The same scenes with random memory latency, a reduced memory bandwidth (20 of the
+        # default 32 bytes/clock) and random stalls on every boundary: results must stay
+        # bit-identical (checked against the model and the fixed run's PNGs).
         ("scenes_random", [sim, "--out", "out/test/random", "--jitter", "400", "--throttle",
-                           "0.25", "--seed", "7", "--label", "scenes_random"], "sim"),
+                           "0.25", "--bandwidth", "20", "--seed", "7", "--label", "scenes_random"], "sim"),
         ("images_identical", [sys.executable, os.path.abspath(__file__), "--compare-dirs",
                               "out/test/fixed", "out/test/random"], "single"),
         # Every scene through pineda_top with 2 and 4 rasterizers, with random memory
