@@ -7,12 +7,15 @@ rtl/common/sram_fifo.sv
 rtl/common/stream_reg.sv
 rtl/common/stream_throttle.sv
 rtl/common/mem_stream_reader.sv
+rtl/common/line_stream_reader.sv
 rtl/common/fp32_round.sv
 rtl/common/fp32_add.sv
 rtl/common/fp32_mul.sv
 rtl/common/fp32_rcp.sv
 rtl/common/fp32_to_fix16_8.sv
 rtl/mem/mem_arbiter.sv
+rtl/mem/mem_line_arbiter.sv
+rtl/mem/mem_dword_adapter.sv
 rtl/dma/dma.sv
 rtl/cp/cp_regs.sv
 rtl/cp/cp.sv

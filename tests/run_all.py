@@ -45,6 +45,8 @@ def suites(build):
     ]
     # rtl/common primitives (SRAMs, SRAM FIFO) and the line-port DRAM model.
     s.append(("rtl_common", [os.path.join(build, "tests", "rtl_common")], "catch2"))
+    # The line-port stream reader (CP, IA, index fetch).
+    s.append(("rtl_line_reader", [os.path.join(build, "tests", "rtl_line_reader")], "catch2"))
     for u in ["cp", "dma", "ia", "setup", "coarse_raster", "fine_raster", "pixel_writer"]:
         s.append((f"rtl_{u}", [os.path.join(build, "tests", f"rtl_{u}")], "catch2"))
     # Several rasterizers: the raster array with 1, 2 and 4 rasterizers.
@@ -56,10 +58,11 @@ def suites(build):
     s += [
         # Every scene through RTL and model at the default 200-cycle latency.
         ("scenes", [sim, "--out", "out/test/fixed", "--label", "scenes"], "sim"),
-        # The same scenes with random memory latency and random stalls on every boundary:
-        # results must stay bit-identical (checked against the model and the fixed run's PNGs).
+        # The same scenes with random memory latency, a reduced memory bandwidth (20 of the
+        # default 32 bytes/clock) and random stalls on every boundary: results must stay
+        # bit-identical (checked against the model and the fixed run's PNGs).
         ("scenes_random", [sim, "--out", "out/test/random", "--jitter", "400", "--throttle",
-                           "0.25", "--seed", "7", "--label", "scenes_random"], "sim"),
+                           "0.25", "--bandwidth", "20", "--seed", "7", "--label", "scenes_random"], "sim"),
         ("images_identical", [sys.executable, os.path.abspath(__file__), "--compare-dirs",
                               "out/test/fixed", "out/test/random"], "single"),
         # Every scene through pineda_top with 2 and 4 rasterizers, with random memory
