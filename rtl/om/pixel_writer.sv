@@ -334,6 +334,9 @@ module pixel_writer #(
     mem_req_o.addr  = {h_line[osel], 6'd0};
     mem_req_o.wdata = h_data[osel];
     for (int k = 0; k < 16; k++) mem_req_o.be[4*k +: 4] = {4{h_mask[osel][k]}};
+  end
+
+  always_comb begin
     req_fire        = mem_req_valid_o && mem_req_ready_i;
     wb_out_ready    = '0;
     wb_out_ready[osel] = req_fire;
