@@ -30,6 +30,7 @@ include mk/runtime.mk
 include mk/san.mk
 include mk/fuzz.mk
 include mk/coverage.mk
+include mk/cli.mk
 
 # ---------------------------------------------------------------- the user-facing targets
 SIM_ARGS ?=

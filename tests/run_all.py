@@ -100,7 +100,8 @@ def parse_sim(out, rc):
 
 
 def compare_dirs(a, b):
-    names = sorted(n for n in os.listdir(a) if n.endswith(".png") and ".model." not in n)
+    names = sorted(n for n in os.listdir(a) if n.endswith(".png")
+                   and not any(t in n for t in (".model.", ".rtl.", ".diff.")))
     bad = [n for n in names if not os.path.exists(os.path.join(b, n))
            or not filecmp.cmp(os.path.join(a, n), os.path.join(b, n), shallow=False)]
     for n in names:
