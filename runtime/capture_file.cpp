@@ -191,13 +191,14 @@ Capture decode_capture(const std::vector<uint8_t>& f, bool allow_other_contract)
     throw CaptureError("truncated capture: the header needs " + std::to_string(CAPTURE_HEADER_BYTES) +
                        " bytes, the file has " + std::to_string(f.size()));
   }
-  if (get32(f.data() + 36) != crc32_of(f.data(), 36)) {
-    throw CaptureError("corrupted capture: the header checksum does not match");
-  }
+  // The version first: another version's header may be laid out differently.
   const uint32_t version = get32(f.data() + 8);
   if (version != CAPTURE_FORMAT_VERSION) {
     throw CaptureError("capture format version " + std::to_string(version) + ": this build reads version " +
                        std::to_string(CAPTURE_FORMAT_VERSION) + " only (capture it again with this build)");
+  }
+  if (get32(f.data() + 36) != crc32_of(f.data(), 36)) {
+    throw CaptureError("corrupted capture: the header checksum does not match");
   }
   Capture c;
   c.contract_id = get32(f.data() + 12);
