@@ -26,3 +26,24 @@ build-all: $(PINEDA_CLI)
 -include $(CLI_OBJS:.o=.d)
 
 .PHONY: cli
+
+# ---- VCD and a GTKWave save file for `make waves` (the Makefile's waves target runs waves-files).
+# FORMAT=vcd: the FST window is converted to VCD with GTKWave's fst2vcd; with no WAVE_TO the window
+# is VCD_WINDOW cycles from WAVE_FROM (a whole scene's VCD runs to gigabytes). Either way
+# waves/<scene>.gtkw groups the signals per stream and per unit (scripts/gtkw.py, generated from
+# contracts/defs.py BOUNDARIES and the waveform's own signal list).
+FORMAT ?= fst
+VCD_WINDOW ?= 4000
+WAVE_TO_DEFAULT := 18446744073709551615
+WAVE_TO_EFF = $(if $(and $(filter vcd,$(FORMAT)),$(filter $(WAVE_TO_DEFAULT),$(WAVE_TO))),$(shell echo $$(($(WAVE_FROM) + $(VCD_WINDOW)))),$(WAVE_TO))
+waves-files:
+	@case "$(FORMAT)" in fst|vcd) ;; *) echo "FORMAT must be fst or vcd"; exit 2;; esac
+	@dump=waves/$(TEST).fst; \
+	if [ "$(FORMAT)" = vcd ]; then \
+	  fst2vcd -f waves/$(TEST).fst -o waves/$(TEST).vcd > /dev/null && dump=waves/$(TEST).vcd && \
+	  echo "VCD:      waves/$(TEST).vcd ($$(du -h waves/$(TEST).vcd | cut -f1), cycles $(WAVE_FROM)..$(WAVE_TO_EFF))"; \
+	fi; \
+	fst2vcd -f waves/$(TEST).fst 2>/dev/null | sed '/^\$$enddefinitions/q' | $(PYTHON) scripts/gtkw.py - --dump $$dump -o waves/$(TEST).gtkw > /dev/null && \
+	echo "signals:  waves/$(TEST).gtkw (grouped per stream and per unit)" && \
+	echo "open it:  gtkwave waves/$(TEST).gtkw"
+.PHONY: waves-files
