@@ -6,7 +6,7 @@
 PINEDA_CLI := $(BUILD)/pineda
 CLI_SRCS := $(sort $(wildcard tools/pineda/*.cpp))
 CLI_OBJS := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(CLI_SRCS))
-CLI_LDLIBS := -lassimp -lstb
+CLI_LDLIBS :=
 
 $(CLI_OBJS): $(BUILD)/obj/%.o: %.cpp $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a
 	@mkdir -p $(@D)

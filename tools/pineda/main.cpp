@@ -19,7 +19,7 @@
 #include "image_diff.h"
 #include "mesh_load.h"
 #include "pineda_contract.h"
-#include "render.h"
+#include "model_render.h"
 #include "replay.h"
 #include "scene_capture.h"
 #include "scenes.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "render.h"
+#include "model_render.h"
 
 #include <stb/stb_image.h>
 
@@ -13,7 +13,7 @@
 #include "scene_builder.h"
 #include "vec_math.h"
 
-namespace pineda::cli {
+namespace pineda {
 
 namespace {
 
@@ -238,4 +238,4 @@ SceneImage build_model_scene(const LoadedMesh& mesh, const RenderOptions& o, con
   return b.finish();
 }
 
-}  // namespace pineda::cli
+}  // namespace pineda

@@ -15,7 +15,7 @@
 #include "mesh_load.h"
 #include "scenes.h"
 
-namespace pineda::cli {
+namespace pineda {
 
 enum class Cull { NONE, BACK, FRONT };
 
@@ -45,4 +45,4 @@ struct RenderInfo {
 SceneImage build_model_scene(const LoadedMesh& mesh, const RenderOptions& o, const std::string& name,
                              const std::string& model_path, RenderInfo* info);
 
-}  // namespace pineda::cli
+}  // namespace pineda

@@ -8,7 +8,7 @@
 
 #include <stdexcept>
 
-namespace pineda::cli {
+namespace pineda {
 
 namespace {
 
@@ -71,4 +71,4 @@ LoadedMesh load_mesh(const std::string& path) {
   return out;
 }
 
-}  // namespace pineda::cli
+}  // namespace pineda

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace pineda::cli {
+namespace pineda {
 
 struct Material {
   std::array<float, 3> ambient{0.2f, 0.2f, 0.2f};
@@ -36,4 +36,4 @@ struct LoadedMesh {
 // no triangles.
 LoadedMesh load_mesh(const std::string& path);
 
-}  // namespace pineda::cli
+}  // namespace pineda
