@@ -216,7 +216,12 @@ Capture decode_capture(const std::vector<uint8_t>& f, bool allow_other_contract)
   if (have > z_n) {
     throw CaptureError("corrupted capture: " + std::to_string(have - z_n) + " bytes after the compressed payload");
   }
-  if (raw_n > (uint64_t{1} << 34)) throw CaptureError("corrupted capture: implausible payload size " + std::to_string(raw_n));
+  // zlib never inflates more than about 1032:1; a larger claim is a corrupted size (and must not
+  // make us allocate it).
+  if (raw_n > z_n * 1100 + 4096 || raw_n > (uint64_t{1} << 34)) {
+    throw CaptureError("corrupted capture: implausible payload size " + std::to_string(raw_n) + " for " +
+                       std::to_string(z_n) + " compressed bytes");
+  }
   std::vector<uint8_t> raw(static_cast<size_t>(raw_n));
   uLongf out_n = static_cast<uLongf>(raw_n);
   const int zr = uncompress(raw.data(), &out_n, f.data() + CAPTURE_HEADER_BYTES, static_cast<uLong>(z_n));
