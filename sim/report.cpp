@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -26,7 +27,7 @@ std::string esc(const std::string& s) {
 
 std::string pct(double part, double whole) {
   char b[32];
-  std::snprintf(b, sizeof b, "%.1f", whole > 0 ? 100.0 * part / whole : 0.0);
+  std::snprintf(b, sizeof b, "%.1f", whole > 0 ? std::min(100.0, 100.0 * part / whole) : 0.0);
   return b;
 }
 
@@ -58,6 +59,12 @@ std::vector<ReportUnit> report_units(const nlohmann::json& bench) {
     x.starved = u.value("starved", 0.0);
     r.push_back(x);
   }
+  // Pipeline order (the JSON object is sorted by name); units not listed here go last.
+  const std::vector<std::string> order = {"CP", "IA", "SETUP", "COARSE", "FINE", "PW"};
+  auto rank = [&order](const ReportUnit& u) {
+    return static_cast<size_t>(std::find(order.begin(), order.end(), u.name) - order.begin());
+  };
+  std::stable_sort(r.begin(), r.end(), [&rank](const ReportUnit& a, const ReportUnit& b) { return rank(a) < rank(b); });
   return r;
 }
 
