@@ -60,6 +60,8 @@ def parse_header(lines):
         elif t[0] == "$var":
             # $var <type> <width> <id> <name> [<range>] $end
             rng = t[5] if len(t) > 6 and t[5].startswith("[") else ""
+            if int(t[2]) == 1:
+                rng = ""  # GTKWave names a one-bit vector ([0:0]) like a scalar
             cur.vars.append((t[4], int(t[2]), rng))
         elif t[0] == "$enddefinitions":
             break
@@ -124,7 +126,7 @@ def unit_scopes(top):
     out = []
 
     def keep(s):
-        return s.kind == "module" and not s.name.startswith(("u_chk", "unnamedblk", "g_")) and stream_ports(s)
+        return s.kind == "module" and "chk" not in s.name and not s.name.startswith(("unnamedblk", "g_")) and stream_ports(s)
 
     for c in top.children:
         if keep(c):
