@@ -37,8 +37,8 @@ std::vector<SceneInfo> scene_registry() {
       {"fe_bunny", [](uint32_t s) { return scene_fe_bunny("fe_bunny", s, 4000, false); }, "the glmark2 bunny simplified to ~4,000 tris, file order"},
       {"fe_bunny_opt", [](uint32_t s) { return scene_fe_bunny("fe_bunny_opt", s, 4000, true); }, "the same after meshopt_optimizeVertexCache"},
       // glmark2-like scenes: glmark2-data models loaded with assimp, lit per vertex on the host.
-      {"gl_cube", [](uint32_t s) { return scene_glmark2("gl_cube", "cube.3ds", "crate-base.png", 128, 30, 25, {0, 0, 0}, s); }, "glmark2's cube.3ds with the crate texture (texel per triangle), 128x128"},
-      {"gl_horse", [](uint32_t s) { return scene_glmark2("gl_horse", "horse.3ds", "", 192, 60, 15, {0, 0, 0}, s); }, "glmark2's horse.3ds (7,172 tris), 192x192"},
+      {"gl_cube", [](uint32_t s) { return scene_glmark2("gl_cube", "cube.3ds", "crate-base.png", 256, 30, 25, {0, 0, 0}, s); }, "glmark2's cube.3ds with the crate texture (texel per triangle), 256x256"},
+      {"gl_horse", [](uint32_t s) { return scene_glmark2("gl_horse", "horse.3ds", "", 256, 60, 15, {0, 0, 0}, s); }, "glmark2's horse.3ds (7,172 tris), 256x256"},
   };
 }
 
