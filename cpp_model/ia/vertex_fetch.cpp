@@ -151,7 +151,7 @@ void VertexFetch::process(const VFetchPkt& p, const Memory& mem, const std::func
   v.tex0.u = t0[0], v.tex0.v = t0[1];
   const auto t1 = attribute(3, p, mem, raw, unorm);
   v.tex1.u = t1[0], v.tex1.v = t1[1];
-  v.vtx_id = (p.slot & 0x1Fu) | (uint32_t{p.last ? 1u : 0u} << 5);
+  v.vtx_id = (p.slot & 0x1Fu) | (uint32_t{p.first ? 1u : 0u} << 5);
   ++vertices_;
   emit(v);
 }

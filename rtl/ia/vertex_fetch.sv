@@ -11,7 +11,7 @@
 // out of bounds reads 0 without a memory read. One attribute per clock; the vertex's formats and
 // in-bounds bits go into a descriptor FIFO.
 // Assembly stage: takes the descriptor, gets the attributes' dwords in order (from the reader
-// or the fetch cache, below), then forms one vtx_in_pkt_t (kind VERTEX, vtx_id = {last, slot}):
+// or the fetch cache, below), then forms one vtx_in_pkt_t (kind VERTEX, vtx_id = {first, slot}):
 //   F32xN: the N components, the rest (0, 0, 0, 1); UNORM8X4: c / 255 per byte (unorm8_to_f32);
 //   disabled (or reserved format): (0, 0, 0, 1). Colour: UNORM8X4 passes the dword; otherwise the
 //   four components through f32_to_unorm8. Texture coordinates: components x, y.
@@ -73,7 +73,7 @@ module vertex_fetch #(
 
   typedef struct packed {
     logic [4:0]            slot;
-    logic                  last;
+    logic                  first;
     logic [3:0][2:0]       fmt;
     logic [3:0]            need;    // enabled and in bounds: its data follows (reader or cache)
     logic [3:0]            cached;  // read through the cache (else its n dwords from the reader)
@@ -261,7 +261,7 @@ module vertex_fetch #(
 
     desc_in        = '0;
     desc_in.slot   = in_i.slot;
-    desc_in.last   = in_i.last;
+    desc_in.first  = in_i.first;
     desc_in.fmt    = a_fmt;
     desc_in.need   = inb;
     desc_in.cached = d_cached;
@@ -456,7 +456,7 @@ module vertex_fetch #(
     vpkt.tex0.v = t0_c[1];
     vpkt.tex1.u = t1_c[0];
     vpkt.tex1.v = t1_c[1];
-    vpkt.vtx_id = {26'd0, pk_q.last, pk_q.slot};
+    vpkt.vtx_id = {26'd0, pk_q.first, pk_q.slot};
 
     // The matrix row a matrix write sends (with the written value in place).
     rpkt       = '0;

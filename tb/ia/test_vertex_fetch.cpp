@@ -188,7 +188,7 @@ TEST_CASE("vertex_fetch: random layouts, formats, bounds, instances, matrix writ
       if (g.chance(0.05)) p.index = static_cast<uint32_t>(g.bits64());
       p.inst_id = static_cast<uint32_t>(g.range(0, 30));
       p.slot = v & 31u;
-      p.last = v + 1 == nv || (v & 31u) == 31u;
+      p.first = (v & 31u) == 0u;
       p.draw_id = static_cast<uint32_t>(layout);
       in.push_back(p);
     }
@@ -219,7 +219,7 @@ TEST_CASE("vertex_fetch: cache edge cases: buffer ends inside a line, two-line e
   for (uint32_t v = 0; v < 12; ++v) in.push_back(vert(11 - v, v));  // again: hits
   in.push_back(wr(FE_VP_X, 0));                                        // invalidates
   for (uint32_t v = 0; v < 12; ++v) in.push_back(vert(v, v));
-  in.back().last = 1;
+  in[in.size() - 12].first = 1;
   const auto vf = check("vertex_fetch.cache_edges", in, mem, seed);
   CHECK(vf.uncached() > 0);
   CHECK(vf.line_hits() > 0);
@@ -295,7 +295,7 @@ TEST_CASE("vertex_fetch: bench, F32x4 position + UNORM8x4 colour + 2 x F32x2", "
     VFetchPkt p;
     p.index = v;
     p.slot = v & 31u;
-    p.last = (v & 31u) == 31u;
+    p.first = (v & 31u) == 0u;
     in.push_back(p);
   }
   bench("vertex_fetch.bench sequential 4096", in, mem);
