@@ -339,3 +339,8 @@ TEST_CASE("vertex_fetch: bench, 24 x 24 grid list through the vertex tags", "[.b
   Memory mem;
   bench("vertex_fetch.bench grid 24x24", grid_stream(mem, 24), mem);
 }
+
+TEST_CASE("vertex_fetch: bench, 64 x 64 grid list through the vertex tags", "[.bench]") {
+  Memory mem;
+  bench("vertex_fetch.bench grid 64x64", grid_stream(mem, 64), mem);
+}
