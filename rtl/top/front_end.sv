@@ -10,20 +10,19 @@
 // vt_prim, vf_vtx, vtx_clip, pa_tri) and is exported as tap_*, the consumer side of the
 // throttle. pa_tri's consumer is out_* (the merge in front of SETUP).
 //
-// The triangle FIFO (PrimFifoDepth >= VTX_BATCH_TRIS entries) between vertex tags and PA holds
-// a whole batch's triangles: PA accepts a batch's triangles only once the batch's last vertex
-// has arrived, and vertex tags releases that vertex only when it closes the batch, which needs
-// every triangle of the batch to have left it. Vertex tags closes a batch after at most
-// VTX_BATCH_TRIS triangles, so the FIFO can always take them and the two streams never wait on
-// each other in a circle.
+// The triangle FIFO (PrimFifoDepth >= VTX_BATCH_TRIS entries) between vertex tags and PA lets
+// vertex tags run one batch ahead of PA. Vertex tags sends each vertex as it allocates it
+// (vfetch_pkt_t.first on slot 0) and holds only the batch's newest triangle until the batch
+// closes; PA starts a triangle once its three slots are loaded, so neither stream waits for the
+// other's batch to complete. A batch has at most VTX_BATCH_TRIS triangles, so it fits the FIFO.
 //
-// Memory: index fetch (id 0) and vertex fetch (id 1) share one client port through a nested
-// mem_arbiter whose id sits in tag[IdLsb+1:IdLsb].
+// Memory: index fetch (id 0) and vertex fetch (id 1) share one dword client port through a
+// nested mem_arbiter whose id sits in tag[IdLsb+1:IdLsb]. Both speak the line port; until the
+// line-wide memory system is in pineda_top, an fe_line_adapter per unit turns each line read into
+// 16 dword reads (interim: one dword per clock).
 // idle_o: every unit idle and nothing valid on any boundary or in the FIFO (the CP switches
 // from this path to IA only then, and starts a COPY only then).
 module front_end #(
-  parameter int unsigned IfFetchDepth  = 256,
-  parameter int unsigned VfFetchDepth  = 256,
   parameter int unsigned PrimFifoDepth = pineda_pkg::VTX_BATCH_TRIS,  // >= VTX_BATCH_TRIS
   parameter int unsigned MemIdLsb      = 2
 ) (
@@ -86,6 +85,12 @@ module front_end #(
   // Memory: two clients behind one port.
   pineda_pkg::mem_req_t if_req, vf_req;
   pineda_pkg::mem_rsp_t if_rsp, vf_rsp;
+  logic vl_req_valid, vl_req_ready, vl_rsp_valid, vl_rsp_ready, vf_core_idle, vf_adapter_idle;
+  pineda_pkg::mem_line_req_t vl_req;
+  logic il_req_valid, il_req_ready, il_rsp_valid, il_rsp_ready, if_core_idle, if_adapter_idle;
+  pineda_pkg::mem_line_req_t il_req;
+  pineda_pkg::mem_line_rsp_t il_rsp;
+  pineda_pkg::mem_line_rsp_t vl_rsp;
   localparam int unsigned ReqW = $bits(if_req);
   localparam int unsigned RspW = $bits(if_rsp);
   logic [1:0]           cl_req_valid, cl_req_ready, cl_rsp_valid, cl_rsp_ready;
@@ -109,9 +114,7 @@ module front_end #(
     .out_valid_o(tap_cp_idraw_valid_o), .out_ready_i(tap_cp_idraw_ready_o),
     .out_data_o(tap_cp_idraw_o));
 
-  index_fetch #(
-    .FetchDepth(IfFetchDepth)
-  ) u_index_fetch (
+  index_fetch u_index_fetch (
     .clk_i,
     .rst_ni,
     .in_valid_i      (tap_cp_idraw_valid_o),
@@ -120,13 +123,32 @@ module front_end #(
     .out_valid_o     (if_valid),
     .out_ready_i     (if_ready),
     .out_o           (if_pkt),
-    .mem_req_valid_o (cl_req_valid[0]),
-    .mem_req_ready_i (cl_req_ready[0]),
-    .mem_req_o       (if_req),
-    .mem_rsp_valid_i (cl_rsp_valid[0]),
-    .mem_rsp_ready_o (cl_rsp_ready[0]),
-    .mem_rsp_i       (if_rsp),
-    .idle_o          (if_idle)
+    .mem_req_valid_o (il_req_valid),
+    .mem_req_ready_i (il_req_ready),
+    .mem_req_o       (il_req),
+    .mem_rsp_valid_i (il_rsp_valid),
+    .mem_rsp_ready_o (il_rsp_ready),
+    .mem_rsp_i       (il_rsp),
+    .idle_o          (if_core_idle)
+  );
+
+  // Interim (see the header): index fetch's line reads as dword reads.
+  fe_line_adapter u_if_adapter (
+    .clk_i,
+    .rst_ni,
+    .line_req_valid_i (il_req_valid),
+    .line_req_ready_o (il_req_ready),
+    .line_req_i       (il_req),
+    .line_rsp_valid_o (il_rsp_valid),
+    .line_rsp_ready_i (il_rsp_ready),
+    .line_rsp_o       (il_rsp),
+    .mem_req_valid_o  (cl_req_valid[0]),
+    .mem_req_ready_i  (cl_req_ready[0]),
+    .mem_req_o        (if_req),
+    .mem_rsp_valid_i  (cl_rsp_valid[0]),
+    .mem_rsp_ready_o  (cl_rsp_ready[0]),
+    .mem_rsp_i        (if_rsp),
+    .idle_o           (if_adapter_idle)
   );
 
   stream_throttle #(.Width($bits(if_pkt))) u_thr_if_index (
@@ -186,9 +208,7 @@ module front_end #(
   // ---------------------------------------------------------------------------------------------
   // Vertex fetch -> VTX
   // ---------------------------------------------------------------------------------------------
-  vertex_fetch #(
-    .FetchDepth(VfFetchDepth)
-  ) u_vertex_fetch (
+  vertex_fetch u_vertex_fetch (
     .clk_i,
     .rst_ni,
     .in_valid_i      (tap_vt_vertex_valid_o),
@@ -197,13 +217,33 @@ module front_end #(
     .out_valid_o     (vf_valid),
     .out_ready_i     (vf_ready),
     .out_o           (vf_pkt),
-    .mem_req_valid_o (cl_req_valid[1]),
-    .mem_req_ready_i (cl_req_ready[1]),
-    .mem_req_o       (vf_req),
-    .mem_rsp_valid_i (cl_rsp_valid[1]),
-    .mem_rsp_ready_o (cl_rsp_ready[1]),
-    .mem_rsp_i       (vf_rsp),
-    .idle_o          (vf_idle)
+    .mem_req_valid_o (vl_req_valid),
+    .mem_req_ready_i (vl_req_ready),
+    .mem_req_o       (vl_req),
+    .mem_rsp_valid_i (vl_rsp_valid),
+    .mem_rsp_ready_o (vl_rsp_ready),
+    .mem_rsp_i       (vl_rsp),
+    .idle_o          (vf_core_idle)
+  );
+
+  // Interim, until the line-wide memory system is in pineda_top: vertex fetch's line reads as
+  // 16 dword reads each on the front end's dword client port.
+  fe_line_adapter u_vf_adapter (
+    .clk_i,
+    .rst_ni,
+    .line_req_valid_i (vl_req_valid),
+    .line_req_ready_o (vl_req_ready),
+    .line_req_i       (vl_req),
+    .line_rsp_valid_o (vl_rsp_valid),
+    .line_rsp_ready_i (vl_rsp_ready),
+    .line_rsp_o       (vl_rsp),
+    .mem_req_valid_o  (cl_req_valid[1]),
+    .mem_req_ready_i  (cl_req_ready[1]),
+    .mem_req_o        (vf_req),
+    .mem_rsp_valid_i  (cl_rsp_valid[1]),
+    .mem_rsp_ready_o  (cl_rsp_ready[1]),
+    .mem_rsp_i        (vf_rsp),
+    .idle_o           (vf_adapter_idle)
   );
 
   stream_throttle #(.Width($bits(vf_pkt))) u_thr_vf_vtx (
@@ -285,6 +325,8 @@ module front_end #(
   always_comb begin
     // A throttle's output valid implies its input valid, so the producer sides cover the taps;
     // the FIFO's output is covered by pf_empty.
+    vf_idle = vf_core_idle && vf_adapter_idle;
+    if_idle = if_core_idle && if_adapter_idle;
     busy_o = !(if_idle && vt_idle && vf_idle && vx_idle && pa_idle && pf_empty);
     idle_o = !busy_o && !in_valid_i && !if_valid && !vv_valid && !vp_valid && !vf_valid &&
              !vx_valid && !pa_valid;
