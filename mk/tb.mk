@@ -196,3 +196,28 @@ $(BUILD)/tests/rtl_common: $(BUILD)/obj/tb/unit/test_common.o $(TB_COMMON_OBJS) 
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $(filter %.o,$^) $(MODEL_LIB) $(COMMON_VL_LIBS) $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(TB_LDLIBS)
 RTL_UNIT_TESTS += $(BUILD)/tests/rtl_common
+
+# ---- line_stream_reader (the line-port successor of mem_stream_reader) in three builds:
+# OutDwords 1 / DepthLines 16, 4 / 4 and 16 / 2 (Vlsr_w<N>), one harness (tb/common/test_line_reader.cpp).
+define VL_LSR
+$(BUILD)/vl/lsr_w$(1)/Vlsr_w$(1)__ALL.a: rtl/lint.vlt $(BUILD)/vl/flags.txt $$(if $$(wildcard $(BUILD)/vl/lsr_w$(1)/deps.mk),,FORCE)
+	@mkdir -p $$(@D)
+	@echo "verilator: building line_stream_reader OutDwords=$(1) DepthLines=$(2)"
+	@$$(VERILATOR) $$(VL_FLAGS) -GOutDwords=$(1) -GDepthLines=$(2) --top-module line_stream_reader --prefix Vlsr_w$(1) -Mdir $$(@D) rtl/lint.vlt \
+	  rtl/common/pineda_pkg.sv rtl/common/line_stream_reader.sv $$(addprefix -y ,$$(RTL_DIRS)) > $$(@D)/build.log 2>&1 \
+	  || { tail -40 $$(@D)/build.log; exit 1; }
+	@{ printf '$$@:'; sed 's/.*: *//' $$(@D)/Vlsr_w$(1)__ver.d | tr ' ' '\n' | grep -E '\.(sv|vlt)$$$$' | tr '\n' ' '; echo; } > $$(@D)/deps.mk
+-include $(BUILD)/vl/lsr_w$(1)/deps.mk
+endef
+$(eval $(call VL_LSR,1,16))
+$(eval $(call VL_LSR,4,4))
+$(eval $(call VL_LSR,16,2))
+LSR_VL_LIBS := $(foreach n,1 4 16,$(BUILD)/vl/lsr_w$(n)/Vlsr_w$(n)__ALL.a)
+$(BUILD)/obj/tb/unit/test_line_reader.o: tb/common/test_line_reader.cpp $(LSR_VL_LIBS)
+	@mkdir -p $(@D)
+	$(OBJCACHE) $(CXX) $(TB_CXXFLAGS) $(addprefix -I$(BUILD)/vl/lsr_w,1 4 16) -MMD -MP -c $< -o $@
+$(BUILD)/tests/rtl_line_reader: $(BUILD)/obj/tb/unit/test_line_reader.o $(TB_COMMON_OBJS) $(MODEL_LIB) $(LSR_VL_LIBS) \
+                                $(BUILD)/vl/libverilated.a
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $(filter %.o,$^) $(MODEL_LIB) $(LSR_VL_LIBS) $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(TB_LDLIBS)
+RTL_UNIT_TESTS += $(BUILD)/tests/rtl_line_reader

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "dram_model.h"
+#include "line_dram.h"
 #include "vl_driver.h"
 
 namespace pineda::tb {
@@ -28,7 +29,8 @@ struct UnitBenchConfig {
   double in_gap = 0.3;     // chance per cycle that the source withholds its next packet
   double out_stall = 0.3;  // chance per cycle that the sink is not ready
   uint64_t stall_timeout = 50'000;
-  DramConfig dram{};
+  DramConfig dram{};           // a unit on the dword port (mem_req_t)
+  LineDramConfig line_dram{};  // a unit on the line port (mem_line_req_t): LineDram
   std::string test = "unit";
 };
 
@@ -52,6 +54,17 @@ auto has_out_port(int) -> decltype(std::declval<V&>().out_valid_o, std::true_typ
 template <class V>
 std::false_type has_out_port(...);
 
+// A unit whose mem_req_o is a mem_line_req_t (wider than any dword request) is on the line port
+// (docs/contract.md §2.1) and gets LineDram instead of DramModel.
+template <class V>
+constexpr bool is_line_port() {
+  if constexpr (decltype(has_mem_port<V>(0))::value) {
+    return sizeof(std::declval<V&>().mem_req_o) * 8 >= static_cast<size_t>(MemLineReq::WIDTH);
+  } else {
+    return false;
+  }
+}
+
 template <class V, class InPkt, class OutPkt>
 UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vector<OutPkt>& expected,
                                const UnitBenchConfig& cfg, Memory* mem = nullptr,
@@ -72,10 +85,22 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
   dcfg.stall_timeout = cfg.stall_timeout;
   VlDriver<V> drv(dcfg);
   V& dut = drv.dut();
+  constexpr bool kLine = is_line_port<V>();
+  using Dram = std::conditional_t<kLine, LineDram, DramModel>;
+  using Req = std::conditional_t<kLine, MemLineReq, MemReq>;
   Memory dummy;
-  DramConfig dc = cfg.dram;
-  dc.seed = cfg.seed * 31 + 7;
-  DramModel dram(mem ? *mem : dummy, dc);
+  auto dc = [&] {
+    if constexpr (kLine) {
+      LineDramConfig c = cfg.line_dram;
+      c.seed = cfg.seed * 31 + 7;
+      return c;
+    } else {
+      DramConfig c = cfg.dram;
+      c.seed = cfg.seed * 31 + 7;
+      return c;
+    }
+  }();
+  Dram dram(mem ? *mem : dummy, dc);
   StreamSource<InPkt> src(inputs, cfg.in_gap);
   StreamSink<OutPkt> sink(out_name, expected, drv.run(), cfg.out_stall);
 
@@ -102,11 +127,11 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
 
     const bool in_fire = src.fire(dut.in_ready_o);
     bool out_fire = false, req_fire = false, rsp_fire = false;
-    MemReq req;
+    Req req;
     if constexpr (kMem) {
       req_fire = dut.mem_req_valid_o && dut.mem_req_ready_i;
       rsp_fire = dut.mem_rsp_valid_i && dut.mem_rsp_ready_o;
-      req = unpack_sig<MemReq>(dut.mem_req_o);
+      req = unpack_sig<Req>(dut.mem_req_o);
     }
     std::string rep;
     bool bad = false;
