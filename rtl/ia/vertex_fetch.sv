@@ -175,7 +175,8 @@ module vertex_fetch #(
   logic [3:0]       g_use1;
   logic [3:0][3:0]  g_amask;
   logic [3:0][4:0]  a_w;             // per attribute: first dword in its group's window
-  logic [2:0]       gk;              // scratch: group of the current attribute
+  logic [1:0]       gk;              // scratch: group of the current attribute
+  logic [1:0]       gp;              // scratch: the last group opened
 
   always_comb begin
     prod[0] = 48'(in_i.index)   * 48'(vb_stride_q[0]);
@@ -199,20 +200,22 @@ module vertex_fetch #(
     g_amask = '0;
     a_w     = '0;
     gk      = '0;
+    gp      = '0;
     for (int a = 0; a < 4; a++) begin
       if (inb[a]) begin
+        gp = 2'(ng - 3'd1);  // the current (last opened) group
         if (ng != 3'd0 &&
-            (a_l0[a] == g_l0[ng[1:0] - 2'd1] || a_l0[a] == g_l0[ng[1:0] - 2'd1] + 26'd1) &&
-            (a_l1[a] == g_l0[ng[1:0] - 2'd1] || a_l1[a] == g_l0[ng[1:0] - 2'd1] + 26'd1)) begin
-          gk = ng - 3'd1;
+            (a_l0[a] == g_l0[gp] || a_l0[a] == g_l0[gp] + 26'd1) &&
+            (a_l1[a] == g_l0[gp] || a_l1[a] == g_l0[gp] + 26'd1)) begin
+          gk = gp;
         end else begin
-          gk = ng;
-          g_l0[gk[1:0]] = a_l0[a];
+          gk = ng[1:0];
+          g_l0[gk] = a_l0[a];
           ng = ng + 3'd1;
         end
-        g_amask[gk[1:0]][a] = 1'b1;
-        if (a_l0[a] != g_l0[gk[1:0]] || a_l1[a] != g_l0[gk[1:0]]) g_use1[gk[1:0]] = 1'b1;
-        a_w[a] = {a_l0[a] != g_l0[gk[1:0]], a_addr[a][5:2]};
+        g_amask[gk][a] = 1'b1;
+        if (a_l0[a] != g_l0[gk] || a_l1[a] != g_l0[gk]) g_use1[gk] = 1'b1;
+        a_w[a] = {a_l0[a] != g_l0[gk], a_addr[a][5:2]};
       end
     end
   end
@@ -225,6 +228,9 @@ module vertex_fetch #(
   logic [1:0]                      gi_q,    gi_d;     // group being issued
   logic                            g0d_q,   g0d_d;    // its line G has been requested already
   logic [CredW-1:0]                cred_q,  cred_d;   // lines requested and not yet consumed
+  logic [$clog2(DescDepth+1)-1:0]  dcnt_q,  dcnt_d;   // descriptors pushed and not yet popped
+  logic                            d_room;            // room for a descriptor (no combinational
+                                                      // path from the FIFO's ready)
 
   logic            v_first;      // the input vertex's first clock (group 0, nothing requested)
   logic            c_newdraw;    // ... of a new draw: every line is invalid
@@ -243,6 +249,7 @@ module vertex_fetch #(
 
   always_comb begin
     v_first   = (gi_q == 2'd0) && !g0d_q;
+    d_room    = (32'(dcnt_q) < DescDepth);
     c_newdraw = in_valid_i && !in_i.wr && v_first && (!cdv_q || (in_i.draw_id != cdraw_q));
     c_l0      = g_l0[gi_q];
     c_l1      = c_l0 + 26'd1;
@@ -291,9 +298,9 @@ module vertex_fetch #(
     if (in_valid_i) begin
       if (in_i.wr) begin
         // A matrix write goes down the descriptor stream; other writes act at once.
-        in_ready_o = !is_mat || desc_in_ready;
-        desc_push  = is_mat && desc_in_ready;
-      end else if (desc_in_ready) begin
+        in_ready_o = !is_mat || d_room;
+        desc_push  = is_mat && d_room;
+      end else if (d_room) begin
         // Line G first (unless requested in an earlier clock), then line G + 1: one request per
         // clock, each with room reserved in the response FIFO.
         if (c_miss0 && !g0d_q) begin
@@ -326,6 +333,7 @@ module vertex_fetch #(
     end
 
     cred_d = cred_q + CredW'(req0 || req1) - CredW'(rsp_pop);
+    dcnt_d = dcnt_q + $bits(dcnt_q)'(desc_push) - $bits(dcnt_q)'(desc_pop);
   end
 
   // State writes
@@ -378,7 +386,7 @@ module vertex_fetch #(
 
   sram_fifo #(
     .Depth(DescDepth),
-    .Width($bits(desc_t))
+    .Width($bits(desc_in))
   ) u_desc (
     .clk_i,
     .rst_ni,
@@ -618,6 +626,7 @@ module vertex_fetch #(
       gi_q        <= '0;
       g0d_q       <= 1'b0;
       cred_q      <= '0;
+      dcnt_q      <= '0;
       f1_q        <= 1'b0;
       c1_valid_q  <= 1'b0;
       c1_q        <= '0;
@@ -640,6 +649,7 @@ module vertex_fetch #(
       gi_q        <= gi_d;
       g0d_q       <= g0d_d;
       cred_q      <= cred_d;
+      dcnt_q      <= dcnt_d;
       f1_q        <= f1_d;
       c1_valid_q  <= c1_valid_d;
       c1_q        <= c1_d;
@@ -678,10 +688,19 @@ module vertex_fetch #(
 `ifndef SYNTHESIS
   logic                       req_held_q;
   pineda_pkg::mem_line_req_t  req_prev_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      req_held_q <= 1'b0;
+      req_prev_q <= '0;
+    end else begin
+      req_held_q <= mem_req_valid_o && !mem_req_ready_i;
+      req_prev_q <= mem_req_o;
+    end
+  end
   always_ff @(posedge clk_i) begin
-    req_held_q <= rst_ni && mem_req_valid_o && !mem_req_ready_i;
-    req_prev_q <= mem_req_o;
     if (rst_ni) begin
+      DescRoom: assert (!desc_push || desc_in_ready)
+        else $error("vertex_fetch: descriptor FIFO overflow");
       ReqStable: assert (!req_held_q || (mem_req_valid_o && mem_req_o == req_prev_q))
         else $error("vertex_fetch: line request changed while stalled");
       RspRoom: assert (!mem_rsp_valid_i || rsp_in_ready)

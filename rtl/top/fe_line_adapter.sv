@@ -38,6 +38,14 @@ module fe_line_adapter (
   logic [15:0]       pend_q, pend_d;     // dword requests accepted, responses not yet in
   logic              req_fire, rsp_fire;
 
+  // The request comes from registers only (its own block: no path from mem_req_ready_i).
+  always_comb begin
+    mem_req_valid_o = busy_q;
+    mem_req_o       = '0;
+    mem_req_o.addr  = {line_q, rk_q, 2'b00};
+    mem_req_o.be    = 4'hF;
+  end
+
   always_comb begin
     busy_d = busy_q;
     line_d = line_q;
@@ -53,10 +61,6 @@ module fe_line_adapter (
       rk_d   = '0;
     end
 
-    mem_req_valid_o = busy_q;
-    mem_req_o       = '0;
-    mem_req_o.addr  = {line_q, rk_q, 2'b00};
-    mem_req_o.be    = 4'hF;
     req_fire        = mem_req_valid_o && mem_req_ready_i;
     if (req_fire) begin
       rk_d = rk_q + 4'd1;

@@ -24,7 +24,12 @@
 // from this path to IA only then, and starts a COPY only then).
 module front_end #(
   parameter int unsigned PrimFifoDepth = pineda_pkg::VTX_BATCH_TRIS,  // >= VTX_BATCH_TRIS
-  parameter int unsigned MemIdLsb      = 2
+  parameter int unsigned MemIdLsb      = 2,
+  // 1: index fetch and vertex fetch on their own line client ports (if_mem_*, vf_mem_*; the
+  // line arbiter stamps MEM_LC_IF / MEM_LC_VF), the dword port idle. 0 (interim, until the line
+  // memory system is in pineda_top): both through fe_line_adapter on the dword port, the line
+  // ports idle.
+  parameter bit          LinePorts     = 1'b0
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
@@ -57,7 +62,20 @@ module front_end #(
   output logic                      tap_vtx_clip_valid_o,
   output logic                      tap_vtx_clip_ready_o,
   output pineda_pkg::clip_vtx_pkt_t tap_vtx_clip_o,
-  // Memory client port
+  // Line client ports (LinePorts = 1): index fetch (MEM_LC_IF) and vertex fetch (MEM_LC_VF)
+  output logic                      if_mem_req_valid_o,
+  input  logic                      if_mem_req_ready_i,
+  output pineda_pkg::mem_line_req_t if_mem_req_o,
+  input  logic                      if_mem_rsp_valid_i,
+  output logic                      if_mem_rsp_ready_o,
+  input  pineda_pkg::mem_line_rsp_t if_mem_rsp_i,
+  output logic                      vf_mem_req_valid_o,
+  input  logic                      vf_mem_req_ready_i,
+  output pineda_pkg::mem_line_req_t vf_mem_req_o,
+  input  logic                      vf_mem_rsp_valid_i,
+  output logic                      vf_mem_rsp_ready_o,
+  input  pineda_pkg::mem_line_rsp_t vf_mem_rsp_i,
+  // Dword memory client port (LinePorts = 0)
   output logic                      mem_req_valid_o,
   input  logic                      mem_req_ready_i,
   output pineda_pkg::mem_req_t      mem_req_o,
@@ -132,24 +150,6 @@ module front_end #(
     .idle_o          (if_core_idle)
   );
 
-  // Interim (see the header): index fetch's line reads as dword reads.
-  fe_line_adapter u_if_adapter (
-    .clk_i,
-    .rst_ni,
-    .line_req_valid_i (il_req_valid),
-    .line_req_ready_o (il_req_ready),
-    .line_req_i       (il_req),
-    .line_rsp_valid_o (il_rsp_valid),
-    .line_rsp_ready_i (il_rsp_ready),
-    .line_rsp_o       (il_rsp),
-    .mem_req_valid_o  (cl_req_valid[0]),
-    .mem_req_ready_i  (cl_req_ready[0]),
-    .mem_req_o        (if_req),
-    .mem_rsp_valid_i  (cl_rsp_valid[0]),
-    .mem_rsp_ready_o  (cl_rsp_ready[0]),
-    .mem_rsp_i        (if_rsp),
-    .idle_o           (if_adapter_idle)
-  );
 
   stream_throttle #(.Width($bits(if_pkt))) u_thr_if_index (
     .clk_i, .rst_ni, .throttle_i(throttle_i[1]),
@@ -226,25 +226,6 @@ module front_end #(
     .idle_o          (vf_core_idle)
   );
 
-  // Interim, until the line-wide memory system is in pineda_top: vertex fetch's line reads as
-  // 16 dword reads each on the front end's dword client port.
-  fe_line_adapter u_vf_adapter (
-    .clk_i,
-    .rst_ni,
-    .line_req_valid_i (vl_req_valid),
-    .line_req_ready_o (vl_req_ready),
-    .line_req_i       (vl_req),
-    .line_rsp_valid_o (vl_rsp_valid),
-    .line_rsp_ready_i (vl_rsp_ready),
-    .line_rsp_o       (vl_rsp),
-    .mem_req_valid_o  (cl_req_valid[1]),
-    .mem_req_ready_i  (cl_req_ready[1]),
-    .mem_req_o        (vf_req),
-    .mem_rsp_valid_i  (cl_rsp_valid[1]),
-    .mem_rsp_ready_o  (cl_rsp_ready[1]),
-    .mem_rsp_i        (vf_rsp),
-    .idle_o           (vf_adapter_idle)
-  );
 
   stream_throttle #(.Width($bits(vf_pkt))) u_thr_vf_vtx (
     .clk_i, .rst_ni, .throttle_i(throttle_i[4]),
@@ -297,27 +278,109 @@ module front_end #(
   // ---------------------------------------------------------------------------------------------
   // Memory
   // ---------------------------------------------------------------------------------------------
-  mem_arbiter #(
-    .NumClients(2),
-    .IdLsb     (MemIdLsb),
-    .ReqW      (ReqW),
-    .RspW      (RspW)
-  ) u_arb (
-    .clk_i,
-    .rst_ni,
-    .req_valid_i     (cl_req_valid),
-    .req_ready_o     (cl_req_ready),
-    .req_i           (cl_req),
-    .rsp_valid_o     (cl_rsp_valid),
-    .rsp_ready_i     (cl_rsp_ready),
-    .rsp_o           (cl_rsp),
-    .mem_req_valid_o,
-    .mem_req_ready_i,
-    .mem_req_o,
-    .mem_rsp_valid_i,
-    .mem_rsp_ready_o,
-    .mem_rsp_i
-  );
+  if (LinePorts) begin : g_line
+    assign if_mem_req_valid_o = il_req_valid;
+    assign il_req_ready       = if_mem_req_ready_i;
+    assign if_mem_req_o       = il_req;
+    assign il_rsp_valid       = if_mem_rsp_valid_i;
+    assign if_mem_rsp_ready_o = il_rsp_ready;
+    assign il_rsp             = if_mem_rsp_i;
+    assign vf_mem_req_valid_o = vl_req_valid;
+    assign vl_req_ready       = vf_mem_req_ready_i;
+    assign vf_mem_req_o       = vl_req;
+    assign vl_rsp_valid       = vf_mem_rsp_valid_i;
+    assign vf_mem_rsp_ready_o = vl_rsp_ready;
+    assign vl_rsp             = vf_mem_rsp_i;
+    assign if_adapter_idle    = 1'b1;
+    assign vf_adapter_idle    = 1'b1;
+    assign mem_req_valid_o    = 1'b0;
+    assign mem_req_o          = '0;
+    assign mem_rsp_ready_o    = 1'b1;
+    assign cl_req_valid       = '0;
+    assign cl_rsp_ready       = '0;
+    assign if_req             = '0;
+    assign vf_req             = '0;
+    assign cl_req_ready       = '0;
+    assign cl_rsp_valid       = '0;
+    assign cl_rsp             = '0;
+    logic unused_dword;
+    assign unused_dword = ^{mem_req_ready_i, mem_rsp_valid_i, mem_rsp_i, if_rsp, vf_rsp, cl_req,
+                            cl_rsp_valid, cl_req_ready, cl_rsp_ready};
+  end else begin : g_dword
+    assign if_mem_req_valid_o = 1'b0;
+    assign if_mem_req_o       = '0;
+    assign if_mem_rsp_ready_o = 1'b1;
+    assign vf_mem_req_valid_o = 1'b0;
+    assign vf_mem_req_o       = '0;
+    assign vf_mem_rsp_ready_o = 1'b1;
+    logic unused_line;
+    assign unused_line = ^{if_mem_req_ready_i, if_mem_rsp_valid_i, if_mem_rsp_i,
+                           vf_mem_req_ready_i, vf_mem_rsp_valid_i, vf_mem_rsp_i};
+
+    // Interim (see the header): index fetch's line reads as dword reads.
+    fe_line_adapter u_if_adapter (
+      .clk_i,
+      .rst_ni,
+      .line_req_valid_i (il_req_valid),
+      .line_req_ready_o (il_req_ready),
+      .line_req_i       (il_req),
+      .line_rsp_valid_o (il_rsp_valid),
+      .line_rsp_ready_i (il_rsp_ready),
+      .line_rsp_o       (il_rsp),
+      .mem_req_valid_o  (cl_req_valid[0]),
+      .mem_req_ready_i  (cl_req_ready[0]),
+      .mem_req_o        (if_req),
+      .mem_rsp_valid_i  (cl_rsp_valid[0]),
+      .mem_rsp_ready_o  (cl_rsp_ready[0]),
+      .mem_rsp_i        (if_rsp),
+      .idle_o           (if_adapter_idle)
+    );
+
+
+    // Interim, until the line-wide memory system is in pineda_top: vertex fetch's line reads as
+    // 16 dword reads each on the front end's dword client port.
+    fe_line_adapter u_vf_adapter (
+      .clk_i,
+      .rst_ni,
+      .line_req_valid_i (vl_req_valid),
+      .line_req_ready_o (vl_req_ready),
+      .line_req_i       (vl_req),
+      .line_rsp_valid_o (vl_rsp_valid),
+      .line_rsp_ready_i (vl_rsp_ready),
+      .line_rsp_o       (vl_rsp),
+      .mem_req_valid_o  (cl_req_valid[1]),
+      .mem_req_ready_i  (cl_req_ready[1]),
+      .mem_req_o        (vf_req),
+      .mem_rsp_valid_i  (cl_rsp_valid[1]),
+      .mem_rsp_ready_o  (cl_rsp_ready[1]),
+      .mem_rsp_i        (vf_rsp),
+      .idle_o           (vf_adapter_idle)
+    );
+
+
+    mem_arbiter #(
+      .NumClients(2),
+      .IdLsb     (MemIdLsb),
+      .ReqW      (ReqW),
+      .RspW      (RspW)
+    ) u_arb (
+      .clk_i,
+      .rst_ni,
+      .req_valid_i     (cl_req_valid),
+      .req_ready_o     (cl_req_ready),
+      .req_i           (cl_req),
+      .rsp_valid_o     (cl_rsp_valid),
+      .rsp_ready_i     (cl_rsp_ready),
+      .rsp_o           (cl_rsp),
+      .mem_req_valid_o,
+      .mem_req_ready_i,
+      .mem_req_o,
+      .mem_rsp_valid_i,
+      .mem_rsp_ready_o,
+      .mem_rsp_i
+    );
+
+  end
 
   // ---------------------------------------------------------------------------------------------
   // Status
@@ -354,6 +417,10 @@ module front_end #(
     .clk_i, .rst_ni, .valid_i(cl_req_valid[0]), .ready_i(cl_req_ready[0]), .data_i(if_req));
   stream_assert #(.Width($bits(vf_req))) u_chk_vf_mem (
     .clk_i, .rst_ni, .valid_i(cl_req_valid[1]), .ready_i(cl_req_ready[1]), .data_i(vf_req));
+  stream_assert #(.Width($bits(il_req))) u_chk_if_line (
+    .clk_i, .rst_ni, .valid_i(il_req_valid), .ready_i(il_req_ready), .data_i(il_req));
+  stream_assert #(.Width($bits(vl_req))) u_chk_vf_line (
+    .clk_i, .rst_ni, .valid_i(vl_req_valid), .ready_i(vl_req_ready), .data_i(vl_req));
 `endif
 
 endmodule

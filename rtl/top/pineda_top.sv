@@ -255,6 +255,14 @@ module pineda_top #(
     .out_data_o  (tap_ia_tri_o)
   );
 
+  // The front end's line client ports stay idle (LinePorts = 0: index fetch and vertex fetch
+  // through its dword port) until the line memory system is wired in here.
+  logic                      fe_if_lreq_valid, fe_if_lrsp_ready, fe_vf_lreq_valid, fe_vf_lrsp_ready;
+  pineda_pkg::mem_line_req_t fe_if_lreq, fe_vf_lreq;
+  logic                      unused_fe_line;
+  assign unused_fe_line = ^{fe_if_lreq_valid, fe_if_lrsp_ready, fe_vf_lreq_valid, fe_vf_lrsp_ready,
+                            fe_if_lreq, fe_vf_lreq};
+
   front_end u_fe (
     .clk_i,
     .rst_ni,
@@ -283,6 +291,18 @@ module pineda_top #(
     .tap_vtx_clip_valid_o,
     .tap_vtx_clip_ready_o,
     .tap_vtx_clip_o,
+    .if_mem_req_valid_o    (fe_if_lreq_valid),
+    .if_mem_req_ready_i    (1'b0),
+    .if_mem_req_o          (fe_if_lreq),
+    .if_mem_rsp_valid_i    (1'b0),
+    .if_mem_rsp_ready_o    (fe_if_lrsp_ready),
+    .if_mem_rsp_i          ('0),
+    .vf_mem_req_valid_o    (fe_vf_lreq_valid),
+    .vf_mem_req_ready_i    (1'b0),
+    .vf_mem_req_o          (fe_vf_lreq),
+    .vf_mem_rsp_valid_i    (1'b0),
+    .vf_mem_rsp_ready_o    (fe_vf_lrsp_ready),
+    .vf_mem_rsp_i          ('0),
     .mem_req_valid_o       (ig_req_valid[1]),
     .mem_req_ready_i       (ig_req_ready[1]),
     .mem_req_o             (fe_req),
