@@ -10,11 +10,13 @@
 // vt_prim, vf_vtx, vtx_clip, pa_tri) and is exported as tap_*, the consumer side of the
 // throttle. pa_tri's consumer is out_* (the merge in front of SETUP).
 //
-// The triangle FIFO (PrimFifoDepth >= VTX_BATCH_TRIS entries) between vertex tags and PA lets
-// vertex tags run one batch ahead of PA. Vertex tags sends each vertex as it allocates it
+// The triangle FIFO (PrimFifoDepth >= VTX_BATCH_TRIS entries, an sram_fifo) between vertex
+// tags and PA lets vertex tags run ahead of PA. Vertex tags sends each vertex as it allocates it
 // (vfetch_pkt_t.first on slot 0) and holds only the batch's newest triangle until the batch
 // closes; PA starts a triangle once its three slots are loaded, so neither stream waits for the
 // other's batch to complete. A batch has at most VTX_BATCH_TRIS triangles, so it fits the FIFO.
+// 256 entries (about 200 vertices of a mesh) let vertex fetch see its misses a whole memory
+// round trip before VTX needs them (docs/frontend.md §7).
 //
 // Memory: index fetch (id 0) and vertex fetch (id 1) share one dword client port through a
 // nested mem_arbiter whose id sits in tag[IdLsb+1:IdLsb]. Both speak the line port; until the
@@ -23,7 +25,7 @@
 // idle_o: every unit idle and nothing valid on any boundary or in the FIFO (the CP switches
 // from this path to IA only then, and starts a COPY only then).
 module front_end #(
-  parameter int unsigned PrimFifoDepth = pineda_pkg::VTX_BATCH_TRIS,  // >= VTX_BATCH_TRIS
+  parameter int unsigned PrimFifoDepth = 256,  // >= VTX_BATCH_TRIS (sram_fifo)
   parameter int unsigned MemIdLsb      = 2,
   // 1: index fetch and vertex fetch on their own line client ports (if_mem_*, vf_mem_*; the
   // line arbiter stamps MEM_LC_IF / MEM_LC_VF), the dword port idle. 0 (interim, until the line
@@ -98,7 +100,7 @@ module front_end #(
   logic pa_valid, pa_ready;   pineda_pkg::pa_tri_pkt_t   pa_pkt;
 
   logic if_idle, vt_idle, vf_idle, vx_idle, pa_idle, pf_empty, pf_full;
-  logic [$clog2(PrimFifoDepth):0] pf_count;
+  logic [$clog2(PrimFifoDepth+2):0] pf_count;
 
   // Memory: two clients behind one port.
   pineda_pkg::mem_req_t if_req, vf_req;
@@ -181,7 +183,7 @@ module front_end #(
     .out_valid_o(tap_vt_vertex_valid_o), .out_ready_i(tap_vt_vertex_ready_o),
     .out_data_o(tap_vt_vertex_o));
 
-  stream_fifo #(
+  sram_fifo #(
     .Depth(PrimFifoDepth),
     .Width($bits(vp_pkt))
   ) u_prim_fifo (
