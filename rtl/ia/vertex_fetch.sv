@@ -237,6 +237,7 @@ module vertex_fetch #(
   logic [25:0]     c_l0, c_l1;
   logic [SetW-1:0] c_s0, c_s1;
   logic            c_use0, c_use1, c_hit0, c_hit1, c_miss0, c_miss1, c_last;
+  logic            rq0, rq1;     // line G / G + 1 is offered this clock
   logic            req0, req1;   // line G / G + 1 is requested this clock
   logic            g_done;       // the group issues (its descriptor is pushed)
   logic            is_mat;
@@ -285,8 +286,16 @@ module vertex_fetch #(
       desc_in.wval  = in_i.wr_val;
     end
 
-    mem_req_valid_o = 1'b0;
+    // The request comes from this block only (no path from mem_req_ready_i): line G first
+    // (unless requested in an earlier clock), then line G + 1, each with room reserved.
+    rq0             = in_valid_i && !in_i.wr && d_room && c_miss0 && !g0d_q;
+    rq1             = in_valid_i && !in_i.wr && d_room && !(c_miss0 && !g0d_q) && c_miss1;
+    mem_req_valid_o = (rq0 || rq1) && (cred_q != CredW'(RspDepth));
     mem_req_o       = '0;
+    mem_req_o.addr  = {(rq0 ? c_l0 : c_l1), 6'd0};
+  end
+
+  always_comb begin
     req0       = 1'b0;
     req1       = 1'b0;
     g_done     = 1'b0;
@@ -304,16 +313,12 @@ module vertex_fetch #(
         // Line G first (unless requested in an earlier clock), then line G + 1: one request per
         // clock, each with room reserved in the response FIFO.
         if (c_miss0 && !g0d_q) begin
-          mem_req_valid_o = (cred_q != CredW'(RspDepth));
-          mem_req_o.addr  = {c_l0, 6'd0};
           req0            = mem_req_valid_o && mem_req_ready_i;
           if (req0) begin
             if (c_miss1) g0d_d = 1'b1;
             else         g_done = 1'b1;
           end
         end else if (c_miss1) begin
-          mem_req_valid_o = (cred_q != CredW'(RspDepth));
-          mem_req_o.addr  = {c_l1, 6'd0};
           req1            = mem_req_valid_o && mem_req_ready_i;
           g_done          = req1;
         end else begin
