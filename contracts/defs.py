@@ -94,7 +94,7 @@ class Struct(NamedTuple):
 
 # ----------------------------------------------------------------------------- constants
 # Values are ints; sv_width is given where SV wants a typed constant (compared with a field).
-CONTRACT_VERSION = 6  # bumped whenever any packet, encoding or register changes
+CONTRACT_VERSION = 7  # bumped whenever any packet, encoding or register changes
 FP32_ONE = 0x3F800000
 CONSTANTS = [
     Const("CONTRACT_VERSION", CONTRACT_VERSION, "bumped whenever any packet, encoding or register changes"),
@@ -442,7 +442,7 @@ STRUCTS = [
         Field("index", 32, "u", "vertex index"),
         Field("inst_id", 32, "u", "instance id"),
         Field("slot", 5, "u", "batch slot, allocated 0, 1, 2, ... in order"),
-        Field("last", 1, "u", "last vertex of the batch"),
+        Field("first", 1, "u", "first vertex of the batch (slot 0): the batch starts here (sent as soon as it is allocated, never held)"),
         Field("draw_id", 16, "u", ""),
         Field("wr", 1, "u", "1: a front-end state write, state[wr_idx] = wr_val (every other field 0)"),
         Field("wr_idx", 8, "u", "state register index (FE_*)"),

@@ -24,7 +24,7 @@ lint-verilator: rtl/files.f rtl/lint.vlt $(RTL_FILES) $(RTL_BIND_FILES) $(RTL_CH
 RTL_LINT_TOPS += vtx fp32_add fp32_mul fp32_rcp fp32_to_fix16_8
 
 # Input assembly front end.
-RTL_LINT_TOPS += index_fetch vertex_tags vertex_fetch
+RTL_LINT_TOPS += index_fetch vertex_tags vertex_fetch fe_line_adapter
 
 # Primitive assembly, clip, viewport, snap, cull.
 RTL_LINT_TOPS += pa pa_dist

@@ -221,3 +221,23 @@ $(BUILD)/tests/rtl_line_reader: $(BUILD)/obj/tb/unit/test_line_reader.o $(TB_COM
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $(filter %.o,$^) $(MODEL_LIB) $(LSR_VL_LIBS) $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(TB_LDLIBS)
 RTL_UNIT_TESTS += $(BUILD)/tests/rtl_line_reader
+
+# ---- bench_fe_lines: the front end alone with LinePorts = 1 (index fetch and vertex fetch on
+# their line ports, one shared LineDram), fed the CP's idraw packets of a scene from the model
+# and checked against its pa_tri packets: the front end's rate on the line port
+# (tb/fe/bench_fe_lines.cpp). Built on demand, not part of `make test`.
+$(BUILD)/vl/front_end_lines/Vfront_end__ALL.a: rtl/lint.vlt $(BUILD)/vl/flags.txt $(if $(wildcard $(BUILD)/vl/front_end_lines/deps.mk),,FORCE)
+	@mkdir -p $(@D)
+	@echo "verilator: building front_end (LinePorts=1)"
+	@$(VERILATOR) $(VL_FLAGS) -GLinePorts=1\'b1 --top-module front_end --prefix Vfront_end -Mdir $(@D) rtl/lint.vlt \
+	  rtl/common/pineda_pkg.sv rtl/top/front_end.sv $(addprefix -y ,$(RTL_DIRS)) > $(@D)/build.log 2>&1 \
+	  || { tail -40 $(@D)/build.log; exit 1; }
+	@{ printf '$@:'; sed 's/.*: *//' $(@D)/Vfront_end__ver.d | tr ' ' '\n' | grep -E '\.(sv|vlt)$$' | tr '\n' ' '; echo; } > $(@D)/deps.mk
+-include $(BUILD)/vl/front_end_lines/deps.mk
+$(BUILD)/obj/tb/fe/%.o: tb/fe/%.cpp $(BUILD)/vl/front_end_lines/Vfront_end__ALL.a
+	@mkdir -p $(@D)
+	$(OBJCACHE) $(CXX) $(TB_CXXFLAGS) -I$(BUILD)/vl/front_end_lines -Isim -MMD -MP -c $< -o $@
+$(BUILD)/bench_fe_lines: $(BUILD)/obj/tb/fe/bench_fe_lines.o $(TB_COMMON_OBJS) $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB) \
+                         $(BUILD)/vl/front_end_lines/Vfront_end__ALL.a $(BUILD)/vl/libverilated.a
+	$(CXX) -o $@ $(filter %.o,$^) $(SCENES_LIB) $(SCENES_LDLIBS) $(BUILD)/vl/front_end_lines/Vfront_end__ALL.a \
+	  $(BUILD)/vl/libverilated.a $(TB_LDLIBS)

@@ -34,5 +34,6 @@ rtl/vtx/vtx.sv
 rtl/pa/pa_dist.sv
 rtl/pa/pa.sv
 rtl/top/perf_counters.sv
+rtl/top/fe_line_adapter.sv
 rtl/top/front_end.sv
 rtl/top/pineda_top.sv

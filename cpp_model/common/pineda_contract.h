@@ -12,7 +12,7 @@
 
 namespace pineda {
 
-constexpr uint32_t CONTRACT_VERSION = 6u;  // bumped whenever any packet, encoding or register changes
+constexpr uint32_t CONTRACT_VERSION = 7u;  // bumped whenever any packet, encoding or register changes
 constexpr uint32_t COORD_W = 24u;  // snapped coordinate width: signed 16.8 fixed point
 constexpr uint32_t COORD_FRAC = 8u;  // fractional bits of a snapped coordinate
 constexpr uint32_t DELTA_W = 25u;  // edge coefficient width (difference of two COORD_W values)
@@ -134,7 +134,7 @@ constexpr uint32_t REG_WATCHDOG = 14u;  // RW: WAIT_REG watchdog in cycles (0 = 
 constexpr uint32_t REG_IB_DEPTH = 15u;  // RO: return-stack entries in use
 constexpr uint32_t REG_FENCE0 = 16u;  // RW: fence registers FENCE0..FENCE15 at 0x10..0x1F
 constexpr uint32_t REG_PERF0 = 64u;  // RO: performance counters, see PERF_* (index = REG_PERF0 + PERF_x)
-constexpr uint32_t ID_VALUE = 1346961414u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+constexpr uint32_t ID_VALUE = 1346961415u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
 constexpr uint32_t VALID_LIMIT_RESET = 4294967295u;  // reset value of REG_VALID_LIMIT
 constexpr uint32_t STATUS_RUNNING = 0u;  // STATUS bit index
 constexpr uint32_t STATUS_HALTED = 1u;  // STATUS bit index
@@ -1333,7 +1333,7 @@ struct VFetchPkt {
   uint64_t index = 0;  // vertex index
   uint64_t inst_id = 0;  // instance id
   uint64_t slot = 0;  // batch slot, allocated 0, 1, 2, ... in order
-  uint64_t last = 0;  // last vertex of the batch
+  uint64_t first = 0;  // first vertex of the batch (slot 0): the batch starts here (sent as soon as it is allocated, never held)
   uint64_t draw_id = 0;
   uint64_t wr = 0;  // 1: a front-end state write, state[wr_idx] = wr_val (every other field 0)
   uint64_t wr_idx = 0;  // state register index (FE_*)
@@ -1342,7 +1342,7 @@ struct VFetchPkt {
     bits::put(words_, lsb + 95, 32, static_cast<uint64_t>(index));
     bits::put(words_, lsb + 63, 32, static_cast<uint64_t>(inst_id));
     bits::put(words_, lsb + 58, 5, static_cast<uint64_t>(slot));
-    bits::put(words_, lsb + 57, 1, static_cast<uint64_t>(last));
+    bits::put(words_, lsb + 57, 1, static_cast<uint64_t>(first));
     bits::put(words_, lsb + 41, 16, static_cast<uint64_t>(draw_id));
     bits::put(words_, lsb + 40, 1, static_cast<uint64_t>(wr));
     bits::put(words_, lsb + 32, 8, static_cast<uint64_t>(wr_idx));
@@ -1352,7 +1352,7 @@ struct VFetchPkt {
     index = bits::get(words_, lsb + 95, 32);
     inst_id = bits::get(words_, lsb + 63, 32);
     slot = bits::get(words_, lsb + 58, 5);
-    last = bits::get(words_, lsb + 57, 1);
+    first = bits::get(words_, lsb + 57, 1);
     draw_id = bits::get(words_, lsb + 41, 16);
     wr = bits::get(words_, lsb + 40, 1);
     wr_idx = bits::get(words_, lsb + 32, 8);
@@ -1365,7 +1365,7 @@ struct VFetchPkt {
     if (index != act.index) out.push_back({pre + "index", bits::hex(static_cast<uint64_t>(index) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.index) & bits::mask(32)), std::to_string(index), std::to_string(act.index)});
     if (inst_id != act.inst_id) out.push_back({pre + "inst_id", bits::hex(static_cast<uint64_t>(inst_id) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.inst_id) & bits::mask(32)), std::to_string(inst_id), std::to_string(act.inst_id)});
     if (slot != act.slot) out.push_back({pre + "slot", bits::hex(static_cast<uint64_t>(slot) & bits::mask(5)), bits::hex(static_cast<uint64_t>(act.slot) & bits::mask(5)), std::to_string(slot), std::to_string(act.slot)});
-    if (last != act.last) out.push_back({pre + "last", bits::hex(static_cast<uint64_t>(last) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.last) & bits::mask(1)), std::to_string(last), std::to_string(act.last)});
+    if (first != act.first) out.push_back({pre + "first", bits::hex(static_cast<uint64_t>(first) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.first) & bits::mask(1)), std::to_string(first), std::to_string(act.first)});
     if (draw_id != act.draw_id) out.push_back({pre + "draw_id", bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.draw_id) & bits::mask(16)), std::to_string(draw_id), std::to_string(act.draw_id)});
     if (wr != act.wr) out.push_back({pre + "wr", bits::hex(static_cast<uint64_t>(wr) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.wr) & bits::mask(1)), std::to_string(wr), std::to_string(act.wr)});
     if (wr_idx != act.wr_idx) out.push_back({pre + "wr_idx", bits::hex(static_cast<uint64_t>(wr_idx) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.wr_idx) & bits::mask(8)), std::to_string(wr_idx), std::to_string(act.wr_idx)});
@@ -1378,7 +1378,7 @@ struct VFetchPkt {
     s += "index=" + bits::hex(static_cast<uint64_t>(index) & bits::mask(32));
     s += " inst_id=" + bits::hex(static_cast<uint64_t>(inst_id) & bits::mask(32));
     s += " slot=" + bits::hex(static_cast<uint64_t>(slot) & bits::mask(5));
-    s += " last=" + bits::hex(static_cast<uint64_t>(last) & bits::mask(1));
+    s += " first=" + bits::hex(static_cast<uint64_t>(first) & bits::mask(1));
     s += " draw_id=" + bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16));
     s += " wr=" + bits::hex(static_cast<uint64_t>(wr) & bits::mask(1));
     s += " wr_idx=" + bits::hex(static_cast<uint64_t>(wr_idx) & bits::mask(8));

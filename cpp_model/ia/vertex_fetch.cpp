@@ -12,7 +12,7 @@ constexpr uint32_t kOne = FP32_ONE;  // 1.0f
 void VertexFetch::reset() {
   st_.fill(0);
   for (uint32_t k = 0; k < 16; ++k) st_[FE_MATRIX0 + k] = STATE_RESET[FE_MATRIX0 + k];  // the identity
-  vertices_ = dwords_ = oob_ = hits_ = misses_ = uncached_ = 0;
+  vertices_ = oob_ = hits_ = misses_ = groups_ = 0;
   tag_.assign(lines_, 0);
   valid_.assign(lines_, false);
   have_draw_ = false;
@@ -25,10 +25,11 @@ bool VertexFetch::line(uint32_t line_addr) {
     ++hits_;
     return true;
   }
-  valid_[set] = true;
-  tag_[set] = line_addr;
+  if (cache_) {
+    valid_[set] = true;
+    tag_[set] = line_addr;
+  }
   ++misses_;
-  dwords_ += 4;
   return false;
 }
 
@@ -66,12 +67,13 @@ uint32_t VertexFetch::f32_to_unorm8(uint32_t f) {
 }
 
 std::array<uint32_t, 4> VertexFetch::attribute(uint32_t a, const VFetchPkt& p, const Memory& mem, uint32_t& raw,
-                                               bool& unorm) {
+                                               bool& unorm, Elem& el) {
   const uint32_t w = st_[FE_ATTR_POS + a];
   const uint32_t fmt = bits::field(w, ATTR_FMT_MSB, ATTR_FMT_LSB);
   std::array<uint32_t, 4> c{0, 0, 0, kOne};
   raw = 0;
   unorm = false;
+  el = Elem{};
   if (fmt == ATTR_FMT_NONE || fmt > ATTR_FMT_UNORM8X4) return c;
   const uint32_t buf = bits::field(w, ATTR_BUF1_BIT, ATTR_BUF1_BIT);
   const uint32_t base = st_[buf ? FE_VB1_BASE : FE_VB0_BASE];
@@ -86,17 +88,9 @@ std::array<uint32_t, 4> VertexFetch::attribute(uint32_t a, const VFetchPkt& p, c
   if (inb) {
     const uint32_t addr = base + static_cast<uint32_t>(ofs);
     for (uint32_t k = 0; k < n; ++k) d[k] = mem.read32((addr + 4 * k) & ~3u);
-    // Fetch cache: the element's lines [addr & ~15, +16 or +32) must lie inside the buffer.
-    const uint32_t lo = addr & 15u;
-    const uint32_t nl = ((addr >> 2) & 3u) + n > 4 ? 2 : 1;
-    if (cache_ && ofs >= lo && ofs - lo + 16 * nl <= size) {
-      const uint32_t l0 = addr >> 4;
-      line(l0);
-      if (nl == 2) line((l0 + 1) & 0x0FFFFFFFu);
-    } else {
-      dwords_ += n;
-      ++uncached_;
-    }
+    el.inb = true;
+    el.l0 = addr >> 6;                             // its first and last line (mod 2^26)
+    el.l1 = ((addr & ~3u) + 4 * n - 4) >> 6;
   } else {
     ++oob_;  // an element outside its buffer reads 0 (and nothing is read)
   }
@@ -138,20 +132,39 @@ void VertexFetch::process(const VFetchPkt& p, const Memory& mem, const std::func
   v.kind = VTX_KIND_VERTEX;
   uint32_t raw = 0;
   bool unorm = false;
-  const auto pos = attribute(0, p, mem, raw, unorm);
+  std::array<Elem, 4> el{};
+  const auto pos = attribute(0, p, mem, raw, unorm, el[0]);
   v.pos.x = pos[0], v.pos.y = pos[1], v.pos.z = pos[2], v.pos.w = pos[3];
-  const auto col = attribute(1, p, mem, raw, unorm);
+  const auto col = attribute(1, p, mem, raw, unorm, el[1]);
   if (unorm) {
     v.color = raw;
   } else {
     v.color = f32_to_unorm8(col[0]) | (f32_to_unorm8(col[1]) << 8) | (f32_to_unorm8(col[2]) << 16) |
               (f32_to_unorm8(col[3]) << 24);
   }
-  const auto t0 = attribute(2, p, mem, raw, unorm);
+  const auto t0 = attribute(2, p, mem, raw, unorm, el[2]);
   v.tex0.u = t0[0], v.tex0.v = t0[1];
-  const auto t1 = attribute(3, p, mem, raw, unorm);
+  const auto t1 = attribute(3, p, mem, raw, unorm, el[3]);
   v.tex1.u = t1[0], v.tex1.v = t1[1];
-  v.vtx_id = (p.slot & 0x1Fu) | (uint32_t{p.last ? 1u : 0u} << 5);
+  // Groups of two consecutive lines (G, G + 1), in attribute order: an element whose lines lie
+  // in the current group's pair joins it, else it opens a new group at its first line. Each
+  // group looks up line G, then G + 1 if an element uses it.
+  constexpr uint32_t kLineMask = 0x03FFFFFFu;
+  const auto in_pair = [](uint32_t l, uint32_t g) { return l == g || l == ((g + 1) & kLineMask); };
+  std::vector<std::pair<uint32_t, bool>> groups;  // (G, G + 1 used)
+  for (const Elem& e : el) {
+    if (!e.inb) continue;
+    if (groups.empty() || !in_pair(e.l0, groups.back().first) || !in_pair(e.l1, groups.back().first)) {
+      groups.emplace_back(e.l0, false);
+    }
+    if (e.l0 != groups.back().first || e.l1 != groups.back().first) groups.back().second = true;
+  }
+  groups_ += groups.empty() ? 1 : groups.size();
+  for (const auto& g : groups) {
+    line(g.first);
+    if (g.second) line((g.first + 1) & kLineMask);
+  }
+  v.vtx_id = (p.slot & 0x1Fu) | (uint32_t{p.first ? 1u : 0u} << 5);
   ++vertices_;
   emit(v);
 }

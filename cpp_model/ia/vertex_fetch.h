@@ -7,13 +7,13 @@
 // matrix register sends that matrix row to VTX (VTX_KIND_MATRIX_ROW).
 //
 // Fetch cache (docs/frontend.md section 5): the model mirrors the RTL's tags exactly (direct
-// mapped, `lines` lines of 16 bytes, looked up and allocated per element in fetch order, every
-// line invalidated by any state write) so that it predicts the memory reads: dwords_read() is
-// the number of read requests the RTL issues. An in-bounds element at A = base + ofs is cached
-// when the one or two lines it touches lie inside its buffer (ofs >= A % 16 and
-// ofs - A % 16 + 16 * lines <= size); a missing line costs 4 dwords; an uncached element costs its
-// n dwords. The data itself is read from memory directly (memory does not change while vertices
-// are fetched), so the outputs do not depend on the cache.
+// mapped, `lines` lines of LINE_BYTES, every line invalidated by any state write and by a new
+// draw) so that it predicts the memory reads: lines_read() is the number of line read requests
+// the RTL issues. A vertex's in-bounds elements, in attribute order, form groups of two
+// consecutive lines (G, G + 1): an element whose lines lie in the current pair joins it, else it
+// opens a new group at its first line; each group looks up line G, then G + 1 if it is used,
+// allocating on a miss. The data itself is read from memory directly (memory does not change
+// while vertices are fetched), so the outputs do not depend on the cache.
 #pragma once
 
 #include <array>
@@ -30,8 +30,8 @@ class VertexFetch {
  public:
   static constexpr uint32_t NUM_FE_STATE = FE_MATRIX0 + 16;
 
-  static constexpr uint32_t kDefaultLines = 64;
-  // cache = false: every element is read directly (the RTL with CacheEn = 0).
+  static constexpr uint32_t kDefaultLines = 128;
+  // cache = false: no line is kept (every group's lines are read again; for comparisons).
   explicit VertexFetch(bool cache = true, uint32_t lines = kDefaultLines) : cache_(cache), lines_(lines) {
     reset();
   }
@@ -47,14 +47,20 @@ class VertexFetch {
 
   uint32_t state(uint32_t idx) const { return st_.at(idx); }
   uint64_t vertices() const { return vertices_; }
-  uint64_t dwords_read() const { return dwords_; }
+  uint64_t lines_read() const { return misses_; }  // line read requests
+  uint64_t dwords_read() const { return misses_ * LINE_DWORDS; }
   uint64_t out_of_bounds() const { return oob_; }  // attribute elements outside their buffer
   uint64_t line_hits() const { return hits_; }
-  uint64_t line_misses() const { return misses_; }  // line fills (4 dwords each)
-  uint64_t uncached() const { return uncached_; }   // in-bounds elements read directly
+  uint64_t line_misses() const { return misses_; }  // line fills
+  uint64_t groups() const { return groups_; }       // line-pair groups (one per vertex at least)
 
  private:
-  std::array<uint32_t, 4> attribute(uint32_t a, const VFetchPkt& p, const Memory& mem, uint32_t& raw, bool& unorm);
+  struct Elem {
+    bool inb = false;         // enabled and in bounds: read
+    uint32_t l0 = 0, l1 = 0;  // its first and last line address (byte address / 64)
+  };
+  std::array<uint32_t, 4> attribute(uint32_t a, const VFetchPkt& p, const Memory& mem, uint32_t& raw, bool& unorm,
+                                    Elem& el);
   // Looks a line up and allocates it on a miss; returns true on a hit.
   bool line(uint32_t line_addr);
   std::array<uint32_t, NUM_FE_STATE> st_{};
@@ -64,7 +70,7 @@ class VertexFetch {
   std::vector<bool> valid_;
   bool have_draw_ = false;  // draw_ holds the draw of the last vertex (since reset / a write)
   uint32_t draw_ = 0;
-  uint64_t vertices_ = 0, dwords_ = 0, oob_ = 0, hits_ = 0, misses_ = 0, uncached_ = 0;
+  uint64_t vertices_ = 0, oob_ = 0, hits_ = 0, misses_ = 0, groups_ = 0;
 };
 
 }  // namespace pineda::model

@@ -5,18 +5,15 @@ namespace pineda::model {
 
 void VertexTags::reset() {
   used_ = have_ = parity_ = prim_id_ = 0;
-  bv_.clear();
   bp_.clear();
   refs_ = hits_ = verts_ = tris_ = batches_ = writes_ = 0;
 }
 
 void VertexTags::close(const EmitV& ev, const EmitP& ep) {
+  (void)ev;
   if (bp_.empty()) return;  // a batch always has a triangle (and so a vertex)
-  bv_.back().last = 1;
   bp_.back().last = 1;
-  for (const auto& v : bv_) ev(v);
   for (const auto& t : bp_) ep(t);
-  bv_.clear();
   bp_.clear();
   used_ = 0;
   ++batches_;
@@ -54,8 +51,9 @@ void VertexTags::triangle(uint32_t i0, uint32_t i1, uint32_t i2, const IndexPkt&
     v.index = idx[k];
     v.inst_id = p.inst_id;
     v.slot = used_;
+    v.first = used_ == 0 ? 1 : 0;
     v.draw_id = p.draw_id;
-    bv_.push_back(v);
+    ev(v);  // sent at once: the vertex stream never waits for the batch to close
     tag_[used_] = idx[k];
     slot[k] = used_++;
     ++verts_;

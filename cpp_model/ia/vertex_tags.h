@@ -5,7 +5,8 @@
 // Each vertex reference is looked up in the batch's fully associative tag array (the vertex
 // indices of its slots): a hit reuses the slot, a miss allocates the next slot and sends the
 // vertex to be fetched. A triangle whose distinct misses do not fit in the free slots closes the
-// batch (its last vertex and last triangle get last = 1) and starts a new, empty one. The last
+// batch (its last triangle gets last = 1) and starts a new, empty one, whose first vertex
+// (slot 0) gets first = 1. The last
 // position of an instance and an end-of-pipe token close the batch too; the token then goes on
 // the triangle stream. A front-end state write (wr = 1) closes the batch too and then goes on
 // BOTH streams (a VFetchPkt and a PrimPkt with the same wr_idx / wr_val, every other field 0),
@@ -27,7 +28,9 @@ class VertexTags {
  public:
   using EmitV = std::function<void(const VFetchPkt&)>;
   using EmitP = std::function<void(const PrimPkt&)>;
-  // Packets of a batch are emitted when the batch closes.
+  // A batch's vertices are emitted as they are allocated (the first with first = 1), so the
+  // vertex stream never waits for the batch to close; its triangles are emitted when it closes
+  // (the last one with last = 1).
   void process(const IndexPkt& p, const EmitV& emit_v, const EmitP& emit_p);
   void reset();
 
@@ -44,7 +47,6 @@ class VertexTags {
 
   std::array<uint32_t, VTX_BATCH_SLOTS> tag_{};
   uint32_t used_ = 0;  // slots allocated in the current batch
-  std::vector<VFetchPkt> bv_;
   std::vector<PrimPkt> bp_;
   // Assembly window: indices of the current list triangle or the last two of the strip.
   std::array<uint32_t, 2> win_{};

@@ -32,7 +32,6 @@ void PrimitiveAssembly::reset() {
   st_[FE_SCISSOR_X] = FE_SCISSOR_X_RESET;
   st_[FE_SCISSOR_Y] = FE_SCISSOR_Y_RESET;
   batches_.clear();
-  loading_.clear();
   tri_id_ = 0;
   stats_ = Stats{};
 }
@@ -48,14 +47,20 @@ PrimitiveAssembly::CV PrimitiveAssembly::from_clip_vtx(const ClipVtxPkt& v) {
 
 void PrimitiveAssembly::push_vertex(const ClipVtxPkt& v) {
   if (v.eop) return;
-  loading_.push_back(from_clip_vtx(v));
   if ((v.vtx_id >> 5) & 1u) {
-    batches_.push_back(std::move(loading_));
-    loading_.clear();
+    batches_.emplace_back();  // a batch starts
+  } else if (batches_.empty()) {
+    return;  // its batch is done (no triangle reads it: vertex tags never sends one): dropped
   }
+  batches_.back().push_back(from_clip_vtx(v));
 }
 
-bool PrimitiveAssembly::can_process(const PrimPkt& p) const { return p.eop || p.wr || !batches_.empty(); }
+bool PrimitiveAssembly::can_process(const PrimPkt& p) const {
+  if (p.eop || p.wr) return true;
+  if (batches_.empty()) return false;
+  const size_t n = batches_.front().size();
+  return p.s0 < n && p.s1 < n && p.s2 < n;
+}
 
 uint32_t PrimitiveAssembly::dbl(uint32_t w) { return fp32::mul(w, TWO); }
 

@@ -3,7 +3,7 @@
 // docs/frontend.md section 6, docs/numerics.md section 8). Used by model::Gpu's front end.
 //
 // Two input streams: the clip-space vertices of VTX (ClipVtxPkt, a batch's vertices in slot
-// order, vtx_id[5] = last of the batch) and the triangle stream of vertex tags (PrimPkt: slots,
+// order, vtx_id[5] = first of the batch) and the triangle stream of vertex tags (PrimPkt: slots,
 // last of batch, end-of-pipe tokens, front-end state writes). Output: PaTriPkt for SETUP.
 //
 // The model projects a triangle's vertices per triangle, with the state current at that
@@ -44,9 +44,10 @@ class PrimitiveAssembly {
   PrimitiveAssembly() { reset(); }
   void reset();
 
-  // Vertex stream: appended to the batch being loaded (tokens on this stream are dropped).
+  // Vertex stream: appended to the batch being loaded; vtx_id[5] (first) starts a new batch
+  // (tokens on this stream are dropped).
   void push_vertex(const ClipVtxPkt& v);
-  // A triangle needs its batch complete; tokens and state writes never wait.
+  // A triangle needs its three slots loaded; tokens and state writes never wait.
   bool can_process(const PrimPkt& p) const;
   // One packet of the triangle stream, in order; appends its output packets.
   void process(const PrimPkt& p, std::vector<PaTriPkt>& out);
@@ -67,8 +68,7 @@ class PrimitiveAssembly {
 
  private:
   std::array<uint32_t, 256> st_{};
-  std::deque<std::vector<CV>> batches_;  // complete batches, oldest first
-  std::vector<CV> loading_;
+  std::deque<std::vector<CV>> batches_;  // batches, oldest first (the newest may be loading)
   uint32_t tri_id_ = 0;
   Stats stats_;
 };

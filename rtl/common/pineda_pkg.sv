@@ -3,7 +3,7 @@
 // The contract between the RTL and the C++ golden model: see docs/contract.md.
 package pineda_pkg;
 
-  localparam int unsigned CONTRACT_VERSION = 32'd6;  // bumped whenever any packet, encoding or register changes
+  localparam int unsigned CONTRACT_VERSION = 32'd7;  // bumped whenever any packet, encoding or register changes
   localparam int unsigned COORD_W = 32'd24;  // snapped coordinate width: signed 16.8 fixed point
   localparam int unsigned COORD_FRAC = 32'd8;  // fractional bits of a snapped coordinate
   localparam int unsigned DELTA_W = 32'd25;  // edge coefficient width (difference of two COORD_W values)
@@ -70,7 +70,7 @@ package pineda_pkg;
   localparam int unsigned ST_SCISSOR_Y_RESET = 32'd4294901760;
   localparam int unsigned FE_SCISSOR_X_RESET = 32'd4294901760;
   localparam int unsigned FE_SCISSOR_Y_RESET = 32'd4294901760;
-  localparam int unsigned ID_VALUE = 32'd1346961414;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+  localparam int unsigned ID_VALUE = 32'd1346961415;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
   localparam int unsigned VALID_LIMIT_RESET = 32'd4294967295;  // reset value of REG_VALID_LIMIT
   localparam int unsigned STATUS_RUNNING = 32'd0;  // STATUS bit index
   localparam int unsigned STATUS_HALTED = 32'd1;  // STATUS bit index
@@ -496,7 +496,7 @@ package pineda_pkg;
     logic [31:0] index;  // vertex index
     logic [31:0] inst_id;  // instance id
     logic [4:0] slot;  // batch slot, allocated 0, 1, 2, ... in order
-    logic last;  // last vertex of the batch
+    logic first;  // first vertex of the batch (slot 0): the batch starts here (sent as soon as it is allocated, never held)
     logic [15:0] draw_id;
     logic wr;  // 1: a front-end state write, state[wr_idx] = wr_val (every other field 0)
     logic [7:0] wr_idx;  // state register index (FE_*)

@@ -8,7 +8,8 @@
 //                index buffer (a 16-bit value is the half at bit 1 of its byte address), the
 //                others read 0 without touching memory; index = value + base_vertex, except a
 //                strip cut (strip && restart && value == INDEX_CUT_16/32): cut = 1, index = 0.
-// last marks position count - 1. Reads: one mem_stream_reader job per instance covering the
+// last marks position count - 1. Reads: one line_stream_reader job per instance (whole 64-byte lines on the
+// line port, buffered in SRAM) covering the
 // in-bounds positions, nin = min(count, P - first) (0 when P <= first), issued ahead of the
 // consumer (jobs queue back to back in the reader). An end-of-pipe token goes through as one
 // index_pkt_t token, a front-end state write (wr = 1) as one index_pkt_t write (wr, wr_idx,
@@ -18,7 +19,7 @@
 // Throughput: one index per clock once the data is there. Latency: memory latency + ~2 clocks.
 // A new draw is taken once the previous one has emitted its last index.
 module index_fetch #(
-  parameter int unsigned FetchDepth = 256
+  parameter int unsigned FetchLines = 32  // line buffer of the reader (sram_1r1w): 32 lines = 512 dwords
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -30,10 +31,10 @@ module index_fetch #(
   output pineda_pkg::index_pkt_t out_o,
   output logic                   mem_req_valid_o,
   input  logic                   mem_req_ready_i,
-  output pineda_pkg::mem_req_t   mem_req_o,
+  output pineda_pkg::mem_line_req_t mem_req_o,
   input  logic                   mem_rsp_valid_i,
   output logic                   mem_rsp_ready_o,
-  input  pineda_pkg::mem_rsp_t   mem_rsp_i,
+  input  pineda_pkg::mem_line_rsp_t mem_rsp_i,
   output logic                   idle_o
 );
 
@@ -90,8 +91,11 @@ module index_fetch #(
                     (jobs_q < {1'b0, cur_q.instance_count});
   end
 
-  mem_stream_reader #(
-    .Depth(FetchDepth)
+  logic        dat_mask, dat_last;
+
+  line_stream_reader #(
+    .DepthLines(FetchLines),
+    .OutDwords (1)
   ) u_fetch (
     .clk_i,
     .rst_ni,
@@ -103,6 +107,8 @@ module index_fetch #(
     .out_valid_o     (dat_valid),
     .out_ready_i     (dat_ready),
     .out_data_o      (dat),
+    .out_mask_o      (dat_mask),
+    .out_last_o      (dat_last),
     .mem_req_valid_o,
     .mem_req_ready_i,
     .mem_req_o,
@@ -253,6 +259,6 @@ module index_fetch #(
 
   logic unused_sig;
   assign unused_sig = ^{in_first_ofs[33:32], cur_first_ofs[33:32], cur_start[1:0], in_start[31:2],
-                       in_start[0]};
+                       in_start[0], dat_mask, dat_last};
 
 endmodule

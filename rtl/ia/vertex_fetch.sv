@@ -1,86 +1,86 @@
 // SPDX-License-Identifier: Apache-2.0
-// vertex_fetch: attribute fetch and format conversion (docs/frontend.md §5).
+// vertex_fetch: attribute fetch and format conversion on the line port (docs/frontend.md §5).
 //
 // Input: vfetch_pkt_t, either a vertex of a batch or a front-end state write (wr = 1).
 // State: vertex buffers 0 (per vertex, element = index) and 1 (per instance, element = inst_id)
 // with base, stride [15:0] and size; four attributes (position, colour, tex0, tex1), each
 // [2:0] ATTR_FMT_*, [3] buffer, [31:16] byte offset; the position matrix (reset identity).
-// Issue stage: for attribute a in order, with n dwords (F32xN: N, UNORM8X4: 1), the element is at
-// ofs = element * stride + offset (exact, 49 bits); it is in bounds when ofs + 4n <= size, and
-// then one reader job of n dwords at base + ofs (mod 2^32, dword aligned) is issued; an element
-// out of bounds reads 0 without a memory read. One attribute per clock; the vertex's formats and
-// in-bounds bits go into a descriptor FIFO.
-// Assembly stage: takes the descriptor, gets the attributes' dwords in order (from the reader
-// or the fetch cache, below), then forms one vtx_in_pkt_t (kind VERTEX, vtx_id = {last, slot}):
-//   F32xN: the N components, the rest (0, 0, 0, 1); UNORM8X4: c / 255 per byte (unorm8_to_f32);
-//   disabled (or reserved format): (0, 0, 0, 1). Colour: UNORM8X4 passes the dword; otherwise the
-//   four components through f32_to_unorm8. Texture coordinates: components x, y.
-// State writes to FE_MATRIX0..+15 wait until every vertex ahead has gone out, then update the
-// matrix and send that row (kind MATRIX_ROW). Other state writes take effect at once (a vertex
-// already issued keeps its formats in its descriptor).
+// Per attribute with n dwords (F32xN: N, UNORM8X4: 1) the element is at ofs = element * stride +
+// offset (exact); it is in bounds when ofs + 4n <= size and is then read at A = base + ofs
+// (mod 2^32, dword aligned); an element out of bounds reads 0 and costs no read.
 //
-// Fetch cache (CacheEn = 1; docs/frontend.md §5): direct mapped, CacheLines lines of 16 bytes
-// (line-aligned byte addresses; set = line address mod CacheLines). An in-bounds element at byte
-// address A = base + ofs touches one line, or two when A[3:2] + n > 4. It is CACHED when those
-// whole lines lie inside its buffer: ofs >= A[3:0] and ofs - A[3:0] + 16 * lines <= size
-// (exact), so a line fill never reads a byte outside [base, base + size) (mod 2^32); otherwise
-// it is read directly as without the cache (n dwords at A). Tags are looked up and allocated at
-// ISSUE (in order, both lines of an element in one clock); a missing line is filled by a reader
-// job of 4 dwords (8 when both lines miss: one job). Data is written and read at CONSUME, in the
-// assembly stage, in the same order: a hit on a line whose fill is still in flight reads correct
-// data (the fill is written when consumed, before the hit is consumed), and a later allocation
-// of the same set never overwrites data an earlier hit still needs (its fill is consumed after
-// that hit). Any state write, and the first vertex of every draw (a draw_id different from the
-// previous vertex's), invalidates every line (at issue, in order): memory may change between
-// draws (COPY, host writes between submissions), not during one, so data is never served stale
-// and lines are shared only within a draw.
-// Throughput: 1 attribute issue per clock. Assembly: a fill cursor takes one reader dword per
-// clock (an uncached attribute's n dwords, 4 per missing line) and a read cursor reads one cached
-// attribute per clock (both lines in parallel; in the clock of its last fill dword, forwarded),
-// overlapped except that a line fill waits until every earlier cached attribute has been read.
-// A finished vertex moves to a pack register (where it is converted) in the clock it finishes.
-// E.g. about 9 clocks for a vertex with F32x4 + UNORM8x4 + 2 x F32x2 (9 dwords) uncached, 4
-// when every line hits.
+// Fetch cache: direct mapped, CacheLines lines of LINE_BYTES = 64 (set = line address mod
+// CacheLines), data in two sram_1r1w banks (even and odd sets, one 512-bit line per word), tags
+// and valid bits in flops. Every in-bounds element is read through it (a line read may cover
+// bytes outside the buffer; only the element's dwords are used).
+// GROUPS: the in-bounds attributes of a vertex, in order, are packed into groups of two
+// consecutive lines (G, G + 1): an attribute whose lines lie in the current group's pair joins
+// it, else it opens a new group at its first line. An interleaved vertex of up to 64 bytes is
+// one group. Each group is looked up at ISSUE (line G, then G + 1 if used; tags allocated in
+// order; a missing line is one line read request) and becomes one descriptor. At CONSUME, in the
+// same order, a descriptor's missing lines are taken from the response FIFO and written into
+// the SRAM, its other lines are read from the SRAM, and its attributes' dwords are picked from
+// the two-line window: one group per clock (a group with two missing lines takes two clocks,
+// which the memory's bandwidth allows anyway). Since data are written and read in the order the
+// tags were allocated, a hit on a line still in flight reads the fill (consumed earlier) and an
+// eviction never overwrites data an earlier hit still needs. Any state write, and the first
+// vertex of every draw (a draw_id different from the previous vertex's), invalidates every line.
+// A matrix write (FE_MATRIX0..+15) travels in the descriptor stream and sends its row (kind
+// MATRIX_ROW) in order; other state writes take effect at issue (a vertex already issued keeps
+// its formats in its descriptors).
+// Output: one vtx_in_pkt_t per vertex (kind VERTEX, vtx_id = {first, slot}): F32xN: the N
+// components, the rest (0, 0, 0, 1); UNORM8X4: c / 255 per byte (unorm8_to_f32); disabled (or
+// reserved format): (0, 0, 0, 1). Colour: UNORM8X4 passes the dword; otherwise the four
+// components through f32_to_unorm8. Texture coordinates: components x, y.
+// Throughput: one vertex per clock while its attributes fit one group and its lines hit.
+// Memory: RspDepth lines may be requested and not yet consumed (the response FIFO, in SRAM,
+// reserves room for each); DescDepth descriptors (an SRAM FIFO) let issue run that far ahead.
 module vertex_fetch #(
-  parameter int unsigned FetchDepth = 256,
-  parameter int unsigned DescDepth  = 32,
-  parameter bit          CacheEn    = 1'b1,
-  parameter int unsigned CacheLines = 64   // a power of two, >= 2
+  parameter int unsigned CacheLines = 128,  // a power of two, >= 4
+  parameter int unsigned RspDepth   = 128,  // lines requested and not yet consumed
+  parameter int unsigned DescDepth  = 256   // groups issued and not yet consumed
 ) (
-  input  logic                    clk_i,
-  input  logic                    rst_ni,
-  input  logic                    in_valid_i,
-  output logic                    in_ready_o,
-  input  pineda_pkg::vfetch_pkt_t in_i,
-  output logic                    out_valid_o,
-  input  logic                    out_ready_i,
-  output pineda_pkg::vtx_in_pkt_t out_o,
-  output logic                    mem_req_valid_o,
-  input  logic                    mem_req_ready_i,
-  output pineda_pkg::mem_req_t    mem_req_o,
-  input  logic                    mem_rsp_valid_i,
-  output logic                    mem_rsp_ready_o,
-  input  pineda_pkg::mem_rsp_t    mem_rsp_i,
-  output logic                    idle_o
+  input  logic                         clk_i,
+  input  logic                         rst_ni,
+  input  logic                         in_valid_i,
+  output logic                         in_ready_o,
+  input  pineda_pkg::vfetch_pkt_t      in_i,
+  output logic                         out_valid_o,
+  input  logic                         out_ready_i,
+  output pineda_pkg::vtx_in_pkt_t      out_o,
+  output logic                         mem_req_valid_o,
+  input  logic                         mem_req_ready_i,
+  output pineda_pkg::mem_line_req_t    mem_req_o,
+  input  logic                         mem_rsp_valid_i,
+  output logic                         mem_rsp_ready_o,
+  input  pineda_pkg::mem_line_rsp_t    mem_rsp_i,
+  output logic                         idle_o
 );
 
   localparam logic [31:0] One = pineda_pkg::FP32_ONE;
   // mat[4r + c] = M[r][c]; resets to the identity.
   localparam logic [511:0] MatReset = pineda_pkg::FE_MATRIX0_RESET;
 
-  localparam int unsigned SetW = $clog2(CacheLines);
-  localparam int unsigned TagW = 28 - SetW;   // line address [27:0] = {tag, set}
+  localparam int unsigned SetW  = $clog2(CacheLines);
+  localparam int unsigned TagW  = 26 - SetW;   // line address [25:0] = {tag, set}
+  localparam int unsigned BankW = SetW - 1;    // index within a bank
+  localparam int unsigned CredW = $clog2(RspDepth + 1);
 
   typedef struct packed {
+    logic                  mat;     // a matrix write: M[widx] = wval, then its row goes out
+    logic [3:0]            widx;
+    logic [31:0]           wval;
+    logic                  eov;     // the vertex's last group
+    logic                  use0;    // line G is used (0: a vertex without in-bounds attributes)
+    logic                  use1;    // line G + 1 is used
+    logic                  miss0;   // line G comes from the response FIFO
+    logic                  miss1;   // line G + 1 comes from the response FIFO
+    logic [SetW-1:0]       set0;    // set of line G (G + 1: set0 + 1)
+    logic [3:0]            amask;   // attributes whose dwords are in this group
+    logic [3:0][4:0]       aw;      // their first dword in the window {G + 1, G}
     logic [4:0]            slot;
-    logic                  last;
+    logic                  first;
     logic [3:0][2:0]       fmt;
-    logic [3:0]            need;    // enabled and in bounds: its data follows (reader or cache)
-    logic [3:0]            cached;  // read through the cache (else its n dwords from the reader)
-    logic [3:0]            miss0;   // cached: the first line is filled from the reader (4 dwords)
-    logic [3:0]            miss1;   // cached: the second line is filled from the reader
-    logic [3:0][SetW-1:0]  set0;    // cached: set of the first line (the second is set0 + 1)
-    logic [3:0][1:0]       w0;      // cached: first dword within the first line
   } desc_t;
 
   // ---------------------------------------------------------------------------------------------
@@ -149,25 +149,34 @@ module vertex_fetch #(
   endfunction
 
   // ---------------------------------------------------------------------------------------------
-  // State
+  // State (issue side)
   // ---------------------------------------------------------------------------------------------
   logic [1:0][31:0]  vb_base_q,   vb_base_d;
   logic [1:0][15:0]  vb_stride_q, vb_stride_d;
   logic [1:0][31:0]  vb_size_q,   vb_size_d;
   logic [3:0][31:0]  attr_q,      attr_d;
-  logic [15:0][31:0] mat_q,       mat_d;
 
   // ---------------------------------------------------------------------------------------------
-  // Issue stage
+  // Issue stage: addresses, groups, tags, requests
   // ---------------------------------------------------------------------------------------------
-  logic [1:0]       ia_q, ia_d;      // attribute being issued
   logic [1:0][47:0] prod;            // element * stride per buffer
   logic [3:0]       en, inb, abuf;
   logic [3:0][2:0]  n_dw;
   logic [3:0][31:0] a_addr;
   logic [3:0][2:0]  a_fmt;
+  logic [3:0][25:0] a_l0, a_l1;      // first and last line of each element
   logic [49:0]      a_end [4];
   logic [49:0]      a_ofs [4];
+  logic [31:0]      a_last;          // scratch: byte address of an element's last dword
+
+  // groups of the input vertex
+  logic [2:0]       ng;              // groups (0: nothing in bounds)
+  logic [3:0][25:0] g_l0;            // line G of group k
+  logic [3:0]       g_use1;
+  logic [3:0][3:0]  g_amask;
+  logic [3:0][4:0]  a_w;             // per attribute: first dword in its group's window
+  logic [1:0]       gk;              // scratch: group of the current attribute
+  logic [1:0]       gp;              // scratch: the last group opened
 
   always_comb begin
     prod[0] = 48'(in_i.index)   * 48'(vb_stride_q[0]);
@@ -181,132 +190,155 @@ module vertex_fetch #(
       a_end[a]  = a_ofs[a] + 50'({n_dw[a], 2'b00});
       inb[a]    = en[a] && (a_end[a] <= 50'(vb_size_q[abuf[a]]));
       a_addr[a] = vb_base_q[abuf[a]] + prod[abuf[a]][31:0] + {16'd0, attr_q[a][31:16]};
+      a_last    = {a_addr[a][31:2], 2'b00} + {27'd0, n_dw[a], 2'b00} - 32'd4;
+      a_l0[a]   = a_addr[a][31:6];
+      a_l1[a]   = a_last[31:6];
+    end
+    ng      = '0;
+    g_l0    = '0;
+    g_use1  = '0;
+    g_amask = '0;
+    a_w     = '0;
+    gk      = '0;
+    gp      = '0;
+    for (int a = 0; a < 4; a++) begin
+      if (inb[a]) begin
+        gp = 2'(ng - 3'd1);  // the current (last opened) group
+        if (ng != 3'd0 &&
+            (a_l0[a] == g_l0[gp] || a_l0[a] == g_l0[gp] + 26'd1) &&
+            (a_l1[a] == g_l0[gp] || a_l1[a] == g_l0[gp] + 26'd1)) begin
+          gk = gp;
+        end else begin
+          gk = ng[1:0];
+          g_l0[gk] = a_l0[a];
+          ng = ng + 3'd1;
+        end
+        g_amask[gk][a] = 1'b1;
+        if (a_l0[a] != g_l0[gk] || a_l1[a] != g_l0[gk]) g_use1[gk] = 1'b1;
+        a_w[a] = {a_l0[a] != g_l0[gk], a_addr[a][5:2]};
+      end
     end
   end
-
-  logic        job_valid, job_ready;
-  logic [31:0] job_addr;
-  logic [32:0] job_count;
-  logic        dat_valid, dat_ready;
-  logic [31:0] dat;
-  logic        reader_idle;
-
-  logic        desc_push, desc_in_ready, desc_valid, desc_pop, desc_empty, desc_full;
-  logic [$clog2(DescDepth):0] desc_count;
-  desc_t       desc_in, desc_head;
-
-  logic        is_mat;      // the input is a matrix state write
-  logic        mat_go;      // ... and it is carried out now
-  logic        ia_step;     // the current attribute is done with
-  logic        asm_idle;
 
   // Fetch cache tags (lookup and allocation at issue)
   logic [CacheLines-1:0]           cval_q, cval_d;
   logic [CacheLines-1:0][TagW-1:0] ctag_q, ctag_d;
   logic [15:0]                     cdraw_q, cdraw_d;  // draw of the last vertex taken
   logic                            cdv_q,   cdv_d;    // ... valid (since reset / the last write)
-  logic                            c_newdraw;         // a new draw's first attribute issues
-  logic [31:0]     c_a;          // byte address of the current attribute's element
-  logic            c_two;        // it touches two lines
-  logic [49:0]     c_lofs;       // offset of its first line from the buffer base (when >= 0)
-  logic [49:0]     c_lend;       // end of its last line, from the buffer base
-  logic            c_cached;
-  logic [27:0]     c_l0, c_l1;   // line addresses
+  logic [1:0]                      gi_q,    gi_d;     // group being issued
+  logic                            g0d_q,   g0d_d;    // its line G has been requested already
+  logic [CredW-1:0]                cred_q,  cred_d;   // lines requested and not yet consumed
+  logic [$clog2(DescDepth+1)-1:0]  dcnt_q,  dcnt_d;   // descriptors pushed and not yet popped
+  logic                            d_room;            // room for a descriptor (no combinational
+                                                      // path from the FIFO's ready)
+
+  logic            v_first;      // the input vertex's first clock (group 0, nothing requested)
+  logic            c_newdraw;    // ... of a new draw: every line is invalid
+  logic [25:0]     c_l0, c_l1;
   logic [SetW-1:0] c_s0, c_s1;
-  logic            c_hit0, c_hit1, c_miss0, c_miss1;
-  logic [3:0]      d_cached, d_miss0, d_miss1;
-  logic [3:0][SetW-1:0] d_set0;
-  logic [3:0][1:0] d_w0;
-  logic [3:0]      dq_cached, dq_miss0, dq_miss1;   // of the attributes issued so far
-  logic [3:0][SetW-1:0] dq_set0;
-  logic [3:0][1:0] dq_w0;
+  logic            c_use0, c_use1, c_hit0, c_hit1, c_miss0, c_miss1, c_last;
+  logic            rq0, rq1;     // line G / G + 1 is offered this clock
+  logic            req0, req1;   // line G / G + 1 is requested this clock
+  logic            g_done;       // the group issues (its descriptor is pushed)
+  logic            is_mat;
+  logic            rsp_pop;      // a line leaves the response FIFO (consume)
+
+  logic        desc_push, desc_in_ready, desc_valid, desc_pop;
+  logic        desc_empty, desc_full;
+  logic [$clog2(DescDepth+2):0] desc_count;
+  desc_t       desc_in, desc_head;
 
   always_comb begin
-    c_a      = a_addr[ia_q];
-    c_two    = (3'(c_a[3:2]) + n_dw[ia_q]) > 3'd4;
-    c_lofs   = a_ofs[ia_q] - 50'(c_a[3:0]);
-    c_lend   = c_lofs + (c_two ? 50'd32 : 50'd16);
-    c_cached = CacheEn && inb[ia_q] && (a_ofs[ia_q] >= 50'(c_a[3:0])) &&
-               (c_lend <= 50'(vb_size_q[abuf[ia_q]]));
-    c_l0     = c_a[31:4];
-    c_l1     = c_l0 + 28'd1;
-    c_s0     = c_l0[SetW-1:0];
-    c_s1     = c_l1[SetW-1:0];
-    // The first attribute of a draw's first vertex sees the cache invalidated.
-    c_newdraw = in_valid_i && !in_i.wr && (ia_q == 2'd0) && (!cdv_q || (in_i.draw_id != cdraw_q));
-    c_hit0   = !c_newdraw && cval_q[c_s0] && (ctag_q[c_s0] == c_l0[27:SetW]);
-    c_hit1   = !c_newdraw && cval_q[c_s1] && (ctag_q[c_s1] == c_l1[27:SetW]);
-    c_miss0  = c_cached && !c_hit0;
-    c_miss1  = c_cached && c_two && !c_hit1;
+    v_first   = (gi_q == 2'd0) && !g0d_q;
+    d_room    = (32'(dcnt_q) < DescDepth);
+    c_newdraw = in_valid_i && !in_i.wr && v_first && (!cdv_q || (in_i.draw_id != cdraw_q));
+    c_l0      = g_l0[gi_q];
+    c_l1      = c_l0 + 26'd1;
+    c_s0      = c_l0[SetW-1:0];
+    c_s1      = c_l1[SetW-1:0];
+    c_use0    = (ng != 3'd0);
+    c_use1    = g_use1[gi_q];
+    c_hit0    = !c_newdraw && cval_q[c_s0] && (ctag_q[c_s0] == c_l0[25:SetW]);
+    c_hit1    = !c_newdraw && cval_q[c_s1] && (ctag_q[c_s1] == c_l1[25:SetW]);
+    // line G, once requested (g0d_q), has been allocated and now hits: remember it missed
+    c_miss0   = c_use0 && (g0d_q || !c_hit0);
+    c_miss1   = c_use1 && !c_hit1;
+    c_last    = (ng <= 3'd1) || ({1'b0, gi_q} == 3'(ng - 3'd1));
+    is_mat    = in_i.wr && (in_i.wr_idx >= pineda_pkg::FE_MATRIX0) &&
+                (in_i.wr_idx < pineda_pkg::FE_MATRIX0 + 8'd16);
 
-    // Per-attribute cache fields: those of earlier attributes were registered as they issued.
-    d_cached = dq_cached;
-    d_miss0  = dq_miss0;
-    d_miss1  = dq_miss1;
-    d_set0   = dq_set0;
-    d_w0     = dq_w0;
-    d_cached[ia_q] = c_cached;
-    d_miss0[ia_q]  = c_miss0;
-    d_miss1[ia_q]  = c_miss1;
-    d_set0[ia_q]   = c_s0;
-    d_w0[ia_q]     = c_a[3:2];
-
-    if (!c_cached) begin
-      job_addr  = {c_a[31:2], 2'b00};
-      job_count = 33'(n_dw[ia_q]);
-    end else begin
-      job_addr  = {(c_miss0 ? c_l0 : c_l1), 4'd0};
-      job_count = (c_miss0 && c_miss1) ? 33'd8 : 33'd4;
+    desc_in       = '0;
+    desc_in.eov   = c_last;
+    desc_in.use0  = c_use0;
+    desc_in.use1  = c_use1;
+    desc_in.miss0 = c_miss0;
+    desc_in.miss1 = c_miss1;
+    desc_in.set0  = c_s0;
+    desc_in.amask = g_amask[gi_q];
+    desc_in.aw    = a_w;
+    desc_in.slot  = in_i.slot;
+    desc_in.first = in_i.first;
+    desc_in.fmt   = a_fmt;
+    if (in_i.wr) begin
+      desc_in       = '0;
+      desc_in.mat   = 1'b1;
+      desc_in.widx  = in_i.wr_idx[3:0];
+      desc_in.wval  = in_i.wr_val;
     end
 
-    desc_in        = '0;
-    desc_in.slot   = in_i.slot;
-    desc_in.last   = in_i.last;
-    desc_in.fmt    = a_fmt;
-    desc_in.need   = inb;
-    desc_in.cached = d_cached;
-    desc_in.miss0  = d_miss0;
-    desc_in.miss1  = d_miss1;
-    desc_in.set0   = d_set0;
-    desc_in.w0     = d_w0;
+    // The request comes from this block only (no path from mem_req_ready_i): line G first
+    // (unless requested in an earlier clock), then line G + 1, each with room reserved.
+    rq0             = in_valid_i && !in_i.wr && d_room && c_miss0 && !g0d_q;
+    rq1             = in_valid_i && !in_i.wr && d_room && !(c_miss0 && !g0d_q) && c_miss1;
+    mem_req_valid_o = (rq0 || rq1) && (cred_q != CredW'(RspDepth));
+    mem_req_o       = '0;
+    mem_req_o.addr  = {(rq0 ? c_l0 : c_l1), 6'd0};
+  end
 
-    is_mat = in_i.wr && (in_i.wr_idx >= pineda_pkg::FE_MATRIX0) &&
-             (in_i.wr_idx < pineda_pkg::FE_MATRIX0 + 8'd16);
-
-    job_valid  = 1'b0;
+  always_comb begin
+    req0       = 1'b0;
+    req1       = 1'b0;
+    g_done     = 1'b0;
     desc_push  = 1'b0;
-    ia_step    = 1'b0;
-    mat_go     = 1'b0;
     in_ready_o = 1'b0;
-    ia_d       = ia_q;
+    gi_d       = gi_q;
+    g0d_d      = g0d_q;
 
     if (in_valid_i) begin
       if (in_i.wr) begin
-        if (!is_mat) begin
-          in_ready_o = 1'b1;
-        end else begin
-          mat_go     = desc_empty && asm_idle && push_ready;
-          in_ready_o = mat_go;
-        end
-      end else begin
-        // The last attribute also needs room for the descriptor.
-        if (ia_q != 2'd3 || desc_in_ready) begin
-          if (inb[ia_q] && (!c_cached || c_miss0 || c_miss1)) begin
-            job_valid = 1'b1;
-            ia_step   = job_ready;
-          end else begin
-            ia_step = 1'b1;
+        // A matrix write goes down the descriptor stream; other writes act at once.
+        in_ready_o = !is_mat || d_room;
+        desc_push  = is_mat && d_room;
+      end else if (d_room) begin
+        // Line G first (unless requested in an earlier clock), then line G + 1: one request per
+        // clock, each with room reserved in the response FIFO.
+        if (c_miss0 && !g0d_q) begin
+          req0            = mem_req_valid_o && mem_req_ready_i;
+          if (req0) begin
+            if (c_miss1) g0d_d = 1'b1;
+            else         g_done = 1'b1;
           end
+        end else if (c_miss1) begin
+          req1            = mem_req_valid_o && mem_req_ready_i;
+          g_done          = req1;
+        end else begin
+          g_done = 1'b1;
         end
-        if (ia_step) begin
-          ia_d = ia_q + 2'd1;
-          if (ia_q == 2'd3) begin
-            desc_push  = 1'b1;
+        if (g_done) begin
+          desc_push = 1'b1;
+          g0d_d     = 1'b0;
+          if (c_last) begin
+            gi_d       = 2'd0;
             in_ready_o = 1'b1;
+          end else begin
+            gi_d = gi_q + 2'd1;
           end
         end
       end
     end
+
+    cred_d = cred_q + CredW'(req0 || req1) - CredW'(rsp_pop);
+    dcnt_d = dcnt_q + $bits(dcnt_q)'(desc_push) - $bits(dcnt_q)'(desc_pop);
   end
 
   // State writes
@@ -315,7 +347,6 @@ module vertex_fetch #(
     vb_stride_d = vb_stride_q;
     vb_size_d   = vb_size_q;
     attr_d      = attr_q;
-    mat_d       = mat_q;
     if (in_valid_i && in_ready_o && in_i.wr) begin
       unique case (in_i.wr_idx)
         pineda_pkg::FE_VB0_BASE:   vb_base_d[0]   = in_i.wr_val;
@@ -328,35 +359,29 @@ module vertex_fetch #(
         pineda_pkg::FE_ATTR_COLOR: attr_d[1]      = in_i.wr_val;
         pineda_pkg::FE_ATTR_TEX0:  attr_d[2]      = in_i.wr_val;
         pineda_pkg::FE_ATTR_TEX1:  attr_d[3]      = in_i.wr_val;
-        default: begin
-          if (is_mat) mat_d[in_i.wr_idx[3:0]] = in_i.wr_val;
-        end
+        default: ;
       endcase
     end
   end
 
-  // Tag allocation of the issuing attribute; any state write invalidates every line.
+  // Tag allocation; a new draw's first vertex and any state write invalidate every line.
   always_comb begin
     cval_d  = cval_q;
     ctag_d  = ctag_q;
     cdraw_d = cdraw_q;
     cdv_d   = cdv_q;
-    if (c_newdraw) begin
-      cval_d = '0;  // before this clock's allocation
-    end
-    if (ia_step && (ia_q == 2'd0)) begin
+    if (in_valid_i && !in_i.wr && v_first) begin
+      if (c_newdraw) cval_d = '0;  // before this clock's allocation
       cdraw_d = in_i.draw_id;
       cdv_d   = 1'b1;
     end
-    if (ia_step && c_cached) begin
-      if (c_miss0) begin
-        cval_d[c_s0] = 1'b1;
-        ctag_d[c_s0] = c_l0[27:SetW];
-      end
-      if (c_miss1) begin
-        cval_d[c_s1] = 1'b1;
-        ctag_d[c_s1] = c_l1[27:SetW];
-      end
+    if (req0) begin
+      cval_d[c_s0] = 1'b1;
+      ctag_d[c_s0] = c_l0[25:SetW];
+    end
+    if (req1) begin
+      cval_d[c_s1] = 1'b1;
+      ctag_d[c_s1] = c_l1[25:SetW];
     end
     if (in_valid_i && in_ready_o && in_i.wr) begin
       cval_d = '0;
@@ -364,29 +389,7 @@ module vertex_fetch #(
     end
   end
 
-  mem_stream_reader #(
-    .Depth(FetchDepth)
-  ) u_fetch (
-    .clk_i,
-    .rst_ni,
-    .flush_i         (1'b0),
-    .job_valid_i     (job_valid),
-    .job_ready_o     (job_ready),
-    .job_addr_i      (job_addr),
-    .job_count_i     (job_count),
-    .out_valid_o     (dat_valid),
-    .out_ready_i     (dat_ready),
-    .out_data_o      (dat),
-    .mem_req_valid_o,
-    .mem_req_ready_i,
-    .mem_req_o,
-    .mem_rsp_valid_i,
-    .mem_rsp_ready_o,
-    .mem_rsp_i,
-    .idle_o          (reader_idle)
-  );
-
-  stream_fifo #(
+  sram_fifo #(
     .Depth(DescDepth),
     .Width($bits(desc_in))
   ) u_desc (
@@ -404,41 +407,186 @@ module vertex_fetch #(
     .full_o      (desc_full)
   );
 
+  // Response FIFO: every read response is taken at once (room was reserved by the request).
+  logic         rsp_valid, rsp_in_ready, rsp_empty, rsp_full;
+  logic [511:0] rsp_data;
+  logic [$clog2(RspDepth+2):0] rsp_count;
+
+  assign mem_rsp_ready_o = 1'b1;
+
+  sram_fifo #(
+    .Depth(RspDepth),
+    .Width(512)
+  ) u_rsp (
+    .clk_i,
+    .rst_ni,
+    .clear_i     (1'b0),
+    .in_valid_i  (mem_rsp_valid_i),
+    .in_ready_o  (rsp_in_ready),
+    .in_data_i   (mem_rsp_i.rdata),
+    .out_valid_o (rsp_valid),
+    .out_ready_i (rsp_pop),
+    .out_data_o  (rsp_data),
+    .count_o     (rsp_count),
+    .empty_o     (rsp_empty),
+    .full_o      (rsp_full)
+  );
+
   // ---------------------------------------------------------------------------------------------
-  // Assembly stage
+  // Consume stage C0: fills into the SRAM, reads of the lines that hit
   // ---------------------------------------------------------------------------------------------
-  logic                  act_q,  act_d;    // a descriptor is loaded
-  desc_t                 cur_q,  cur_d;
-  logic [3:0]            left_q, left_d;   // attributes with dwords still to come from the reader
-  logic [3:0]            rleft_q, rleft_d; // cached attributes still to be read from the cache
-  logic [1:0]            k_q,    k_d;      // dword within the current attribute or line fill
-  logic [3:0][3:0][31:0] raw_q,  raw_d;    // [attribute][dword]
-  logic [1:0]            ca;               // fill cursor: lowest bit of left_q
-  logic [1:0]            ra;               // read cursor: lowest bit of rleft_q
-  logic                  rd;               // the read cursor reads this clock
-  logic [3:0]            r_below;          // cached attributes before the fill cursor still to read
-  logic                  f_ok;             // the fill cursor may consume a dword
-  logic                  f_last;           // ... and it is the last dword of a cached attribute
-  logic                  rd_fwd;           // the read cursor reads that attribute now (forwarded)
-  logic                  fin;              // the vertex moves to the pack register
-  logic                  pk_valid_q, pk_valid_d;   // pack register: a finished vertex
+  logic             f1_q, f1_d;       // the head's line G (of two missing lines) is written
+  logic             c1_valid_q, c1_valid_d;
+  desc_t            c1_q, c1_d;
+  logic             c1_fv_q, c1_fv_d; // C1: a line taken from the response FIFO ...
+  logic             c1_fs_q, c1_fs_d; // ... is line G + 1 (else G)
+  logic [511:0]     c1_fill_q, c1_fill_d;
+  logic             c1_done;          // C1 finishes its group this clock
+  logic             c0_go;            // the head descriptor moves to C1
+  logic [1:0]       h_nf;             // lines the head takes from the response FIFO
+  logic [SetW-1:0]  h_s1;
+  logic             h_rd0, h_rd1;     // the head reads line G / G + 1 from the SRAM
+  logic [1:0]       sr_we, sr_re;     // per bank (set[0])
+  logic [1:0][BankW-1:0] sr_waddr, sr_raddr;
+  logic [1:0][511:0] sr_rdata;
+  logic [511:0]     sr_wdata;
+  logic [SetW-1:0]  w_set;
+
+  always_comb begin
+    h_nf   = 2'(desc_head.miss0) + 2'(desc_head.miss1);
+    h_s1   = desc_head.set0 + SetW'(1);
+    f1_d   = f1_q;
+    c0_go  = 1'b0;
+    rsp_pop  = 1'b0;
+    desc_pop = 1'b0;
+    w_set    = desc_head.set0;
+    sr_we    = '0;
+    sr_re    = '0;
+    sr_waddr = '0;
+    sr_raddr = '0;
+    sr_wdata = rsp_data;
+    // line G comes from the FIFO now only when it is the head's only missing line
+    h_rd0  = desc_head.use0 && !(desc_head.miss0 && !desc_head.miss1);
+    h_rd1  = desc_head.use1 && !desc_head.miss1;
+    if (desc_valid) begin
+      if (h_nf == 2'd2 && !f1_q) begin
+        // first of two missing lines: into the SRAM (read back at the go, like a hit)
+        if (rsp_valid) begin
+          rsp_pop = 1'b1;
+          f1_d    = 1'b1;
+          w_set   = desc_head.set0;
+          sr_we[w_set[0]] = 1'b1;
+        end
+      end else if ((!c1_valid_q || c1_done) && (h_nf == 2'd0 || rsp_valid)) begin
+        c0_go    = 1'b1;
+        desc_pop = 1'b1;
+        f1_d     = 1'b0;
+        if (h_nf != 2'd0) begin
+          rsp_pop = 1'b1;
+          w_set   = desc_head.miss1 ? h_s1 : desc_head.set0;
+          sr_we[w_set[0]] = 1'b1;
+        end
+        if (h_rd0) begin
+          sr_re[desc_head.set0[0]]    = 1'b1;
+          sr_raddr[desc_head.set0[0]] = desc_head.set0[SetW-1:1];
+        end
+        if (h_rd1) begin
+          sr_re[h_s1[0]]    = 1'b1;
+          sr_raddr[h_s1[0]] = h_s1[SetW-1:1];
+        end
+      end
+    end
+    sr_waddr[0] = w_set[SetW-1:1];
+    sr_waddr[1] = w_set[SetW-1:1];
+
+    c1_valid_d = c1_valid_q;
+    c1_d       = c1_q;
+    c1_fv_d    = c1_fv_q;
+    c1_fs_d    = c1_fs_q;
+    c1_fill_d  = c1_fill_q;
+    if (c1_done) c1_valid_d = 1'b0;
+    if (c0_go) begin
+      c1_valid_d = 1'b1;
+      c1_d       = desc_head;
+      c1_fv_d    = (h_nf != 2'd0);
+      c1_fs_d    = desc_head.miss1;
+      c1_fill_d  = rsp_data;
+    end
+  end
+
+  for (genvar b = 0; b < 2; b++) begin : g_bank
+    sram_1r1w #(
+      .Width(512),
+      .Depth(CacheLines / 2),
+      .MaskW(1)
+    ) u_data (
+      .clk_i,
+      .we_i    (sr_we[b]),
+      .waddr_i (sr_waddr[b]),
+      .wdata_i (sr_wdata),
+      .wmask_i (1'b1),
+      .re_i    (sr_re[b]),
+      .raddr_i (sr_raddr[b]),
+      .rdata_o (sr_rdata[b])
+    );
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Consume stage C1: the attributes' dwords from the window; the vertex to the pack register
+  // ---------------------------------------------------------------------------------------------
+  logic [511:0]          ln0, ln1;         // lines G and G + 1
+  logic [1023:0]         win;
+  logic [3:0][3:0][31:0] raw_q, raw_d;     // the vertex being assembled [attribute][dword]
+  logic [15:0][31:0]     mat_q, mat_d;     // the matrix, in descriptor order
+  logic                  pk_valid_q, pk_valid_d;   // pack register: a finished vertex or a row
   desc_t                 pk_q,       pk_d;
-  logic [3:0][3:0][31:0] pk_raw_q,   pk_raw_d;
+  logic [3:0][3:0][31:0] pk_raw_q,   pk_raw_d;     // a matrix row: pk_raw_q[0]
   logic                  push, push_ready;
   pineda_pkg::vtx_in_pkt_t vpkt, rpkt, opkt;
   logic [3:0][31:0]      pos_c, col_c, t0_c, t1_c;
   logic [3:0][7:0]       col_u;
-  // Fetch cache data (written and read at consume, in order)
-  logic [CacheLines-1:0][127:0] cdat_q, cdat_d;
-  logic [SetW-1:0]       r_s0, r_s1;       // the current attribute's lines
-  logic [255:0]          r_pair;           // {second line, first line}
-  logic [127:0]          r_dw;             // its four dwords from w0 on
-  logic [SetW-1:0]       f_set;            // the line being filled
+  logic                  pk_free;
 
   always_comb begin
-    ca = left_q[0] ? 2'd0 : (left_q[1] ? 2'd1 : (left_q[2] ? 2'd2 : 2'd3));
-    ra = rleft_q[0] ? 2'd0 : (rleft_q[1] ? 2'd1 : (rleft_q[2] ? 2'd2 : 2'd3));
+    ln0 = (c1_fv_q && !c1_fs_q) ? c1_fill_q : sr_rdata[c1_q.set0[0]];
+    ln1 = (c1_fv_q && c1_fs_q)  ? c1_fill_q : sr_rdata[!c1_q.set0[0]];
+    win = {ln1, ln0};
 
+    pk_free    = !pk_valid_q || push_ready;
+    push       = pk_valid_q && push_ready;
+    pk_valid_d = pk_valid_q && !push;
+    pk_d       = pk_q;
+    pk_raw_d   = pk_raw_q;
+    raw_d      = raw_q;
+    mat_d      = mat_q;
+    c1_done    = 1'b0;
+    if (c1_valid_q) begin
+      if (c1_q.mat) begin
+        if (pk_free) begin
+          c1_done = 1'b1;
+          mat_d[c1_q.widx] = c1_q.wval;
+          pk_valid_d = 1'b1;
+          pk_d       = c1_q;
+          pk_raw_d   = '0;
+          pk_raw_d[0] = {mat_d[{c1_q.widx[3:2], 2'd3}], mat_d[{c1_q.widx[3:2], 2'd2}],
+                         mat_d[{c1_q.widx[3:2], 2'd1}], mat_d[{c1_q.widx[3:2], 2'd0}]};
+        end
+      end else if (!c1_q.eov || pk_free) begin
+        c1_done = 1'b1;
+        for (int a = 0; a < 4; a++) begin
+          if (c1_q.amask[a]) raw_d[a] = 128'(win >> {c1_q.aw[a], 5'd0});
+        end
+        if (c1_q.eov) begin
+          pk_valid_d = 1'b1;
+          pk_d       = c1_q;
+          pk_raw_d   = raw_d;
+          raw_d      = '0;   // elements out of bounds read 0
+        end
+      end
+    end
+  end
+
+  always_comb begin
     pos_c = comps(pk_q.fmt[0], pk_raw_q[0]);
     col_c = comps(pk_q.fmt[1], pk_raw_q[1]);
     t0_c  = comps(pk_q.fmt[2], pk_raw_q[2]);
@@ -456,120 +604,18 @@ module vertex_fetch #(
     vpkt.tex0.v = t0_c[1];
     vpkt.tex1.u = t1_c[0];
     vpkt.tex1.v = t1_c[1];
-    vpkt.vtx_id = {26'd0, pk_q.last, pk_q.slot};
+    vpkt.vtx_id = {26'd0, pk_q.first, pk_q.slot};
 
-    // The matrix row a matrix write sends (with the written value in place).
     rpkt       = '0;
     rpkt.kind  = pineda_pkg::VTX_KIND_MATRIX_ROW;
-    rpkt.row   = in_i.wr_idx[3:2];
-    rpkt.pos.x = mat_d[{in_i.wr_idx[3:2], 2'd0}];
-    rpkt.pos.y = mat_d[{in_i.wr_idx[3:2], 2'd1}];
-    rpkt.pos.z = mat_d[{in_i.wr_idx[3:2], 2'd2}];
-    rpkt.pos.w = mat_d[{in_i.wr_idx[3:2], 2'd3}];
+    rpkt.row   = pk_q.widx[3:2];
+    rpkt.pos.x = pk_raw_q[0][0];
+    rpkt.pos.y = pk_raw_q[0][1];
+    rpkt.pos.z = pk_raw_q[0][2];
+    rpkt.pos.w = pk_raw_q[0][3];
+
+    opkt = pk_q.mat ? rpkt : vpkt;
   end
-
-  always_comb begin
-    act_d      = act_q;
-    cur_d      = cur_q;
-    left_d     = left_q;
-    rleft_d    = rleft_q;
-    k_d        = k_q;
-    raw_d      = raw_q;
-    pk_valid_d = pk_valid_q;
-    pk_d       = pk_q;
-    pk_raw_d   = pk_raw_q;
-    dat_ready  = 1'b0;
-    desc_pop   = 1'b0;
-    push       = 1'b0;
-    opkt       = vpkt;
-    fin        = 1'b0;
-
-    cdat_d    = cdat_q;
-    r_s0      = cur_q.set0[ra];
-    r_s1      = r_s0 + SetW'(1);
-    f_set     = cur_q.miss0[ca] ? cur_q.set0[ca] : (cur_q.set0[ca] + SetW'(1));
-
-    // Two cursors over the vertex's attributes, both in order. The read cursor reads a cached
-    // attribute once the fill cursor has passed it (its lines and every earlier fill written),
-    // or in the clock its last fill dword arrives (forwarded). The fill cursor writes a line
-    // only when every earlier cached attribute has been read (or is read in this clock, from the
-    // old contents): a fill never overwrites a line an earlier hit still needs. Uncached dwords
-    // go to raw_q and need no such care.
-    r_below = rleft_q & ~(4'b1111 << ca);
-    rd      = act_q && (rleft_q != '0) && ((left_q == '0) || (ca > ra));
-    f_ok    = act_q && (left_q != '0) &&
-              (!cur_q.cached[ca] || (r_below == '0) || (rd && (r_below == (4'b0001 << ra))));
-    f_last  = f_ok && cur_q.cached[ca] && dat_valid && (k_q == 2'd3) &&
-              !(cur_q.miss0[ca] && cur_q.miss1[ca]);
-    rd_fwd  = f_last && rleft_q[ca] && (ra == ca);
-    r_pair  = {cdat_q[r_s1], cdat_q[r_s0]};
-    if (rd_fwd) begin
-      // The dword being written completes the attribute's last missing line.
-      if (cur_q.miss0[ca]) r_pair[96 +: 32]  = dat;
-      else                 r_pair[224 +: 32] = dat;
-    end
-    r_dw    = 128'(r_pair >> {cur_q.w0[ra], 5'd0});
-    if (rd || rd_fwd) begin
-      raw_d[ra]   = r_dw;
-      rleft_d[ra] = 1'b0;
-    end
-
-    if (f_ok && dat_valid) begin
-      dat_ready = 1'b1;
-      if (!cur_q.cached[ca]) begin
-        // Uncached: the attribute's n dwords from the reader, one per clock.
-        raw_d[ca][k_q] = dat;
-        if (3'(k_q) + 3'd1 == ((cur_q.fmt[ca] == 3'd5) ? 3'd1 : cur_q.fmt[ca])) begin
-          left_d[ca] = 1'b0;
-          k_d        = '0;
-        end else begin
-          k_d = k_q + 2'd1;
-        end
-      end else begin
-        // Fill the first, then the second missing line, one dword per clock.
-        cdat_d[f_set][32*k_q +: 32] = dat;
-        k_d                         = k_q + 2'd1;
-        if (k_q == 2'd3) begin
-          if (cur_q.miss0[ca]) begin
-            cur_d.miss0[ca] = 1'b0;
-            left_d[ca]      = cur_q.miss1[ca];
-          end else begin
-            cur_d.miss1[ca] = 1'b0;
-            left_d[ca]      = 1'b0;
-          end
-        end
-      end
-    end
-
-    // Output: the pack register goes out; a finished vertex moves into it in the clock it
-    // finishes, and the next descriptor is loaded in the same clock.
-    if (pk_valid_q && push_ready) begin
-      push       = 1'b1;
-      pk_valid_d = 1'b0;
-    end
-    if (act_q && (left_d == '0) && (rleft_d == '0) && (!pk_valid_q || push_ready)) begin
-      fin        = 1'b1;
-      pk_valid_d = 1'b1;
-      pk_d       = cur_q;
-      pk_raw_d   = raw_d;
-      act_d      = 1'b0;
-    end
-    if ((!act_q || fin) && desc_valid) begin
-      desc_pop = 1'b1;
-      act_d    = 1'b1;
-      cur_d    = desc_head;
-      left_d   = desc_head.need & (~desc_head.cached | desc_head.miss0 | desc_head.miss1);
-      rleft_d  = desc_head.need & desc_head.cached;
-      k_d      = '0;
-      raw_d    = '0;
-    end
-    if (mat_go) begin
-      push = 1'b1;
-      opkt = rpkt;
-    end
-  end
-
-  assign asm_idle = !act_q && !pk_valid_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -578,56 +624,52 @@ module vertex_fetch #(
       vb_size_q   <= '0;
       attr_q      <= '0;
       mat_q       <= MatReset;
-      ia_q        <= '0;
-      act_q       <= 1'b0;
-      cur_q       <= '0;
-      left_q      <= '0;
-      rleft_q     <= '0;
-      pk_valid_q  <= 1'b0;
-      pk_q        <= '0;
-      pk_raw_q    <= '0;
-      k_q         <= '0;
-      raw_q       <= '0;
       cval_q      <= '0;
       ctag_q      <= '0;
       cdraw_q     <= '0;
       cdv_q       <= 1'b0;
-      dq_cached   <= '0;
-      dq_miss0    <= '0;
-      dq_miss1    <= '0;
-      dq_set0     <= '0;
-      dq_w0       <= '0;
+      gi_q        <= '0;
+      g0d_q       <= 1'b0;
+      cred_q      <= '0;
+      dcnt_q      <= '0;
+      f1_q        <= 1'b0;
+      c1_valid_q  <= 1'b0;
+      c1_q        <= '0;
+      c1_fv_q     <= 1'b0;
+      c1_fs_q     <= 1'b0;
+      raw_q       <= '0;
+      pk_valid_q  <= 1'b0;
+      pk_q        <= '0;
+      pk_raw_q    <= '0;
     end else begin
       vb_base_q   <= vb_base_d;
       vb_stride_q <= vb_stride_d;
       vb_size_q   <= vb_size_d;
       attr_q      <= attr_d;
       mat_q       <= mat_d;
-      ia_q        <= ia_d;
-      act_q       <= act_d;
-      cur_q       <= cur_d;
-      left_q      <= left_d;
-      rleft_q     <= rleft_d;
-      pk_valid_q  <= pk_valid_d;
-      pk_q        <= pk_d;
-      pk_raw_q    <= pk_raw_d;
-      k_q         <= k_d;
-      raw_q       <= raw_d;
       cval_q      <= cval_d;
       ctag_q      <= ctag_d;
       cdraw_q     <= cdraw_d;
       cdv_q       <= cdv_d;
-      dq_cached   <= d_cached;
-      dq_miss0    <= d_miss0;
-      dq_miss1    <= d_miss1;
-      dq_set0     <= d_set0;
-      dq_w0       <= d_w0;
+      gi_q        <= gi_d;
+      g0d_q       <= g0d_d;
+      cred_q      <= cred_d;
+      dcnt_q      <= dcnt_d;
+      f1_q        <= f1_d;
+      c1_valid_q  <= c1_valid_d;
+      c1_q        <= c1_d;
+      c1_fv_q     <= c1_fv_d;
+      c1_fs_q     <= c1_fs_d;
+      raw_q       <= raw_d;
+      pk_valid_q  <= pk_valid_d;
+      pk_q        <= pk_d;
+      pk_raw_q    <= pk_raw_d;
     end
   end
 
-  // The cache data needs no reset: a line is read only after its fill (valid bits gate hits).
+  // The fill register needs no reset (it is used only with c1_fv_q).
   always_ff @(posedge clk_i) begin
-    cdat_q <= cdat_d;
+    c1_fill_q <= c1_fill_d;
   end
 
   stream_reg #(
@@ -644,11 +686,41 @@ module vertex_fetch #(
   );
 
   always_comb begin
-    idle_o = asm_idle && desc_empty && reader_idle && !out_valid_o && (ia_q == 2'd0);
+    idle_o = desc_empty && !c1_valid_q && !pk_valid_q && !out_valid_o && (cred_q == '0) &&
+             (gi_q == 2'd0) && !g0d_q;
   end
 
+`ifndef SYNTHESIS
+  logic                       req_held_q;
+  pineda_pkg::mem_line_req_t  req_prev_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      req_held_q <= 1'b0;
+      req_prev_q <= '0;
+    end else begin
+      req_held_q <= mem_req_valid_o && !mem_req_ready_i;
+      req_prev_q <= mem_req_o;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      DescRoom: assert (!desc_push || desc_in_ready)
+        else $error("vertex_fetch: descriptor FIFO overflow");
+      ReqStable: assert (!req_held_q || (mem_req_valid_o && mem_req_o == req_prev_q))
+        else $error("vertex_fetch: line request changed while stalled");
+      RspRoom: assert (!mem_rsp_valid_i || rsp_in_ready)
+        else $error("vertex_fetch: response FIFO overflow (the credit rule is broken)");
+      RspRead: assert (!mem_rsp_valid_i || !mem_rsp_i.we)
+        else $error("vertex_fetch: a write response (it never writes)");
+      FillWhenNeeded: assert (!rsp_pop || rsp_valid)
+        else $error("vertex_fetch: popping an empty response FIFO");
+    end
+  end
+`endif
+
   logic unused_sig;
-  assign unused_sig = ^{desc_full, desc_count, t0_c[3:2], t1_c[3:2], a_addr[0][1:0], a_addr[1][1:0],
-                        a_addr[2][1:0], a_addr[3][1:0]};
+  assign unused_sig = ^{desc_full, desc_count, rsp_empty, rsp_full, rsp_count, t0_c[3:2], t1_c[3:2],
+                        a_addr[0][1:0], a_addr[1][1:0], a_addr[2][1:0], a_addr[3][1:0],
+                        mem_rsp_i.src, mem_rsp_i.tag, mem_rsp_i.we, a_last[5:0]};
 
 endmodule

@@ -13,9 +13,11 @@
 //           with m = 1 the triangle goes out in the same clock, else the lookup repeats next clock.
 // So a triangle takes max(1, m) clocks: 1 index per clock for lists and strips while m <= 1
 // (indices that complete no triangle are taken while stage B works).
-// Closing a batch sets last on its final vertex and final triangle: each output stream keeps its
-// newest packet in a hold register until the next packet of the batch (last = 0) or the close
-// (last = 1) releases it. A token closes the batch, then goes out on the triangle stream.
+// A vertex goes out on the vertex stream in the clock its slot is allocated (first = 1 on slot 0,
+// the batch's start), so the vertex stream never waits for the batch to close. Closing a batch
+// sets last on its final triangle: the triangle stream keeps its newest packet in a hold register
+// until the next triangle of the batch (last = 0) or the close (last = 1) releases it. A token
+// closes the batch, then goes out on the triangle stream.
 // A front-end state write (wr = 1) closes the batch like a token, then goes out on BOTH streams
 // (one vfetch_pkt_t and one prim_pkt_t with wr, wr_idx, wr_val, every other field 0), after the
 // closed batch's vertices and triangles: a write never shares a batch with anything. A write in
@@ -76,9 +78,7 @@ module vertex_tags (
   logic                   tri_cap;          // the batch has VTX_BATCH_TRIS triangles
   logic [31:0]            pid_q,  pid_d;
 
-  // Hold registers and output registers
-  logic                    hv_valid_q, hv_valid_d;
-  pineda_pkg::vfetch_pkt_t hv_q,       hv_d;
+  // Hold register (triangles) and output registers
   logic                    hp_valid_q, hp_valid_d;
   pineda_pkg::prim_pkt_t   hp_q,       hp_d;
   logic                    ov_push, ov_ready;
@@ -120,7 +120,7 @@ module vertex_tags (
     for (int k = 0; k < 3; k++) begin
       slot[k] = hit[k] ? hslot[k] : new_slot;
     end
-    v_room = !hv_valid_q || ov_ready;
+    v_room = ov_ready;
     p_room = !hp_valid_q || op_ready;
   end
 
@@ -136,6 +136,7 @@ module vertex_tags (
     vnew.index    = w_idx_q[first_miss];
     vnew.inst_id  = w_inst_q;
     vnew.slot     = new_slot;
+    vnew.first    = (used_q == '0);
     vnew.draw_id  = w_draw_q;
     pnew          = '0;
     pnew.s0       = slot[0];
@@ -157,7 +158,7 @@ module vertex_tags (
           if (!fits || tri_cap) begin
             // The triangle is retried in the empty batch. tri_cap holds from the triangle's first
             // clock (ntri_q changes only when a triangle completes), so nothing is allocated first.
-            do_close = v_room && p_room;
+            do_close = p_room;
           end else if (nmiss == 2'd0) begin
             emit_p = p_room;
           end else if (nmiss == 2'd1) begin
@@ -172,13 +173,13 @@ module vertex_tags (
           if (used_q == '0) begin
             w_done = 1'b1;
           end else begin
-            do_close = v_room && p_room;
+            do_close = p_room;
             w_done   = do_close;
           end
         end
         WorkToken: begin
           if (used_q != '0) begin
-            do_close = v_room && p_room;
+            do_close = p_room;
           end else if (!hp_valid_q && op_ready) begin
             emit_tok = 1'b1;
             w_done   = 1'b1;
@@ -186,8 +187,8 @@ module vertex_tags (
         end
         WorkWrite: begin
           if (used_q != '0) begin
-            do_close = v_room && p_room;
-          end else if (!hv_valid_q && !hp_valid_q && ov_ready && op_ready) begin
+            do_close = p_room;
+          end else if (!hp_valid_q && ov_ready && op_ready) begin
             emit_wr = 1'b1;
             w_done  = 1'b1;
           end
@@ -202,21 +203,17 @@ module vertex_tags (
     used_d     = used_q;
     ntri_d     = ntri_q;
     pid_d      = pid_q;
-    hv_valid_d = hv_valid_q;
-    hv_d       = hv_q;
     hp_valid_d = hp_valid_q;
     hp_d       = hp_q;
     ov_push    = 1'b0;
-    ov_pkt     = hv_q;
+    ov_pkt     = vnew;
     op_push    = 1'b0;
     op_pkt     = hp_q;
 
     if (emit_v) begin
       tag_d[new_slot] = w_idx_q[first_miss];
       used_d          = used_q + (SlotW + 1)'(1);
-      ov_push         = hv_valid_q;  // the previous vertex of the batch goes out (last = 0)
-      hv_valid_d      = 1'b1;
-      hv_d            = vnew;
+      ov_push         = 1'b1;
     end
     if (emit_p) begin
       ntri_d     = ntri_q + 7'd1;
@@ -226,11 +223,8 @@ module vertex_tags (
       hp_d       = pnew;
     end
     if (do_close) begin
-      ov_push     = 1'b1;
-      ov_pkt.last = 1'b1;
       op_push     = 1'b1;
       op_pkt.last = 1'b1;
-      hv_valid_d  = 1'b0;
       hp_valid_d  = 1'b0;
       used_d      = '0;
       ntri_d      = '0;
@@ -362,8 +356,6 @@ module vertex_tags (
       used_q     <= '0;
       ntri_q     <= '0;
       pid_q      <= '0;
-      hv_valid_q <= 1'b0;
-      hv_q       <= '0;
       hp_valid_q <= 1'b0;
       hp_q       <= '0;
     end else begin
@@ -382,8 +374,6 @@ module vertex_tags (
       used_q     <= used_d;
       ntri_q     <= ntri_d;
       pid_q      <= pid_d;
-      hv_valid_q <= hv_valid_d;
-      hv_q       <= hv_d;
       hp_valid_q <= hp_valid_d;
       hp_q       <= hp_d;
     end
@@ -416,14 +406,14 @@ module vertex_tags (
   );
 
   always_comb begin
-    idle_o = !w_valid_q && !hv_valid_q && !hp_valid_q && !vtx_valid_o && !prim_valid_o;
+    idle_o = !w_valid_q && !hp_valid_q && !vtx_valid_o && !prim_valid_o;
   end
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (!(do_close && !(hv_valid_q && hp_valid_q)))
-        else $error("%m: closing a batch without a vertex and a triangle");
+      assert (!(do_close && !hp_valid_q))
+        else $error("%m: closing a batch without a triangle");
       assert (used_q <= (SlotW + 1)'(Slots))
         else $error("%m: more than VTX_BATCH_SLOTS vertices in a batch");
     end

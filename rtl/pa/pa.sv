@@ -4,13 +4,19 @@
 // rtl/top/front_end.sv; unit test tb/pa/test_pa.cpp.
 //
 // Inputs: the clip-space vertex stream of VTX (clip_vtx_pkt_t; a batch's vertices in slot order,
-// vtx_id[4:0] = slot, vtx_id[5] = last of the batch; tokens on it are dropped) and the triangle
+// vtx_id[4:0] = slot, vtx_id[5] = first of the batch; tokens on it are dropped) and the triangle
 // stream of vertex tags (prim_pkt_t: slots, last of batch, end-of-pipe tokens, state writes).
 // Output: pa_tri_pkt_t for SETUP.
 //
-// Vertex buffer: two banks of 32 vertices. The vertex stream fills bank vb_q.wr_bank while the
-// triangles of bank vb_q.rd_bank are processed; a bank is full from its last vertex until its last
-// triangle is done.
+// Vertex buffer: two banks of 32 vertices. A batch's first vertex (vtx_id[5]) takes bank
+// vb_q.wr_bank (waiting while that bank still holds the batch before the previous one) and
+// flips wr_bank; the batch's other vertices follow into the same bank (!wr_bank). The triangles
+// of bank vb_q.rd_bank are processed as soon as their three slots are loaded and projected, also
+// while the rest of the batch is still arriving (vertex tags sends a vertex as soon as it is
+// allocated, before the triangles that use it, so the two streams never wait for each other's
+// batch to complete). A bank is busy from its first vertex until its last triangle is done; a
+// vertex arriving for a bank that is no longer busy (its batch is done, no triangle reads it) is
+// dropped.
 //
 // Projector (pj_*): every vertex of a bank is projected once (1/w, viewport, snap, z) into a
 // per-slot cache pcache_q (sx, sy, z, 1/w; two read ports with registered addresses, so it
@@ -109,8 +115,8 @@ module pa (
 
   // The two vertex buffer banks.
   typedef struct packed {
-    logic [1:0]      full;       // per bank: last vertex in, last triangle not done yet
-    logic            wr_bank;    // bank the vertex stream fills
+    logic [1:0]      busy;       // per bank: first vertex in, last triangle not done yet
+    logic            wr_bank;    // bank the next batch's first vertex takes (!wr_bank: loading)
     logic            rd_bank;    // bank whose triangles are processed
     logic [1:0][5:0] loaded;     // per bank: vertices loaded
     logic [1:0][5:0] projected;  // per bank: vertices projected into pcache_q (<= loaded)
@@ -525,6 +531,7 @@ module pa (
   // ---------------------------------------------------------------------------------------------
   // Next state
   // ---------------------------------------------------------------------------------------------
+  logic       vtx_bank;  // bank the input vertex goes to
   logic       out_free, vtx_fire, pos_nan_ld, pos_nan_p, prim_done, proj_rdy, vp_wr;
   logic [4:0] smax;
   logic [6:0] code_ld, or_next;
@@ -568,18 +575,21 @@ module pa (
     if (out_valid_q && out_ready_i) out_valid_d = 1'b0;
 
     // ---- vertex stream
-    vtx_ready_o = !vb_q.full[vb_q.wr_bank];
+    vtx_bank    = vtx_i.vtx_id[5] ? vb_q.wr_bank : !vb_q.wr_bank;
+    vtx_ready_o = vtx_i.eop || !vtx_i.vtx_id[5] || !vb_q.busy[vb_q.wr_bank];
     vtx_fire    = vtx_valid_i && vtx_ready_o;
-    if (vtx_fire && !vtx_i.eop) begin
+    // A vertex of a batch whose triangles are all done (one no triangle reads: vertex tags never
+    // sends one, the unit tests do) is dropped, like a token.
+    if (vtx_fire && !vtx_i.eop && (vtx_i.vtx_id[5] || vb_q.busy[vtx_bank])) begin
       vb_we    = 1'b1;
-      vb_waddr = {vb_q.wr_bank, vtx_i.vtx_id[4:0]};
+      vb_waddr = {vtx_bank, vtx_i.vtx_id[4:0]};
       vb_wdata.color = vtx_i.color;
       vb_wdata.a = {vtx_i.tex1.v, vtx_i.tex1.u, vtx_i.tex0.v, vtx_i.tex0.u,
                     vtx_i.pos.w, vtx_i.pos.z, vtx_i.pos.y, vtx_i.pos.x};
-      vb_d.loaded[vb_q.wr_bank] = vb_q.loaded[vb_q.wr_bank] + 6'd1;
+      vb_d.loaded[vtx_bank] = vb_q.loaded[vtx_bank] + 6'd1;
       if (vtx_i.vtx_id[5]) begin
-        vb_d.full[vb_q.wr_bank] = 1'b1;
-        vb_d.wr_bank         = !vb_q.wr_bank;
+        vb_d.busy[vb_q.wr_bank] = 1'b1;
+        vb_d.wr_bank            = !vb_q.wr_bank;
       end
     end
 
@@ -611,11 +621,11 @@ module pa (
       endcase
     end
 
-    // a triangle starts once its three slots are projected (or the whole bank is)
+    // a triangle starts once its batch has begun and its three slots are projected
     smax = prim_i.s0;
     if (prim_i.s1 > smax) smax = prim_i.s1;
     if (prim_i.s2 > smax) smax = prim_i.s2;
-    proj_rdy = ({1'b0, smax} < vb_q.projected[vb_q.rd_bank]) || (vb_q.projected[vb_q.rd_bank] == vb_q.loaded[vb_q.rd_bank]);
+    proj_rdy = vb_q.busy[vb_q.rd_bank] && ({1'b0, smax} < vb_q.projected[vb_q.rd_bank]);
 
     code_ld    = dout & {4'hF, !depth_clip_off, !depth_clip_off, 1'b1};
     or_next    = seq_q.code_or | code_ld;
@@ -665,7 +675,7 @@ module pa (
             endcase
             // a viewport write: derived values in SDer1, SDer2
             state_d = vp_wr ? SDer1 : SIdle;
-          end else if (vb_q.full[vb_q.rd_bank] && proj_rdy) begin
+          end else if (proj_rdy) begin
             // LOAD, vertex 0
             poly_we    = 1'b1;
             poly_waddr = paddr(1'b0, 4'd0);
@@ -881,7 +891,7 @@ module pa (
       state_d      = SIdle;
       seq_d.load_vtx          = 2'd0;
       if (prim_i.last) begin
-        vb_d.full[vb_q.rd_bank] = 1'b0;
+        vb_d.busy[vb_q.rd_bank] = 1'b0;
         vb_d.rd_bank         = !vb_q.rd_bank;
         vb_d.loaded[vb_q.rd_bank] = 6'd0;
         vb_d.projected[vb_q.rd_bank] = 6'd0;
@@ -900,7 +910,7 @@ module pa (
 
     out_valid_o = out_valid_q;
     out_o       = out_q;
-    idle_o      = (state_q == SIdle) && !out_valid_q && (vb_q.full == 2'b00) && !pj_any;
+    idle_o      = (state_q == SIdle) && !out_valid_q && (vb_q.busy == 2'b00) && !pj_any;
     clip_busy_o = (state_q == SClip) || (state_q == SInt0) || (state_q == SInt1) || (state_q == SInt2)
                || (state_q == SInt3) || (state_q == SIntA) || (state_q == SIntB) || (state_q == SIntW);
   end
@@ -954,8 +964,8 @@ module pa (
         else $error("pa: output changed while stalled");
       PolyOverflow: assert (!(state_q == SClip && seq_q.out_len > 4'(MaxPoly - 1)))
         else $error("pa: polygon overflow");
-      VertexIntoFullBank: assert (!(vtx_fire && !vtx_i.eop && vb_q.full[vb_q.wr_bank]))
-        else $error("pa: vertex into a full bank");
+      FirstVertexIntoBusyBank: assert (!(vtx_fire && !vtx_i.eop && vtx_i.vtx_id[5] && vb_q.busy[vb_q.wr_bank]))
+        else $error("pa: a batch's first vertex into a busy bank");
       BankLoaded: assert (32'(vb_q.loaded[0]) <= pineda_pkg::VTX_BATCH_SLOTS &&
                           32'(vb_q.loaded[1]) <= pineda_pkg::VTX_BATCH_SLOTS)
         else $error("pa: a bank holds more vertices than a batch (%0d, %0d)", vb_q.loaded[0],
@@ -963,10 +973,10 @@ module pa (
       BankProjected: assert (vb_q.projected[0] <= vb_q.loaded[0] && vb_q.projected[1] <= vb_q.loaded[1])
         else $error("pa: more vertices projected than loaded (%0d of %0d, %0d of %0d)",
                     vb_q.projected[0], vb_q.loaded[0], vb_q.projected[1], vb_q.loaded[1]);
-      // Banks fill and drain in the same order: the bank after the read bank is full only if
+      // Banks fill and drain in the same order: the bank after the read bank is busy only if
       // the read bank is.
-      BankOrder: assert (!vb_q.full[!vb_q.rd_bank] || vb_q.full[vb_q.rd_bank])
-        else $error("pa: bank %0d full before the read bank %0d", !vb_q.rd_bank, vb_q.rd_bank);
+      BankOrder: assert (!vb_q.busy[!vb_q.rd_bank] || vb_q.busy[vb_q.rd_bank])
+        else $error("pa: bank %0d busy before the read bank %0d", !vb_q.rd_bank, vb_q.rd_bank);
       ProjectorSlotLoaded: assert (!pj_q.busy || {1'b0, pj_q.slot} < vb_q.loaded[pj_q.bank])
         else $error("pa: projecting slot %0d of bank %0d, not loaded", pj_q.slot, pj_q.bank);
       TriangleSlotsLoaded: assert (state_q != SLoad ||

@@ -10,9 +10,9 @@
 // pa_tri) are throttled and tapped like the others inside rtl/top/front_end.sv.
 // Memory: the external port is the line port (mem_line_req_t / mem_line_rsp_t, docs/contract.md
 // §2.1). mem_line_arbiter serves the line clients, client MEM_LC_X on its element X: CP, IA, PW,
-// DMA and the front end (MEM_LC_IF: index and vertex fetch behind the front end's own dword
-// arbiter, tag[3:2]). Clients that still speak dwords reach it through a mem_dword_adapter each;
-// the pixel writer (a colour cache of lines) is a line client of its own.
+// DMA, the pixel writer (a colour cache of lines), and the front end's index fetch (MEM_LC_IF)
+// and vertex fetch (MEM_LC_VF). PW, IF and VF speak lines; clients that still speak dwords
+// reach the arbiter through a mem_dword_adapter each.
 // Its per-client counters (requests granted, cycles waiting) are mem_grants_o / mem_waits_o,
 // indexed by client id (ids without a client read 0).
 //
@@ -113,8 +113,10 @@ module pineda_top #(
   output logic                   pa_clip_busy_o   // PA's clipper is working
 );
 
-  // Line clients: ids 0 .. NumClients-1 (MEM_LC_CP, IA, PW, DMA, IF).
-  localparam int unsigned NumClients = 5;
+  // Line clients: ids 0 .. NumClients-1 (MEM_LC_CP, IA, PW, DMA, IF, VF); of the first NumDword
+  // (CP, IA, PW, DMA) all but PW still speak dwords, each through a mem_dword_adapter.
+  localparam int unsigned NumClients = 6;
+  localparam int unsigned NumDword   = 4;
 
   // ---------------------------------------------------------------------------------------------
   // Producer side of each boundary (before the throttle)
@@ -132,12 +134,12 @@ module pineda_top #(
   logic eop_done_valid, eop_done_ready;
 
   // Dword clients, element = line client id (MEM_LC_*): each goes through a mem_dword_adapter.
-  pineda_pkg::mem_req_t cp_req, ia_req, dma_req, fe_req;
-  pineda_pkg::mem_rsp_t cp_rsp, ia_rsp, dma_rsp, fe_rsp;
+  pineda_pkg::mem_req_t cp_req, ia_req, dma_req;
+  pineda_pkg::mem_rsp_t cp_rsp, ia_rsp, dma_rsp;
   pineda_pkg::mem_line_rsp_t pw_rsp;
-  logic [NumClients-1:0]                      dw_req_valid, dw_req_ready, dw_rsp_valid, dw_rsp_ready;
-  logic [NumClients-1:0][pineda_pkg::MEM_REQ_BITS-1:0] dw_req;
-  logic [NumClients-1:0][pineda_pkg::MEM_RSP_BITS-1:0] dw_rsp;
+  logic [NumDword-1:0]                      dw_req_valid, dw_req_ready, dw_rsp_valid, dw_rsp_ready;
+  logic [NumDword-1:0][pineda_pkg::MEM_REQ_BITS-1:0] dw_req;
+  logic [NumDword-1:0][pineda_pkg::MEM_RSP_BITS-1:0] dw_rsp;
   // Line arbiter client ports (plain 2-D arrays: Yosys 0.55 sizes packed arrays of structs wrongly)
   logic [NumClients-1:0]                                   cl_req_valid, cl_req_ready;
   logic [NumClients-1:0][pineda_pkg::MEM_LINE_REQ_BITS-1:0] cl_req;
@@ -154,11 +156,9 @@ module pineda_top #(
   assign dw_req[pineda_pkg::MEM_LC_CP]  = cp_req;
   assign dw_req[pineda_pkg::MEM_LC_IA]  = ia_req;
   assign dw_req[pineda_pkg::MEM_LC_DMA] = dma_req;
-  assign dw_req[pineda_pkg::MEM_LC_IF]  = fe_req;
   assign cp_rsp  = dw_rsp[pineda_pkg::MEM_LC_CP];
   assign ia_rsp  = dw_rsp[pineda_pkg::MEM_LC_IA];
   assign dma_rsp = dw_rsp[pineda_pkg::MEM_LC_DMA];
-  assign fe_rsp  = dw_rsp[pineda_pkg::MEM_LC_IF];
 
   logic [31:0] cp_rdata, perf_rdata;
 
@@ -271,7 +271,22 @@ module pineda_top #(
     .out_data_o  (tap_ia_tri_o)
   );
 
-  front_end u_fe (
+  // The front end: index fetch and vertex fetch on their own line client ports (MEM_LC_IF,
+  // MEM_LC_VF); its dword port is unused (LinePorts = 1).
+  pineda_pkg::mem_line_req_t fe_if_lreq, fe_vf_lreq;
+  pineda_pkg::mem_line_rsp_t fe_if_lrsp, fe_vf_lrsp;
+  pineda_pkg::mem_req_t      fe_req;
+  logic                      fe_dw_req_valid, fe_dw_rsp_ready;
+  logic                      unused_fe_dword;
+  assign cl_req[pineda_pkg::MEM_LC_IF] = fe_if_lreq;
+  assign cl_req[pineda_pkg::MEM_LC_VF] = fe_vf_lreq;
+  assign fe_if_lrsp = cl_rsp[pineda_pkg::MEM_LC_IF];
+  assign fe_vf_lrsp = cl_rsp[pineda_pkg::MEM_LC_VF];
+  assign unused_fe_dword = ^{fe_dw_req_valid, fe_dw_rsp_ready, fe_req};
+
+  front_end #(
+    .LinePorts(1'b1)
+  ) u_fe (
     .clk_i,
     .rst_ni,
     .in_valid_i            (fe_valid),
@@ -299,12 +314,24 @@ module pineda_top #(
     .tap_vtx_clip_valid_o,
     .tap_vtx_clip_ready_o,
     .tap_vtx_clip_o,
-    .mem_req_valid_o       (dw_req_valid[pineda_pkg::MEM_LC_IF]),
-    .mem_req_ready_i       (dw_req_ready[pineda_pkg::MEM_LC_IF]),
+    .if_mem_req_valid_o    (cl_req_valid[pineda_pkg::MEM_LC_IF]),
+    .if_mem_req_ready_i    (cl_req_ready[pineda_pkg::MEM_LC_IF]),
+    .if_mem_req_o          (fe_if_lreq),
+    .if_mem_rsp_valid_i    (cl_rsp_valid[pineda_pkg::MEM_LC_IF]),
+    .if_mem_rsp_ready_o    (cl_rsp_ready[pineda_pkg::MEM_LC_IF]),
+    .if_mem_rsp_i          (fe_if_lrsp),
+    .vf_mem_req_valid_o    (cl_req_valid[pineda_pkg::MEM_LC_VF]),
+    .vf_mem_req_ready_i    (cl_req_ready[pineda_pkg::MEM_LC_VF]),
+    .vf_mem_req_o          (fe_vf_lreq),
+    .vf_mem_rsp_valid_i    (cl_rsp_valid[pineda_pkg::MEM_LC_VF]),
+    .vf_mem_rsp_ready_o    (cl_rsp_ready[pineda_pkg::MEM_LC_VF]),
+    .vf_mem_rsp_i          (fe_vf_lrsp),
+    .mem_req_valid_o       (fe_dw_req_valid),
+    .mem_req_ready_i       (1'b0),
     .mem_req_o             (fe_req),
-    .mem_rsp_valid_i       (dw_rsp_valid[pineda_pkg::MEM_LC_IF]),
-    .mem_rsp_ready_o       (dw_rsp_ready[pineda_pkg::MEM_LC_IF]),
-    .mem_rsp_i             (fe_rsp),
+    .mem_rsp_valid_i       (1'b0),
+    .mem_rsp_ready_o       (fe_dw_rsp_ready),
+    .mem_rsp_i             ('0),
     .idle_o                (fe_idle),
     .busy_o                (fe_busy_o),
     .clip_busy_o           (pa_clip_busy_o)
@@ -453,7 +480,7 @@ module pineda_top #(
   // ---------------------------------------------------------------------------------------------
   // Memory: dword clients onto the line port, then the line arbiter
   // ---------------------------------------------------------------------------------------------
-  for (genvar c = 0; c < NumClients; c++) begin : g_dw
+  for (genvar c = 0; c < NumDword; c++) begin : g_dw
    if (c != pineda_pkg::MEM_LC_PW) begin : g_adapter
     pineda_pkg::mem_req_t      dreq;
     pineda_pkg::mem_rsp_t      drsp;

@@ -55,14 +55,14 @@ inline std::string locate(const PrimPkt& p) {
 }
 inline std::string locate(const VtxInPkt& p) {
   return "kind=" + std::to_string(p.kind) + " slot=" + std::to_string(p.vtx_id & 31u) +
-         ((p.vtx_id >> 5) & 1u ? " (last of batch)" : "");
+         ((p.vtx_id >> 5) & 1u ? " (first of batch)" : "");
 }
 inline std::string locate(const IDrawPkt& p) {
   if (p.wr) return "state write FE[" + std::to_string(p.wr_idx) + "]";
   return "draw_id=" + std::to_string(p.draw_id);
 }
 inline std::string locate(const ClipVtxPkt& p) {
-  return "slot=" + std::to_string(p.vtx_id & 31u) + ((p.vtx_id >> 5) & 1u ? " (last of batch)" : "");
+  return "slot=" + std::to_string(p.vtx_id & 31u) + ((p.vtx_id >> 5) & 1u ? " (first of batch)" : "");
 }
 inline std::string locate(const MemReq& p) {
   return std::string(p.we ? "write" : "read") + " addr=" + bits::hex(p.addr);

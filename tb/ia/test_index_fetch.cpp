@@ -83,10 +83,15 @@ TEST_CASE("index_fetch: random indexed and non-indexed instanced draws, bounds, 
   CHECK(f.cuts() > 0);
   CHECK(writes > 0);
   CHECK(exp_writes == writes);
-  tb::DramConfig dram;
+  tb::LineDramConfig dram;  // the line port: 200 cycles with jitter, 32 bytes per clock
   dram.latency = 200;
   dram.jitter = 100;
   tb::check_unit<Vindex_fetch>("index_fetch.random", in, exp, seed, &mem, dram);
+  tb::LineDramConfig slow;  // reduced bandwidth: a line every 20 clocks, short jittered latency
+  slow.latency = 10;
+  slow.jitter = 40;
+  slow.bytes_per_clock = 3.2;
+  tb::check_unit<Vindex_fetch>("index_fetch.random.slow", in, exp, seed, &mem, slow);
 }
 
 TEST_CASE("index_fetch: bench, one long 16-bit indexed draw", "[.bench]") {
@@ -108,6 +113,6 @@ TEST_CASE("index_fetch: bench, one long 16-bit indexed draw", "[.bench]") {
   cfg.test = "index_fetch.bench";
   const auto r = tb::run_unit_bench<Vindex_fetch>(in, exp, cfg, &mem);
   REQUIRE(r.ok);
-  std::printf("index_fetch: %zu indices in %llu cycles = %.3f indices/clock (200-cycle memory)\n", exp.size(),
+  std::printf("index_fetch: %zu indices in %llu cycles = %.3f indices/clock (200-cycle line memory, 32 B/clock)\n", exp.size(),
               static_cast<unsigned long long>(r.cycles), static_cast<double>(exp.size()) / static_cast<double>(r.cycles));
 }

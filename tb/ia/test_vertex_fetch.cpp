@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// RTL vs model: vertex fetch (rtl/ia/vertex_fetch.sv vs cpp_model/ia/vertex_fetch). Besides the
-// output stream (bit for bit), the bench counts the memory read requests the RTL issues and
-// compares them with the model's prediction (VertexFetch::dwords_read(): the fetch cache's tags
-// are mirrored exactly), under the four stall patterns with 200-cycle memory and jitter.
+// RTL vs model: vertex fetch (rtl/ia/vertex_fetch.sv vs cpp_model/ia/vertex_fetch) on the line
+// port (tb/common/line_dram). Besides the output stream (bit for bit), the bench counts the line
+// read requests the RTL issues and compares them with the model's prediction
+// (VertexFetch::lines_read(): the fetch cache's tags are mirrored exactly), under the four stall
+// patterns with 200-cycle memory and jitter, at full and at reduced bandwidth.
 #define CATCH_CONFIG_MAIN
 #include "Vvertex_fetch.h"
 #include "ia/vertex_fetch.h"
 #include "ia/vertex_tags.h"
+#include "line_dram.h"
 #include "unit_test_main.h"
 
 using namespace pineda;
@@ -30,15 +32,15 @@ struct VfResult {
 
 // The unit bench (tb/common/unit_bench.h) with the read requests counted.
 VfResult run_vf(const std::vector<VFetchPkt>& in, const std::vector<VtxInPkt>& exp, uint64_t seed, double in_gap,
-                double out_stall, const tb::DramConfig& dcfg, Memory& mem, const std::string& test) {
+                double out_stall, const tb::LineDramConfig& dcfg, Memory& mem, const std::string& test) {
   VfResult res;
   tb::DriverConfig cfg;
   cfg.run = {test, seed, "build/tests/rtl_vertex_fetch --rng-seed " + std::to_string(seed)};
   tb::VlDriver<Vvertex_fetch> drv(cfg);
   Vvertex_fetch& dut = drv.dut();
-  tb::DramConfig dc = dcfg;
+  tb::LineDramConfig dc = dcfg;
   dc.seed = seed * 31 + 7;
-  tb::DramModel dram(mem, dc);
+  tb::LineDram dram(mem, dc);
   tb::StreamSource<VFetchPkt> src(in, in_gap);
   tb::StreamSink<VtxInPkt> out("out", exp, drv.run(), out_stall);
   dut.in_valid_i = 0;
@@ -56,7 +58,7 @@ VfResult run_vf(const std::vector<VFetchPkt>& in, const std::vector<VtxInPkt>& e
     const bool in_fire = src.fire(dut.in_ready_o);
     const bool req_fire = dut.mem_req_valid_o && dut.mem_req_ready_i;
     const bool rsp_fire = dut.mem_rsp_valid_i && dut.mem_rsp_ready_o;
-    const MemReq req = tb::unpack_sig<MemReq>(dut.mem_req_o);
+    const MemLineReq req = tb::unpack_sig<MemLineReq>(dut.mem_req_o);
     bool out_fire = false;
     std::string rep;
     if (!out.take(dut.out_valid_o, dut.out_ready_i, dut.out_o, drv.cycle(), rep, &out_fire)) {
@@ -100,31 +102,41 @@ VfResult run_vf(const std::vector<VFetchPkt>& in, const std::vector<VtxInPkt>& e
 }
 
 // Runs the model (with the cache, as the RTL is built) and the RTL under the four stall patterns:
-// outputs bit for bit, memory read requests equal to the model's dwords_read().
+// outputs bit for bit, line read requests equal to the model's lines_read(); then once more
+// with a tenth of the bandwidth and a short latency with jitter.
 model::VertexFetch check(const std::string& test, const std::vector<VFetchPkt>& in, Memory& mem, uint64_t seed) {
   model::VertexFetch vf;
   std::vector<VtxInPkt> exp;
   for (const auto& p : in) {
     for (const auto& v : vf.process(p, mem)) exp.push_back(v);
   }
-  tb::DramConfig dram;
+  tb::LineDramConfig dram;
   dram.latency = 200;
   dram.jitter = 100;
+  {
+    tb::LineDramConfig slow;
+    slow.latency = 20;
+    slow.jitter = 30;
+    slow.bytes_per_clock = 3.2;
+    const VfResult r = run_vf(in, exp, seed, 0.1, 0.2, slow, mem, test + "/slow memory");
+    INFO(r.report);
+    REQUIRE(r.ok);
+    CHECK(r.reads == vf.lines_read());
+  }
   for (const auto& pat : tb::kStallPatterns) {
     const VfResult r = run_vf(in, exp, seed, pat.in_gap, pat.out_stall, dram, mem, test + "/" + pat.name);
     INFO(r.report);
     REQUIRE(r.ok);
-    INFO(test << "/" << pat.name << " seed=" << seed << ": RTL read requests " << r.reads << ", model predicts "
-              << vf.dwords_read() << " (" << vf.line_misses() << " line fills, " << vf.uncached()
-              << " uncached elements)");
-    CHECK(r.reads == vf.dwords_read());
+    INFO(test << "/" << pat.name << " seed=" << seed << ": RTL line read requests " << r.reads
+              << ", model predicts " << vf.lines_read());
+    CHECK(r.reads == vf.lines_read());
     if (pat.in_gap == 0.0 && pat.out_stall == 0.0) {
-      std::printf("  %s: %llu vertices in %llu cycles, %llu dwords read (%llu line hits, %llu line fills, %llu "
-                  "uncached, %llu out of bounds)\n",
+      std::printf("  %s: %llu vertices in %llu cycles, %llu lines read (%llu line hits, %llu groups, %llu out of "
+                  "bounds)\n",
                   test.c_str(), static_cast<unsigned long long>(vf.vertices()),
                   static_cast<unsigned long long>(r.cycles), static_cast<unsigned long long>(r.reads),
-                  static_cast<unsigned long long>(vf.line_hits()), static_cast<unsigned long long>(vf.line_misses()),
-                  static_cast<unsigned long long>(vf.uncached()), static_cast<unsigned long long>(vf.out_of_bounds()));
+                  static_cast<unsigned long long>(vf.line_hits()), static_cast<unsigned long long>(vf.groups()),
+                  static_cast<unsigned long long>(vf.out_of_bounds()));
     }
   }
   return vf;
@@ -188,7 +200,7 @@ TEST_CASE("vertex_fetch: random layouts, formats, bounds, instances, matrix writ
       if (g.chance(0.05)) p.index = static_cast<uint32_t>(g.bits64());
       p.inst_id = static_cast<uint32_t>(g.range(0, 30));
       p.slot = v & 31u;
-      p.last = v + 1 == nv || (v & 31u) == 31u;
+      p.first = (v & 31u) == 0u;
       p.draw_id = static_cast<uint32_t>(layout);
       in.push_back(p);
     }
@@ -197,10 +209,10 @@ TEST_CASE("vertex_fetch: random layouts, formats, bounds, instances, matrix writ
   CHECK(vf.out_of_bounds() > 0);
   CHECK(vf.line_hits() > 0);
   CHECK(vf.line_misses() > 0);
-  CHECK(vf.uncached() > 0);
+  CHECK(vf.groups() > vf.vertices());  // some vertices need more than one group
 }
 
-TEST_CASE("vertex_fetch: cache edge cases: buffer ends inside a line, two-line elements, invalidation") {
+TEST_CASE("vertex_fetch: cache edge cases: buffer ends inside a line, two-line elements, invalidation, matrix rows") {
   const uint64_t seed = tb::announce_seed("rtl_vertex_fetch");
   Memory mem;
   const uint32_t vb = 0x00700004u;  // not line aligned
@@ -213,21 +225,44 @@ TEST_CASE("vertex_fetch: cache edge cases: buffer ends inside a line, two-line e
     p.slot = slot;
     return p;
   };
-  // Vertex 0: the first line starts before the buffer: uncached. Vertices 1..9 cached, vertex 10
-  // partly outside (position in bounds, its line beyond the end: uncached), 11 out of bounds.
+  // Vertex 0: its line starts before the buffer; vertices crossing a line boundary take two lines;
+  // vertex 10 partly outside (position in bounds, colour not), 11 out of bounds.
   for (uint32_t v = 0; v < 12; ++v) in.push_back(vert(v, v));
   for (uint32_t v = 0; v < 12; ++v) in.push_back(vert(11 - v, v));  // again: hits
   in.push_back(wr(FE_VP_X, 0));                                        // invalidates
   for (uint32_t v = 0; v < 12; ++v) in.push_back(vert(v, v));
-  in.back().last = 1;
+  in[in.size() - 12].first = 1;
+  // Matrix writes between vertices (rows in order), back to back.
+  in.push_back(wr(FE_MATRIX0 + 5, 0x40000000u));
+  in.push_back(wr(FE_MATRIX0 + 6, 0x40400000u));
+  in.push_back(vert(3, 0));
+  in.push_back(wr(FE_MATRIX0 + 15, 0xBF800000u));
+  // Position and texture coordinates 200 bytes apart: two groups per vertex; tex1 in the second
+  // buffer: three.
+  in.push_back(wr(FE_VB0_STRIDE, 8));
+  in.push_back(wr(FE_VB0_SIZE, 1000));
+  in.push_back(wr(FE_VB1_BASE, 0x00700300u));
+  in.push_back(wr(FE_VB1_STRIDE, 12));
+  in.push_back(wr(FE_VB1_SIZE, 1000));
+  in.push_back(wr(FE_ATTR_POS, ATTR_FMT_F32X2));
+  in.push_back(wr(FE_ATTR_COLOR, 0));
+  in.push_back(wr(FE_ATTR_TEX0, ATTR_FMT_F32X2 | (200u << 16)));
+  in.push_back(wr(FE_ATTR_TEX1, ATTR_FMT_F32X3 | 8u | (4u << 16)));
+  for (uint32_t v = 0; v < 20; ++v) {
+    VFetchPkt p = vert(v, v);
+    p.inst_id = v / 3;
+    p.first = v == 0;
+    p.draw_id = 1;
+    in.push_back(p);
+  }
   const auto vf = check("vertex_fetch.cache_edges", in, mem, seed);
-  CHECK(vf.uncached() > 0);
   CHECK(vf.line_hits() > 0);
-  // Without the cache the same stream reads exactly the elements' dwords.
+  CHECK(vf.groups() == vf.vertices() + 40);  // the last 20 vertices: three groups each
+  // Without the cache the same stream reads more lines.
   model::VertexFetch nc(false);
   for (const auto& p : in) nc.process(p, mem);
-  CHECK(nc.line_misses() == 0u);
-  CHECK(nc.dwords_read() > vf.dwords_read());
+  CHECK(nc.line_hits() == 0u);
+  CHECK(nc.lines_read() > vf.lines_read());
 }
 
 namespace {
@@ -265,20 +300,19 @@ void bench(const std::string& name, const std::vector<VFetchPkt>& in, Memory& me
     for (const auto& v : vf.process(p, mem)) exp.push_back(v);
     nc.process(p, mem);
   }
-  tb::DramConfig dram;
-  dram.latency = 200;
+  tb::LineDramConfig dram;  // 200 cycles, 32 bytes per clock
   const VfResult r = run_vf(in, exp, 1, 0.0, 0.0, dram, mem, name);
   INFO(r.report);
   REQUIRE(r.ok);
-  CHECK(r.reads == vf.dwords_read());
+  CHECK(r.reads == vf.lines_read());
   const double nv = static_cast<double>(vf.vertices());
-  std::printf("%s: %llu vertices in %llu cycles = %.3f vertices/clock; %llu dwords read = %.2f per vertex "
-              "(%.1f %% of lines hit; without the cache %llu = %.2f per vertex)\n",
+  std::printf("%s: %llu vertices in %llu cycles = %.3f vertices/clock; %llu lines read = %.2f bytes per vertex "
+              "(%.1f %% of lines hit; without the cache %llu lines)\n",
               name.c_str(), static_cast<unsigned long long>(vf.vertices()), static_cast<unsigned long long>(r.cycles),
               nv / static_cast<double>(r.cycles), static_cast<unsigned long long>(r.reads),
-              static_cast<double>(r.reads) / nv,
+              64.0 * static_cast<double>(r.reads) / nv,
               100.0 * static_cast<double>(vf.line_hits()) / static_cast<double>(vf.line_hits() + vf.line_misses()),
-              static_cast<unsigned long long>(nc.dwords_read()), static_cast<double>(nc.dwords_read()) / nv);
+              static_cast<unsigned long long>(nc.lines_read()));
 }
 
 }  // namespace
@@ -295,7 +329,7 @@ TEST_CASE("vertex_fetch: bench, F32x4 position + UNORM8x4 colour + 2 x F32x2", "
     VFetchPkt p;
     p.index = v;
     p.slot = v & 31u;
-    p.last = (v & 31u) == 31u;
+    p.first = (v & 31u) == 0u;
     in.push_back(p);
   }
   bench("vertex_fetch.bench sequential 4096", in, mem);
@@ -304,4 +338,9 @@ TEST_CASE("vertex_fetch: bench, F32x4 position + UNORM8x4 colour + 2 x F32x2", "
 TEST_CASE("vertex_fetch: bench, 24 x 24 grid list through the vertex tags", "[.bench]") {
   Memory mem;
   bench("vertex_fetch.bench grid 24x24", grid_stream(mem, 24), mem);
+}
+
+TEST_CASE("vertex_fetch: bench, 64 x 64 grid list through the vertex tags", "[.bench]") {
+  Memory mem;
+  bench("vertex_fetch.bench grid 64x64", grid_stream(mem, 64), mem);
 }

@@ -61,7 +61,7 @@ struct Streams {
       v.tex0.v = fb(1.0f - static_cast<float>(i) * 0.125f);
       v.tex1.u = fb(static_cast<float>(i));
       v.tex1.v = fb(-static_cast<float>(i));
-      v.vtx_id = static_cast<uint32_t>(i) | (i + 1 == pos.size() ? 32u : 0u);
+      v.vtx_id = static_cast<uint32_t>(i) | (i == 0 ? 32u : 0u);  // bit 5: first of the batch
       vtx.push_back(v);
     }
     for (size_t t = 0; t < tris.size(); ++t) {

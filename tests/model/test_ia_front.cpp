@@ -104,19 +104,21 @@ struct TagRun {
         ++pi;
       }
       while (vi < v.size() && v[vi].wr) {
-        REQUIRE(v[vi].last == 0u);
+        REQUIRE(v[vi].first == 0u);
         wv.push_back({batches, static_cast<uint32_t>(v[vi].wr_idx), static_cast<uint32_t>(v[vi].wr_val)});
         ++vi;
       }
       if (pi == p.size()) break;
       std::vector<uint32_t> slot_index;
-      while (true) {  // the batch's vertices: slots 0, 1, 2, ... in order
-        REQUIRE(vi < v.size());
+      REQUIRE(vi < v.size());
+      REQUIRE(v[vi].first == 1u);  // the batch's vertices: slots 0, 1, 2, ... in order
+      do {
         REQUIRE(v[vi].wr == 0u);
         REQUIRE(v[vi].slot == slot_index.size());
+        REQUIRE(v[vi].first == (slot_index.empty() ? 1u : 0u));
         slot_index.push_back(static_cast<uint32_t>(v[vi].index));
-        if (v[vi++].last) break;
-      }
+        ++vi;
+      } while (vi < v.size() && !v[vi].wr && !v[vi].first);
       REQUIRE(slot_index.size() <= VTX_BATCH_SLOTS);
       // Slots hold distinct indices (a tag array never holds one twice).
       std::map<uint32_t, int> seen;
@@ -308,11 +310,9 @@ TEST_CASE("vertex tags: a regular grid strip reuses vertices; a batch closes whe
   // Every batch but the last is full or could not take one more triangle's misses.
   size_t batch_v = 0;
   for (const auto& v : r.v) {
+    if (v.first) batch_v = 0;
     ++batch_v;
-    if (v.last) {
-      CHECK(batch_v <= VTX_BATCH_SLOTS);
-      batch_v = 0;
-    }
+    CHECK(batch_v <= VTX_BATCH_SLOTS);
   }
 }
 
@@ -333,12 +333,12 @@ VFetchPkt wr(uint32_t idx, uint32_t val) {
   p.wr_val = val;
   return p;
 }
-VFetchPkt vert(uint32_t index, uint32_t inst, uint32_t slot, bool last) {
+VFetchPkt vert(uint32_t index, uint32_t inst, uint32_t slot, bool first) {
   VFetchPkt p;
   p.index = index;
   p.inst_id = inst;
   p.slot = slot;
-  p.last = last;
+  p.first = first;
   return p;
 }
 }  // namespace
