@@ -188,7 +188,7 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
        "tile decisions/clock"},
       {"FINE", PERF_FINE_BUSY, static_cast<double>(s.tiles_emitted) * 64.0, 64.0 * tb::kNumRast,
        "coverage evaluations/clock"},
-      {"PW", PERF_PW_BUSY, static_cast<double>(t.pw_mem.size()), 1.0, "pixels/clock"},
+      {"PW", PERF_PW_BUSY, static_cast<double>(s.quads), 1.0, "quads/clock"},  // colour cache: 1 quad/clock
   };
   for (const auto& u : units) {
     const double busy = r.perf.at(u.perf_base), stalled = r.perf.at(u.perf_base + 1),
@@ -206,8 +206,9 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
     uj["fraction_of_peak"] = u.work / cyc / u.peak;
     j["units"][u.name] = uj;
   }
-  j["memory"] = memory_json(r, static_cast<double>(t.pw_mem.size()), peak_bytes_per_clock);
-  j["pixels"] = t.pw_mem.size();
+  j["memory"] = memory_json(r, static_cast<double>(s.pixels_written), peak_bytes_per_clock);
+  j["pixels"] = s.pixels_written;  // pixel (1x) or sample (4x) writes into PW's colour cache
+  j["pw_lines"] = t.pw_mem.size();  // its line writes
   j["tiles_visited"] = s.tiles_visited;
   j["tiles_emitted"] = t.coarse_tile.size();
   // Rasterizer figures (docs/architecture.md "Rasterizer benchmark"): the walk's decisions per
@@ -314,7 +315,7 @@ Row run_scene(const Options& o, const std::string& name) {
   row.setup = tr.setup_tri.size();
   row.tiles = tr.coarse_tile.size();
   row.covs = tr.fine_quad.size();
-  row.pixels = tr.pw_mem.size();
+  row.pixels = gpu.stats().pixels_written;
 
   std::ostringstream why;
   if (!r.ok) why << r.report;

@@ -43,7 +43,7 @@ ReplayOutcome replay(const SceneImage& img, const ReplayOptions& o) {
   cfg.rt_pitch = img.rt_pitch;
   cfg.wait_releases = img.wait_releases;
   cfg.eop_fence_mask = img.eop_fence_mask;
-  // The progress line: every ~2 s of wall time, pixel writes so far (of the model's, when known).
+  // The progress line: every ~2 s of wall time, PW line writes so far (of the model's, when known).
   const size_t want_px = out.model ? out.model->gpu->trace().pw_mem.size() : 0;
   const bool tty = isatty(STDERR_FILENO) != 0;
   auto last = t0;
@@ -55,7 +55,7 @@ ReplayOutcome replay(const SceneImage& img, const ReplayOptions& o) {
       last = now;
       const uint64_t px = tr[static_cast<size_t>(Boundary::PW_MEM)];
       const double s = since(t0);
-      std::fprintf(stderr, "%srtl: %llu cycles (%.0f k/s), %llu pixel writes", tty ? "\r" : "",
+      std::fprintf(stderr, "%srtl: %llu cycles (%.0f k/s), %llu PW line writes", tty ? "\r" : "",
                    static_cast<unsigned long long>(cycles), static_cast<double>(cycles) / s / 1000.0,
                    static_cast<unsigned long long>(px));
       if (want_px) std::fprintf(stderr, " of %zu (%.0f%%)", want_px, 100.0 * static_cast<double>(px) / static_cast<double>(want_px));
