@@ -46,10 +46,17 @@ module sram_fifo #(
   logic [1:0]      ob_count;
   logic            ob_empty, ob_full;
 
+  // Status: functions of registers only (its own block, so that no tool sees a path from
+  // out_ready_i or in_valid_i to them).
   always_comb begin
     sram_count = wptr_q - rptr_q;
     in_ready_o = (sram_count != PtrW'(Depth));
     full_o     = ~in_ready_o;
+    count_o    = CountW'(sram_count) + CountW'(rd_q) + CountW'(ob_count);
+    empty_o    = (count_o == '0);
+  end
+
+  always_comb begin
     push       = in_valid_i & in_ready_o;
     pop        = out_valid_o & out_ready_i;
     // Straight to the output register when nothing older is in the SRAM or in flight.
@@ -60,8 +67,6 @@ module sram_fifo #(
     sram_re    = (sram_count != '0) & ({1'b0, ob_count} + {2'b0, rd_q} - {2'b0, pop} < 3'd2);
     ob_valid_in = rd_q | bypass;
     ob_data_in  = rd_q ? sram_rdata : in_data_i;
-    count_o    = CountW'(sram_count) + CountW'(rd_q) + CountW'(ob_count);
-    empty_o    = (count_o == '0);
     wptr_d     = sram_we ? wptr_q + PtrW'(1) : wptr_q;
     rptr_d     = sram_re ? rptr_q + PtrW'(1) : rptr_q;
     rd_d       = sram_re;
