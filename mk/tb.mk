@@ -221,3 +221,9 @@ $(BUILD)/tests/rtl_line_reader: $(BUILD)/obj/tb/unit/test_line_reader.o $(TB_COM
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $(filter %.o,$^) $(MODEL_LIB) $(LSR_VL_LIBS) $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(TB_LDLIBS)
 RTL_UNIT_TESTS += $(BUILD)/tests/rtl_line_reader
+
+# ---- The line arbiter (rtl/mem/mem_line_arbiter.sv, default 5 clients) with its own harness
+# (tb/mem/test_mem_line_arbiter.cpp).
+$(eval $(call VL_MODEL,mem_line_arbiter))
+$(eval $(call TB_UNIT,mem_line_arbiter,mem))
+RTL_UNIT_TESTS += $(BUILD)/tests/rtl_mem_line_arbiter

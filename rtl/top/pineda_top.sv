@@ -11,7 +11,8 @@
 // Memory: the external port is the line port (mem_line_req_t / mem_line_rsp_t, docs/contract.md
 // §2.1). mem_line_arbiter serves the line clients, client MEM_LC_X on its element X: CP, IA, PW,
 // DMA and the front end (MEM_LC_IF: index and vertex fetch behind the front end's own dword
-// arbiter, tag[3:2]). Clients that still speak dwords reach it through a mem_dword_adapter each.
+// arbiter, tag[3:2]). The DMA speaks lines; the clients that still speak dwords reach the arbiter
+// through a mem_dword_adapter each.
 // Its per-client counters (requests granted, cycles waiting) are mem_grants_o / mem_waits_o,
 // indexed by client id (ids without a client read 0).
 //
@@ -121,8 +122,10 @@ module pineda_top #(
   logic eop_done_valid, eop_done_ready;
 
   // Dword clients, element = line client id (MEM_LC_*): each goes through a mem_dword_adapter.
-  pineda_pkg::mem_req_t cp_req, ia_req, dma_req, fe_req;
-  pineda_pkg::mem_rsp_t cp_rsp, ia_rsp, pw_rsp, dma_rsp, fe_rsp;
+  pineda_pkg::mem_req_t cp_req, ia_req, fe_req;
+  pineda_pkg::mem_rsp_t cp_rsp, ia_rsp, pw_rsp, fe_rsp;
+  pineda_pkg::mem_line_req_t dma_req;  // the DMA is a line client
+  pineda_pkg::mem_line_rsp_t dma_rsp;
   logic [NumClients-1:0]                      dw_req_valid, dw_req_ready, dw_rsp_valid, dw_rsp_ready;
   logic [NumClients-1:0][pineda_pkg::MEM_REQ_BITS-1:0] dw_req;
   logic [NumClients-1:0][pineda_pkg::MEM_RSP_BITS-1:0] dw_rsp;
@@ -142,12 +145,13 @@ module pineda_top #(
   assign dw_req[pineda_pkg::MEM_LC_CP]  = cp_req;
   assign dw_req[pineda_pkg::MEM_LC_IA]  = ia_req;
   assign dw_req[pineda_pkg::MEM_LC_PW]  = tap_pw_mem_o;
-  assign dw_req[pineda_pkg::MEM_LC_DMA] = dma_req;
+  assign dw_req[pineda_pkg::MEM_LC_DMA] = '0;  // no adapter: the DMA is on the line port
+  assign dw_req_valid[pineda_pkg::MEM_LC_DMA] = 1'b0;
+  assign dw_rsp_ready[pineda_pkg::MEM_LC_DMA] = 1'b1;
   assign dw_req[pineda_pkg::MEM_LC_IF]  = fe_req;
   assign cp_rsp  = dw_rsp[pineda_pkg::MEM_LC_CP];
   assign ia_rsp  = dw_rsp[pineda_pkg::MEM_LC_IA];
   assign pw_rsp  = dw_rsp[pineda_pkg::MEM_LC_PW];
-  assign dma_rsp = dw_rsp[pineda_pkg::MEM_LC_DMA];
   assign fe_rsp  = dw_rsp[pineda_pkg::MEM_LC_IF];
 
   logic [31:0] cp_rdata, perf_rdata;
@@ -204,11 +208,11 @@ module pineda_top #(
     .job_src_i       (copy_src),
     .job_dst_i       (copy_dst),
     .job_len_i       (copy_len),
-    .mem_req_valid_o (dw_req_valid[pineda_pkg::MEM_LC_DMA]),
-    .mem_req_ready_i (dw_req_ready[pineda_pkg::MEM_LC_DMA]),
+    .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_LC_DMA]),
+    .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_LC_DMA]),
     .mem_req_o       (dma_req),
-    .mem_rsp_valid_i (dw_rsp_valid[pineda_pkg::MEM_LC_DMA]),
-    .mem_rsp_ready_o (dw_rsp_ready[pineda_pkg::MEM_LC_DMA]),
+    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_LC_DMA]),
+    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_LC_DMA]),
     .mem_rsp_i       (dma_rsp),
     .idle_o          (dma_idle)
   );
@@ -422,7 +426,16 @@ module pineda_top #(
   // ---------------------------------------------------------------------------------------------
   // Memory: dword clients onto the line port, then the line arbiter
   // ---------------------------------------------------------------------------------------------
+  assign cl_req[pineda_pkg::MEM_LC_DMA] = dma_req;
+  assign dma_rsp                        = cl_rsp[pineda_pkg::MEM_LC_DMA];
   for (genvar c = 0; c < NumClients; c++) begin : g_dw
+   if (c == pineda_pkg::MEM_LC_DMA) begin : g_native
+    logic unused_dw;
+    assign unused_dw   = ^{dw_req[c], dw_req_valid[c], dw_rsp_ready[c]};
+    assign dw_req_ready[c] = 1'b0;
+    assign dw_rsp_valid[c] = 1'b0;
+    assign dw_rsp[c]       = '0;
+   end else begin : g_adapter
     pineda_pkg::mem_req_t      dreq;
     pineda_pkg::mem_rsp_t      drsp;
     pineda_pkg::mem_line_req_t lreq;
@@ -447,6 +460,7 @@ module pineda_top #(
     assign dw_rsp[c] = drsp;
     assign cl_req[c] = lreq;
     assign lrsp      = cl_rsp[c];
+   end
   end
 
   mem_line_arbiter #(
