@@ -512,7 +512,7 @@ BOUNDARIES = [
     StreamBoundary("setup_tri", "setup_pkt_t", "SETUP -> COARSE"),
     StreamBoundary("coarse_tile", "tile_pkt_t", "COARSE -> FINE", "per_lane"),
     StreamBoundary("fine_quad", "quad_pkt_t", "FINE -> PW", "per_owner"),
-    StreamBoundary("pw_mem", "mem_req_t", "PW -> memory arbiter", "from_rtl"),
+    StreamBoundary("pw_mem", "mem_line_req_t", "PW (colour cache line writes) -> line arbiter", "from_rtl"),
     # the geometry front end (OP_DRAW_FE), appended so the throttle bits above keep their index
     StreamBoundary("cp_idraw", "idraw_pkt_t", "CP -> index fetch: front-end draws, state writes, tokens"),
     StreamBoundary("if_index", "index_pkt_t", "index fetch -> vertex tags"),

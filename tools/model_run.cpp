@@ -77,6 +77,9 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(s.tiles_visited), static_cast<unsigned long long>(s.tiles_emitted),
                 static_cast<unsigned long long>(s.tiles_accepted), static_cast<unsigned long long>(s.tiles_covered),
                 static_cast<unsigned long long>(s.pixels_written));
+    std::printf("  quads %llu; colour cache: %llu line writes (%.2f bytes of port per pixel or sample)\n",
+                static_cast<unsigned long long>(s.quads), static_cast<unsigned long long>(s.pw_lines),
+                s.pixels_written ? 64.0 * static_cast<double>(s.pw_lines) / static_cast<double>(s.pixels_written) : 0.0);
     std::printf("  memory digest 0x%016llx\n", static_cast<unsigned long long>(img.mem.digest()));
     if (img.samples == 4) {  // 4x MSAA: the resolved image
       pineda::Memory resolved;

@@ -54,8 +54,8 @@ struct BoundaryTraits<Boundary::FINE_QUAD> {  // FINE -> PW
   static constexpr MultiRast multi_rast = MultiRast::PER_OWNER;
 };
 template <>
-struct BoundaryTraits<Boundary::PW_MEM> {  // PW -> memory arbiter
-  using Pkt = MemReq;
+struct BoundaryTraits<Boundary::PW_MEM> {  // PW (colour cache line writes) -> line arbiter
+  using Pkt = MemLineReq;
   static constexpr Boundary id = Boundary::PW_MEM;
   static constexpr const char* name = "pw_mem";
   static constexpr MultiRast multi_rast = MultiRast::FROM_RTL;
@@ -117,7 +117,7 @@ struct PerBoundary {
   F<SetupPkt> setup_tri{};  // SETUP -> COARSE
   F<TilePkt> coarse_tile{};  // COARSE -> FINE
   F<QuadPkt> fine_quad{};  // FINE -> PW
-  F<MemReq> pw_mem{};  // PW -> memory arbiter
+  F<MemLineReq> pw_mem{};  // PW (colour cache line writes) -> line arbiter
   F<IDrawPkt> cp_idraw{};  // CP -> index fetch: front-end draws, state writes, tokens
   F<IndexPkt> if_index{};  // index fetch -> vertex tags
   F<VFetchPkt> vt_vertex{};  // vertex tags -> vertex fetch (batch vertices, state writes)

@@ -3,8 +3,16 @@
 
 namespace pineda::model {
 
-void PixelWriter::process(const QuadPkt& q, const std::function<void(const MemReq&)>& emit) {
-  if (q.eop) return;  // end-of-pipe token: no write (the caller signals the completion)
+namespace {
+constexpr uint32_t kLineMask = (1u << 26) - 1;  // line addresses: byte address bits 31..6
+}
+
+PixelWriter::PixelWriter(uint32_t entries_per_bank) : entries_(entries_per_bank) {
+  for (auto& b : bank_) b.assign(entries_, Entry{});
+}
+
+void PixelWriter::pixel_writes(const QuadPkt& q, const std::function<void(const MemReq&)>& emit) {
+  if (q.eop) return;  // end-of-pipe token: no write
   const bool msaa = q.target.msaa != 0;
   for (int bit = 0; bit < 16; ++bit) {
     if (((q.mask >> bit) & 1u) == 0) continue;
@@ -19,19 +27,138 @@ void PixelWriter::process(const QuadPkt& q, const std::function<void(const MemRe
     r.wdata = q.color;
     r.be = 0xF;
     r.tag = 0;
-    ++pixels_;
     emit(r);
   }
 }
 
-std::vector<MemReq> PixelWriter::process(const QuadPkt& q) {
+std::vector<MemReq> PixelWriter::pixel_writes(const QuadPkt& q) {
   std::vector<MemReq> out;
-  process(q, [&out](const MemReq& r) { out.push_back(r); });
+  pixel_writes(q, [&out](const MemReq& r) { out.push_back(r); });
   return out;
+}
+
+std::vector<PixelWriter::Piece> PixelWriter::pieces(const QuadPkt& q) {
+  const bool msaa = q.target.msaa != 0;
+  std::array<Piece, 4> c{};
+  for (uint32_t r = 0; r < 2; ++r) {
+    const uint32_t y = static_cast<uint32_t>(q.qy) * 2u + r;
+    const uint32_t x = static_cast<uint32_t>(q.qx) * 2u;
+    const uint32_t row = static_cast<uint32_t>(q.target.base) + y * static_cast<uint32_t>(q.target.pitch) +
+                         x * (msaa ? 16u : 4u);
+    const uint32_t dw = row >> 2;  // dword address of the row's first dword (30 bits)
+    const uint32_t m = msaa ? static_cast<uint32_t>(q.mask >> (8 * r)) & 0xFFu
+                            : static_cast<uint32_t>(q.mask >> (2 * r)) & 0x3u;
+    const uint32_t w = m << (dw & 15u);  // up to 23 bits
+    c[2 * r] = Piece{(dw >> 4) & kLineMask, w & 0xFFFFu, r};
+    c[2 * r + 1] = Piece{((dw >> 4) + 1u) & kLineMask, w >> 16, r};
+  }
+  // A row-1 piece on the line of a row-0 piece joins it (pieces of one row are distinct lines).
+  for (int k = 2; k < 4; ++k) {
+    for (int j = 0; j < 2; ++j) {
+      if (c[k].mask != 0 && c[j].mask != 0 && c[k].line == c[j].line) {
+        c[j].mask |= c[k].mask;
+        c[k].mask = 0;
+      }
+    }
+  }
+  std::vector<Piece> out;
+  for (const Piece& p : c) {
+    if (p.mask != 0) out.push_back(p);
+  }
+  return out;
+}
+
+void PixelWriter::evict(Entry& e, const LineFn& emit) {
+  MemLineReq r;
+  r.we = 1;
+  r.addr = static_cast<uint64_t>(e.line) << 6;
+  r.be = 0;
+  for (int k = 0; k < 16; ++k) {
+    if ((e.mask >> k) & 1u) {
+      r.wdata[k].data = e.data[k];
+      r.be |= 0xFull << (4 * k);
+    }
+  }
+  ++lines_;
+  e.mask = 0;
+  emit(r);
+}
+
+void PixelWriter::process(const QuadPkt& q, const LineFn& emit) {
+  if (q.eop) {
+    flush(emit);
+    return;
+  }
+  pixel_writes(q, [this](const MemReq&) { ++pixels_; });
+  const uint32_t color = static_cast<uint32_t>(q.color);
+  for (const Piece& p : pieces(q)) {
+    Entry* hit = nullptr;
+    for (auto& b : bank_) {
+      for (auto& e : b) {
+        if (e.mask != 0 && e.line == p.line) hit = &e;
+      }
+    }
+    if (hit) {
+      ++hits_;
+    } else {
+      ++misses_;
+      hit = &bank_[p.bank][ptr_[p.bank]];
+      ptr_[p.bank] = (ptr_[p.bank] + 1) % entries_;
+      if (hit->mask != 0) evict(*hit, emit);
+      hit->line = p.line;
+    }
+    for (int k = 0; k < 16; ++k) {
+      if ((p.mask >> k) & 1u) hit->data[k] = color;
+    }
+    hit->mask |= p.mask;
+  }
+}
+
+std::vector<MemLineReq> PixelWriter::process(const QuadPkt& q) {
+  std::vector<MemLineReq> out;
+  process(q, [&out](const MemLineReq& r) { out.push_back(r); });
+  return out;
+}
+
+void PixelWriter::flush(const LineFn& emit) {
+  while (!clean()) {
+    for (auto& b : bank_) {
+      for (auto& e : b) {
+        if (e.mask != 0) {
+          evict(e, emit);
+          break;
+        }
+      }
+    }
+  }
+}
+
+std::vector<MemLineReq> PixelWriter::flush() {
+  std::vector<MemLineReq> out;
+  flush([&out](const MemLineReq& r) { out.push_back(r); });
+  return out;
+}
+
+bool PixelWriter::clean() const {
+  for (const auto& b : bank_) {
+    for (const auto& e : b) {
+      if (e.mask != 0) return false;
+    }
+  }
+  return true;
 }
 
 void PixelWriter::apply(const MemReq& r, Memory& mem) {
   if (r.we) mem.write32(static_cast<uint32_t>(r.addr), static_cast<uint32_t>(r.wdata), static_cast<uint32_t>(r.be));
+}
+
+void PixelWriter::apply(const MemLineReq& r, Memory& mem) {
+  if (!r.we) return;
+  const uint32_t base = static_cast<uint32_t>(r.addr) & ~63u;
+  for (int k = 0; k < 16; ++k) {
+    const uint32_t be = static_cast<uint32_t>(r.be >> (4 * k)) & 0xFu;
+    if (be != 0) mem.write32(base + 4u * static_cast<uint32_t>(k), static_cast<uint32_t>(r.wdata[k].data), be);
+  }
 }
 
 }  // namespace pineda::model

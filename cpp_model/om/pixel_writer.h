@@ -1,8 +1,31 @@
 // SPDX-License-Identifier: Apache-2.0
-// Pixel writer (docs/contract.md section 5, numerics.md section 6): one write per covered
-// pixel (1x) or sample (4x MSAA) of a quad.
+// Pixel writer (docs/contract.md section 5, numerics.md section 6, docs/architecture.md "Colour
+// cache"): a write-back colour cache of 64-byte lines in front of the line port.
+//
+// Memory effect of a quad (the reference, `pixel_writes`): one dword write per covered pixel
+// (1x) or sample (4x MSAA), lowest mask bit first, at
+// dword (target.base + y*target.pitch + x*4 [4x: x*16 + s*4]) mod 2^32, addr[1:0] ignored.
+//
+// The cache (`process`, `flush`) turns the quad stream into line writes; the sequence of line
+// writes depends only on the quads, the end-of-pipe tokens among them and the flush requests, so
+// the model predicts the RTL's line-write stream exactly:
+// - Two banks of `entries` lines each (default PW_ENTRIES = 32: 4 KiB), fully associative
+//   (a line is in at most one entry of either bank). An entry holds a line address (26 bits), its
+//   16 dwords and a dword dirty mask; mask 0 = empty.
+// - A quad is split into pieces: each of its two pixel rows covers 2 (1x) or 8 (4x) consecutive
+//   dwords, which fall in one line or straddle two. Up to four pieces (row 0 line, row 0 next line,
+//   row 1 line, row 1 next line); pieces with no covered dword are dropped, and a row-1 piece whose
+//   line equals a row-0 piece's is merged into it (small or aliasing pitches).
+// - Pieces are applied in that order. A hit writes the colour into the piece's dwords and ORs its
+//   mask. A miss allocates in bank (row of the piece: 0 or 1) the entry at that bank's round-robin
+//   pointer (then advanced); if that entry is dirty it is evicted first (a line write).
+// - A flush (end-of-pipe token, or an explicit flush: COPY, end of frame) writes every dirty entry
+//   back, one step at a time: bank 0's lowest dirty entry, then bank 1's; entries become empty.
+// - A line write: we = 1, addr = line << 6, wdata = the line's dwords (0 where not dirty),
+//   be = the dirty dwords' bytes, src = 0, tag = 0.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -12,19 +35,55 @@
 
 namespace pineda::model {
 
+constexpr uint32_t PW_BANKS = 2;
+constexpr uint32_t PW_ENTRIES = 32;  // lines per bank (RTL parameter EntriesPerBank)
+
 class PixelWriter {
  public:
-  // Writes for the set mask bits, lowest bit first.
-  std::vector<MemReq> process(const QuadPkt& q);
-  void process(const QuadPkt& q, const std::function<void(const MemReq&)>& emit);
-  // Applies one request to memory as the memory port does (addr[1:0] ignored, be honoured).
-  static void apply(const MemReq& r, Memory& mem);
+  using LineFn = std::function<void(const MemLineReq&)>;
 
-  uint64_t pixels_written() const { return pixels_; }  // writes (pixels at 1x, samples at 4x)
-  void reset_counters() { pixels_ = 0; }
+  explicit PixelWriter(uint32_t entries_per_bank = PW_ENTRIES);
+
+  // One quad into the cache (a token flushes it); the line writes it causes go to `emit`, in order.
+  void process(const QuadPkt& q, const LineFn& emit);
+  std::vector<MemLineReq> process(const QuadPkt& q);
+  // Writes back every dirty line (COPY, end of frame, host read).
+  void flush(const LineFn& emit);
+  std::vector<MemLineReq> flush();
+  bool clean() const;
+
+  // The memory effect of a quad: one dword write per covered pixel or sample, lowest bit first.
+  static void pixel_writes(const QuadPkt& q, const std::function<void(const MemReq&)>& emit);
+  static std::vector<MemReq> pixel_writes(const QuadPkt& q);
+  // Applies a dword write or a line write to memory as the memory port does.
+  static void apply(const MemReq& r, Memory& mem);
+  static void apply(const MemLineReq& r, Memory& mem);
+
+  uint64_t pixels_written() const { return pixels_; }  // pixels at 1x, samples at 4x
+  uint64_t lines_written() const { return lines_; }
+  uint64_t hits() const { return hits_; }
+  uint64_t misses() const { return misses_; }
+  void reset_counters() { pixels_ = lines_ = hits_ = misses_ = 0; }
+
+  struct Piece {
+    uint32_t line = 0;   // line address (byte address >> 6, 26 bits)
+    uint32_t mask = 0;   // dwords of the line (16 bits)
+    uint32_t bank = 0;   // preferred bank: the pixel row of the quad it comes from
+  };
+  // The pieces of a quad, in application order (0..4 of them).
+  static std::vector<Piece> pieces(const QuadPkt& q);
 
  private:
-  uint64_t pixels_ = 0;
+  struct Entry {
+    uint32_t line = 0;
+    uint32_t mask = 0;
+    std::array<uint32_t, 16> data{};
+  };
+  void evict(Entry& e, const LineFn& emit);
+  uint32_t entries_;
+  std::array<std::vector<Entry>, PW_BANKS> bank_;
+  std::array<uint32_t, PW_BANKS> ptr_{};
+  uint64_t pixels_ = 0, lines_ = 0, hits_ = 0, misses_ = 0;
 };
 
 }  // namespace pineda::model

@@ -115,9 +115,11 @@ void Gpu::process_tri(const TriPkt& tri) {
     if (trace_on_) trace_.coarse_tile.push_back(tile);
     fine_.process(tile, [this](const QuadPkt& quad) {
       if (trace_on_) trace_.fine_quad.push_back(quad);
-      pw_.process(quad, [this](const MemReq& req) {
-        if (trace_on_) trace_.pw_mem.push_back(req);
-        PixelWriter::apply(req, mem_);
+      // Memory gets every pixel write at once; the colour cache's line writes (evictions, and
+      // the flush of an end-of-pipe token) are the pw_mem boundary.
+      PixelWriter::pixel_writes(quad, [this](const MemReq& req) { PixelWriter::apply(req, mem_); });
+      pw_.process(quad, [this](const MemLineReq& line) {
+        if (trace_on_) trace_.pw_mem.push_back(line);
       });
       // The token leaves the pixel writer once every earlier write is done (here: applied).
       if (quad.eop) cp_.eop_complete();
@@ -146,6 +148,7 @@ void Gpu::update_stats() {
   stats_.tiles_covered = fine_.tiles_covered();
   stats_.quads = fine_.quads_emitted();
   stats_.pixels_written = pw_.pixels_written();
+  stats_.pw_lines = pw_.lines_written();
   stats_.indices = if_.indices();
   stats_.index_oob = if_.out_of_bounds();
   stats_.vc_references = vt_.references();
@@ -163,6 +166,13 @@ void Gpu::update_stats() {
   stats_.pa_culled_face = ps.culled_face;
   stats_.pa_culled_area = ps.culled_area;
   stats_.pa_culled_empty = ps.culled_empty;
+}
+
+void Gpu::flush_pixels() {
+  pw_.flush([this](const MemLineReq& line) {
+    if (trace_on_) trace_.pw_mem.push_back(line);
+  });
+  update_stats();
 }
 
 RunResult Gpu::run_with_host(const std::vector<HostAction>& actions, uint64_t max_dwords) {
@@ -189,14 +199,21 @@ RunResult Gpu::run(uint64_t max_dwords) {
     if (draw) process_draw(*draw);
     if (auto fe = cp_.take_fe()) process_fe(*fe);
     if (auto c = cp_.take_copy()) {
+      flush_pixels();       // the copy may read what earlier draws wrote
       dma_.copy(*c, mem_);  // every earlier draw has completed; nothing decodes until it is done
       ++stats_.copies;
       stats_.bytes_copied = dma_.bytes_copied();
     }
   }
-  if (cp_.error()) return RunResult::ERROR;
+  if (cp_.error()) {
+    flush_pixels();  // the CP stopped: end of the frame
+    return RunResult::ERROR;
+  }
   if (cp_.blocked_on_wait()) return RunResult::WAITING;
-  if (cp_.halted()) return RunResult::HALTED;
+  if (cp_.halted()) {
+    flush_pixels();
+    return RunResult::HALTED;
+  }
   if (!cp_.enabled()) return RunResult::DISABLED;
   return RunResult::RING_EMPTY;
 }

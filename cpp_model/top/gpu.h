@@ -55,7 +55,8 @@ struct Stats {
   uint64_t tiles_accepted = 0;         // TilePkts with every edge inside (trivially accepted)
   uint64_t tiles_covered = 0;          // tiles whose coverage is not empty
   uint64_t quads = 0;                  // QuadPkts
-  uint64_t pixels_written = 0;         // MemReqs from PW (samples at 4x MSAA)
+  uint64_t pixels_written = 0;         // pixel writes into PW's colour cache (samples at 4x MSAA)
+  uint64_t pw_lines = 0;               // line writes from PW's colour cache (the pw_mem boundary)
   // Several rasterizers (set_num_rast): per rasterizer, tile decisions (tokens included) and
   // tiles emitted.
   std::array<uint64_t, 4> rast_decisions{};
@@ -126,6 +127,12 @@ class Gpu {
   // Pushes one front-end packet (DRAW_FE draw, state write or token) from index fetch onwards;
   // recorded in cp_idraw.
   void process_fe(const IDrawPkt& p);
+
+  // Writes back the pixel writer's colour cache (recorded in pw_mem): what the hardware does
+  // before a COPY, when the CP stops (END or an error: the end of a frame, before the host reads
+  // memory) and at an end-of-pipe token. Memory itself always holds every pixel write (the model
+  // applies them at once), so this only adds the line writes to the trace.
+  void flush_pixels();
 
   void set_trace_enabled(bool on) { trace_on_ = on; }
   // Called every 4096 front-end indices, triangles and raster tiles of a draw: true throws

@@ -549,7 +549,7 @@ package pineda_pkg;
   localparam int unsigned BOUNDARY_SETUP_TRI = 32'd2;  // SETUP -> COARSE
   localparam int unsigned BOUNDARY_COARSE_TILE = 32'd3;  // COARSE -> FINE
   localparam int unsigned BOUNDARY_FINE_QUAD = 32'd4;  // FINE -> PW
-  localparam int unsigned BOUNDARY_PW_MEM = 32'd5;  // PW -> memory arbiter
+  localparam int unsigned BOUNDARY_PW_MEM = 32'd5;  // PW (colour cache line writes) -> line arbiter
   localparam int unsigned BOUNDARY_CP_IDRAW = 32'd6;  // CP -> index fetch: front-end draws, state writes, tokens
   localparam int unsigned BOUNDARY_IF_INDEX = 32'd7;  // index fetch -> vertex tags
   localparam int unsigned BOUNDARY_VT_VERTEX = 32'd8;  // vertex tags -> vertex fetch (batch vertices, state writes)

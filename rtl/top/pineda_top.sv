@@ -11,20 +11,25 @@
 // Memory: the external port is the line port (mem_line_req_t / mem_line_rsp_t, docs/contract.md
 // §2.1). mem_line_arbiter serves the line clients, client MEM_LC_X on its element X: CP, IA, PW,
 // DMA and the front end (MEM_LC_IF: index and vertex fetch behind the front end's own dword
-// arbiter, tag[3:2]). The DMA speaks lines; the clients that still speak dwords reach the arbiter
-// through a mem_dword_adapter each.
+// arbiter, tag[3:2]). The pixel writer (a colour cache of lines) and the DMA speak lines; the
+// clients that still speak dwords reach the arbiter through a mem_dword_adapter each.
 // Its per-client counters (requests granted, cycles waiting) are mem_grants_o / mem_waits_o,
 // indexed by client id (ids without a client read 0).
 //
 // Each tapped boundary B of contracts/defs.py BOUNDARIES passes through a stream_throttle driven
 // by throttle_i[pineda_pkg::BOUNDARY_<B>] and is exported as tap_<B>_valid_o / _ready_o / _o,
 // the consumer side of the throttle: a transfer on B is tap_<B>_valid_o && tap_<B>_ready_o. pw_mem sits between the pixel
-// writer's request port and its dword adapter.
+// writer's line port and the line arbiter.
 // Register port: addresses >= REG_PERF0 read perf counter (addr - REG_PERF0), the rest go to the
 // CP. End-of-pipe fences: the CP's token travels down the pipeline like a draw and the pixel
-// writer returns it on eop_done once every earlier write is acknowledged. COPY waits for
-// pipe_idle: every unit after the CP idle (PW: also no write outstanding, no token held) and
-// nothing valid on any boundary after the CP.
+// writer returns it on eop_done once it has written back its colour cache and every line write
+// is acknowledged. COPY waits for pipe_idle: every unit after the CP idle (PW: no quad or token
+// held; its cache may hold dirty lines) and nothing valid on any boundary after the CP; while the
+// CP offers the job, PW's flush_i is raised and the job reaches the DMA only once PW is clean
+// (no dirty line, every line write acknowledged). pw_flush_i: the host's flush request (raise
+// it with the pipeline drained, before reading memory; pw_clean_o then says when memory holds
+// every pixel); pw_flushing_o: PW is flushing on a request (COPY or host), for the harness's
+// model of the cache.
 // Stream-rule checkers (simulation only) are bound in from outside by rtl/top/pineda_top_bind.sv:
 // pineda_top_tap_chk (generated from contracts/defs.py BOUNDARIES) on every tap, pineda_top_chk on
 // the producer side of each unit, the memory clients and both directions of the memory port.
@@ -57,6 +62,10 @@ module pineda_top #(
   // Line arbiter counters per client id: requests granted, cycles waiting (valid && !ready)
   output logic [pineda_pkg::MEM_LINE_CLIENTS_MAX-1:0][31:0] mem_grants_o,
   output logic [pineda_pkg::MEM_LINE_CLIENTS_MAX-1:0][31:0] mem_waits_o,
+  // The pixel writer's colour cache: host flush request, clean (memory holds every pixel), flushing
+  input  logic                   pw_flush_i,
+  output logic                   pw_clean_o,
+  output logic                   pw_flushing_o,
   // Stall injection: bit pineda_pkg::BOUNDARY_<B> throttles boundary B (contracts/defs.py)
   input  logic [pineda_pkg::NUM_BOUNDARIES-1:0] throttle_i,
   // Taps (consumer side of each throttle)
@@ -77,7 +86,7 @@ module pineda_top #(
   output pineda_pkg::quad_pkt_t  tap_fine_quad_o,
   output logic                   tap_pw_mem_valid_o,
   output logic                   tap_pw_mem_ready_o,
-  output pineda_pkg::mem_req_t   tap_pw_mem_o,
+  output pineda_pkg::mem_line_req_t tap_pw_mem_o,
   output logic                      tap_cp_idraw_valid_o,
   output logic                      tap_cp_idraw_ready_o,
   output pineda_pkg::idraw_pkt_t    tap_cp_idraw_o,
@@ -115,15 +124,17 @@ module pineda_top #(
   logic setup_valid,  setup_ready;   pineda_pkg::setup_pkt_t setup_tri;
   logic coarse_valid, coarse_ready;  // rasterizer 0's coarse output (perf counters)
   logic fine_valid,   fine_ready;    pineda_pkg::quad_pkt_t  fine_quad;
-  logic pw_valid,     pw_ready;      pineda_pkg::mem_req_t   pw_req;
+  logic pw_valid,     pw_ready;      pineda_pkg::mem_line_req_t pw_req;
 
   logic cp_idle, ia_idle, setup_idle, coarse_idle, fine_idle, pw_idle;
+  logic pw_quiet, pw_clean, pw_flush;
   logic pipe_idle;
   logic eop_done_valid, eop_done_ready;
 
   // Dword clients, element = line client id (MEM_LC_*): each goes through a mem_dword_adapter.
   pineda_pkg::mem_req_t cp_req, ia_req, fe_req;
-  pineda_pkg::mem_rsp_t cp_rsp, ia_rsp, pw_rsp, fe_rsp;
+  pineda_pkg::mem_rsp_t cp_rsp, ia_rsp, fe_rsp;
+  pineda_pkg::mem_line_rsp_t pw_rsp;
   pineda_pkg::mem_line_req_t dma_req;  // the DMA is a line client
   pineda_pkg::mem_line_rsp_t dma_rsp;
   logic [NumClients-1:0]                      dw_req_valid, dw_req_ready, dw_rsp_valid, dw_rsp_ready;
@@ -144,20 +155,18 @@ module pineda_top #(
 
   assign dw_req[pineda_pkg::MEM_LC_CP]  = cp_req;
   assign dw_req[pineda_pkg::MEM_LC_IA]  = ia_req;
-  assign dw_req[pineda_pkg::MEM_LC_PW]  = tap_pw_mem_o;
   assign dw_req[pineda_pkg::MEM_LC_DMA] = '0;  // no adapter: the DMA is on the line port
   assign dw_req_valid[pineda_pkg::MEM_LC_DMA] = 1'b0;
   assign dw_rsp_ready[pineda_pkg::MEM_LC_DMA] = 1'b1;
   assign dw_req[pineda_pkg::MEM_LC_IF]  = fe_req;
   assign cp_rsp  = dw_rsp[pineda_pkg::MEM_LC_CP];
   assign ia_rsp  = dw_rsp[pineda_pkg::MEM_LC_IA];
-  assign pw_rsp  = dw_rsp[pineda_pkg::MEM_LC_PW];
   assign fe_rsp  = dw_rsp[pineda_pkg::MEM_LC_IF];
 
   logic [31:0] cp_rdata, perf_rdata;
 
   // CP -> DMA copy jobs
-  logic        copy_valid, copy_ready, dma_idle;
+  logic        copy_valid, copy_ready, dma_idle, dma_job_valid, dma_job_ready;
   logic [31:0] copy_src, copy_dst, copy_len;
 
   // ---------------------------------------------------------------------------------------------
@@ -203,8 +212,8 @@ module pineda_top #(
   dma u_dma (
     .clk_i,
     .rst_ni,
-    .job_valid_i     (copy_valid),
-    .job_ready_o     (copy_ready),
+    .job_valid_i     (dma_job_valid),
+    .job_ready_o     (dma_job_ready),
     .job_src_i       (copy_src),
     .job_dst_i       (copy_dst),
     .job_len_i       (copy_len),
@@ -398,13 +407,26 @@ module pineda_top #(
     .mem_req_valid_o (pw_valid),
     .mem_req_ready_i (pw_ready),
     .mem_req_o       (pw_req),
-    .mem_rsp_valid_i (dw_rsp_valid[pineda_pkg::MEM_LC_PW]),
-    .mem_rsp_ready_o (dw_rsp_ready[pineda_pkg::MEM_LC_PW]),
+    .flush_i         (pw_flush),
+    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_LC_PW]),
+    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_LC_PW]),
     .mem_rsp_i       (pw_rsp),
     .eop_done_valid_o(eop_done_valid),
     .eop_done_ready_i(eop_done_ready),
+    .quiet_o         (pw_quiet),
+    .clean_o         (pw_clean),
     .idle_o          (pw_idle)
   );
+
+  // Flush requests: a COPY the CP offers (everything before it has drained into PW), the host.
+  // The copy job goes to the DMA only once PW is clean.
+  always_comb begin
+    pw_flush      = copy_valid || pw_flush_i;
+    pw_flushing_o = pw_flush && pw_quiet;
+    pw_clean_o    = pw_clean;
+    dma_job_valid = copy_valid && pw_clean;
+    copy_ready    = dma_job_ready && pw_clean;
+  end
 
   stream_throttle #(
     .Width($bits(pw_req))
@@ -420,8 +442,16 @@ module pineda_top #(
     .out_data_o  (tap_pw_mem_o)
   );
 
-  assign dw_req_valid[pineda_pkg::MEM_LC_PW] = tap_pw_mem_valid_o;
-  assign tap_pw_mem_ready_o                  = dw_req_ready[pineda_pkg::MEM_LC_PW];
+  // PW speaks lines: straight into the line arbiter (no dword adapter).
+  assign cl_req_valid[pineda_pkg::MEM_LC_PW] = tap_pw_mem_valid_o;
+  assign cl_req[pineda_pkg::MEM_LC_PW]       = tap_pw_mem_o;
+  assign tap_pw_mem_ready_o                  = cl_req_ready[pineda_pkg::MEM_LC_PW];
+  assign pw_rsp                              = cl_rsp[pineda_pkg::MEM_LC_PW];
+  assign dw_req_valid[pineda_pkg::MEM_LC_PW] = 1'b0;
+  assign dw_req[pineda_pkg::MEM_LC_PW]       = '0;
+  assign dw_rsp_ready[pineda_pkg::MEM_LC_PW] = 1'b1;
+  logic unused_pw_dw;
+  assign unused_pw_dw = dw_rsp_ready[pineda_pkg::MEM_LC_PW];
 
   // ---------------------------------------------------------------------------------------------
   // Memory: dword clients onto the line port, then the line arbiter
@@ -429,13 +459,7 @@ module pineda_top #(
   assign cl_req[pineda_pkg::MEM_LC_DMA] = dma_req;
   assign dma_rsp                        = cl_rsp[pineda_pkg::MEM_LC_DMA];
   for (genvar c = 0; c < NumClients; c++) begin : g_dw
-   if (c == pineda_pkg::MEM_LC_DMA) begin : g_native
-    logic unused_dw;
-    assign unused_dw   = ^{dw_req[c], dw_req_valid[c], dw_rsp_ready[c]};
-    assign dw_req_ready[c] = 1'b0;
-    assign dw_rsp_valid[c] = 1'b0;
-    assign dw_rsp[c]       = '0;
-   end else begin : g_adapter
+   if (c != pineda_pkg::MEM_LC_PW && c != pineda_pkg::MEM_LC_DMA) begin : g_adapter
     pineda_pkg::mem_req_t      dreq;
     pineda_pkg::mem_rsp_t      drsp;
     pineda_pkg::mem_line_req_t lreq;
@@ -460,6 +484,12 @@ module pineda_top #(
     assign dw_rsp[c] = drsp;
     assign cl_req[c] = lreq;
     assign lrsp      = cl_rsp[c];
+   end else begin : g_line
+    logic unused_dw;
+    assign unused_dw       = ^{dw_req[c], dw_req_valid[c], dw_rsp_ready[c]};
+    assign dw_req_ready[c] = 1'b0;
+    assign dw_rsp_valid[c] = 1'b0;
+    assign dw_rsp[c]       = '0;
    end
   end
 
@@ -497,10 +527,11 @@ module pineda_top #(
   // Pipeline idle (for end-of-pipe fences)
   // ---------------------------------------------------------------------------------------------
   always_comb begin
-    pipe_idle = ia_idle && fe_idle && setup_idle && rast_idle && pw_idle &&
-                !ia_valid && !setup_valid && !fine_valid && !pw_valid &&
+    // PW: no quad or token held (its line writes and dirty lines are the flush's business).
+    pipe_idle = ia_idle && fe_idle && setup_idle && rast_idle && pw_quiet &&
+                !ia_valid && !setup_valid && !fine_valid &&
                 !tap_ia_tri_valid_o && !tap_setup_tri_valid_o && !(|tap_coarse_tile_valid_o) &&
-                !tap_fine_quad_valid_o && !tap_pw_mem_valid_o;
+                !tap_fine_quad_valid_o;
   end
 
   // ---------------------------------------------------------------------------------------------

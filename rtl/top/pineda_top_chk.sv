@@ -27,7 +27,7 @@ module pineda_top_chk #(
   input pineda_pkg::quad_pkt_t               fine_quad,
   input logic                                pw_valid,
   input logic                                pw_ready,
-  input pineda_pkg::mem_req_t                pw_req,
+  input pineda_pkg::mem_line_req_t           pw_req,
   input logic                                fe_valid,
   input logic                                fe_ready,
   input pineda_pkg::idraw_pkt_t              fe_pkt,

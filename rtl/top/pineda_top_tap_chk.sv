@@ -26,7 +26,7 @@ module pineda_top_tap_chk #(
   input  pineda_pkg::quad_pkt_t tap_fine_quad_o,
   input  logic tap_pw_mem_valid_o,
   input  logic tap_pw_mem_ready_o,
-  input  pineda_pkg::mem_req_t tap_pw_mem_o,
+  input  pineda_pkg::mem_line_req_t tap_pw_mem_o,
   input  logic tap_cp_idraw_valid_o,
   input  logic tap_cp_idraw_ready_o,
   input  pineda_pkg::idraw_pkt_t tap_cp_idraw_o,

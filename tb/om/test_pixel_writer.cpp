@@ -1,55 +1,351 @@
 // SPDX-License-Identifier: Apache-2.0
-// RTL vs model: pixel writer (rtl/om/pixel_writer.sv vs cpp_model/om/pixel_writer). The
-// checked stream is the memory requests; the final memory is compared too, and the end-of-pipe
-// completions (see unit_bench.h).
+// RTL vs model: the pixel writer's colour cache (rtl/om/pixel_writer.sv vs
+// cpp_model/om/pixel_writer). Checked: every line write in order (the model predicts the stream
+// exactly), the final memory against the per-pixel reference writes, and at every flush point
+// (end-of-pipe completion, flush_i done) that every dword written before it is already in memory
+// with its final value (watched when it happens, so a completion that comes before its lines are
+// written fails). The line port is tb::LineDram (bandwidth, latency, jitter), the completion port
+// gets random back-pressure.
 #define CATCH_CONFIG_MAIN
+#include <map>
+
 #include "Vpixel_writer.h"
+#include "line_dram.h"
 #include "om/pixel_writer.h"
 #include "unit_test_main.h"
 
 using namespace pineda;
 
-TEST_CASE("pixel_writer: random quads at 1x and 4x MSAA, bases and pitches") {
-  const uint64_t seed = tb::announce_seed("rtl_pixel_writer");
-  tb::PrimGen g(seed);
-  model::PixelWriter pw;
-  std::vector<QuadPkt> in;
-  std::vector<MemReq> exp;
-  Memory model_mem;
-  for (int i = 0; i < 2400; ++i) {
-    // End-of-pipe tokens: no write; the bench checks each completion waits for every earlier
-    // write's acknowledgement and that there is one per token.
-    g.maybe_token(in, 0.05);
-    QuadPkt c;
-    c.qx = g.range(0, 8191);
-    c.qy = g.range(0, 8191);
-    c.target.msaa = g.chance(0.5) ? 1 : 0;
-    const int kind = static_cast<int>(g.range(0, 3));
-    c.mask = kind == 0 ? 0xFFFFu : kind == 1 ? (1ull << g.range(0, 15)) : (g.bits64() & 0xFFFFu);
-    // 1x: only bits 0..3 are pixels (bits above are ignored); a quad always covers something.
-    if ((c.target.msaa ? c.mask : (c.mask & 0xFu)) == 0) c.mask |= 1;
-    c.color = static_cast<uint32_t>(g.bits64());
-    c.target.base = static_cast<uint32_t>(g.bits64()) & ~3u;
-    c.target.pitch = static_cast<uint32_t>(g.range(0, 65535)) & ~3u;
-    c.tri_id = static_cast<uint32_t>(i);
-    in.push_back(c.canonical());
-    for (const auto& r : pw.process(in.back())) {
-      exp.push_back(r);
-      model::PixelWriter::apply(r, model_mem);
+namespace {
+
+// A quad stream cut into segments; after each segment the bench raises flush_i (a COPY, a host
+// read, the end of a frame) and waits for clean_o.
+struct PwCase {
+  std::vector<std::vector<QuadPkt>> segments;
+};
+
+struct Expect {
+  std::vector<MemLineReq> lines;
+  // Per completion (token, then each segment's flush): the dwords written since the previous one
+  // and their values at that point.
+  std::vector<std::map<uint32_t, uint32_t>> tokens, flushes;
+  Memory mem;  // final memory, from the per-pixel reference writes
+};
+
+Expect expect(const PwCase& c, uint32_t entries) {
+  Expect e;
+  model::PixelWriter pw(entries);
+  std::map<uint32_t, uint32_t> since;
+  const auto emit = [&e](const MemLineReq& r) { e.lines.push_back(r); };
+  for (const auto& seg : c.segments) {
+    for (const QuadPkt& q : seg) {
+      model::PixelWriter::pixel_writes(q, [&](const MemReq& r) {
+        model::PixelWriter::apply(r, e.mem);
+        since[static_cast<uint32_t>(r.addr) & ~3u] = static_cast<uint32_t>(r.wdata);
+      });
+      pw.process(q, emit);
+      if (q.eop) {
+        e.tokens.push_back(since);
+        since.clear();
+      }
+    }
+    pw.flush(emit);
+    e.flushes.push_back(since);
+    since.clear();
+  }
+  return e;
+}
+
+struct BenchCfg {
+  uint64_t seed = 1;
+  double in_gap = 0.0, out_stall = 0.0, eop_stall = 0.0;
+  tb::LineDramConfig dram{};
+  std::string test;
+};
+
+struct BenchResult {
+  bool ok = false;
+  std::string report;
+  uint64_t cycles = 0;        // whole run
+  uint64_t first_cycles = 0;  // to the end of the first segment's input
+};
+
+bool check_dwords(const std::map<uint32_t, uint32_t>& want, const Memory& mem, std::string& why) {
+  for (const auto& [a, v] : want) {
+    if (mem.read32(a) != v) {
+      why = "dword " + bits::hex(a) + " is " + bits::hex(mem.read32(a)) + ", expected " + bits::hex(v);
+      return false;
     }
   }
-  for (const auto& p : tb::kStallPatterns) {
-    Memory rtl_mem;
-    tb::UnitBenchConfig cfg;
+  return true;
+}
+
+BenchResult run_pw(const PwCase& c, const Expect& e, const BenchCfg& cfg) {
+  BenchResult res;
+  tb::DriverConfig dcfg;
+  dcfg.run = {cfg.test, cfg.seed, "PINEDA_FST=unit.fst build/tests/rtl_pixel_writer --rng-seed " + std::to_string(cfg.seed)};
+  dcfg.stall_timeout = 20'000;
+  tb::VlDriver<Vpixel_writer> drv(dcfg);
+  Vpixel_writer& dut = drv.dut();
+  Memory mem;
+  tb::LineDramConfig dc = cfg.dram;
+  dc.seed = cfg.seed * 31 + 7;
+  tb::LineDram dram(mem, dc);
+  tb::StreamSink<MemLineReq> sink("pw_line", e.lines, drv.run(), cfg.out_stall);
+  dut.in_valid_i = 0;
+  dut.flush_i = 0;
+  dut.eop_done_ready_i = 0;
+  dut.mem_req_ready_i = 0;
+  dut.mem_rsp_valid_i = 0;
+  drv.reset();
+
+  size_t seg = 0, tok = 0;
+  bool flushing = false;
+  std::unique_ptr<tb::StreamSource<QuadPkt>> src;
+  if (!c.segments.empty()) src = std::make_unique<tb::StreamSource<QuadPkt>>(c.segments[0], cfg.in_gap);
+  while (true) {
+    if (seg < c.segments.size()) {
+      src->drive(drv.rng(), dut.in_valid_i, dut.in_i);
+    } else {
+      dut.in_valid_i = 0;
+    }
+    dut.flush_i = flushing;
+    dut.mem_req_ready_i = dram.req_ready() && sink.ready(drv.rng());
+    dut.mem_rsp_valid_i = dram.rsp_valid();
+    tb::pack_sig(dram.rsp(), dut.mem_rsp_i);
+    dut.eop_done_ready_i = !tb::chance(drv.rng(), cfg.eop_stall);
+    drv.eval_low();
+
+    std::string rep;
+    bool bad = false;
+    const bool in_fire = seg < c.segments.size() && src->fire(dut.in_ready_o);
+    const bool req_fire = dut.mem_req_valid_o && dut.mem_req_ready_i;
+    const bool rsp_fire = dut.mem_rsp_valid_i && dut.mem_rsp_ready_o;
+    const MemLineReq req = tb::unpack_sig<MemLineReq>(dut.mem_req_o);
+    bad = !sink.take(dut.mem_req_valid_o, dut.mem_req_ready_i, dut.mem_req_o, drv.cycle(), rep);
+    const bool eop_fire = dut.eop_done_valid_o && dut.eop_done_ready_i;
+    if (!bad && eop_fire) {
+      std::string why;
+      if (tok >= e.tokens.size()) {
+        bad = true;
+        rep = drv.head("EOP ORDER") + ": a completion with no token\n";
+      } else if (dram.outstanding_writes() != 0 || !check_dwords(e.tokens[tok], mem, why)) {
+        bad = true;
+        rep = drv.head("EOP ORDER") + ": completion #" + std::to_string(tok) + " with " +
+              std::to_string(dram.outstanding_writes()) + " line writes unacknowledged; " + why + "\n";
+      }
+      ++tok;
+    }
+    if (!bad && flushing && dut.clean_o) {
+      std::string why;
+      if (dram.outstanding_writes() != 0 || !check_dwords(e.flushes[seg], mem, why)) {
+        bad = true;
+        rep = drv.head("FLUSH ORDER") + ": clean_o after flush #" + std::to_string(seg) + " but " + why + "\n";
+      }
+    }
+    if (in_fire || req_fire || rsp_fire || eop_fire) drv.progress();
+    if (bad) {
+      res.report = rep;
+      return res;
+    }
+    // Segment bookkeeping (for the next cycle).
+    if (flushing && dut.clean_o) {
+      flushing = false;
+      if (++seg < c.segments.size()) src = std::make_unique<tb::StreamSource<QuadPkt>>(c.segments[seg], cfg.in_gap);
+    } else if (!flushing && seg < c.segments.size() && src->done() && dut.quiet_o && !in_fire) {
+      if (seg == 0 && res.first_cycles == 0) res.first_cycles = drv.cycle();
+      flushing = true;
+    }
+    drv.edge();
+    dram.clock(req_fire, req, rsp_fire);
+    if (drv.failed()) {
+      res.report = drv.assertion_report();
+      return res;
+    }
+    if (seg >= c.segments.size() && dram.outstanding() == 0) break;
+    if (drv.stalled()) {
+      res.report = drv.no_progress_report("segment " + std::to_string(seg) + ", " + sink.progress("line writes") +
+                                          ", completions " + std::to_string(tok) + "/" + std::to_string(e.tokens.size()));
+      return res;
+    }
+  }
+  res.cycles = drv.cycle();
+  std::string rep;
+  if (!sink.finish(rep)) {
+    res.report = rep;
+    return res;
+  }
+  if (tok != e.tokens.size()) {
+    res.report = "completions " + std::to_string(tok) + " of " + std::to_string(e.tokens.size()) + "\n";
+    return res;
+  }
+  if (mem != e.mem) {
+    const uint32_t a = *mem.first_difference(e.mem);
+    res.report = "MEMORY MISMATCH at " + bits::hex(a) + ": " + bits::hex(mem.read8(a)) + " expected " +
+                 bits::hex(e.mem.read8(a)) + "\n";
+    return res;
+  }
+  res.ok = true;
+  return res;
+}
+
+// Every stall pattern, at three memory configurations: 200 cycles; 50 + 0..60 jitter; a quarter
+// of the bandwidth (8 B/clock) with jitter.
+void check_all(const std::string& name, const PwCase& c, uint64_t seed) {
+  const Expect e = expect(c, model::PW_ENTRIES);
+  struct Mem {
+    const char* name;
+    double bw;
+    uint32_t lat, jit;
+  };
+  const Mem mems[] = {{"200", 32, 200, 0}, {"jitter", 32, 50, 60}, {"8B", 8, 100, 40}};
+  for (const auto& m : mems) {
+    for (const auto& p : tb::kStallPatterns) {
+      BenchCfg cfg;
+      cfg.seed = seed;
+      cfg.in_gap = p.in_gap;
+      cfg.out_stall = p.out_stall;
+      cfg.eop_stall = p.out_stall;
+      cfg.dram.bytes_per_clock = m.bw;
+      cfg.dram.latency = m.lat;
+      cfg.dram.jitter = m.jit;
+      cfg.test = name + "/" + m.name + "/" + p.name;
+      const BenchResult r = run_pw(c, e, cfg);
+      INFO(cfg.test << ": " << r.report);
+      REQUIRE(r.ok);
+    }
+  }
+}
+
+Target target(uint32_t base, uint32_t pitch, bool msaa) {
+  Target t;
+  t.base = base;
+  t.pitch = pitch;
+  t.msaa = msaa ? 1 : 0;
+  return t;
+}
+
+QuadPkt quad(const Target& t, uint32_t qx, uint32_t qy, uint32_t mask, uint32_t color) {
+  QuadPkt q;
+  q.qx = qx;
+  q.qy = qy;
+  q.mask = mask;
+  q.color = color;
+  q.target = t;
+  return q.canonical();
+}
+
+// A w x h (pixels) rectangle fully covered, quads in the fine rasterizer's order: raster tiles
+// (8x8 samples) along rows, quads row-major inside a tile.
+void full_rect(std::vector<QuadPkt>& out, const Target& t, uint32_t w, uint32_t h, uint32_t color) {
+  const uint32_t tp = t.msaa ? 4 : 8;  // tile size in pixels
+  for (uint32_t ty = 0; ty < (h + tp - 1) / tp; ++ty) {
+    for (uint32_t tx = 0; tx < (w + tp - 1) / tp; ++tx) {
+      for (uint32_t qy = ty * tp / 2; qy < (ty + 1) * tp / 2 && 2 * qy < h; ++qy) {
+        for (uint32_t qx = tx * tp / 2; qx < (tx + 1) * tp / 2 && 2 * qx < w; ++qx) {
+          uint32_t m = 0;
+          for (uint32_t p = 0; p < 4; ++p) {
+            if (2 * qx + (p & 1) < w && 2 * qy + (p >> 1) < h) m |= t.msaa ? 0xFu << (4 * p) : 1u << p;
+          }
+          out.push_back(quad(t, qx, qy, m, color));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("pixel_writer: random quads, tokens and flushes at 1x and 4x, any base and pitch") {
+  const uint64_t seed = tb::announce_seed("rtl_pixel_writer");
+  tb::PrimGen g(seed);
+  PwCase c;
+  for (int s = 0; s < 6; ++s) {
+    std::vector<QuadPkt> seg;
+    // A few targets per segment; quads near a moving point so that lines are hit again.
+    std::vector<Target> ts;
+    for (int k = 0; k < 3; ++k) {
+      const int kind = static_cast<int>(g.range(0, 4));
+      const uint32_t pitch = kind == 0 ? 1024u
+                             : kind == 1 ? static_cast<uint32_t>(g.range(0, 48)) * 4u     // small, aliasing, 0
+                             : kind == 2 ? static_cast<uint32_t>(g.range(1, 400)) * 4u + 4u  // odd sizes
+                                         : static_cast<uint32_t>(g.range(0, 65535));       // anything
+      ts.push_back(target(static_cast<uint32_t>(g.bits64()) & (g.chance(0.5) ? ~63u : ~0u), pitch, g.chance(0.4)));
+    }
+    uint32_t cx = static_cast<uint32_t>(g.range(0, 8191)), cy = static_cast<uint32_t>(g.range(0, 8191));
+    for (int i = 0; i < 700; ++i) {
+      g.maybe_token(seg, 0.01);
+      if (g.chance(0.02)) cx = static_cast<uint32_t>(g.range(0, 8191)), cy = static_cast<uint32_t>(g.range(0, 8191));
+      const Target& t = ts[static_cast<size_t>(g.range(0, 2))];
+      const uint32_t qx = (cx + static_cast<uint32_t>(g.range(0, 12))) & 8191u;
+      const uint32_t qy = (cy + static_cast<uint32_t>(g.range(0, 12))) & 8191u;
+      const int kind = static_cast<int>(g.range(0, 3));
+      uint32_t m = kind == 0 ? 0xFFFFu : kind == 1 ? (1u << g.range(0, 15)) : static_cast<uint32_t>(g.bits64() & 0xFFFFu);
+      if ((t.msaa ? m : (m & 0xFu)) == 0) m |= 1;
+      QuadPkt q = quad(t, qx, qy, m, static_cast<uint32_t>(g.bits64()));
+      q.tri_id = static_cast<uint32_t>(i);
+      seg.push_back(q.canonical());
+    }
+    c.segments.push_back(seg);
+  }
+  check_all("random", c, seed);
+}
+
+TEST_CASE("pixel_writer: targets smaller than a line, odd pitches and sizes, 4x MSAA") {
+  const uint64_t seed = tb::announce_seed("rtl_pixel_writer");
+  PwCase c;
+  std::vector<QuadPkt> seg;
+  // 3 x 3 pixels at pitch 12 (36 bytes: less than a line), at a base 20 bytes into a line.
+  full_rect(seg, target(0x1000u + 20u, 12, false), 3, 3, 0x11223344u);
+  seg.push_back(tb::PrimGen::token<QuadPkt>());
+  // The same bytes again in another colour, then 1 x 1 at 4x (16 bytes).
+  full_rect(seg, target(0x1000u + 20u, 12, false), 3, 3, 0x55667788u);
+  full_rect(seg, target(0x2000u + 4u, 16, true), 1, 1, 0xA0B0C0D0u);
+  c.segments.push_back(seg);
+  seg.clear();
+  // Odd sizes and pitches: 37 x 11 at pitch 41*4 (1x), 13 x 7 at pitch 13*16 + 4 (4x), base not
+  // line aligned.
+  full_rect(seg, target(0x40000u + 44u, 41 * 4, false), 37, 11, 0x01020304u);
+  full_rect(seg, target(0x80000u + 36u, 13 * 16 + 4, true), 13, 7, 0x05060708u);
+  seg.push_back(tb::PrimGen::token<QuadPkt>());
+  // Pitch 0 (every row on the same bytes) and pitch 4 (rows overlap): the last write wins.
+  full_rect(seg, target(0x90000u + 8u, 0, false), 6, 4, 0xCAFEF00Du);
+  full_rect(seg, target(0x90100u, 4, true), 3, 5, 0xDEADBEEFu);
+  full_rect(seg, target(0x90100u, 4, false), 5, 3, 0x0BADF00Du);
+  c.segments.push_back(seg);
+  // The top of the address space: rows wrap past 2^32.
+  seg.clear();
+  full_rect(seg, target(0xFFFFFFC4u, 64, true), 6, 6, 0x12345678u);
+  c.segments.push_back(seg);
+  check_all("small_odd", c, seed);
+}
+
+TEST_CASE("pixel_writer: quad_full rate at 32 B/clock, 200 cycles") {
+  const uint64_t seed = tb::announce_seed("rtl_pixel_writer");
+  struct R {
+    const char* name;
+    bool msaa;
+    double min_rate;  // pixels (1x) or samples (4x) per clock
+  };
+  for (const R& r : {R{"quad_full 256x256 1x", false, 3.6}, R{"quad_full 128x128 4x", true, 7.5}}) {
+    PwCase c;
+    std::vector<QuadPkt> seg;
+    const uint32_t w = r.msaa ? 128 : 256;
+    full_rect(seg, target(0x100000u, w * (r.msaa ? 16 : 4), r.msaa), w, w, 0x80808080u);
+    seg.push_back(tb::PrimGen::token<QuadPkt>());
+    c.segments.push_back(seg);
+    const Expect e = expect(c, model::PW_ENTRIES);
+    BenchCfg cfg;
     cfg.seed = seed;
-    cfg.in_gap = p.in_gap;
-    cfg.out_stall = p.out_stall;
-    cfg.dram.latency = 50;
-    cfg.dram.jitter = 30;
-    cfg.test = std::string("pixel_writer/") + p.name;
-    const auto r = tb::run_unit_bench<Vpixel_writer>(in, exp, cfg, &rtl_mem);
-    INFO(r.report);
-    REQUIRE(r.ok);
-    REQUIRE(rtl_mem == model_mem);
+    cfg.test = r.name;
+    const BenchResult res = run_pw(c, e, cfg);
+    INFO(res.report);
+    REQUIRE(res.ok);
+    const double px = static_cast<double>(w) * w * (r.msaa ? 4 : 1);
+    const double rate = px / static_cast<double>(res.first_cycles);
+    std::printf("  %s: %zu quads, %zu line writes, %llu cycles to the completion: %.3f %s/clock\n", r.name,
+                seg.size() - 1, e.lines.size(), static_cast<unsigned long long>(res.first_cycles), rate,
+                r.msaa ? "samples" : "pixels");
+    CHECK(rate >= r.min_rate);
   }
 }

@@ -314,3 +314,42 @@ TEST_CASE("front end: path switches with DRAW, fences, and a COPY of the vertex 
   s.cmds = w.dwords();
   run_scene(s, seed);
 }
+
+TEST_CASE("pixel writer: COPY right after draws (no fence), 1x and 4x, a frame ending without a fence") {
+  // The colour cache holds the draws' lines when each COPY comes: the copy must see them (PW is
+  // flushed before the job reaches the DMA), later draws dirty the lines again, and the frame ends
+  // with no end-of-pipe fence (the harness's host read flushes PW). pw_mem is compared line write
+  // by line write, memory byte for byte.
+  const uint64_t seed = tb::announce_seed("rtl_front_end");
+  Scene s;
+  s.name = "pw.copy_after_draw";
+  const int n = 8;
+  const uint32_t nv = grid_vertices(s.mem, kVb, n, 1.2f);
+  const auto ix = grid_list(n);
+  write_indices(s.mem, kIb, ix, true);
+  constexpr uint32_t kRt4 = kRt + 0x40000u, kPitch4 = kW * 16, kDst = kRt + 0x80000u;
+  const int32_t lv[] = {1 << 8, 1 << 8, 90 << 8, 6 << 8, 20 << 8, 75 << 8,
+                        5 << 8, 70 << 8, 95 << 8, 79 << 8, 80 << 8, 2 << 8};
+  for (uint32_t k = 0; k < 12; ++k) s.mem.write32(kLegacyVb + 4 * k, static_cast<uint32_t>(lv[k]));
+  CommandWriter w;
+  fe_target(w, PA_CULL_NONE);
+  vertex_layout(w, kVb, 16, nv * 16);
+  fe_matrix(w, mul(perspective(1.0f, float(kW) / kH, 0.5f, 8.0f), translate_rotate(0.1f, -0.2f, 2.2f, 0.4f)));
+  w.set_state(FE_IB_BASE, kIb, static_cast<uint32_t>(ix.size()) * 4);
+  w.draw_fe(CommandWriter::FE_INDEXED | CommandWriter::FE_INDEX32, 0, static_cast<uint32_t>(ix.size()));
+  w.copy(kRt + 20 * kPitch + 8, kDst + 3, 30 * kPitch - 13);  // rows 20..49, unaligned both ends
+  // Pre-transformed triangles over the same pixels (1x), then a 4x target, each copied at once.
+  w.set_state(ST_VB_BASE, kLegacyVb, 0xFF3060C0u, kRt, kPitch, kW | (kH << 16));
+  w.draw(0, 6);
+  w.copy(kRt, kDst + 0x10000, kH * kPitch);
+  w.set_state(ST_VB_BASE, kLegacyVb, 0xFFC06030u, kRt4, kPitch4 | 0x10000u, kW | (kH << 16));
+  w.draw(0, 6);
+  w.copy(kRt4 + 7 * kPitch4, kDst + 0x20000, 40 * kPitch4);
+  // Dirty again, and the frame ends with no fence.
+  w.draw(3, 3);
+  w.set_state(ST_VB_BASE, kLegacyVb, 0xFF0000FFu, kRt, kPitch, kW | (kH << 16));
+  w.draw(0, 3);
+  w.end();
+  s.cmds = w.dwords();
+  run_scene(s, seed);
+}

@@ -23,7 +23,7 @@ model::RunResult run_scene(SceneImage& img, model::Gpu& gpu) {
 
 TEST_CASE("gpu: every scene runs to END with its fence and irq", "[gpu][scenes]") {
   const auto reg = scene_registry();
-  REQUIRE(reg.size() == 20);  // 7 screen-space + 7 rasterizer (MSAA) + 6 front-end scenes
+  REQUIRE(reg.size() == 22);  // 7 screen-space + 7 rasterizer (MSAA) + 6 front-end + 2 glmark2 scenes
   for (const SceneInfo& info : reg) {
     INFO(info.name);
     SceneImage img = info.build(1);
@@ -76,8 +76,10 @@ TEST_CASE("gpu: every scene runs to END with its fence and irq", "[gpu][scenes]"
     CHECK(t.setup_tri.back().eop == 1u);
     CHECK(t.coarse_tile.back().eop == 1u);
     CHECK(t.fine_quad.back().eop == 1u);
-    CHECK(s.pixels_written == t.pw_mem.size());
+    CHECK(s.pw_lines == t.pw_mem.size());
     CHECK(s.pixels_written > 0);
+    CHECK(s.pw_lines > 0);
+    CHECK(s.pw_lines <= s.pixels_written);
     CHECK(s.tiles_visited >= s.tiles_emitted);
     // Packets are canonical.
     for (const auto& p : t.cp_draw) CHECK(p == p.canonical());
@@ -92,9 +94,12 @@ TEST_CASE("gpu: every scene runs to END with its fence and irq", "[gpu][scenes]"
     CHECK(tiles_canonical);
     // Every write lands inside the render target: the padding and the rows below are untouched.
     bool inside = true;
-    for (const MemReq& r : t.pw_mem) {
-      const uint32_t off = static_cast<uint32_t>(r.addr) - img.rt_base;
-      inside = inside && off / img.rt_pitch < img.height && (off % img.rt_pitch) / 4 < img.width * img.samples;
+    for (const MemLineReq& r : t.pw_mem) {
+      for (uint32_t k = 0; k < 16; ++k) {
+        if (((r.be >> (4 * k)) & 0xFu) == 0) continue;
+        const uint32_t off = static_cast<uint32_t>(r.addr) + 4u * k - img.rt_base;
+        inside = inside && off / img.rt_pitch < img.height && (off % img.rt_pitch) / 4 < img.width * img.samples;
+      }
     }
     CHECK(inside);
     for (uint32_t y = 0; y < img.height + 8; ++y) {
@@ -158,8 +163,27 @@ TEST_CASE("gpu: process order follows the pipeline (tile walk, pixel order)", "[
     const auto& q = t.coarse_tile[i];
     CHECK((q.ty > p.ty || (q.ty == p.ty && q.tx != p.tx)));  // rows ascending (walk order in a row)
   }
-  // Memory holds exactly the written pixels.
-  for (const MemReq& r : t.pw_mem) CHECK(mem.read32(static_cast<uint32_t>(r.addr)) == 0xFFFFFFFFu);
+  // Memory holds the written pixels at once; the colour cache writes them back on a flush, and
+  // its lines carry exactly those dwords.
+  REQUIRE(t.pw_mem.empty());
+  gpu.flush_pixels();
+  REQUIRE(!t.pw_mem.empty());
+  Memory lines;
+  for (const MemLineReq& r : t.pw_mem) {
+    model::PixelWriter::apply(r, lines);
+    for (uint32_t k = 0; k < 16; ++k) {
+      if ((r.be >> (4 * k)) & 0xFu) CHECK(mem.read32(static_cast<uint32_t>(r.addr) + 4 * k) == 0xFFFFFFFFu);
+    }
+  }
+  uint32_t px = 0;
+  for (uint32_t y = 0; y < 64; ++y) {
+    for (uint32_t x = 0; x < 64; ++x) {
+      const uint32_t a = 0x100000u + y * 256u + x * 4u;
+      CHECK(lines.read32(a) == mem.read32(a));
+      px += mem.read32(a) == 0xFFFFFFFFu;
+    }
+  }
+  CHECK(px == gpu.stats().pixels_written);
 }
 
 TEST_CASE("gpu: error stops the run; reset restarts", "[gpu]") {
