@@ -241,3 +241,9 @@ $(BUILD)/bench_fe_lines: $(BUILD)/obj/tb/fe/bench_fe_lines.o $(TB_COMMON_OBJS) $
                          $(BUILD)/vl/front_end_lines/Vfront_end__ALL.a $(BUILD)/vl/libverilated.a
 	$(CXX) -o $@ $(filter %.o,$^) $(SCENES_LIB) $(SCENES_LDLIBS) $(BUILD)/vl/front_end_lines/Vfront_end__ALL.a \
 	  $(BUILD)/vl/libverilated.a $(TB_LDLIBS)
+
+# ---- The line arbiter (rtl/mem/mem_line_arbiter.sv, default 5 clients) with its own harness
+# (tb/mem/test_mem_line_arbiter.cpp).
+$(eval $(call VL_MODEL,mem_line_arbiter))
+$(eval $(call TB_UNIT,mem_line_arbiter,mem))
+RTL_UNIT_TESTS += $(BUILD)/tests/rtl_mem_line_arbiter

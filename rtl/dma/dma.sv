@@ -1,188 +1,234 @@
 // SPDX-License-Identifier: Apache-2.0
-// dma: the copy engine behind COPY (docs/contract.md §4), memory client MEM_CLIENT_DMA.
+// dma: the copy engine behind COPY (docs/contract.md §4), line-port client MEM_LC_DMA
+// (docs/contract.md §2.1).
 //
 // A job (src, dst, len bytes, any alignment) is accepted only while the unit is idle
-// (job_ready_o = idle_o). The source dwords covering [src, src + len) stream in through a
-// mem_stream_reader (prefetching up to FetchDepth reads) into a byte funnel (up to 8 bytes); each
-// write covers the bytes that complete one destination dword (be = those lanes, wdata = the bytes
-// in their lanes, other lanes 0), in increasing address order: the first and last dword of an
-// unaligned range take fewer bytes, every other one four. Reads and writes share the client port: a pending write goes first,
-// and a request that is offered and not accepted stays selected until it is (stream rule).
-// Write acknowledgements are counted; idle_o (no job, no write held or outstanding, reader idle)
-// is what the CP waits for before it decodes past the COPY, so every later command sees the
-// copied bytes. The CP never issues overlapping source/destination ranges.
-// Throughput: one write (4 bytes) per clock while the port accepts, sharing the port with one
-// read per 4 source bytes: about 2 bytes per clock on a busy port.
+// (job_ready_o = idle_o). It reads the ns source lines covering [src, src + len) in order and
+// writes the nd destination lines covering [dst, dst + len) in order, each once, with byte
+// enables = the bytes of the line inside the destination range (fewer than 64 only in the first
+// and last line).
+// Reads: up to FetchLines line reads in flight or buffered (a credit scheme: a read is issued
+// only while reads outstanding + lines buffered < FetchLines, so every read response has room and
+// responses are always accepted); the read data goes into an sram_fifo of FetchLines lines.
+// Funnel: with o_s = src[5:0], o_d = dst[5:0] and rot = (o_s - o_d) mod 64, destination line j is
+// bytes rot .. rot + 63 of the 128-byte window {V[j+1], V[j]} of the "virtual" source lines V:
+// V = the source lines in order when o_s >= o_d, and one don't-care line followed by them when
+// o_s < o_d. The window's low line is a register (lo_q), its high line the FIFO's head; each
+// destination line written pops the head into lo_q (when there is a source line left). So one
+// destination line per clock when the port accepts.
+// Port: the held write first, unless a read was offered and not accepted (it stays offered until
+// taken: stream rule). Write acknowledgements are counted; idle_o (no job, nothing in flight, no
+// write held or unacknowledged) is what the CP waits for before it decodes past the COPY, so every
+// later command sees the copied bytes. The CP never issues overlapping ranges (a source line that
+// is also a destination line is only written in its destination bytes, so order does not matter).
+// Throughput: one line request per clock: reads and writes share it, so about 32 bytes/clock
+// copied at best, and half the memory's bandwidth (each byte is read and written once): 16
+// bytes/clock at the default 32 bytes/clock. FetchLines = 128 covers 0.5 lines/clock of reads at
+// 200 cycles of latency plus the FIFO's own latency.
 module dma #(
-  parameter int unsigned FetchDepth   = 64,
+  parameter int unsigned FetchLines   = 128,  // power of two
   parameter int unsigned OutstandingW = 16
 ) (
-  input  logic                 clk_i,
-  input  logic                 rst_ni,
+  input  logic                      clk_i,
+  input  logic                      rst_ni,
   // Copy jobs from the CP
-  input  logic                 job_valid_i,
-  output logic                 job_ready_o,
-  input  logic [31:0]          job_src_i,
-  input  logic [31:0]          job_dst_i,
-  input  logic [31:0]          job_len_i,
-  // Memory client port
-  output logic                 mem_req_valid_o,
-  input  logic                 mem_req_ready_i,
-  output pineda_pkg::mem_req_t mem_req_o,
-  input  logic                 mem_rsp_valid_i,
-  output logic                 mem_rsp_ready_o,
-  input  pineda_pkg::mem_rsp_t mem_rsp_i,
+  input  logic                      job_valid_i,
+  output logic                      job_ready_o,
+  input  logic [31:0]               job_src_i,
+  input  logic [31:0]               job_dst_i,
+  input  logic [31:0]               job_len_i,
+  // Line-port client
+  output logic                      mem_req_valid_o,
+  input  logic                      mem_req_ready_i,
+  output pineda_pkg::mem_line_req_t mem_req_o,
+  input  logic                      mem_rsp_valid_i,
+  output logic                      mem_rsp_ready_o,
+  input  pineda_pkg::mem_line_rsp_t mem_rsp_i,
   // Status
-  output logic                 idle_o
+  output logic                      idle_o
 );
 
-  logic [31:0]             rem_q,    rem_d;     // bytes still to write
-  logic [31:0]             dst_q,    dst_d;     // next destination byte
-  logic [1:0]              sb_q,     sb_d;      // byte lane of the next source byte
-  logic [31:0]             src_q,    src_d;     // source bytes still to take from the reader
-  logic [63:0]             bb_q,     bb_d;      // byte funnel, next byte in [7:0]
-  logic [3:0]              cnt_q,    cnt_d;     // bytes in the funnel (0..8)
-  logic                    wr_valid_q, wr_valid_d;
-  pineda_pkg::mem_req_t    wr_q,     wr_d;
-  logic [OutstandingW-1:0] outst_q,  outst_d;   // writes not yet acknowledged
-  logic                    lock_q,   lock_d;    // a request was offered and not accepted
-  logic                    lockwr_q, lockwr_d;  // ... and it was the write
+  localparam int unsigned LineW  = pineda_pkg::LINE_BYTES * 8;  // 512
+  localparam int unsigned NW     = 28;                          // line counts (len < 2^32)
+  localparam int unsigned CntW   = $clog2(FetchLines) + 2;
+  localparam int unsigned FCountW = $clog2(FetchLines + 2) + 1; // sram_fifo count_o
 
-  // Source reader.
-  logic                 rd_job_valid, rd_job_ready;
-  logic [31:0]          rd_job_addr;
-  logic [32:0]          rd_job_count;
-  logic [33:0]          last_byte;
-  logic                 dat_valid, dat_ready;
-  logic [31:0]          dat;
-  logic                 rd_req_valid, rd_req_ready;
-  pineda_pkg::mem_req_t rd_req;
-  logic                 rd_rsp_valid, rd_rsp_ready;
-  logic                 rd_idle;
-  logic                 job_fire;
+  // Job state
+  logic [31:0]             rd_addr_q, rd_addr_d;  // next source line to read
+  logic [NW-1:0]           rd_rem_q,  rd_rem_d;   // source lines still to read
+  logic [NW-1:0]           pop_rem_q, pop_rem_d;  // source lines still to take into the window
+  logic [31:0]             wr_addr_q, wr_addr_d;  // next destination line to write
+  logic [NW-1:0]           wr_rem_q,  wr_rem_d;   // destination lines still to write
+  logic                    first_q,   first_d;    // the next write is the first line
+  logic [5:0]              od_q,      od_d;       // dst[5:0]
+  logic [5:0]              end_q,     end_d;      // (dst + len - 1)[5:0]
+  logic [5:0]              rot_q,     rot_d;      // (src - dst) mod 64
+  logic                    lo_valid_q, lo_valid_d;
+  logic [LineW-1:0]        lo_q,      lo_d;       // V[j]
+  // Requests
+  logic                      wr_valid_q, wr_valid_d;
+  pineda_pkg::mem_line_req_t wr_q,       wr_d;
+  logic [CntW-1:0]           used_q,     used_d;    // lines read and not yet taken (credits)
+  logic [OutstandingW-1:0]   outst_q,    outst_d;   // writes not yet acknowledged
+  logic                      lock_q,     lock_d;    // a request was offered and not accepted
+  logic                      lockwr_q,   lockwr_d;  // ... and it was the write
 
+  // Line FIFO
+  logic               f_in_valid, f_in_ready, f_out_valid, f_out_ready, f_empty, f_full;
+  logic [LineW-1:0]   f_out;
+  logic [FCountW-1:0] f_count;
+
+  // Job decode
+  logic        job_fire;
+  logic [32:0] last_s, last_d;  // src[5:0] + len - 1, dst[5:0] + len - 1
+  logic [NW-1:0] ns, nd;
   always_comb begin
-    job_fire     = job_valid_i && job_ready_o;
-    rd_job_valid = job_fire && (job_len_i != 32'd0);
-    rd_job_addr  = {job_src_i[31:2], 2'b00};
-    // Dwords covering [src, src + len): ((src[1:0] + len - 1) >> 2) + 1.
-    last_byte    = 34'(job_src_i[1:0]) + 34'(job_len_i) - 34'd1;
-    rd_job_count = 33'(last_byte[33:2]) + 33'd1;
+    job_fire = job_valid_i && job_ready_o;
+    last_s   = 33'(job_src_i[5:0]) + 33'(job_len_i) - 33'd1;
+    last_d   = 33'(job_dst_i[5:0]) + 33'(job_len_i) - 33'd1;
+    ns       = (job_len_i == 32'd0) ? '0 : NW'(last_s[32:6]) + NW'(1);
+    nd       = (job_len_i == 32'd0) ? '0 : NW'(last_d[32:6]) + NW'(1);
   end
-
-  mem_stream_reader #(
-    .Depth(FetchDepth)
-  ) u_rd (
-    .clk_i,
-    .rst_ni,
-    .flush_i         (1'b0),
-    .job_valid_i     (rd_job_valid),
-    .job_ready_o     (rd_job_ready),
-    .job_addr_i      (rd_job_addr),
-    .job_count_i     (rd_job_count),
-    .out_valid_o     (dat_valid),
-    .out_ready_i     (dat_ready),
-    .out_data_o      (dat),
-    .mem_req_valid_o (rd_req_valid),
-    .mem_req_ready_i (rd_req_ready),
-    .mem_req_o       (rd_req),
-    .mem_rsp_valid_i (rd_rsp_valid),
-    .mem_rsp_ready_o (rd_rsp_ready),
-    .mem_rsp_i,
-    .idle_o          (rd_idle)
-  );
 
   // Request port: the held write first, unless a read is locked in.
-  logic grant_wr, wr_fire, rsp_wr_fire;
+  logic rd_valid, grant_wr, wr_fire, rd_fire, rsp_rd_fire, rsp_wr_fire;
   always_comb begin
+    rd_valid        = (rd_rem_q != '0) && (32'(used_q) < FetchLines);
     grant_wr        = lock_q ? lockwr_q : wr_valid_q;
-    mem_req_valid_o = grant_wr ? wr_valid_q : rd_req_valid;
-    mem_req_o       = grant_wr ? wr_q : rd_req;
+    mem_req_valid_o = grant_wr ? wr_valid_q : rd_valid;
+    mem_req_o       = '0;
+    if (grant_wr) begin
+      mem_req_o = wr_q;
+    end else begin
+      mem_req_o.addr = rd_addr_q;
+    end
   end
 
+  // Handshakes and status (a block of their own: valid never depends on ready).
   always_comb begin
-    rd_req_ready    = mem_req_ready_i && !grant_wr;
     wr_fire         = grant_wr && wr_valid_q && mem_req_ready_i;
-    // Responses: write acknowledgements are counted here, read data goes to the reader.
-    rd_rsp_valid    = mem_rsp_valid_i && !mem_rsp_i.we;
-    mem_rsp_ready_o = mem_rsp_i.we ? 1'b1 : rd_rsp_ready;
+    rd_fire         = !grant_wr && rd_valid && mem_req_ready_i;
+    // Responses: write acknowledgements are counted, read lines go to the FIFO (room reserved).
+    mem_rsp_ready_o = mem_rsp_i.we ? 1'b1 : f_in_ready;
     rsp_wr_fire     = mem_rsp_valid_i && mem_rsp_i.we;
-    idle_o          = (rem_q == 32'd0) && !wr_valid_q && (outst_q == '0) && rd_idle;
+    rsp_rd_fire     = mem_rsp_valid_i && !mem_rsp_i.we && f_in_ready;
+    f_in_valid      = mem_rsp_valid_i && !mem_rsp_i.we;
+    idle_o          = (rd_rem_q == '0) && (used_q == '0) && (wr_rem_q == '0) &&
+                      !wr_valid_q && (outst_q == '0);
     job_ready_o     = idle_o;
   end
 
-  // Byte funnel: source bytes are appended to bb_q (next byte to write in [7:0]); each write
-  // takes the bytes that complete the destination dword at dst_q (4 - dst[1:0] of them, fewer
-  // at the end) once they are all there.
-  logic [3:0]  k_need;     // bytes of the next write
-  logic [3:0]  k_take;     // source bytes appended this cycle
-  logic [3:0]  cnt_mid;    // bytes left in the funnel after this cycle's write
-  logic [63:0] bb_mid;
-  logic        wr_load;
-  logic [2:0]  lane_room;  // 4 - sb: source bytes left in the current dword
-  logic [2:0]  dst_room;   // 4 - dst[1:0]: bytes that complete the destination dword
-  logic [31:0] src_dw;     // the source dword shifted down to lane sb
+  sram_fifo #(
+    .Depth(FetchLines),
+    .Width(LineW)
+  ) u_lines (
+    .clk_i,
+    .rst_ni,
+    .clear_i     (1'b0),
+    .in_valid_i  (f_in_valid),
+    .in_ready_o  (f_in_ready),
+    .in_data_i   (mem_rsp_i.rdata),
+    .out_valid_o (f_out_valid),
+    .out_ready_i (f_out_ready),
+    .out_data_o  (f_out),
+    .count_o     (f_count),
+    .empty_o     (f_empty),
+    .full_o      (f_full)
+  );
+
+  // Window and writes.
+  logic            need_head, emit, load;
+  logic [2*LineW-1:0] window;
+  logic [63:0]     be;
+  // Read issue and the port lock.
   always_comb begin
-    rem_d      = rem_q;
-    dst_d      = dst_q;
-    sb_d       = sb_q;
-    src_d      = src_q;
-    bb_d       = bb_q;
-    cnt_d      = cnt_q;
+    rd_addr_d = rd_addr_q;
+    rd_rem_d  = rd_rem_q;
+    lock_d    = mem_req_valid_o && !mem_req_ready_i;
+    lockwr_d  = grant_wr;
+    if (rd_fire) begin
+      rd_addr_d = rd_addr_q + 32'(pineda_pkg::LINE_BYTES);
+      rd_rem_d  = rd_rem_q - NW'(1);
+    end
+    if (job_fire) begin
+      rd_addr_d = {job_src_i[31:6], 6'd0};
+      rd_rem_d  = ns;
+    end
+  end
+
+  always_comb begin
+    pop_rem_d  = pop_rem_q;
+    wr_addr_d  = wr_addr_q;
+    wr_rem_d   = wr_rem_q;
+    first_d    = first_q;
+    od_d       = od_q;
+    end_d      = end_q;
+    rot_d      = rot_q;
+    lo_valid_d = lo_valid_q;
+    lo_d       = lo_q;
     wr_valid_d = wr_valid_q;
     wr_d       = wr_q;
-    dat_ready  = 1'b0;
-    lock_d     = mem_req_valid_o && !mem_req_ready_i;
-    lockwr_d   = grant_wr;
+    f_out_ready = 1'b0;
 
     if (wr_fire) begin
       wr_valid_d = 1'b0;
     end
-
-    // The write: the bytes that complete the dword at dst_q.
-    dst_room = 3'd4 - {1'b0, dst_q[1:0]};
-    k_need   = ({29'd0, dst_room} < rem_q) ? {1'b0, dst_room} : rem_q[3:0];
-    wr_load = (rem_q != 32'd0) && (cnt_q >= k_need) && (!wr_valid_q || wr_fire);
-    bb_mid  = bb_q;
-    cnt_mid = cnt_q;
-    if (wr_load) begin
+    // Destination line j = bytes rot .. rot + 63 of {V[j+1], V[j]}; V[j+1] is the FIFO head
+    // while a source line is left to take, else don't care (no byte of it is enabled).
+    need_head = (pop_rem_q != '0);
+    load      = !lo_valid_q && need_head && f_out_valid;
+    emit      = lo_valid_q && (wr_rem_q != '0) && (!need_head || f_out_valid) &&
+                (!wr_valid_q || wr_fire);
+    window    = {f_out, lo_q} >> {rot_q, 3'b000};
+    be        = '1;
+    if (first_q) begin
+      be = be & ('1 << od_q);
+    end
+    if (wr_rem_q == NW'(1)) begin
+      be = be & ('1 >> (6'd63 - end_q));
+    end
+    if (load) begin
+      lo_d        = f_out;
+      lo_valid_d  = 1'b1;
+      f_out_ready = 1'b1;
+      pop_rem_d   = pop_rem_q - NW'(1);
+    end
+    if (emit) begin
       wr_valid_d = 1'b1;
       wr_d       = '0;
       wr_d.we    = 1'b1;
-      wr_d.addr  = {dst_q[31:2], 2'b00};
-      wr_d.wdata = bb_q[31:0] << {dst_q[1:0], 3'b000};
-      wr_d.be    = 4'(((5'd1 << k_need) - 5'd1) << dst_q[1:0]);
-      dst_d      = dst_q + 32'(k_need);
-      rem_d      = rem_q - 32'(k_need);
-      bb_mid     = bb_q >> {k_need, 3'b000};
-      cnt_mid    = cnt_q - k_need;
-    end
-
-    // The source: the bytes of the next source dword from lane sb_q, while they fit.
-    lane_room = 3'd4 - {1'b0, sb_q};
-    k_take    = ({29'd0, lane_room} < src_q) ? {1'b0, lane_room} : src_q[3:0];
-    src_dw    = dat >> {sb_q, 3'b000};
-    bb_d      = bb_mid;
-    cnt_d     = cnt_mid;
-    if (dat_valid && (src_q != 32'd0) && (cnt_mid <= 4'd4)) begin
-      dat_ready = 1'b1;
-      bb_d      = bb_mid | ({32'd0, src_dw} << {cnt_mid, 3'b000});
-      // Only the k_take bytes taken are valid; the rest of the dword is masked off.
-      bb_d      = bb_d & ((64'd1 << {cnt_mid + k_take, 3'b000}) - 64'd1);
-      cnt_d     = cnt_mid + k_take;
-      src_d     = src_q - 32'(k_take);
-      sb_d      = 2'd0;
+      wr_d.addr  = wr_addr_q;
+      wr_d.wdata = window[LineW-1:0];
+      wr_d.be    = be;
+      wr_addr_d  = wr_addr_q + 32'(pineda_pkg::LINE_BYTES);
+      wr_rem_d   = wr_rem_q - NW'(1);
+      first_d    = 1'b0;
+      if (need_head) begin
+        lo_d        = f_out;
+        f_out_ready = 1'b1;
+        pop_rem_d   = pop_rem_q - NW'(1);
+      end
     end
 
     if (job_fire) begin
-      rem_d = job_len_i;
-      dst_d = job_dst_i;
-      src_d = job_len_i;
-      sb_d  = job_src_i[1:0];
-      bb_d  = '0;
-      cnt_d = '0;
+      pop_rem_d  = ns;
+      wr_addr_d  = {job_dst_i[31:6], 6'd0};
+      wr_rem_d   = nd;
+      first_d    = 1'b1;
+      od_d       = job_dst_i[5:0];
+      end_d      = last_d[5:0];
+      rot_d      = job_src_i[5:0] - job_dst_i[5:0];
+      // o_s < o_d: V[0] is a don't-care line, the first source line is V[1].
+      lo_valid_d = (job_src_i[5:0] < job_dst_i[5:0]);
     end
+  end
 
+  always_comb begin
+    unique case ({rd_fire, f_out_ready && f_out_valid})
+      2'b10:   used_d = used_q + CntW'(1);
+      2'b01:   used_d = used_q - CntW'(1);
+      default: used_d = used_q;
+    endcase
     unique case ({wr_fire, rsp_wr_fire})
       2'b10:   outst_d = outst_q + OutstandingW'(1);
       2'b01:   outst_d = outst_q - OutstandingW'(1);
@@ -192,26 +238,38 @@ module dma #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      rem_q      <= '0;
-      dst_q      <= '0;
-      sb_q       <= '0;
-      src_q      <= '0;
-      bb_q       <= '0;
-      cnt_q      <= '0;
+      rd_addr_q  <= '0;
+      rd_rem_q   <= '0;
+      pop_rem_q  <= '0;
+      wr_addr_q  <= '0;
+      wr_rem_q   <= '0;
+      first_q    <= 1'b0;
+      od_q       <= '0;
+      end_q      <= '0;
+      rot_q      <= '0;
+      lo_valid_q <= 1'b0;
+      lo_q       <= '0;
       wr_valid_q <= 1'b0;
       wr_q       <= '0;
+      used_q     <= '0;
       outst_q    <= '0;
       lock_q     <= 1'b0;
       lockwr_q   <= 1'b0;
     end else begin
-      rem_q      <= rem_d;
-      dst_q      <= dst_d;
-      sb_q       <= sb_d;
-      src_q      <= src_d;
-      bb_q       <= bb_d;
-      cnt_q      <= cnt_d;
+      rd_addr_q  <= rd_addr_d;
+      rd_rem_q   <= rd_rem_d;
+      pop_rem_q  <= pop_rem_d;
+      wr_addr_q  <= wr_addr_d;
+      wr_rem_q   <= wr_rem_d;
+      first_q    <= first_d;
+      od_q       <= od_d;
+      end_q      <= end_d;
+      rot_q      <= rot_d;
+      lo_valid_q <= lo_valid_d;
+      lo_q       <= lo_d;
       wr_valid_q <= wr_valid_d;
       wr_q       <= wr_d;
+      used_q     <= used_d;
       outst_q    <= outst_d;
       lock_q     <= lock_d;
       lockwr_q   <= lockwr_d;
@@ -219,15 +277,21 @@ module dma #(
   end
 
   logic unused_sig;
-  assign unused_sig = ^{rd_job_ready, last_byte[1:0]};
+  assign unused_sig = ^{last_s[5:0], last_d[32:6], f_full, f_empty, f_count, rsp_rd_fire,
+                        window[2*LineW-1:LineW],
+                        mem_rsp_i.src, mem_rsp_i.tag};
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (!(job_valid_i && job_ready_o && !rd_job_ready))
-        else $error("%m: job accepted while the reader is busy");
       assert (!(rsp_wr_fire && outst_q == '0 && !wr_fire))
         else $error("%m: write acknowledgement with no write outstanding");
+      assert (!(mem_rsp_valid_i && !mem_rsp_i.we && !f_in_ready))
+        else $error("%m: read line with no room reserved");
+      assert (!(mem_rsp_valid_i && !mem_rsp_i.we && used_q == '0))
+        else $error("%m: read line with no read outstanding");
+      assert (!(f_out_valid && pop_rem_q == '0))
+        else $error("%m: a line in the FIFO that no destination line needs");
     end
   end
 `endif

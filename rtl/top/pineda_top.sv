@@ -11,8 +11,8 @@
 // Memory: the external port is the line port (mem_line_req_t / mem_line_rsp_t, docs/contract.md
 // §2.1). mem_line_arbiter serves the line clients, client MEM_LC_X on its element X: CP, IA, PW,
 // DMA, the pixel writer (a colour cache of lines), and the front end's index fetch (MEM_LC_IF)
-// and vertex fetch (MEM_LC_VF). PW, IF and VF speak lines; clients that still speak dwords
-// reach the arbiter through a mem_dword_adapter each.
+// and vertex fetch (MEM_LC_VF). PW, the DMA, IF and VF speak lines; the clients that still
+// speak dwords (CP, IA) reach the arbiter through a mem_dword_adapter each.
 // Its per-client counters (requests granted, cycles waiting) are mem_grants_o / mem_waits_o,
 // indexed by client id (ids without a client read 0).
 //
@@ -114,7 +114,7 @@ module pineda_top #(
 );
 
   // Line clients: ids 0 .. NumClients-1 (MEM_LC_CP, IA, PW, DMA, IF, VF); of the first NumDword
-  // (CP, IA, PW, DMA) all but PW still speak dwords, each through a mem_dword_adapter.
+  // (CP, IA, PW, DMA) CP and IA still speak dwords, each through a mem_dword_adapter.
   localparam int unsigned NumClients = 6;
   localparam int unsigned NumDword   = 4;
 
@@ -134,9 +134,11 @@ module pineda_top #(
   logic eop_done_valid, eop_done_ready;
 
   // Dword clients, element = line client id (MEM_LC_*): each goes through a mem_dword_adapter.
-  pineda_pkg::mem_req_t cp_req, ia_req, dma_req;
-  pineda_pkg::mem_rsp_t cp_rsp, ia_rsp, dma_rsp;
+  pineda_pkg::mem_req_t cp_req, ia_req;
+  pineda_pkg::mem_rsp_t cp_rsp, ia_rsp;
   pineda_pkg::mem_line_rsp_t pw_rsp;
+  pineda_pkg::mem_line_req_t dma_req;  // the DMA is a line client
+  pineda_pkg::mem_line_rsp_t dma_rsp;
   logic [NumDword-1:0]                      dw_req_valid, dw_req_ready, dw_rsp_valid, dw_rsp_ready;
   logic [NumDword-1:0][pineda_pkg::MEM_REQ_BITS-1:0] dw_req;
   logic [NumDword-1:0][pineda_pkg::MEM_RSP_BITS-1:0] dw_rsp;
@@ -155,10 +157,13 @@ module pineda_top #(
 
   assign dw_req[pineda_pkg::MEM_LC_CP]  = cp_req;
   assign dw_req[pineda_pkg::MEM_LC_IA]  = ia_req;
-  assign dw_req[pineda_pkg::MEM_LC_DMA] = dma_req;
+  assign dw_req[pineda_pkg::MEM_LC_DMA] = '0;  // no adapter: the DMA is on the line port
+  assign dw_req_valid[pineda_pkg::MEM_LC_DMA] = 1'b0;
+  assign dw_rsp_ready[pineda_pkg::MEM_LC_DMA] = 1'b1;
+  logic unused_dma_dw;
+  assign unused_dma_dw = dw_rsp_ready[pineda_pkg::MEM_LC_DMA];
   assign cp_rsp  = dw_rsp[pineda_pkg::MEM_LC_CP];
   assign ia_rsp  = dw_rsp[pineda_pkg::MEM_LC_IA];
-  assign dma_rsp = dw_rsp[pineda_pkg::MEM_LC_DMA];
 
   logic [31:0] cp_rdata, perf_rdata;
 
@@ -214,11 +219,11 @@ module pineda_top #(
     .job_src_i       (copy_src),
     .job_dst_i       (copy_dst),
     .job_len_i       (copy_len),
-    .mem_req_valid_o (dw_req_valid[pineda_pkg::MEM_LC_DMA]),
-    .mem_req_ready_i (dw_req_ready[pineda_pkg::MEM_LC_DMA]),
+    .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_LC_DMA]),
+    .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_LC_DMA]),
     .mem_req_o       (dma_req),
-    .mem_rsp_valid_i (dw_rsp_valid[pineda_pkg::MEM_LC_DMA]),
-    .mem_rsp_ready_o (dw_rsp_ready[pineda_pkg::MEM_LC_DMA]),
+    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_LC_DMA]),
+    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_LC_DMA]),
     .mem_rsp_i       (dma_rsp),
     .idle_o          (dma_idle)
   );
@@ -480,8 +485,10 @@ module pineda_top #(
   // ---------------------------------------------------------------------------------------------
   // Memory: dword clients onto the line port, then the line arbiter
   // ---------------------------------------------------------------------------------------------
+  assign cl_req[pineda_pkg::MEM_LC_DMA] = dma_req;
+  assign dma_rsp                        = cl_rsp[pineda_pkg::MEM_LC_DMA];
   for (genvar c = 0; c < NumDword; c++) begin : g_dw
-   if (c != pineda_pkg::MEM_LC_PW) begin : g_adapter
+   if (c != pineda_pkg::MEM_LC_PW && c != pineda_pkg::MEM_LC_DMA) begin : g_adapter
     pineda_pkg::mem_req_t      dreq;
     pineda_pkg::mem_rsp_t      drsp;
     pineda_pkg::mem_line_req_t lreq;
@@ -507,6 +514,8 @@ module pineda_top #(
     assign cl_req[c] = lreq;
     assign lrsp      = cl_rsp[c];
    end else begin : g_line
+    logic unused_dw;
+    assign unused_dw       = ^{dw_req[c], dw_req_valid[c], dw_rsp_ready[c]};
     assign dw_req_ready[c] = 1'b0;
     assign dw_rsp_valid[c] = 1'b0;
     assign dw_rsp[c]       = '0;

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// RTL vs model: DMA copy engine (rtl/dma/dma.sv vs cpp_model/dma/dma). Random copy jobs (every
-// source/destination alignment, lengths 0..300 and a few long ones) through the DRAM model with
-// random latency and back-pressure; after each job has finished (idle_o) the whole memory must
-// equal the model's, the unit must have written only inside the destination, and no write may be
-// unacknowledged. Also reports the copy rate.
+// RTL vs model: DMA copy engine on the line port (rtl/dma/dma.sv vs cpp_model/dma/dma). Random copy
+// jobs (every source/destination alignment, lengths 0..300, some up to 3,000 and 20,000, sources
+// and destinations that share a line without overlapping) through the line-port DRAM model
+// (tb/common/line_dram) with random latency, reduced bandwidth and random back-pressure; after
+// the last job has finished (idle_o) the whole memory must equal the model's. Every write must
+// enable only bytes of its job's destination range, each destination line is written once and in
+// order, every read is of a line of the source range, and the unit may only report idle with
+// every write acknowledged. "[.bench]" prints the copy rate of long copies.
 #define CATCH_CONFIG_MAIN
 #include "Vdma.h"
 #include "dma/dma.h"
+#include "line_dram.h"
 #include "unit_test_main.h"
 
 using namespace pineda;
@@ -15,21 +19,35 @@ namespace {
 
 struct DmaRun {
   uint64_t cycles = 0;
+  uint64_t reads = 0, writes = 0;
   std::string err;
 };
 
-DmaRun run_jobs(Memory& mem, const std::vector<model::CopyJob>& jobs, uint64_t seed, tb::DramConfig dc) {
+struct RunConfig {
+  tb::LineDramConfig dram;
+  double stall = 0.0;  // chance per cycle that the memory withholds req_ready
+};
+
+// First and one-past-last line address of [a, a + len) (len > 0).
+uint64_t line_lo(uint32_t a) { return a & ~uint64_t{LINE_BYTES - 1}; }
+uint64_t line_count(uint32_t a, uint32_t len) {
+  return len ? ((uint64_t{a} % LINE_BYTES + len - 1) / LINE_BYTES + 1) : 0;
+}
+
+DmaRun run_jobs(Memory& mem, const std::vector<model::CopyJob>& jobs, uint64_t seed, RunConfig rc) {
   DmaRun r;
   tb::DriverConfig cfg;
   cfg.run = {"dma", seed, "build/tests/rtl_dma --rng-seed " + std::to_string(seed)};
   tb::VlDriver<Vdma> drv(cfg);
   Vdma& dut = drv.dut();
-  dc.seed = seed;
-  tb::DramModel dram(mem, dc);
+  rc.dram.seed = seed;
+  tb::LineDram dram(mem, rc.dram);
+  tb::PrimGen g(seed ^ 0x5bd1e995u);
   dut.job_valid_i = 0;
   drv.reset();
   size_t next = 0;
   bool started = false;
+  uint64_t wr_lines = 0, rd_lines = 0;  // of the current job
   while (!drv.stalled()) {
     dut.job_valid_i = 0;
     if (next < jobs.size() && dut.idle_o) {  // job_ready_o = idle_o
@@ -38,31 +56,73 @@ DmaRun run_jobs(Memory& mem, const std::vector<model::CopyJob>& jobs, uint64_t s
       dut.job_dst_i = jobs[next].dst;
       dut.job_len_i = jobs[next].len;
     }
-    dut.mem_req_ready_i = dram.req_ready();
+    dut.mem_req_ready_i = dram.req_ready() && !(rc.stall > 0 && g.chance(rc.stall));
     dut.mem_rsp_valid_i = dram.rsp_valid();
     tb::pack_sig(dram.rsp(), dut.mem_rsp_i);
     drv.eval_low();
     const bool job_fire = dut.job_valid_i && dut.job_ready_o;
     const bool req_fire = dut.mem_req_valid_o && dut.mem_req_ready_i;
     const bool rsp_fire = dut.mem_rsp_valid_i && dut.mem_rsp_ready_o;
-    const MemReq req = tb::unpack_sig<MemReq>(dut.mem_req_o);
+    if (dut.mem_rsp_valid_i && !dut.mem_rsp_ready_o) r.err = "a response was not accepted (contract 2.1)";
+    const MemLineReq req = tb::unpack_sig<MemLineReq>(dut.mem_req_o);
     if (job_fire || req_fire || rsp_fire) drv.progress();
-    if (req_fire && req.we) {
+    if (req_fire) {
       const model::CopyJob& j = jobs[next - (job_fire ? 0 : 1)];
-      const uint32_t off = static_cast<uint32_t>(req.addr) - (j.dst & ~3u);
-      if (off >= ((j.dst & 3u) + j.len + 3) / 4 * 4) r.err = "write outside the destination at " + bits::hex(static_cast<uint32_t>(req.addr));
+      if (job_fire) r.err = "request in the cycle a job was accepted";
+      if (req.addr % LINE_BYTES) r.err = "request address not line aligned";
+      if (req.we) {
+        // Destination lines in order, each once; only destination bytes enabled.
+        const uint64_t want = (line_lo(j.dst) + wr_lines * LINE_BYTES) & 0xffffffffu;
+        if (req.addr != want) r.err = "write of line " + bits::hex(static_cast<uint32_t>(req.addr)) +
+                                      ", expected " + bits::hex(static_cast<uint32_t>(want));
+        if (wr_lines >= line_count(j.dst, j.len)) r.err = "more writes than destination lines";
+        for (uint32_t b = 0; b < LINE_BYTES; ++b) {
+          if (!((req.be >> b) & 1u)) continue;
+          const uint32_t a = static_cast<uint32_t>(req.addr) + b;
+          if (a - j.dst >= j.len) r.err = "write enables byte " + bits::hex(a) + " outside the destination";
+        }
+        // Every destination byte of the line enabled.
+        for (uint32_t b = 0; b < LINE_BYTES; ++b) {
+          const uint32_t a = static_cast<uint32_t>(req.addr) + b;
+          if (a - j.dst < j.len && !((req.be >> b) & 1u)) r.err = "write misses destination byte " + bits::hex(a);
+        }
+        ++wr_lines;
+        ++r.writes;
+      } else {
+        const uint64_t want = (line_lo(j.src) + rd_lines * LINE_BYTES) & 0xffffffffu;
+        if (req.addr != want || rd_lines >= line_count(j.src, j.len)) {
+          r.err = "read of line " + bits::hex(static_cast<uint32_t>(req.addr)) + " not the next source line";
+        }
+        ++rd_lines;
+        ++r.reads;
+      }
     }
     drv.edge();
     dram.clock(req_fire, req, rsp_fire);
     if (job_fire) {
+      if (next > 0) {
+        const model::CopyJob& p = jobs[next - 1];
+        if (wr_lines != line_count(p.dst, p.len) || rd_lines != line_count(p.src, p.len)) {
+          r.err = "job " + std::to_string(next - 1) + " ended after " + std::to_string(rd_lines) + " reads, " +
+                  std::to_string(wr_lines) + " writes";
+        }
+      }
+      wr_lines = rd_lines = 0;
       ++next;
       started = true;
     }
     if (started) ++r.cycles;
     if (drv.failed()) r.err = drv.assertion_report();
-    if (!r.err.empty()) return r;
+    if (!r.err.empty()) {
+      r.err += " (job " + std::to_string(next - 1) + ", cycle " + std::to_string(drv.cycle()) + ")";
+      return r;
+    }
     if (next == jobs.size() && dut.idle_o && !job_fire) {
       if (dram.outstanding_writes() != 0) r.err = "idle with writes unacknowledged";
+      const model::CopyJob& p = jobs.back();
+      if (wr_lines != line_count(p.dst, p.len) || rd_lines != line_count(p.src, p.len)) {
+        r.err = "last job ended after " + std::to_string(rd_lines) + " reads, " + std::to_string(wr_lines) + " writes";
+      }
       return r;
     }
   }
@@ -70,54 +130,148 @@ DmaRun run_jobs(Memory& mem, const std::vector<model::CopyJob>& jobs, uint64_t s
   return r;
 }
 
+// Random non-overlapping jobs: random lengths and alignments; some destinations start in the
+// line where the source ends or end in the line where it starts (no byte shared).
+std::vector<model::CopyJob> random_jobs(tb::PrimGen& g, int n) {
+  std::vector<model::CopyJob> jobs;
+  uint32_t area = 0x40000;
+  for (int k = 0; k < n; ++k) {
+    uint32_t len;
+    if (g.chance(0.03)) len = static_cast<uint32_t>(g.range(5000, 20000));
+    else if (g.chance(0.1)) len = static_cast<uint32_t>(g.range(1000, 3000));
+    else if (g.chance(0.2)) len = static_cast<uint32_t>(g.range(0, 8));
+    else len = static_cast<uint32_t>(g.range(0, 300));
+    uint32_t src, dst;
+    const int kind = static_cast<int>(g.range(0, 3));
+    if (kind == 0) {  // from the random source area to a fresh destination
+      src = 0x10000 + static_cast<uint32_t>(g.range(0, 0x20000 - 20000));
+      dst = area + static_cast<uint32_t>(g.range(0, 127));
+      area = (dst + len + 64 + 63) & ~63u;
+    } else if (kind == 1) {  // destination right after the source, sharing its last line
+      src = area + static_cast<uint32_t>(g.range(0, 127));
+      dst = src + len + static_cast<uint32_t>(g.range(0, 5));
+      area = (dst + len + 64 + 63) & ~63u;
+    } else {  // destination right before the source, sharing its first line
+      dst = area + static_cast<uint32_t>(g.range(0, 127));
+      src = dst + len + static_cast<uint32_t>(g.range(0, 5));
+      area = (src + len + 64 + 63) & ~63u;
+    }
+    jobs.push_back({src, dst, len, 0});
+  }
+  return jobs;
+}
+
 }  // namespace
 
 TEST_CASE("dma: random copies, every alignment, RTL memory == model memory") {
   const uint64_t seed = tb::announce_seed("rtl_dma");
   tb::PrimGen g(seed);
-  for (int round = 0; round < 3; ++round) {
+  struct Round {
+    uint32_t latency, jitter;
+    double bw, stall;
+    uint32_t max_out;
+  };
+  const Round rounds[] = {
+      {200, 0, 32.0, 0.0, 256},  // the default memory
+      {50, 0, 8.0, 0.3, 256},    // a quarter of the bandwidth, random back-pressure
+      {200, 300, 20.0, 0.1, 256},  // random latency, reduced bandwidth
+      {1, 0, 64.0, 0.0, 256},    // the shortest latency, a line per clock
+      {30, 40, 32.0, 0.5, 3},    // few requests outstanding, heavy back-pressure
+  };
+  int idx = 0;
+  for (const Round& rd : rounds) {
     Memory base;
-    for (uint32_t i = 0; i < 8192; ++i) base.write8(0x10000 + i, static_cast<uint8_t>(g.bits64()));
-    std::vector<model::CopyJob> jobs;
-    uint32_t dst = 0x40000;
-    for (int k = 0; k < 40; ++k) {
-      const uint32_t len = g.chance(0.1) ? static_cast<uint32_t>(g.range(1000, 3000)) : static_cast<uint32_t>(g.range(0, 300));
-      const uint32_t src = 0x10000 + static_cast<uint32_t>(g.range(0, 8192 - 3000));
-      dst += static_cast<uint32_t>(g.range(0, 7));
-      jobs.push_back({src, dst, len, 0});
-      dst += len + 16;
+    for (uint32_t i = 0; i < 0x20000; ++i) base.write8(0x10000 + i, static_cast<uint8_t>(g.bits64()));
+    const std::vector<model::CopyJob> jobs = random_jobs(g, 60);
+    // The fresh areas too: random bytes, so a write that enables a byte it should not shows.
+    for (const auto& j : jobs) {
+      for (uint32_t i = 0; i < j.len + 256; ++i) {
+        base.write8(j.dst - 128 + i, static_cast<uint8_t>(g.bits64()));
+        base.write8(j.src - 128 + i, static_cast<uint8_t>(g.bits64()));
+      }
     }
     Memory want = base;
     model::Dma dma;
     for (const auto& j : jobs) dma.copy(j, want);
-    tb::DramConfig dc;
-    dc.latency = round == 0 ? 200 : 50;
-    dc.jitter = round == 2 ? 300 : 0;
-    dc.bandwidth = round == 1 ? 0.5 : 1.0;
+    RunConfig rc;
+    rc.dram.latency = rd.latency;
+    rc.dram.jitter = rd.jitter;
+    rc.dram.bytes_per_clock = rd.bw;
+    rc.dram.max_outstanding = rd.max_out;
+    rc.stall = rd.stall;
     Memory got = base;
-    const DmaRun r = run_jobs(got, jobs, seed + round, dc);
-    INFO("round " << round << ": " << r.err);
+    const DmaRun r = run_jobs(got, jobs, seed + static_cast<uint64_t>(idx), rc);
+    INFO("round " << idx << ": " << r.err);
     REQUIRE(r.err.empty());
     const auto d = want.first_difference(got);
     INFO("first difference at " << (d ? bits::hex(*d) : std::string("-")));
     CHECK_FALSE(d.has_value());
-    std::printf("  dma round %d (latency %u, jitter %u, bandwidth %.1f): %zu jobs, %.0f bytes, %llu cycles\n", round,
-                dc.latency, dc.jitter, dc.bandwidth, jobs.size(), static_cast<double>(dma.bytes_copied()),
-                static_cast<unsigned long long>(r.cycles));
+    std::printf("  dma round %d (latency %u, jitter %u, %.0f bytes/clock, stall %.1f, %u outstanding): %zu jobs, "
+                "%.0f bytes, %llu line reads, %llu line writes, %llu cycles\n",
+                idx, rd.latency, rd.jitter, rd.bw, rd.stall, rd.max_out, jobs.size(),
+                static_cast<double>(dma.bytes_copied()), static_cast<unsigned long long>(r.reads),
+                static_cast<unsigned long long>(r.writes), static_cast<unsigned long long>(r.cycles));
+    ++idx;
   }
 }
 
+TEST_CASE("dma: every source and destination alignment, short lengths") {
+  const uint64_t seed = tb::announce_seed("rtl_dma");
+  tb::PrimGen g(seed);
+  Memory base;
+  for (uint32_t i = 0; i < 0x80000; ++i) base.write8(0x10000 + i, static_cast<uint8_t>(g.bits64()));
+  std::vector<model::CopyJob> jobs;
+  for (uint32_t os = 0; os < 64; os += 3) {
+    for (uint32_t od = 0; od < 64; od += 5) {
+      const uint32_t len = static_cast<uint32_t>(g.range(0, 200));
+      const uint32_t slot = static_cast<uint32_t>(jobs.size());
+      jobs.push_back({0x10000 + slot * 512 + os, 0x10000 + 0x40000 + slot * 512 + od, len, 0});
+    }
+  }
+  Memory want = base;
+  model::Dma dma;
+  for (const auto& j : jobs) dma.copy(j, want);
+  RunConfig rc;
+  rc.dram.latency = 20;
+  rc.dram.jitter = 10;
+  rc.stall = 0.2;
+  Memory got = base;
+  const DmaRun r = run_jobs(got, jobs, seed, rc);
+  INFO(r.err);
+  REQUIRE(r.err.empty());
+  const auto d = want.first_difference(got);
+  INFO("first difference at " << (d ? bits::hex(*d) : std::string("-")));
+  CHECK_FALSE(d.has_value());
+}
+
+namespace {
+void copy_rate(uint32_t len, uint32_t latency, double bw, uint64_t seed) {
+  Memory mem;
+  const uint32_t src = 0x1000001, dst = 0x3000022;
+  for (uint32_t i = 0; i < len; ++i) mem.write8(src + i, static_cast<uint8_t>(i * 13));
+  RunConfig rc;
+  rc.dram.latency = latency;
+  rc.dram.bytes_per_clock = bw;
+  const DmaRun r = run_jobs(mem, {{src, dst, len, 0}}, seed, rc);
+  REQUIRE(r.err.empty());
+  for (uint32_t i = 0; i < len; i += 997) REQUIRE(mem.read8(dst + i) == static_cast<uint8_t>(i * 13));
+  std::printf("  dma: %u bytes at latency %u, %.0f bytes/clock peak: %llu cycles, %.2f bytes/clock "
+              "(bound: %.2f = half the peak, or 32 = one line request per clock)\n",
+              len, latency, bw, static_cast<unsigned long long>(r.cycles),
+              static_cast<double>(len) / static_cast<double>(r.cycles), std::min(bw / 2, 32.0));
+}
+}  // namespace
+
 TEST_CASE("dma: copy rate on one long copy") {
   const uint64_t seed = tb::announce_seed("rtl_dma");
-  for (const uint32_t lat : {200u, 800u}) {
-    Memory mem;
-    for (uint32_t i = 0; i < 65536; ++i) mem.write8(0x100001 + i, static_cast<uint8_t>(i * 13));
-    tb::DramConfig dc;
-    dc.latency = lat;
-    const DmaRun r = run_jobs(mem, {{0x100001, 0x300002, 65536, 0}}, seed, dc);
-    REQUIRE(r.err.empty());
-    for (uint32_t i = 0; i < 65536; i += 997) CHECK(mem.read8(0x300002 + i) == static_cast<uint8_t>(i * 13));
-    std::printf("  dma: 65536 bytes at latency %u: %llu cycles, %.3f bytes/clock\n", lat,
-                static_cast<unsigned long long>(r.cycles), 65536.0 / static_cast<double>(r.cycles));
-  }
+  copy_rate(65536, 200, 32.0, seed);
+  copy_rate(65536, 800, 32.0, seed);
+}
+
+TEST_CASE("dma: copy rate bench", "[.bench]") {
+  const uint64_t seed = tb::announce_seed("rtl_dma");
+  for (const uint32_t len : {4096u, 65536u, 1u << 20}) copy_rate(len, 200, 32.0, seed);
+  copy_rate(1u << 20, 800, 32.0, seed);
+  copy_rate(1u << 20, 200, 64.0, seed);
+  copy_rate(1u << 20, 200, 128.0, seed);
 }
