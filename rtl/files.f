@@ -16,6 +16,7 @@ rtl/common/fp32_to_fix16_8.sv
 rtl/mem/mem_arbiter.sv
 rtl/dma/dma.sv
 rtl/cp/cp_regs.sv
+rtl/cp/cp_fetch.sv
 rtl/cp/cp.sv
 rtl/ia/ia.sv
 rtl/ia/index_fetch.sv

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // RTL vs model: command processor (rtl/cp/cp.sv vs cpp_model/cp/command_processor).
-// The CP reads its ring and indirect buffers through the DRAM model (random latency), its draw
+// The CP reads its ring and indirect buffers over the line port (LineDram: random latency, and
+// reduced bandwidth when stalling), its draw
 // output sees random back-pressure, `pipe_idle_i` is randomly low (COPY must wait for it), the
 // pipeline is emulated for end-of-pipe tokens (each comes back on eop_done_* after a random
 // delay, in order; `pipe_idle_i` is low while one is out) and the DMA is emulated (a copy job
@@ -17,6 +18,7 @@
 #include "Vcp.h"
 #include "common/command_writer.h"
 #include "cp/command_processor.h"
+#include "line_dram.h"
 #include "top/gpu.h"
 #include "unit_test_main.h"
 
@@ -43,10 +45,10 @@ class CpBench {
         rng_(seed),
         stall_(stall),
         dram_(mem, [&] {
-          tb::DramConfig d;
+          tb::LineDramConfig d;
           d.latency = latency;
           d.jitter = jitter;
-          d.bandwidth = stall > 0.0 ? 0.6 : 1.0;  // memory back-pressure too
+          d.bytes_per_clock = stall > 0.0 ? 4.0 : 32.0;  // memory back-pressure too
           d.seed = seed;
           return d;
         }()) {
@@ -155,7 +157,7 @@ class CpBench {
     const bool fe_fire = dut_->fe_valid_o && dut_->fe_ready_i;
     const bool req_fire = dut_->mem_req_valid_o && dut_->mem_req_ready_i;
     const bool rsp_fire = dut_->mem_rsp_valid_i && dut_->mem_rsp_ready_o;
-    const MemReq req = tb::unpack_sig<MemReq>(dut_->mem_req_o);
+    const MemLineReq req = tb::unpack_sig<MemLineReq>(dut_->mem_req_o);
     const bool copy_fire = dut_->copy_valid_o && dut_->copy_ready_i;
     const bool eop_fire = dut_->eop_done_valid_i && dut_->eop_done_ready_o;
     if (eop_fire) tokens_.pop_front();
@@ -192,8 +194,7 @@ class CpBench {
   std::mt19937_64 rng_;
   double stall_;
   uint32_t dma_busy_ = 0;
-  tb::DramConfig dcfg_;
-  tb::DramModel dram_;
+  tb::LineDram dram_;
 };
 
 // One host submission: commands placed in the ring, then the register writes that start them.
