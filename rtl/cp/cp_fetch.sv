@@ -12,7 +12,8 @@
 //   target, followed by the return positions (the rest of the calling IB, ..., the ring) so the
 //   data after the IB's end is already on its way. A RET, or an IB running out of dwords, needs
 //   no redirect: the request side has already requested the return position after the IB; the
-//   parser drops the dwords of the IB after a RET. So a CALL costs one memory round trip in the
+//   parser drops the dwords of the IB after a RET (when more than RetCut dwords of the IB are
+//   left, it flushes and refetches at the return position instead). So a CALL costs one memory round trip in the
 //   parser, which runs 4 times faster than the decoder and hides it behind the decode FIFO
 //   (DecGroups groups of 4 dwords in SRAM).
 // - The request side issues the reader jobs in decode order: the current IB (one job), then it
@@ -30,7 +31,8 @@
 // Decode FIFO output: one dword per clock (the live dwords of the current group, in order).
 module cp_fetch #(
   parameter int unsigned FetchLines = 32,   // line buffer of the reader (SRAM)
-  parameter int unsigned DecGroups  = 128   // decode FIFO: groups of 4 dwords (SRAM)
+  parameter int unsigned DecGroups  = 128,  // decode FIFO: groups of 4 dwords (SRAM)
+  parameter int unsigned RetCut     = 256   // a RET with more IB dwords after it refetches
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -207,6 +209,7 @@ module cp_fetch #(
   // Parser
   // ---------------------------------------------------------------------------------------------
   logic        redirect;
+  logic        ret_cut;
   logic [31:0] redirect_len;
   logic        stop;
   logic [7:0]  op;
@@ -217,6 +220,7 @@ module cp_fetch #(
   always_comb begin
     ps_d         = ps_q;
     redirect     = 1'b0;
+    ret_cut      = 1'b0;
     redirect_len = '0;
     live         = '0;
     rd_ready     = 1'b0;
@@ -254,8 +258,10 @@ module cp_fetch #(
                 end else if (op == pineda_pkg::OP_RET) begin
                   if (len != pineda_pkg::OP_RET_LEN || !ps_d.at.in_ib) begin
                     ps_d.parked = 1'b1;
+                  end else if (ps_d.at.rem > 32'(RetCut)) begin
+                    ret_cut = 1'b1;   // much of the IB left: cheaper to refetch at the return
                   end else begin
-                    ps_d.dead = 1'b1;
+                    ps_d.dead = 1'b1; // drop the rest of the IB as it arrives
                   end
                 end else begin
                   ps_d.skip = len;
@@ -286,7 +292,7 @@ module cp_fetch #(
               pring_inc  = ps_d.pring + 32'd4;
               ps_d.pring = (pring_inc == ring_size_i) ? 32'd0 : pring_inc;
             end
-            stop = ps_d.parked || redirect;
+            stop = ps_d.parked || redirect || ret_cut;
           end
         end
         dq_push = (live != '0);
@@ -307,14 +313,14 @@ module cp_fetch #(
       ps_d.dead     = 1'b0;
     end
 
-    if (pop_ps) begin
+    if (pop_ps || ret_cut) begin
       ps_d.dead = 1'b0;
       ps_d.skip = '0;
-      if (ps_q.at.sp != '0) begin
-        ps_d.at.sp    = ps_q.at.sp - SpW'(1);
-        ps_d.at.in_ib = !ps_q.at.stk_ring[2'(ps_q.at.sp - SpW'(1))];
-        ps_d.at.addr  = ps_q.at.stk_addr[2'(ps_q.at.sp - SpW'(1))];
-        ps_d.at.rem   = ps_q.at.stk_rem[2'(ps_q.at.sp - SpW'(1))];
+      if (ps_d.at.sp != '0) begin
+        ps_d.at.sp    = ps_d.at.sp - SpW'(1);
+        ps_d.at.in_ib = !ps_d.at.stk_ring[2'(ps_d.at.sp)];
+        ps_d.at.addr  = ps_d.at.stk_addr[2'(ps_d.at.sp)];
+        ps_d.at.rem   = ps_d.at.stk_rem[2'(ps_d.at.sp)];
       end else begin
         ps_d.at.in_ib = 1'b0;  // an IB entered by JUMP from the ring returns to the ring
       end
@@ -359,10 +365,10 @@ module cp_fetch #(
       end
     end
 
-    // A redirect restarts the requests at the parser's new position.
-    if (redirect) begin
+    // A redirect (or a RET cut short) restarts the requests at the parser's new position.
+    if (redirect || ret_cut) begin
       rq_d.at        = ps_d.at;
-      rq_d.pending   = 1'b1;
+      rq_d.pending   = ps_d.at.in_ib;
       rq_d.fetch_ptr = ps_d.pring;
     end
   end
@@ -377,7 +383,7 @@ module cp_fetch #(
     pos.stk_addr = pos_stk_addr_i;
     pos.stk_rem  = pos_stk_rem_i;
     pos.sp       = pos_sp_i;
-    flush        = redirect || resync_i;
+    flush        = redirect || ret_cut || resync_i;
   end
 
   parse_t ps_n;

@@ -498,6 +498,52 @@ TEST_CASE("cp: a 5th nested CALL overflows; CP reset resumes") {
   CHECK(cp.reg_read(REG_IB_DEPTH) == 4u);
 }
 
+TEST_CASE("cp: a CALL prefetched while its target was outside the window runs once the host opens it") {
+  // The fetch walks past the END and stops at the CALL (its target is outside the window then);
+  // the host opens the window while the CP is halted and resumes: the decoder enters the IB,
+  // which the fetch did not predict, and the fetch restarts there.
+  const uint64_t seed = tb::announce_seed("rtl_cp");
+  Memory mem;
+  CommandWriter ib;
+  ib.set_state(ST_COLOR, 0x1B).draw(5, 3).draw(6, 3);
+  place_ib(mem, kIbBase, ib.dwords());
+  CommandWriter w;
+  w.draw(0, 3).end().call(kIbBase, ib.size_dwords()).draw(7, 3).jump(kIbBase, ib.size_dwords()).end();
+  Submission s1;
+  s1.cmds = w.dwords();
+  s1.pre = {{REG_VALID_LIMIT, kIbBase - 1}};
+  Submission s2;
+  s2.start = w.size_bytes();
+  s2.resume = true;
+  s2.pre = {{REG_VALID_LIMIT, VALID_LIMIT_RESET}};
+  compare("cp.window_opened", mem, {s1, s2}, seed);
+}
+
+TEST_CASE("cp: RETs early in long IBs, nested, the rest dropped or refetched") {
+  // IB L (1,200 dwords): a CALL of S, a draw, a RET, then 1,000+ dwords never decoded (more than
+  // cp_fetch's RetCut: the fetch refetches at the return). IB S: a draw and a RET with 40 dwords
+  // after it (dropped as they arrive). The ring calls both in turn, jumps to S, and ends.
+  const uint64_t seed = tb::announce_seed("rtl_cp");
+  Memory mem;
+  const uint32_t L = kIbBase, S = kIbBase + 0x2000;
+  CommandWriter s;
+  s.set_state(ST_COLOR, 0x5).draw(50, 3).ret();
+  for (int i = 0; i < 20; ++i) s.draw(90, 90);
+  CommandWriter l;
+  l.draw(10, 3).call(S, s.size_dwords()).draw(11, 3).ret();
+  while (l.size_dwords() < 1200) l.draw(91, 91);
+  place_ib(mem, L, l.dwords());
+  place_ib(mem, S, s.dwords());
+  CommandWriter w;
+  for (int i = 0; i < 6; ++i) {
+    w.draw(i, 3).call(L, l.size_dwords()).call(S, s.size_dwords());
+  }
+  w.jump(S, s.size_dwords()).draw(99, 3).end();
+  Submission sub;
+  sub.cmds = w.dwords();
+  compare("cp.early_ret", mem, {sub}, seed);
+}
+
 TEST_CASE("cp: every v2 error cause ends in the documented state; CP reset resumes") {
   const uint64_t seed = tb::announce_seed("rtl_cp");
   struct Case {
