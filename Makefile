@@ -18,7 +18,7 @@ help:
 	@echo "make sim    the regression: every scene through RTL and model, PNGs in out/sim"
 	@echo "make lint   Verilator -Wall lint and a Yosys read of every RTL module"
 	@echo "make synth  per-unit area table (out/synth/area.json)"
-	@echo "make waves TEST=<scene>  re-run one scene with an FST dump"
+	@echo "make waves TEST=<scene> [FORMAT=vcd]  re-run one scene with an FST (or VCD) dump and a GTKWave save file"
 	@echo "make bench  per-scene cycles and unit utilisation (out/bench/bench.json)"
 
 include mk/contract.mk
@@ -30,6 +30,7 @@ include mk/runtime.mk
 include mk/san.mk
 include mk/fuzz.mk
 include mk/coverage.mk
+include mk/cli.mk
 
 # ---------------------------------------------------------------- the user-facing targets
 SIM_ARGS ?=
@@ -63,15 +64,16 @@ bench: deps
 	@$(MAKE) -s $(BUILD)/tests/rtl_cp && $(BUILD)/tests/rtl_cp "[.bench]" | sed -n '/^buffer/,/^(dw/p'
 	@$(MAKE) -s $(RUNTIME_BENCH) && $(RUNTIME_BENCH)
 
-# Re-runs one scene with an FST dump (optionally a cycle window) and says how to open it.
+# Re-runs one scene with an FST dump (optionally a cycle window), FORMAT=vcd also as VCD (mk/cli.mk),
+# writes a GTKWave save file grouping the signals, and says how to open it.
 waves: deps
-	@test -n "$(TEST)" || { echo "usage: make waves TEST=<scene> [SEED= LATENCY= JITTER= THROTTLE= WAVE_FROM= WAVE_TO=]"; exit 2; }
+	@test -n "$(TEST)" || { echo "usage: make waves TEST=<scene> [FORMAT=fst|vcd SEED= LATENCY= JITTER= THROTTLE= WAVE_FROM= WAVE_TO=]"; exit 2; }
 	@$(MAKE) -s $(PINEDA_SIM)
 	@mkdir -p waves
 	@$(PINEDA_SIM) --out out/waves --seed $(SEED) --scene-seed $(SCENE_SEED) --latency $(LATENCY) --jitter $(JITTER) \
-	  --throttle $(THROTTLE) --fst waves/$(TEST).fst --wave-from $(WAVE_FROM) --wave-to $(WAVE_TO) $(TEST) | tail -3
+	  --throttle $(THROTTLE) --fst waves/$(TEST).fst --wave-from $(WAVE_FROM) --wave-to $(WAVE_TO_EFF) $(TEST) | tail -3
 	@echo "waveform: waves/$(TEST).fst ($$(du -h waves/$(TEST).fst | cut -f1))"
-	@echo "open it:  gtkwave waves/$(TEST).fst"
+	@$(MAKE) -s --no-print-directory waves-files
 	@if [ -n "$(WAVE_CHECK)" ]; then fst2vcd -f waves/$(TEST).fst 2>/dev/null | grep -q 'enddefinitions' \
 	  && echo "fst2vcd (GTKWave) reads waves/$(TEST).fst" || { echo "waves/$(TEST).fst is not readable"; exit 1; }; fi
 

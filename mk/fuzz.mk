@@ -3,12 +3,12 @@
 #
 #   build/fuzz/fuzz_cp        command streams into model::Gpu             tests/fuzz/fuzz_cp.cpp
 #   build/fuzz/fuzz_runtime   sequences of runtime API calls (golden)      tests/fuzz/fuzz_runtime.cpp
+#   build/fuzz/fuzz_capture   capture files into rt::decode_capture        tests/fuzz/fuzz_capture.cpp
 # The model and runtime are compiled with clang, -fsanitize=fuzzer-no-link,address,undefined into
 # build/fuzz/obj. Seed corpora: tests/fuzz/corpus/<target>/ (committed, small); new inputs go to
 # out/fuzz/<target>/ so the committed corpus only changes by hand.
 #   make fuzz [FUZZ_TIME=600]      each target for FUZZ_TIME seconds (default 300)
 #   make fuzz-smoke                each target for FUZZ_SMOKE_TIME seconds (run by tests/run_all.py)
-# A capture-file reader target does not exist: there are no capture files yet.
 FUZZ_CXX ?= $(shell command -v clang++-14 2>/dev/null || command -v clang++ 2>/dev/null)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CXXFLAGS := $(CXXSTD) $(CXXWARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
@@ -16,7 +16,7 @@ FUZZ_CXXFLAGS := $(CXXSTD) $(CXXWARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-li
 FUZZ_LIB_SRCS := $(MODEL_SRCS) $(RUNTIME_SRCS)
 FUZZ_LIB_OBJS := $(patsubst %.cpp,$(BUILD)/fuzz/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_LIB := $(BUILD)/fuzz/libpineda_fuzz.a
-FUZZ_TARGETS := cp runtime
+FUZZ_TARGETS := cp runtime capture
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
 FUZZ_TIME ?= 300
 FUZZ_SMOKE_TIME ?= 10
@@ -30,7 +30,7 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
-	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB)
+	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) -lz
 
 fuzz-build: $(FUZZ_BINS)
 
@@ -47,10 +47,12 @@ endef
 fuzz: deps fuzz-build
 	$(call FUZZ_RUN,cp,$(FUZZ_TIME))
 	$(call FUZZ_RUN,runtime,$(FUZZ_TIME))
+	$(call FUZZ_RUN,capture,$(FUZZ_TIME))
 
 fuzz-smoke: fuzz-build
 	$(call FUZZ_RUN,cp,$(FUZZ_SMOKE_TIME))
 	$(call FUZZ_RUN,runtime,$(FUZZ_SMOKE_TIME))
+	$(call FUZZ_RUN,capture,$(FUZZ_SMOKE_TIME))
 
 -include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_TARGET_OBJS:.o=.d)
 

@@ -9,9 +9,10 @@
 # Compile flags for users: $(CXXFLAGS_COMMON) $(MODEL_INC)
 # Targets: model (libraries, tools, tests), model-test (runs the Catch2 model tests), model-run.
 MODEL_INC := -Icpp_model -Icpp_model/common -Isim
-# -ltinyobjloader -lmeshoptimizer: the mesh scenes (sim/meshes.cpp: bunny.obj loading, vertex-cache
+# -lz: capture files (runtime/capture_file.cpp). -lassimp -lstb: model files and textures (sim/mesh_load.cpp,
+# sim/model_render.cpp: the glmark2 scenes and build/pineda render). -ltinyobjloader -lmeshoptimizer: the mesh scenes (sim/meshes.cpp: bunny.obj loading, vertex-cache
 # optimisation); everything that links the scenes library links these.
-MODEL_LDLIBS := -lpng -ltinyobjloader -lmeshoptimizer
+MODEL_LDLIBS := -lpng -ltinyobjloader -lmeshoptimizer -lz -lassimp -lstb
 MODEL_DEPFLAGS = -MMD -MP
 
 MODEL_SRCS := $(shell find cpp_model -name '*.cpp' | sort)

@@ -22,12 +22,13 @@ esac
 # also gives fst2vcd; optional for users, never needed by tests), ccache for the C++ builds,
 # reference assets (glmark2-data: bunny.obj etc. under /usr/share/glmark2), tinyobjloader (loads
 # bunny.obj) and meshoptimizer (simplification, vertex-cache optimisation) for the mesh scenes,
-# stb headers and nlohmann-json (the benchmark's JSON output).
+# stb headers and nlohmann-json (the benchmark's JSON output); CLI11 (argument parsing of the
+# `pineda` tool) and assimp (its model loading: OBJ, 3DS, glTF and the rest).
 # ca-certificates: npm needs it for the registry's TLS, and --no-install-recommends would
 # otherwise leave it out on a minimal image.
 APT_PKGS=(build-essential make python3 verilator catch2 zlib1g-dev libpng-dev gtkwave clang-14 libclang-rt-14-dev
           ccache glmark2-data libtinyobjloader-dev libmeshoptimizer-dev libstb-dev nlohmann-json3-dev
-          ca-certificates)
+          libcli11-dev libassimp-dev ca-certificates)
 
 # node/npm: only when missing (a machine may have Node.js from elsewhere, e.g. nodesource,
 # whose nodejs package already contains npm; Debian splits them into nodejs + npm).

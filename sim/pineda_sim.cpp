@@ -17,7 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "image_diff.h"
 #include "png_writer.h"
+#include "report.h"
+#include "scene_capture.h"
 #include "scenes.h"
 #include "om/resolve.h"
 #include "top/gpu.h"
@@ -40,6 +43,7 @@ struct Options {
   uint64_t wave_to = UINT64_MAX;
   bool list = false;
   std::string label;  // printed in the table header
+  std::string capture_dir;  // --capture: each scene also written as <dir>/<scene>.pcap
 };
 
 void usage() {
@@ -55,7 +59,10 @@ void usage() {
       "  --out DIR            where PNGs go (default out/sim)\n"
       "  --json FILE          write benchmark figures as JSON\n"
       "  --fst FILE           dump an FST waveform (with --wave-from/--wave-to cycles)\n"
-      "  --label TEXT         name for this configuration in the summary");
+      "  --label TEXT         name for this configuration in the summary\n"
+      "  --capture DIR        also write each scene as a capture file DIR/<scene>.pcap (build/pineda replay)\n"
+      "On a mismatch the model, RTL and diff images are written next to the PNG; after the run, an\n"
+      "HTML report in <out>/index.html.");
 }
 
 Options parse(int argc, char** argv) {
@@ -67,7 +74,7 @@ Options parse(int argc, char** argv) {
       {"out", required_argument, nullptr, 'o'},  {"json", required_argument, nullptr, 'J'},
       {"fst", required_argument, nullptr, 'f'},  {"wave-from", required_argument, nullptr, 'F'},
       {"wave-to", required_argument, nullptr, 'T'}, {"label", required_argument, nullptr, 'n'},
-      {"scene-seed", required_argument, nullptr, 'S'},
+      {"scene-seed", required_argument, nullptr, 'S'},  {"capture", required_argument, nullptr, 'C'},
       {"help", no_argument, nullptr, 'h'},       {nullptr, 0, nullptr, 0}};
   int c;
   while ((c = getopt_long(argc, argv, "", longopts, nullptr)) != -1) {
@@ -85,6 +92,7 @@ Options parse(int argc, char** argv) {
       case 'T': o.wave_to = std::stoull(optarg); break;
       case 'n': o.label = optarg; break;
       case 'S': o.scene_seed = static_cast<uint32_t>(std::stoul(optarg)); break;
+      case 'C': o.capture_dir = optarg; break;
       case 'h': usage(); std::exit(0);
       default: usage(); std::exit(2);
     }
@@ -101,6 +109,7 @@ struct Row {
   size_t tris = 0, setup = 0, tiles = 0, covs = 0, pixels = 0;
   double seconds = 0;
   nlohmann::json bench;
+  std::vector<std::string> mismatch_images;  // model, RTL, diff (file names in the output directory)
 };
 
 std::string replay_cmd(const Options& o, const std::string& scene) {
@@ -230,6 +239,12 @@ Row run_scene(const Options& o, const std::string& name) {
   for (const auto& w : img.wait_releases) actions.push_back({w, 0});
   gpu.run_with_host(actions);
   const model::Trace& tr = gpu.trace();
+  if (!o.capture_dir.empty()) {  // the scene as a capture file, with the model's result to reproduce
+    rt::Capture c = scene_to_capture(img);
+    c.expected = replay_result(model_mem, [&gpu](uint32_t r) { return gpu.reg_read(r); });
+    std::filesystem::create_directories(o.capture_dir);
+    rt::save_capture(o.capture_dir + "/" + name + ".pcap", c);
+  }
 
   // RTL.
   Memory rtl_mem = img.mem;
@@ -306,7 +321,10 @@ Row run_scene(const Options& o, const std::string& name) {
     write_png(path, resolved, 0, img.width * 4, img.width, img.height);
   };
   write_image(png, rtl_mem);
-  if (!row.ok) write_image(o.out_dir + "/" + name + ".model.png", model_mem);
+  if (!row.ok) {  // pictures of the mismatch, the first differing pixel and the triangle that wrote it
+    row.why += write_mismatch_images(o.out_dir, name, model_mem, rtl_mem, scene_target(img), &tr);
+    row.mismatch_images = {name + ".model.png", name + ".rtl.png", name + ".diff.png"};
+  }
   if (!r.perf.empty()) row.bench = bench_json(r, tr, gpu.stats(), cmd_dwords);
   row.bench["scene"] = name;
   row.bench["ok"] = row.ok;
@@ -367,6 +385,20 @@ int main(int argc, char** argv) {
                        {"throttle", o.throttle},
                        {"scenes", all}};
     std::ofstream(o.json_path) << doc.dump(2) << "\n";
+  }
+  {  // the HTML report next to the images
+    std::vector<ReportRow> report;
+    for (const auto& r : rows) {
+      report.push_back({r.scene, r.ok, r.why, r.cycles, r.seconds, r.scene + ".png", r.mismatch_images,
+                        report_units(r.bench)});
+    }
+    char cfg[256];
+    std::snprintf(cfg, sizeof cfg, "scene-seed %u, seed %llu, latency %u, jitter %u, bandwidth %.2f, throttle %.2f, %u rasterizer(s)",
+                  o.scene_seed, static_cast<unsigned long long>(o.seed), o.dram.latency, o.dram.jitter, o.dram.bandwidth,
+                  o.throttle, tb::kNumRast);
+    std::filesystem::create_directories(o.out_dir);
+    write_html_report(o.out_dir + "/index.html", "pineda_sim" + (o.label.empty() ? "" : ": " + o.label), cfg, report);
+    std::printf("report: %s/index.html\n", o.out_dir.c_str());
   }
   std::printf("%s%s%d passed, %d failed\n", o.label.empty() ? "" : o.label.c_str(),
               o.label.empty() ? "" : ": ", pass, fail);

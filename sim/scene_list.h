@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <array>
 #include <string>
 
 #include "scenes.h"
@@ -29,5 +30,9 @@ SceneImage scene_fe_torus(uint32_t seed);
 SceneImage scene_fe_torus_strip(uint32_t seed);
 SceneImage scene_fe_instanced(uint32_t seed);
 SceneImage scene_fe_bunny(const std::string& name, uint32_t seed, size_t triangles, bool optimise);
+
+// scenes_glmark2.cpp: glmark2-data models through assimp (sim/model_render.h).
+SceneImage scene_glmark2(const std::string& name, const std::string& model, const std::string& texture,
+                         uint32_t size, double yaw, double pitch, const std::array<double, 3>& rotate, uint32_t seed);
 
 }  // namespace pineda::scenes

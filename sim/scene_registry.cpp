@@ -36,6 +36,9 @@ std::vector<SceneInfo> scene_registry() {
       {"fe_instanced", scene_fe_instanced, "instanced spheres and an octahedron, colour per instance from vertex buffer 1"},
       {"fe_bunny", [](uint32_t s) { return scene_fe_bunny("fe_bunny", s, 4000, false); }, "the glmark2 bunny simplified to ~4,000 tris, file order"},
       {"fe_bunny_opt", [](uint32_t s) { return scene_fe_bunny("fe_bunny_opt", s, 4000, true); }, "the same after meshopt_optimizeVertexCache"},
+      // glmark2-like scenes: glmark2-data models loaded with assimp, lit per vertex on the host.
+      {"gl_cube", [](uint32_t s) { return scene_glmark2("gl_cube", "cube.3ds", "crate-base.png", 256, 30, 25, {0, 0, 0}, s); }, "glmark2's cube.3ds with the crate texture (texel per triangle), 256x256"},
+      {"gl_horse", [](uint32_t s) { return scene_glmark2("gl_horse", "horse.3ds", "", 256, 60, 15, {0, 0, 0}, s); }, "glmark2's horse.3ds (7,172 tris), 256x256"},
   };
 }
 
@@ -43,6 +46,8 @@ std::vector<SceneInfo> optin_scene_registry() {
   return {
       {"fe_bunny_full", [](uint32_t s) { return scene_fe_bunny("fe_bunny_full", s, 0, false); }, "the whole glmark2 bunny (69,666 tris), file order"},
       {"fe_bunny_full_opt", [](uint32_t s) { return scene_fe_bunny("fe_bunny_full_opt", s, 0, true); }, "the whole bunny after meshopt_optimizeVertexCache"},
+      {"gl_cat", [](uint32_t s) { return scene_glmark2("gl_cat", "cat.3ds", "", 256, 150, 15, {-90, 0, 0}, s); }, "glmark2's cat.3ds (14,348 tris), 256x256"},
+      {"gl_bunny", [](uint32_t s) { return scene_glmark2("gl_bunny", "bunny.obj", "", 256, 200, 15, {0, 0, 0}, s); }, "glmark2's bunny.obj through assimp (69,666 tris), 256x256"},
   };
 }
 

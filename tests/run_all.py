@@ -57,7 +57,8 @@ def suites(build):
         s.append((f"rtl_{u}", [os.path.join(build, "tests", f"rtl_{u}")], "catch2"))
     s += [
         # Every scene through RTL and model at the default 200-cycle latency.
-        ("scenes", [sim, "--out", "out/test/fixed", "--label", "scenes"], "sim"),
+        # Each scene is also written as a capture file (replayed by the `cli` suite).
+        ("scenes", [sim, "--out", "out/test/fixed", "--label", "scenes", "--capture", "out/test/captures"], "sim"),
         # The same scenes with random memory latency and random stalls on every boundary:
         # results must stay bit-identical (checked against the model and the fixed run's PNGs).
         ("scenes_random", [sim, "--out", "out/test/random", "--jitter", "400", "--throttle",
@@ -75,6 +76,12 @@ def suites(build):
                                    + os.path.abspath(__file__) + "', '--compare-dirs', 'out/test/fixed', d]) "
                                    "for d in ('out/test/r2', 'out/test/r4')))"], "single"),
         ("waves", ["make", "-s", "waves", "TEST=scissor", "WAVE_CHECK=1"], "single"),
+        # A VCD window and its GTKWave save file: parsed, every saved signal present, streams moving.
+        ("waves_vcd", ["bash", "-c", "make -s waves TEST=quad_full FORMAT=vcd WAVE_FROM=2000 WAVE_TO=2400 && "
+                       f"{sys.executable} tests/check_waves.py waves/quad_full.vcd waves/quad_full.gtkw"], "single"),
+        # build/pineda: every model format, render on model and RTL, capture -> replay round trips,
+        # refused captures, pineda_sim --capture and its HTML report, every `scenes` capture replayed.
+        ("cli", [sys.executable, "tests/cli/test_cli.py", "--build", build, "--captures", "out/test/captures"], "sim"),
     ]
     return s
 
@@ -102,7 +109,8 @@ def parse_sim(out, rc):
 
 
 def compare_dirs(a, b):
-    names = sorted(n for n in os.listdir(a) if n.endswith(".png") and ".model." not in n)
+    names = sorted(n for n in os.listdir(a) if n.endswith(".png")
+                   and not any(t in n for t in (".model.", ".rtl.", ".diff.")))
     bad = [n for n in names if not os.path.exists(os.path.join(b, n))
            or not filecmp.cmp(os.path.join(a, n), os.path.join(b, n), shallow=False)]
     for n in names:

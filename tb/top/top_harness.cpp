@@ -270,6 +270,7 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
           << " memory outstanding=" << dram_.outstanding() << "\n" << drv_->waves(2000, 0);
       break;
     }
+    if (cfg_.progress && (drv_->cycle() - start) % cfg_.progress_every == 0) cfg_.progress(drv_->cycle() - start, transfers_);
     if (drv_->cycle() - start > cfg_.max_cycles) {
       err << "TIMEOUT test=" << run_.test << " after " << cfg_.max_cycles << " cycles\n";
       break;

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -50,6 +51,10 @@ struct TopConfig {
   // Fences written only by end-of-pipe WRITE_REGs: when one changes, no memory write may be
   // unacknowledged (bit 0 = FENCE0, checked every cycle).
   uint32_t eop_fence_mask = 1u;
+  // Called every `progress_every` cycles of run() with the cycles so far and the transfers per
+  // boundary (a progress line on long runs; build/pineda); empty: never.
+  std::function<void(uint64_t, const std::array<uint64_t, kNumBoundaries>&)> progress;
+  uint64_t progress_every = 1u << 16;
 };
 
 // The model's stream for each boundary (contracts/defs.py BOUNDARIES); a null pointer is not

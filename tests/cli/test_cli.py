@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Tests of build/pineda (the command-line tool) and of pineda_sim's capture files and report.
+
+Each check prints one line `ok <name>` or `FAIL <name>: why`; the last line is `N passed, N failed`.
+Small models are written here in each format (OBJ, binary 3DS, glTF 2.0 with an embedded buffer),
+rendered on the model backend and checked pixel by pixel; one renders on RTL and model (both).
+Capture files: render/capture -> replay --compare on the model and on the RTL; every capture a
+pineda_sim --capture run wrote (the `scenes` suite writes out/test/captures) replays on the model
+bit-identically; truncated, corrupted and wrong-version files are refused.
+
+usage: tests/cli/test_cli.py [--build DIR] [--captures DIR]
+"""
+import argparse
+import base64
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BG = (0x18, 0x1A, 0x20)  # the render's default background (RenderOptions::background)
+
+results = []
+
+
+def check(name, ok, why=""):
+    results.append(ok)
+    print(("ok   " if ok else "FAIL ") + name + ("" if ok else ": " + why), flush=True)
+
+
+def run(cmd, expect=0):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return r.returncode, r.stdout
+
+
+def read_png(path):
+    """(width, height, rows of RGBA tuples) of an 8-bit RGBA PNG (what write_png writes)."""
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, w = 8, b"", 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and ctype == 6, "expected RGBA8"
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    stride, rows, prev = w * 4, [], bytearray(w * 4)
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - 4] if i >= 4 else 0
+            b = prev[i]
+            c = prev[i - 4] if i >= 4 else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[i:i + 4]) for i in range(0, stride, 4)])
+        prev = line
+    return w, h, rows
+
+
+def covered(rows):
+    return sum(1 for r in rows for p in r if p[:3] != BG)
+
+
+# ---- small models in three formats: a cube of side 2 around the origin, 12 triangles ----------
+CUBE_V = [(-1, -1, -1), (1, -1, -1), (1, 1, -1), (-1, 1, -1), (-1, -1, 1), (1, -1, 1), (1, 1, 1), (-1, 1, 1)]
+# counter-clockwise seen from outside (right-handed, as OBJ, 3DS and glTF are)
+CUBE_F = [(4, 5, 6), (4, 6, 7), (1, 0, 3), (1, 3, 2), (5, 1, 2), (5, 2, 6), (0, 4, 7), (0, 7, 3),
+          (7, 6, 2), (7, 2, 3), (0, 1, 5), (0, 5, 4)]
+
+
+def write_obj(path, faces=CUBE_F):
+    with open(path, "w") as f:
+        f.write("# cube\n" + "".join(f"v {x} {y} {z}\n" for x, y, z in CUBE_V))
+        f.write("".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in faces))
+
+
+def chunk(cid, body):
+    return struct.pack("<HI", cid, 6 + len(body)) + body
+
+
+def write_3ds(path):
+    verts = struct.pack("<H", len(CUBE_V)) + b"".join(struct.pack("<3f", *v) for v in CUBE_V)
+    faces = struct.pack("<H", len(CUBE_F)) + b"".join(struct.pack("<4H", a, b, c, 0) for a, b, c in CUBE_F)
+    mesh = chunk(0x4100, chunk(0x4110, verts) + chunk(0x4120, faces))
+    obj = chunk(0x4000, b"cube\0" + mesh)
+    data = chunk(0x4D4D, chunk(0x0002, struct.pack("<I", 3)) + chunk(0x3D3D, obj))
+    open(path, "wb").write(data)
+
+
+def write_gltf(path):
+    pos = b"".join(struct.pack("<3f", *v) for v in CUBE_V)
+    idx = b"".join(struct.pack("<3H", *f) for f in CUBE_F)
+    buf = pos + idx
+    g = {
+        "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+        "buffers": [{"byteLength": len(buf), "uri": "data:application/octet-stream;base64," + base64.b64encode(buf).decode()}],
+        "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": len(pos)},
+                        {"buffer": 0, "byteOffset": len(pos), "byteLength": len(idx)}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 8, "type": "VEC3",
+                       "min": [-1, -1, -1], "max": [1, 1, 1]},
+                      {"bufferView": 1, "componentType": 5123, "count": 36, "type": "SCALAR"}],
+    }
+    json.dump(g, open(path, "w"))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--captures", default="out/test/captures")
+    a = ap.parse_args()
+    os.chdir(ROOT)
+    tool, sim = os.path.join(a.build, "pineda"), os.path.join(a.build, "pineda_sim")
+    tmp = tempfile.mkdtemp(prefix="pineda_cli_", dir="out/test" if os.path.isdir("out/test") else None)
+
+    rc, out = run([tool, "--help"])
+    check("help", rc == 0 and all(c in out for c in ("render", "capture", "replay", "info", "scenes")), out[-300:])
+    for sub in ("render", "capture", "replay", "info", "scenes"):
+        rc, out = run([tool, sub, "--help"])
+        check(f"help {sub}", rc == 0 and "Usage" in out, out[-200:])
+    rc, out = run([tool, "render", "--help"])
+    check("help says there is no depth test", "no depth test" in out and "back faces are culled" in out, out[-300:])
+
+    # Every format: 64x64, the cube in the middle covering a good part of the view but not all.
+    models = {"obj": write_obj, "3ds": write_3ds, "gltf": write_gltf}
+    shots = {}
+    for ext, writer in models.items():
+        m = os.path.join(tmp, "cube." + ext)
+        writer(m)
+        png = os.path.join(tmp, f"cube_{ext}.png")
+        rc, out = run([tool, "render", m, "--size", "64x64", "--out", png])
+        ok = rc == 0 and os.path.exists(png)
+        if ok:
+            w, h, rows = read_png(png)
+            n = covered(rows)
+            shots[ext] = rows
+            ok = (w, h) == (64, 64) and 800 < n < 3600 and "12 triangles" in out
+            why = f"{w}x{h}, {n} pixels covered; {out.strip()[-200:]}"
+        else:
+            why = out[-300:]
+        check(f"render {ext}", ok, why)
+    # The three formats describe the same cube: the same pixels covered (the default materials, so
+    # the colours, differ between formats).
+    if len(shots) == 3:
+        masks = {e: [[p[:3] != BG for p in r] for r in rows] for e, rows in shots.items()}
+        check("formats agree", masks["obj"] == masks["3ds"] == masks["gltf"], "the OBJ, 3DS and glTF cubes cover different pixels")
+    # Culling is live: with the faces wound inside out, back-face culling leaves the far inside faces.
+    inv = os.path.join(tmp, "inside_out.obj")
+    write_obj(inv, [(a_, c, b) for a_, b, c in CUBE_F])
+    png = os.path.join(tmp, "inside_out.png")
+    rc, out = run([tool, "render", inv, "--size", "64x64", "--out", png])
+    check("cull back hides the front", rc == 0 and read_png(png)[2] != shots.get("obj"), out[-200:])
+    rc, out = run([tool, "render", inv, "--size", "64x64", "--cull", "none", "--out", png])
+    check("cull none", rc == 0 and covered(read_png(png)[2]) > 800, out[-200:])
+    # Options: 4x MSAA, size, camera, texture on glmark2's cube (texture coordinates).
+    png = os.path.join(tmp, "crate.png")
+    rc, out = run([tool, "render", "/usr/share/glmark2/models/cube.3ds", "--msaa", "4", "--size", "48x32", "--camera",
+                   "200,-30,3,50", "--texture", "/usr/share/glmark2/textures/crate-base.png", "--out", png])
+    check("render msaa/size/camera/texture", rc == 0 and read_png(png)[:2] == (48, 32) and "texture" in out
+          and "4x MSAA" in out, out[-300:])
+    rc, out = run([tool, "render", os.path.join(tmp, "cube.obj"), "--size", "12"])
+    check("bad --size refused", rc != 0 and "WxH" in out, out[-200:])
+    rc, out = run([tool, "render", os.path.join(tmp, "nothing.obj")])
+    check("missing model refused", rc != 0, out[-200:])
+    bad = os.path.join(tmp, "bad.obj")
+    open(bad, "w").write("this is not a model\n")
+    rc, out = run([tool, "render", bad])
+    check("unreadable model refused", rc == 2 and "pineda:" in out, out[-200:])
+
+    # RTL and model together (a small one), saved as a capture, replayed on the RTL bit-identically.
+    cap = os.path.join(tmp, "cube.pcap")
+    png = os.path.join(tmp, "cube_both.png")
+    rc, out = run([tool, "render", os.path.join(tmp, "cube.obj"), "--size", "64x64", "--backend", "both",
+                   "--out", png, "--capture", cap])
+    check("render both", rc == 0 and "RTL and model agree" in out and "rtl:" in out, out[-400:])
+    check("render both: same image as the model", os.path.exists(png) and read_png(png)[2] == shots.get("obj"))
+    rc, out = run([tool, "replay", cap, "--backend", "rtl", "--compare", "--no-progress"])
+    check("replay rtl --compare", rc == 0 and "rtl: bit-identical to the capture" in out, out[-400:])
+    rc, out = run([tool, "replay", cap, "--backend", "model", "--compare", "--out", png])
+    check("replay model --compare", rc == 0 and "model: bit-identical" in out and read_png(png)[2] == shots.get("obj"),
+          out[-400:])
+    rc, out = run([tool, "info", cap])
+    check("info", rc == 0 and "contract v" in out and "recorded result" in out and "64x64" in out, out[-300:])
+
+    # A regression scene through `capture`, replayed on the model.
+    cap2 = os.path.join(tmp, "gl_cube.pcap")
+    rc, out = run([tool, "capture", "gl_cube", "--out", cap2])
+    rc2, out2 = run([tool, "replay", cap2, "--compare"])
+    check("capture scene -> replay", rc == 0 and rc2 == 0 and "bit-identical" in out2, (out + out2)[-400:])
+    rc, out = run([tool, "capture", "no_such_scene", "--out", cap2])
+    check("capture of an unknown source refused", rc == 2, out[-200:])
+
+    # Refused files, each with its own message (exit status 2).
+    good = open(cap, "rb").read()
+    cases = {
+        "truncated": (good[:len(good) // 2], "truncated capture"),
+        "corrupted payload": (good[:200] + bytes([good[200] ^ 0x20]) + good[201:], "corrupted capture"),
+        "corrupted header": (good[:20] + bytes([good[20] ^ 1]) + good[21:], "header checksum"),
+        "wrong version": (good[:8] + struct.pack("<I", 7) + good[12:], "format version 7"),
+        "not a capture": (b"hello world, this is not a capture file at all.........", "not a Pineda capture"),
+        "empty": (b"", "not a Pineda capture"),
+    }
+    for name, (data, msg) in cases.items():
+        p = os.path.join(tmp, "bad.pcap")
+        open(p, "wb").write(data)
+        rc, out = run([tool, "replay", p])
+        check(f"refused: {name}", rc == 2 and msg in out, out[-300:])
+
+    # pineda_sim: --capture, the HTML report.
+    simout, capdir = os.path.join(tmp, "sim"), os.path.join(tmp, "caps")
+    rc, out = run([sim, "--out", simout, "--capture", capdir, "scissor", "gl_cube"])
+    check("pineda_sim --capture", rc == 0 and sorted(os.listdir(capdir)) == ["gl_cube.pcap", "scissor.pcap"], out[-300:])
+    html = os.path.join(simout, "index.html")
+    ok = os.path.exists(html)
+    h = open(html).read() if ok else ""
+    check("HTML report", ok and h.count("class=pass>PASS") == 2 and 'src="scissor.png"' in h and "class=unit" in h
+          and "2 passed, 0 failed" in h, h[-300:])
+    for name in ("scissor", "gl_cube"):
+        rc, out = run([tool, "replay", os.path.join(capdir, name + ".pcap"), "--compare", "--out", os.path.join(tmp, "r.png")])
+        same_img = read_png(os.path.join(tmp, "r.png")) == read_png(os.path.join(simout, name + ".png"))
+        check(f"pineda_sim capture {name} replays bit-identically, same image", rc == 0 and "bit-identical" in out
+              and same_img, out[-300:])
+
+    # Every scene the `scenes` suite captured (when it ran first) replays bit-identically on the model.
+    if os.path.isdir(a.captures):
+        caps = sorted(f for f in os.listdir(a.captures) if f.endswith(".pcap"))
+        bad = []
+        for f in caps:
+            rc, out = run([tool, "replay", os.path.join(a.captures, f), "--compare", "--out", ""])
+            if rc != 0 or "bit-identical" not in out:
+                bad.append(f)
+        check(f"all {len(caps)} scene captures replay bit-identically (model)", caps and not bad, f"failed: {bad}")
+
+    p, f = sum(results), len(results) - sum(results)
+    print(f"{p} passed, {f} failed")
+    sys.exit(1 if f else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: Apache-2.0
+// Capture files (runtime/capture_file.h): a round trip keeps every byte and register write; a
+// truncated, corrupted, wrong-version or other-contract file is refused with its own message.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <string>
+
+#include "backend.h"
+#include "capture_file.h"
+#include "rt_test_util.h"
+#include "runtime.h"
+
+using namespace pineda;
+using namespace pineda::rt;
+
+namespace {
+
+// A capture of a real runtime stream: a target, a vertex buffer and a draw over the capture backend.
+Capture make_capture() {
+  CaptureBackend be;
+  {
+    DeviceDesc d;
+    d.timeout = std::chrono::milliseconds(20);
+    Device dev(be, d);
+    Resource* rt = nullptr;
+    REQUIRE(dev.create_texture2d({64, 32, 0, BIND_RENDER_TARGET}, nullptr, &rt) == Result::OK);
+    Resource* vb = nullptr;
+    const int32_t v[6] = {0, 0, 40 * 256, 0, 0, 20 * 256};
+    REQUIRE(dev.create_buffer({sizeof v, BIND_VERTEX_BUFFER}, v, &vb) == Result::OK);
+    ImmediateContext& ctx = dev.immediate();
+    REQUIRE(ctx.set_render_target(rt) == Result::OK);
+    REQUIRE(ctx.set_pretransformed_vertex_buffer(vb) == Result::OK);
+    ctx.set_color(0xFF00FF00u);
+    REQUIRE(ctx.draw_pretransformed(3, 0) == Result::OK);
+    REQUIRE(ctx.flush() == Result::OK);
+    be.append_end();
+    ctx.clear_state();
+    rt->release();
+    vb->release();
+    be.release();
+  }
+  Capture c = capture_from_backend(be);
+  c.name = "unit";
+  c.target = {0x00110000u, 256, 64, 32, 1};
+  c.wait_releases = {{{REG_FENCE0 + 3, 7}}, {}};
+  c.eop_fence_mask = 5;
+  c.fence_index = 15;
+  c.fence_value = 1;
+  c.expected.present = true;
+  c.expected.memory_digest = 0x0123456789ABCDEFull;
+  c.expected.regs = {{REG_STATUS, 2}, {REG_FENCE0, 9}};
+  return c;
+}
+
+std::string refusal(const std::vector<uint8_t>& b, bool any_contract = false) {
+  try {
+    decode_capture(b, any_contract);
+  } catch (const CaptureError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+void put32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
+  for (int i = 0; i < 4; ++i) b[at + static_cast<size_t>(i)] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+// Recomputes the header's own CRC-32 (bytes 0..35) after a header field was changed on purpose.
+void fix_header_crc(std::vector<uint8_t>& b) {
+  uint32_t c = 0xFFFFFFFFu;
+  for (size_t i = 0; i < 36; ++i) {
+    c ^= b[i];
+    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+  }
+  put32(b, 36, ~c);
+}
+
+}  // namespace
+
+TEST_CASE("capture file: a round trip keeps memory, register writes and the recorded result", "[runtime][capture]") {
+  const Capture c = make_capture();
+  REQUIRE(c.reg_writes.size() >= 6);
+  const std::vector<uint8_t> b = encode_capture(c);
+  REQUIRE(b.size() > CAPTURE_HEADER_BYTES);
+  const Capture d = decode_capture(b);
+  CHECK(d.name == "unit");
+  CHECK(d.contract_id == ID_VALUE);
+  CHECK(d.mem == c.mem);
+  CHECK(d.mem.digest() == c.mem.digest());
+  CHECK(d.reg_writes == c.reg_writes);
+  CHECK(d.wait_releases == c.wait_releases);
+  CHECK(d.eop_fence_mask == 5);
+  CHECK(d.fence_index == 15);
+  CHECK(d.target.base == 0x00110000u);
+  CHECK(d.target.width == 64);
+  CHECK(d.expected.present);
+  CHECK(d.expected.memory_digest == 0x0123456789ABCDEFull);
+  CHECK(d.expected.regs == c.expected.regs);
+  // Encoding is deterministic: the same capture gives the same bytes.
+  CHECK(encode_capture(d) == b);
+
+  // Through a file as well.
+  const std::string path = "out/test/unit_capture.pcap";
+  std::remove(path.c_str());
+  std::system("mkdir -p out/test");
+  save_capture(path, c);
+  CHECK(load_capture(path).mem == c.mem);
+  CHECK_THROWS_WITH(load_capture("out/test/no_such.pcap"), Catch::Contains("cannot open"));
+}
+
+TEST_CASE("capture file: truncated, corrupted and wrong-version files are refused", "[runtime][capture]") {
+  const std::vector<uint8_t> good = encode_capture(make_capture());
+  REQUIRE(refusal(good).empty());
+
+  std::vector<uint8_t> b(good.begin(), good.begin() + 20);
+  CHECK_THAT(refusal(b), Catch::Contains("truncated capture: the header"));
+  b.assign(good.begin(), good.end() - 1);
+  CHECK_THAT(refusal(b), Catch::Contains("truncated capture") && Catch::Contains("compressed bytes"));
+  b.assign(good.begin(), good.begin() + static_cast<long>(CAPTURE_HEADER_BYTES));
+  CHECK_THAT(refusal(b), Catch::Contains("truncated capture"));
+
+  b = good;
+  b.push_back(0);
+  CHECK_THAT(refusal(b), Catch::Contains("after the compressed payload"));
+
+  b = good;
+  b[0] = 'X';
+  CHECK_THAT(refusal(b), Catch::Contains("not a Pineda capture file"));
+
+  b = good;
+  b[17] ^= 1;  // the uncompressed size, without fixing the header's CRC
+  CHECK_THAT(refusal(b), Catch::Contains("header checksum"));
+
+  b = good;
+  put32(b, 8, 2);  // another format version (its header CRC need not even match)
+  CHECK_THAT(refusal(b), Catch::Contains("format version 2") && Catch::Contains("reads version 1"));
+
+  b = good;
+  put32(b, 12, (ID_VALUE & 0xFFFF0000u) | ((ID_VALUE + 1) & 0xFFFFu));
+  fix_header_crc(b);
+  CHECK_THAT(refusal(b), Catch::Contains("encoded for contract v") && Catch::Contains("--any-contract"));
+  CHECK(refusal(b, true).empty());
+
+  // Flips in the compressed payload: zlib's own check or the payload CRC catches every one.
+  for (size_t at = CAPTURE_HEADER_BYTES; at < good.size(); at += std::max<size_t>(1, good.size() / 97)) {
+    b = good;
+    b[at] ^= 0x04;
+    const std::string why = refusal(b);
+    INFO("flip at byte " << at);
+    CHECK_THAT(why, Catch::Contains("corrupted capture"));
+  }
+
+  // A capture without a recorded result stays without one.
+  Capture small = make_capture();
+  small.expected.present = false;
+  CHECK(!decode_capture(encode_capture(small)).expected.present);
+}
