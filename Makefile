@@ -39,6 +39,7 @@ SEED ?= 1
 SCENE_SEED ?= 1
 LATENCY ?= 200
 JITTER ?= 0
+BANDWIDTH ?= 32
 THROTTLE ?= 0
 WAVE_FROM ?= 0
 WAVE_TO ?= 18446744073709551615
@@ -48,7 +49,7 @@ build-all: $(PINEDA_SIM) $(MODEL_TEST_BIN) $(RTL_UNIT_TESTS) $(RTL_TOP_TESTS) $(
 # The regression: every scene through RTL and model, PNGs in out/sim, a table and a summary.
 sim: deps
 	@$(MAKE) -s $(PINEDA_SIM)
-	$(PINEDA_SIM) --out out/sim --seed $(SEED) --scene-seed $(SCENE_SEED) --latency $(LATENCY) --jitter $(JITTER) \
+	$(PINEDA_SIM) --out out/sim --seed $(SEED) --scene-seed $(SCENE_SEED) --latency $(LATENCY) --jitter $(JITTER) --bandwidth $(BANDWIDTH) \
 	  --throttle $(THROTTLE) $(SIM_ARGS) $(TEST)
 
 # Every test; the last line is "N passed, N failed".
@@ -59,7 +60,8 @@ test: deps
 # Per scene: cycles, per-unit busy/stalled/starved from the RTL counters, rates vs peak.
 bench: deps
 	@$(MAKE) -s $(PINEDA_SIM)
-	$(PINEDA_SIM) --out out/bench --json out/bench/bench.json --label bench $(SIM_ARGS) $(TEST)
+	$(PINEDA_SIM) --out out/bench --json out/bench/bench.json --label bench --latency $(LATENCY) \
+	  --bandwidth $(BANDWIDTH) $(SIM_ARGS) $(TEST)
 	@$(PYTHON) scripts/bench_table.py out/bench/bench.json
 	@$(MAKE) -s $(BUILD)/tests/rtl_cp && $(BUILD)/tests/rtl_cp "[.bench]" | sed -n '/^buffer/,/^(dw/p'
 	@$(MAKE) -s $(RUNTIME_BENCH) && $(RUNTIME_BENCH)
@@ -67,10 +69,10 @@ bench: deps
 # Re-runs one scene with an FST dump (optionally a cycle window), FORMAT=vcd also as VCD (mk/cli.mk),
 # writes a GTKWave save file grouping the signals, and says how to open it.
 waves: deps
-	@test -n "$(TEST)" || { echo "usage: make waves TEST=<scene> [FORMAT=fst|vcd SEED= LATENCY= JITTER= THROTTLE= WAVE_FROM= WAVE_TO=]"; exit 2; }
+	@test -n "$(TEST)" || { echo "usage: make waves TEST=<scene> [FORMAT=fst|vcd SEED= LATENCY= JITTER= BANDWIDTH= THROTTLE= WAVE_FROM= WAVE_TO=]"; exit 2; }
 	@$(MAKE) -s $(PINEDA_SIM)
 	@mkdir -p waves
-	@$(PINEDA_SIM) --out out/waves --seed $(SEED) --scene-seed $(SCENE_SEED) --latency $(LATENCY) --jitter $(JITTER) \
+	@$(PINEDA_SIM) --out out/waves --seed $(SEED) --scene-seed $(SCENE_SEED) --latency $(LATENCY) --jitter $(JITTER) --bandwidth $(BANDWIDTH) \
 	  --throttle $(THROTTLE) --fst waves/$(TEST).fst --wave-from $(WAVE_FROM) --wave-to $(WAVE_TO_EFF) $(TEST) | tail -3
 	@echo "waveform: waves/$(TEST).fst ($$(du -h waves/$(TEST).fst | cut -f1))"
 	@$(MAKE) -s --no-print-directory waves-files

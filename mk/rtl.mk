@@ -31,3 +31,6 @@ RTL_LINT_TOPS += pa pa_dist
 
 # Several rasterizers: the array and its parts.
 RTL_LINT_TOPS += raster_array rast_dist quad_merge
+
+# The line-wide memory system.
+RTL_LINT_TOPS += mem_line_arbiter mem_dword_adapter

@@ -14,6 +14,8 @@ rtl/common/fp32_mul.sv
 rtl/common/fp32_rcp.sv
 rtl/common/fp32_to_fix16_8.sv
 rtl/mem/mem_arbiter.sv
+rtl/mem/mem_line_arbiter.sv
+rtl/mem/mem_dword_adapter.sv
 rtl/dma/dma.sv
 rtl/cp/cp_regs.sv
 rtl/cp/cp_fetch.sv

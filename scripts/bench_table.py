@@ -4,7 +4,11 @@
 
 busy / stalled / starved come from the RTL's perf counters (docs/contract.md section 6); rate is
 the unit's work over all cycles of the scene, rate/fed its work over the cycles it was not
-starved, %peak the rate against the unit's peak per clock."""
+starved, %peak the rate against the unit's peak per clock. The memory lines come from the DRAM model
+(bytes per line client: every request moves a 64-byte line; bytes per pixel over the pixels the
+scene writes; achieved bytes/clock against the configured peak) and from the line arbiter's
+counters (requests granted, cycles a client waited with a request valid and not accepted). The
+summary at the end has one row per scene."""
 import json
 import os
 import sys
@@ -14,15 +18,17 @@ def main():
     path = sys.argv[1] if len(sys.argv) > 1 else "out/bench/bench.json"
     doc = json.load(open(path))
     print(f"benchmark: latency={doc['latency']} jitter={doc['jitter']} "
-          f"bandwidth={doc['bandwidth']} throttle={doc['throttle']} seed={doc['seed']}")
+          f"bandwidth={doc['bandwidth']} bytes/clock throttle={doc['throttle']} seed={doc['seed']}")
+    summary = []
     for s in doc["scenes"]:
         if "units" not in s:
             print(f"\n{s['scene']}: no figures ({'ok' if s.get('ok') else 'failed'})")
             continue
         cyc = s["cycles"]
-        print(f"\n{s['scene']}: {cyc} cycles, {s['pixels']} pixels, "
+        m = s["memory"]
+        print(f"\n{s['scene']}: {cyc} cycles, {s['pixels']} pixels ({s['pixels']/cyc:.3f}/clock), "
               f"{s['tiles_visited']} tile decisions, {s['tiles_emitted']} tiles to fine, "
-              f"memory {s['memory']['reads']} reads / {s['memory']['writes']} writes")
+              f"memory {m['reads']} line reads / {m['writes']} line writes")
         print(f"  {'unit':7s} {'busy':>7s} {'stalled':>8s} {'starved':>8s} {'rate':>9s} "
               f"{'peak':>6s} {'%peak':>6s} {'rate/fed':>9s}  unit of rate")
         for name in ["CP", "IA", "SETUP", "COARSE", "FINE", "PW"]:
@@ -30,6 +36,16 @@ def main():
             print(f"  {name:7s} {100*u['busy']/cyc:6.1f}% {100*u['stalled']/cyc:7.1f}% "
                   f"{100*u['starved']/cyc:7.1f}% {u['rate']:9.3f} {u['peak']:6.1f} "
                   f"{100*u['fraction_of_peak']:5.1f}% {u['rate_when_fed']:9.3f}  {u['rate_unit']}")
+        if "clients" in m:
+            print(f"  memory: {m['bytes_per_clock']:.2f} of {m['peak_bytes_per_clock']:g} bytes/clock "
+                  f"({100*m['fraction_of_peak']:.1f}% of peak), {m['bytes_per_pixel']:.2f} bytes/pixel")
+            print(f"  {'client':7s} {'reads':>8s} {'writes':>8s} {'B read':>10s} {'B written':>10s} "
+                  f"{'B enabled':>10s} {'B/pixel':>8s} {'granted':>8s} {'waited':>9s} {'wait/req':>8s}")
+            for name, c in m["clients"].items():
+                print(f"  {name:7s} {c['reads']:8d} {c['writes']:8d} {c['bytes_read']:10d} "
+                      f"{c['bytes_written']:10d} {c['bytes_enabled']:10d} {c['bytes_per_pixel']:8.2f} "
+                      f"{c['arb_grants']:8d} {c['arb_wait_cycles']:9d} {c['arb_wait_per_request']:8.2f}")
+            summary.append((s["scene"], cyc, s["pixels"], m))
         if "rasterizers" in s:
             print(f"  rasterizers {s['rasterizers']}: {s['decisions_per_covered_tile']:.3f} tile decisions per "
                   f"covered tile (box walk {s['bbox_per_covered_tile']:.2f}), fine utilisation "
@@ -44,6 +60,14 @@ def main():
                   f"{f['clipped']} clipped, {f['rejected']} rejected, {f['culled_face']} face / "
                   f"{f['culled_area']} area / {f['culled_empty']} empty culled, {f['nan']} NaN; "
                   f"clipper occupancy {100*f['clipper_occupancy']:.1f}%")
+    if summary:
+        print(f"\n{'scene':18s} {'cycles':>9s} {'pixels':>8s} {'px/clock':>8s} {'B/pixel':>8s} "
+              f"{'B/clock':>8s} {'%peak':>6s}  bytes read+written per client")
+        for name, cyc, px, m in summary:
+            per = ", ".join(f"{k} {c['bytes_read'] + c['bytes_written']}" for k, c in m["clients"].items()
+                            if c["bytes_read"] + c["bytes_written"])
+            print(f"{name:18s} {cyc:9d} {px:8d} {px/cyc:8.3f} {m['bytes_per_pixel']:8.2f} "
+                  f"{m['bytes_per_clock']:8.2f} {100*m['fraction_of_peak']:5.1f}%  {per}")
     area = "out/synth/area.json"
     if os.path.exists(area):
         print(f"\narea: see {area} (make synth)")

@@ -34,7 +34,7 @@ struct Options {
   std::vector<std::string> scenes;  // empty: all
   uint64_t seed = 1;        // stalls, memory jitter, X initialisation
   uint32_t scene_seed = 1;  // scene content
-  tb::DramConfig dram;
+  tb::LineDramConfig dram;  // line-port DRAM: bytes/clock, latency, jitter
   double throttle = 0.0;
   std::string out_dir = "out/sim";
   std::string json_path;
@@ -54,7 +54,8 @@ void usage() {
       "  --scene-seed N       seed of the scene content (default 1)\n"
       "  --latency N          DRAM latency in cycles (default 200)\n"
       "  --jitter N           random-latency mode: add 0..N cycles per request\n"
-      "  --bandwidth F        DRAM requests per cycle (default 1.0)\n"
+      "  --bandwidth F        DRAM peak bandwidth in bytes per clock (default 32: a 64-byte line\n"
+      "                       every 2 clocks)\n"
       "  --throttle P         chance per cycle of stalling each tapped boundary (default 0)\n"
       "  --out DIR            where PNGs go (default out/sim)\n"
       "  --json FILE          write benchmark figures as JSON\n"
@@ -83,7 +84,7 @@ Options parse(int argc, char** argv) {
       case 's': o.seed = std::stoull(optarg); break;
       case 'L': o.dram.latency = static_cast<uint32_t>(std::stoul(optarg)); break;
       case 'j': o.dram.jitter = static_cast<uint32_t>(std::stoul(optarg)); break;
-      case 'b': o.dram.bandwidth = std::stod(optarg); break;
+      case 'b': o.dram.bytes_per_clock = std::stod(optarg); break;
       case 't': o.throttle = std::stod(optarg); break;
       case 'o': o.out_dir = optarg; break;
       case 'J': o.json_path = optarg; break;
@@ -118,13 +119,54 @@ std::string replay_cmd(const Options& o, const std::string& scene) {
   if (o.scene_seed != 1) os << " SCENE_SEED=" << o.scene_seed;
   if (o.dram.latency != 200) os << " LATENCY=" << o.dram.latency;
   if (o.dram.jitter) os << " JITTER=" << o.dram.jitter;
+  if (o.dram.bytes_per_clock != tb::LineDramConfig{}.bytes_per_clock) os << " BANDWIDTH=" << o.dram.bytes_per_clock;
   if (o.throttle > 0) os << " THROTTLE=" << o.throttle;
   return os.str();
 }
 
+// The memory side (docs/contract.md section 2.1): per line client, the DRAM model's requests and
+// bytes (every request moves LINE_BYTES; "enabled" counts the byte enables of writes, the bytes a
+// write really changes) and the line arbiter's grants and waiting cycles; in total, bytes per
+// pixel written by the pixel writer, and the achieved bandwidth against the configured peak.
+nlohmann::json memory_json(const tb::TopResult& r, double pixels, double peak) {
+  static const char* const kClientNames[MEM_LINE_CLIENTS_MAX] = {
+      "CP", "IA", "PW", "DMA", "IF", "VF", "ZS", "TEX", "8", "9", "10", "11", "12", "13", "14", "15"};
+  const double cyc = r.cycles ? static_cast<double>(r.cycles) : 1.0;
+  nlohmann::json m;
+  m["reads"] = r.mem_reads;
+  m["writes"] = r.mem_writes;
+  m["line_bytes"] = LINE_BYTES;
+  uint64_t bytes = 0;
+  for (uint32_t c = 0; c < MEM_LINE_CLIENTS_MAX; ++c) {
+    const auto& d = r.dram.client[c];
+    if (d.reads + d.writes + r.arb_grants[c] + r.arb_waits[c] == 0) continue;
+    nlohmann::json cj;
+    cj["reads"] = d.reads;
+    cj["writes"] = d.writes;
+    cj["bytes_read"] = d.bytes_read;
+    cj["bytes_written"] = d.bytes_written;
+    cj["bytes_enabled"] = d.bytes_enabled;
+    cj["bytes_per_pixel"] = pixels > 0 ? static_cast<double>(d.bytes_read + d.bytes_written) / pixels : 0.0;
+    cj["arb_grants"] = r.arb_grants[c];
+    cj["arb_wait_cycles"] = r.arb_waits[c];
+    // Average cycles a granted request waited at the arbiter (valid && !ready).
+    cj["arb_wait_per_request"] =
+        r.arb_grants[c] ? static_cast<double>(r.arb_waits[c]) / static_cast<double>(r.arb_grants[c]) : 0.0;
+    m["clients"][kClientNames[c]] = cj;
+    bytes += d.bytes_read + d.bytes_written;
+  }
+  m["bytes"] = bytes;
+  m["bytes_per_pixel"] = pixels > 0 ? static_cast<double>(bytes) / pixels : 0.0;
+  m["peak_bytes_per_clock"] = peak;
+  m["bytes_per_clock"] = static_cast<double>(bytes) / cyc;
+  m["fraction_of_peak"] = static_cast<double>(bytes) / cyc / peak;
+  m["busy_cycles"] = r.dram.busy_cycles;  // clocks in which the memory accepted a request
+  return m;
+}
+
 // Per-unit utilisation and achieved rate against the unit's peak.
 nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
-                          const model::Stats& s, uint32_t cmd_dwords) {
+                          const model::Stats& s, uint32_t cmd_dwords, double peak_bytes_per_clock) {
   nlohmann::json j;
   const double cyc = r.cycles ? static_cast<double>(r.cycles) : 1.0;
   j["cycles"] = r.cycles;
@@ -164,7 +206,7 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
     uj["fraction_of_peak"] = u.work / cyc / u.peak;
     j["units"][u.name] = uj;
   }
-  j["memory"] = {{"reads", r.mem_reads}, {"writes", r.mem_writes}};
+  j["memory"] = memory_json(r, static_cast<double>(t.pw_mem.size()), peak_bytes_per_clock);
   j["pixels"] = t.pw_mem.size();
   j["tiles_visited"] = s.tiles_visited;
   j["tiles_emitted"] = t.coarse_tile.size();
@@ -325,7 +367,7 @@ Row run_scene(const Options& o, const std::string& name) {
     row.why += write_mismatch_images(o.out_dir, name, model_mem, rtl_mem, scene_target(img), &tr);
     row.mismatch_images = {name + ".model.png", name + ".rtl.png", name + ".diff.png"};
   }
-  if (!r.perf.empty()) row.bench = bench_json(r, tr, gpu.stats(), cmd_dwords);
+  if (!r.perf.empty()) row.bench = bench_json(r, tr, gpu.stats(), cmd_dwords, o.dram.bytes_per_clock);
   row.bench["scene"] = name;
   row.bench["ok"] = row.ok;
   row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -346,9 +388,9 @@ int main(int argc, char** argv) {
   if (names.empty()) {
     for (const auto& s : scene_registry()) names.push_back(s.name);
   }
-  std::printf("pineda_sim: scene-seed=%u seed=%llu latency=%u jitter=%u bandwidth=%.2f throttle=%.2f rasterizers=%u%s%s\n",
+  std::printf("pineda_sim: scene-seed=%u seed=%llu latency=%u jitter=%u bandwidth=%.2f B/clock throttle=%.2f rasterizers=%u%s%s\n",
               o.scene_seed, static_cast<unsigned long long>(o.seed), o.dram.latency, o.dram.jitter,
-              o.dram.bandwidth, o.throttle, tb::kNumRast, o.label.empty() ? "" : " config=", o.label.c_str());
+              o.dram.bytes_per_clock, o.throttle, tb::kNumRast, o.label.empty() ? "" : " config=", o.label.c_str());
   std::vector<Row> rows;
   for (const auto& n : names) {
     try {
@@ -381,7 +423,7 @@ int main(int argc, char** argv) {
                        {"scene_seed", o.scene_seed},
                        {"latency", o.dram.latency},
                        {"jitter", o.dram.jitter},
-                       {"bandwidth", o.dram.bandwidth},
+                       {"bandwidth", o.dram.bytes_per_clock},  // bytes per clock
                        {"throttle", o.throttle},
                        {"scenes", all}};
     std::ofstream(o.json_path) << doc.dump(2) << "\n";
@@ -393,8 +435,8 @@ int main(int argc, char** argv) {
                         report_units(r.bench)});
     }
     char cfg[256];
-    std::snprintf(cfg, sizeof cfg, "scene-seed %u, seed %llu, latency %u, jitter %u, bandwidth %.2f, throttle %.2f, %u rasterizer(s)",
-                  o.scene_seed, static_cast<unsigned long long>(o.seed), o.dram.latency, o.dram.jitter, o.dram.bandwidth,
+    std::snprintf(cfg, sizeof cfg, "scene-seed %u, seed %llu, latency %u, jitter %u, bandwidth %.1f bytes/clock, throttle %.2f, %u rasterizer(s)",
+                  o.scene_seed, static_cast<unsigned long long>(o.seed), o.dram.latency, o.dram.jitter, o.dram.bytes_per_clock,
                   o.throttle, tb::kNumRast);
     std::filesystem::create_directories(o.out_dir);
     write_html_report(o.out_dir + "/index.html", "pineda_sim" + (o.label.empty() ? "" : ": " + o.label), cfg, report);

@@ -59,10 +59,11 @@ def suites(build):
         # Every scene through RTL and model at the default 200-cycle latency.
         # Each scene is also written as a capture file (replayed by the `cli` suite).
         ("scenes", [sim, "--out", "out/test/fixed", "--label", "scenes", "--capture", "out/test/captures"], "sim"),
-        # The same scenes with random memory latency and random stalls on every boundary:
-        # results must stay bit-identical (checked against the model and the fixed run's PNGs).
+        # The same scenes with random memory latency, a reduced memory bandwidth (20 of the
+        # default 32 bytes/clock) and random stalls on every boundary: results must stay
+        # bit-identical (checked against the model and the fixed run's PNGs).
         ("scenes_random", [sim, "--out", "out/test/random", "--jitter", "400", "--throttle",
-                           "0.25", "--seed", "7", "--label", "scenes_random"], "sim"),
+                           "0.25", "--bandwidth", "20", "--seed", "7", "--label", "scenes_random"], "sim"),
         ("images_identical", [sys.executable, os.path.abspath(__file__), "--compare-dirs",
                               "out/test/fixed", "out/test/random"], "single"),
         # Every scene through pineda_top with 2 and 4 rasterizers, with random memory

@@ -8,13 +8,17 @@
 // drained (cp.sv), so at most one of them is ever valid and API order holds.
 // The seven front-end boundaries (cp_idraw, if_index, vt_vertex, vt_prim, vf_vtx, vtx_clip,
 // pa_tri) are throttled and tapped like the others inside rtl/top/front_end.sv.
-// Memory: legacy IA and the front end share client MEM_CLIENT_IA through a nested arbiter
-// (id in tag[5:4]; the front end's own arbiter uses tag[3:2]).
+// Memory: the external port is the line port (mem_line_req_t / mem_line_rsp_t, docs/contract.md
+// §2.1). mem_line_arbiter serves the line clients, client MEM_LC_X on its element X: CP, IA, PW,
+// DMA and the front end (MEM_LC_IF: index and vertex fetch behind the front end's own dword
+// arbiter, tag[3:2]). Clients that still speak dwords reach it through a mem_dword_adapter each.
+// Its per-client counters (requests granted, cycles waiting) are mem_grants_o / mem_waits_o,
+// indexed by client id (ids without a client read 0).
 //
 // Each tapped boundary B of contracts/defs.py BOUNDARIES passes through a stream_throttle driven
 // by throttle_i[pineda_pkg::BOUNDARY_<B>] and is exported as tap_<B>_valid_o / _ready_o / _o,
 // the consumer side of the throttle: a transfer on B is tap_<B>_valid_o && tap_<B>_ready_o. pw_mem sits between the pixel
-// writer's request port and the memory arbiter. Clients of the arbiter: 0 CP, 1 IA, 2 PW, 3 DMA.
+// writer's request port and its dword adapter.
 // Register port: addresses >= REG_PERF0 read perf counter (addr - REG_PERF0), the rest go to the
 // CP. End-of-pipe fences: the CP's token travels down the pipeline like a draw and the pixel
 // writer returns it on eop_done once every earlier write is acknowledged. COPY waits for
@@ -42,13 +46,16 @@ module pineda_top #(
   input  logic [31:0]            reg_wdata_i,
   output logic [31:0]            reg_rdata_o,
   output logic                   irq_o,
-  // Memory port
-  output logic                   mem_req_valid_o,
-  input  logic                   mem_req_ready_i,
-  output pineda_pkg::mem_req_t   mem_req_o,
-  input  logic                   mem_rsp_valid_i,
-  output logic                   mem_rsp_ready_o,
-  input  pineda_pkg::mem_rsp_t   mem_rsp_i,
+  // Memory port (line port)
+  output logic                      mem_req_valid_o,
+  input  logic                      mem_req_ready_i,
+  output pineda_pkg::mem_line_req_t mem_req_o,
+  input  logic                      mem_rsp_valid_i,
+  output logic                      mem_rsp_ready_o,
+  input  pineda_pkg::mem_line_rsp_t mem_rsp_i,
+  // Line arbiter counters per client id: requests granted, cycles waiting (valid && !ready)
+  output logic [pineda_pkg::MEM_LINE_CLIENTS_MAX-1:0][31:0] mem_grants_o,
+  output logic [pineda_pkg::MEM_LINE_CLIENTS_MAX-1:0][31:0] mem_waits_o,
   // Stall injection: bit pineda_pkg::BOUNDARY_<B> throttles boundary B (contracts/defs.py)
   input  logic [pineda_pkg::NUM_BOUNDARIES-1:0] throttle_i,
   // Taps (consumer side of each throttle)
@@ -96,7 +103,8 @@ module pineda_top #(
   output logic                   pa_clip_busy_o   // PA's clipper is working
 );
 
-  localparam int unsigned NumClients = 4;
+  // Line clients: ids 0 .. NumClients-1 (MEM_LC_CP, IA, PW, DMA, IF).
+  localparam int unsigned NumClients = 5;
 
   // ---------------------------------------------------------------------------------------------
   // Producer side of each boundary (before the throttle)
@@ -112,23 +120,18 @@ module pineda_top #(
   logic pipe_idle;
   logic eop_done_valid, eop_done_ready;
 
-  // Arbiter client ports (plain 2-D arrays: Yosys 0.55 sizes packed arrays of structs wrongly)
-  pineda_pkg::mem_req_t cp_req, ia_req, dma_req, ia0_req, fe_req;
-  pineda_pkg::mem_rsp_t cp_rsp, ia_rsp, pw_rsp, dma_rsp, ia0_rsp, fe_rsp;
-  localparam int unsigned ReqW = $bits(cp_req);
-  localparam int unsigned RspW = $bits(cp_rsp);
-  logic [NumClients-1:0]           cl_req_valid, cl_req_ready;
-  logic [NumClients-1:0][ReqW-1:0] cl_req;
-  logic [NumClients-1:0]           cl_rsp_valid, cl_rsp_ready;
-  logic [NumClients-1:0][RspW-1:0] cl_rsp;
-  // MEM_CLIENT_IA: legacy IA (0) and the front end (1)
-  logic [1:0]           ig_req_valid, ig_req_ready, ig_rsp_valid, ig_rsp_ready;
-  logic [1:0][ReqW-1:0] ig_req;
-  logic [1:0][RspW-1:0] ig_rsp;
-  assign ig_req[0] = ia0_req;
-  assign ig_req[1] = fe_req;
-  assign ia0_rsp   = ig_rsp[0];
-  assign fe_rsp    = ig_rsp[1];
+  // Dword clients, element = line client id (MEM_LC_*): each goes through a mem_dword_adapter.
+  pineda_pkg::mem_req_t cp_req, ia_req, dma_req, fe_req;
+  pineda_pkg::mem_rsp_t cp_rsp, ia_rsp, pw_rsp, dma_rsp, fe_rsp;
+  logic [NumClients-1:0]                      dw_req_valid, dw_req_ready, dw_rsp_valid, dw_rsp_ready;
+  logic [NumClients-1:0][pineda_pkg::MEM_REQ_BITS-1:0] dw_req;
+  logic [NumClients-1:0][pineda_pkg::MEM_RSP_BITS-1:0] dw_rsp;
+  // Line arbiter client ports (plain 2-D arrays: Yosys 0.55 sizes packed arrays of structs wrongly)
+  logic [NumClients-1:0]                                   cl_req_valid, cl_req_ready;
+  logic [NumClients-1:0][pineda_pkg::MEM_LINE_REQ_BITS-1:0] cl_req;
+  logic [NumClients-1:0]                                   cl_rsp_valid, cl_rsp_ready;
+  logic [NumClients-1:0][pineda_pkg::MEM_LINE_RSP_BITS-1:0] cl_rsp;
+  logic [NumClients-1:0][31:0]                             cl_grants, cl_waits;
 
   // Front end
   logic fe_valid, fe_ready;  pineda_pkg::idraw_pkt_t fe_pkt;  // CP -> front end
@@ -136,13 +139,16 @@ module pineda_top #(
   logic ia_path_idle;
   logic tri_valid, tri_ready;  pineda_pkg::tri_pkt_t tri_in;   // merge -> SETUP
 
-  assign cl_req[pineda_pkg::MEM_CLIENT_CP] = cp_req;
-  assign cl_req[pineda_pkg::MEM_CLIENT_IA] = ia_req;
-  assign cl_req[pineda_pkg::MEM_CLIENT_DMA] = dma_req;
-  assign dma_rsp = cl_rsp[pineda_pkg::MEM_CLIENT_DMA];
-  assign cp_rsp = cl_rsp[pineda_pkg::MEM_CLIENT_CP];
-  assign ia_rsp = cl_rsp[pineda_pkg::MEM_CLIENT_IA];
-  assign pw_rsp = cl_rsp[pineda_pkg::MEM_CLIENT_PW];
+  assign dw_req[pineda_pkg::MEM_LC_CP]  = cp_req;
+  assign dw_req[pineda_pkg::MEM_LC_IA]  = ia_req;
+  assign dw_req[pineda_pkg::MEM_LC_PW]  = tap_pw_mem_o;
+  assign dw_req[pineda_pkg::MEM_LC_DMA] = dma_req;
+  assign dw_req[pineda_pkg::MEM_LC_IF]  = fe_req;
+  assign cp_rsp  = dw_rsp[pineda_pkg::MEM_LC_CP];
+  assign ia_rsp  = dw_rsp[pineda_pkg::MEM_LC_IA];
+  assign pw_rsp  = dw_rsp[pineda_pkg::MEM_LC_PW];
+  assign dma_rsp = dw_rsp[pineda_pkg::MEM_LC_DMA];
+  assign fe_rsp  = dw_rsp[pineda_pkg::MEM_LC_IF];
 
   logic [31:0] cp_rdata, perf_rdata;
 
@@ -164,11 +170,11 @@ module pineda_top #(
     .reg_wdata_i,
     .reg_rdata_o     (cp_rdata),
     .irq_o,
-    .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_CLIENT_CP]),
-    .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_CLIENT_CP]),
+    .mem_req_valid_o (dw_req_valid[pineda_pkg::MEM_LC_CP]),
+    .mem_req_ready_i (dw_req_ready[pineda_pkg::MEM_LC_CP]),
     .mem_req_o       (cp_req),
-    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_CLIENT_CP]),
-    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_CLIENT_CP]),
+    .mem_rsp_valid_i (dw_rsp_valid[pineda_pkg::MEM_LC_CP]),
+    .mem_rsp_ready_o (dw_rsp_ready[pineda_pkg::MEM_LC_CP]),
     .mem_rsp_i       (cp_rsp),
     .out_valid_o     (cp_valid),
     .out_ready_i     (cp_ready),
@@ -198,11 +204,11 @@ module pineda_top #(
     .job_src_i       (copy_src),
     .job_dst_i       (copy_dst),
     .job_len_i       (copy_len),
-    .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_CLIENT_DMA]),
-    .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_CLIENT_DMA]),
+    .mem_req_valid_o (dw_req_valid[pineda_pkg::MEM_LC_DMA]),
+    .mem_req_ready_i (dw_req_ready[pineda_pkg::MEM_LC_DMA]),
     .mem_req_o       (dma_req),
-    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_CLIENT_DMA]),
-    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_CLIENT_DMA]),
+    .mem_rsp_valid_i (dw_rsp_valid[pineda_pkg::MEM_LC_DMA]),
+    .mem_rsp_ready_o (dw_rsp_ready[pineda_pkg::MEM_LC_DMA]),
     .mem_rsp_i       (dma_rsp),
     .idle_o          (dma_idle)
   );
@@ -232,12 +238,12 @@ module pineda_top #(
     .out_valid_o     (ia_valid),
     .out_ready_i     (ia_ready),
     .out_o           (ia_tri),
-    .mem_req_valid_o (ig_req_valid[0]),
-    .mem_req_ready_i (ig_req_ready[0]),
-    .mem_req_o       (ia0_req),
-    .mem_rsp_valid_i (ig_rsp_valid[0]),
-    .mem_rsp_ready_o (ig_rsp_ready[0]),
-    .mem_rsp_i       (ia0_rsp),
+    .mem_req_valid_o (dw_req_valid[pineda_pkg::MEM_LC_IA]),
+    .mem_req_ready_i (dw_req_ready[pineda_pkg::MEM_LC_IA]),
+    .mem_req_o       (ia_req),
+    .mem_rsp_valid_i (dw_rsp_valid[pineda_pkg::MEM_LC_IA]),
+    .mem_rsp_ready_o (dw_rsp_ready[pineda_pkg::MEM_LC_IA]),
+    .mem_rsp_i       (ia_rsp),
     .idle_o          (ia_idle)
   );
 
@@ -283,37 +289,15 @@ module pineda_top #(
     .tap_vtx_clip_valid_o,
     .tap_vtx_clip_ready_o,
     .tap_vtx_clip_o,
-    .mem_req_valid_o       (ig_req_valid[1]),
-    .mem_req_ready_i       (ig_req_ready[1]),
+    .mem_req_valid_o       (dw_req_valid[pineda_pkg::MEM_LC_IF]),
+    .mem_req_ready_i       (dw_req_ready[pineda_pkg::MEM_LC_IF]),
     .mem_req_o             (fe_req),
-    .mem_rsp_valid_i       (ig_rsp_valid[1]),
-    .mem_rsp_ready_o       (ig_rsp_ready[1]),
+    .mem_rsp_valid_i       (dw_rsp_valid[pineda_pkg::MEM_LC_IF]),
+    .mem_rsp_ready_o       (dw_rsp_ready[pineda_pkg::MEM_LC_IF]),
     .mem_rsp_i             (fe_rsp),
     .idle_o                (fe_idle),
     .busy_o                (fe_busy_o),
     .clip_busy_o           (pa_clip_busy_o)
-  );
-
-  mem_arbiter #(
-    .NumClients(2),
-    .IdLsb     (4),
-    .ReqW      (ReqW),
-    .RspW      (RspW)
-  ) u_ia_arb (
-    .clk_i,
-    .rst_ni,
-    .req_valid_i     (ig_req_valid),
-    .req_ready_o     (ig_req_ready),
-    .req_i           (ig_req),
-    .rsp_valid_o     (ig_rsp_valid),
-    .rsp_ready_i     (ig_rsp_ready),
-    .rsp_o           (ig_rsp),
-    .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_CLIENT_IA]),
-    .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_CLIENT_IA]),
-    .mem_req_o       (ia_req),
-    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_CLIENT_IA]),
-    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_CLIENT_IA]),
-    .mem_rsp_i       (ia_rsp)
   );
 
   // Merge in front of SETUP: at most one path is valid (the CP drains one before using the
@@ -410,8 +394,8 @@ module pineda_top #(
     .mem_req_valid_o (pw_valid),
     .mem_req_ready_i (pw_ready),
     .mem_req_o       (pw_req),
-    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_CLIENT_PW]),
-    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_CLIENT_PW]),
+    .mem_rsp_valid_i (dw_rsp_valid[pineda_pkg::MEM_LC_PW]),
+    .mem_rsp_ready_o (dw_rsp_ready[pineda_pkg::MEM_LC_PW]),
     .mem_rsp_i       (pw_rsp),
     .eop_done_valid_o(eop_done_valid),
     .eop_done_ready_i(eop_done_ready),
@@ -432,14 +416,41 @@ module pineda_top #(
     .out_data_o  (tap_pw_mem_o)
   );
 
-  assign cl_req_valid[pineda_pkg::MEM_CLIENT_PW] = tap_pw_mem_valid_o;
-  assign cl_req[pineda_pkg::MEM_CLIENT_PW]       = tap_pw_mem_o;
-  assign tap_pw_mem_ready_o                      = cl_req_ready[pineda_pkg::MEM_CLIENT_PW];
+  assign dw_req_valid[pineda_pkg::MEM_LC_PW] = tap_pw_mem_valid_o;
+  assign tap_pw_mem_ready_o                  = dw_req_ready[pineda_pkg::MEM_LC_PW];
 
-  mem_arbiter #(
-    .NumClients(NumClients),
-    .ReqW      (ReqW),
-    .RspW      (RspW)
+  // ---------------------------------------------------------------------------------------------
+  // Memory: dword clients onto the line port, then the line arbiter
+  // ---------------------------------------------------------------------------------------------
+  for (genvar c = 0; c < NumClients; c++) begin : g_dw
+    pineda_pkg::mem_req_t      dreq;
+    pineda_pkg::mem_rsp_t      drsp;
+    pineda_pkg::mem_line_req_t lreq;
+    pineda_pkg::mem_line_rsp_t lrsp;
+    assign dreq = dw_req[c];
+    mem_dword_adapter u_adapter (
+      .clk_i,
+      .rst_ni,
+      .req_valid_i      (dw_req_valid[c]),
+      .req_ready_o      (dw_req_ready[c]),
+      .req_i            (dreq),
+      .rsp_valid_o      (dw_rsp_valid[c]),
+      .rsp_ready_i      (dw_rsp_ready[c]),
+      .rsp_o            (drsp),
+      .line_req_valid_o (cl_req_valid[c]),
+      .line_req_ready_i (cl_req_ready[c]),
+      .line_req_o       (lreq),
+      .line_rsp_valid_i (cl_rsp_valid[c]),
+      .line_rsp_ready_o (cl_rsp_ready[c]),
+      .line_rsp_i       (lrsp)
+    );
+    assign dw_rsp[c] = drsp;
+    assign cl_req[c] = lreq;
+    assign lrsp      = cl_rsp[c];
+  end
+
+  mem_line_arbiter #(
+    .NumClients(NumClients)
   ) u_arb (
     .clk_i,
     .rst_ni,
@@ -454,8 +465,19 @@ module pineda_top #(
     .mem_req_o,
     .mem_rsp_valid_i,
     .mem_rsp_ready_o,
-    .mem_rsp_i
+    .mem_rsp_i,
+    .grants_o        (cl_grants),
+    .waits_o         (cl_waits)
   );
+
+  always_comb begin
+    mem_grants_o = '0;
+    mem_waits_o  = '0;
+    for (int unsigned c = 0; c < NumClients; c++) begin
+      mem_grants_o[c] = cl_grants[c];
+      mem_waits_o[c]  = cl_waits[c];
+    end
+  end
 
   // ---------------------------------------------------------------------------------------------
   // Pipeline idle (for end-of-pipe fences)

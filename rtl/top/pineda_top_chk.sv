@@ -4,11 +4,12 @@
 // port is named after the pineda_top signal it watches, so the bind connects them with .*; the
 // tapped boundaries have their own generated checker (pineda_top_tap_chk).
 //   - the producer side of each unit before its throttle, and the CP's front-end output;
-//   - the memory clients' requests and both directions of the memory port;
+//   - the memory clients' dword requests (before their adapters), the line requests into the
+//     line arbiter, and both directions of the (line) memory port;
 //   - the merge in front of SETUP: never an IA and a PA triangle in the same cycle (the CP
 //     switches path only when the other one has drained).
 module pineda_top_chk #(
-  parameter int unsigned NumClients = 4
+  parameter int unsigned NumClients = 5
 ) (
   input logic                                clk_i,
   input logic                                rst_ni,
@@ -30,17 +31,18 @@ module pineda_top_chk #(
   input logic                                fe_valid,
   input logic                                fe_ready,
   input pineda_pkg::idraw_pkt_t              fe_pkt,
+  input logic [NumClients-1:0]               dw_req_valid,
+  input logic [NumClients-1:0]               dw_req_ready,
+  input logic [NumClients-1:0][pineda_pkg::MEM_REQ_BITS-1:0] dw_req,
   input logic [NumClients-1:0]               cl_req_valid,
   input logic [NumClients-1:0]               cl_req_ready,
-  input pineda_pkg::mem_req_t                cp_req,
-  input pineda_pkg::mem_req_t                ia_req,
-  input pineda_pkg::mem_req_t                dma_req,
+  input logic [NumClients-1:0][pineda_pkg::MEM_LINE_REQ_BITS-1:0] cl_req,
   input logic                                mem_req_valid_o,
   input logic                                mem_req_ready_i,
-  input pineda_pkg::mem_req_t                mem_req_o,
+  input pineda_pkg::mem_line_req_t           mem_req_o,
   input logic                                mem_rsp_valid_i,
   input logic                                mem_rsp_ready_o,
-  input pineda_pkg::mem_rsp_t                mem_rsp_i,
+  input pineda_pkg::mem_line_rsp_t           mem_rsp_i,
   input logic                                tap_ia_tri_valid_o,
   input logic                                tap_pa_tri_valid_o
 );
@@ -59,16 +61,14 @@ module pineda_top_chk #(
   stream_assert #(.Width($bits(fe_pkt))) u_cp_fe_out (
     .clk_i, .rst_ni, .valid_i(fe_valid), .ready_i(fe_ready), .data_i(fe_pkt));
 
-  // Memory clients (the pixel writer's requests are the pw_mem tap) and the memory port.
-  stream_assert #(.Width($bits(cp_req))) u_cp_mem (
-    .clk_i, .rst_ni, .valid_i(cl_req_valid[pineda_pkg::MEM_CLIENT_CP]),
-    .ready_i(cl_req_ready[pineda_pkg::MEM_CLIENT_CP]), .data_i(cp_req));
-  stream_assert #(.Width($bits(ia_req))) u_ia_mem (
-    .clk_i, .rst_ni, .valid_i(cl_req_valid[pineda_pkg::MEM_CLIENT_IA]),
-    .ready_i(cl_req_ready[pineda_pkg::MEM_CLIENT_IA]), .data_i(ia_req));
-  stream_assert #(.Width($bits(dma_req))) u_dma_mem (
-    .clk_i, .rst_ni, .valid_i(cl_req_valid[pineda_pkg::MEM_CLIENT_DMA]),
-    .ready_i(cl_req_ready[pineda_pkg::MEM_CLIENT_DMA]), .data_i(dma_req));
+  // Memory clients: each dword client's requests (PW's are also the pw_mem tap) and each line
+  // request into the arbiter, then the memory port.
+  for (genvar c = 0; c < NumClients; c++) begin : g_cl
+    stream_assert #(.Width(pineda_pkg::MEM_REQ_BITS)) u_dw (
+      .clk_i, .rst_ni, .valid_i(dw_req_valid[c]), .ready_i(dw_req_ready[c]), .data_i(dw_req[c]));
+    stream_assert #(.Width(pineda_pkg::MEM_LINE_REQ_BITS)) u_line (
+      .clk_i, .rst_ni, .valid_i(cl_req_valid[c]), .ready_i(cl_req_ready[c]), .data_i(cl_req[c]));
+  end
   stream_assert #(.Width($bits(mem_req_o))) u_mem_req (
     .clk_i, .rst_ni, .valid_i(mem_req_valid_o), .ready_i(mem_req_ready_i), .data_i(mem_req_o));
   stream_assert #(.Width($bits(mem_rsp_i))) u_mem_rsp (

@@ -160,7 +160,7 @@ void run_scene(const Scene& s, uint64_t seed) {
     tb::TopConfig cfg;
     cfg.dram.latency = 200;
     cfg.dram.jitter = thr > 0 ? 60 : 0;
-    cfg.dram.bandwidth = thr > 0 ? 0.7 : 1.0;
+    cfg.dram.bytes_per_clock = thr > 0 ? 20.0 : 32.0;  // reduced bandwidth with the stalls
     cfg.throttle = thr;
     cfg.seed = seed;
     cfg.rt_base = kRt;

@@ -60,7 +60,7 @@ TopHarness::TopHarness(Memory& mem, const TopConfig& cfg, RunId run)
           DriverConfig{run_, cfg.fst_path, cfg.wave_from, cfg.wave_to, cfg.stall_timeout})),
       top_(drv_->dut()),
       dram_(mem, [&] {
-        DramConfig d = cfg.dram;
+        LineDramConfig d = cfg.dram;
         d.seed = cfg.seed ^ 0xd1b54a32d192ed03ull;
         return d;
       }()),
@@ -146,7 +146,7 @@ void TopHarness::tick() {
 
   const bool req_fire = top_.mem_req_valid_o && top_.mem_req_ready_i;
   const bool rsp_fire = top_.mem_rsp_valid_i && top_.mem_rsp_ready_o;
-  const MemReq req = unpack_sig<MemReq>(top_.mem_req_o);
+  const MemLineReq req = unpack_sig<MemLineReq>(top_.mem_req_o);
   if (req_fire || rsp_fire) drv_->progress();
 
   if (taps_) {
@@ -305,8 +305,15 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
   res.rast_busy = rast_busy_;
   res.fe_busy = fe_busy_;
   res.pa_clip_busy = pa_clip_busy_;
-  res.mem_reads = dram_.reads();
-  res.mem_writes = dram_.writes();
+  res.dram = dram_.stats();
+  for (const auto& c : res.dram.client) {
+    res.mem_reads += c.reads;
+    res.mem_writes += c.writes;
+  }
+  for (uint32_t c = 0; c < MEM_LINE_CLIENTS_MAX; ++c) {
+    res.arb_grants[c] = top_.mem_grants_o[c];
+    res.arb_waits[c] = top_.mem_waits_o[c];
+  }
   return res;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Drives the Verilated pineda_top: host register port, DRAM model on the memory port, random
+// Drives the Verilated pineda_top: host register port, the line-port DRAM model (LineDram) on the
+// memory port, random
 // throttling of every tapped boundary, per-boundary comparison with the model's streams,
 // liveness timeout, end-of-pipe fence ordering check, optional FST window.
 #pragma once
@@ -12,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "dram_model.h"
+#include "line_dram.h"
 #include "pineda_boundaries.h"
 #include "pineda_contract.h"
 #include "stream_checker.h"
@@ -34,7 +35,7 @@ constexpr int kNumBoundaries = static_cast<int>(Boundary::COUNT);
 constexpr uint32_t kNumRast = PINEDA_NUM_RAST;
 
 struct TopConfig {
-  DramConfig dram;
+  LineDramConfig dram;               // bandwidth (bytes/clock), latency, jitter; seed from `seed`
   double throttle = 0.0;             // per boundary and cycle: chance of withholding a transfer
   uint64_t seed = 1;                 // throttles, X initialisation, DRAM jitter
   uint64_t max_cycles = 200'000'000;
@@ -81,8 +82,13 @@ struct TopResult {
   uint32_t error_cause = 0;
   uint32_t error_addr = 0;
   std::array<uint32_t, NUM_FENCES> fences{};
-  uint64_t mem_reads = 0;
-  uint64_t mem_writes = 0;
+  uint64_t mem_reads = 0;                   // line reads accepted by the memory (all clients)
+  uint64_t mem_writes = 0;                  // line writes accepted
+  LineDramStats dram;                       // the DRAM model's per-client requests and bytes
+  // The line arbiter's counters per client id (pineda_top mem_grants_o / mem_waits_o): requests
+  // granted, cycles with a request valid and not accepted.
+  std::array<uint64_t, MEM_LINE_CLIENTS_MAX> arb_grants{};
+  std::array<uint64_t, MEM_LINE_CLIENTS_MAX> arb_waits{};
   std::array<uint64_t, 4> rast_busy{};      // cycles rasterizer r held work (rast_busy_o[r])
   uint64_t fe_busy = 0;                     // cycles a front-end unit held work (fe_busy_o)
   uint64_t pa_clip_busy = 0;                // cycles PA's clipper worked (pa_clip_busy_o)
@@ -119,7 +125,7 @@ class TopHarness {
   RunId run_;
   std::unique_ptr<VlDriver<Vpineda_top>> drv_;
   Vpineda_top& top_;
-  DramModel dram_;
+  LineDram dram_;
   uint64_t rng_state_;
   std::array<uint64_t, kNumBoundaries> transfers_{};
   std::array<uint64_t, 4> rast_busy_{};

@@ -48,6 +48,7 @@ void add_backend_options(CLI::App* c, Common& o, const std::string& default_out)
   auto* g = "RTL simulation";
   c->add_option("--latency", o.replay.dram.latency, "DRAM latency in cycles")->group(g)->capture_default_str();
   c->add_option("--jitter", o.replay.dram.jitter, "random extra DRAM latency, 0..N cycles per request")->group(g)->capture_default_str();
+  c->add_option("--bandwidth", o.replay.dram.bytes_per_clock, "DRAM peak bandwidth in bytes per clock")->group(g)->capture_default_str();
   c->add_option("--throttle", o.replay.throttle, "chance per cycle of stalling each tapped boundary")
       ->check(CLI::Range(0.0, 1.0))->group(g)->capture_default_str();
   c->add_option("--seed", o.replay.seed, "seed of stalls, memory jitter and X initialisation")->group(g)->capture_default_str();

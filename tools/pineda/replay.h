@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "dram_model.h"
+#include "line_dram.h"
 #include "scene_capture.h"
 #include "scenes.h"
 
@@ -19,7 +19,7 @@ enum class Backend { MODEL, RTL, BOTH };
 
 struct ReplayOptions {
   Backend backend = Backend::MODEL;
-  tb::DramConfig dram;
+  tb::LineDramConfig dram;
   double throttle = 0.0;
   uint64_t seed = 1;
   bool progress = true;       // a progress line on stderr during RTL runs
