@@ -11,7 +11,8 @@
 // Memory: the external port is the line port (mem_line_req_t / mem_line_rsp_t, docs/contract.md
 // §2.1). mem_line_arbiter serves the line clients, client MEM_LC_X on its element X: CP, IA, PW,
 // DMA and the front end (MEM_LC_IF: index and vertex fetch behind the front end's own dword
-// arbiter, tag[3:2]). Clients that still speak dwords reach it through a mem_dword_adapter each.
+// arbiter, tag[3:2]). CP and IA are line clients (line_stream_reader); clients that still speak
+// dwords reach it through a mem_dword_adapter each.
 // Its per-client counters (requests granted, cycles waiting) are mem_grants_o / mem_waits_o,
 // indexed by client id (ids without a client read 0).
 //
@@ -32,8 +33,8 @@
 // fine_quad the merged quad stream into the pixel writer (in order per rasterizer, not
 // globally). rast_busy_o[r]: rasterizer r holds work (for the benchmark's load balance).
 module pineda_top #(
-  parameter int unsigned CpFetchDepth  = 256,  // > memory latency: 1 dword/clock at 200 cycles
-  parameter int unsigned IaFetchDepth  = 256,
+  parameter int unsigned CpFetchLines  = 32,   // CP fetch: line buffer (512 dwords)
+  parameter int unsigned IaFetchLines  = 16,   // IA: 16 lines, 1 dword/clock at 200 cycles
   parameter int unsigned NumRast       = 1,    // rasterizers: 1, 2 or 4
   parameter int unsigned RastFifoDepth = 4     // setup packets queued per rasterizer (NumRast > 1)
 ) (
@@ -121,8 +122,11 @@ module pineda_top #(
   logic eop_done_valid, eop_done_ready;
 
   // Dword clients, element = line client id (MEM_LC_*): each goes through a mem_dword_adapter.
-  pineda_pkg::mem_req_t cp_req, ia_req, dma_req, fe_req;
-  pineda_pkg::mem_rsp_t cp_rsp, ia_rsp, pw_rsp, dma_rsp, fe_rsp;
+  // CP and IA speak lines themselves (their dword entries are unused).
+  pineda_pkg::mem_req_t dma_req, fe_req;
+  pineda_pkg::mem_rsp_t pw_rsp, dma_rsp, fe_rsp;
+  pineda_pkg::mem_line_req_t cp_req, ia_req;
+  pineda_pkg::mem_line_rsp_t cp_rsp, ia_rsp;
   logic [NumClients-1:0]                      dw_req_valid, dw_req_ready, dw_rsp_valid, dw_rsp_ready;
   logic [NumClients-1:0][pineda_pkg::MEM_REQ_BITS-1:0] dw_req;
   logic [NumClients-1:0][pineda_pkg::MEM_RSP_BITS-1:0] dw_rsp;
@@ -139,13 +143,22 @@ module pineda_top #(
   logic ia_path_idle;
   logic tri_valid, tri_ready;  pineda_pkg::tri_pkt_t tri_in;   // merge -> SETUP
 
-  assign dw_req[pineda_pkg::MEM_LC_CP]  = cp_req;
-  assign dw_req[pineda_pkg::MEM_LC_IA]  = ia_req;
+  assign dw_req[pineda_pkg::MEM_LC_CP]  = '0;
+  assign dw_req[pineda_pkg::MEM_LC_IA]  = '0;
   assign dw_req[pineda_pkg::MEM_LC_PW]  = tap_pw_mem_o;
   assign dw_req[pineda_pkg::MEM_LC_DMA] = dma_req;
   assign dw_req[pineda_pkg::MEM_LC_IF]  = fe_req;
-  assign cp_rsp  = dw_rsp[pineda_pkg::MEM_LC_CP];
-  assign ia_rsp  = dw_rsp[pineda_pkg::MEM_LC_IA];
+  assign dw_req_valid[pineda_pkg::MEM_LC_CP] = 1'b0;
+  assign dw_req_valid[pineda_pkg::MEM_LC_IA] = 1'b0;
+  assign dw_rsp_ready[pineda_pkg::MEM_LC_CP] = 1'b0;
+  assign dw_rsp_ready[pineda_pkg::MEM_LC_IA] = 1'b0;
+  logic unused_dw;
+  assign unused_dw = ^{dw_rsp_ready[pineda_pkg::MEM_LC_CP], dw_rsp_ready[pineda_pkg::MEM_LC_IA]};
+  // Native line clients.
+  assign cl_req[pineda_pkg::MEM_LC_CP] = cp_req;
+  assign cl_req[pineda_pkg::MEM_LC_IA] = ia_req;
+  assign cp_rsp  = cl_rsp[pineda_pkg::MEM_LC_CP];
+  assign ia_rsp  = cl_rsp[pineda_pkg::MEM_LC_IA];
   assign pw_rsp  = dw_rsp[pineda_pkg::MEM_LC_PW];
   assign dma_rsp = dw_rsp[pineda_pkg::MEM_LC_DMA];
   assign fe_rsp  = dw_rsp[pineda_pkg::MEM_LC_IF];
@@ -160,7 +173,7 @@ module pineda_top #(
   // Units
   // ---------------------------------------------------------------------------------------------
   cp #(
-    .FetchDepth(CpFetchDepth)
+    .FetchLines(CpFetchLines)
   ) u_cp (
     .clk_i,
     .rst_ni,
@@ -170,11 +183,11 @@ module pineda_top #(
     .reg_wdata_i,
     .reg_rdata_o     (cp_rdata),
     .irq_o,
-    .mem_req_valid_o (dw_req_valid[pineda_pkg::MEM_LC_CP]),
-    .mem_req_ready_i (dw_req_ready[pineda_pkg::MEM_LC_CP]),
+    .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_LC_CP]),
+    .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_LC_CP]),
     .mem_req_o       (cp_req),
-    .mem_rsp_valid_i (dw_rsp_valid[pineda_pkg::MEM_LC_CP]),
-    .mem_rsp_ready_o (dw_rsp_ready[pineda_pkg::MEM_LC_CP]),
+    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_LC_CP]),
+    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_LC_CP]),
     .mem_rsp_i       (cp_rsp),
     .out_valid_o     (cp_valid),
     .out_ready_i     (cp_ready),
@@ -228,7 +241,7 @@ module pineda_top #(
   );
 
   ia #(
-    .FetchDepth(IaFetchDepth)
+    .FetchLines(IaFetchLines)
   ) u_ia (
     .clk_i,
     .rst_ni,
@@ -238,11 +251,11 @@ module pineda_top #(
     .out_valid_o     (ia_valid),
     .out_ready_i     (ia_ready),
     .out_o           (ia_tri),
-    .mem_req_valid_o (dw_req_valid[pineda_pkg::MEM_LC_IA]),
-    .mem_req_ready_i (dw_req_ready[pineda_pkg::MEM_LC_IA]),
+    .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_LC_IA]),
+    .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_LC_IA]),
     .mem_req_o       (ia_req),
-    .mem_rsp_valid_i (dw_rsp_valid[pineda_pkg::MEM_LC_IA]),
-    .mem_rsp_ready_o (dw_rsp_ready[pineda_pkg::MEM_LC_IA]),
+    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_LC_IA]),
+    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_LC_IA]),
     .mem_rsp_i       (ia_rsp),
     .idle_o          (ia_idle)
   );
@@ -423,30 +436,37 @@ module pineda_top #(
   // Memory: dword clients onto the line port, then the line arbiter
   // ---------------------------------------------------------------------------------------------
   for (genvar c = 0; c < NumClients; c++) begin : g_dw
-    pineda_pkg::mem_req_t      dreq;
-    pineda_pkg::mem_rsp_t      drsp;
-    pineda_pkg::mem_line_req_t lreq;
-    pineda_pkg::mem_line_rsp_t lrsp;
-    assign dreq = dw_req[c];
-    mem_dword_adapter u_adapter (
-      .clk_i,
-      .rst_ni,
-      .req_valid_i      (dw_req_valid[c]),
-      .req_ready_o      (dw_req_ready[c]),
-      .req_i            (dreq),
-      .rsp_valid_o      (dw_rsp_valid[c]),
-      .rsp_ready_i      (dw_rsp_ready[c]),
-      .rsp_o            (drsp),
-      .line_req_valid_o (cl_req_valid[c]),
-      .line_req_ready_i (cl_req_ready[c]),
-      .line_req_o       (lreq),
-      .line_rsp_valid_i (cl_rsp_valid[c]),
-      .line_rsp_ready_o (cl_rsp_ready[c]),
-      .line_rsp_i       (lrsp)
-    );
-    assign dw_rsp[c] = drsp;
-    assign cl_req[c] = lreq;
-    assign lrsp      = cl_rsp[c];
+    if (c == pineda_pkg::MEM_LC_CP || c == pineda_pkg::MEM_LC_IA) begin : g_native
+      // CP and IA are line clients: wired to the arbiter above, no adapter.
+      assign dw_req_ready[c] = 1'b0;
+      assign dw_rsp_valid[c] = 1'b0;
+      assign dw_rsp[c]       = '0;
+    end else begin : g_adapter
+      pineda_pkg::mem_req_t      dreq;
+      pineda_pkg::mem_rsp_t      drsp;
+      pineda_pkg::mem_line_req_t lreq;
+      pineda_pkg::mem_line_rsp_t lrsp;
+      assign dreq = dw_req[c];
+      mem_dword_adapter u_adapter (
+        .clk_i,
+        .rst_ni,
+        .req_valid_i      (dw_req_valid[c]),
+        .req_ready_o      (dw_req_ready[c]),
+        .req_i            (dreq),
+        .rsp_valid_o      (dw_rsp_valid[c]),
+        .rsp_ready_i      (dw_rsp_ready[c]),
+        .rsp_o            (drsp),
+        .line_req_valid_o (cl_req_valid[c]),
+        .line_req_ready_i (cl_req_ready[c]),
+        .line_req_o       (lreq),
+        .line_rsp_valid_i (cl_rsp_valid[c]),
+        .line_rsp_ready_o (cl_rsp_ready[c]),
+        .line_rsp_i       (lrsp)
+      );
+      assign dw_rsp[c] = drsp;
+      assign cl_req[c] = lreq;
+      assign lrsp      = cl_rsp[c];
+    end
   end
 
   mem_line_arbiter #(
