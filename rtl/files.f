@@ -18,6 +18,7 @@ rtl/mem/mem_line_arbiter.sv
 rtl/mem/mem_dword_adapter.sv
 rtl/dma/dma.sv
 rtl/cp/cp_regs.sv
+rtl/cp/cp_fetch.sv
 rtl/cp/cp.sv
 rtl/ia/ia.sv
 rtl/ia/index_fetch.sv

@@ -68,6 +68,7 @@ module line_stream_reader #(
     logic [3:0] stop;
     logic       last;
   } meta_t;
+  localparam int unsigned MetaW = 9;  // $bits(meta_t) (Yosys does not take $bits of a type here)
 
   // ---------------------------------------------------------------------------------------------
   // Request side
@@ -188,7 +189,7 @@ module line_stream_reader #(
 
   sram_fifo #(
     .Depth (DepthLines),
-    .Width ($bits(meta_t))
+    .Width (MetaW)
   ) u_meta (
     .clk_i,
     .rst_ni,

@@ -3,11 +3,12 @@
 //
 // - Host register file: cp_regs (rtl/cp/cp_regs.sv); the decoder's events (fence writes, END,
 //   INTERRUPT, errors) and the read-only STATUS, RING_RPTR and IB_DEPTH go to it.
-// - Fetch: one mem_stream_reader. In the ring, one read job per contiguous span (fetch pointer
-//   up to WPTR, or up to the end of the ring, then wrap to 0), only while the ring lies inside
-//   the valid window. In an indirect buffer (IB), one job for the rest of the IB. Every change of
-//   position (JUMP, CALL, RET, end of an IB, CONTROL.CP_RESET) flushes the reader, discarding
-//   prefetched dwords and reads still in flight, and starts fetching at the new position.
+// - Fetch: cp_fetch (rtl/cp/cp_fetch.sv) delivers the command dwords in decode order over the
+//   line port, prefetching across JUMP/CALL/RET (it walks the fetched commands with its own copy
+//   of the position and return stack and requests each target and return position ahead of the
+//   decoder). The decoder tracks its own position as before; CONTROL.CP_RESET, or an enter the
+//   fetch did not predict (the window changed while the CP was stopped), resyncs the fetch at
+//   the decoder's position (flushing the prefetch and discarding reads in flight).
 // - Decoder: one dword per clock from the prefetch FIFO. Headers are checked on their own
 //   (opcode, len incl. "fits in the IB", arg, return stack) before any payload is consumed; on
 //   such an error the header is not consumed. JUMP/CALL targets and COPY ranges are checked when
@@ -32,10 +33,11 @@
 //   COPY waits for the pipeline to drain and the DMA to be idle, hands the job to the DMA and
 //   waits until the DMA is idle again (every copy write acknowledged), END halts.
 // Throughput: one command dword per clock (a DRAW is 3 clocks, one draw packet per 3 clocks).
-// Latency: header to draw packet on out_o = 3 clocks; a change of position costs one memory
-// round trip (the prefetch restarts).
+// Latency: header to draw packet on out_o = 3 clocks; a change of position costs nothing when
+// the prefetch is far enough ahead (cp_fetch).
 module cp #(
-  parameter int unsigned FetchDepth = 256
+  parameter int unsigned FetchLines = 32,   // cp_fetch: reader line buffer
+  parameter int unsigned DecGroups  = 128   // cp_fetch: decode FIFO (groups of 4 dwords)
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -49,10 +51,10 @@ module cp #(
   // Memory client port (command fetch)
   output logic                    mem_req_valid_o,
   input  logic                    mem_req_ready_i,
-  output pineda_pkg::mem_req_t    mem_req_o,
+  output pineda_pkg::mem_line_req_t mem_req_o,
   input  logic                    mem_rsp_valid_i,
   output logic                    mem_rsp_ready_o,
-  input  pineda_pkg::mem_rsp_t    mem_rsp_i,
+  input  pineda_pkg::mem_line_rsp_t mem_rsp_i,
   // Draw output
   output logic                    out_valid_o,
   input  logic                    out_ready_i,
@@ -119,11 +121,9 @@ module cp #(
   // Position: the ring, or an IB (next dword address, dwords left); the return stack.
   typedef struct packed {
     logic [31:0]            ring_rptr;
-    logic [31:0]            fetch_ptr;
     logic                   in_ib;
     logic [31:0]            ib_addr;
     logic [31:0]            ib_rem;
-    logic                   ibjob;     // the IB's fetch job is still to be issued
     logic [Depth-1:0]       stk_ring;  // entry returns to the ring
     logic [Depth-1:0][31:0] stk_addr;
     logic [Depth-1:0][31:0] stk_rem;
@@ -209,41 +209,35 @@ module cp #(
   // ---------------------------------------------------------------------------------------------
   // Fetch
   // ---------------------------------------------------------------------------------------------
-  logic        job_valid, job_ready, job_take;
-  logic [31:0] job_addr, span;
-  logic [32:0] job_count;
   logic        fifo_valid, fifo_ready;
   logic [31:0] fifo_data;
-  logic        reader_idle;
-  logic        flush;
+  logic        fetch_idle, fetch_parked;
+  logic        resync;
 
-  // The job interface is internal: job_addr/job_count are sampled when job_ready is high
-  // (a registered signal of the reader), so it is fine that they follow RING_WPTR. The reader
-  // ignores a job in a flush cycle (job_take).
-  always_comb begin
-    span = (ring_wptr > pos_q.fetch_ptr) ? (ring_wptr - pos_q.fetch_ptr)
-                                         : (ring_size - pos_q.fetch_ptr);
-    if (pos_q.in_ib) begin
-      job_valid = pos_q.ibjob && !error;
-      job_addr  = pos_q.ib_addr;
-      job_count = {1'b0, pos_q.ib_rem};
-    end else begin
-      job_valid = enable && !error && ring_ok && (pos_q.fetch_ptr != ring_wptr);
-      job_addr  = ring_base + pos_q.fetch_ptr;
-      job_count = {3'b000, span[31:2]};
-    end
-  end
-
-  mem_stream_reader #(
-    .Depth(FetchDepth)
+  cp_fetch #(
+    .FetchLines (FetchLines),
+    .DecGroups  (DecGroups)
   ) u_fetch (
     .clk_i,
     .rst_ni,
-    .flush_i         (flush),
-    .job_valid_i     (job_valid),
-    .job_ready_o     (job_ready),
-    .job_addr_i      (job_addr),
-    .job_count_i     (job_count),
+    .enable_i        (enable),
+    .error_i         (error),
+    .ring_base_i     (ring_base),
+    .ring_size_i     (ring_size),
+    .ring_wptr_i     (ring_wptr),
+    .ring_ok_i       (ring_ok),
+    .valid_base_i    (valid_base),
+    .valid_limit_i   (valid_limit),
+    .resync_i        (resync),
+    .pos_in_ib_i     (pos_d.in_ib),
+    .pos_ib_addr_i   (pos_d.ib_addr),
+    .pos_ib_rem_i    (pos_d.ib_rem),
+    .pos_ring_rptr_i (pos_d.ring_rptr),
+    .pos_sp_i        (pos_d.sp),
+    .pos_stk_ring_i  (pos_d.stk_ring),
+    .pos_stk_addr_i  (pos_d.stk_addr),
+    .pos_stk_rem_i   (pos_d.stk_rem),
+    .parked_o        (fetch_parked),
     .out_valid_o     (fifo_valid),
     .out_ready_i     (fifo_ready),
     .out_data_o      (fifo_data),
@@ -253,7 +247,7 @@ module cp #(
     .mem_rsp_valid_i,
     .mem_rsp_ready_o,
     .mem_rsp_i,
-    .idle_o          (reader_idle)
+    .idle_o          (fetch_idle)
   );
 
   // ---------------------------------------------------------------------------------------------
@@ -485,7 +479,7 @@ module cp #(
     pay_error    = 1'b0;
     do_ret       = 1'b0;
     do_enter     = 1'b0;
-    flush        = 1'b0;
+    resync       = 1'b0;
     copy_valid_o = 1'b0;
 
     run       = enable && !halted && !error;
@@ -696,7 +690,7 @@ module cp #(
     end
 
     if (do_enter) begin
-      flush = 1'b1;
+      resync = fetch_parked;  // the fetch stopped at this command: restart it at the target
       if (dec_q.op == pineda_pkg::OP_CALL) begin
         pos_d.stk_ring[push_idx] = !pos_q.in_ib;
         pos_d.stk_addr[push_idx] = pos_q.ib_addr + 32'd4;  // after the CALL's last dword
@@ -706,21 +700,16 @@ module cp #(
       pos_d.in_ib   = 1'b1;
       pos_d.ib_addr = dec_q.word0;
       pos_d.ib_rem  = fifo_data;
-      pos_d.ibjob   = 1'b1;
     end
     if (do_ret) begin
-      flush = 1'b1;
       if (pos_q.sp != '0) begin
         pos_d.sp      = pos_q.sp - SpW'(1);
         pos_d.in_ib   = !pos_q.stk_ring[top_idx];
         pos_d.ib_addr = pos_q.stk_addr[top_idx];
         pos_d.ib_rem  = pos_q.stk_rem[top_idx];
-        pos_d.ibjob   = !pos_q.stk_ring[top_idx];
       end else begin
         pos_d.in_ib = 1'b0;  // an IB entered by JUMP from the ring returns to the ring
-        pos_d.ibjob = 1'b0;
       end
-      pos_d.fetch_ptr = pos_q.ring_rptr;  // used when back in the ring
     end
 
     // End-of-pipe queue: push at the tail, a completion pops the head and writes its fence in
@@ -741,27 +730,11 @@ module cp #(
     // already handed to the DMA completes; the next COPY waits for it. End-of-pipe writes in
     // flight are kept: their tokens are in the pipeline and complete as usual.
     if (cp_reset) begin
-      flush           = 1'b1;
+      resync          = 1'b1;
       dec_d.state     = DecHdr;
       pos_d.in_ib     = 1'b0;
-      pos_d.ibjob     = 1'b0;
       pos_d.sp        = '0;
       pos_d.ring_rptr = ring_wptr;
-      pos_d.fetch_ptr = ring_wptr;
-    end
-
-    // Fetch position: a ring job advances the fetch pointer by its span; an IB job is issued
-    // once. The reader ignores a job in a flush cycle.
-    job_take = job_valid && job_ready && !flush;
-    if (job_take) begin
-      if (pos_q.in_ib) begin
-        pos_d.ibjob = 1'b0;
-      end else begin
-        pos_d.fetch_ptr = pos_q.fetch_ptr + span;
-        if (pos_d.fetch_ptr == ring_size) begin
-          pos_d.fetch_ptr = '0;
-        end
-      end
     end
 
     fifo_ready = consume;
@@ -825,6 +798,6 @@ module cp #(
 `endif
 
   logic unused_sig;
-  assign unused_sig = ^{reader_idle, wait_diff[30:0]};
+  assign unused_sig = ^{fetch_idle, wait_diff[30:0]};
 
 endmodule

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // ia: input assembler v1 (docs/contract.md §5).
 //
-// For each draw_pkt_t one read job goes to a mem_stream_reader: vertex_count * 2 dwords
-// (33-bit count) from vb_base + first_vertex * 8 (32-bit wrap). The draw's colour, target and
+// For each draw_pkt_t one read job goes to a line_stream_reader (whole 64-byte lines on the line
+// port, FetchLines lines buffered in SRAM): vertex_count * 2 dwords (33-bit count) from
+// vb_base + first_vertex * 8 (32-bit wrap). The draw's colour, target and
 // clip wait in a small descriptor FIFO (the reader queues jobs back to back, so several draws can
 // be in flight). The assembler consumes one dword per clock: x0, y0, x1, y1, x2, y2 make one
 // tri_pkt_t (each int32 saturated to [-2^23, 2^23-1]); when fewer than 6 dwords of the draw are
@@ -13,7 +14,7 @@
 // Throughput: one dword per clock, i.e. one triangle per 6 clocks; draws follow each other
 // without a bubble (a zero-vertex draw costs one clock). Latency: memory latency + ~3 clocks.
 module ia #(
-  parameter int unsigned FetchDepth = 256,
+  parameter int unsigned FetchLines = 16,   // 256 dwords: 1 dword/clock at 200 cycles
   parameter int unsigned DescDepth  = 4
 ) (
   input  logic                  clk_i,
@@ -26,10 +27,10 @@ module ia #(
   output pineda_pkg::tri_pkt_t  out_o,
   output logic                  mem_req_valid_o,
   input  logic                  mem_req_ready_i,
-  output pineda_pkg::mem_req_t  mem_req_o,
+  output pineda_pkg::mem_line_req_t mem_req_o,
   input  logic                  mem_rsp_valid_i,
   output logic                  mem_rsp_ready_o,
-  input  pineda_pkg::mem_rsp_t  mem_rsp_i,
+  input  pineda_pkg::mem_line_rsp_t mem_rsp_i,
   output logic                  idle_o
 );
 
@@ -73,8 +74,13 @@ module ia #(
     desc_in.clip   = in_i.clip;
   end
 
-  mem_stream_reader #(
-    .Depth(FetchDepth)
+  logic [0:0][31:0] dat_group;
+  logic [0:0]       dat_mask;
+  logic             dat_last;
+
+  line_stream_reader #(
+    .DepthLines (FetchLines),
+    .OutDwords  (1)
   ) u_fetch (
     .clk_i,
     .rst_ni,
@@ -85,7 +91,9 @@ module ia #(
     .job_count_i     (job_count),
     .out_valid_o     (dat_valid),
     .out_ready_i     (dat_ready),
-    .out_data_o      (dat),
+    .out_data_o      (dat_group),
+    .out_mask_o      (dat_mask),
+    .out_last_o      (dat_last),
     .mem_req_valid_o,
     .mem_req_ready_i,
     .mem_req_o,
@@ -243,6 +251,7 @@ module ia #(
   end
 
   logic unused_sig;
-  assign unused_sig = ^{desc_full, desc_count, in_i.first_vertex[31:29], in_i.draw_id};
+  assign unused_sig = ^{desc_full, desc_count, in_i.first_vertex[31:29], in_i.draw_id, dat_mask, dat_last};
+  assign dat = dat_group[0];
 
 endmodule

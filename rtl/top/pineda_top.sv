@@ -10,9 +10,9 @@
 // pa_tri) are throttled and tapped like the others inside rtl/top/front_end.sv.
 // Memory: the external port is the line port (mem_line_req_t / mem_line_rsp_t, docs/contract.md
 // §2.1). mem_line_arbiter serves the line clients, client MEM_LC_X on its element X: CP, IA, PW,
-// DMA, the pixel writer (a colour cache of lines), and the front end's index fetch (MEM_LC_IF)
-// and vertex fetch (MEM_LC_VF). PW, the DMA, IF and VF speak lines; the clients that still
-// speak dwords (CP, IA) reach the arbiter through a mem_dword_adapter each.
+// DMA, and the front end's index fetch (MEM_LC_IF) and vertex fetch (MEM_LC_VF). Every client
+// speaks lines: CP and IA through line_stream_reader, PW is a colour cache of lines, the DMA
+// copies lines, IF and VF fetch lines.
 // Its per-client counters (requests granted, cycles waiting) are mem_grants_o / mem_waits_o,
 // indexed by client id (ids without a client read 0).
 //
@@ -38,8 +38,8 @@
 // fine_quad the merged quad stream into the pixel writer (in order per rasterizer, not
 // globally). rast_busy_o[r]: rasterizer r holds work (for the benchmark's load balance).
 module pineda_top #(
-  parameter int unsigned CpFetchDepth  = 256,  // > memory latency: 1 dword/clock at 200 cycles
-  parameter int unsigned IaFetchDepth  = 256,
+  parameter int unsigned CpFetchLines  = 32,   // CP fetch: line buffer (512 dwords)
+  parameter int unsigned IaFetchLines  = 16,   // IA: 16 lines, 1 dword/clock at 200 cycles
   parameter int unsigned NumRast       = 1,    // rasterizers: 1, 2 or 4
   parameter int unsigned RastFifoDepth = 4     // setup packets queued per rasterizer (NumRast > 1)
 ) (
@@ -113,10 +113,8 @@ module pineda_top #(
   output logic                   pa_clip_busy_o   // PA's clipper is working
 );
 
-  // Line clients: ids 0 .. NumClients-1 (MEM_LC_CP, IA, PW, DMA, IF, VF); of the first NumDword
-  // (CP, IA, PW, DMA) CP and IA still speak dwords, each through a mem_dword_adapter.
+  // Line clients: ids 0 .. NumClients-1 (MEM_LC_CP, IA, PW, DMA, IF, VF).
   localparam int unsigned NumClients = 6;
-  localparam int unsigned NumDword   = 4;
 
   // ---------------------------------------------------------------------------------------------
   // Producer side of each boundary (before the throttle)
@@ -133,15 +131,9 @@ module pineda_top #(
   logic pipe_idle;
   logic eop_done_valid, eop_done_ready;
 
-  // Dword clients, element = line client id (MEM_LC_*): each goes through a mem_dword_adapter.
-  pineda_pkg::mem_req_t cp_req, ia_req;
-  pineda_pkg::mem_rsp_t cp_rsp, ia_rsp;
-  pineda_pkg::mem_line_rsp_t pw_rsp;
-  pineda_pkg::mem_line_req_t dma_req;  // the DMA is a line client
-  pineda_pkg::mem_line_rsp_t dma_rsp;
-  logic [NumDword-1:0]                      dw_req_valid, dw_req_ready, dw_rsp_valid, dw_rsp_ready;
-  logic [NumDword-1:0][pineda_pkg::MEM_REQ_BITS-1:0] dw_req;
-  logic [NumDword-1:0][pineda_pkg::MEM_RSP_BITS-1:0] dw_rsp;
+  // Line clients' payloads (valid/ready are the cl_* elements below).
+  pineda_pkg::mem_line_req_t cp_req, ia_req, dma_req;
+  pineda_pkg::mem_line_rsp_t cp_rsp, ia_rsp, pw_rsp, dma_rsp;
   // Line arbiter client ports (plain 2-D arrays: Yosys 0.55 sizes packed arrays of structs wrongly)
   logic [NumClients-1:0]                                   cl_req_valid, cl_req_ready;
   logic [NumClients-1:0][pineda_pkg::MEM_LINE_REQ_BITS-1:0] cl_req;
@@ -155,15 +147,12 @@ module pineda_top #(
   logic ia_path_idle;
   logic tri_valid, tri_ready;  pineda_pkg::tri_pkt_t tri_in;   // merge -> SETUP
 
-  assign dw_req[pineda_pkg::MEM_LC_CP]  = cp_req;
-  assign dw_req[pineda_pkg::MEM_LC_IA]  = ia_req;
-  assign dw_req[pineda_pkg::MEM_LC_DMA] = '0;  // no adapter: the DMA is on the line port
-  assign dw_req_valid[pineda_pkg::MEM_LC_DMA] = 1'b0;
-  assign dw_rsp_ready[pineda_pkg::MEM_LC_DMA] = 1'b1;
-  logic unused_dma_dw;
-  assign unused_dma_dw = dw_rsp_ready[pineda_pkg::MEM_LC_DMA];
-  assign cp_rsp  = dw_rsp[pineda_pkg::MEM_LC_CP];
-  assign ia_rsp  = dw_rsp[pineda_pkg::MEM_LC_IA];
+  assign cl_req[pineda_pkg::MEM_LC_CP]  = cp_req;
+  assign cl_req[pineda_pkg::MEM_LC_IA]  = ia_req;
+  assign cl_req[pineda_pkg::MEM_LC_DMA] = dma_req;
+  assign cp_rsp  = cl_rsp[pineda_pkg::MEM_LC_CP];
+  assign ia_rsp  = cl_rsp[pineda_pkg::MEM_LC_IA];
+  assign dma_rsp = cl_rsp[pineda_pkg::MEM_LC_DMA];
 
   logic [31:0] cp_rdata, perf_rdata;
 
@@ -175,7 +164,7 @@ module pineda_top #(
   // Units
   // ---------------------------------------------------------------------------------------------
   cp #(
-    .FetchDepth(CpFetchDepth)
+    .FetchLines(CpFetchLines)
   ) u_cp (
     .clk_i,
     .rst_ni,
@@ -185,11 +174,11 @@ module pineda_top #(
     .reg_wdata_i,
     .reg_rdata_o     (cp_rdata),
     .irq_o,
-    .mem_req_valid_o (dw_req_valid[pineda_pkg::MEM_LC_CP]),
-    .mem_req_ready_i (dw_req_ready[pineda_pkg::MEM_LC_CP]),
+    .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_LC_CP]),
+    .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_LC_CP]),
     .mem_req_o       (cp_req),
-    .mem_rsp_valid_i (dw_rsp_valid[pineda_pkg::MEM_LC_CP]),
-    .mem_rsp_ready_o (dw_rsp_ready[pineda_pkg::MEM_LC_CP]),
+    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_LC_CP]),
+    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_LC_CP]),
     .mem_rsp_i       (cp_rsp),
     .out_valid_o     (cp_valid),
     .out_ready_i     (cp_ready),
@@ -243,7 +232,7 @@ module pineda_top #(
   );
 
   ia #(
-    .FetchDepth(IaFetchDepth)
+    .FetchLines(IaFetchLines)
   ) u_ia (
     .clk_i,
     .rst_ni,
@@ -253,11 +242,11 @@ module pineda_top #(
     .out_valid_o     (ia_valid),
     .out_ready_i     (ia_ready),
     .out_o           (ia_tri),
-    .mem_req_valid_o (dw_req_valid[pineda_pkg::MEM_LC_IA]),
-    .mem_req_ready_i (dw_req_ready[pineda_pkg::MEM_LC_IA]),
+    .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_LC_IA]),
+    .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_LC_IA]),
     .mem_req_o       (ia_req),
-    .mem_rsp_valid_i (dw_rsp_valid[pineda_pkg::MEM_LC_IA]),
-    .mem_rsp_ready_o (dw_rsp_ready[pineda_pkg::MEM_LC_IA]),
+    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_LC_IA]),
+    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_LC_IA]),
     .mem_rsp_i       (ia_rsp),
     .idle_o          (ia_idle)
   );
@@ -476,52 +465,10 @@ module pineda_top #(
   assign cl_req[pineda_pkg::MEM_LC_PW]       = tap_pw_mem_o;
   assign tap_pw_mem_ready_o                  = cl_req_ready[pineda_pkg::MEM_LC_PW];
   assign pw_rsp                              = cl_rsp[pineda_pkg::MEM_LC_PW];
-  assign dw_req_valid[pineda_pkg::MEM_LC_PW] = 1'b0;
-  assign dw_req[pineda_pkg::MEM_LC_PW]       = '0;
-  assign dw_rsp_ready[pineda_pkg::MEM_LC_PW] = 1'b1;
-  logic unused_pw_dw;
-  assign unused_pw_dw = dw_rsp_ready[pineda_pkg::MEM_LC_PW];
 
   // ---------------------------------------------------------------------------------------------
-  // Memory: dword clients onto the line port, then the line arbiter
+  // Memory: the line arbiter
   // ---------------------------------------------------------------------------------------------
-  assign cl_req[pineda_pkg::MEM_LC_DMA] = dma_req;
-  assign dma_rsp                        = cl_rsp[pineda_pkg::MEM_LC_DMA];
-  for (genvar c = 0; c < NumDword; c++) begin : g_dw
-   if (c != pineda_pkg::MEM_LC_PW && c != pineda_pkg::MEM_LC_DMA) begin : g_adapter
-    pineda_pkg::mem_req_t      dreq;
-    pineda_pkg::mem_rsp_t      drsp;
-    pineda_pkg::mem_line_req_t lreq;
-    pineda_pkg::mem_line_rsp_t lrsp;
-    assign dreq = dw_req[c];
-    mem_dword_adapter u_adapter (
-      .clk_i,
-      .rst_ni,
-      .req_valid_i      (dw_req_valid[c]),
-      .req_ready_o      (dw_req_ready[c]),
-      .req_i            (dreq),
-      .rsp_valid_o      (dw_rsp_valid[c]),
-      .rsp_ready_i      (dw_rsp_ready[c]),
-      .rsp_o            (drsp),
-      .line_req_valid_o (cl_req_valid[c]),
-      .line_req_ready_i (cl_req_ready[c]),
-      .line_req_o       (lreq),
-      .line_rsp_valid_i (cl_rsp_valid[c]),
-      .line_rsp_ready_o (cl_rsp_ready[c]),
-      .line_rsp_i       (lrsp)
-    );
-    assign dw_rsp[c] = drsp;
-    assign cl_req[c] = lreq;
-    assign lrsp      = cl_rsp[c];
-   end else begin : g_line
-    logic unused_dw;
-    assign unused_dw       = ^{dw_req[c], dw_req_valid[c], dw_rsp_ready[c]};
-    assign dw_req_ready[c] = 1'b0;
-    assign dw_rsp_valid[c] = 1'b0;
-    assign dw_rsp[c]       = '0;
-   end
-  end
-
   mem_line_arbiter #(
     .NumClients(NumClients)
   ) u_arb (

@@ -9,8 +9,7 @@
 //   - the merge in front of SETUP: never an IA and a PA triangle in the same cycle (the CP
 //     switches path only when the other one has drained).
 module pineda_top_chk #(
-  parameter int unsigned NumClients = 6,
-  parameter int unsigned NumDword   = 4   // clients 0 .. NumDword-1 speak dwords (adapters)
+  parameter int unsigned NumClients = 6
 ) (
   input logic                                clk_i,
   input logic                                rst_ni,
@@ -32,9 +31,6 @@ module pineda_top_chk #(
   input logic                                fe_valid,
   input logic                                fe_ready,
   input pineda_pkg::idraw_pkt_t              fe_pkt,
-  input logic [NumDword-1:0]                 dw_req_valid,
-  input logic [NumDword-1:0]                 dw_req_ready,
-  input logic [NumDword-1:0][pineda_pkg::MEM_REQ_BITS-1:0] dw_req,
   input logic [NumClients-1:0]               cl_req_valid,
   input logic [NumClients-1:0]               cl_req_ready,
   input logic [NumClients-1:0][pineda_pkg::MEM_LINE_REQ_BITS-1:0] cl_req,
@@ -62,12 +58,8 @@ module pineda_top_chk #(
   stream_assert #(.Width($bits(fe_pkt))) u_cp_fe_out (
     .clk_i, .rst_ni, .valid_i(fe_valid), .ready_i(fe_ready), .data_i(fe_pkt));
 
-  // Memory clients: each dword client's requests (PW's are also the pw_mem tap) and each line
-  // request into the arbiter, then the memory port.
-  for (genvar c = 0; c < NumDword; c++) begin : g_dw
-    stream_assert #(.Width(pineda_pkg::MEM_REQ_BITS)) u_dw (
-      .clk_i, .rst_ni, .valid_i(dw_req_valid[c]), .ready_i(dw_req_ready[c]), .data_i(dw_req[c]));
-  end
+  // Memory clients: each line request into the arbiter (PW's is also the pw_mem tap), then the
+  // memory port.
   for (genvar c = 0; c < NumClients; c++) begin : g_cl
     stream_assert #(.Width(pineda_pkg::MEM_LINE_REQ_BITS)) u_line (
       .clk_i, .rst_ni, .valid_i(cl_req_valid[c]), .ready_i(cl_req_ready[c]), .data_i(cl_req[c]));

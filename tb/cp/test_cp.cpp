@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // RTL vs model: command processor (rtl/cp/cp.sv vs cpp_model/cp/command_processor).
-// The CP reads its ring and indirect buffers through the DRAM model (random latency), its draw
+// The CP reads its ring and indirect buffers over the line port (LineDram: random latency, and
+// reduced bandwidth when stalling), its draw
 // output sees random back-pressure, `pipe_idle_i` is randomly low (COPY must wait for it), the
 // pipeline is emulated for end-of-pipe tokens (each comes back on eop_done_* after a random
 // delay, in order; `pipe_idle_i` is low while one is out) and the DMA is emulated (a copy job
@@ -17,6 +18,7 @@
 #include "Vcp.h"
 #include "common/command_writer.h"
 #include "cp/command_processor.h"
+#include "line_dram.h"
 #include "top/gpu.h"
 #include "unit_test_main.h"
 
@@ -43,10 +45,10 @@ class CpBench {
         rng_(seed),
         stall_(stall),
         dram_(mem, [&] {
-          tb::DramConfig d;
+          tb::LineDramConfig d;
           d.latency = latency;
           d.jitter = jitter;
-          d.bandwidth = stall > 0.0 ? 0.6 : 1.0;  // memory back-pressure too
+          d.bytes_per_clock = stall > 0.0 ? 4.0 : 32.0;  // memory back-pressure too
           d.seed = seed;
           return d;
         }()) {
@@ -155,7 +157,7 @@ class CpBench {
     const bool fe_fire = dut_->fe_valid_o && dut_->fe_ready_i;
     const bool req_fire = dut_->mem_req_valid_o && dut_->mem_req_ready_i;
     const bool rsp_fire = dut_->mem_rsp_valid_i && dut_->mem_rsp_ready_o;
-    const MemReq req = tb::unpack_sig<MemReq>(dut_->mem_req_o);
+    const MemLineReq req = tb::unpack_sig<MemLineReq>(dut_->mem_req_o);
     const bool copy_fire = dut_->copy_valid_o && dut_->copy_ready_i;
     const bool eop_fire = dut_->eop_done_valid_i && dut_->eop_done_ready_o;
     if (eop_fire) tokens_.pop_front();
@@ -192,8 +194,7 @@ class CpBench {
   std::mt19937_64 rng_;
   double stall_;
   uint32_t dma_busy_ = 0;
-  tb::DramConfig dcfg_;
-  tb::DramModel dram_;
+  tb::LineDram dram_;
 };
 
 // One host submission: commands placed in the ring, then the register writes that start them.
@@ -495,6 +496,52 @@ TEST_CASE("cp: a 5th nested CALL overflows; CP reset resumes") {
   CHECK(cp.reg_read(REG_ERROR_CAUSE) == ERR_STACK_OVERFLOW);
   CHECK(cp.reg_read(REG_ERROR_ADDR) == kIbBase + 0x3000 + 5 * 4);  // D's CALL header
   CHECK(cp.reg_read(REG_IB_DEPTH) == 4u);
+}
+
+TEST_CASE("cp: a CALL prefetched while its target was outside the window runs once the host opens it") {
+  // The fetch walks past the END and stops at the CALL (its target is outside the window then);
+  // the host opens the window while the CP is halted and resumes: the decoder enters the IB,
+  // which the fetch did not predict, and the fetch restarts there.
+  const uint64_t seed = tb::announce_seed("rtl_cp");
+  Memory mem;
+  CommandWriter ib;
+  ib.set_state(ST_COLOR, 0x1B).draw(5, 3).draw(6, 3);
+  place_ib(mem, kIbBase, ib.dwords());
+  CommandWriter w;
+  w.draw(0, 3).end().call(kIbBase, ib.size_dwords()).draw(7, 3).jump(kIbBase, ib.size_dwords()).end();
+  Submission s1;
+  s1.cmds = w.dwords();
+  s1.pre = {{REG_VALID_LIMIT, kIbBase - 1}};
+  Submission s2;
+  s2.start = w.size_bytes();
+  s2.resume = true;
+  s2.pre = {{REG_VALID_LIMIT, VALID_LIMIT_RESET}};
+  compare("cp.window_opened", mem, {s1, s2}, seed);
+}
+
+TEST_CASE("cp: RETs early in long IBs, nested, the rest dropped or refetched") {
+  // IB L (1,200 dwords): a CALL of S, a draw, a RET, then 1,000+ dwords never decoded (more than
+  // cp_fetch's RetCut: the fetch refetches at the return). IB S: a draw and a RET with 40 dwords
+  // after it (dropped as they arrive). The ring calls both in turn, jumps to S, and ends.
+  const uint64_t seed = tb::announce_seed("rtl_cp");
+  Memory mem;
+  const uint32_t L = kIbBase, S = kIbBase + 0x2000;
+  CommandWriter s;
+  s.set_state(ST_COLOR, 0x5).draw(50, 3).ret();
+  for (int i = 0; i < 20; ++i) s.draw(90, 90);
+  CommandWriter l;
+  l.draw(10, 3).call(S, s.size_dwords()).draw(11, 3).ret();
+  while (l.size_dwords() < 1200) l.draw(91, 91);
+  place_ib(mem, L, l.dwords());
+  place_ib(mem, S, s.dwords());
+  CommandWriter w;
+  for (int i = 0; i < 6; ++i) {
+    w.draw(i, 3).call(L, l.size_dwords()).call(S, s.size_dwords());
+  }
+  w.jump(S, s.size_dwords()).draw(99, 3).end();
+  Submission sub;
+  sub.cmds = w.dwords();
+  compare("cp.early_ret", mem, {sub}, seed);
 }
 
 TEST_CASE("cp: every v2 error cause ends in the documented state; CP reset resumes") {

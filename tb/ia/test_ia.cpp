@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // RTL vs model: input assembler (rtl/ia/ia.sv vs cpp_model/ia/input_assembler), reading its
-// vertex buffers through the DRAM model with random latency.
+// vertex buffers over the line port (LineDram) with random latency and reduced bandwidth.
 #define CATCH_CONFIG_MAIN
 #include "Via.h"
 #include "ia/input_assembler.h"
@@ -52,8 +52,9 @@ TEST_CASE("ia: draws of random vertex buffers, saturation, leftovers") {
   for (const auto& d : in) {
     for (const auto& t : ia.process(d, mem)) exp.push_back(t);
   }
-  tb::DramConfig dram;
+  tb::LineDramConfig dram;
   dram.latency = 200;
   dram.jitter = 100;
+  dram.bytes_per_clock = 8;  // a quarter of the default: the reader waits on bandwidth too
   tb::check_unit<Via>("ia.random", in, exp, seed, &mem, dram);
 }
