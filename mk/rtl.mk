@@ -7,7 +7,7 @@ RTL_FILES := $(shell cat rtl/files.f)
 RTL_BIND_FILES := $(wildcard rtl/*/*_bind.sv)
 RTL_CHK_FILES := $(wildcard rtl/*/*_chk.sv)
 RTL_LINT_TOPS := pineda_top front_end cp cp_regs cp_fetch dma ia setup coarse_raster fine_raster pixel_writer mem_arbiter sram_1r1w sram_sp sram_fifo \
-                 mem_stream_reader line_stream_reader
+                 line_stream_reader
 VERILATOR ?= verilator
 
 # -Wall lint of the full top and of every unit as its own top; any warning fails.

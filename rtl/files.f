@@ -6,7 +6,6 @@ rtl/common/sram_sp.sv
 rtl/common/sram_fifo.sv
 rtl/common/stream_reg.sv
 rtl/common/stream_throttle.sv
-rtl/common/mem_stream_reader.sv
 rtl/common/line_stream_reader.sv
 rtl/common/fp32_round.sv
 rtl/common/fp32_add.sv

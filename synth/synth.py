@@ -46,7 +46,7 @@ WRAPPER = os.path.join(REPO, "synth", "yosys.mjs")
 # rtlil.cc, re-integrating ABC's netlist of ~300k gates); every unit synthesises on its own.
 # `--units pineda_top` still runs it (docs/architecture.md, "Front-end area").
 DEFAULT_UNITS = ["cp", "dma", "ia", "setup", "coarse_raster", "fine_raster", "pixel_writer",
-                 "mem_arbiter", "mem_stream_reader", "vtx", "index_fetch", "vertex_tags",
+                 "mem_line_arbiter", "line_stream_reader", "vtx", "index_fetch", "vertex_tags",
                  "vertex_fetch", "pa"]
 
 
