@@ -515,6 +515,9 @@ module pineda_top #(
   // ---------------------------------------------------------------------------------------------
   logic [7:0] perf_idx;
 
+  logic unused_pw_idle;  // quiet && clean: the perf counters want quiet && no line write offered
+  assign unused_pw_idle = pw_idle;
+
   perf_counters #(
     .NumUnits(6)
   ) u_perf (
@@ -522,7 +525,8 @@ module pineda_top #(
     .rst_ni,
     .out_valid_i ({pw_valid,  fine_valid,  coarse_valid,  setup_valid,  ia_valid,  cp_valid}),
     .out_ready_i ({pw_ready,  fine_ready,  coarse_ready,  setup_ready,  ia_ready,  cp_ready}),
-    .idle_i      ({pw_idle,   fine_idle,   coarse_idle,   setup_idle,   ia_idle,   cp_idle}),
+    // PW: dirty lines resting in the colour cache are not work (contract §6).
+    .idle_i      ({pw_quiet && !pw_valid, fine_idle, coarse_idle, setup_idle, ia_idle, cp_idle}),
     .rd_addr_i   (perf_idx),
     .rd_data_o   (perf_rdata)
   );
