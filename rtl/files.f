@@ -30,6 +30,8 @@ rtl/rast/rast_dist.sv
 rtl/rast/quad_merge.sv
 rtl/rast/raster_array.sv
 rtl/om/pixel_writer.sv
+rtl/zs/zs_sample.sv
+rtl/zs/zs.sv
 rtl/vtx/vtx.sv
 rtl/pa/pa_dist.sv
 rtl/pa/pa.sv
