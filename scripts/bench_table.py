@@ -31,11 +31,18 @@ def main():
               f"memory {m['reads']} line reads / {m['writes']} line writes")
         print(f"  {'unit':7s} {'busy':>7s} {'stalled':>8s} {'starved':>8s} {'rate':>9s} "
               f"{'peak':>6s} {'%peak':>6s} {'rate/fed':>9s}  unit of rate")
-        for name in ["CP", "IA", "SETUP", "COARSE", "FINE", "PW"]:
+        for name in ["CP", "IA", "SETUP", "COARSE", "FINE", "ZS", "PW"]:
+            if name not in s["units"]:
+                continue
             u = s["units"][name]
             print(f"  {name:7s} {100*u['busy']/cyc:6.1f}% {100*u['stalled']/cyc:7.1f}% "
                   f"{100*u['starved']/cyc:7.1f}% {u['rate']:9.3f} {u['peak']:6.1f} "
                   f"{100*u['fraction_of_peak']:5.1f}% {u['rate_when_fed']:9.3f}  {u['rate_unit']}")
+        if "zs" in s:
+            z = s["zs"]
+            print(f"  ZS: {z['samples']:.0f} samples in ({s['units']['ZS']['rate']:.3f} samples/clock), "
+                  f"{z['samples_tested']} tested, {z['samples_passed']} passed, {z['quads_dropped']} quads dropped; "
+                  f"depth {z['depth_bytes']} bytes = {z['depth_bytes_per_pixel']:.2f} bytes/pixel")
         if "clients" in m:
             print(f"  memory: {m['bytes_per_clock']:.2f} of {m['peak_bytes_per_clock']:g} bytes/clock "
                   f"({100*m['fraction_of_peak']:.1f}% of peak), {m['bytes_per_pixel']:.2f} bytes/pixel")

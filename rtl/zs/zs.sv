@@ -30,8 +30,9 @@
 //   order, so a write-back reaches memory before any later fill of the same line.
 // Fills: read responses wait in a small FIFO and are written when B does not write that bank.
 // Flush: an end-of-pipe token waits in T until every earlier quad is done; then every dirty line is
-//   queued for write-back and the token leaves once all are acknowledged. flush_i (COPY, host
-//   flush) does the same with no packet held. quiet_o: no packet held; clean_o: no dirty line, no
+//   queued for write-back and the token leaves once all are acknowledged. flush_i (COPY, CLEAR,
+//   host flush) does the same with no packet held. A completed flush invalidates every line, so
+//   memory written behind ZS afterwards (DMA clear fill, COPY, host) is read again. quiet_o: no packet held; clean_o: no dirty line, no
 //   request queued or unanswered.
 module zs #(
   parameter int unsigned EntriesPerBank = 64,   // power of two, <= 128
@@ -350,6 +351,11 @@ module zs #(
       mem_req_o.addr  = {h_line, 6'd0};
       mem_req_o.tag   = 8'({h_bank, h_idx});
     end
+  end
+
+  // The ready side of the line port (kept apart from the request: no combinational loop through
+  // the line arbiter).
+  always_comb begin
     req_fire = mem_req_valid_o && mem_req_ready_i;
     rq_out_ready = wbr_issue || (req_fire && !wb_valid_q);
 
@@ -424,6 +430,9 @@ module zs #(
       if (vic_busy) ptr_d[cur] = ptr_q[cur] + EW'(1);
     end
     if (walk_en && walk_any && !t_rq_valid && rq_in_ready) dirty_d[walk_bank][walk_idx] = 1'b0;
+    // A completed flush also forgets every line: memory may change behind ZS before the next quad
+    // (a DMA clear fill or COPY into the depth buffer, host writes), nothing references a line.
+    if (walk_en && all_clean) tval_d = '0;
 
     if (t_done) begin
       t_valid_d = 1'b0;

@@ -21,6 +21,9 @@ namespace {
 struct ZsCase {
   std::vector<std::vector<QuadPkt>> segments;  // flush_i after each
   Memory init;                                 // initial depth-stencil contents
+  // Before segment s (after the previous flush): dword writes behind ZS (a DMA clear fill, a
+  // COPY, the host), which ZS must not hide behind lines it cached before the flush.
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> pokes;
 };
 
 struct Expect {
@@ -36,7 +39,14 @@ Expect expect(const ZsCase& c) {
   // Dwords written before each token, then those written again after it are dropped.
   std::vector<std::map<uint32_t, uint32_t>> since(1);
   std::vector<std::set<uint32_t>> later;  // per token, dwords written after it
-  for (const auto& seg : c.segments) {
+  for (size_t si = 0; si < c.segments.size(); ++si) {
+    const auto& seg = c.segments[si];
+    if (si < c.pokes.size()) {
+      for (const auto& [a, v] : c.pokes[si]) {
+        mem.write32(a, v);
+        since.back().erase(a);  // not ZS's write
+      }
+    }
     for (const QuadPkt& q : seg) {
       if (q.eop) {
         e.tokens.push_back(since.back());
@@ -159,7 +169,12 @@ BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
     if (flushing && dut.clean_o && dut.quiet_o) {
       flushing = false;
       if (seg == 0) res.first_cycles = drv.cycle();
-      if (++seg < c.segments.size()) src = std::make_unique<tb::StreamSource<QuadPkt>>(c.segments[seg], cfg.in_gap);
+      if (++seg < c.segments.size()) {
+        src = std::make_unique<tb::StreamSource<QuadPkt>>(c.segments[seg], cfg.in_gap);
+        if (seg < c.pokes.size()) {
+          for (const auto& [a, v] : c.pokes[seg]) mem.write32(a, v);
+        }
+      }
     } else if (!flushing && seg < c.segments.size() && src->done() && !in_fire && dut.quiet_o) {
       flushing = true;
     }
@@ -340,6 +355,21 @@ ZsCase random_case(uint64_t seed, int segments, int per_seg) {
     c.segments.push_back(seg);
   }
   init_memory(c.init, c.segments, g, 0xFFFFFF);
+  // Pokes: some dwords of the previous segment's quads, the next segment revisiting them.
+  c.pokes.resize(c.segments.size());
+  for (size_t s = 1; s < c.segments.size(); ++s) {
+    std::vector<QuadPkt> revisit;
+    for (const QuadPkt& q : c.segments[s - 1]) {
+      if (q.eop || !model::Zs::active(q) || !g.chance(0.2)) continue;
+      for (int b = 0; b < 16; ++b) {
+        c.pokes[s].push_back({model::Zs::sample_addr(q, b) & ~3u, static_cast<uint32_t>(g.bits64())});
+      }
+      QuadPkt r = q;
+      r.tri_id = 0xFFFF;
+      revisit.push_back(r);
+    }
+    c.segments[s].insert(c.segments[s].begin(), revisit.begin(), revisit.end());
+  }
   return c;
 }
 
