@@ -269,36 +269,45 @@ def summarise_stat(stat):
 # ---------------------------------------------------------------------------------------------
 # per-module synthesis with cache
 
-def synth_job(job, root, cache_rel, run_yosys, tool):
-    """Synthesise one job (dict with key, text) unless cached. Returns the cached result dict."""
-    cdir_rel = os.path.join(cache_rel, job["key"])
-    cdir = os.path.join(root, cdir_rel)
-    res_path = os.path.join(cdir, "result.json")
-    if os.path.exists(res_path) and os.path.exists(os.path.join(cdir, "net.json")):
-        with open(res_path) as f:
+def cached_result(job, root, cache_rel):
+    cdir = os.path.join(root, cache_rel, job["key"])
+    if os.path.exists(os.path.join(cdir, "result.json")) and os.path.exists(os.path.join(cdir, "net.json")):
+        with open(os.path.join(cdir, "result.json")) as f:
             r = json.load(f)
         r["cached"] = True
         return r
-    tmp_rel = cdir_rel + ".tmp"
+    return None
+
+
+def _prepare(job, root, cache_rel):
+    tmp_rel = os.path.join(cache_rel, job["key"] + ".tmp")
     tmp = os.path.join(root, tmp_rel)
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
     with open(os.path.join(tmp, "job.il"), "w") as f:
         f.write(job["text"])
-    script_rel = os.path.join(tmp_rel, "run.ys")
-    with open(os.path.join(root, script_rel), "w") as f:
-        f.write(MODULE_SCRIPT.format(job=os.path.join(tmp_rel, "job.il"), dir=tmp_rel))
-    log = os.path.join(tmp, "yosys.log")
-    rc, secs = run_yosys(root, script_rel, [os.path.join(tmp_rel, "job.il")], tmp_rel, log)
+    return tmp_rel, MODULE_SCRIPT.format(job=os.path.join(tmp_rel, "job.il"), dir=tmp_rel)
+
+
+_STAMP_RE = re.compile(r"^\[\d+\.\d+\] ", re.M)
+
+
+def _read(path):
+    """A file written through `tee`: with `yosys -t` (batches) each line has a time stamp."""
+    with open(path, errors="replace") as f:
+        return _STAMP_RE.sub("", f.read())
+
+
+def _finish(job, root, cache_rel, secs, tool):
+    """Collect a job's outputs into its cache directory; None if they are missing."""
+    cdir = os.path.join(root, cache_rel, job["key"])
+    tmp = cdir + ".tmp"
     stat_p = os.path.join(tmp, "stat.json")
-    if rc != 0 or not os.path.exists(stat_p) or not os.path.exists(os.path.join(tmp, "net.json")):
-        return {"ok": False, "seconds": round(secs, 1), "log": log, "cached": False}
-    with open(stat_p) as f:
-        stat = summarise_stat(json.load(f))
-    with open(os.path.join(tmp, "mem_all.txt")) as f:
-        mems = memories(f.read())
-    with open(os.path.join(tmp, "ff_pre.txt")) as f:
-        ffa = ff_arrays(f.read())
+    if not os.path.exists(stat_p) or not os.path.exists(os.path.join(tmp, "net.json")):
+        return None
+    stat = summarise_stat(json.loads(_read(stat_p)))
+    mems = memories(_read(os.path.join(tmp, "mem_all.txt")))
+    ffa = ff_arrays(_read(os.path.join(tmp, "ff_pre.txt")))
     ff_mem_names = {r["name"] for r in ffa if r["kind"] == "memory->FF"}
     r = {
         "ok": True, "module": job["module"], "seconds": round(secs, 1), "tool": tool,
@@ -309,15 +318,70 @@ def synth_job(job, root, cache_rel, run_yosys, tool):
     }
     with open(os.path.join(tmp, "result.json"), "w") as f:
         json.dump(r, f, indent=1)
-    for junk in ("run.ys",):
-        try:
-            os.remove(os.path.join(tmp, junk))
-        except OSError:
-            pass
     shutil.rmtree(cdir, ignore_errors=True)
     os.replace(tmp, cdir)
     r["cached"] = False
     return r
+
+
+def synth_job(job, root, cache_rel, run_yosys, tool):
+    """Synthesise one job (dict with key, text, module) unless cached -> its result dict."""
+    r = cached_result(job, root, cache_rel)
+    if r is not None:
+        return r
+    tmp_rel, script = _prepare(job, root, cache_rel)
+    script_rel = os.path.join(tmp_rel, "run.ys")
+    with open(os.path.join(root, script_rel), "w") as f:
+        f.write(script)
+    log = os.path.join(root, tmp_rel, "yosys.log")
+    rc, secs = run_yosys(root, script_rel, [os.path.join(tmp_rel, "job.il")], tmp_rel, log)
+    r = _finish(job, root, cache_rel, secs, tool) if rc == 0 else None
+    return r or {"ok": False, "seconds": round(secs, 1), "log": log, "cached": False}
+
+
+_TS_RE = re.compile(r"^\[(\d+\.\d+)\] (?:\d+\. )?Executing RTLIL frontend")
+
+
+def synth_batch(jobs, root, cache_rel, run_yosys, tool, batch_name):
+    """Several small jobs in one Yosys process (`design -reset` between them: the same script
+    per job, so the same results and cache keys; only Node/WebAssembly start-up is shared).
+    A job the batch did not finish is re-run alone. -> [result]"""
+    todo = [j for j in jobs if cached_result(j, root, cache_rel) is None]
+    out = {j["key"]: cached_result(j, root, cache_rel) for j in jobs if j not in todo}
+    if len(todo) == 1:
+        out[todo[0]["key"]] = synth_job(todo[0], root, cache_rel, run_yosys, tool)
+    elif todo:
+        parts, mounts = [], []
+        for j in todo:
+            tmp_rel, script = _prepare(j, root, cache_rel)
+            parts += ["design -reset", script]
+            mounts.append(os.path.join(tmp_rel, "job.il"))
+        bdir_rel = os.path.join(cache_rel, batch_name)
+        os.makedirs(os.path.join(root, bdir_rel), exist_ok=True)
+        script_rel = os.path.join(bdir_rel, "run.ys")
+        with open(os.path.join(root, script_rel), "w") as f:
+            f.write("\n".join(parts))
+        log = os.path.join(root, bdir_rel, "yosys.log")
+        outs = [os.path.dirname(m) for m in mounts]
+        rc, secs = run_yosys(root, script_rel, mounts, outs, log, ["-t"])
+        # per-job time from the time stamps of each read_rtlil
+        stamps = []
+        with open(log, errors="replace") as f:
+            for line in f:
+                m = _TS_RE.match(line)
+                if m:
+                    stamps.append(float(m.group(1)))
+        stamps.append(secs)
+        for i, j in enumerate(todo):
+            t = stamps[i + 1] - stamps[i] if i + 1 < len(stamps) else 0.0
+            try:
+                r = _finish(j, root, cache_rel, t, tool)
+            except (OSError, ValueError, KeyError, HierError):
+                r = None
+            out[j["key"]] = r or synth_job(j, root, cache_rel, run_yosys, tool)
+        if rc == 0:
+            shutil.rmtree(os.path.join(root, bdir_rel), ignore_errors=True)
+    return [out[j["key"]] for j in jobs]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -113,14 +113,17 @@ def check_node():
         raise FlowError("node_modules/@yowasp/yosys missing: run 'make deps' (or 'npm ci')")
 
 
-def run_yosys(root, script_rel, mounts, outdir_rel, log_path):
+def run_yosys(root, script_rel, mounts, outdir_rel, log_path, extra=()):
     """Run one Yosys script (a path relative to root) with cwd=root; log stdout+stderr.
+    outdir_rel: one output directory or a list; extra: more Yosys options.
 
     Returns (exit code, seconds)."""
     cmd = ["node", WRAPPER]
     for m in mounts + [script_rel]:
         cmd += ["--mount", m]
-    cmd += ["--out", outdir_rel, "-s", script_rel]
+    for o in [outdir_rel] if isinstance(outdir_rel, str) else outdir_rel:
+        cmd += ["--out", o]
+    cmd += list(extra) + ["-s", script_rel]
     t0 = time.monotonic()
     with open(log_path, "w") as log:
         log.write("# " + " ".join(cmd) + "\n")
@@ -390,31 +393,55 @@ def run_hier(args, root, outdir_rel, jobs):
             keys[name] = key
             jobs_by_key.setdefault(key, {"key": key, "text": text, "module": hier.base_name(name)})
         designs[n] = {"mods": mods, "top": tops[0], "keys": keys}
-    todo = sorted(jobs_by_key.values(), key=lambda j: len(j["text"]))
     cache_rel = os.path.join(outdir_rel, "cache")
-    cached = [j for j in todo if os.path.exists(os.path.join(root, cache_rel, j["key"], "result.json"))]
-    print(f"synth: {len(todo)} distinct modules, {len(cached)} cached, {len(todo) - len(cached)} "
-          f"to synthesise with {jobs} job(s)", flush=True)
     results = {}
+    todo = []
+    for j in sorted(jobs_by_key.values(), key=lambda j: len(j["text"])):
+        r = hier.cached_result(j, root, cache_rel)
+        if r is None:
+            todo.append(j)
+        else:
+            results[j["key"]] = r
+    print(f"synth: {len(jobs_by_key)} distinct modules, {len(results)} cached, {len(todo)} "
+          f"to synthesise with {jobs} job(s)", flush=True)
+    # small modules share one Yosys process (start-up costs seconds); large ones run alone,
+    # largest first so that parallel jobs end together
+    batches, cur, size = [], [], 0
+    for j in todo:
+        if len(j["text"]) > args.batch_chars:
+            batches.append([j])
+            continue
+        if cur and size + len(j["text"]) > args.batch_chars:
+            batches.append(cur)
+            cur, size = [], 0
+        cur.append(j)
+        size += len(j["text"])
+    if cur:
+        batches.append(cur)
+    # in parallel the largest first, so that the jobs end together; one job: smallest first,
+    # so that most rows are cached early if the run is stopped
+    batches.sort(key=lambda b: sum(len(j["text"]) for j in b) * (-1 if jobs > 1 else 1))
     failed = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
-        futs = {ex.submit(hier.synth_job, j, root, cache_rel, run_yosys, tool): j for j in todo}
+        futs = {ex.submit(hier.synth_batch, b, root, cache_rel, run_yosys, tool, f"batch{i}"): b
+                for i, b in enumerate(batches)}
         for fut in concurrent.futures.as_completed(futs):
-            j = futs[fut]
+            b = futs[fut]
             try:
-                r = fut.result()
+                rs = fut.result()
             except (hier.HierError, OSError, ValueError, KeyError) as e:
-                r = {"ok": False, "seconds": 0, "log": str(e), "cached": False}
-            results[j["key"]] = r
-            if not r["ok"]:
-                failed.append(j["module"])
-                print(f"synth: {j['module']} [{j['key']}]: FAILED after {r['seconds']} s, see {r['log']}",
-                      flush=True)
-                for line in log_errors(r["log"]) if os.path.exists(r["log"]) else []:
-                    print(f"    {line}", flush=True)
-            elif not r["cached"]:
-                print(f"synth: {j['module']} [{j['key']}]: {r['seconds']:.1f} s, LUT4 {r['stat']['lut4']}, "
-                      f"FF {r['stat']['ffs']}, BRAM {r['stat']['bram']}", flush=True)
+                rs = [{"ok": False, "seconds": 0, "log": str(e), "cached": False}] * len(b)
+            for j, r in zip(b, rs):
+                results[j["key"]] = r
+                if not r["ok"]:
+                    failed.append(j["module"])
+                    print(f"synth: {j['module']} [{j['key']}]: FAILED after {r['seconds']} s, see {r['log']}",
+                          flush=True)
+                    for line in log_errors(r["log"]) if os.path.exists(r["log"]) else []:
+                        print(f"    {line}", flush=True)
+                elif not r["cached"]:
+                    print(f"synth: {j['module']} [{j['key']}]: {r['seconds']:.1f} s, LUT4 {r['stat']['lut4']}, "
+                          f"FF {r['stat']['ffs']}, BRAM {r['stat']['bram']}", flush=True)
     if failed:
         raise FlowError(f"{len(failed)} module(s) failed: {', '.join(sorted(set(failed)))}")
     report = assemble(root, cache_rel, designs, results, rasts, tool, args)
@@ -543,6 +570,9 @@ def main(argv=None):
                     help="report units whose read raised misread warnings instead of failing them")
     ap.add_argument("--rast", default="1,2,4",
                     help="hierarchical flow: NumRast values of pineda_top to report (default: 1,2,4)")
+    ap.add_argument("--batch-chars", type=int, default=400000,
+                    help="hierarchical flow: modules whose elaborated text is smaller share Yosys "
+                         "processes of about this much text (default: 400000)")
     ap.add_argument("--no-depth", dest="depth", action="store_false",
                     help="hierarchical flow: skip the logic-depth analysis")
     args = ap.parse_args(argv)
