@@ -215,7 +215,12 @@ def short_src(src):
     """'rtl/a/b.sv:12.3-40.6|...' -> 'b.sv:12'."""
     if not src:
         return ""
-    first = src.split("|")[0]
+    parts = src.split("|")
+    first = next((p for p in parts if re.search(r"\.s?v:", p) and "/techmap" not in p
+                  and not re.match(r"(?:.*/)?(cells_map|cells_sim|techmap|arith_map|ff_map|brams_map)\.v:", p)),
+                 None)
+    if first is None:
+        return ""
     m = re.match(r"(?:.*/)?([^/:]+):(\d+)", first)
     return f"{m.group(1)}:{m.group(2)}" if m else first
 
@@ -594,11 +599,11 @@ def logic_depth(flat):
             for typ, path, src, conns in flat.cells:
                 if typ.startswith("SB_DFF") and g in conns.get("Q", []) or \
                         typ == "SB_RAM40_4K" and g in conns.get("RDATA", []):
-                    start = f"{typ} {path} ({short_src(src)})"
+                    start = f"{typ} {path}" + (f" ({short_src(src)})" if short_src(src) else "")
                     break
     # where the end LUT's output goes: a flip-flop, a RAM, or a port
     out_g = [x for x in flat.cells[end][3].get("O", []) if x]
-    sink = "?"
+    sink = "submodule input"
     if out_g and out_g[0] in flat.top_out:
         sink = "output port"
     else:
@@ -606,8 +611,8 @@ def logic_depth(flat):
             if typ in ("SB_LUT4", "SB_CARRY"):
                 continue
             if any(out_g and out_g[0] in ids for p, ids in conns.items()):
-                sink = f"{typ} {path} ({short_src(src)})"
+                sink = f"{typ} {path}" + (f" ({short_src(src)})" if short_src(src) else "")
                 break
     typ, path, src, _ = flat.cells[end]
     return {"levels": luts, "carries": carries, "start": start,
-            "end": f"{typ} {path} ({short_src(src)}) -> {sink}"}
+            "end": f"{typ} {path}" + (f" ({short_src(src)})" if short_src(src) else "") + f" -> {sink}"}
