@@ -410,6 +410,16 @@ def subtree(mods, results, name, memo=None):
     return tot
 
 
+def modules_under(mods, name, out=None):
+    """The distinct modules of `name`'s subtree (itself included)."""
+    out = set() if out is None else out
+    if name not in out:
+        out.add(name)
+        for t in children(mods, name):
+            modules_under(mods, t, out)
+    return out
+
+
 def ff_arrays_under(mods, results, name, path="", out=None):
     out = [] if out is None else out
     for a in results[name]["ff_arrays"]:

@@ -193,6 +193,45 @@ class DepthTest(unittest.TestCase):
             hier.logic_depth(hier.flatten(mods, {LEAF: m}, LEAF))
 
 
+class AssembleTest(unittest.TestCase):
+    """synth.assemble and synth.render over a fake cache (the end of a real run)."""
+
+    def test_assemble_render(self):
+        import json
+        import tempfile
+        import types
+        import synth
+        mods = hier.parse_rtlil(RTLIL)
+        res = RtlilTest.results(None)
+        keys = {n: f"k{i}" for i, n in enumerate(mods)}
+        port = {"a_i": {"direction": "input", "bits": [2, 3, 4, 5]},
+                "y_o": {"direction": "output", "bits": [6, 7, 8, 9]}}
+        with tempfile.TemporaryDirectory() as root:
+            for n in mods:
+                d = os.path.join(root, "cache", keys[n])
+                os.makedirs(d)
+                cells = dict([lut("l", [2], 6)])
+                for i, k in enumerate(hier.children(mods, n)):
+                    cells[f"u{i}"] = {"type": f"child{i}", "connections": {"a_i": [6, 3, 4, 5], "y_o": [10 + 4 * i, 11 + 4 * i, 12 + 4 * i, 13 + 4 * i]}}
+                with open(os.path.join(d, "net.json"), "w") as f:
+                    json.dump({"modules": {"top": {"ports": port, "cells": cells}}}, f)
+            designs = {1: {"mods": mods, "top": "\\pineda_top", "keys": keys}}
+            results = {keys[n]: res[n] for n in mods}
+            args = types.SimpleNamespace(depth=True)
+            rep = synth.assemble(root, "cache", designs, results, (1,), "tool", args)
+        cfg = rep["configs"]["NumRast=1"]
+        self.assertEqual(cfg["total"]["lut4"], 55)
+        self.assertEqual(sum(r["lut4"] for r in cfg["rows"]), 55)
+        self.assertEqual(cfg["rows"][3]["instances"], 2)
+        # time: each distinct module once (mid 1 s + leaf 2 s), not per instance
+        self.assertEqual(cfg["rows"][3]["seconds"], 3.0)
+        self.assertEqual(cfg["total"]["seconds"], 5.0)
+        self.assertGreaterEqual(cfg["depth"]["levels"], 1)
+        text = synth.render(rep)
+        self.assertIn("pineda_top NumRast=1 total", text)
+        self.assertIn("pineda_top/front_end/mid", text)
+
+
 DUMP = r"""
 attribute \src "rtl/common/sram_1r1w.sv:30.21-30.26"
 cell $mem_v2 $auto$mem$1
