@@ -25,7 +25,7 @@ import re
 import shutil
 import time
 
-FLOW_VERSION = "hier-1"
+FLOW_VERSION = "hier-2"
 
 # The per-module script. {job}, {dir} are paths relative to the repo root. -run splits
 # synth_ice40 (unchanged otherwise) to dump the memories before BRAM mapping and what is left
@@ -39,7 +39,12 @@ MODULE_SCRIPT = "\n".join([
     "tee -q -o {dir}/mem_all.txt dump t:$mem_v2",
     "synth_ice40 -top top -run map_ram:map_ffram",
     "tee -q -o {dir}/ff_pre.txt dump t:$mem_v2 " + " ".join("t:" + t for t in FF_TYPES),
-    "synth_ice40 -top top -run map_ffram:",
+    # the rest of synth_ice40, except `autoname` in its `check` step: it only renames cells,
+    # and in Yosys 0.55 it rescans the module once per renaming round (YosysHQ/yosys#2816,
+    # #6003): more than 10 minutes on pa's netlist alone
+    "synth_ice40 -top top -run map_ffram:check",
+    "hierarchy -check",
+    "check -noinit",
     "delete t:$scopeinfo",
     "tee -q -o {dir}/stat.json stat -json",
     "delete =A:blackbox",
