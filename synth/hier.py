@@ -521,6 +521,16 @@ def flatten(mods, nets, name, flat=None, portmap=None, path="", descend=True):
             ids = [gid(b) for b in p["bits"]]
             (flat.top_in if p["direction"] == "input" else flat.top_out).update(i for i in ids if i)
     kids = children(mods, name)
+    # readable names for cells Yosys left anonymous ($abc$..., $auto$...): their output net's
+    # name when it has one (write_json marks generated names hide_name)
+    netname = {}
+    for nname, nn in net.get("netnames", {}).items():
+        if nn.get("hide_name"):
+            continue
+        bits = nn.get("bits", [])
+        for i, b in enumerate(bits):
+            if not isinstance(b, str) and b not in netname:
+                netname[b] = nname if len(bits) == 1 else f"{nname}[{i}]"
     for cname, c in net["cells"].items():
         typ = c["type"]
         conns = {pn: [gid(b) for b in bits] for pn, bits in c["connections"].items()}
@@ -532,7 +542,12 @@ def flatten(mods, nets, name, flat=None, portmap=None, path="", descend=True):
             flatten(mods, nets, sub, flat, conns, (path + "/" if path else "") + cname.lstrip("\\"))
             continue
         src = c.get("attributes", {}).get("src", "")
-        flat.cells.append((typ, (path + "/" if path else "") + cname.lstrip("\\"), src, conns))
+        label = cname.lstrip("\\")
+        if cname.startswith("$"):
+            outs = c["connections"].get("O") or c["connections"].get("Q") or c["connections"].get("CO") or []
+            if outs and outs[0] in netname:
+                label = netname[outs[0]] + "(" + typ + ")"
+        flat.cells.append((typ, (path + "/" if path else "") + label, src, conns))
     return flat
 
 

@@ -519,7 +519,14 @@ def assemble(root, cache_rel, designs, results, rasts, tool, args):
                          "ff_arrays": ffa[:5], "depth": depth})
         total = hier.subtree(mods, res, top, memo)
         secs = sum(res[m]["seconds"] for m in hier.modules_under(mods, top))
-        cfg = {"total": dict(total, seconds=round(secs, 1)), "rows": rows}
+        # the containers below the top (front_end, raster_array) as subtotals
+        subtotals = {}
+        for t, inst in mods[top]["cells"]:
+            if t in mods and hier.base_name(t) in hier.CONTAINERS:
+                st = hier.subtree(mods, res, t, memo)
+                subtotals[f"{hier.base_name(top)}/{hier.base_name(t)}"] = dict(
+                    st, seconds=round(sum(res[m]["seconds"] for m in hier.modules_under(mods, t)), 1))
+        cfg = {"total": dict(total, seconds=round(secs, 1)), "subtotals": subtotals, "rows": rows}
         if args.depth:
             cfg["depth"] = hier.logic_depth(hier.flatten(mods, nets, top))
         report["configs"][f"NumRast={n}"] = cfg
@@ -546,6 +553,15 @@ def render(report):
     for r in first["rows"]:
         rows.append(line(r["label"], r["instances"], r, r["ff_arrays"], r["depth"], r["seconds"]))
     rule = [len(rows)]
+    # subtotals: the front end once (it does not change), the raster array per NumRast
+    for label, t in first.get("subtotals", {}).items():
+        if not label.endswith("raster_array"):
+            rows.append(line(f"{label} (total)", "", t, [], None, t["seconds"]))
+    for name, cfg in cfgs.items():
+        for label, t in cfg.get("subtotals", {}).items():
+            if label.endswith("raster_array"):
+                rows.append(line(f"{label} {name} (total)", "", t, [], None, t["seconds"]))
+    rule.append(len(rows))
     for name, cfg in cfgs.items():
         t = cfg["total"]
         rows.append(line(f"{report['top']} {name} total", "", t, [], cfg.get("depth"), t["seconds"]))

@@ -230,6 +230,8 @@ class AssembleTest(unittest.TestCase):
         text = synth.render(rep)
         self.assertIn("pineda_top NumRast=1 total", text)
         self.assertIn("pineda_top/front_end/mid", text)
+        self.assertIn("pineda_top/front_end (total)", text)
+        self.assertEqual(cfg["subtotals"]["pineda_top/front_end"]["lut4"], 26)
 
 
 DUMP = r"""
