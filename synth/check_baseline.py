@@ -84,6 +84,9 @@ def main(argv=None):
         print(f"synth-check: {args.area} is not from the whole-GPU flow (make synth without UNITS=)",
               file=sys.stderr)
         return 2
+    if area.get("incomplete"):
+        print(f"synth-check: {args.area} is incomplete (--cached-only); run 'make synth'", file=sys.stderr)
+        return 2
     if args.update:
         with open(args.baseline, "w") as f:
             json.dump(baseline_of(area), f, indent=1, sort_keys=True)

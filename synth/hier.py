@@ -252,7 +252,10 @@ def ff_arrays(dump_text):
         elif c["type"] in FF_TYPES:
             w = int(c["params"].get("WIDTH", 1))
             q = c["conns"].get("Q", c["name"])
-            out.append({"kind": "dff", "name": q.lstrip("\\") if q.startswith("\\") else q,
+            # registers Yosys adds next to a block RAM to give it the RTL's read-first /
+            # transparent behaviour (memory_libmap's emulate_read_first/emulate_transparency)
+            kind = "bram-emul" if "emulate_" in q else "dff"
+            out.append({"kind": kind, "name": q.lstrip("\\") if q.startswith("\\") else q,
                         "bits": w, "shape": str(w), "src": short_src(c["src"])})
     out.sort(key=lambda r: -r["bits"])
     return out
@@ -547,6 +550,8 @@ def flatten(mods, nets, name, flat=None, portmap=None, path="", descend=True):
             outs = c["connections"].get("O") or c["connections"].get("Q") or c["connections"].get("CO") or []
             if outs and outs[0] in netname:
                 label = netname[outs[0]] + "(" + typ + ")"
+        if len(label) > 60:
+            label = label[:28] + "..." + label[-28:]
         flat.cells.append((typ, (path + "/" if path else "") + label, src, conns))
     return flat
 

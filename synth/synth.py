@@ -403,7 +403,8 @@ def run_hier(args, root, outdir_rel, jobs):
         else:
             results[j["key"]] = r
     print(f"synth: {len(jobs_by_key)} distinct modules, {len(results)} cached, {len(todo)} "
-          f"to synthesise with {jobs} job(s)", flush=True)
+          + ("not synthesised (--cached-only)" if args.cached_only else f"to synthesise with {jobs} job(s)"),
+          flush=True)
     # small modules share one Yosys process (start-up costs seconds); large ones run alone,
     # largest first so that parallel jobs end together
     batches, cur, size = [], [], 0
@@ -422,6 +423,8 @@ def run_hier(args, root, outdir_rel, jobs):
     # so that most rows are cached early if the run is stopped
     batches.sort(key=lambda b: sum(len(j["text"]) for j in b) * (-1 if jobs > 1 else 1))
     failed = []
+    if args.cached_only:
+        batches = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
         futs = {ex.submit(hier.synth_batch, b, root, cache_rel, run_yosys, tool, f"batch{i}"): b
                 for i, b in enumerate(batches)}
@@ -452,7 +455,8 @@ def run_hier(args, root, outdir_rel, jobs):
     report["cached"] = sum(1 for r in results.values() if r["cached"])
     report["elaboration_cached"] = el_cached
     report["suspect"] = bool(suspect)
-    area_json = os.path.join(root, outdir_rel, "area.json")
+    # an incomplete report (--cached-only) does not replace a complete area.json
+    area_json = os.path.join(root, outdir_rel, "area.partial.json" if report.get("incomplete") else "area.json")
     with open(area_json, "w") as f:
         json.dump(report, f, indent=1)
         f.write("\n")
@@ -465,6 +469,11 @@ def run_hier(args, root, outdir_rel, jobs):
     return 0
 
 
+MISSING = {"ok": False, "seconds": 0.0, "stat": {"lut4": 0, "carry": 0, "ffs": 0, "bram": 0, "dsp": 0,
+                                                  "other": {}},
+           "mem_bram": [], "ff_arrays": []}
+
+
 def assemble(root, cache_rel, designs, results, rasts, tool, args):
     report = {"tool": tool, "flow": hier.FLOW_VERSION, "top": TOP, "script": hier.MODULE_SCRIPT,
               "configs": {}, "modules": {}}
@@ -472,18 +481,25 @@ def assemble(root, cache_rel, designs, results, rasts, tool, args):
     for n in rasts:
         d = designs[n]
         mods, top, keys = d["mods"], d["top"], d["keys"]
-        res = {name: results[keys[name]] for name in mods}
+        # --cached-only: a module not synthesised yet counts as empty, and every row and
+        # total containing it is marked incomplete
+        res = {name: results.get(keys[name]) or MISSING for name in mods}
         nets = {}
 
         def net(name):
             if name not in nets:
-                nets[name] = hier.load_net(os.path.join(root, cache_rel, keys[name], "net.json"))
+                nets[name] = ({"ports": {}, "cells": {}} if res[name] is MISSING else
+                              hier.load_net(os.path.join(root, cache_rel, keys[name], "net.json")))
             return nets[name]
+
+        def missing(names):
+            return sorted({hier.base_name(m) for m in names if res[m] is MISSING})
 
         for name in mods:
             net(name)
         memo = {}
         rows = []
+        incomplete = {}
         for row in hier.rows_for(mods, top):
             tot = {"lut4": 0, "carry": 0, "ffs": 0, "bram": 0, "bram_bits": 0, "seconds": 0.0}
             ffa = []
@@ -513,7 +529,9 @@ def assemble(root, cache_rel, designs, results, rasts, tool, args):
                 else:
                     hier.modules_under(mods, name, distinct)
             secs = sum(res[m]["seconds"] for m in distinct)
-            rows.append({"label": row["label"], "module": row["module"],
+            if missing(distinct):
+                incomplete[row["label"]] = missing(distinct)
+            rows.append({"label": row["label"], "module": row["module"], "missing": missing(distinct),
                          "instances": len(row["instances"]), **tot,
                          "seconds": round(secs, 1),
                          "ff_arrays": ffa[:5], "depth": depth})
@@ -527,6 +545,9 @@ def assemble(root, cache_rel, designs, results, rasts, tool, args):
                 subtotals[f"{hier.base_name(top)}/{hier.base_name(t)}"] = dict(
                     st, seconds=round(sum(res[m]["seconds"] for m in hier.modules_under(mods, t)), 1))
         cfg = {"total": dict(total, seconds=round(secs, 1)), "subtotals": subtotals, "rows": rows}
+        if incomplete:
+            cfg["missing"] = missing(hier.modules_under(mods, top))
+            report["incomplete"] = True
         if args.depth:
             cfg["depth"] = hier.logic_depth(hier.flatten(mods, nets, top))
         report["configs"][f"NumRast={n}"] = cfg
@@ -551,7 +572,8 @@ def render(report):
                 depth["levels"] if depth else "-", f"{secs:.0f}"]
 
     for r in first["rows"]:
-        rows.append(line(r["label"], r["instances"], r, r["ff_arrays"], r["depth"], r["seconds"]))
+        rows.append(line(r["label"] + (" *" if r.get("missing") else ""), r["instances"], r,
+                         r["ff_arrays"], r["depth"], r["seconds"]))
     rule = [len(rows)]
     # subtotals: the front end once (it does not change), the raster array per NumRast
     for label, t in first.get("subtotals", {}).items():
@@ -564,9 +586,13 @@ def render(report):
     rule.append(len(rows))
     for name, cfg in cfgs.items():
         t = cfg["total"]
-        rows.append(line(f"{report['top']} {name} total", "", t, [], cfg.get("depth"), t["seconds"]))
+        rows.append(line(f"{report['top']} {name} total" + (" *" if cfg.get("missing") else ""), "", t, [],
+                         cfg.get("depth"), t["seconds"]))
     out = fmt_table(heads, rows, rule)
     notes = []
+    gone = sorted({m for cfg in cfgs.values() for m in cfg.get("missing", [])})
+    if gone:
+        notes.append("* INCOMPLETE (--cached-only): not synthesised yet, counted as 0: " + ", ".join(gone))
     for name, cfg in cfgs.items():
         dep = cfg.get("depth")
         if dep:
@@ -598,6 +624,9 @@ def main(argv=None):
     ap.add_argument("--batch-chars", type=int, default=400000,
                     help="hierarchical flow: modules whose elaborated text is smaller share Yosys "
                          "processes of about this much text (default: 400000)")
+    ap.add_argument("--cached-only", action="store_true",
+                    help="hierarchical flow: synthesise nothing; modules not in the cache count as "
+                         "empty and their rows are marked incomplete")
     ap.add_argument("--no-depth", dest="depth", action="store_false",
                     help="hierarchical flow: skip the logic-depth analysis")
     args = ap.parse_args(argv)
