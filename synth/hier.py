@@ -47,6 +47,7 @@ MODULE_SCRIPT = "\n".join([
     "check -noinit",
     "delete t:$scopeinfo",
     "tee -q -o {dir}/stat.json stat -json",
+    "blackbox =A:whitebox",                 # (synth_ice40's check step: the cell models)
     "delete =A:blackbox",
     "write_json {dir}/net.json",
     "",
@@ -288,6 +289,10 @@ def cached_result(job, root, cache_rel):
         with open(os.path.join(cdir, "result.json")) as f:
             r = json.load(f)
         r["cached"] = True
+        # the flip-flop list is re-read from the dump, so it follows this file's parser
+        ffp = os.path.join(cdir, "ff_pre.txt")
+        if os.path.exists(ffp):
+            r["ff_arrays"] = ff_arrays(_read(ffp))[:12]
         return r
     return None
 

@@ -421,7 +421,8 @@ def run_hier(args, root, outdir_rel, jobs):
         batches.append(cur)
     # in parallel the largest first, so that the jobs end together; one job: smallest first,
     # so that most rows are cached early if the run is stopped
-    batches.sort(key=lambda b: sum(len(j["text"]) for j in b) * (-1 if jobs > 1 else 1))
+    # (one job: batches of small modules first, then the large ones by size)
+    batches.sort(key=lambda b: (len(b) == 1 and jobs == 1, sum(len(j["text"]) for j in b) * (-1 if jobs > 1 else 1)))
     failed = []
     if args.cached_only:
         batches = []
