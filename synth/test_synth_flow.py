@@ -290,5 +290,23 @@ class BaselineTest(unittest.TestCase):
         self.assertEqual(notes, [])
 
 
+class BaselinePartialTest(unittest.TestCase):
+    def test_incomplete_rows_left_out(self):
+        area = copy.deepcopy(BaselineTest.AREA)
+        area["incomplete"] = True
+        area["configs"]["NumRast=1"]["missing"] = ["x"]
+        area["configs"]["NumRast=1"]["rows"][1]["missing"] = ["x"]
+        base = check_baseline.baseline_of(area)
+        self.assertEqual(list(base["configs"]["NumRast=1"]), ["pineda_top/cp"])
+        self.assertEqual(base["not_baselined"], ["NumRast=1 pineda_top total", "NumRast=1 pineda_top/x"])
+        full = copy.deepcopy(BaselineTest.AREA)
+        fails, notes = check_baseline.compare(base["configs"], check_baseline.figures(full), 5,
+                                              base["not_baselined"])
+        self.assertEqual(fails, [])
+        self.assertEqual(len(notes), 2)
+        fails, _ = check_baseline.compare(base["configs"], check_baseline.figures(full), 5)
+        self.assertEqual(len(fails), 2)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
