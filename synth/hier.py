@@ -323,6 +323,11 @@ def _finish(job, root, cache_rel, secs, tool):
     stat_p = os.path.join(tmp, "stat.json")
     if not os.path.exists(stat_p) or not os.path.exists(os.path.join(tmp, "net.json")):
         return None
+    try:  # a run that stopped inside write_json leaves a truncated file
+        with open(os.path.join(tmp, "net.json")) as f:
+            json.load(f)
+    except ValueError:
+        return None
     stat = summarise_stat(json.loads(_read(stat_p)))
     mems = memories(_read(os.path.join(tmp, "mem_all.txt")))
     ffa = ff_arrays(_read(os.path.join(tmp, "ff_pre.txt")))

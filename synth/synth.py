@@ -354,6 +354,15 @@ def fmt_table(heads, rows, rule_before=()):
     return "\n".join(lines)
 
 
+# rough Yosys seconds of the largest modules on this 2-core machine, to order the queue only
+SECONDS_HINT = {"pixel_writer": 600, "fine_raster": 900, "pa": 1350, "vertex_fetch": 1800}
+
+
+def expected_seconds(batch):
+    """A guess of a batch's Yosys time, to order one job's queue (no effect on results)."""
+    return sum(SECONDS_HINT.get(j["module"], len(j["text"]) / 1000.0) for j in batch)
+
+
 def run_hier(args, root, outdir_rel, jobs):
     tool = tool_version(root)
     files, incdirs, defines = parse_filelist(os.path.join(root, args.files), root)
@@ -421,8 +430,14 @@ def run_hier(args, root, outdir_rel, jobs):
         batches.append(cur)
     # in parallel the largest first, so that the jobs end together; one job: smallest first,
     # so that most rows are cached early if the run is stopped
-    # (one job: batches of small modules first, then the large ones by size)
-    batches.sort(key=lambda b: (len(b) == 1 and jobs == 1, sum(len(j["text"]) for j in b) * (-1 if jobs > 1 else 1)))
+    # in parallel the largest first, so that the jobs end together; one job: the batches of
+    # small modules first, then the large modules by their expected time (SECONDS_HINT), so
+    # that a stopped run leaves the most rows cached
+    if jobs == 1:
+        batches.sort(key=lambda b: (len(b) == 1, expected_seconds(b) if len(b) == 1 else
+                                    sum(len(j["text"]) for j in b)))
+    else:
+        batches.sort(key=lambda b: -sum(len(j["text"]) for j in b))
     failed = []
     if args.cached_only:
         batches = []
