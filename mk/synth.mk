@@ -8,7 +8,7 @@
 #              [SYNTH_JOBS=N]         modules in parallel (default: number of cores)
 #              [SYNTH_FLAGS=...]      extra synth/synth.py flags, e.g. --allow-warnings, --rast 1
 #   make synth UNITS=cp,setup         the old per-unit flow: each unit flattened on its own with its
-#                                     default parameters (logs out/synth/<unit>.log)
+#                                     default parameters (out/synth/units.json, logs out/synth/<unit>.log)
 #   make synth-check                  make synth, then compare with synth/baseline.json (5% margin)
 #   make synth-baseline               make synth, then rewrite synth/baseline.json (commit it)
 #   make synth-selftest               fast test of the flow's bookkeeping (no Yosys)

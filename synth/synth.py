@@ -24,10 +24,12 @@ small FPGA would actually use. Adders use the carry chain (SB_CARRY, counted sep
 multipliers go to LUTs (no -dsp); memories that fit the BRAM rules go to SB_RAM40_4K
 (counted separately), the rest to flip-flops.
 
-Output: an aligned table on stdout, out/synth/area.json, per-unit logs out/synth/<unit>.log.
+Output (--units): an aligned table on stdout, out/synth/units.json, per-unit logs
+out/synth/<unit>.log. Without --units: the hierarchical whole-GPU flow (synth/hier.py,
+docs/synthesis.md), out/synth/area.json.
 Exits non-zero, naming the unit and its log, if any unit fails to synthesise, or if the
 read raised a warning that means Yosys misread the source (see BAD_WARNINGS; the numbers
-would be wrong): --allow-warnings reports such units anyway, marked in area.json.
+would be wrong): --allow-warnings reports such units anyway, marked in units.json.
 """
 import argparse
 import concurrent.futures
@@ -683,11 +685,11 @@ def main(argv=None):
 
     print(f"synth: {len(units)} unit(s), {jobs} in parallel, {len(files)} files from {args.files}; "
           f"logs in {outdir_rel}/<unit>.log", flush=True)
-    # longest first (times of the last run in area.json; unknown units count as long, and
+    # longest first (times of the last run in units.json; unknown units count as long, and
     # pineda_top, which contains everything, as longest), so the parallel run ends sooner
     last = {}
     try:
-        with open(os.path.join(root, outdir_rel, "area.json")) as f:
+        with open(os.path.join(root, outdir_rel, "units.json")) as f:
             last = {u: r.get("seconds", 0) for u, r in json.load(f).get("units", {}).items()}
     except (OSError, ValueError, AttributeError):
         pass
@@ -733,7 +735,7 @@ def main(argv=None):
         "suspect": bool(array_decls) or any(r.get("suspect_warnings") for r in good),
         "struct_arrays": array_decls,
     }
-    area_json = os.path.join(root, outdir_rel, "area.json")
+    area_json = os.path.join(root, outdir_rel, "units.json")
     # a run of some units keeps the other units' last numbers (each unit entry has its date)
     prev = {}
     try:
@@ -746,7 +748,7 @@ def main(argv=None):
         report["units"].update(kept)
         report["kept_from_earlier_runs"] = sorted(kept)
     # a failed run leaves area.json alone and writes its results aside
-    partial = os.path.join(root, outdir_rel, "area.partial.json")
+    partial = os.path.join(root, outdir_rel, "units.partial.json")
     if failed:
         area_json = partial
     elif os.path.exists(partial):
