@@ -117,7 +117,7 @@ void Gpu::process_tri(const TriPkt& tri) {
       if (trace_on_) trace_.fine_quad.push_back(quad);
       // Memory gets every pixel write at once; the colour cache's line writes (evictions, and
       // the flush of an end-of-pipe token) are the pw_mem boundary.
-      PixelWriter::pixel_writes(quad, [this](const MemReq& req) { PixelWriter::apply(req, mem_); });
+      PixelWriter::pixel_writes(quad, [this](const PixelWrite& w) { PixelWriter::apply(w, mem_); });
       pw_.process(quad, [this](const MemLineReq& line) {
         if (trace_on_) trace_.pw_mem.push_back(line);
       });
