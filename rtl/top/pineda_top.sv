@@ -39,7 +39,7 @@
 // globally). rast_busy_o[r]: rasterizer r holds work (for the benchmark's load balance).
 module pineda_top #(
   parameter int unsigned CpFetchLines  = 32,   // CP fetch: line buffer (512 dwords)
-  parameter int unsigned IaFetchLines  = 16,   // IA: 16 lines, 1 dword/clock at 200 cycles
+  parameter int unsigned IaFetchLines  = 64,   // IA: 64 lines, 4 dwords/clock at 200 cycles
   parameter int unsigned NumRast       = 1,    // rasterizers: 1, 2 or 4
   parameter int unsigned RastFifoDepth = 4     // setup packets queued per rasterizer (NumRast > 1)
 ) (
