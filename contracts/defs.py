@@ -433,9 +433,6 @@ STRUCTS = [
         Field("rect", 1, "rect_t", "pixels, half-open, clamped to MAX_RT_DIM"),
         Field("value", 32, "u", "RGBA8, or depth [23:0] and stencil [31:24]"),
     ]),
-    Struct("dword_t", "Dword", "one 32-bit data word of a memory line", [
-        Field("data", 32, "u", ""),
-    ]),
     Struct("mem_line_req_t", "MemLineReq", "line-port request (client -> line arbiter -> memory): one aligned 64-byte line", [
         Field("we", 1, "u", "1 = write"),
         Field("addr", 32, "u", "byte address of the line (addr[5:0] ignored)"),

@@ -1052,34 +1052,6 @@ struct ClearPkt {
   }
 };
 
-// one 32-bit data word of a memory line (SV dword_t, 32 bits)
-struct Dword {
-  static constexpr int WIDTH = 32;
-  static constexpr int WORDS = 1;
-  static constexpr const char* SV_NAME = "dword_t";
-  using Words = std::array<uint32_t, WORDS>;
-  uint64_t data = 0;
-  void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(data));
-  }
-  void unpack_at(const uint32_t* words_, int lsb) {
-    data = bits::get(words_, lsb + 0, 32);
-  }
-  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
-  static Dword unpack(const uint32_t* words_) { Dword p; p.unpack_at(words_, 0); return p; }
-  Dword canonical() const { Words words_ = pack(); return unpack(words_.data()); }
-  void diff(const Dword& act, const std::string& pre, std::vector<FieldDiff>& out) const {
-    if (data != act.data) out.push_back({pre + "data", bits::hex(static_cast<uint64_t>(data) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.data) & bits::mask(32)), std::to_string(data), std::to_string(act.data)});
-  }
-  bool operator==(const Dword& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
-  bool operator!=(const Dword& o) const { return !(*this == o); }
-  std::string str() const {
-    std::string s = "{";
-    s += "data=" + bits::hex(static_cast<uint64_t>(data) & bits::mask(32));
-    return s + "}";
-  }
-};
-
 // line-port request (client -> line arbiter -> memory): one aligned 64-byte line (SV mem_line_req_t, 621 bits)
 struct MemLineReq {
   static constexpr int WIDTH = 621;

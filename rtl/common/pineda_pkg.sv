@@ -473,12 +473,6 @@ package pineda_pkg;
   } clear_pkt_t;
   localparam int unsigned CLEAR_PKT_BITS = 32'd144;
 
-  // one 32-bit data word of a memory line (32 bits)
-  typedef struct packed {
-    logic [31:0] data;
-  } dword_t;
-  localparam int unsigned DWORD_BITS = 32'd32;
-
   // line-port request (client -> line arbiter -> memory): one aligned 64-byte line (621 bits)
   typedef struct packed {
     logic we;  // 1 = write
