@@ -94,7 +94,7 @@ class Struct(NamedTuple):
 
 # ----------------------------------------------------------------------------- constants
 # Values are ints; sv_width is given where SV wants a typed constant (compared with a field).
-CONTRACT_VERSION = 8  # bumped whenever any packet, encoding or register changes
+CONTRACT_VERSION = 9  # bumped whenever any packet, encoding or register changes
 FP32_ONE = 0x3F800000
 CONSTANTS = [
     Const("CONTRACT_VERSION", CONTRACT_VERSION, "bumped whenever any packet, encoding or register changes"),
@@ -107,7 +107,6 @@ CONSTANTS = [
     Const("FINE_W", 31, "fine rasterizer per-sample datapath width (docs/numerics.md section 5.2)"),
     Const("MAX_RT_DIM", 16384, "largest render-target width/height in pixels"),
     Const("TILE_SIZE", 8, "tile edge in pixels"),
-    Const("TAG_W", 8, "memory tag width; [7:6] = client id in the arbiter"),
     # The line-wide memory port (docs/contract.md section 2)
     Const("LINE_BYTES", 64, "memory line: every request and response on the line port moves one aligned 64-byte line"),
     Const("LINE_DWORDS", 16, "dwords per memory line"),
@@ -317,10 +316,6 @@ ERROR_CAUSES = [
 PERF_UNITS = ["CP", "IA", "SETUP", "COARSE", "FINE", "PW", "ZS"]  # ZS appended: earlier indices keep
 PERF_KINDS = ["BUSY", "STALLED", "STARVED"]
 
-# Memory clients (tag[7:6] at the arbiter).
-MEM_CLIENTS = [MemClient("MEM_CLIENT_CP", 0), MemClient("MEM_CLIENT_IA", 1), MemClient("MEM_CLIENT_PW", 2),
-               MemClient("MEM_CLIENT_DMA", 3)]
-
 # Line-port clients (mem_line_req_t.src, stamped by the line arbiter; MEM_LINE_CLIENTS_MAX at most).
 MEM_LINE_CLIENTS = [MemClient("MEM_LC_CP", 0), MemClient("MEM_LC_IA", 1), MemClient("MEM_LC_PW", 2),
                     MemClient("MEM_LC_DMA", 3), MemClient("MEM_LC_IF", 4), MemClient("MEM_LC_VF", 5),
@@ -437,18 +432,6 @@ STRUCTS = [
         Field("target", 1, "target_t", "the cleared target"),
         Field("rect", 1, "rect_t", "pixels, half-open, clamped to MAX_RT_DIM"),
         Field("value", 32, "u", "RGBA8, or depth [23:0] and stencil [31:24]"),
-    ]),
-    Struct("mem_req_t", "MemReq", "memory request (client -> arbiter -> memory)", [
-        Field("we", 1, "u", "1 = write"),
-        Field("addr", 32, "u", "byte address, dword aligned (addr[1:0] ignored)"),
-        Field("wdata", 32, "u", ""),
-        Field("be", 4, "u", "byte enables for writes"),
-        Field("tag", 8, "u", "returned with the response"),
-    ]),
-    Struct("mem_rsp_t", "MemRsp", "memory response, one per request, in request order", [
-        Field("we", 1, "u", "1 = write acknowledgement"),
-        Field("rdata", 32, "u", ""),
-        Field("tag", 8, "u", ""),
     ]),
     Struct("mem_line_req_t", "MemLineReq", "line-port request (client -> line arbiter -> memory): one aligned 64-byte line", [
         Field("we", 1, "u", "1 = write"),

@@ -49,7 +49,7 @@ $(BUILD)/vl/libverilated.a: $(VL_RT_OBJS)
 	ar rcs $@ $^
 
 # Harness objects: tb/**/*.cpp and sim/pineda_sim.cpp, compiled against the model they use.
-TB_COMMON_SRCS := tb/common/dram_model.cpp tb/common/line_dram.cpp
+TB_COMMON_SRCS := tb/common/line_dram.cpp
 TB_COMMON_OBJS := $(TB_COMMON_SRCS:%.cpp=$(BUILD)/obj/%.o)
 $(BUILD)/obj/tb/common/%.o: tb/common/%.cpp
 	@mkdir -p $(@D)
@@ -222,14 +222,14 @@ $(BUILD)/tests/rtl_line_reader: $(BUILD)/obj/tb/unit/test_line_reader.o $(TB_COM
 	$(CXX) -o $@ $(filter %.o,$^) $(MODEL_LIB) $(LSR_VL_LIBS) $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(TB_LDLIBS)
 RTL_UNIT_TESTS += $(BUILD)/tests/rtl_line_reader
 
-# ---- bench_fe_lines: the front end alone with LinePorts = 1 (index fetch and vertex fetch on
-# their line ports, one shared LineDram), fed the CP's idraw packets of a scene from the model
+# ---- bench_fe_lines: the front end alone (index fetch and vertex fetch on their line ports,
+# one shared LineDram), fed the CP's idraw packets of a scene from the model
 # and checked against its pa_tri packets: the front end's rate on the line port
 # (tb/fe/bench_fe_lines.cpp). Built on demand, not part of `make test`.
 $(BUILD)/vl/front_end_lines/Vfront_end__ALL.a: rtl/lint.vlt $(BUILD)/vl/flags.txt $(if $(wildcard $(BUILD)/vl/front_end_lines/deps.mk),,FORCE)
 	@mkdir -p $(@D)
-	@echo "verilator: building front_end (LinePorts=1)"
-	@$(VERILATOR) $(VL_FLAGS) -GLinePorts=1\'b1 --top-module front_end --prefix Vfront_end -Mdir $(@D) rtl/lint.vlt \
+	@echo "verilator: building front_end"
+	@$(VERILATOR) $(VL_FLAGS) --top-module front_end --prefix Vfront_end -Mdir $(@D) rtl/lint.vlt \
 	  rtl/common/pineda_pkg.sv rtl/top/front_end.sv $(addprefix -y ,$(RTL_DIRS)) > $(@D)/build.log 2>&1 \
 	  || { tail -40 $(@D)/build.log; exit 1; }
 	@{ printf '$@:'; sed 's/.*: *//' $(@D)/Vfront_end__ver.d | tr ' ' '\n' | grep -E '\.(sv|vlt)$$' | tr '\n' ' '; echo; } > $(@D)/deps.mk

@@ -12,9 +12,7 @@ rtl/common/fp32_add.sv
 rtl/common/fp32_mul.sv
 rtl/common/fp32_rcp.sv
 rtl/common/fp32_to_fix16_8.sv
-rtl/mem/mem_arbiter.sv
 rtl/mem/mem_line_arbiter.sv
-rtl/mem/mem_dword_adapter.sv
 rtl/dma/dma.sv
 rtl/cp/cp_regs.sv
 rtl/cp/cp_fetch.sv
@@ -36,6 +34,5 @@ rtl/vtx/vtx.sv
 rtl/pa/pa_dist.sv
 rtl/pa/pa.sv
 rtl/top/perf_counters.sv
-rtl/top/fe_line_adapter.sv
 rtl/top/front_end.sv
 rtl/top/pineda_top.sv

@@ -187,7 +187,7 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
   };
   const UnitRate units[] = {
       {"CP", PERF_CP_BUSY, static_cast<double>(cmd_dwords), 1.0, "command dwords/clock"},
-      {"IA", PERF_IA_BUSY, ia_dwords, 1.0, "vertex dwords/clock"},
+      {"IA", PERF_IA_BUSY, ia_dwords, 4.0, "vertex dwords/clock"},  // ia.sv InDwords = 4
       {"SETUP", PERF_SETUP_BUSY, static_cast<double>(t.ia_tri.size() + t.pa_tri.size()), 1.0, "triangles/clock"},
       {"COARSE", PERF_COARSE_BUSY, static_cast<double>(s.tiles_visited), 1.0,
        "tile decisions/clock"},

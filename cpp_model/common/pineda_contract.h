@@ -12,7 +12,7 @@
 
 namespace pineda {
 
-constexpr uint32_t CONTRACT_VERSION = 8u;  // bumped whenever any packet, encoding or register changes
+constexpr uint32_t CONTRACT_VERSION = 9u;  // bumped whenever any packet, encoding or register changes
 constexpr uint32_t COORD_W = 24u;  // snapped coordinate width: signed 16.8 fixed point
 constexpr uint32_t COORD_FRAC = 8u;  // fractional bits of a snapped coordinate
 constexpr uint32_t DELTA_W = 25u;  // edge coefficient width (difference of two COORD_W values)
@@ -22,7 +22,6 @@ constexpr uint32_t TILE_W = 13u;  // raster-tile coordinate width (0..4096, half
 constexpr uint32_t FINE_W = 31u;  // fine rasterizer per-sample datapath width (docs/numerics.md section 5.2)
 constexpr uint32_t MAX_RT_DIM = 16384u;  // largest render-target width/height in pixels
 constexpr uint32_t TILE_SIZE = 8u;  // tile edge in pixels
-constexpr uint32_t TAG_W = 8u;  // memory tag width; [7:6] = client id in the arbiter
 constexpr uint32_t LINE_BYTES = 64u;  // memory line: every request and response on the line port moves one aligned 64-byte line
 constexpr uint32_t LINE_DWORDS = 16u;  // dwords per memory line
 constexpr uint32_t MEM_SRC_W = 4u;  // mem_line_req_t.src width: the client id the line arbiter stamps on a request
@@ -160,7 +159,7 @@ constexpr uint32_t REG_WATCHDOG = 14u;  // RW: WAIT_REG watchdog in cycles (0 = 
 constexpr uint32_t REG_IB_DEPTH = 15u;  // RO: return-stack entries in use
 constexpr uint32_t REG_FENCE0 = 16u;  // RW: fence registers FENCE0..FENCE15 at 0x10..0x1F
 constexpr uint32_t REG_PERF0 = 64u;  // RO: performance counters, see PERF_* (index = REG_PERF0 + PERF_x)
-constexpr uint32_t ID_VALUE = 1346961416u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+constexpr uint32_t ID_VALUE = 1346961417u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
 constexpr uint32_t VALID_LIMIT_RESET = 4294967295u;  // reset value of REG_VALID_LIMIT
 constexpr uint32_t STATUS_RUNNING = 0u;  // STATUS bit index
 constexpr uint32_t STATUS_HALTED = 1u;  // STATUS bit index
@@ -183,10 +182,6 @@ constexpr uint32_t ERR_BAD_ADDR = 4u;  // ring, JUMP/CALL target or COPY range o
 constexpr uint32_t ERR_STACK_OVERFLOW = 5u;  // CALL with RET_STACK_DEPTH return positions already pushed
 constexpr uint32_t ERR_STACK_UNDERFLOW = 6u;  // RET while executing the ring
 constexpr uint32_t ERR_WAIT_TIMEOUT = 7u;  // WAIT_REG not satisfied within WATCHDOG cycles
-constexpr uint32_t MEM_CLIENT_CP = 0u;  // memory client id
-constexpr uint32_t MEM_CLIENT_IA = 1u;  // memory client id
-constexpr uint32_t MEM_CLIENT_PW = 2u;  // memory client id
-constexpr uint32_t MEM_CLIENT_DMA = 3u;  // memory client id
 constexpr uint32_t MEM_LC_CP = 0u;  // line-port client id (mem_line_req_t.src)
 constexpr uint32_t MEM_LC_IA = 1u;  // line-port client id (mem_line_req_t.src)
 constexpr uint32_t MEM_LC_PW = 2u;  // line-port client id (mem_line_req_t.src)
@@ -1056,92 +1051,6 @@ struct ClearPkt {
     s += " target=" + target.str();
     s += " rect=" + rect.str();
     s += " value=" + bits::hex(static_cast<uint64_t>(value) & bits::mask(32));
-    return s + "}";
-  }
-};
-
-// memory request (client -> arbiter -> memory) (SV mem_req_t, 77 bits)
-struct MemReq {
-  static constexpr int WIDTH = 77;
-  static constexpr int WORDS = 3;
-  static constexpr const char* SV_NAME = "mem_req_t";
-  using Words = std::array<uint32_t, WORDS>;
-  uint64_t we = 0;  // 1 = write
-  uint64_t addr = 0;  // byte address, dword aligned (addr[1:0] ignored)
-  uint64_t wdata = 0;
-  uint64_t be = 0;  // byte enables for writes
-  uint64_t tag = 0;  // returned with the response
-  void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 76, 1, static_cast<uint64_t>(we));
-    bits::put(words_, lsb + 44, 32, static_cast<uint64_t>(addr));
-    bits::put(words_, lsb + 12, 32, static_cast<uint64_t>(wdata));
-    bits::put(words_, lsb + 8, 4, static_cast<uint64_t>(be));
-    bits::put(words_, lsb + 0, 8, static_cast<uint64_t>(tag));
-  }
-  void unpack_at(const uint32_t* words_, int lsb) {
-    we = bits::get(words_, lsb + 76, 1);
-    addr = bits::get(words_, lsb + 44, 32);
-    wdata = bits::get(words_, lsb + 12, 32);
-    be = bits::get(words_, lsb + 8, 4);
-    tag = bits::get(words_, lsb + 0, 8);
-  }
-  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
-  static MemReq unpack(const uint32_t* words_) { MemReq p; p.unpack_at(words_, 0); return p; }
-  MemReq canonical() const { Words words_ = pack(); return unpack(words_.data()); }
-  void diff(const MemReq& act, const std::string& pre, std::vector<FieldDiff>& out) const {
-    if (we != act.we) out.push_back({pre + "we", bits::hex(static_cast<uint64_t>(we) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.we) & bits::mask(1)), std::to_string(we), std::to_string(act.we)});
-    if (addr != act.addr) out.push_back({pre + "addr", bits::hex(static_cast<uint64_t>(addr) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.addr) & bits::mask(32)), std::to_string(addr), std::to_string(act.addr)});
-    if (wdata != act.wdata) out.push_back({pre + "wdata", bits::hex(static_cast<uint64_t>(wdata) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.wdata) & bits::mask(32)), std::to_string(wdata), std::to_string(act.wdata)});
-    if (be != act.be) out.push_back({pre + "be", bits::hex(static_cast<uint64_t>(be) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.be) & bits::mask(4)), std::to_string(be), std::to_string(act.be)});
-    if (tag != act.tag) out.push_back({pre + "tag", bits::hex(static_cast<uint64_t>(tag) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.tag) & bits::mask(8)), std::to_string(tag), std::to_string(act.tag)});
-  }
-  bool operator==(const MemReq& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
-  bool operator!=(const MemReq& o) const { return !(*this == o); }
-  std::string str() const {
-    std::string s = "{";
-    s += "we=" + bits::hex(static_cast<uint64_t>(we) & bits::mask(1));
-    s += " addr=" + bits::hex(static_cast<uint64_t>(addr) & bits::mask(32));
-    s += " wdata=" + bits::hex(static_cast<uint64_t>(wdata) & bits::mask(32));
-    s += " be=" + bits::hex(static_cast<uint64_t>(be) & bits::mask(4));
-    s += " tag=" + bits::hex(static_cast<uint64_t>(tag) & bits::mask(8));
-    return s + "}";
-  }
-};
-
-// memory response, one per request, in request order (SV mem_rsp_t, 41 bits)
-struct MemRsp {
-  static constexpr int WIDTH = 41;
-  static constexpr int WORDS = 2;
-  static constexpr const char* SV_NAME = "mem_rsp_t";
-  using Words = std::array<uint32_t, WORDS>;
-  uint64_t we = 0;  // 1 = write acknowledgement
-  uint64_t rdata = 0;
-  uint64_t tag = 0;
-  void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 40, 1, static_cast<uint64_t>(we));
-    bits::put(words_, lsb + 8, 32, static_cast<uint64_t>(rdata));
-    bits::put(words_, lsb + 0, 8, static_cast<uint64_t>(tag));
-  }
-  void unpack_at(const uint32_t* words_, int lsb) {
-    we = bits::get(words_, lsb + 40, 1);
-    rdata = bits::get(words_, lsb + 8, 32);
-    tag = bits::get(words_, lsb + 0, 8);
-  }
-  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
-  static MemRsp unpack(const uint32_t* words_) { MemRsp p; p.unpack_at(words_, 0); return p; }
-  MemRsp canonical() const { Words words_ = pack(); return unpack(words_.data()); }
-  void diff(const MemRsp& act, const std::string& pre, std::vector<FieldDiff>& out) const {
-    if (we != act.we) out.push_back({pre + "we", bits::hex(static_cast<uint64_t>(we) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.we) & bits::mask(1)), std::to_string(we), std::to_string(act.we)});
-    if (rdata != act.rdata) out.push_back({pre + "rdata", bits::hex(static_cast<uint64_t>(rdata) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rdata) & bits::mask(32)), std::to_string(rdata), std::to_string(act.rdata)});
-    if (tag != act.tag) out.push_back({pre + "tag", bits::hex(static_cast<uint64_t>(tag) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.tag) & bits::mask(8)), std::to_string(tag), std::to_string(act.tag)});
-  }
-  bool operator==(const MemRsp& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
-  bool operator!=(const MemRsp& o) const { return !(*this == o); }
-  std::string str() const {
-    std::string s = "{";
-    s += "we=" + bits::hex(static_cast<uint64_t>(we) & bits::mask(1));
-    s += " rdata=" + bits::hex(static_cast<uint64_t>(rdata) & bits::mask(32));
-    s += " tag=" + bits::hex(static_cast<uint64_t>(tag) & bits::mask(8));
     return s + "}";
   }
 };

@@ -11,7 +11,7 @@ PixelWriter::PixelWriter(uint32_t entries_per_bank) : entries_(entries_per_bank)
   for (auto& b : bank_) b.assign(entries_, Entry{});
 }
 
-void PixelWriter::pixel_writes(const QuadPkt& q, const std::function<void(const MemReq&)>& emit) {
+void PixelWriter::pixel_writes(const QuadPkt& q, const std::function<void(const PixelWrite&)>& emit) {
   if (q.eop) return;  // end-of-pipe token: no write
   const bool msaa = q.target.msaa != 0;
   for (int bit = 0; bit < 16; ++bit) {
@@ -20,20 +20,17 @@ void PixelWriter::pixel_writes(const QuadPkt& q, const std::function<void(const 
     if (p >= 4) continue;                 // 1x: bits 4..15 are not pixels
     const uint32_t x = static_cast<uint32_t>(q.qx * 2 + static_cast<uint64_t>(p & 1));
     const uint32_t y = static_cast<uint32_t>(q.qy * 2 + static_cast<uint64_t>(p >> 1));
-    MemReq r;
-    r.we = 1;
-    r.addr = static_cast<uint32_t>(q.target.base) + y * static_cast<uint32_t>(q.target.pitch) +
+    PixelWrite w;
+    w.addr = static_cast<uint32_t>(q.target.base) + y * static_cast<uint32_t>(q.target.pitch) +
              (msaa ? x * 16u + static_cast<uint32_t>(bit & 3) * 4u : x * 4u);
-    r.wdata = q.color;
-    r.be = 0xF;
-    r.tag = 0;
-    emit(r);
+    w.data = static_cast<uint32_t>(q.color);
+    emit(w);
   }
 }
 
-std::vector<MemReq> PixelWriter::pixel_writes(const QuadPkt& q) {
-  std::vector<MemReq> out;
-  pixel_writes(q, [&out](const MemReq& r) { out.push_back(r); });
+std::vector<PixelWrite> PixelWriter::pixel_writes(const QuadPkt& q) {
+  std::vector<PixelWrite> out;
+  pixel_writes(q, [&out](const PixelWrite& w) { out.push_back(w); });
   return out;
 }
 
@@ -89,7 +86,7 @@ void PixelWriter::process(const QuadPkt& q, const LineFn& emit) {
     flush(emit);
     return;
   }
-  pixel_writes(q, [this](const MemReq&) { ++pixels_; });
+  pixel_writes(q, [this](const PixelWrite&) { ++pixels_; });
   const uint32_t color = static_cast<uint32_t>(q.color);
   for (const Piece& p : pieces(q)) {
     Entry* hit = nullptr;
@@ -148,9 +145,7 @@ bool PixelWriter::clean() const {
   return true;
 }
 
-void PixelWriter::apply(const MemReq& r, Memory& mem) {
-  if (r.we) mem.write32(static_cast<uint32_t>(r.addr), static_cast<uint32_t>(r.wdata), static_cast<uint32_t>(r.be));
-}
+void PixelWriter::apply(const PixelWrite& w, Memory& mem) { mem.write32(w.addr, w.data, 0xFu); }
 
 void PixelWriter::apply(const MemLineReq& r, Memory& mem) {
   if (!r.we) return;

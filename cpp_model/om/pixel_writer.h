@@ -38,6 +38,13 @@ namespace pineda::model {
 constexpr uint32_t PW_BANKS = 2;
 constexpr uint32_t PW_ENTRIES = 32;  // lines per bank (RTL parameter EntriesPerBank)
 
+// One pixel's (or sample's) colour write of the reference: all four bytes of the dword at addr
+// (addr[1:0] ignored). Model-internal: no port carries it.
+struct PixelWrite {
+  uint32_t addr = 0;
+  uint32_t data = 0;
+};
+
 class PixelWriter {
  public:
   using LineFn = std::function<void(const MemLineReq&)>;
@@ -53,10 +60,10 @@ class PixelWriter {
   bool clean() const;
 
   // The memory effect of a quad: one dword write per covered pixel or sample, lowest bit first.
-  static void pixel_writes(const QuadPkt& q, const std::function<void(const MemReq&)>& emit);
-  static std::vector<MemReq> pixel_writes(const QuadPkt& q);
-  // Applies a dword write or a line write to memory as the memory port does.
-  static void apply(const MemReq& r, Memory& mem);
+  static void pixel_writes(const QuadPkt& q, const std::function<void(const PixelWrite&)>& emit);
+  static std::vector<PixelWrite> pixel_writes(const QuadPkt& q);
+  // Applies a pixel write, or a line write as the memory port does, to memory.
+  static void apply(const PixelWrite& w, Memory& mem);
   static void apply(const MemLineReq& r, Memory& mem);
 
   uint64_t pixels_written() const { return pixels_; }  // pixels at 1x, samples at 4x

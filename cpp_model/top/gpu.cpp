@@ -123,7 +123,7 @@ void Gpu::process_tri(const TriPkt& tri) {
       if (trace_on_) trace_.zs_quad.push_back(*zq);
       // Memory gets every pixel write at once; the colour cache's line writes (evictions, and
       // the flush of an end-of-pipe token) are the pw_mem boundary.
-      PixelWriter::pixel_writes(*zq, [this](const MemReq& req) { PixelWriter::apply(req, mem_); });
+      PixelWriter::pixel_writes(*zq, [this](const PixelWrite& w) { PixelWriter::apply(w, mem_); });
       pw_.process(*zq, [this](const MemLineReq& line) {
         if (trace_on_) trace_.pw_mem.push_back(line);
       });

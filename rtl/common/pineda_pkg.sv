@@ -3,7 +3,7 @@
 // The contract between the RTL and the C++ golden model: see docs/contract.md.
 package pineda_pkg;
 
-  localparam int unsigned CONTRACT_VERSION = 32'd8;  // bumped whenever any packet, encoding or register changes
+  localparam int unsigned CONTRACT_VERSION = 32'd9;  // bumped whenever any packet, encoding or register changes
   localparam int unsigned COORD_W = 32'd24;  // snapped coordinate width: signed 16.8 fixed point
   localparam int unsigned COORD_FRAC = 32'd8;  // fractional bits of a snapped coordinate
   localparam int unsigned DELTA_W = 32'd25;  // edge coefficient width (difference of two COORD_W values)
@@ -13,7 +13,6 @@ package pineda_pkg;
   localparam int unsigned FINE_W = 32'd31;  // fine rasterizer per-sample datapath width (docs/numerics.md section 5.2)
   localparam int unsigned MAX_RT_DIM = 32'd16384;  // largest render-target width/height in pixels
   localparam int unsigned TILE_SIZE = 32'd8;  // tile edge in pixels
-  localparam int unsigned TAG_W = 32'd8;  // memory tag width; [7:6] = client id in the arbiter
   localparam int unsigned LINE_BYTES = 32'd64;  // memory line: every request and response on the line port moves one aligned 64-byte line
   localparam int unsigned LINE_DWORDS = 32'd16;  // dwords per memory line
   localparam int unsigned MEM_SRC_W = 32'd4;  // mem_line_req_t.src width: the client id the line arbiter stamps on a request
@@ -90,7 +89,7 @@ package pineda_pkg;
   localparam int unsigned FE_SCISSOR_X_RESET = 32'd4294901760;
   localparam int unsigned FE_SCISSOR_Y_RESET = 32'd4294901760;
   localparam int unsigned FE_STENCIL_OPS_RESET = 32'd458759;
-  localparam int unsigned ID_VALUE = 32'd1346961416;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+  localparam int unsigned ID_VALUE = 32'd1346961417;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
   localparam int unsigned VALID_LIMIT_RESET = 32'd4294967295;  // reset value of REG_VALID_LIMIT
   localparam int unsigned STATUS_RUNNING = 32'd0;  // STATUS bit index
   localparam int unsigned STATUS_HALTED = 32'd1;  // STATUS bit index
@@ -105,10 +104,6 @@ package pineda_pkg;
   localparam int unsigned IRQ_INTERRUPT = 32'd2;  // IRQ bit index
   localparam int unsigned CONTROL_ENABLE = 32'd0;  // CONTROL bit index
   localparam int unsigned CONTROL_CP_RESET = 32'd1;  // CONTROL bit index
-  localparam int unsigned MEM_CLIENT_CP = 32'd0;  // memory client id
-  localparam int unsigned MEM_CLIENT_IA = 32'd1;  // memory client id
-  localparam int unsigned MEM_CLIENT_PW = 32'd2;  // memory client id
-  localparam int unsigned MEM_CLIENT_DMA = 32'd3;  // memory client id
   localparam int unsigned MEM_LC_CP = 32'd0;  // line-port client id (mem_line_req_t.src)
   localparam int unsigned MEM_LC_IA = 32'd1;  // line-port client id (mem_line_req_t.src)
   localparam int unsigned MEM_LC_PW = 32'd2;  // line-port client id (mem_line_req_t.src)
@@ -480,24 +475,6 @@ package pineda_pkg;
     logic [31:0] value;  // RGBA8, or depth [23:0] and stencil [31:24]
   } clear_pkt_t;
   localparam int unsigned CLEAR_PKT_BITS = 32'd144;
-
-  // memory request (client -> arbiter -> memory) (77 bits)
-  typedef struct packed {
-    logic we;  // 1 = write
-    logic [31:0] addr;  // byte address, dword aligned (addr[1:0] ignored)
-    logic [31:0] wdata;
-    logic [3:0] be;  // byte enables for writes
-    logic [7:0] tag;  // returned with the response
-  } mem_req_t;
-  localparam int unsigned MEM_REQ_BITS = 32'd77;
-
-  // memory response, one per request, in request order (41 bits)
-  typedef struct packed {
-    logic we;  // 1 = write acknowledgement
-    logic [31:0] rdata;
-    logic [7:0] tag;
-  } mem_rsp_t;
-  localparam int unsigned MEM_RSP_BITS = 32'd41;
 
   // line-port request (client -> line arbiter -> memory): one aligned 64-byte line (621 bits)
   typedef struct packed {

@@ -5,16 +5,22 @@
 // port, FetchLines lines buffered in SRAM): vertex_count * 2 dwords (33-bit count) from
 // vb_base + first_vertex * 8 (32-bit wrap). The draw's colour, target and
 // clip wait in a small descriptor FIFO (the reader queues jobs back to back, so several draws can
-// be in flight). The assembler consumes one dword per clock: x0, y0, x1, y1, x2, y2 make one
-// tri_pkt_t (each int32 saturated to [-2^23, 2^23-1]); when fewer than 6 dwords of the draw are
-// left at a triangle boundary they are consumed and dropped (1 or 2 leftover vertices).
+// be in flight). The assembler consumes one group of InDwords dwords per clock (aligned to
+// InDwords * 4 bytes; the job's first and last groups may be partial): the draw's dwords
+// x0, y0, x1, y1, x2, y2 make one tri_pkt_t (each int32 saturated to [-2^23, 2^23-1]); when fewer
+// than 6 dwords of the draw are left at a triangle boundary they are consumed and dropped (1 or 2
+// leftover vertices). A group completes at most one triangle (InDwords < 6); if the output is
+// not ready then, the whole group waits.
 // tri_id counts emitted triangles since reset. An end-of-pipe token (eop = 1) issues no read:
 // its descriptor is queued behind the earlier draws' and turns into one tri_pkt_t token (every
 // other field 0) after their triangles.
-// Throughput: one dword per clock, i.e. one triangle per 6 clocks; draws follow each other
-// without a bubble (a zero-vertex draw costs one clock). Latency: memory latency + ~3 clocks.
+// Throughput: InDwords dwords per clock (default 4: two vertices, a triangle every 1.5 clocks);
+// draws follow each other without a bubble (a zero-vertex draw costs one clock). The line buffer
+// must cover the memory round trip at that rate: FetchLines = 16 * InDwords lines hide ~250
+// cycles. Latency: memory latency + ~3 clocks.
 module ia #(
-  parameter int unsigned FetchLines = 16,   // 256 dwords: 1 dword/clock at 200 cycles
+  parameter int unsigned InDwords   = 4,    // dwords consumed per clock: 1, 2 or 4
+  parameter int unsigned FetchLines = 64,   // 1024 dwords: 4 dwords/clock at 200 cycles
   parameter int unsigned DescDepth  = 4
 ) (
   input  logic                  clk_i,
@@ -56,7 +62,6 @@ module ia #(
   logic        desc_empty, desc_full;
   logic [$clog2(DescDepth):0] desc_count;
   logic        dat_valid, dat_ready;
-  logic [31:0] dat;
   logic        reader_idle;
 
   always_comb begin
@@ -74,13 +79,13 @@ module ia #(
     desc_in.clip   = in_i.clip;
   end
 
-  logic [0:0][31:0] dat_group;
-  logic [0:0]       dat_mask;
-  logic             dat_last;
+  logic [InDwords-1:0][31:0] dat_group;
+  logic [InDwords-1:0]       dat_mask;
+  logic                      dat_last;
 
   line_stream_reader #(
     .DepthLines (FetchLines),
-    .OutDwords  (1)
+    .OutDwords  (InDwords)
   ) u_fetch (
     .clk_i,
     .rst_ni,
@@ -124,19 +129,30 @@ module ia #(
   // ---------------------------------------------------------------------------------------------
   // Assembler
   // ---------------------------------------------------------------------------------------------
+  localparam int unsigned NW = $clog2(InDwords + 1);  // width of a dword count 0..InDwords
+
   logic [32:0]      cnt_q, cnt_d;    // dwords of the current draw consumed so far
   logic [2:0]       widx_q, widx_d;  // position inside the triangle (0..5)
   logic [4:0][31:0] buf_q, buf_d;    // x0 y0 x1 y1 x2
   logic [31:0]      tri_id_q, tri_id_d;
   logic [32:0]      left;
-  logic             drop;
   logic             tri_push, tri_ready;
   pineda_pkg::tri_pkt_t tri_pkt;
 
+  // The group, its valid dwords moved to the front: v[0 .. n-1] (the mask is contiguous).
+  logic [InDwords-1:0][31:0] v;
+  logic [NW-1:0]             n;       // valid dwords in the group
+  logic [NW-1:0]             first;   // index of the first valid one
+  logic [2:0]                bnd;     // v index of the next triangle boundary (6 - widx, or 0)
+  logic [NW-1:0]             kept;    // v[0 .. kept-1] are assembled, the rest dropped
+  logic                      dropping;
+  logic                      completes;  // the kept dwords finish the triangle in progress
+  logic [5:0][31:0]          t;       // that triangle's dwords x0 y0 x1 y1 x2 y2
+
   // int32 -> 24-bit signed, saturating.
-  function automatic logic signed [23:0] sat24(input logic [31:0] v);
+  function automatic logic signed [23:0] sat24(input logic [31:0] val);
     logic signed [31:0] s;
-    s = $signed(v);
+    s = $signed(val);
     if (s > 32'sd8388607) begin
       sat24 = 24'sd8388607;
     end else if (s < -32'sd8388608) begin
@@ -151,12 +167,49 @@ module ia #(
   pineda_pkg::vtx_t vt0, vt1, vt2;
 
   always_comb begin
-    vt0.x = sat24(buf_q[0]);
-    vt0.y = sat24(buf_q[1]);
-    vt1.x = sat24(buf_q[2]);
-    vt1.y = sat24(buf_q[3]);
-    vt2.x = sat24(buf_q[4]);
-    vt2.y = sat24(dat);
+    // Normalise the group.
+    n     = '0;
+    first = '0;
+    for (int k = InDwords - 1; k >= 0; k--) begin
+      if (dat_mask[k]) first = NW'(k);
+    end
+    for (int unsigned k = 0; k < InDwords; k++) begin
+      n = n + NW'(dat_mask[k]);
+    end
+    v = '0;
+    for (int unsigned j = 0; j < InDwords; j++) begin
+      for (int unsigned k = j; k < InDwords; k++) begin
+        if (32'(first) + j == k) v[j] = dat_group[k];
+      end
+    end
+
+    // At a triangle boundary with fewer than 6 dwords of the draw left, the rest is dropped
+    // (InDwords < 6: at most one boundary in a group).
+    left     = desc.dwords - cnt_q;
+    bnd      = (widx_q == 3'd0) ? 3'd0 : 3'd6 - widx_q;
+    dropping = (32'(bnd) < 32'(n)) && ((left - 33'(bnd)) < 33'd6);
+    kept     = dropping ? NW'(bnd) : n;
+    completes = (32'(widx_q) + 32'(kept)) >= 32'd6;
+
+    // The completed triangle: positions below widx from buf_q, the rest from the group.
+    t = '0;
+    for (int unsigned p = 0; p < 6; p++) begin
+      for (int unsigned j = 0; j < InDwords; j++) begin
+        if (32'(widx_q) + j == p) t[p] = v[j];
+      end
+    end
+    for (int unsigned p = 0; p < 5; p++) begin
+      if (p < 32'(widx_q)) t[p] = buf_q[p];
+    end
+  end
+
+  always_comb begin
+    vt0.x = sat24(t[0]);
+    vt0.y = sat24(t[1]);
+    vt1.x = sat24(t[2]);
+    vt1.y = sat24(t[3]);
+    vt2.x = sat24(t[4]);
+    vt2.y = sat24(t[5]);
 
     tri_pkt        = '0;
     tri_pkt.v[0]   = vt0;
@@ -173,17 +226,13 @@ module ia #(
   end
 
   always_comb begin
-    cnt_d    = cnt_q;
-    widx_d   = widx_q;
-    buf_d    = buf_q;
-    tri_id_d = tri_id_q;
+    cnt_d     = cnt_q;
+    widx_d    = widx_q;
+    buf_d     = buf_q;
+    tri_id_d  = tri_id_q;
     desc_pop  = 1'b0;
     dat_ready = 1'b0;
     tri_push  = 1'b0;
-
-    left = desc.dwords - cnt_q;
-    // At a triangle boundary with fewer than 6 dwords left: leftover vertices, dropped.
-    drop = (widx_q == 3'd0) && (left < 33'd6);
 
     if (desc_valid) begin
       if (desc.eop) begin
@@ -193,24 +242,29 @@ module ia #(
         end
       end else if (left == 33'd0) begin
         desc_pop = 1'b1;  // empty draw
-      end else if (dat_valid) begin
-        if (drop || widx_q != 3'd5) begin
-          dat_ready = 1'b1;
-        end else if (tri_ready) begin
-          dat_ready = 1'b1;
-          tri_push  = 1'b1;
+      end else if (dat_valid && (!completes || tri_ready)) begin
+        dat_ready = 1'b1;
+        tri_push  = completes;
+        // Kept dwords go to their triangle positions (after a completion, from position 0).
+        for (int unsigned j = 0; j < InDwords; j++) begin
+          if (j < 32'(kept)) begin
+            for (int unsigned p = 0; p < 5; p++) begin
+              if ((32'(widx_q) + j == p) || (32'(widx_q) + j == p + 6)) buf_d[p] = v[j];
+            end
+          end
         end
-        if (dat_ready) begin
-          if (!drop) begin
-            buf_d[widx_q] = dat;
-            widx_d        = (widx_q == 3'd5) ? 3'd0 : widx_q + 3'd1;
-          end
-          if (left == 33'd1) begin
-            desc_pop = 1'b1;
-            cnt_d    = '0;
-          end else begin
-            cnt_d = cnt_q + 33'd1;
-          end
+        if (dropping) begin
+          widx_d = 3'd0;
+        end else if (completes) begin
+          widx_d = 3'(32'(widx_q) + 32'(kept) - 32'd6);
+        end else begin
+          widx_d = 3'(32'(widx_q) + 32'(kept));
+        end
+        if (left == 33'(n)) begin
+          desc_pop = 1'b1;
+          cnt_d    = '0;
+        end else begin
+          cnt_d = cnt_q + 33'(n);
         end
       end
     end
@@ -251,7 +305,20 @@ module ia #(
   end
 
   logic unused_sig;
-  assign unused_sig = ^{desc_full, desc_count, in_i.first_vertex[31:29], in_i.draw_id, dat_mask, dat_last};
-  assign dat = dat_group[0];
+  assign unused_sig = ^{desc_full, desc_count, in_i.first_vertex[31:29], in_i.draw_id, dat_last};
+
+`ifndef SYNTHESIS
+  initial begin
+    assert (InDwords == 1 || InDwords == 2 || InDwords == 4)
+      else $fatal(1, "ia: InDwords must be 1, 2 or 4");
+  end
+  // A group never holds more dwords than the draw has left.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && desc_valid && !desc.eop && dat_valid && dat_ready) begin
+      assert (33'(n) <= left && n != '0)
+        else $error("%m: a vertex group crosses the end of its draw");
+    end
+  end
+`endif
 
 endmodule

@@ -18,20 +18,12 @@
 // 256 entries (about 200 vertices of a mesh) let vertex fetch see its misses a whole memory
 // round trip before VTX needs them (docs/frontend.md §7).
 //
-// Memory: index fetch (id 0) and vertex fetch (id 1) share one dword client port through a
-// nested mem_arbiter whose id sits in tag[IdLsb+1:IdLsb]. Both speak the line port; until the
-// line-wide memory system is in pineda_top, an fe_line_adapter per unit turns each line read into
-// 16 dword reads (interim: one dword per clock).
+// Memory: index fetch and vertex fetch are line clients (contract §2.1) on their own ports
+// (if_mem_*, vf_mem_*); the line arbiter in pineda_top stamps MEM_LC_IF / MEM_LC_VF.
 // idle_o: every unit idle and nothing valid on any boundary or in the FIFO (the CP switches
 // from this path to IA only then, and starts a COPY only then).
 module front_end #(
-  parameter int unsigned PrimFifoDepth = 256,  // >= VTX_BATCH_TRIS (sram_fifo)
-  parameter int unsigned MemIdLsb      = 2,
-  // 1: index fetch and vertex fetch on their own line client ports (if_mem_*, vf_mem_*; the
-  // line arbiter stamps MEM_LC_IF / MEM_LC_VF), the dword port idle. 0 (interim, until the line
-  // memory system is in pineda_top): both through fe_line_adapter on the dword port, the line
-  // ports idle.
-  parameter bit          LinePorts     = 1'b0
+  parameter int unsigned PrimFifoDepth = 256   // >= VTX_BATCH_TRIS (sram_fifo)
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
@@ -64,7 +56,7 @@ module front_end #(
   output logic                      tap_vtx_clip_valid_o,
   output logic                      tap_vtx_clip_ready_o,
   output pineda_pkg::clip_vtx_pkt_t tap_vtx_clip_o,
-  // Line client ports (LinePorts = 1): index fetch (MEM_LC_IF) and vertex fetch (MEM_LC_VF)
+  // Line client ports: index fetch (MEM_LC_IF) and vertex fetch (MEM_LC_VF)
   output logic                      if_mem_req_valid_o,
   input  logic                      if_mem_req_ready_i,
   output pineda_pkg::mem_line_req_t if_mem_req_o,
@@ -77,13 +69,6 @@ module front_end #(
   input  logic                      vf_mem_rsp_valid_i,
   output logic                      vf_mem_rsp_ready_o,
   input  pineda_pkg::mem_line_rsp_t vf_mem_rsp_i,
-  // Dword memory client port (LinePorts = 0)
-  output logic                      mem_req_valid_o,
-  input  logic                      mem_req_ready_i,
-  output pineda_pkg::mem_req_t      mem_req_o,
-  input  logic                      mem_rsp_valid_i,
-  output logic                      mem_rsp_ready_o,
-  input  pineda_pkg::mem_rsp_t      mem_rsp_i,
   // Status
   output logic                      idle_o,
   output logic                      busy_o,       // some unit holds work (perf)
@@ -102,28 +87,8 @@ module front_end #(
   logic if_idle, vt_idle, vf_idle, vx_idle, pa_idle, pf_empty, pf_full;
   logic [$clog2(PrimFifoDepth+2):0] pf_count;
 
-  // Memory: two clients behind one port.
-  pineda_pkg::mem_req_t if_req, vf_req;
-  pineda_pkg::mem_rsp_t if_rsp, vf_rsp;
-  logic vl_req_valid, vl_req_ready, vl_rsp_valid, vl_rsp_ready, vf_core_idle, vf_adapter_idle;
-  pineda_pkg::mem_line_req_t vl_req;
-  logic il_req_valid, il_req_ready, il_rsp_valid, il_rsp_ready, if_core_idle, if_adapter_idle;
-  pineda_pkg::mem_line_req_t il_req;
-  pineda_pkg::mem_line_rsp_t il_rsp;
-  pineda_pkg::mem_line_rsp_t vl_rsp;
-  localparam int unsigned ReqW = $bits(if_req);
-  localparam int unsigned RspW = $bits(if_rsp);
-  logic [1:0]           cl_req_valid, cl_req_ready, cl_rsp_valid, cl_rsp_ready;
-  logic [1:0][ReqW-1:0] cl_req;
-  logic [1:0][RspW-1:0] cl_rsp;
-
   logic unused_sig;
   assign unused_sig = ^{pf_count, pf_full};
-
-  assign cl_req[0] = if_req;
-  assign cl_req[1] = vf_req;
-  assign if_rsp    = cl_rsp[0];
-  assign vf_rsp    = cl_rsp[1];
 
   // ---------------------------------------------------------------------------------------------
   // CP -> index fetch
@@ -143,15 +108,14 @@ module front_end #(
     .out_valid_o     (if_valid),
     .out_ready_i     (if_ready),
     .out_o           (if_pkt),
-    .mem_req_valid_o (il_req_valid),
-    .mem_req_ready_i (il_req_ready),
-    .mem_req_o       (il_req),
-    .mem_rsp_valid_i (il_rsp_valid),
-    .mem_rsp_ready_o (il_rsp_ready),
-    .mem_rsp_i       (il_rsp),
-    .idle_o          (if_core_idle)
+    .mem_req_valid_o (if_mem_req_valid_o),
+    .mem_req_ready_i (if_mem_req_ready_i),
+    .mem_req_o       (if_mem_req_o),
+    .mem_rsp_valid_i (if_mem_rsp_valid_i),
+    .mem_rsp_ready_o (if_mem_rsp_ready_o),
+    .mem_rsp_i       (if_mem_rsp_i),
+    .idle_o          (if_idle)
   );
-
 
   stream_throttle #(.Width($bits(if_pkt))) u_thr_if_index (
     .clk_i, .rst_ni, .throttle_i(throttle_i[1]),
@@ -219,15 +183,14 @@ module front_end #(
     .out_valid_o     (vf_valid),
     .out_ready_i     (vf_ready),
     .out_o           (vf_pkt),
-    .mem_req_valid_o (vl_req_valid),
-    .mem_req_ready_i (vl_req_ready),
-    .mem_req_o       (vl_req),
-    .mem_rsp_valid_i (vl_rsp_valid),
-    .mem_rsp_ready_o (vl_rsp_ready),
-    .mem_rsp_i       (vl_rsp),
-    .idle_o          (vf_core_idle)
+    .mem_req_valid_o (vf_mem_req_valid_o),
+    .mem_req_ready_i (vf_mem_req_ready_i),
+    .mem_req_o       (vf_mem_req_o),
+    .mem_rsp_valid_i (vf_mem_rsp_valid_i),
+    .mem_rsp_ready_o (vf_mem_rsp_ready_o),
+    .mem_rsp_i       (vf_mem_rsp_i),
+    .idle_o          (vf_idle)
   );
-
 
   stream_throttle #(.Width($bits(vf_pkt))) u_thr_vf_vtx (
     .clk_i, .rst_ni, .throttle_i(throttle_i[4]),
@@ -278,120 +241,11 @@ module front_end #(
     .out_valid_o(out_valid_o), .out_ready_i(out_ready_i), .out_data_o(out_o));
 
   // ---------------------------------------------------------------------------------------------
-  // Memory
-  // ---------------------------------------------------------------------------------------------
-  if (LinePorts) begin : g_line
-    assign if_mem_req_valid_o = il_req_valid;
-    assign il_req_ready       = if_mem_req_ready_i;
-    assign if_mem_req_o       = il_req;
-    assign il_rsp_valid       = if_mem_rsp_valid_i;
-    assign if_mem_rsp_ready_o = il_rsp_ready;
-    assign il_rsp             = if_mem_rsp_i;
-    assign vf_mem_req_valid_o = vl_req_valid;
-    assign vl_req_ready       = vf_mem_req_ready_i;
-    assign vf_mem_req_o       = vl_req;
-    assign vl_rsp_valid       = vf_mem_rsp_valid_i;
-    assign vf_mem_rsp_ready_o = vl_rsp_ready;
-    assign vl_rsp             = vf_mem_rsp_i;
-    assign if_adapter_idle    = 1'b1;
-    assign vf_adapter_idle    = 1'b1;
-    assign mem_req_valid_o    = 1'b0;
-    assign mem_req_o          = '0;
-    assign mem_rsp_ready_o    = 1'b1;
-    assign cl_req_valid       = '0;
-    assign cl_rsp_ready       = '0;
-    assign if_req             = '0;
-    assign vf_req             = '0;
-    assign cl_req_ready       = '0;
-    assign cl_rsp_valid       = '0;
-    assign cl_rsp             = '0;
-    logic unused_dword;
-    assign unused_dword = ^{mem_req_ready_i, mem_rsp_valid_i, mem_rsp_i, if_rsp, vf_rsp, cl_req,
-                            cl_rsp_valid, cl_req_ready, cl_rsp_ready};
-  end else begin : g_dword
-    assign if_mem_req_valid_o = 1'b0;
-    assign if_mem_req_o       = '0;
-    assign if_mem_rsp_ready_o = 1'b1;
-    assign vf_mem_req_valid_o = 1'b0;
-    assign vf_mem_req_o       = '0;
-    assign vf_mem_rsp_ready_o = 1'b1;
-    logic unused_line;
-    assign unused_line = ^{if_mem_req_ready_i, if_mem_rsp_valid_i, if_mem_rsp_i,
-                           vf_mem_req_ready_i, vf_mem_rsp_valid_i, vf_mem_rsp_i};
-
-    // Interim (see the header): index fetch's line reads as dword reads.
-    fe_line_adapter u_if_adapter (
-      .clk_i,
-      .rst_ni,
-      .line_req_valid_i (il_req_valid),
-      .line_req_ready_o (il_req_ready),
-      .line_req_i       (il_req),
-      .line_rsp_valid_o (il_rsp_valid),
-      .line_rsp_ready_i (il_rsp_ready),
-      .line_rsp_o       (il_rsp),
-      .mem_req_valid_o  (cl_req_valid[0]),
-      .mem_req_ready_i  (cl_req_ready[0]),
-      .mem_req_o        (if_req),
-      .mem_rsp_valid_i  (cl_rsp_valid[0]),
-      .mem_rsp_ready_o  (cl_rsp_ready[0]),
-      .mem_rsp_i        (if_rsp),
-      .idle_o           (if_adapter_idle)
-    );
-
-
-    // Interim, until the line-wide memory system is in pineda_top: vertex fetch's line reads as
-    // 16 dword reads each on the front end's dword client port.
-    fe_line_adapter u_vf_adapter (
-      .clk_i,
-      .rst_ni,
-      .line_req_valid_i (vl_req_valid),
-      .line_req_ready_o (vl_req_ready),
-      .line_req_i       (vl_req),
-      .line_rsp_valid_o (vl_rsp_valid),
-      .line_rsp_ready_i (vl_rsp_ready),
-      .line_rsp_o       (vl_rsp),
-      .mem_req_valid_o  (cl_req_valid[1]),
-      .mem_req_ready_i  (cl_req_ready[1]),
-      .mem_req_o        (vf_req),
-      .mem_rsp_valid_i  (cl_rsp_valid[1]),
-      .mem_rsp_ready_o  (cl_rsp_ready[1]),
-      .mem_rsp_i        (vf_rsp),
-      .idle_o           (vf_adapter_idle)
-    );
-
-
-    mem_arbiter #(
-      .NumClients(2),
-      .IdLsb     (MemIdLsb),
-      .ReqW      (ReqW),
-      .RspW      (RspW)
-    ) u_arb (
-      .clk_i,
-      .rst_ni,
-      .req_valid_i     (cl_req_valid),
-      .req_ready_o     (cl_req_ready),
-      .req_i           (cl_req),
-      .rsp_valid_o     (cl_rsp_valid),
-      .rsp_ready_i     (cl_rsp_ready),
-      .rsp_o           (cl_rsp),
-      .mem_req_valid_o,
-      .mem_req_ready_i,
-      .mem_req_o,
-      .mem_rsp_valid_i,
-      .mem_rsp_ready_o,
-      .mem_rsp_i
-    );
-
-  end
-
-  // ---------------------------------------------------------------------------------------------
   // Status
   // ---------------------------------------------------------------------------------------------
   always_comb begin
     // A throttle's output valid implies its input valid, so the producer sides cover the taps;
     // the FIFO's output is covered by pf_empty.
-    vf_idle = vf_core_idle && vf_adapter_idle;
-    if_idle = if_core_idle && if_adapter_idle;
     busy_o = !(if_idle && vt_idle && vf_idle && vx_idle && pa_idle && pf_empty);
     idle_o = !busy_o && !in_valid_i && !if_valid && !vv_valid && !vp_valid && !vf_valid &&
              !vx_valid && !pa_valid;
@@ -415,14 +269,12 @@ module front_end #(
     .clk_i, .rst_ni, .valid_i(vx_valid), .ready_i(vx_ready), .data_i(vx_pkt));
   stream_assert #(.Width($bits(pa_pkt))) u_chk_pa (
     .clk_i, .rst_ni, .valid_i(pa_valid), .ready_i(pa_ready), .data_i(pa_pkt));
-  stream_assert #(.Width($bits(if_req))) u_chk_if_mem (
-    .clk_i, .rst_ni, .valid_i(cl_req_valid[0]), .ready_i(cl_req_ready[0]), .data_i(if_req));
-  stream_assert #(.Width($bits(vf_req))) u_chk_vf_mem (
-    .clk_i, .rst_ni, .valid_i(cl_req_valid[1]), .ready_i(cl_req_ready[1]), .data_i(vf_req));
-  stream_assert #(.Width($bits(il_req))) u_chk_if_line (
-    .clk_i, .rst_ni, .valid_i(il_req_valid), .ready_i(il_req_ready), .data_i(il_req));
-  stream_assert #(.Width($bits(vl_req))) u_chk_vf_line (
-    .clk_i, .rst_ni, .valid_i(vl_req_valid), .ready_i(vl_req_ready), .data_i(vl_req));
+  stream_assert #(.Width($bits(if_mem_req_o))) u_chk_if_line (
+    .clk_i, .rst_ni, .valid_i(if_mem_req_valid_o), .ready_i(if_mem_req_ready_i),
+    .data_i(if_mem_req_o));
+  stream_assert #(.Width($bits(vf_mem_req_o))) u_chk_vf_line (
+    .clk_i, .rst_ni, .valid_i(vf_mem_req_valid_o), .ready_i(vf_mem_req_ready_i),
+    .data_i(vf_mem_req_o));
 `endif
 
 endmodule

@@ -39,7 +39,7 @@
 // globally). rast_busy_o[r]: rasterizer r holds work (for the benchmark's load balance).
 module pineda_top #(
   parameter int unsigned CpFetchLines  = 32,   // CP fetch: line buffer (512 dwords)
-  parameter int unsigned IaFetchLines  = 16,   // IA: 16 lines, 1 dword/clock at 200 cycles
+  parameter int unsigned IaFetchLines  = 64,   // IA: 64 lines, 4 dwords/clock at 200 cycles
   parameter int unsigned NumRast       = 1,    // rasterizers: 1, 2 or 4
   parameter int unsigned RastFifoDepth = 4     // setup packets queued per rasterizer (NumRast > 1)
 ) (
@@ -272,21 +272,15 @@ module pineda_top #(
   );
 
   // The front end: index fetch and vertex fetch on their own line client ports (MEM_LC_IF,
-  // MEM_LC_VF); its dword port is unused (LinePorts = 1).
+  // MEM_LC_VF).
   pineda_pkg::mem_line_req_t fe_if_lreq, fe_vf_lreq;
   pineda_pkg::mem_line_rsp_t fe_if_lrsp, fe_vf_lrsp;
-  pineda_pkg::mem_req_t      fe_req;
-  logic                      fe_dw_req_valid, fe_dw_rsp_ready;
-  logic                      unused_fe_dword;
   assign cl_req[pineda_pkg::MEM_LC_IF] = fe_if_lreq;
   assign cl_req[pineda_pkg::MEM_LC_VF] = fe_vf_lreq;
   assign fe_if_lrsp = cl_rsp[pineda_pkg::MEM_LC_IF];
   assign fe_vf_lrsp = cl_rsp[pineda_pkg::MEM_LC_VF];
-  assign unused_fe_dword = ^{fe_dw_req_valid, fe_dw_rsp_ready, fe_req};
 
-  front_end #(
-    .LinePorts(1'b1)
-  ) u_fe (
+  front_end u_fe (
     .clk_i,
     .rst_ni,
     .in_valid_i            (fe_valid),
@@ -326,12 +320,6 @@ module pineda_top #(
     .vf_mem_rsp_valid_i    (cl_rsp_valid[pineda_pkg::MEM_LC_VF]),
     .vf_mem_rsp_ready_o    (cl_rsp_ready[pineda_pkg::MEM_LC_VF]),
     .vf_mem_rsp_i          (fe_vf_lrsp),
-    .mem_req_valid_o       (fe_dw_req_valid),
-    .mem_req_ready_i       (1'b0),
-    .mem_req_o             (fe_req),
-    .mem_rsp_valid_i       (1'b0),
-    .mem_rsp_ready_o       (fe_dw_rsp_ready),
-    .mem_rsp_i             ('0),
     .idle_o                (fe_idle),
     .busy_o                (fe_busy_o),
     .clip_busy_o           (pa_clip_busy_o)

@@ -64,9 +64,6 @@ inline std::string locate(const IDrawPkt& p) {
 inline std::string locate(const ClipVtxPkt& p) {
   return "slot=" + std::to_string(p.vtx_id & 31u) + ((p.vtx_id >> 5) & 1u ? " (first of batch)" : "");
 }
-inline std::string locate(const MemReq& p) {
-  return std::string(p.we ? "write" : "read") + " addr=" + bits::hex(p.addr);
-}
 inline std::string locate(const MemLineReq& p) {
   return std::string(p.we ? "line write" : "line read") + " addr=" + bits::hex(p.addr) + " be=" + bits::hex(p.be);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // RTL-vs-model bench for one unit with an input stream, an output stream and, optionally, a
-// memory client port. Ports follow the project convention: in_valid_i/in_ready_o/in_i,
+// line memory client port (docs/contract.md §2.1, served by LineDram). Ports follow the project convention: in_valid_i/in_ready_o/in_i,
 // out_valid_o/out_ready_i/out_o, mem_req_*/mem_rsp_*, idle_o.
 //
 // The bench offers the inputs with random gaps (valid low with probability `in_gap`), accepts
@@ -18,7 +18,6 @@
 #include <utility>
 #include <vector>
 
-#include "dram_model.h"
 #include "line_dram.h"
 #include "vl_driver.h"
 
@@ -29,8 +28,7 @@ struct UnitBenchConfig {
   double in_gap = 0.3;     // chance per cycle that the source withholds its next packet
   double out_stall = 0.3;  // chance per cycle that the sink is not ready
   uint64_t stall_timeout = 50'000;
-  DramConfig dram{};           // a unit on the dword port (mem_req_t)
-  LineDramConfig line_dram{};  // a unit on the line port (mem_line_req_t): LineDram
+  LineDramConfig line_dram{};  // a unit with a memory port (mem_line_req_t): LineDram
   std::string test = "unit";
 };
 
@@ -54,14 +52,13 @@ auto has_out_port(int) -> decltype(std::declval<V&>().out_valid_o, std::true_typ
 template <class V>
 std::false_type has_out_port(...);
 
-// A unit whose mem_req_o is a mem_line_req_t (wider than any dword request) is on the line port
-// (docs/contract.md §2.1) and gets LineDram instead of DramModel.
+// Every memory port is a line port: mem_req_o must hold a mem_line_req_t.
 template <class V>
 constexpr bool is_line_port() {
   if constexpr (decltype(has_mem_port<V>(0))::value) {
     return sizeof(std::declval<V&>().mem_req_o) * 8 >= static_cast<size_t>(MemLineReq::WIDTH);
   } else {
-    return false;
+    return true;
   }
 }
 
@@ -79,28 +76,17 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
     for (const auto& p : inputs) tokens_in += p.eop ? 1 : 0;
   }
   static_assert(kOut || kMem, "a unit needs an output stream or a memory port");
+  static_assert(is_line_port<V>(), "a unit's memory port must be a line port (mem_line_req_t)");
   UnitBenchResult res;
   DriverConfig dcfg;
   dcfg.run = {cfg.test, cfg.seed, "PINEDA_FST=unit.fst <this test> --rng-seed " + std::to_string(cfg.seed)};
   dcfg.stall_timeout = cfg.stall_timeout;
   VlDriver<V> drv(dcfg);
   V& dut = drv.dut();
-  constexpr bool kLine = is_line_port<V>();
-  using Dram = std::conditional_t<kLine, LineDram, DramModel>;
-  using Req = std::conditional_t<kLine, MemLineReq, MemReq>;
   Memory dummy;
-  auto dc = [&] {
-    if constexpr (kLine) {
-      LineDramConfig c = cfg.line_dram;
-      c.seed = cfg.seed * 31 + 7;
-      return c;
-    } else {
-      DramConfig c = cfg.dram;
-      c.seed = cfg.seed * 31 + 7;
-      return c;
-    }
-  }();
-  Dram dram(mem ? *mem : dummy, dc);
+  LineDramConfig dc = cfg.line_dram;
+  dc.seed = cfg.seed * 31 + 7;
+  LineDram dram(mem ? *mem : dummy, dc);
   StreamSource<InPkt> src(inputs, cfg.in_gap);
   StreamSink<OutPkt> sink(out_name, expected, drv.run(), cfg.out_stall);
 
@@ -127,11 +113,11 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
 
     const bool in_fire = src.fire(dut.in_ready_o);
     bool out_fire = false, req_fire = false, rsp_fire = false;
-    Req req;
+    MemLineReq req;
     if constexpr (kMem) {
       req_fire = dut.mem_req_valid_o && dut.mem_req_ready_i;
       rsp_fire = dut.mem_rsp_valid_i && dut.mem_rsp_ready_o;
-      req = unpack_sig<Req>(dut.mem_req_o);
+      req = unpack_sig<MemLineReq>(dut.mem_req_o);
     }
     std::string rep;
     bool bad = false;

@@ -31,19 +31,15 @@ struct StallPattern {
 constexpr StallPattern kStallPatterns[] = {
     {"no-stalls", 0.0, 0.0}, {"light", 0.1, 0.1}, {"heavy", 0.5, 0.6}, {"starved", 0.8, 0.0}};
 
-template <class V, class In, class Out, class DramCfg = DramConfig>
+template <class V, class In, class Out>
 void check_unit(const std::string& test, const std::vector<In>& in, const std::vector<Out>& exp,
-                uint64_t seed, Memory* mem = nullptr, DramCfg dram = {}) {
+                uint64_t seed, Memory* mem = nullptr, LineDramConfig dram = {}) {
   for (const auto& p : kStallPatterns) {
     UnitBenchConfig cfg;
     cfg.seed = seed;
     cfg.in_gap = p.in_gap;
     cfg.out_stall = p.out_stall;
-    if constexpr (std::is_same_v<DramCfg, LineDramConfig>) {
-      cfg.line_dram = dram;  // a unit on the line port
-    } else {
-      cfg.dram = dram;
-    }
+    cfg.line_dram = dram;
     cfg.test = test + "/" + p.name;
     const UnitBenchResult r = run_unit_bench<V>(in, exp, cfg, mem);
     INFO(r.report);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The geometry front end alone (rtl/top/front_end.sv with LinePorts = 1) on the line port: a
-// rate bench for scenes with DRAW_FE draws until the line memory system is in pineda_top.
+// The geometry front end alone (rtl/top/front_end.sv) on the line port: a rate bench for
+// scenes with DRAW_FE draws, without the rest of the GPU.
 //
 // The scene is run through the golden model (model::Gpu) with its trace on; the CP's idraw
 // packets (cp_idraw) drive the front end's input and its output (pa_tri) is checked packet for
@@ -68,8 +68,6 @@ int main(int argc, char** argv) {
   dut.vf_mem_req_ready_i = 0;
   dut.if_mem_rsp_valid_i = 0;
   dut.vf_mem_rsp_valid_i = 0;
-  dut.mem_req_ready_i = 0;
-  dut.mem_rsp_valid_i = 0;
   drv.reset();
 
   size_t next_in = 0, next_out = 0;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // RTL vs model: input assembler (rtl/ia/ia.sv vs cpp_model/ia/input_assembler), reading its
-// vertex buffers over the line port (LineDram) with random latency and reduced bandwidth.
+// vertex buffers over the line port (LineDram) with random latency and reduced bandwidth. The
+// vertex buffers start at any dword, so the assembler's groups (InDwords dwords, aligned) start
+// and end partial and a triangle straddles them at every offset; and its rate on one long draw.
 #define CATCH_CONFIG_MAIN
 #include "Via.h"
 #include "ia/input_assembler.h"
@@ -30,7 +32,7 @@ TEST_CASE("ia: draws of random vertex buffers, saturation, leftovers") {
                                      : static_cast<uint32_t>(g.range(-300000, 300000));
       mem.write32(vb + i * 4, v);
     }
-    vb += (first + n) * 8 + 64;
+    vb += (first + n) * 8 + 64 + 4 * static_cast<uint32_t>(g.range(0, 15));  // any dword of a line
     dp.color = static_cast<uint32_t>(g.bits64());
     dp.target.base = 0x10000000u;
     dp.target.pitch = 1024;
@@ -46,6 +48,9 @@ TEST_CASE("ia: draws of random vertex buffers, saturation, leftovers") {
   wrap.vertex_count = 6;
   for (uint32_t i = 0; i < 12; ++i) mem.write32(0xFFFFFFF0u + i * 4, i * 1000);
   in.push_back(wrap);
+  wrap.vb_base = 0xFFFFFFF4u;  // the same, starting on an odd dword
+  wrap.vertex_count = 5;
+  in.push_back(wrap);
   in.push_back(tb::PrimGen::token<DrawPkt>());
   model::InputAssembler ia;
   std::vector<TriPkt> exp;
@@ -57,4 +62,30 @@ TEST_CASE("ia: draws of random vertex buffers, saturation, leftovers") {
   dram.jitter = 100;
   dram.bytes_per_clock = 8;  // a quarter of the default: the reader waits on bandwidth too
   tb::check_unit<Via>("ia.random", in, exp, seed, &mem, dram);
+}
+
+// Rate: one long draw from an odd dword, no stalls, 200 cycles, 32 bytes/clock. InDwords = 4
+// consumes a triangle every 1.5 clocks: 6,000 dwords in ~1,500 clocks after the first line
+// arrives. 1 dword per clock (the IA before) would need 6,000.
+TEST_CASE("ia: rate on one long draw") {
+  Memory mem;
+  DrawPkt dp;
+  dp.vb_base = 0x00200004u;
+  dp.vertex_count = 3000;
+  dp.color = 0xff00ff00u;
+  for (uint32_t i = 0; i < dp.vertex_count * 2; ++i) mem.write32(dp.vb_base + 4 * i, i * 37u);
+  const std::vector<DrawPkt> in{dp};
+  const auto exp = model::InputAssembler().process(dp, mem);
+  tb::UnitBenchConfig cfg;
+  cfg.seed = 1;
+  cfg.in_gap = 0;
+  cfg.out_stall = 0;
+  cfg.test = "ia.rate";
+  const auto r = tb::run_unit_bench<Via>(in, exp, cfg, &mem);
+  INFO(r.report);
+  REQUIRE(r.ok);
+  const double dw = static_cast<double>(dp.vertex_count * 2) / static_cast<double>(r.cycles - 200);
+  std::printf("ia: %zu triangles in %llu cycles: %.2f vertex dwords/clock after the 200-cycle latency\n",
+              exp.size(), static_cast<unsigned long long>(r.cycles), dw);
+  CHECK(dw >= 3.5);
 }

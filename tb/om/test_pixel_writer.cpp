@@ -39,9 +39,9 @@ Expect expect(const PwCase& c, uint32_t entries) {
   const auto emit = [&e](const MemLineReq& r) { e.lines.push_back(r); };
   for (const auto& seg : c.segments) {
     for (const QuadPkt& q : seg) {
-      model::PixelWriter::pixel_writes(q, [&](const MemReq& r) {
-        model::PixelWriter::apply(r, e.mem);
-        since[static_cast<uint32_t>(r.addr) & ~3u] = static_cast<uint32_t>(r.wdata);
+      model::PixelWriter::pixel_writes(q, [&](const model::PixelWrite& w) {
+        model::PixelWriter::apply(w, e.mem);
+        since[w.addr & ~3u] = w.data;
       });
       pw.process(q, emit);
       if (q.eop) {

@@ -186,9 +186,12 @@ void TopHarness::tick() {
 
 TopResult TopHarness::run(const ExpectedStreams& exp) {
   TopResult res;
-  auto pixel_of = [this](const MemReq& r) -> std::string {
-    if (cfg_.rt_pitch == 0) return "";
-    const uint32_t off = static_cast<uint32_t>(r.addr) - cfg_.rt_base;
+  // A colour line write: the pixel at its first written byte.
+  auto pixel_of = [this](const MemLineReq& r) -> std::string {
+    if (cfg_.rt_pitch == 0 || r.be == 0) return "";
+    int first = 0;
+    while (((r.be >> first) & 1u) == 0) ++first;
+    const uint32_t off = (static_cast<uint32_t>(r.addr) & ~63u) + static_cast<uint32_t>(first) - cfg_.rt_base;
     return "pixel=(" + std::to_string((off % cfg_.rt_pitch) / 4) + "," +
            std::to_string(off / cfg_.rt_pitch) + ")";
   };
@@ -197,7 +200,7 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
     using T = decltype(traits);
     using Pkt = typename T::Pkt;
     typename StreamChecker<Pkt>::Locator extra;
-    if constexpr (std::is_same_v<Pkt, MemReq>) extra = pixel_of;
+    if constexpr (std::is_same_v<Pkt, MemLineReq>) extra = pixel_of;
     if constexpr (T::multi_rast == MultiRast::PER_LANE || T::multi_rast == MultiRast::PER_OWNER) {
       if (kNumRast > 1) {  // each rasterizer's own stream: the model's filtered by owner (tokens go to all)
         tap.split.resize(kNumRast);

@@ -66,11 +66,13 @@ TEST_CASE("contract: every packet survives pack/unpack", "[contract]") {
     QuadPkt c;
     c.qx = r.u(13); c.qy = r.u(13); c.mask = r.u(16); c.color = r.u(32); c.target = rtarget(r); c.tri_id = r.u(32);
     round_trip(c);
-    MemReq m;
-    m.we = r.u(1); m.addr = r.u(32); m.wdata = r.u(32); m.be = r.u(4); m.tag = r.u(8);
+    MemLineReq m;
+    m.we = r.u(1); m.addr = r.u(32); m.be = r.u(64); m.src = r.u(4); m.tag = r.u(8);
+    for (auto& w : m.wdata) w.data = r.u(32);
     round_trip(m);
-    MemRsp rs;
-    rs.we = r.u(1); rs.rdata = r.u(32); rs.tag = r.u(8);
+    MemLineRsp rs;
+    rs.we = r.u(1); rs.src = r.u(4); rs.tag = r.u(8);
+    for (auto& w : rs.rdata) w.data = r.u(32);
     round_trip(rs);
   }
 }
@@ -110,8 +112,8 @@ TEST_CASE("contract: generated constants are consistent with the docs", "[contra
   CHECK(SetupPkt::WIDTH == 644);
   CHECK(TilePkt::WIDTH == 656);
   CHECK(QuadPkt::WIDTH == 645);
-  CHECK(MemReq::WIDTH == 77);
-  CHECK(MemRsp::WIDTH == 41);
+  CHECK(MemLineReq::WIDTH == 621);
+  CHECK(MemLineRsp::WIDTH == 525);
   CHECK(std::string(BOUNDARY_NAMES[0]) == "cp_draw");
   CHECK(std::string(BOUNDARY_NAMES[4]) == "fine_quad");
   CHECK(std::string(BOUNDARY_NAMES[5]) == "pw_mem");
