@@ -95,7 +95,7 @@ module vtx #(
   logic               out_free, s3_last, s3_go, s3_free, s2_free, s1_free;
   logic               issue, issue_last, issue_token;
   pineda_pkg::fvec4_t pos;
-  pineda_pkg::fvec4_t [Lanes-1:0] row;
+  logic [Lanes-1:0][127:0] row;  // per lane: its matrix row (fvec4_t: x at the top, w at the bottom)
   ctx_t               in_ctx;
 
   always_comb begin
@@ -124,7 +124,7 @@ module vtx #(
     in_fire    = in_valid_i && in_ready_o;
 
     for (int l = 0; l < Lanes; l++) begin
-      row[l] = pineda_pkg::fvec4_t'(mat_q[2'(beat_q * Lanes + l)]);
+      row[l] = mat_q[2'(beat_q * Lanes + l)];
     end
     pos = in_i.pos;
 
@@ -141,10 +141,10 @@ module vtx #(
   logic [Lanes-1:0][31:0]      add1, add2, add3;
 
   for (genvar l = 0; l < Lanes; l++) begin : g_lane
-    fp32_mul u_mul0 (.a_i(row[l].x), .b_i(pos.x), .y_o(prod[l][0]));
-    fp32_mul u_mul1 (.a_i(row[l].y), .b_i(pos.y), .y_o(prod[l][1]));
-    fp32_mul u_mul2 (.a_i(row[l].z), .b_i(pos.z), .y_o(prod[l][2]));
-    fp32_mul u_mul3 (.a_i(row[l].w), .b_i(pos.w), .y_o(prod[l][3]));
+    fp32_mul u_mul0 (.a_i(row[l][127:96]), .b_i(pos.x), .y_o(prod[l][0]));
+    fp32_mul u_mul1 (.a_i(row[l][95:64]),  .b_i(pos.y), .y_o(prod[l][1]));
+    fp32_mul u_mul2 (.a_i(row[l][63:32]),  .b_i(pos.z), .y_o(prod[l][2]));
+    fp32_mul u_mul3 (.a_i(row[l][31:0]),   .b_i(pos.w), .y_o(prod[l][3]));
 
     fp32_add u_add1 (.a_i(s1_p_q[l][0]), .b_i(s1_p_q[l][1]), .y_o(add1[l]));  // p0 + p1
     fp32_add u_add2 (.a_i(s2_sum_q[l]),  .b_i(s2_p2_q[l]),   .y_o(add2[l]));  // + p2
