@@ -94,7 +94,7 @@ class Struct(NamedTuple):
 
 # ----------------------------------------------------------------------------- constants
 # Values are ints; sv_width is given where SV wants a typed constant (compared with a field).
-CONTRACT_VERSION = 7  # bumped whenever any packet, encoding or register changes
+CONTRACT_VERSION = 8  # bumped whenever any packet, encoding or register changes
 FP32_ONE = 0x3F800000
 CONSTANTS = [
     Const("CONTRACT_VERSION", CONTRACT_VERSION, "bumped whenever any packet, encoding or register changes"),
@@ -130,6 +130,25 @@ CONSTANTS = [
     Const("INDEX_CUT_16", 0xFFFF, "16-bit strip-cut index"),
     Const("INDEX_CUT_32", 0xFFFFFFFF, "32-bit strip-cut index"),
     Const("FE_STATE_END", 64, "SET_STATE indices [NUM_STATE, FE_STATE_END) are front-end state, sent down the front end as writes"),
+    Const("DEPTH_MAX", 0xFFFFFF, "D24 UNORM: the depth 1.0 (depth values are 24-bit integers 0..2^24-1)", 24),
+    # comparison functions (FE_DEPTH.DEPTH_FUNC, stencil funcs): D3D11_COMPARISON_* - 1; pass when (ref OP stored)
+    Const("CMP_NEVER", 0, "never passes", 3),
+    Const("CMP_LESS", 1, "new < stored", 3),
+    Const("CMP_EQUAL", 2, "new == stored", 3),
+    Const("CMP_LESS_EQUAL", 3, "new <= stored", 3),
+    Const("CMP_GREATER", 4, "new > stored", 3),
+    Const("CMP_NOT_EQUAL", 5, "new != stored", 3),
+    Const("CMP_GREATER_EQUAL", 6, "new >= stored", 3),
+    Const("CMP_ALWAYS", 7, "always passes", 3),
+    # stencil operations: D3D11_STENCIL_OP_* - 1
+    Const("SOP_KEEP", 0, "keep the stored stencil", 3),
+    Const("SOP_ZERO", 1, "0", 3),
+    Const("SOP_REPLACE", 2, "the reference", 3),
+    Const("SOP_INCR_SAT", 3, "min(s + 1, 255)", 3),
+    Const("SOP_DECR_SAT", 4, "max(s - 1, 0)", 3),
+    Const("SOP_INVERT", 5, "~s", 3),
+    Const("SOP_INCR", 6, "s + 1 (wraps)", 3),
+    Const("SOP_DECR", 7, "s - 1 (wraps)", 3),
     Const("ATTR_FMT_NONE", 0, "attribute not fetched: reads the default (0, 0, 0, 1)"),
     Const("ATTR_FMT_F32X1", 1, "one FP32; y, z, w default to 0, 0, 1"),
     Const("ATTR_FMT_F32X2", 2, "two FP32; z, w default to 0, 1"),
@@ -170,6 +189,10 @@ OPCODES = [
             BitField("DRAW_FE_INDEX32", 1, 1, "32-bit indices"),
             BitField("DRAW_FE_STRIP", 2, 2, "triangle strip"),
             BitField("DRAW_FE_RESTART", 3, 3, "strip restart at the cut index"))),
+    Opcode("OP_CLEAR", 0x0B, 5, "clear a rectangle of a target (docs/depth.md): payload = target byte address, pitch [15:0] | 4x MSAA [16], x0 [15:0] | x1 [31:16], y0 | y1 << 16 (half-open, clamped to MAX_RT_DIM), value; arg[2:0] must name the colour target alone or depth and/or stencil",
+           (BitField("CLEAR_COLOR", 0, 0, "colour target: every sample = value (RGBA8)"),
+            BitField("CLEAR_DEPTH", 1, 1, "depth-stencil target: depth = value[23:0]"),
+            BitField("CLEAR_STENCIL", 2, 2, "depth-stencil target: stencil = value[31:24]"))),
     Opcode("OP_END", 0x0F, 0, "stop; STATUS.HALTED, IRQ cause END"),
 ]
 
@@ -181,6 +204,11 @@ SIZE_FIELDS = (BitField("RT_WIDTH", 15, 0, "width in pixels"),
 SCISSOR_FIELDS = (BitField("SCISSOR_LO", 15, 0, "x0 / y0, inclusive"),
                   BitField("SCISSOR_HI", 31, 16, "x1 / y1, exclusive"))
 SCISSOR_RESET = 0xFFFF0000
+# One face's stencil function and operations (FE_STENCIL_OPS halves, ds_state_t.s_front / s_back).
+STENCIL_FACE_FIELDS = (BitField("SFACE_FUNC", 2, 0, "CMP_*: pass when ((ref & read mask) OP (stored & read mask))"),
+                       BitField("SFACE_FAIL", 5, 3, "SOP_* when the stencil test fails"),
+                       BitField("SFACE_ZFAIL", 8, 6, "SOP_* when stencil passes and depth fails"),
+                       BitField("SFACE_PASS", 11, 9, "SOP_* when both pass"))
 
 # Draw-state registers (SET_STATE index space [0, NUM_STATE)).
 STATE_REGS = [
@@ -211,6 +239,19 @@ FE_STATE = [
     StateReg("FE_ATTR_TEX1", 25, 0, "texture coordinate 1 attribute (same layout)"),
     StateReg("FE_IB_BASE", 26, 0, "held by the CP: index buffer byte address (into idraw_pkt_t.ib_base)"),
     StateReg("FE_IB_SIZE", 27, 0, "held by the CP: index buffer size in bytes (into idraw_pkt_t.ib_size)"),
+    StateReg("FE_DS_BASE", 28, 0, "depth-stencil target byte address (D24_UNORM_S8_UINT, layout as the colour target: docs/depth.md)"),
+    StateReg("FE_DS_PITCH", 29, 0, "depth-stencil target row pitch in bytes ([15:0]); its MSAA mode is the colour target's"),
+    StateReg("FE_DEPTH", 30, 0, "depth test state (reset: off)",
+             (BitField("DEPTH_ENABLE", 0, 0, "depth test on"),
+              BitField("DEPTH_FUNC", 3, 1, "CMP_*: pass when (new depth OP stored depth)"),
+              BitField("DEPTH_WRITE", 4, 4, "write the new depth where the sample passes"),
+              BitField("DEPTH_LATE", 5, 5, "late Z: test after the pixel stage (same results where both are valid)"),
+              BitField("DEPTH_HIZ", 6, 6, "hierarchical Z may reject tiles"))),
+    StateReg("FE_STENCIL", 31, 0xFFFF0000, "stencil state (reset: off, masks 0xFF)",
+             (BitField("STENCIL_ENABLE", 0, 0, "stencil test on"),
+              BitField("STENCIL_REF", 15, 8, "reference value"),
+              BitField("STENCIL_READ_MASK", 23, 16, "ANDed with the reference and the stored value before the compare"),
+              BitField("STENCIL_WRITE_MASK", 31, 24, "bits of the stored stencil an operation may change"))),
     StateReg("FE_MATRIX0", 32, tuple(FP32_ONE if r == c else 0 for r in range(4) for c in range(4)),
              "position matrix M[r][c] at FE_MATRIX0 + 4r + c (FP32; reset the identity)", count=16),
     StateReg("FE_VP_X", 48, 0, "viewport top-left X (FP32)"),
@@ -228,6 +269,9 @@ FE_STATE = [
     StateReg("FE_RT_SIZE", 57, 0, "width [15:0], height [31:16] (as ST_RT_SIZE)"),
     StateReg("FE_SCISSOR_X", 58, SCISSOR_RESET, "scissor x0 [15:0], x1 [31:16] (as ST_SCISSOR_X)"),
     StateReg("FE_SCISSOR_Y", 59, SCISSOR_RESET, "scissor y0 [15:0], y1 [31:16] (as ST_SCISSOR_Y)"),
+    StateReg("FE_STENCIL_OPS", 60, 0x00070007, "stencil functions and operations: front faces [11:0], back faces [27:16] (reset: ALWAYS, KEEP)",
+             (BitField("STENCIL_FRONT", 11, 0, "front faces: STENCIL_FACE_* layout"),
+              BitField("STENCIL_BACK", 27, 16, "back faces: STENCIL_FACE_* layout"))),
 ]
 
 # Host register port: dword index (HOST_ADDR_BITS wide) -> register.
@@ -304,6 +348,27 @@ STRUCTS = [
         Field("b", 25, "s", "xj - xi (16.8)"),
         Field("e", 50, "s", "value at a reference sample (see the packet)"),
     ]),
+    Struct("dword_t", "Dword", "one 32-bit data word of a memory line", [
+        Field("data", 32, "u", ""),
+    ]),
+    Struct("ds_state_t", "DsState", "depth-stencil state carried with the work from PA to ZS (FE_DS_*, FE_DEPTH, FE_STENCIL, FE_STENCIL_OPS)", [
+        Field("base", 32, "u", "FE_DS_BASE"),
+        Field("pitch", 16, "u", "FE_DS_PITCH[15:0]"),
+        Field("z_enable", 1, "u", "FE_DEPTH.DEPTH_ENABLE"),
+        Field("z_func", 3, "u", "FE_DEPTH.DEPTH_FUNC (CMP_*)"),
+        Field("z_write", 1, "u", "FE_DEPTH.DEPTH_WRITE"),
+        Field("late_z", 1, "u", "FE_DEPTH.DEPTH_LATE"),
+        Field("hiz", 1, "u", "FE_DEPTH.DEPTH_HIZ"),
+        Field("s_enable", 1, "u", "FE_STENCIL.STENCIL_ENABLE"),
+        Field("s_ref", 8, "u", ""),
+        Field("s_read_mask", 8, "u", ""),
+        Field("s_write_mask", 8, "u", ""),
+        Field("s_front", 12, "u", "STENCIL_FACE_* layout"),
+        Field("s_back", 12, "u", "STENCIL_FACE_* layout"),
+    ]),
+    Struct("d24_t", "D24", "one D24 UNORM depth value", [
+        Field("v", 24, "u", "0 .. DEPTH_MAX"),
+    ]),
     # ---- stream packets
     Struct("draw_pkt_t", "DrawPkt", "CP -> IA: one draw with the state it needs carried along", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
@@ -322,6 +387,9 @@ STRUCTS = [
         Field("target", 1, "target_t", ""),
         Field("clip", 1, "rect_t", ""),
         Field("tri_id", 32, "u", "sequence number of the triangle since reset"),
+        Field("z", 3, "dword_t", "per-vertex screen depth, FP32 (PA's attr.z; 0 from OP_DRAW)"),
+        Field("front", 1, "u", "front facing (PA's facing; 1 from OP_DRAW)"),
+        Field("ds", 1, "ds_state_t", "depth-stencil state (0, off, from OP_DRAW)"),
     ]),
     Struct("setup_pkt_t", "SetupPkt", "SETUP -> COARSE: a triangle that may cover samples", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
@@ -332,6 +400,8 @@ STRUCTS = [
         Field("color", 32, "u", ""),
         Field("target", 1, "target_t", ""),
         Field("tri_id", 32, "u", ""),
+        Field("front", 1, "u", ""),
+        Field("ds", 1, "ds_state_t", ""),
     ]),
     Struct("tile_pkt_t", "TilePkt", "COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
@@ -343,6 +413,10 @@ STRUCTS = [
         Field("color", 32, "u", ""),
         Field("target", 1, "target_t", ""),
         Field("tri_id", 32, "u", ""),
+        Field("zmin", 24, "u", "D24: no sample of the tile inside the triangle has a smaller depth (for HIZ)"),
+        Field("zmax", 24, "u", "D24: nor a larger one"),
+        Field("front", 1, "u", ""),
+        Field("ds", 1, "ds_state_t", ""),
     ]),
     Struct("quad_pkt_t", "QuadPkt", "FINE -> PW: coverage of one 2x2 pixel quad (never empty)", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
@@ -352,6 +426,17 @@ STRUCTS = [
         Field("color", 32, "u", ""),
         Field("target", 1, "target_t", ""),
         Field("tri_id", 32, "u", ""),
+        Field("z", 16, "d24_t", "depth of each sample, indexed like mask (clamped to the viewport depth range, D24); 0 where mask is 0"),
+        Field("front", 1, "u", ""),
+        Field("ds", 1, "ds_state_t", ""),
+    ]),
+    Struct("clear_pkt_t", "ClearPkt", "CP -> ZS (depth/stencil) or the colour clear path: one OP_CLEAR, sent once the pipe is idle", [
+        Field("color", 1, "u", "CLEAR_COLOR"),
+        Field("depth", 1, "u", "CLEAR_DEPTH"),
+        Field("stencil", 1, "u", "CLEAR_STENCIL"),
+        Field("target", 1, "target_t", "the cleared target"),
+        Field("rect", 1, "rect_t", "pixels, half-open, clamped to MAX_RT_DIM"),
+        Field("value", 32, "u", "RGBA8, or depth [23:0] and stencil [31:24]"),
     ]),
     Struct("mem_req_t", "MemReq", "memory request (client -> arbiter -> memory)", [
         Field("we", 1, "u", "1 = write"),
@@ -364,9 +449,6 @@ STRUCTS = [
         Field("we", 1, "u", "1 = write acknowledgement"),
         Field("rdata", 32, "u", ""),
         Field("tag", 8, "u", ""),
-    ]),
-    Struct("dword_t", "Dword", "one 32-bit data word of a memory line", [
-        Field("data", 32, "u", ""),
     ]),
     Struct("mem_line_req_t", "MemLineReq", "line-port request (client -> line arbiter -> memory): one aligned 64-byte line", [
         Field("we", 1, "u", "1 = write"),
@@ -478,6 +560,8 @@ STRUCTS = [
         Field("attr", 3, "pa_attr_t", "per-vertex attributes, same order as v"),
         Field("prim_id", 32, "u", "prim_id of the input triangle it comes from"),
         Field("draw_id", 16, "u", ""),
+        Field("front", 1, "u", "front facing (FE_RASTER.RASTER_FRONT_CCW and the snapped winding)"),
+        Field("ds", 1, "ds_state_t", "depth-stencil state of the draw"),
     ]),
 ]
 

@@ -59,6 +59,7 @@ def all_bitfields():
     cands = [(b, "command header") for b in defs.CMD_FIELDS]
     cands += [(b, f"{o.name} arg") for o in defs.OPCODES for b in o.args]
     cands += [(b, f"{r.name}") for r in defs.STATE_REGS + defs.FE_STATE for b in r.fields]
+    cands += [(b, "one stencil face (FE_STENCIL_OPS halves)") for b in defs.STENCIL_FACE_FIELDS]
     for b, where in cands:
         if b.name not in seen:
             seen.add(b.name)

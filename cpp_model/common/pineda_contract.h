@@ -12,7 +12,7 @@
 
 namespace pineda {
 
-constexpr uint32_t CONTRACT_VERSION = 7u;  // bumped whenever any packet, encoding or register changes
+constexpr uint32_t CONTRACT_VERSION = 8u;  // bumped whenever any packet, encoding or register changes
 constexpr uint32_t COORD_W = 24u;  // snapped coordinate width: signed 16.8 fixed point
 constexpr uint32_t COORD_FRAC = 8u;  // fractional bits of a snapped coordinate
 constexpr uint32_t DELTA_W = 25u;  // edge coefficient width (difference of two COORD_W values)
@@ -42,6 +42,23 @@ constexpr uint32_t VTX_BATCH_TRIS = 64u;  // triangles per batch at most (a batc
 constexpr uint32_t INDEX_CUT_16 = 65535u;  // 16-bit strip-cut index
 constexpr uint32_t INDEX_CUT_32 = 4294967295u;  // 32-bit strip-cut index
 constexpr uint32_t FE_STATE_END = 64u;  // SET_STATE indices [NUM_STATE, FE_STATE_END) are front-end state, sent down the front end as writes
+constexpr uint32_t DEPTH_MAX = 16777215u;  // D24 UNORM: the depth 1.0 (depth values are 24-bit integers 0..2^24-1)
+constexpr uint32_t CMP_NEVER = 0u;  // never passes
+constexpr uint32_t CMP_LESS = 1u;  // new < stored
+constexpr uint32_t CMP_EQUAL = 2u;  // new == stored
+constexpr uint32_t CMP_LESS_EQUAL = 3u;  // new <= stored
+constexpr uint32_t CMP_GREATER = 4u;  // new > stored
+constexpr uint32_t CMP_NOT_EQUAL = 5u;  // new != stored
+constexpr uint32_t CMP_GREATER_EQUAL = 6u;  // new >= stored
+constexpr uint32_t CMP_ALWAYS = 7u;  // always passes
+constexpr uint32_t SOP_KEEP = 0u;  // keep the stored stencil
+constexpr uint32_t SOP_ZERO = 1u;  // 0
+constexpr uint32_t SOP_REPLACE = 2u;  // the reference
+constexpr uint32_t SOP_INCR_SAT = 3u;  // min(s + 1, 255)
+constexpr uint32_t SOP_DECR_SAT = 4u;  // max(s - 1, 0)
+constexpr uint32_t SOP_INVERT = 5u;  // ~s
+constexpr uint32_t SOP_INCR = 6u;  // s + 1 (wraps)
+constexpr uint32_t SOP_DECR = 7u;  // s - 1 (wraps)
 constexpr uint32_t ATTR_FMT_NONE = 0u;  // attribute not fetched: reads the default (0, 0, 0, 1)
 constexpr uint32_t ATTR_FMT_F32X1 = 1u;  // one FP32; y, z, w default to 0, 0, 1
 constexpr uint32_t ATTR_FMT_F32X2 = 2u;  // two FP32; z, w default to 0, 1
@@ -64,6 +81,7 @@ constexpr uint32_t OP_RET = 7u;  // return from the current IB (an IB that runs 
 constexpr uint32_t OP_INTERRUPT = 8u;  // INT_PAYLOAD = payload, IRQ cause INTERRUPT
 constexpr uint32_t OP_COPY = 9u;  // payload = src byte address, dst byte address, byte count (DMA, any alignment)
 constexpr uint32_t OP_DRAW_FE = 10u;  // a front-end draw (object-space vertices, transform, clip): payload = first, count, base_vertex, instance_count, start_instance; arg[11:4] must be 0
+constexpr uint32_t OP_CLEAR = 11u;  // clear a rectangle of a target (docs/depth.md): payload = target byte address, pitch [15:0] | 4x MSAA [16], x0 [15:0] | x1 [31:16], y0 | y1 << 16 (half-open, clamped to MAX_RT_DIM), value; arg[2:0] must name the colour target alone or depth and/or stencil
 constexpr uint32_t OP_END = 15u;  // stop; STATUS.HALTED, IRQ cause END
 constexpr uint32_t OP_DRAW_LEN = 2u;  // payload dwords of OP_DRAW
 constexpr uint32_t OP_WRITE_REG_LEN = 1u;  // payload dwords of OP_WRITE_REG
@@ -74,6 +92,7 @@ constexpr uint32_t OP_RET_LEN = 0u;  // payload dwords of OP_RET
 constexpr uint32_t OP_INTERRUPT_LEN = 1u;  // payload dwords of OP_INTERRUPT
 constexpr uint32_t OP_COPY_LEN = 3u;  // payload dwords of OP_COPY
 constexpr uint32_t OP_DRAW_FE_LEN = 5u;  // payload dwords of OP_DRAW_FE
+constexpr uint32_t OP_CLEAR_LEN = 5u;  // payload dwords of OP_CLEAR
 constexpr uint32_t OP_END_LEN = 0u;  // payload dwords of OP_END
 constexpr uint32_t ST_VB_BASE = 0u;  // state index; reset 0x00000000; vertex buffer byte address (dword aligned)
 constexpr uint32_t ST_COLOR = 1u;  // state index; reset 0x00000000; flat colour RGBA8: R in [7:0], G [15:8], B [23:16], A [31:24]
@@ -101,6 +120,10 @@ constexpr uint32_t FE_ATTR_TEX0 = 24u;  // front-end state: texture coordinate 0
 constexpr uint32_t FE_ATTR_TEX1 = 25u;  // front-end state: texture coordinate 1 attribute (same layout)
 constexpr uint32_t FE_IB_BASE = 26u;  // front-end state: held by the CP: index buffer byte address (into idraw_pkt_t.ib_base)
 constexpr uint32_t FE_IB_SIZE = 27u;  // front-end state: held by the CP: index buffer size in bytes (into idraw_pkt_t.ib_size)
+constexpr uint32_t FE_DS_BASE = 28u;  // front-end state: depth-stencil target byte address (D24_UNORM_S8_UINT, layout as the colour target: docs/depth.md)
+constexpr uint32_t FE_DS_PITCH = 29u;  // front-end state: depth-stencil target row pitch in bytes ([15:0]); its MSAA mode is the colour target's
+constexpr uint32_t FE_DEPTH = 30u;  // front-end state: depth test state (reset: off)
+constexpr uint32_t FE_STENCIL = 31u;  // front-end state: stencil state (reset: off, masks 0xFF)
 constexpr uint32_t FE_MATRIX0 = 32u;  // front-end state: position matrix M[r][c] at FE_MATRIX0 + 4r + c (FP32; reset the identity)
 constexpr uint32_t FE_VP_X = 48u;  // front-end state: viewport top-left X (FP32)
 constexpr uint32_t FE_VP_Y = 49u;  // front-end state: viewport top-left Y (FP32)
@@ -114,8 +137,11 @@ constexpr uint32_t FE_RT_PITCH = 56u;  // front-end state: render target row pit
 constexpr uint32_t FE_RT_SIZE = 57u;  // front-end state: width [15:0], height [31:16] (as ST_RT_SIZE)
 constexpr uint32_t FE_SCISSOR_X = 58u;  // front-end state: scissor x0 [15:0], x1 [31:16] (as ST_SCISSOR_X)
 constexpr uint32_t FE_SCISSOR_Y = 59u;  // front-end state: scissor y0 [15:0], y1 [31:16] (as ST_SCISSOR_Y)
+constexpr uint32_t FE_STENCIL_OPS = 60u;  // front-end state: stencil functions and operations: front faces [11:0], back faces [27:16] (reset: ALWAYS, KEEP)
+constexpr uint32_t FE_STENCIL_RESET = 4294901760u;
 constexpr uint32_t FE_SCISSOR_X_RESET = 4294901760u;
 constexpr uint32_t FE_SCISSOR_Y_RESET = 4294901760u;
+constexpr uint32_t FE_STENCIL_OPS_RESET = 458759u;
 constexpr uint32_t REG_ID = 0u;  // RO: 0x5049 in [31:16], CONTRACT_VERSION in [15:0] (ID_VALUE)
 constexpr uint32_t REG_CONTROL = 1u;  // RW: bit0 ENABLE; bit1 CP_RESET (write 1: abort and reset the decoder, reads 0); any write clears STATUS.HALTED
 constexpr uint32_t REG_STATUS = 2u;  // RO: bit0 RUNNING, bit1 HALTED, bit2 ERROR, bit3 PIPE_BUSY, bit4 RING_EMPTY, bit5 WAITING, bit6 IN_IB, bit7 COPYING
@@ -134,7 +160,7 @@ constexpr uint32_t REG_WATCHDOG = 14u;  // RW: WAIT_REG watchdog in cycles (0 = 
 constexpr uint32_t REG_IB_DEPTH = 15u;  // RO: return-stack entries in use
 constexpr uint32_t REG_FENCE0 = 16u;  // RW: fence registers FENCE0..FENCE15 at 0x10..0x1F
 constexpr uint32_t REG_PERF0 = 64u;  // RO: performance counters, see PERF_* (index = REG_PERF0 + PERF_x)
-constexpr uint32_t ID_VALUE = 1346961415u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+constexpr uint32_t ID_VALUE = 1346961416u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
 constexpr uint32_t VALID_LIMIT_RESET = 4294967295u;  // reset value of REG_VALID_LIMIT
 constexpr uint32_t STATUS_RUNNING = 0u;  // STATUS bit index
 constexpr uint32_t STATUS_HALTED = 1u;  // STATUS bit index
@@ -183,6 +209,9 @@ constexpr uint32_t DRAW_FE_INDEXED_BIT = 0u;  // OP_DRAW_FE arg: indices from th
 constexpr uint32_t DRAW_FE_INDEX32_BIT = 1u;  // OP_DRAW_FE arg: 32-bit indices
 constexpr uint32_t DRAW_FE_STRIP_BIT = 2u;  // OP_DRAW_FE arg: triangle strip
 constexpr uint32_t DRAW_FE_RESTART_BIT = 3u;  // OP_DRAW_FE arg: strip restart at the cut index
+constexpr uint32_t CLEAR_COLOR_BIT = 0u;  // OP_CLEAR arg: colour target: every sample = value (RGBA8)
+constexpr uint32_t CLEAR_DEPTH_BIT = 1u;  // OP_CLEAR arg: depth-stencil target: depth = value[23:0]
+constexpr uint32_t CLEAR_STENCIL_BIT = 2u;  // OP_CLEAR arg: depth-stencil target: stencil = value[31:24]
 constexpr uint32_t RT_PITCH_MSB = 15u;  // ST_RT_PITCH: row pitch in bytes
 constexpr uint32_t RT_PITCH_LSB = 0u;  // ST_RT_PITCH: row pitch in bytes
 constexpr uint32_t RT_MSAA_BIT = 16u;  // ST_RT_PITCH: 4x MSAA (4 samples per pixel)
@@ -199,10 +228,35 @@ constexpr uint32_t ATTR_FMT_LSB = 0u;  // FE_ATTR_POS: ATTR_FMT_*
 constexpr uint32_t ATTR_BUF1_BIT = 3u;  // FE_ATTR_POS: from vertex buffer 1 (per instance)
 constexpr uint32_t ATTR_OFFSET_MSB = 31u;  // FE_ATTR_POS: byte offset in the vertex
 constexpr uint32_t ATTR_OFFSET_LSB = 16u;  // FE_ATTR_POS: byte offset in the vertex
+constexpr uint32_t DEPTH_ENABLE_BIT = 0u;  // FE_DEPTH: depth test on
+constexpr uint32_t DEPTH_FUNC_MSB = 3u;  // FE_DEPTH: CMP_*: pass when (new depth OP stored depth)
+constexpr uint32_t DEPTH_FUNC_LSB = 1u;  // FE_DEPTH: CMP_*: pass when (new depth OP stored depth)
+constexpr uint32_t DEPTH_WRITE_BIT = 4u;  // FE_DEPTH: write the new depth where the sample passes
+constexpr uint32_t DEPTH_LATE_BIT = 5u;  // FE_DEPTH: late Z: test after the pixel stage (same results where both are valid)
+constexpr uint32_t DEPTH_HIZ_BIT = 6u;  // FE_DEPTH: hierarchical Z may reject tiles
+constexpr uint32_t STENCIL_ENABLE_BIT = 0u;  // FE_STENCIL: stencil test on
+constexpr uint32_t STENCIL_REF_MSB = 15u;  // FE_STENCIL: reference value
+constexpr uint32_t STENCIL_REF_LSB = 8u;  // FE_STENCIL: reference value
+constexpr uint32_t STENCIL_READ_MASK_MSB = 23u;  // FE_STENCIL: ANDed with the reference and the stored value before the compare
+constexpr uint32_t STENCIL_READ_MASK_LSB = 16u;  // FE_STENCIL: ANDed with the reference and the stored value before the compare
+constexpr uint32_t STENCIL_WRITE_MASK_MSB = 31u;  // FE_STENCIL: bits of the stored stencil an operation may change
+constexpr uint32_t STENCIL_WRITE_MASK_LSB = 24u;  // FE_STENCIL: bits of the stored stencil an operation may change
 constexpr uint32_t RASTER_CULL_MSB = 1u;  // FE_RASTER: PA_CULL_*
 constexpr uint32_t RASTER_CULL_LSB = 0u;  // FE_RASTER: PA_CULL_*
 constexpr uint32_t RASTER_FRONT_CCW_BIT = 2u;  // FE_RASTER: front faces are counter-clockwise
 constexpr uint32_t RASTER_DEPTH_CLIP_OFF_BIT = 3u;  // FE_RASTER: no near/far clipping
+constexpr uint32_t STENCIL_FRONT_MSB = 11u;  // FE_STENCIL_OPS: front faces: STENCIL_FACE_* layout
+constexpr uint32_t STENCIL_FRONT_LSB = 0u;  // FE_STENCIL_OPS: front faces: STENCIL_FACE_* layout
+constexpr uint32_t STENCIL_BACK_MSB = 27u;  // FE_STENCIL_OPS: back faces: STENCIL_FACE_* layout
+constexpr uint32_t STENCIL_BACK_LSB = 16u;  // FE_STENCIL_OPS: back faces: STENCIL_FACE_* layout
+constexpr uint32_t SFACE_FUNC_MSB = 2u;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
+constexpr uint32_t SFACE_FUNC_LSB = 0u;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
+constexpr uint32_t SFACE_FAIL_MSB = 5u;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when the stencil test fails
+constexpr uint32_t SFACE_FAIL_LSB = 3u;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when the stencil test fails
+constexpr uint32_t SFACE_ZFAIL_MSB = 8u;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when stencil passes and depth fails
+constexpr uint32_t SFACE_ZFAIL_LSB = 6u;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when stencil passes and depth fails
+constexpr uint32_t SFACE_PASS_MSB = 11u;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when both pass
+constexpr uint32_t SFACE_PASS_LSB = 9u;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when both pass
 constexpr uint32_t PERF_CYCLES = 0u;  // perf counter index: cycles since reset
 constexpr uint32_t PERF_CP_BUSY = 1u;  // perf counter index
 constexpr uint32_t PERF_CP_STALLED = 2u;  // perf counter index
@@ -229,11 +283,11 @@ inline constexpr std::array<uint32_t, FE_STATE_END> STATE_RESET = {{
     0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0xFFFF0000u, 0xFFFF0000u, 0x00000000u,  // 0..7
     0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u,  // 8..15
     0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u,  // 16..23
-    0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u,  // 24..31
+    0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0xFFFF0000u,  // 24..31
     0x3F800000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x3F800000u, 0x00000000u, 0x00000000u,  // 32..39
     0x00000000u, 0x00000000u, 0x3F800000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x3F800000u,  // 40..47
     0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u,  // 48..55
-    0x00000000u, 0x00000000u, 0xFFFF0000u, 0xFFFF0000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u,  // 56..63
+    0x00000000u, 0x00000000u, 0xFFFF0000u, 0xFFFF0000u, 0x00070007u, 0x00000000u, 0x00000000u, 0x00000000u,  // 56..63
 }};
 
 // snapped screen-space vertex (SV vtx_t, 48 bits)
@@ -431,6 +485,150 @@ struct Edge {
   }
 };
 
+// one 32-bit data word of a memory line (SV dword_t, 32 bits)
+struct Dword {
+  static constexpr int WIDTH = 32;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "dword_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t data = 0;
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(data));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    data = bits::get(words_, lsb + 0, 32);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static Dword unpack(const uint32_t* words_) { Dword p; p.unpack_at(words_, 0); return p; }
+  Dword canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const Dword& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (data != act.data) out.push_back({pre + "data", bits::hex(static_cast<uint64_t>(data) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.data) & bits::mask(32)), std::to_string(data), std::to_string(act.data)});
+  }
+  bool operator==(const Dword& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const Dword& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "data=" + bits::hex(static_cast<uint64_t>(data) & bits::mask(32));
+    return s + "}";
+  }
+};
+
+// depth-stencil state carried with the work from PA to ZS (FE_DS_*, FE_DEPTH, FE_STENCIL, FE_STENCIL_OPS) (SV ds_state_t, 104 bits)
+struct DsState {
+  static constexpr int WIDTH = 104;
+  static constexpr int WORDS = 4;
+  static constexpr const char* SV_NAME = "ds_state_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t base = 0;  // FE_DS_BASE
+  uint64_t pitch = 0;  // FE_DS_PITCH[15:0]
+  uint64_t z_enable = 0;  // FE_DEPTH.DEPTH_ENABLE
+  uint64_t z_func = 0;  // FE_DEPTH.DEPTH_FUNC (CMP_*)
+  uint64_t z_write = 0;  // FE_DEPTH.DEPTH_WRITE
+  uint64_t late_z = 0;  // FE_DEPTH.DEPTH_LATE
+  uint64_t hiz = 0;  // FE_DEPTH.DEPTH_HIZ
+  uint64_t s_enable = 0;  // FE_STENCIL.STENCIL_ENABLE
+  uint64_t s_ref = 0;
+  uint64_t s_read_mask = 0;
+  uint64_t s_write_mask = 0;
+  uint64_t s_front = 0;  // STENCIL_FACE_* layout
+  uint64_t s_back = 0;  // STENCIL_FACE_* layout
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 72, 32, static_cast<uint64_t>(base));
+    bits::put(words_, lsb + 56, 16, static_cast<uint64_t>(pitch));
+    bits::put(words_, lsb + 55, 1, static_cast<uint64_t>(z_enable));
+    bits::put(words_, lsb + 52, 3, static_cast<uint64_t>(z_func));
+    bits::put(words_, lsb + 51, 1, static_cast<uint64_t>(z_write));
+    bits::put(words_, lsb + 50, 1, static_cast<uint64_t>(late_z));
+    bits::put(words_, lsb + 49, 1, static_cast<uint64_t>(hiz));
+    bits::put(words_, lsb + 48, 1, static_cast<uint64_t>(s_enable));
+    bits::put(words_, lsb + 40, 8, static_cast<uint64_t>(s_ref));
+    bits::put(words_, lsb + 32, 8, static_cast<uint64_t>(s_read_mask));
+    bits::put(words_, lsb + 24, 8, static_cast<uint64_t>(s_write_mask));
+    bits::put(words_, lsb + 12, 12, static_cast<uint64_t>(s_front));
+    bits::put(words_, lsb + 0, 12, static_cast<uint64_t>(s_back));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    base = bits::get(words_, lsb + 72, 32);
+    pitch = bits::get(words_, lsb + 56, 16);
+    z_enable = bits::get(words_, lsb + 55, 1);
+    z_func = bits::get(words_, lsb + 52, 3);
+    z_write = bits::get(words_, lsb + 51, 1);
+    late_z = bits::get(words_, lsb + 50, 1);
+    hiz = bits::get(words_, lsb + 49, 1);
+    s_enable = bits::get(words_, lsb + 48, 1);
+    s_ref = bits::get(words_, lsb + 40, 8);
+    s_read_mask = bits::get(words_, lsb + 32, 8);
+    s_write_mask = bits::get(words_, lsb + 24, 8);
+    s_front = bits::get(words_, lsb + 12, 12);
+    s_back = bits::get(words_, lsb + 0, 12);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static DsState unpack(const uint32_t* words_) { DsState p; p.unpack_at(words_, 0); return p; }
+  DsState canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const DsState& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (base != act.base) out.push_back({pre + "base", bits::hex(static_cast<uint64_t>(base) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.base) & bits::mask(32)), std::to_string(base), std::to_string(act.base)});
+    if (pitch != act.pitch) out.push_back({pre + "pitch", bits::hex(static_cast<uint64_t>(pitch) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.pitch) & bits::mask(16)), std::to_string(pitch), std::to_string(act.pitch)});
+    if (z_enable != act.z_enable) out.push_back({pre + "z_enable", bits::hex(static_cast<uint64_t>(z_enable) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.z_enable) & bits::mask(1)), std::to_string(z_enable), std::to_string(act.z_enable)});
+    if (z_func != act.z_func) out.push_back({pre + "z_func", bits::hex(static_cast<uint64_t>(z_func) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.z_func) & bits::mask(3)), std::to_string(z_func), std::to_string(act.z_func)});
+    if (z_write != act.z_write) out.push_back({pre + "z_write", bits::hex(static_cast<uint64_t>(z_write) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.z_write) & bits::mask(1)), std::to_string(z_write), std::to_string(act.z_write)});
+    if (late_z != act.late_z) out.push_back({pre + "late_z", bits::hex(static_cast<uint64_t>(late_z) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.late_z) & bits::mask(1)), std::to_string(late_z), std::to_string(act.late_z)});
+    if (hiz != act.hiz) out.push_back({pre + "hiz", bits::hex(static_cast<uint64_t>(hiz) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.hiz) & bits::mask(1)), std::to_string(hiz), std::to_string(act.hiz)});
+    if (s_enable != act.s_enable) out.push_back({pre + "s_enable", bits::hex(static_cast<uint64_t>(s_enable) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.s_enable) & bits::mask(1)), std::to_string(s_enable), std::to_string(act.s_enable)});
+    if (s_ref != act.s_ref) out.push_back({pre + "s_ref", bits::hex(static_cast<uint64_t>(s_ref) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.s_ref) & bits::mask(8)), std::to_string(s_ref), std::to_string(act.s_ref)});
+    if (s_read_mask != act.s_read_mask) out.push_back({pre + "s_read_mask", bits::hex(static_cast<uint64_t>(s_read_mask) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.s_read_mask) & bits::mask(8)), std::to_string(s_read_mask), std::to_string(act.s_read_mask)});
+    if (s_write_mask != act.s_write_mask) out.push_back({pre + "s_write_mask", bits::hex(static_cast<uint64_t>(s_write_mask) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.s_write_mask) & bits::mask(8)), std::to_string(s_write_mask), std::to_string(act.s_write_mask)});
+    if (s_front != act.s_front) out.push_back({pre + "s_front", bits::hex(static_cast<uint64_t>(s_front) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.s_front) & bits::mask(12)), std::to_string(s_front), std::to_string(act.s_front)});
+    if (s_back != act.s_back) out.push_back({pre + "s_back", bits::hex(static_cast<uint64_t>(s_back) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.s_back) & bits::mask(12)), std::to_string(s_back), std::to_string(act.s_back)});
+  }
+  bool operator==(const DsState& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const DsState& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "base=" + bits::hex(static_cast<uint64_t>(base) & bits::mask(32));
+    s += " pitch=" + bits::hex(static_cast<uint64_t>(pitch) & bits::mask(16));
+    s += " z_enable=" + bits::hex(static_cast<uint64_t>(z_enable) & bits::mask(1));
+    s += " z_func=" + bits::hex(static_cast<uint64_t>(z_func) & bits::mask(3));
+    s += " z_write=" + bits::hex(static_cast<uint64_t>(z_write) & bits::mask(1));
+    s += " late_z=" + bits::hex(static_cast<uint64_t>(late_z) & bits::mask(1));
+    s += " hiz=" + bits::hex(static_cast<uint64_t>(hiz) & bits::mask(1));
+    s += " s_enable=" + bits::hex(static_cast<uint64_t>(s_enable) & bits::mask(1));
+    s += " s_ref=" + bits::hex(static_cast<uint64_t>(s_ref) & bits::mask(8));
+    s += " s_read_mask=" + bits::hex(static_cast<uint64_t>(s_read_mask) & bits::mask(8));
+    s += " s_write_mask=" + bits::hex(static_cast<uint64_t>(s_write_mask) & bits::mask(8));
+    s += " s_front=" + bits::hex(static_cast<uint64_t>(s_front) & bits::mask(12));
+    s += " s_back=" + bits::hex(static_cast<uint64_t>(s_back) & bits::mask(12));
+    return s + "}";
+  }
+};
+
+// one D24 UNORM depth value (SV d24_t, 24 bits)
+struct D24 {
+  static constexpr int WIDTH = 24;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "d24_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t v = 0;  // 0 .. DEPTH_MAX
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(v));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    v = bits::get(words_, lsb + 0, 24);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static D24 unpack(const uint32_t* words_) { D24 p; p.unpack_at(words_, 0); return p; }
+  D24 canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const D24& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (v != act.v) out.push_back({pre + "v", bits::hex(static_cast<uint64_t>(v) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.v) & bits::mask(24)), std::to_string(v), std::to_string(act.v)});
+  }
+  bool operator==(const D24& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const D24& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "v=" + bits::hex(static_cast<uint64_t>(v) & bits::mask(24));
+    return s + "}";
+  }
+};
+
 // CP -> IA: one draw with the state it needs carried along (SV draw_pkt_t, 254 bits)
 struct DrawPkt {
   static constexpr int WIDTH = 254;
@@ -494,10 +692,10 @@ struct DrawPkt {
   }
 };
 
-// IA -> SETUP: one triangle (SV tri_pkt_t, 318 bits)
+// IA -> SETUP: one triangle (SV tri_pkt_t, 519 bits)
 struct TriPkt {
-  static constexpr int WIDTH = 318;
-  static constexpr int WORDS = 10;
+  static constexpr int WIDTH = 519;
+  static constexpr int WORDS = 17;
   static constexpr const char* SV_NAME = "tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -506,21 +704,30 @@ struct TriPkt {
   Target target{};
   Rect clip{};
   uint64_t tri_id = 0;  // sequence number of the triangle since reset
+  std::array<Dword, 3> z{};  // per-vertex screen depth, FP32 (PA's attr.z; 0 from OP_DRAW)
+  uint64_t front = 0;  // front facing (PA's facing; 1 from OP_DRAW)
+  DsState ds{};  // depth-stencil state (0, off, from OP_DRAW)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 317, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 173 + k * 48);
-    bits::put(words_, lsb + 141, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 92);
-    clip.pack_at(words_, lsb + 32);
-    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 518, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 374 + k * 48);
+    bits::put(words_, lsb + 342, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 293);
+    clip.pack_at(words_, lsb + 233);
+    bits::put(words_, lsb + 201, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 105 + k * 32);
+    bits::put(words_, lsb + 104, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 317, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 173 + k * 48);
-    color = bits::get(words_, lsb + 141, 32);
-    target.unpack_at(words_, lsb + 92);
-    clip.unpack_at(words_, lsb + 32);
-    tri_id = bits::get(words_, lsb + 0, 32);
+    eop = bits::get(words_, lsb + 518, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 374 + k * 48);
+    color = bits::get(words_, lsb + 342, 32);
+    target.unpack_at(words_, lsb + 293);
+    clip.unpack_at(words_, lsb + 233);
+    tri_id = bits::get(words_, lsb + 201, 32);
+    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 105 + k * 32);
+    front = bits::get(words_, lsb + 104, 1);
+    ds.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static TriPkt unpack(const uint32_t* words_) { TriPkt p; p.unpack_at(words_, 0); return p; }
@@ -532,6 +739,9 @@ struct TriPkt {
     target.diff(act.target, pre + "target.", out);
     clip.diff(act.clip, pre + "clip.", out);
     if (tri_id != act.tri_id) out.push_back({pre + "tri_id", bits::hex(static_cast<uint64_t>(tri_id) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.tri_id) & bits::mask(32)), std::to_string(tri_id), std::to_string(act.tri_id)});
+    for (int k = 0; k < 3; ++k) z[k].diff(act.z[k], pre + "z[" + std::to_string(k) + "].", out);
+    if (front != act.front) out.push_back({pre + "front", bits::hex(static_cast<uint64_t>(front) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.front) & bits::mask(1)), std::to_string(front), std::to_string(act.front)});
+    ds.diff(act.ds, pre + "ds.", out);
   }
   bool operator==(const TriPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const TriPkt& o) const { return !(*this == o); }
@@ -545,14 +755,19 @@ struct TriPkt {
     s += " target=" + target.str();
     s += " clip=" + clip.str();
     s += " tri_id=" + bits::hex(static_cast<uint64_t>(tri_id) & bits::mask(32));
+    s += " z=[";
+    for (int k = 0; k < 3; ++k) s += (k ? "," : "") + z[k].str();
+    s += "]";
+    s += " front=" + bits::hex(static_cast<uint64_t>(front) & bits::mask(1));
+    s += " ds=" + ds.str();
     return s + "}";
   }
 };
 
-// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 539 bits)
+// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 644 bits)
 struct SetupPkt {
-  static constexpr int WIDTH = 539;
-  static constexpr int WORDS = 17;
+  static constexpr int WIDTH = 644;
+  static constexpr int WORDS = 21;
   static constexpr const char* SV_NAME = "setup_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -563,25 +778,31 @@ struct SetupPkt {
   uint64_t color = 0;
   Target target{};
   uint64_t tri_id = 0;
+  uint64_t front = 0;
+  DsState ds{};
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 538, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 238 + k * 100);
-    tiles.pack_at(words_, lsb + 186);
-    bits::put(words_, lsb + 173, 13, static_cast<uint64_t>(start));
-    pix.pack_at(words_, lsb + 113);
-    bits::put(words_, lsb + 81, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 32);
-    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 643, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 343 + k * 100);
+    tiles.pack_at(words_, lsb + 291);
+    bits::put(words_, lsb + 278, 13, static_cast<uint64_t>(start));
+    pix.pack_at(words_, lsb + 218);
+    bits::put(words_, lsb + 186, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 137);
+    bits::put(words_, lsb + 105, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 104, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 538, 1);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 238 + k * 100);
-    tiles.unpack_at(words_, lsb + 186);
-    start = bits::get(words_, lsb + 173, 13);
-    pix.unpack_at(words_, lsb + 113);
-    color = bits::get(words_, lsb + 81, 32);
-    target.unpack_at(words_, lsb + 32);
-    tri_id = bits::get(words_, lsb + 0, 32);
+    eop = bits::get(words_, lsb + 643, 1);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 343 + k * 100);
+    tiles.unpack_at(words_, lsb + 291);
+    start = bits::get(words_, lsb + 278, 13);
+    pix.unpack_at(words_, lsb + 218);
+    color = bits::get(words_, lsb + 186, 32);
+    target.unpack_at(words_, lsb + 137);
+    tri_id = bits::get(words_, lsb + 105, 32);
+    front = bits::get(words_, lsb + 104, 1);
+    ds.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static SetupPkt unpack(const uint32_t* words_) { SetupPkt p; p.unpack_at(words_, 0); return p; }
@@ -595,6 +816,8 @@ struct SetupPkt {
     if (color != act.color) out.push_back({pre + "color", bits::hex(static_cast<uint64_t>(color) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.color) & bits::mask(32)), std::to_string(color), std::to_string(act.color)});
     target.diff(act.target, pre + "target.", out);
     if (tri_id != act.tri_id) out.push_back({pre + "tri_id", bits::hex(static_cast<uint64_t>(tri_id) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.tri_id) & bits::mask(32)), std::to_string(tri_id), std::to_string(act.tri_id)});
+    if (front != act.front) out.push_back({pre + "front", bits::hex(static_cast<uint64_t>(front) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.front) & bits::mask(1)), std::to_string(front), std::to_string(act.front)});
+    ds.diff(act.ds, pre + "ds.", out);
   }
   bool operator==(const SetupPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const SetupPkt& o) const { return !(*this == o); }
@@ -610,14 +833,16 @@ struct SetupPkt {
     s += " color=" + bits::hex(static_cast<uint64_t>(color) & bits::mask(32));
     s += " target=" + target.str();
     s += " tri_id=" + bits::hex(static_cast<uint64_t>(tri_id) & bits::mask(32));
+    s += " front=" + bits::hex(static_cast<uint64_t>(front) & bits::mask(1));
+    s += " ds=" + ds.str();
     return s + "}";
   }
 };
 
-// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 503 bits)
+// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 656 bits)
 struct TilePkt {
-  static constexpr int WIDTH = 503;
-  static constexpr int WORDS = 16;
+  static constexpr int WIDTH = 656;
+  static constexpr int WORDS = 21;
   static constexpr const char* SV_NAME = "tile_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -629,27 +854,39 @@ struct TilePkt {
   uint64_t color = 0;
   Target target{};
   uint64_t tri_id = 0;
+  uint64_t zmin = 0;  // D24: no sample of the tile inside the triangle has a smaller depth (for HIZ)
+  uint64_t zmax = 0;  // D24: nor a larger one
+  uint64_t front = 0;
+  DsState ds{};
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 502, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 489, 13, static_cast<uint64_t>(tx));
-    bits::put(words_, lsb + 476, 13, static_cast<uint64_t>(ty));
-    bits::put(words_, lsb + 473, 3, static_cast<uint64_t>(edge_in));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 173 + k * 100);
-    pix.pack_at(words_, lsb + 113);
-    bits::put(words_, lsb + 81, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 32);
-    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 655, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 642, 13, static_cast<uint64_t>(tx));
+    bits::put(words_, lsb + 629, 13, static_cast<uint64_t>(ty));
+    bits::put(words_, lsb + 626, 3, static_cast<uint64_t>(edge_in));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 326 + k * 100);
+    pix.pack_at(words_, lsb + 266);
+    bits::put(words_, lsb + 234, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 185);
+    bits::put(words_, lsb + 153, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 129, 24, static_cast<uint64_t>(zmin));
+    bits::put(words_, lsb + 105, 24, static_cast<uint64_t>(zmax));
+    bits::put(words_, lsb + 104, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 502, 1);
-    tx = bits::get(words_, lsb + 489, 13);
-    ty = bits::get(words_, lsb + 476, 13);
-    edge_in = bits::get(words_, lsb + 473, 3);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 173 + k * 100);
-    pix.unpack_at(words_, lsb + 113);
-    color = bits::get(words_, lsb + 81, 32);
-    target.unpack_at(words_, lsb + 32);
-    tri_id = bits::get(words_, lsb + 0, 32);
+    eop = bits::get(words_, lsb + 655, 1);
+    tx = bits::get(words_, lsb + 642, 13);
+    ty = bits::get(words_, lsb + 629, 13);
+    edge_in = bits::get(words_, lsb + 626, 3);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 326 + k * 100);
+    pix.unpack_at(words_, lsb + 266);
+    color = bits::get(words_, lsb + 234, 32);
+    target.unpack_at(words_, lsb + 185);
+    tri_id = bits::get(words_, lsb + 153, 32);
+    zmin = bits::get(words_, lsb + 129, 24);
+    zmax = bits::get(words_, lsb + 105, 24);
+    front = bits::get(words_, lsb + 104, 1);
+    ds.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static TilePkt unpack(const uint32_t* words_) { TilePkt p; p.unpack_at(words_, 0); return p; }
@@ -664,6 +901,10 @@ struct TilePkt {
     if (color != act.color) out.push_back({pre + "color", bits::hex(static_cast<uint64_t>(color) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.color) & bits::mask(32)), std::to_string(color), std::to_string(act.color)});
     target.diff(act.target, pre + "target.", out);
     if (tri_id != act.tri_id) out.push_back({pre + "tri_id", bits::hex(static_cast<uint64_t>(tri_id) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.tri_id) & bits::mask(32)), std::to_string(tri_id), std::to_string(act.tri_id)});
+    if (zmin != act.zmin) out.push_back({pre + "zmin", bits::hex(static_cast<uint64_t>(zmin) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zmin) & bits::mask(24)), std::to_string(zmin), std::to_string(act.zmin)});
+    if (zmax != act.zmax) out.push_back({pre + "zmax", bits::hex(static_cast<uint64_t>(zmax) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zmax) & bits::mask(24)), std::to_string(zmax), std::to_string(act.zmax)});
+    if (front != act.front) out.push_back({pre + "front", bits::hex(static_cast<uint64_t>(front) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.front) & bits::mask(1)), std::to_string(front), std::to_string(act.front)});
+    ds.diff(act.ds, pre + "ds.", out);
   }
   bool operator==(const TilePkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const TilePkt& o) const { return !(*this == o); }
@@ -680,14 +921,18 @@ struct TilePkt {
     s += " color=" + bits::hex(static_cast<uint64_t>(color) & bits::mask(32));
     s += " target=" + target.str();
     s += " tri_id=" + bits::hex(static_cast<uint64_t>(tri_id) & bits::mask(32));
+    s += " zmin=" + bits::hex(static_cast<uint64_t>(zmin) & bits::mask(24));
+    s += " zmax=" + bits::hex(static_cast<uint64_t>(zmax) & bits::mask(24));
+    s += " front=" + bits::hex(static_cast<uint64_t>(front) & bits::mask(1));
+    s += " ds=" + ds.str();
     return s + "}";
   }
 };
 
-// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 156 bits)
+// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 645 bits)
 struct QuadPkt {
-  static constexpr int WIDTH = 156;
-  static constexpr int WORDS = 5;
+  static constexpr int WIDTH = 645;
+  static constexpr int WORDS = 21;
   static constexpr const char* SV_NAME = "quad_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -697,23 +942,32 @@ struct QuadPkt {
   uint64_t color = 0;
   Target target{};
   uint64_t tri_id = 0;
+  std::array<D24, 16> z{};  // depth of each sample, indexed like mask (clamped to the viewport depth range, D24); 0 where mask is 0
+  uint64_t front = 0;
+  DsState ds{};
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 155, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 142, 13, static_cast<uint64_t>(qx));
-    bits::put(words_, lsb + 129, 13, static_cast<uint64_t>(qy));
-    bits::put(words_, lsb + 113, 16, static_cast<uint64_t>(mask));
-    bits::put(words_, lsb + 81, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 32);
-    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 644, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 631, 13, static_cast<uint64_t>(qx));
+    bits::put(words_, lsb + 618, 13, static_cast<uint64_t>(qy));
+    bits::put(words_, lsb + 602, 16, static_cast<uint64_t>(mask));
+    bits::put(words_, lsb + 570, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 521);
+    bits::put(words_, lsb + 489, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 105 + k * 24);
+    bits::put(words_, lsb + 104, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 155, 1);
-    qx = bits::get(words_, lsb + 142, 13);
-    qy = bits::get(words_, lsb + 129, 13);
-    mask = bits::get(words_, lsb + 113, 16);
-    color = bits::get(words_, lsb + 81, 32);
-    target.unpack_at(words_, lsb + 32);
-    tri_id = bits::get(words_, lsb + 0, 32);
+    eop = bits::get(words_, lsb + 644, 1);
+    qx = bits::get(words_, lsb + 631, 13);
+    qy = bits::get(words_, lsb + 618, 13);
+    mask = bits::get(words_, lsb + 602, 16);
+    color = bits::get(words_, lsb + 570, 32);
+    target.unpack_at(words_, lsb + 521);
+    tri_id = bits::get(words_, lsb + 489, 32);
+    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 105 + k * 24);
+    front = bits::get(words_, lsb + 104, 1);
+    ds.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static QuadPkt unpack(const uint32_t* words_) { QuadPkt p; p.unpack_at(words_, 0); return p; }
@@ -726,6 +980,9 @@ struct QuadPkt {
     if (color != act.color) out.push_back({pre + "color", bits::hex(static_cast<uint64_t>(color) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.color) & bits::mask(32)), std::to_string(color), std::to_string(act.color)});
     target.diff(act.target, pre + "target.", out);
     if (tri_id != act.tri_id) out.push_back({pre + "tri_id", bits::hex(static_cast<uint64_t>(tri_id) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.tri_id) & bits::mask(32)), std::to_string(tri_id), std::to_string(act.tri_id)});
+    for (int k = 0; k < 16; ++k) z[k].diff(act.z[k], pre + "z[" + std::to_string(k) + "].", out);
+    if (front != act.front) out.push_back({pre + "front", bits::hex(static_cast<uint64_t>(front) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.front) & bits::mask(1)), std::to_string(front), std::to_string(act.front)});
+    ds.diff(act.ds, pre + "ds.", out);
   }
   bool operator==(const QuadPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const QuadPkt& o) const { return !(*this == o); }
@@ -738,6 +995,64 @@ struct QuadPkt {
     s += " color=" + bits::hex(static_cast<uint64_t>(color) & bits::mask(32));
     s += " target=" + target.str();
     s += " tri_id=" + bits::hex(static_cast<uint64_t>(tri_id) & bits::mask(32));
+    s += " z=[";
+    for (int k = 0; k < 16; ++k) s += (k ? "," : "") + z[k].str();
+    s += "]";
+    s += " front=" + bits::hex(static_cast<uint64_t>(front) & bits::mask(1));
+    s += " ds=" + ds.str();
+    return s + "}";
+  }
+};
+
+// CP -> ZS (depth/stencil) or the colour clear path: one OP_CLEAR, sent once the pipe is idle (SV clear_pkt_t, 144 bits)
+struct ClearPkt {
+  static constexpr int WIDTH = 144;
+  static constexpr int WORDS = 5;
+  static constexpr const char* SV_NAME = "clear_pkt_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t color = 0;  // CLEAR_COLOR
+  uint64_t depth = 0;  // CLEAR_DEPTH
+  uint64_t stencil = 0;  // CLEAR_STENCIL
+  Target target{};  // the cleared target
+  Rect rect{};  // pixels, half-open, clamped to MAX_RT_DIM
+  uint64_t value = 0;  // RGBA8, or depth [23:0] and stencil [31:24]
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 143, 1, static_cast<uint64_t>(color));
+    bits::put(words_, lsb + 142, 1, static_cast<uint64_t>(depth));
+    bits::put(words_, lsb + 141, 1, static_cast<uint64_t>(stencil));
+    target.pack_at(words_, lsb + 92);
+    rect.pack_at(words_, lsb + 32);
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(value));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    color = bits::get(words_, lsb + 143, 1);
+    depth = bits::get(words_, lsb + 142, 1);
+    stencil = bits::get(words_, lsb + 141, 1);
+    target.unpack_at(words_, lsb + 92);
+    rect.unpack_at(words_, lsb + 32);
+    value = bits::get(words_, lsb + 0, 32);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static ClearPkt unpack(const uint32_t* words_) { ClearPkt p; p.unpack_at(words_, 0); return p; }
+  ClearPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const ClearPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (color != act.color) out.push_back({pre + "color", bits::hex(static_cast<uint64_t>(color) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.color) & bits::mask(1)), std::to_string(color), std::to_string(act.color)});
+    if (depth != act.depth) out.push_back({pre + "depth", bits::hex(static_cast<uint64_t>(depth) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.depth) & bits::mask(1)), std::to_string(depth), std::to_string(act.depth)});
+    if (stencil != act.stencil) out.push_back({pre + "stencil", bits::hex(static_cast<uint64_t>(stencil) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.stencil) & bits::mask(1)), std::to_string(stencil), std::to_string(act.stencil)});
+    target.diff(act.target, pre + "target.", out);
+    rect.diff(act.rect, pre + "rect.", out);
+    if (value != act.value) out.push_back({pre + "value", bits::hex(static_cast<uint64_t>(value) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.value) & bits::mask(32)), std::to_string(value), std::to_string(act.value)});
+  }
+  bool operator==(const ClearPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const ClearPkt& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "color=" + bits::hex(static_cast<uint64_t>(color) & bits::mask(1));
+    s += " depth=" + bits::hex(static_cast<uint64_t>(depth) & bits::mask(1));
+    s += " stencil=" + bits::hex(static_cast<uint64_t>(stencil) & bits::mask(1));
+    s += " target=" + target.str();
+    s += " rect=" + rect.str();
+    s += " value=" + bits::hex(static_cast<uint64_t>(value) & bits::mask(32));
     return s + "}";
   }
 };
@@ -824,34 +1139,6 @@ struct MemRsp {
     s += "we=" + bits::hex(static_cast<uint64_t>(we) & bits::mask(1));
     s += " rdata=" + bits::hex(static_cast<uint64_t>(rdata) & bits::mask(32));
     s += " tag=" + bits::hex(static_cast<uint64_t>(tag) & bits::mask(8));
-    return s + "}";
-  }
-};
-
-// one 32-bit data word of a memory line (SV dword_t, 32 bits)
-struct Dword {
-  static constexpr int WIDTH = 32;
-  static constexpr int WORDS = 1;
-  static constexpr const char* SV_NAME = "dword_t";
-  using Words = std::array<uint32_t, WORDS>;
-  uint64_t data = 0;
-  void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(data));
-  }
-  void unpack_at(const uint32_t* words_, int lsb) {
-    data = bits::get(words_, lsb + 0, 32);
-  }
-  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
-  static Dword unpack(const uint32_t* words_) { Dword p; p.unpack_at(words_, 0); return p; }
-  Dword canonical() const { Words words_ = pack(); return unpack(words_.data()); }
-  void diff(const Dword& act, const std::string& pre, std::vector<FieldDiff>& out) const {
-    if (data != act.data) out.push_back({pre + "data", bits::hex(static_cast<uint64_t>(data) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.data) & bits::mask(32)), std::to_string(data), std::to_string(act.data)});
-  }
-  bool operator==(const Dword& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
-  bool operator!=(const Dword& o) const { return !(*this == o); }
-  std::string str() const {
-    std::string s = "{";
-    s += "data=" + bits::hex(static_cast<uint64_t>(data) & bits::mask(32));
     return s + "}";
   }
 };
@@ -1508,10 +1795,10 @@ struct PaAttr {
   }
 };
 
-// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1038 bits)
+// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1143 bits)
 struct PaTriPkt {
-  static constexpr int WIDTH = 1038;
-  static constexpr int WORDS = 33;
+  static constexpr int WIDTH = 1143;
+  static constexpr int WORDS = 36;
   static constexpr const char* SV_NAME = "pa_tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1523,27 +1810,33 @@ struct PaTriPkt {
   std::array<PaAttr, 3> attr{};  // per-vertex attributes, same order as v
   uint64_t prim_id = 0;  // prim_id of the input triangle it comes from
   uint64_t draw_id = 0;
+  uint64_t front = 0;  // front facing (FE_RASTER.RASTER_FRONT_CCW and the snapped winding)
+  DsState ds{};  // depth-stencil state of the draw
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1037, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 893 + k * 48);
-    bits::put(words_, lsb + 861, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 812);
-    clip.pack_at(words_, lsb + 752);
-    bits::put(words_, lsb + 720, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 48 + k * 224);
-    bits::put(words_, lsb + 16, 32, static_cast<uint64_t>(prim_id));
-    bits::put(words_, lsb + 0, 16, static_cast<uint64_t>(draw_id));
+    bits::put(words_, lsb + 1142, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 998 + k * 48);
+    bits::put(words_, lsb + 966, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 917);
+    clip.pack_at(words_, lsb + 857);
+    bits::put(words_, lsb + 825, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 153 + k * 224);
+    bits::put(words_, lsb + 121, 32, static_cast<uint64_t>(prim_id));
+    bits::put(words_, lsb + 105, 16, static_cast<uint64_t>(draw_id));
+    bits::put(words_, lsb + 104, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1037, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 893 + k * 48);
-    color = bits::get(words_, lsb + 861, 32);
-    target.unpack_at(words_, lsb + 812);
-    clip.unpack_at(words_, lsb + 752);
-    tri_id = bits::get(words_, lsb + 720, 32);
-    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 48 + k * 224);
-    prim_id = bits::get(words_, lsb + 16, 32);
-    draw_id = bits::get(words_, lsb + 0, 16);
+    eop = bits::get(words_, lsb + 1142, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 998 + k * 48);
+    color = bits::get(words_, lsb + 966, 32);
+    target.unpack_at(words_, lsb + 917);
+    clip.unpack_at(words_, lsb + 857);
+    tri_id = bits::get(words_, lsb + 825, 32);
+    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 153 + k * 224);
+    prim_id = bits::get(words_, lsb + 121, 32);
+    draw_id = bits::get(words_, lsb + 105, 16);
+    front = bits::get(words_, lsb + 104, 1);
+    ds.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static PaTriPkt unpack(const uint32_t* words_) { PaTriPkt p; p.unpack_at(words_, 0); return p; }
@@ -1558,6 +1851,8 @@ struct PaTriPkt {
     for (int k = 0; k < 3; ++k) attr[k].diff(act.attr[k], pre + "attr[" + std::to_string(k) + "].", out);
     if (prim_id != act.prim_id) out.push_back({pre + "prim_id", bits::hex(static_cast<uint64_t>(prim_id) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.prim_id) & bits::mask(32)), std::to_string(prim_id), std::to_string(act.prim_id)});
     if (draw_id != act.draw_id) out.push_back({pre + "draw_id", bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.draw_id) & bits::mask(16)), std::to_string(draw_id), std::to_string(act.draw_id)});
+    if (front != act.front) out.push_back({pre + "front", bits::hex(static_cast<uint64_t>(front) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.front) & bits::mask(1)), std::to_string(front), std::to_string(act.front)});
+    ds.diff(act.ds, pre + "ds.", out);
   }
   bool operator==(const PaTriPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const PaTriPkt& o) const { return !(*this == o); }
@@ -1576,6 +1871,8 @@ struct PaTriPkt {
     s += "]";
     s += " prim_id=" + bits::hex(static_cast<uint64_t>(prim_id) & bits::mask(32));
     s += " draw_id=" + bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16));
+    s += " front=" + bits::hex(static_cast<uint64_t>(front) & bits::mask(1));
+    s += " ds=" + ds.str();
     return s + "}";
   }
 };

@@ -3,7 +3,7 @@
 // The contract between the RTL and the C++ golden model: see docs/contract.md.
 package pineda_pkg;
 
-  localparam int unsigned CONTRACT_VERSION = 32'd7;  // bumped whenever any packet, encoding or register changes
+  localparam int unsigned CONTRACT_VERSION = 32'd8;  // bumped whenever any packet, encoding or register changes
   localparam int unsigned COORD_W = 32'd24;  // snapped coordinate width: signed 16.8 fixed point
   localparam int unsigned COORD_FRAC = 32'd8;  // fractional bits of a snapped coordinate
   localparam int unsigned DELTA_W = 32'd25;  // edge coefficient width (difference of two COORD_W values)
@@ -33,6 +33,23 @@ package pineda_pkg;
   localparam int unsigned INDEX_CUT_16 = 32'd65535;  // 16-bit strip-cut index
   localparam int unsigned INDEX_CUT_32 = 32'd4294967295;  // 32-bit strip-cut index
   localparam int unsigned FE_STATE_END = 32'd64;  // SET_STATE indices [NUM_STATE, FE_STATE_END) are front-end state, sent down the front end as writes
+  localparam logic [23:0] DEPTH_MAX = 24'd16777215;  // D24 UNORM: the depth 1.0 (depth values are 24-bit integers 0..2^24-1)
+  localparam logic [2:0] CMP_NEVER = 3'd0;  // never passes
+  localparam logic [2:0] CMP_LESS = 3'd1;  // new < stored
+  localparam logic [2:0] CMP_EQUAL = 3'd2;  // new == stored
+  localparam logic [2:0] CMP_LESS_EQUAL = 3'd3;  // new <= stored
+  localparam logic [2:0] CMP_GREATER = 3'd4;  // new > stored
+  localparam logic [2:0] CMP_NOT_EQUAL = 3'd5;  // new != stored
+  localparam logic [2:0] CMP_GREATER_EQUAL = 3'd6;  // new >= stored
+  localparam logic [2:0] CMP_ALWAYS = 3'd7;  // always passes
+  localparam logic [2:0] SOP_KEEP = 3'd0;  // keep the stored stencil
+  localparam logic [2:0] SOP_ZERO = 3'd1;  // 0
+  localparam logic [2:0] SOP_REPLACE = 3'd2;  // the reference
+  localparam logic [2:0] SOP_INCR_SAT = 3'd3;  // min(s + 1, 255)
+  localparam logic [2:0] SOP_DECR_SAT = 3'd4;  // max(s - 1, 0)
+  localparam logic [2:0] SOP_INVERT = 3'd5;  // ~s
+  localparam logic [2:0] SOP_INCR = 3'd6;  // s + 1 (wraps)
+  localparam logic [2:0] SOP_DECR = 3'd7;  // s - 1 (wraps)
   localparam int unsigned ATTR_FMT_NONE = 32'd0;  // attribute not fetched: reads the default (0, 0, 0, 1)
   localparam int unsigned ATTR_FMT_F32X1 = 32'd1;  // one FP32; y, z, w default to 0, 0, 1
   localparam int unsigned ATTR_FMT_F32X2 = 32'd2;  // two FP32; z, w default to 0, 1
@@ -53,6 +70,7 @@ package pineda_pkg;
   localparam logic [11:0] OP_INTERRUPT_LEN = 12'd1;  // payload dwords of OP_INTERRUPT
   localparam logic [11:0] OP_COPY_LEN = 12'd3;  // payload dwords of OP_COPY
   localparam logic [11:0] OP_DRAW_FE_LEN = 12'd5;  // payload dwords of OP_DRAW_FE
+  localparam logic [11:0] OP_CLEAR_LEN = 12'd5;  // payload dwords of OP_CLEAR
   localparam logic [11:0] OP_END_LEN = 12'd0;  // payload dwords of OP_END
   localparam int unsigned ST_VB_BASE = 32'd0;  // state index; reset 0x00000000; vertex buffer byte address (dword aligned)
   localparam int unsigned ST_COLOR = 32'd1;  // state index; reset 0x00000000; flat colour RGBA8: R in [7:0], G [15:8], B [23:16], A [31:24]
@@ -68,9 +86,11 @@ package pineda_pkg;
   localparam int unsigned ST_RT_SIZE_RESET = 32'd0;
   localparam int unsigned ST_SCISSOR_X_RESET = 32'd4294901760;
   localparam int unsigned ST_SCISSOR_Y_RESET = 32'd4294901760;
+  localparam int unsigned FE_STENCIL_RESET = 32'd4294901760;
   localparam int unsigned FE_SCISSOR_X_RESET = 32'd4294901760;
   localparam int unsigned FE_SCISSOR_Y_RESET = 32'd4294901760;
-  localparam int unsigned ID_VALUE = 32'd1346961415;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+  localparam int unsigned FE_STENCIL_OPS_RESET = 32'd458759;
+  localparam int unsigned ID_VALUE = 32'd1346961416;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
   localparam int unsigned VALID_LIMIT_RESET = 32'd4294967295;  // reset value of REG_VALID_LIMIT
   localparam int unsigned STATUS_RUNNING = 32'd0;  // STATUS bit index
   localparam int unsigned STATUS_HALTED = 32'd1;  // STATUS bit index
@@ -111,6 +131,9 @@ package pineda_pkg;
   localparam int unsigned DRAW_FE_INDEX32_BIT = 32'd1;  // OP_DRAW_FE arg: 32-bit indices
   localparam int unsigned DRAW_FE_STRIP_BIT = 32'd2;  // OP_DRAW_FE arg: triangle strip
   localparam int unsigned DRAW_FE_RESTART_BIT = 32'd3;  // OP_DRAW_FE arg: strip restart at the cut index
+  localparam int unsigned CLEAR_COLOR_BIT = 32'd0;  // OP_CLEAR arg: colour target: every sample = value (RGBA8)
+  localparam int unsigned CLEAR_DEPTH_BIT = 32'd1;  // OP_CLEAR arg: depth-stencil target: depth = value[23:0]
+  localparam int unsigned CLEAR_STENCIL_BIT = 32'd2;  // OP_CLEAR arg: depth-stencil target: stencil = value[31:24]
   localparam int unsigned RT_PITCH_MSB = 32'd15;  // ST_RT_PITCH: row pitch in bytes
   localparam int unsigned RT_PITCH_LSB = 32'd0;  // ST_RT_PITCH: row pitch in bytes
   localparam int unsigned RT_MSAA_BIT = 32'd16;  // ST_RT_PITCH: 4x MSAA (4 samples per pixel)
@@ -127,10 +150,35 @@ package pineda_pkg;
   localparam int unsigned ATTR_BUF1_BIT = 32'd3;  // FE_ATTR_POS: from vertex buffer 1 (per instance)
   localparam int unsigned ATTR_OFFSET_MSB = 32'd31;  // FE_ATTR_POS: byte offset in the vertex
   localparam int unsigned ATTR_OFFSET_LSB = 32'd16;  // FE_ATTR_POS: byte offset in the vertex
+  localparam int unsigned DEPTH_ENABLE_BIT = 32'd0;  // FE_DEPTH: depth test on
+  localparam int unsigned DEPTH_FUNC_MSB = 32'd3;  // FE_DEPTH: CMP_*: pass when (new depth OP stored depth)
+  localparam int unsigned DEPTH_FUNC_LSB = 32'd1;  // FE_DEPTH: CMP_*: pass when (new depth OP stored depth)
+  localparam int unsigned DEPTH_WRITE_BIT = 32'd4;  // FE_DEPTH: write the new depth where the sample passes
+  localparam int unsigned DEPTH_LATE_BIT = 32'd5;  // FE_DEPTH: late Z: test after the pixel stage (same results where both are valid)
+  localparam int unsigned DEPTH_HIZ_BIT = 32'd6;  // FE_DEPTH: hierarchical Z may reject tiles
+  localparam int unsigned STENCIL_ENABLE_BIT = 32'd0;  // FE_STENCIL: stencil test on
+  localparam int unsigned STENCIL_REF_MSB = 32'd15;  // FE_STENCIL: reference value
+  localparam int unsigned STENCIL_REF_LSB = 32'd8;  // FE_STENCIL: reference value
+  localparam int unsigned STENCIL_READ_MASK_MSB = 32'd23;  // FE_STENCIL: ANDed with the reference and the stored value before the compare
+  localparam int unsigned STENCIL_READ_MASK_LSB = 32'd16;  // FE_STENCIL: ANDed with the reference and the stored value before the compare
+  localparam int unsigned STENCIL_WRITE_MASK_MSB = 32'd31;  // FE_STENCIL: bits of the stored stencil an operation may change
+  localparam int unsigned STENCIL_WRITE_MASK_LSB = 32'd24;  // FE_STENCIL: bits of the stored stencil an operation may change
   localparam int unsigned RASTER_CULL_MSB = 32'd1;  // FE_RASTER: PA_CULL_*
   localparam int unsigned RASTER_CULL_LSB = 32'd0;  // FE_RASTER: PA_CULL_*
   localparam int unsigned RASTER_FRONT_CCW_BIT = 32'd2;  // FE_RASTER: front faces are counter-clockwise
   localparam int unsigned RASTER_DEPTH_CLIP_OFF_BIT = 32'd3;  // FE_RASTER: no near/far clipping
+  localparam int unsigned STENCIL_FRONT_MSB = 32'd11;  // FE_STENCIL_OPS: front faces: STENCIL_FACE_* layout
+  localparam int unsigned STENCIL_FRONT_LSB = 32'd0;  // FE_STENCIL_OPS: front faces: STENCIL_FACE_* layout
+  localparam int unsigned STENCIL_BACK_MSB = 32'd27;  // FE_STENCIL_OPS: back faces: STENCIL_FACE_* layout
+  localparam int unsigned STENCIL_BACK_LSB = 32'd16;  // FE_STENCIL_OPS: back faces: STENCIL_FACE_* layout
+  localparam int unsigned SFACE_FUNC_MSB = 32'd2;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
+  localparam int unsigned SFACE_FUNC_LSB = 32'd0;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
+  localparam int unsigned SFACE_FAIL_MSB = 32'd5;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when the stencil test fails
+  localparam int unsigned SFACE_FAIL_LSB = 32'd3;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when the stencil test fails
+  localparam int unsigned SFACE_ZFAIL_MSB = 32'd8;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when stencil passes and depth fails
+  localparam int unsigned SFACE_ZFAIL_LSB = 32'd6;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when stencil passes and depth fails
+  localparam int unsigned SFACE_PASS_MSB = 32'd11;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when both pass
+  localparam int unsigned SFACE_PASS_LSB = 32'd9;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when both pass
   localparam int unsigned PERF_CYCLES = 32'd0;  // perf counter index: cycles since reset
   localparam int unsigned PERF_CP_BUSY = 32'd1;  // perf counter index
   localparam int unsigned PERF_CP_STALLED = 32'd2;  // perf counter index
@@ -164,6 +212,7 @@ package pineda_pkg;
     OP_INTERRUPT = 8'd8,  // INT_PAYLOAD = payload, IRQ cause INTERRUPT
     OP_COPY = 8'd9,  // payload = src byte address, dst byte address, byte count (DMA, any alignment)
     OP_DRAW_FE = 8'd10,  // a front-end draw (object-space vertices, transform, clip): payload = first, count, base_vertex, instance_count, start_instance; arg[11:4] must be 0
+    OP_CLEAR = 8'd11,  // clear a rectangle of a target (docs/depth.md): payload = target byte address, pitch [15:0] | 4x MSAA [16], x0 [15:0] | x1 [31:16], y0 | y1 << 16 (half-open, clamped to MAX_RT_DIM), value; arg[2:0] must name the colour target alone or depth and/or stencil
     OP_END = 8'd15  // stop; STATUS.HALTED, IRQ cause END
   } opcode_e;
 
@@ -212,6 +261,10 @@ package pineda_pkg;
     FE_ATTR_TEX1 = 8'd25,  // texture coordinate 1 attribute (same layout)
     FE_IB_BASE = 8'd26,  // held by the CP: index buffer byte address (into idraw_pkt_t.ib_base)
     FE_IB_SIZE = 8'd27,  // held by the CP: index buffer size in bytes (into idraw_pkt_t.ib_size)
+    FE_DS_BASE = 8'd28,  // depth-stencil target byte address (D24_UNORM_S8_UINT, layout as the colour target: docs/depth.md)
+    FE_DS_PITCH = 8'd29,  // depth-stencil target row pitch in bytes ([15:0]); its MSAA mode is the colour target's
+    FE_DEPTH = 8'd30,  // depth test state (reset: off)
+    FE_STENCIL = 8'd31,  // stencil state (reset: off, masks 0xFF)
     FE_MATRIX0 = 8'd32,  // position matrix M[r][c] at FE_MATRIX0 + 4r + c (FP32; reset the identity)
     FE_VP_X = 8'd48,  // viewport top-left X (FP32)
     FE_VP_Y = 8'd49,  // viewport top-left Y (FP32)
@@ -224,7 +277,8 @@ package pineda_pkg;
     FE_RT_PITCH = 8'd56,  // render target row pitch in bytes ([15:0]) and 4x MSAA [16] (as ST_RT_PITCH)
     FE_RT_SIZE = 8'd57,  // width [15:0], height [31:16] (as ST_RT_SIZE)
     FE_SCISSOR_X = 8'd58,  // scissor x0 [15:0], x1 [31:16] (as ST_SCISSOR_X)
-    FE_SCISSOR_Y = 8'd59  // scissor y0 [15:0], y1 [31:16] (as ST_SCISSOR_Y)
+    FE_SCISSOR_Y = 8'd59,  // scissor y0 [15:0], y1 [31:16] (as ST_SCISSOR_Y)
+    FE_STENCIL_OPS = 8'd60  // stencil functions and operations: front faces [11:0], back faces [27:16] (reset: ALWAYS, KEEP)
   } fe_state_e;
 
   // reset value of the draw state: index i in [32i +: 32] (assign it to a [15:0][31:0] array)
@@ -308,6 +362,36 @@ package pineda_pkg;
   } edge_t;
   localparam int unsigned EDGE_BITS = 32'd100;
 
+  // one 32-bit data word of a memory line (32 bits)
+  typedef struct packed {
+    logic [31:0] data;
+  } dword_t;
+  localparam int unsigned DWORD_BITS = 32'd32;
+
+  // depth-stencil state carried with the work from PA to ZS (FE_DS_*, FE_DEPTH, FE_STENCIL, FE_STENCIL_OPS) (104 bits)
+  typedef struct packed {
+    logic [31:0] base;  // FE_DS_BASE
+    logic [15:0] pitch;  // FE_DS_PITCH[15:0]
+    logic z_enable;  // FE_DEPTH.DEPTH_ENABLE
+    logic [2:0] z_func;  // FE_DEPTH.DEPTH_FUNC (CMP_*)
+    logic z_write;  // FE_DEPTH.DEPTH_WRITE
+    logic late_z;  // FE_DEPTH.DEPTH_LATE
+    logic hiz;  // FE_DEPTH.DEPTH_HIZ
+    logic s_enable;  // FE_STENCIL.STENCIL_ENABLE
+    logic [7:0] s_ref;
+    logic [7:0] s_read_mask;
+    logic [7:0] s_write_mask;
+    logic [11:0] s_front;  // STENCIL_FACE_* layout
+    logic [11:0] s_back;  // STENCIL_FACE_* layout
+  } ds_state_t;
+  localparam int unsigned DS_STATE_BITS = 32'd104;
+
+  // one D24 UNORM depth value (24 bits)
+  typedef struct packed {
+    logic [23:0] v;  // 0 .. DEPTH_MAX
+  } d24_t;
+  localparam int unsigned D24_BITS = 32'd24;
+
   // CP -> IA: one draw with the state it needs carried along (254 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -321,7 +405,7 @@ package pineda_pkg;
   } draw_pkt_t;
   localparam int unsigned DRAW_PKT_BITS = 32'd254;
 
-  // IA -> SETUP: one triangle (318 bits)
+  // IA -> SETUP: one triangle (519 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][47:0] v;  // 3 x vtx_t: vertices in API order
@@ -329,10 +413,13 @@ package pineda_pkg;
     target_t target;
     rect_t clip;
     logic [31:0] tri_id;  // sequence number of the triangle since reset
+    logic [2:0][31:0] z;  // 3 x dword_t: per-vertex screen depth, FP32 (PA's attr.z; 0 from OP_DRAW)
+    logic front;  // front facing (PA's facing; 1 from OP_DRAW)
+    ds_state_t ds;  // depth-stencil state (0, off, from OP_DRAW)
   } tri_pkt_t;
-  localparam int unsigned TRI_PKT_BITS = 32'd318;
+  localparam int unsigned TRI_PKT_BITS = 32'd519;
 
-  // SETUP -> COARSE: a triangle that may cover samples (539 bits)
+  // SETUP -> COARSE: a triangle that may cover samples (644 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][99:0] edges;  // 3 x edge_t: e = E at the first sample of raster tile (start, tiles.y0)
@@ -342,10 +429,12 @@ package pineda_pkg;
     logic [31:0] color;
     target_t target;
     logic [31:0] tri_id;
+    logic front;
+    ds_state_t ds;
   } setup_pkt_t;
-  localparam int unsigned SETUP_PKT_BITS = 32'd539;
+  localparam int unsigned SETUP_PKT_BITS = 32'd644;
 
-  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (503 bits)
+  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (656 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [12:0] tx;
@@ -356,10 +445,14 @@ package pineda_pkg;
     logic [31:0] color;
     target_t target;
     logic [31:0] tri_id;
+    logic [23:0] zmin;  // D24: no sample of the tile inside the triangle has a smaller depth (for HIZ)
+    logic [23:0] zmax;  // D24: nor a larger one
+    logic front;
+    ds_state_t ds;
   } tile_pkt_t;
-  localparam int unsigned TILE_PKT_BITS = 32'd503;
+  localparam int unsigned TILE_PKT_BITS = 32'd656;
 
-  // FINE -> PW: coverage of one 2x2 pixel quad (never empty) (156 bits)
+  // FINE -> PW: coverage of one 2x2 pixel quad (never empty) (645 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [12:0] qx;  // quad column: pixels x = 2*qx, 2*qx + 1
@@ -368,8 +461,22 @@ package pineda_pkg;
     logic [31:0] color;
     target_t target;
     logic [31:0] tri_id;
+    logic [15:0][23:0] z;  // 16 x d24_t: depth of each sample, indexed like mask (clamped to the viewport depth range, D24); 0 where mask is 0
+    logic front;
+    ds_state_t ds;
   } quad_pkt_t;
-  localparam int unsigned QUAD_PKT_BITS = 32'd156;
+  localparam int unsigned QUAD_PKT_BITS = 32'd645;
+
+  // CP -> ZS (depth/stencil) or the colour clear path: one OP_CLEAR, sent once the pipe is idle (144 bits)
+  typedef struct packed {
+    logic color;  // CLEAR_COLOR
+    logic depth;  // CLEAR_DEPTH
+    logic stencil;  // CLEAR_STENCIL
+    target_t target;  // the cleared target
+    rect_t rect;  // pixels, half-open, clamped to MAX_RT_DIM
+    logic [31:0] value;  // RGBA8, or depth [23:0] and stencil [31:24]
+  } clear_pkt_t;
+  localparam int unsigned CLEAR_PKT_BITS = 32'd144;
 
   // memory request (client -> arbiter -> memory) (77 bits)
   typedef struct packed {
@@ -388,12 +495,6 @@ package pineda_pkg;
     logic [7:0] tag;
   } mem_rsp_t;
   localparam int unsigned MEM_RSP_BITS = 32'd41;
-
-  // one 32-bit data word of a memory line (32 bits)
-  typedef struct packed {
-    logic [31:0] data;
-  } dword_t;
-  localparam int unsigned DWORD_BITS = 32'd32;
 
   // line-port request (client -> line arbiter -> memory): one aligned 64-byte line (621 bits)
   typedef struct packed {
@@ -529,7 +630,7 @@ package pineda_pkg;
   } pa_attr_t;
   localparam int unsigned PA_ATTR_BITS = 32'd224;
 
-  // PA -> SETUP: a clipped, projected, snapped, not culled triangle (1038 bits)
+  // PA -> SETUP: a clipped, projected, snapped, not culled triangle (1143 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][47:0] v;  // 3 x vtx_t: snapped vertices in API order (the fan order of a clipped primitive)
@@ -540,8 +641,10 @@ package pineda_pkg;
     logic [2:0][223:0] attr;  // 3 x pa_attr_t: per-vertex attributes, same order as v
     logic [31:0] prim_id;  // prim_id of the input triangle it comes from
     logic [15:0] draw_id;
+    logic front;  // front facing (FE_RASTER.RASTER_FRONT_CCW and the snapped winding)
+    ds_state_t ds;  // depth-stencil state of the draw
   } pa_tri_pkt_t;
-  localparam int unsigned PA_TRI_PKT_BITS = 32'd1038;
+  localparam int unsigned PA_TRI_PKT_BITS = 32'd1143;
 
   // Stream boundaries (contracts/defs.py BOUNDARIES): bit of pineda_top's throttle_i
   localparam int unsigned BOUNDARY_CP_DRAW = 32'd0;  // CP -> IA

@@ -106,10 +106,10 @@ TEST_CASE("contract: signed fields at their extremes", "[contract]") {
 
 TEST_CASE("contract: generated constants are consistent with the docs", "[contract]") {
   CHECK(DrawPkt::WIDTH == 254);
-  CHECK(TriPkt::WIDTH == 318);
-  CHECK(SetupPkt::WIDTH == 539);
-  CHECK(TilePkt::WIDTH == 503);
-  CHECK(QuadPkt::WIDTH == 156);
+  CHECK(TriPkt::WIDTH == 519);
+  CHECK(SetupPkt::WIDTH == 644);
+  CHECK(TilePkt::WIDTH == 656);
+  CHECK(QuadPkt::WIDTH == 645);
   CHECK(MemReq::WIDTH == 77);
   CHECK(MemRsp::WIDTH == 41);
   CHECK(std::string(BOUNDARY_NAMES[0]) == "cp_draw");
