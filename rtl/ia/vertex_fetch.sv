@@ -35,10 +35,16 @@
 // Throughput: one vertex per clock while its attributes fit one group and its lines hit.
 // Memory: RspDepth lines may be requested and not yet consumed (the response FIFO, in SRAM,
 // reserves room for each); DescDepth descriptors (an SRAM FIFO) let issue run that far ahead.
+// Issue puts its line requests into a queue of ReqDepth (flops) that offers them to the port,
+// so issue does not wait for the port: a request waiting for the memory's bandwidth (two new
+// lines a clock apart at 32 bytes per clock) would otherwise hold issue, and issue (one group
+// per clock, like consume) never wins the clock back, so every such wait became a clock
+// without output once issue led consume by just the memory latency.
 module vertex_fetch #(
   parameter int unsigned CacheLines = 128,  // a power of two, >= 4
   parameter int unsigned RspDepth   = 128,  // lines requested and not yet consumed
-  parameter int unsigned DescDepth  = 256   // groups issued and not yet consumed
+  parameter int unsigned DescDepth  = 256,  // groups issued and not yet consumed
+  parameter int unsigned ReqDepth   = 8     // line requests queued for the port (power of two)
 ) (
   input  logic                         clk_i,
   input  logic                         rst_ni,
@@ -227,7 +233,8 @@ module vertex_fetch #(
   logic                            cdv_q,   cdv_d;    // ... valid (since reset / the last write)
   logic [1:0]                      gi_q,    gi_d;     // group being issued
   logic                            g0d_q,   g0d_d;    // its line G has been requested already
-  logic [CredW-1:0]                cred_q,  cred_d;   // lines requested and not yet consumed
+  logic [CredW-1:0]                cred_q,  cred_d;   // lines queued or requested and not yet
+                                                      // consumed
   logic [$clog2(DescDepth+1)-1:0]  dcnt_q,  dcnt_d;   // descriptors pushed and not yet popped
   logic                            d_room;            // room for a descriptor (no combinational
                                                       // path from the FIFO's ready)
@@ -237,8 +244,10 @@ module vertex_fetch #(
   logic [25:0]     c_l0, c_l1;
   logic [SetW-1:0] c_s0, c_s1;
   logic            c_use0, c_use1, c_hit0, c_hit1, c_miss0, c_miss1, c_last;
-  logic            rq0, rq1;     // line G / G + 1 is offered this clock
-  logic            req0, req1;   // line G / G + 1 is requested this clock
+  logic            rq_room;      // the request queue and the response FIFO have room
+  logic            req0, req1;   // line G / G + 1 is queued this clock
+  logic            rq_ready;     // the request queue is not full
+  logic [25:0]     rq_line;      // the line queued
   logic            g_done;       // the group issues (its descriptor is pushed)
   logic            is_mat;
   logic            rsp_pop;      // a line leaves the response FIFO (consume)
@@ -286,13 +295,10 @@ module vertex_fetch #(
       desc_in.wval  = in_i.wr_val;
     end
 
-    // The request comes from this block only (no path from mem_req_ready_i): line G first
-    // (unless requested in an earlier clock), then line G + 1, each with room reserved.
-    rq0             = in_valid_i && !in_i.wr && d_room && c_miss0 && !g0d_q;
-    rq1             = in_valid_i && !in_i.wr && d_room && !(c_miss0 && !g0d_q) && c_miss1;
-    mem_req_valid_o = (rq0 || rq1) && (cred_q != CredW'(RspDepth));
-    mem_req_o       = '0;
-    mem_req_o.addr  = {(rq0 ? c_l0 : c_l1), 6'd0};
+    // Line G first (unless queued in an earlier clock), then line G + 1, each with room
+    // reserved in the response FIFO; the queue offers them to the port (registered outputs).
+    rq_room = rq_ready && (cred_q != CredW'(RspDepth));
+    rq_line = (c_miss0 && !g0d_q) ? c_l0 : c_l1;
   end
 
   always_comb begin
@@ -313,13 +319,13 @@ module vertex_fetch #(
         // Line G first (unless requested in an earlier clock), then line G + 1: one request per
         // clock, each with room reserved in the response FIFO.
         if (c_miss0 && !g0d_q) begin
-          req0            = mem_req_valid_o && mem_req_ready_i;
+          req0            = rq_room;
           if (req0) begin
             if (c_miss1) g0d_d = 1'b1;
             else         g_done = 1'b1;
           end
         end else if (c_miss1) begin
-          req1            = mem_req_valid_o && mem_req_ready_i;
+          req1            = rq_room;
           g_done          = req1;
         end else begin
           g_done = 1'b1;
@@ -387,6 +393,34 @@ module vertex_fetch #(
       cval_d = '0;
       cdv_d  = 1'b0;
     end
+  end
+
+  // Request queue: the lines to read, in issue order, offered to the port.
+  logic [25:0]             rq_head;
+  logic [$clog2(ReqDepth):0] rq_count;
+  logic                    rq_empty, rq_full;
+
+  stream_fifo #(
+    .Depth(ReqDepth),
+    .Width(26)
+  ) u_req (
+    .clk_i,
+    .rst_ni,
+    .clear_i     (1'b0),
+    .in_valid_i  (req0 || req1),
+    .in_ready_o  (rq_ready),
+    .in_data_i   (rq_line),
+    .out_valid_o (mem_req_valid_o),
+    .out_ready_i (mem_req_ready_i),
+    .out_data_o  (rq_head),
+    .count_o     (rq_count),
+    .empty_o     (rq_empty),
+    .full_o      (rq_full)
+  );
+
+  always_comb begin
+    mem_req_o      = '0;
+    mem_req_o.addr = {rq_head, 6'd0};
   end
 
   sram_fifo #(
@@ -719,7 +753,7 @@ module vertex_fetch #(
 `endif
 
   logic unused_sig;
-  assign unused_sig = ^{desc_full, desc_count, rsp_empty, rsp_full, rsp_count, t0_c[3:2], t1_c[3:2],
+  assign unused_sig = ^{rq_count, rq_empty, rq_full, desc_full, desc_count, rsp_empty, rsp_full, rsp_count, t0_c[3:2], t1_c[3:2],
                         a_addr[0][1:0], a_addr[1][1:0], a_addr[2][1:0], a_addr[3][1:0],
                         mem_rsp_i.src, mem_rsp_i.tag, mem_rsp_i.we, a_last[5:0]};
 

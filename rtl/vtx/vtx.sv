@@ -15,17 +15,22 @@
 //  - an end-of-pipe token (eop = 1, whatever the other fields) leaves as a clip_vtx_pkt_t token
 //    (every other field 0), in order behind the vertices ahead of it.
 //
-// Datapath: one matrix row per clock. A vertex stays on the input port (the stream keeps it
-// stable) while its four rows issue, rows 0..3 on consecutive clocks, and is accepted with
-// row 3. Stages: issue (4 fp32_mul: the row's products) -> S1 (fp32_add: p0+p1) -> S2 (+p2)
-// -> S3 (+p3, the row's result): rows 0..2 wait in acc_q, row 3 forms the output register
-// with them and the vertex's pass-through fields (ctx_q, captured when row 3 issues; at most
-// one vertex's row 3 is ever between issue and the output, asserted below). A token takes one
-// slot through the stages (as a row 3 with s*_eop set) and forms a token output.
-// Throughput: 1 vertex per 4 clocks (0.25/clock); a matrix row or a token takes 1 clock. Latency: 7
-// clocks from the first row's issue to out_valid_o. The pipeline collapses bubbles; only row 3
-// waits for the output register.
-module vtx (
+// Datapath: `Lanes` matrix rows per clock (1, 2 or 4; default 2: half a vertex per clock, see
+// docs/architecture.md "VTX throughput and area"). A vertex stays on the input port (the stream
+// keeps it stable) while its 4 / Lanes beats issue, rows Lanes*b .. Lanes*b + Lanes - 1 in beat
+// b, and is accepted with its last beat. Each lane is the same row pipeline: issue (4 fp32_mul:
+// the row's products) -> S1 (fp32_add: p0+p1) -> S2 (+p2) -> S3 (+p3, the row's result). Every
+// row is computed in exactly the documented order whatever the lane count; lanes only change
+// which rows are in flight together. The rows of earlier beats wait in acc_q; the last beat
+// forms the output register with them and the vertex's pass-through fields, which travel down
+// the pipeline with the last beat (ctx in S1..S3). A token takes one beat through the stages
+// (as a last beat with s*_eop set) and forms a token output.
+// Throughput: Lanes / 4 vertices per clock; a matrix row or a token takes 1 clock. Latency: 4 /
+// Lanes + 3 clocks from the first beat's issue to out_valid_o. The pipeline collapses bubbles;
+// only the last beat waits for the output register.
+module vtx #(
+  parameter int unsigned Lanes = 2
+) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
   input  logic                      in_valid_i,
@@ -36,6 +41,9 @@ module vtx (
   output pineda_pkg::clip_vtx_pkt_t out_o,
   output logic                      idle_o
 );
+
+  localparam int unsigned Beats = 4 / Lanes;
+  localparam logic [1:0] LastBeat = 2'(Beats - 1);
 
   // Pass-through fields of a vertex.
   typedef struct packed {
@@ -56,35 +64,39 @@ module vtx (
   // ---------------------------------------------------------------------------------------------
   // State
   // ---------------------------------------------------------------------------------------------
-  logic [3:0][127:0]         mat_q, mat_d;        // row r: fvec4_t (M[r][0..3] in x, y, z, w)
-  logic [1:0]                beat_q, beat_d;      // next row to issue for the input vertex
-  logic                      s1_valid_q, s1_valid_d;
-  logic                      s1_eop_q, s1_eop_d;   // an end-of-pipe token (row 3)
-  logic [1:0]                s1_row_q, s1_row_d;
-  logic [3:0][31:0]          s1_p_q, s1_p_d;      // M[r][k] * v[k]
-  logic                      s2_valid_q, s2_valid_d;
-  logic                      s2_eop_q, s2_eop_d;
-  logic [1:0]                s2_row_q, s2_row_d;
-  logic [31:0]               s2_sum_q, s2_sum_d;  // p0 + p1
-  logic [31:0]               s2_p2_q, s2_p2_d;
-  logic [31:0]               s2_p3_q, s2_p3_d;
-  logic                      s3_valid_q, s3_valid_d;
-  logic                      s3_eop_q, s3_eop_d;
-  logic [1:0]                s3_row_q, s3_row_d;
-  logic [31:0]               s3_sum_q, s3_sum_d;  // (p0 + p1) + p2
-  logic [31:0]               s3_p3_q, s3_p3_d;
-  logic [2:0][31:0]          acc_q, acc_d;        // results of rows 0..2
-  ctx_t                      ctx_q, ctx_d;
-  logic                      out_valid_q, out_valid_d;
-  pineda_pkg::clip_vtx_pkt_t out_q, out_d;
+  logic [3:0][127:0]             mat_q, mat_d;        // row r: fvec4_t (M[r][0..3] in x, y, z, w)
+  logic [1:0]                    beat_q, beat_d;      // next beat to issue for the input vertex
+  logic                          s1_valid_q, s1_valid_d;
+  logic                          s1_eop_q, s1_eop_d;  // an end-of-pipe token (a last beat)
+  logic [1:0]                    s1_beat_q, s1_beat_d;
+  logic [Lanes-1:0][3:0][31:0]   s1_p_q, s1_p_d;      // per lane: M[r][k] * v[k]
+  ctx_t                          s1_ctx_q, s1_ctx_d;  // the vertex's pass-through (last beat)
+  logic                          s2_valid_q, s2_valid_d;
+  logic                          s2_eop_q, s2_eop_d;
+  logic [1:0]                    s2_beat_q, s2_beat_d;
+  logic [Lanes-1:0][31:0]        s2_sum_q, s2_sum_d;  // p0 + p1
+  logic [Lanes-1:0][31:0]        s2_p2_q, s2_p2_d;
+  logic [Lanes-1:0][31:0]        s2_p3_q, s2_p3_d;
+  ctx_t                          s2_ctx_q, s2_ctx_d;
+  logic                          s3_valid_q, s3_valid_d;
+  logic                          s3_eop_q, s3_eop_d;
+  logic [1:0]                    s3_beat_q, s3_beat_d;
+  logic [Lanes-1:0][31:0]        s3_sum_q, s3_sum_d;  // (p0 + p1) + p2
+  logic [Lanes-1:0][31:0]        s3_p3_q, s3_p3_d;
+  ctx_t                          s3_ctx_q, s3_ctx_d;
+  logic [3:0][31:0]              acc_q, acc_d;        // results of the earlier beats' rows
+  logic                          out_valid_q, out_valid_d;
+  pineda_pkg::clip_vtx_pkt_t     out_q, out_d;
 
   // ---------------------------------------------------------------------------------------------
   // Control and the issue stage's operands (nothing here reads an FP result)
   // ---------------------------------------------------------------------------------------------
   logic               in_token, in_vertex, in_matrix, in_fire;
-  logic               out_free, s3_go, s3_free, s2_free, s1_free;
+  logic               out_free, s3_last, s3_go, s3_free, s2_free, s1_free;
   logic               issue, issue_last, issue_token;
-  pineda_pkg::fvec4_t row, pos;
+  pineda_pkg::fvec4_t pos;
+  logic [Lanes-1:0][127:0] row;  // per lane: its matrix row (fvec4_t: x at the top, w at the bottom)
+  ctx_t               in_ctx;
 
   always_comb begin
     in_token   = in_i.eop;
@@ -92,17 +104,18 @@ module vtx (
     in_matrix  = !in_i.eop && (in_i.kind == pineda_pkg::VTX_KIND_MATRIX_ROW);
 
     out_free   = !out_valid_q || out_ready_i;
-    s3_go      = s3_valid_q && ((s3_row_q != 2'd3) || out_free);  // S3 hands its row on
+    s3_last    = s3_beat_q == LastBeat;
+    s3_go      = s3_valid_q && (!s3_last || out_free);  // S3 hands its rows on
     s3_free    = !s3_valid_q || s3_go;
     s2_free    = !s2_valid_q || s3_free;
     s1_free    = !s1_valid_q || s2_free;
     issue       = in_valid_i && in_vertex && s1_free;
-    issue_last  = issue && (beat_q == 2'd3);
+    issue_last  = issue && (beat_q == LastBeat);
     issue_token = in_valid_i && in_token && s1_free;
 
-    // A vertex is accepted with its last row, a token when S1 takes it, anything else at once.
+    // A vertex is accepted with its last beat, a token when S1 takes it, anything else at once.
     if (in_vertex) begin
-      in_ready_o = s1_free && (beat_q == 2'd3);
+      in_ready_o = s1_free && (beat_q == LastBeat);
     end else if (in_token) begin
       in_ready_o = s1_free;
     end else begin
@@ -110,75 +123,84 @@ module vtx (
     end
     in_fire    = in_valid_i && in_ready_o;
 
-    row = pineda_pkg::fvec4_t'(mat_q[beat_q]);
+    for (int l = 0; l < Lanes; l++) begin
+      row[l] = mat_q[2'(beat_q * Lanes + l)];
+    end
     pos = in_i.pos;
+
+    in_ctx.color  = in_i.color;
+    in_ctx.tex0   = in_i.tex0;
+    in_ctx.tex1   = in_i.tex1;
+    in_ctx.vtx_id = in_i.vtx_id;
   end
 
   // ---------------------------------------------------------------------------------------------
-  // FP32 operators
+  // FP32 operators: per lane 4 fp32_mul and 3 fp32_add
   // ---------------------------------------------------------------------------------------------
-  logic [3:0][31:0] prod;
-  logic [31:0]      add1, add2, add3;
+  logic [Lanes-1:0][3:0][31:0] prod;
+  logic [Lanes-1:0][31:0]      add1, add2, add3;
 
-  fp32_mul u_mul0 (.a_i(row.x), .b_i(pos.x), .y_o(prod[0]));
-  fp32_mul u_mul1 (.a_i(row.y), .b_i(pos.y), .y_o(prod[1]));
-  fp32_mul u_mul2 (.a_i(row.z), .b_i(pos.z), .y_o(prod[2]));
-  fp32_mul u_mul3 (.a_i(row.w), .b_i(pos.w), .y_o(prod[3]));
+  for (genvar l = 0; l < Lanes; l++) begin : g_lane
+    fp32_mul u_mul0 (.a_i(row[l][127:96]), .b_i(pos.x), .y_o(prod[l][0]));
+    fp32_mul u_mul1 (.a_i(row[l][95:64]),  .b_i(pos.y), .y_o(prod[l][1]));
+    fp32_mul u_mul2 (.a_i(row[l][63:32]),  .b_i(pos.z), .y_o(prod[l][2]));
+    fp32_mul u_mul3 (.a_i(row[l][31:0]),   .b_i(pos.w), .y_o(prod[l][3]));
 
-  fp32_add u_add1 (.a_i(s1_p_q[0]), .b_i(s1_p_q[1]), .y_o(add1));  // p0 + p1
-  fp32_add u_add2 (.a_i(s2_sum_q),  .b_i(s2_p2_q),   .y_o(add2));  // + p2
-  fp32_add u_add3 (.a_i(s3_sum_q),  .b_i(s3_p3_q),   .y_o(add3));  // + p3
+    fp32_add u_add1 (.a_i(s1_p_q[l][0]), .b_i(s1_p_q[l][1]), .y_o(add1[l]));  // p0 + p1
+    fp32_add u_add2 (.a_i(s2_sum_q[l]),  .b_i(s2_p2_q[l]),   .y_o(add2[l]));  // + p2
+    fp32_add u_add3 (.a_i(s3_sum_q[l]),  .b_i(s3_p3_q[l]),   .y_o(add3[l]));  // + p3
+  end
 
   // ---------------------------------------------------------------------------------------------
   // Next state
   // ---------------------------------------------------------------------------------------------
-  pineda_pkg::fvec4_t res;
+  logic [3:0][31:0] res;  // rows 0..3 of the vertex in the last beat
 
   always_comb begin
     mat_d       = mat_q;
     beat_d      = beat_q;
     s1_valid_d  = s1_valid_q;
     s1_eop_d    = s1_eop_q;
-    s1_row_d    = s1_row_q;
+    s1_beat_d   = s1_beat_q;
     s1_p_d      = s1_p_q;
+    s1_ctx_d    = s1_ctx_q;
     s2_valid_d  = s2_valid_q;
     s2_eop_d    = s2_eop_q;
-    s2_row_d    = s2_row_q;
+    s2_beat_d   = s2_beat_q;
     s2_sum_d    = s2_sum_q;
     s2_p2_d     = s2_p2_q;
     s2_p3_d     = s2_p3_q;
+    s2_ctx_d    = s2_ctx_q;
     s3_valid_d  = s3_valid_q;
     s3_eop_d    = s3_eop_q;
-    s3_row_d    = s3_row_q;
+    s3_beat_d   = s3_beat_q;
     s3_sum_d    = s3_sum_q;
     s3_p3_d     = s3_p3_q;
+    s3_ctx_d    = s3_ctx_q;
     acc_d       = acc_q;
-    ctx_d       = ctx_q;
     out_valid_d = out_valid_q;
     out_d       = out_q;
-    res         = '0;
+    res         = acc_q;
 
-    // Input: matrix rows and the issue of a vertex's rows.
+    // Input: matrix rows and the issue of a vertex's beats.
     if (in_fire && in_matrix) begin
       mat_d[in_i.row] = in_i.pos;
     end
     if (issue) begin
-      beat_d = beat_q + 2'd1;
-    end
-    if (issue_last) begin
-      ctx_d.color  = in_i.color;
-      ctx_d.tex0   = in_i.tex0;
-      ctx_d.tex1   = in_i.tex1;
-      ctx_d.vtx_id = in_i.vtx_id;
+      beat_d = issue_last ? 2'd0 : beat_q + 2'd1;
     end
 
-    // Issue -> S1: the row's four products (a token's are don't-care).
+    // Issue -> S1: the beat's products (a token's are don't-care); the last beat takes the
+    // vertex's pass-through fields along.
     if (s1_free) begin
       s1_valid_d = issue || issue_token;
       if (issue || issue_token) begin
-        s1_eop_d = issue_token;
-        s1_row_d = issue_token ? 2'd3 : beat_q;
-        s1_p_d   = prod;
+        s1_eop_d  = issue_token;
+        s1_beat_d = issue_token ? LastBeat : beat_q;
+        s1_p_d    = prod;
+      end
+      if (issue_last) begin
+        s1_ctx_d = in_ctx;
       end
     end
 
@@ -186,11 +208,16 @@ module vtx (
     if (s2_free) begin
       s2_valid_d = s1_valid_q;
       if (s1_valid_q) begin
-        s2_eop_d = s1_eop_q;
-        s2_row_d = s1_row_q;
-        s2_sum_d = add1;
-        s2_p2_d  = s1_p_q[2];
-        s2_p3_d  = s1_p_q[3];
+        s2_eop_d  = s1_eop_q;
+        s2_beat_d = s1_beat_q;
+        for (int l = 0; l < Lanes; l++) begin
+          s2_sum_d[l] = add1[l];
+          s2_p2_d[l]  = s1_p_q[l][2];
+          s2_p3_d[l]  = s1_p_q[l][3];
+        end
+      end
+      if (s1_valid_q && (s1_beat_q == LastBeat)) begin
+        s2_ctx_d = s1_ctx_q;
       end
     end
 
@@ -198,29 +225,35 @@ module vtx (
     if (s3_free) begin
       s3_valid_d = s2_valid_q;
       if (s2_valid_q) begin
-        s3_eop_d = s2_eop_q;
-        s3_row_d = s2_row_q;
-        s3_sum_d = add2;
-        s3_p3_d  = s2_p3_q;
+        s3_eop_d  = s2_eop_q;
+        s3_beat_d = s2_beat_q;
+        s3_sum_d  = add2;
+        s3_p3_d   = s2_p3_q;
+      end
+      if (s2_valid_q && (s2_beat_q == LastBeat)) begin
+        s3_ctx_d = s2_ctx_q;
       end
     end
 
-    // S3: + p3. Rows 0..2 wait in acc_q; row 3 forms the output packet, a token a token.
-    if (s3_go && (s3_row_q != 2'd3)) begin
-      acc_d[s3_row_q] = add3;
+    // S3: + p3. Earlier beats' rows wait in acc_q; the last beat forms the output packet, a
+    // token a token.
+    for (int l = 0; l < Lanes; l++) begin
+      res[2'(s3_beat_q * Lanes + l)] = add3[l];
+    end
+    if (s3_go && !s3_last) begin
+      acc_d = res;
     end
     if (out_free) begin
-      out_valid_d = s3_valid_q && (s3_row_q == 2'd3);
-      if (s3_valid_q && (s3_row_q == 2'd3)) begin
-        res.x        = acc_q[0];
-        res.y        = acc_q[1];
-        res.z        = acc_q[2];
-        res.w        = add3;
-        out_d.pos    = res;
-        out_d.color  = ctx_q.color;
-        out_d.tex0   = ctx_q.tex0;
-        out_d.tex1   = ctx_q.tex1;
-        out_d.vtx_id = ctx_q.vtx_id;
+      out_valid_d = s3_valid_q && s3_last;
+      if (s3_valid_q && s3_last) begin
+        out_d.pos.x  = res[0];
+        out_d.pos.y  = res[1];
+        out_d.pos.z  = res[2];
+        out_d.pos.w  = res[3];
+        out_d.color  = s3_ctx_q.color;
+        out_d.tex0   = s3_ctx_q.tex0;
+        out_d.tex1   = s3_ctx_q.tex1;
+        out_d.vtx_id = s3_ctx_q.vtx_id;
         out_d.eop    = 1'b0;
         if (s3_eop_q) begin
           out_d     = '0;
@@ -236,21 +269,23 @@ module vtx (
       beat_q      <= '0;
       s1_valid_q  <= 1'b0;
       s1_eop_q    <= 1'b0;
-      s1_row_q    <= '0;
+      s1_beat_q   <= '0;
       s1_p_q      <= '0;
+      s1_ctx_q    <= '0;
       s2_valid_q  <= 1'b0;
       s2_eop_q    <= 1'b0;
-      s2_row_q    <= '0;
+      s2_beat_q   <= '0;
       s2_sum_q    <= '0;
       s2_p2_q     <= '0;
       s2_p3_q     <= '0;
+      s2_ctx_q    <= '0;
       s3_valid_q  <= 1'b0;
       s3_eop_q    <= 1'b0;
-      s3_row_q    <= '0;
+      s3_beat_q   <= '0;
       s3_sum_q    <= '0;
       s3_p3_q     <= '0;
+      s3_ctx_q    <= '0;
       acc_q       <= '0;
-      ctx_q       <= '0;
       out_valid_q <= 1'b0;
       out_q       <= '0;
     end else begin
@@ -258,21 +293,23 @@ module vtx (
       beat_q      <= beat_d;
       s1_valid_q  <= s1_valid_d;
       s1_eop_q    <= s1_eop_d;
-      s1_row_q    <= s1_row_d;
+      s1_beat_q   <= s1_beat_d;
       s1_p_q      <= s1_p_d;
+      s1_ctx_q    <= s1_ctx_d;
       s2_valid_q  <= s2_valid_d;
       s2_eop_q    <= s2_eop_d;
-      s2_row_q    <= s2_row_d;
+      s2_beat_q   <= s2_beat_d;
       s2_sum_q    <= s2_sum_d;
       s2_p2_q     <= s2_p2_d;
       s2_p3_q     <= s2_p3_d;
+      s2_ctx_q    <= s2_ctx_d;
       s3_valid_q  <= s3_valid_d;
       s3_eop_q    <= s3_eop_d;
-      s3_row_q    <= s3_row_d;
+      s3_beat_q   <= s3_beat_d;
       s3_sum_q    <= s3_sum_d;
       s3_p3_q     <= s3_p3_d;
+      s3_ctx_q    <= s3_ctx_d;
       acc_q       <= acc_d;
-      ctx_q       <= ctx_d;
       out_valid_q <= out_valid_d;
       out_q       <= out_d;
     end
@@ -295,15 +332,16 @@ module vtx (
   );
 
 `ifndef SYNTHESIS
-  // ctx_q holds one vertex: a vertex's row 3 may only issue when no earlier vertex's row 3
-  // still needs it (one in S3 that leaves at this edge has read it already). Tokens do not use
-  // ctx_q.
+  initial begin
+    assert (Lanes == 1 || Lanes == 2 || Lanes == 4)
+      else $error("%m: Lanes must be 1, 2 or 4");
+  end
+  // The beats of one vertex issue back to back in order (the input holds the vertex), so a beat
+  // in S1..S3 is followed by the next beat of the same vertex or by a first beat / token.
   always_ff @(posedge clk_i) begin
-    if (rst_ni && issue_last) begin
-      assert (!((s1_valid_q && (s1_row_q == 2'd3) && !s1_eop_q) ||
-                (s2_valid_q && (s2_row_q == 2'd3) && !s2_eop_q) ||
-                (s3_valid_q && (s3_row_q == 2'd3) && !s3_eop_q && !s3_go)))
-        else $error("%m: a row 3 issued while ctx_q was still needed");
+    if (rst_ni && s3_go && !s3_last && s2_valid_q) begin
+      assert (!s2_eop_q && (s2_beat_q == s3_beat_q + 2'd1))
+        else $error("%m: beats of a vertex out of order in the pipeline");
     end
   end
 `endif

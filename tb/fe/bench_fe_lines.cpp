@@ -75,6 +75,11 @@ int main(int argc, char** argv) {
   std::deque<int> order;  // the client of each request in flight (0: index fetch, 1: vertex fetch)
   bool vf_first = false;  // priority this clock
   uint64_t first_cycle = 0, last_cycle = 0;
+  // Where the time goes (counted from the first idraw packet to the last pa_tri): index packets
+  // taken by vertex tags, cycles index fetch offered one that vertex tags did not take, cycles it
+  // had none; cycles the triangle FIFO in front of PA was full (vt_prim offered, not taken) and
+  // cycles VTX offered a vertex PA did not take.
+  uint64_t idx_taken = 0, idx_blocked = 0, idx_none = 0, prim_blocked = 0, clip_blocked = 0;
   bool ok = true;
   while (next_out < exp.size()) {
     dut.in_valid_i = next_in < in.size();
@@ -115,6 +120,15 @@ int main(int argc, char** argv) {
       if (next_in == 0) first_cycle = drv.cycle();
       ++next_in;
       drv.progress();
+    }
+    if (next_in > 0 && next_out < exp.size()) {
+      if (dut.tap_if_index_valid_o) {
+        ++(dut.tap_if_index_ready_o ? idx_taken : idx_blocked);
+      } else {
+        ++idx_none;
+      }
+      if (dut.tap_vt_prim_valid_o && !dut.tap_vt_prim_ready_o) ++prim_blocked;
+      if (dut.tap_vtx_clip_valid_o && !dut.tap_vtx_clip_ready_o) ++clip_blocked;
     }
     if (dut.tap_vt_prim_valid_o && dut.tap_vt_prim_ready_o) {
       const auto p = tb::unpack_sig<PrimPkt>(dut.tap_vt_prim_o);
@@ -165,5 +179,10 @@ int main(int argc, char** argv) {
   std::printf("  lines read: index fetch %llu, vertex fetch %llu (%.1f bytes/clock)\n",
               static_cast<unsigned long long>(if_lines), static_cast<unsigned long long>(vf_lines),
               64.0 * static_cast<double>(if_lines + vf_lines) / cyc);
+  std::printf("  index stream into vertex tags: %llu taken, %llu cycles blocked, %llu cycles empty; triangle FIFO "
+              "full %llu cycles; VTX -> PA blocked %llu cycles\n",
+              static_cast<unsigned long long>(idx_taken), static_cast<unsigned long long>(idx_blocked),
+              static_cast<unsigned long long>(idx_none), static_cast<unsigned long long>(prim_blocked),
+              static_cast<unsigned long long>(clip_blocked));
   return ok ? 0 : 1;
 }

@@ -28,6 +28,7 @@ struct VfResult {
   std::string report;
   uint64_t cycles = 0;
   uint64_t reads = 0;  // read requests accepted by the memory
+  uint64_t first_out = 0, last_out = 0, outs = 0;  // cycles of the first and last output, outputs
 };
 
 // The unit bench (tb/common/unit_bench.h) with the read requests counted.
@@ -71,6 +72,10 @@ VfResult run_vf(const std::vector<VFetchPkt>& in, const std::vector<VtxInPkt>& e
     }
     if (in_fire || out_fire || req_fire || rsp_fire) drv.progress();
     res.reads += req_fire ? 1 : 0;
+    if (out_fire) {
+      if (res.outs++ == 0) res.first_out = drv.cycle();
+      res.last_out = drv.cycle();
+    }
     drv.edge();
     dram.clock(req_fire, req, rsp_fire);
     if (drv.failed()) {
@@ -313,6 +318,12 @@ void bench(const std::string& name, const std::vector<VFetchPkt>& in, Memory& me
               64.0 * static_cast<double>(r.reads) / nv,
               100.0 * static_cast<double>(vf.line_hits()) / static_cast<double>(vf.line_hits() + vf.line_misses()),
               static_cast<unsigned long long>(nc.lines_read()));
+  // The rate once the first vertex is out (the first memory round trip excluded): what the unit
+  // sustains on the stream.
+  const uint64_t span = r.last_out - r.first_out + 1;
+  std::printf("%s: first vertex out at cycle %llu; then %llu outputs in %llu cycles = %.3f per clock\n",
+              name.c_str(), static_cast<unsigned long long>(r.first_out), static_cast<unsigned long long>(r.outs),
+              static_cast<unsigned long long>(span), static_cast<double>(r.outs) / static_cast<double>(span));
 }
 
 }  // namespace
