@@ -21,7 +21,7 @@ lint-verilator: rtl/files.f rtl/lint.vlt $(RTL_FILES) $(RTL_BIND_FILES) $(RTL_CH
 .PHONY: lint-verilator
 
 # Vertex transform and the FP32 primitives.
-RTL_LINT_TOPS += vtx fp32_add fp32_mul fp32_rcp fp32_to_fix16_8
+RTL_LINT_TOPS += vtx fp32_add fp32_mul fp32_rcp fp32_to_fix16_8 fp32_to_fix fp32_from_int csa_dot2
 
 # Input assembly front end.
 RTL_LINT_TOPS += index_fetch vertex_tags vertex_fetch fe_line_adapter

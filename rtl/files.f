@@ -12,6 +12,8 @@ rtl/common/fp32_add.sv
 rtl/common/fp32_mul.sv
 rtl/common/fp32_rcp.sv
 rtl/common/fp32_to_fix16_8.sv
+rtl/common/fp32_to_fix.sv
+rtl/common/fp32_from_int.sv
 rtl/mem/mem_arbiter.sv
 rtl/mem/mem_line_arbiter.sv
 rtl/mem/mem_dword_adapter.sv
@@ -23,6 +25,7 @@ rtl/ia/ia.sv
 rtl/ia/index_fetch.sv
 rtl/ia/vertex_tags.sv
 rtl/ia/vertex_fetch.sv
+rtl/setup/csa_dot2.sv
 rtl/setup/setup.sv
 rtl/rast/coarse_raster.sv
 rtl/rast/fine_raster.sv
