@@ -27,6 +27,7 @@ rtl/ia/vertex_tags.sv
 rtl/ia/vertex_fetch.sv
 rtl/setup/csa_dot2.sv
 rtl/setup/setup.sv
+rtl/rast/zplane_d24.sv
 rtl/rast/coarse_raster.sv
 rtl/rast/fine_raster.sv
 rtl/rast/rast_dist.sv
