@@ -32,6 +32,7 @@ rtl/rast/coarse_raster.sv
 rtl/rast/fine_raster.sv
 rtl/rast/rast_dist.sv
 rtl/rast/quad_merge.sv
+rtl/hiz/hiz.sv
 rtl/rast/raster_array.sv
 rtl/om/pixel_writer.sv
 rtl/vtx/vtx.sv
