@@ -85,7 +85,6 @@ module setup #(
   logic signed [23:0] pvx [3];
   logic signed [23:0] pvy [3];
   pineda_pkg::vtx_t   pvin;
-  pineda_pkg::dword_t pz;
 
   always_comb begin
     for (int k = 0; k < 3; k++) begin
@@ -105,6 +104,7 @@ module setup #(
   end
   fp32_from_int #(.W(51)) u_fa (.a_i(p_area2), .y_o(p1_in.fa));
   for (genvar g = 0; g < 3; g++) begin : g_zs
+    pineda_pkg::dword_t pz;
     logic [31:0] zin;
     always_comb begin
       pz  = in_i.z[g];
