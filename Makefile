@@ -17,7 +17,7 @@ help:
 	@echo "make test   every test; ends with 'N passed, N failed'"
 	@echo "make sim    the regression: every scene through RTL and model, PNGs in out/sim"
 	@echo "make lint   Verilator -Wall lint and a Yosys read of every RTL module"
-	@echo "make synth  per-unit area table (out/synth/area.json)"
+	@echo "make synth  whole-GPU area/depth table (out/synth/area.json; docs/synthesis.md)"
 	@echo "make waves TEST=<scene> [FORMAT=vcd]  re-run one scene with an FST (or VCD) dump and a GTKWave save file"
 	@echo "make bench  per-scene cycles and unit utilisation (out/bench/bench.json)"
 

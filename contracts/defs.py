@@ -319,7 +319,7 @@ ERROR_CAUSES = [
     ErrorCause("ERR_WAIT_TIMEOUT", 7, "WAIT_REG not satisfied within WATCHDOG cycles"),
 ]
 # Performance counters: one cycle counter, then busy/stalled/starved per unit.
-PERF_UNITS = ["CP", "IA", "SETUP", "COARSE", "FINE", "PW"]
+PERF_UNITS = ["CP", "IA", "SETUP", "COARSE", "FINE", "PW", "ZS"]  # ZS appended: earlier indices keep
 PERF_KINDS = ["BUSY", "STALLED", "STARVED"]
 
 # Memory clients (tag[7:6] at the arbiter).
@@ -625,4 +625,6 @@ BOUNDARIES = [
     StreamBoundary("vf_vtx", "vtx_in_pkt_t", "vertex fetch -> VTX"),
     StreamBoundary("vtx_clip", "clip_vtx_pkt_t", "VTX -> PA"),
     StreamBoundary("pa_tri", "pa_tri_pkt_t", "PA -> SETUP (merged with ia_tri)"),
+    # depth/stencil, appended so the throttle bits above keep their index
+    StreamBoundary("zs_quad", "quad_pkt_t", "ZS -> PW: the quads left after the depth and stencil tests", "per_owner"),
 ]

@@ -34,3 +34,6 @@ RTL_LINT_TOPS += raster_array rast_dist quad_merge
 
 # The line-wide memory system.
 RTL_LINT_TOPS += mem_line_arbiter mem_dword_adapter
+
+# Depth/stencil unit.
+RTL_LINT_TOPS += zs zs_sample

@@ -2,9 +2,16 @@
 # mk/synth.mk — install step, area flow and the Yosys half of lint (see Makefile, synth/*.py).
 #
 #   make deps                         Debian packages + pinned npm Yosys (scripts/deps.sh; idempotent)
-#   make synth [UNITS=cp,setup]       per-unit area table -> out/synth/area.json, logs out/synth/<unit>.log
-#              [SYNTH_JOBS=N]         units in parallel (default: number of cores)
-#              [SYNTH_FLAGS=...]      extra synth/synth.py flags, e.g. --allow-warnings
+#   make synth                        whole-GPU table: every module of pineda_top synthesised once
+#                                     (cached in out/synth/cache), pineda_top with NumRast 1/2/4,
+#                                     block RAM, flip-flop arrays, logic depth -> out/synth/area.json
+#              [SYNTH_JOBS=N]         modules in parallel (default: number of cores)
+#              [SYNTH_FLAGS=...]      extra synth/synth.py flags, e.g. --allow-warnings, --rast 1
+#   make synth UNITS=cp,setup         the old per-unit flow: each unit flattened on its own with its
+#                                     default parameters (out/synth/units.json, logs out/synth/<unit>.log)
+#   make synth-check                  make synth, then compare with synth/baseline.json (5% margin)
+#   make synth-baseline               make synth, then rewrite synth/baseline.json (commit it)
+#   make synth-selftest               fast test of the flow's bookkeeping (no Yosys)
 #   make lint-yosys                   Yosys read + hierarchy/proc/check of rtl/files.f, struct-width probe
 #
 # Yosys is npm @yowasp/yosys (WebAssembly, pinned in package-lock.json), run through
@@ -24,7 +31,18 @@ $(NPM_STAMP): package.json package-lock.json
 synth: $(NPM_STAMP)
 	$(PYTHON) synth/synth.py $(if $(strip $(UNITS)),--units $(UNITS)) $(if $(strip $(SYNTH_JOBS)),--jobs $(SYNTH_JOBS)) $(SYNTH_FLAGS)
 
+SYNTH_MARGIN ?= 5
+
+synth-check: synth
+	$(PYTHON) synth/check_baseline.py --margin $(SYNTH_MARGIN)
+
+synth-baseline: synth
+	$(PYTHON) synth/check_baseline.py --update
+
+synth-selftest:
+	$(PYTHON) synth/test_synth_flow.py
+
 lint-yosys: $(NPM_STAMP)
 	$(PYTHON) synth/yosys_read.py
 
-.PHONY: deps synth lint-yosys
+.PHONY: deps synth synth-check synth-baseline synth-selftest lint-yosys

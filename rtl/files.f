@@ -35,6 +35,8 @@ rtl/rast/quad_merge.sv
 rtl/hiz/hiz.sv
 rtl/rast/raster_array.sv
 rtl/om/pixel_writer.sv
+rtl/zs/zs_sample.sv
+rtl/zs/zs.sv
 rtl/vtx/vtx.sv
 rtl/pa/pa_dist.sv
 rtl/pa/pa.sv

@@ -31,11 +31,18 @@ def main():
               f"memory {m['reads']} line reads / {m['writes']} line writes")
         print(f"  {'unit':7s} {'busy':>7s} {'stalled':>8s} {'starved':>8s} {'rate':>9s} "
               f"{'peak':>6s} {'%peak':>6s} {'rate/fed':>9s}  unit of rate")
-        for name in ["CP", "IA", "SETUP", "COARSE", "FINE", "PW"]:
+        for name in ["CP", "IA", "SETUP", "COARSE", "FINE", "ZS", "PW"]:
+            if name not in s["units"]:
+                continue
             u = s["units"][name]
             print(f"  {name:7s} {100*u['busy']/cyc:6.1f}% {100*u['stalled']/cyc:7.1f}% "
                   f"{100*u['starved']/cyc:7.1f}% {u['rate']:9.3f} {u['peak']:6.1f} "
                   f"{100*u['fraction_of_peak']:5.1f}% {u['rate_when_fed']:9.3f}  {u['rate_unit']}")
+        if "zs" in s:
+            z = s["zs"]
+            print(f"  ZS: {z['samples']:.0f} samples in ({s['units']['ZS']['rate']:.3f} samples/clock), "
+                  f"{z['samples_tested']} tested, {z['samples_passed']} passed, {z['quads_dropped']} quads dropped; "
+                  f"depth {z['depth_bytes']} bytes = {z['depth_bytes_per_pixel']:.2f} bytes/pixel")
         if "clients" in m:
             print(f"  memory: {m['bytes_per_clock']:.2f} of {m['peak_bytes_per_clock']:g} bytes/clock "
                   f"({100*m['fraction_of_peak']:.1f}% of peak), {m['bytes_per_pixel']:.2f} bytes/pixel")
@@ -68,9 +75,39 @@ def main():
                             if c["bytes_read"] + c["bytes_written"])
             print(f"{name:18s} {cyc:9d} {px:8d} {px/cyc:8.3f} {m['bytes_per_pixel']:8.2f} "
                   f"{m['bytes_per_clock']:8.2f} {100*m['fraction_of_peak']:5.1f}%  {per}")
-    area = "out/synth/area.json"
-    if os.path.exists(area):
-        print(f"\narea: see {area} (make synth)")
+    area_per_work(doc, "out/synth/area.json")
+
+
+def area_per_work(doc, area_path):
+    """Area per unit of work: pineda_top's LUT4 (make synth, docs/synthesis.md) over each scene's
+    pixels/clock and (scenes through the front end) triangles into PA per clock."""
+    if not os.path.exists(area_path):
+        print("\narea per unit of work: run 'make synth' for out/synth/area.json")
+        return
+    try:
+        with open(area_path) as f:
+            cfgs = json.load(f).get("configs", {})
+    except (OSError, ValueError):
+        cfgs = {}
+    if not cfgs:
+        print(f"\narea per unit of work: {area_path} is not from the whole-GPU flow (make synth)")
+        return
+    print(f"\narea per unit of work (pineda_top LUT4 from {area_path}, with the scene's NumRast):")
+    print(f"{'scene':18s} {'NumRast':>7s} {'LUT4':>7s} {'px/clock':>8s} {'LUT4/(px/clk)':>13s} "
+          f"{'tri/clock':>9s} {'LUT4/(tri/clk)':>14s}")
+    for s in doc["scenes"]:
+        if "units" not in s or not s["cycles"]:
+            continue
+        n = s.get("rasterizers", 1)
+        cfg = cfgs.get(f"NumRast={n}")
+        if cfg is None:
+            continue
+        lut = cfg["total"]["lut4"]
+        px = s["pixels"] / s["cycles"]
+        tri = s["front_end"]["pa_in"] / s["cycles"] if "front_end" in s and s["front_end"].get("pa_in") else 0
+        print(f"{s['scene']:18s} {n:7d} {lut:7d} {px:8.3f} "
+              f"{(f'{lut / px:13.0f}') if px else '            -'} "
+              f"{tri:9.3f} {(f'{lut / tri:14.0f}') if tri else '             -'}")
 
 
 if __name__ == "__main__":

@@ -173,6 +173,11 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
   // IA reads 2 dwords per vertex of each pre-transformed DRAW (the front end's reads are its own).
   double ia_dwords = 0;
   for (const DrawPkt& d : t.cp_draw) ia_dwords += d.eop ? 0.0 : 2.0 * static_cast<double>(d.vertex_count);
+  // ZS takes every covered sample of the merged fine quads (tested or passed through).
+  double zs_samples = 0;
+  for (const QuadPkt& q : t.fine_quad) {
+    for (uint64_t m = q.eop ? 0 : q.mask & (q.target.msaa ? 0xFFFFu : 0xFu); m; m &= m - 1) zs_samples += 1.0;
+  }
   struct UnitRate {
     const char* name;
     int perf_base;
@@ -189,6 +194,7 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
       {"FINE", PERF_FINE_BUSY, static_cast<double>(s.tiles_emitted) * 64.0, 64.0 * tb::kNumRast,
        "coverage evaluations/clock"},
       {"PW", PERF_PW_BUSY, static_cast<double>(s.quads), 1.0, "quads/clock"},  // colour cache: 1 quad/clock
+      {"ZS", PERF_ZS_BUSY, zs_samples, 16.0, "samples/clock"},  // 1 quad/clock: 16 samples at 4x
   };
   for (const auto& u : units) {
     const double busy = r.perf.at(u.perf_base), stalled = r.perf.at(u.perf_base + 1),
@@ -209,6 +215,20 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
   j["memory"] = memory_json(r, static_cast<double>(s.pixels_written), peak_bytes_per_clock);
   j["pixels"] = s.pixels_written;  // pixel (1x) or sample (4x) writes into PW's colour cache
   j["pw_lines"] = t.pw_mem.size();  // its line writes
+  {
+    // ZS: samples tested (depth or stencil on) and passed; its depth-stencil traffic per pixel.
+    const auto& zc = r.dram.client[MEM_LC_ZS];
+    nlohmann::json zj;
+    zj["samples"] = zs_samples;
+    zj["samples_tested"] = s.zs_samples_tested;
+    zj["samples_passed"] = s.zs_samples_passed;
+    zj["quads_dropped"] = s.zs_quads_dropped;
+    zj["depth_bytes"] = zc.bytes_read + zc.bytes_written;
+    zj["depth_bytes_per_pixel"] =
+        s.pixels_written ? static_cast<double>(zc.bytes_read + zc.bytes_written) / static_cast<double>(s.pixels_written)
+                         : 0.0;
+    j["zs"] = zj;
+  }
   j["tiles_visited"] = s.tiles_visited;
   j["tiles_emitted"] = t.coarse_tile.size();
   // Rasterizer figures (docs/architecture.md "Rasterizer benchmark"): the walk's decisions per

@@ -60,7 +60,7 @@ std::vector<ReportUnit> report_units(const nlohmann::json& bench) {
     r.push_back(x);
   }
   // Pipeline order (the JSON object is sorted by name); units not listed here go last.
-  const std::vector<std::string> order = {"CP", "IA", "SETUP", "COARSE", "FINE", "PW"};
+  const std::vector<std::string> order = {"CP", "IA", "SETUP", "COARSE", "FINE", "ZS", "PW"};
   auto rank = [&order](const ReportUnit& u) {
     return static_cast<size_t>(std::find(order.begin(), order.end(), u.name) - order.begin());
   };

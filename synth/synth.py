@@ -24,13 +24,16 @@ small FPGA would actually use. Adders use the carry chain (SB_CARRY, counted sep
 multipliers go to LUTs (no -dsp); memories that fit the BRAM rules go to SB_RAM40_4K
 (counted separately), the rest to flip-flops.
 
-Output: an aligned table on stdout, out/synth/area.json, per-unit logs out/synth/<unit>.log.
+Output (--units): an aligned table on stdout, out/synth/units.json, per-unit logs
+out/synth/<unit>.log. Without --units: the hierarchical whole-GPU flow (synth/hier.py,
+docs/synthesis.md), out/synth/area.json.
 Exits non-zero, naming the unit and its log, if any unit fails to synthesise, or if the
 read raised a warning that means Yosys misread the source (see BAD_WARNINGS; the numbers
-would be wrong): --allow-warnings reports such units anyway, marked in area.json.
+would be wrong): --allow-warnings reports such units anyway, marked in units.json.
 """
 import argparse
 import concurrent.futures
+import hashlib
 import json
 import os
 import re
@@ -38,6 +41,9 @@ import shutil
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hier  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WRAPPER = os.path.join(REPO, "synth", "yosys.mjs")
@@ -109,14 +115,17 @@ def check_node():
         raise FlowError("node_modules/@yowasp/yosys missing: run 'make deps' (or 'npm ci')")
 
 
-def run_yosys(root, script_rel, mounts, outdir_rel, log_path):
+def run_yosys(root, script_rel, mounts, outdir_rel, log_path, extra=()):
     """Run one Yosys script (a path relative to root) with cwd=root; log stdout+stderr.
+    outdir_rel: one output directory or a list; extra: more Yosys options.
 
     Returns (exit code, seconds)."""
     cmd = ["node", WRAPPER]
     for m in mounts + [script_rel]:
         cmd += ["--mount", m]
-    cmd += ["--out", outdir_rel, "-s", script_rel]
+    for o in [outdir_rel] if isinstance(outdir_rel, str) else outdir_rel:
+        cmd += ["--out", o]
+    cmd += list(extra) + ["-s", script_rel]
     t0 = time.monotonic()
     with open(log_path, "w") as log:
         log.write("# " + " ".join(cmd) + "\n")
@@ -268,6 +277,354 @@ def table(results):
     return "\n".join(lines)
 
 
+# ---------------------------------------------------------------------------------------------
+# hierarchical whole-GPU flow (the default; synth/hier.py)
+
+TOOL = "yosys 0.55 (npm @yowasp/yosys, see package-lock.json)"
+TOP = "pineda_top"
+RASTS = (1, 2, 4)
+
+
+def tool_version(root):
+    try:
+        with open(os.path.join(root, "package-lock.json")) as f:
+            lock = json.load(f)
+        return "yowasp-yosys " + lock["packages"]["node_modules/@yowasp/yosys"]["version"]
+    except (OSError, ValueError, KeyError):
+        return TOOL
+
+
+def elaborate(root, files, incdirs, defines, outdir_rel, rasts, tool):
+    """Elaborated RTLIL of pineda_top for each NumRast, cached on the source text. -> {N: text}"""
+    script = [read_cmd(files, incdirs, defines), "design -save read"]
+    for n in rasts:
+        script += ["design -load read", f"chparam -set NumRast {n} {TOP}",
+                   f"hierarchy -check -top {TOP}", f"write_rtlil {{dir}}/rast{n}.il"]
+    script = "\n".join(script) + "\n"
+    h = hashlib.sha256()
+    for p in sorted(set(files + [os.path.join(d, x) for d in incdirs
+                                 for x in sorted(os.listdir(os.path.join(root, d)))
+                                 if os.path.isfile(os.path.join(root, d, x))])):
+        h.update(p.encode() + b"\0")
+        with open(os.path.join(root, p), "rb") as f:
+            h.update(f.read())
+    h.update((tool + hier.FLOW_VERSION + script).encode())
+    key = h.hexdigest()[:24]
+    cdir_rel = os.path.join(outdir_rel, "cache", "elab-" + key)
+    cdir = os.path.join(root, cdir_rel)
+    paths = {n: os.path.join(cdir, f"rast{n}.il") for n in rasts}
+    t0 = time.monotonic()
+    cached = all(os.path.exists(p) for p in paths.values())
+    if not cached:
+        os.makedirs(cdir, exist_ok=True)
+        script_rel = os.path.join(cdir_rel, "elab.ys")
+        with open(os.path.join(root, script_rel), "w") as f:
+            f.write(script.replace("{dir}", cdir_rel))
+        log = os.path.join(cdir, "elab.log")
+        rc, _ = run_yosys(root, script_rel, files + incdirs, cdir_rel, log)
+        if rc != 0 or not all(os.path.exists(p) for p in paths.values()):
+            for p in paths.values():
+                if os.path.exists(p):
+                    os.remove(p)
+            raise FlowError(f"elaboration failed, see {log}: " + "; ".join(log_errors(log, 4)))
+        suspect = bad_warnings(log)
+        if suspect:
+            with open(os.path.join(cdir, "suspect.txt"), "w") as f:
+                f.write("\n".join(suspect) + "\n")
+    suspect = []
+    if os.path.exists(os.path.join(cdir, "suspect.txt")):
+        suspect = open(os.path.join(cdir, "suspect.txt")).read().splitlines()
+    out = {}
+    for n, p in paths.items():
+        with open(p) as f:
+            out[n] = f.read()
+    return out, suspect, cached, time.monotonic() - t0
+
+
+def fmt_table(heads, rows, rule_before=()):
+    widths = [max(len(str(x)) for x in [h] + [r[i] for r in rows]) for i, h in enumerate(heads)]
+
+    def fmt(row):
+        return "  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)
+                         for i, (c, w) in enumerate(zip(row, widths)))
+
+    lines = [fmt(heads), fmt(["-" * w for w in widths])]
+    for i, r in enumerate(rows):
+        if i in rule_before:
+            lines.append(fmt(["-" * w for w in widths]))
+        lines.append(fmt(r))
+    return "\n".join(lines)
+
+
+# rough Yosys seconds of the largest modules on this 2-core machine, to order the queue only
+SECONDS_HINT = {"pixel_writer": 600, "fine_raster": 900, "pa": 1350, "vertex_fetch": 1800}
+
+
+def expected_seconds(batch):
+    """A guess of a batch's Yosys time, to order one job's queue (no effect on results)."""
+    return sum(SECONDS_HINT.get(j["module"], len(j["text"]) / 1000.0) for j in batch)
+
+
+def run_hier(args, root, outdir_rel, jobs):
+    tool = tool_version(root)
+    files, incdirs, defines = parse_filelist(os.path.join(root, args.files), root)
+    rasts = tuple(int(x) for x in args.rast.split(","))
+    os.makedirs(os.path.join(root, outdir_rel, "cache"), exist_ok=True)
+    t0 = time.monotonic()
+    texts, suspect, el_cached, el_secs = elaborate(root, files, incdirs, defines, outdir_rel, rasts, tool)
+    print(f"synth: elaborated {TOP} for NumRast {','.join(map(str, rasts))} in {el_secs:.1f} s"
+          f"{' (cached)' if el_cached else ''}", flush=True)
+    if suspect and not args.allow_warnings:
+        raise FlowError("Yosys misread the source (numbers would be wrong; --allow-warnings reports "
+                        "them anyway):\n    " + "\n    ".join(suspect[:6]))
+    file_hash = {}
+    common = hashlib.sha256()
+    pkg_re = re.compile(r"^\s*package\s+\w+", re.M)
+    inc_files = sorted(os.path.join(d, x) for d in incdirs for x in os.listdir(os.path.join(root, d))
+                       if os.path.isfile(os.path.join(root, d, x)))
+    for p in files + inc_files:
+        with open(os.path.join(root, p), "rb") as f:
+            data = f.read()
+        file_hash[p] = hashlib.sha256(data).hexdigest()
+        if p in inc_files or pkg_re.search(data.decode(errors="replace")):
+            common.update(p.encode() + b"\0" + data)
+    common.update(" ".join(defines).encode())
+    common_hash = common.hexdigest()
+    designs = {}
+    jobs_by_key = {}
+    for n in rasts:
+        mods = hier.parse_rtlil(texts[n])
+        tops = hier.tops_of(mods)
+        if len(tops) != 1:
+            raise FlowError(f"NumRast={n}: expected one top module, found {tops}")
+        keys = {}
+        for name in mods:
+            text, _ = hier.job_text(mods, name)
+            key = hier.job_key(name, text, mods, file_hash, common_hash, tool)
+            keys[name] = key
+            jobs_by_key.setdefault(key, {"key": key, "text": text, "module": hier.base_name(name)})
+        designs[n] = {"mods": mods, "top": tops[0], "keys": keys}
+    cache_rel = os.path.join(outdir_rel, "cache")
+    results = {}
+    todo = []
+    for j in sorted(jobs_by_key.values(), key=lambda j: len(j["text"])):
+        r = hier.cached_result(j, root, cache_rel)
+        if r is None:
+            todo.append(j)
+        else:
+            results[j["key"]] = r
+    print(f"synth: {len(jobs_by_key)} distinct modules, {len(results)} cached, {len(todo)} "
+          + ("not synthesised (--cached-only)" if args.cached_only else f"to synthesise with {jobs} job(s)"),
+          flush=True)
+    # small modules share one Yosys process (start-up costs seconds); large ones run alone,
+    # largest first so that parallel jobs end together
+    batches, cur, size = [], [], 0
+    for j in todo:
+        if len(j["text"]) > args.batch_chars:
+            batches.append([j])
+            continue
+        if cur and size + len(j["text"]) > args.batch_chars:
+            batches.append(cur)
+            cur, size = [], 0
+        cur.append(j)
+        size += len(j["text"])
+    if cur:
+        batches.append(cur)
+    # in parallel the largest first, so that the jobs end together; one job: smallest first,
+    # so that most rows are cached early if the run is stopped
+    # in parallel the largest first, so that the jobs end together; one job: the batches of
+    # small modules first, then the large modules by their expected time (SECONDS_HINT), so
+    # that a stopped run leaves the most rows cached
+    if jobs == 1:
+        batches.sort(key=lambda b: (len(b) == 1, expected_seconds(b) if len(b) == 1 else
+                                    sum(len(j["text"]) for j in b)))
+    else:
+        batches.sort(key=lambda b: -sum(len(j["text"]) for j in b))
+    failed = []
+    if args.cached_only:
+        batches = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
+        futs = {ex.submit(hier.synth_batch, b, root, cache_rel, run_yosys, tool, f"batch{i}"): b
+                for i, b in enumerate(batches)}
+        for fut in concurrent.futures.as_completed(futs):
+            b = futs[fut]
+            try:
+                rs = fut.result()
+            except (hier.HierError, OSError, ValueError, KeyError) as e:
+                rs = [{"ok": False, "seconds": 0, "log": str(e), "cached": False}] * len(b)
+            for j, r in zip(b, rs):
+                results[j["key"]] = r
+                if not r["ok"]:
+                    failed.append(j["module"])
+                    print(f"synth: {j['module']} [{j['key']}]: FAILED after {r['seconds']} s, see {r['log']}",
+                          flush=True)
+                    for line in log_errors(r["log"]) if os.path.exists(r["log"]) else []:
+                        print(f"    {line}", flush=True)
+                elif not r["cached"]:
+                    print(f"synth: {j['module']} [{j['key']}]: {r['seconds']:.1f} s, LUT4 {r['stat']['lut4']}, "
+                          f"FF {r['stat']['ffs']}, BRAM {r['stat']['bram']}", flush=True)
+    if failed:
+        raise FlowError(f"{len(failed)} module(s) failed: {', '.join(sorted(set(failed)))}")
+    report = assemble(root, cache_rel, designs, results, rasts, tool, args)
+    wall = time.monotonic() - t0
+    report["wall_seconds"] = round(wall, 1)
+    report["jobs"] = jobs
+    report["synthesised"] = sum(1 for r in results.values() if not r["cached"])
+    report["cached"] = sum(1 for r in results.values() if r["cached"])
+    report["elaboration_cached"] = el_cached
+    report["suspect"] = bool(suspect)
+    # an incomplete report (--cached-only) does not replace a complete area.json
+    area_json = os.path.join(root, outdir_rel, "area.partial.json" if report.get("incomplete") else "area.json")
+    with open(area_json, "w") as f:
+        json.dump(report, f, indent=1)
+        f.write("\n")
+    print()
+    print(render(report))
+    print()
+    print(f"synth: wall time {wall:.1f} s with {jobs} job(s) ({report['synthesised']} modules "
+          f"synthesised, {report['cached']} from out/synth/cache); wrote "
+          f"{os.path.relpath(area_json, os.getcwd())}")
+    return 0
+
+
+MISSING = {"ok": False, "seconds": 0.0, "stat": {"lut4": 0, "carry": 0, "ffs": 0, "bram": 0, "dsp": 0,
+                                                  "other": {}},
+           "mem_bram": [], "ff_arrays": []}
+
+
+def assemble(root, cache_rel, designs, results, rasts, tool, args):
+    report = {"tool": tool, "flow": hier.FLOW_VERSION, "top": TOP, "script": hier.MODULE_SCRIPT,
+              "configs": {}, "modules": {}}
+    depth_memo = {}
+    for n in rasts:
+        d = designs[n]
+        mods, top, keys = d["mods"], d["top"], d["keys"]
+        # --cached-only: a module not synthesised yet counts as empty, and every row and
+        # total containing it is marked incomplete
+        res = {name: results.get(keys[name]) or MISSING for name in mods}
+        nets = {}
+
+        def net(name):
+            if name not in nets:
+                nets[name] = ({"ports": {}, "cells": {}} if res[name] is MISSING else
+                              hier.load_net(os.path.join(root, cache_rel, keys[name], "net.json")))
+            return nets[name]
+
+        def missing(names):
+            return sorted({hier.base_name(m) for m in names if res[m] is MISSING})
+
+        for name in mods:
+            net(name)
+        memo = {}
+        rows = []
+        incomplete = {}
+        for row in hier.rows_for(mods, top):
+            tot = {"lut4": 0, "carry": 0, "ffs": 0, "bram": 0, "bram_bits": 0, "seconds": 0.0}
+            ffa = []
+            depth = None
+            for name, inst in row["instances"]:
+                part = hier.glue_totals(res, name) if row.get("glue") else hier.subtree(mods, res, name, memo)
+                for k in tot:
+                    tot[k] += part[k]
+                if row.get("glue"):
+                    ffa += [dict(a, where=a["name"]) for a in res[name]["ff_arrays"]]
+                else:
+                    ffa += hier.ff_arrays_under(mods, res, name, inst)
+                dk = (keys[name], bool(row.get("glue")))
+                if args.depth:
+                    if dk not in depth_memo:
+                        flat = hier.flatten(mods, nets, name, descend=not row.get("glue"))
+                        depth_memo[dk] = hier.logic_depth(flat)
+                    dd = depth_memo[dk]
+                    if depth is None or dd["levels"] > depth["levels"]:
+                        depth = dict(dd, instance=inst)
+            ffa.sort(key=lambda a: -a["bits"])
+            # Yosys time: each distinct module once (that is what a cold run costs)
+            distinct = set()
+            for name, _ in row["instances"]:
+                if row.get("glue"):
+                    distinct.add(name)
+                else:
+                    hier.modules_under(mods, name, distinct)
+            secs = sum(res[m]["seconds"] for m in distinct)
+            if missing(distinct):
+                incomplete[row["label"]] = missing(distinct)
+            rows.append({"label": row["label"], "module": row["module"], "missing": missing(distinct),
+                         "instances": len(row["instances"]), **tot,
+                         "seconds": round(secs, 1),
+                         "ff_arrays": ffa[:5], "depth": depth})
+        total = hier.subtree(mods, res, top, memo)
+        secs = sum(res[m]["seconds"] for m in hier.modules_under(mods, top))
+        # the containers below the top (front_end, raster_array) as subtotals
+        subtotals = {}
+        for t, inst in mods[top]["cells"]:
+            if t in mods and hier.base_name(t) in hier.CONTAINERS:
+                st = hier.subtree(mods, res, t, memo)
+                subtotals[f"{hier.base_name(top)}/{hier.base_name(t)}"] = dict(
+                    st, seconds=round(sum(res[m]["seconds"] for m in hier.modules_under(mods, t)), 1))
+        cfg = {"total": dict(total, seconds=round(secs, 1)), "subtotals": subtotals, "rows": rows}
+        if incomplete:
+            cfg["missing"] = missing(hier.modules_under(mods, top))
+            report["incomplete"] = True
+        if args.depth:
+            cfg["depth"] = hier.logic_depth(hier.flatten(mods, nets, top))
+        report["configs"][f"NumRast={n}"] = cfg
+        for name in mods:
+            r = res[name]
+            report["modules"].setdefault(keys[name], {"module": hier.base_name(name),
+                                                      "seconds": r["seconds"], **r["stat"]})
+    return report
+
+
+def render(report):
+    cfgs = report["configs"]
+    first = next(iter(cfgs.values()))
+    heads = ["unit (NumRast=1 rows)", "inst", "LUT4", "carry", "FF", "BRAM", "BRAM kbit",
+             "top FF array", "depth", "time s"]
+    rows = []
+
+    def line(label, inst, t, ffa, depth, secs):
+        big = ffa[0] if ffa else None
+        return [label, inst, t["lut4"], t["carry"], t["ffs"], t["bram"],
+                f'{t["bram_bits"] / 1024:.1f}', f'{big["bits"]} {big["kind"]}' if big else "-",
+                depth["levels"] if depth else "-", f"{secs:.0f}"]
+
+    for r in first["rows"]:
+        rows.append(line(r["label"] + (" *" if r.get("missing") else ""), r["instances"], r,
+                         r["ff_arrays"], r["depth"], r["seconds"]))
+    rule = [len(rows)]
+    # subtotals: the front end once (it does not change), the raster array per NumRast
+    for label, t in first.get("subtotals", {}).items():
+        if not label.endswith("raster_array"):
+            rows.append(line(f"{label} (total)", "", t, [], None, t["seconds"]))
+    for name, cfg in cfgs.items():
+        for label, t in cfg.get("subtotals", {}).items():
+            if label.endswith("raster_array"):
+                rows.append(line(f"{label} {name} (total)", "", t, [], None, t["seconds"]))
+    rule.append(len(rows))
+    for name, cfg in cfgs.items():
+        t = cfg["total"]
+        rows.append(line(f"{report['top']} {name} total" + (" *" if cfg.get("missing") else ""), "", t, [],
+                         cfg.get("depth"), t["seconds"]))
+    out = fmt_table(heads, rows, rule)
+    notes = []
+    gone = sorted({m for cfg in cfgs.values() for m in cfg.get("missing", [])})
+    if gone:
+        notes.append("* INCOMPLETE (--cached-only): not synthesised yet, counted as 0: " + ", ".join(gone))
+    for name, cfg in cfgs.items():
+        dep = cfg.get("depth")
+        if dep:
+            notes.append(f"{name}: deepest path {dep['levels']} LUT4 levels (+{dep['carries']} carry cells): "
+                         f"{dep['start']} -> {dep['end']}")
+        break
+    deepest = max((r for r in first["rows"] if r["depth"]), key=lambda r: r["depth"]["levels"], default=None)
+    if deepest:
+        dep = deepest["depth"]
+        notes.append(f"deepest unit: {deepest['label']} {dep['levels']} levels (+{dep['carries']} carry): "
+                     f"{dep['start']} -> {dep['end']}")
+    return out + ("\n\n" + "\n".join(notes) if notes else "")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--units", default=os.environ.get("UNITS", ""),
@@ -280,12 +637,21 @@ def main(argv=None):
     ap.add_argument("--out", default="out/synth", help="output directory, relative to --root (default: out/synth)")
     ap.add_argument("--allow-warnings", action="store_true",
                     help="report units whose read raised misread warnings instead of failing them")
+    ap.add_argument("--rast", default="1,2,4",
+                    help="hierarchical flow: NumRast values of pineda_top to report (default: 1,2,4)")
+    ap.add_argument("--batch-chars", type=int, default=400000,
+                    help="hierarchical flow: modules whose elaborated text is smaller share Yosys "
+                         "processes of about this much text (default: 400000)")
+    ap.add_argument("--cached-only", action="store_true",
+                    help="hierarchical flow: synthesise nothing; modules not in the cache count as "
+                         "empty and their rows are marked incomplete")
+    ap.add_argument("--no-depth", dest="depth", action="store_false",
+                    help="hierarchical flow: skip the logic-depth analysis")
     args = ap.parse_args(argv)
 
     root = os.path.abspath(args.root)
-    units = [u for u in re.split(r"[,\s]+", args.units) if u] or DEFAULT_UNITS
+    units = [u for u in re.split(r"[,\s]+", args.units) if u]
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 2)
-    jobs = max(1, min(jobs, len(units)))
     outdir_rel = os.path.relpath(os.path.abspath(os.path.join(root, args.out)), root)
     if outdir_rel.startswith(".."):
         print(f"synth: --out must be inside {root}", file=sys.stderr)
@@ -309,14 +675,21 @@ def main(argv=None):
             print("synth: FAILED: fix those (see 'make lint-yosys'), or pass --allow-warnings "
                   "(make synth SYNTH_FLAGS=--allow-warnings) for numbers marked suspect", file=sys.stderr)
             return 1
+    if not units:
+        try:
+            return run_hier(args, root, outdir_rel, jobs)
+        except FlowError as e:
+            print(f"synth: FAILED: {e}", file=sys.stderr)
+            return 1
+    jobs = max(1, min(jobs, len(units)))
 
     print(f"synth: {len(units)} unit(s), {jobs} in parallel, {len(files)} files from {args.files}; "
           f"logs in {outdir_rel}/<unit>.log", flush=True)
-    # longest first (times of the last run in area.json; unknown units count as long, and
+    # longest first (times of the last run in units.json; unknown units count as long, and
     # pineda_top, which contains everything, as longest), so the parallel run ends sooner
     last = {}
     try:
-        with open(os.path.join(root, outdir_rel, "area.json")) as f:
+        with open(os.path.join(root, outdir_rel, "units.json")) as f:
             last = {u: r.get("seconds", 0) for u, r in json.load(f).get("units", {}).items()}
     except (OSError, ValueError, AttributeError):
         pass
@@ -362,7 +735,7 @@ def main(argv=None):
         "suspect": bool(array_decls) or any(r.get("suspect_warnings") for r in good),
         "struct_arrays": array_decls,
     }
-    area_json = os.path.join(root, outdir_rel, "area.json")
+    area_json = os.path.join(root, outdir_rel, "units.json")
     # a run of some units keeps the other units' last numbers (each unit entry has its date)
     prev = {}
     try:
@@ -375,7 +748,7 @@ def main(argv=None):
         report["units"].update(kept)
         report["kept_from_earlier_runs"] = sorted(kept)
     # a failed run leaves area.json alone and writes its results aside
-    partial = os.path.join(root, outdir_rel, "area.partial.json")
+    partial = os.path.join(root, outdir_rel, "units.partial.json")
     if failed:
         area_json = partial
     elif os.path.exists(partial):

@@ -109,6 +109,13 @@ struct BoundaryTraits<Boundary::PA_TRI> {  // PA -> SETUP (merged with ia_tri)
   static constexpr const char* name = "pa_tri";
   static constexpr MultiRast multi_rast = MultiRast::IN_ORDER;
 };
+template <>
+struct BoundaryTraits<Boundary::ZS_QUAD> {  // ZS -> PW: the quads left after the depth and stencil tests
+  using Pkt = QuadPkt;
+  static constexpr Boundary id = Boundary::ZS_QUAD;
+  static constexpr const char* name = "zs_quad";
+  static constexpr MultiRast multi_rast = MultiRast::PER_OWNER;
+};
 
 template <template <class> class F>
 struct PerBoundary {
@@ -125,6 +132,7 @@ struct PerBoundary {
   F<VtxInPkt> vf_vtx{};  // vertex fetch -> VTX
   F<ClipVtxPkt> vtx_clip{};  // VTX -> PA
   F<PaTriPkt> pa_tri{};  // PA -> SETUP (merged with ia_tri)
+  F<QuadPkt> zs_quad{};  // ZS -> PW: the quads left after the depth and stencil tests
 
   // fn(BoundaryTraits<B>{}, member) for every boundary B
   template <class Fn>
@@ -142,6 +150,7 @@ struct PerBoundary {
     fn(BoundaryTraits<Boundary::VF_VTX>{}, vf_vtx);
     fn(BoundaryTraits<Boundary::VTX_CLIP>{}, vtx_clip);
     fn(BoundaryTraits<Boundary::PA_TRI>{}, pa_tri);
+    fn(BoundaryTraits<Boundary::ZS_QUAD>{}, zs_quad);
   }
   template <class Fn>
   void for_each(Fn&& fn) const {
@@ -158,6 +167,7 @@ struct PerBoundary {
     fn(BoundaryTraits<Boundary::VF_VTX>{}, vf_vtx);
     fn(BoundaryTraits<Boundary::VTX_CLIP>{}, vtx_clip);
     fn(BoundaryTraits<Boundary::PA_TRI>{}, pa_tri);
+    fn(BoundaryTraits<Boundary::ZS_QUAD>{}, zs_quad);
   }
   // fn(BoundaryTraits<B>{}, member, other's member) for every boundary B
   template <class Other, class Fn>
@@ -175,6 +185,7 @@ struct PerBoundary {
     fn(BoundaryTraits<Boundary::VF_VTX>{}, vf_vtx, other.vf_vtx);
     fn(BoundaryTraits<Boundary::VTX_CLIP>{}, vtx_clip, other.vtx_clip);
     fn(BoundaryTraits<Boundary::PA_TRI>{}, pa_tri, other.pa_tri);
+    fn(BoundaryTraits<Boundary::ZS_QUAD>{}, zs_quad, other.zs_quad);
   }
   template <Boundary B>
   auto& get() {
@@ -204,6 +215,8 @@ struct PerBoundary {
       return vtx_clip;
     } else if constexpr (B == Boundary::PA_TRI) {
       return pa_tri;
+    } else if constexpr (B == Boundary::ZS_QUAD) {
+      return zs_quad;
     } else {
       static_assert(B != B, "not a boundary");
     }
@@ -236,6 +249,8 @@ struct PerBoundary {
       return vtx_clip;
     } else if constexpr (B == Boundary::PA_TRI) {
       return pa_tri;
+    } else if constexpr (B == Boundary::ZS_QUAD) {
+      return zs_quad;
     } else {
       static_assert(B != B, "not a boundary");
     }
@@ -260,6 +275,7 @@ void for_each_tap(V& v, Fn&& fn) {
   fn(BoundaryTraits<Boundary::VF_VTX>{}, static_cast<uint32_t>(v.tap_vf_vtx_valid_o), static_cast<uint32_t>(v.tap_vf_vtx_ready_o), v.tap_vf_vtx_o);
   fn(BoundaryTraits<Boundary::VTX_CLIP>{}, static_cast<uint32_t>(v.tap_vtx_clip_valid_o), static_cast<uint32_t>(v.tap_vtx_clip_ready_o), v.tap_vtx_clip_o);
   fn(BoundaryTraits<Boundary::PA_TRI>{}, static_cast<uint32_t>(v.tap_pa_tri_valid_o), static_cast<uint32_t>(v.tap_pa_tri_ready_o), v.tap_pa_tri_o);
+  fn(BoundaryTraits<Boundary::ZS_QUAD>{}, static_cast<uint32_t>(v.tap_zs_quad_valid_o), static_cast<uint32_t>(v.tap_zs_quad_ready_o), v.tap_zs_quad_o);
 }
 
 }  // namespace pineda

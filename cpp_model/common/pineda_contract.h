@@ -280,7 +280,10 @@ constexpr uint32_t PERF_FINE_STARVED = 15u;  // perf counter index
 constexpr uint32_t PERF_PW_BUSY = 16u;  // perf counter index
 constexpr uint32_t PERF_PW_STALLED = 17u;  // perf counter index
 constexpr uint32_t PERF_PW_STARVED = 18u;  // perf counter index
-constexpr uint32_t NUM_PERF = 19u;  // number of perf counters
+constexpr uint32_t PERF_ZS_BUSY = 19u;  // perf counter index
+constexpr uint32_t PERF_ZS_STALLED = 20u;  // perf counter index
+constexpr uint32_t PERF_ZS_STARVED = 21u;  // perf counter index
+constexpr uint32_t NUM_PERF = 22u;  // number of perf counters
 
 // Reset value of every SET_STATE index [0, FE_STATE_END): draw state, then front-end state.
 inline constexpr std::array<uint32_t, FE_STATE_END> STATE_RESET = {{
@@ -1970,7 +1973,7 @@ struct PaTriPkt {
 };
 
 // Stream boundaries tapped by the full-pipeline harness, in pipeline order.
-enum class Boundary { CP_DRAW, IA_TRI, SETUP_TRI, COARSE_TILE, FINE_QUAD, PW_MEM, CP_IDRAW, IF_INDEX, VT_VERTEX, VT_PRIM, VF_VTX, VTX_CLIP, PA_TRI, COUNT };
-constexpr const char* BOUNDARY_NAMES[] = { "cp_draw", "ia_tri", "setup_tri", "coarse_tile", "fine_quad", "pw_mem", "cp_idraw", "if_index", "vt_vertex", "vt_prim", "vf_vtx", "vtx_clip", "pa_tri" };
+enum class Boundary { CP_DRAW, IA_TRI, SETUP_TRI, COARSE_TILE, FINE_QUAD, PW_MEM, CP_IDRAW, IF_INDEX, VT_VERTEX, VT_PRIM, VF_VTX, VTX_CLIP, PA_TRI, ZS_QUAD, COUNT };
+constexpr const char* BOUNDARY_NAMES[] = { "cp_draw", "ia_tri", "setup_tri", "coarse_tile", "fine_quad", "pw_mem", "cp_idraw", "if_index", "vt_vertex", "vt_prim", "vf_vtx", "vtx_clip", "pa_tri", "zs_quad" };
 
 }  // namespace pineda

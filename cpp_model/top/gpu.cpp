@@ -26,6 +26,7 @@ void Gpu::reset() {
   coarse_.reset_counters();
   fine_.reset_counters();
   pw_.reset_counters();
+  zs_ = Zs{};
   dma_.reset_counters();
   if_.reset_counters();
   vt_.reset();
@@ -120,14 +121,19 @@ void Gpu::process_tri(const TriPkt& tri) {
     if (trace_on_) trace_.coarse_tile.push_back(tile);
     fine_.process(tile, [this](const QuadPkt& quad) {
       if (trace_on_) trace_.fine_quad.push_back(quad);
+      // ZS: the depth and stencil tests; depth-stencil memory is updated at once (its cache's
+      // lines are not a boundary). A quad with no sample left is dropped.
+      const auto zq = zs_.process(quad, mem_);
+      if (!zq) return;
+      if (trace_on_) trace_.zs_quad.push_back(*zq);
       // Memory gets every pixel write at once; the colour cache's line writes (evictions, and
       // the flush of an end-of-pipe token) are the pw_mem boundary.
-      PixelWriter::pixel_writes(quad, [this](const MemReq& req) { PixelWriter::apply(req, mem_); });
-      pw_.process(quad, [this](const MemLineReq& line) {
+      PixelWriter::pixel_writes(*zq, [this](const MemReq& req) { PixelWriter::apply(req, mem_); });
+      pw_.process(*zq, [this](const MemLineReq& line) {
         if (trace_on_) trace_.pw_mem.push_back(line);
       });
       // The token leaves the pixel writer once every earlier write is done (here: applied).
-      if (quad.eop) cp_.eop_complete();
+      if (zq->eop) cp_.eop_complete();
     });
   };
   if (s->eop) {  // one token for every rasterizer: forwarded once, merged behind the PW
@@ -154,6 +160,9 @@ void Gpu::update_stats() {
   stats_.quads = fine_.quads_emitted();
   stats_.pixels_written = pw_.pixels_written();
   stats_.pw_lines = pw_.lines_written();
+  stats_.zs_samples_tested = zs_.samples_tested();
+  stats_.zs_samples_passed = zs_.samples_passed();
+  stats_.zs_quads_dropped = zs_.quads_in() - zs_.quads_out();
   stats_.indices = if_.indices();
   stats_.index_oob = if_.out_of_bounds();
   stats_.vc_references = vt_.references();

@@ -30,6 +30,7 @@
 #include "rast/coarse_raster.h"
 #include "rast/fine_raster.h"
 #include "setup/setup.h"
+#include "zs/zs.h"
 
 namespace pineda::model {
 
@@ -57,6 +58,9 @@ struct Stats {
   uint64_t quads = 0;                  // QuadPkts
   uint64_t pixels_written = 0;         // pixel writes into PW's colour cache (samples at 4x MSAA)
   uint64_t pw_lines = 0;               // line writes from PW's colour cache (the pw_mem boundary)
+  uint64_t zs_samples_tested = 0;      // samples ZS tested (depth or stencil on)
+  uint64_t zs_samples_passed = 0;      // of which passed
+  uint64_t zs_quads_dropped = 0;       // quads ZS dropped (no sample left)
   // Several rasterizers (set_num_rast): per rasterizer, tile decisions (tokens included) and
   // tiles emitted.
   std::array<uint64_t, 4> rast_decisions{};
@@ -157,6 +161,7 @@ class Gpu {
   CoarseRaster coarse_;
   FineRaster fine_;
   PixelWriter pw_;
+  Zs zs_;
   IndexFetch if_;
   VertexTags vt_;
   VertexFetch vf_;

@@ -202,7 +202,10 @@ package pineda_pkg;
   localparam int unsigned PERF_PW_BUSY = 32'd16;  // perf counter index
   localparam int unsigned PERF_PW_STALLED = 32'd17;  // perf counter index
   localparam int unsigned PERF_PW_STARVED = 32'd18;  // perf counter index
-  localparam int unsigned NUM_PERF = 32'd19;  // number of perf counters
+  localparam int unsigned PERF_ZS_BUSY = 32'd19;  // perf counter index
+  localparam int unsigned PERF_ZS_STALLED = 32'd20;  // perf counter index
+  localparam int unsigned PERF_ZS_STARVED = 32'd21;  // perf counter index
+  localparam int unsigned NUM_PERF = 32'd22;  // number of perf counters
 
   typedef enum logic [7:0] {
     OP_NOP = 8'd0,  // skip `len` payload dwords (padding)
@@ -682,6 +685,7 @@ package pineda_pkg;
   localparam int unsigned BOUNDARY_VF_VTX = 32'd10;  // vertex fetch -> VTX
   localparam int unsigned BOUNDARY_VTX_CLIP = 32'd11;  // VTX -> PA
   localparam int unsigned BOUNDARY_PA_TRI = 32'd12;  // PA -> SETUP (merged with ia_tri)
-  localparam int unsigned NUM_BOUNDARIES = 32'd13;
+  localparam int unsigned BOUNDARY_ZS_QUAD = 32'd13;  // ZS -> PW: the quads left after the depth and stencil tests
+  localparam int unsigned NUM_BOUNDARIES = 32'd14;
 
 endpackage

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// pineda_top: the pipeline CP -> IA -> SETUP -> COARSE -> FINE -> PW -> memory, the geometry
+// pineda_top: the pipeline CP -> IA -> SETUP -> COARSE -> FINE -> ZS -> PW -> memory, the geometry
 // front end CP -> front_end (index fetch, vertex tags, vertex fetch, VTX, PA) -> SETUP for
 // DRAW_FE draws, and the DMA copy engine fed by the CP (COPY).
 //
@@ -9,7 +9,7 @@
 // The seven front-end boundaries (cp_idraw, if_index, vt_vertex, vt_prim, vf_vtx, vtx_clip,
 // pa_tri) are throttled and tapped like the others inside rtl/top/front_end.sv.
 // Memory: the external port is the line port (mem_line_req_t / mem_line_rsp_t, docs/contract.md
-// §2.1). mem_line_arbiter serves the line clients, client MEM_LC_X on its element X: CP, IA, PW,
+// §2.1). mem_line_arbiter serves the line clients, client MEM_LC_X on its element X: CP, IA, PW, ZS (depth tile cache),
 // DMA, and the front end's index fetch (MEM_LC_IF) and vertex fetch (MEM_LC_VF). Every client
 // speaks lines: CP and IA through line_stream_reader, PW is a colour cache of lines, the DMA
 // copies lines, IF and VF fetch lines.
@@ -108,13 +108,16 @@ module pineda_top #(
   output logic                      tap_pa_tri_valid_o,
   output logic                      tap_pa_tri_ready_o,
   output pineda_pkg::pa_tri_pkt_t   tap_pa_tri_o,
+  output logic                      tap_zs_quad_valid_o,
+  output logic                      tap_zs_quad_ready_o,
+  output pineda_pkg::quad_pkt_t     tap_zs_quad_o,
   output logic [NumRast-1:0]     rast_busy_o,
   output logic                   fe_busy_o,       // a front-end unit holds work
   output logic                   pa_clip_busy_o   // PA's clipper is working
 );
 
-  // Line clients: ids 0 .. NumClients-1 (MEM_LC_CP, IA, PW, DMA, IF, VF).
-  localparam int unsigned NumClients = 6;
+  // Line clients: ids 0 .. NumClients-1 (MEM_LC_CP, IA, PW, DMA, IF, VF, ZS).
+  localparam int unsigned NumClients = 7;
 
   // ---------------------------------------------------------------------------------------------
   // Producer side of each boundary (before the throttle)
@@ -128,6 +131,9 @@ module pineda_top #(
 
   logic cp_idle, ia_idle, setup_idle, coarse_idle, fine_idle, pw_idle;
   logic pw_quiet, pw_clean, pw_flush;
+  logic zs_valid, zs_ready;  pineda_pkg::quad_pkt_t zs_quad;   // ZS -> PW (before the throttle)
+  logic zs_mem_valid, zs_mem_ready;  pineda_pkg::mem_line_req_t zs_req;
+  logic zs_quiet, zs_clean, zs_idle;
   logic pipe_idle;
   logic eop_done_valid, eop_done_ready;
 
@@ -428,12 +434,53 @@ module pineda_top #(
     .out_data_o  (tap_fine_quad_o)
   );
 
-  pixel_writer u_pw (
+  // ZS: depth and stencil tests between the merged fine quads and PW (docs/depth.md §4), its
+  // depth tile cache on line client MEM_LC_ZS. Flushed with PW (COPY, host flush); an end-of-pipe
+  // token leaves ZS only once its depth writes are acknowledged.
+  zs u_zs (
     .clk_i,
     .rst_ni,
     .in_valid_i      (tap_fine_quad_valid_o),
     .in_ready_o      (tap_fine_quad_ready_o),
     .in_i            (tap_fine_quad_o),
+    .out_valid_o     (zs_valid),
+    .out_ready_i     (zs_ready),
+    .out_o           (zs_quad),
+    .flush_i         (pw_flush),
+    .mem_req_valid_o (zs_mem_valid),
+    .mem_req_ready_i (zs_mem_ready),
+    .mem_req_o       (zs_req),
+    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_LC_ZS]),
+    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_LC_ZS]),
+    .mem_rsp_i       (cl_rsp[pineda_pkg::MEM_LC_ZS]),
+    .quiet_o         (zs_quiet),
+    .clean_o         (zs_clean),
+    .idle_o          (zs_idle)
+  );
+  assign cl_req_valid[pineda_pkg::MEM_LC_ZS] = zs_mem_valid;
+  assign cl_req[pineda_pkg::MEM_LC_ZS]       = zs_req;
+  assign zs_mem_ready                        = cl_req_ready[pineda_pkg::MEM_LC_ZS];
+
+  stream_throttle #(
+    .Width($bits(zs_quad))
+  ) u_thr_zs_quad (
+    .clk_i,
+    .rst_ni,
+    .throttle_i  (throttle_i[pineda_pkg::BOUNDARY_ZS_QUAD]),
+    .in_valid_i  (zs_valid),
+    .in_ready_o  (zs_ready),
+    .in_data_i   (zs_quad),
+    .out_valid_o (tap_zs_quad_valid_o),
+    .out_ready_i (tap_zs_quad_ready_o),
+    .out_data_o  (tap_zs_quad_o)
+  );
+
+  pixel_writer u_pw (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i      (tap_zs_quad_valid_o),
+    .in_ready_o      (tap_zs_quad_ready_o),
+    .in_i            (tap_zs_quad_o),
     .mem_req_valid_o (pw_valid),
     .mem_req_ready_i (pw_ready),
     .mem_req_o       (pw_req),
@@ -449,13 +496,13 @@ module pineda_top #(
   );
 
   // Flush requests: a COPY the CP offers (everything before it has drained into PW), the host.
-  // The copy job goes to the DMA only once PW is clean.
+  // PW and ZS flush together; the copy job goes to the DMA only once both are clean.
   always_comb begin
     pw_flush      = copy_valid || pw_flush_i;
     pw_flushing_o = pw_flush && pw_quiet;
-    pw_clean_o    = pw_clean;
-    dma_job_valid = copy_valid && pw_clean;
-    copy_ready    = dma_job_ready && pw_clean;
+    pw_clean_o    = pw_clean && zs_clean;
+    dma_job_valid = copy_valid && pw_clean && zs_clean;
+    copy_ready    = dma_job_ready && pw_clean && zs_clean;
   end
 
   stream_throttle #(
@@ -516,10 +563,10 @@ module pineda_top #(
   // ---------------------------------------------------------------------------------------------
   always_comb begin
     // PW: no quad or token held (its line writes and dirty lines are the flush's business).
-    pipe_idle = ia_idle && fe_idle && setup_idle && rast_idle && pw_quiet &&
-                !ia_valid && !setup_valid && !fine_valid &&
+    pipe_idle = ia_idle && fe_idle && setup_idle && rast_idle && zs_quiet && pw_quiet &&
+                !ia_valid && !setup_valid && !fine_valid && !zs_valid &&
                 !tap_ia_tri_valid_o && !tap_setup_tri_valid_o && !(|tap_coarse_tile_valid_o) &&
-                !tap_fine_quad_valid_o;
+                !tap_fine_quad_valid_o && !tap_zs_quad_valid_o;
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -528,17 +575,17 @@ module pineda_top #(
   logic [7:0] perf_idx;
 
   logic unused_pw_idle;  // quiet && clean: the perf counters want quiet && no line write offered
-  assign unused_pw_idle = pw_idle;
+  assign unused_pw_idle = pw_idle ^ zs_idle;
 
   perf_counters #(
-    .NumUnits(6)
+    .NumUnits(7)
   ) u_perf (
     .clk_i,
     .rst_ni,
-    .out_valid_i ({pw_valid,  fine_valid,  coarse_valid,  setup_valid,  ia_valid,  cp_valid}),
-    .out_ready_i ({pw_ready,  fine_ready,  coarse_ready,  setup_ready,  ia_ready,  cp_ready}),
-    // PW: dirty lines resting in the colour cache are not work (contract §6).
-    .idle_i      ({pw_quiet && !pw_valid, fine_idle, coarse_idle, setup_idle, ia_idle, cp_idle}),
+    .out_valid_i ({zs_valid, pw_valid,  fine_valid,  coarse_valid,  setup_valid,  ia_valid,  cp_valid}),
+    .out_ready_i ({zs_ready, pw_ready,  fine_ready,  coarse_ready,  setup_ready,  ia_ready,  cp_ready}),
+    // PW, ZS: dirty lines resting in a cache are not work (contract §6).
+    .idle_i      ({zs_quiet, pw_quiet && !pw_valid, fine_idle, coarse_idle, setup_idle, ia_idle, cp_idle}),
     .rd_addr_i   (perf_idx),
     .rd_data_o   (perf_rdata)
   );

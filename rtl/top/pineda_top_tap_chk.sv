@@ -47,7 +47,10 @@ module pineda_top_tap_chk #(
   input  pineda_pkg::clip_vtx_pkt_t tap_vtx_clip_o,
   input  logic tap_pa_tri_valid_o,
   input  logic tap_pa_tri_ready_o,
-  input  pineda_pkg::pa_tri_pkt_t tap_pa_tri_o
+  input  pineda_pkg::pa_tri_pkt_t tap_pa_tri_o,
+  input  logic tap_zs_quad_valid_o,
+  input  logic tap_zs_quad_ready_o,
+  input  pineda_pkg::quad_pkt_t tap_zs_quad_o
 );
 
   stream_assert #(.Width($bits(tap_cp_draw_o))) u_cp_draw (
@@ -78,5 +81,7 @@ module pineda_top_tap_chk #(
     .clk_i, .rst_ni, .valid_i(tap_vtx_clip_valid_o), .ready_i(tap_vtx_clip_ready_o), .data_i(tap_vtx_clip_o));
   stream_assert #(.Width($bits(tap_pa_tri_o))) u_pa_tri (
     .clk_i, .rst_ni, .valid_i(tap_pa_tri_valid_o), .ready_i(tap_pa_tri_ready_o), .data_i(tap_pa_tri_o));
+  stream_assert #(.Width($bits(tap_zs_quad_o))) u_zs_quad (
+    .clk_i, .rst_ni, .valid_i(tap_zs_quad_valid_o), .ready_i(tap_zs_quad_ready_o), .data_i(tap_zs_quad_o));
 
 endmodule

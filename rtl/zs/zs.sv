@@ -1,0 +1,678 @@
+// SPDX-License-Identifier: Apache-2.0
+// zs: the depth/stencil unit (docs/depth.md §4; the model is cpp_model/zs/zs, bit-exact on the
+// output quads and on memory once flushed). quad_pkt_t in -> quad_pkt_t out: the mask keeps the
+// samples that pass stencil and depth, z is zeroed where the mask is 0, an empty quad is dropped,
+// end-of-pipe tokens pass in order once every depth write before them is acknowledged.
+//
+// Depth tile cache: a read-allocate, write-back cache of 64-byte D24S8 lines on its own line port
+// (MEM_LC_ZS). The depth buffer is taken in whole lines (ds.base[5:0], ds.pitch[5:0] ignored), so
+// each pixel row of a quad lies in one line: a quad is at most two "pieces" (row 0, row 1).
+// 2 banks x EntriesPerBank lines, fully associative across both banks (a line is in one entry);
+// tags, data-valid, dirty bits and reference counts in flip-flops, data in one sram_1r1w per bank.
+//
+//   in -> T (tag stage) -> quad FIFO (SRAM, QDepth) -> A (SRAM read) -> B (test, write) -> out FIFO
+//
+// T: per piece in order, a hit takes the entry; a miss takes the entry at the round-robin
+//   pointer of bank r (its pixel row) when no queued quad references it (else the pointer moves
+//   on), first queueing its write-back when dirty, then its fill read (one request per clock into
+//   the request queue). The entry is referenced (count + 1) until B has processed the piece.
+//   A quad whose pieces both hit leaves T in one clock.
+// Quads wait in the quad FIFO while their lines arrive: with QDepth quads in flight, the fill
+//   reads of 200-cycle memory overlap.
+// A: the head quad's pieces whose line data is valid read their bank (two per clock when the
+//   banks differ; same bank: one after the other, row 0 first).
+// B: the 8 (4x) or 2 (1x) samples of each piece are tested (zs_sample) and the line written back
+//   when it changed; the last written line of each bank is forwarded to the next piece on it
+//   (the SRAM read of the next clock does not see the write yet). Same-pixel order holds because
+//   every piece is processed in quad order.
+// Request queue head: a fill is sent as a line read (tag = bank, entry); a write-back reads its
+//   entry (A waits that clock), then sends the whole line (be all ones). Requests leave in queue
+//   order, so a write-back reaches memory before any later fill of the same line.
+// Fills: read responses wait in a small FIFO and are written when B does not write that bank.
+// Flush: an end-of-pipe token waits in T until every earlier quad is done; then every dirty line is
+//   queued for write-back and the token leaves once all are acknowledged. flush_i (COPY, CLEAR,
+//   host flush) does the same with no packet held. A completed flush invalidates every line, so
+//   memory written behind ZS afterwards (DMA clear fill, COPY, host) is read again. quiet_o: no packet held; clean_o: no dirty line, no
+//   request queued or unanswered.
+module zs #(
+  parameter int unsigned EntriesPerBank = 64,   // power of two, <= 128
+  parameter int unsigned QDepth         = 256,  // quads waiting for their lines
+  parameter int unsigned OutstandingW   = 10
+) (
+  input  logic                        clk_i,
+  input  logic                        rst_ni,
+  input  logic                        in_valid_i,
+  output logic                        in_ready_o,
+  input  pineda_pkg::quad_pkt_t       in_i,
+  output logic                        out_valid_o,
+  input  logic                        out_ready_i,
+  output pineda_pkg::quad_pkt_t       out_o,
+  input  logic                        flush_i,
+  output logic                        mem_req_valid_o,
+  input  logic                        mem_req_ready_i,
+  output pineda_pkg::mem_line_req_t   mem_req_o,
+  input  logic                        mem_rsp_valid_i,
+  output logic                        mem_rsp_ready_o,
+  input  pineda_pkg::mem_line_rsp_t   mem_rsp_i,
+  output logic                        quiet_o,
+  output logic                        clean_o,
+  output logic                        idle_o
+);
+
+  localparam int unsigned E     = EntriesPerBank;
+  localparam int unsigned EW    = $clog2(E);
+  localparam int unsigned SW    = EW + 1;                   // slot: {bank, entry}
+  localparam int unsigned LineW = 26;
+  localparam int unsigned RW    = $clog2(QDepth + 8) + 1;   // reference counts
+  localparam int unsigned QW    = pineda_pkg::QUAD_PKT_BITS;
+  localparam int unsigned QFW   = QW + 2 + 2 * SW;
+  localparam int unsigned RQW   = 1 + SW + LineW;
+  localparam int unsigned FFW   = SW + 512;
+  localparam int unsigned OFD   = 4;
+
+  // ---------------------------------------------------------------------------------------------
+  // State
+  // ---------------------------------------------------------------------------------------------
+  logic                     t_valid_q, t_valid_d;
+  pineda_pkg::quad_pkt_t    t_q, t_d;
+  logic [1:0]               t_res_q, t_res_d;
+  logic [1:0][SW-1:0]       t_slot_q, t_slot_d;
+
+  logic [1:0][E-1:0][LineW-1:0] tag_q, tag_d;
+  logic [1:0][E-1:0]        tval_q, tval_d;       // entry holds a line
+  logic [1:0][E-1:0]        dval_q, dval_d;       // its data has arrived
+  logic [1:0][E-1:0]        dirty_q, dirty_d;
+  logic [1:0][E-1:0][RW-1:0] ref_q, ref_d;
+  logic [1:0][EW-1:0]       ptr_q, ptr_d;
+
+  logic [1:0]               a_done_q, a_done_d;
+
+  logic                     b_valid_q, b_valid_d;
+  logic                     b_last_q, b_last_d;
+  logic [1:0]               b_go_q, b_go_d;
+  logic [1:0][SW-1:0]       b_slot_q, b_slot_d;
+  pineda_pkg::quad_pkt_t    b_quad_q, b_quad_d;
+  logic [15:0]              b_fail_q, b_fail_d;   // failed samples of pieces done in earlier clocks
+
+  logic [1:0]               fwd_v_q, fwd_v_d;
+  logic [1:0][EW-1:0]       fwd_idx_q, fwd_idx_d;
+  logic [1:0][511:0]        fwd_data_q, fwd_data_d;
+
+  logic                     wbr_q, wbr_d;         // a write-back read was issued last clock
+  logic                     wbr_bank_q, wbr_bank_d;
+  logic [LineW-1:0]         wbr_line_q, wbr_line_d;
+  logic                     wb_valid_q, wb_valid_d;
+  logic [LineW-1:0]         wb_line_q, wb_line_d;
+  logic [511:0]             wb_data_q, wb_data_d;
+  logic [OutstandingW-1:0]  outst_q, outst_d;
+
+  // FIFOs and SRAMs
+  logic                     qf_in_valid, qf_in_ready, qf_out_valid, qf_out_ready, qf_empty;
+  logic [QFW-1:0]           qf_in_data, qf_out_data;
+  logic [$clog2(QDepth+2):0] qf_count;
+  logic                     rq_in_valid, rq_in_ready, rq_out_valid, rq_out_ready, rq_empty;
+  logic [RQW-1:0]           rq_in_data, rq_out_data;
+  logic                     ff_in_valid, ff_in_ready, ff_out_valid, ff_out_ready;
+  logic [FFW-1:0]           ff_in_data, ff_out_data;
+  logic                     of_in_valid, of_in_ready, of_empty;
+  pineda_pkg::quad_pkt_t    of_in_data;
+  logic [$clog2(OFD):0]     of_count;
+
+  logic [1:0]               s_we, s_re;
+  logic [1:0][EW-1:0]       s_waddr, s_raddr;
+  logic [1:0][15:0]         s_wmask;
+  logic [1:0][511:0]        s_wdata, s_rdata;
+
+  // ---------------------------------------------------------------------------------------------
+  // T: tag stage
+  // ---------------------------------------------------------------------------------------------
+  logic             t_act;
+  logic [1:0]       t_need, pend, hit, res_now;
+  logic [1:0][LineW-1:0] t_line;
+  logic [1:0][SW-1:0]    hslot;
+  logic [1:0][13:0] t_y;
+  logic             cur;             // the piece handled by the miss path
+  logic             miss_go;
+  logic [EW-1:0]    vic;
+  logic             vic_busy, vic_dirty;
+  logic             t_push_q, t_tok_out, t_done;
+  logic [RQW-1:0]   t_rq;
+  logic             t_rq_valid;
+  // flush walk
+  logic             walk_en, walk_any;
+  logic             walk_bank;
+  logic [EW-1:0]    walk_idx;
+  logic             down_empty, all_clean, any_dirty;
+  logic             wbr_issue;
+
+  always_comb begin
+    t_act = !t_q.eop && (t_q.ds.z_enable || t_q.ds.s_enable);
+    for (int r = 0; r < 2; r++) begin
+      t_y[r]    = {t_q.qy, r[0]};
+      t_line[r] = t_q.ds.base[31:6] + LineW'(t_y[r]) * LineW'(t_q.ds.pitch[15:6]) +
+                  (t_q.target.msaa ? LineW'(t_q.qx[12:1]) : LineW'(t_q.qx[12:3]));
+      t_need[r] = t_valid_q && t_act &&
+                  (t_q.target.msaa ? (t_q.mask[8*r +: 8] != '0) : (t_q.mask[2*r +: 2] != '0));
+      pend[r]   = t_need[r] && !t_res_q[r];
+      hit[r]    = 1'b0;
+      hslot[r]  = '0;
+      for (int b = 0; b < 2; b++) begin
+        for (int e = 0; e < E; e++) begin
+          if (tval_q[b][e] && tag_q[b][e] == t_line[r]) begin
+            hit[r]   = 1'b1;
+            hslot[r] = {b[0], EW'(e)};
+          end
+        end
+      end
+    end
+    cur       = !pend[0];
+    vic       = ptr_q[cur];
+    vic_busy  = ref_q[cur][vic] != '0;
+    vic_dirty = tval_q[cur][vic] && dirty_q[cur][vic];
+
+    // Hits resolve at once (piece 1 only after piece 0); a miss takes the request queue.
+    res_now = '0;
+    if (pend[0] && hit[0]) res_now[0] = 1'b1;
+    if (pend[1] && hit[1] && (!pend[0] || hit[0])) res_now[1] = 1'b1;
+    miss_go    = 1'b0;
+    t_rq_valid = 1'b0;
+    t_rq       = '0;
+    if ((pend[0] && !hit[0]) || (!pend[0] && pend[1] && !hit[1])) begin
+      if (!vic_busy) begin
+        t_rq_valid = 1'b1;
+        if (vic_dirty) t_rq = {1'b1, cur, vic, tag_q[cur][vic]};
+        else           t_rq = {1'b0, cur, vic, t_line[cur]};
+        miss_go = !vic_dirty && rq_in_ready;
+      end
+    end
+    if (miss_go) res_now[cur] = 1'b1;
+
+    down_empty = qf_empty && !b_valid_q;
+    t_push_q   = t_valid_q && !t_q.eop && ((~t_need | t_res_q | res_now) == 2'b11) && qf_in_ready;
+
+    // Flush walk: the lowest dirty entry, bank 0 first.
+    walk_any  = 1'b0;
+    walk_bank = 1'b0;
+    walk_idx  = '0;
+    for (int b = 1; b >= 0; b--) begin
+      for (int e = E - 1; e >= 0; e--) begin
+        if (tval_q[b][e] && dirty_q[b][e]) begin
+          walk_any  = 1'b1;
+          walk_bank = b[0];
+          walk_idx  = EW'(e);
+        end
+      end
+    end
+    any_dirty = walk_any;
+    walk_en   = (t_valid_q ? t_q.eop : flush_i) && down_empty;
+    all_clean = !any_dirty && rq_empty && !wbr_q && !wb_valid_q && (outst_q == '0);
+    t_tok_out = t_valid_q && t_q.eop && down_empty && all_clean && of_in_ready && (32'(of_count) < OFD);
+    t_done    = t_push_q || t_tok_out;
+
+    rq_in_valid = t_rq_valid || (walk_en && walk_any);
+    rq_in_data  = t_rq_valid ? t_rq : {1'b1, walk_bank, walk_idx, tag_q[walk_bank][walk_idx]};
+
+    in_ready_o = !t_valid_q || t_done;
+    qf_in_valid = t_push_q;
+    qf_in_data  = {t_q, t_need, t_res_q[1] ? t_slot_q[1] : hslot[1], t_res_q[0] ? t_slot_q[0] : hslot[0]};
+    // A miss-resolved piece takes the victim slot.
+    if (miss_go && cur == 1'b0 && !t_res_q[0]) qf_in_data[SW-1:0]      = {1'b0, vic};
+    if (miss_go && cur == 1'b1 && !t_res_q[1]) qf_in_data[2*SW-1:SW]   = {1'b1, vic};
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // A: SRAM reads of the head quad's pieces
+  // ---------------------------------------------------------------------------------------------
+  pineda_pkg::quad_pkt_t  a_quad;
+  logic [1:0]             a_need, a_rem, a_ok, a_go;
+  logic [1:0][SW-1:0]     a_slot;
+  logic                   a_block, a_last, a_fire;
+
+  always_comb begin
+    {a_quad, a_need, a_slot[1], a_slot[0]} = qf_out_data;
+    for (int r = 0; r < 2; r++) begin
+      a_rem[r] = a_need[r] && !a_done_q[r];
+      a_ok[r]  = dval_q[a_slot[r][EW]][a_slot[r][EW-1:0]];
+    end
+    a_block = wbr_issue || ((32'(of_count) + 32'(b_valid_q)) >= OFD);
+    a_go[0] = qf_out_valid && !a_block && a_rem[0] && a_ok[0];
+    a_go[1] = qf_out_valid && !a_block && a_rem[1] && a_ok[1] &&
+              (!a_rem[0] || (a_go[0] && a_slot[1][EW] != a_slot[0][EW]));
+    a_last  = qf_out_valid && !a_block && (!a_rem[0] || a_go[0]) && (!a_rem[1] || a_go[1]);
+    a_fire  = a_last || (a_go != '0);
+    qf_out_ready = a_last;
+    a_done_d = a_last ? 2'b00 : (a_done_q | a_go);
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // B: test and update
+  // ---------------------------------------------------------------------------------------------
+  logic [1:0][511:0]  b_line, b_new;
+  logic [1:0][15:0]   b_chg;
+  logic [1:0][7:0]    b_pass;
+  logic [1:0][7:0]    b_cov;
+  logic [1:0]         b_bank;
+  logic [1:0][EW-1:0] b_idx;
+  logic [3:0]         b_d0;
+  logic [1:0][7:0][31:0] b_stored, b_word;
+  logic [1:0][7:0][23:0] b_z;
+  logic [7:0][3:0]    b_dw;            // dword of the line of sample k of a piece
+  logic [15:0]        b_fail_now, b_fail_all;
+  logic [1:0]         b_wr;
+  pineda_pkg::quad_pkt_t b_out;
+
+  always_comb begin
+    b_d0 = b_quad_q.target.msaa ? {b_quad_q.qx[0], 3'd0} : {b_quad_q.qx[2:0], 1'b0};
+    for (int k = 0; k < 8; k++) b_dw[k] = 4'(k) + b_d0;
+    for (int r = 0; r < 2; r++) begin
+      b_bank[r] = b_slot_q[r][EW];
+      b_idx[r]  = b_slot_q[r][EW-1:0];
+      b_line[r] = (fwd_v_q[b_bank[r]] && fwd_idx_q[b_bank[r]] == b_idx[r]) ? fwd_data_q[b_bank[r]]
+                                                                         : s_rdata[b_bank[r]];
+      for (int k = 0; k < 8; k++) begin
+        if (b_quad_q.target.msaa) begin
+          b_cov[r][k] = b_go_q[r] && b_quad_q.mask[8*r + k];
+          b_z[r][k]   = b_quad_q.z[8*r + k];
+        end else begin
+          b_cov[r][k] = b_go_q[r] && (k < 2) && b_quad_q.mask[2*r + (k % 2)];
+          b_z[r][k]   = b_quad_q.z[2*r + (k % 2)];
+        end
+        b_stored[r][k] = b_line[r][32*b_dw[k] +: 32];
+      end
+    end
+  end
+
+  for (genvar r = 0; r < 2; r++) begin : g_row
+    for (genvar k = 0; k < 8; k++) begin : g_smp
+      zs_sample u_smp (
+        .cov_i    (b_cov[r][k]),
+        .stored_i (b_stored[r][k]),
+        .z_i      (b_z[r][k]),
+        .ds_i     (b_quad_q.ds),
+        .front_i  (b_quad_q.front),
+        .pass_o   (b_pass[r][k]),
+        .word_o   (b_word[r][k])
+      );
+    end
+  end
+
+  always_comb begin
+    b_fail_now = '0;
+    for (int r = 0; r < 2; r++) begin
+      b_new[r] = b_line[r];
+      b_chg[r] = '0;
+      for (int k = 0; k < 8; k++) begin
+        if (b_cov[r][k]) begin
+          b_new[r][32*b_dw[k] +: 32] = b_word[r][k];
+          b_chg[r][b_dw[k]] = (b_word[r][k] != b_stored[r][k]);
+          if (!b_pass[r][k]) begin
+            if (b_quad_q.target.msaa) b_fail_now[8*r + k] = 1'b1;
+            else                      b_fail_now[2*r + (k % 2)] = 1'b1;
+          end
+        end
+      end
+    end
+    b_fail_all = b_fail_q | b_fail_now;
+    b_wr = '0;
+    for (int r = 0; r < 2; r++) if (b_valid_q && b_go_q[r] && b_chg[r] != '0) b_wr[b_bank[r]] = 1'b1;
+
+    b_out      = b_quad_q;
+    b_out.mask = b_quad_q.mask & ~b_fail_all;
+    for (int i = 0; i < 16; i++) if (!b_out.mask[i]) b_out.z[i] = '0;
+
+    of_in_valid = (b_valid_q && b_last_q && b_out.mask != '0) || t_tok_out;
+    of_in_data  = t_tok_out ? t_q : b_out;
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Request queue head, fills, line port
+  // ---------------------------------------------------------------------------------------------
+  logic             h_we, h_bank;
+  logic [EW-1:0]    h_idx;
+  logic [LineW-1:0] h_line;
+  logic             req_fire, rsp_fire, fill_go;
+  logic             f_bank;
+  logic [EW-1:0]    f_idx;
+  logic [511:0]     f_data;
+
+  always_comb begin
+    {h_we, h_bank, h_idx, h_line} = rq_out_data;
+    wbr_issue = rq_out_valid && h_we && !wbr_q && !wb_valid_q;
+    mem_req_o = '0;
+    mem_req_valid_o = 1'b0;
+    if (wb_valid_q) begin
+      mem_req_valid_o = 1'b1;
+      mem_req_o.we    = 1'b1;
+      mem_req_o.addr  = {wb_line_q, 6'd0};
+      mem_req_o.wdata = wb_data_q;
+      mem_req_o.be    = '1;
+    end else if (rq_out_valid && !h_we && !wbr_q) begin
+      mem_req_valid_o = 1'b1;
+      mem_req_o.addr  = {h_line, 6'd0};
+      mem_req_o.tag   = 8'({h_bank, h_idx});
+    end
+  end
+
+  // The ready side of the line port (kept apart from the request: no combinational loop through
+  // the line arbiter).
+  always_comb begin
+    req_fire = mem_req_valid_o && mem_req_ready_i;
+    rq_out_ready = wbr_issue || (req_fire && !wb_valid_q);
+
+    wbr_d      = wbr_issue;
+    wbr_bank_d = wbr_issue ? h_bank : wbr_bank_q;
+    wbr_line_d = wbr_issue ? h_line : wbr_line_q;
+    wb_valid_d = wb_valid_q;
+    wb_line_d  = wb_line_q;
+    wb_data_d  = wb_data_q;
+    if (wb_valid_q && req_fire) wb_valid_d = 1'b0;
+    if (wbr_q) begin
+      wb_valid_d = 1'b1;
+      wb_line_d  = wbr_line_q;
+      wb_data_d  = s_rdata[wbr_bank_q];
+    end
+
+    mem_rsp_ready_o = mem_rsp_i.we || ff_in_ready;
+    rsp_fire    = mem_rsp_valid_i && mem_rsp_ready_o;
+    ff_in_valid = mem_rsp_valid_i && !mem_rsp_i.we;
+    ff_in_data  = {SW'(mem_rsp_i.tag), mem_rsp_i.rdata};
+    {f_bank, f_idx, f_data} = ff_out_data;
+    fill_go      = ff_out_valid && !b_wr[f_bank];
+    ff_out_ready = fill_go;
+
+    unique case ({req_fire, rsp_fire})
+      2'b10:   outst_d = outst_q + OutstandingW'(1);
+      2'b01:   outst_d = outst_q - OutstandingW'(1);
+      default: outst_d = outst_q;
+    endcase
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // State update
+  // ---------------------------------------------------------------------------------------------
+  always_comb begin
+    t_valid_d = t_valid_q;
+    t_d       = t_q;
+    t_res_d   = t_res_q | res_now;
+    t_slot_d  = t_slot_q;
+    tag_d     = tag_q;
+    tval_d    = tval_q;
+    dval_d    = dval_q;
+    dirty_d   = dirty_q;
+    ref_d     = ref_q;
+    ptr_d     = ptr_q;
+    s_we      = '0;
+    s_re      = '0;
+    s_waddr   = '0;
+    s_raddr   = '0;
+    s_wmask   = '0;
+    s_wdata   = '0;
+
+    // T
+    for (int r = 0; r < 2; r++) begin
+      if (res_now[r] && hit[r]) begin
+        t_slot_d[r] = hslot[r];
+        ref_d[hslot[r][EW]][hslot[r][EW-1:0]] = ref_d[hslot[r][EW]][hslot[r][EW-1:0]] + RW'(1);
+      end
+    end
+    if (t_rq_valid && rq_in_ready) begin
+      if (vic_dirty) begin
+        dirty_d[cur][vic] = 1'b0;
+      end else begin
+        t_slot_d[cur]     = {cur, vic};
+        tag_d[cur][vic]   = t_line[cur];
+        tval_d[cur][vic]  = 1'b1;
+        dval_d[cur][vic]  = 1'b0;
+        ref_d[cur][vic]   = ref_d[cur][vic] + RW'(1);
+        ptr_d[cur]        = ptr_q[cur] + EW'(1);
+      end
+    end else if ((pend[0] && !hit[0]) || (!pend[0] && pend[1] && !hit[1])) begin
+      if (vic_busy) ptr_d[cur] = ptr_q[cur] + EW'(1);
+    end
+    if (walk_en && walk_any && !t_rq_valid && rq_in_ready) dirty_d[walk_bank][walk_idx] = 1'b0;
+    // A completed flush also forgets every line: memory may change behind ZS before the next quad
+    // (a DMA clear fill or COPY into the depth buffer, host writes), nothing references a line.
+    if (walk_en && all_clean) tval_d = '0;
+
+    if (t_done) begin
+      t_valid_d = 1'b0;
+      t_res_d   = '0;
+    end
+    if (in_valid_i && in_ready_o) begin
+      t_valid_d = 1'b1;
+      t_d       = in_i;
+      t_res_d   = '0;
+    end
+
+    // A
+    for (int r = 0; r < 2; r++) begin
+      if (a_go[r]) begin
+        s_re[a_slot[r][EW]]    = 1'b1;
+        s_raddr[a_slot[r][EW]] = a_slot[r][EW-1:0];
+      end
+    end
+    if (wbr_issue) begin
+      s_re[h_bank]    = 1'b1;
+      s_raddr[h_bank] = h_idx;
+    end
+    b_valid_d = a_fire;
+    b_last_d  = a_last;
+    b_go_d    = a_go;
+    b_slot_d  = a_slot;
+    b_quad_d  = a_fire ? a_quad : b_quad_q;
+    b_fail_d  = b_valid_q ? (b_last_q ? 16'd0 : b_fail_all) : b_fail_q;
+
+    // B
+    fwd_v_d    = '0;
+    fwd_idx_d  = fwd_idx_q;
+    fwd_data_d = fwd_data_q;
+    for (int r = 0; r < 2; r++) begin
+      if (b_valid_q && b_go_q[r]) begin
+        fwd_v_d[b_bank[r]]    = 1'b1;
+        fwd_idx_d[b_bank[r]]  = b_idx[r];
+        fwd_data_d[b_bank[r]] = b_new[r];
+        ref_d[b_bank[r]][b_idx[r]] = ref_d[b_bank[r]][b_idx[r]] - RW'(1);
+        if (b_chg[r] != '0) begin
+          s_we[b_bank[r]]    = 1'b1;
+          s_waddr[b_bank[r]] = b_idx[r];
+          s_wmask[b_bank[r]] = b_chg[r];
+          s_wdata[b_bank[r]] = b_new[r];
+          dirty_d[b_bank[r]][b_idx[r]] = 1'b1;
+        end
+      end
+    end
+
+    // Fill
+    if (fill_go) begin
+      s_we[f_bank]    = 1'b1;
+      s_waddr[f_bank] = f_idx;
+      s_wmask[f_bank] = '1;
+      s_wdata[f_bank] = f_data;
+      dval_d[f_bank][f_idx] = 1'b1;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Storage
+  // ---------------------------------------------------------------------------------------------
+  for (genvar b = 0; b < 2; b++) begin : g_bank
+    sram_1r1w #(.Width(512), .Depth(E), .MaskW(16)) u_data (
+      .clk_i,
+      .we_i    (s_we[b]),
+      .waddr_i (s_waddr[b]),
+      .wdata_i (s_wdata[b]),
+      .wmask_i (s_wmask[b]),
+      .re_i    (s_re[b]),
+      .raddr_i (s_raddr[b]),
+      .rdata_o (s_rdata[b])
+    );
+  end
+
+  logic qf_full;
+  sram_fifo #(.Depth(QDepth), .Width(QFW)) u_qf (
+    .clk_i,
+    .rst_ni,
+    .clear_i     (1'b0),
+    .in_valid_i  (qf_in_valid),
+    .in_ready_o  (qf_in_ready),
+    .in_data_i   (qf_in_data),
+    .out_valid_o (qf_out_valid),
+    .out_ready_i (qf_out_ready),
+    .out_data_o  (qf_out_data),
+    .count_o     (qf_count),
+    .empty_o     (qf_empty),
+    .full_o      (qf_full)
+  );
+
+  logic [3:0] rq_count;
+  logic       rq_full;
+  stream_fifo #(.Depth(8), .Width(RQW)) u_rq (
+    .clk_i,
+    .rst_ni,
+    .clear_i     (1'b0),
+    .in_valid_i  (rq_in_valid),
+    .in_ready_o  (rq_in_ready),
+    .in_data_i   (rq_in_data),
+    .out_valid_o (rq_out_valid),
+    .out_ready_i (rq_out_ready),
+    .out_data_o  (rq_out_data),
+    .count_o     (rq_count),
+    .empty_o     (rq_empty),
+    .full_o      (rq_full)
+  );
+
+  logic [2:0] ff_count;
+  logic       ff_empty, ff_full;
+  stream_fifo #(.Depth(4), .Width(FFW)) u_ff (
+    .clk_i,
+    .rst_ni,
+    .clear_i     (1'b0),
+    .in_valid_i  (ff_in_valid),
+    .in_ready_o  (ff_in_ready),
+    .in_data_i   (ff_in_data),
+    .out_valid_o (ff_out_valid),
+    .out_ready_i (ff_out_ready),
+    .out_data_o  (ff_out_data),
+    .count_o     (ff_count),
+    .empty_o     (ff_empty),
+    .full_o      (ff_full)
+  );
+
+  logic of_full;
+  stream_fifo #(.Depth(OFD), .Width(QW)) u_of (
+    .clk_i,
+    .rst_ni,
+    .clear_i     (1'b0),
+    .in_valid_i  (of_in_valid),
+    .in_ready_o  (of_in_ready),
+    .in_data_i   (of_in_data),
+    .out_valid_o (out_valid_o),
+    .out_ready_i (out_ready_i),
+    .out_data_o  (out_o),
+    .count_o     (of_count),
+    .empty_o     (of_empty),
+    .full_o      (of_full)
+  );
+
+  always_comb begin
+    quiet_o = !t_valid_q && qf_empty && !b_valid_q && of_empty;
+    clean_o = all_clean;
+    idle_o  = quiet_o && all_clean;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      t_valid_q  <= 1'b0;
+      t_q        <= '0;
+      t_res_q    <= '0;
+      t_slot_q   <= '0;
+      tag_q      <= '0;
+      tval_q     <= '0;
+      dval_q     <= '0;
+      dirty_q    <= '0;
+      ref_q      <= '0;
+      ptr_q      <= '0;
+      a_done_q   <= '0;
+      b_valid_q  <= 1'b0;
+      b_last_q   <= 1'b0;
+      b_go_q     <= '0;
+      b_slot_q   <= '0;
+      b_quad_q   <= '0;
+      b_fail_q   <= '0;
+      fwd_v_q    <= '0;
+      fwd_idx_q  <= '0;
+      fwd_data_q <= '0;
+      wbr_q      <= 1'b0;
+      wbr_bank_q <= 1'b0;
+      wbr_line_q <= '0;
+      wb_valid_q <= 1'b0;
+      wb_line_q  <= '0;
+      wb_data_q  <= '0;
+      outst_q    <= '0;
+    end else begin
+      t_valid_q  <= t_valid_d;
+      t_q        <= t_d;
+      t_res_q    <= t_res_d;
+      t_slot_q   <= t_slot_d;
+      tag_q      <= tag_d;
+      tval_q     <= tval_d;
+      dval_q     <= dval_d;
+      dirty_q    <= dirty_d;
+      ref_q      <= ref_d;
+      ptr_q      <= ptr_d;
+      a_done_q   <= a_done_d;
+      b_valid_q  <= b_valid_d;
+      b_last_q   <= b_last_d;
+      b_go_q     <= b_go_d;
+      b_slot_q   <= b_slot_d;
+      b_quad_q   <= b_quad_d;
+      b_fail_q   <= b_fail_d;
+      fwd_v_q    <= fwd_v_d;
+      fwd_idx_q  <= fwd_idx_d;
+      fwd_data_q <= fwd_data_d;
+      wbr_q      <= wbr_d;
+      wbr_bank_q <= wbr_bank_d;
+      wbr_line_q <= wbr_line_d;
+      wb_valid_q <= wb_valid_d;
+      wb_line_q  <= wb_line_d;
+      wb_data_q  <= wb_data_d;
+      outst_q    <= outst_d;
+    end
+  end
+
+  logic unused_sig;
+  assign unused_sig = ^{mem_rsp_i.src, qf_count, qf_full, rq_count, rq_full, ff_count, ff_empty, ff_full,
+                        of_full, t_q.ds.base[5:0], t_q.ds.pitch[5:0], t_y};
+
+`ifndef SYNTHESIS
+  initial begin
+    assert (E >= 2 && E <= 128 && (E & (E - 1)) == 0)
+      else $fatal(1, "zs: EntriesPerBank must be a power of two in 2..128 (the line tag is 8 bits)");
+  end
+  stream_assert #(.Width(QW)) u_in_chk (
+    .clk_i, .rst_ni, .valid_i(in_valid_i), .ready_i(in_ready_o), .data_i(in_i));
+  stream_assert #(.Width(QW)) u_out_chk (
+    .clk_i, .rst_ni, .valid_i(out_valid_o), .ready_i(out_ready_i), .data_i(out_o));
+  stream_assert #(.Width($bits(pineda_pkg::mem_line_req_t))) u_mem_chk (
+    .clk_i, .rst_ni, .valid_i(mem_req_valid_o), .ready_i(mem_req_ready_i), .data_i(mem_req_o));
+  logic chk_unref, chk_unfilled;
+  always_comb begin
+    chk_unref    = 1'b0;
+    chk_unfilled = 1'b0;
+    for (int r = 0; r < 2; r++) begin
+      if (b_valid_q && b_go_q[r] && ref_q[b_bank[r]][b_idx[r]] == '0) chk_unref = 1'b1;
+      if (a_go[r] && !dval_q[a_slot[r][EW]][a_slot[r][EW-1:0]]) chk_unfilled = 1'b1;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!(rsp_fire && !req_fire && outst_q == '0)) else $error("%m: response with no request outstanding");
+      assert (!(of_in_valid && !of_in_ready)) else $error("%m: output FIFO overflow");
+      assert (!chk_unref) else $error("%m: piece on an unreferenced entry");
+      assert (!chk_unfilled) else $error("%m: read of an unfilled entry");
+      assert (!(fill_go && dval_q[f_bank][f_idx])) else $error("%m: fill of a valid entry");
+    end
+  end
+`endif
+
+endmodule

@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: Apache-2.0
+// RTL vs model: the depth/stencil unit (rtl/zs/zs.sv vs cpp_model/zs). Checked: every output quad
+// in order (mask after the tests, z zeroed where failed, dropped quads, tokens), the whole memory
+// after every flush_i against the model's, and at every token leaving ZS that each dword the model
+// wrote before it (and does not write again later) already holds its value in memory (watched
+// when it happens, so a token that overtakes its depth writes fails). The line port is
+// tb::LineDram (bandwidth, latency, jitter); input gaps and output back-pressure are random.
+#define CATCH_CONFIG_MAIN
+#include <map>
+#include <set>
+
+#include "Vzs.h"
+#include "line_dram.h"
+#include "unit_test_main.h"
+#include "zs/zs.h"
+
+using namespace pineda;
+
+namespace {
+
+struct ZsCase {
+  std::vector<std::vector<QuadPkt>> segments;  // flush_i after each
+  Memory init;                                 // initial depth-stencil contents
+  // Before segment s (after the previous flush): dword writes behind ZS (a DMA clear fill, a
+  // COPY, the host), which ZS must not hide behind lines it cached before the flush.
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> pokes;
+};
+
+struct Expect {
+  std::vector<QuadPkt> out;
+  std::vector<std::map<uint32_t, uint32_t>> tokens;  // per token: dwords to hold at its output
+  std::vector<Memory> flushes;                       // memory after each segment
+};
+
+Expect expect(const ZsCase& c) {
+  Expect e;
+  Memory mem = c.init;
+  model::Zs zs;
+  // Dwords written before each token, then those written again after it are dropped.
+  std::vector<std::map<uint32_t, uint32_t>> since(1);
+  std::vector<std::set<uint32_t>> later;  // per token, dwords written after it
+  for (size_t si = 0; si < c.segments.size(); ++si) {
+    const auto& seg = c.segments[si];
+    if (si < c.pokes.size()) {
+      for (const auto& [a, v] : c.pokes[si]) {
+        mem.write32(a, v);
+        since.back().erase(a);  // not ZS's write
+      }
+    }
+    for (const QuadPkt& q : seg) {
+      if (q.eop) {
+        e.tokens.push_back(since.back());
+        since.emplace_back();
+      }
+      std::map<uint32_t, uint32_t> before;
+      if (model::Zs::active(q)) {
+        for (int b = 0; b < 16; ++b) {
+          if ((q.mask >> b) & 1u) {
+            const uint32_t a = model::Zs::sample_addr(q, b) & ~3u;
+            before[a] = mem.read32(a);
+          }
+        }
+      }
+      if (auto o = zs.process(q, mem)) e.out.push_back(*o);
+      for (const auto& [a, v] : before) {
+        const uint32_t nv = mem.read32(a);
+        if (nv != v) since.back()[a] = nv;
+        if (nv != v) {
+          for (auto& t : e.tokens) t.erase(a);  // written again after earlier tokens: not checked
+        }
+      }
+    }
+    e.flushes.push_back(mem);
+  }
+  return e;
+}
+
+struct BenchCfg {
+  uint64_t seed = 1;
+  double in_gap = 0.0, out_stall = 0.0;
+  tb::LineDramConfig dram{};
+  std::string test;
+};
+
+struct BenchResult {
+  bool ok = false;
+  std::string report;
+  uint64_t cycles = 0;
+  uint64_t first_cycles = 0;  // to the last output of the first segment
+  std::vector<uint64_t> out_cycles;  // cycle of each output packet
+  tb::LineDramStats stats{};
+};
+
+BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
+  BenchResult res;
+  tb::DriverConfig dcfg;
+  dcfg.run = {cfg.test, cfg.seed, "PINEDA_FST=unit.fst build/tests/rtl_zs --rng-seed " + std::to_string(cfg.seed)};
+  dcfg.stall_timeout = 20'000;
+  tb::VlDriver<Vzs> drv(dcfg);
+  Vzs& dut = drv.dut();
+  Memory mem = c.init;
+  tb::LineDramConfig dc = cfg.dram;
+  dc.seed = cfg.seed * 31 + 7;
+  tb::LineDram dram(mem, dc);
+  tb::StreamSink<QuadPkt> sink("zs_out", e.out, drv.run(), cfg.out_stall);
+  dut.in_valid_i = 0;
+  dut.out_ready_i = 0;
+  dut.flush_i = 0;
+  dut.mem_req_ready_i = 0;
+  dut.mem_rsp_valid_i = 0;
+  drv.reset();
+
+  size_t seg = 0, tok = 0;
+  bool flushing = false;
+  std::unique_ptr<tb::StreamSource<QuadPkt>> src;
+  if (!c.segments.empty()) src = std::make_unique<tb::StreamSource<QuadPkt>>(c.segments[0], cfg.in_gap);
+  while (true) {
+    if (seg < c.segments.size()) {
+      src->drive(drv.rng(), dut.in_valid_i, dut.in_i);
+    } else {
+      dut.in_valid_i = 0;
+    }
+    dut.flush_i = flushing;
+    dut.out_ready_i = sink.ready(drv.rng());
+    dut.mem_req_ready_i = dram.req_ready();
+    dut.mem_rsp_valid_i = dram.rsp_valid();
+    tb::pack_sig(dram.rsp(), dut.mem_rsp_i);
+    drv.eval_low();
+
+    std::string rep;
+    const bool in_fire = seg < c.segments.size() && src->fire(dut.in_ready_o);
+    const bool req_fire = dut.mem_req_valid_o && dut.mem_req_ready_i;
+    const bool rsp_fire = dut.mem_rsp_valid_i && dut.mem_rsp_ready_o;
+    const MemLineReq req = tb::unpack_sig<MemLineReq>(dut.mem_req_o);
+    bool out_fire = false;
+    bool bad = !sink.take(dut.out_valid_o, dut.out_ready_i, dut.out_o, drv.cycle(), rep, &out_fire);
+    if (out_fire) res.out_cycles.push_back(drv.cycle());
+    if (!bad && out_fire && tb::unpack_sig<QuadPkt>(dut.out_o).eop) {
+      if (tok >= e.tokens.size()) {
+        bad = true;
+        rep = drv.head("EOP ORDER") + ": a token too many\n";
+      } else {
+        for (const auto& [a, v] : e.tokens[tok]) {
+          if (mem.read32(a) != v) {
+            bad = true;
+            rep = drv.head("EOP ORDER") + ": token #" + std::to_string(tok) + " left ZS but dword " + bits::hex(a) +
+                  " is " + bits::hex(mem.read32(a)) + ", expected " + bits::hex(v) + "\n";
+            break;
+          }
+        }
+        if (!bad && dram.outstanding_writes() != 0) {
+          bad = true;
+          rep = drv.head("EOP ORDER") + ": token #" + std::to_string(tok) + " with line writes unacknowledged\n";
+        }
+      }
+      ++tok;
+    }
+    if (!bad && flushing && dut.clean_o && dut.quiet_o && dram.outstanding() == 0 && mem != e.flushes[seg]) {
+      const uint32_t a = *mem.first_difference(e.flushes[seg]);
+      bad = true;
+      rep = drv.head("FLUSH") + ": clean after flush #" + std::to_string(seg) + " but dword " + bits::hex(a & ~3u) +
+            " is " + bits::hex(mem.read32(a & ~3u)) + ", expected " + bits::hex(e.flushes[seg].read32(a & ~3u)) + "\n";
+    }
+    if (in_fire || req_fire || rsp_fire || out_fire) drv.progress();
+    if (bad) {
+      res.report = rep;
+      return res;
+    }
+    if (flushing && dut.clean_o && dut.quiet_o) {
+      flushing = false;
+      if (seg == 0) res.first_cycles = drv.cycle();
+      if (++seg < c.segments.size()) {
+        src = std::make_unique<tb::StreamSource<QuadPkt>>(c.segments[seg], cfg.in_gap);
+        if (seg < c.pokes.size()) {
+          for (const auto& [a, v] : c.pokes[seg]) mem.write32(a, v);
+        }
+      }
+    } else if (!flushing && seg < c.segments.size() && src->done() && !in_fire && dut.quiet_o) {
+      flushing = true;
+    }
+    drv.edge();
+    dram.clock(req_fire, req, rsp_fire);
+    if (drv.failed()) {
+      res.report = drv.assertion_report();
+      return res;
+    }
+    if (seg >= c.segments.size() && dram.outstanding() == 0) break;
+    if (drv.stalled()) {
+      res.report = drv.no_progress_report("segment " + std::to_string(seg) + ", " + sink.progress("quads") +
+                                          ", tokens " + std::to_string(tok) + "/" + std::to_string(e.tokens.size()));
+      return res;
+    }
+  }
+  res.cycles = drv.cycle();
+  res.stats = dram.stats();
+  std::string rep;
+  if (!sink.finish(rep)) {
+    res.report = rep;
+    return res;
+  }
+  if (tok != e.tokens.size()) {
+    res.report = "tokens " + std::to_string(tok) + " of " + std::to_string(e.tokens.size()) + "\n";
+    return res;
+  }
+  if (mem != e.flushes.back()) {
+    const uint32_t a = *mem.first_difference(e.flushes.back());
+    res.report = "MEMORY MISMATCH at " + bits::hex(a) + "\n";
+    return res;
+  }
+  res.ok = true;
+  return res;
+}
+
+void check_all(const std::string& name, const ZsCase& c, uint64_t seed) {
+  const Expect e = expect(c);
+  struct Mem {
+    const char* name;
+    double bw;
+    uint32_t lat, jit;
+  };
+  const Mem mems[] = {{"200", 32, 200, 0}, {"jitter", 32, 1, 80}, {"8B", 8, 100, 40}};
+  for (const auto& m : mems) {
+    for (const auto& p : tb::kStallPatterns) {
+      BenchCfg cfg;
+      cfg.seed = seed;
+      cfg.in_gap = p.in_gap;
+      cfg.out_stall = p.out_stall;
+      cfg.dram.bytes_per_clock = m.bw;
+      cfg.dram.latency = m.lat;
+      cfg.dram.jitter = m.jit;
+      cfg.test = name + "/" + m.name + "/" + p.name;
+      const BenchResult r = run_zs(c, e, cfg);
+      INFO(cfg.test << ": " << r.report);
+      REQUIRE(r.ok);
+    }
+  }
+}
+
+Target target(bool msaa) {
+  Target t;
+  t.base = 0x10000000u;  // the colour target: not used by ZS
+  t.pitch = 4096;
+  t.msaa = msaa ? 1 : 0;
+  return t;
+}
+
+uint32_t face(uint32_t func, uint32_t fail, uint32_t zfail, uint32_t pass) {
+  return func | (fail << 3) | (zfail << 6) | (pass << 9);
+}
+
+// Fills the dwords a quad stream will touch with random values (both copies of memory start
+// alike).
+void init_memory(Memory& mem, const std::vector<std::vector<QuadPkt>>& segs, tb::PrimGen& g, uint32_t zrange) {
+  for (const auto& seg : segs) {
+    for (const QuadPkt& q : seg) {
+      if (q.eop) continue;
+      for (int b = 0; b < 16; ++b) {
+        const uint32_t a = model::Zs::sample_addr(q, b) & ~3u;
+        if (mem.read32(a) == 0) {
+          mem.write32(a, (static_cast<uint32_t>(g.range(0, 255)) << 24) | static_cast<uint32_t>(g.range(0, zrange)));
+        }
+      }
+    }
+  }
+}
+
+DsState random_ds(tb::PrimGen& g, uint32_t base, uint32_t pitch) {
+  DsState d;
+  d.base = base;
+  d.pitch = pitch;
+  d.z_enable = g.chance(0.8);
+  d.z_func = static_cast<uint64_t>(g.range(0, 7));
+  d.z_write = g.chance(0.7);
+  d.late_z = g.chance(0.5);
+  d.hiz = g.chance(0.5);
+  d.s_enable = g.chance(0.5);
+  d.s_ref = static_cast<uint64_t>(g.range(0, 255));
+  d.s_read_mask = g.chance(0.5) ? 0xFF : static_cast<uint64_t>(g.range(0, 255));
+  d.s_write_mask = g.chance(0.5) ? 0xFF : static_cast<uint64_t>(g.range(0, 255));
+  d.s_front = face(static_cast<uint32_t>(g.range(0, 7)), static_cast<uint32_t>(g.range(0, 7)),
+                   static_cast<uint32_t>(g.range(0, 7)), static_cast<uint32_t>(g.range(0, 7)));
+  d.s_back = face(static_cast<uint32_t>(g.range(0, 7)), static_cast<uint32_t>(g.range(0, 7)),
+                  static_cast<uint32_t>(g.range(0, 7)), static_cast<uint32_t>(g.range(0, 7)));
+  return d;
+}
+
+QuadPkt quad(const Target& t, const DsState& ds, uint32_t qx, uint32_t qy, uint32_t mask, tb::PrimGen& g,
+             uint32_t zrange) {
+  QuadPkt q;
+  q.qx = qx;
+  q.qy = qy;
+  q.mask = t.msaa ? mask & 0xFFFFu : mask & 0xFu;
+  if (q.mask == 0) q.mask = 1;
+  q.color = static_cast<uint32_t>(g.bits64());
+  q.target = t;
+  q.front = g.chance(0.5);
+  q.ds = ds;
+  for (int b = 0; b < 16; ++b) {
+    if ((q.mask >> b) & 1u) q.z[b].v = static_cast<uint64_t>(g.range(0, zrange));
+  }
+  return q.canonical();
+}
+
+// Random quads near moving points over a few depth targets and states, with tokens.
+ZsCase random_case(uint64_t seed, int segments, int per_seg) {
+  tb::PrimGen g(seed);
+  ZsCase c;
+  for (int s = 0; s < segments; ++s) {
+    std::vector<QuadPkt> seg;
+    struct T {
+      Target t;
+      uint32_t base, pitch;
+    };
+    std::vector<T> ts;
+    for (int k = 0; k < 3; ++k) {
+      const int kind = static_cast<int>(g.range(0, 3));
+      const uint32_t pitch = kind == 0 ? 1024u
+                             : kind == 1 ? static_cast<uint32_t>(g.range(0, 3)) * 64u + static_cast<uint32_t>(g.range(0, 63))
+                             : kind == 2 ? static_cast<uint32_t>(g.range(1, 200)) * 64u
+                                         : static_cast<uint32_t>(g.range(0, 65535));
+      // Bases anywhere (low bits ignored), sometimes near the top of the address space.
+      const uint32_t base = g.chance(0.2) ? 0xFFFF0000u + static_cast<uint32_t>(g.range(0, 0xFFFF))
+                                          : static_cast<uint32_t>(g.range(0, 0x3FFFFFF));
+      ts.push_back({target(g.chance(0.4)), base, pitch});
+    }
+    std::vector<DsState> states;
+    for (int k = 0; k < 6; ++k) {
+      const T& t = ts[static_cast<size_t>(g.range(0, 2))];
+      states.push_back(random_ds(g, t.base, t.pitch));
+      states.back().base = t.base;
+      states.back().pitch = t.pitch;
+    }
+    DsState off;  // depth and stencil off: passes untouched
+    off.z_func = 1;
+    states.push_back(off);
+    uint32_t cx = static_cast<uint32_t>(g.range(0, 2000)), cy = static_cast<uint32_t>(g.range(0, 2000));
+    const uint32_t zr = g.chance(0.5) ? 7u : 0xFFFFFFu;  // small range: EQUAL and friends happen
+    for (int i = 0; i < per_seg; ++i) {
+      g.maybe_token(seg, 0.01);
+      if (g.chance(0.02)) cx = static_cast<uint32_t>(g.range(0, 2000)), cy = static_cast<uint32_t>(g.range(0, 2000));
+      const size_t si = static_cast<size_t>(g.range(0, static_cast<int64_t>(states.size()) - 1));
+      const DsState& d = states[si];
+      bool msaa = g.chance(0.4);
+      for (const T& t : ts) {
+        if (t.base == d.base && t.pitch == d.pitch) msaa = t.t.msaa != 0;
+      }
+      const uint32_t qx = (cx + static_cast<uint32_t>(g.range(0, 10))) & 8191u;
+      const uint32_t qy = (cy + static_cast<uint32_t>(g.range(0, 10))) & 8191u;
+      const int kind = static_cast<int>(g.range(0, 3));
+      const uint32_t m = kind == 0 ? 0xFFFFu : kind == 1 ? (1u << g.range(0, 15)) : static_cast<uint32_t>(g.bits64());
+      QuadPkt q = quad(target(msaa), d, qx, qy, m, g, zr);
+      q.tri_id = static_cast<uint32_t>(i);
+      seg.push_back(q.canonical());
+    }
+    c.segments.push_back(seg);
+  }
+  init_memory(c.init, c.segments, g, 0xFFFFFF);
+  // Pokes: some dwords of the previous segment's quads, the next segment revisiting them.
+  c.pokes.resize(c.segments.size());
+  for (size_t s = 1; s < c.segments.size(); ++s) {
+    std::vector<QuadPkt> revisit;
+    for (const QuadPkt& q : c.segments[s - 1]) {
+      if (q.eop || !model::Zs::active(q) || !g.chance(0.2)) continue;
+      for (int b = 0; b < 16; ++b) {
+        c.pokes[s].push_back({model::Zs::sample_addr(q, b) & ~3u, static_cast<uint32_t>(g.bits64())});
+      }
+      QuadPkt r = q;
+      r.tri_id = 0xFFFF;
+      revisit.push_back(r);
+    }
+    c.segments[s].insert(c.segments[s].begin(), revisit.begin(), revisit.end());
+  }
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("zs: random quads, states, tokens and flushes at 1x and 4x") {
+  const uint64_t seed = tb::announce_seed("rtl_zs");
+  check_all("random", random_case(seed, 4, 600), seed);
+}
+
+TEST_CASE("zs: every compare function and stencil op, front and back, 1x and 4x, early and late Z") {
+  const uint64_t seed = tb::announce_seed("rtl_zs");
+  tb::PrimGen g(seed);
+  ZsCase c;
+  for (int msaa = 0; msaa < 2; ++msaa) {
+    std::vector<QuadPkt> seg;
+    const uint32_t base = 0x200000u + static_cast<uint32_t>(msaa) * 0x100000u, pitch = 64 * 8;
+    uint32_t n = 0;
+    for (uint32_t zf = 0; zf < 8; ++zf) {
+      for (uint32_t sf = 0; sf < 8; ++sf) {
+        for (uint32_t op = 0; op < 8; ++op) {
+          DsState d;
+          d.base = base;
+          d.pitch = pitch;
+          d.z_enable = 1;
+          d.z_func = zf;
+          d.z_write = (op & 1u);
+          d.late_z = (op >> 1) & 1u;
+          d.s_enable = 1;
+          d.s_ref = static_cast<uint64_t>(g.range(0, 3)) * 0x55;
+          d.s_read_mask = op < 4 ? 0xFF : 0x0F;
+          d.s_write_mask = op < 6 ? 0xFF : 0x3C;
+          d.s_front = face(sf, op, (op + 3) & 7u, (op + 5) & 7u);
+          d.s_back = face(7u - sf, (op + 1) & 7u, (op + 2) & 7u, op);
+          // A small region visited again and again, depths from a small set: every outcome.
+          const uint32_t k = n++;
+          QuadPkt q = quad(target(msaa != 0), d, k % 5, (k / 5) % 3, 0xFFFF, g, 3);
+          seg.push_back(q);
+        }
+      }
+      seg.push_back(tb::PrimGen::token<QuadPkt>());
+    }
+    c.segments.push_back(seg);
+  }
+  init_memory(c.init, c.segments, g, 3);
+  // Stencil values from a small set too.
+  for (const auto& seg : c.segments) {
+    for (const QuadPkt& q : seg) {
+      if (q.eop) continue;
+      for (int b = 0; b < 16; ++b) {
+        const uint32_t a = model::Zs::sample_addr(q, b) & ~3u;
+        const uint32_t v = c.init.read32(a);
+        const uint32_t st = std::array<uint32_t, 4>{0, 0x55, 0xFF, 0xAA}[(v >> 24) & 3u];
+        c.init.write32(a, (st << 24) | (v & 0xFFFFFFu));
+      }
+    }
+  }
+  check_all("funcs_ops", c, seed);
+}
+
+TEST_CASE("zs: early and late Z give identical outputs and memory") {
+  const uint64_t seed = tb::announce_seed("rtl_zs");
+  ZsCase c = random_case(seed + 1, 2, 500);
+  ZsCase early = c, late = c;
+  for (auto* v : {&early, &late}) {
+    for (auto& seg : v->segments) {
+      for (auto& q : seg) {
+        if (!q.eop) q.ds.late_z = v == &late ? 1 : 0;
+      }
+    }
+  }
+  const Expect ee = expect(early), el = expect(late);
+  REQUIRE(ee.out.size() == el.out.size());
+  for (size_t i = 0; i < ee.out.size(); ++i) {
+    QuadPkt a = ee.out[i], b = el.out[i];
+    a.ds.late_z = b.ds.late_z = 0;
+    REQUIRE(a == b);
+  }
+  REQUIRE(ee.flushes.back() == el.flushes.back());
+  // The RTL too, in both modes.
+  BenchCfg cfg;
+  cfg.seed = seed;
+  cfg.in_gap = 0.1;
+  cfg.out_stall = 0.1;
+  cfg.test = "late_z";
+  BenchResult r = run_zs(late, el, cfg);
+  INFO(r.report);
+  REQUIRE(r.ok);
+  cfg.test = "early_z";
+  r = run_zs(early, ee, cfg);
+  INFO(r.report);
+  REQUIRE(r.ok);
+}
+
+TEST_CASE("zs: depth and stencil off pass untouched with no memory traffic") {
+  const uint64_t seed = tb::announce_seed("rtl_zs");
+  ZsCase c = random_case(seed + 2, 1, 400);
+  for (auto& seg : c.segments) {
+    for (auto& q : seg) {
+      q.ds.z_enable = 0;
+      q.ds.s_enable = 0;
+    }
+  }
+  const Expect e = expect(c);
+  size_t quads = 0;
+  for (const auto& q : c.segments[0]) quads += q.eop ? 0 : 1;
+  size_t outq = 0;
+  for (const auto& q : e.out) outq += q.eop ? 0 : 1;
+  REQUIRE(outq == quads);
+  BenchCfg cfg;
+  cfg.seed = seed;
+  cfg.test = "off";
+  const BenchResult r = run_zs(c, e, cfg);
+  INFO(r.report);
+  REQUIRE(r.ok);
+  REQUIRE(r.stats.client[0].reads + r.stats.client[0].writes == 0);
+}
+
+TEST_CASE("zs: rate, full rectangles drawn twice (LESS), 32 B/clock, 200 cycles") {
+  const uint64_t seed = tb::announce_seed("rtl_zs");
+  tb::PrimGen g(seed);
+  for (int msaa = 0; msaa < 2; ++msaa) {
+    ZsCase c;
+    std::vector<QuadPkt> seg;
+    // 64 x 32 pixels (1x) / 32 x 16 (4x): the depth footprint fits the cache, so the second pass
+    // hits every line; quads in raster-tile order.
+    const uint32_t w = msaa ? 32 : 64, h = msaa ? 16 : 32, tp = msaa ? 4 : 8;
+    DsState d;
+    d.base = 0x400000u;
+    d.pitch = w * (msaa ? 16 : 4);
+    d.z_enable = 1;
+    d.z_func = CMP_LESS;
+    d.z_write = 1;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (uint32_t ty = 0; ty < h / tp; ++ty) {
+        for (uint32_t tx = 0; tx < w / tp; ++tx) {
+          for (uint32_t qy = ty * tp / 2; qy < (ty + 1) * tp / 2; ++qy) {
+            for (uint32_t qx = tx * tp / 2; qx < (tx + 1) * tp / 2; ++qx) {
+              QuadPkt q = quad(target(msaa != 0), d, qx, qy, 0xFFFF, g, 0xFFFFFF);
+              for (int b = 0; b < 16; ++b) {
+                if ((q.mask >> b) & 1u) q.z[b].v = pass == 0 ? 0x800000u : 0x400000u;
+              }
+              seg.push_back(q.canonical());
+            }
+          }
+        }
+      }
+    }
+    c.segments.push_back(seg);
+    for (const QuadPkt& q : seg) {
+      for (int b = 0; b < 16; ++b) c.init.write32(model::Zs::sample_addr(q, b), 0x00FFFFFFu);
+    }
+    const Expect e = expect(c);
+    REQUIRE(e.out.size() == seg.size());
+    BenchCfg cfg;
+    cfg.seed = seed;
+    cfg.test = msaa ? "rate 4x" : "rate 1x";
+    const BenchResult r = run_zs(c, e, cfg);
+    INFO(r.report);
+    REQUIRE(r.ok);
+    const auto& cs = r.stats.client[0];
+    const double quads = static_cast<double>(seg.size());
+    // The second pass hits every line: its rate from its first output to its last.
+    const size_t half = seg.size() / 2;
+    const double hit_rate = static_cast<double>(half - 1) /
+                            static_cast<double>(r.out_cycles[seg.size() - 1] - r.out_cycles[half]);
+    std::printf("  %s: %zu quads (two passes), %llu cycles to clean; second pass (hits) %.3f quads/clock = %.2f "
+                "samples/clock; %llu line reads, %llu line writes, %.2f depth bytes/sample\n",
+                cfg.test.c_str(), seg.size(), static_cast<unsigned long long>(r.first_cycles), hit_rate,
+                hit_rate * (msaa ? 16 : 4), static_cast<unsigned long long>(cs.reads),
+                static_cast<unsigned long long>(cs.writes),
+                static_cast<double>(cs.bytes_read + cs.bytes_written) / (quads * (msaa ? 16 : 4)));
+    CHECK(hit_rate > 0.95);
+  }
+}
