@@ -129,6 +129,11 @@ CONSTANTS = [
     Const("INDEX_CUT_16", 0xFFFF, "16-bit strip-cut index"),
     Const("INDEX_CUT_32", 0xFFFFFFFF, "32-bit strip-cut index"),
     Const("FE_STATE_END", 64, "SET_STATE indices [NUM_STATE, FE_STATE_END) are front-end state, sent down the front end as writes"),
+    # Depth plane (docs/numerics.md section 9): fixed point in units of 2^-Z_FRAC D24 LSB
+    Const("Z_FRAC", 16, "fraction bits of the depth plane (units of 2^-16 D24 LSB)"),
+    Const("ZGRAD_W", 33, "depth plane gradient width: dZ per 1/256 px, |a|, |b| <= 2^32 - 1 (saturated)"),
+    Const("ZREF_W", 57, "depth at a vertex in plane units, saturated to |z| <= 2^56 - 1"),
+    Const("ZPLANE_W", 59, "depth plane value width: |Z| < 2^58 at every evaluated sample (docs/numerics.md section 9)"),
     Const("DEPTH_MAX", 0xFFFFFF, "D24 UNORM: the depth 1.0 (depth values are 24-bit integers 0..2^24-1)", 24),
     # comparison functions (FE_DEPTH.DEPTH_FUNC, stencil funcs): D3D11_COMPARISON_* - 1; pass when (ref OP stored)
     Const("CMP_NEVER", 0, "never passes", 3),
@@ -361,6 +366,11 @@ STRUCTS = [
         Field("s_front", 12, "u", "STENCIL_FACE_* layout"),
         Field("s_back", 12, "u", "STENCIL_FACE_* layout"),
     ]),
+    Struct("zplane_t", "ZPlane", "depth plane Z = c + a*(X - Xr) + b*(Y - Yr) in 2^-Z_FRAC D24 units (docs/numerics.md section 9)", [
+        Field("a", 33, "s", "dZ/dX per 1/256 px"),
+        Field("b", 33, "s", "dZ/dY per 1/256 px"),
+        Field("c", 59, "s", "Z at the reference sample (see the packet)"),
+    ]),
     Struct("d24_t", "D24", "one D24 UNORM depth value", [
         Field("v", 24, "u", "0 .. DEPTH_MAX"),
     ]),
@@ -385,6 +395,8 @@ STRUCTS = [
         Field("z", 3, "dword_t", "per-vertex screen depth, FP32 (PA's attr.z; 0 from OP_DRAW)"),
         Field("front", 1, "u", "front facing (PA's facing; 1 from OP_DRAW)"),
         Field("ds", 1, "ds_state_t", "depth-stencil state (0, off, from OP_DRAW)"),
+        Field("zlo", 24, "u", "viewport depth range as D24 (PA's; 0 from OP_DRAW): every sample depth is clamped to [zlo, zhi]"),
+        Field("zhi", 24, "u", "zhi >= zlo"),
     ]),
     Struct("setup_pkt_t", "SetupPkt", "SETUP -> COARSE: a triangle that may cover samples", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
@@ -397,6 +409,9 @@ STRUCTS = [
         Field("tri_id", 32, "u", ""),
         Field("front", 1, "u", ""),
         Field("ds", 1, "ds_state_t", ""),
+        Field("zp", 1, "zplane_t", "depth plane, c at the same sample as the edges' e"),
+        Field("zlo", 24, "u", "depth clamp range (D24)"),
+        Field("zhi", 24, "u", ""),
     ]),
     Struct("tile_pkt_t", "TilePkt", "COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
@@ -412,6 +427,9 @@ STRUCTS = [
         Field("zmax", 24, "u", "D24: nor a larger one"),
         Field("front", 1, "u", ""),
         Field("ds", 1, "ds_state_t", ""),
+        Field("zp", 1, "zplane_t", "depth plane, c at the tile's first sample"),
+        Field("zlo", 24, "u", "depth clamp range (D24)"),
+        Field("zhi", 24, "u", ""),
     ]),
     Struct("quad_pkt_t", "QuadPkt", "FINE -> PW: coverage of one 2x2 pixel quad (never empty)", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
@@ -545,6 +563,8 @@ STRUCTS = [
         Field("draw_id", 16, "u", ""),
         Field("front", 1, "u", "front facing (FE_RASTER.RASTER_FRONT_CCW and the snapped winding)"),
         Field("ds", 1, "ds_state_t", "depth-stencil state of the draw"),
+        Field("zlo", 24, "u", "D24 of FE_VP_ZMIN (docs/numerics.md section 9)"),
+        Field("zhi", 24, "u", "max(zlo, D24 of FE_VP_ZMAX)"),
     ]),
 ]
 

@@ -6,7 +6,7 @@ RTL_FILES := $(shell cat rtl/files.f)
 # them (the models of mk/tb.mk, this lint), never Yosys.
 RTL_BIND_FILES := $(wildcard rtl/*/*_bind.sv)
 RTL_CHK_FILES := $(wildcard rtl/*/*_chk.sv)
-RTL_LINT_TOPS := pineda_top front_end cp cp_regs cp_fetch dma ia setup coarse_raster fine_raster pixel_writer sram_1r1w sram_sp sram_fifo \
+RTL_LINT_TOPS := pineda_top front_end cp cp_regs cp_fetch dma ia setup coarse_raster fine_raster hiz pixel_writer sram_1r1w sram_sp sram_fifo \
                  line_stream_reader
 VERILATOR ?= verilator
 
@@ -21,7 +21,7 @@ lint-verilator: rtl/files.f rtl/lint.vlt $(RTL_FILES) $(RTL_BIND_FILES) $(RTL_CH
 .PHONY: lint-verilator
 
 # Vertex transform and the FP32 primitives.
-RTL_LINT_TOPS += vtx fp32_add fp32_mul fp32_rcp fp32_to_fix16_8
+RTL_LINT_TOPS += vtx fp32_add fp32_mul fp32_rcp fp32_to_fix16_8 fp32_to_fix fp32_from_int csa_dot2
 
 # Input assembly front end.
 RTL_LINT_TOPS += index_fetch vertex_tags vertex_fetch

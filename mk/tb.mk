@@ -11,7 +11,7 @@ OBJCACHE := $(shell command -v ccache 2>/dev/null)
 VL_FLAGS := --cc --build -j $(NPROC) --assert --x-assign unique --x-initial unique \
             --trace-fst --trace-structs -Wno-fatal -Wno-lint -Wno-style \
             -CFLAGS -std=c++17 -MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2 OBJCACHE=$(OBJCACHE)" $(VL_COV)
-VL_TOPS := pineda_top setup coarse_raster fine_raster pixel_writer zs ia cp dma
+VL_TOPS := pineda_top setup coarse_raster fine_raster pixel_writer zs ia cp dma hiz
 TB_CXXFLAGS := $(CXXSTD) -Wall -Wextra -Wshadow -Werror -O2 -g -Icpp_model -Icpp_model/common \
                -Isim -Itb/common $(VL_INC) -DVM_TRACE=1 -DVM_TRACE_FST=1
 TB_LDLIBS := -lz -lpthread
@@ -79,7 +79,7 @@ $(RTL_FRONT_END): $(BUILD)/obj/tb/top/test_front_end.o $(TOP_HARNESS_OBJS) $(MOD
 RTL_TOP_TESTS := $(RTL_FRONT_END)
 
 # Unit harnesses: tb/<unit>/test_<unit>.cpp, one executable each, linked with its own model.
-TB_UNITS := setup coarse_raster fine_raster pixel_writer zs ia cp dma
+TB_UNITS := setup coarse_raster fine_raster pixel_writer zs ia cp dma hiz
 define TB_UNIT
 $(BUILD)/obj/tb/unit/test_$(1).o: tb/$(2)/test_$(1).cpp $(BUILD)/vl/$(1)/V$(1)__ALL.a
 	@mkdir -p $$(@D)

@@ -12,6 +12,8 @@ rtl/common/fp32_add.sv
 rtl/common/fp32_mul.sv
 rtl/common/fp32_rcp.sv
 rtl/common/fp32_to_fix16_8.sv
+rtl/common/fp32_to_fix.sv
+rtl/common/fp32_from_int.sv
 rtl/mem/mem_line_arbiter.sv
 rtl/dma/dma.sv
 rtl/cp/cp_regs.sv
@@ -21,11 +23,14 @@ rtl/ia/ia.sv
 rtl/ia/index_fetch.sv
 rtl/ia/vertex_tags.sv
 rtl/ia/vertex_fetch.sv
+rtl/setup/csa_dot2.sv
 rtl/setup/setup.sv
+rtl/rast/zplane_d24.sv
 rtl/rast/coarse_raster.sv
 rtl/rast/fine_raster.sv
 rtl/rast/rast_dist.sv
 rtl/rast/quad_merge.sv
+rtl/hiz/hiz.sv
 rtl/rast/raster_array.sv
 rtl/om/pixel_writer.sv
 rtl/zs/zs_sample.sv

@@ -156,4 +156,43 @@ int32_t to_fix16_8(uint32_t a) {
   return mag > static_cast<uint32_t>(kMax) ? kMax : static_cast<int32_t>(mag);
 }
 
+int64_t to_fix(uint32_t a, int frac, int width) {
+  const int64_t kMax = (int64_t{1} << (width - 1)) - 1;
+  if (is_nan(a) || is_zero_daz(a)) return 0;
+  const bool neg = (a & SIGN) != 0;
+  if (is_inf(a)) return neg ? -kMax : kMax;
+  // x * 2^frac = m * 2^(e - 150 + frac); with 27 guard bits the shift of m is l = e - 123 + frac.
+  const int e = static_cast<int>(exp_field(a));
+  const int l = e - 123 + frac;
+  if (l < 0) return 0;                           // |x * 2^frac| < 2^-3: rounds to 0
+  if (l >= width + 3) return neg ? -kMax : kMax;  // |x * 2^frac| >= 2^(width-1)
+  // m << l fits width - 1 + 27 bits (<= 89): split it into integer and 27 fraction bits.
+  const uint64_t m = frac_field(a) | HIDDEN;
+  uint64_t mag = 0, fr = 0;
+  if (l >= 27) {
+    mag = m << (l - 27);
+  } else {
+    mag = m >> (27 - l);
+    fr = (m << l) & ((uint64_t{1} << 27) - 1u);
+  }
+  const bool guard = (fr >> 26) & 1u;
+  const bool sticky = (fr & ((uint64_t{1} << 26) - 1u)) != 0;
+  if (guard && (sticky || (mag & 1u))) ++mag;
+  const int64_t v = mag > static_cast<uint64_t>(kMax) ? kMax : static_cast<int64_t>(mag);
+  return neg ? -v : v;
+}
+
+uint32_t from_int(int64_t v) {
+  if (v == 0) return 0;
+  const uint32_t sign = v < 0 ? SIGN : 0u;
+  const uint64_t mag = v < 0 ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  int p = 63;
+  while (((mag >> p) & 1u) == 0) --p;  // the leading one
+  if (p <= 23) return round_pack(sign, 127 + p, static_cast<uint32_t>(mag << (23 - p)), false, false);
+  const uint32_t sig = static_cast<uint32_t>(mag >> (p - 23));
+  const bool guard = (mag >> (p - 24)) & 1u;
+  const bool sticky = p >= 25 && (mag & ((uint64_t{1} << (p - 24)) - 1u)) != 0;
+  return round_pack(sign, 127 + p, sig, guard, sticky);
+}
+
 }  // namespace pineda::fp32

@@ -33,6 +33,12 @@ inline uint32_t sub(uint32_t a, uint32_t b) { return add(a, b ^ SIGN); }  // a +
 uint32_t mul(uint32_t a, uint32_t b);
 uint32_t rcp(uint32_t a);
 int32_t to_fix16_8(uint32_t a);
+// x * 2^frac rounded to nearest even to an integer, saturated to [-(2^(width-1) - 1),
+// 2^(width-1) - 1] (symmetric); NaN, zeros and denormals -> 0, +-Inf saturate
+// (docs/numerics.md section 9; 25 <= width <= 63).
+int64_t to_fix(uint32_t a, int frac, int width);
+// A signed integer rounded to nearest even to FP32 (exact up to 24 significant bits).
+uint32_t from_int(int64_t v);
 
 // Classification of a bit pattern (denormals count as zero: DAZ).
 inline uint32_t exp_field(uint32_t a) { return (a >> 23) & 0xFFu; }

@@ -41,6 +41,10 @@ constexpr uint32_t VTX_BATCH_TRIS = 64u;  // triangles per batch at most (a batc
 constexpr uint32_t INDEX_CUT_16 = 65535u;  // 16-bit strip-cut index
 constexpr uint32_t INDEX_CUT_32 = 4294967295u;  // 32-bit strip-cut index
 constexpr uint32_t FE_STATE_END = 64u;  // SET_STATE indices [NUM_STATE, FE_STATE_END) are front-end state, sent down the front end as writes
+constexpr uint32_t Z_FRAC = 16u;  // fraction bits of the depth plane (units of 2^-16 D24 LSB)
+constexpr uint32_t ZGRAD_W = 33u;  // depth plane gradient width: dZ per 1/256 px, |a|, |b| <= 2^32 - 1 (saturated)
+constexpr uint32_t ZREF_W = 57u;  // depth at a vertex in plane units, saturated to |z| <= 2^56 - 1
+constexpr uint32_t ZPLANE_W = 59u;  // depth plane value width: |Z| < 2^58 at every evaluated sample (docs/numerics.md section 9)
 constexpr uint32_t DEPTH_MAX = 16777215u;  // D24 UNORM: the depth 1.0 (depth values are 24-bit integers 0..2^24-1)
 constexpr uint32_t CMP_NEVER = 0u;  // never passes
 constexpr uint32_t CMP_LESS = 1u;  // new < stored
@@ -599,6 +603,44 @@ struct DsState {
   }
 };
 
+// depth plane Z = c + a*(X - Xr) + b*(Y - Yr) in 2^-Z_FRAC D24 units (docs/numerics.md section 9) (SV zplane_t, 125 bits)
+struct ZPlane {
+  static constexpr int WIDTH = 125;
+  static constexpr int WORDS = 4;
+  static constexpr const char* SV_NAME = "zplane_t";
+  using Words = std::array<uint32_t, WORDS>;
+  int64_t a = 0;  // dZ/dX per 1/256 px
+  int64_t b = 0;  // dZ/dY per 1/256 px
+  int64_t c = 0;  // Z at the reference sample (see the packet)
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 92, 33, static_cast<uint64_t>(a));
+    bits::put(words_, lsb + 59, 33, static_cast<uint64_t>(b));
+    bits::put(words_, lsb + 0, 59, static_cast<uint64_t>(c));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    a = bits::sext(bits::get(words_, lsb + 92, 33), 33);
+    b = bits::sext(bits::get(words_, lsb + 59, 33), 33);
+    c = bits::sext(bits::get(words_, lsb + 0, 59), 59);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static ZPlane unpack(const uint32_t* words_) { ZPlane p; p.unpack_at(words_, 0); return p; }
+  ZPlane canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const ZPlane& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (a != act.a) out.push_back({pre + "a", bits::hex(static_cast<uint64_t>(a) & bits::mask(33)), bits::hex(static_cast<uint64_t>(act.a) & bits::mask(33)), std::to_string(a), std::to_string(act.a)});
+    if (b != act.b) out.push_back({pre + "b", bits::hex(static_cast<uint64_t>(b) & bits::mask(33)), bits::hex(static_cast<uint64_t>(act.b) & bits::mask(33)), std::to_string(b), std::to_string(act.b)});
+    if (c != act.c) out.push_back({pre + "c", bits::hex(static_cast<uint64_t>(c) & bits::mask(59)), bits::hex(static_cast<uint64_t>(act.c) & bits::mask(59)), std::to_string(c), std::to_string(act.c)});
+  }
+  bool operator==(const ZPlane& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const ZPlane& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "a=" + bits::hex(static_cast<uint64_t>(a) & bits::mask(33));
+    s += " b=" + bits::hex(static_cast<uint64_t>(b) & bits::mask(33));
+    s += " c=" + bits::hex(static_cast<uint64_t>(c) & bits::mask(59));
+    return s + "}";
+  }
+};
+
 // one D24 UNORM depth value (SV d24_t, 24 bits)
 struct D24 {
   static constexpr int WIDTH = 24;
@@ -690,10 +732,10 @@ struct DrawPkt {
   }
 };
 
-// IA -> SETUP: one triangle (SV tri_pkt_t, 519 bits)
+// IA -> SETUP: one triangle (SV tri_pkt_t, 567 bits)
 struct TriPkt {
-  static constexpr int WIDTH = 519;
-  static constexpr int WORDS = 17;
+  static constexpr int WIDTH = 567;
+  static constexpr int WORDS = 18;
   static constexpr const char* SV_NAME = "tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -705,27 +747,33 @@ struct TriPkt {
   std::array<Dword, 3> z{};  // per-vertex screen depth, FP32 (PA's attr.z; 0 from OP_DRAW)
   uint64_t front = 0;  // front facing (PA's facing; 1 from OP_DRAW)
   DsState ds{};  // depth-stencil state (0, off, from OP_DRAW)
+  uint64_t zlo = 0;  // viewport depth range as D24 (PA's; 0 from OP_DRAW): every sample depth is clamped to [zlo, zhi]
+  uint64_t zhi = 0;  // zhi >= zlo
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 518, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 374 + k * 48);
-    bits::put(words_, lsb + 342, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 293);
-    clip.pack_at(words_, lsb + 233);
-    bits::put(words_, lsb + 201, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 105 + k * 32);
-    bits::put(words_, lsb + 104, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 0);
+    bits::put(words_, lsb + 566, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 422 + k * 48);
+    bits::put(words_, lsb + 390, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 341);
+    clip.pack_at(words_, lsb + 281);
+    bits::put(words_, lsb + 249, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 153 + k * 32);
+    bits::put(words_, lsb + 152, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 48);
+    bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
+    bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 518, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 374 + k * 48);
-    color = bits::get(words_, lsb + 342, 32);
-    target.unpack_at(words_, lsb + 293);
-    clip.unpack_at(words_, lsb + 233);
-    tri_id = bits::get(words_, lsb + 201, 32);
-    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 105 + k * 32);
-    front = bits::get(words_, lsb + 104, 1);
-    ds.unpack_at(words_, lsb + 0);
+    eop = bits::get(words_, lsb + 566, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 422 + k * 48);
+    color = bits::get(words_, lsb + 390, 32);
+    target.unpack_at(words_, lsb + 341);
+    clip.unpack_at(words_, lsb + 281);
+    tri_id = bits::get(words_, lsb + 249, 32);
+    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 153 + k * 32);
+    front = bits::get(words_, lsb + 152, 1);
+    ds.unpack_at(words_, lsb + 48);
+    zlo = bits::get(words_, lsb + 24, 24);
+    zhi = bits::get(words_, lsb + 0, 24);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static TriPkt unpack(const uint32_t* words_) { TriPkt p; p.unpack_at(words_, 0); return p; }
@@ -740,6 +788,8 @@ struct TriPkt {
     for (int k = 0; k < 3; ++k) z[k].diff(act.z[k], pre + "z[" + std::to_string(k) + "].", out);
     if (front != act.front) out.push_back({pre + "front", bits::hex(static_cast<uint64_t>(front) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.front) & bits::mask(1)), std::to_string(front), std::to_string(act.front)});
     ds.diff(act.ds, pre + "ds.", out);
+    if (zlo != act.zlo) out.push_back({pre + "zlo", bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zlo) & bits::mask(24)), std::to_string(zlo), std::to_string(act.zlo)});
+    if (zhi != act.zhi) out.push_back({pre + "zhi", bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zhi) & bits::mask(24)), std::to_string(zhi), std::to_string(act.zhi)});
   }
   bool operator==(const TriPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const TriPkt& o) const { return !(*this == o); }
@@ -758,14 +808,16 @@ struct TriPkt {
     s += "]";
     s += " front=" + bits::hex(static_cast<uint64_t>(front) & bits::mask(1));
     s += " ds=" + ds.str();
+    s += " zlo=" + bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24));
+    s += " zhi=" + bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24));
     return s + "}";
   }
 };
 
-// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 644 bits)
+// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 817 bits)
 struct SetupPkt {
-  static constexpr int WIDTH = 644;
-  static constexpr int WORDS = 21;
+  static constexpr int WIDTH = 817;
+  static constexpr int WORDS = 26;
   static constexpr const char* SV_NAME = "setup_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -778,29 +830,38 @@ struct SetupPkt {
   uint64_t tri_id = 0;
   uint64_t front = 0;
   DsState ds{};
+  ZPlane zp{};  // depth plane, c at the same sample as the edges' e
+  uint64_t zlo = 0;  // depth clamp range (D24)
+  uint64_t zhi = 0;
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 643, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 343 + k * 100);
-    tiles.pack_at(words_, lsb + 291);
-    bits::put(words_, lsb + 278, 13, static_cast<uint64_t>(start));
-    pix.pack_at(words_, lsb + 218);
-    bits::put(words_, lsb + 186, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 137);
-    bits::put(words_, lsb + 105, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 104, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 0);
+    bits::put(words_, lsb + 816, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 516 + k * 100);
+    tiles.pack_at(words_, lsb + 464);
+    bits::put(words_, lsb + 451, 13, static_cast<uint64_t>(start));
+    pix.pack_at(words_, lsb + 391);
+    bits::put(words_, lsb + 359, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 310);
+    bits::put(words_, lsb + 278, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 277, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 173);
+    zp.pack_at(words_, lsb + 48);
+    bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
+    bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 643, 1);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 343 + k * 100);
-    tiles.unpack_at(words_, lsb + 291);
-    start = bits::get(words_, lsb + 278, 13);
-    pix.unpack_at(words_, lsb + 218);
-    color = bits::get(words_, lsb + 186, 32);
-    target.unpack_at(words_, lsb + 137);
-    tri_id = bits::get(words_, lsb + 105, 32);
-    front = bits::get(words_, lsb + 104, 1);
-    ds.unpack_at(words_, lsb + 0);
+    eop = bits::get(words_, lsb + 816, 1);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 516 + k * 100);
+    tiles.unpack_at(words_, lsb + 464);
+    start = bits::get(words_, lsb + 451, 13);
+    pix.unpack_at(words_, lsb + 391);
+    color = bits::get(words_, lsb + 359, 32);
+    target.unpack_at(words_, lsb + 310);
+    tri_id = bits::get(words_, lsb + 278, 32);
+    front = bits::get(words_, lsb + 277, 1);
+    ds.unpack_at(words_, lsb + 173);
+    zp.unpack_at(words_, lsb + 48);
+    zlo = bits::get(words_, lsb + 24, 24);
+    zhi = bits::get(words_, lsb + 0, 24);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static SetupPkt unpack(const uint32_t* words_) { SetupPkt p; p.unpack_at(words_, 0); return p; }
@@ -816,6 +877,9 @@ struct SetupPkt {
     if (tri_id != act.tri_id) out.push_back({pre + "tri_id", bits::hex(static_cast<uint64_t>(tri_id) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.tri_id) & bits::mask(32)), std::to_string(tri_id), std::to_string(act.tri_id)});
     if (front != act.front) out.push_back({pre + "front", bits::hex(static_cast<uint64_t>(front) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.front) & bits::mask(1)), std::to_string(front), std::to_string(act.front)});
     ds.diff(act.ds, pre + "ds.", out);
+    zp.diff(act.zp, pre + "zp.", out);
+    if (zlo != act.zlo) out.push_back({pre + "zlo", bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zlo) & bits::mask(24)), std::to_string(zlo), std::to_string(act.zlo)});
+    if (zhi != act.zhi) out.push_back({pre + "zhi", bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zhi) & bits::mask(24)), std::to_string(zhi), std::to_string(act.zhi)});
   }
   bool operator==(const SetupPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const SetupPkt& o) const { return !(*this == o); }
@@ -833,14 +897,17 @@ struct SetupPkt {
     s += " tri_id=" + bits::hex(static_cast<uint64_t>(tri_id) & bits::mask(32));
     s += " front=" + bits::hex(static_cast<uint64_t>(front) & bits::mask(1));
     s += " ds=" + ds.str();
+    s += " zp=" + zp.str();
+    s += " zlo=" + bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24));
+    s += " zhi=" + bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24));
     return s + "}";
   }
 };
 
-// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 656 bits)
+// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 829 bits)
 struct TilePkt {
-  static constexpr int WIDTH = 656;
-  static constexpr int WORDS = 21;
+  static constexpr int WIDTH = 829;
+  static constexpr int WORDS = 26;
   static constexpr const char* SV_NAME = "tile_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -856,35 +923,44 @@ struct TilePkt {
   uint64_t zmax = 0;  // D24: nor a larger one
   uint64_t front = 0;
   DsState ds{};
+  ZPlane zp{};  // depth plane, c at the tile's first sample
+  uint64_t zlo = 0;  // depth clamp range (D24)
+  uint64_t zhi = 0;
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 655, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 642, 13, static_cast<uint64_t>(tx));
-    bits::put(words_, lsb + 629, 13, static_cast<uint64_t>(ty));
-    bits::put(words_, lsb + 626, 3, static_cast<uint64_t>(edge_in));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 326 + k * 100);
-    pix.pack_at(words_, lsb + 266);
-    bits::put(words_, lsb + 234, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 185);
-    bits::put(words_, lsb + 153, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 129, 24, static_cast<uint64_t>(zmin));
-    bits::put(words_, lsb + 105, 24, static_cast<uint64_t>(zmax));
-    bits::put(words_, lsb + 104, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 0);
+    bits::put(words_, lsb + 828, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 815, 13, static_cast<uint64_t>(tx));
+    bits::put(words_, lsb + 802, 13, static_cast<uint64_t>(ty));
+    bits::put(words_, lsb + 799, 3, static_cast<uint64_t>(edge_in));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 499 + k * 100);
+    pix.pack_at(words_, lsb + 439);
+    bits::put(words_, lsb + 407, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 358);
+    bits::put(words_, lsb + 326, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 302, 24, static_cast<uint64_t>(zmin));
+    bits::put(words_, lsb + 278, 24, static_cast<uint64_t>(zmax));
+    bits::put(words_, lsb + 277, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 173);
+    zp.pack_at(words_, lsb + 48);
+    bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
+    bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 655, 1);
-    tx = bits::get(words_, lsb + 642, 13);
-    ty = bits::get(words_, lsb + 629, 13);
-    edge_in = bits::get(words_, lsb + 626, 3);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 326 + k * 100);
-    pix.unpack_at(words_, lsb + 266);
-    color = bits::get(words_, lsb + 234, 32);
-    target.unpack_at(words_, lsb + 185);
-    tri_id = bits::get(words_, lsb + 153, 32);
-    zmin = bits::get(words_, lsb + 129, 24);
-    zmax = bits::get(words_, lsb + 105, 24);
-    front = bits::get(words_, lsb + 104, 1);
-    ds.unpack_at(words_, lsb + 0);
+    eop = bits::get(words_, lsb + 828, 1);
+    tx = bits::get(words_, lsb + 815, 13);
+    ty = bits::get(words_, lsb + 802, 13);
+    edge_in = bits::get(words_, lsb + 799, 3);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 499 + k * 100);
+    pix.unpack_at(words_, lsb + 439);
+    color = bits::get(words_, lsb + 407, 32);
+    target.unpack_at(words_, lsb + 358);
+    tri_id = bits::get(words_, lsb + 326, 32);
+    zmin = bits::get(words_, lsb + 302, 24);
+    zmax = bits::get(words_, lsb + 278, 24);
+    front = bits::get(words_, lsb + 277, 1);
+    ds.unpack_at(words_, lsb + 173);
+    zp.unpack_at(words_, lsb + 48);
+    zlo = bits::get(words_, lsb + 24, 24);
+    zhi = bits::get(words_, lsb + 0, 24);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static TilePkt unpack(const uint32_t* words_) { TilePkt p; p.unpack_at(words_, 0); return p; }
@@ -903,6 +979,9 @@ struct TilePkt {
     if (zmax != act.zmax) out.push_back({pre + "zmax", bits::hex(static_cast<uint64_t>(zmax) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zmax) & bits::mask(24)), std::to_string(zmax), std::to_string(act.zmax)});
     if (front != act.front) out.push_back({pre + "front", bits::hex(static_cast<uint64_t>(front) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.front) & bits::mask(1)), std::to_string(front), std::to_string(act.front)});
     ds.diff(act.ds, pre + "ds.", out);
+    zp.diff(act.zp, pre + "zp.", out);
+    if (zlo != act.zlo) out.push_back({pre + "zlo", bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zlo) & bits::mask(24)), std::to_string(zlo), std::to_string(act.zlo)});
+    if (zhi != act.zhi) out.push_back({pre + "zhi", bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zhi) & bits::mask(24)), std::to_string(zhi), std::to_string(act.zhi)});
   }
   bool operator==(const TilePkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const TilePkt& o) const { return !(*this == o); }
@@ -923,6 +1002,9 @@ struct TilePkt {
     s += " zmax=" + bits::hex(static_cast<uint64_t>(zmax) & bits::mask(24));
     s += " front=" + bits::hex(static_cast<uint64_t>(front) & bits::mask(1));
     s += " ds=" + ds.str();
+    s += " zp=" + zp.str();
+    s += " zlo=" + bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24));
+    s += " zhi=" + bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24));
     return s + "}";
   }
 };
@@ -1707,10 +1789,10 @@ struct PaAttr {
   }
 };
 
-// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1143 bits)
+// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1191 bits)
 struct PaTriPkt {
-  static constexpr int WIDTH = 1143;
-  static constexpr int WORDS = 36;
+  static constexpr int WIDTH = 1191;
+  static constexpr int WORDS = 38;
   static constexpr const char* SV_NAME = "pa_tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1724,31 +1806,37 @@ struct PaTriPkt {
   uint64_t draw_id = 0;
   uint64_t front = 0;  // front facing (FE_RASTER.RASTER_FRONT_CCW and the snapped winding)
   DsState ds{};  // depth-stencil state of the draw
+  uint64_t zlo = 0;  // D24 of FE_VP_ZMIN (docs/numerics.md section 9)
+  uint64_t zhi = 0;  // max(zlo, D24 of FE_VP_ZMAX)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1142, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 998 + k * 48);
-    bits::put(words_, lsb + 966, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 917);
-    clip.pack_at(words_, lsb + 857);
-    bits::put(words_, lsb + 825, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 153 + k * 224);
-    bits::put(words_, lsb + 121, 32, static_cast<uint64_t>(prim_id));
-    bits::put(words_, lsb + 105, 16, static_cast<uint64_t>(draw_id));
-    bits::put(words_, lsb + 104, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 0);
+    bits::put(words_, lsb + 1190, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1046 + k * 48);
+    bits::put(words_, lsb + 1014, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 965);
+    clip.pack_at(words_, lsb + 905);
+    bits::put(words_, lsb + 873, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 201 + k * 224);
+    bits::put(words_, lsb + 169, 32, static_cast<uint64_t>(prim_id));
+    bits::put(words_, lsb + 153, 16, static_cast<uint64_t>(draw_id));
+    bits::put(words_, lsb + 152, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 48);
+    bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
+    bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1142, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 998 + k * 48);
-    color = bits::get(words_, lsb + 966, 32);
-    target.unpack_at(words_, lsb + 917);
-    clip.unpack_at(words_, lsb + 857);
-    tri_id = bits::get(words_, lsb + 825, 32);
-    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 153 + k * 224);
-    prim_id = bits::get(words_, lsb + 121, 32);
-    draw_id = bits::get(words_, lsb + 105, 16);
-    front = bits::get(words_, lsb + 104, 1);
-    ds.unpack_at(words_, lsb + 0);
+    eop = bits::get(words_, lsb + 1190, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1046 + k * 48);
+    color = bits::get(words_, lsb + 1014, 32);
+    target.unpack_at(words_, lsb + 965);
+    clip.unpack_at(words_, lsb + 905);
+    tri_id = bits::get(words_, lsb + 873, 32);
+    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 201 + k * 224);
+    prim_id = bits::get(words_, lsb + 169, 32);
+    draw_id = bits::get(words_, lsb + 153, 16);
+    front = bits::get(words_, lsb + 152, 1);
+    ds.unpack_at(words_, lsb + 48);
+    zlo = bits::get(words_, lsb + 24, 24);
+    zhi = bits::get(words_, lsb + 0, 24);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static PaTriPkt unpack(const uint32_t* words_) { PaTriPkt p; p.unpack_at(words_, 0); return p; }
@@ -1765,6 +1853,8 @@ struct PaTriPkt {
     if (draw_id != act.draw_id) out.push_back({pre + "draw_id", bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.draw_id) & bits::mask(16)), std::to_string(draw_id), std::to_string(act.draw_id)});
     if (front != act.front) out.push_back({pre + "front", bits::hex(static_cast<uint64_t>(front) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.front) & bits::mask(1)), std::to_string(front), std::to_string(act.front)});
     ds.diff(act.ds, pre + "ds.", out);
+    if (zlo != act.zlo) out.push_back({pre + "zlo", bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zlo) & bits::mask(24)), std::to_string(zlo), std::to_string(act.zlo)});
+    if (zhi != act.zhi) out.push_back({pre + "zhi", bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zhi) & bits::mask(24)), std::to_string(zhi), std::to_string(act.zhi)});
   }
   bool operator==(const PaTriPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const PaTriPkt& o) const { return !(*this == o); }
@@ -1785,6 +1875,8 @@ struct PaTriPkt {
     s += " draw_id=" + bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16));
     s += " front=" + bits::hex(static_cast<uint64_t>(front) & bits::mask(1));
     s += " ds=" + ds.str();
+    s += " zlo=" + bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24));
+    s += " zhi=" + bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24));
     return s + "}";
   }
 };

@@ -32,6 +32,7 @@ void InputAssembler::process(const DrawPkt& draw, const Memory& mem,
     p.target = draw.target;
     p.clip = draw.clip;
     p.tri_id = tri_id_++;
+    p.front = 1;  // screen-space triangles have no facing: front (docs/depth.md)
     emit(p);
   }
 }

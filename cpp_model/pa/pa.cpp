@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "fp32.h"
+#include "setup/zplane.h"
 
 namespace pineda::model {
 
@@ -31,6 +32,8 @@ void PrimitiveAssembly::reset() {
   st_.fill(0);
   st_[FE_SCISSOR_X] = FE_SCISSOR_X_RESET;
   st_[FE_SCISSOR_Y] = FE_SCISSOR_Y_RESET;
+  st_[FE_STENCIL] = FE_STENCIL_RESET;
+  st_[FE_STENCIL_OPS] = FE_STENCIL_OPS_RESET;
   batches_.clear();
   tri_id_ = 0;
   stats_ = Stats{};
@@ -273,6 +276,10 @@ void PrimitiveAssembly::process(const PrimPkt& p, std::vector<PaTriPkt>& out) {
       t.tri_id = tri_id_++;
       t.prim_id = p.prim_id;
       t.draw_id = p.draw_id;
+      t.front = front ? 1 : 0;
+      t.ds = ds_state();
+      t.zlo = zplane_bound(st_[FE_VP_ZMIN]);
+      t.zhi = std::max<uint64_t>(t.zlo, zplane_bound(st_[FE_VP_ZMAX]));
       out.push_back(t);
       ++stats_.tris_out;
     }
@@ -287,6 +294,25 @@ std::vector<PaTriPkt> run_pa(const std::vector<ClipVtxPkt>& vtx, const std::vect
   std::vector<PaTriPkt> out;
   for (const auto& p : prims) u.process(p, out);
   return out;
+}
+
+DsState PrimitiveAssembly::ds_state() const {
+  DsState d;
+  const uint32_t zs = st_[FE_DEPTH], ss = st_[FE_STENCIL], so = st_[FE_STENCIL_OPS];
+  d.base = st_[FE_DS_BASE];
+  d.pitch = st_[FE_DS_PITCH] & 0xFFFFu;
+  d.z_enable = bits::field(zs, DEPTH_ENABLE_BIT, DEPTH_ENABLE_BIT);
+  d.z_func = bits::field(zs, DEPTH_FUNC_MSB, DEPTH_FUNC_LSB);
+  d.z_write = bits::field(zs, DEPTH_WRITE_BIT, DEPTH_WRITE_BIT);
+  d.late_z = bits::field(zs, DEPTH_LATE_BIT, DEPTH_LATE_BIT);
+  d.hiz = bits::field(zs, DEPTH_HIZ_BIT, DEPTH_HIZ_BIT);
+  d.s_enable = bits::field(ss, STENCIL_ENABLE_BIT, STENCIL_ENABLE_BIT);
+  d.s_ref = bits::field(ss, STENCIL_REF_MSB, STENCIL_REF_LSB);
+  d.s_read_mask = bits::field(ss, STENCIL_READ_MASK_MSB, STENCIL_READ_MASK_LSB);
+  d.s_write_mask = bits::field(ss, STENCIL_WRITE_MASK_MSB, STENCIL_WRITE_MASK_LSB);
+  d.s_front = bits::field(so, STENCIL_FRONT_MSB, STENCIL_FRONT_LSB);
+  d.s_back = bits::field(so, STENCIL_BACK_MSB, STENCIL_BACK_LSB);
+  return d;
 }
 
 }  // namespace pineda::model

@@ -64,6 +64,8 @@ class PrimitiveAssembly {
 
   uint32_t reg(uint32_t idx) const { return st_[idx & 0xFFu]; }
   Rect clip_rect() const;
+  // The depth-stencil state the next triangle is stamped with (FE_DS_*, FE_DEPTH, FE_STENCIL*).
+  DsState ds_state() const;
   const Stats& stats() const { return stats_; }
 
  private:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rast/coarse_raster.h"
 
+#include "setup/zplane.h"
+
 #include <stdexcept>
 
 #include "rast/lattice.h"
@@ -66,6 +68,29 @@ bool CoarseRaster::test_tile(const SetupPkt& s, uint32_t tx, uint32_t ty, TilePk
   out.color = s.color;
   out.target = s.target;
   out.tri_id = s.tri_id;
+  out.front = s.front;
+  out.ds = s.ds;
+  // Depth plane at the tile's first sample and its D24 bounds over the tile's 64 samples
+  // (numerics section 9): the plane's extremes over the lattice, rounded and clamped like a
+  // sample, so every sample's depth lies between them.
+  {
+    const EdgeLattice l(s.zp.a, s.zp.b, s.target.msaa != 0);
+    const int64_t dx = static_cast<int64_t>(tx) - static_cast<int64_t>(s.start);
+    const int64_t dy = static_cast<int64_t>(ty) - static_cast<int64_t>(s.tiles.y0);
+    const int64_t ct = s.zp.c + l.tile_step_x() * dx + l.tile_step_y() * dy;
+    const int64_t zmx = ct + shl(l.max_pq(), l.sh);
+    const int64_t zmn = ct + shl(l.min_pq(), l.sh);
+    check_signed(ct, ZPLANE_W, "coarse plane c");
+    check_signed(zmx, ZPLANE_W, "coarse plane max");
+    check_signed(zmn, ZPLANE_W, "coarse plane min");
+    out.zp.a = s.zp.a;
+    out.zp.b = s.zp.b;
+    out.zp.c = ct;
+    out.zlo = s.zlo;
+    out.zhi = s.zhi;
+    out.zmin = zplane_d24(zmn, static_cast<uint32_t>(s.zlo), static_cast<uint32_t>(s.zhi));
+    out.zmax = zplane_d24(zmx, static_cast<uint32_t>(s.zlo), static_cast<uint32_t>(s.zhi));
+  }
   return !reject;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rast/fine_raster.h"
 
+#include "setup/zplane.h"
+
 #include <stdexcept>
 
 #include "rast/lattice.h"
@@ -79,6 +81,19 @@ std::vector<QuadPkt> FineRaster::quads(const TilePkt& t, uint64_t mask) {
       q.color = t.color;
       q.target = t.target;
       q.tri_id = t.tri_id;
+      q.front = t.front;
+      q.ds = t.ds;
+      // Per-sample depth (numerics section 9): the plane at lattice sample (i, j), like E.
+      const EdgeLattice zl(t.zp.a, t.zp.b, msaa);
+      for (int n = 0; n < 16; ++n) {
+        if (((qm >> n) & 1u) == 0) continue;
+        const int p = msaa ? n / 4 : n, smp = msaa ? n % 4 : 0;
+        const int px = 2 * qxl + (p & 1), py = 2 * qyl + (p >> 1);
+        const int i = msaa ? 2 * px + (smp & 1) : px, j = msaa ? 2 * py + (smp >> 1) : py;
+        const int64_t z = t.zp.c + shl(zl.p(i) + zl.q(j), zl.sh);
+        check_signed(z, ZPLANE_W, "fine plane Z");
+        q.z[n].v = zplane_d24(z, static_cast<uint32_t>(t.zlo), static_cast<uint32_t>(t.zhi));
+      }
       out.push_back(q);
     }
   }

@@ -2,6 +2,7 @@
 #include "setup/setup.h"
 
 #include "rast/lattice.h"
+#include "setup/zplane.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -108,9 +109,20 @@ std::optional<SetupPkt> Setup::process(const TriPkt& tri) {
     s.edges[k].e = f.eval(ref_x, ref_y);
     check_signed(s.edges[k].e, EDGE_W, "setup edge e");
   }
+  // Depth plane (numerics section 9), from the API order (the plane does not depend on it
+  // mathematically; the FP32 evaluation order is fixed on this order).
+  const ZGrad g = zplane_grad(tri.v, tri.z, a2);
+  s.zp.a = g.a;
+  s.zp.b = g.b;
+  s.zp.c = g.z0 + g.a * (ref_x - tri.v[0].x) + g.b * (ref_y - tri.v[0].y);
+  check_signed(s.zp.c, ZPLANE_W, "setup plane c");
+  s.zlo = tri.zlo;
+  s.zhi = tri.zhi;
   s.color = tri.color;
   s.target = tri.target;
   s.tri_id = tri.tri_id;
+  s.front = tri.front;
+  s.ds = tri.ds;
   return s;
 }
 

@@ -93,6 +93,11 @@ void Gpu::process_fe(const IDrawPkt& p_in) {
       tri.target = t.target;
       tri.clip = t.clip;
       tri.tri_id = t.tri_id;
+      for (int k = 0; k < 3; ++k) tri.z[k].data = t.attr[k].z;
+      tri.front = t.front;
+      tri.ds = t.ds;
+      tri.zlo = t.zlo;
+      tri.zhi = t.zhi;
       process_tri(tri);
     }
   };

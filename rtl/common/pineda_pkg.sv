@@ -32,6 +32,10 @@ package pineda_pkg;
   localparam int unsigned INDEX_CUT_16 = 32'd65535;  // 16-bit strip-cut index
   localparam int unsigned INDEX_CUT_32 = 32'd4294967295;  // 32-bit strip-cut index
   localparam int unsigned FE_STATE_END = 32'd64;  // SET_STATE indices [NUM_STATE, FE_STATE_END) are front-end state, sent down the front end as writes
+  localparam int unsigned Z_FRAC = 32'd16;  // fraction bits of the depth plane (units of 2^-16 D24 LSB)
+  localparam int unsigned ZGRAD_W = 32'd33;  // depth plane gradient width: dZ per 1/256 px, |a|, |b| <= 2^32 - 1 (saturated)
+  localparam int unsigned ZREF_W = 32'd57;  // depth at a vertex in plane units, saturated to |z| <= 2^56 - 1
+  localparam int unsigned ZPLANE_W = 32'd59;  // depth plane value width: |Z| < 2^58 at every evaluated sample (docs/numerics.md section 9)
   localparam logic [23:0] DEPTH_MAX = 24'd16777215;  // D24 UNORM: the depth 1.0 (depth values are 24-bit integers 0..2^24-1)
   localparam logic [2:0] CMP_NEVER = 3'd0;  // never passes
   localparam logic [2:0] CMP_LESS = 3'd1;  // new < stored
@@ -384,6 +388,14 @@ package pineda_pkg;
   } ds_state_t;
   localparam int unsigned DS_STATE_BITS = 32'd104;
 
+  // depth plane Z = c + a*(X - Xr) + b*(Y - Yr) in 2^-Z_FRAC D24 units (docs/numerics.md section 9) (125 bits)
+  typedef struct packed {
+    logic signed [32:0] a;  // dZ/dX per 1/256 px
+    logic signed [32:0] b;  // dZ/dY per 1/256 px
+    logic signed [58:0] c;  // Z at the reference sample (see the packet)
+  } zplane_t;
+  localparam int unsigned ZPLANE_BITS = 32'd125;
+
   // one D24 UNORM depth value (24 bits)
   typedef struct packed {
     logic [23:0] v;  // 0 .. DEPTH_MAX
@@ -403,7 +415,7 @@ package pineda_pkg;
   } draw_pkt_t;
   localparam int unsigned DRAW_PKT_BITS = 32'd254;
 
-  // IA -> SETUP: one triangle (519 bits)
+  // IA -> SETUP: one triangle (567 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][47:0] v;  // 3 x vtx_t: vertices in API order
@@ -414,10 +426,12 @@ package pineda_pkg;
     logic [2:0][31:0] z;  // 3 x dword_t: per-vertex screen depth, FP32 (PA's attr.z; 0 from OP_DRAW)
     logic front;  // front facing (PA's facing; 1 from OP_DRAW)
     ds_state_t ds;  // depth-stencil state (0, off, from OP_DRAW)
+    logic [23:0] zlo;  // viewport depth range as D24 (PA's; 0 from OP_DRAW): every sample depth is clamped to [zlo, zhi]
+    logic [23:0] zhi;  // zhi >= zlo
   } tri_pkt_t;
-  localparam int unsigned TRI_PKT_BITS = 32'd519;
+  localparam int unsigned TRI_PKT_BITS = 32'd567;
 
-  // SETUP -> COARSE: a triangle that may cover samples (644 bits)
+  // SETUP -> COARSE: a triangle that may cover samples (817 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][99:0] edges;  // 3 x edge_t: e = E at the first sample of raster tile (start, tiles.y0)
@@ -429,10 +443,13 @@ package pineda_pkg;
     logic [31:0] tri_id;
     logic front;
     ds_state_t ds;
+    zplane_t zp;  // depth plane, c at the same sample as the edges' e
+    logic [23:0] zlo;  // depth clamp range (D24)
+    logic [23:0] zhi;
   } setup_pkt_t;
-  localparam int unsigned SETUP_PKT_BITS = 32'd644;
+  localparam int unsigned SETUP_PKT_BITS = 32'd817;
 
-  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (656 bits)
+  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (829 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [12:0] tx;
@@ -447,8 +464,11 @@ package pineda_pkg;
     logic [23:0] zmax;  // D24: nor a larger one
     logic front;
     ds_state_t ds;
+    zplane_t zp;  // depth plane, c at the tile's first sample
+    logic [23:0] zlo;  // depth clamp range (D24)
+    logic [23:0] zhi;
   } tile_pkt_t;
-  localparam int unsigned TILE_PKT_BITS = 32'd656;
+  localparam int unsigned TILE_PKT_BITS = 32'd829;
 
   // FINE -> PW: coverage of one 2x2 pixel quad (never empty) (645 bits)
   typedef struct packed {
@@ -610,7 +630,7 @@ package pineda_pkg;
   } pa_attr_t;
   localparam int unsigned PA_ATTR_BITS = 32'd224;
 
-  // PA -> SETUP: a clipped, projected, snapped, not culled triangle (1143 bits)
+  // PA -> SETUP: a clipped, projected, snapped, not culled triangle (1191 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][47:0] v;  // 3 x vtx_t: snapped vertices in API order (the fan order of a clipped primitive)
@@ -623,8 +643,10 @@ package pineda_pkg;
     logic [15:0] draw_id;
     logic front;  // front facing (FE_RASTER.RASTER_FRONT_CCW and the snapped winding)
     ds_state_t ds;  // depth-stencil state of the draw
+    logic [23:0] zlo;  // D24 of FE_VP_ZMIN (docs/numerics.md section 9)
+    logic [23:0] zhi;  // max(zlo, D24 of FE_VP_ZMAX)
   } pa_tri_pkt_t;
-  localparam int unsigned PA_TRI_PKT_BITS = 32'd1143;
+  localparam int unsigned PA_TRI_PKT_BITS = 32'd1191;
 
   // Stream boundaries (contracts/defs.py BOUNDARIES): bit of pineda_top's throttle_i
   localparam int unsigned BOUNDARY_CP_DRAW = 32'd0;  // CP -> IA

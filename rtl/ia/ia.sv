@@ -219,6 +219,7 @@ module ia #(
     tri_pkt.target = desc.target;
     tri_pkt.clip   = desc.clip;
     tri_pkt.tri_id = tri_id_q;
+    tri_pkt.front  = 1'b1;    // screen-space triangles have no facing: front (docs/depth.md)
     if (desc.eop) begin
       tri_pkt     = '0;  // end-of-pipe token
       tri_pkt.eop = 1'b1;

@@ -111,6 +111,11 @@ module pa (
     logic [31:0] half_w;       // vp_w / 2
     logic [31:0] half_h;       // vp_h / 2
     logic [31:0] z_range;      // vp_zmax - vp_zmin
+    logic [31:0] ds_base;      // FE_DS_BASE
+    logic [15:0] ds_pitch;     // FE_DS_PITCH[15:0]
+    logic [6:0]  depth;        // FE_DEPTH[6:0]
+    logic [31:0] stencil;      // FE_STENCIL
+    logic [31:0] stencil_ops;  // FE_STENCIL_OPS
   } fe_t;
 
   // The two vertex buffer banks.
@@ -464,6 +469,23 @@ module pa (
   pineda_pkg::pa_tri_pkt_t etri;
   pineda_pkg::vtx_t   tv;
   pineda_pkg::pa_attr_t ta;
+  pineda_pkg::ds_state_t eds;
+
+  // The depth clamp range stamped on each triangle (docs/numerics.md §9): the D24 of
+  // FE_VP_ZMIN and FE_VP_ZMAX, as a sample's depth is rounded (zplane_d24 of
+  // fix(v * (2^24 - 1)), clamped to [0, DEPTH_MAX]), zhi raised to zlo when below it. Derived
+  // from the state registers (not per triangle).
+  logic [31:0]                    vz_lo_s, vz_hi_s;
+  logic [pineda_pkg::ZREF_W-1:0]  vz_lo_f, vz_hi_f;
+  logic [23:0]                    vz_lo, vz_hi;
+  fp32_mul u_vzlo_m (.a_i(fe_q.vp_zmin), .b_i(32'h4B7F_FFFF), .y_o(vz_lo_s));
+  fp32_mul u_vzhi_m (.a_i(fe_q.vp_zmax), .b_i(32'h4B7F_FFFF), .y_o(vz_hi_s));
+  fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZREF_W)) u_vzlo_f (.a_i(vz_lo_s), .y_o(vz_lo_f));
+  fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZREF_W)) u_vzhi_f (.a_i(vz_hi_s), .y_o(vz_hi_f));
+  zplane_d24 u_vzlo_d (.z_i(pineda_pkg::ZPLANE_W'($signed(vz_lo_f))), .lo_i(24'd0),
+                       .hi_i(pineda_pkg::DEPTH_MAX), .d_o(vz_lo));
+  zplane_d24 u_vzhi_d (.z_i(pineda_pkg::ZPLANE_W'($signed(vz_hi_f))), .lo_i(24'd0),
+                       .hi_i(pineda_pkg::DEPTH_MAX), .d_o(vz_hi));
 
   function automatic logic [15:0] min16(input logic [15:0] a, input logic [15:0] b);
     min16 = (a < b) ? a : b;
@@ -526,6 +548,24 @@ module pa (
     etri.tri_id  = seq_q.tri_id;
     etri.prim_id = prim_i.prim_id;
     etri.draw_id = prim_i.draw_id;
+    etri.front   = front;
+    eds              = '0;
+    eds.base         = fe_q.ds_base;
+    eds.pitch        = fe_q.ds_pitch;
+    eds.z_enable     = fe_q.depth[pineda_pkg::DEPTH_ENABLE_BIT];
+    eds.z_func       = fe_q.depth[pineda_pkg::DEPTH_FUNC_MSB:pineda_pkg::DEPTH_FUNC_LSB];
+    eds.z_write      = fe_q.depth[pineda_pkg::DEPTH_WRITE_BIT];
+    eds.late_z       = fe_q.depth[pineda_pkg::DEPTH_LATE_BIT];
+    eds.hiz          = fe_q.depth[pineda_pkg::DEPTH_HIZ_BIT];
+    eds.s_enable     = fe_q.stencil[pineda_pkg::STENCIL_ENABLE_BIT];
+    eds.s_ref        = fe_q.stencil[pineda_pkg::STENCIL_REF_MSB:pineda_pkg::STENCIL_REF_LSB];
+    eds.s_read_mask  = fe_q.stencil[pineda_pkg::STENCIL_READ_MASK_MSB:pineda_pkg::STENCIL_READ_MASK_LSB];
+    eds.s_write_mask = fe_q.stencil[pineda_pkg::STENCIL_WRITE_MASK_MSB:pineda_pkg::STENCIL_WRITE_MASK_LSB];
+    eds.s_front      = fe_q.stencil_ops[pineda_pkg::STENCIL_FRONT_MSB:pineda_pkg::STENCIL_FRONT_LSB];
+    eds.s_back       = fe_q.stencil_ops[pineda_pkg::STENCIL_BACK_MSB:pineda_pkg::STENCIL_BACK_LSB];
+    etri.ds      = eds;
+    etri.zlo     = vz_lo;
+    etri.zhi     = (vz_hi < vz_lo) ? vz_lo : vz_hi;
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -671,6 +711,11 @@ module pa (
               pineda_pkg::FE_RT_SIZE:   fe_d.rt_size  = prim_i.wr_val;
               pineda_pkg::FE_SCISSOR_X: fe_d.scissor_x     = prim_i.wr_val;
               pineda_pkg::FE_SCISSOR_Y: fe_d.scissor_y     = prim_i.wr_val;
+              pineda_pkg::FE_DS_BASE:     fe_d.ds_base     = prim_i.wr_val;
+              pineda_pkg::FE_DS_PITCH:    fe_d.ds_pitch    = prim_i.wr_val[15:0];
+              pineda_pkg::FE_DEPTH:       fe_d.depth       = prim_i.wr_val[6:0];
+              pineda_pkg::FE_STENCIL:     fe_d.stencil     = prim_i.wr_val;
+              pineda_pkg::FE_STENCIL_OPS: fe_d.stencil_ops = prim_i.wr_val;
               default: ;
             endcase
             // a viewport write: derived values in SDer1, SDer2
@@ -924,6 +969,8 @@ module pa (
       fe_q           <= '0;
       fe_q.scissor_x <= pineda_pkg::FE_SCISSOR_X_RESET;
       fe_q.scissor_y <= pineda_pkg::FE_SCISSOR_Y_RESET;
+      fe_q.stencil     <= pineda_pkg::FE_STENCIL_RESET;
+      fe_q.stencil_ops <= pineda_pkg::FE_STENCIL_OPS_RESET;
       vb_q           <= '0;
       seq_q          <= '0;
       pj_q           <= '0;

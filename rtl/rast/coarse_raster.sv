@@ -26,6 +26,10 @@
 // sub-lattice. A packet must contain at least one owned tile (the distributor sends only
 // those); an end-of-pipe token (eop = 1) is one decision that always emits a tile_pkt_t token.
 // The next triangle is taken in the same cycle as the last decision (no bubble).
+// The depth plane (docs/numerics.md §9) is walked like a fourth edge: c at the tile's sample
+// (0, 0) goes out with the tile, and zmin / zmax are the plane's extremes over the tile's sample
+// lattice (the corner offsets chosen from the signs of a and b), rounded and clamped to the depth
+// range like every sample (zplane_d24 is monotone, so no sample of the tile lies outside them).
 // Throughput: one tile decision per clock. Latency: 1 clock (input -> first tile_pkt_t).
 module coarse_raster #(
   parameter int unsigned NumRast = 1,
@@ -44,6 +48,7 @@ module coarse_raster #(
 
   localparam int unsigned EW = pineda_pkg::EDGE_W;
   localparam int unsigned TW = pineda_pkg::TILE_W;
+  localparam int unsigned ZW = pineda_pkg::ZPLANE_W;
   // Lattice of owned tiles: column step Sx (offset Ox), row step Sy (offset Oy).
   localparam int unsigned Sx = (NumRast >= 2) ? 2 : 1;
   localparam int unsigned Sy = (NumRast >= 4) ? 2 : 1;
@@ -84,8 +89,22 @@ module coarse_raster #(
   logic [2:0][EW-1:0]          sty_q,       sty_d;     // row step: Sy*2048*B
   logic [2:0]                  apos_q,      apos_d;    // A > 0
   logic [2:0]                  aneg_q,      aneg_d;    // A < 0
+  logic [ZW-1:0]               zt_q,        zt_d;      // depth plane at the tile's sample (0, 0)
+  logic [ZW-1:0]               zfirst_q,    zfirst_d;  // ... at first_q
+  logic [ZW-1:0]               zcmax_q,     zcmax_d;   // corner offsets of its tile maximum
+  logic [ZW-1:0]               zcmin_q,     zcmin_d;   // ... and minimum
+  logic [ZW-1:0]               zstx_q,      zstx_d;    // column step
+  logic [ZW-1:0]               zsty_q,      zsty_d;    // row step
   logic                        out_valid_q, out_valid_d;
   pineda_pkg::tile_pkt_t       out_q,       out_d;
+
+  function automatic logic signed [ZW-1:0] zpos(input logic signed [ZW-1:0] v);
+    zpos = v[ZW-1] ? '0 : v;
+  endfunction
+
+  function automatic logic signed [ZW-1:0] zneg(input logic signed [ZW-1:0] v);
+    zneg = v[ZW-1] ? v : '0;
+  endfunction
 
   function automatic logic signed [EW-1:0] pos(input logic signed [EW-1:0] v);
     pos = v[EW-1] ? '0 : v;
@@ -111,6 +130,8 @@ module coarse_raster #(
   logic signed [EW-1:0] lmax [3], lmin [3];
   logic signed [EW-1:0] tstep_x [3], tstep_y [3];            // E from one tile to the next
   pineda_pkg::edge_t  ed_in, ed_cur, ed_out;
+  logic signed [ZW-1:0] in_za, in_zb, zp0, zp1, zq0, zq1, zlmax, zlmin, ztstep_x, ztstep_y;
+  logic [ZW-1:0]        in_zcmax, in_zcmin, in_zstx, in_zsty, in_z0;
 
   // Edge coefficients as plain signals. Elements of the edges[] array are always copied to a
   // plain struct variable before a field is selected (Yosys 0.55 mis-handles member selects on
@@ -166,6 +187,30 @@ module coarse_raster #(
       in_apos[k] = in_a[k] > 25'sd0;
       in_aneg[k] = in_a[k] < 25'sd0;
     end
+    // The depth plane, like an edge with coefficients (a, b).
+    in_za = ZW'($signed(in_i.zp.a));
+    in_zb = ZW'($signed(in_i.zp.b));
+    if (in_i.target.msaa) begin
+      zp0 = (in_za <<< 2) + (in_zb <<< 1);
+      zp1 = in_za <<< 3;
+      zq0 = (in_zb <<< 2) - (in_za <<< 1);
+      zq1 = in_zb <<< 3;
+    end else begin
+      zp0 = in_za;
+      zp1 = in_za <<< 1;
+      zq0 = in_zb;
+      zq1 = in_zb <<< 1;
+    end
+    zlmax    = (zpos(zp1) <<< 1) + zpos(zp1) + zpos(zp0) + (zpos(zq1) <<< 1) + zpos(zq1) + zpos(zq0);
+    zlmin    = (zneg(zp1) <<< 1) + zneg(zp1) + zneg(zp0) + (zneg(zq1) <<< 1) + zneg(zq1) + zneg(zq0);
+    in_zcmax = in_i.target.msaa ? (zlmax <<< 5) : (zlmax <<< 8);
+    in_zcmin = in_i.target.msaa ? (zlmin <<< 5) : (zlmin <<< 8);
+    ztstep_x = in_i.target.msaa ? (in_za <<< 10) : (in_za <<< 11);
+    ztstep_y = in_i.target.msaa ? (in_zb <<< 10) : (in_zb <<< 11);
+    in_zstx  = (Sx == 2) ? (ztstep_x <<< 1) : ztstep_x;
+    in_zsty  = (Sy == 2) ? (ztstep_y <<< 1) : ztstep_y;
+    in_z0    = in_i.zp.c + (!in_adj_x ? '0 : in_back ? -ztstep_x : ztstep_x)
+                         + (in_adj_y ? ztstep_y : '0);
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -180,6 +225,13 @@ module coarse_raster #(
   logic                  at_left, has_right, last_row;
   logic [TW:0]           tx_right, ty_down;
   pineda_pkg::tile_pkt_t tile;
+  logic [ZW-1:0]         zsum_min, zsum_max;
+  logic [23:0]           tzmin, tzmax;
+
+  assign zsum_min = zt_q + zcmin_q;
+  assign zsum_max = zt_q + zcmax_q;
+  zplane_d24 u_zmin (.z_i(zsum_min), .lo_i(cur_q.zlo), .hi_i(cur_q.zhi), .d_o(tzmin));
+  zplane_d24 u_zmax (.z_i(zsum_max), .lo_i(cur_q.zlo), .hi_i(cur_q.zhi), .d_o(tzmax));
 
   always_comb begin
     pass_l       = 1'b1;
@@ -215,6 +267,15 @@ module coarse_raster #(
     tile.color  = cur_q.color;
     tile.target = cur_q.target;
     tile.tri_id = cur_q.tri_id;
+    tile.front  = cur_q.front;
+    tile.ds     = cur_q.ds;
+    tile.zp.a   = cur_q.zp.a;
+    tile.zp.b   = cur_q.zp.b;
+    tile.zp.c   = zt_q;
+    tile.zlo    = cur_q.zlo;
+    tile.zhi    = cur_q.zhi;
+    tile.zmin   = tzmin;
+    tile.zmax   = tzmax;
     if (cur_q.eop) begin
       tile     = '0;  // end-of-pipe token
       tile.eop = 1'b1;
@@ -323,6 +384,12 @@ module coarse_raster #(
     sty_d       = sty_q;
     apos_d      = apos_q;
     aneg_d      = aneg_q;
+    zt_d        = zt_q;
+    zfirst_d    = zfirst_q;
+    zcmax_d     = zcmax_q;
+    zcmin_d     = zcmin_q;
+    zstx_d      = zstx_q;
+    zsty_d      = zsty_q;
     out_valid_d = out_valid_q;
     out_d       = out_q;
 
@@ -339,25 +406,30 @@ module coarse_raster #(
       if (set_first) begin
         first_d  = tx_q;
         efirst_d = et_q;
+        zfirst_d = zt_q;
         rok_d    = has_right && pass_r_right;
       end
       unique case (move)
         MoveLeft: begin
           tx_d = tx_q - TW'(Sx);
           for (int k = 0; k < 3; k++) et_d[k] = et_q[k] - stx_q[k];
+          zt_d = zt_q - zstx_q;
         end
         MoveRight: begin
           tx_d = tx_right[TW-1:0];
           for (int k = 0; k < 3; k++) et_d[k] = et_q[k] + stx_q[k];
+          zt_d = zt_q + zstx_q;
         end
         JumpRight: begin
           tx_d = first_q + TW'(Sx);
           for (int k = 0; k < 3; k++) et_d[k] = efirst_q[k] + stx_q[k];
+          zt_d = zfirst_q + zstx_q;
         end
         default: begin  // NextRow: the same column, one row down
           ty_d   = ty_down[TW-1:0];
           seek_d = '0;
           for (int k = 0; k < 3; k++) et_d[k] = et_q[k] + sty_q[k];
+          zt_d = zt_q + zsty_q;
         end
       endcase
       if (last) begin
@@ -380,6 +452,11 @@ module coarse_raster #(
       sty_d    = in_sty;
       apos_d   = in_apos;
       aneg_d   = in_aneg;
+      zt_d     = in_z0;
+      zcmax_d  = in_zcmax;
+      zcmin_d  = in_zcmin;
+      zstx_d   = in_zstx;
+      zsty_d   = in_zsty;
     end
   end
 
@@ -402,6 +479,12 @@ module coarse_raster #(
       sty_q       <= '0;
       apos_q      <= '0;
       aneg_q      <= '0;
+      zt_q        <= '0;
+      zfirst_q    <= '0;
+      zcmax_q     <= '0;
+      zcmin_q     <= '0;
+      zstx_q      <= '0;
+      zsty_q      <= '0;
       out_valid_q <= 1'b0;
       out_q       <= '0;
     end else begin
@@ -422,6 +505,12 @@ module coarse_raster #(
       sty_q       <= sty_d;
       apos_q      <= apos_d;
       aneg_q      <= aneg_d;
+      zt_q        <= zt_d;
+      zfirst_q    <= zfirst_d;
+      zcmax_q     <= zcmax_d;
+      zcmin_q     <= zcmin_d;
+      zstx_q      <= zstx_d;
+      zsty_q      <= zsty_d;
       out_valid_q <= out_valid_d;
       out_q       <= out_d;
     end
@@ -429,7 +518,7 @@ module coarse_raster #(
 
   // The e fields of the held packet are only used at load time (in_e); tiles.y0 only there too.
   logic unused_sig;
-  assign unused_sig = ^{ed_cur.e, cur_q.tiles.x0, cur_q.tiles.y0, cur_q.start};
+  assign unused_sig = ^{ed_cur.e, cur_q.tiles.x0, cur_q.tiles.y0, cur_q.start, cur_q.zp.c};
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin

@@ -27,6 +27,12 @@
 // (p%2, p/2) of the quad), 4 quads of 4 pixels x 4 samples at 4x (bit 4p + s: sample s of
 // pixel p, sample s at lattice (2*x + s%2, 2*y + s/2)). A tile with no coverage emits nothing.
 // An end-of-pipe token (eop = 1) is forwarded as one quad_pkt_t token (every other field 0).
+// Per-sample depth (docs/numerics.md §9): the depth plane is evaluated like an edge,
+//   Z(i, j) = c + 2^sh * (Pz(i) + Qz(j))  (c: the plane at sample (0, 0), from the coarse
+// rasterizer; Pz, Qz from the plane's a, b on the same lattice), for the 16 (4x) or 4 (1x)
+// samples of the quad leaving, each a 3:2 carry-save row and one carry-propagate add
+// (CarrySave = 0: two plain adds), rounded and clamped to [zlo, zhi] (zplane_d24); 0 where the
+// mask bit is 0. ZPLANE_W bits, exact (every evaluated value fits, numerics §9).
 // Throughput: one tile per clock when it has at most one non-empty quad; one quad per clock.
 // The next tile is taken in the cycle the last quad of the current one leaves.
 // Latency: 1 clock.
@@ -179,6 +185,72 @@ module fine_raster #(
   logic [1:0]            qxl, qyl;
   pineda_pkg::quad_pkt_t quad;
 
+  // ---------------------------------------------------------------------------------------------
+  // Per-sample depth of the quad leaving
+  // ---------------------------------------------------------------------------------------------
+  localparam int unsigned ZW = pineda_pkg::ZPLANE_W;
+  logic signed [ZW-1:0] za, zb, zp0, zp1, zq0, zq1;
+  logic [ZW-1:0]        zptab [8];   // 2^sh * Pz(i)
+  logic [ZW-1:0]        zqtab [8];   // 2^sh * Qz(j)
+  logic [2:0]           zi [16];     // lattice column and row of mask bit n
+  logic [2:0]           zj [16];
+  logic [ZW-1:0]        zs [16];     // carry-save sum and carry, or the plain partial sum
+  logic [ZW-1:0]        zc [16];
+  logic [ZW-1:0]        zv [16];     // Z of sample n
+  logic [23:0]          zd [16];     // its D24
+
+  function automatic logic [ZW-1:0] zmult3(input int m, input logic [ZW-1:0] v);
+    unique case (m)
+      0:       zmult3 = '0;
+      1:       zmult3 = v;
+      2:       zmult3 = v << 1;
+      default: zmult3 = (v << 1) + v;
+    endcase
+  endfunction
+
+  always_comb begin
+    za = ZW'($signed(tile_q.zp.a));
+    zb = ZW'($signed(tile_q.zp.b));
+    if (hmsaa) begin  // 1/8-pixel units: sh = 5
+      zp0 = (za <<< 2) + (zb <<< 1);
+      zp1 = za <<< 3;
+      zq0 = (zb <<< 2) - (za <<< 1);
+      zq1 = zb <<< 3;
+    end else begin
+      zp0 = za;
+      zp1 = za <<< 1;
+      zq0 = zb;
+      zq1 = zb <<< 1;
+    end
+    for (int n = 0; n < 8; n++) begin
+      zptab[n] = (zmult3(n / 2, zp1) + ((n % 2) != 0 ? zp0 : '0)) << (hmsaa ? 5 : 8);
+      zqtab[n] = (zmult3(n / 2, zq1) + ((n % 2) != 0 ? zq0 : '0)) << (hmsaa ? 5 : 8);
+    end
+    for (int n = 0; n < 16; n++) begin
+      if (hmsaa) begin  // bit 4p + s: sample s of pixel p
+        zi[n] = {qsel[0], 1'(((n / 4) % 2)), 1'((n % 4) % 2)};
+        zj[n] = {qsel[1], 1'(((n / 4) / 2)), 1'((n % 4) / 2)};
+      end else begin    // bit p: pixel p (bits 4..15 unused)
+        zi[n] = {qsel[1:0], 1'((n % 4) % 2)};
+        zj[n] = {qsel[3:2], 1'((n % 4) / 2)};
+      end
+      if (CarrySave) begin
+        zs[n] = tile_q.zp.c ^ zptab[zi[n]] ^ zqtab[zj[n]];
+        zc[n] = {((tile_q.zp.c[ZW-2:0] & zptab[zi[n]][ZW-2:0]) |
+                  (tile_q.zp.c[ZW-2:0] & zqtab[zj[n]][ZW-2:0]) |
+                  (zptab[zi[n]][ZW-2:0] & zqtab[zj[n]][ZW-2:0])), 1'b0};
+      end else begin
+        zs[n] = tile_q.zp.c + zptab[zi[n]];
+        zc[n] = zqtab[zj[n]];
+      end
+      zv[n] = zs[n] + zc[n];
+    end
+  end
+
+  for (genvar n = 0; n < 16; n++) begin : g_zd
+    zplane_d24 u_d24 (.z_i(zv[n]), .lo_i(tile_q.zlo), .hi_i(tile_q.zhi), .d_o(zd[n]));
+  end
+
   always_comb begin
     hmsaa = tile_q.target.msaa;
     // Quads of the held coverage: 1x: quad n = (n%4, n/4) of 4x4, bit p = pixel (p%2, p/2);
@@ -220,6 +292,8 @@ module fine_raster #(
     quad.color  = tile_q.color;
     quad.target = tile_q.target;
     quad.tri_id = tile_q.tri_id;
+    quad.front  = tile_q.front;
+    quad.ds     = tile_q.ds;
     if (tok_q) begin
       quad     = '0;  // end-of-pipe token
       quad.eop = 1'b1;
@@ -229,6 +303,11 @@ module fine_raster #(
   always_comb begin
     out_valid_o = valid_q;
     out_o       = quad;
+    if (!tok_q) begin
+      for (int n = 0; n < 16; n++) begin
+        out_o.z[n] = quad.mask[n] ? zd[n] : 24'd0;
+      end
+    end
     idle_o      = !valid_q;
   end
 
@@ -273,7 +352,7 @@ module fine_raster #(
   // and clip rectangle are not needed after the evaluation (a synthesiser removes them).
   logic unused_sig;
   assign unused_sig = ^{ed.e, tile_q.edges, tile_q.pix, tile_q.edge_in, tile_q.eop,
-                        tile_q.tx[12], tile_q.ty[12]};
+                        tile_q.tx[12], tile_q.ty[12], tile_q.zmin, tile_q.zmax};
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin

@@ -12,10 +12,22 @@
 //   A == 0 && B > 0, else -1), and e = A*(X - xi) + B*(Y - yi) + bias at sample 0 of the first
 //   pixel of raster tile (start, tiles.y0): X = start*2048 + 128, Y = tiles.y0*2048 + 128 (1x),
 //   X = start*1024 + 96, Y = tiles.y0*1024 + 32 (4x: D3D sample 0 at (-2, -6)/16 pixel).
-// Culled triangles are dropped between the stages. An end-of-pipe token (eop = 1) is never
+// Depth plane (docs/numerics.md §9), in two stages in front of A and finished in A and B:
+// Stage P1 (input -> p1_q): the doubled area and the vertex deltas (API order) to FP32, each z
+//   scaled by 2^24 - 1 (FP32).
+// Stage P2 (p1_q -> p2_q): 1/area, the z deltas and the numerators
+//   nx = dz1*dy2 - dz2*dy1, ny = dz2*dx1 - dz1*dx2 (FP32).
+// Stage A also forms the gradients a = fix(nx/area), b = fix(ny/area) and z0 = fix(zs0) (fixed
+//   point, Z_FRAC fraction bits, saturated); stage B the reference value
+//   c = z0 + a*(X - x0) + b*(Y - y0) at the edges' reference sample.
+// Every multi-operand sum of stage B (the three edge constants and c) is one carry-save tree with
+// one carry-propagate add (csa_dot2; CarrySave = 0 selects the plain multiply-and-add form).
+// Culled triangles are dropped between stages A and B. An end-of-pipe token (eop = 1) is never
 // culled and leaves as a setup_pkt_t token (every other field 0).
-// Throughput: one triangle per clock. Latency: 2 clocks.
-module setup (
+// Throughput: one triangle per clock. Latency: 4 clocks.
+module setup #(
+  parameter bit CarrySave = 1'b1
+) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
   input  logic                   in_valid_i,
@@ -38,14 +50,106 @@ module setup (
     logic [31:0]            color;
     pineda_pkg::target_t    target;
     logic [31:0]            tri_id;
+    logic                   front;
+    pineda_pkg::ds_state_t  ds;
+    logic [23:0]            zlo, zhi;
+    logic [pineda_pkg::ZGRAD_W-1:0] za, zb;  // depth gradients
+    logic [pineda_pkg::ZREF_W-1:0]  z0;      // depth at v0
   } stage_a_t;
+
+  typedef struct packed {
+    pineda_pkg::tri_pkt_t   tp;
+    logic [50:0]            area2;
+    logic [31:0]            fa;                 // area2 (FP32)
+    logic [3:0][31:0]       fd;                 // dx1, dy1, dx2, dy2 (FP32)
+    logic [2:0][31:0]       zs;                 // z * (2^24 - 1) (FP32)
+  } stage_p1_t;
+
+  typedef struct packed {
+    pineda_pkg::tri_pkt_t   tp;
+    logic [50:0]            area2;
+    logic [31:0]            ra;                 // 1 / area2
+    logic [31:0]            nx, ny;             // gradient numerators
+    logic [31:0]            zs0;
+  } stage_p2_t;
+
+  localparam logic [31:0] DepthScale = 32'h4B7F_FFFF;  // 16777215.0 = 2^24 - 1
+
+  // ---------------------------------------------------------------------------------------------
+  // Stage P1
+  // ---------------------------------------------------------------------------------------------
+  stage_p1_t          p1_in, p1_q, p1_d;
+  logic               p1_valid_q, p1_valid_d;
+  logic signed [25:0] pd [4];
+  logic signed [50:0] p_area2;
+  logic signed [23:0] pvx [3];
+  logic signed [23:0] pvy [3];
+  pineda_pkg::vtx_t   pvin;
+
+  always_comb begin
+    for (int k = 0; k < 3; k++) begin
+      pvin   = in_i.v[k];
+      pvx[k] = $signed(pvin.x);
+      pvy[k] = $signed(pvin.y);
+    end
+    pd[0]   = 26'(pvx[1]) - 26'(pvx[0]);
+    pd[1]   = 26'(pvy[1]) - 26'(pvy[0]);
+    pd[2]   = 26'(pvx[2]) - 26'(pvx[0]);
+    pd[3]   = 26'(pvy[2]) - 26'(pvy[0]);
+    p_area2 = 51'(pd[0]) * 51'(pd[3]) - 51'(pd[2]) * 51'(pd[1]);
+  end
+
+  for (genvar g = 0; g < 4; g++) begin : g_fd
+    fp32_from_int #(.W(26)) u_fd (.a_i(pd[g]), .y_o(p1_in.fd[g]));
+  end
+  fp32_from_int #(.W(51)) u_fa (.a_i(p_area2), .y_o(p1_in.fa));
+  for (genvar g = 0; g < 3; g++) begin : g_zs
+    pineda_pkg::dword_t pz;
+    logic [31:0] zin;
+    always_comb begin
+      pz  = in_i.z[g];
+      zin = pz.data;
+    end
+    fp32_mul u_zs (.a_i(zin), .b_i(DepthScale), .y_o(p1_in.zs[g]));
+  end
+  assign p1_in.tp   = in_i;
+  assign p1_in.area2 = p_area2;
+
+  // ---------------------------------------------------------------------------------------------
+  // Stage P2
+  // ---------------------------------------------------------------------------------------------
+  stage_p2_t   p2_in, p2_q, p2_d;
+  logic        p2_valid_q, p2_valid_d;
+  logic [31:0] dz1, dz2, m1, m2, m3, m4;
+
+  fp32_rcp u_ra  (.a_i(p1_q.fa), .y_o(p2_in.ra));
+  fp32_add u_dz1 (.a_i(p1_q.zs[1]), .b_i(p1_q.zs[0] ^ 32'h8000_0000), .y_o(dz1));
+  fp32_add u_dz2 (.a_i(p1_q.zs[2]), .b_i(p1_q.zs[0] ^ 32'h8000_0000), .y_o(dz2));
+  fp32_mul u_m1  (.a_i(dz1), .b_i(p1_q.fd[3]), .y_o(m1));  // dz1 * dy2
+  fp32_mul u_m2  (.a_i(dz2), .b_i(p1_q.fd[1]), .y_o(m2));  // dz2 * dy1
+  fp32_mul u_m3  (.a_i(dz2), .b_i(p1_q.fd[0]), .y_o(m3));  // dz2 * dx1
+  fp32_mul u_m4  (.a_i(dz1), .b_i(p1_q.fd[2]), .y_o(m4));  // dz1 * dx2
+  fp32_add u_nx  (.a_i(m1), .b_i(m2 ^ 32'h8000_0000), .y_o(p2_in.nx));
+  fp32_add u_ny  (.a_i(m3), .b_i(m4 ^ 32'h8000_0000), .y_o(p2_in.ny));
+  assign p2_in.tp   = p1_q.tp;
+  assign p2_in.area2 = p1_q.area2;
+  assign p2_in.zs0   = p1_q.zs[0];
+
+  // Stage A's depth part: gradients and the reference depth in fixed point.
+  logic [31:0] fza, fzb;
+  logic [pineda_pkg::ZGRAD_W-1:0] a_za, a_zb;
+  logic [pineda_pkg::ZREF_W-1:0]  a_z0;
+  fp32_mul u_fza (.a_i(p2_q.nx), .b_i(p2_q.ra), .y_o(fza));
+  fp32_mul u_fzb (.a_i(p2_q.ny), .b_i(p2_q.ra), .y_o(fzb));
+  fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZGRAD_W)) u_xa (.a_i(fza), .y_o(a_za));
+  fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZGRAD_W)) u_xb (.a_i(fzb), .y_o(a_zb));
+  fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZREF_W))  u_x0 (.a_i(p2_q.zs0), .y_o(a_z0));
 
   // ---------------------------------------------------------------------------------------------
   // Stage A
   // ---------------------------------------------------------------------------------------------
   stage_a_t a_in;
 
-  logic signed [50:0] dx1, dy1, dx2, dy2;
   logic signed [50:0] area2;
   logic signed [23:0] xmin, xmax, ymin, ymax;
   logic signed [25:0] px0, px1, py0, py1;            // pixel bbox (half-open)
@@ -59,6 +163,7 @@ module setup (
   logic signed [23:0] vx [3];                        // vertex coordinates as signed values
   logic signed [23:0] vy [3];
   pineda_pkg::vtx_t   vin;
+  pineda_pkg::tri_pkt_t tri_a;
 
   function automatic logic signed [23:0] min3(input logic signed [23:0] a,
                                               input logic signed [23:0] b,
@@ -80,16 +185,13 @@ module setup (
     // Doubled signed area: (x1-x0)*(y2-y0) - (x2-x0)*(y1-y0). Differences are 25-bit, products
     // 50-bit, the difference 51-bit; computed in 51 bits (exact).
     // Element -> plain struct variable -> fields (see the note in ia.sv).
+    tri_a = p2_q.tp;
     for (int k = 0; k < 3; k++) begin
-      vin   = in_i.v[k];
+      vin   = tri_a.v[k];
       vx[k] = $signed(vin.x);
       vy[k] = $signed(vin.y);
     end
-    dx1   = 51'(vx[1]) - 51'(vx[0]);
-    dy1   = 51'(vy[1]) - 51'(vy[0]);
-    dx2   = 51'(vx[2]) - 51'(vx[0]);
-    dy2   = 51'(vy[2]) - 51'(vy[0]);
-    area2 = dx1 * dy2 - dx2 * dy1;
+    area2 = $signed(p2_q.area2);  // (x1-x0)*(y2-y0) - (x2-x0)*(y1-y0), from stage P1
 
     // Sample bounding box: first pixel whose centre is >= min, last whose centre is <= max.
     xmin = min3(vx[0], vx[1], vx[2]);
@@ -97,25 +199,25 @@ module setup (
     ymin = min3(vy[0], vy[1], vy[2]);
     ymax = max3(vy[0], vy[1], vy[2]);
     // 4x MSAA: samples lie within 96/256 pixel of the centre.
-    px0  = (26'(xmin) + (in_i.target.msaa ? 26'sd31 : 26'sd127)) >>> 8;
-    py0  = (26'(ymin) + (in_i.target.msaa ? 26'sd31 : 26'sd127)) >>> 8;
-    px1  = ((26'(xmax) - (in_i.target.msaa ? 26'sd32 : 26'sd128)) >>> 8) + 26'sd1;
-    py1  = ((26'(ymax) - (in_i.target.msaa ? 26'sd32 : 26'sd128)) >>> 8) + 26'sd1;
+    px0  = (26'(xmin) + (tri_a.target.msaa ? 26'sd31 : 26'sd127)) >>> 8;
+    py0  = (26'(ymin) + (tri_a.target.msaa ? 26'sd31 : 26'sd127)) >>> 8;
+    px1  = ((26'(xmax) - (tri_a.target.msaa ? 26'sd32 : 26'sd128)) >>> 8) + 26'sd1;
+    py1  = ((26'(ymax) - (tri_a.target.msaa ? 26'sd32 : 26'sd128)) >>> 8) + 26'sd1;
 
-    cx0 = $signed({11'd0, in_i.clip.x0});
-    cx1 = $signed({11'd0, in_i.clip.x1});
-    cy0 = $signed({11'd0, in_i.clip.y0});
-    cy1 = $signed({11'd0, in_i.clip.y1});
+    cx0 = $signed({11'd0, tri_a.clip.x0});
+    cx1 = $signed({11'd0, tri_a.clip.x1});
+    cy0 = $signed({11'd0, tri_a.clip.y0});
+    cy1 = $signed({11'd0, tri_a.clip.y1});
     qx0 = (px0 > cx0) ? px0 : cx0;
     qx1 = (px1 < cx1) ? px1 : cx1;
     qy0 = (py0 > cy0) ? py0 : cy0;
     qy1 = (py1 < cy1) ? py1 : cy1;
 
     a_in        = '0;
-    a_in.v      = in_i.v;
+    a_in.v      = tri_a.v;
     a_in.neg    = area2[50];
-    a_in.eop    = in_i.eop;
-    a_in.cull   = !in_i.eop && ((area2 == '0) || (qx1 <= qx0) || (qy1 <= qy0));
+    a_in.eop    = tri_a.eop;
+    a_in.cull   = !tri_a.eop && ((area2 == '0) || (qx1 <= qx0) || (qy1 <= qy0));
     // When not culled, clip.x0 <= qx0 < qx1 <= clip.x1 <= 16384: all fit 15 bits.
     a_in.pix.x0 = qx0[14:0];
     a_in.pix.x1 = qx1[14:0];
@@ -123,7 +225,7 @@ module setup (
     a_in.pix.y1 = qy1[14:0];
     pix_x1m1    = qx1[14:0] - 15'd1;
     pix_y1m1    = qy1[14:0] - 15'd1;
-    msaa = in_i.target.msaa;
+    msaa = tri_a.target.msaa;
     if (msaa) begin  // 4x4-pixel raster tiles
       a_in.tiles.x0 = qx0[14:2];
       a_in.tiles.y0 = qy0[14:2];
@@ -144,9 +246,16 @@ module setup (
     tcol_hi    = $signed({3'd0, a_in.tiles.x1}) - 16'sd1;
     a_in.start = (top_col < tcol_lo) ? a_in.tiles.x0 :
                  (top_col > tcol_hi) ? tcol_hi[12:0] : top_col[12:0];
-    a_in.color  = in_i.color;
-    a_in.target = in_i.target;
-    a_in.tri_id = in_i.tri_id;
+    a_in.color  = tri_a.color;
+    a_in.target = tri_a.target;
+    a_in.tri_id = tri_a.tri_id;
+    a_in.front  = tri_a.front;
+    a_in.ds     = tri_a.ds;
+    a_in.zlo    = tri_a.zlo;
+    a_in.zhi    = tri_a.zhi;
+    a_in.za     = a_za;
+    a_in.zb     = a_zb;
+    a_in.z0     = a_z0;
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -164,9 +273,24 @@ module setup (
   pineda_pkg::edge_t      ed;
   logic signed [24:0]     ea [3];
   logic signed [24:0]     eb [3];
-  logic signed [51:0]     ex [3];
-  logic signed [51:0]     ey [3];
-  logic signed [51:0]     ev [3];
+  logic signed [24:0]     ex [3];
+  logic signed [24:0]     ey [3];
+  logic [51:0]            ebias [3];
+  logic [51:0]            ev [3];
+  logic signed [24:0]     zdx, zdy;
+  logic [pineda_pkg::ZPLANE_W-1:0] zc;
+
+  // The edge constants e = A*(X - xi) + B*(Y - yi) + bias and the plane's
+  // c = z0 + a*(X - x0) + b*(Y - y0): one carry-save tree each.
+  for (genvar k = 0; k < 3; k++) begin : g_edge
+    csa_dot2 #(.AW(25), .MW(25), .OW(52), .CarrySave(CarrySave)) u_e (
+      .a_i(ea[k]), .x_i(ex[k]), .b_i(eb[k]), .z_i(ey[k]), .c_i(ebias[k]), .y_o(ev[k])
+    );
+  end
+  csa_dot2 #(.AW(pineda_pkg::ZGRAD_W), .MW(25), .OW(pineda_pkg::ZPLANE_W), .CarrySave(CarrySave)) u_zc (
+    .a_i($signed(a_q.za)), .x_i(zdx), .b_i($signed(a_q.zb)), .z_i(zdy),
+    .c_i(pineda_pkg::ZPLANE_W'($signed(a_q.z0))), .y_o(zc)
+  );
   logic signed [51:0]     sx, sy;            // sample position of the reference pixel
 
   always_comb begin
@@ -189,6 +313,21 @@ module setup (
       sy = $signed({28'd0, a_q.tiles.y0, 11'd128});
     end
 
+    for (int k = 0; k < 3; k++) begin
+      // Edge from w[k] to w[(k+1) % 3].
+      ea[k] = 25'(wy[k]) - 25'(wy[(k + 1) % 3]);
+      eb[k] = 25'(wx[(k + 1) % 3]) - 25'(wx[k]);
+      ex[k] = 25'(sx - 52'(wx[k]));  // |X - xi| < 2^24 (numerics §2)
+      ey[k] = 25'(sy - 52'(wy[k]));
+      // Top-left rule: bias -1 unless a left edge (A > 0) or a top edge (A == 0 && B > 0).
+      ebias[k] = ((ea[k] > 25'sd0) || ((ea[k] == 25'sd0) && (eb[k] > 25'sd0))) ? '0 : '1;
+    end
+    // Depth plane: c at the same reference sample (x0, y0: v0, unchanged by the swap).
+    zdx = 25'(sx - 52'(wx[0]));
+    zdy = 25'(sy - 52'(wy[0]));
+  end
+
+  always_comb begin
     b_new        = '0;
     b_new.tiles  = a_q.tiles;
     b_new.start  = a_q.start;
@@ -198,21 +337,18 @@ module setup (
     b_new.tri_id = a_q.tri_id;
 
     for (int k = 0; k < 3; k++) begin
-      // Edge from w[k] to w[(k+1) % 3].
-      ea[k] = 25'(wy[k]) - 25'(wy[(k + 1) % 3]);
-      eb[k] = 25'(wx[(k + 1) % 3]) - 25'(wx[k]);
-      ex[k] = sx - 52'(wx[k]);
-      ey[k] = sy - 52'(wy[k]);
-      ev[k] = 52'(ea[k]) * ex[k] + 52'(eb[k]) * ey[k];
-      // Top-left rule: bias -1 unless a left edge (A > 0) or a top edge (A == 0 && B > 0).
-      if (!((ea[k] > 25'sd0) || ((ea[k] == 25'sd0) && (eb[k] > 25'sd0)))) begin
-        ev[k] = ev[k] - 52'sd1;
-      end
       ed.a           = ea[k];
       ed.b           = eb[k];
       ed.e           = ev[k][49:0];  // |E| < 2^49 + 1 (numerics.md §2)
       b_new.edges[k] = ed;
     end
+    b_new.zp.a  = a_q.za;
+    b_new.zp.b  = a_q.zb;
+    b_new.zp.c  = zc;
+    b_new.zlo   = a_q.zlo;
+    b_new.zhi   = a_q.zhi;
+    b_new.front = a_q.front;
+    b_new.ds    = a_q.ds;
     if (a_q.eop) begin
       b_new     = '0;  // end-of-pipe token
       b_new.eop = 1'b1;
@@ -227,19 +363,34 @@ module setup (
   always_comb begin
     out_valid_o = b_valid_q;
     out_o       = b_q;
-    idle_o      = !a_valid_q && !b_valid_q;
+    idle_o      = !p1_valid_q && !p2_valid_q && !a_valid_q && !b_valid_q;
   end
 
+  logic p1_free, p2_free;
   assign b_en       = !b_valid_q || out_ready_i;
   assign a_free     = !a_valid_q || a_q.cull || b_en;
-  assign in_ready_o = a_free;
+  assign p2_free    = !p2_valid_q || a_free;
+  assign p1_free    = !p1_valid_q || p2_free;
+  assign in_ready_o = p1_free;
 
   always_comb begin
+    p1_valid_d = p1_valid_q;
+    p1_d       = p1_q;
+    if (p1_free) begin
+      p1_valid_d = in_valid_i;
+      if (in_valid_i) p1_d = p1_in;
+    end
+    p2_valid_d = p2_valid_q;
+    p2_d       = p2_q;
+    if (p2_free) begin
+      p2_valid_d = p1_valid_q;
+      if (p1_valid_q) p2_d = p2_in;
+    end
     a_valid_d = a_valid_q;
     a_d       = a_q;
     if (a_free) begin
-      a_valid_d = in_valid_i;
-      if (in_valid_i) begin
+      a_valid_d = p2_valid_q;
+      if (p2_valid_q) begin
         a_d = a_in;
       end
     end
@@ -256,11 +407,19 @@ module setup (
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      p1_valid_q <= 1'b0;
+      p1_q       <= '0;
+      p2_valid_q <= 1'b0;
+      p2_q       <= '0;
       a_valid_q <= 1'b0;
       a_q       <= '0;
       b_valid_q <= 1'b0;
       b_q       <= '0;
     end else begin
+      p1_valid_q <= p1_valid_d;
+      p1_q       <= p1_d;
+      p2_valid_q <= p2_valid_d;
+      p2_q       <= p2_d;
       a_valid_q <= a_valid_d;
       a_q       <= a_d;
       b_valid_q <= b_valid_d;
@@ -269,6 +428,6 @@ module setup (
   end
 
   logic unused_sig;
-  assign unused_sig = ^{pix_x1m1[2:0], pix_y1m1[2:0], in_i.z, in_i.front, in_i.ds};  // depth: contract v8, not built yet
+  assign unused_sig = ^{pix_x1m1[2:0], pix_y1m1[2:0], tri_a.z};  // z: used by stage P1
 
 endmodule

@@ -327,7 +327,11 @@ module pineda_top #(
 
   // Merge in front of SETUP: at most one path is valid (the CP drains one before using the
   // other); PA's triangle keeps the tri_pkt_t fields.
+  pineda_pkg::pa_attr_t pa_attr;   // PA's z per vertex; rhw, colour, tex not used yet
+  logic                 unused_pa_attr;
+  assign unused_pa_attr = ^pa_attr;
   always_comb begin
+    pa_attr            = '0;
     tri_valid          = tap_ia_tri_valid_o || tap_pa_tri_valid_o;
     tri_in             = tap_ia_tri_o;
     if (tap_pa_tri_valid_o) begin
@@ -338,6 +342,14 @@ module pineda_top #(
       tri_in.target = tap_pa_tri_o.target;
       tri_in.clip   = tap_pa_tri_o.clip;
       tri_in.tri_id = tap_pa_tri_o.tri_id;
+      for (int k = 0; k < 3; k++) begin
+        pa_attr       = tap_pa_tri_o.attr[k];
+        tri_in.z[k]   = pa_attr.z;
+      end
+      tri_in.front  = tap_pa_tri_o.front;
+      tri_in.ds     = tap_pa_tri_o.ds;
+      tri_in.zlo    = tap_pa_tri_o.zlo;
+      tri_in.zhi    = tap_pa_tri_o.zhi;
     end
     tap_pa_tri_ready_o = tri_ready;
     tap_ia_tri_ready_o = tri_ready && !tap_pa_tri_valid_o;

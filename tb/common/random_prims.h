@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "fp32.h"
 #include "pineda_contract.h"
 
 namespace pineda::tb {
@@ -100,7 +101,29 @@ class PrimGen {
     t.target.pitch = w * 4;
     t.clip = clip(w, h);
     t.tri_id = tri_id;
+    // Depth (docs/numerics.md section 9): mostly D3D depths in [0, 1], some anywhere, specials.
+    for (auto& z : t.z) z.data = depth();
+    t.zlo = chance(0.5) ? 0 : range(0, DEPTH_MAX);
+    t.zhi = chance(0.5) ? DEPTH_MAX : range(static_cast<int64_t>(t.zlo), DEPTH_MAX);
+    t.front = rng_() & 1u;
+    t.ds = random_ds();
     return t.canonical();
+  }
+
+  // An FP32 depth: in [0, 1] (3/4), near 0 or 1, or arbitrary bits (NaN, Inf, huge, denormal).
+  uint32_t depth() {
+    const int kind = static_cast<int>(range(0, 15));
+    if (kind < 12) return fp32::bits_of(static_cast<float>(range(0, 1 << 24)) / 16777216.0f);
+    if (kind == 12) return fp32::bits_of(chance(0.5) ? 0.0f : 1.0f);
+    if (kind == 13) return fp32::bits_of(static_cast<float>(range(-4000, 4000)) / 1000.0f);
+    return static_cast<uint32_t>(rng_());
+  }
+  DsState random_ds() {
+    DsState d;
+    d.base = rng_(), d.pitch = rng_(), d.z_enable = rng_(), d.z_func = rng_(), d.z_write = rng_();
+    d.late_z = rng_(), d.hiz = rng_(), d.s_enable = rng_(), d.s_ref = rng_(), d.s_read_mask = rng_();
+    d.s_write_mask = rng_(), d.s_front = rng_(), d.s_back = rng_();
+    return d.canonical();
   }
 
  private:

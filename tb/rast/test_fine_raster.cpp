@@ -69,6 +69,17 @@ TEST_CASE("fine_raster: arbitrary tile packets: edge_in, clipped rectangles, gua
     t.target.base = static_cast<uint32_t>(g.bits64()) & ~3u;
     t.target.pitch = 1024;
     t.tri_id = static_cast<uint32_t>(i);
+    // A depth plane anywhere in its documented range (|a|, |b| < 2^32, |c| < 2^57: every sample
+    // fits ZPLANE_W), small or at the extremes, with a random clamp range.
+    const int64_t gmax = (int64_t{1} << 32) - 1;
+    const bool zbig = g.chance(0.3);
+    t.zp.a = zbig ? g.range(-gmax, gmax) : g.range(-(int64_t{1} << 22), int64_t{1} << 22);
+    t.zp.b = zbig ? g.range(-gmax, gmax) : g.range(-(int64_t{1} << 22), int64_t{1} << 22);
+    t.zp.c = zbig ? g.range(-(int64_t{1} << 57), int64_t{1} << 57) : g.range(-(int64_t{1} << 41), int64_t{1} << 41);
+    t.zlo = g.chance(0.5) ? 0 : g.range(0, DEPTH_MAX);
+    t.zhi = g.range(static_cast<int64_t>(t.zlo), DEPTH_MAX);
+    t.front = g.bits64() & 1u;
+    t.ds = g.random_ds();
     in.push_back(t.canonical());
     for (const auto& q : fine.process(in.back())) exp.push_back(q);
     const size_t before = in.size();

@@ -108,9 +108,9 @@ TEST_CASE("contract: signed fields at their extremes", "[contract]") {
 
 TEST_CASE("contract: generated constants are consistent with the docs", "[contract]") {
   CHECK(DrawPkt::WIDTH == 254);
-  CHECK(TriPkt::WIDTH == 519);
-  CHECK(SetupPkt::WIDTH == 644);
-  CHECK(TilePkt::WIDTH == 656);
+  CHECK(TriPkt::WIDTH == 567);
+  CHECK(SetupPkt::WIDTH == 817);
+  CHECK(TilePkt::WIDTH == 829);
   CHECK(QuadPkt::WIDTH == 645);
   CHECK(MemLineReq::WIDTH == 621);
   CHECK(MemLineRsp::WIDTH == 525);

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: Apache-2.0
+// hiz: hierarchical Z between a coarse and a fine rasterizer (docs/depth.md §6; model:
+// cpp_model/hiz, the one definition of the rules). Per raster tile (tx, ty) < (TilesX, TilesY), a
+// conservative bound of the depth buffer (the largest depth any of its samples can hold) in an
+// SRAM (sram_1r1w, 24-bit words); tiles outside that area are never rejected.
+//
+// One tile decision per clock: the tile's bound is read when the tile is taken (read latency 1)
+// and decided the next cycle: rejected (LESS: zmin >= bound, LESS_EQUAL: zmin > bound; depth
+// on, hiz on, stencil off, same buffer and MSAA mode as the last depth clear) or passed on, and
+// the bound tightened to min(bound, zmax) after a tile fully covered by a LESS / LESS_EQUAL
+// depth-writing triangle (edge_in == 7, inside pix, stencil off, not late Z). A write to the
+// bound in the cycle the next tile's bound is read is forwarded (the SRAM is read-first).
+// A depth write with another function (GREATER, GREATER_EQUAL, NOT_EQUAL, ALWAYS) disables it
+// until the next depth clear. A depth clear (clear_i.depth) is taken when no tile is held and
+// sweeps the SRAM, one word per clock (read, then write the new bound: the clear value inside
+// the rectangle, max(bound, value) on tiles it touches, DEPTH_MAX elsewhere after a disable or
+// a target change); tiles wait meanwhile. End-of-pipe tokens pass.
+module hiz #(
+  parameter int unsigned TilesX = 64,   // powers of two
+  parameter int unsigned TilesY = 64
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  input  logic                   in_valid_i,
+  output logic                   in_ready_o,
+  input  pineda_pkg::tile_pkt_t  in_i,
+  output logic                   out_valid_o,
+  input  logic                   out_ready_i,
+  output pineda_pkg::tile_pkt_t  out_o,
+  input  logic                   clear_valid_i,
+  output logic                   clear_ready_o,
+  input  pineda_pkg::clear_pkt_t clear_i,
+  output logic                   idle_o
+);
+
+  localparam int unsigned XB    = $clog2(TilesX);
+  localparam int unsigned YB    = $clog2(TilesY);
+  localparam int unsigned Depth = TilesX * TilesY;
+  localparam int unsigned AW    = XB + YB;
+
+  // ---------------------------------------------------------------------------------------------
+  // State
+  // ---------------------------------------------------------------------------------------------
+  logic                   s1_valid_q, s1_valid_d;   // a tile whose bound is being read
+  pineda_pkg::tile_pkt_t  s1_q,       s1_d;
+  logic                   fw_valid_q, fw_valid_d;   // bound written when s1's was read
+  logic [AW-1:0]          fw_addr_q,  fw_addr_d;
+  logic [23:0]            fw_data_q,  fw_data_d;
+  logic                   out_valid_q, out_valid_d;
+  pineda_pkg::tile_pkt_t  out_q,      out_d;
+  logic                   set_q,      set_d;        // a depth clear named the buffer
+  logic                   en_q,       en_d;
+  logic [31:0]            base_q,     base_d;
+  logic                   msaa_q,     msaa_d;
+  logic                   sw_q,       sw_d;         // sweeping for a clear
+  pineda_pkg::clear_pkt_t clr_q,      clr_d;
+  logic                   clr_stale_q, clr_stale_d; // bounds outside the rectangle are stale
+  logic [AW:0]            sw_rd_q,    sw_rd_d;      // next word to read
+  logic                   sw_wv_q,    sw_wv_d;      // a word read last cycle, to write now
+  logic [AW-1:0]          sw_wa_q,    sw_wa_d;
+
+  // SRAM
+  logic           re, we;
+  logic [AW-1:0]  raddr, waddr;
+  logic [23:0]    wdata, rdata;
+
+  sram_1r1w #(.Width(24), .Depth(Depth), .MaskW(1)) u_bound (
+    .clk_i, .we_i(we), .waddr_i(waddr), .wdata_i(wdata), .wmask_i(1'b1),
+    .re_i(re), .raddr_i(raddr), .rdata_o(rdata)
+  );
+
+
+  // ---------------------------------------------------------------------------------------------
+  // Decision for the held tile
+  // ---------------------------------------------------------------------------------------------
+  pineda_pkg::ds_state_t ds;
+  logic        less, match, dis, en_now, inr, test, reject, upd, in_pix, fire, s1_free;
+  logic [23:0] bound, nbound;
+  logic [14:0] px0, px1, py0, py1;
+  logic [AW-1:0] s1_addr;
+
+  always_comb begin
+    ds      = s1_q.ds;
+    s1_addr = {s1_q.ty[YB-1:0], s1_q.tx[XB-1:0]};
+    bound   = (fw_valid_q && (fw_addr_q == s1_addr)) ? fw_data_q : rdata;
+    less    = (ds.z_func == pineda_pkg::CMP_LESS) || (ds.z_func == pineda_pkg::CMP_LESS_EQUAL);
+    match   = !s1_q.eop && set_q && ds.z_enable && (ds.base == base_q) && (s1_q.target.msaa == msaa_q);
+    dis     = match && ds.z_write && !less && (ds.z_func != pineda_pkg::CMP_NEVER) &&
+              (ds.z_func != pineda_pkg::CMP_EQUAL);
+    en_now  = en_q && !dis;
+    inr     = ({3'd0, s1_q.tx} < 16'(TilesX)) && ({3'd0, s1_q.ty} < 16'(TilesY));
+    test    = match && en_now && inr && less && ds.hiz && !ds.s_enable;
+    reject  = test && ((ds.z_func == pineda_pkg::CMP_LESS) ? (s1_q.zmin >= bound) : (s1_q.zmin > bound));
+    // The tile's pixels: 8x8 (1x) or 4x4 (4x MSAA).
+    if (s1_q.target.msaa) begin
+      px0 = {s1_q.tx, 2'd0};
+      py0 = {s1_q.ty, 2'd0};
+      px1 = {s1_q.tx, 2'd0} + 15'd4;
+      py1 = {s1_q.ty, 2'd0} + 15'd4;
+    end else begin
+      px0 = {s1_q.tx[11:0], 3'd0};
+      py0 = {s1_q.ty[11:0], 3'd0};
+      px1 = {s1_q.tx[11:0], 3'd0} + 15'd8;
+      py1 = {s1_q.ty[11:0], 3'd0} + 15'd8;
+    end
+    in_pix  = (s1_q.pix.x0 <= px0) && (px1 <= s1_q.pix.x1) && (s1_q.pix.y0 <= py0) && (py1 <= s1_q.pix.y1);
+    upd     = match && en_now && inr && !reject && less && ds.z_write && !ds.s_enable && !ds.late_z &&
+              (s1_q.edge_in == 3'b111) && in_pix;
+    nbound  = (s1_q.zmax < bound) ? s1_q.zmax : bound;
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Clear sweep: the new bound of word sw_wa_q (read last cycle)
+  // ---------------------------------------------------------------------------------------------
+  logic [12:0] ctx, cty;
+  logic [14:0] cx0, cx1, cy0, cy1;
+  logic        cfull, ctouch;
+  logic [23:0] cval, cnew;
+
+  always_comb begin
+    ctx  = 13'(sw_wa_q[XB-1:0]);
+    cty  = 13'(sw_wa_q[AW-1:XB]);
+    if (clr_q.target.msaa) begin
+      cx0 = {ctx, 2'd0};
+      cy0 = {cty, 2'd0};
+      cx1 = {ctx, 2'd0} + 15'd4;
+      cy1 = {cty, 2'd0} + 15'd4;
+    end else begin
+      cx0 = {ctx[11:0], 3'd0};
+      cy0 = {cty[11:0], 3'd0};
+      cx1 = {ctx[11:0], 3'd0} + 15'd8;
+      cy1 = {cty[11:0], 3'd0} + 15'd8;
+    end
+    cfull  = (clr_q.rect.x0 <= cx0) && (cx1 <= clr_q.rect.x1) && (clr_q.rect.y0 <= cy0) && (cy1 <= clr_q.rect.y1);
+    ctouch = (clr_q.rect.x0 < cx1) && (cx0 < clr_q.rect.x1) && (clr_q.rect.y0 < cy1) && (cy0 < clr_q.rect.y1);
+    cval   = clr_q.value[23:0];
+    cnew   = clr_stale_q ? pineda_pkg::DEPTH_MAX : rdata;
+    if (cfull)       cnew = cval;
+    else if (ctouch) cnew = (cnew > cval) ? cnew : cval;
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Control
+  // ---------------------------------------------------------------------------------------------
+  logic take, take_clear;
+
+  always_comb begin
+    out_valid_o   = out_valid_q;
+    out_o         = out_q;
+    fire          = s1_valid_q && (!out_valid_q || out_ready_i);
+    s1_free       = !s1_valid_q || fire;
+    in_ready_o    = !sw_q && s1_free && !(clear_valid_i && !s1_valid_q);
+    take          = in_valid_i && in_ready_o;
+    take_clear    = clear_valid_i && !sw_q && !s1_valid_q;
+    clear_ready_o = take_clear;
+    idle_o        = !s1_valid_q && !out_valid_q && !sw_q;
+
+    s1_valid_d  = s1_valid_q;
+    s1_d        = s1_q;
+    fw_valid_d  = fw_valid_q;
+    fw_addr_d   = fw_addr_q;
+    fw_data_d   = fw_data_q;
+    out_valid_d = out_valid_q;
+    out_d       = out_q;
+    set_d       = set_q;
+    en_d        = en_q;
+    base_d      = base_q;
+    msaa_d      = msaa_q;
+    sw_d        = sw_q;
+    clr_d       = clr_q;
+    clr_stale_d = clr_stale_q;
+    sw_rd_d     = sw_rd_q;
+    sw_wv_d     = 1'b0;
+    sw_wa_d     = sw_wa_q;
+    re          = 1'b0;
+    raddr       = {in_i.ty[YB-1:0], in_i.tx[XB-1:0]};
+    we          = 1'b0;
+    waddr       = s1_addr;
+    wdata       = nbound;
+
+    if (out_valid_q && out_ready_i) out_valid_d = 1'b0;
+    if (fire) begin
+      en_d = en_now;
+      we   = upd;
+      if (!reject) begin
+        out_valid_d = 1'b1;
+        out_d       = s1_q;
+      end
+      s1_valid_d = 1'b0;
+    end
+    if (take) begin
+      re         = 1'b1;
+      s1_valid_d = 1'b1;
+      s1_d       = in_i;
+      fw_valid_d = we;      // the write of this cycle is not in the word read now
+      fw_addr_d  = waddr;
+      fw_data_d  = wdata;
+    end
+
+    // Clear: take it, sweep every word (read k, write k the next cycle), then enable.
+    if (take_clear) begin
+      if (clear_i.depth) begin
+        sw_d        = 1'b1;
+        clr_d       = clear_i;
+        clr_stale_d = !en_q || !set_q || (clear_i.target.base != base_q) || (clear_i.target.msaa != msaa_q);
+        sw_rd_d     = '0;
+      end
+    end
+    if (sw_q) begin
+      if (sw_rd_q < (AW + 1)'(Depth)) begin
+        re      = 1'b1;
+        raddr   = sw_rd_q[AW-1:0];
+        sw_rd_d = sw_rd_q + 1'b1;
+        sw_wv_d = 1'b1;
+        sw_wa_d = sw_rd_q[AW-1:0];
+      end
+      if (sw_wv_q) begin
+        we    = 1'b1;
+        waddr = sw_wa_q;
+        wdata = cnew;
+      end
+      if (!sw_wv_q && (sw_rd_q == (AW + 1)'(Depth))) begin  // the last word is written
+        sw_d       = 1'b0;
+        set_d      = 1'b1;
+        en_d       = 1'b1;
+        base_d     = clr_q.target.base;
+        msaa_d     = clr_q.target.msaa;
+        fw_valid_d = 1'b0;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s1_valid_q  <= 1'b0;
+      s1_q        <= '0;
+      fw_valid_q  <= 1'b0;
+      fw_addr_q   <= '0;
+      fw_data_q   <= '0;
+      out_valid_q <= 1'b0;
+      out_q       <= '0;
+      set_q       <= 1'b0;
+      en_q        <= 1'b1;
+      base_q      <= '0;
+      msaa_q      <= 1'b0;
+      sw_q        <= 1'b0;
+      clr_q       <= '0;
+      clr_stale_q <= 1'b0;
+      sw_rd_q     <= '0;
+      sw_wv_q     <= 1'b0;
+      sw_wa_q     <= '0;
+    end else begin
+      s1_valid_q  <= s1_valid_d;
+      s1_q        <= s1_d;
+      fw_valid_q  <= fw_valid_d;
+      fw_addr_q   <= fw_addr_d;
+      fw_data_q   <= fw_data_d;
+      out_valid_q <= out_valid_d;
+      out_q       <= out_d;
+      set_q       <= set_d;
+      en_q        <= en_d;
+      base_q      <= base_d;
+      msaa_q      <= msaa_d;
+      sw_q        <= sw_d;
+      clr_q       <= clr_d;
+      clr_stale_q <= clr_stale_d;
+      sw_rd_q     <= sw_rd_d;
+      sw_wv_q     <= sw_wv_d;
+      sw_wa_q     <= sw_wa_d;
+    end
+  end
+
+  logic unused_sig;
+  assign unused_sig = ^{clr_q.color, clr_q.stencil, clr_q.depth, clr_q.value[31:24], clr_q.target.pitch,
+                        ctx[12:XB], cty[12:YB], ds.pitch, ds.s_ref, ds.s_read_mask, ds.s_write_mask,
+                        ds.s_front, ds.s_back, in_i.tx[12:XB], in_i.ty[12:YB]};
+
+endmodule
