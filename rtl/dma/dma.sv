@@ -136,7 +136,7 @@ module dma #(
     idle_o          = (rd_rem_q == '0) && (used_q == '0) && (wr_rem_q == '0) &&
                       !wr_valid_q && (outst_q == '0) && (fl_rows_q == '0);
     job_ready_o     = idle_o;
-    fill_ready_o    = idle_o && !job_valid_i;  // a copy offered in the same cycle goes first
+    fill_ready_o    = idle_o;  // the CP never offers a copy and a fill at once
   end
 
   sram_fifo #(
@@ -397,6 +397,8 @@ module dma #(
         else $error("%m: a line in the FIFO that no destination line needs");
       assert (!(fl_rows_q != '0 && (wr_rem_q != '0 || rd_rem_q != '0)))
         else $error("%m: a fill and a copy at the same time");
+      assert (!(fill_valid_i && job_valid_i))
+        else $error("%m: a fill and a copy offered at once");
       assert (!(fill_valid_i && fill_ready_o && (fill_i.rect.x0 >= fill_i.rect.x1 ||
                                                  fill_i.rect.y0 >= fill_i.rect.y1)))
         else $error("%m: a fill job with an empty rectangle");
