@@ -103,7 +103,7 @@ double jitter(SceneRng& rng, double max) { return max * static_cast<double>(rng.
 // ---- clear_rects --------------------------------------------------------------------------------
 SceneImage scene_clear_rects(uint32_t seed, uint32_t samples) {
   SceneRng rng(seed * 0x100000001ull + 41);
-  const uint32_t w = 150, h = 100;
+  const uint32_t w = 264, h = 256;
   Builder b(samples == 4 ? "clear_rects_4x" : "clear_rects", w, h, w * 4 * samples + 64, rgba(10, 20, 40), 64 * 1024,
             rgba(255, 0, 255), samples);
   rt::ImmediateContext& ctx = b.ctx();
@@ -111,16 +111,16 @@ SceneImage scene_clear_rects(uint32_t seed, uint32_t samples) {
     return SceneTri{{{x0 * PX, y0 * PX}, {x1 * PX, y1 * PX}, {x2 * PX, y2 * PX}}};
   };
   const auto rnd = [&](int64_t lo, int64_t hi) { return static_cast<uint32_t>(rng.range(lo, hi)); };
-  b.draw(palette(0), {tri(0, 0, 150, 0, 0, 100), tri(150, 0, 150, 100, 0, 100)});
+  b.draw(palette(0), {tri(0, 0, 264, 0, 0, 256), tri(264, 0, 264, 256, 0, 256)});
   // Colour clears between draws: random rectangles (every x alignment), one partly outside
   // (clipped), one empty.
   for (uint32_t k = 0; k < 6; ++k) {
-    const uint32_t x0 = rnd(0, 120), y0 = rnd(0, 80);
-    b.check(ctx.clear_view(b.target(), palette(k + 1), {x0, y0, x0 + rnd(1, 60), y0 + rnd(1, 40)}), "clear_view");
-    b.draw(palette(k + 8), {tri(static_cast<int32_t>(rnd(0, 140)), static_cast<int32_t>(rnd(0, 90)), static_cast<int32_t>(rnd(0, 140)),
-                                static_cast<int32_t>(rnd(0, 90)), static_cast<int32_t>(rnd(0, 140)), static_cast<int32_t>(rnd(0, 90)))});
+    const uint32_t x0 = rnd(0, 220), y0 = rnd(0, 220);
+    b.check(ctx.clear_view(b.target(), palette(k + 1), {x0, y0, x0 + rnd(1, 100), y0 + rnd(1, 80)}), "clear_view");
+    const auto c = [&](uint32_t hi) { return static_cast<int32_t>(rnd(0, hi)); };
+    b.draw(palette(k + 8), {tri(c(260), c(250), c(260), c(250), c(260), c(250))});
   }
-  b.check(ctx.clear_view(b.target(), rgba(250, 250, 250), {130, 85, 400, 300}), "clear_view");
+  b.check(ctx.clear_view(b.target(), rgba(250, 250, 250), {230, 220, 400, 300}), "clear_view");
   b.check(ctx.clear_view(b.target(), rgba(0, 0, 0), {40, 40, 40, 60}), "clear_view");
   // Depth-stencil textures at 1x and 4x: both, depth only, stencil only, rectangles.
   for (const uint32_t s : {1u, 4u}) {
@@ -145,7 +145,7 @@ SceneImage scene_clear_rects(uint32_t seed, uint32_t samples) {
               "clear_depth_stencil_rect");
     }
   }
-  b.draw(palette(15), {tri(60, 10, 90, 50, 30, 60)});  // a draw after the last clear
+  b.draw(palette(15), {tri(100, 20, 160, 100, 60, 120)});  // a draw after the last clear
   return b.finish();
 }
 

@@ -32,10 +32,13 @@ class Dma {
  public:
   void copy(const CopyJob& job, Memory& mem);
   // The fill's line writes, in the RTL's order.
-  static void fill_lines(const ClearPkt& c, const std::function<void(const MemLineReq&)>& emit);
+  // on_line (optional) is called before each line (the Gpu polls its abort check there: a fill
+  // may write up to 16384 rows of 256 KiB).
+  static void fill_lines(const ClearPkt& c, const std::function<void(const MemLineReq&)>& emit,
+                         const std::function<void()>& on_line = {});
   // The dword byte mask of a clear: bit k = byte k of each dword written.
   static uint32_t fill_dword_mask(const ClearPkt& c);
-  void fill(const ClearPkt& c, Memory& mem);
+  void fill(const ClearPkt& c, Memory& mem, const std::function<void()>& on_line = {});
   uint64_t bytes_copied() const { return bytes_; }
   uint64_t bytes_filled() const { return fill_bytes_; }   // bytes enabled by fill writes
   uint64_t fill_lines_written() const { return fill_lines_; }

@@ -209,7 +209,7 @@ RunResult Gpu::run(uint64_t max_dwords) {
       if (cp_.clear_to_zs(*c)) {
         // ZS's fast clear (none yet: clear_to_zs() is false until ZS offers it).
       } else {
-        dma_.fill(*c, mem_);
+        dma_.fill(*c, mem_, [this] { poll_abort(); });
       }
       ++stats_.clears;
       stats_.bytes_filled = dma_.bytes_filled();
