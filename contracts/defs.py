@@ -94,7 +94,7 @@ class Struct(NamedTuple):
 
 # ----------------------------------------------------------------------------- constants
 # Values are ints; sv_width is given where SV wants a typed constant (compared with a field).
-CONTRACT_VERSION = 9  # bumped whenever any packet, encoding or register changes
+CONTRACT_VERSION = 10  # bumped whenever any packet, encoding or register changes
 FP32_ONE = 0x3F800000
 CONSTANTS = [
     Const("CONTRACT_VERSION", CONTRACT_VERSION, "bumped whenever any packet, encoding or register changes"),
@@ -193,7 +193,7 @@ OPCODES = [
             BitField("DRAW_FE_INDEX32", 1, 1, "32-bit indices"),
             BitField("DRAW_FE_STRIP", 2, 2, "triangle strip"),
             BitField("DRAW_FE_RESTART", 3, 3, "strip restart at the cut index"))),
-    Opcode("OP_CLEAR", 0x0B, 5, "clear a rectangle of a target (docs/depth.md): payload = target byte address, pitch [15:0] | 4x MSAA [16], x0 [15:0] | x1 [31:16], y0 | y1 << 16 (half-open, clamped to MAX_RT_DIM), value; arg[2:0] must name the colour target alone or depth and/or stencil",
+    Opcode("OP_CLEAR", 0x0B, 5, "clear a rectangle of a target (docs/depth.md): payload = target byte address, pitch [15:0] | 4x MSAA [16], x0 [15:0] | x1 [31:16], y0 | y1 << 16 (half-open, clamped to MAX_RT_DIM; empty = no-op), value; base and pitch dword aligned; arg[2:0] must name the colour target alone or depth and/or stencil (else ERR_BAD_CLEAR)",
            (BitField("CLEAR_COLOR", 0, 0, "colour target: every sample = value (RGBA8)"),
             BitField("CLEAR_DEPTH", 1, 1, "depth-stencil target: depth = value[23:0]"),
             BitField("CLEAR_STENCIL", 2, 2, "depth-stencil target: stencil = value[31:24]"))),
@@ -283,8 +283,8 @@ HOST_ADDR_BITS = 8
 ID_MAGIC = 0x50490000  # "PI" in the ID register's upper half; the lower half is CONTRACT_VERSION
 HOST_REGS = [
     HostReg("REG_ID", 0x00, "RO", ID_MAGIC | CONTRACT_VERSION, "0x5049 in [31:16], CONTRACT_VERSION in [15:0] (ID_VALUE)"),
-    HostReg("REG_CONTROL", 0x01, "RW", 0, "bit0 ENABLE; bit1 CP_RESET (write 1: abort and reset the decoder, reads 0); any write clears STATUS.HALTED"),
-    HostReg("REG_STATUS", 0x02, "RO", 0, "bit0 RUNNING, bit1 HALTED, bit2 ERROR, bit3 PIPE_BUSY, bit4 RING_EMPTY, bit5 WAITING, bit6 IN_IB, bit7 COPYING"),
+    HostReg("REG_CONTROL", 0x01, "RW", 0, "bit0 ENABLE; bit1 CP_RESET (write 1: abort and reset the decoder, reads 0); bit2 NO_FAST_CLEAR (1: depth/stencil CLEARs are DMA fills even when ZS offers fast clear); any write clears STATUS.HALTED"),
+    HostReg("REG_STATUS", 0x02, "RO", 0, "bit0 RUNNING, bit1 HALTED, bit2 ERROR, bit3 PIPE_BUSY, bit4 RING_EMPTY, bit5 WAITING, bit6 IN_IB, bit7 COPYING (a COPY or a CLEAR waits or runs)"),
     HostReg("REG_RING_BASE", 0x03, "RW", 0, "ring byte address (dword aligned)"),
     HostReg("REG_RING_SIZE", 0x04, "RW", 0, "ring size in bytes (multiple of 4)"),
     HostReg("REG_RING_WPTR", 0x05, "RW", 0, "byte offset the host has written up to"),
@@ -305,17 +305,18 @@ STATUS_BITS = [Bit(n, b) for n, b in [
     ("STATUS_RUNNING", 0), ("STATUS_HALTED", 1), ("STATUS_ERROR", 2),
     ("STATUS_PIPE_BUSY", 3), ("STATUS_RING_EMPTY", 4), ("STATUS_WAITING", 5),
     ("STATUS_IN_IB", 6), ("STATUS_COPYING", 7)]]
-CONTROL_BITS = [Bit("CONTROL_ENABLE", 0), Bit("CONTROL_CP_RESET", 1)]
+CONTROL_BITS = [Bit("CONTROL_ENABLE", 0), Bit("CONTROL_CP_RESET", 1), Bit("CONTROL_NO_FAST_CLEAR", 2)]
 IRQ_BITS = [Bit("IRQ_END", 0), Bit("IRQ_ERROR", 1), Bit("IRQ_INTERRUPT", 2)]
 ERROR_CAUSES = [
     ErrorCause("ERR_NONE", 0, "no error"),
     ErrorCause("ERR_BAD_OPCODE", 1, "unknown opcode"),
     ErrorCause("ERR_BAD_LEN", 2, "len does not match the opcode"),
     ErrorCause("ERR_BAD_ARG", 3, "arg out of range (state index + len > FE_STATE_END, fence index >= 16, OP_DRAW_FE arg >= 16); COPY with overlapping ranges"),
-    ErrorCause("ERR_BAD_ADDR", 4, "ring, JUMP/CALL target or COPY range outside [VALID_BASE, VALID_LIMIT] or misaligned IB"),
+    ErrorCause("ERR_BAD_ADDR", 4, "ring, JUMP/CALL target, COPY range or CLEAR rectangle outside [VALID_BASE, VALID_LIMIT], misaligned IB, or CLEAR target base or pitch not dword aligned"),
     ErrorCause("ERR_STACK_OVERFLOW", 5, "CALL with RET_STACK_DEPTH return positions already pushed"),
     ErrorCause("ERR_STACK_UNDERFLOW", 6, "RET while executing the ring"),
     ErrorCause("ERR_WAIT_TIMEOUT", 7, "WAIT_REG not satisfied within WATCHDOG cycles"),
+    ErrorCause("ERR_BAD_CLEAR", 8, "OP_CLEAR arg is not CLEAR_COLOR alone or a non-empty subset of CLEAR_DEPTH | CLEAR_STENCIL (arg[11:3] must be 0)"),
 ]
 # Performance counters: one cycle counter, then busy/stalled/starved per unit.
 PERF_UNITS = ["CP", "IA", "SETUP", "COARSE", "FINE", "PW", "ZS"]  # ZS appended: earlier indices keep
@@ -443,7 +444,7 @@ STRUCTS = [
         Field("front", 1, "u", ""),
         Field("ds", 1, "ds_state_t", ""),
     ]),
-    Struct("clear_pkt_t", "ClearPkt", "CP -> ZS (depth/stencil) or the colour clear path: one OP_CLEAR, sent once the pipe is idle", [
+    Struct("clear_pkt_t", "ClearPkt", "CP -> ZS (depth/stencil fast clear) or the DMA fill: one OP_CLEAR with a non-empty rectangle, sent once the pipe is idle and the colour cache clean", [
         Field("color", 1, "u", "CLEAR_COLOR"),
         Field("depth", 1, "u", "CLEAR_DEPTH"),
         Field("stencil", 1, "u", "CLEAR_STENCIL"),

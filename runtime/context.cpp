@@ -58,14 +58,89 @@ Result Context::set_pretransformed_vertex_buffer(Resource* vb, uint32_t offset) 
   return Result::OK;
 }
 
-Result Context::set_render_target(Resource* rt) {
+Result Context::set_render_target(Resource* rt) { return set_render_targets(rt, nullptr); }
+
+Result Context::set_render_targets(Resource* rt, const DepthStencilView* dsv) {
+  Resource* ds = dsv ? dsv->resource() : nullptr;
+  if (dsv) {
+    if (!ds || !dev_.alive(ds)) return fail(Result::INVALID_ARG, "set_render_targets: the depth-stencil view's texture is not live");
+    if (ds->format() != Format::D24_UNORM_S8_UINT || !(ds->bind_flags() & BIND_DEPTH_STENCIL))
+      return fail(Result::INVALID_ARG, "set_render_targets: the depth-stencil view is not of a D24_UNORM_S8_UINT depth-stencil texture");
+  }
+  if (rt && ds && dev_.alive(rt)) {
+    if (rt->samples() != ds->samples())
+      return fail(Result::INVALID_ARG, "set_render_targets: the render target has " + std::to_string(rt->samples()) +
+                                           " samples, the depth-stencil view " + std::to_string(ds->samples()));
+    if (rt->width() != ds->width() || rt->height() != ds->height())
+      return fail(Result::INVALID_ARG, "set_render_targets: the render target is " + std::to_string(rt->width()) + "x" +
+                                           std::to_string(rt->height()) + ", the depth-stencil view " +
+                                           std::to_string(ds->width()) + "x" + std::to_string(ds->height()));
+  }
   if (rt) {
     if (!dev_.alive(rt)) return fail(Result::INVALID_ARG, "set_render_target: not a live resource of this device");
     if (rt->kind() != ResourceKind::TEXTURE2D || !(rt->bind_flags() & BIND_RENDER_TARGET))
       return fail(Result::INVALID_ARG, "set_render_target: the resource is not a texture created with BIND_RENDER_TARGET");
   }
   bind(api_.rt, rt);
+  bind(api_.ds, ds);
   return Result::OK;
+}
+
+Result Context::set_depth_stencil_state(const DepthStencilState* state, uint32_t stencil_ref) {
+  if (stencil_ref > 0xFFu) return fail(Result::INVALID_ARG, "set_depth_stencil_state: the stencil reference is 8 bits");
+  api_.ds_state = state ? *state : encode_depth_stencil_state(DepthStencilDesc{});
+  api_.stencil_ref = stencil_ref;
+  return Result::OK;
+}
+
+Result Context::encode_clear(const char* what, Resource* r, uint32_t flags, uint32_t value, const ClearRect& rect) {
+  const std::string w(what);
+  const uint32_t x0 = std::min(rect.x0, r->width()), x1 = std::min(rect.x1, r->width());
+  const uint32_t y0 = std::min(rect.y0, r->height()), y1 = std::min(rect.y1, r->height());
+  {
+    Device::Lock lk(dev_.mu_);
+    if (r->mapped_) return fail(Result::INVALID_CALL, w + ": the resource is mapped");
+  }
+  if (x0 >= x1 || y0 >= y1) return Result::OK;  // nothing to clear
+  Result res;
+  if (!reserve(1 + OP_CLEAR_LEN, &res)) return res;
+  const size_t pos = cw_.dwords().size();
+  cw_.clear(flags, address_of(r), r->pitch(), r->samples() == 4, x0, y0, x1, y1, value);
+  on_address(pos + 1, r, 0);
+  on_use(r, true);
+  return Result::OK;
+}
+
+Result Context::clear_render_target_view(Resource* rt, uint32_t rgba8) {
+  return clear_view(rt, rgba8, ClearRect{0, 0, MAX_RT_DIM, MAX_RT_DIM});
+}
+
+Result Context::clear_view(Resource* rt, uint32_t rgba8, const ClearRect& rect) {
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
+  if (recording_dropped()) return Result::OK;
+  if (!rt || !dev_.alive(rt)) return fail(Result::INVALID_ARG, "clear_render_target_view: not a live resource of this device");
+  if (rt->kind() != ResourceKind::TEXTURE2D || !(rt->bind_flags() & BIND_RENDER_TARGET))
+    return fail(Result::INVALID_ARG, "clear_render_target_view: the resource is not a texture created with BIND_RENDER_TARGET");
+  return encode_clear("clear_render_target_view", rt, 1u << CLEAR_COLOR_BIT, rgba8, rect);
+}
+
+Result Context::clear_depth_stencil_view(const DepthStencilView& dsv, uint32_t flags, float depth, uint8_t stencil) {
+  return clear_depth_stencil_rect(dsv, flags, depth, stencil, ClearRect{0, 0, MAX_RT_DIM, MAX_RT_DIM});
+}
+
+Result Context::clear_depth_stencil_rect(const DepthStencilView& dsv, uint32_t flags, float depth, uint8_t stencil,
+                                         const ClearRect& rect) {
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
+  if (recording_dropped()) return Result::OK;
+  Resource* ds = dsv.resource();
+  if (!ds || !dev_.alive(ds)) return fail(Result::INVALID_ARG, "clear_depth_stencil_view: the view's texture is not live");
+  if (flags == 0 || (flags & ~uint32_t{CLEAR_FLAG_DEPTH | CLEAR_FLAG_STENCIL}))
+    return fail(Result::INVALID_ARG, "clear_depth_stencil_view: flags must be CLEAR_FLAG_DEPTH and/or CLEAR_FLAG_STENCIL");
+  if (std::isnan(depth) || depth < 0.0f || depth > 1.0f)
+    return fail(Result::INVALID_ARG, "clear_depth_stencil_view: the depth must be in [0, 1]");
+  const uint32_t hw = ((flags & CLEAR_FLAG_DEPTH) ? 1u << CLEAR_DEPTH_BIT : 0u) |
+                      ((flags & CLEAR_FLAG_STENCIL) ? 1u << CLEAR_STENCIL_BIT : 0u);
+  return encode_clear("clear_depth_stencil_view", ds, hw, depth_to_d24(depth) | (uint32_t{stencil} << 24), rect);
 }
 
 Result Context::set_scissor(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) {
@@ -160,6 +235,7 @@ Result Context::set_rasterizer_state(const RasterizerDesc& d) {
 void Context::clear_state() {
   bind(api_.pt_vb, nullptr);
   bind(api_.rt, nullptr);
+  bind(api_.ds, nullptr);
   for (auto& b : api_.vbs) bind(b.buffer, nullptr);
   bind(api_.ib, nullptr);
   api_ = ApiState{};
@@ -256,6 +332,25 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
   d[FE_SCISSOR_X] = api_.scissor_x;
   d[FE_SCISSOR_Y] = api_.scissor_y;
   used |= bits(FE_VP_X, FE_SCISSOR_Y - FE_VP_X + 1);
+  // Depth and stencil: on only with a depth-stencil view bound (else the reset state, so draws
+  // without one encode no depth state at all).
+  d[FE_DEPTH] = STATE_RESET[FE_DEPTH];
+  d[FE_STENCIL] = STATE_RESET[FE_STENCIL];
+  d[FE_STENCIL_OPS] = STATE_RESET[FE_STENCIL_OPS];
+  if (api_.ds) {
+    if (api_.ds->samples() != api_.rt->samples() || api_.ds->width() != api_.rt->width() ||
+        api_.ds->height() != api_.rt->height())
+      return fail(Result::INVALID_CALL, w + ": the depth-stencil view does not match the render target");
+    d[FE_DS_BASE] = address_of(api_.ds);
+    d[FE_DS_PITCH] = api_.ds->pitch();
+    used |= bits(FE_DS_BASE, 2);
+    const DepthStencilState& st = api_.ds_state;
+    d[FE_DEPTH] = st.depth_word();
+    d[FE_STENCIL] = st.stencil_word();
+    if (st.stencil_word() & (1u << STENCIL_ENABLE_BIT)) d[FE_STENCIL] |= api_.stencil_ref << STENCIL_REF_LSB;
+    d[FE_STENCIL_OPS] = st.stencil_ops_word();
+  }
+  used |= bit(FE_DEPTH) | bit(FE_STENCIL) | bit(FE_STENCIL_OPS);
 
   Result r;
   if (!reserve(state_dwords(d, used) + 6, &r)) return r;
@@ -272,6 +367,7 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
   }
   if (indexed) on_use(api_.ib, false);
   on_use(api_.rt, true);
+  if (api_.ds) on_use(api_.ds, true);
   return Result::OK;
 }
 

@@ -92,6 +92,7 @@ void DeferredContext::on_state_emitted(size_t pos, uint32_t first, uint32_t last
   patch(FE_VB1_BASE, api_.vbs[1].buffer, api_.vbs[1].offset);
   patch(FE_IB_BASE, api_.ib, api_.ib_offset);
   patch(FE_RT_BASE, api_.rt, 0);
+  patch(FE_DS_BASE, api_.ds, 0);
 }
 
 void DeferredContext::on_use(Resource* r, bool write) {

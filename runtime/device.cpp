@@ -3,6 +3,7 @@
 // also result_name and the small Resource, CommandList and Fence methods.
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 
@@ -231,9 +232,70 @@ Result Device::create_texture2d(const TextureDesc& d, const void* init, Resource
     return error(Result::INVALID_ARG, "create_texture2d: pitch must be a multiple of 4, >= width * 4 * samples and < 65536");
   if (d.bind & (BIND_VERTEX_BUFFER | BIND_INDEX_BUFFER | BIND_CONSTANT_BUFFER))
     return error(Result::INVALID_ARG, "create_texture2d: buffer bind flags on a texture");
+  if (d.format != Format::R8G8B8A8_UNORM && d.format != Format::D24_UNORM_S8_UINT)
+    return error(Result::INVALID_ARG, "create_texture2d: the format must be R8G8B8A8_UNORM or D24_UNORM_S8_UINT");
+  if (d.format == Format::D24_UNORM_S8_UINT && (d.bind & (BIND_RENDER_TARGET | BIND_SHADER_RESOURCE)))
+    return error(Result::INVALID_ARG, "create_texture2d: a D24_UNORM_S8_UINT texture cannot be a render target or shader resource");
+  if (d.format != Format::D24_UNORM_S8_UINT && (d.bind & BIND_DEPTH_STENCIL))
+    return error(Result::INVALID_ARG, "create_texture2d: BIND_DEPTH_STENCIL needs the D24_UNORM_S8_UINT format");
   const Result r = create_resource(ResourceKind::TEXTURE2D, pitch * d.height, d.width, d.height, pitch, d.bind, init, out);
-  if (r == Result::OK) (*out)->samples_ = d.samples;
+  if (r == Result::OK) {
+    (*out)->samples_ = d.samples;
+    (*out)->format_ = d.format;
+  }
   return r;
+}
+
+DepthStencilState encode_depth_stencil_state(const DepthStencilDesc& d) {
+  const auto cmp = [](ComparisonFunc f) { return static_cast<uint32_t>(f) - 1; };
+  const auto sop = [](StencilOp o) { return static_cast<uint32_t>(o) - 1; };
+  const auto face = [&](const DepthStencilOpDesc& f) {
+    return (cmp(f.func) << SFACE_FUNC_LSB) | (sop(f.fail) << SFACE_FAIL_LSB) | (sop(f.depth_fail) << SFACE_ZFAIL_LSB) |
+           (sop(f.pass) << SFACE_PASS_LSB);
+  };
+  DepthStencilState s;
+  s.depth_ = d.depth_enable ? ((1u << DEPTH_ENABLE_BIT) | (cmp(d.depth_func) << DEPTH_FUNC_LSB) |
+                               (uint32_t{d.depth_write} << DEPTH_WRITE_BIT) | (uint32_t{d.late_z} << DEPTH_LATE_BIT) |
+                               (uint32_t{d.hiz} << DEPTH_HIZ_BIT))
+                            : 0u;
+  s.stencil_ = d.stencil_enable ? ((1u << STENCIL_ENABLE_BIT) | (uint32_t{d.stencil_read_mask} << STENCIL_READ_MASK_LSB) |
+                                   (uint32_t{d.stencil_write_mask} << STENCIL_WRITE_MASK_LSB))
+                                : FE_STENCIL_RESET;
+  s.ops_ = d.stencil_enable ? (face(d.front) << STENCIL_FRONT_LSB) | (face(d.back) << STENCIL_BACK_LSB) : FE_STENCIL_OPS_RESET;
+  return s;
+}
+
+uint32_t depth_to_d24(float depth) {
+  if (!(depth > 0.0f)) return 0;  // also NaN
+  if (depth >= 1.0f) return DEPTH_MAX;
+  return static_cast<uint32_t>(std::lround(static_cast<double>(depth) * DEPTH_MAX));
+}
+
+Result Device::create_depth_stencil_state(const DepthStencilDesc& d, DepthStencilState* out) {
+  if (!out) return error(Result::INVALID_ARG, "create_depth_stencil_state: out is null");
+  const auto cmp_ok = [](ComparisonFunc f) { return static_cast<uint32_t>(f) >= 1 && static_cast<uint32_t>(f) <= 8; };
+  const auto op_ok = [](StencilOp o) { return static_cast<uint32_t>(o) >= 1 && static_cast<uint32_t>(o) <= 8; };
+  if (!cmp_ok(d.depth_func)) return error(Result::INVALID_ARG, "create_depth_stencil_state: bad depth function");
+  for (const DepthStencilOpDesc* f : {&d.front, &d.back}) {
+    const char* which = f == &d.front ? "front" : "back";
+    if (!cmp_ok(f->func))
+      return error(Result::INVALID_ARG, std::string("create_depth_stencil_state: bad ") + which + " stencil function");
+    if (!op_ok(f->fail) || !op_ok(f->depth_fail) || !op_ok(f->pass))
+      return error(Result::INVALID_ARG, std::string("create_depth_stencil_state: bad ") + which + " stencil operation");
+  }
+  *out = encode_depth_stencil_state(d);
+  return Result::OK;
+}
+
+Result Device::create_depth_stencil_view(Resource* tex, DepthStencilView* out) {
+  if (!out) return error(Result::INVALID_ARG, "create_depth_stencil_view: out is null");
+  if (!tex || !alive(tex)) return error(Result::INVALID_ARG, "create_depth_stencil_view: not a live resource of this device");
+  if (tex->kind() != ResourceKind::TEXTURE2D || tex->format() != Format::D24_UNORM_S8_UINT ||
+      !(tex->bind_flags() & BIND_DEPTH_STENCIL))
+    return error(Result::INVALID_ARG,
+                 "create_depth_stencil_view: the resource is not a D24_UNORM_S8_UINT texture created with BIND_DEPTH_STENCIL");
+  out->res_ = tex;
+  return Result::OK;
 }
 
 Result Device::create_resource(ResourceKind kind, uint32_t size, uint32_t w, uint32_t h, uint32_t pitch,

@@ -49,7 +49,12 @@ enum BindFlags : uint32_t {
   BIND_CONSTANT_BUFFER = 1u << 2,
   BIND_SHADER_RESOURCE = 1u << 3,  // textures
   BIND_RENDER_TARGET = 1u << 4,
+  BIND_DEPTH_STENCIL = 1u << 5,    // a D24_UNORM_S8_UINT texture a depth-stencil view is made of
 };
+
+// Texture formats (DXGI_FORMAT): RGBA8 colour, or the depth-stencil format D24_UNORM_S8_UINT (one
+// dword per sample: depth [23:0], stencil [31:24]; docs/depth.md section 2).
+enum class Format : uint32_t { R8G8B8A8_UNORM = 0, D24_UNORM_S8_UINT = 1 };
 
 enum class ResourceKind { BUFFER, TEXTURE2D };
 
@@ -73,6 +78,7 @@ struct TextureDesc {
   uint32_t pitch = 0;  // bytes per row, 0: width * 4 * samples; a multiple of 4, >= width * 4 * samples
   uint32_t bind = 0;
   uint32_t samples = 1;  // 1, or 4: a 4x MSAA render target (4 RGBA8 samples per pixel, docs/numerics.md section 6)
+  Format format = Format::R8G8B8A8_UNORM;  // D24_UNORM_S8_UINT: BIND_DEPTH_STENCIL, no BIND_RENDER_TARGET
 };
 
 struct DeviceDesc {
@@ -133,6 +139,7 @@ class Resource {
   uint32_t height() const { return height_; }
   uint32_t pitch() const { return pitch_; }
   uint32_t samples() const { return samples_; }
+  Format format() const { return format_; }
   uint32_t gpu_address() const { return addr_.load(); }  // the current allocation
   uint64_t last_gpu_read() const { return last_read_.load(); }
   uint64_t last_gpu_write() const { return last_write_.load(); }
@@ -151,6 +158,7 @@ class Resource {
   Device* dev_ = nullptr;
   ResourceKind kind_ = ResourceKind::BUFFER;
   uint32_t bind_ = 0, size_ = 0, width_ = 0, height_ = 0, pitch_ = 0, samples_ = 1;
+  Format format_ = Format::R8G8B8A8_UNORM;
   std::atomic<int> refs_{1};
   std::atomic<uint32_t> addr_{0};
   std::atomic<uint64_t> last_read_{0}, last_write_{0};
@@ -262,6 +270,77 @@ struct Matrix4 {
   static Matrix4 identity() { return {}; }
 };
 
+// ---- Depth and stencil (docs/runtime.md "Depth and stencil", docs/depth.md) ---------------------
+
+// D3D11_COMPARISON_FUNC and D3D11_STENCIL_OP, with D3D11's values (the hardware's CMP_* and SOP_*
+// are these minus one).
+enum class ComparisonFunc : uint32_t {
+  NEVER = 1, LESS = 2, EQUAL = 3, LESS_EQUAL = 4, GREATER = 5, NOT_EQUAL = 6, GREATER_EQUAL = 7, ALWAYS = 8
+};
+enum class StencilOp : uint32_t { KEEP = 1, ZERO = 2, REPLACE = 3, INCR_SAT = 4, DECR_SAT = 5, INVERT = 6, INCR = 7, DECR = 8 };
+
+// D3D11_DEPTH_STENCILOP_DESC.
+struct DepthStencilOpDesc {
+  StencilOp fail = StencilOp::KEEP;
+  StencilOp depth_fail = StencilOp::KEEP;
+  StencilOp pass = StencilOp::KEEP;
+  ComparisonFunc func = ComparisonFunc::ALWAYS;
+};
+
+// D3D11_DEPTH_STENCIL_DESC (defaults are D3D11's), plus two Pineda switches.
+struct DepthStencilDesc {
+  bool depth_enable = true;
+  bool depth_write = true;  // D3D11_DEPTH_WRITE_MASK_ALL (false: ZERO)
+  ComparisonFunc depth_func = ComparisonFunc::LESS;
+  bool stencil_enable = false;
+  uint8_t stencil_read_mask = 0xFF;
+  uint8_t stencil_write_mask = 0xFF;
+  DepthStencilOpDesc front, back;
+  bool late_z = false;  // FE_DEPTH.DEPTH_LATE: test after the pixel stage (same results)
+  bool hiz = true;      // FE_DEPTH.DEPTH_HIZ: hierarchical Z may reject tiles (with the depth test on)
+};
+
+// A validated depth-stencil state (Device::create_depth_stencil_state): a small immutable value
+// (like InputLayout), copied by set_depth_stencil_state. It holds the FE_DEPTH, FE_STENCIL (without
+// the reference) and FE_STENCIL_OPS words.
+class DepthStencilState {
+ public:
+  friend DepthStencilState encode_depth_stencil_state(const DepthStencilDesc& d);
+  uint32_t depth_word() const { return depth_; }
+  uint32_t stencil_word() const { return stencil_; }  // STENCIL_REF = 0
+  uint32_t stencil_ops_word() const { return ops_; }
+
+ private:
+  friend class Device;
+  friend class Context;
+  uint32_t depth_ = 0, stencil_ = FE_STENCIL_RESET, ops_ = FE_STENCIL_OPS_RESET;
+};
+// The state words of a desc (the caller has validated it: Device::create_depth_stencil_state).
+DepthStencilState encode_depth_stencil_state(const DepthStencilDesc& d);
+
+// A depth-stencil view (Device::create_depth_stencil_view) of a D24_UNORM_S8_UINT texture created
+// with BIND_DEPTH_STENCIL. A small value that names the texture; it holds no reference (binding it
+// does, like binding the texture).
+class DepthStencilView {
+ public:
+  Resource* resource() const { return res_; }
+
+ private:
+  friend class Device;
+  Resource* res_ = nullptr;
+};
+
+// ClearDepthStencilView flags (D3D11_CLEAR_FLAG).
+enum ClearFlags : uint32_t { CLEAR_FLAG_DEPTH = 1, CLEAR_FLAG_STENCIL = 2 };
+
+// A rectangle of pixels, half-open (D3D11_RECT): x0 <= x < x1, y0 <= y < y1.
+struct ClearRect {
+  uint32_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+
+// D24 UNORM of a depth in [0, 1] (clamped; NaN is 0): round(depth * DEPTH_MAX), ties away from 0.
+uint32_t depth_to_d24(float depth);
+
 struct VertexBufferBinding {
   Resource* buffer = nullptr;
   uint32_t stride = 0;   // bytes between elements (a multiple of 4, at most 0xFFFF; 0: every element the same)
@@ -276,6 +355,9 @@ struct ApiState {
   uint32_t color = 0;
   // Shared by both kinds of draw.
   Resource* rt = nullptr;
+  Resource* ds = nullptr;  // the depth-stencil view's texture (front-end draws only)
+  DepthStencilState ds_state = encode_depth_stencil_state(DepthStencilDesc{});  // D3D11's default state
+  uint32_t stencil_ref = 0;
   uint32_t scissor_x = ST_SCISSOR_X_RESET, scissor_y = ST_SCISSOR_Y_RESET;
   // The geometry front end (draw, draw_indexed, draw_instanced, draw_indexed_instanced: OP_DRAW_FE).
   InputLayout layout;
@@ -303,7 +385,24 @@ class Context {
   Context& operator=(const Context&) = delete;
 
   // ---- state shared by both kinds of draw
+  // OMSetRenderTargets with no depth-stencil view (one bound before is unbound).
   Result set_render_target(Resource* rt);
+  // OMSetRenderTargets: a render target and a depth-stencil view (null: none). Both bound must
+  // have the same width, height and sample count. The depth-stencil view is used by front-end
+  // draws (draw*): pre-transformed draws have no depth.
+  Result set_render_targets(Resource* rt, const DepthStencilView* dsv);
+  // OMSetDepthStencilState: null sets D3D11's default state (depth test LESS with writes, no
+  // stencil). Depth and stencil only act while a depth-stencil view is bound.
+  Result set_depth_stencil_state(const DepthStencilState* state, uint32_t stencil_ref);
+  // ClearRenderTargetView (an OP_CLEAR of the whole target) and D3D11.1's ClearView with one
+  // rectangle (clipped to the target; an empty one clears nothing). RGBA8 value.
+  Result clear_render_target_view(Resource* rt, uint32_t rgba8);
+  Result clear_view(Resource* rt, uint32_t rgba8, const ClearRect& rect);
+  // ClearDepthStencilView: CLEAR_FLAG_DEPTH and/or CLEAR_FLAG_STENCIL (not 0), the depth (in [0, 1],
+  // stored as depth_to_d24) and the stencil value; optionally only a rectangle (Pineda extension).
+  Result clear_depth_stencil_view(const DepthStencilView& dsv, uint32_t flags, float depth, uint8_t stencil);
+  Result clear_depth_stencil_rect(const DepthStencilView& dsv, uint32_t flags, float depth, uint8_t stencil,
+                                  const ClearRect& rect);
   // Pixels x0 <= x < x1, y0 <= y < y1 (clipped to the target by the hardware).
   Result set_scissor(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1);
   void clear_state();  // everything unbound, defaults (the device-creation state)
@@ -403,6 +502,8 @@ class Context {
   // After a command list that wrote the registers of `written` (and the ST_* registers, always).
   void forget_state(uint64_t written);
   Result check_copy(Resource* dst, uint32_t dst_offset, Resource* src, uint32_t src_offset, uint32_t bytes);
+  // One OP_CLEAR of `r` (rect clipped to it), `flags` = CLEAR_COLOR or CLEAR_DEPTH | CLEAR_STENCIL bits.
+  Result encode_clear(const char* what, Resource* r, uint32_t flags, uint32_t value, const ClearRect& rect);
   Result check_fence(Fence* f, const char* what);
   static HwState default_hw_state();
 
@@ -557,6 +658,11 @@ class Device {
   Result create_input_layout(const std::vector<InputElement>& elements, InputLayout* out) {
     return create_input_layout(elements.data(), static_cast<uint32_t>(elements.size()), out);
   }
+  // CreateDepthStencilState: valid functions and operations.
+  Result create_depth_stencil_state(const DepthStencilDesc& desc, DepthStencilState* out);
+  // CreateDepthStencilView: `tex` must be a live D24_UNORM_S8_UINT texture created with
+  // BIND_DEPTH_STENCIL (a depth view of a colour texture is INVALID_ARG).
+  Result create_depth_stencil_view(Resource* tex, DepthStencilView* out);
   // A user fence in a free FENCE register (host-written with the initial value). OUT_OF_MEMORY
   // when all 15 registers besides the Device's own are taken (or still retiring).
   Result create_fence(const FenceDesc& desc, Fence** out);

@@ -31,6 +31,13 @@ SceneImage scene_fe_torus_strip(uint32_t seed);
 SceneImage scene_fe_instanced(uint32_t seed);
 SceneImage scene_fe_bunny(const std::string& name, uint32_t seed, size_t triangles, bool optimise);
 
+// scenes_depth.cpp: CLEAR, depth and stencil (issue 14).
+SceneImage scene_clear_rects(uint32_t seed, uint32_t samples);
+SceneImage scene_ds_bunny(const std::string& name, uint32_t seed, size_t triangles, uint32_t samples);
+SceneImage scene_ds_interpenetrate(uint32_t seed, uint32_t samples);
+SceneImage scene_ds_stencil(uint32_t seed);
+SceneImage scene_ds_funcs(uint32_t seed);
+
 // scenes_glmark2.cpp: glmark2-data models through assimp (sim/model_render.h).
 SceneImage scene_glmark2(const std::string& name, const std::string& model, const std::string& texture,
                          uint32_t size, double yaw, double pitch, const std::array<double, 3>& rotate, uint32_t seed);

@@ -96,6 +96,17 @@ CommandWriter& CommandWriter::copy(uint32_t src, uint32_t dst, uint32_t bytes) {
   return *this;
 }
 
+CommandWriter& CommandWriter::clear(uint32_t flags, uint32_t base, uint32_t pitch, bool msaa, uint32_t x0,
+                                    uint32_t y0, uint32_t x1, uint32_t y1, uint32_t value) {
+  dw_.push_back(header(OP_CLEAR, flags, OP_CLEAR_LEN));
+  dw_.push_back(base);
+  dw_.push_back((pitch & 0xFFFFu) | (uint32_t{msaa} << RT_MSAA_BIT));
+  dw_.push_back((x0 & 0xFFFFu) | (x1 << 16));
+  dw_.push_back((y0 & 0xFFFFu) | (y1 << 16));
+  dw_.push_back(value);
+  return *this;
+}
+
 CommandWriter& CommandWriter::end() {
   dw_.push_back(header(OP_END, 0, OP_END_LEN));
   return *this;

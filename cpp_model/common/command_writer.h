@@ -43,6 +43,9 @@ class CommandWriter {
   CommandWriter& ret();
   CommandWriter& interrupt(uint32_t payload);
   CommandWriter& copy(uint32_t src, uint32_t dst, uint32_t bytes);
+  // CLEAR: flags = CLEAR_* bits (arg), rectangle [x0, x1) x [y0, y1) in pixels, value.
+  CommandWriter& clear(uint32_t flags, uint32_t base, uint32_t pitch, bool msaa, uint32_t x0, uint32_t y0,
+                       uint32_t x1, uint32_t y1, uint32_t value);
   CommandWriter& end();
   CommandWriter& raw(uint32_t dword);  // any dword (e.g. a malformed header in a test)
 

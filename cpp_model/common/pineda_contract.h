@@ -12,7 +12,7 @@
 
 namespace pineda {
 
-constexpr uint32_t CONTRACT_VERSION = 9u;  // bumped whenever any packet, encoding or register changes
+constexpr uint32_t CONTRACT_VERSION = 10u;  // bumped whenever any packet, encoding or register changes
 constexpr uint32_t COORD_W = 24u;  // snapped coordinate width: signed 16.8 fixed point
 constexpr uint32_t COORD_FRAC = 8u;  // fractional bits of a snapped coordinate
 constexpr uint32_t DELTA_W = 25u;  // edge coefficient width (difference of two COORD_W values)
@@ -84,7 +84,7 @@ constexpr uint32_t OP_RET = 7u;  // return from the current IB (an IB that runs 
 constexpr uint32_t OP_INTERRUPT = 8u;  // INT_PAYLOAD = payload, IRQ cause INTERRUPT
 constexpr uint32_t OP_COPY = 9u;  // payload = src byte address, dst byte address, byte count (DMA, any alignment)
 constexpr uint32_t OP_DRAW_FE = 10u;  // a front-end draw (object-space vertices, transform, clip): payload = first, count, base_vertex, instance_count, start_instance; arg[11:4] must be 0
-constexpr uint32_t OP_CLEAR = 11u;  // clear a rectangle of a target (docs/depth.md): payload = target byte address, pitch [15:0] | 4x MSAA [16], x0 [15:0] | x1 [31:16], y0 | y1 << 16 (half-open, clamped to MAX_RT_DIM), value; arg[2:0] must name the colour target alone or depth and/or stencil
+constexpr uint32_t OP_CLEAR = 11u;  // clear a rectangle of a target (docs/depth.md): payload = target byte address, pitch [15:0] | 4x MSAA [16], x0 [15:0] | x1 [31:16], y0 | y1 << 16 (half-open, clamped to MAX_RT_DIM; empty = no-op), value; base and pitch dword aligned; arg[2:0] must name the colour target alone or depth and/or stencil (else ERR_BAD_CLEAR)
 constexpr uint32_t OP_END = 15u;  // stop; STATUS.HALTED, IRQ cause END
 constexpr uint32_t OP_DRAW_LEN = 2u;  // payload dwords of OP_DRAW
 constexpr uint32_t OP_WRITE_REG_LEN = 1u;  // payload dwords of OP_WRITE_REG
@@ -146,8 +146,8 @@ constexpr uint32_t FE_SCISSOR_X_RESET = 4294901760u;
 constexpr uint32_t FE_SCISSOR_Y_RESET = 4294901760u;
 constexpr uint32_t FE_STENCIL_OPS_RESET = 458759u;
 constexpr uint32_t REG_ID = 0u;  // RO: 0x5049 in [31:16], CONTRACT_VERSION in [15:0] (ID_VALUE)
-constexpr uint32_t REG_CONTROL = 1u;  // RW: bit0 ENABLE; bit1 CP_RESET (write 1: abort and reset the decoder, reads 0); any write clears STATUS.HALTED
-constexpr uint32_t REG_STATUS = 2u;  // RO: bit0 RUNNING, bit1 HALTED, bit2 ERROR, bit3 PIPE_BUSY, bit4 RING_EMPTY, bit5 WAITING, bit6 IN_IB, bit7 COPYING
+constexpr uint32_t REG_CONTROL = 1u;  // RW: bit0 ENABLE; bit1 CP_RESET (write 1: abort and reset the decoder, reads 0); bit2 NO_FAST_CLEAR (1: depth/stencil CLEARs are DMA fills even when ZS offers fast clear); any write clears STATUS.HALTED
+constexpr uint32_t REG_STATUS = 2u;  // RO: bit0 RUNNING, bit1 HALTED, bit2 ERROR, bit3 PIPE_BUSY, bit4 RING_EMPTY, bit5 WAITING, bit6 IN_IB, bit7 COPYING (a COPY or a CLEAR waits or runs)
 constexpr uint32_t REG_RING_BASE = 3u;  // RW: ring byte address (dword aligned)
 constexpr uint32_t REG_RING_SIZE = 4u;  // RW: ring size in bytes (multiple of 4)
 constexpr uint32_t REG_RING_WPTR = 5u;  // RW: byte offset the host has written up to
@@ -163,7 +163,7 @@ constexpr uint32_t REG_WATCHDOG = 14u;  // RW: WAIT_REG watchdog in cycles (0 = 
 constexpr uint32_t REG_IB_DEPTH = 15u;  // RO: return-stack entries in use
 constexpr uint32_t REG_FENCE0 = 16u;  // RW: fence registers FENCE0..FENCE15 at 0x10..0x1F
 constexpr uint32_t REG_PERF0 = 64u;  // RO: performance counters, see PERF_* (index = REG_PERF0 + PERF_x)
-constexpr uint32_t ID_VALUE = 1346961417u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+constexpr uint32_t ID_VALUE = 1346961418u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
 constexpr uint32_t VALID_LIMIT_RESET = 4294967295u;  // reset value of REG_VALID_LIMIT
 constexpr uint32_t STATUS_RUNNING = 0u;  // STATUS bit index
 constexpr uint32_t STATUS_HALTED = 1u;  // STATUS bit index
@@ -178,14 +178,16 @@ constexpr uint32_t IRQ_ERROR = 1u;  // IRQ bit index
 constexpr uint32_t IRQ_INTERRUPT = 2u;  // IRQ bit index
 constexpr uint32_t CONTROL_ENABLE = 0u;  // CONTROL bit index
 constexpr uint32_t CONTROL_CP_RESET = 1u;  // CONTROL bit index
+constexpr uint32_t CONTROL_NO_FAST_CLEAR = 2u;  // CONTROL bit index
 constexpr uint32_t ERR_NONE = 0u;  // no error
 constexpr uint32_t ERR_BAD_OPCODE = 1u;  // unknown opcode
 constexpr uint32_t ERR_BAD_LEN = 2u;  // len does not match the opcode
 constexpr uint32_t ERR_BAD_ARG = 3u;  // arg out of range (state index + len > FE_STATE_END, fence index >= 16, OP_DRAW_FE arg >= 16); COPY with overlapping ranges
-constexpr uint32_t ERR_BAD_ADDR = 4u;  // ring, JUMP/CALL target or COPY range outside [VALID_BASE, VALID_LIMIT] or misaligned IB
+constexpr uint32_t ERR_BAD_ADDR = 4u;  // ring, JUMP/CALL target, COPY range or CLEAR rectangle outside [VALID_BASE, VALID_LIMIT], misaligned IB, or CLEAR target base or pitch not dword aligned
 constexpr uint32_t ERR_STACK_OVERFLOW = 5u;  // CALL with RET_STACK_DEPTH return positions already pushed
 constexpr uint32_t ERR_STACK_UNDERFLOW = 6u;  // RET while executing the ring
 constexpr uint32_t ERR_WAIT_TIMEOUT = 7u;  // WAIT_REG not satisfied within WATCHDOG cycles
+constexpr uint32_t ERR_BAD_CLEAR = 8u;  // OP_CLEAR arg is not CLEAR_COLOR alone or a non-empty subset of CLEAR_DEPTH | CLEAR_STENCIL (arg[11:3] must be 0)
 constexpr uint32_t MEM_LC_CP = 0u;  // line-port client id (mem_line_req_t.src)
 constexpr uint32_t MEM_LC_IA = 1u;  // line-port client id (mem_line_req_t.src)
 constexpr uint32_t MEM_LC_PW = 2u;  // line-port client id (mem_line_req_t.src)
@@ -1084,7 +1086,7 @@ struct QuadPkt {
   }
 };
 
-// CP -> ZS (depth/stencil) or the colour clear path: one OP_CLEAR, sent once the pipe is idle (SV clear_pkt_t, 144 bits)
+// CP -> ZS (depth/stencil fast clear) or the DMA fill: one OP_CLEAR with a non-empty rectangle, sent once the pipe is idle and the colour cache clean (SV clear_pkt_t, 144 bits)
 struct ClearPkt {
   static constexpr int WIDTH = 144;
   static constexpr int WORDS = 5;

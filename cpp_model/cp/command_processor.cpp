@@ -7,7 +7,7 @@ namespace pineda::model {
 
 namespace {
 constexpr uint32_t kIrqBits = (1u << IRQ_END) | (1u << IRQ_ERROR) | (1u << IRQ_INTERRUPT);
-constexpr uint32_t kControlBits = 1u << CONTROL_ENABLE;  // CP_RESET is a strobe, reads 0
+constexpr uint32_t kControlBits = (1u << CONTROL_ENABLE) | (1u << CONTROL_NO_FAST_CLEAR);  // CP_RESET is a strobe, reads 0
 }  // namespace
 
 CommandProcessor::CommandProcessor(const Memory& mem) : mem_(mem) { reset(); }
@@ -29,6 +29,7 @@ void CommandProcessor::reset() {
   wait_ = wait_geq_ = false;
   wait_idx_ = wait_val_ = 0;
   pending_copy_.reset();
+  pending_clear_.reset();
   pending_fe_.reset();
   path_fe_ = false;
   ib_base_ = ib_size_ = 0;
@@ -36,6 +37,7 @@ void CommandProcessor::reset() {
   dwords_decoded_ = 0;
   fence_log_.clear();
   copy_log_.clear();
+  clear_log_.clear();
   pending_eop_.clear();
 }
 
@@ -52,6 +54,7 @@ void CommandProcessor::cp_reset() {
   halted_ = false;
   rptr_ = wptr_;
   pending_copy_.reset();
+  pending_clear_.reset();
 }
 
 uint32_t CommandProcessor::reg_read(uint32_t idx) const {
@@ -211,6 +214,33 @@ std::optional<CopyJob> CommandProcessor::take_copy() {
   return c;
 }
 
+std::optional<ClearPkt> CommandProcessor::take_clear() {
+  auto c = pending_clear_;
+  pending_clear_.reset();
+  return c;
+}
+
+bool CommandProcessor::clear_arg_ok(uint32_t arg) {
+  const uint32_t f = arg & 7u;
+  return (arg >> 3) == 0 && (f == (1u << CLEAR_COLOR_BIT) || (f != 0 && ((f >> CLEAR_COLOR_BIT) & 1u) == 0));
+}
+
+ClearPkt CommandProcessor::make_clear(uint32_t arg, const std::array<uint32_t, 5>& p) {
+  ClearPkt c;
+  c.color = (arg >> CLEAR_COLOR_BIT) & 1u;
+  c.depth = (arg >> CLEAR_DEPTH_BIT) & 1u;
+  c.stencil = (arg >> CLEAR_STENCIL_BIT) & 1u;
+  c.target.base = p[0];
+  c.target.pitch = bits::field(p[1], RT_PITCH_MSB, RT_PITCH_LSB);
+  c.target.msaa = bits::field(p[1], RT_MSAA_BIT, RT_MSAA_BIT);
+  c.rect.x0 = std::min<uint32_t>(p[2] & 0xFFFFu, MAX_RT_DIM);
+  c.rect.x1 = std::min<uint32_t>(p[2] >> 16, MAX_RT_DIM);
+  c.rect.y0 = std::min<uint32_t>(p[3] & 0xFFFFu, MAX_RT_DIM);
+  c.rect.y1 = std::min<uint32_t>(p[3] >> 16, MAX_RT_DIM);
+  c.value = p[4];
+  return c;
+}
+
 std::optional<IDrawPkt> CommandProcessor::take_fe() {
   auto p = pending_fe_;
   pending_fe_.reset();
@@ -270,6 +300,7 @@ std::optional<DrawPkt> CommandProcessor::step() {
       case OP_END: cause = len != OP_END_LEN ? ERR_BAD_LEN : ERR_NONE; break;
       case OP_INTERRUPT: cause = len != OP_INTERRUPT_LEN ? ERR_BAD_LEN : ERR_NONE; break;
       case OP_COPY: cause = len != OP_COPY_LEN ? ERR_BAD_LEN : ERR_NONE; break;
+      case OP_CLEAR: cause = len != OP_CLEAR_LEN ? ERR_BAD_LEN : !clear_arg_ok(arg) ? ERR_BAD_CLEAR : ERR_NONE; break;
       default: cause = ERR_BAD_OPCODE; break;
     }
     if (cause != ERR_BAD_OPCODE && cause != ERR_BAD_LEN && in_ib_ && len + 1 > rem_at_dword) {
@@ -401,6 +432,23 @@ std::optional<DrawPkt> CommandProcessor::step() {
         } else {
           pending_copy_ = CopyJob{src, dst, n, header_addr_};
           copy_log_.push_back(*pending_copy_);
+        }
+      }
+      break;
+    case OP_CLEAR:
+      if (last) {
+        const ClearPkt c = make_clear(arg_, payload_);
+        if (c.rect.x0 >= c.rect.x1 || c.rect.y0 >= c.rect.y1) break;  // empty: nothing to do
+        // Bytes from the first sample of the first row to the last of the last row.
+        const uint64_t bpp = c.target.msaa ? 16 : 4;
+        const uint64_t first = c.target.base + c.rect.y0 * c.target.pitch + c.rect.x0 * bpp;
+        const uint64_t end = c.target.base + (c.rect.y1 - 1) * c.target.pitch + c.rect.x1 * bpp;
+        if ((c.target.base & 3u) != 0 || (c.target.pitch & 3u) != 0 || first < valid_base_ ||
+            end - 1 > uint64_t{valid_limit_}) {
+          fail_at_header(ERR_BAD_ADDR);
+        } else {
+          pending_clear_ = c;
+          clear_log_.push_back(c);
         }
       }
       break;

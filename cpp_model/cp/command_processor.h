@@ -23,6 +23,13 @@
 // RTL's order at SETUP.
 // COPY is handed to the DMA: the completed copy is returned by take_copy() (the Gpu runs it
 // before decoding on; in the model all earlier work has completed at that point).
+// CLEAR (docs/depth.md section 5): the header's arg must be CLEAR_COLOR alone or a non-empty
+// subset of CLEAR_DEPTH | CLEAR_STENCIL (else ERR_BAD_CLEAR); at the last payload dword the
+// rectangle is clamped to MAX_RT_DIM (an empty one makes the CLEAR a no-op), the target's base
+// and pitch must be dword aligned and the bytes from the rectangle's first sample to its last
+// inside [VALID_BASE, VALID_LIMIT] (else ERR_BAD_ADDR, RPTR back on the header). The ClearPkt is
+// returned by take_clear(); clear_to_zs() says whether it goes to ZS's fast clear (a depth or
+// stencil clear, ZS offers fast clear and CONTROL.NO_FAST_CLEAR is 0) or to the DMA fill.
 #pragma once
 
 #include <array>
@@ -66,6 +73,17 @@ class CommandProcessor {
   std::optional<DrawPkt> step();
   // The COPY decoded by the last step(), if any (to be executed before decoding on).
   std::optional<CopyJob> take_copy();
+  // The CLEAR decoded by the last step(), if any (executed like a COPY, before decoding on).
+  std::optional<ClearPkt> take_clear();
+  // ZS offers depth/stencil fast clear (the RTL's zs_fast_clear_i); false until ZS exists.
+  void set_zs_fast_clear(bool on) { zs_fast_clear_ = on; }
+  bool clear_to_zs(const ClearPkt& c) const {
+    return c.color == 0 && zs_fast_clear_ && ((control_ >> CONTROL_NO_FAST_CLEAR) & 1u) == 0;
+  }
+  // The CLEAR header's arg is valid: CLEAR_COLOR alone or a non-empty depth/stencil subset.
+  static bool clear_arg_ok(uint32_t arg);
+  // The CLEAR payload as a ClearPkt with the rectangle clamped (flags from arg).
+  static ClearPkt make_clear(uint32_t arg, const std::array<uint32_t, 5>& payload);
   // The front-end packet (state write, DRAW_FE draw or token) decoded by the last step(), if any.
   std::optional<IDrawPkt> take_fe();
   bool fe_path() const { return path_fe_; }  // the last draw was a DRAW_FE
@@ -94,6 +112,7 @@ class CommandProcessor {
   // Fence writes in the order they land (end-of-pipe ones at completion).
   const std::vector<FenceWrite>& fence_writes() const { return fence_log_; }
   const std::vector<CopyJob>& copies() const { return copy_log_; }
+  const std::vector<ClearPkt>& clears() const { return clear_log_; }
 
   // The draw packet for DRAW(first_vertex, count) under draw state `st` (contract section 4).
   static DrawPkt make_draw(const std::array<uint32_t, NUM_STATE>& st, uint32_t first_vertex, uint32_t count,
@@ -134,6 +153,8 @@ class CommandProcessor {
   uint32_t wait_idx_ = 0, wait_val_ = 0;
   bool wait_geq_ = false;
   std::optional<CopyJob> pending_copy_;
+  std::optional<ClearPkt> pending_clear_;
+  bool zs_fast_clear_ = false;
   std::optional<IDrawPkt> pending_fe_;
   bool path_fe_ = false;
   uint32_t ib_base_ = 0, ib_size_ = 0;  // FE_IB_BASE, FE_IB_SIZE
@@ -142,6 +163,7 @@ class CommandProcessor {
   std::vector<FenceWrite> fence_log_;
   std::deque<FenceWrite> pending_eop_;
   std::vector<CopyJob> copy_log_;
+  std::vector<ClearPkt> clear_log_;
 };
 
 }  // namespace pineda::model

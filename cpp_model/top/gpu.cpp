@@ -218,6 +218,16 @@ RunResult Gpu::run(uint64_t max_dwords) {
       ++stats_.copies;
       stats_.bytes_copied = dma_.bytes_copied();
     }
+    if (auto c = cp_.take_clear()) {
+      flush_pixels();  // like a COPY: every earlier pixel in memory first
+      if (cp_.clear_to_zs(*c)) {
+        // ZS's fast clear (none yet: clear_to_zs() is false until ZS offers it).
+      } else {
+        dma_.fill(*c, mem_, [this] { poll_abort(); });
+      }
+      ++stats_.clears;
+      stats_.bytes_filled = dma_.bytes_filled();
+    }
   }
   if (cp_.error()) {
     flush_pixels();  // the CP stopped: end of the frame

@@ -68,6 +68,8 @@ struct Stats {
   uint64_t dwords_decoded = 0;         // ring and IB dwords decoded by the CP
   uint64_t copies = 0;                 // COPY commands executed by the DMA
   uint64_t bytes_copied = 0;
+  uint64_t clears = 0;                 // CLEAR commands executed (DMA fill or ZS fast clear)
+  uint64_t bytes_filled = 0;           // bytes written by the DMA fill
   // Geometry front end (DRAW_FE).
   uint64_t fe_draws = 0;
   uint64_t fe_state_writes = 0;

@@ -3,7 +3,7 @@
 // The contract between the RTL and the C++ golden model: see docs/contract.md.
 package pineda_pkg;
 
-  localparam int unsigned CONTRACT_VERSION = 32'd9;  // bumped whenever any packet, encoding or register changes
+  localparam int unsigned CONTRACT_VERSION = 32'd10;  // bumped whenever any packet, encoding or register changes
   localparam int unsigned COORD_W = 32'd24;  // snapped coordinate width: signed 16.8 fixed point
   localparam int unsigned COORD_FRAC = 32'd8;  // fractional bits of a snapped coordinate
   localparam int unsigned DELTA_W = 32'd25;  // edge coefficient width (difference of two COORD_W values)
@@ -93,7 +93,7 @@ package pineda_pkg;
   localparam int unsigned FE_SCISSOR_X_RESET = 32'd4294901760;
   localparam int unsigned FE_SCISSOR_Y_RESET = 32'd4294901760;
   localparam int unsigned FE_STENCIL_OPS_RESET = 32'd458759;
-  localparam int unsigned ID_VALUE = 32'd1346961417;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+  localparam int unsigned ID_VALUE = 32'd1346961418;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
   localparam int unsigned VALID_LIMIT_RESET = 32'd4294967295;  // reset value of REG_VALID_LIMIT
   localparam int unsigned STATUS_RUNNING = 32'd0;  // STATUS bit index
   localparam int unsigned STATUS_HALTED = 32'd1;  // STATUS bit index
@@ -108,6 +108,7 @@ package pineda_pkg;
   localparam int unsigned IRQ_INTERRUPT = 32'd2;  // IRQ bit index
   localparam int unsigned CONTROL_ENABLE = 32'd0;  // CONTROL bit index
   localparam int unsigned CONTROL_CP_RESET = 32'd1;  // CONTROL bit index
+  localparam int unsigned CONTROL_NO_FAST_CLEAR = 32'd2;  // CONTROL bit index
   localparam int unsigned MEM_LC_CP = 32'd0;  // line-port client id (mem_line_req_t.src)
   localparam int unsigned MEM_LC_IA = 32'd1;  // line-port client id (mem_line_req_t.src)
   localparam int unsigned MEM_LC_PW = 32'd2;  // line-port client id (mem_line_req_t.src)
@@ -214,7 +215,7 @@ package pineda_pkg;
     OP_INTERRUPT = 8'd8,  // INT_PAYLOAD = payload, IRQ cause INTERRUPT
     OP_COPY = 8'd9,  // payload = src byte address, dst byte address, byte count (DMA, any alignment)
     OP_DRAW_FE = 8'd10,  // a front-end draw (object-space vertices, transform, clip): payload = first, count, base_vertex, instance_count, start_instance; arg[11:4] must be 0
-    OP_CLEAR = 8'd11,  // clear a rectangle of a target (docs/depth.md): payload = target byte address, pitch [15:0] | 4x MSAA [16], x0 [15:0] | x1 [31:16], y0 | y1 << 16 (half-open, clamped to MAX_RT_DIM), value; arg[2:0] must name the colour target alone or depth and/or stencil
+    OP_CLEAR = 8'd11,  // clear a rectangle of a target (docs/depth.md): payload = target byte address, pitch [15:0] | 4x MSAA [16], x0 [15:0] | x1 [31:16], y0 | y1 << 16 (half-open, clamped to MAX_RT_DIM; empty = no-op), value; base and pitch dword aligned; arg[2:0] must name the colour target alone or depth and/or stencil (else ERR_BAD_CLEAR)
     OP_END = 8'd15  // stop; STATUS.HALTED, IRQ cause END
   } opcode_e;
 
@@ -223,16 +224,17 @@ package pineda_pkg;
     ERR_BAD_OPCODE = 32'd1,  // unknown opcode
     ERR_BAD_LEN = 32'd2,  // len does not match the opcode
     ERR_BAD_ARG = 32'd3,  // arg out of range (state index + len > FE_STATE_END, fence index >= 16, OP_DRAW_FE arg >= 16); COPY with overlapping ranges
-    ERR_BAD_ADDR = 32'd4,  // ring, JUMP/CALL target or COPY range outside [VALID_BASE, VALID_LIMIT] or misaligned IB
+    ERR_BAD_ADDR = 32'd4,  // ring, JUMP/CALL target, COPY range or CLEAR rectangle outside [VALID_BASE, VALID_LIMIT], misaligned IB, or CLEAR target base or pitch not dword aligned
     ERR_STACK_OVERFLOW = 32'd5,  // CALL with RET_STACK_DEPTH return positions already pushed
     ERR_STACK_UNDERFLOW = 32'd6,  // RET while executing the ring
-    ERR_WAIT_TIMEOUT = 32'd7  // WAIT_REG not satisfied within WATCHDOG cycles
+    ERR_WAIT_TIMEOUT = 32'd7,  // WAIT_REG not satisfied within WATCHDOG cycles
+    ERR_BAD_CLEAR = 32'd8  // OP_CLEAR arg is not CLEAR_COLOR alone or a non-empty subset of CLEAR_DEPTH | CLEAR_STENCIL (arg[11:3] must be 0)
   } err_cause_e;
 
   typedef enum logic [7:0] {
     REG_ID = 8'd0,  // RO: 0x5049 in [31:16], CONTRACT_VERSION in [15:0] (ID_VALUE)
-    REG_CONTROL = 8'd1,  // RW: bit0 ENABLE; bit1 CP_RESET (write 1: abort and reset the decoder, reads 0); any write clears STATUS.HALTED
-    REG_STATUS = 8'd2,  // RO: bit0 RUNNING, bit1 HALTED, bit2 ERROR, bit3 PIPE_BUSY, bit4 RING_EMPTY, bit5 WAITING, bit6 IN_IB, bit7 COPYING
+    REG_CONTROL = 8'd1,  // RW: bit0 ENABLE; bit1 CP_RESET (write 1: abort and reset the decoder, reads 0); bit2 NO_FAST_CLEAR (1: depth/stencil CLEARs are DMA fills even when ZS offers fast clear); any write clears STATUS.HALTED
+    REG_STATUS = 8'd2,  // RO: bit0 RUNNING, bit1 HALTED, bit2 ERROR, bit3 PIPE_BUSY, bit4 RING_EMPTY, bit5 WAITING, bit6 IN_IB, bit7 COPYING (a COPY or a CLEAR waits or runs)
     REG_RING_BASE = 8'd3,  // RW: ring byte address (dword aligned)
     REG_RING_SIZE = 8'd4,  // RW: ring size in bytes (multiple of 4)
     REG_RING_WPTR = 8'd5,  // RW: byte offset the host has written up to
@@ -485,7 +487,7 @@ package pineda_pkg;
   } quad_pkt_t;
   localparam int unsigned QUAD_PKT_BITS = 32'd645;
 
-  // CP -> ZS (depth/stencil) or the colour clear path: one OP_CLEAR, sent once the pipe is idle (144 bits)
+  // CP -> ZS (depth/stencil fast clear) or the DMA fill: one OP_CLEAR with a non-empty rectangle, sent once the pipe is idle and the colour cache clean (144 bits)
   typedef struct packed {
     logic color;  // CLEAR_COLOR
     logic depth;  // CLEAR_DEPTH

@@ -32,6 +32,16 @@
 //   compare holds (watchdog: ERR_WAIT_TIMEOUT), INTERRUPT sets INT_PAYLOAD and IRQ INTERRUPT,
 //   COPY waits for the pipeline to drain and the DMA to be idle, hands the job to the DMA and
 //   waits until the DMA is idle again (every copy write acknowledged), END halts.
+//   CLEAR (docs/depth.md section 5): the header's arg must be CLEAR_COLOR alone or a non-empty
+//   subset of CLEAR_DEPTH | CLEAR_STENCIL (ERR_BAD_CLEAR, a header error). At the last payload
+//   dword the rectangle is clamped to MAX_RT_DIM; an empty one ends the command there (no-op).
+//   A target base or pitch that is not dword aligned, or bytes of the rectangle outside
+//   [VALID_BASE, VALID_LIMIT], is ERR_BAD_ADDR (RPTR back on the header, like COPY). Otherwise
+//   the CP waits as for COPY (pipeline drained, DMA idle; pineda_top then holds the job until
+//   the colour cache is clean) and offers clear_o: a depth/stencil clear to ZS's fast clear on
+//   zs_clear_* when zs_fast_clear_i and not CONTROL.NO_FAST_CLEAR (decoding goes on once ZS takes
+//   it), every other clear to the DMA's fill on fill_* (decoding goes on once the DMA is idle
+//   again, every fill write acknowledged).
 // Throughput: one command dword per clock (a DRAW is 3 clocks, one draw packet per 3 clocks).
 // Latency: header to draw packet on out_o = 3 clocks; a change of position costs nothing when
 // the prefetch is far enough ahead (cp_fetch).
@@ -70,6 +80,13 @@ module cp #(
   output logic [31:0]             copy_dst_o,
   output logic [31:0]             copy_len_o,
   input  logic                    dma_idle_i,
+  // CLEAR: the packet (stable while offered), to the DMA fill or to ZS's fast clear
+  output pineda_pkg::clear_pkt_t  clear_o,
+  output logic                    fill_valid_o,
+  input  logic                    fill_ready_i,
+  output logic                    zs_clear_valid_o,
+  input  logic                    zs_clear_ready_i,
+  input  logic                    zs_fast_clear_i,  // ZS takes depth/stencil clears (fast clear)
   // End-of-pipe completions (one per token, in order; always accepted)
   input  logic                    eop_done_valid_i,
   output logic                    eop_done_ready_o,
@@ -85,7 +102,8 @@ module cp #(
     DecPayload = 3'd1,  // consuming the payload of dec_q.op
     DecWait    = 3'd3,  // WAIT_REG: compare does not hold yet
     DecCopy    = 3'd4,  // COPY: waiting for the pipeline and the DMA to be idle
-    DecCopyRun = 3'd5   // COPY: handed to the DMA, waiting for it to finish
+    DecCopyRun = 3'd5,  // COPY or CLEAR fill: handed to the DMA, waiting for it to finish
+    DecClear   = 3'd6   // CLEAR: waiting for the pipeline and the DMA to be idle
   } dec_state_e;
 
   localparam logic [14:0] MaxDim   = 15'(pineda_pkg::MAX_RT_DIM);
@@ -111,7 +129,7 @@ module cp #(
     logic                path_fe;   // path of the last draw: 0 IA, 1 front end
     logic [31:0]         ib_base;   // FE_IB_BASE
     logic [31:0]         ib_size;   // FE_IB_SIZE
-    logic [31:0]         copy_len;
+    logic [31:0]         copy_len;  // COPY byte count, CLEAR value
     logic [15:0]         draw_id;
     logic [31:0]         hdr_addr;  // byte address of the current command's header
     logic [31:0]         hdr_rptr;  // RING_RPTR at that header
@@ -146,7 +164,7 @@ module cp #(
   // ---------------------------------------------------------------------------------------------
   // Host register file
   // ---------------------------------------------------------------------------------------------
-  logic                   enable, halted, error, cp_reset;
+  logic                   enable, halted, error, cp_reset, no_fast_clear;
   logic [31:0]            ring_base, ring_size, ring_wptr, valid_base, valid_limit, watchdog;
   logic [15:0][31:0]      fence;
   logic [31:0]            status;
@@ -190,7 +208,8 @@ module cp #(
     .valid_limit_o (valid_limit),
     .watchdog_o    (watchdog),
     .fence_o       (fence),
-    .cp_reset_o    (cp_reset)
+    .cp_reset_o    (cp_reset),
+    .no_fast_clear_o (no_fast_clear)
   );
 
   // ---------------------------------------------------------------------------------------------
@@ -399,6 +418,14 @@ module cp #(
       pineda_pkg::OP_COPY: begin
         if (hdr_len != pineda_pkg::OP_COPY_LEN) hdr_cause = pineda_pkg::ERR_BAD_LEN;
       end
+      pineda_pkg::OP_CLEAR: begin
+        if (hdr_len != pineda_pkg::OP_CLEAR_LEN) begin
+          hdr_cause = pineda_pkg::ERR_BAD_LEN;
+        end else if (hdr_arg[11:3] != 9'd0 ||
+                     !(hdr_arg[2:0] == 3'b001 || (hdr_arg[2:0] != 3'b000 && !hdr_arg[0]))) begin
+          hdr_cause = pineda_pkg::ERR_BAD_CLEAR;
+        end
+      end
       pineda_pkg::OP_RET, pineda_pkg::OP_END: begin
         if (hdr_len != pineda_pkg::OP_END_LEN) hdr_cause = pineda_pkg::ERR_BAD_LEN;
       end
@@ -435,6 +462,38 @@ module cp #(
     src_end       = 33'(dec_q.word0) + 33'(fifo_data);
     dst_end       = 33'(dec_q.word1) + 33'(fifo_data);
     copy_overlap  = (fifo_data != 32'd0) && (33'(dec_q.word0) < dst_end) && (33'(dec_q.word1) < src_end);
+  end
+
+  // CLEAR (from the registered payload words; word0 base, word1 pitch | msaa, word2 x, word3 y,
+  // copy_len value): the clamped rectangle, and the bytes from its first sample to its last.
+  logic        clr_empty, clr_addr_bad, clr_to_zs;
+  logic [4:0]  clr_shift;
+  logic [34:0] clr_first, clr_end;
+  logic [31:0] clr_y1m1;
+
+  always_comb begin
+    clear_o              = '0;
+    clear_o.color        = dec_q.idx[pineda_pkg::CLEAR_COLOR_BIT];
+    clear_o.depth        = dec_q.idx[pineda_pkg::CLEAR_DEPTH_BIT];
+    clear_o.stencil      = dec_q.idx[pineda_pkg::CLEAR_STENCIL_BIT];
+    clear_o.target.base  = dec_q.word0;
+    clear_o.target.pitch = dec_q.word1[pineda_pkg::RT_PITCH_MSB:pineda_pkg::RT_PITCH_LSB];
+    clear_o.target.msaa  = dec_q.word1[pineda_pkg::RT_MSAA_BIT];
+    clear_o.rect.x0      = min_dim(dec_q.word2[15:0],  MaxDim);
+    clear_o.rect.x1      = min_dim(dec_q.word2[31:16], MaxDim);
+    clear_o.rect.y0      = min_dim(dec_q.word3[15:0],  MaxDim);
+    clear_o.rect.y1      = min_dim(dec_q.word3[31:16], MaxDim);
+    clear_o.value        = dec_q.copy_len;
+    clr_empty    = (clear_o.rect.x0 >= clear_o.rect.x1) || (clear_o.rect.y0 >= clear_o.rect.y1);
+    clr_shift    = clear_o.target.msaa ? 5'd4 : 5'd2;
+    clr_first    = 35'(dec_q.word0) + 35'(32'(clear_o.rect.y0) * 32'(clear_o.target.pitch)) +
+                   (35'(clear_o.rect.x0) << clr_shift);
+    clr_y1m1     = 32'(clear_o.rect.y1) - 32'd1;
+    clr_end      = 35'(dec_q.word0) + 35'(clr_y1m1 * 32'(clear_o.target.pitch)) +
+                   (35'(clear_o.rect.x1) << clr_shift);
+    clr_addr_bad = (dec_q.word0[1:0] != 2'b00) || (clear_o.target.pitch[1:0] != 2'b00) ||
+                   (clr_first < 35'(valid_base)) || (clr_end - 35'd1 > 35'(valid_limit));
+    clr_to_zs    = !clear_o.color && zs_fast_clear_i && !no_fast_clear;
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -481,6 +540,8 @@ module cp #(
     do_enter     = 1'b0;
     resync       = 1'b0;
     copy_valid_o = 1'b0;
+    fill_valid_o     = 1'b0;
+    zs_clear_valid_o = 1'b0;
 
     run       = enable && !halted && !error;
     cur_addr  = pos_q.in_ib ? pos_q.ib_addr : (ring_base + pos_q.ring_rptr);
@@ -626,6 +687,16 @@ module cp #(
                 dec_d.copy_len = fifo_data;
               end
             end
+            pineda_pkg::OP_CLEAR: begin
+              consume = 1'b1;
+              unique case (dec_q.cnt)
+                12'd5: dec_d.word0 = fifo_data;     // target base
+                12'd4: dec_d.word1 = fifo_data;     // pitch | msaa
+                12'd3: dec_d.word2 = fifo_data;     // x0 | x1 << 16
+                12'd2: dec_d.word3 = fifo_data;     // y0 | y1 << 16
+                default: dec_d.copy_len = fifo_data;  // value (rectangle checked next cycle)
+              endcase
+            end
             default: consume = 1'b1;  // NOP payload
           endcase
           if (consume) begin
@@ -634,6 +705,7 @@ module cp #(
               unique case (dec_q.op)
                 pineda_pkg::OP_WAIT_REG: dec_d.state = DecWait;
                 pineda_pkg::OP_COPY:     dec_d.state = pay_error ? DecHdr : DecCopy;
+                pineda_pkg::OP_CLEAR:    dec_d.state = DecClear;
                 default:                 dec_d.state = DecHdr;
               endcase
             end
@@ -665,6 +737,27 @@ module cp #(
         if (pipe_idle_i && out_empty && fe_empty && dma_idle_i) begin
           copy_valid_o = 1'b1;
           if (copy_ready_i) dec_d.state = DecCopyRun;
+        end
+      end
+
+      DecClear: begin
+        // The payload is registered: an empty rectangle ends the command, a bad target is an
+        // error at the header, else as COPY: earlier work first, then the fill or ZS.
+        if (clr_empty) begin
+          dec_d.state = DecHdr;
+        end else if (clr_addr_bad) begin
+          pay_error   = 1'b1;
+          set_error   = 1'b1;
+          cause       = pineda_pkg::ERR_BAD_ADDR;
+          dec_d.state = DecHdr;
+        end else if (pipe_idle_i && out_empty && fe_empty && dma_idle_i) begin
+          if (clr_to_zs) begin
+            zs_clear_valid_o = 1'b1;
+            if (zs_clear_ready_i) dec_d.state = DecHdr;
+          end else begin
+            fill_valid_o = 1'b1;
+            if (fill_ready_i) dec_d.state = DecCopyRun;
+          end
         end
       end
 
@@ -774,7 +867,8 @@ module cp #(
     status[pineda_pkg::STATUS_RING_EMPTY] = (pos_q.ring_rptr == ring_wptr);
     status[pineda_pkg::STATUS_WAITING]    = (dec_q.state == DecWait);
     status[pineda_pkg::STATUS_IN_IB]      = pos_q.in_ib;
-    status[pineda_pkg::STATUS_COPYING]    = (dec_q.state == DecCopy) || (dec_q.state == DecCopyRun);
+    status[pineda_pkg::STATUS_COPYING]    = (dec_q.state == DecCopy) || (dec_q.state == DecCopyRun) ||
+                                            (dec_q.state == DecClear);
 
     // Starved: no command to decode (nothing in the FIFO, or decoding stopped/paused), not in the
     // middle of a command, not waiting on a fence, wait or copy, draw output empty.

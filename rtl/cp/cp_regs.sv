@@ -48,13 +48,15 @@ module cp_regs (
   output logic [31:0]                  valid_limit_o,
   output logic [31:0]                  watchdog_o,
   output logic [15:0][31:0]            fence_o,
-  output logic                         cp_reset_o      // CONTROL.CP_RESET written this cycle
+  output logic                         cp_reset_o,     // CONTROL.CP_RESET written this cycle
+  output logic                         no_fast_clear_o // CONTROL.NO_FAST_CLEAR
 );
 
   localparam int unsigned IrqW = 3;
 
   typedef struct packed {
-    logic                   enable;       // CONTROL.ENABLE (the only stored CONTROL bit)
+    logic                   enable;       // CONTROL.ENABLE
+    logic                   no_fast_clear; // CONTROL.NO_FAST_CLEAR
     logic                   halted;
     logic                   error;
     logic [31:0]            ring_base;
@@ -86,7 +88,8 @@ module cp_regs (
     if (host_we) begin
       unique case (reg_addr_i)
         pineda_pkg::REG_CONTROL: begin
-          regs_d.enable = reg_wdata_i[pineda_pkg::CONTROL_ENABLE];
+          regs_d.enable        = reg_wdata_i[pineda_pkg::CONTROL_ENABLE];
+          regs_d.no_fast_clear = reg_wdata_i[pineda_pkg::CONTROL_NO_FAST_CLEAR];
           regs_d.halted = 1'b0;
         end
         pineda_pkg::REG_RING_BASE:   regs_d.ring_base   = reg_wdata_i;
@@ -141,7 +144,10 @@ module cp_regs (
     reg_rdata_o = '0;
     unique case (reg_addr_i)
       pineda_pkg::REG_ID:          reg_rdata_o = pineda_pkg::ID_VALUE;
-      pineda_pkg::REG_CONTROL:     reg_rdata_o[pineda_pkg::CONTROL_ENABLE] = regs_q.enable;
+      pineda_pkg::REG_CONTROL: begin
+        reg_rdata_o[pineda_pkg::CONTROL_ENABLE]        = regs_q.enable;
+        reg_rdata_o[pineda_pkg::CONTROL_NO_FAST_CLEAR] = regs_q.no_fast_clear;
+      end
       pineda_pkg::REG_STATUS:      reg_rdata_o = status_i;
       pineda_pkg::REG_RING_BASE:   reg_rdata_o = regs_q.ring_base;
       pineda_pkg::REG_RING_SIZE:   reg_rdata_o = regs_q.ring_size;
@@ -163,7 +169,8 @@ module cp_regs (
     irq_o = |(regs_q.irq_status & regs_q.irq_enable);
   end
 
-  assign enable_o      = regs_q.enable;
+  assign enable_o        = regs_q.enable;
+  assign no_fast_clear_o = regs_q.no_fast_clear;
   assign halted_o      = regs_q.halted;
   assign error_o       = regs_q.error;
   assign ring_base_o   = regs_q.ring_base;

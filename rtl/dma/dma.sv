@@ -21,6 +21,14 @@
 // write held or unacknowledged) is what the CP waits for before it decodes past the COPY, so every
 // later command sees the copied bytes. The CP never issues overlapping ranges (a source line that
 // is also a destination line is only written in its destination bytes, so order does not matter).
+// Fill (CLEAR, docs/depth.md section 5; model cpp_model/dma Dma::fill_lines): a clear_pkt_t the
+// CP has checked (non-empty rectangle, dword-aligned base and pitch, inside the valid window) is
+// accepted like a copy job, only while idle. Row by row, top to bottom, it writes the lines
+// covering the row's bytes [s, e) (s = base + y*pitch + x0*bpp, e = s + (x1 - x0)*bpp, bpp 4 or
+// 16 at 4x MSAA), left to right, one line per clock when the port accepts, every dword = value,
+// byte enables = the row's bytes in the line AND the per-dword mask (colour or depth+stencil:
+// 4 bytes; depth alone bytes 0-2; stencil alone byte 3). No reads. It shares the held write
+// register and the write acknowledgement count with the copy, so idle_o covers it too.
 // Throughput: one line request per clock: reads and writes share it, so about 32 bytes/clock
 // copied at best, and half the memory's bandwidth (each byte is read and written once): 16
 // bytes/clock at the default 32 bytes/clock. FetchLines = 128 covers 0.5 lines/clock of reads at
@@ -37,6 +45,10 @@ module dma #(
   input  logic [31:0]               job_src_i,
   input  logic [31:0]               job_dst_i,
   input  logic [31:0]               job_len_i,
+  // Fill jobs (CLEAR) from the CP
+  input  logic                      fill_valid_i,
+  output logic                      fill_ready_o,
+  input  pineda_pkg::clear_pkt_t    fill_i,
   // Line-port client
   output logic                      mem_req_valid_o,
   input  logic                      mem_req_ready_i,
@@ -72,6 +84,14 @@ module dma #(
   logic [OutstandingW-1:0]   outst_q,    outst_d;   // writes not yet acknowledged
   logic                      lock_q,     lock_d;    // a request was offered and not accepted
   logic                      lockwr_q,   lockwr_d;  // ... and it was the write
+  // Fill state
+  logic [14:0]               fl_rows_q,  fl_rows_d;  // rows still to write (0: no fill)
+  logic [32:0]               fl_s_q,     fl_s_d;     // current row's first byte
+  logic [32:0]               fl_e_q,     fl_e_d;     // current row's end (exclusive)
+  logic [32:0]               fl_l_q,     fl_l_d;     // current line address
+  logic [15:0]               fl_pitch_q, fl_pitch_d;
+  logic [31:0]               fl_val_q,   fl_val_d;
+  logic [3:0]                fl_dm_q,    fl_dm_d;    // per-dword byte mask
 
   // Line FIFO
   logic               f_in_valid, f_in_ready, f_out_valid, f_out_ready, f_empty, f_full;
@@ -114,8 +134,9 @@ module dma #(
     rsp_rd_fire     = mem_rsp_valid_i && !mem_rsp_i.we && f_in_ready;
     f_in_valid      = mem_rsp_valid_i && !mem_rsp_i.we;
     idle_o          = (rd_rem_q == '0) && (used_q == '0) && (wr_rem_q == '0) &&
-                      !wr_valid_q && (outst_q == '0);
+                      !wr_valid_q && (outst_q == '0) && (fl_rows_q == '0);
     job_ready_o     = idle_o;
+    fill_ready_o    = idle_o;  // the CP never offers a copy and a fill at once
   end
 
   sram_fifo #(
@@ -153,6 +174,64 @@ module dma #(
     if (job_fire) begin
       rd_addr_d = {job_src_i[31:6], 6'd0};
       rd_rem_d  = ns;
+    end
+  end
+
+  // Fill: job decode and the line walk.
+  logic        fill_fire, fl_emit, fl_row_end;
+  logic [4:0]  fl_shift;
+  logic [32:0] fl_s0, fl_x0b, fl_rowb, fl_next_s, fl_left;
+  logic [63:0] fl_be, fl_dm64;
+  logic [5:0]  fl_lo;
+  always_comb begin
+    fill_fire  = fill_valid_i && fill_ready_o;
+    fl_shift   = fill_i.target.msaa ? 5'd4 : 5'd2;
+    fl_x0b     = 33'(fill_i.rect.x0) << fl_shift;
+    fl_rowb    = (33'(fill_i.rect.x1) - 33'(fill_i.rect.x0)) << fl_shift;
+    fl_s0      = 33'(fill_i.target.base) + 33'(32'(fill_i.rect.y0) * 32'(fill_i.target.pitch)) + fl_x0b;
+    fl_rows_d  = fl_rows_q;
+    fl_s_d     = fl_s_q;
+    fl_e_d     = fl_e_q;
+    fl_l_d     = fl_l_q;
+    fl_pitch_d = fl_pitch_q;
+    fl_val_d   = fl_val_q;
+    fl_dm_d    = fl_dm_q;
+    // Line l of the row [s, e): bytes from max(s, l) to min(e, l + 64).
+    fl_left    = fl_e_q - fl_l_q;
+    fl_lo      = (fl_l_q[32:6] == fl_s_q[32:6]) ? fl_s_q[5:0] : 6'd0;
+    fl_be      = '1 << fl_lo;
+    if (fl_left < 33'(pineda_pkg::LINE_BYTES)) begin
+      fl_be = fl_be & ~('1 << fl_left[5:0]);
+    end
+    fl_dm64    = {16{fl_dm_q}};
+    fl_be      = fl_be & fl_dm64;
+    fl_row_end = (fl_left <= 33'(pineda_pkg::LINE_BYTES));
+    fl_next_s  = fl_s_q + 33'(fl_pitch_q);
+    fl_emit    = (fl_rows_q != '0) && (!wr_valid_q || wr_fire);
+    if (fl_emit) begin
+      if (fl_row_end) begin
+        fl_rows_d = fl_rows_q - 15'd1;
+        fl_s_d    = fl_next_s;
+        fl_e_d    = fl_e_q + 33'(fl_pitch_q);
+        fl_l_d    = {fl_next_s[32:6], 6'd0};
+      end else begin
+        fl_l_d = fl_l_q + 33'(pineda_pkg::LINE_BYTES);
+      end
+    end
+    if (fill_fire) begin
+      fl_rows_d  = fill_i.rect.y1 - fill_i.rect.y0;
+      fl_s_d     = fl_s0;
+      fl_e_d     = fl_s0 + fl_rowb;
+      fl_l_d     = {fl_s0[32:6], 6'd0};
+      fl_pitch_d = fill_i.target.pitch;
+      fl_val_d   = fill_i.value;
+      if (fill_i.color || (fill_i.depth && fill_i.stencil)) begin
+        fl_dm_d = 4'b1111;
+      end else if (fill_i.depth) begin
+        fl_dm_d = 4'b0111;
+      end else begin
+        fl_dm_d = 4'b1000;
+      end
     end
   end
 
@@ -210,6 +289,15 @@ module dma #(
       end
     end
 
+    if (fl_emit) begin
+      wr_valid_d = 1'b1;
+      wr_d       = '0;
+      wr_d.we    = 1'b1;
+      wr_d.addr  = fl_l_q[31:0];
+      wr_d.wdata = {16{fl_val_q}};
+      wr_d.be    = fl_be;
+    end
+
     if (job_fire) begin
       pop_rem_d  = ns;
       wr_addr_d  = {job_dst_i[31:6], 6'd0};
@@ -255,6 +343,13 @@ module dma #(
       outst_q    <= '0;
       lock_q     <= 1'b0;
       lockwr_q   <= 1'b0;
+      fl_rows_q  <= '0;
+      fl_s_q     <= '0;
+      fl_e_q     <= '0;
+      fl_l_q     <= '0;
+      fl_pitch_q <= '0;
+      fl_val_q   <= '0;
+      fl_dm_q    <= '0;
     end else begin
       rd_addr_q  <= rd_addr_d;
       rd_rem_q   <= rd_rem_d;
@@ -273,13 +368,21 @@ module dma #(
       outst_q    <= outst_d;
       lock_q     <= lock_d;
       lockwr_q   <= lockwr_d;
+      fl_rows_q  <= fl_rows_d;
+      fl_s_q     <= fl_s_d;
+      fl_e_q     <= fl_e_d;
+      fl_l_q     <= fl_l_d;
+      fl_pitch_q <= fl_pitch_d;
+      fl_val_q   <= fl_val_d;
+      fl_dm_q    <= fl_dm_d;
     end
   end
 
   logic unused_sig;
   assign unused_sig = ^{last_s[5:0], last_d[32:6], f_full, f_empty, f_count, rsp_rd_fire,
                         window[2*LineW-1:LineW],
-                        mem_rsp_i.src, mem_rsp_i.tag};
+                        mem_rsp_i.src, mem_rsp_i.tag, fl_l_q[5:0],
+                        1'b0};
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
@@ -292,6 +395,13 @@ module dma #(
         else $error("%m: read line with no read outstanding");
       assert (!(f_out_valid && pop_rem_q == '0))
         else $error("%m: a line in the FIFO that no destination line needs");
+      assert (!(fl_rows_q != '0 && (wr_rem_q != '0 || rd_rem_q != '0)))
+        else $error("%m: a fill and a copy at the same time");
+      assert (!(fill_valid_i && job_valid_i))
+        else $error("%m: a fill and a copy offered at once");
+      assert (!(fill_valid_i && fill_ready_o && (fill_i.rect.x0 >= fill_i.rect.x1 ||
+                                                 fill_i.rect.y0 >= fill_i.rect.y1)))
+        else $error("%m: a fill job with an empty rectangle");
     end
   end
 `endif

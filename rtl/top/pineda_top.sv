@@ -165,6 +165,15 @@ module pineda_top #(
   // CP -> DMA copy jobs
   logic        copy_valid, copy_ready, dma_idle, dma_job_valid, dma_job_ready;
   logic [31:0] copy_src, copy_dst, copy_len;
+  // CP -> DMA fill / ZS fast clear (CLEAR). ZS is not built yet: zs_fast_clear = 0, so every
+  // CLEAR is a DMA fill and the ZS port is never offered.
+  pineda_pkg::clear_pkt_t clear_pkt;
+  logic        fill_valid, fill_ready, dma_fill_valid, dma_fill_ready;
+  logic        zs_clear_valid, zs_clear_ready, zs_fast_clear;
+  assign zs_clear_ready = 1'b0;
+  assign zs_fast_clear  = 1'b0;
+  logic unused_zs_clear;
+  assign unused_zs_clear = zs_clear_valid;
 
   // ---------------------------------------------------------------------------------------------
   // Units
@@ -198,6 +207,12 @@ module pineda_top #(
     .copy_dst_o      (copy_dst),
     .copy_len_o      (copy_len),
     .dma_idle_i      (dma_idle),
+    .clear_o         (clear_pkt),
+    .fill_valid_o    (fill_valid),
+    .fill_ready_i    (fill_ready),
+    .zs_clear_valid_o(zs_clear_valid),
+    .zs_clear_ready_i(zs_clear_ready),
+    .zs_fast_clear_i (zs_fast_clear),
     .eop_done_valid_i(eop_done_valid),
     .eop_done_ready_o(eop_done_ready),
     .pipe_idle_i     (pipe_idle),
@@ -214,6 +229,9 @@ module pineda_top #(
     .job_src_i       (copy_src),
     .job_dst_i       (copy_dst),
     .job_len_i       (copy_len),
+    .fill_valid_i    (dma_fill_valid),
+    .fill_ready_o    (dma_fill_ready),
+    .fill_i          (clear_pkt),
     .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_LC_DMA]),
     .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_LC_DMA]),
     .mem_req_o       (dma_req),
@@ -483,14 +501,17 @@ module pineda_top #(
     .idle_o          (pw_idle)
   );
 
-  // Flush requests: a COPY the CP offers (everything before it has drained into PW), the host.
-  // PW and ZS flush together; the copy job goes to the DMA only once both are clean.
+  // Flush requests: a COPY or a CLEAR fill the CP offers (everything before it has drained into
+  // PW), the host. PW and ZS flush together (ZS also drops its cached lines, so memory the DMA
+  // writes is read again); the job goes to the DMA only once both are clean.
   always_comb begin
-    pw_flush      = copy_valid || pw_flush_i;
-    pw_flushing_o = pw_flush && pw_quiet;
-    pw_clean_o    = pw_clean && zs_clean;
-    dma_job_valid = copy_valid && pw_clean && zs_clean;
-    copy_ready    = dma_job_ready && pw_clean && zs_clean;
+    pw_flush       = copy_valid || fill_valid || pw_flush_i;
+    pw_flushing_o  = pw_flush && pw_quiet;
+    pw_clean_o     = pw_clean && zs_clean;
+    dma_job_valid  = copy_valid && pw_clean && zs_clean;
+    copy_ready     = dma_job_ready && pw_clean && zs_clean;
+    dma_fill_valid = fill_valid && pw_clean && zs_clean;
+    fill_ready     = dma_fill_ready && pw_clean && zs_clean;
   end
 
   stream_throttle #(

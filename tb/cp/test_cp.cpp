@@ -8,7 +8,8 @@
 // keeps `dma_idle_i` low for a random time). Host actions: each time the CP has been blocked on a
 // WAIT_REG for a while with STATUS.PIPE_BUSY clear, the next action's register writes are applied
 // (the model, whose tokens complete at once, applies them when it blocks). Checked: every draw
-// packet and token, every copy job, and afterwards every host-visible register and fence.
+// packet and token, every copy job, every CLEAR (packet and path: DMA fill or ZS fast clear,
+// with zs_fast_clear_i on or off), and afterwards every host-visible register and fence.
 #define CATCH_CONFIG_MAIN
 #include <algorithm>
 #include <cstdlib>
@@ -60,12 +61,18 @@ class CpBench {
     dut_->eop_done_valid_i = 0;
     dut_->dma_idle_i = 1;
     dut_->copy_ready_i = 1;
+    dut_->fill_ready_i = 1;
+    dut_->zs_clear_ready_i = 1;
+    dut_->zs_fast_clear_i = 0;
     drv_.reset();
   }
 
   std::vector<DrawPkt> draws;
   std::vector<IDrawPkt> fes;  // front-end packets (DRAW_FE, state writes, tokens)
   std::vector<model::CopyJob> copies;
+  std::vector<ClearPkt> clears;
+  std::vector<bool> clear_zs;  // per clear: went to ZS (else the DMA fill)
+  bool zs_fast_clear = false;
   std::vector<model::HostAction> actions;
   size_t next_action = 0;
   uint64_t cycles = 0;
@@ -104,6 +111,10 @@ class CpBench {
       const bool fired = cycle();
       if (drv_.failed()) {
         err = drv_.assertion_report();
+        return;
+      }
+      if (!err_.empty()) {
+        err = err_;
         return;
       }
       quiet = fired ? 0 : quiet + 1;
@@ -149,6 +160,9 @@ class CpBench {
     dut_->eop_done_valid_i = !tokens_.empty() && tokens_.front() <= cycles;
     dut_->dma_idle_i = dma_busy_ == 0;
     dut_->copy_ready_i = dma_busy_ == 0;
+    dut_->fill_ready_i = dma_busy_ == 0;
+    dut_->zs_clear_ready_i = u(rng_) >= stall_;
+    dut_->zs_fast_clear_i = zs_fast_clear;
     dut_->mem_req_ready_i = dram_.req_ready();
     dut_->mem_rsp_valid_i = dram_.rsp_valid();
     tb::pack_sig(dram_.rsp(), dut_->mem_rsp_i);
@@ -159,6 +173,17 @@ class CpBench {
     const bool rsp_fire = dut_->mem_rsp_valid_i && dut_->mem_rsp_ready_o;
     const MemLineReq req = tb::unpack_sig<MemLineReq>(dut_->mem_req_o);
     const bool copy_fire = dut_->copy_valid_o && dut_->copy_ready_i;
+    const bool fill_fire = dut_->fill_valid_o && dut_->fill_ready_i;
+    const bool zs_fire = dut_->zs_clear_valid_o && dut_->zs_clear_ready_i;
+    if ((dut_->fill_valid_o || dut_->zs_clear_valid_o) && !(dut_->pipe_idle_i && dut_->dma_idle_i)) {
+      err_ = "a CLEAR offered before the pipeline and the DMA are idle";
+    }
+    if (dut_->fill_valid_o && dut_->zs_clear_valid_o) err_ = "a CLEAR offered to the DMA and ZS at once";
+    if (fill_fire || zs_fire) {
+      clears.push_back(tb::unpack_sig<ClearPkt>(dut_->clear_o));
+      clear_zs.push_back(zs_fire);
+    }
+    if (fill_fire) dma_busy_ = static_cast<uint32_t>(rng_() % 40);
     const bool eop_fire = dut_->eop_done_valid_i && dut_->eop_done_ready_o;
     if (eop_fire) tokens_.pop_front();
     if (out_fire) {
@@ -183,7 +208,7 @@ class CpBench {
     ++cycles;
     drv_.edge();
     dram_.clock(req_fire, req, rsp_fire);
-    return out_fire || fe_fire || req_fire || rsp_fire || copy_fire || eop_fire;
+    return out_fire || fe_fire || req_fire || rsp_fire || copy_fire || eop_fire || fill_fire || zs_fire;
   }
 
   Memory& mem_;
@@ -195,6 +220,9 @@ class CpBench {
   double stall_;
   uint32_t dma_busy_ = 0;
   tb::LineDram dram_;
+
+ public:
+  std::string err_;  // a protocol violation seen by cycle()
 };
 
 // One host submission: commands placed in the ring, then the register writes that start them.
@@ -246,11 +274,13 @@ uint64_t run_model(model::CommandProcessor& cp, std::vector<DrawPkt>* draws = nu
 // copies, registers.
 void compare(const std::string& test, const Memory& mem, const std::vector<Submission>& subs,
              uint64_t seed, const std::vector<model::HostAction>& actions = {},
-             const std::vector<double>& stalls = {0.0, 0.4}) {
+             const std::vector<double>& stalls = {0.0, 0.4}, bool zs_fast_clear = false) {
   for (const double stall : stalls) {
     Memory model_mem = mem, rtl_mem = mem;
     model::CommandProcessor cp(model_mem);
+    cp.set_zs_fast_clear(zs_fast_clear);
     CpBench rtl(rtl_mem, seed, stall);
+    rtl.zs_fast_clear = zs_fast_clear;
     rtl.actions = actions;
     std::vector<DrawPkt> want;
     std::vector<IDrawPkt> want_fe;
@@ -292,8 +322,8 @@ void compare(const std::string& test, const Memory& mem, const std::vector<Submi
         CHECK(false);
       }
     }
-    std::printf("  %s stall=%.1f: %zu draws, %zu copies, RPTR=0x%x, STATUS=0x%x, ERROR_CAUSE=%u, %llu cycles\n",
-                test.c_str(), stall, got.size(), cp.copies().size(), cp.reg_read(REG_RING_RPTR),
+    std::printf("  %s stall=%.1f: %zu draws, %zu copies, %zu clears, RPTR=0x%x, STATUS=0x%x, ERROR_CAUSE=%u, %llu cycles\n",
+                test.c_str(), stall, got.size(), cp.copies().size(), cp.clears().size(), cp.reg_read(REG_RING_RPTR),
                 cp.reg_read(REG_STATUS), cp.reg_read(REG_ERROR_CAUSE),
                 static_cast<unsigned long long>(rtl.cycles));
     for (size_t k = 0; k < want.size(); ++k) {
@@ -311,6 +341,17 @@ void compare(const std::string& test, const Memory& mem, const std::vector<Submi
       CHECK(rtl.copies[k].src == cp.copies()[k].src);
       CHECK(rtl.copies[k].dst == cp.copies()[k].dst);
       CHECK(rtl.copies[k].len == cp.copies()[k].len);
+    }
+    REQUIRE(rtl.clears.size() == cp.clears().size());
+    for (size_t k = 0; k < rtl.clears.size(); ++k) {
+      std::vector<FieldDiff> d;
+      cp.clears()[k].diff(rtl.clears[k], "", d);
+      for (const auto& f : d) {
+        INFO("clear #" << k << " " << f.field << " expected=" << f.expected_hex << " actual=" << f.actual_hex);
+        CHECK(false);
+      }
+      INFO("clear #" << k << " path");
+      CHECK(rtl.clear_zs[k] == cp.clear_to_zs(cp.clears()[k]));
     }
     CHECK(rtl.next_action == next_action);
     for (uint32_t r : {REG_ID, REG_CONTROL, REG_STATUS, REG_RING_BASE, REG_RING_SIZE,
@@ -591,6 +632,26 @@ TEST_CASE("cp: every v2 error cause ends in the documented state; CP reset resum
        [](CommandWriter& w, Memory&) { w.draw_fe(0, 0, 3).raw(CommandWriter::header(OP_DRAW_FE, 0, 4)).raw(0).raw(0).raw(0).raw(0).end(); }},
       {"draw-fe-bad-arg", ERR_BAD_ARG, {},
        [](CommandWriter& w, Memory&) { w.draw_fe(CommandWriter::FE_INDEXED, 0, 3).draw_fe(0x10, 0, 3).end(); }},
+      {"clear-arg-none", ERR_BAD_CLEAR, {},
+       [](CommandWriter& w, Memory&) { w.clear(0, 0x00300000, 256, false, 0, 0, 8, 8, 0); }},
+      {"clear-arg-color-depth", ERR_BAD_CLEAR, {},
+       [](CommandWriter& w, Memory&) { w.clear(3, 0x00300000, 256, false, 0, 0, 8, 8, 0).end(); }},
+      {"clear-arg-color-stencil", ERR_BAD_CLEAR, {},
+       [](CommandWriter& w, Memory&) { w.clear(6, 0x00300000, 256, false, 0, 0, 8, 8, 0).clear(5, 0x00300000, 256, false, 0, 0, 8, 8, 0).end(); }},
+      {"clear-arg-high-bit", ERR_BAD_CLEAR, {},
+       [](CommandWriter& w, Memory&) { w.clear(2 | 0x100, 0x00300000, 256, false, 0, 0, 8, 8, 0).end(); }},
+      {"clear-bad-len", ERR_BAD_LEN, {},
+       [](CommandWriter& w, Memory&) { w.raw(CommandWriter::header(OP_CLEAR, 1, 4)).raw(0).raw(0).raw(0).raw(0).end(); }},
+      {"clear-below-window", ERR_BAD_ADDR, {{REG_VALID_BASE, 0x00010000 + 2 * 256 + 8 * 4 + 1}},
+       [](CommandWriter& w, Memory&) { w.clear(1, 0x00010000, 256, false, 8, 2, 9, 3, 5).end(); }},
+      {"clear-above-window", ERR_BAD_ADDR, {{REG_VALID_LIMIT, 0x00300000 + 9 * 1024 + 20 * 16 - 2}},
+       [](CommandWriter& w, Memory&) { w.clear(2, 0x00300000, 1024, true, 3, 1, 20, 10, 5).end(); }},
+      {"clear-past-4g", ERR_BAD_ADDR, {},
+       [](CommandWriter& w, Memory&) { w.clear(4, 0xFFFFF000u, 4096, false, 0, 0, 4, 2, 5).end(); }},
+      {"clear-misaligned-base", ERR_BAD_ADDR, {},
+       [](CommandWriter& w, Memory&) { w.clear(1, 0x00300002, 256, false, 0, 0, 4, 4, 5).end(); }},
+      {"clear-misaligned-pitch", ERR_BAD_ADDR, {},
+       [](CommandWriter& w, Memory&) { w.clear(6, 0x00300000, 258, false, 0, 0, 4, 4, 5).end(); }},
       {"set-state-past-fe-end", ERR_BAD_ARG, {},
        [](CommandWriter& w, Memory&) { w.set_state(FE_MATRIX0, 1u).set_state(FE_STATE_END - 1, 1u, 2u).end(); }},
   };
@@ -670,6 +731,28 @@ TEST_CASE("cp: COPY jobs, INTERRUPT, ordering") {
   compare("cp.copy", Memory{}, {s}, seed);
 }
 
+TEST_CASE("cp: CLEAR: flags, clamping, empty rectangles, fill or ZS fast clear, ordering") {
+  const uint64_t seed = tb::announce_seed("rtl_cp");
+  CommandWriter w;
+  w.draw(0, 3).clear(1, 0x00300000, 4096, false, 0, 0, 1024, 768, 0xFF00FF00u);
+  w.clear(2, 0x00400000, 4096, false, 5, 7, 6, 8, 0x00ABCDEFu).draw(1, 3);
+  w.clear(4, 0x00400000, 4096 * 4, true, 100, 3, 200, 9, 0x80000000u);
+  w.clear(6, 0x00400000, 4096, false, 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFFu);      // clamped to 16384
+  w.clear(1, 0x00300000, 4096, false, 9, 0, 9, 10, 1).clear(2, 0x00300000, 4096, false, 0, 5, 10, 4, 1);  // empty
+  w.clear(1, 0x00000002, 3, false, 0, 0, 0, 0, 1);  // empty: no address checks
+  w.write_reg(1, 3, true).clear(2, 0x00500000, 64, false, 0, 0, 16, 1, 7).interrupt(1).end();
+  for (const bool zs : {false, true}) {
+    for (const uint32_t control : {1u, 1u | (1u << CONTROL_NO_FAST_CLEAR)}) {
+      Submission s;
+      s.cmds = w.dwords();
+      s.pre = {{REG_IRQ_ENABLE, 7}};
+      s.control = control;
+      compare(std::string("cp.clear") + (zs ? ".zs" : ".nozs") + (control > 1 ? ".nofast" : ""), Memory{}, {s},
+              seed, {}, {0.0, 0.4}, zs);
+    }
+  }
+}
+
 TEST_CASE("cp: fuzz: random and mutated command buffers, RTL vs model") {
   const uint64_t seed = tb::announce_seed("rtl_cp");
   tb::PrimGen g(seed);
@@ -703,7 +786,17 @@ TEST_CASE("cp: fuzz: random and mutated command buffers, RTL vs model") {
           w.call(kIbBase + 0x1000 * n, (n == 0 ? 5 : 8) + (g.chance(0.1) ? 1 : 0));
           break;
         }
-        case 4: w.copy(0x00400000 + static_cast<uint32_t>(g.range(0, 64)), 0x00500000 + static_cast<uint32_t>(g.range(0, 64)), static_cast<uint32_t>(g.range(0, 40))); break;
+        case 4:
+          if (g.chance(0.4)) {
+            const uint32_t flags[] = {1, 2, 4, 6, static_cast<uint32_t>(g.range(0, 7))};
+            w.clear(flags[g.range(0, 4)], 0x00400000 + 4 * static_cast<uint32_t>(g.range(0, 64)),
+                    4 * static_cast<uint32_t>(g.range(0, 300)), g.chance(0.3),
+                    static_cast<uint32_t>(g.range(0, 40)), static_cast<uint32_t>(g.range(0, 40)),
+                    static_cast<uint32_t>(g.range(0, 40)), static_cast<uint32_t>(g.range(0, 40)),
+                    static_cast<uint32_t>(g.bits64()));
+            break;
+          }
+          w.copy(0x00400000 + static_cast<uint32_t>(g.range(0, 64)), 0x00500000 + static_cast<uint32_t>(g.range(0, 64)), static_cast<uint32_t>(g.range(0, 40))); break;
         case 5: w.interrupt(static_cast<uint32_t>(g.bits64())); break;
         case 6: w.jump(kIbBase + 0x1000 * static_cast<uint32_t>(g.range(0, 3)), 5); break;
         case 7:

@@ -6,7 +6,7 @@
 // (abort = a finding):
 //  - no hang: run() returns within a decode budget; a draw longer than a work cap is abandoned
 //    through Gpu::set_abort_check (a long draw is legal, not a finding);
-//  - no write outside the bound targets: every byte that changed lies in the VALID window (COPY)
+//  - no write outside the bound targets: every byte that changed lies in the VALID window (COPY, CLEAR)
 //    or in the render target of a triangle that reached SETUP (its base, pitch and pixel box);
 //  - an unknown opcode in the first header stops the CP with STATUS.ERROR and ERR_BAD_OPCODE;
 //  - the model throws nothing (a std::logic_error inside is a model bug).
@@ -36,7 +36,7 @@ constexpr size_t MAX_DWORDS = 4096;
 bool known_op(uint32_t op) {
   switch (op) {
     case OP_NOP: case OP_SET_STATE: case OP_DRAW: case OP_WRITE_REG: case OP_WAIT_REG: case OP_JUMP:
-    case OP_CALL: case OP_RET: case OP_INTERRUPT: case OP_COPY: case OP_DRAW_FE: case OP_END: return true;
+    case OP_CALL: case OP_RET: case OP_INTERRUPT: case OP_COPY: case OP_DRAW_FE: case OP_CLEAR: case OP_END: return true;
     default: return false;
   }
 }

@@ -70,7 +70,7 @@ TEST_CASE("cp: reset values and register access", "[cp]") {
   CHECK(status_bit(r.cp, STATUS_RING_EMPTY) == 0u);
   CHECK(status_bit(r.cp, STATUS_RUNNING) == 0u);
   r.cp.reg_write(REG_CONTROL, 0xFFFFFFFFu);
-  CHECK(r.cp.reg_read(REG_CONTROL) == 1u);  // only ENABLE is stored
+  CHECK(r.cp.reg_read(REG_CONTROL) == 5u);  // only ENABLE and NO_FAST_CLEAR are stored
   CHECK(status_bit(r.cp, STATUS_RUNNING) == 1u);
   for (uint32_t p = 0; p < NUM_PERF; ++p) CHECK(r.cp.reg_read(REG_PERF0 + p) == 0u);
   CHECK(r.cp.reg_read(0x0B) == 0u);
@@ -203,7 +203,13 @@ TEST_CASE("cp: every error cause, ERROR_ADDR, stop", "[cp]") {
     uint32_t cause;
   };
   const Case cases[] = {
-      {0x0B000000u, ERR_BAD_OPCODE},
+      {0x0C000000u, ERR_BAD_OPCODE},
+      {0x0B000000u, ERR_BAD_LEN},  // OP_CLEAR with no payload
+      {CommandWriter::header(OP_CLEAR, 1, 4), ERR_BAD_LEN},
+      {CommandWriter::header(OP_CLEAR, 0, 5), ERR_BAD_CLEAR},
+      {CommandWriter::header(OP_CLEAR, 3, 5), ERR_BAD_CLEAR},
+      {CommandWriter::header(OP_CLEAR, 7, 5), ERR_BAD_CLEAR},
+      {CommandWriter::header(OP_CLEAR, 0x802, 5), ERR_BAD_CLEAR},
       {0xFF000000u, ERR_BAD_OPCODE},
       {0x0E000000u, ERR_BAD_OPCODE},
       {CommandWriter::header(OP_DRAW, 0, 1), ERR_BAD_LEN},

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The CP's control-flow and memory commands in the model: indirect buffers (CALL/JUMP/RET), waits
-// (WAIT_REG, watchdog), COPY, INTERRUPT, CP reset, and a fuzz test
+// (WAIT_REG, watchdog), COPY, CLEAR, INTERRUPT, CP reset, and a fuzz test
 // of random and mutated command buffers through the whole model (many, fast): no hang, no memory
-// written outside the bound targets (draw render targets, COPY destinations), and every injected
+// written outside the bound targets (draw render targets, COPY destinations, CLEAR rows), and every injected
 // invalid command reported with its cause and address.
 #include <cstdlib>
 #include <cstring>
@@ -56,7 +56,15 @@ void random_commands(CommandWriter& w, const Fixture& f, std::mt19937_64& g, int
         w.call(kIb + 0x1000 * k, f.ib_len[k]);
         break;
       }
-      case 5: w.copy(kSrc + r(0, 100), kDst + r(0, 100), r(0, 120)); break;
+      case 5:
+        if (r(0, 2) == 0) {
+          const uint32_t flags[] = {1, 2, 4, 6};
+          w.clear(flags[r(0, 3)], kDst + 4 * r(0, 64), 4 * r(0, 80), r(0, 1) != 0, r(0, 40), r(0, 30), r(0, 40),
+                  r(0, 30), static_cast<uint32_t>(g()));
+          break;
+        }
+        w.copy(kSrc + r(0, 100), kDst + r(0, 100), r(0, 120));
+        break;
       case 6: w.interrupt(static_cast<uint32_t>(g())); break;
       default: w.draw(r(0, 3), r(0, 9)); break;
     }
@@ -124,6 +132,15 @@ Outcome run_checked(const Fixture& f, const std::vector<uint32_t>& cmds) {
       if (auto c = cp.take_copy()) {
         bound.push_back({c->dst, uint64_t{c->dst} + c->len});
         dma.copy(*c, mem);
+      }
+      if (auto c = cp.take_clear()) {  // rows [base + y*pitch + x0*bpp, + (x1 - x0)*bpp)
+        const uint64_t bpp = c->target.msaa ? 16 : 4;
+        if ((c->rect.y1 - c->rect.y0) * (c->rect.x1 - c->rect.x0) * bpp > (1u << 20)) continue;  // too slow
+        for (uint64_t y = c->rect.y0; y < c->rect.y1; ++y) {
+          const uint64_t lo = c->target.base + y * c->target.pitch + c->rect.x0 * bpp;
+          bound.push_back({lo, lo + (c->rect.x1 - c->rect.x0) * bpp});
+        }
+        dma.fill(*c, mem);
       }
     }
     if (!cp.expire_wait()) break;
@@ -240,6 +257,66 @@ TEST_CASE("cp: COPY any alignment through the Gpu, then a draw reads the copy", 
   for (uint32_t y = 0; y < kH; ++y) {
     for (uint32_t x = 0; x < kW; ++x) CHECK(a.read32(kRt + y * kW * 4 + x * 4) == b.read32(kRt + y * kW * 4 + x * 4));
   }
+}
+
+TEST_CASE("cp: CLEAR through the Gpu: after a draw, before a COPY, masks, clamping, errors", "[cp][clear]") {
+  Fixture f;
+  Memory mem = f.mem;
+  model::Gpu gpu(mem);
+  CommandWriter w;
+  f.prologue(w);
+  w.set_state(ST_COLOR, 0x11111111u).draw(0, 3);                          // covers (0, 0)
+  w.clear(1u << CLEAR_COLOR_BIT, kRt, kW * 4, false, 2, 1, 7, 3, 0xCAFEF00Du);  // over part of it
+  w.copy(kRt, kSrc + 0x1000, kW * 4 * 4);                                 // sees the clear
+  // A depth-stencil buffer at kDst (16x8, 1x): both, then depth only, then stencil only.
+  w.clear(6, kDst, 16 * 4, false, 0, 0, 16, 8, 0x44332211u);
+  w.clear(2, kDst, 16 * 4, false, 4, 0, 16, 2, 0x00ABCDEFu);
+  w.clear(4, kDst, 16 * 4, false, 0, 6, 3, 8, 0x99000000u);
+  w.clear(4, kDst, 16 * 4, false, 5, 5, 5, 9, 0);  // empty
+  // 4x MSAA: a pixel's four samples.
+  w.clear(1, kDst + 0x10000, 8 * 16, true, 1, 1, 2, 2, 0x12345678u);
+  w.end();
+  for (const auto& [i, v] : place_in_ring(mem, kRing, kRingSize, w.dwords())) gpu.reg_write(i, v);
+  REQUIRE(gpu.run() == model::RunResult::HALTED);
+  CHECK(gpu.stats().clears == 5);  // the empty one is no clear
+  CHECK(mem.read32(kRt) == 0x11111111u);                      // drawn, outside the clear
+  CHECK(mem.read32(kRt + 1 * kW * 4 + 2 * 4) == 0xCAFEF00Du);
+  CHECK(mem.read32(kRt + 2 * kW * 4 + 6 * 4) == 0xCAFEF00Du);
+  CHECK(mem.read32(kRt + 2 * kW * 4 + 7 * 4) != 0xCAFEF00Du);  // x1 is exclusive
+  CHECK(mem.read32(kRt + 3 * kW * 4 + 2 * 4) != 0xCAFEF00Du);  // y1 is exclusive
+  CHECK(mem.read32(kSrc + 0x1000 + 1 * kW * 4 + 2 * 4) == 0xCAFEF00Du);  // the COPY saw it
+  CHECK(mem.read32(kDst) == 0x44332211u);
+  CHECK(mem.read32(kDst + 4 * 4) == 0x44ABCDEFu);              // depth only: stencil kept
+  CHECK(mem.read32(kDst + 1 * 64 + 15 * 4) == 0x44ABCDEFu);
+  CHECK(mem.read32(kDst + 2 * 64 + 4 * 4) == 0x44332211u);
+  CHECK(mem.read32(kDst + 8 * 64) == 0);                       // past the buffer: untouched
+  CHECK(mem.read32(kDst + 7 * 64 + 2 * 4) == 0x99332211u);     // stencil only: depth kept
+  CHECK(mem.read32(kDst + 5 * 64 + 5 * 4) == 0x44332211u);
+  for (uint32_t sm = 0; sm < 4; ++sm) CHECK(mem.read32(kDst + 0x10000 + 1 * 128 + 16 + 4 * sm) == 0x12345678u);
+  CHECK(mem.read32(kDst + 0x10000 + 1 * 128 + 32) == 0);
+  CHECK(mem.read32(kDst + 0x10000 + 1 * 128 + 12) == 0);
+  // Errors: a bad arg at the header, a target outside the window at the header.
+  for (const uint32_t arg : {0u, 3u, 5u, 7u, 9u}) {
+    Memory m2 = f.mem;
+    model::Gpu g2(m2);
+    CommandWriter e;
+    e.clear(arg, kDst, 64, false, 0, 0, 1, 1, 0).end();
+    for (const auto& [i, v] : place_in_ring(m2, kRing, kRingSize, e.dwords())) g2.reg_write(i, v);
+    CHECK(g2.run() == model::RunResult::ERROR);
+    CHECK(g2.reg_read(REG_ERROR_CAUSE) == ERR_BAD_CLEAR);
+    CHECK(g2.reg_read(REG_ERROR_ADDR) == kRing);
+  }
+  Memory m3 = f.mem;
+  model::Gpu g3(m3);
+  CommandWriter e;
+  e.nop(0).clear(1, kDst, 64, false, 0, 0, 1, 2, 0x5).end();
+  for (const auto& [i, v] : place_in_ring(m3, kRing, kRingSize, e.dwords())) g3.reg_write(i, v);
+  g3.reg_write(REG_VALID_LIMIT, kDst + 64 + 2);  // the second row's sample ends at kDst + 67
+  CHECK(g3.run() == model::RunResult::ERROR);
+  CHECK(g3.reg_read(REG_ERROR_CAUSE) == ERR_BAD_ADDR);
+  CHECK(g3.reg_read(REG_ERROR_ADDR) == kRing + 4);
+  CHECK(g3.reg_read(REG_RING_RPTR) == 4);
+  CHECK(m3.read32(kDst) == 0);  // nothing written
 }
 
 TEST_CASE("cp: fuzz: random and mutated command buffers through the model", "[cp][fuzz]") {
