@@ -37,7 +37,8 @@
 module zs #(
   parameter int unsigned EntriesPerBank = 64,   // power of two, <= 128
   parameter int unsigned QDepth         = 256,  // quads waiting for their lines
-  parameter int unsigned OutstandingW   = 10
+  parameter int unsigned OutstandingW   = 10,
+  parameter int unsigned FillDepth      = 64    // line reads in flight or waiting to fill
 ) (
   input  logic                        clk_i,
   input  logic                        rst_ni,
@@ -105,6 +106,8 @@ module zs #(
   logic [LineW-1:0]         wb_line_q, wb_line_d;
   logic [511:0]             wb_data_q, wb_data_d;
   logic [OutstandingW-1:0]  outst_q, outst_d;
+  localparam int unsigned   RCW = $clog2(FillDepth) + 1;
+  logic [RCW-1:0]           rcred_q, rcred_d;
 
   // FIFOs and SRAMs
   logic                     qf_in_valid, qf_in_ready, qf_out_valid, qf_out_ready, qf_empty;
@@ -346,7 +349,7 @@ module zs #(
       mem_req_o.addr  = {wb_line_q, 6'd0};
       mem_req_o.wdata = wb_data_q;
       mem_req_o.be    = '1;
-    end else if (rq_out_valid && !h_we && !wbr_q) begin
+    end else if (rq_out_valid && !h_we && !wbr_q && (rcred_q != '0)) begin
       mem_req_valid_o = 1'b1;
       mem_req_o.addr  = {h_line, 6'd0};
       mem_req_o.tag   = 8'({h_bank, h_idx});
@@ -379,6 +382,13 @@ module zs #(
     {f_bank, f_idx, f_data} = ff_out_data;
     fill_go      = ff_out_valid && !b_wr[f_bank];
     ff_out_ready = fill_go;
+
+    // read credits: one per free fill-buffer slot
+    unique case ({req_fire && !wb_valid_q, ff_out_valid && ff_out_ready})
+      2'b10:   rcred_d = rcred_q - RCW'(1);
+      2'b01:   rcred_d = rcred_q + RCW'(1);
+      default: rcred_d = rcred_q;
+    endcase
 
     unique case ({req_fire, rsp_fire})
       2'b10:   outst_d = outst_q + OutstandingW'(1);
@@ -541,9 +551,11 @@ module zs #(
     .full_o      (rq_full)
   );
 
-  logic [2:0] ff_count;
-  logic       ff_empty, ff_full;
-  stream_fifo #(.Depth(4), .Width(FFW)) u_ff (
+  // Fill buffer: every line read has its slot reserved before it is requested (rcred_q), so a
+  // response is always taken at once (contract 2.1) even while B's writes hold the data SRAM.
+  logic [$clog2(FillDepth+2):0] ff_count;
+  logic                         ff_empty, ff_full;
+  sram_fifo #(.Depth(FillDepth), .Width(FFW)) u_ff (
     .clk_i,
     .rst_ni,
     .clear_i     (1'b0),
@@ -609,6 +621,7 @@ module zs #(
       wb_line_q  <= '0;
       wb_data_q  <= '0;
       outst_q    <= '0;
+      rcred_q    <= RCW'(FillDepth);
     end else begin
       t_valid_q  <= t_valid_d;
       t_q        <= t_d;
@@ -637,6 +650,7 @@ module zs #(
       wb_line_q  <= wb_line_d;
       wb_data_q  <= wb_data_d;
       outst_q    <= outst_d;
+      rcred_q    <= rcred_d;
     end
   end
 
@@ -668,6 +682,8 @@ module zs #(
     if (rst_ni) begin
       assert (!(rsp_fire && !req_fire && outst_q == '0)) else $error("%m: response with no request outstanding");
       assert (!(of_in_valid && !of_in_ready)) else $error("%m: output FIFO overflow");
+      assert (!(mem_rsp_valid_i && !mem_rsp_i.we && !ff_in_ready))
+        else $error("%m: line read response with no fill-buffer slot (read credits)");
       assert (!chk_unref) else $error("%m: piece on an unreferenced entry");
       assert (!chk_unfilled) else $error("%m: read of an unfilled entry");
       assert (!(fill_go && dval_q[f_bank][f_idx])) else $error("%m: fill of a valid entry");
