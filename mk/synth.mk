@@ -42,7 +42,11 @@ synth-baseline: synth
 synth-selftest:
 	$(PYTHON) synth/test_synth_flow.py
 
+# zs: Yosys 0.55's proc_dlatch runs for more than 10 minutes on ZS's state-update process (its
+# tag/reference arrays written at variable indices); until that process is restructured, ZS is
+# parsed but kept a black box here (Verilator -Wall still lints it whole, latches included).
+LINT_YOSYS_BLACKBOX ?= zs
 lint-yosys: $(NPM_STAMP)
-	$(PYTHON) synth/yosys_read.py
+	$(PYTHON) synth/yosys_read.py --blackbox "$(LINT_YOSYS_BLACKBOX)"
 
 .PHONY: deps synth synth-check synth-baseline synth-selftest lint-yosys

@@ -175,6 +175,9 @@ def main(argv=None):
     ap.add_argument("--files", default="rtl/files.f", help="file list, relative to --root")
     ap.add_argument("--top", default="pineda_top", help="top module for the elaborated check")
     ap.add_argument("--out", default="out/lint", help="output directory, relative to --root")
+    ap.add_argument("--blackbox", default="",
+                    help="comma-separated modules read and parsed but kept as black boxes (no proc): "
+                         "for a module whose processes Yosys's proc_dlatch takes too long on")
     args = ap.parse_args(argv)
     root = os.path.abspath(args.root)
     out_rel = os.path.relpath(os.path.abspath(os.path.join(root, args.out)), root)
@@ -204,6 +207,10 @@ def main(argv=None):
         os.remove(os.path.join(root, probe_json))
 
     read = synth.read_cmd(files, incdirs, defines)
+    bbox = [m for m in args.blackbox.split(",") if m]
+    if bbox:
+        read += "\nblackbox " + " ".join(bbox)
+        print(f"lint-yosys: note: {', '.join(bbox)} read as black boxes (ports only, no proc)")
     lines = [read, "design -save read", "hierarchy -check", "proc", "check -assert"]
     if args.top in modules:
         lines += ["design -load read", f"hierarchy -check -top {args.top}", "proc", "check -assert"]

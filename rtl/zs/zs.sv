@@ -251,6 +251,7 @@ module zs #(
   // B: test and update
   // ---------------------------------------------------------------------------------------------
   logic [1:0][511:0]  b_line, b_new;
+  logic [511:0]       b_nl;  // one line being updated (a 1-D part-select: Yosys mis-sizes one on b_new[r])
   logic [1:0][15:0]   b_chg;
   logic [1:0][7:0]    b_pass;
   logic [1:0][7:0]    b_cov;
@@ -302,11 +303,11 @@ module zs #(
   always_comb begin
     b_fail_now = '0;
     for (int r = 0; r < 2; r++) begin
-      b_new[r] = b_line[r];
+      b_nl     = b_line[r];
       b_chg[r] = '0;
       for (int k = 0; k < 8; k++) begin
         if (b_cov[r][k]) begin
-          b_new[r][32*b_dw[k] +: 32] = b_word[r][k];
+          b_nl[32*b_dw[k] +: 32] = b_word[r][k];
           b_chg[r][b_dw[k]] = (b_word[r][k] != b_stored[r][k]);
           if (!b_pass[r][k]) begin
             if (b_quad_q.target.msaa) b_fail_now[8*r + k] = 1'b1;
@@ -314,6 +315,7 @@ module zs #(
           end
         end
       end
+      b_new[r] = b_nl;
     end
     b_fail_all = b_fail_q | b_fail_now;
     b_wr = '0;
