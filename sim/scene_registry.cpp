@@ -44,8 +44,6 @@ std::vector<SceneInfo> scene_registry() {
       {"ds_bunny_4x", [](uint32_t s) { return scene_ds_bunny("ds_bunny_4x", s, 4000, 4); }, "the same at 4x MSAA"},
       {"ds_interpenetrate", [](uint32_t s) { return scene_ds_interpenetrate(s, 1); }, "a sphere through a torus, depth LESS_EQUAL"},
       {"ds_interpenetrate_4x", [](uint32_t s) { return scene_ds_interpenetrate(s, 4); }, "the same at 4x MSAA"},
-      {"ds_stencil", scene_ds_stencil, "a stencil mask written by one draw and used by the next two, a depth ramp through it"},
-      {"ds_funcs", scene_ds_funcs, "test card: the 8 depth functions, the 8 stencil ops as pass/fail/depth-fail ops of front and back faces, checked by stencil EQUAL (green) / NOT_EQUAL (red)"},
       // glmark2-like scenes: glmark2-data models loaded with assimp, lit per vertex on the host.
       {"gl_cube", [](uint32_t s) { return scene_glmark2("gl_cube", "cube.3ds", "crate-base.png", 256, 30, 25, {0, 0, 0}, s); }, "glmark2's cube.3ds with the crate texture (texel per triangle), 256x256"},
       {"gl_horse", [](uint32_t s) { return scene_glmark2("gl_horse", "horse.3ds", "", 256, 60, 15, {0, 0, 0}, s); }, "glmark2's horse.3ds (7,172 tris), 256x256"},
@@ -57,7 +55,10 @@ std::vector<SceneInfo> optin_scene_registry() {
       {"fe_bunny_full", [](uint32_t s) { return scene_fe_bunny("fe_bunny_full", s, 0, false); }, "the whole glmark2 bunny (69,666 tris), file order"},
       {"fe_bunny_full_opt", [](uint32_t s) { return scene_fe_bunny("fe_bunny_full_opt", s, 0, true); }, "the whole bunny after meshopt_optimizeVertexCache"},
       {"gl_cat", [](uint32_t s) { return scene_glmark2("gl_cat", "cat.3ds", "", 256, 150, 15, {-90, 0, 0}, s); }, "glmark2's cat.3ds (14,348 tris), 256x256"},
-      // The whole bunny with depth (scenes_depth.cpp).
+      // The whole bunny with depth, and two depth/stencil test cards smaller than the 256x256 the
+      // default scenes keep to (scenes_depth.cpp); all pass through RTL and model.
+      {"ds_stencil", scene_ds_stencil, "a stencil mask written by one draw and used by the next two, a depth ramp through it"},
+      {"ds_funcs", scene_ds_funcs, "test card: the 8 depth functions, the 8 stencil ops as pass/fail/depth-fail ops of front and back faces, checked by stencil EQUAL (green) / NOT_EQUAL (red)"},
       {"ds_bunny_full", [](uint32_t s) { return scene_ds_bunny("ds_bunny_full", s, 0, 1); }, "the whole bunny (69,666 tris) with depth, culling off"},
       {"gl_bunny", [](uint32_t s) { return scene_glmark2("gl_bunny", "bunny.obj", "", 256, 200, 15, {0, 0, 0}, s); }, "glmark2's bunny.obj through assimp (69,666 tris), 256x256"},
   };

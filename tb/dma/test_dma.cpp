@@ -44,6 +44,7 @@ DmaRun run_jobs(Memory& mem, const std::vector<model::CopyJob>& jobs, uint64_t s
   tb::LineDram dram(mem, rc.dram);
   tb::PrimGen g(seed ^ 0x5bd1e995u);
   dut.job_valid_i = 0;
+  dut.fill_valid_i = 0;  // copy jobs only (the fill port must not float)
   drv.reset();
   size_t next = 0;
   bool started = false;
