@@ -15,8 +15,18 @@
 #include "pineda_contract.h"
 #include "runtime.h"
 #include "scenes.h"
+#include "vec_math.h"
 
 namespace pineda::scenes {
+
+// A scene transform (double) as the runtime's FP32 matrix.
+inline rt::Matrix4 to_rt(const M4& a) {
+  rt::Matrix4 r;
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 4; ++j) r.m[i][j] = static_cast<float>(a.m[i][j]);
+  }
+  return r;
+}
 
 inline constexpr int32_t PX = 256;  // one pixel in 16.8
 

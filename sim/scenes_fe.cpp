@@ -20,14 +20,6 @@ namespace pineda::scenes {
 
 namespace {
 
-rt::Matrix4 to_rt(const M4& a) {
-  rt::Matrix4 r;
-  for (int i = 0; i < 4; ++i) {
-    for (int j = 0; j < 4; ++j) r.m[i][j] = static_cast<float>(a.m[i][j]);
-  }
-  return r;
-}
-
 // Scene helpers over the Builder: static buffers, the standard layout, viewport and rasterizer.
 class FeScene {
  public:
