@@ -57,12 +57,17 @@ test: deps
 	@$(MAKE) -s -j$(NPROC) build-all
 	@$(PYTHON) tests/run_all.py --build $(BUILD)
 
-# Per scene: cycles, per-unit busy/stalled/starved from the RTL counters, rates vs peak.
+# Per scene: cycles, per-unit busy/stalled/starved from the RTL counters, rates vs peak; then the
+# depth scenes again with CONTROL.NO_FAST_CLEAR (depth bytes per pixel with and without fast clear).
+DEPTH_BENCH ?= ds_bunny ds_bunny_4x ds_interpenetrate ds_interpenetrate_4x
 bench: deps
 	@$(MAKE) -s $(PINEDA_SIM)
 	$(PINEDA_SIM) --out out/bench --json out/bench/bench.json --label bench --latency $(LATENCY) \
 	  --bandwidth $(BANDWIDTH) $(SIM_ARGS) $(TEST)
 	@$(PYTHON) scripts/bench_table.py out/bench/bench.json
+	$(PINEDA_SIM) --out out/bench/no_fast_clear --json out/bench/no_fast_clear.json --label no_fast_clear \
+	  --latency $(LATENCY) --bandwidth $(BANDWIDTH) --no-fast-clear $(SIM_ARGS) $(DEPTH_BENCH) > /dev/null
+	@$(PYTHON) scripts/bench_table.py --fast-clear out/bench/bench.json out/bench/no_fast_clear.json
 	@$(MAKE) -s $(BUILD)/tests/rtl_cp && $(BUILD)/tests/rtl_cp "[.bench]" | sed -n '/^buffer/,/^(dw/p'
 	@$(MAKE) -s $(RUNTIME_BENCH) && $(RUNTIME_BENCH)
 

@@ -14,7 +14,31 @@ import os
 import sys
 
 
+def fast_clear_table(on_path, off_path):
+    """Depth scenes with ZS's fast clear and with CONTROL.NO_FAST_CLEAR (pineda_sim --no-fast-clear):
+    ZS samples/clock and depth-buffer bytes per pixel (ZS's line traffic plus the DMA fill of the
+    depth clears), cycles."""
+    on = {s["scene"]: s for s in json.load(open(on_path))["scenes"] if "zs" in s}
+    off = {s["scene"]: s for s in json.load(open(off_path))["scenes"] if "zs" in s}
+    print("
+depth fast clear (ZS) vs NO_FAST_CLEAR (DMA fill): depth bytes = ZS line reads+writes + depth fill")
+    print(f"{'scene':22s} {'ZS smp/clk':>10s} {'fast B/px':>9s} {'fill B/px':>9s} {'saved':>6s} "
+          f"{'fast cycles':>11s} {'fill cycles':>11s} {'ZS B fast':>10s} {'ZS+fill B':>10s}")
+    for name, a in on.items():
+        b = off.get(name)
+        if b is None or not a["zs"]["samples_tested"]:
+            continue
+        za, zb = a["zs"], b["zs"]
+        ta, tb = za.get("depth_total_bytes_per_pixel", 0.0), zb.get("depth_total_bytes_per_pixel", 0.0)
+        print(f"{name:22s} {a['units']['ZS']['rate']:10.3f} {ta:9.2f} {tb:9.2f} "
+              f"{(100 * (1 - ta / tb) if tb else 0):5.1f}% {a['cycles']:11d} {b['cycles']:11d} "
+              f"{za.get('depth_total_bytes', 0):10d} {zb.get('depth_total_bytes', 0):10d}")
+
+
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--fast-clear":
+        fast_clear_table(sys.argv[2], sys.argv[3])
+        return
     path = sys.argv[1] if len(sys.argv) > 1 else "out/bench/bench.json"
     doc = json.load(open(path))
     print(f"benchmark: latency={doc['latency']} jitter={doc['jitter']} "
@@ -42,7 +66,9 @@ def main():
             z = s["zs"]
             print(f"  ZS: {z['samples']:.0f} samples in ({s['units']['ZS']['rate']:.3f} samples/clock), "
                   f"{z['samples_tested']} tested, {z['samples_passed']} passed, {z['quads_dropped']} quads dropped; "
-                  f"depth {z['depth_bytes']} bytes = {z['depth_bytes_per_pixel']:.2f} bytes/pixel")
+                  f"depth {z['depth_bytes']} bytes = {z['depth_bytes_per_pixel']:.2f} bytes/pixel"
+                  + (f", with the depth clears' DMA fill {z['depth_total_bytes_per_pixel']:.2f} bytes/pixel "
+                     f"({z['fast_clears']} fast clears)" if "depth_total_bytes" in z else ""))
         if "clients" in m:
             print(f"  memory: {m['bytes_per_clock']:.2f} of {m['peak_bytes_per_clock']:g} bytes/clock "
                   f"({100*m['fraction_of_peak']:.1f}% of peak), {m['bytes_per_pixel']:.2f} bytes/pixel")

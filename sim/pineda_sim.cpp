@@ -44,6 +44,7 @@ struct Options {
   bool list = false;
   std::string label;  // printed in the table header
   std::string capture_dir;  // --capture: each scene also written as <dir>/<scene>.pcap
+  bool no_fast_clear = false;  // --no-fast-clear: CONTROL.NO_FAST_CLEAR (depth clears as DMA fills)
 };
 
 void usage() {
@@ -62,6 +63,7 @@ void usage() {
       "  --fst FILE           dump an FST waveform (with --wave-from/--wave-to cycles)\n"
       "  --label TEXT         name for this configuration in the summary\n"
       "  --capture DIR        also write each scene as a capture file DIR/<scene>.pcap (build/pineda replay)\n"
+      "  --no-fast-clear      set CONTROL.NO_FAST_CLEAR: depth/stencil clears are DMA fills, not ZS fast clears\n"
       "On a mismatch the model, RTL and diff images are written next to the PNG; after the run, an\n"
       "HTML report in <out>/index.html.");
 }
@@ -76,6 +78,7 @@ Options parse(int argc, char** argv) {
       {"fst", required_argument, nullptr, 'f'},  {"wave-from", required_argument, nullptr, 'F'},
       {"wave-to", required_argument, nullptr, 'T'}, {"label", required_argument, nullptr, 'n'},
       {"scene-seed", required_argument, nullptr, 'S'},  {"capture", required_argument, nullptr, 'C'},
+      {"no-fast-clear", no_argument, nullptr, 'N'},
       {"help", no_argument, nullptr, 'h'},       {nullptr, 0, nullptr, 0}};
   int c;
   while ((c = getopt_long(argc, argv, "", longopts, nullptr)) != -1) {
@@ -94,6 +97,7 @@ Options parse(int argc, char** argv) {
       case 'n': o.label = optarg; break;
       case 'S': o.scene_seed = static_cast<uint32_t>(std::stoul(optarg)); break;
       case 'C': o.capture_dir = optarg; break;
+      case 'N': o.no_fast_clear = true; break;
       case 'h': usage(); std::exit(0);
       default: usage(); std::exit(2);
     }
@@ -165,8 +169,30 @@ nlohmann::json memory_json(const tb::TopResult& r, double pixels, double peak) {
 }
 
 // Per-unit utilisation and achieved rate against the unit's peak.
+// Line writes of the DMA fill for the depth/stencil CLEARs that did not go to ZS's fast clear:
+// every 64-byte line the rectangle's rows touch (the fill writes whole lines with byte enables).
+uint64_t depth_fill_bytes(const model::CommandProcessor& cp, bool no_fast_clear, uint64_t* fast_clears) {
+  uint64_t bytes = 0;
+  *fast_clears = 0;
+  for (const ClearPkt& c : cp.clears()) {
+    if (c.color) continue;
+    const bool fast = !no_fast_clear && (c.target.base & 63u) == 0 && (c.target.pitch & 63u) == 0;
+    if (fast) {
+      ++*fast_clears;
+      continue;
+    }
+    const uint64_t bpp = c.target.msaa ? 16u : 4u;
+    for (uint64_t y = c.rect.y0; y < c.rect.y1; ++y) {
+      const uint64_t row = c.target.base + y * c.target.pitch;
+      bytes += 64u * (((row + c.rect.x1 * bpp - 1) >> 6) - ((row + c.rect.x0 * bpp) >> 6) + 1);
+    }
+  }
+  return bytes;
+}
+
 nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
-                          const model::Stats& s, uint32_t cmd_dwords, double peak_bytes_per_clock) {
+                          const model::Stats& s, uint32_t cmd_dwords, double peak_bytes_per_clock,
+                          const model::CommandProcessor& cp, bool no_fast_clear) {
   nlohmann::json j;
   const double cyc = r.cycles ? static_cast<double>(r.cycles) : 1.0;
   j["cycles"] = r.cycles;
@@ -226,6 +252,16 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
     zj["depth_bytes"] = zc.bytes_read + zc.bytes_written;
     zj["depth_bytes_per_pixel"] =
         s.pixels_written ? static_cast<double>(zc.bytes_read + zc.bytes_written) / static_cast<double>(s.pixels_written)
+                         : 0.0;
+    // With the DMA fill of the depth clears (none with fast clear): all depth-buffer traffic.
+    uint64_t fast_clears = 0;
+    const uint64_t fill = depth_fill_bytes(cp, no_fast_clear, &fast_clears);
+    zj["fast_clear"] = !no_fast_clear;
+    zj["fast_clears"] = fast_clears;
+    zj["depth_fill_bytes"] = fill;
+    zj["depth_total_bytes"] = zc.bytes_read + zc.bytes_written + fill;
+    zj["depth_total_bytes_per_pixel"] =
+        s.pixels_written ? static_cast<double>(zc.bytes_read + zc.bytes_written + fill) / static_cast<double>(s.pixels_written)
                          : 0.0;
     j["zs"] = zj;
   }
@@ -297,7 +333,12 @@ Row run_scene(const Options& o, const std::string& name) {
   Memory model_mem = img.mem;
   model::Gpu gpu(model_mem);
   gpu.set_num_rast(tb::kNumRast);  // the rasterizers of the Verilated top (per-rasterizer order)
-  for (const auto& [idx, val] : img.reg_writes) gpu.reg_write(idx, val);
+  // --no-fast-clear: every CONTROL write also sets NO_FAST_CLEAR (model and RTL alike).
+  auto reg_writes = img.reg_writes;
+  for (auto& [idx, val] : reg_writes) {
+    if (idx == REG_CONTROL && o.no_fast_clear) val |= 1u << CONTROL_NO_FAST_CLEAR;
+  }
+  for (const auto& [idx, val] : reg_writes) gpu.reg_write(idx, val);
   std::vector<model::HostAction> actions;
   for (const auto& w : img.wait_releases) actions.push_back({w, 0});
   gpu.run_with_host(actions);
@@ -324,7 +365,7 @@ Row run_scene(const Options& o, const std::string& name) {
   cfg.eop_fence_mask = img.eop_fence_mask;
   tb::TopHarness h(rtl_mem, cfg, tb::RunId{name, o.seed, replay_cmd(o, name)});
   uint32_t cmd_dwords = 0;
-  for (const auto& [idx, val] : img.reg_writes) {
+  for (const auto& [idx, val] : reg_writes) {
     h.reg_write(idx, val);
     if (idx == REG_RING_WPTR) cmd_dwords = val / 4;
   }
@@ -388,7 +429,9 @@ Row run_scene(const Options& o, const std::string& name) {
     row.why += write_mismatch_images(o.out_dir, name, model_mem, rtl_mem, scene_target(img), &tr);
     row.mismatch_images = {name + ".model.png", name + ".rtl.png", name + ".diff.png"};
   }
-  if (!r.perf.empty()) row.bench = bench_json(r, tr, gpu.stats(), cmd_dwords, o.dram.bytes_per_clock);
+  if (!r.perf.empty()) {
+    row.bench = bench_json(r, tr, gpu.stats(), cmd_dwords, o.dram.bytes_per_clock, gpu.cp(), o.no_fast_clear);
+  }
   row.bench["scene"] = name;
   row.bench["ok"] = row.ok;
   row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -446,6 +489,7 @@ int main(int argc, char** argv) {
                        {"jitter", o.dram.jitter},
                        {"bandwidth", o.dram.bytes_per_clock},  // bytes per clock
                        {"throttle", o.throttle},
+                       {"no_fast_clear", o.no_fast_clear},
                        {"scenes", all}};
     std::ofstream(o.json_path) << doc.dump(2) << "\n";
   }

@@ -29,7 +29,8 @@
 // and pitch must be dword aligned and the bytes from the rectangle's first sample to its last
 // inside [VALID_BASE, VALID_LIMIT] (else ERR_BAD_ADDR, RPTR back on the header). The ClearPkt is
 // returned by take_clear(); clear_to_zs() says whether it goes to ZS's fast clear (a depth or
-// stencil clear, ZS offers fast clear and CONTROL.NO_FAST_CLEAR is 0) or to the DMA fill.
+// stencil clear, ZS offers fast clear, CONTROL.NO_FAST_CLEAR is 0 and the target's base and pitch
+// are multiples of 64) or to the DMA fill.
 #pragma once
 
 #include <array>
@@ -75,10 +76,11 @@ class CommandProcessor {
   std::optional<CopyJob> take_copy();
   // The CLEAR decoded by the last step(), if any (executed like a COPY, before decoding on).
   std::optional<ClearPkt> take_clear();
-  // ZS offers depth/stencil fast clear (the RTL's zs_fast_clear_i); false until ZS exists.
+  // ZS offers depth/stencil fast clear (the RTL's zs_fast_clear_i); Gpu sets it (pineda_top ties it to 1).
   void set_zs_fast_clear(bool on) { zs_fast_clear_ = on; }
   bool clear_to_zs(const ClearPkt& c) const {
-    return c.color == 0 && zs_fast_clear_ && ((control_ >> CONTROL_NO_FAST_CLEAR) & 1u) == 0;
+    return c.color == 0 && zs_fast_clear_ && ((control_ >> CONTROL_NO_FAST_CLEAR) & 1u) == 0 &&
+           (c.target.base & 63u) == 0 && (c.target.pitch & 63u) == 0;  // whole-line-aligned targets
   }
   // The CLEAR header's arg is valid: CLEAR_COLOR alone or a non-empty depth/stencil subset.
   static bool clear_arg_ok(uint32_t arg);

@@ -17,7 +17,9 @@ size_t Trace::count(Boundary b) const {
   return n;
 }
 
-Gpu::Gpu(Memory& mem) : mem_(mem), cp_(mem) {}
+Gpu::Gpu(Memory& mem) : mem_(mem), cp_(mem) {
+  cp_.set_zs_fast_clear(true);  // pineda_top's zs_fast_clear = 1
+}
 
 void Gpu::reset() {
   cp_.reset();
@@ -221,7 +223,9 @@ RunResult Gpu::run(uint64_t max_dwords) {
     if (auto c = cp_.take_clear()) {
       flush_pixels();  // like a COPY: every earlier pixel in memory first
       if (cp_.clear_to_zs(*c)) {
-        // ZS's fast clear (none yet: clear_to_zs() is false until ZS offers it).
+        // ZS's fast clear: once ZS is flushed (an end-of-pipe token, COPY, host flush), memory
+        // holds what the DMA fill would have written.
+        zs_.clear(*c, mem_);
       } else {
         dma_.fill(*c, mem_, [this] { poll_abort(); });
       }

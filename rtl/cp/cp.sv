@@ -493,7 +493,10 @@ module cp #(
                    (35'(clear_o.rect.x1) << clr_shift);
     clr_addr_bad = (dec_q.word0[1:0] != 2'b00) || (clear_o.target.pitch[1:0] != 2'b00) ||
                    (clr_first < 35'(valid_base)) || (clr_end - 35'd1 > 35'(valid_limit));
-    clr_to_zs    = !clear_o.color && zs_fast_clear_i && !no_fast_clear;
+    // ZS fast-clears whole-line-aligned depth targets (base and pitch multiples of 64, as ZS reads
+    // them); any other depth/stencil clear is a DMA fill.
+    clr_to_zs    = !clear_o.color && zs_fast_clear_i && !no_fast_clear &&
+                   (dec_q.word0[5:0] == 6'd0) && (clear_o.target.pitch[5:0] == 6'd0);
   end
 
   // ---------------------------------------------------------------------------------------------

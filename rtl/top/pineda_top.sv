@@ -165,15 +165,12 @@ module pineda_top #(
   // CP -> DMA copy jobs
   logic        copy_valid, copy_ready, dma_idle, dma_job_valid, dma_job_ready;
   logic [31:0] copy_src, copy_dst, copy_len;
-  // CP -> DMA fill / ZS fast clear (CLEAR). ZS is not built yet: zs_fast_clear = 0, so every
-  // CLEAR is a DMA fill and the ZS port is never offered.
+  // CP -> DMA fill / ZS fast clear (CLEAR): ZS takes depth/stencil clears (zs_fast_clear = 1)
+  // unless CONTROL.NO_FAST_CLEAR; colour clears are DMA fills.
   pineda_pkg::clear_pkt_t clear_pkt;
   logic        fill_valid, fill_ready, dma_fill_valid, dma_fill_ready;
   logic        zs_clear_valid, zs_clear_ready, zs_fast_clear;
-  assign zs_clear_ready = 1'b0;
-  assign zs_fast_clear  = 1'b0;
-  logic unused_zs_clear;
-  assign unused_zs_clear = zs_clear_valid;
+  assign zs_fast_clear = 1'b1;
 
   // ---------------------------------------------------------------------------------------------
   // Units
@@ -442,7 +439,8 @@ module pineda_top #(
 
   // ZS: depth and stencil tests between the merged fine quads and PW (docs/depth.md §4), its
   // depth tile cache on line client MEM_LC_ZS. Flushed with PW (COPY, host flush); an end-of-pipe
-  // token leaves ZS only once its depth writes are acknowledged.
+  // token leaves ZS only once its depth writes (and fast-cleared lines) are in memory. Depth/stencil
+  // fast clear from the CP's zs_clear port.
   zs u_zs (
     .clk_i,
     .rst_ni,
@@ -453,6 +451,9 @@ module pineda_top #(
     .out_ready_i     (zs_ready),
     .out_o           (zs_quad),
     .flush_i         (pw_flush),
+    .clear_valid_i   (zs_clear_valid),
+    .clear_ready_o   (zs_clear_ready),
+    .clear_i         (clear_pkt),
     .mem_req_valid_o (zs_mem_valid),
     .mem_req_ready_i (zs_mem_ready),
     .mem_req_o       (zs_req),

@@ -38,7 +38,8 @@ module zs #(
   parameter int unsigned EntriesPerBank = 64,   // power of two, <= 128
   parameter int unsigned QDepth         = 256,  // quads waiting for their lines
   parameter int unsigned OutstandingW   = 10,
-  parameter int unsigned FillDepth      = 64    // line reads in flight or waiting to fill
+  parameter int unsigned FillDepth      = 64,   // line reads in flight or waiting to fill
+  parameter int unsigned ClrRows        = 256   // fast-clear bitmap rows (power of two), 64 lines each
 ) (
   input  logic                        clk_i,
   input  logic                        rst_ni,
@@ -49,6 +50,9 @@ module zs #(
   input  logic                        out_ready_i,
   output pineda_pkg::quad_pkt_t       out_o,
   input  logic                        flush_i,
+  input  logic                        clear_valid_i,   // depth/stencil fast clear (CP, CLEAR)
+  output logic                        clear_ready_o,
+  input  pineda_pkg::clear_pkt_t      clear_i,
   output logic                        mem_req_valid_o,
   input  logic                        mem_req_ready_i,
   output pineda_pkg::mem_line_req_t   mem_req_o,
@@ -67,7 +71,9 @@ module zs #(
   localparam int unsigned RW    = $clog2(QDepth + 8) + 1;   // reference counts
   localparam int unsigned QW    = pineda_pkg::QUAD_PKT_BITS;
   localparam int unsigned QFW   = QW + 2 + 2 * SW;
-  localparam int unsigned RQW   = 1 + SW + LineW;
+  localparam int unsigned RQW   = 2 + SW + LineW;             // {we, cf, bank, entry, line}
+  localparam int unsigned CR    = ClrRows;
+  localparam int unsigned CRW   = $clog2(ClrRows);
   localparam int unsigned FFW   = SW + 512;
   localparam int unsigned OFD   = 4;
 
@@ -88,6 +94,26 @@ module zs #(
 
   logic [1:0]               a_done_q, a_done_d;
 
+  // Fast clear: a bitmap of cleared lines of one target (fc_*), ClrRows pixel rows x 64 lines, in
+  // an sram_1r1w; rowv_q: the row's SRAM word is valid and may hold set bits.
+  logic [1:0][E-1:0]        cval_q, cval_d;       // entry's data is the clear value (not in the SRAM)
+  logic [CR-1:0]            rowv_q, rowv_d;
+  logic [25:0]              fc_base_q, fc_base_d; // target base, line address
+  logic [9:0]               fc_pitch_q, fc_pitch_d;  // target pitch in lines
+  logic                     fc_msaa_q, fc_msaa_d;
+  logic [31:0]              fc_value_q, fc_value_d;
+  logic                     lk_v_q, lk_v_d;       // bitmap row of T's missing piece read (bm_rdata)
+  logic                     ce_busy_q, ce_busy_d; // clear engine
+  logic [14:0]              ce_y_q, ce_y_d;
+  logic [12:0]              ce_c_q, ce_c_d;
+  logic                     rs_rd_q, rs_rd_d;     // resolve: bitmap row read issued
+  logic                     rs_act_q, rs_act_d;   // resolve: rs_bits_q being written out
+  logic [CRW-1:0]           rs_row_q, rs_row_d;
+  logic [63:0]              rs_bits_q, rs_bits_d;
+  logic                     bm_we, bm_re;
+  logic [CRW-1:0]           bm_waddr, bm_raddr;
+  logic [63:0]              bm_wdata, bm_wmask, bm_rdata;
+
   logic                     b_valid_q, b_valid_d;
   logic                     b_last_q, b_last_d;
   logic [1:0]               b_go_q, b_go_d;
@@ -105,6 +131,8 @@ module zs #(
   logic                     wb_valid_q, wb_valid_d;
   logic [LineW-1:0]         wb_line_q, wb_line_d;
   logic [511:0]             wb_data_q, wb_data_d;
+  logic [63:0]              wb_be_q, wb_be_d;
+  logic                     wbr_cf_q, wbr_cf_d;   // the write-back read is of a clear-valued entry
   logic [OutstandingW-1:0]  outst_q, outst_d;
   localparam int unsigned   RCW = $clog2(FillDepth) + 1;
   logic [RCW-1:0]           rcred_q, rcred_d;
@@ -147,6 +175,12 @@ module zs #(
   logic [EW-1:0]    walk_idx;
   logic             down_empty, all_clean, any_dirty;
   logic             wbr_issue;
+  logic             fc_any, t_match, t_hold, lk_wait, lk_bit, miss_pend, alloc;
+  logic [6:0]       fc_lim;
+  logic [1:0][11:0] t_xl;
+  logic [1:0]       t_amb, t_lk;
+  logic [511:0]     fc_line;
+  logic             ce_start;
 
   always_comb begin
     t_act = !t_q.eop && (t_q.ds.z_enable || t_q.ds.s_enable);
@@ -156,7 +190,24 @@ module zs #(
                   (t_q.target.msaa ? LineW'(t_q.qx[12:1]) : LineW'(t_q.qx[12:3]));
       t_need[r] = t_valid_q && t_act &&
                   (t_q.target.msaa ? (t_q.mask[8*r +: 8] != '0) : (t_q.mask[2*r +: 2] != '0));
-      pend[r]   = t_need[r] && !t_res_q[r];
+      t_xl[r]   = t_q.target.msaa ? t_q.qx[12:1] : 12'(t_q.qx[12:3]);
+    end
+    // Fast-cleared lines: a quad of another target (or beyond the pitch) waits until they are
+    // written out (a flush); a piece in the bitmap's range looks its bit up on a miss.
+    fc_any  = rowv_q != '0;
+    fc_lim  = (fc_pitch_q >= 10'd64) ? 7'd64 : 7'(fc_pitch_q);
+    fc_line = {16{fc_value_q}};
+    t_match = t_q.ds.base[31:6] == fc_base_q && t_q.ds.pitch[15:6] == fc_pitch_q && t_q.target.msaa == fc_msaa_q;
+    for (int r = 0; r < 2; r++) begin
+      t_amb[r] = t_need[r] && (32'(t_xl[r]) >= 32'(fc_pitch_q));
+      t_lk[r]  = fc_any && t_match && (32'(t_y[r]) < CR) && (32'(t_xl[r]) < 32'(fc_lim)) &&
+                 rowv_q[t_y[r][CRW-1:0]];
+    end
+    // (and every quad waits while a resolve is writing lines out: its reads would overtake them)
+    t_hold = t_valid_q && t_act && (t_need != '0) &&
+             ((fc_any && (!t_match || t_amb != '0)) || rs_rd_q || rs_act_q);
+    for (int r = 0; r < 2; r++) begin
+      pend[r]   = t_need[r] && !t_res_q[r] && !t_hold;
       hit[r]    = 1'b0;
       hslot[r]  = '0;
       for (int b = 0; b < 2; b++) begin
@@ -177,18 +228,24 @@ module zs #(
     res_now = '0;
     if (pend[0] && hit[0]) res_now[0] = 1'b1;
     if (pend[1] && hit[1] && (!pend[0] || hit[0])) res_now[1] = 1'b1;
+    miss_pend  = (pend[0] && !hit[0]) || (!pend[0] && pend[1] && !hit[1]);
+    // A miss in the bitmap's range reads its bitmap row first (one clock); a set bit makes the
+    // fill a clear fill (no memory read) and clears the bit.
+    lk_wait    = miss_pend && t_lk[cur] && !lk_v_q;
+    lk_bit     = t_lk[cur] && lk_v_q && bm_rdata[t_xl[cur][5:0]];
     miss_go    = 1'b0;
     t_rq_valid = 1'b0;
     t_rq       = '0;
-    if ((pend[0] && !hit[0]) || (!pend[0] && pend[1] && !hit[1])) begin
+    if (miss_pend && !lk_wait) begin
       if (!vic_busy) begin
         t_rq_valid = 1'b1;
-        if (vic_dirty) t_rq = {1'b1, cur, vic, tag_q[cur][vic]};
-        else           t_rq = {1'b0, cur, vic, t_line[cur]};
+        if (vic_dirty) t_rq = {1'b1, cval_q[cur][vic], cur, vic, tag_q[cur][vic]};
+        else           t_rq = {1'b0, lk_bit, cur, vic, t_line[cur]};
         miss_go = !vic_dirty && rq_in_ready;
       end
     end
     if (miss_go) res_now[cur] = 1'b1;
+    alloc = miss_go;   // the victim takes the missing line
 
     down_empty = qf_empty && !b_valid_q;
     t_push_q   = t_valid_q && !t_q.eop && ((~t_need | t_res_q | res_now) == 2'b11) && qf_in_ready;
@@ -207,15 +264,18 @@ module zs #(
       end
     end
     any_dirty = walk_any;
-    walk_en   = (t_valid_q ? t_q.eop : flush_i) && down_empty;
-    all_clean = !any_dirty && rq_empty && !wbr_q && !wb_valid_q && (outst_q == '0);
+    walk_en   = (t_valid_q ? (t_q.eop || t_hold) : (flush_i || clear_valid_i)) && down_empty && !ce_busy_q;
+    all_clean = !any_dirty && rq_empty && !wbr_q && !wb_valid_q && (outst_q == '0) && !fc_any &&
+                !rs_rd_q && !rs_act_q && !ce_busy_q;
+    ce_start  = clear_valid_i && !t_valid_q && down_empty && all_clean;
     t_tok_out = t_valid_q && t_q.eop && down_empty && all_clean && of_in_ready && (32'(of_count) < OFD);
     t_done    = t_push_q || t_tok_out;
 
     rq_in_valid = t_rq_valid || (walk_en && walk_any);
-    rq_in_data  = t_rq_valid ? t_rq : {1'b1, walk_bank, walk_idx, tag_q[walk_bank][walk_idx]};
+    rq_in_data  = t_rq_valid ? t_rq : {1'b1, cval_q[walk_bank][walk_idx], walk_bank, walk_idx,
+                                       tag_q[walk_bank][walk_idx]};
 
-    in_ready_o = !t_valid_q || t_done;
+    in_ready_o = (!t_valid_q || t_done) && !ce_busy_q && !clear_valid_i;
     qf_in_valid = t_push_q;
     qf_in_data  = {t_q, t_need, t_res_q[1] ? t_slot_q[1] : hslot[1], t_res_q[0] ? t_slot_q[0] : hslot[0]};
     // A miss-resolved piece takes the victim slot.
@@ -271,8 +331,9 @@ module zs #(
     for (int r = 0; r < 2; r++) begin
       b_bank[r] = b_slot_q[r][EW];
       b_idx[r]  = b_slot_q[r][EW-1:0];
-      b_line[r] = (fwd_v_q[b_bank[r]] && fwd_idx_q[b_bank[r]] == b_idx[r]) ? fwd_data_q[b_bank[r]]
-                                                                         : s_rdata[b_bank[r]];
+      if (cval_q[b_bank[r]][b_idx[r]])                                 b_line[r] = fc_line;
+      else if (fwd_v_q[b_bank[r]] && fwd_idx_q[b_bank[r]] == b_idx[r]) b_line[r] = fwd_data_q[b_bank[r]];
+      else                                                             b_line[r] = s_rdata[b_bank[r]];
       for (int k = 0; k < 8; k++) begin
         if (b_quad_q.target.msaa) begin
           b_cov[r][k] = b_go_q[r] && b_quad_q.mask[8*r + k];
@@ -348,17 +409,121 @@ module zs #(
   // ---------------------------------------------------------------------------------------------
   // Request queue head, fills, line port
   // ---------------------------------------------------------------------------------------------
-  logic             h_we, h_bank;
+  logic             h_we, h_cf, h_bank;
   logic [EW-1:0]    h_idx;
   logic [LineW-1:0] h_line;
-  logic             req_fire, rsp_fire, fill_go;
+  logic             req_fire, rsp_fire, fill_go, cf_go;
   logic             f_bank;
   logic [EW-1:0]    f_idx;
   logic [511:0]     f_data;
 
+  // ---------------------------------------------------------------------------------------------
+  // Fast clear (docs/depth.md §4). The clear engine runs once ZS is clean (no dirty line, no
+  // cleared line left: a clear first flushes like flush_i), one pixel row per clock plus one clock
+  // per line written: lines of the rectangle wholly covered, depth and stencil both cleared, in
+  // the bitmap's range (row < ClrRows, line < 64 and < the pitch) get their bitmap bit; every
+  // other line of the rectangle is written at once with byte enables (as the DMA fill would).
+  // Resolve: a flush writes every set bit's line out (whole line of the clear value), row by row.
+  // ---------------------------------------------------------------------------------------------
+  logic [18:0]      ce_bx0, ce_bx1m1;
+  logic [12:0]      ce_xa, ce_xb, ce_e0, ce_e1, ce_cn;
+  logic [5:0]       ce_lo, ce_hi;
+  logic [6:0]       ce_lim;
+  logic             ce_rowfast, ce_infast, ce_adv, ce_rowend, ce_fin, ce_emit;
+  logic [63:0]      ce_be, ce_rowmask;
+  logic [3:0]       ce_pat;
+  logic [LineW-1:0] ce_line;
+  logic             rs_start, rs_emit;
+  logic [CRW-1:0]   rs_pick;
+  logic [5:0]       rs_bit;
+  logic [LineW-1:0] rs_line;
+
+  // The write register is free for the engine or the resolve (a write-back read owns it otherwise).
+  logic wb_free;
+  assign wb_free = !wb_valid_q && !wbr_q && !(rq_out_valid && rq_out_data[RQW-1] && !wbr_q);
+
   always_comb begin
-    {h_we, h_bank, h_idx, h_line} = rq_out_data;
+    ce_bx0   = clear_i.target.msaa ? {clear_i.rect.x0, 4'd0} : {2'd0, clear_i.rect.x0, 2'd0};
+    ce_bx1m1 = (clear_i.target.msaa ? {clear_i.rect.x1, 4'd0} : {2'd0, clear_i.rect.x1, 2'd0}) - 19'd1;
+    ce_xa    = ce_bx0[18:6];
+    ce_xb    = ce_bx1m1[18:6];
+    ce_lim   = (clear_i.target.pitch[15:6] >= 10'd64) ? 7'd64 : 7'(clear_i.target.pitch[15:6]);
+    ce_e0    = ce_xa + 13'(ce_bx0[5:0] != 6'd0);
+    ce_e1    = (ce_bx1m1[5:0] == 6'd63) ? ce_xb + 13'd1 : ce_xb;
+    if (ce_e1 > 13'(ce_lim)) ce_e1 = 13'(ce_lim);
+    ce_rowfast = clear_i.depth && clear_i.stencil && (32'(ce_y_q) < CR) && (ce_e1 > ce_e0);
+    ce_infast  = ce_rowfast && ce_c_q >= ce_e0 && ce_c_q < ce_e1;
+    ce_emit    = ce_busy_q && !ce_infast && wb_free;
+    ce_adv     = ce_busy_q && (ce_infast || wb_free);
+    ce_cn      = ce_infast ? ce_e1 : ce_c_q + 13'd1;
+    ce_rowend  = ce_adv && ce_cn > ce_xb;
+    ce_fin     = ce_rowend && (32'(ce_y_q) + 32'd1 >= 32'(clear_i.rect.y1));
+    clear_ready_o = ce_fin;
+    ce_lo   = (ce_c_q == ce_xa) ? ce_bx0[5:0] : 6'd0;
+    ce_hi   = (ce_c_q == ce_xb) ? ce_bx1m1[5:0] : 6'd63;
+    ce_pat  = {clear_i.stencil, {3{clear_i.depth}}};
+    for (int i = 0; i < 64; i++) begin
+      ce_be[i]      = (6'(i) >= ce_lo) && (6'(i) <= ce_hi) && ce_pat[i % 4];
+      ce_rowmask[i] = (13'(i) >= ce_e0) && (13'(i) < ce_e1);
+    end
+    ce_line = clear_i.target.base[31:6] + LineW'(ce_y_q) * LineW'(clear_i.target.pitch[15:6]) + LineW'(ce_c_q);
+
+    ce_busy_d = ce_busy_q;
+    ce_y_d    = ce_y_q;
+    ce_c_d    = ce_c_q;
+    if (ce_adv) ce_c_d = ce_cn;
+    if (ce_rowend) begin
+      ce_y_d = ce_y_q + 15'd1;
+      ce_c_d = ce_xa;
+    end
+    if (ce_fin) ce_busy_d = 1'b0;
+    if (ce_start) begin
+      ce_busy_d = 1'b1;
+      ce_y_d    = clear_i.rect.y0;
+      ce_c_d    = ce_bx0[18:6];
+    end
+    fc_base_d  = ce_start ? clear_i.target.base[31:6]  : fc_base_q;
+    fc_pitch_d = ce_start ? clear_i.target.pitch[15:6] : fc_pitch_q;
+    fc_msaa_d  = ce_start ? clear_i.target.msaa        : fc_msaa_q;
+    fc_value_d = ce_start ? clear_i.value              : fc_value_q;
+
+    // Resolve: the lowest valid bitmap row, once the dirty walk is done.
+    rs_pick = '0;
+    for (int i = CR - 1; i >= 0; i--) if (rowv_q[i]) rs_pick = CRW'(i);
+    rs_start = walk_en && fc_any && !any_dirty && rq_empty && !wbr_q && !rs_rd_q && !rs_act_q;
+    rs_bit   = '0;
+    for (int i = 63; i >= 0; i--) if (rs_bits_q[i]) rs_bit = 6'(i);
+    rs_emit  = rs_act_q && rs_bits_q != '0 && wb_free;
+    rs_line  = fc_base_q + LineW'(rs_row_q) * LineW'(fc_pitch_q) + LineW'(rs_bit);
+    rs_rd_d  = rs_start;
+    rs_row_d = rs_start ? rs_pick : rs_row_q;
+    rs_act_d = rs_rd_q || (rs_act_q && rs_bits_q != '0);
+    rs_bits_d = rs_bits_q;
+    if (rs_emit) rs_bits_d[rs_bit] = 1'b0;
+    if (rs_rd_q) rs_bits_d = bm_rdata;
+
+    // Bitmap port: T's lookup or the resolve's row read; T's bit clear or the engine's row write.
+    bm_re    = lk_wait || rs_start;
+    bm_raddr = rs_start ? rs_pick : t_y[cur][CRW-1:0];
+    bm_we    = (alloc && lk_bit) || (ce_busy_q && ce_rowfast);
+    bm_waddr = ce_busy_q ? ce_y_q[CRW-1:0] : t_y[cur][CRW-1:0];
+    bm_wdata = ce_busy_q ? ce_rowmask : 64'd0;
+    bm_wmask = ce_busy_q ? '1 : (64'd1 << t_xl[cur][5:0]);
+
+    // T's lookup result
+    lk_v_d = lk_v_q || lk_wait;
+    if (alloc || t_done || !t_valid_q) lk_v_d = 1'b0;
+  end
+
+  for (genvar i = 0; i < CR; i++) begin : g_rowv
+    assign rowv_d[i] = (ce_busy_q && ce_rowfast && ce_y_q[CRW-1:0] == CRW'(i)) ||
+                       (rowv_q[i] && !(rs_start && rs_pick == CRW'(i)));
+  end
+
+  always_comb begin
+    {h_we, h_cf, h_bank, h_idx, h_line} = rq_out_data;
     wbr_issue = rq_out_valid && h_we && !wbr_q && !wb_valid_q;
+    cf_go     = rq_out_valid && !h_we && h_cf && !wbr_q && !wb_valid_q;
     mem_req_o = '0;
     mem_req_valid_o = 1'b0;
     if (wb_valid_q) begin
@@ -366,8 +531,8 @@ module zs #(
       mem_req_o.we    = 1'b1;
       mem_req_o.addr  = {wb_line_q, 6'd0};
       mem_req_o.wdata = wb_data_q;
-      mem_req_o.be    = '1;
-    end else if (rq_out_valid && !h_we && !wbr_q && (rcred_q != '0)) begin
+      mem_req_o.be    = wb_be_q;
+    end else if (rq_out_valid && !h_we && !h_cf && !wbr_q && (rcred_q != '0)) begin
       mem_req_valid_o = 1'b1;
       mem_req_o.addr  = {h_line, 6'd0};
       mem_req_o.tag   = 8'({h_bank, h_idx});
@@ -378,19 +543,32 @@ module zs #(
   // the line arbiter).
   always_comb begin
     req_fire = mem_req_valid_o && mem_req_ready_i;
-    rq_out_ready = wbr_issue || (req_fire && !wb_valid_q);
+    rq_out_ready = wbr_issue || cf_go || (req_fire && !wb_valid_q);
 
     wbr_d      = wbr_issue;
     wbr_bank_d = wbr_issue ? h_bank : wbr_bank_q;
     wbr_line_d = wbr_issue ? h_line : wbr_line_q;
+    wbr_cf_d   = wbr_issue ? h_cf : wbr_cf_q;
     wb_valid_d = wb_valid_q;
     wb_line_d  = wb_line_q;
     wb_data_d  = wb_data_q;
+    wb_be_d    = wb_be_q;
     if (wb_valid_q && req_fire) wb_valid_d = 1'b0;
     if (wbr_q) begin
       wb_valid_d = 1'b1;
       wb_line_d  = wbr_line_q;
-      wb_data_d  = s_rdata[wbr_bank_q];
+      wb_data_d  = wbr_cf_q ? fc_line : s_rdata[wbr_bank_q];
+      wb_be_d    = '1;
+    end else if (ce_emit) begin
+      wb_valid_d = 1'b1;
+      wb_line_d  = ce_line;
+      wb_data_d  = {16{clear_i.value}};
+      wb_be_d    = ce_be;
+    end else if (rs_emit) begin
+      wb_valid_d = 1'b1;
+      wb_line_d  = rs_line;
+      wb_data_d  = fc_line;
+      wb_be_d    = '1;
     end
 
     mem_rsp_ready_o = mem_rsp_i.we || ff_in_ready;
@@ -420,12 +598,10 @@ module zs #(
   // update enables (no loop writing whole arrays at dynamic indices: Yosys's proc_dlatch took
   // more than 10 minutes on that form).
   // ---------------------------------------------------------------------------------------------
-  logic       miss_pend, alloc, wbq, walk_clr, flush_inv;
+  logic       wbq, walk_clr, flush_inv;
   logic [1:0] b_use;                 // per piece: B processes it this clock
 
   always_comb begin
-    miss_pend = (pend[0] && !hit[0]) || (!pend[0] && pend[1] && !hit[1]);
-    alloc     = t_rq_valid && rq_in_ready && !vic_dirty;   // the victim takes the missing line
     wbq       = t_rq_valid && rq_in_ready && vic_dirty;    // the victim's write-back is queued
     walk_clr  = walk_en && walk_any && !t_rq_valid && rq_in_ready;
     // A completed flush also forgets every line: memory may change behind ZS before the next quad
@@ -438,11 +614,12 @@ module zs #(
     for (genvar e = 0; e < E; e++) begin : g_st_ent
       localparam logic [SW-1:0] Slot = {b[0], EW'(e)};
       logic [1:0] at_hit, at_b, at_bw;
-      logic       at_vic, at_walk, at_fill;
+      logic       at_vic, at_walk, at_fill, at_cf;
       always_comb begin
         at_vic  = cur == b[0] && vic == EW'(e);
         at_walk = walk_clr && walk_bank == b[0] && walk_idx == EW'(e);
         at_fill = fill_go && f_bank == b[0] && f_idx == EW'(e);
+        at_cf   = cf_go && h_bank == b[0] && h_idx == EW'(e);
         for (int r = 0; r < 2; r++) begin
           at_hit[r] = res_now[r] && hit[r] && hslot[r] == Slot;
           at_b[r]   = b_use[r] && b_slot_q[r] == Slot;
@@ -453,8 +630,11 @@ module zs #(
                              - RW'(at_b[0]) - RW'(at_b[1]);
       assign tag_d[b][e]   = (alloc && at_vic) ? t_line[b] : tag_q[b][e];
       assign tval_d[b][e]  = !flush_inv && (tval_q[b][e] || (alloc && at_vic));
-      assign dval_d[b][e]  = at_fill || (dval_q[b][e] && !(alloc && at_vic));
-      assign dirty_d[b][e] = (at_bw != '0) || (dirty_q[b][e] && !(wbq && at_vic) && !at_walk);
+      assign dval_d[b][e]  = at_fill || at_cf || (dval_q[b][e] && !(alloc && at_vic));
+      // A clear-filled line is dirty from its allocation (memory does not hold the clear value).
+      assign dirty_d[b][e] = (at_bw != '0) || (alloc && lk_bit && at_vic) ||
+                             (dirty_q[b][e] && !(wbq && at_vic) && !at_walk);
+      assign cval_d[b][e]  = at_cf || (cval_q[b][e] && !at_fill && at_bw == '0);
     end
   end
 
@@ -520,7 +700,7 @@ module zs #(
           if (b_chg[r] != '0) begin
             s_we[b]    = 1'b1;
             s_waddr[b] = b_idx[r];
-            s_wmask[b] = b_chg[r];
+            s_wmask[b] = cval_q[b][b_idx[r]] ? '1 : b_chg[r];
             s_wdata[b] = b_new[r];
           end
         end
@@ -549,6 +729,17 @@ module zs #(
       .rdata_o (s_rdata[b])
     );
   end
+
+  sram_1r1w #(.Width(64), .Depth(CR), .MaskW(64)) u_bitmap (
+    .clk_i,
+    .we_i    (bm_we),
+    .waddr_i (bm_waddr),
+    .wdata_i (bm_wdata),
+    .wmask_i (bm_wmask),
+    .re_i    (bm_re),
+    .raddr_i (bm_raddr),
+    .rdata_o (bm_rdata)
+  );
 
   logic qf_full;
   sram_fifo #(.Depth(QDepth), .Width(QFW)) u_qf (
@@ -619,7 +810,7 @@ module zs #(
   );
 
   always_comb begin
-    quiet_o = !t_valid_q && qf_empty && !b_valid_q && of_empty;
+    quiet_o = !t_valid_q && qf_empty && !b_valid_q && of_empty;  // (a clear in progress is not a packet: the CP holds its offer on pipe idle)
     clean_o = all_clean;
     idle_o  = quiet_o && all_clean;
   end
@@ -652,6 +843,22 @@ module zs #(
       wb_valid_q <= 1'b0;
       wb_line_q  <= '0;
       wb_data_q  <= '0;
+      wb_be_q    <= '0;
+      wbr_cf_q   <= 1'b0;
+      cval_q     <= '0;
+      rowv_q     <= '0;
+      fc_base_q  <= '0;
+      fc_pitch_q <= '0;
+      fc_msaa_q  <= 1'b0;
+      fc_value_q <= '0;
+      lk_v_q     <= 1'b0;
+      ce_busy_q  <= 1'b0;
+      ce_y_q     <= '0;
+      ce_c_q     <= '0;
+      rs_rd_q    <= 1'b0;
+      rs_act_q   <= 1'b0;
+      rs_row_q   <= '0;
+      rs_bits_q  <= '0;
       outst_q    <= '0;
       rcred_q    <= RCW'(FillDepth);
     end else begin
@@ -681,6 +888,22 @@ module zs #(
       wb_valid_q <= wb_valid_d;
       wb_line_q  <= wb_line_d;
       wb_data_q  <= wb_data_d;
+      wb_be_q    <= wb_be_d;
+      wbr_cf_q   <= wbr_cf_d;
+      cval_q     <= cval_d;
+      rowv_q     <= rowv_d;
+      fc_base_q  <= fc_base_d;
+      fc_pitch_q <= fc_pitch_d;
+      fc_msaa_q  <= fc_msaa_d;
+      fc_value_q <= fc_value_d;
+      lk_v_q     <= lk_v_d;
+      ce_busy_q  <= ce_busy_d;
+      ce_y_q     <= ce_y_d;
+      ce_c_q     <= ce_c_d;
+      rs_rd_q    <= rs_rd_d;
+      rs_act_q   <= rs_act_d;
+      rs_row_q   <= rs_row_d;
+      rs_bits_q  <= rs_bits_d;
       outst_q    <= outst_d;
       rcred_q    <= rcred_d;
     end
@@ -697,6 +920,8 @@ module zs #(
   end
   stream_assert #(.Width(QW)) u_in_chk (
     .clk_i, .rst_ni, .valid_i(in_valid_i), .ready_i(in_ready_o), .data_i(in_i));
+  stream_assert #(.Width($bits(pineda_pkg::clear_pkt_t))) u_clr_chk (
+    .clk_i, .rst_ni, .valid_i(clear_valid_i), .ready_i(clear_ready_o), .data_i(clear_i));
   stream_assert #(.Width(QW)) u_out_chk (
     .clk_i, .rst_ni, .valid_i(out_valid_o), .ready_i(out_ready_i), .data_i(out_o));
   stream_assert #(.Width($bits(pineda_pkg::mem_line_req_t))) u_mem_chk (
@@ -719,6 +944,11 @@ module zs #(
       assert (!chk_unref) else $error("%m: piece on an unreferenced entry");
       assert (!chk_unfilled) else $error("%m: read of an unfilled entry");
       assert (!(fill_go && dval_q[f_bank][f_idx])) else $error("%m: fill of a valid entry");
+      assert (!(cf_go && dval_q[h_bank][h_idx])) else $error("%m: clear fill of a valid entry");
+      assert (!(wbr_q && wb_valid_q && !req_fire)) else $error("%m: line write overwritten while stalled");
+      assert (!(wb_valid_q && !req_fire && (ce_emit || rs_emit))) else $error("%m: line write overwritten");
+      assert (!(clear_valid_i && in_valid_i)) else $error("%m: a quad offered during a clear");
+      assert (!(clear_valid_i && clear_i.color)) else $error("%m: a colour clear offered to ZS");
     end
   end
 `endif

@@ -3,7 +3,9 @@
 // in order (mask after the tests, z zeroed where failed, dropped quads, tokens), the whole memory
 // after every flush_i against the model's, and at every token leaving ZS that each dword the model
 // wrote before it (and does not write again later) already holds its value in memory (watched
-// when it happens, so a token that overtakes its depth writes fails). The line port is
+// when it happens, so a token that overtakes its depth writes fails). Fast clears (clear_i) are
+// offered between quads once ZS is quiet, as the CP does; their dwords count as written before the
+// next token too (a token leaves only once the cleared lines are in memory). The line port is
 // tb::LineDram (bandwidth, latency, jitter); input gaps and output back-pressure are random.
 #define CATCH_CONFIG_MAIN
 #include <map>
@@ -24,7 +26,27 @@ struct ZsCase {
   // Before segment s (after the previous flush): dword writes behind ZS (a DMA clear fill, a
   // COPY, the host), which ZS must not hide behind lines it cached before the flush.
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> pokes;
+  // Per segment: fast clears offered before quad #first (first == size: after the last quad).
+  std::vector<std::vector<std::pair<size_t, ClearPkt>>> clears;
 };
+
+// The dwords a depth/stencil clear writes and their new values (model::Zs::clear's addresses).
+std::map<uint32_t, uint32_t> clear_dwords(const ClearPkt& c, const Memory& mem) {
+  std::map<uint32_t, uint32_t> out;
+  const uint32_t mask = (c.depth ? 0x00FFFFFFu : 0u) | (c.stencil ? 0xFF000000u : 0u);
+  const uint32_t base = static_cast<uint32_t>(c.target.base) & ~63u;
+  const uint32_t pitch = static_cast<uint32_t>(c.target.pitch) & ~63u;
+  const uint32_t spp = c.target.msaa ? 4u : 1u;
+  for (uint32_t y = static_cast<uint32_t>(c.rect.y0); y < c.rect.y1; ++y) {
+    for (uint32_t x = static_cast<uint32_t>(c.rect.x0); x < c.rect.x1; ++x) {
+      for (uint32_t k = 0; k < spp; ++k) {
+        const uint32_t a = base + y * pitch + x * 4u * spp + k * 4u;
+        out[a] = (mem.read32(a) & ~mask) | (static_cast<uint32_t>(c.value) & mask);
+      }
+    }
+  }
+  return out;
+}
 
 struct Expect {
   std::vector<QuadPkt> out;
@@ -47,7 +69,23 @@ Expect expect(const ZsCase& c) {
         since.back().erase(a);  // not ZS's write
       }
     }
-    for (const QuadPkt& q : seg) {
+    const auto no_clears = std::vector<std::pair<size_t, ClearPkt>>{};
+    const auto& clears = si < c.clears.size() ? c.clears[si] : no_clears;
+    size_t ci = 0;
+    const auto apply_clears = [&](size_t pos) {
+      for (; ci < clears.size() && clears[ci].first == pos; ++ci) {
+        const ClearPkt& cp = clears[ci].second;
+        for (const auto& [a, v] : clear_dwords(cp, mem)) {
+          since.back()[a] = v;
+          for (auto& t : e.tokens) t.erase(a);
+        }
+        zs.clear(cp, mem);
+      }
+    };
+    for (size_t qi = 0; qi <= seg.size(); ++qi) {
+      apply_clears(qi);
+      if (qi == seg.size()) break;
+      const QuadPkt& q = seg[qi];
       if (q.eop) {
         e.tokens.push_back(since.back());
         since.emplace_back();
@@ -106,16 +144,27 @@ BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
   dut.in_valid_i = 0;
   dut.out_ready_i = 0;
   dut.flush_i = 0;
+  dut.clear_valid_i = 0;
   dut.mem_req_ready_i = 0;
   dut.mem_rsp_valid_i = 0;
   drv.reset();
 
-  size_t seg = 0, tok = 0;
-  bool flushing = false;
+  size_t seg = 0, tok = 0, ci = 0;
+  bool flushing = false, clr_offer = false;
+  const auto no_clears = std::vector<std::pair<size_t, ClearPkt>>{};
+  const auto seg_clears = [&]() -> const std::vector<std::pair<size_t, ClearPkt>>& {
+    return seg < c.clears.size() ? c.clears[seg] : no_clears;
+  };
   std::unique_ptr<tb::StreamSource<QuadPkt>> src;
   if (!c.segments.empty()) src = std::make_unique<tb::StreamSource<QuadPkt>>(c.segments[0], cfg.in_gap);
   while (true) {
-    if (seg < c.segments.size()) {
+    // A clear waits for its place in the stream and for ZS to be quiet (the CP waits for the
+    // pipe to be idle), then is offered until taken.
+    const bool clr_due = seg < c.segments.size() && ci < seg_clears().size() && src->taken() == seg_clears()[ci].first;
+    if (clr_due && dut.quiet_o) clr_offer = true;
+    dut.clear_valid_i = clr_offer;
+    if (clr_due) tb::pack_sig(seg_clears()[ci].second, dut.clear_i);
+    if (seg < c.segments.size() && !clr_due) {
       src->drive(drv.rng(), dut.in_valid_i, dut.in_i);
     } else {
       dut.in_valid_i = 0;
@@ -128,7 +177,8 @@ BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
     drv.eval_low();
 
     std::string rep;
-    const bool in_fire = seg < c.segments.size() && src->fire(dut.in_ready_o);
+    const bool in_fire = seg < c.segments.size() && !clr_due && src->fire(dut.in_ready_o);
+    const bool clr_fire = clr_offer && dut.clear_ready_o;
     const bool req_fire = dut.mem_req_valid_o && dut.mem_req_ready_i;
     const bool rsp_fire = dut.mem_rsp_valid_i && dut.mem_rsp_ready_o;
     const MemLineReq req = tb::unpack_sig<MemLineReq>(dut.mem_req_o);
@@ -161,13 +211,18 @@ BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
       rep = drv.head("FLUSH") + ": clean after flush #" + std::to_string(seg) + " but dword " + bits::hex(a & ~3u) +
             " is " + bits::hex(mem.read32(a & ~3u)) + ", expected " + bits::hex(e.flushes[seg].read32(a & ~3u)) + "\n";
     }
-    if (in_fire || req_fire || rsp_fire || out_fire) drv.progress();
+    if (in_fire || req_fire || rsp_fire || out_fire || clr_fire) drv.progress();
+    if (clr_fire) {
+      clr_offer = false;
+      ++ci;
+    }
     if (bad) {
       res.report = rep;
       return res;
     }
     if (flushing && dut.clean_o && dut.quiet_o) {
       flushing = false;
+      ci = 0;
       if (seg == 0) res.first_cycles = drv.cycle();
       if (++seg < c.segments.size()) {
         src = std::make_unique<tb::StreamSource<QuadPkt>>(c.segments[seg], cfg.in_gap);
@@ -175,7 +230,8 @@ BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
           for (const auto& [a, v] : c.pokes[seg]) mem.write32(a, v);
         }
       }
-    } else if (!flushing && seg < c.segments.size() && src->done() && !in_fire && dut.quiet_o) {
+    } else if (!flushing && seg < c.segments.size() && src->done() && !in_fire && !clr_fire &&
+               ci == seg_clears().size() && dut.quiet_o) {
       flushing = true;
     }
     drv.edge();
@@ -301,8 +357,10 @@ QuadPkt quad(const Target& t, const DsState& ds, uint32_t qx, uint32_t qy, uint3
   return q.canonical();
 }
 
-// Random quads near moving points over a few depth targets and states, with tokens.
-ZsCase random_case(uint64_t seed, int segments, int per_seg) {
+// Random quads near moving points over a few depth targets and states, with tokens. With
+// `clears`: line-aligned targets (as the CP sends to ZS's fast clear), quads near the origin (the
+// fast-clear bitmap covers rows < 256 and lines < 64) and random fast clears between quads.
+ZsCase random_case(uint64_t seed, int segments, int per_seg, bool clears = false) {
   tb::PrimGen g(seed);
   ZsCase c;
   for (int s = 0; s < segments; ++s) {
@@ -319,9 +377,14 @@ ZsCase random_case(uint64_t seed, int segments, int per_seg) {
                              : kind == 2 ? static_cast<uint32_t>(g.range(1, 200)) * 64u
                                          : static_cast<uint32_t>(g.range(0, 65535));
       // Bases anywhere (low bits ignored), sometimes near the top of the address space.
-      const uint32_t base = g.chance(0.2) ? 0xFFFF0000u + static_cast<uint32_t>(g.range(0, 0xFFFF))
-                                          : static_cast<uint32_t>(g.range(0, 0x3FFFFFF));
-      ts.push_back({target(g.chance(0.4)), base, pitch});
+      uint32_t base = g.chance(0.2) ? 0xFFFF0000u + static_cast<uint32_t>(g.range(0, 0xFFFF))
+                                    : static_cast<uint32_t>(g.range(0, 0x3FFFFFF));
+      uint32_t p = pitch;
+      if (clears) {
+        base &= ~63u;
+        p = g.chance(0.7) ? static_cast<uint32_t>(g.range(16, 80)) * 64u : static_cast<uint32_t>(g.range(0, 1023)) * 64u;
+      }
+      ts.push_back({target(g.chance(0.4)), base, p});
     }
     std::vector<DsState> states;
     for (int k = 0; k < 6; ++k) {
@@ -333,11 +396,12 @@ ZsCase random_case(uint64_t seed, int segments, int per_seg) {
     DsState off;  // depth and stencil off: passes untouched
     off.z_func = 1;
     states.push_back(off);
-    uint32_t cx = static_cast<uint32_t>(g.range(0, 2000)), cy = static_cast<uint32_t>(g.range(0, 2000));
+    const int64_t span = clears ? 80 : 2000;
+    uint32_t cx = static_cast<uint32_t>(g.range(0, span)), cy = static_cast<uint32_t>(g.range(0, span));
     const uint32_t zr = g.chance(0.5) ? 7u : 0xFFFFFFu;  // small range: EQUAL and friends happen
     for (int i = 0; i < per_seg; ++i) {
       g.maybe_token(seg, 0.01);
-      if (g.chance(0.02)) cx = static_cast<uint32_t>(g.range(0, 2000)), cy = static_cast<uint32_t>(g.range(0, 2000));
+      if (g.chance(0.02)) cx = static_cast<uint32_t>(g.range(0, span)), cy = static_cast<uint32_t>(g.range(0, span));
       const size_t si = static_cast<size_t>(g.range(0, static_cast<int64_t>(states.size()) - 1));
       const DsState& d = states[si];
       bool msaa = g.chance(0.4);
@@ -370,6 +434,41 @@ ZsCase random_case(uint64_t seed, int segments, int per_seg) {
     }
     c.segments[s].insert(c.segments[s].begin(), revisit.begin(), revisit.end());
   }
+  if (clears) {
+    // Targets of the clears: those of the quads' depth states.
+    std::vector<Target> cts;
+    for (const auto& seg : c.segments) {
+      for (const QuadPkt& q : seg) {
+        if (q.eop || !model::Zs::active(q)) continue;
+        Target t;
+        t.base = q.ds.base;
+        t.pitch = q.ds.pitch;
+        t.msaa = q.target.msaa;
+        cts.push_back(t);
+      }
+    }
+    c.clears.resize(c.segments.size());
+    for (size_t s = 0; s < c.segments.size() && !cts.empty(); ++s) {
+      for (size_t pos = 0; pos <= c.segments[s].size(); ++pos) {
+        while (g.chance(pos == 0 ? 0.5 : 0.01)) {
+          ClearPkt k;
+          const int f = static_cast<int>(g.range(0, 9));
+          k.depth = f < 8 || f == 8;
+          k.stencil = f < 8 || f == 9;
+          if (f == 8) k.stencil = 0;
+          if (f == 9) k.depth = 0;
+          k.target = cts[static_cast<size_t>(g.range(0, static_cast<int64_t>(cts.size()) - 1))];
+          const bool whole = g.chance(0.3);
+          k.rect.x0 = whole ? 0 : static_cast<uint64_t>(g.range(0, 200));
+          k.rect.x1 = whole ? 256 : k.rect.x0 + static_cast<uint64_t>(g.range(1, 200));
+          k.rect.y0 = whole ? 0 : static_cast<uint64_t>(g.range(0, 300));
+          k.rect.y1 = whole ? 300 : k.rect.y0 + static_cast<uint64_t>(g.range(1, 60));
+          k.value = g.bits64() & 0xFFFFFFFFu;
+          c.clears[s].push_back({pos, k});
+        }
+      }
+    }
+  }
   return c;
 }
 
@@ -378,6 +477,15 @@ ZsCase random_case(uint64_t seed, int segments, int per_seg) {
 TEST_CASE("zs: random quads, states, tokens and flushes at 1x and 4x") {
   const uint64_t seed = tb::announce_seed("rtl_zs");
   check_all("random", random_case(seed, 4, 600), seed);
+}
+
+TEST_CASE("zs: fast clears (whole and partial, depth and/or stencil) mixed with quads, tokens and flushes") {
+  const uint64_t seed = tb::announce_seed("rtl_zs");
+  ZsCase c = random_case(seed + 3, 3, 500, true);
+  size_t n = 0;
+  for (const auto& v : c.clears) n += v.size();
+  REQUIRE(n > 0);
+  check_all("fast_clear", c, seed);
 }
 
 TEST_CASE("zs: every compare function and stencil op, front and back, 1x and 4x, early and late Z") {
