@@ -20,8 +20,7 @@ def fast_clear_table(on_path, off_path):
     depth clears), cycles."""
     on = {s["scene"]: s for s in json.load(open(on_path))["scenes"] if "zs" in s}
     off = {s["scene"]: s for s in json.load(open(off_path))["scenes"] if "zs" in s}
-    print("
-depth fast clear (ZS) vs NO_FAST_CLEAR (DMA fill): depth bytes = ZS line reads+writes + depth fill")
+    print("\ndepth fast clear (ZS) vs NO_FAST_CLEAR (DMA fill): depth bytes = ZS line reads+writes + depth fill")
     print(f"{'scene':22s} {'ZS smp/clk':>10s} {'fast B/px':>9s} {'fill B/px':>9s} {'saved':>6s} "
           f"{'fast cycles':>11s} {'fill cycles':>11s} {'ZS B fast':>10s} {'ZS+fill B':>10s}")
     for name, a in on.items():

@@ -371,6 +371,10 @@ ZsCase random_case(uint64_t seed, int segments, int per_seg, bool clears = false
     };
     std::vector<T> ts;
     for (int k = 0; k < 3; ++k) {
+      if (clears && k > 0 && g.chance(0.9)) {  // mostly one target: cleared lines get drawn on
+        ts.push_back(ts[0]);
+        continue;
+      }
       const int kind = static_cast<int>(g.range(0, 3));
       const uint32_t pitch = kind == 0 ? 1024u
                              : kind == 1 ? static_cast<uint32_t>(g.range(0, 3)) * 64u + static_cast<uint32_t>(g.range(0, 63))
@@ -435,10 +439,11 @@ ZsCase random_case(uint64_t seed, int segments, int per_seg, bool clears = false
     c.segments[s].insert(c.segments[s].begin(), revisit.begin(), revisit.end());
   }
   if (clears) {
-    // Targets of the clears: those of the quads' depth states.
-    std::vector<Target> cts;
-    for (const auto& seg : c.segments) {
-      for (const QuadPkt& q : seg) {
+    c.clears.resize(c.segments.size());
+    for (size_t s = 0; s < c.segments.size(); ++s) {
+      // Targets of the segment's clears: those of its quads' depth states.
+      std::vector<Target> cts;
+      for (const QuadPkt& q : c.segments[s]) {
         if (q.eop || !model::Zs::active(q)) continue;
         Target t;
         t.base = q.ds.base;
@@ -446,11 +451,9 @@ ZsCase random_case(uint64_t seed, int segments, int per_seg, bool clears = false
         t.msaa = q.target.msaa;
         cts.push_back(t);
       }
-    }
-    c.clears.resize(c.segments.size());
-    for (size_t s = 0; s < c.segments.size() && !cts.empty(); ++s) {
+      if (cts.empty()) continue;
       for (size_t pos = 0; pos <= c.segments[s].size(); ++pos) {
-        while (g.chance(pos == 0 ? 0.5 : 0.01)) {
+        while (g.chance(pos == 0 ? 0.5 : 0.02)) {
           ClearPkt k;
           const int f = static_cast<int>(g.range(0, 9));
           k.depth = f < 8 || f == 8;
@@ -459,10 +462,10 @@ ZsCase random_case(uint64_t seed, int segments, int per_seg, bool clears = false
           if (f == 9) k.depth = 0;
           k.target = cts[static_cast<size_t>(g.range(0, static_cast<int64_t>(cts.size()) - 1))];
           const bool whole = g.chance(0.3);
-          k.rect.x0 = whole ? 0 : static_cast<uint64_t>(g.range(0, 200));
-          k.rect.x1 = whole ? 256 : k.rect.x0 + static_cast<uint64_t>(g.range(1, 200));
-          k.rect.y0 = whole ? 0 : static_cast<uint64_t>(g.range(0, 300));
-          k.rect.y1 = whole ? 300 : k.rect.y0 + static_cast<uint64_t>(g.range(1, 60));
+          k.rect.x0 = whole ? 0 : static_cast<uint64_t>(g.range(0, 180));
+          k.rect.x1 = whole ? 160 : k.rect.x0 + static_cast<uint64_t>(g.range(1, 120));
+          k.rect.y0 = whole ? 0 : static_cast<uint64_t>(g.range(0, 250));
+          k.rect.y1 = whole ? 180 : k.rect.y0 + static_cast<uint64_t>(g.range(1, 40));
           k.value = g.bits64() & 0xFFFFFFFFu;
           c.clears[s].push_back({pos, k});
         }
