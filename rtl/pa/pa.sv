@@ -16,15 +16,19 @@
 // allocated, before the triangles that use it, so the two streams never wait for each other's
 // batch to complete). A bank is busy from its first vertex until its last triangle is done; a
 // vertex arriving for a bank that is no longer busy (its batch is done, no triangle reads it) is
-// dropped.
+// dropped. The banks are block RAM (sram_1r1w, registered reads), three copies written together:
+// A and B (64 x 288 bits) are LOAD's two read ports, P (64 x 128 bits, the positions) the
+// projector's, read every clock at the word the projector works on in the next clock, with a
+// bypass for a vertex written to that word in the same clock.
 //
-// Projector (pj_*): every vertex of a bank is projected once (1/w, viewport, snap, z) into a
-// per-slot cache pcache_q (sx, sy, z, 1/w; two read ports with registered addresses, so it
-// maps to block RAM), in slot order, as the vertices arrive: the read
-// bank first, then the bank being loaded; vb_q.loaded[b] vertices are loaded, vb_q.projected[b] projected.
-// 3 clocks per vertex, with one fp32_mul and one fp32_add of its own and the sequencer's
-// fp32_rcp, fp32_mul, fp32_add and fp32_to_fix16_8 while the sequencer does not use them
-// (it waits while the sequencer clips). A write to a viewport register (FE_VP_*), applied in
+// Projector (pj_*): every vertex of a bank is projected once (1/w, viewport, snap, z) and its
+// clip codes and NaN flag computed (pa_dist) into a per-slot cache (sram_1r1w, two copies for
+// LOAD's two ports: {NaN, code, sx, sy, z, 1/w}), in slot order, as the vertices arrive: the
+// read bank first, then the bank being loaded; vb_q.loaded[b] vertices are loaded,
+// vb_q.projected[b] projected. 3 clocks per vertex, with one fp32_mul and one fp32_add of its
+// own and the sequencer's fp32_rcp, fp32_mul, fp32_add and fp32_to_fix16_8 while the sequencer
+// does not use them (it waits while the sequencer clips; phase 0, which also uses pa_dist, waits
+// in SInt0 and SIntW too). A write to a viewport register (FE_VP_*), applied in
 // order on the triangle stream and changing the register, empties the cache of both banks
 // (vb_q.projected = 0) and cancels the vertex in flight; freeing a bank empties its cache. So every
 // projection in the cache was made with the viewport state that applies to the triangle reading
@@ -32,14 +36,14 @@
 // vertices are the input vertices bit for bit, numerics §8.2).
 //
 // One sequencer (state_q) runs each triangle:
-//   LOAD   3 clocks (the first in IDLE, once the three slots are projected): the three vertices
-//          into polygon buffer 0 with their clip codes (one pa_dist: six fp32_add, a vertex's
-//          seven plane distances); the cached projections of vertices 0 and 1 are read with
-//          the addresses of the first clock, vertex 2's with those of the second. In the third
-//          clock: NaN or
-//          AND of the codes -> discarded; OR of the codes 0 (the fast path) -> area, face and
-//          bounding-box culling on the cached projections and output, the triangle is accepted;
-//          otherwise the slow path:
+//   LOAD   3 clocks (the first in IDLE, once the three slots are projected): vertices 0 and 1
+//          (banks A, B; cache a, b) are read with the addresses of the first clock, vertex 2
+//          (bank A, cache a) with those of the second; bank B and cache b keep vertex 1. The
+//          second clock writes vertex 0 into polygon buffer 0, the third vertex 1, with their
+//          cached clip codes. In the third clock: NaN or AND of the codes -> discarded; OR of
+//          the codes 0 (the fast path) -> area, face and bounding-box culling on the cached
+//          projections and output, the triangle is accepted; otherwise the slow path, after one
+//          more clock (LOADW) writing vertex 2 into the polygon buffer:
 //   CLIP   per plane in the OR of the codes, per polygon edge: 1 clock, plus INT (22 clocks)
 //          for an edge crossing the plane (Sutherland-Hodgman, ping-pong between two buffers)
 //   PROJ   6 clocks per polygon vertex: 1/w, viewport, snap (the shared operators)
@@ -244,6 +248,7 @@ module pa (
     // a) with those of SLoad; port b keeps vertex 1 through the triangle
     ld_raddr_a = {vb_q.rd_bank, (state_q == SLoad) ? prim_i.s2 : prim_i.s0};
     ld_raddr_b = {vb_q.rd_bank, prim_i.s1};
+    pe_tmp     = '0;
     va_cv   = cv_t'(vba_rdata);
     vb_cv   = cv_t'(vbb_rdata);
     pc_a    = pv_t'(pca_rdata[111:0]);
