@@ -1067,6 +1067,8 @@ module pa (
 
 `ifndef SYNTHESIS
   // Invariants the sequencer and the projector rely on.
+  logic [5:0] pj_raddr_q;   // bank P's read address of the previous clock
+  always_ff @(posedge clk_i) pj_raddr_q <= pj_raddr;
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       OutStable: assert (!(out_valid_q && !out_ready_i) || (out_valid_d && out_d == out_q))
@@ -1093,6 +1095,18 @@ module pa (
                                     {1'b0, prim_i.s1} < vb_q.loaded[vb_q.rd_bank] &&
                                     {1'b0, prim_i.s2} < vb_q.loaded[vb_q.rd_bank]))
         else $error("pa: triangle reads a slot not loaded in bank %0d", vb_q.rd_bank);
+      // LOAD's registered reads (banks A, B, issued in IDLE and SLoad, used until SLoadW) see the
+      // triangle's vertices: nothing writes the read bank's slots of the triangle meanwhile.
+      LoadSlotsNotWritten: assert (!(vb_we && (state_q == SLoad || state_q == SLoadW) &&
+                                     vb_waddr[5] == vb_q.rd_bank &&
+                                     (vb_waddr[4:0] == prim_i.s0 || vb_waddr[4:0] == prim_i.s1 ||
+                                      vb_waddr[4:0] == prim_i.s2)))
+        else $error("pa: a triangle's slot %0d of bank %0d written during its LOAD",
+                    vb_waddr[4:0], vb_q.rd_bank);
+      // The projector's read of bank P (issued the clock before with pj_raddr) is of the word
+      // it works on.
+      ProjectorReadAddress: assert (!pj_go || pj_raddr_q == {pj_bank, pj_slot})
+        else $error("pa: projector reads word %0d, works on %0d", pj_raddr_q, {pj_bank, pj_slot});
     end
   end
 `endif
