@@ -30,7 +30,10 @@ module hiz #(
   input  logic                   clear_valid_i,
   output logic                   clear_ready_o,
   input  pineda_pkg::clear_pkt_t clear_i,
-  output logic                   idle_o
+  // perf events, one per decision: the tile was tested against its bound / rejected
+  output logic                   tested_o,
+  output logic                   rejected_o,
+  output logic                   idle_o    // holds no tile (a clear sweep is not work: tiles wait for it)
 );
 
   localparam int unsigned XB    = $clog2(TilesX);
@@ -153,7 +156,9 @@ module hiz #(
     take          = in_valid_i && in_ready_o;
     take_clear    = clear_valid_i && !sw_q && !s1_valid_q;
     clear_ready_o = take_clear;
-    idle_o        = !s1_valid_q && !out_valid_q && !sw_q;
+    idle_o        = !s1_valid_q && !out_valid_q;
+    tested_o      = fire && test;
+    rejected_o    = fire && reject;
 
     s1_valid_d  = s1_valid_q;
     s1_d        = s1_q;
