@@ -17,6 +17,11 @@
 //                    depth-fail operations of front and back faces, each checked by a draw with
 //                    stencil EQUAL the expected value (green) over one with NOT_EQUAL (red): with a
 //                    correct ZS every stencil strip is green.
+//   ds_occlusion[_4x|_nohiz|_greater]  Hi-Z occlusion (docs/depth.md §6): a near wall drawn first
+//                    (one triangle over 7/8 of the target), then 3,000 small triangles behind it
+//                    (a few in the corner the wall leaves open); _nohiz: the same with
+//                    FE_DEPTH.DEPTH_HIZ off (the bench's "cycles with Hi-Z off"); _greater: reversed Z
+//                    (depth cleared to 0, GREATER_EQUAL / GREATER), the other Hi-Z direction.
 // Until ZS is on main the hardware ignores depth and stencil: those scenes only check that the
 // state and the CLEARs are carried bit-exactly (RTL == model), so they are in the opt-in list.
 #include <cmath>
@@ -360,6 +365,49 @@ SceneImage scene_ds_funcs(uint32_t seed) {
     ds.use(d, want);
     b.check(ctx.draw(6, chk_ok[k]), "draw");
   }
+  return b.finish();
+}
+
+// ---- ds_occlusion -------------------------------------------------------------------------------
+SceneImage scene_ds_occlusion(const std::string& name, uint32_t seed, uint32_t samples, bool hiz, bool greater) {
+  SceneRng rng(seed * 0x100000001ull + 45);
+  const uint32_t W = 256, H = 256;
+  Builder b(name, W, H, W * 4 * samples, rgba(12, 12, 20), 64 * 1024, rgba(255, 0, 255), samples);
+  DepthScene ds(b, samples, greater ? 0.0f : 1.0f, 0);
+  rt::ImmediateContext& ctx = b.ctx();
+  ctx.set_transform(rt::Matrix4::identity());
+  // Depth d in [0, 1] as "distance": reversed Z stores 1 - d.
+  const auto zof = [&](double d) { return static_cast<float>(greater ? 1.0 - d : d); };
+  const auto ndc = [&](double px, double py, double d, uint32_t c) {
+    return MeshVertex{static_cast<float>(2.0 * px / W - 1), static_cast<float>(1 - 2.0 * py / H), zof(d), c};
+  };
+  std::vector<MeshVertex> v;
+  // The wall: x + y < 1.75 W, at distance 0.2 .. 0.3 (a slight slope).
+  v.push_back(ndc(0, 0, 0.2, rgba(200, 190, 170)));
+  v.push_back(ndc(1.75 * W, 0, 0.3, rgba(170, 160, 140)));
+  v.push_back(ndc(0, 1.75 * H, 0.3, rgba(150, 140, 120)));
+  // Behind it: 3,000 triangles of 6 to 30 pixels at distance 0.4 .. 0.95, front faces (clockwise).
+  const uint32_t n = 3000;
+  for (uint32_t k = 0; k < n; ++k) {
+    const double cx = static_cast<double>(rng.range(0, W * 16)) / 16.0, cy = static_cast<double>(rng.range(0, H * 16)) / 16.0;
+    const double r = static_cast<double>(rng.range(6 * 16, 30 * 16)) / 32.0;
+    const double d = static_cast<double>(rng.range(400, 950)) / 1000.0;
+    const double a = static_cast<double>(rng.range(0, 6283)) / 1000.0;
+    const uint32_t c = palette(k % 16);
+    for (int j = 0; j < 3; ++j) {
+      const double t = a + j * 2.0943951;  // clockwise on screen (y down)
+      v.push_back(ndc(cx + r * std::cos(t), cy + r * std::sin(t), d + 0.01 * j, c));
+    }
+  }
+  ds.vertices(v);
+  rt::DepthStencilDesc d;
+  d.depth_func = greater ? rt::ComparisonFunc::GREATER_EQUAL : rt::ComparisonFunc::LESS;
+  d.hiz = hiz;
+  ds.use(d);
+  b.check(ctx.draw(3, 0), "draw");  // the wall
+  d.depth_func = greater ? rt::ComparisonFunc::GREATER : rt::ComparisonFunc::LESS_EQUAL;
+  ds.use(d);
+  b.check(ctx.draw(3 * n, 3), "draw");
   return b.finish();
 }
 

@@ -123,12 +123,15 @@ void Gpu::process_tri(const TriPkt& tri) {
     if (trace_on_) trace_.coarse_tile.push_back(tile);
     // Hierarchical Z of the tile's rasterizer: a rejected tile never reaches FINE (tokens pass).
     if (!hiz_[lane].process(tile)) return;
-    fine_.process(tile, [this](const QuadPkt& quad) {
+    bool covered = false, visible = false;  // the tile has samples; one of them passed ZS
+    fine_.process(tile, [this, &covered, &visible](const QuadPkt& quad) {
       if (trace_on_) trace_.fine_quad.push_back(quad);
+      covered = covered || (!quad.eop && quad.mask != 0);
       // ZS: the depth and stencil tests; depth-stencil memory is updated at once (its cache's
       // lines are not a boundary). A quad with no sample left is dropped.
       const auto zq = zs_.process(quad, mem_);
       if (!zq) return;
+      visible = visible || !zq->eop;
       if (trace_on_) trace_.zs_quad.push_back(*zq);
       // Memory gets every pixel write at once; the colour cache's line writes (evictions, and
       // the flush of an end-of-pipe token) are the pw_mem boundary.
@@ -139,6 +142,7 @@ void Gpu::process_tri(const TriPkt& tri) {
       // The token leaves the pixel writer once every earlier write is done (here: applied).
       if (zq->eop) cp_.eop_complete();
     });
+    if (!tile.eop && tile.ds.z_enable && covered && !visible) ++stats_.tiles_occluded_passed;
   };
   if (s->eop) {  // one token for every rasterizer: forwarded once, merged behind the PW
     coarse_.process(*s, on_tile);

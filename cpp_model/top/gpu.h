@@ -64,6 +64,9 @@ struct Stats {
   uint64_t zs_quads_dropped = 0;       // quads ZS dropped (no sample left)
   uint64_t hiz_tested = 0;             // raster tiles tested by hierarchical Z (every rasterizer)
   uint64_t hiz_rejected = 0;           // ... rejected (never reach FINE)
+  // Tiles that reached FINE with depth on and covered samples, all of which failed at ZS
+  // (occluded tiles Hi-Z did not cull: hiz_rejected / (hiz_rejected + this) is the fraction culled).
+  uint64_t tiles_occluded_passed = 0;
   // Several rasterizers (set_num_rast): per rasterizer, tile decisions (tokens included) and
   // tiles emitted.
   std::array<uint64_t, 4> rast_decisions{};
