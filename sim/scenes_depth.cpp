@@ -430,10 +430,10 @@ SceneImage scene_ds_hiz_random(const std::string& name, uint32_t seed, bool hiz)
     return MeshVertex{static_cast<float>(2.0 * px / W - 1), static_cast<float>(1 - 2.0 * py / H), static_cast<float>(z), c};
   };
   std::vector<MeshVertex> v;
-  const uint32_t per_draw = 30, draws = 24;
+  const uint32_t per_draw = 25, draws = 24;
   for (uint32_t k = 0; k < per_draw * draws; ++k) {
     // Large (walls, fully covered tiles) and small triangles, partly outside the target.
-    const double size = rng.chance(30) ? static_cast<double>(rng.range(60, 300)) : static_cast<double>(rng.range(4, 60));
+    const double size = rng.chance(12) ? static_cast<double>(rng.range(60, 200)) : static_cast<double>(rng.range(4, 40));
     const double cx = static_cast<double>(rng.range(-20, W + 20)), cy = static_cast<double>(rng.range(-20, H + 20));
     const double z = static_cast<double>(rng.range(0, 1000)) / 1000.0;
     for (int j = 0; j < 3; ++j) {
