@@ -96,6 +96,7 @@ void Gpu::process_fe(const IDrawPkt& p_in) {
       for (int k = 0; k < 3; ++k) tri.z[k].data = t.attr[k].z;
       tri.front = t.front;
       tri.ds = t.ds;
+      tri.om = t.om;
       tri.zlo = t.zlo;
       tri.zhi = t.zhi;
       process_tri(tri);

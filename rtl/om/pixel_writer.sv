@@ -387,7 +387,7 @@ module pixel_writer #(
   end
 
   logic unused_sig;
-  assign unused_sig = ^{mem_rsp_i, in_i.tri_id, wb_full, wb_in_ready, in_i.mask[15:8], in_i.z, in_i.front, in_i.ds};
+  assign unused_sig = ^{mem_rsp_i, in_i.tri_id, wb_full, wb_in_ready, in_i.mask[15:8], in_i.z, in_i.front, in_i.ds, in_i.om};
 
 `ifndef SYNTHESIS
   initial begin
