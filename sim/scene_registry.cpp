@@ -44,6 +44,8 @@ std::vector<SceneInfo> scene_registry() {
       {"ds_bunny_4x", [](uint32_t s) { return scene_ds_bunny("ds_bunny_4x", s, 4000, 4); }, "the same at 4x MSAA"},
       {"ds_interpenetrate", [](uint32_t s) { return scene_ds_interpenetrate(s, 1); }, "a sphere through a torus, depth LESS_EQUAL"},
       {"ds_interpenetrate_4x", [](uint32_t s) { return scene_ds_interpenetrate(s, 4); }, "the same at 4x MSAA"},
+      // output merger (scenes_om.cpp)
+      {"om_particles", scene_om_particles, "1,200 overlapping translucent triangles back to front: over, additive, blend constant with REV_SUBTRACT/MAX, a write mask, then opaque"},
       // glmark2-like scenes: glmark2-data models loaded with assimp, lit per vertex on the host.
       {"gl_cube", [](uint32_t s) { return scene_glmark2("gl_cube", "cube.3ds", "crate-base.png", 256, 30, 25, {0, 0, 0}, s); }, "glmark2's cube.3ds with the crate texture (texel per triangle), 256x256"},
       {"gl_horse", [](uint32_t s) { return scene_glmark2("gl_horse", "horse.3ds", "", 256, 60, 15, {0, 0, 0}, s); }, "glmark2's horse.3ds (7,172 tris), 256x256"},

@@ -34,6 +34,8 @@ void PrimitiveAssembly::reset() {
   st_[FE_SCISSOR_Y] = FE_SCISSOR_Y_RESET;
   st_[FE_STENCIL] = FE_STENCIL_RESET;
   st_[FE_STENCIL_OPS] = FE_STENCIL_OPS_RESET;
+  st_[FE_BLEND] = FE_BLEND_RESET;
+  st_[FE_BLEND_FACTOR] = FE_BLEND_FACTOR_RESET;
   batches_.clear();
   tri_id_ = 0;
   stats_ = Stats{};

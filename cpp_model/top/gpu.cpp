@@ -127,12 +127,13 @@ void Gpu::process_tri(const TriPkt& tri) {
       const auto zq = zs_.process(quad, mem_);
       if (!zq) return;
       if (trace_on_) trace_.zs_quad.push_back(*zq);
-      // Memory gets every pixel write at once; the colour cache's line writes (evictions, and
-      // the flush of an end-of-pipe token) are the pw_mem boundary.
-      PixelWriter::pixel_writes(*zq, [this](const PixelWrite& w) { PixelWriter::apply(w, mem_); });
-      pw_.process(*zq, [this](const MemLineReq& line) {
-        if (trace_on_) trace_.pw_mem.push_back(line);
-      });
+      // Memory gets every pixel write at once; the colour cache's line requests (evictions,
+      // fills of blended quads, the flush of an end-of-pipe token) are the pw_mem boundary. The
+      // cache goes first: its fills read memory as it is before the quad.
+      pw_.process(
+          *zq, [this](const MemLineReq& line) { if (trace_on_) trace_.pw_mem.push_back(line); },
+          [this](uint32_t a) { return mem_.read32(a); });
+      PixelWriter::apply_quad(*zq, mem_);
       // The token leaves the pixel writer once every earlier write is done (here: applied).
       if (zq->eop) cp_.eop_complete();
     });
