@@ -161,7 +161,8 @@ void Gpu::update_stats() {
   stats_.tiles_covered = fine_.tiles_covered();
   stats_.quads = fine_.quads_emitted();
   stats_.pixels_written = pw_.pixels_written();
-  stats_.pw_lines = pw_.lines_written();
+  stats_.pw_lines = pw_.lines_written() + pw_.fills();
+  stats_.pw_fills = pw_.fills();
   stats_.zs_samples_tested = zs_.samples_tested();
   stats_.zs_samples_passed = zs_.samples_passed();
   stats_.zs_quads_dropped = zs_.quads_in() - zs_.quads_out();

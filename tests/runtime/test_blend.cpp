@@ -91,14 +91,10 @@ TEST_CASE_METHOD(ManualFixture, "invalid blend states and uses are rejected with
   d.render_target.blend_enable = true;
   REQUIRE(dev.create_blend_state(d, &st) == Result::OK);
   REQUIRE(ctx.set_blend_state(&st) == Result::OK);
-  const std::vector<uint32_t> tri = {0, 0, 256 * 8, 0, 0, 256 * 8};
-  Resource* vb = nullptr;
-  BufferDesc bd;
-  bd.size = static_cast<uint32_t>(tri.size() * 4);
-  bd.bind = BIND_VERTEX_BUFFER;
-  REQUIRE(dev.create_buffer(bd, tri.data(), &vb) == Result::OK);
-  REQUIRE(ctx.set_pretransformed_vertex_buffer(vb, 0) == Result::OK);
+  REQUIRE(ctx.set_render_target(rt) == Result::OK);
+  REQUIRE(ctx.set_pretransformed_vertex_buffer(vb) == Result::OK);
   CHECK(ctx.draw_pretransformed(3, 0) == Result::INVALID_CALL);
-  ctx.clear_state();
-  vb->release();
+  CHECK(ctx.last_error().find("front-end") != std::string::npos);
+  REQUIRE(ctx.set_blend_state(nullptr) == Result::OK);
+  CHECK(ctx.draw_pretransformed(3, 0) == Result::OK);
 }
