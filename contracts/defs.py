@@ -404,6 +404,9 @@ ERROR_CAUSES = [
 # Performance counters: one cycle counter, then busy/stalled/starved per unit.
 PERF_UNITS = ["CP", "IA", "SETUP", "COARSE", "FINE", "PW", "ZS"]  # ZS appended: earlier indices keep
 PERF_KINDS = ["BUSY", "STALLED", "STARVED"]
+# Event counters after the unit counters (PERF_<name>): each adds the events of the cycle.
+PERF_EVENTS = [("HIZ_TESTED", "raster tiles tested by hierarchical Z (every rasterizer)"),
+               ("HIZ_REJECTED", "raster tiles rejected by hierarchical Z (every rasterizer)")]
 
 # Line-port clients (mem_line_req_t.src, stamped by the line arbiter; MEM_LINE_CLIENTS_MAX at most).
 MEM_LINE_CLIENTS = [MemClient("MEM_LC_CP", 0), MemClient("MEM_LC_IA", 1), MemClient("MEM_LC_PW", 2),

@@ -135,6 +135,10 @@ def all_constants():
         for k in defs.PERF_KINDS:
             c.append((f"PERF_{u}_{k}", i, "perf counter index", 0))
             i += 1
+    for n, d in defs.PERF_EVENTS:
+        c.append((f"PERF_{n}", i, f"perf counter index: {d}", 0))
+        i += 1
+    c.append(("NUM_PERF_EVENTS", len(defs.PERF_EVENTS), "event counters after the unit counters", 0))
     c.append(("NUM_PERF", i, "number of perf counters", 0))
     return c
 
@@ -363,7 +367,8 @@ def gen_md():
           "| error cause | value | meaning |", "|---|---|---|"]
     L += [f"| `{e.name}` | {e.value} | {e.doc} |" for e in defs.ERROR_CAUSES]
     L += ["", "Performance counters (`REG_PERF0 + index`): index 0 = cycles, then for each unit "
-          + ", ".join(defs.PERF_UNITS) + " three counters " + ", ".join(defs.PERF_KINDS) + ".", ""]
+          + ", ".join(defs.PERF_UNITS) + " three counters " + ", ".join(defs.PERF_KINDS) + "; then the event counters "
+          + ", ".join(f"`PERF_{n}` ({d})" for n, d in defs.PERF_EVENTS) + ".", ""]
     L += ["## Constants", "", "| name | value | meaning |", "|---|---|---|"]
     L += [f"| `{k.name}` | {k.value} | {k.doc} |" for k in defs.CONSTANTS]
     for t in defs.TABLES:

@@ -323,7 +323,10 @@ constexpr uint32_t PERF_PW_STARVED = 18u;  // perf counter index
 constexpr uint32_t PERF_ZS_BUSY = 19u;  // perf counter index
 constexpr uint32_t PERF_ZS_STALLED = 20u;  // perf counter index
 constexpr uint32_t PERF_ZS_STARVED = 21u;  // perf counter index
-constexpr uint32_t NUM_PERF = 22u;  // number of perf counters
+constexpr uint32_t PERF_HIZ_TESTED = 22u;  // perf counter index: raster tiles tested by hierarchical Z (every rasterizer)
+constexpr uint32_t PERF_HIZ_REJECTED = 23u;  // perf counter index: raster tiles rejected by hierarchical Z (every rasterizer)
+constexpr uint32_t NUM_PERF_EVENTS = 2u;  // event counters after the unit counters
+constexpr uint32_t NUM_PERF = 24u;  // number of perf counters
 
 // Reset value of every SET_STATE index [0, FE_STATE_END): draw state, then front-end state.
 inline constexpr std::array<uint32_t, FE_STATE_END> STATE_RESET = {{

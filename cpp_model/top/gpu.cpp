@@ -27,6 +27,7 @@ void Gpu::reset() {
   fine_.reset_counters();
   pw_.reset_counters();
   zs_ = Zs{};
+  for (auto& h : hiz_) h.reset();
   dma_.reset_counters();
   if_.reset_counters();
   vt_.reset();
@@ -117,15 +118,21 @@ void Gpu::process_tri(const TriPkt& tri) {
   if (!s) return;
   if (!s->eop) ++stats_.triangles_setup;
   if (trace_on_) trace_.setup_tri.push_back(*s);
-  const auto on_tile = [this](const TilePkt& tile) {
+  uint32_t lane = 0;  // the rasterizer whose tiles are walked
+  const auto on_tile = [this, &lane](const TilePkt& tile) {
     poll_abort();  // one triangle can cover 2^22 tiles
     if (trace_on_) trace_.coarse_tile.push_back(tile);
-    fine_.process(tile, [this](const QuadPkt& quad) {
+    // Hierarchical Z of the tile's rasterizer: a rejected tile never reaches FINE (tokens pass).
+    if (!hiz_[lane].process(tile)) return;
+    bool covered = false, visible = false;  // the tile has samples; one of them passed ZS
+    fine_.process(tile, [this, &covered, &visible](const QuadPkt& quad) {
       if (trace_on_) trace_.fine_quad.push_back(quad);
+      covered = covered || (!quad.eop && quad.mask != 0);
       // ZS: the depth and stencil tests; depth-stencil memory is updated at once (its cache's
       // lines are not a boundary). A quad with no sample left is dropped.
       const auto zq = zs_.process(quad, mem_);
       if (!zq) return;
+      visible = visible || !zq->eop;
       if (trace_on_) trace_.zs_quad.push_back(*zq);
       // Memory gets every pixel write at once; the colour cache's line requests (evictions,
       // fills of blended quads, the flush of an end-of-pipe token) are the pw_mem boundary. The
@@ -137,6 +144,7 @@ void Gpu::process_tri(const TriPkt& tri) {
       // The token leaves the pixel writer once every earlier write is done (here: applied).
       if (zq->eop) cp_.eop_complete();
     });
+    if (!tile.eop && tile.ds.z_enable && covered && !visible) ++stats_.tiles_occluded_passed;
   };
   if (s->eop) {  // one token for every rasterizer: forwarded once, merged behind the PW
     coarse_.process(*s, on_tile);
@@ -144,6 +152,7 @@ void Gpu::process_tri(const TriPkt& tri) {
     return;
   }
   for (uint32_t r = 0; r < num_rast_; ++r) {
+    lane = r;
     const uint64_t v0 = coarse_.tiles_visited(), e0 = coarse_.tiles_emitted();
     coarse_.process(*s, CoarseRaster::lattice(num_rast_, r), on_tile);
     stats_.rast_decisions[r] += coarse_.tiles_visited() - v0;
@@ -166,6 +175,11 @@ void Gpu::update_stats() {
   stats_.zs_samples_tested = zs_.samples_tested();
   stats_.zs_samples_passed = zs_.samples_passed();
   stats_.zs_quads_dropped = zs_.quads_in() - zs_.quads_out();
+  stats_.hiz_tested = stats_.hiz_rejected = 0;
+  for (const auto& h : hiz_) {
+    stats_.hiz_tested += h.tested();
+    stats_.hiz_rejected += h.rejected();
+  }
   stats_.indices = if_.indices();
   stats_.index_oob = if_.out_of_bounds();
   stats_.vc_references = vt_.references();
@@ -223,6 +237,10 @@ RunResult Gpu::run(uint64_t max_dwords) {
     }
     if (auto c = cp_.take_clear()) {
       flush_pixels();  // like a COPY: every earlier pixel in memory first
+      // Every depth clear resets the Hi-Z of every rasterizer first (the RTL's hiz_clear_*).
+      if (c->depth) {
+        for (auto& h : hiz_) h.clear(*c);
+      }
       if (cp_.clear_to_zs(*c)) {
         // ZS's fast clear (none yet: clear_to_zs() is false until ZS offers it).
       } else {

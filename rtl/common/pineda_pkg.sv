@@ -242,7 +242,10 @@ package pineda_pkg;
   localparam int unsigned PERF_ZS_BUSY = 32'd19;  // perf counter index
   localparam int unsigned PERF_ZS_STALLED = 32'd20;  // perf counter index
   localparam int unsigned PERF_ZS_STARVED = 32'd21;  // perf counter index
-  localparam int unsigned NUM_PERF = 32'd22;  // number of perf counters
+  localparam int unsigned PERF_HIZ_TESTED = 32'd22;  // perf counter index: raster tiles tested by hierarchical Z (every rasterizer)
+  localparam int unsigned PERF_HIZ_REJECTED = 32'd23;  // perf counter index: raster tiles rejected by hierarchical Z (every rasterizer)
+  localparam int unsigned NUM_PERF_EVENTS = 32'd2;  // event counters after the unit counters
+  localparam int unsigned NUM_PERF = 32'd24;  // number of perf counters
 
   typedef enum logic [7:0] {
     OP_NOP = 8'd0,  // skip `len` payload dwords (padding)

@@ -251,7 +251,6 @@ module zs #(
   // B: test and update
   // ---------------------------------------------------------------------------------------------
   logic [1:0][511:0]  b_line, b_new;
-  logic [511:0]       b_nl;  // one line being updated (a 1-D part-select: Yosys mis-sizes one on b_new[r])
   logic [1:0][15:0]   b_chg;
   logic [1:0][7:0]    b_pass;
   logic [1:0][7:0]    b_cov;
@@ -262,7 +261,8 @@ module zs #(
   logic [1:0][7:0][23:0] b_z;
   logic [7:0][3:0]    b_dw;            // dword of the line of sample k of a piece
   logic [15:0]        b_fail_now, b_fail_all;
-  logic [1:0]         b_wr;
+  logic [1:0]         b_wr;            // per bank: B writes it this clock
+  logic [1:0]         b_wrp;           // per piece: B writes its line
   pineda_pkg::quad_pkt_t b_out;
 
   always_comb begin
@@ -300,26 +300,42 @@ module zs #(
     end
   end
 
-  always_comb begin
-    b_fail_now = '0;
-    for (int r = 0; r < 2; r++) begin
-      b_nl     = b_line[r];
-      b_chg[r] = '0;
-      for (int k = 0; k < 8; k++) begin
-        if (b_cov[r][k]) begin
-          b_nl[32*b_dw[k] +: 32] = b_word[r][k];
-          b_chg[r][b_dw[k]] = (b_word[r][k] != b_stored[r][k]);
-          if (!b_pass[r][k]) begin
-            if (b_quad_q.target.msaa) b_fail_now[8*r + k] = 1'b1;
-            else                      b_fail_now[2*r + (k % 2)] = 1'b1;
+  // The updated lines, one dword at a time (fixed-index writes: dword d of row r takes sample
+  // k = d - b_d0 of that row when it is covered).
+  for (genvar r = 0; r < 2; r++) begin : g_upd
+    for (genvar d = 0; d < 16; d++) begin : g_dw
+      logic [31:0] nd;
+      logic        ch;
+      always_comb begin
+        nd = b_line[r][32*d +: 32];
+        ch = 1'b0;
+        for (int k = 0; k < 8; k++) begin
+          if (b_dw[k] == 4'(d) && b_cov[r][k]) begin
+            nd = b_word[r][k];
+            ch = (b_word[r][k] != b_stored[r][k]);
           end
         end
       end
-      b_new[r] = b_nl;
+      assign b_new[r][32*d +: 32] = nd;
+      assign b_chg[r][d]          = ch;
+    end
+  end
+
+  always_comb begin
+    b_fail_now = '0;
+    for (int r = 0; r < 2; r++) begin
+      for (int k = 0; k < 8; k++) begin
+        if (b_cov[r][k] && !b_pass[r][k]) begin
+          if (b_quad_q.target.msaa) b_fail_now[8*r + k] = 1'b1;
+          else                      b_fail_now[2*r + (k % 2)] = 1'b1;
+        end
+      end
     end
     b_fail_all = b_fail_q | b_fail_now;
-    b_wr = '0;
-    for (int r = 0; r < 2; r++) if (b_valid_q && b_go_q[r] && b_chg[r] != '0) b_wr[b_bank[r]] = 1'b1;
+    for (int r = 0; r < 2; r++) b_wrp[r] = b_valid_q && b_go_q[r] && b_chg[r] != '0;
+    for (int b = 0; b < 2; b++) begin
+      b_wr[b] = (b_wrp[0] && b_bank[0] == b[0]) || (b_wrp[1] && b_bank[1] == b[0]);
+    end
 
     b_out      = b_quad_q;
     b_out.mask = b_quad_q.mask & ~b_fail_all;
@@ -400,52 +416,60 @@ module zs #(
   end
 
   // ---------------------------------------------------------------------------------------------
-  // State update
+  // State update. Every array element has its own small next-state expression from one-hot
+  // update enables (no loop writing whole arrays at dynamic indices: Yosys's proc_dlatch took
+  // more than 10 minutes on that form).
   // ---------------------------------------------------------------------------------------------
+  logic       miss_pend, alloc, wbq, walk_clr, flush_inv;
+  logic [1:0] b_use;                 // per piece: B processes it this clock
+
   always_comb begin
+    miss_pend = (pend[0] && !hit[0]) || (!pend[0] && pend[1] && !hit[1]);
+    alloc     = t_rq_valid && rq_in_ready && !vic_dirty;   // the victim takes the missing line
+    wbq       = t_rq_valid && rq_in_ready && vic_dirty;    // the victim's write-back is queued
+    walk_clr  = walk_en && walk_any && !t_rq_valid && rq_in_ready;
+    // A completed flush also forgets every line: memory may change behind ZS before the next quad
+    // (a DMA clear fill or COPY into the depth buffer, host writes), nothing references a line.
+    flush_inv = walk_en && all_clean;
+    for (int r = 0; r < 2; r++) b_use[r] = b_valid_q && b_go_q[r];
+  end
+
+  for (genvar b = 0; b < 2; b++) begin : g_st_bank
+    for (genvar e = 0; e < E; e++) begin : g_st_ent
+      localparam logic [SW-1:0] Slot = {b[0], EW'(e)};
+      logic [1:0] at_hit, at_b, at_bw;
+      logic       at_vic, at_walk, at_fill;
+      always_comb begin
+        at_vic  = cur == b[0] && vic == EW'(e);
+        at_walk = walk_clr && walk_bank == b[0] && walk_idx == EW'(e);
+        at_fill = fill_go && f_bank == b[0] && f_idx == EW'(e);
+        for (int r = 0; r < 2; r++) begin
+          at_hit[r] = res_now[r] && hit[r] && hslot[r] == Slot;
+          at_b[r]   = b_use[r] && b_slot_q[r] == Slot;
+          at_bw[r]  = at_b[r] && b_chg[r] != '0;
+        end
+      end
+      assign ref_d[b][e]   = ref_q[b][e] + RW'(at_hit[0]) + RW'(at_hit[1]) + RW'(alloc && at_vic)
+                             - RW'(at_b[0]) - RW'(at_b[1]);
+      assign tag_d[b][e]   = (alloc && at_vic) ? t_line[b] : tag_q[b][e];
+      assign tval_d[b][e]  = !flush_inv && (tval_q[b][e] || (alloc && at_vic));
+      assign dval_d[b][e]  = at_fill || (dval_q[b][e] && !(alloc && at_vic));
+      assign dirty_d[b][e] = (at_bw != '0) || (dirty_q[b][e] && !(wbq && at_vic) && !at_walk);
+    end
+  end
+
+  always_comb begin
+    // T
     t_valid_d = t_valid_q;
     t_d       = t_q;
     t_res_d   = t_res_q | res_now;
-    t_slot_d  = t_slot_q;
-    tag_d     = tag_q;
-    tval_d    = tval_q;
-    dval_d    = dval_q;
-    dirty_d   = dirty_q;
-    ref_d     = ref_q;
-    ptr_d     = ptr_q;
-    s_we      = '0;
-    s_re      = '0;
-    s_waddr   = '0;
-    s_raddr   = '0;
-    s_wmask   = '0;
-    s_wdata   = '0;
-
-    // T
     for (int r = 0; r < 2; r++) begin
-      if (res_now[r] && hit[r]) begin
-        t_slot_d[r] = hslot[r];
-        ref_d[hslot[r][EW]][hslot[r][EW-1:0]] = ref_d[hslot[r][EW]][hslot[r][EW-1:0]] + RW'(1);
-      end
+      t_slot_d[r] = t_slot_q[r];
+      if (res_now[r] && hit[r])        t_slot_d[r] = hslot[r];
+      if (alloc && cur == r[0])        t_slot_d[r] = {cur, vic};
+      ptr_d[r] = ptr_q[r];
+      if (cur == r[0] && (alloc || (miss_pend && vic_busy))) ptr_d[r] = ptr_q[r] + EW'(1);
     end
-    if (t_rq_valid && rq_in_ready) begin
-      if (vic_dirty) begin
-        dirty_d[cur][vic] = 1'b0;
-      end else begin
-        t_slot_d[cur]     = {cur, vic};
-        tag_d[cur][vic]   = t_line[cur];
-        tval_d[cur][vic]  = 1'b1;
-        dval_d[cur][vic]  = 1'b0;
-        ref_d[cur][vic]   = ref_d[cur][vic] + RW'(1);
-        ptr_d[cur]        = ptr_q[cur] + EW'(1);
-      end
-    end else if ((pend[0] && !hit[0]) || (!pend[0] && pend[1] && !hit[1])) begin
-      if (vic_busy) ptr_d[cur] = ptr_q[cur] + EW'(1);
-    end
-    if (walk_en && walk_any && !t_rq_valid && rq_in_ready) dirty_d[walk_bank][walk_idx] = 1'b0;
-    // A completed flush also forgets every line: memory may change behind ZS before the next quad
-    // (a DMA clear fill or COPY into the depth buffer, host writes), nothing references a line.
-    if (walk_en && all_clean) tval_d = '0;
-
     if (t_done) begin
       t_valid_d = 1'b0;
       t_res_d   = '0;
@@ -456,51 +480,57 @@ module zs #(
       t_res_d   = '0;
     end
 
-    // A
-    for (int r = 0; r < 2; r++) begin
-      if (a_go[r]) begin
-        s_re[a_slot[r][EW]]    = 1'b1;
-        s_raddr[a_slot[r][EW]] = a_slot[r][EW-1:0];
-      end
-    end
-    if (wbr_issue) begin
-      s_re[h_bank]    = 1'b1;
-      s_raddr[h_bank] = h_idx;
-    end
+    // A and B
     b_valid_d = a_fire;
     b_last_d  = a_last;
     b_go_d    = a_go;
     b_slot_d  = a_slot;
     b_quad_d  = a_fire ? a_quad : b_quad_q;
     b_fail_d  = b_valid_q ? (b_last_q ? 16'd0 : b_fail_all) : b_fail_q;
+  end
 
-    // B
-    fwd_v_d    = '0;
-    fwd_idx_d  = fwd_idx_q;
-    fwd_data_d = fwd_data_q;
-    for (int r = 0; r < 2; r++) begin
-      if (b_valid_q && b_go_q[r]) begin
-        fwd_v_d[b_bank[r]]    = 1'b1;
-        fwd_idx_d[b_bank[r]]  = b_idx[r];
-        fwd_data_d[b_bank[r]] = b_new[r];
-        ref_d[b_bank[r]][b_idx[r]] = ref_d[b_bank[r]][b_idx[r]] - RW'(1);
-        if (b_chg[r] != '0) begin
-          s_we[b_bank[r]]    = 1'b1;
-          s_waddr[b_bank[r]] = b_idx[r];
-          s_wmask[b_bank[r]] = b_chg[r];
-          s_wdata[b_bank[r]] = b_new[r];
-          dirty_d[b_bank[r]][b_idx[r]] = 1'b1;
+  // Per bank: SRAM ports (A's reads or a write-back read; B's write or a fill) and B's forward.
+  for (genvar b = 0; b < 2; b++) begin : g_port
+    always_comb begin
+      s_re[b]    = 1'b0;
+      s_raddr[b] = '0;
+      for (int r = 0; r < 2; r++) begin
+        if (a_go[r] && a_slot[r][EW] == b[0]) begin
+          s_re[b]    = 1'b1;
+          s_raddr[b] = a_slot[r][EW-1:0];
         end
       end
-    end
+      if (wbr_issue && h_bank == b[0]) begin
+        s_re[b]    = 1'b1;
+        s_raddr[b] = h_idx;
+      end
 
-    // Fill
-    if (fill_go) begin
-      s_we[f_bank]    = 1'b1;
-      s_waddr[f_bank] = f_idx;
-      s_wmask[f_bank] = '1;
-      s_wdata[f_bank] = f_data;
-      dval_d[f_bank][f_idx] = 1'b1;
+      s_we[b]       = 1'b0;
+      s_waddr[b]    = '0;
+      s_wmask[b]    = '0;
+      s_wdata[b]    = '0;
+      fwd_v_d[b]    = 1'b0;
+      fwd_idx_d[b]  = fwd_idx_q[b];
+      fwd_data_d[b] = fwd_data_q[b];
+      for (int r = 0; r < 2; r++) begin
+        if (b_use[r] && b_bank[r] == b[0]) begin
+          fwd_v_d[b]    = 1'b1;
+          fwd_idx_d[b]  = b_idx[r];
+          fwd_data_d[b] = b_new[r];
+          if (b_chg[r] != '0) begin
+            s_we[b]    = 1'b1;
+            s_waddr[b] = b_idx[r];
+            s_wmask[b] = b_chg[r];
+            s_wdata[b] = b_new[r];
+          end
+        end
+      end
+      if (fill_go && f_bank == b[0]) begin
+        s_we[b]    = 1'b1;
+        s_waddr[b] = f_idx;
+        s_wmask[b] = '1;
+        s_wdata[b] = f_data;
+      end
     end
   end
 
