@@ -182,6 +182,15 @@ def gen_sv():
             L += [f"    32'h{r.reset[k]:08X}{',' if k else ''}  // {k}" for k in reversed(range(r.count))]
             L.append("  };")
             L.append("")
+    for t in defs.TABLES:
+        n = len(t.values)
+        L.append(f"  // {t.doc}: entry i in [{t.width}*i +: {t.width}]")
+        L.append(f"  localparam logic [{n * t.width - 1}:0] {t.name} = {{")
+        for i in reversed(range(0, n, 8)):
+            chunk = ", ".join(f"{t.width}'d{t.values[k]}" for k in reversed(range(i, min(i + 8, n))))
+            L.append(f"    {chunk}{',' if i else ''}  // {min(i + 8, n) - 1}..{i}")
+        L.append("  };")
+        L.append("")
     for s in defs.STRUCTS:
         name, _, doc, fields = s
         L.append(f"  // {doc} ({struct_width(s, smap)} bits)")
@@ -228,6 +237,13 @@ def gen_cpp():
         L.append("    " + ", ".join(f"0x{v:08X}u" for v in table[i:i + 8]) + f",  // {i}..{i + 7}")
     L.append("}};")
     L.append("")
+    for t in defs.TABLES:
+        L.append(f"// {t.doc}")
+        L.append(f"inline constexpr std::array<uint32_t, {len(t.values)}> {t.name} = {{{{")
+        for i in range(0, len(t.values), 8):
+            L.append("    " + ", ".join(f"{v}u" for v in t.values[i:i + 8]) + f",  // {i}..")
+        L.append("}};")
+        L.append("")
     for s in defs.STRUCTS:
         name, cname, doc, fields = s
         W = struct_width(s, smap)
@@ -355,6 +371,9 @@ def gen_md():
           + ", ".join(f"`PERF_{n}` ({d})" for n, d in defs.PERF_EVENTS) + ".", ""]
     L += ["## Constants", "", "| name | value | meaning |", "|---|---|---|"]
     L += [f"| `{k.name}` | {k.value} | {k.doc} |" for k in defs.CONSTANTS]
+    for t in defs.TABLES:
+        L += ["", f"Table `{t.name}` ({len(t.values)} x {t.width} bits): {t.doc}.", "",
+              "    " + " ".join(str(v) for v in t.values)]
     L += ["", "## Packets", "", "Bit positions: `[msb:lsb]` within the packed struct (first field = most significant).", ""]
     for s in defs.STRUCTS:
         name, cname, doc, fields = s

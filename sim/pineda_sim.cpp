@@ -214,7 +214,7 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
   }
   j["memory"] = memory_json(r, static_cast<double>(s.pixels_written), peak_bytes_per_clock);
   j["pixels"] = s.pixels_written;  // pixel (1x) or sample (4x) writes into PW's colour cache
-  j["pw_lines"] = t.pw_mem.size();  // its line writes
+  j["pw_lines"] = t.pw_mem.size();  // its line requests (writes and fill reads)
   {
     // ZS: samples tested (depth or stencil on) and passed; its depth-stencil traffic per pixel.
     const auto& zc = r.dram.client[MEM_LC_ZS];

@@ -40,6 +40,9 @@ SceneImage scene_ds_funcs(uint32_t seed);
 SceneImage scene_ds_hiz_random(const std::string& name, uint32_t seed, bool hiz);
 SceneImage scene_ds_occlusion(const std::string& name, uint32_t seed, uint32_t samples, bool hiz, bool greater);
 
+// scenes_om.cpp: blending (issue 16).
+SceneImage scene_om_particles(uint32_t seed);
+
 // scenes_glmark2.cpp: glmark2-data models through assimp (sim/model_render.h).
 SceneImage scene_glmark2(const std::string& name, const std::string& model, const std::string& texture,
                          uint32_t size, double yaw, double pitch, const std::array<double, 3>& rotate, uint32_t seed);

@@ -97,6 +97,7 @@ void Gpu::process_fe(const IDrawPkt& p_in) {
       for (int k = 0; k < 3; ++k) tri.z[k].data = t.attr[k].z;
       tri.front = t.front;
       tri.ds = t.ds;
+      tri.om = t.om;
       tri.zlo = t.zlo;
       tri.zhi = t.zhi;
       process_tri(tri);
@@ -133,12 +134,13 @@ void Gpu::process_tri(const TriPkt& tri) {
       if (!zq) return;
       visible = visible || !zq->eop;
       if (trace_on_) trace_.zs_quad.push_back(*zq);
-      // Memory gets every pixel write at once; the colour cache's line writes (evictions, and
-      // the flush of an end-of-pipe token) are the pw_mem boundary.
-      PixelWriter::pixel_writes(*zq, [this](const PixelWrite& w) { PixelWriter::apply(w, mem_); });
-      pw_.process(*zq, [this](const MemLineReq& line) {
-        if (trace_on_) trace_.pw_mem.push_back(line);
-      });
+      // Memory gets every pixel write at once; the colour cache's line requests (evictions,
+      // fills of blended quads, the flush of an end-of-pipe token) are the pw_mem boundary. The
+      // cache goes first: its fills read memory as it is before the quad.
+      pw_.process(
+          *zq, [this](const MemLineReq& line) { if (trace_on_) trace_.pw_mem.push_back(line); },
+          [this](uint32_t a) { return mem_.read32(a); });
+      PixelWriter::apply_quad(*zq, mem_);
       // The token leaves the pixel writer once every earlier write is done (here: applied).
       if (zq->eop) cp_.eop_complete();
     });
@@ -168,7 +170,8 @@ void Gpu::update_stats() {
   stats_.tiles_covered = fine_.tiles_covered();
   stats_.quads = fine_.quads_emitted();
   stats_.pixels_written = pw_.pixels_written();
-  stats_.pw_lines = pw_.lines_written();
+  stats_.pw_lines = pw_.lines_written() + pw_.fills();
+  stats_.pw_fills = pw_.fills();
   stats_.zs_samples_tested = zs_.samples_tested();
   stats_.zs_samples_passed = zs_.samples_passed();
   stats_.zs_quads_dropped = zs_.quads_in() - zs_.quads_out();

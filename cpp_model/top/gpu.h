@@ -58,7 +58,8 @@ struct Stats {
   uint64_t tiles_covered = 0;          // tiles whose coverage is not empty
   uint64_t quads = 0;                  // QuadPkts
   uint64_t pixels_written = 0;         // pixel writes into PW's colour cache (samples at 4x MSAA)
-  uint64_t pw_lines = 0;               // line writes from PW's colour cache (the pw_mem boundary)
+  uint64_t pw_lines = 0;               // line requests from PW's colour cache: writes and fill reads (the pw_mem boundary)
+  uint64_t pw_fills = 0;               // of which fill reads (blended or write-masked quads)
   uint64_t zs_samples_tested = 0;      // samples ZS tested (depth or stencil on)
   uint64_t zs_samples_passed = 0;      // of which passed
   uint64_t zs_quads_dropped = 0;       // quads ZS dropped (no sample left)

@@ -109,7 +109,7 @@ module pa (
     logic [31:0] vp_zmax;
     logic [3:0]  raster;       // FE_RASTER: cull [1:0], front CCW [2], depth clip off [3]
     logic [31:0] rt_base;
-    logic [16:0] rt_pitch;     // pitch [15:0], 4x MSAA [16]
+    logic [18:0] rt_pitch;     // pitch [15:0], 4x MSAA [16], format [18:17]
     logic [31:0] rt_size;
     logic [31:0] scissor_x;
     logic [31:0] scissor_y;
@@ -121,6 +121,8 @@ module pa (
     logic [6:0]  depth;        // FE_DEPTH[6:0]
     logic [31:0] stencil;      // FE_STENCIL
     logic [31:0] stencil_ops;  // FE_STENCIL_OPS
+    logic [30:0] blend;        // FE_BLEND[30:0]
+    logic [31:0] blend_factor; // FE_BLEND_FACTOR
   } fe_t;
 
   // The two vertex buffer banks.
@@ -504,6 +506,7 @@ module pa (
   pineda_pkg::vtx_t   tv;
   pineda_pkg::pa_attr_t ta;
   pineda_pkg::ds_state_t eds;
+  pineda_pkg::om_state_t eom;
 
   // The depth clamp range stamped on each triangle (docs/numerics.md §9): the D24 of
   // FE_VP_ZMIN and FE_VP_ZMAX, as a sample's depth is rounded (zplane_d24 of
@@ -598,6 +601,18 @@ module pa (
     eds.s_front      = fe_q.stencil_ops[pineda_pkg::STENCIL_FRONT_MSB:pineda_pkg::STENCIL_FRONT_LSB];
     eds.s_back       = fe_q.stencil_ops[pineda_pkg::STENCIL_BACK_MSB:pineda_pkg::STENCIL_BACK_LSB];
     etri.ds      = eds;
+    eom          = '0;
+    eom.fmt      = fe_q.rt_pitch[pineda_pkg::RT_FMT_MSB:pineda_pkg::RT_FMT_LSB];
+    eom.blend    = fe_q.blend[pineda_pkg::BLEND_ENABLE_BIT];
+    eom.src      = fe_q.blend[pineda_pkg::BLEND_SRC_MSB:pineda_pkg::BLEND_SRC_LSB];
+    eom.dst      = fe_q.blend[pineda_pkg::BLEND_DST_MSB:pineda_pkg::BLEND_DST_LSB];
+    eom.op       = fe_q.blend[pineda_pkg::BLEND_OP_MSB:pineda_pkg::BLEND_OP_LSB];
+    eom.src_a    = fe_q.blend[pineda_pkg::BLEND_SRC_A_MSB:pineda_pkg::BLEND_SRC_A_LSB];
+    eom.dst_a    = fe_q.blend[pineda_pkg::BLEND_DST_A_MSB:pineda_pkg::BLEND_DST_A_LSB];
+    eom.op_a     = fe_q.blend[pineda_pkg::BLEND_OP_A_MSB:pineda_pkg::BLEND_OP_A_LSB];
+    eom.mask_off = fe_q.blend[pineda_pkg::BLEND_MASK_OFF_MSB:pineda_pkg::BLEND_MASK_OFF_LSB];
+    eom.factor   = fe_q.blend_factor;
+    etri.om      = eom;
     etri.zlo     = vz_lo;
     etri.zhi     = (vz_hi < vz_lo) ? vz_lo : vz_hi;
   end
@@ -747,7 +762,7 @@ module pa (
               pineda_pkg::FE_VP_ZMAX:   fe_d.vp_zmax    = prim_i.wr_val;
               pineda_pkg::FE_RASTER:    fe_d.raster  = prim_i.wr_val[3:0];
               pineda_pkg::FE_RT_BASE:   fe_d.rt_base  = prim_i.wr_val;
-              pineda_pkg::FE_RT_PITCH:  fe_d.rt_pitch = prim_i.wr_val[16:0];
+              pineda_pkg::FE_RT_PITCH:  fe_d.rt_pitch = prim_i.wr_val[18:0];
               pineda_pkg::FE_RT_SIZE:   fe_d.rt_size  = prim_i.wr_val;
               pineda_pkg::FE_SCISSOR_X: fe_d.scissor_x     = prim_i.wr_val;
               pineda_pkg::FE_SCISSOR_Y: fe_d.scissor_y     = prim_i.wr_val;
@@ -756,6 +771,8 @@ module pa (
               pineda_pkg::FE_DEPTH:       fe_d.depth       = prim_i.wr_val[6:0];
               pineda_pkg::FE_STENCIL:     fe_d.stencil     = prim_i.wr_val;
               pineda_pkg::FE_STENCIL_OPS: fe_d.stencil_ops = prim_i.wr_val;
+              pineda_pkg::FE_BLEND:       fe_d.blend       = prim_i.wr_val[30:0];
+              pineda_pkg::FE_BLEND_FACTOR: fe_d.blend_factor = prim_i.wr_val;
               default: ;
             endcase
             // a viewport write: derived values in SDer1, SDer2
@@ -1034,6 +1051,8 @@ module pa (
       fe_q.scissor_y <= pineda_pkg::FE_SCISSOR_Y_RESET;
       fe_q.stencil     <= pineda_pkg::FE_STENCIL_RESET;
       fe_q.stencil_ops <= pineda_pkg::FE_STENCIL_OPS_RESET;
+      fe_q.blend       <= 31'(pineda_pkg::FE_BLEND_RESET);
+      fe_q.blend_factor <= pineda_pkg::FE_BLEND_FACTOR_RESET;
       vb_q           <= '0;
       seq_q          <= '0;
       pj_q           <= '0;

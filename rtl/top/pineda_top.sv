@@ -371,6 +371,7 @@ module pineda_top #(
       end
       tri_in.front  = tap_pa_tri_o.front;
       tri_in.ds     = tap_pa_tri_o.ds;
+      tri_in.om     = tap_pa_tri_o.om;
       tri_in.zlo    = tap_pa_tri_o.zlo;
       tri_in.zhi    = tap_pa_tri_o.zhi;
     end
