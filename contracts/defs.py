@@ -94,7 +94,7 @@ class Struct(NamedTuple):
 
 # ----------------------------------------------------------------------------- constants
 # Values are ints; sv_width is given where SV wants a typed constant (compared with a field).
-CONTRACT_VERSION = 10  # bumped whenever any packet, encoding or register changes
+CONTRACT_VERSION = 11  # bumped whenever any packet, encoding or register changes
 FP32_ONE = 0x3F800000
 CONSTANTS = [
     Const("CONTRACT_VERSION", CONTRACT_VERSION, "bumped whenever any packet, encoding or register changes"),
@@ -164,7 +164,75 @@ CONSTANTS = [
     Const("PA_CULL_BACK", 2, "FE_RASTER[1:0]: cull back faces", 2),
     Const("PA_CLIP_EPS", 0x37800000, "clip plane w >= PA_CLIP_EPS (2^-16, FP32)"),
     Const("PA_MAX_POLY", 10, "vertices of a triangle clipped by the 7 planes, at most"),
+    # Output merger (docs/om.md): blend factors = D3D11_BLEND - 1, ops = D3D11_BLEND_OP - 1
+    Const("BF_ZERO", 0, "blend factor 0", 5),
+    Const("BF_ONE", 1, "1", 5),
+    Const("BF_SRC_COLOR", 2, "source channel", 5),
+    Const("BF_INV_SRC_COLOR", 3, "1 - source channel", 5),
+    Const("BF_SRC_ALPHA", 4, "source alpha", 5),
+    Const("BF_INV_SRC_ALPHA", 5, "1 - source alpha", 5),
+    Const("BF_DEST_ALPHA", 6, "destination alpha (1 for B5G6R5)", 5),
+    Const("BF_INV_DEST_ALPHA", 7, "1 - destination alpha", 5),
+    Const("BF_DEST_COLOR", 8, "destination channel (linear for sRGB targets)", 5),
+    Const("BF_INV_DEST_COLOR", 9, "1 - destination channel", 5),
+    Const("BF_SRC_ALPHA_SAT", 10, "min(source alpha, 1 - destination alpha) for R, G, B; 1 for alpha", 5),
+    Const("BF_BLEND_FACTOR", 13, "the blend constant's channel (FE_BLEND_FACTOR)", 5),
+    Const("BF_INV_BLEND_FACTOR", 14, "1 - the blend constant's channel", 5),
+    Const("BOP_ADD", 0, "src*Fs + dst*Fd", 3),
+    Const("BOP_SUBTRACT", 1, "src*Fs - dst*Fd", 3),
+    Const("BOP_REV_SUBTRACT", 2, "dst*Fd - src*Fs", 3),
+    Const("BOP_MIN", 3, "min(src, dst) (factors ignored)", 3),
+    Const("BOP_MAX", 4, "max(src, dst) (factors ignored)", 3),
+    Const("RT_FMT_RGBA8", 0, "render target R8G8B8A8_UNORM: R in byte 0 .. A in byte 3 (4 bytes per pixel)", 2),
+    Const("RT_FMT_BGRA8", 1, "B8G8R8A8_UNORM: B in byte 0, G 1, R 2, A 3 (4 bytes per pixel)", 2),
+    Const("RT_FMT_RGBA8_SRGB", 2, "R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B sRGB encoded (4 bytes per pixel)", 2),
+    Const("RT_FMT_B5G6R5", 3, "B5G6R5_UNORM: B [4:0], G [10:5], R [15:11] of a 16-bit pixel (2 bytes per pixel)", 2),
 ]
+
+class Table(NamedTuple):
+    """A constant table: SV `localparam logic [N*width-1:0] NAME` (entry i in [width*i +: width]),
+    C++ `std::array<uint32_t, N> NAME`."""
+    name: str
+    width: int
+    values: Tuple[int, ...]
+    doc: str
+
+
+def _srgb_tables():
+    """sRGB <-> linear U16 (docs/om.md section 3): SRGB_TO_LIN16[c] = round(65535 * linear(c / 255));
+    LIN16_TO_SRGB_T[c] (c >= 1) = the least v in 0..65535 with 255 * srgb(v / 65535) >= c - 0.5, so
+    encode(v) = the number of c in 1..255 with LIN16_TO_SRGB_T[c] <= v. Computed once here in double
+    precision; both sides use the generated tables."""
+    def lin(c):
+        x = c / 255.0
+        return x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4
+
+    def srgb(v):
+        x = v / 65535.0
+        return 12.92 * x if x <= 0.0031308 else 1.055 * x ** (1 / 2.4) - 0.055
+
+    dec = tuple(int(lin(c) * 65535.0 + 0.5) for c in range(256))
+    thr = [0]
+    for c in range(1, 256):
+        lo, hi = 0, 65536  # least v with 255 * srgb(v) >= c - 0.5 (65536: none)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if 255.0 * srgb(mid) >= c - 0.5:
+                hi = mid
+            else:
+                lo = mid + 1
+        thr.append(lo)
+    assert all(dec[c] < dec[c + 1] for c in range(255)) and all(thr[c] < thr[c + 1] for c in range(255))
+    assert all(sum(1 for c in range(1, 256) if thr[c] <= dec[k]) == k for k in range(256)), "sRGB round trip"
+    return dec, tuple(thr)
+
+
+_SRGB_DEC, _SRGB_THR = _srgb_tables()
+TABLES = [
+    Table("SRGB_TO_LIN16", 16, _SRGB_DEC, "sRGB8 code -> linear U16 (value / 65535)"),
+    Table("LIN16_TO_SRGB_T", 16, _SRGB_THR, "linear U16 -> sRGB8: entry c (c >= 1) is the least U16 that encodes to c or more; entry 0 is 0"),
+]
+
 
 # Command encoding, version 2 (v1 plus WAIT_REG, JUMP, CALL, RET, INTERRUPT, COPY). Header dword:
 # CMD_FIELDS. `len` counts the payload dwords that follow the header; Opcode.length is the one
@@ -213,6 +281,19 @@ STENCIL_FACE_FIELDS = (BitField("SFACE_FUNC", 2, 0, "CMP_*: pass when ((ref & re
                        BitField("SFACE_FAIL", 5, 3, "SOP_* when the stencil test fails"),
                        BitField("SFACE_ZFAIL", 8, 6, "SOP_* when stencil passes and depth fails"),
                        BitField("SFACE_PASS", 11, 9, "SOP_* when both pass"))
+
+# The render-target pitch register of the front end: the draw state's fields plus the format.
+FE_PITCH_FIELDS = PITCH_FIELDS + (BitField("RT_FMT", 18, 17, "RT_FMT_*: render-target format (front-end draws only)"),)
+# FE_BLEND (docs/om.md): one render target's D3D11_RENDER_TARGET_BLEND_DESC.
+BLEND_FIELDS = (BitField("BLEND_ENABLE", 0, 0, "blending on (off: the source is written)"),
+                BitField("BLEND_SRC", 5, 1, "BF_*: colour source factor"),
+                BitField("BLEND_DST", 10, 6, "BF_*: colour destination factor"),
+                BitField("BLEND_OP", 13, 11, "BOP_*: colour operation"),
+                BitField("BLEND_SRC_A", 18, 14, "BF_*: alpha source factor"),
+                BitField("BLEND_DST_A", 23, 19, "BF_*: alpha destination factor"),
+                BitField("BLEND_OP_A", 26, 24, "BOP_*: alpha operation"),
+                BitField("BLEND_MASK_OFF", 30, 27, "channels NOT written: bit 0 R, 1 G, 2 B, 3 A (the inverted D3D11 write mask)"))
+BLEND_RESET = (1 << 1) | (1 << 14)  # off, ONE/ZERO/ADD for colour and alpha, every channel written
 
 # Draw-state registers (SET_STATE index space [0, NUM_STATE)).
 STATE_REGS = [
@@ -269,13 +350,15 @@ FE_STATE = [
               BitField("RASTER_FRONT_CCW", 2, 2, "front faces are counter-clockwise"),
               BitField("RASTER_DEPTH_CLIP_OFF", 3, 3, "no near/far clipping"))),
     StateReg("FE_RT_BASE", 55, 0, "render target byte address (as ST_RT_BASE)"),
-    StateReg("FE_RT_PITCH", 56, 0, "render target row pitch in bytes ([15:0]) and 4x MSAA [16] (as ST_RT_PITCH)"),
+    StateReg("FE_RT_PITCH", 56, 0, "render target row pitch in bytes ([15:0]), 4x MSAA [16] (as ST_RT_PITCH), format [18:17] (RT_FMT_*)", FE_PITCH_FIELDS),
     StateReg("FE_RT_SIZE", 57, 0, "width [15:0], height [31:16] (as ST_RT_SIZE)"),
     StateReg("FE_SCISSOR_X", 58, SCISSOR_RESET, "scissor x0 [15:0], x1 [31:16] (as ST_SCISSOR_X)"),
     StateReg("FE_SCISSOR_Y", 59, SCISSOR_RESET, "scissor y0 [15:0], y1 [31:16] (as ST_SCISSOR_Y)"),
     StateReg("FE_STENCIL_OPS", 60, 0x00070007, "stencil functions and operations: front faces [11:0], back faces [27:16] (reset: ALWAYS, KEEP)",
              (BitField("STENCIL_FRONT", 11, 0, "front faces: STENCIL_FACE_* layout"),
               BitField("STENCIL_BACK", 27, 16, "back faces: STENCIL_FACE_* layout"))),
+    StateReg("FE_BLEND", 61, BLEND_RESET, "blend state of the render target (docs/om.md; reset: off, ONE/ZERO/ADD, all channels written)", BLEND_FIELDS),
+    StateReg("FE_BLEND_FACTOR", 62, 0xFFFFFFFF, "blend constant RGBA8 (BF_BLEND_FACTOR), layout as ST_COLOR (reset: 1, 1, 1, 1)"),
 ]
 
 # Host register port: dword index (HOST_ADDR_BITS wide) -> register.
@@ -321,6 +404,9 @@ ERROR_CAUSES = [
 # Performance counters: one cycle counter, then busy/stalled/starved per unit.
 PERF_UNITS = ["CP", "IA", "SETUP", "COARSE", "FINE", "PW", "ZS"]  # ZS appended: earlier indices keep
 PERF_KINDS = ["BUSY", "STALLED", "STARVED"]
+# Event counters after the unit counters (PERF_<name>): each adds the events of the cycle.
+PERF_EVENTS = [("HIZ_TESTED", "raster tiles tested by hierarchical Z (every rasterizer)"),
+               ("HIZ_REJECTED", "raster tiles rejected by hierarchical Z (every rasterizer)")]
 
 # Line-port clients (mem_line_req_t.src, stamped by the line arbiter; MEM_LINE_CLIENTS_MAX at most).
 MEM_LINE_CLIENTS = [MemClient("MEM_LC_CP", 0), MemClient("MEM_LC_IA", 1), MemClient("MEM_LC_PW", 2),
@@ -367,6 +453,18 @@ STRUCTS = [
         Field("s_front", 12, "u", "STENCIL_FACE_* layout"),
         Field("s_back", 12, "u", "STENCIL_FACE_* layout"),
     ]),
+    Struct("om_state_t", "OmState", "output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT; all 0 from OP_DRAW: RGBA8, no blend, every channel written)", [
+        Field("fmt", 2, "u", "RT_FMT_*"),
+        Field("blend", 1, "u", "FE_BLEND.BLEND_ENABLE"),
+        Field("src", 5, "u", "BF_*"),
+        Field("dst", 5, "u", "BF_*"),
+        Field("op", 3, "u", "BOP_*"),
+        Field("src_a", 5, "u", "BF_*"),
+        Field("dst_a", 5, "u", "BF_*"),
+        Field("op_a", 3, "u", "BOP_*"),
+        Field("mask_off", 4, "u", "channels not written: bit 0 R, 1 G, 2 B, 3 A"),
+        Field("factor", 32, "u", "FE_BLEND_FACTOR (RGBA8)"),
+    ]),
     Struct("zplane_t", "ZPlane", "depth plane Z = c + a*(X - Xr) + b*(Y - Yr) in 2^-Z_FRAC D24 units (docs/numerics.md section 9)", [
         Field("a", 33, "s", "dZ/dX per 1/256 px"),
         Field("b", 33, "s", "dZ/dY per 1/256 px"),
@@ -396,6 +494,7 @@ STRUCTS = [
         Field("z", 3, "dword_t", "per-vertex screen depth, FP32 (PA's attr.z; 0 from OP_DRAW)"),
         Field("front", 1, "u", "front facing (PA's facing; 1 from OP_DRAW)"),
         Field("ds", 1, "ds_state_t", "depth-stencil state (0, off, from OP_DRAW)"),
+        Field("om", 1, "om_state_t", "output-merger state (0 from OP_DRAW)"),
         Field("zlo", 24, "u", "viewport depth range as D24 (PA's; 0 from OP_DRAW): every sample depth is clamped to [zlo, zhi]"),
         Field("zhi", 24, "u", "zhi >= zlo"),
     ]),
@@ -410,6 +509,7 @@ STRUCTS = [
         Field("tri_id", 32, "u", ""),
         Field("front", 1, "u", ""),
         Field("ds", 1, "ds_state_t", ""),
+        Field("om", 1, "om_state_t", "output-merger state (0 from OP_DRAW)"),
         Field("zp", 1, "zplane_t", "depth plane, c at the same sample as the edges' e"),
         Field("zlo", 24, "u", "depth clamp range (D24)"),
         Field("zhi", 24, "u", ""),
@@ -428,6 +528,7 @@ STRUCTS = [
         Field("zmax", 24, "u", "D24: nor a larger one"),
         Field("front", 1, "u", ""),
         Field("ds", 1, "ds_state_t", ""),
+        Field("om", 1, "om_state_t", "output-merger state (0 from OP_DRAW)"),
         Field("zp", 1, "zplane_t", "depth plane, c at the tile's first sample"),
         Field("zlo", 24, "u", "depth clamp range (D24)"),
         Field("zhi", 24, "u", ""),
@@ -443,6 +544,7 @@ STRUCTS = [
         Field("z", 16, "d24_t", "depth of each sample, indexed like mask (clamped to the viewport depth range, D24); 0 where mask is 0"),
         Field("front", 1, "u", ""),
         Field("ds", 1, "ds_state_t", ""),
+        Field("om", 1, "om_state_t", "output-merger state (0 from OP_DRAW)"),
     ]),
     Struct("clear_pkt_t", "ClearPkt", "CP -> ZS (depth/stencil fast clear) or the DMA fill: one OP_CLEAR with a non-empty rectangle, sent once the pipe is idle and the colour cache clean", [
         Field("color", 1, "u", "CLEAR_COLOR"),
@@ -564,6 +666,7 @@ STRUCTS = [
         Field("draw_id", 16, "u", ""),
         Field("front", 1, "u", "front facing (FE_RASTER.RASTER_FRONT_CCW and the snapped winding)"),
         Field("ds", 1, "ds_state_t", "depth-stencil state of the draw"),
+        Field("om", 1, "om_state_t", "output-merger state (0 from OP_DRAW)"),
         Field("zlo", 24, "u", "D24 of FE_VP_ZMIN (docs/numerics.md section 9)"),
         Field("zhi", 24, "u", "max(zlo, D24 of FE_VP_ZMAX)"),
     ]),

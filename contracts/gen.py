@@ -135,6 +135,10 @@ def all_constants():
         for k in defs.PERF_KINDS:
             c.append((f"PERF_{u}_{k}", i, "perf counter index", 0))
             i += 1
+    for n, d in defs.PERF_EVENTS:
+        c.append((f"PERF_{n}", i, f"perf counter index: {d}", 0))
+        i += 1
+    c.append(("NUM_PERF_EVENTS", len(defs.PERF_EVENTS), "event counters after the unit counters", 0))
     c.append(("NUM_PERF", i, "number of perf counters", 0))
     return c
 
@@ -178,6 +182,15 @@ def gen_sv():
             L += [f"    32'h{r.reset[k]:08X}{',' if k else ''}  // {k}" for k in reversed(range(r.count))]
             L.append("  };")
             L.append("")
+    for t in defs.TABLES:
+        n = len(t.values)
+        L.append(f"  // {t.doc}: entry i in [{t.width}*i +: {t.width}]")
+        L.append(f"  localparam logic [{n * t.width - 1}:0] {t.name} = {{")
+        for i in reversed(range(0, n, 8)):
+            chunk = ", ".join(f"{t.width}'d{t.values[k]}" for k in reversed(range(i, min(i + 8, n))))
+            L.append(f"    {chunk}{',' if i else ''}  // {min(i + 8, n) - 1}..{i}")
+        L.append("  };")
+        L.append("")
     for s in defs.STRUCTS:
         name, _, doc, fields = s
         L.append(f"  // {doc} ({struct_width(s, smap)} bits)")
@@ -224,6 +237,13 @@ def gen_cpp():
         L.append("    " + ", ".join(f"0x{v:08X}u" for v in table[i:i + 8]) + f",  // {i}..{i + 7}")
     L.append("}};")
     L.append("")
+    for t in defs.TABLES:
+        L.append(f"// {t.doc}")
+        L.append(f"inline constexpr std::array<uint32_t, {len(t.values)}> {t.name} = {{{{")
+        for i in range(0, len(t.values), 8):
+            L.append("    " + ", ".join(f"{v}u" for v in t.values[i:i + 8]) + f",  // {i}..")
+        L.append("}};")
+        L.append("")
     for s in defs.STRUCTS:
         name, cname, doc, fields = s
         W = struct_width(s, smap)
@@ -347,9 +367,13 @@ def gen_md():
           "| error cause | value | meaning |", "|---|---|---|"]
     L += [f"| `{e.name}` | {e.value} | {e.doc} |" for e in defs.ERROR_CAUSES]
     L += ["", "Performance counters (`REG_PERF0 + index`): index 0 = cycles, then for each unit "
-          + ", ".join(defs.PERF_UNITS) + " three counters " + ", ".join(defs.PERF_KINDS) + ".", ""]
+          + ", ".join(defs.PERF_UNITS) + " three counters " + ", ".join(defs.PERF_KINDS) + "; then the event counters "
+          + ", ".join(f"`PERF_{n}` ({d})" for n, d in defs.PERF_EVENTS) + ".", ""]
     L += ["## Constants", "", "| name | value | meaning |", "|---|---|---|"]
     L += [f"| `{k.name}` | {k.value} | {k.doc} |" for k in defs.CONSTANTS]
+    for t in defs.TABLES:
+        L += ["", f"Table `{t.name}` ({len(t.values)} x {t.width} bits): {t.doc}.", "",
+              "    " + " ".join(str(v) for v in t.values)]
     L += ["", "## Packets", "", "Bit positions: `[msb:lsb]` within the packed struct (first field = most significant).", ""]
     for s in defs.STRUCTS:
         name, cname, doc, fields = s

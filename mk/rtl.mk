@@ -37,3 +37,6 @@ RTL_LINT_TOPS += mem_line_arbiter
 
 # Depth/stencil unit.
 RTL_LINT_TOPS += zs zs_sample
+
+# Output merger: the blend arithmetic.
+RTL_LINT_TOPS += om_blend

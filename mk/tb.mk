@@ -247,3 +247,9 @@ $(BUILD)/bench_fe_lines: $(BUILD)/obj/tb/fe/bench_fe_lines.o $(TB_COMMON_OBJS) $
 $(eval $(call VL_MODEL,mem_line_arbiter))
 $(eval $(call TB_UNIT,mem_line_arbiter,mem))
 RTL_UNIT_TESTS += $(BUILD)/tests/rtl_mem_line_arbiter
+
+# ---- Output merger blend arithmetic (rtl/om/om_blend.sv, combinational) as a unit, driven
+# directly against cpp_model/om/om_blend (tb/om/test_om_blend.cpp).
+$(eval $(call VL_MODEL,om_blend))
+$(eval $(call TB_UNIT,om_blend,om))
+RTL_UNIT_TESTS += $(BUILD)/tests/rtl_om_blend

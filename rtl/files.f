@@ -32,6 +32,7 @@ rtl/rast/rast_dist.sv
 rtl/rast/quad_merge.sv
 rtl/hiz/hiz.sv
 rtl/rast/raster_array.sv
+rtl/om/om_blend.sv
 rtl/om/pixel_writer.sv
 rtl/zs/zs_sample.sv
 rtl/zs/zs.sv

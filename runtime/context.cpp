@@ -93,6 +93,17 @@ Result Context::set_depth_stencil_state(const DepthStencilState* state, uint32_t
   return Result::OK;
 }
 
+Result Context::set_blend_state(const BlendState* state, const float* blend_factor, uint32_t sample_mask) {
+  if (sample_mask != 0xFFFFFFFFu) return fail(Result::INVALID_ARG, "set_blend_state: sample masks are not supported");
+  api_.blend = state ? *state : BlendState{};
+  api_.blend_factor = 0xFFFFFFFFu;
+  if (blend_factor) {
+    api_.blend_factor = 0;
+    for (uint32_t c = 0; c < 4; ++c) api_.blend_factor |= float_to_unorm8(blend_factor[c]) << (8 * c);
+  }
+  return Result::OK;
+}
+
 Result Context::encode_clear(const char* what, Resource* r, uint32_t flags, uint32_t value, const ClearRect& rect) {
   const std::string w(what);
   const uint32_t x0 = std::min(rect.x0, r->width()), x1 = std::min(rect.x1, r->width());
@@ -246,6 +257,8 @@ Result Context::draw_pretransformed(uint32_t vertex_count, uint32_t first_vertex
   if (recording_dropped()) return Result::OK;  // deferred context out of memory: keeps "recording"
   if (!api_.rt) return fail(Result::INVALID_CALL, "draw_pretransformed: no render target bound");
   if (!api_.pt_vb) return fail(Result::INVALID_CALL, "draw_pretransformed: no pre-transformed vertex buffer bound");
+  if (api_.blend.word() != FE_BLEND_RESET)
+    return fail(Result::INVALID_CALL, "draw_pretransformed: blending and write masks need a front-end draw (draw*)");
   const uint64_t end = (uint64_t{first_vertex} + vertex_count) * VERTEX_BYTES + api_.pt_vb_offset;
   if (end > api_.pt_vb->size())
     return fail(Result::INVALID_ARG, "draw_pretransformed: vertices " + std::to_string(first_vertex) + ".." +
@@ -351,6 +364,13 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
     d[FE_STENCIL_OPS] = st.stencil_ops_word();
   }
   used |= bit(FE_DEPTH) | bit(FE_STENCIL) | bit(FE_STENCIL_OPS);
+  // Output merger: the blend state and constant; the format is FE_RT_PITCH.RT_FMT (RGBA8 = 0, the
+  // only render-target format the runtime creates).
+  if (api_.rt->format() != Format::R8G8B8A8_UNORM)
+    return fail(Result::INVALID_CALL, w + ": the render target format cannot be blended to");
+  d[FE_BLEND] = api_.blend.word();
+  d[FE_BLEND_FACTOR] = api_.blend_factor;
+  used |= bit(FE_BLEND) | bit(FE_BLEND_FACTOR);
 
   Result r;
   if (!reserve(state_dwords(d, used) + 6, &r)) return r;

@@ -265,6 +265,51 @@ DepthStencilState encode_depth_stencil_state(const DepthStencilDesc& d) {
   return s;
 }
 
+BlendState encode_blend_state(const BlendDesc& d) {
+  const RenderTargetBlendDesc& r = d.render_target;
+  const auto f = [](Blend b) { return static_cast<uint32_t>(b) - 1; };
+  const auto o = [](BlendOp b) { return static_cast<uint32_t>(b) - 1; };
+  BlendState s;
+  s.word_ = (uint32_t{r.blend_enable} << BLEND_ENABLE_BIT) | (f(r.src_blend) << BLEND_SRC_LSB) |
+            (f(r.dest_blend) << BLEND_DST_LSB) | (o(r.blend_op) << BLEND_OP_LSB) |
+            (f(r.src_blend_alpha) << BLEND_SRC_A_LSB) | (f(r.dest_blend_alpha) << BLEND_DST_A_LSB) |
+            (o(r.blend_op_alpha) << BLEND_OP_A_LSB) |
+            ((~uint32_t{r.render_target_write_mask} & 0xFu) << BLEND_MASK_OFF_LSB);
+  return s;
+}
+
+uint32_t float_to_unorm8(float v) {
+  if (!(v > 0.0f)) return 0;  // also NaN
+  if (v >= 1.0f) return 255;
+  return static_cast<uint32_t>(std::lround(static_cast<double>(v) * 255.0));
+}
+
+Result Device::create_blend_state(const BlendDesc& d, BlendState* out) {
+  if (!out) return error(Result::INVALID_ARG, "create_blend_state: out is null");
+  if (d.alpha_to_coverage_enable) return error(Result::INVALID_ARG, "create_blend_state: alpha to coverage is not supported");
+  const RenderTargetBlendDesc& r = d.render_target;
+  const auto known = [](Blend b) {
+    const uint32_t v = static_cast<uint32_t>(b);
+    return (v >= 1 && v <= 11) || v == 14 || v == 15;
+  };
+  const auto dual = [](Blend b) { return static_cast<uint32_t>(b) >= 16 && static_cast<uint32_t>(b) <= 19; };
+  const auto color = [](Blend b) {
+    return b == Blend::SRC_COLOR || b == Blend::INV_SRC_COLOR || b == Blend::DEST_COLOR || b == Blend::INV_DEST_COLOR;
+  };
+  const auto op_ok = [](BlendOp o) { return static_cast<uint32_t>(o) >= 1 && static_cast<uint32_t>(o) <= 5; };
+  for (Blend b : {r.src_blend, r.dest_blend, r.src_blend_alpha, r.dest_blend_alpha}) {
+    if (dual(b)) return error(Result::INVALID_ARG, "create_blend_state: dual-source blending (SRC1_*) is not supported");
+    if (!known(b)) return error(Result::INVALID_ARG, "create_blend_state: bad blend factor");
+  }
+  if (color(r.src_blend_alpha) || color(r.dest_blend_alpha))
+    return error(Result::INVALID_ARG, "create_blend_state: a *_COLOR factor is not allowed for alpha");
+  if (!op_ok(r.blend_op) || !op_ok(r.blend_op_alpha)) return error(Result::INVALID_ARG, "create_blend_state: bad blend op");
+  if (r.render_target_write_mask > COLOR_WRITE_ENABLE_ALL)
+    return error(Result::INVALID_ARG, "create_blend_state: the write mask has 4 bits");
+  *out = encode_blend_state(d);
+  return Result::OK;
+}
+
 uint32_t depth_to_d24(float depth) {
   if (!(depth > 0.0f)) return 0;  // also NaN
   if (depth >= 1.0f) return DEPTH_MAX;

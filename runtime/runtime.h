@@ -318,6 +318,51 @@ class DepthStencilState {
 // The state words of a desc (the caller has validated it: Device::create_depth_stencil_state).
 DepthStencilState encode_depth_stencil_state(const DepthStencilDesc& d);
 
+// ---- Blending (docs/om.md) ----------------------------------------------------------------------
+
+// D3D11_BLEND and D3D11_BLEND_OP, with D3D11's values (the hardware's BF_* and BOP_* are these
+// minus one). The dual-source factors (SRC1_*) are not supported.
+enum class Blend : uint32_t {
+  ZERO = 1, ONE = 2, SRC_COLOR = 3, INV_SRC_COLOR = 4, SRC_ALPHA = 5, INV_SRC_ALPHA = 6, DEST_ALPHA = 7,
+  INV_DEST_ALPHA = 8, DEST_COLOR = 9, INV_DEST_COLOR = 10, SRC_ALPHA_SAT = 11, BLEND_FACTOR = 14,
+  INV_BLEND_FACTOR = 15, SRC1_COLOR = 16, INV_SRC1_COLOR = 17, SRC1_ALPHA = 18, INV_SRC1_ALPHA = 19
+};
+enum class BlendOp : uint32_t { ADD = 1, SUBTRACT = 2, REV_SUBTRACT = 3, MIN = 4, MAX = 5 };
+// D3D11_COLOR_WRITE_ENABLE.
+enum ColorWriteEnable : uint8_t {
+  COLOR_WRITE_ENABLE_RED = 1, COLOR_WRITE_ENABLE_GREEN = 2, COLOR_WRITE_ENABLE_BLUE = 4,
+  COLOR_WRITE_ENABLE_ALPHA = 8, COLOR_WRITE_ENABLE_ALL = 15
+};
+// D3D11_RENDER_TARGET_BLEND_DESC (defaults are D3D11's).
+struct RenderTargetBlendDesc {
+  bool blend_enable = false;
+  Blend src_blend = Blend::ONE;
+  Blend dest_blend = Blend::ZERO;
+  BlendOp blend_op = BlendOp::ADD;
+  Blend src_blend_alpha = Blend::ONE;
+  Blend dest_blend_alpha = Blend::ZERO;
+  BlendOp blend_op_alpha = BlendOp::ADD;
+  uint8_t render_target_write_mask = COLOR_WRITE_ENABLE_ALL;
+};
+// D3D11_BLEND_DESC for Pineda's one render target (alpha to coverage is not supported yet).
+struct BlendDesc {
+  bool alpha_to_coverage_enable = false;
+  RenderTargetBlendDesc render_target;
+};
+// A validated blend state (Device::create_blend_state): the FE_BLEND word.
+class BlendState {
+ public:
+  friend BlendState encode_blend_state(const BlendDesc& d);
+  uint32_t word() const { return word_; }
+
+ private:
+  uint32_t word_ = FE_BLEND_RESET;
+};
+// The FE_BLEND word of a desc (the caller has validated it: Device::create_blend_state).
+BlendState encode_blend_state(const BlendDesc& d);
+// A float in [0, 1] as UNORM8 (clamped, NaN 0; round to nearest, as D3D's FLOAT -> UNORM).
+uint32_t float_to_unorm8(float v);
+
 // A depth-stencil view (Device::create_depth_stencil_view) of a D24_UNORM_S8_UINT texture created
 // with BIND_DEPTH_STENCIL. A small value that names the texture; it holds no reference (binding it
 // does, like binding the texture).
@@ -358,6 +403,8 @@ struct ApiState {
   Resource* ds = nullptr;  // the depth-stencil view's texture (front-end draws only)
   DepthStencilState ds_state = encode_depth_stencil_state(DepthStencilDesc{});  // D3D11's default state
   uint32_t stencil_ref = 0;
+  BlendState blend;                    // D3D11's default: off, all channels written
+  uint32_t blend_factor = 0xFFFFFFFFu;  // RGBA8 (1, 1, 1, 1)
   uint32_t scissor_x = ST_SCISSOR_X_RESET, scissor_y = ST_SCISSOR_Y_RESET;
   // The geometry front end (draw, draw_indexed, draw_instanced, draw_indexed_instanced: OP_DRAW_FE).
   InputLayout layout;
@@ -394,6 +441,14 @@ class Context {
   // OMSetDepthStencilState: null sets D3D11's default state (depth test LESS with writes, no
   // stencil). Depth and stencil only act while a depth-stencil view is bound.
   Result set_depth_stencil_state(const DepthStencilState* state, uint32_t stencil_ref);
+  // OMSetBlendState: null sets D3D11's default (no blending, all channels); a null factor is
+  // (1, 1, 1, 1) (stored as RGBA8); the sample mask must be 0xFFFFFFFF (others: not supported).
+  // Blending acts on front-end draws (draw*); a pre-transformed draw with a non-default blend
+  // state fails (OP_DRAW carries no output-merger state).
+  Result set_blend_state(const BlendState* state, const float* blend_factor = nullptr,
+                         uint32_t sample_mask = 0xFFFFFFFFu);
+  // The blend constant alone (Pineda extension): RGBA8, R in [7:0].
+  void set_blend_factor(uint32_t rgba8) { api_.blend_factor = rgba8; }
   // ClearRenderTargetView (an OP_CLEAR of the whole target) and D3D11.1's ClearView with one
   // rectangle (clipped to the target; an empty one clears nothing). RGBA8 value.
   Result clear_render_target_view(Resource* rt, uint32_t rgba8);
@@ -660,6 +715,9 @@ class Device {
   }
   // CreateDepthStencilState: valid functions and operations.
   Result create_depth_stencil_state(const DepthStencilDesc& desc, DepthStencilState* out);
+  // CreateBlendState: D3D11's factors and ops; no dual-source factors, no *_COLOR factor for
+  // alpha, write mask <= 15, no alpha to coverage (each an INVALID_ARG with a message).
+  Result create_blend_state(const BlendDesc& desc, BlendState* out);
   // CreateDepthStencilView: `tex` must be a live D24_UNORM_S8_UINT texture created with
   // BIND_DEPTH_STENCIL (a depth view of a colour texture is INVALID_ARG).
   Result create_depth_stencil_view(Resource* tex, DepthStencilView* out);

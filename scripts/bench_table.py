@@ -68,6 +68,11 @@ def main():
                   f"depth {z['depth_bytes']} bytes = {z['depth_bytes_per_pixel']:.2f} bytes/pixel"
                   + (f", with the depth clears' DMA fill {z['depth_total_bytes_per_pixel']:.2f} bytes/pixel "
                      f"({z['fast_clears']} fast clears)" if "depth_total_bytes" in z else ""))
+        if "hiz" in s and s["hiz"]["tested"]:
+            h = s["hiz"]
+            print(f"  Hi-Z: {h['tested']:.0f} tiles tested ({h['tested_per_clock']:.3f}/clock), {h['rejected']:.0f} "
+                  f"rejected ({h['rejected_per_clock']:.3f}/clock); {h['occluded_tiles']:.0f} occluded tiles, "
+                  f"{100*h['fraction_occluded_culled']:.1f}% culled by Hi-Z")
         if "clients" in m:
             print(f"  memory: {m['bytes_per_clock']:.2f} of {m['peak_bytes_per_clock']:g} bytes/clock "
                   f"({100*m['fraction_of_peak']:.1f}% of peak), {m['bytes_per_pixel']:.2f} bytes/pixel")
@@ -100,6 +105,11 @@ def main():
                             if c["bytes_read"] + c["bytes_written"])
             print(f"{name:18s} {cyc:9d} {px:8d} {px/cyc:8.3f} {m['bytes_per_pixel']:8.2f} "
                   f"{m['bytes_per_clock']:8.2f} {100*m['fraction_of_peak']:5.1f}%  {per}")
+    # The occlusion scene with Hi-Z on and off (FE_DEPTH.DEPTH_HIZ; scenes_depth.cpp).
+    cyc = {s["scene"]: s["cycles"] for s in doc["scenes"] if "cycles" in s}
+    if "ds_occlusion" in cyc and "ds_occlusion_nohiz" in cyc:
+        on, off = cyc["ds_occlusion"], cyc["ds_occlusion_nohiz"]
+        print(f"\nHi-Z occlusion scene: {on} cycles with Hi-Z on, {off} with Hi-Z off ({off/on:.2f}x)")
     area_per_work(doc, "out/synth/area.json")
 
 

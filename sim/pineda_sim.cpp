@@ -240,7 +240,7 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
   }
   j["memory"] = memory_json(r, static_cast<double>(s.pixels_written), peak_bytes_per_clock);
   j["pixels"] = s.pixels_written;  // pixel (1x) or sample (4x) writes into PW's colour cache
-  j["pw_lines"] = t.pw_mem.size();  // its line writes
+  j["pw_lines"] = t.pw_mem.size();  // its line requests (writes and fill reads)
   {
     // ZS: samples tested (depth or stencil on) and passed; its depth-stencil traffic per pixel.
     const auto& zc = r.dram.client[MEM_LC_ZS];
@@ -264,6 +264,22 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
         s.pixels_written ? static_cast<double>(zc.bytes_read + zc.bytes_written + fill) / static_cast<double>(s.pixels_written)
                          : 0.0;
     j["zs"] = zj;
+  }
+  {
+    // Hierarchical Z (RTL perf counters, equal to the model's: checked in run_scene): tiles tested
+    // and rejected per clock; occluded tiles = rejected + those that reached FINE with depth on and
+    // lost every covered sample at ZS (model); the fraction of them Hi-Z culled.
+    nlohmann::json hj;
+    const double tested = r.perf.at(PERF_HIZ_TESTED), rejected = r.perf.at(PERF_HIZ_REJECTED);
+    const double occluded = static_cast<double>(s.hiz_rejected + s.tiles_occluded_passed);
+    hj["tested"] = tested;
+    hj["rejected"] = rejected;
+    hj["tested_per_clock"] = tested / cyc;
+    hj["rejected_per_clock"] = rejected / cyc;
+    hj["occluded_tiles"] = occluded;
+    hj["occluded_not_culled"] = s.tiles_occluded_passed;
+    hj["fraction_occluded_culled"] = occluded > 0 ? static_cast<double>(s.hiz_rejected) / occluded : 0.0;
+    j["hiz"] = hj;
   }
   j["tiles_visited"] = s.tiles_visited;
   j["tiles_emitted"] = t.coarse_tile.size();
@@ -396,6 +412,16 @@ Row run_scene(const Options& o, const std::string& name) {
       if (m != r.fences[i]) {
         why << "FENCE MISMATCH test=" << name << " fence=" << i << " expected=" << bits::hex(m)
             << " actual=" << bits::hex(r.fences[i]) << "\n";
+      }
+    }
+    // Hierarchical Z: the RTL's tiles tested and rejected (every rasterizer) are the model's.
+    if (!r.perf.empty()) {
+      const auto& st = gpu.stats();
+      const uint32_t mt = static_cast<uint32_t>(st.hiz_tested), mr = static_cast<uint32_t>(st.hiz_rejected);
+      if (r.perf.at(PERF_HIZ_TESTED) != mt || r.perf.at(PERF_HIZ_REJECTED) != mr) {
+        why << "HIZ COUNTER MISMATCH test=" << name << " seed=" << o.seed << " tested expected=" << mt
+            << " actual=" << r.perf.at(PERF_HIZ_TESTED) << " rejected expected=" << mr
+            << " actual=" << r.perf.at(PERF_HIZ_REJECTED) << "\n";
       }
     }
     // Final memory, byte for byte (render target and everything else).

@@ -37,6 +37,11 @@ SceneImage scene_ds_bunny(const std::string& name, uint32_t seed, size_t triangl
 SceneImage scene_ds_interpenetrate(uint32_t seed, uint32_t samples);
 SceneImage scene_ds_stencil(uint32_t seed);
 SceneImage scene_ds_funcs(uint32_t seed);
+SceneImage scene_ds_hiz_random(const std::string& name, uint32_t seed, bool hiz);
+SceneImage scene_ds_occlusion(const std::string& name, uint32_t seed, uint32_t samples, bool hiz, bool greater);
+
+// scenes_om.cpp: blending (issue 16).
+SceneImage scene_om_particles(uint32_t seed);
 
 // scenes_glmark2.cpp: glmark2-data models through assimp (sim/model_render.h).
 SceneImage scene_glmark2(const std::string& name, const std::string& model, const std::string& texture,

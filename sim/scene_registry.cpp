@@ -44,6 +44,14 @@ std::vector<SceneInfo> scene_registry() {
       {"ds_bunny_4x", [](uint32_t s) { return scene_ds_bunny("ds_bunny_4x", s, 4000, 4); }, "the same at 4x MSAA"},
       {"ds_interpenetrate", [](uint32_t s) { return scene_ds_interpenetrate(s, 1); }, "a sphere through a torus, depth LESS_EQUAL"},
       {"ds_interpenetrate_4x", [](uint32_t s) { return scene_ds_interpenetrate(s, 4); }, "the same at 4x MSAA"},
+      // Hierarchical Z (scenes_depth.cpp): a near wall, then 3,000 triangles behind it.
+      {"ds_occlusion", [](uint32_t s) { return scene_ds_occlusion("ds_occlusion", s, 1, true, false); }, "Hi-Z occlusion: a near wall over 7/8 of the target, then 3,000 triangles behind it (LESS)"},
+      {"ds_occlusion_nohiz", [](uint32_t s) { return scene_ds_occlusion("ds_occlusion_nohiz", s, 1, false, false); }, "the same with FE_DEPTH.DEPTH_HIZ off (cycles with Hi-Z off)"},
+      {"ds_occlusion_4x", [](uint32_t s) { return scene_ds_occlusion("ds_occlusion_4x", s, 4, true, false); }, "the same at 4x MSAA"},
+      {"ds_hiz_random", [](uint32_t s) { return scene_ds_hiz_random("ds_hiz_random", s, true); }, "random depth work (both Hi-Z directions, clears of rectangles, stencil, late Z; 1x or 4x by seed) with Hi-Z on"},
+      {"ds_occlusion_greater", [](uint32_t s) { return scene_ds_occlusion("ds_occlusion_greater", s, 1, true, true); }, "the same in reversed Z: depth cleared to 0, GREATER_EQUAL / GREATER (the other Hi-Z direction)"},
+      // output merger (scenes_om.cpp)
+      {"om_particles", scene_om_particles, "1,200 overlapping translucent triangles back to front: over, additive, blend constant with REV_SUBTRACT/MAX, a write mask, then opaque"},
       // glmark2-like scenes: glmark2-data models loaded with assimp, lit per vertex on the host.
       {"gl_cube", [](uint32_t s) { return scene_glmark2("gl_cube", "cube.3ds", "crate-base.png", 256, 30, 25, {0, 0, 0}, s); }, "glmark2's cube.3ds with the crate texture (texel per triangle), 256x256"},
       {"gl_horse", [](uint32_t s) { return scene_glmark2("gl_horse", "horse.3ds", "", 256, 60, 15, {0, 0, 0}, s); }, "glmark2's horse.3ds (7,172 tris), 256x256"},

@@ -17,8 +17,19 @@
 //                    depth-fail operations of front and back faces, each checked by a draw with
 //                    stencil EQUAL the expected value (green) over one with NOT_EQUAL (red): with a
 //                    correct ZS every stencil strip is green.
+//   ds_occlusion[_4x|_nohiz|_greater]  Hi-Z occlusion (docs/depth.md §6): a near wall drawn first
+//                    (one triangle over 7/8 of the target), then 3,000 small triangles behind it
+//                    (a few in the corner the wall leaves open); _nohiz: the same with
+//                    FE_DEPTH.DEPTH_HIZ off (the bench's "cycles with Hi-Z off"); _greater: reversed Z
+//                    (depth cleared to 0, GREATER_EQUAL / GREATER), the other Hi-Z direction.
+//   ds_hiz_random    random depth work for the Hi-Z property (tests/model/test_hiz_scenes.cpp: the
+//                    same scene with FE_DEPTH.DEPTH_HIZ on and off gives identical memory, target and
+//                    depth buffer): phases of LESS- or GREATER-mostly draws (writes, functions,
+//                    stencil, late Z at random), depth clears of random rectangles and values
+//                    between them, 1x or 4x MSAA by seed.
 // Until ZS is on main the hardware ignores depth and stencil: those scenes only check that the
 // state and the CLEARs are carried bit-exactly (RTL == model), so they are in the opt-in list.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -359,6 +370,112 @@ SceneImage scene_ds_funcs(uint32_t seed) {
     d.front.func = rt::ComparisonFunc::EQUAL;
     ds.use(d, want);
     b.check(ctx.draw(6, chk_ok[k]), "draw");
+  }
+  return b.finish();
+}
+
+// ---- ds_occlusion -------------------------------------------------------------------------------
+SceneImage scene_ds_occlusion(const std::string& name, uint32_t seed, uint32_t samples, bool hiz, bool greater) {
+  SceneRng rng(seed * 0x100000001ull + 45);
+  const uint32_t W = 256, H = 256;
+  Builder b(name, W, H, W * 4 * samples, rgba(12, 12, 20), 64 * 1024, rgba(255, 0, 255), samples);
+  DepthScene ds(b, samples, greater ? 0.0f : 1.0f, 0);
+  rt::ImmediateContext& ctx = b.ctx();
+  ctx.set_transform(rt::Matrix4::identity());
+  // Depth d in [0, 1] as "distance": reversed Z stores 1 - d.
+  const auto zof = [&](double d) { return static_cast<float>(greater ? 1.0 - d : d); };
+  const auto ndc = [&](double px, double py, double d, uint32_t c) {
+    return MeshVertex{static_cast<float>(2.0 * px / W - 1), static_cast<float>(1 - 2.0 * py / H), zof(d), c};
+  };
+  std::vector<MeshVertex> v;
+  // The wall: x + y < 1.75 W, at distance 0.2 .. 0.3 (a slight slope).
+  v.push_back(ndc(0, 0, 0.2, rgba(200, 190, 170)));
+  v.push_back(ndc(1.75 * W, 0, 0.3, rgba(170, 160, 140)));
+  v.push_back(ndc(0, 1.75 * H, 0.3, rgba(150, 140, 120)));
+  // Behind it: 3,000 triangles of 6 to 30 pixels at distance 0.4 .. 0.95, front faces (clockwise).
+  const uint32_t n = 3000;
+  for (uint32_t k = 0; k < n; ++k) {
+    const double cx = static_cast<double>(rng.range(0, W * 16)) / 16.0, cy = static_cast<double>(rng.range(0, H * 16)) / 16.0;
+    const double r = static_cast<double>(rng.range(6 * 16, 30 * 16)) / 32.0;
+    const double d = static_cast<double>(rng.range(400, 950)) / 1000.0;
+    const double a = static_cast<double>(rng.range(0, 6283)) / 1000.0;
+    const uint32_t c = palette(k % 16);
+    for (int j = 0; j < 3; ++j) {
+      const double t = a + j * 2.0943951;  // clockwise on screen (y down)
+      v.push_back(ndc(cx + r * std::cos(t), cy + r * std::sin(t), d + 0.01 * j, c));
+    }
+  }
+  ds.vertices(v);
+  rt::DepthStencilDesc d;
+  d.depth_func = greater ? rt::ComparisonFunc::GREATER_EQUAL : rt::ComparisonFunc::LESS;
+  d.hiz = hiz;
+  ds.use(d);
+  b.check(ctx.draw(3, 0), "draw");  // the wall
+  d.depth_func = greater ? rt::ComparisonFunc::GREATER : rt::ComparisonFunc::LESS_EQUAL;
+  ds.use(d);
+  b.check(ctx.draw(3 * n, 3), "draw");
+  return b.finish();
+}
+
+// ---- ds_hiz_random ------------------------------------------------------------------------------
+SceneImage scene_ds_hiz_random(const std::string& name, uint32_t seed, bool hiz) {
+  SceneRng rng(seed * 0x100000001ull + 46);
+  const uint32_t samples = rng.chance(50) ? 4 : 1;
+  const uint32_t W = 256, H = 256;
+  Builder b(name, W, H, W * 4 * samples, rgba(8, 8, 8), 64 * 1024, rgba(255, 0, 255), samples);
+  DepthScene ds(b, samples, 1.0f, 0);
+  rt::ImmediateContext& ctx = b.ctx();
+  ctx.set_transform(rt::Matrix4::identity());
+  const auto ndc = [&](double px, double py, double z, uint32_t c) {
+    return MeshVertex{static_cast<float>(2.0 * px / W - 1), static_cast<float>(1 - 2.0 * py / H), static_cast<float>(z), c};
+  };
+  std::vector<MeshVertex> v;
+  const uint32_t per_draw = 25, draws = 24;
+  for (uint32_t k = 0; k < per_draw * draws; ++k) {
+    // Large (walls, fully covered tiles) and small triangles, partly outside the target.
+    const double size = rng.chance(12) ? static_cast<double>(rng.range(60, 200)) : static_cast<double>(rng.range(4, 40));
+    const double cx = static_cast<double>(rng.range(-20, W + 20)), cy = static_cast<double>(rng.range(-20, H + 20));
+    const double z = static_cast<double>(rng.range(0, 1000)) / 1000.0;
+    for (int j = 0; j < 3; ++j) {
+      const double dz = static_cast<double>(rng.range(-80, 80)) / 1000.0;
+      v.push_back(ndc(cx + static_cast<double>(rng.range(-1000, 1000)) * size / 1000.0,
+                      cy + static_cast<double>(rng.range(-1000, 1000)) * size / 1000.0, std::clamp(z + dz, 0.0, 1.0),
+                      palette(k % 16)));
+    }
+  }
+  ds.vertices(v);
+  bool g = false;
+  for (uint32_t d = 0; d < draws; ++d) {
+    if (d % 6 == 0 && rng.chance(70)) g = !g;  // phases of one direction
+    if (rng.chance(25)) {                       // a depth clear (sometimes with stencil), a rectangle or all
+      const uint32_t x0 = static_cast<uint32_t>(rng.range(0, W - 1)), y0 = static_cast<uint32_t>(rng.range(0, H - 1));
+      const rt::ClearRect r = rng.chance(50) ? rt::ClearRect{0, 0, W, H}
+                                             : rt::ClearRect{x0, y0, static_cast<uint32_t>(rng.range(x0 + 1, W)),
+                                                             static_cast<uint32_t>(rng.range(y0 + 1, H))};
+      const float val = rng.chance(60) ? (g ? 0.0f : 1.0f) : static_cast<float>(rng.range(0, 1000)) / 1000.0f;
+      b.check(ctx.clear_depth_stencil_rect(ds.dsv(), rt::CLEAR_FLAG_DEPTH | (rng.chance(30) ? rt::CLEAR_FLAG_STENCIL : 0u),
+                                           val, static_cast<uint8_t>(rng.range(0, 3)), r),
+              "clear_depth_stencil_rect");
+    }
+    rt::DepthStencilDesc dd;
+    const uint32_t f = static_cast<uint32_t>(rng.range(0, 99));
+    if (f < 80) {
+      dd.depth_func = g ? (f % 2 ? rt::ComparisonFunc::GREATER : rt::ComparisonFunc::GREATER_EQUAL)
+                        : (f % 2 ? rt::ComparisonFunc::LESS : rt::ComparisonFunc::LESS_EQUAL);
+    } else {
+      dd.depth_func = static_cast<rt::ComparisonFunc>(rng.range(1, 8));  // any, a change of direction too
+    }
+    dd.depth_write = rng.chance(85);
+    dd.depth_enable = rng.chance(95);
+    dd.late_z = rng.chance(10);
+    dd.hiz = hiz;
+    if (rng.chance(10)) {  // stencil: write 1 where drawn, or test against it
+      dd.stencil_enable = true;
+      dd.front.func = dd.back.func = rng.chance(50) ? rt::ComparisonFunc::ALWAYS : rt::ComparisonFunc::EQUAL;
+      dd.front.pass = dd.back.pass = rt::StencilOp::INCR_SAT;
+    }
+    ds.use(dd, 1);
+    b.check(ctx.draw(3 * per_draw, 3 * per_draw * d), "draw");
   }
   return b.finish();
 }

@@ -33,6 +33,7 @@ would be wrong): --allow-warnings reports such units anyway, marked in units.jso
 """
 import argparse
 import concurrent.futures
+import functools
 import hashlib
 import json
 import os
@@ -115,9 +116,10 @@ def check_node():
         raise FlowError("node_modules/@yowasp/yosys missing: run 'make deps' (or 'npm ci')")
 
 
-def run_yosys(root, script_rel, mounts, outdir_rel, log_path, extra=()):
+def run_yosys(root, script_rel, mounts, outdir_rel, log_path, extra=(), timeout=None):
     """Run one Yosys script (a path relative to root) with cwd=root; log stdout+stderr.
-    outdir_rel: one output directory or a list; extra: more Yosys options.
+    outdir_rel: one output directory or a list; extra: more Yosys options; timeout: seconds
+    after which the process is killed (exit code 124, the line "TIMEOUT" at the end of the log).
 
     Returns (exit code, seconds)."""
     cmd = ["node", WRAPPER]
@@ -130,8 +132,15 @@ def run_yosys(root, script_rel, mounts, outdir_rel, log_path, extra=()):
     with open(log_path, "w") as log:
         log.write("# " + " ".join(cmd) + "\n")
         log.flush()
-        rc = subprocess.call(cmd, cwd=root, stdout=log, stderr=subprocess.STDOUT,
-                             stdin=subprocess.DEVNULL)
+        proc = subprocess.Popen(cmd, cwd=root, stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL)
+        try:
+            rc = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            rc = 124
+            log.write(f"\nTIMEOUT: killed after {timeout} s (--module-timeout)\n")
     return rc, time.monotonic() - t0
 
 
@@ -407,14 +416,19 @@ def run_hier(args, root, outdir_rel, jobs):
     cache_rel = os.path.join(outdir_rel, "cache")
     results = {}
     todo = []
+    skip = {m for m in re.split(r"[,\s]+", args.skip) if m}
+    skipped = set()
     for j in sorted(jobs_by_key.values(), key=lambda j: len(j["text"])):
         r = hier.cached_result(j, root, cache_rel)
-        if r is None:
+        if r is None and j["module"] in skip:
+            skipped.add(j["module"])
+        elif r is None:
             todo.append(j)
         else:
             results[j["key"]] = r
     print(f"synth: {len(jobs_by_key)} distinct modules, {len(results)} cached, {len(todo)} "
-          + ("not synthesised (--cached-only)" if args.cached_only else f"to synthesise with {jobs} job(s)"),
+          + ("not synthesised (--cached-only)" if args.cached_only else f"to synthesise with {jobs} job(s)")
+          + (f"; skipped (--skip, not cached): {', '.join(sorted(skipped))}" if skipped else ""),
           flush=True)
     # small modules share one Yosys process (start-up costs seconds); large ones run alone,
     # largest first so that parallel jobs end together
@@ -444,7 +458,8 @@ def run_hier(args, root, outdir_rel, jobs):
     if args.cached_only:
         batches = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
-        futs = {ex.submit(hier.synth_batch, b, root, cache_rel, run_yosys, tool, f"batch{i}"): b
+        run = functools.partial(run_yosys, timeout=args.module_timeout or None)
+        futs = {ex.submit(hier.synth_batch, b, root, cache_rel, run, tool, f"batch{i}"): b
                 for i, b in enumerate(batches)}
         for fut in concurrent.futures.as_completed(futs):
             b = futs[fut]
@@ -645,6 +660,12 @@ def main(argv=None):
     ap.add_argument("--cached-only", action="store_true",
                     help="hierarchical flow: synthesise nothing; modules not in the cache count as "
                          "empty and their rows are marked incomplete")
+    ap.add_argument("--skip", default=os.environ.get("SYNTH_SKIP", ""),
+                    help="hierarchical flow: comma-separated module names (e.g. zs) not to synthesise "
+                         "unless cached; they count as empty and their rows are marked incomplete")
+    ap.add_argument("--module-timeout", type=float, default=float(os.environ.get("SYNTH_TIMEOUT", "0") or 0),
+                    help="hierarchical flow: kill a Yosys process after this many seconds; its modules "
+                         "fail (default: 0, no limit)")
     ap.add_argument("--no-depth", dest="depth", action="store_false",
                     help="hierarchical flow: skip the logic-depth analysis")
     args = ap.parse_args(argv)

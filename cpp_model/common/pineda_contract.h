@@ -12,7 +12,7 @@
 
 namespace pineda {
 
-constexpr uint32_t CONTRACT_VERSION = 10u;  // bumped whenever any packet, encoding or register changes
+constexpr uint32_t CONTRACT_VERSION = 11u;  // bumped whenever any packet, encoding or register changes
 constexpr uint32_t COORD_W = 24u;  // snapped coordinate width: signed 16.8 fixed point
 constexpr uint32_t COORD_FRAC = 8u;  // fractional bits of a snapped coordinate
 constexpr uint32_t DELTA_W = 25u;  // edge coefficient width (difference of two COORD_W values)
@@ -73,6 +73,28 @@ constexpr uint32_t PA_CULL_FRONT = 1u;  // FE_RASTER[1:0]: cull front faces
 constexpr uint32_t PA_CULL_BACK = 2u;  // FE_RASTER[1:0]: cull back faces
 constexpr uint32_t PA_CLIP_EPS = 931135488u;  // clip plane w >= PA_CLIP_EPS (2^-16, FP32)
 constexpr uint32_t PA_MAX_POLY = 10u;  // vertices of a triangle clipped by the 7 planes, at most
+constexpr uint32_t BF_ZERO = 0u;  // blend factor 0
+constexpr uint32_t BF_ONE = 1u;  // 1
+constexpr uint32_t BF_SRC_COLOR = 2u;  // source channel
+constexpr uint32_t BF_INV_SRC_COLOR = 3u;  // 1 - source channel
+constexpr uint32_t BF_SRC_ALPHA = 4u;  // source alpha
+constexpr uint32_t BF_INV_SRC_ALPHA = 5u;  // 1 - source alpha
+constexpr uint32_t BF_DEST_ALPHA = 6u;  // destination alpha (1 for B5G6R5)
+constexpr uint32_t BF_INV_DEST_ALPHA = 7u;  // 1 - destination alpha
+constexpr uint32_t BF_DEST_COLOR = 8u;  // destination channel (linear for sRGB targets)
+constexpr uint32_t BF_INV_DEST_COLOR = 9u;  // 1 - destination channel
+constexpr uint32_t BF_SRC_ALPHA_SAT = 10u;  // min(source alpha, 1 - destination alpha) for R, G, B; 1 for alpha
+constexpr uint32_t BF_BLEND_FACTOR = 13u;  // the blend constant's channel (FE_BLEND_FACTOR)
+constexpr uint32_t BF_INV_BLEND_FACTOR = 14u;  // 1 - the blend constant's channel
+constexpr uint32_t BOP_ADD = 0u;  // src*Fs + dst*Fd
+constexpr uint32_t BOP_SUBTRACT = 1u;  // src*Fs - dst*Fd
+constexpr uint32_t BOP_REV_SUBTRACT = 2u;  // dst*Fd - src*Fs
+constexpr uint32_t BOP_MIN = 3u;  // min(src, dst) (factors ignored)
+constexpr uint32_t BOP_MAX = 4u;  // max(src, dst) (factors ignored)
+constexpr uint32_t RT_FMT_RGBA8 = 0u;  // render target R8G8B8A8_UNORM: R in byte 0 .. A in byte 3 (4 bytes per pixel)
+constexpr uint32_t RT_FMT_BGRA8 = 1u;  // B8G8R8A8_UNORM: B in byte 0, G 1, R 2, A 3 (4 bytes per pixel)
+constexpr uint32_t RT_FMT_RGBA8_SRGB = 2u;  // R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B sRGB encoded (4 bytes per pixel)
+constexpr uint32_t RT_FMT_B5G6R5 = 3u;  // B5G6R5_UNORM: B [4:0], G [10:5], R [15:11] of a 16-bit pixel (2 bytes per pixel)
 constexpr uint32_t OP_NOP = 0u;  // skip `len` payload dwords (padding)
 constexpr uint32_t OP_SET_STATE = 1u;  // state[arg + i] = payload[i] for i < len
 constexpr uint32_t OP_DRAW = 2u;  // payload[0] = first vertex, payload[1] = vertex count (triangle list)
@@ -136,15 +158,19 @@ constexpr uint32_t FE_VP_ZMIN = 52u;  // front-end state: viewport min depth (FP
 constexpr uint32_t FE_VP_ZMAX = 53u;  // front-end state: viewport max depth (FP32)
 constexpr uint32_t FE_RASTER = 54u;  // front-end state: [1:0] cull PA_CULL_*, [2] front face counter-clockwise, [3] depth clip off
 constexpr uint32_t FE_RT_BASE = 55u;  // front-end state: render target byte address (as ST_RT_BASE)
-constexpr uint32_t FE_RT_PITCH = 56u;  // front-end state: render target row pitch in bytes ([15:0]) and 4x MSAA [16] (as ST_RT_PITCH)
+constexpr uint32_t FE_RT_PITCH = 56u;  // front-end state: render target row pitch in bytes ([15:0]), 4x MSAA [16] (as ST_RT_PITCH), format [18:17] (RT_FMT_*)
 constexpr uint32_t FE_RT_SIZE = 57u;  // front-end state: width [15:0], height [31:16] (as ST_RT_SIZE)
 constexpr uint32_t FE_SCISSOR_X = 58u;  // front-end state: scissor x0 [15:0], x1 [31:16] (as ST_SCISSOR_X)
 constexpr uint32_t FE_SCISSOR_Y = 59u;  // front-end state: scissor y0 [15:0], y1 [31:16] (as ST_SCISSOR_Y)
 constexpr uint32_t FE_STENCIL_OPS = 60u;  // front-end state: stencil functions and operations: front faces [11:0], back faces [27:16] (reset: ALWAYS, KEEP)
+constexpr uint32_t FE_BLEND = 61u;  // front-end state: blend state of the render target (docs/om.md; reset: off, ONE/ZERO/ADD, all channels written)
+constexpr uint32_t FE_BLEND_FACTOR = 62u;  // front-end state: blend constant RGBA8 (BF_BLEND_FACTOR), layout as ST_COLOR (reset: 1, 1, 1, 1)
 constexpr uint32_t FE_STENCIL_RESET = 4294901760u;
 constexpr uint32_t FE_SCISSOR_X_RESET = 4294901760u;
 constexpr uint32_t FE_SCISSOR_Y_RESET = 4294901760u;
 constexpr uint32_t FE_STENCIL_OPS_RESET = 458759u;
+constexpr uint32_t FE_BLEND_RESET = 16386u;
+constexpr uint32_t FE_BLEND_FACTOR_RESET = 4294967295u;
 constexpr uint32_t REG_ID = 0u;  // RO: 0x5049 in [31:16], CONTRACT_VERSION in [15:0] (ID_VALUE)
 constexpr uint32_t REG_CONTROL = 1u;  // RW: bit0 ENABLE; bit1 CP_RESET (write 1: abort and reset the decoder, reads 0); bit2 NO_FAST_CLEAR (1: depth/stencil CLEARs are DMA fills even when ZS offers fast clear); any write clears STATUS.HALTED
 constexpr uint32_t REG_STATUS = 2u;  // RO: bit0 RUNNING, bit1 HALTED, bit2 ERROR, bit3 PIPE_BUSY, bit4 RING_EMPTY, bit5 WAITING, bit6 IN_IB, bit7 COPYING (a COPY or a CLEAR waits or runs)
@@ -163,7 +189,7 @@ constexpr uint32_t REG_WATCHDOG = 14u;  // RW: WAIT_REG watchdog in cycles (0 = 
 constexpr uint32_t REG_IB_DEPTH = 15u;  // RO: return-stack entries in use
 constexpr uint32_t REG_FENCE0 = 16u;  // RW: fence registers FENCE0..FENCE15 at 0x10..0x1F
 constexpr uint32_t REG_PERF0 = 64u;  // RO: performance counters, see PERF_* (index = REG_PERF0 + PERF_x)
-constexpr uint32_t ID_VALUE = 1346961418u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+constexpr uint32_t ID_VALUE = 1346961419u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
 constexpr uint32_t VALID_LIMIT_RESET = 4294967295u;  // reset value of REG_VALID_LIMIT
 constexpr uint32_t STATUS_RUNNING = 0u;  // STATUS bit index
 constexpr uint32_t STATUS_HALTED = 1u;  // STATUS bit index
@@ -246,10 +272,27 @@ constexpr uint32_t RASTER_CULL_MSB = 1u;  // FE_RASTER: PA_CULL_*
 constexpr uint32_t RASTER_CULL_LSB = 0u;  // FE_RASTER: PA_CULL_*
 constexpr uint32_t RASTER_FRONT_CCW_BIT = 2u;  // FE_RASTER: front faces are counter-clockwise
 constexpr uint32_t RASTER_DEPTH_CLIP_OFF_BIT = 3u;  // FE_RASTER: no near/far clipping
+constexpr uint32_t RT_FMT_MSB = 18u;  // FE_RT_PITCH: RT_FMT_*: render-target format (front-end draws only)
+constexpr uint32_t RT_FMT_LSB = 17u;  // FE_RT_PITCH: RT_FMT_*: render-target format (front-end draws only)
 constexpr uint32_t STENCIL_FRONT_MSB = 11u;  // FE_STENCIL_OPS: front faces: STENCIL_FACE_* layout
 constexpr uint32_t STENCIL_FRONT_LSB = 0u;  // FE_STENCIL_OPS: front faces: STENCIL_FACE_* layout
 constexpr uint32_t STENCIL_BACK_MSB = 27u;  // FE_STENCIL_OPS: back faces: STENCIL_FACE_* layout
 constexpr uint32_t STENCIL_BACK_LSB = 16u;  // FE_STENCIL_OPS: back faces: STENCIL_FACE_* layout
+constexpr uint32_t BLEND_ENABLE_BIT = 0u;  // FE_BLEND: blending on (off: the source is written)
+constexpr uint32_t BLEND_SRC_MSB = 5u;  // FE_BLEND: BF_*: colour source factor
+constexpr uint32_t BLEND_SRC_LSB = 1u;  // FE_BLEND: BF_*: colour source factor
+constexpr uint32_t BLEND_DST_MSB = 10u;  // FE_BLEND: BF_*: colour destination factor
+constexpr uint32_t BLEND_DST_LSB = 6u;  // FE_BLEND: BF_*: colour destination factor
+constexpr uint32_t BLEND_OP_MSB = 13u;  // FE_BLEND: BOP_*: colour operation
+constexpr uint32_t BLEND_OP_LSB = 11u;  // FE_BLEND: BOP_*: colour operation
+constexpr uint32_t BLEND_SRC_A_MSB = 18u;  // FE_BLEND: BF_*: alpha source factor
+constexpr uint32_t BLEND_SRC_A_LSB = 14u;  // FE_BLEND: BF_*: alpha source factor
+constexpr uint32_t BLEND_DST_A_MSB = 23u;  // FE_BLEND: BF_*: alpha destination factor
+constexpr uint32_t BLEND_DST_A_LSB = 19u;  // FE_BLEND: BF_*: alpha destination factor
+constexpr uint32_t BLEND_OP_A_MSB = 26u;  // FE_BLEND: BOP_*: alpha operation
+constexpr uint32_t BLEND_OP_A_LSB = 24u;  // FE_BLEND: BOP_*: alpha operation
+constexpr uint32_t BLEND_MASK_OFF_MSB = 30u;  // FE_BLEND: channels NOT written: bit 0 R, 1 G, 2 B, 3 A (the inverted D3D11 write mask)
+constexpr uint32_t BLEND_MASK_OFF_LSB = 27u;  // FE_BLEND: channels NOT written: bit 0 R, 1 G, 2 B, 3 A (the inverted D3D11 write mask)
 constexpr uint32_t SFACE_FUNC_MSB = 2u;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
 constexpr uint32_t SFACE_FUNC_LSB = 0u;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
 constexpr uint32_t SFACE_FAIL_MSB = 5u;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when the stencil test fails
@@ -280,7 +323,10 @@ constexpr uint32_t PERF_PW_STARVED = 18u;  // perf counter index
 constexpr uint32_t PERF_ZS_BUSY = 19u;  // perf counter index
 constexpr uint32_t PERF_ZS_STALLED = 20u;  // perf counter index
 constexpr uint32_t PERF_ZS_STARVED = 21u;  // perf counter index
-constexpr uint32_t NUM_PERF = 22u;  // number of perf counters
+constexpr uint32_t PERF_HIZ_TESTED = 22u;  // perf counter index: raster tiles tested by hierarchical Z (every rasterizer)
+constexpr uint32_t PERF_HIZ_REJECTED = 23u;  // perf counter index: raster tiles rejected by hierarchical Z (every rasterizer)
+constexpr uint32_t NUM_PERF_EVENTS = 2u;  // event counters after the unit counters
+constexpr uint32_t NUM_PERF = 24u;  // number of perf counters
 
 // Reset value of every SET_STATE index [0, FE_STATE_END): draw state, then front-end state.
 inline constexpr std::array<uint32_t, FE_STATE_END> STATE_RESET = {{
@@ -291,7 +337,79 @@ inline constexpr std::array<uint32_t, FE_STATE_END> STATE_RESET = {{
     0x3F800000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x3F800000u, 0x00000000u, 0x00000000u,  // 32..39
     0x00000000u, 0x00000000u, 0x3F800000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x3F800000u,  // 40..47
     0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u,  // 48..55
-    0x00000000u, 0x00000000u, 0xFFFF0000u, 0xFFFF0000u, 0x00070007u, 0x00000000u, 0x00000000u, 0x00000000u,  // 56..63
+    0x00000000u, 0x00000000u, 0xFFFF0000u, 0xFFFF0000u, 0x00070007u, 0x00004002u, 0xFFFFFFFFu, 0x00000000u,  // 56..63
+}};
+
+// sRGB8 code -> linear U16 (value / 65535)
+inline constexpr std::array<uint32_t, 256> SRGB_TO_LIN16 = {{
+    0u, 20u, 40u, 60u, 80u, 99u, 119u, 139u,  // 0..
+    159u, 179u, 199u, 219u, 241u, 264u, 288u, 313u,  // 8..
+    340u, 367u, 396u, 427u, 458u, 491u, 526u, 562u,  // 16..
+    599u, 637u, 677u, 718u, 761u, 805u, 851u, 898u,  // 24..
+    947u, 997u, 1048u, 1101u, 1156u, 1212u, 1270u, 1330u,  // 32..
+    1391u, 1453u, 1517u, 1583u, 1651u, 1720u, 1790u, 1863u,  // 40..
+    1937u, 2013u, 2090u, 2170u, 2250u, 2333u, 2418u, 2504u,  // 48..
+    2592u, 2681u, 2773u, 2866u, 2961u, 3058u, 3157u, 3258u,  // 56..
+    3360u, 3464u, 3570u, 3678u, 3788u, 3900u, 4014u, 4129u,  // 64..
+    4247u, 4366u, 4488u, 4611u, 4736u, 4864u, 4993u, 5124u,  // 72..
+    5257u, 5392u, 5530u, 5669u, 5810u, 5953u, 6099u, 6246u,  // 80..
+    6395u, 6547u, 6700u, 6856u, 7014u, 7174u, 7335u, 7500u,  // 88..
+    7666u, 7834u, 8004u, 8177u, 8352u, 8528u, 8708u, 8889u,  // 96..
+    9072u, 9258u, 9445u, 9635u, 9828u, 10022u, 10219u, 10417u,  // 104..
+    10619u, 10822u, 11028u, 11235u, 11446u, 11658u, 11873u, 12090u,  // 112..
+    12309u, 12530u, 12754u, 12980u, 13209u, 13440u, 13673u, 13909u,  // 120..
+    14146u, 14387u, 14629u, 14874u, 15122u, 15371u, 15623u, 15878u,  // 128..
+    16135u, 16394u, 16656u, 16920u, 17187u, 17456u, 17727u, 18001u,  // 136..
+    18277u, 18556u, 18837u, 19121u, 19407u, 19696u, 19987u, 20281u,  // 144..
+    20577u, 20876u, 21177u, 21481u, 21787u, 22096u, 22407u, 22721u,  // 152..
+    23038u, 23357u, 23678u, 24002u, 24329u, 24658u, 24990u, 25325u,  // 160..
+    25662u, 26001u, 26344u, 26688u, 27036u, 27386u, 27739u, 28094u,  // 168..
+    28452u, 28813u, 29176u, 29542u, 29911u, 30282u, 30656u, 31033u,  // 176..
+    31412u, 31794u, 32179u, 32567u, 32957u, 33350u, 33745u, 34143u,  // 184..
+    34544u, 34948u, 35355u, 35764u, 36176u, 36591u, 37008u, 37429u,  // 192..
+    37852u, 38278u, 38706u, 39138u, 39572u, 40009u, 40449u, 40891u,  // 200..
+    41337u, 41785u, 42236u, 42690u, 43147u, 43606u, 44069u, 44534u,  // 208..
+    45002u, 45473u, 45947u, 46423u, 46903u, 47385u, 47871u, 48359u,  // 216..
+    48850u, 49344u, 49841u, 50341u, 50844u, 51349u, 51858u, 52369u,  // 224..
+    52884u, 53401u, 53921u, 54445u, 54971u, 55500u, 56032u, 56567u,  // 232..
+    57105u, 57646u, 58190u, 58737u, 59287u, 59840u, 60396u, 60955u,  // 240..
+    61517u, 62082u, 62650u, 63221u, 63795u, 64372u, 64952u, 65535u,  // 248..
+}};
+
+// linear U16 -> sRGB8: entry c (c >= 1) is the least U16 that encodes to c or more; entry 0 is 0
+inline constexpr std::array<uint32_t, 256> LIN16_TO_SRGB_T = {{
+    0u, 10u, 30u, 50u, 70u, 90u, 110u, 130u,  // 0..
+    150u, 170u, 189u, 209u, 230u, 253u, 276u, 301u,  // 8..
+    327u, 354u, 382u, 412u, 443u, 475u, 509u, 544u,  // 16..
+    580u, 618u, 657u, 698u, 740u, 783u, 828u, 875u,  // 24..
+    923u, 972u, 1023u, 1075u, 1129u, 1185u, 1242u, 1300u,  // 32..
+    1360u, 1422u, 1486u, 1551u, 1617u, 1685u, 1755u, 1827u,  // 40..
+    1900u, 1975u, 2052u, 2130u, 2210u, 2292u, 2376u, 2461u,  // 48..
+    2548u, 2637u, 2727u, 2820u, 2914u, 3010u, 3108u, 3208u,  // 56..
+    3309u, 3412u, 3518u, 3625u, 3734u, 3844u, 3957u, 4072u,  // 64..
+    4188u, 4307u, 4427u, 4550u, 4674u, 4800u, 4928u, 5059u,  // 72..
+    5191u, 5325u, 5461u, 5599u, 5740u, 5882u, 6026u, 6173u,  // 80..
+    6321u, 6471u, 6624u, 6778u, 6935u, 7094u, 7255u, 7418u,  // 88..
+    7583u, 7750u, 7919u, 8091u, 8265u, 8440u, 8618u, 8798u,  // 96..
+    8981u, 9165u, 9352u, 9541u, 9732u, 9925u, 10121u, 10318u,  // 104..
+    10518u, 10720u, 10925u, 11132u, 11341u, 11552u, 11765u, 11981u,  // 112..
+    12199u, 12420u, 12643u, 12868u, 13095u, 13325u, 13557u, 13791u,  // 120..
+    14028u, 14267u, 14508u, 14752u, 14998u, 15247u, 15498u, 15751u,  // 128..
+    16007u, 16265u, 16525u, 16788u, 17054u, 17321u, 17592u, 17864u,  // 136..
+    18139u, 18417u, 18697u, 18980u, 19264u, 19552u, 19842u, 20134u,  // 144..
+    20429u, 20727u, 21027u, 21329u, 21634u, 21942u, 22252u, 22564u,  // 152..
+    22880u, 23197u, 23518u, 23840u, 24166u, 24494u, 24824u, 25158u,  // 160..
+    25493u, 25832u, 26173u, 26516u, 26862u, 27211u, 27563u, 27917u,  // 168..
+    28273u, 28633u, 28995u, 29359u, 29727u, 30097u, 30469u, 30845u,  // 176..
+    31223u, 31603u, 31987u, 32373u, 32762u, 33153u, 33547u, 33944u,  // 184..
+    34344u, 34747u, 35152u, 35560u, 35970u, 36384u, 36800u, 37219u,  // 192..
+    37640u, 38065u, 38492u, 38922u, 39355u, 39790u, 40229u, 40670u,  // 200..
+    41114u, 41561u, 42011u, 42463u, 42918u, 43377u, 43838u, 44301u,  // 208..
+    44768u, 45238u, 45710u, 46185u, 46663u, 47144u, 47628u, 48115u,  // 216..
+    48605u, 49097u, 49593u, 50091u, 50592u, 51096u, 51604u, 52114u,  // 224..
+    52627u, 53142u, 53661u, 54183u, 54708u, 55235u, 55766u, 56300u,  // 232..
+    56836u, 57376u, 57918u, 58464u, 59012u, 59564u, 60118u, 60675u,  // 240..
+    61236u, 61799u, 62366u, 62935u, 63508u, 64083u, 64662u, 65244u,  // 248..
 }};
 
 // snapped screen-space vertex (SV vtx_t, 48 bits)
@@ -605,6 +723,79 @@ struct DsState {
   }
 };
 
+// output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT; all 0 from OP_DRAW: RGBA8, no blend, every channel written) (SV om_state_t, 65 bits)
+struct OmState {
+  static constexpr int WIDTH = 65;
+  static constexpr int WORDS = 3;
+  static constexpr const char* SV_NAME = "om_state_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t fmt = 0;  // RT_FMT_*
+  uint64_t blend = 0;  // FE_BLEND.BLEND_ENABLE
+  uint64_t src = 0;  // BF_*
+  uint64_t dst = 0;  // BF_*
+  uint64_t op = 0;  // BOP_*
+  uint64_t src_a = 0;  // BF_*
+  uint64_t dst_a = 0;  // BF_*
+  uint64_t op_a = 0;  // BOP_*
+  uint64_t mask_off = 0;  // channels not written: bit 0 R, 1 G, 2 B, 3 A
+  uint64_t factor = 0;  // FE_BLEND_FACTOR (RGBA8)
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 63, 2, static_cast<uint64_t>(fmt));
+    bits::put(words_, lsb + 62, 1, static_cast<uint64_t>(blend));
+    bits::put(words_, lsb + 57, 5, static_cast<uint64_t>(src));
+    bits::put(words_, lsb + 52, 5, static_cast<uint64_t>(dst));
+    bits::put(words_, lsb + 49, 3, static_cast<uint64_t>(op));
+    bits::put(words_, lsb + 44, 5, static_cast<uint64_t>(src_a));
+    bits::put(words_, lsb + 39, 5, static_cast<uint64_t>(dst_a));
+    bits::put(words_, lsb + 36, 3, static_cast<uint64_t>(op_a));
+    bits::put(words_, lsb + 32, 4, static_cast<uint64_t>(mask_off));
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(factor));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    fmt = bits::get(words_, lsb + 63, 2);
+    blend = bits::get(words_, lsb + 62, 1);
+    src = bits::get(words_, lsb + 57, 5);
+    dst = bits::get(words_, lsb + 52, 5);
+    op = bits::get(words_, lsb + 49, 3);
+    src_a = bits::get(words_, lsb + 44, 5);
+    dst_a = bits::get(words_, lsb + 39, 5);
+    op_a = bits::get(words_, lsb + 36, 3);
+    mask_off = bits::get(words_, lsb + 32, 4);
+    factor = bits::get(words_, lsb + 0, 32);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static OmState unpack(const uint32_t* words_) { OmState p; p.unpack_at(words_, 0); return p; }
+  OmState canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const OmState& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (fmt != act.fmt) out.push_back({pre + "fmt", bits::hex(static_cast<uint64_t>(fmt) & bits::mask(2)), bits::hex(static_cast<uint64_t>(act.fmt) & bits::mask(2)), std::to_string(fmt), std::to_string(act.fmt)});
+    if (blend != act.blend) out.push_back({pre + "blend", bits::hex(static_cast<uint64_t>(blend) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.blend) & bits::mask(1)), std::to_string(blend), std::to_string(act.blend)});
+    if (src != act.src) out.push_back({pre + "src", bits::hex(static_cast<uint64_t>(src) & bits::mask(5)), bits::hex(static_cast<uint64_t>(act.src) & bits::mask(5)), std::to_string(src), std::to_string(act.src)});
+    if (dst != act.dst) out.push_back({pre + "dst", bits::hex(static_cast<uint64_t>(dst) & bits::mask(5)), bits::hex(static_cast<uint64_t>(act.dst) & bits::mask(5)), std::to_string(dst), std::to_string(act.dst)});
+    if (op != act.op) out.push_back({pre + "op", bits::hex(static_cast<uint64_t>(op) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.op) & bits::mask(3)), std::to_string(op), std::to_string(act.op)});
+    if (src_a != act.src_a) out.push_back({pre + "src_a", bits::hex(static_cast<uint64_t>(src_a) & bits::mask(5)), bits::hex(static_cast<uint64_t>(act.src_a) & bits::mask(5)), std::to_string(src_a), std::to_string(act.src_a)});
+    if (dst_a != act.dst_a) out.push_back({pre + "dst_a", bits::hex(static_cast<uint64_t>(dst_a) & bits::mask(5)), bits::hex(static_cast<uint64_t>(act.dst_a) & bits::mask(5)), std::to_string(dst_a), std::to_string(act.dst_a)});
+    if (op_a != act.op_a) out.push_back({pre + "op_a", bits::hex(static_cast<uint64_t>(op_a) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.op_a) & bits::mask(3)), std::to_string(op_a), std::to_string(act.op_a)});
+    if (mask_off != act.mask_off) out.push_back({pre + "mask_off", bits::hex(static_cast<uint64_t>(mask_off) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.mask_off) & bits::mask(4)), std::to_string(mask_off), std::to_string(act.mask_off)});
+    if (factor != act.factor) out.push_back({pre + "factor", bits::hex(static_cast<uint64_t>(factor) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.factor) & bits::mask(32)), std::to_string(factor), std::to_string(act.factor)});
+  }
+  bool operator==(const OmState& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const OmState& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "fmt=" + bits::hex(static_cast<uint64_t>(fmt) & bits::mask(2));
+    s += " blend=" + bits::hex(static_cast<uint64_t>(blend) & bits::mask(1));
+    s += " src=" + bits::hex(static_cast<uint64_t>(src) & bits::mask(5));
+    s += " dst=" + bits::hex(static_cast<uint64_t>(dst) & bits::mask(5));
+    s += " op=" + bits::hex(static_cast<uint64_t>(op) & bits::mask(3));
+    s += " src_a=" + bits::hex(static_cast<uint64_t>(src_a) & bits::mask(5));
+    s += " dst_a=" + bits::hex(static_cast<uint64_t>(dst_a) & bits::mask(5));
+    s += " op_a=" + bits::hex(static_cast<uint64_t>(op_a) & bits::mask(3));
+    s += " mask_off=" + bits::hex(static_cast<uint64_t>(mask_off) & bits::mask(4));
+    s += " factor=" + bits::hex(static_cast<uint64_t>(factor) & bits::mask(32));
+    return s + "}";
+  }
+};
+
 // depth plane Z = c + a*(X - Xr) + b*(Y - Yr) in 2^-Z_FRAC D24 units (docs/numerics.md section 9) (SV zplane_t, 125 bits)
 struct ZPlane {
   static constexpr int WIDTH = 125;
@@ -734,10 +925,10 @@ struct DrawPkt {
   }
 };
 
-// IA -> SETUP: one triangle (SV tri_pkt_t, 567 bits)
+// IA -> SETUP: one triangle (SV tri_pkt_t, 632 bits)
 struct TriPkt {
-  static constexpr int WIDTH = 567;
-  static constexpr int WORDS = 18;
+  static constexpr int WIDTH = 632;
+  static constexpr int WORDS = 20;
   static constexpr const char* SV_NAME = "tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -749,31 +940,34 @@ struct TriPkt {
   std::array<Dword, 3> z{};  // per-vertex screen depth, FP32 (PA's attr.z; 0 from OP_DRAW)
   uint64_t front = 0;  // front facing (PA's facing; 1 from OP_DRAW)
   DsState ds{};  // depth-stencil state (0, off, from OP_DRAW)
+  OmState om{};  // output-merger state (0 from OP_DRAW)
   uint64_t zlo = 0;  // viewport depth range as D24 (PA's; 0 from OP_DRAW): every sample depth is clamped to [zlo, zhi]
   uint64_t zhi = 0;  // zhi >= zlo
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 566, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 422 + k * 48);
-    bits::put(words_, lsb + 390, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 341);
-    clip.pack_at(words_, lsb + 281);
-    bits::put(words_, lsb + 249, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 153 + k * 32);
-    bits::put(words_, lsb + 152, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 48);
+    bits::put(words_, lsb + 631, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 487 + k * 48);
+    bits::put(words_, lsb + 455, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 406);
+    clip.pack_at(words_, lsb + 346);
+    bits::put(words_, lsb + 314, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 218 + k * 32);
+    bits::put(words_, lsb + 217, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 113);
+    om.pack_at(words_, lsb + 48);
     bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
     bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 566, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 422 + k * 48);
-    color = bits::get(words_, lsb + 390, 32);
-    target.unpack_at(words_, lsb + 341);
-    clip.unpack_at(words_, lsb + 281);
-    tri_id = bits::get(words_, lsb + 249, 32);
-    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 153 + k * 32);
-    front = bits::get(words_, lsb + 152, 1);
-    ds.unpack_at(words_, lsb + 48);
+    eop = bits::get(words_, lsb + 631, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 487 + k * 48);
+    color = bits::get(words_, lsb + 455, 32);
+    target.unpack_at(words_, lsb + 406);
+    clip.unpack_at(words_, lsb + 346);
+    tri_id = bits::get(words_, lsb + 314, 32);
+    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 218 + k * 32);
+    front = bits::get(words_, lsb + 217, 1);
+    ds.unpack_at(words_, lsb + 113);
+    om.unpack_at(words_, lsb + 48);
     zlo = bits::get(words_, lsb + 24, 24);
     zhi = bits::get(words_, lsb + 0, 24);
   }
@@ -790,6 +984,7 @@ struct TriPkt {
     for (int k = 0; k < 3; ++k) z[k].diff(act.z[k], pre + "z[" + std::to_string(k) + "].", out);
     if (front != act.front) out.push_back({pre + "front", bits::hex(static_cast<uint64_t>(front) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.front) & bits::mask(1)), std::to_string(front), std::to_string(act.front)});
     ds.diff(act.ds, pre + "ds.", out);
+    om.diff(act.om, pre + "om.", out);
     if (zlo != act.zlo) out.push_back({pre + "zlo", bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zlo) & bits::mask(24)), std::to_string(zlo), std::to_string(act.zlo)});
     if (zhi != act.zhi) out.push_back({pre + "zhi", bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zhi) & bits::mask(24)), std::to_string(zhi), std::to_string(act.zhi)});
   }
@@ -810,16 +1005,17 @@ struct TriPkt {
     s += "]";
     s += " front=" + bits::hex(static_cast<uint64_t>(front) & bits::mask(1));
     s += " ds=" + ds.str();
+    s += " om=" + om.str();
     s += " zlo=" + bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24));
     s += " zhi=" + bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24));
     return s + "}";
   }
 };
 
-// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 817 bits)
+// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 882 bits)
 struct SetupPkt {
-  static constexpr int WIDTH = 817;
-  static constexpr int WORDS = 26;
+  static constexpr int WIDTH = 882;
+  static constexpr int WORDS = 28;
   static constexpr const char* SV_NAME = "setup_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -832,35 +1028,38 @@ struct SetupPkt {
   uint64_t tri_id = 0;
   uint64_t front = 0;
   DsState ds{};
+  OmState om{};  // output-merger state (0 from OP_DRAW)
   ZPlane zp{};  // depth plane, c at the same sample as the edges' e
   uint64_t zlo = 0;  // depth clamp range (D24)
   uint64_t zhi = 0;
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 816, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 516 + k * 100);
-    tiles.pack_at(words_, lsb + 464);
-    bits::put(words_, lsb + 451, 13, static_cast<uint64_t>(start));
-    pix.pack_at(words_, lsb + 391);
-    bits::put(words_, lsb + 359, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 310);
-    bits::put(words_, lsb + 278, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 277, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 173);
+    bits::put(words_, lsb + 881, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 581 + k * 100);
+    tiles.pack_at(words_, lsb + 529);
+    bits::put(words_, lsb + 516, 13, static_cast<uint64_t>(start));
+    pix.pack_at(words_, lsb + 456);
+    bits::put(words_, lsb + 424, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 375);
+    bits::put(words_, lsb + 343, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 342, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 238);
+    om.pack_at(words_, lsb + 173);
     zp.pack_at(words_, lsb + 48);
     bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
     bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 816, 1);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 516 + k * 100);
-    tiles.unpack_at(words_, lsb + 464);
-    start = bits::get(words_, lsb + 451, 13);
-    pix.unpack_at(words_, lsb + 391);
-    color = bits::get(words_, lsb + 359, 32);
-    target.unpack_at(words_, lsb + 310);
-    tri_id = bits::get(words_, lsb + 278, 32);
-    front = bits::get(words_, lsb + 277, 1);
-    ds.unpack_at(words_, lsb + 173);
+    eop = bits::get(words_, lsb + 881, 1);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 581 + k * 100);
+    tiles.unpack_at(words_, lsb + 529);
+    start = bits::get(words_, lsb + 516, 13);
+    pix.unpack_at(words_, lsb + 456);
+    color = bits::get(words_, lsb + 424, 32);
+    target.unpack_at(words_, lsb + 375);
+    tri_id = bits::get(words_, lsb + 343, 32);
+    front = bits::get(words_, lsb + 342, 1);
+    ds.unpack_at(words_, lsb + 238);
+    om.unpack_at(words_, lsb + 173);
     zp.unpack_at(words_, lsb + 48);
     zlo = bits::get(words_, lsb + 24, 24);
     zhi = bits::get(words_, lsb + 0, 24);
@@ -879,6 +1078,7 @@ struct SetupPkt {
     if (tri_id != act.tri_id) out.push_back({pre + "tri_id", bits::hex(static_cast<uint64_t>(tri_id) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.tri_id) & bits::mask(32)), std::to_string(tri_id), std::to_string(act.tri_id)});
     if (front != act.front) out.push_back({pre + "front", bits::hex(static_cast<uint64_t>(front) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.front) & bits::mask(1)), std::to_string(front), std::to_string(act.front)});
     ds.diff(act.ds, pre + "ds.", out);
+    om.diff(act.om, pre + "om.", out);
     zp.diff(act.zp, pre + "zp.", out);
     if (zlo != act.zlo) out.push_back({pre + "zlo", bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zlo) & bits::mask(24)), std::to_string(zlo), std::to_string(act.zlo)});
     if (zhi != act.zhi) out.push_back({pre + "zhi", bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zhi) & bits::mask(24)), std::to_string(zhi), std::to_string(act.zhi)});
@@ -899,6 +1099,7 @@ struct SetupPkt {
     s += " tri_id=" + bits::hex(static_cast<uint64_t>(tri_id) & bits::mask(32));
     s += " front=" + bits::hex(static_cast<uint64_t>(front) & bits::mask(1));
     s += " ds=" + ds.str();
+    s += " om=" + om.str();
     s += " zp=" + zp.str();
     s += " zlo=" + bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24));
     s += " zhi=" + bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24));
@@ -906,10 +1107,10 @@ struct SetupPkt {
   }
 };
 
-// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 829 bits)
+// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 894 bits)
 struct TilePkt {
-  static constexpr int WIDTH = 829;
-  static constexpr int WORDS = 26;
+  static constexpr int WIDTH = 894;
+  static constexpr int WORDS = 28;
   static constexpr const char* SV_NAME = "tile_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -925,41 +1126,44 @@ struct TilePkt {
   uint64_t zmax = 0;  // D24: nor a larger one
   uint64_t front = 0;
   DsState ds{};
+  OmState om{};  // output-merger state (0 from OP_DRAW)
   ZPlane zp{};  // depth plane, c at the tile's first sample
   uint64_t zlo = 0;  // depth clamp range (D24)
   uint64_t zhi = 0;
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 828, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 815, 13, static_cast<uint64_t>(tx));
-    bits::put(words_, lsb + 802, 13, static_cast<uint64_t>(ty));
-    bits::put(words_, lsb + 799, 3, static_cast<uint64_t>(edge_in));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 499 + k * 100);
-    pix.pack_at(words_, lsb + 439);
-    bits::put(words_, lsb + 407, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 358);
-    bits::put(words_, lsb + 326, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 302, 24, static_cast<uint64_t>(zmin));
-    bits::put(words_, lsb + 278, 24, static_cast<uint64_t>(zmax));
-    bits::put(words_, lsb + 277, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 173);
+    bits::put(words_, lsb + 893, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 880, 13, static_cast<uint64_t>(tx));
+    bits::put(words_, lsb + 867, 13, static_cast<uint64_t>(ty));
+    bits::put(words_, lsb + 864, 3, static_cast<uint64_t>(edge_in));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 564 + k * 100);
+    pix.pack_at(words_, lsb + 504);
+    bits::put(words_, lsb + 472, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 423);
+    bits::put(words_, lsb + 391, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 367, 24, static_cast<uint64_t>(zmin));
+    bits::put(words_, lsb + 343, 24, static_cast<uint64_t>(zmax));
+    bits::put(words_, lsb + 342, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 238);
+    om.pack_at(words_, lsb + 173);
     zp.pack_at(words_, lsb + 48);
     bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
     bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 828, 1);
-    tx = bits::get(words_, lsb + 815, 13);
-    ty = bits::get(words_, lsb + 802, 13);
-    edge_in = bits::get(words_, lsb + 799, 3);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 499 + k * 100);
-    pix.unpack_at(words_, lsb + 439);
-    color = bits::get(words_, lsb + 407, 32);
-    target.unpack_at(words_, lsb + 358);
-    tri_id = bits::get(words_, lsb + 326, 32);
-    zmin = bits::get(words_, lsb + 302, 24);
-    zmax = bits::get(words_, lsb + 278, 24);
-    front = bits::get(words_, lsb + 277, 1);
-    ds.unpack_at(words_, lsb + 173);
+    eop = bits::get(words_, lsb + 893, 1);
+    tx = bits::get(words_, lsb + 880, 13);
+    ty = bits::get(words_, lsb + 867, 13);
+    edge_in = bits::get(words_, lsb + 864, 3);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 564 + k * 100);
+    pix.unpack_at(words_, lsb + 504);
+    color = bits::get(words_, lsb + 472, 32);
+    target.unpack_at(words_, lsb + 423);
+    tri_id = bits::get(words_, lsb + 391, 32);
+    zmin = bits::get(words_, lsb + 367, 24);
+    zmax = bits::get(words_, lsb + 343, 24);
+    front = bits::get(words_, lsb + 342, 1);
+    ds.unpack_at(words_, lsb + 238);
+    om.unpack_at(words_, lsb + 173);
     zp.unpack_at(words_, lsb + 48);
     zlo = bits::get(words_, lsb + 24, 24);
     zhi = bits::get(words_, lsb + 0, 24);
@@ -981,6 +1185,7 @@ struct TilePkt {
     if (zmax != act.zmax) out.push_back({pre + "zmax", bits::hex(static_cast<uint64_t>(zmax) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zmax) & bits::mask(24)), std::to_string(zmax), std::to_string(act.zmax)});
     if (front != act.front) out.push_back({pre + "front", bits::hex(static_cast<uint64_t>(front) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.front) & bits::mask(1)), std::to_string(front), std::to_string(act.front)});
     ds.diff(act.ds, pre + "ds.", out);
+    om.diff(act.om, pre + "om.", out);
     zp.diff(act.zp, pre + "zp.", out);
     if (zlo != act.zlo) out.push_back({pre + "zlo", bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zlo) & bits::mask(24)), std::to_string(zlo), std::to_string(act.zlo)});
     if (zhi != act.zhi) out.push_back({pre + "zhi", bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zhi) & bits::mask(24)), std::to_string(zhi), std::to_string(act.zhi)});
@@ -1004,6 +1209,7 @@ struct TilePkt {
     s += " zmax=" + bits::hex(static_cast<uint64_t>(zmax) & bits::mask(24));
     s += " front=" + bits::hex(static_cast<uint64_t>(front) & bits::mask(1));
     s += " ds=" + ds.str();
+    s += " om=" + om.str();
     s += " zp=" + zp.str();
     s += " zlo=" + bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24));
     s += " zhi=" + bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24));
@@ -1011,10 +1217,10 @@ struct TilePkt {
   }
 };
 
-// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 645 bits)
+// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 710 bits)
 struct QuadPkt {
-  static constexpr int WIDTH = 645;
-  static constexpr int WORDS = 21;
+  static constexpr int WIDTH = 710;
+  static constexpr int WORDS = 23;
   static constexpr const char* SV_NAME = "quad_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1027,29 +1233,32 @@ struct QuadPkt {
   std::array<D24, 16> z{};  // depth of each sample, indexed like mask (clamped to the viewport depth range, D24); 0 where mask is 0
   uint64_t front = 0;
   DsState ds{};
+  OmState om{};  // output-merger state (0 from OP_DRAW)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 644, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 631, 13, static_cast<uint64_t>(qx));
-    bits::put(words_, lsb + 618, 13, static_cast<uint64_t>(qy));
-    bits::put(words_, lsb + 602, 16, static_cast<uint64_t>(mask));
-    bits::put(words_, lsb + 570, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 521);
-    bits::put(words_, lsb + 489, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 105 + k * 24);
-    bits::put(words_, lsb + 104, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 0);
+    bits::put(words_, lsb + 709, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 696, 13, static_cast<uint64_t>(qx));
+    bits::put(words_, lsb + 683, 13, static_cast<uint64_t>(qy));
+    bits::put(words_, lsb + 667, 16, static_cast<uint64_t>(mask));
+    bits::put(words_, lsb + 635, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 586);
+    bits::put(words_, lsb + 554, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 170 + k * 24);
+    bits::put(words_, lsb + 169, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 65);
+    om.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 644, 1);
-    qx = bits::get(words_, lsb + 631, 13);
-    qy = bits::get(words_, lsb + 618, 13);
-    mask = bits::get(words_, lsb + 602, 16);
-    color = bits::get(words_, lsb + 570, 32);
-    target.unpack_at(words_, lsb + 521);
-    tri_id = bits::get(words_, lsb + 489, 32);
-    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 105 + k * 24);
-    front = bits::get(words_, lsb + 104, 1);
-    ds.unpack_at(words_, lsb + 0);
+    eop = bits::get(words_, lsb + 709, 1);
+    qx = bits::get(words_, lsb + 696, 13);
+    qy = bits::get(words_, lsb + 683, 13);
+    mask = bits::get(words_, lsb + 667, 16);
+    color = bits::get(words_, lsb + 635, 32);
+    target.unpack_at(words_, lsb + 586);
+    tri_id = bits::get(words_, lsb + 554, 32);
+    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 170 + k * 24);
+    front = bits::get(words_, lsb + 169, 1);
+    ds.unpack_at(words_, lsb + 65);
+    om.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static QuadPkt unpack(const uint32_t* words_) { QuadPkt p; p.unpack_at(words_, 0); return p; }
@@ -1065,6 +1274,7 @@ struct QuadPkt {
     for (int k = 0; k < 16; ++k) z[k].diff(act.z[k], pre + "z[" + std::to_string(k) + "].", out);
     if (front != act.front) out.push_back({pre + "front", bits::hex(static_cast<uint64_t>(front) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.front) & bits::mask(1)), std::to_string(front), std::to_string(act.front)});
     ds.diff(act.ds, pre + "ds.", out);
+    om.diff(act.om, pre + "om.", out);
   }
   bool operator==(const QuadPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const QuadPkt& o) const { return !(*this == o); }
@@ -1082,6 +1292,7 @@ struct QuadPkt {
     s += "]";
     s += " front=" + bits::hex(static_cast<uint64_t>(front) & bits::mask(1));
     s += " ds=" + ds.str();
+    s += " om=" + om.str();
     return s + "}";
   }
 };
@@ -1791,10 +2002,10 @@ struct PaAttr {
   }
 };
 
-// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1191 bits)
+// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1256 bits)
 struct PaTriPkt {
-  static constexpr int WIDTH = 1191;
-  static constexpr int WORDS = 38;
+  static constexpr int WIDTH = 1256;
+  static constexpr int WORDS = 40;
   static constexpr const char* SV_NAME = "pa_tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1808,35 +2019,38 @@ struct PaTriPkt {
   uint64_t draw_id = 0;
   uint64_t front = 0;  // front facing (FE_RASTER.RASTER_FRONT_CCW and the snapped winding)
   DsState ds{};  // depth-stencil state of the draw
+  OmState om{};  // output-merger state (0 from OP_DRAW)
   uint64_t zlo = 0;  // D24 of FE_VP_ZMIN (docs/numerics.md section 9)
   uint64_t zhi = 0;  // max(zlo, D24 of FE_VP_ZMAX)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1190, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1046 + k * 48);
-    bits::put(words_, lsb + 1014, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 965);
-    clip.pack_at(words_, lsb + 905);
-    bits::put(words_, lsb + 873, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 201 + k * 224);
-    bits::put(words_, lsb + 169, 32, static_cast<uint64_t>(prim_id));
-    bits::put(words_, lsb + 153, 16, static_cast<uint64_t>(draw_id));
-    bits::put(words_, lsb + 152, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 48);
+    bits::put(words_, lsb + 1255, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1111 + k * 48);
+    bits::put(words_, lsb + 1079, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1030);
+    clip.pack_at(words_, lsb + 970);
+    bits::put(words_, lsb + 938, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 266 + k * 224);
+    bits::put(words_, lsb + 234, 32, static_cast<uint64_t>(prim_id));
+    bits::put(words_, lsb + 218, 16, static_cast<uint64_t>(draw_id));
+    bits::put(words_, lsb + 217, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 113);
+    om.pack_at(words_, lsb + 48);
     bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
     bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1190, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1046 + k * 48);
-    color = bits::get(words_, lsb + 1014, 32);
-    target.unpack_at(words_, lsb + 965);
-    clip.unpack_at(words_, lsb + 905);
-    tri_id = bits::get(words_, lsb + 873, 32);
-    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 201 + k * 224);
-    prim_id = bits::get(words_, lsb + 169, 32);
-    draw_id = bits::get(words_, lsb + 153, 16);
-    front = bits::get(words_, lsb + 152, 1);
-    ds.unpack_at(words_, lsb + 48);
+    eop = bits::get(words_, lsb + 1255, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1111 + k * 48);
+    color = bits::get(words_, lsb + 1079, 32);
+    target.unpack_at(words_, lsb + 1030);
+    clip.unpack_at(words_, lsb + 970);
+    tri_id = bits::get(words_, lsb + 938, 32);
+    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 266 + k * 224);
+    prim_id = bits::get(words_, lsb + 234, 32);
+    draw_id = bits::get(words_, lsb + 218, 16);
+    front = bits::get(words_, lsb + 217, 1);
+    ds.unpack_at(words_, lsb + 113);
+    om.unpack_at(words_, lsb + 48);
     zlo = bits::get(words_, lsb + 24, 24);
     zhi = bits::get(words_, lsb + 0, 24);
   }
@@ -1855,6 +2069,7 @@ struct PaTriPkt {
     if (draw_id != act.draw_id) out.push_back({pre + "draw_id", bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.draw_id) & bits::mask(16)), std::to_string(draw_id), std::to_string(act.draw_id)});
     if (front != act.front) out.push_back({pre + "front", bits::hex(static_cast<uint64_t>(front) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.front) & bits::mask(1)), std::to_string(front), std::to_string(act.front)});
     ds.diff(act.ds, pre + "ds.", out);
+    om.diff(act.om, pre + "om.", out);
     if (zlo != act.zlo) out.push_back({pre + "zlo", bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zlo) & bits::mask(24)), std::to_string(zlo), std::to_string(act.zlo)});
     if (zhi != act.zhi) out.push_back({pre + "zhi", bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zhi) & bits::mask(24)), std::to_string(zhi), std::to_string(act.zhi)});
   }
@@ -1877,6 +2092,7 @@ struct PaTriPkt {
     s += " draw_id=" + bits::hex(static_cast<uint64_t>(draw_id) & bits::mask(16));
     s += " front=" + bits::hex(static_cast<uint64_t>(front) & bits::mask(1));
     s += " ds=" + ds.str();
+    s += " om=" + om.str();
     s += " zlo=" + bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24));
     s += " zhi=" + bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24));
     return s + "}";

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "om/pixel_writer.h"
 
+#include <stdexcept>
+
+#include "om/om_blend.h"
+
 namespace pineda::model {
 
 namespace {
@@ -11,8 +15,10 @@ PixelWriter::PixelWriter(uint32_t entries_per_bank) : entries_(entries_per_bank)
   for (auto& b : bank_) b.assign(entries_, Entry{});
 }
 
-void PixelWriter::pixel_writes(const QuadPkt& q, const std::function<void(const PixelWrite&)>& emit) {
+void PixelWriter::pixel_writes(const QuadPkt& q, const std::function<void(const PixelWrite&)>& emit,
+                               const ReadFn& read) {
   if (q.eop) return;  // end-of-pipe token: no write
+  if (rmw(q) && !read) throw std::logic_error("PixelWriter::pixel_writes: a blended quad needs a memory read");
   const bool msaa = q.target.msaa != 0;
   for (int bit = 0; bit < 16; ++bit) {
     if (((q.mask >> bit) & 1u) == 0) continue;
@@ -23,15 +29,19 @@ void PixelWriter::pixel_writes(const QuadPkt& q, const std::function<void(const 
     PixelWrite w;
     w.addr = static_cast<uint32_t>(q.target.base) + y * static_cast<uint32_t>(q.target.pitch) +
              (msaa ? x * 16u + static_cast<uint32_t>(bit & 3) * 4u : x * 4u);
-    w.data = static_cast<uint32_t>(q.color);
+    w.data = om::blend_pixel(q.om, static_cast<uint32_t>(q.color), rmw(q) ? read(w.addr & ~3u) : 0u);
     emit(w);
   }
 }
 
-std::vector<PixelWrite> PixelWriter::pixel_writes(const QuadPkt& q) {
+std::vector<PixelWrite> PixelWriter::pixel_writes(const QuadPkt& q, const ReadFn& read) {
   std::vector<PixelWrite> out;
-  pixel_writes(q, [&out](const PixelWrite& w) { out.push_back(w); });
+  pixel_writes(q, [&out](const PixelWrite& w) { out.push_back(w); }, read);
   return out;
+}
+
+void PixelWriter::apply_quad(const QuadPkt& q, Memory& mem) {
+  pixel_writes(q, [&mem](const PixelWrite& w) { apply(w, mem); }, [&mem](uint32_t a) { return mem.read32(a); });
 }
 
 std::vector<PixelWriter::Piece> PixelWriter::pieces(const QuadPkt& q) {
@@ -81,18 +91,24 @@ void PixelWriter::evict(Entry& e, const LineFn& emit) {
   emit(r);
 }
 
-void PixelWriter::process(const QuadPkt& q, const LineFn& emit) {
+void PixelWriter::process(const QuadPkt& q, const LineFn& emit, const ReadFn& read) {
   if (q.eop) {
     flush(emit);
     return;
   }
-  pixel_writes(q, [this](const PixelWrite&) { ++pixels_; });
+  const bool blend = rmw(q);
+  if (blend && !read) throw std::logic_error("PixelWriter::process: a blended quad needs a memory read");
+  uint64_t n = 0;
+  pixel_writes(q, [&n](const PixelWrite&) { ++n; }, [](uint32_t) { return 0u; });
+  pixels_ += n;
+  if (blend) rmw_pixels_ += n;
   const uint32_t color = static_cast<uint32_t>(q.color);
+  const uint32_t plain = om::blend_pixel(q.om, color, 0);  // blending off, no mask: the encoded colour
   for (const Piece& p : pieces(q)) {
     Entry* hit = nullptr;
     for (auto& b : bank_) {
       for (auto& e : b) {
-        if (e.mask != 0 && e.line == p.line) hit = &e;
+        if (e.valid != 0 && e.line == p.line) hit = &e;
       }
     }
     if (hit) {
@@ -103,17 +119,30 @@ void PixelWriter::process(const QuadPkt& q, const LineFn& emit) {
       ptr_[p.bank] = (ptr_[p.bank] + 1) % entries_;
       if (hit->mask != 0) evict(*hit, emit);
       hit->line = p.line;
+      hit->mask = 0;
+      hit->valid = 0;
+    }
+    if (blend && (hit->valid & p.mask) != p.mask) {
+      MemLineReq r;  // the fill: we = 0, wdata 0, be 0, tag 0
+      r.addr = static_cast<uint64_t>(p.line) << 6;
+      ++fills_;
+      emit(r);
+      for (int k = 0; k < 16; ++k) {
+        if (((hit->valid >> k) & 1u) == 0) hit->data[k] = read((p.line << 6) + 4u * static_cast<uint32_t>(k));
+      }
+      hit->valid = 0xFFFFu;
     }
     for (int k = 0; k < 16; ++k) {
-      if ((p.mask >> k) & 1u) hit->data[k] = color;
+      if ((p.mask >> k) & 1u) hit->data[k] = blend ? om::blend_pixel(q.om, color, hit->data[k]) : plain;
     }
     hit->mask |= p.mask;
+    hit->valid |= p.mask;
   }
 }
 
-std::vector<MemLineReq> PixelWriter::process(const QuadPkt& q) {
+std::vector<MemLineReq> PixelWriter::process(const QuadPkt& q, const ReadFn& read) {
   std::vector<MemLineReq> out;
-  process(q, [&out](const MemLineReq& r) { out.push_back(r); });
+  process(q, [&out](const MemLineReq& r) { out.push_back(r); }, read);
   return out;
 }
 
@@ -127,6 +156,9 @@ void PixelWriter::flush(const LineFn& emit) {
         }
       }
     }
+  }
+  for (auto& b : bank_) {
+    for (auto& e : b) e.valid = 0;  // clean lines are dropped too: memory may change behind the cache
   }
 }
 

@@ -23,6 +23,16 @@
 //   back, one step at a time: bank 0's lowest dirty entry, then bank 1's; entries become empty.
 // - A line write: we = 1, addr = line << 6, wdata = the line's dwords (0 where not dirty),
 //   be = the dirty dwords' bytes, src = 0, tag = 0.
+//
+// Output merger (docs/om.md section 5): a quad whose om state blends or masks channels (`rmw`)
+// needs the destination. An entry also keeps a dword valid mask (dirty is a subset; valid 0 =
+// empty; lines are found by valid). A plain quad's piece writes the encoded colour
+// (om::blend_pixel with blending off) into its dwords (valid and dirty |= mask) as above. An rmw
+// piece whose line is present with every dword of the piece valid replaces each dword d by
+// om::blend_pixel(om, colour, d); otherwise the line is first filled: on a miss the entry at the
+// bank's pointer is taken (written back first when dirty, as above), then one line read
+// (we = 0, addr = line << 6, wdata 0, be 0, tag 0) whose data fills the dwords not valid
+// (valid = all). A flush also empties every clean entry (memory may change behind the cache).
 #pragma once
 
 #include <array>
@@ -48,20 +58,29 @@ struct PixelWrite {
 class PixelWriter {
  public:
   using LineFn = std::function<void(const MemLineReq&)>;
+  // Reads the dword at a byte address of memory as it is before the quad (fills, blending).
+  using ReadFn = std::function<uint32_t(uint32_t)>;
 
   explicit PixelWriter(uint32_t entries_per_bank = PW_ENTRIES);
 
   // One quad into the cache (a token flushes it); the line writes it causes go to `emit`, in order.
-  void process(const QuadPkt& q, const LineFn& emit);
-  std::vector<MemLineReq> process(const QuadPkt& q);
+  // `read` is needed only by quads that read the destination (rmw): without one they throw.
+  void process(const QuadPkt& q, const LineFn& emit, const ReadFn& read = nullptr);
+  std::vector<MemLineReq> process(const QuadPkt& q, const ReadFn& read = nullptr);
+  // Whether a quad's pixels depend on the destination (blending on, or a write mask).
+  static bool rmw(const QuadPkt& q) { return q.om.blend != 0 || q.om.mask_off != 0; }
   // Writes back every dirty line (COPY, end of frame, host read).
   void flush(const LineFn& emit);
   std::vector<MemLineReq> flush();
   bool clean() const;
 
-  // The memory effect of a quad: one dword write per covered pixel or sample, lowest bit first.
-  static void pixel_writes(const QuadPkt& q, const std::function<void(const PixelWrite&)>& emit);
-  static std::vector<PixelWrite> pixel_writes(const QuadPkt& q);
+  // The memory effect of a quad: one dword write per covered pixel or sample, lowest bit first:
+  // om::blend_pixel(q.om, q.color, the dword before it) (`read`; needed only when rmw(q)).
+  static void pixel_writes(const QuadPkt& q, const std::function<void(const PixelWrite&)>& emit,
+                           const ReadFn& read = nullptr);
+  static std::vector<PixelWrite> pixel_writes(const QuadPkt& q, const ReadFn& read = nullptr);
+  // pixel_writes applied to memory one after the other (each reads what the previous wrote).
+  static void apply_quad(const QuadPkt& q, Memory& mem);
   // Applies a pixel write, or a line write as the memory port does, to memory.
   static void apply(const PixelWrite& w, Memory& mem);
   static void apply(const MemLineReq& r, Memory& mem);
@@ -70,7 +89,9 @@ class PixelWriter {
   uint64_t lines_written() const { return lines_; }
   uint64_t hits() const { return hits_; }
   uint64_t misses() const { return misses_; }
-  void reset_counters() { pixels_ = lines_ = hits_ = misses_ = 0; }
+  uint64_t fills() const { return fills_; }  // line reads
+  uint64_t rmw_pixels() const { return rmw_pixels_; }
+  void reset_counters() { pixels_ = lines_ = hits_ = misses_ = fills_ = rmw_pixels_ = 0; }
 
   struct Piece {
     uint32_t line = 0;   // line address (byte address >> 6, 26 bits)
@@ -83,14 +104,15 @@ class PixelWriter {
  private:
   struct Entry {
     uint32_t line = 0;
-    uint32_t mask = 0;
+    uint32_t mask = 0;   // dirty dwords
+    uint32_t valid = 0;  // dwords whose data is known (mask is a subset); 0 = empty
     std::array<uint32_t, 16> data{};
   };
   void evict(Entry& e, const LineFn& emit);
   uint32_t entries_;
   std::array<std::vector<Entry>, PW_BANKS> bank_;
   std::array<uint32_t, PW_BANKS> ptr_{};
-  uint64_t pixels_ = 0, lines_ = 0, hits_ = 0, misses_ = 0;
+  uint64_t pixels_ = 0, lines_ = 0, hits_ = 0, misses_ = 0, fills_ = 0, rmw_pixels_ = 0;
 };
 
 }  // namespace pineda::model

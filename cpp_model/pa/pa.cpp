@@ -34,6 +34,8 @@ void PrimitiveAssembly::reset() {
   st_[FE_SCISSOR_Y] = FE_SCISSOR_Y_RESET;
   st_[FE_STENCIL] = FE_STENCIL_RESET;
   st_[FE_STENCIL_OPS] = FE_STENCIL_OPS_RESET;
+  st_[FE_BLEND] = FE_BLEND_RESET;
+  st_[FE_BLEND_FACTOR] = FE_BLEND_FACTOR_RESET;
   batches_.clear();
   tri_id_ = 0;
   stats_ = Stats{};
@@ -278,6 +280,7 @@ void PrimitiveAssembly::process(const PrimPkt& p, std::vector<PaTriPkt>& out) {
       t.draw_id = p.draw_id;
       t.front = front ? 1 : 0;
       t.ds = ds_state();
+      t.om = om_state();
       t.zlo = zplane_bound(st_[FE_VP_ZMIN]);
       t.zhi = std::max<uint64_t>(t.zlo, zplane_bound(st_[FE_VP_ZMAX]));
       out.push_back(t);
@@ -313,6 +316,22 @@ DsState PrimitiveAssembly::ds_state() const {
   d.s_front = bits::field(so, STENCIL_FRONT_MSB, STENCIL_FRONT_LSB);
   d.s_back = bits::field(so, STENCIL_BACK_MSB, STENCIL_BACK_LSB);
   return d;
+}
+
+OmState PrimitiveAssembly::om_state() const {
+  OmState o;
+  const uint32_t b = st_[FE_BLEND];
+  o.fmt = bits::field(st_[FE_RT_PITCH], RT_FMT_MSB, RT_FMT_LSB);
+  o.blend = bits::field(b, BLEND_ENABLE_BIT, BLEND_ENABLE_BIT);
+  o.src = bits::field(b, BLEND_SRC_MSB, BLEND_SRC_LSB);
+  o.dst = bits::field(b, BLEND_DST_MSB, BLEND_DST_LSB);
+  o.op = bits::field(b, BLEND_OP_MSB, BLEND_OP_LSB);
+  o.src_a = bits::field(b, BLEND_SRC_A_MSB, BLEND_SRC_A_LSB);
+  o.dst_a = bits::field(b, BLEND_DST_A_MSB, BLEND_DST_A_LSB);
+  o.op_a = bits::field(b, BLEND_OP_A_MSB, BLEND_OP_A_LSB);
+  o.mask_off = bits::field(b, BLEND_MASK_OFF_MSB, BLEND_MASK_OFF_LSB);
+  o.factor = st_[FE_BLEND_FACTOR];
+  return o;
 }
 
 }  // namespace pineda::model

@@ -123,6 +123,7 @@ std::optional<SetupPkt> Setup::process(const TriPkt& tri) {
   s.tri_id = tri.tri_id;
   s.front = tri.front;
   s.ds = tri.ds;
+  s.om = tri.om;
   return s;
 }
 

@@ -29,6 +29,7 @@ void Gpu::reset() {
   fine_.reset_counters();
   pw_.reset_counters();
   zs_ = Zs{};
+  for (auto& h : hiz_) h.reset();
   dma_.reset_counters();
   if_.reset_counters();
   vt_.reset();
@@ -98,6 +99,7 @@ void Gpu::process_fe(const IDrawPkt& p_in) {
       for (int k = 0; k < 3; ++k) tri.z[k].data = t.attr[k].z;
       tri.front = t.front;
       tri.ds = t.ds;
+      tri.om = t.om;
       tri.zlo = t.zlo;
       tri.zhi = t.zhi;
       process_tri(tri);
@@ -118,25 +120,33 @@ void Gpu::process_tri(const TriPkt& tri) {
   if (!s) return;
   if (!s->eop) ++stats_.triangles_setup;
   if (trace_on_) trace_.setup_tri.push_back(*s);
-  const auto on_tile = [this](const TilePkt& tile) {
+  uint32_t lane = 0;  // the rasterizer whose tiles are walked
+  const auto on_tile = [this, &lane](const TilePkt& tile) {
     poll_abort();  // one triangle can cover 2^22 tiles
     if (trace_on_) trace_.coarse_tile.push_back(tile);
-    fine_.process(tile, [this](const QuadPkt& quad) {
+    // Hierarchical Z of the tile's rasterizer: a rejected tile never reaches FINE (tokens pass).
+    if (!hiz_[lane].process(tile)) return;
+    bool covered = false, visible = false;  // the tile has samples; one of them passed ZS
+    fine_.process(tile, [this, &covered, &visible](const QuadPkt& quad) {
       if (trace_on_) trace_.fine_quad.push_back(quad);
+      covered = covered || (!quad.eop && quad.mask != 0);
       // ZS: the depth and stencil tests; depth-stencil memory is updated at once (its cache's
       // lines are not a boundary). A quad with no sample left is dropped.
       const auto zq = zs_.process(quad, mem_);
       if (!zq) return;
+      visible = visible || !zq->eop;
       if (trace_on_) trace_.zs_quad.push_back(*zq);
-      // Memory gets every pixel write at once; the colour cache's line writes (evictions, and
-      // the flush of an end-of-pipe token) are the pw_mem boundary.
-      PixelWriter::pixel_writes(*zq, [this](const PixelWrite& w) { PixelWriter::apply(w, mem_); });
-      pw_.process(*zq, [this](const MemLineReq& line) {
-        if (trace_on_) trace_.pw_mem.push_back(line);
-      });
+      // Memory gets every pixel write at once; the colour cache's line requests (evictions,
+      // fills of blended quads, the flush of an end-of-pipe token) are the pw_mem boundary. The
+      // cache goes first: its fills read memory as it is before the quad.
+      pw_.process(
+          *zq, [this](const MemLineReq& line) { if (trace_on_) trace_.pw_mem.push_back(line); },
+          [this](uint32_t a) { return mem_.read32(a); });
+      PixelWriter::apply_quad(*zq, mem_);
       // The token leaves the pixel writer once every earlier write is done (here: applied).
       if (zq->eop) cp_.eop_complete();
     });
+    if (!tile.eop && tile.ds.z_enable && covered && !visible) ++stats_.tiles_occluded_passed;
   };
   if (s->eop) {  // one token for every rasterizer: forwarded once, merged behind the PW
     coarse_.process(*s, on_tile);
@@ -144,6 +154,7 @@ void Gpu::process_tri(const TriPkt& tri) {
     return;
   }
   for (uint32_t r = 0; r < num_rast_; ++r) {
+    lane = r;
     const uint64_t v0 = coarse_.tiles_visited(), e0 = coarse_.tiles_emitted();
     coarse_.process(*s, CoarseRaster::lattice(num_rast_, r), on_tile);
     stats_.rast_decisions[r] += coarse_.tiles_visited() - v0;
@@ -161,10 +172,16 @@ void Gpu::update_stats() {
   stats_.tiles_covered = fine_.tiles_covered();
   stats_.quads = fine_.quads_emitted();
   stats_.pixels_written = pw_.pixels_written();
-  stats_.pw_lines = pw_.lines_written();
+  stats_.pw_lines = pw_.lines_written() + pw_.fills();
+  stats_.pw_fills = pw_.fills();
   stats_.zs_samples_tested = zs_.samples_tested();
   stats_.zs_samples_passed = zs_.samples_passed();
   stats_.zs_quads_dropped = zs_.quads_in() - zs_.quads_out();
+  stats_.hiz_tested = stats_.hiz_rejected = 0;
+  for (const auto& h : hiz_) {
+    stats_.hiz_tested += h.tested();
+    stats_.hiz_rejected += h.rejected();
+  }
   stats_.indices = if_.indices();
   stats_.index_oob = if_.out_of_bounds();
   stats_.vc_references = vt_.references();
@@ -222,6 +239,10 @@ RunResult Gpu::run(uint64_t max_dwords) {
     }
     if (auto c = cp_.take_clear()) {
       flush_pixels();  // like a COPY: every earlier pixel in memory first
+      // Every depth clear resets the Hi-Z of every rasterizer first (the RTL's hiz_clear_*).
+      if (c->depth) {
+        for (auto& h : hiz_) h.clear(*c);
+      }
       if (cp_.clear_to_zs(*c)) {
         // ZS's fast clear: once ZS is flushed (an end-of-pipe token, COPY, host flush), memory
         // holds what the DMA fill would have written.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The full golden model: CP -> IA -> SETUP -> COARSE -> FINE -> PW -> Memory, and the geometry
+// The full golden model: CP -> IA -> SETUP -> COARSE -> HIZ -> FINE -> ZS -> PW -> Memory, and the geometry
 // front end CP -> INDEX FETCH -> VERTEX TAGS -> {VERTEX FETCH -> VTX, triangles} -> PA -> SETUP
 // for DRAW_FE draws (and the front-end state writes of SET_STATE).
 // Each draw runs to completion before the CP decodes the next dword. An end-of-pipe WRITE_REG's
@@ -17,6 +17,7 @@
 
 #include "cp/command_processor.h"
 #include "dma/dma.h"
+#include "hiz/hiz.h"
 #include "ia/index_fetch.h"
 #include "ia/input_assembler.h"
 #include "ia/vertex_fetch.h"
@@ -57,10 +58,16 @@ struct Stats {
   uint64_t tiles_covered = 0;          // tiles whose coverage is not empty
   uint64_t quads = 0;                  // QuadPkts
   uint64_t pixels_written = 0;         // pixel writes into PW's colour cache (samples at 4x MSAA)
-  uint64_t pw_lines = 0;               // line writes from PW's colour cache (the pw_mem boundary)
+  uint64_t pw_lines = 0;               // line requests from PW's colour cache: writes and fill reads (the pw_mem boundary)
+  uint64_t pw_fills = 0;               // of which fill reads (blended or write-masked quads)
   uint64_t zs_samples_tested = 0;      // samples ZS tested (depth or stencil on)
   uint64_t zs_samples_passed = 0;      // of which passed
   uint64_t zs_quads_dropped = 0;       // quads ZS dropped (no sample left)
+  uint64_t hiz_tested = 0;             // raster tiles tested by hierarchical Z (every rasterizer)
+  uint64_t hiz_rejected = 0;           // ... rejected (never reach FINE)
+  // Tiles that reached FINE with depth on and covered samples, all of which failed at ZS
+  // (occluded tiles Hi-Z did not cull: hiz_rejected / (hiz_rejected + this) is the fraction culled).
+  uint64_t tiles_occluded_passed = 0;
   // Several rasterizers (set_num_rast): per rasterizer, tile decisions (tokens included) and
   // tiles emitted.
   std::array<uint64_t, 4> rast_decisions{};
@@ -164,6 +171,8 @@ class Gpu {
   FineRaster fine_;
   PixelWriter pw_;
   Zs zs_;
+  // Hierarchical Z, one per rasterizer (each owns its tiles' bounds), between COARSE and FINE.
+  std::array<Hiz, 4> hiz_;
   IndexFetch if_;
   VertexTags vt_;
   VertexFetch vf_;

@@ -3,7 +3,7 @@
 // The contract between the RTL and the C++ golden model: see docs/contract.md.
 package pineda_pkg;
 
-  localparam int unsigned CONTRACT_VERSION = 32'd10;  // bumped whenever any packet, encoding or register changes
+  localparam int unsigned CONTRACT_VERSION = 32'd11;  // bumped whenever any packet, encoding or register changes
   localparam int unsigned COORD_W = 32'd24;  // snapped coordinate width: signed 16.8 fixed point
   localparam int unsigned COORD_FRAC = 32'd8;  // fractional bits of a snapped coordinate
   localparam int unsigned DELTA_W = 32'd25;  // edge coefficient width (difference of two COORD_W values)
@@ -64,6 +64,28 @@ package pineda_pkg;
   localparam logic [1:0] PA_CULL_BACK = 2'd2;  // FE_RASTER[1:0]: cull back faces
   localparam int unsigned PA_CLIP_EPS = 32'd931135488;  // clip plane w >= PA_CLIP_EPS (2^-16, FP32)
   localparam int unsigned PA_MAX_POLY = 32'd10;  // vertices of a triangle clipped by the 7 planes, at most
+  localparam logic [4:0] BF_ZERO = 5'd0;  // blend factor 0
+  localparam logic [4:0] BF_ONE = 5'd1;  // 1
+  localparam logic [4:0] BF_SRC_COLOR = 5'd2;  // source channel
+  localparam logic [4:0] BF_INV_SRC_COLOR = 5'd3;  // 1 - source channel
+  localparam logic [4:0] BF_SRC_ALPHA = 5'd4;  // source alpha
+  localparam logic [4:0] BF_INV_SRC_ALPHA = 5'd5;  // 1 - source alpha
+  localparam logic [4:0] BF_DEST_ALPHA = 5'd6;  // destination alpha (1 for B5G6R5)
+  localparam logic [4:0] BF_INV_DEST_ALPHA = 5'd7;  // 1 - destination alpha
+  localparam logic [4:0] BF_DEST_COLOR = 5'd8;  // destination channel (linear for sRGB targets)
+  localparam logic [4:0] BF_INV_DEST_COLOR = 5'd9;  // 1 - destination channel
+  localparam logic [4:0] BF_SRC_ALPHA_SAT = 5'd10;  // min(source alpha, 1 - destination alpha) for R, G, B; 1 for alpha
+  localparam logic [4:0] BF_BLEND_FACTOR = 5'd13;  // the blend constant's channel (FE_BLEND_FACTOR)
+  localparam logic [4:0] BF_INV_BLEND_FACTOR = 5'd14;  // 1 - the blend constant's channel
+  localparam logic [2:0] BOP_ADD = 3'd0;  // src*Fs + dst*Fd
+  localparam logic [2:0] BOP_SUBTRACT = 3'd1;  // src*Fs - dst*Fd
+  localparam logic [2:0] BOP_REV_SUBTRACT = 3'd2;  // dst*Fd - src*Fs
+  localparam logic [2:0] BOP_MIN = 3'd3;  // min(src, dst) (factors ignored)
+  localparam logic [2:0] BOP_MAX = 3'd4;  // max(src, dst) (factors ignored)
+  localparam logic [1:0] RT_FMT_RGBA8 = 2'd0;  // render target R8G8B8A8_UNORM: R in byte 0 .. A in byte 3 (4 bytes per pixel)
+  localparam logic [1:0] RT_FMT_BGRA8 = 2'd1;  // B8G8R8A8_UNORM: B in byte 0, G 1, R 2, A 3 (4 bytes per pixel)
+  localparam logic [1:0] RT_FMT_RGBA8_SRGB = 2'd2;  // R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B sRGB encoded (4 bytes per pixel)
+  localparam logic [1:0] RT_FMT_B5G6R5 = 2'd3;  // B5G6R5_UNORM: B [4:0], G [10:5], R [15:11] of a 16-bit pixel (2 bytes per pixel)
   localparam logic [11:0] OP_DRAW_LEN = 12'd2;  // payload dwords of OP_DRAW
   localparam logic [11:0] OP_WRITE_REG_LEN = 12'd1;  // payload dwords of OP_WRITE_REG
   localparam logic [11:0] OP_WAIT_REG_LEN = 12'd1;  // payload dwords of OP_WAIT_REG
@@ -93,7 +115,9 @@ package pineda_pkg;
   localparam int unsigned FE_SCISSOR_X_RESET = 32'd4294901760;
   localparam int unsigned FE_SCISSOR_Y_RESET = 32'd4294901760;
   localparam int unsigned FE_STENCIL_OPS_RESET = 32'd458759;
-  localparam int unsigned ID_VALUE = 32'd1346961418;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+  localparam int unsigned FE_BLEND_RESET = 32'd16386;
+  localparam int unsigned FE_BLEND_FACTOR_RESET = 32'd4294967295;
+  localparam int unsigned ID_VALUE = 32'd1346961419;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
   localparam int unsigned VALID_LIMIT_RESET = 32'd4294967295;  // reset value of REG_VALID_LIMIT
   localparam int unsigned STATUS_RUNNING = 32'd0;  // STATUS bit index
   localparam int unsigned STATUS_HALTED = 32'd1;  // STATUS bit index
@@ -167,10 +191,27 @@ package pineda_pkg;
   localparam int unsigned RASTER_CULL_LSB = 32'd0;  // FE_RASTER: PA_CULL_*
   localparam int unsigned RASTER_FRONT_CCW_BIT = 32'd2;  // FE_RASTER: front faces are counter-clockwise
   localparam int unsigned RASTER_DEPTH_CLIP_OFF_BIT = 32'd3;  // FE_RASTER: no near/far clipping
+  localparam int unsigned RT_FMT_MSB = 32'd18;  // FE_RT_PITCH: RT_FMT_*: render-target format (front-end draws only)
+  localparam int unsigned RT_FMT_LSB = 32'd17;  // FE_RT_PITCH: RT_FMT_*: render-target format (front-end draws only)
   localparam int unsigned STENCIL_FRONT_MSB = 32'd11;  // FE_STENCIL_OPS: front faces: STENCIL_FACE_* layout
   localparam int unsigned STENCIL_FRONT_LSB = 32'd0;  // FE_STENCIL_OPS: front faces: STENCIL_FACE_* layout
   localparam int unsigned STENCIL_BACK_MSB = 32'd27;  // FE_STENCIL_OPS: back faces: STENCIL_FACE_* layout
   localparam int unsigned STENCIL_BACK_LSB = 32'd16;  // FE_STENCIL_OPS: back faces: STENCIL_FACE_* layout
+  localparam int unsigned BLEND_ENABLE_BIT = 32'd0;  // FE_BLEND: blending on (off: the source is written)
+  localparam int unsigned BLEND_SRC_MSB = 32'd5;  // FE_BLEND: BF_*: colour source factor
+  localparam int unsigned BLEND_SRC_LSB = 32'd1;  // FE_BLEND: BF_*: colour source factor
+  localparam int unsigned BLEND_DST_MSB = 32'd10;  // FE_BLEND: BF_*: colour destination factor
+  localparam int unsigned BLEND_DST_LSB = 32'd6;  // FE_BLEND: BF_*: colour destination factor
+  localparam int unsigned BLEND_OP_MSB = 32'd13;  // FE_BLEND: BOP_*: colour operation
+  localparam int unsigned BLEND_OP_LSB = 32'd11;  // FE_BLEND: BOP_*: colour operation
+  localparam int unsigned BLEND_SRC_A_MSB = 32'd18;  // FE_BLEND: BF_*: alpha source factor
+  localparam int unsigned BLEND_SRC_A_LSB = 32'd14;  // FE_BLEND: BF_*: alpha source factor
+  localparam int unsigned BLEND_DST_A_MSB = 32'd23;  // FE_BLEND: BF_*: alpha destination factor
+  localparam int unsigned BLEND_DST_A_LSB = 32'd19;  // FE_BLEND: BF_*: alpha destination factor
+  localparam int unsigned BLEND_OP_A_MSB = 32'd26;  // FE_BLEND: BOP_*: alpha operation
+  localparam int unsigned BLEND_OP_A_LSB = 32'd24;  // FE_BLEND: BOP_*: alpha operation
+  localparam int unsigned BLEND_MASK_OFF_MSB = 32'd30;  // FE_BLEND: channels NOT written: bit 0 R, 1 G, 2 B, 3 A (the inverted D3D11 write mask)
+  localparam int unsigned BLEND_MASK_OFF_LSB = 32'd27;  // FE_BLEND: channels NOT written: bit 0 R, 1 G, 2 B, 3 A (the inverted D3D11 write mask)
   localparam int unsigned SFACE_FUNC_MSB = 32'd2;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
   localparam int unsigned SFACE_FUNC_LSB = 32'd0;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
   localparam int unsigned SFACE_FAIL_MSB = 32'd5;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when the stencil test fails
@@ -201,7 +242,10 @@ package pineda_pkg;
   localparam int unsigned PERF_ZS_BUSY = 32'd19;  // perf counter index
   localparam int unsigned PERF_ZS_STALLED = 32'd20;  // perf counter index
   localparam int unsigned PERF_ZS_STARVED = 32'd21;  // perf counter index
-  localparam int unsigned NUM_PERF = 32'd22;  // number of perf counters
+  localparam int unsigned PERF_HIZ_TESTED = 32'd22;  // perf counter index: raster tiles tested by hierarchical Z (every rasterizer)
+  localparam int unsigned PERF_HIZ_REJECTED = 32'd23;  // perf counter index: raster tiles rejected by hierarchical Z (every rasterizer)
+  localparam int unsigned NUM_PERF_EVENTS = 32'd2;  // event counters after the unit counters
+  localparam int unsigned NUM_PERF = 32'd24;  // number of perf counters
 
   typedef enum logic [7:0] {
     OP_NOP = 8'd0,  // skip `len` payload dwords (padding)
@@ -278,11 +322,13 @@ package pineda_pkg;
     FE_VP_ZMAX = 8'd53,  // viewport max depth (FP32)
     FE_RASTER = 8'd54,  // [1:0] cull PA_CULL_*, [2] front face counter-clockwise, [3] depth clip off
     FE_RT_BASE = 8'd55,  // render target byte address (as ST_RT_BASE)
-    FE_RT_PITCH = 8'd56,  // render target row pitch in bytes ([15:0]) and 4x MSAA [16] (as ST_RT_PITCH)
+    FE_RT_PITCH = 8'd56,  // render target row pitch in bytes ([15:0]), 4x MSAA [16] (as ST_RT_PITCH), format [18:17] (RT_FMT_*)
     FE_RT_SIZE = 8'd57,  // width [15:0], height [31:16] (as ST_RT_SIZE)
     FE_SCISSOR_X = 8'd58,  // scissor x0 [15:0], x1 [31:16] (as ST_SCISSOR_X)
     FE_SCISSOR_Y = 8'd59,  // scissor y0 [15:0], y1 [31:16] (as ST_SCISSOR_Y)
-    FE_STENCIL_OPS = 8'd60  // stencil functions and operations: front faces [11:0], back faces [27:16] (reset: ALWAYS, KEEP)
+    FE_STENCIL_OPS = 8'd60,  // stencil functions and operations: front faces [11:0], back faces [27:16] (reset: ALWAYS, KEEP)
+    FE_BLEND = 8'd61,  // blend state of the render target (docs/om.md; reset: off, ONE/ZERO/ADD, all channels written)
+    FE_BLEND_FACTOR = 8'd62  // blend constant RGBA8 (BF_BLEND_FACTOR), layout as ST_COLOR (reset: 1, 1, 1, 1)
   } fe_state_e;
 
   // reset value of the draw state: index i in [32i +: 32] (assign it to a [15:0][31:0] array)
@@ -323,6 +369,78 @@ package pineda_pkg;
     32'h00000000,  // 2
     32'h00000000,  // 1
     32'h3F800000  // 0
+  };
+
+  // sRGB8 code -> linear U16 (value / 65535): entry i in [16*i +: 16]
+  localparam logic [4095:0] SRGB_TO_LIN16 = {
+    16'd65535, 16'd64952, 16'd64372, 16'd63795, 16'd63221, 16'd62650, 16'd62082, 16'd61517,  // 255..248
+    16'd60955, 16'd60396, 16'd59840, 16'd59287, 16'd58737, 16'd58190, 16'd57646, 16'd57105,  // 247..240
+    16'd56567, 16'd56032, 16'd55500, 16'd54971, 16'd54445, 16'd53921, 16'd53401, 16'd52884,  // 239..232
+    16'd52369, 16'd51858, 16'd51349, 16'd50844, 16'd50341, 16'd49841, 16'd49344, 16'd48850,  // 231..224
+    16'd48359, 16'd47871, 16'd47385, 16'd46903, 16'd46423, 16'd45947, 16'd45473, 16'd45002,  // 223..216
+    16'd44534, 16'd44069, 16'd43606, 16'd43147, 16'd42690, 16'd42236, 16'd41785, 16'd41337,  // 215..208
+    16'd40891, 16'd40449, 16'd40009, 16'd39572, 16'd39138, 16'd38706, 16'd38278, 16'd37852,  // 207..200
+    16'd37429, 16'd37008, 16'd36591, 16'd36176, 16'd35764, 16'd35355, 16'd34948, 16'd34544,  // 199..192
+    16'd34143, 16'd33745, 16'd33350, 16'd32957, 16'd32567, 16'd32179, 16'd31794, 16'd31412,  // 191..184
+    16'd31033, 16'd30656, 16'd30282, 16'd29911, 16'd29542, 16'd29176, 16'd28813, 16'd28452,  // 183..176
+    16'd28094, 16'd27739, 16'd27386, 16'd27036, 16'd26688, 16'd26344, 16'd26001, 16'd25662,  // 175..168
+    16'd25325, 16'd24990, 16'd24658, 16'd24329, 16'd24002, 16'd23678, 16'd23357, 16'd23038,  // 167..160
+    16'd22721, 16'd22407, 16'd22096, 16'd21787, 16'd21481, 16'd21177, 16'd20876, 16'd20577,  // 159..152
+    16'd20281, 16'd19987, 16'd19696, 16'd19407, 16'd19121, 16'd18837, 16'd18556, 16'd18277,  // 151..144
+    16'd18001, 16'd17727, 16'd17456, 16'd17187, 16'd16920, 16'd16656, 16'd16394, 16'd16135,  // 143..136
+    16'd15878, 16'd15623, 16'd15371, 16'd15122, 16'd14874, 16'd14629, 16'd14387, 16'd14146,  // 135..128
+    16'd13909, 16'd13673, 16'd13440, 16'd13209, 16'd12980, 16'd12754, 16'd12530, 16'd12309,  // 127..120
+    16'd12090, 16'd11873, 16'd11658, 16'd11446, 16'd11235, 16'd11028, 16'd10822, 16'd10619,  // 119..112
+    16'd10417, 16'd10219, 16'd10022, 16'd9828, 16'd9635, 16'd9445, 16'd9258, 16'd9072,  // 111..104
+    16'd8889, 16'd8708, 16'd8528, 16'd8352, 16'd8177, 16'd8004, 16'd7834, 16'd7666,  // 103..96
+    16'd7500, 16'd7335, 16'd7174, 16'd7014, 16'd6856, 16'd6700, 16'd6547, 16'd6395,  // 95..88
+    16'd6246, 16'd6099, 16'd5953, 16'd5810, 16'd5669, 16'd5530, 16'd5392, 16'd5257,  // 87..80
+    16'd5124, 16'd4993, 16'd4864, 16'd4736, 16'd4611, 16'd4488, 16'd4366, 16'd4247,  // 79..72
+    16'd4129, 16'd4014, 16'd3900, 16'd3788, 16'd3678, 16'd3570, 16'd3464, 16'd3360,  // 71..64
+    16'd3258, 16'd3157, 16'd3058, 16'd2961, 16'd2866, 16'd2773, 16'd2681, 16'd2592,  // 63..56
+    16'd2504, 16'd2418, 16'd2333, 16'd2250, 16'd2170, 16'd2090, 16'd2013, 16'd1937,  // 55..48
+    16'd1863, 16'd1790, 16'd1720, 16'd1651, 16'd1583, 16'd1517, 16'd1453, 16'd1391,  // 47..40
+    16'd1330, 16'd1270, 16'd1212, 16'd1156, 16'd1101, 16'd1048, 16'd997, 16'd947,  // 39..32
+    16'd898, 16'd851, 16'd805, 16'd761, 16'd718, 16'd677, 16'd637, 16'd599,  // 31..24
+    16'd562, 16'd526, 16'd491, 16'd458, 16'd427, 16'd396, 16'd367, 16'd340,  // 23..16
+    16'd313, 16'd288, 16'd264, 16'd241, 16'd219, 16'd199, 16'd179, 16'd159,  // 15..8
+    16'd139, 16'd119, 16'd99, 16'd80, 16'd60, 16'd40, 16'd20, 16'd0  // 7..0
+  };
+
+  // linear U16 -> sRGB8: entry c (c >= 1) is the least U16 that encodes to c or more; entry 0 is 0: entry i in [16*i +: 16]
+  localparam logic [4095:0] LIN16_TO_SRGB_T = {
+    16'd65244, 16'd64662, 16'd64083, 16'd63508, 16'd62935, 16'd62366, 16'd61799, 16'd61236,  // 255..248
+    16'd60675, 16'd60118, 16'd59564, 16'd59012, 16'd58464, 16'd57918, 16'd57376, 16'd56836,  // 247..240
+    16'd56300, 16'd55766, 16'd55235, 16'd54708, 16'd54183, 16'd53661, 16'd53142, 16'd52627,  // 239..232
+    16'd52114, 16'd51604, 16'd51096, 16'd50592, 16'd50091, 16'd49593, 16'd49097, 16'd48605,  // 231..224
+    16'd48115, 16'd47628, 16'd47144, 16'd46663, 16'd46185, 16'd45710, 16'd45238, 16'd44768,  // 223..216
+    16'd44301, 16'd43838, 16'd43377, 16'd42918, 16'd42463, 16'd42011, 16'd41561, 16'd41114,  // 215..208
+    16'd40670, 16'd40229, 16'd39790, 16'd39355, 16'd38922, 16'd38492, 16'd38065, 16'd37640,  // 207..200
+    16'd37219, 16'd36800, 16'd36384, 16'd35970, 16'd35560, 16'd35152, 16'd34747, 16'd34344,  // 199..192
+    16'd33944, 16'd33547, 16'd33153, 16'd32762, 16'd32373, 16'd31987, 16'd31603, 16'd31223,  // 191..184
+    16'd30845, 16'd30469, 16'd30097, 16'd29727, 16'd29359, 16'd28995, 16'd28633, 16'd28273,  // 183..176
+    16'd27917, 16'd27563, 16'd27211, 16'd26862, 16'd26516, 16'd26173, 16'd25832, 16'd25493,  // 175..168
+    16'd25158, 16'd24824, 16'd24494, 16'd24166, 16'd23840, 16'd23518, 16'd23197, 16'd22880,  // 167..160
+    16'd22564, 16'd22252, 16'd21942, 16'd21634, 16'd21329, 16'd21027, 16'd20727, 16'd20429,  // 159..152
+    16'd20134, 16'd19842, 16'd19552, 16'd19264, 16'd18980, 16'd18697, 16'd18417, 16'd18139,  // 151..144
+    16'd17864, 16'd17592, 16'd17321, 16'd17054, 16'd16788, 16'd16525, 16'd16265, 16'd16007,  // 143..136
+    16'd15751, 16'd15498, 16'd15247, 16'd14998, 16'd14752, 16'd14508, 16'd14267, 16'd14028,  // 135..128
+    16'd13791, 16'd13557, 16'd13325, 16'd13095, 16'd12868, 16'd12643, 16'd12420, 16'd12199,  // 127..120
+    16'd11981, 16'd11765, 16'd11552, 16'd11341, 16'd11132, 16'd10925, 16'd10720, 16'd10518,  // 119..112
+    16'd10318, 16'd10121, 16'd9925, 16'd9732, 16'd9541, 16'd9352, 16'd9165, 16'd8981,  // 111..104
+    16'd8798, 16'd8618, 16'd8440, 16'd8265, 16'd8091, 16'd7919, 16'd7750, 16'd7583,  // 103..96
+    16'd7418, 16'd7255, 16'd7094, 16'd6935, 16'd6778, 16'd6624, 16'd6471, 16'd6321,  // 95..88
+    16'd6173, 16'd6026, 16'd5882, 16'd5740, 16'd5599, 16'd5461, 16'd5325, 16'd5191,  // 87..80
+    16'd5059, 16'd4928, 16'd4800, 16'd4674, 16'd4550, 16'd4427, 16'd4307, 16'd4188,  // 79..72
+    16'd4072, 16'd3957, 16'd3844, 16'd3734, 16'd3625, 16'd3518, 16'd3412, 16'd3309,  // 71..64
+    16'd3208, 16'd3108, 16'd3010, 16'd2914, 16'd2820, 16'd2727, 16'd2637, 16'd2548,  // 63..56
+    16'd2461, 16'd2376, 16'd2292, 16'd2210, 16'd2130, 16'd2052, 16'd1975, 16'd1900,  // 55..48
+    16'd1827, 16'd1755, 16'd1685, 16'd1617, 16'd1551, 16'd1486, 16'd1422, 16'd1360,  // 47..40
+    16'd1300, 16'd1242, 16'd1185, 16'd1129, 16'd1075, 16'd1023, 16'd972, 16'd923,  // 39..32
+    16'd875, 16'd828, 16'd783, 16'd740, 16'd698, 16'd657, 16'd618, 16'd580,  // 31..24
+    16'd544, 16'd509, 16'd475, 16'd443, 16'd412, 16'd382, 16'd354, 16'd327,  // 23..16
+    16'd301, 16'd276, 16'd253, 16'd230, 16'd209, 16'd189, 16'd170, 16'd150,  // 15..8
+    16'd130, 16'd110, 16'd90, 16'd70, 16'd50, 16'd30, 16'd10, 16'd0  // 7..0
   };
 
   // snapped screen-space vertex (48 bits)
@@ -390,6 +508,21 @@ package pineda_pkg;
   } ds_state_t;
   localparam int unsigned DS_STATE_BITS = 32'd104;
 
+  // output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT; all 0 from OP_DRAW: RGBA8, no blend, every channel written) (65 bits)
+  typedef struct packed {
+    logic [1:0] fmt;  // RT_FMT_*
+    logic blend;  // FE_BLEND.BLEND_ENABLE
+    logic [4:0] src;  // BF_*
+    logic [4:0] dst;  // BF_*
+    logic [2:0] op;  // BOP_*
+    logic [4:0] src_a;  // BF_*
+    logic [4:0] dst_a;  // BF_*
+    logic [2:0] op_a;  // BOP_*
+    logic [3:0] mask_off;  // channels not written: bit 0 R, 1 G, 2 B, 3 A
+    logic [31:0] factor;  // FE_BLEND_FACTOR (RGBA8)
+  } om_state_t;
+  localparam int unsigned OM_STATE_BITS = 32'd65;
+
   // depth plane Z = c + a*(X - Xr) + b*(Y - Yr) in 2^-Z_FRAC D24 units (docs/numerics.md section 9) (125 bits)
   typedef struct packed {
     logic signed [32:0] a;  // dZ/dX per 1/256 px
@@ -417,7 +550,7 @@ package pineda_pkg;
   } draw_pkt_t;
   localparam int unsigned DRAW_PKT_BITS = 32'd254;
 
-  // IA -> SETUP: one triangle (567 bits)
+  // IA -> SETUP: one triangle (632 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][47:0] v;  // 3 x vtx_t: vertices in API order
@@ -428,12 +561,13 @@ package pineda_pkg;
     logic [2:0][31:0] z;  // 3 x dword_t: per-vertex screen depth, FP32 (PA's attr.z; 0 from OP_DRAW)
     logic front;  // front facing (PA's facing; 1 from OP_DRAW)
     ds_state_t ds;  // depth-stencil state (0, off, from OP_DRAW)
+    om_state_t om;  // output-merger state (0 from OP_DRAW)
     logic [23:0] zlo;  // viewport depth range as D24 (PA's; 0 from OP_DRAW): every sample depth is clamped to [zlo, zhi]
     logic [23:0] zhi;  // zhi >= zlo
   } tri_pkt_t;
-  localparam int unsigned TRI_PKT_BITS = 32'd567;
+  localparam int unsigned TRI_PKT_BITS = 32'd632;
 
-  // SETUP -> COARSE: a triangle that may cover samples (817 bits)
+  // SETUP -> COARSE: a triangle that may cover samples (882 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][99:0] edges;  // 3 x edge_t: e = E at the first sample of raster tile (start, tiles.y0)
@@ -445,13 +579,14 @@ package pineda_pkg;
     logic [31:0] tri_id;
     logic front;
     ds_state_t ds;
+    om_state_t om;  // output-merger state (0 from OP_DRAW)
     zplane_t zp;  // depth plane, c at the same sample as the edges' e
     logic [23:0] zlo;  // depth clamp range (D24)
     logic [23:0] zhi;
   } setup_pkt_t;
-  localparam int unsigned SETUP_PKT_BITS = 32'd817;
+  localparam int unsigned SETUP_PKT_BITS = 32'd882;
 
-  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (829 bits)
+  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (894 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [12:0] tx;
@@ -466,13 +601,14 @@ package pineda_pkg;
     logic [23:0] zmax;  // D24: nor a larger one
     logic front;
     ds_state_t ds;
+    om_state_t om;  // output-merger state (0 from OP_DRAW)
     zplane_t zp;  // depth plane, c at the tile's first sample
     logic [23:0] zlo;  // depth clamp range (D24)
     logic [23:0] zhi;
   } tile_pkt_t;
-  localparam int unsigned TILE_PKT_BITS = 32'd829;
+  localparam int unsigned TILE_PKT_BITS = 32'd894;
 
-  // FINE -> PW: coverage of one 2x2 pixel quad (never empty) (645 bits)
+  // FINE -> PW: coverage of one 2x2 pixel quad (never empty) (710 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [12:0] qx;  // quad column: pixels x = 2*qx, 2*qx + 1
@@ -484,8 +620,9 @@ package pineda_pkg;
     logic [15:0][23:0] z;  // 16 x d24_t: depth of each sample, indexed like mask (clamped to the viewport depth range, D24); 0 where mask is 0
     logic front;
     ds_state_t ds;
+    om_state_t om;  // output-merger state (0 from OP_DRAW)
   } quad_pkt_t;
-  localparam int unsigned QUAD_PKT_BITS = 32'd645;
+  localparam int unsigned QUAD_PKT_BITS = 32'd710;
 
   // CP -> ZS (depth/stencil fast clear) or the DMA fill: one OP_CLEAR with a non-empty rectangle, sent once the pipe is idle and the colour cache clean (144 bits)
   typedef struct packed {
@@ -632,7 +769,7 @@ package pineda_pkg;
   } pa_attr_t;
   localparam int unsigned PA_ATTR_BITS = 32'd224;
 
-  // PA -> SETUP: a clipped, projected, snapped, not culled triangle (1191 bits)
+  // PA -> SETUP: a clipped, projected, snapped, not culled triangle (1256 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][47:0] v;  // 3 x vtx_t: snapped vertices in API order (the fan order of a clipped primitive)
@@ -645,10 +782,11 @@ package pineda_pkg;
     logic [15:0] draw_id;
     logic front;  // front facing (FE_RASTER.RASTER_FRONT_CCW and the snapped winding)
     ds_state_t ds;  // depth-stencil state of the draw
+    om_state_t om;  // output-merger state (0 from OP_DRAW)
     logic [23:0] zlo;  // D24 of FE_VP_ZMIN (docs/numerics.md section 9)
     logic [23:0] zhi;  // max(zlo, D24 of FE_VP_ZMAX)
   } pa_tri_pkt_t;
-  localparam int unsigned PA_TRI_PKT_BITS = 32'd1191;
+  localparam int unsigned PA_TRI_PKT_BITS = 32'd1256;
 
   // Stream boundaries (contracts/defs.py BOUNDARIES): bit of pineda_top's throttle_i
   localparam int unsigned BOUNDARY_CP_DRAW = 32'd0;  // CP -> IA

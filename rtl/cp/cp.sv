@@ -41,7 +41,8 @@
 //   the colour cache is clean) and offers clear_o: a depth/stencil clear to ZS's fast clear on
 //   zs_clear_* when zs_fast_clear_i and not CONTROL.NO_FAST_CLEAR (decoding goes on once ZS takes
 //   it), every other clear to the DMA's fill on fill_* (decoding goes on once the DMA is idle
-//   again, every fill write acknowledged).
+//   again, every fill write acknowledged). A depth clear first goes to hierarchical Z on
+//   hiz_clear_* (same payload clear_o, pipeline idle), then to the fill or ZS as above.
 // Throughput: one command dword per clock (a DRAW is 3 clocks, one draw packet per 3 clocks).
 // Latency: header to draw packet on out_o = 3 clocks; a change of position costs nothing when
 // the prefetch is far enough ahead (cp_fetch).
@@ -87,6 +88,8 @@ module cp #(
   output logic                    zs_clear_valid_o,
   input  logic                    zs_clear_ready_i,
   input  logic                    zs_fast_clear_i,  // ZS takes depth/stencil clears (fast clear)
+  output logic                    hiz_clear_valid_o,  // depth clears, to HIZ first (payload clear_o)
+  input  logic                    hiz_clear_ready_i,
   // End-of-pipe completions (one per token, in order; always accepted)
   input  logic                    eop_done_valid_i,
   output logic                    eop_done_ready_o,
@@ -165,6 +168,7 @@ module cp #(
   // Host register file
   // ---------------------------------------------------------------------------------------------
   logic                   enable, halted, error, cp_reset, no_fast_clear;
+  logic                   hiz_done_q, hiz_done_d;  // HIZ has taken the depth clear being executed
   logic [31:0]            ring_base, ring_size, ring_wptr, valid_base, valid_limit, watchdog;
   logic [15:0][31:0]      fence;
   logic [31:0]            status;
@@ -545,6 +549,7 @@ module cp #(
     copy_valid_o = 1'b0;
     fill_valid_o     = 1'b0;
     zs_clear_valid_o = 1'b0;
+    hiz_clear_valid_o = 1'b0;
 
     run       = enable && !halted && !error;
     cur_addr  = pos_q.in_ib ? pos_q.ib_addr : (ring_base + pos_q.ring_rptr);
@@ -754,7 +759,9 @@ module cp #(
           cause       = pineda_pkg::ERR_BAD_ADDR;
           dec_d.state = DecHdr;
         end else if (pipe_idle_i && out_empty && fe_empty && dma_idle_i) begin
-          if (clr_to_zs) begin
+          if (clear_o.depth && !hiz_done_q) begin
+            hiz_clear_valid_o = 1'b1;  // Hi-Z first; the fill or ZS in a later cycle
+          end else if (clr_to_zs) begin
             zs_clear_valid_o = 1'b1;
             if (zs_clear_ready_i) dec_d.state = DecHdr;
           end else begin
@@ -840,6 +847,16 @@ module cp #(
   assign copy_src_o = dec_q.word0;
   assign copy_dst_o = dec_q.word1;
   assign copy_len_o = dec_q.copy_len;
+
+  assign hiz_done_d = (dec_d.state == DecClear) && (hiz_done_q || (hiz_clear_valid_o && hiz_clear_ready_i));
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      hiz_done_q <= 1'b0;
+    end else begin
+      hiz_done_q <= hiz_done_d;
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

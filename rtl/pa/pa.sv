@@ -16,15 +16,19 @@
 // allocated, before the triangles that use it, so the two streams never wait for each other's
 // batch to complete). A bank is busy from its first vertex until its last triangle is done; a
 // vertex arriving for a bank that is no longer busy (its batch is done, no triangle reads it) is
-// dropped.
+// dropped. The banks are block RAM (sram_1r1w, registered reads), three copies written together:
+// A and B (64 x 288 bits) are LOAD's two read ports, P (64 x 128 bits, the positions) the
+// projector's, read every clock at the word the projector works on in the next clock, with a
+// bypass for a vertex written to that word in the same clock.
 //
-// Projector (pj_*): every vertex of a bank is projected once (1/w, viewport, snap, z) into a
-// per-slot cache pcache_q (sx, sy, z, 1/w; two read ports with registered addresses, so it
-// maps to block RAM), in slot order, as the vertices arrive: the read
-// bank first, then the bank being loaded; vb_q.loaded[b] vertices are loaded, vb_q.projected[b] projected.
-// 3 clocks per vertex, with one fp32_mul and one fp32_add of its own and the sequencer's
-// fp32_rcp, fp32_mul, fp32_add and fp32_to_fix16_8 while the sequencer does not use them
-// (it waits while the sequencer clips). A write to a viewport register (FE_VP_*), applied in
+// Projector (pj_*): every vertex of a bank is projected once (1/w, viewport, snap, z) and its
+// clip codes and NaN flag computed (pa_dist) into a per-slot cache (sram_1r1w, two copies for
+// LOAD's two ports: {NaN, code, sx, sy, z, 1/w}), in slot order, as the vertices arrive: the
+// read bank first, then the bank being loaded; vb_q.loaded[b] vertices are loaded,
+// vb_q.projected[b] projected. 3 clocks per vertex, with one fp32_mul and one fp32_add of its
+// own and the sequencer's fp32_rcp, fp32_mul, fp32_add and fp32_to_fix16_8 while the sequencer
+// does not use them (it waits while the sequencer clips; phase 0, which also uses pa_dist, waits
+// in SInt0 and SIntW too). A write to a viewport register (FE_VP_*), applied in
 // order on the triangle stream and changing the register, empties the cache of both banks
 // (vb_q.projected = 0) and cancels the vertex in flight; freeing a bank empties its cache. So every
 // projection in the cache was made with the viewport state that applies to the triangle reading
@@ -32,14 +36,14 @@
 // vertices are the input vertices bit for bit, numerics §8.2).
 //
 // One sequencer (state_q) runs each triangle:
-//   LOAD   3 clocks (the first in IDLE, once the three slots are projected): the three vertices
-//          into polygon buffer 0 with their clip codes (one pa_dist: six fp32_add, a vertex's
-//          seven plane distances); the cached projections of vertices 0 and 1 are read with
-//          the addresses of the first clock, vertex 2's with those of the second. In the third
-//          clock: NaN or
-//          AND of the codes -> discarded; OR of the codes 0 (the fast path) -> area, face and
-//          bounding-box culling on the cached projections and output, the triangle is accepted;
-//          otherwise the slow path:
+//   LOAD   3 clocks (the first in IDLE, once the three slots are projected): vertices 0 and 1
+//          (banks A, B; cache a, b) are read with the addresses of the first clock, vertex 2
+//          (bank A, cache a) with those of the second; bank B and cache b keep vertex 1. The
+//          second clock writes vertex 0 into polygon buffer 0, the third vertex 1, with their
+//          cached clip codes. In the third clock: NaN or AND of the codes -> discarded; OR of
+//          the codes 0 (the fast path) -> area, face and bounding-box culling on the cached
+//          projections and output, the triangle is accepted; otherwise the slow path, after one
+//          more clock (LOADW) writing vertex 2 into the polygon buffer:
 //   CLIP   per plane in the OR of the codes, per polygon edge: 1 clock, plus INT (22 clocks)
 //          for an edge crossing the plane (Sutherland-Hodgman, ping-pong between two buffers)
 //   PROJ   6 clocks per polygon vertex: 1/w, viewport, snap (the shared operators)
@@ -78,6 +82,7 @@ module pa (
   } cv_t;
   localparam int CvW = 288;
   localparam int PeW = CvW + 7;  // polygon entry: {code, cv}
+  localparam int PcW = 120;      // projection cache entry: {NaN, clip code, pv_t}
 
   typedef struct packed {
     logic [23:0] sx;
@@ -87,7 +92,7 @@ module pa (
   } pv_t;
 
   typedef enum logic [3:0] {
-    SIdle, SDer1, SDer2, SLoad, SClip, SInt0, SInt1, SInt2, SInt3, SIntA, SIntB, SIntW,
+    SIdle, SDer1, SDer2, SLoad, SLoadW, SClip, SInt0, SInt1, SInt2, SInt3, SIntA, SIntB, SIntW,
     SProj, SEmit, SDone
   } state_e;
 
@@ -104,7 +109,7 @@ module pa (
     logic [31:0] vp_zmax;
     logic [3:0]  raster;       // FE_RASTER: cull [1:0], front CCW [2], depth clip off [3]
     logic [31:0] rt_base;
-    logic [16:0] rt_pitch;     // pitch [15:0], 4x MSAA [16]
+    logic [18:0] rt_pitch;     // pitch [15:0], 4x MSAA [16], format [18:17]
     logic [31:0] rt_size;
     logic [31:0] scissor_x;
     logic [31:0] scissor_y;
@@ -116,6 +121,8 @@ module pa (
     logic [6:0]  depth;        // FE_DEPTH[6:0]
     logic [31:0] stencil;      // FE_STENCIL
     logic [31:0] stencil_ops;  // FE_STENCIL_OPS
+    logic [30:0] blend;        // FE_BLEND[30:0]
+    logic [31:0] blend_factor; // FE_BLEND_FACTOR
   } fe_t;
 
   // The two vertex buffer banks.
@@ -154,7 +161,6 @@ module pa (
     logic [23:0] proj_sx;     // PROJ: snapped x, then snapped y
     logic [31:0] tri_id;      // output triangles since reset
     pv_t         fast_pv0;    // LOAD: cached projection of vertex 0
-    pv_t         fast_pv1;    // LOAD: cached projection of vertex 1
   } seq_t;
 
   // The projector.
@@ -168,6 +174,7 @@ module pa (
     logic [31:0] one_minus_y;  // 1 - y/w
     logic [31:0] zn;           // z/w
     logic [23:0] sx;           // snapped x
+    logic [7:0]  code;         // NaN in the position [7], clip code [6:0] (depth clip on)
   } pj_t;
 
   state_e                  state_q, state_d;
@@ -178,17 +185,14 @@ module pa (
   pj_t                     pj_q, pj_d;
   logic                    out_valid_q, out_valid_d;
   pineda_pkg::pa_tri_pkt_t out_q, out_d;
-  logic [5:0]              pc_raddr_a_q, pc_raddr_a_d;  // pcache read address, port a
-  logic [5:0]              pc_raddr_b_q, pc_raddr_b_d;  // pcache read address, port b
 
-  // storage (no reset)
-  logic [CvW-1:0]    vbuf_q [64];
+  // storage (no reset): the vertex banks and the projection cache in sram_1r1w (below), the
+  // polygon buffers and the polygon's projections in flip-flops
   logic [PeW-1:0]    poly_q [2*MaxPoly];
   logic [111:0]      proj_q [MaxPoly];
-  logic [111:0]      pcache_q [64];
   logic              vb_we, poly_we, proj_we, pc_we;
   logic [5:0]        pc_waddr;
-  logic [111:0]      pc_wdata;
+  logic [PcW-1:0]    pc_wdata;
   logic [5:0]        vb_waddr;
   logic [4:0]        poly_waddr;
   logic [PeW-1:0]    poly_wdata;
@@ -203,31 +207,56 @@ module pa (
     paddr = bank ? (5'd10 + 5'(idx)) : 5'(idx);
   endfunction
 
-  logic [4:0]  load_slot;
-  cv_t         ld_cv;
-  pv_t         pc_a, pc_b;              // pcache read ports (addresses of the previous clock)
+  // Vertex banks: three sram_1r1w copies of the two banks ({bank, slot}), all written by the
+  // vertex input. Copies A and B (whole vertices) are LOAD's two read ports, copy P (positions)
+  // the projector's. Projection cache: two copies (ports a and b) of {NaN, code, pv_t} per slot.
+  logic [5:0]     ld_raddr_a, ld_raddr_b;   // LOAD's read addresses (banks A, B; cache a, b)
+  logic [5:0]     pj_raddr;                 // the projector's (bank P), from next-state values
+  logic [CvW-1:0] vba_rdata, vbb_rdata;
+  logic [127:0]   vbp_rdata;
+  logic [PcW-1:0] pca_rdata, pcb_rdata;
+  logic           byp_q, byp_d;             // bank P's read of the previous clock hit its write
+  logic [127:0]   byp_pos_q, byp_pos_d;     // the position written then
+
+  sram_1r1w #(.Width(CvW), .Depth(64), .MaskW(1)) u_vb_a (
+    .clk_i, .we_i(vb_we), .waddr_i(vb_waddr), .wdata_i(CvW'(vb_wdata)), .wmask_i(1'b1),
+    .re_i(1'b1), .raddr_i(ld_raddr_a), .rdata_o(vba_rdata));
+  sram_1r1w #(.Width(CvW), .Depth(64), .MaskW(1)) u_vb_b (
+    .clk_i, .we_i(vb_we), .waddr_i(vb_waddr), .wdata_i(CvW'(vb_wdata)), .wmask_i(1'b1),
+    .re_i(1'b1), .raddr_i(ld_raddr_b), .rdata_o(vbb_rdata));
+  sram_1r1w #(.Width(128), .Depth(64), .MaskW(1)) u_vb_p (
+    .clk_i, .we_i(vb_we), .waddr_i(vb_waddr), .wdata_i(vb_wdata.a[3:0]), .wmask_i(1'b1),
+    .re_i(1'b1), .raddr_i(pj_raddr), .rdata_o(vbp_rdata));
+  sram_1r1w #(.Width(PcW), .Depth(64), .MaskW(1)) u_pc_a (
+    .clk_i, .we_i(pc_we), .waddr_i(pc_waddr), .wdata_i(pc_wdata), .wmask_i(1'b1),
+    .re_i(1'b1), .raddr_i(ld_raddr_a), .rdata_o(pca_rdata));
+  sram_1r1w #(.Width(PcW), .Depth(64), .MaskW(1)) u_pc_b (
+    .clk_i, .we_i(pc_we), .waddr_i(pc_waddr), .wdata_i(pc_wdata), .wmask_i(1'b1),
+    .re_i(1'b1), .raddr_i(ld_raddr_b), .rdata_o(pcb_rdata));
+
+  cv_t         va_cv, vb_cv;            // banks A and B (addresses of the previous clock)
+  pv_t         pc_a, pc_b;              // cache ports a and b (addresses of the previous clock)
+  logic [7:0]  pcode_a, pcode_b;        // their {NaN, clip code}
   logic [3:0]  ib;                      // CLIP: index of the edge's second vertex
   logic [PeW-1:0] pe_a, pe_b;
-  cv_t         cv_0, cv_a, cv_b, cv_i, cv_o, cv_2;
+  cv_t         cv_0, cv_a, cv_b, cv_i, cv_o, cv_1, cv_2;
   logic [6:0]  code_a, code_b;
   logic        in_a, in_b;
   pv_t         pv0, pv1, pv2;
   logic [111:0] pe_tmp;
 
   always_comb begin
-    // LOAD: vertex 0 in IDLE, vertices 1 and 2 in SLoad (seq_q.load_vtx)
-    if (state_q != SLoad) begin
-      load_slot = prim_i.s0;
-    end else if (seq_q.load_vtx == 2'd1) begin
-      load_slot = prim_i.s1;
-    end else begin
-      load_slot = prim_i.s2;
-    end
-    ld_cv  = cv_t'(vbuf_q[{vb_q.rd_bank, load_slot}]);
-    pe_tmp = pcache_q[pc_raddr_a_q];
-    pc_a   = pv_t'(pe_tmp);
-    pe_tmp = pcache_q[pc_raddr_b_q];
-    pc_b   = pv_t'(pe_tmp);
+    // LOAD reads vertices 0 (port a) and 1 (port b) with the addresses of IDLE, vertex 2 (port
+    // a) with those of SLoad; port b keeps vertex 1 through the triangle
+    ld_raddr_a = {vb_q.rd_bank, (state_q == SLoad) ? prim_i.s2 : prim_i.s0};
+    ld_raddr_b = {vb_q.rd_bank, prim_i.s1};
+    pe_tmp     = '0;
+    va_cv   = cv_t'(vba_rdata);
+    vb_cv   = cv_t'(vbb_rdata);
+    pc_a    = pv_t'(pca_rdata[111:0]);
+    pc_b    = pv_t'(pcb_rdata[111:0]);
+    pcode_a = pca_rdata[PcW-1:112];
+    pcode_b = pcb_rdata[PcW-1:112];
     ib     = (seq_q.vtx_idx + 4'd1 == seq_q.poly_len) ? 4'd0 : seq_q.vtx_idx + 4'd1;
     pe_a   = poly_q[paddr(seq_q.cur_buf, seq_q.vtx_idx)];
     pe_b   = poly_q[paddr(seq_q.cur_buf, ib)];
@@ -241,13 +270,16 @@ module pa (
     cv_i   = seq_q.in_first ? cv_a : cv_b;
     cv_o   = seq_q.in_first ? cv_b : cv_a;
     // the triangle emitted: the fan triangle (0, i, i + 1) in EMIT; in LOAD (fast path) the
-    // cached projections of the three vertices, the attributes of the third from the port
+    // cached projections of the three vertices, vertex 0's attributes from the polygon buffer
+    // (written in LOAD's second clock), vertex 1's from bank B and vertex 2's from bank A
+    cv_1   = cv_a;
     cv_2   = cv_b;
     if (state_q == SLoad) begin
       pv0  = seq_q.fast_pv0;
-      pv1  = seq_q.fast_pv1;
+      pv1  = pc_b;
       pv2  = pc_a;
-      cv_2 = ld_cv;
+      cv_1 = vb_cv;
+      cv_2 = va_cv;
     end else begin
       pe_tmp = proj_q[0];
       pv0    = pv_t'(pe_tmp);
@@ -277,11 +309,16 @@ module pa (
     end
     pj_slot = pj_q.busy ? pj_q.slot : vb_q.projected[pj_bank][4:0];
     pj_ph   = pj_q.busy ? pj_q.phase : 2'd0;
-    pj_pos  = vbuf_q[{pj_bank, pj_slot}][127:0];
-    // the sequencer's states that leave fp32_rcp, fp32_mul, fp32_add and fp32_to_fix16_8 free
-    ops_free = (state_q == SIdle) || (state_q == SLoad) || (state_q == SClip) || (state_q == SInt0)
-            || (state_q == SIntW) || (state_q == SEmit) || (state_q == SDone);
-    pj_go   = pj_any && ops_free;
+    // bank P was read at {pj_bank, pj_slot} in the previous clock (pj_raddr); a vertex written
+    // to that word in that clock comes from the bypass
+    pj_pos  = byp_q ? byp_pos_q : vbp_rdata;
+    // the sequencer's states that leave fp32_rcp, fp32_mul, fp32_add and fp32_to_fix16_8 free;
+    // phase 0 also uses pa_dist (the vertex's clip codes), which INT uses in SInt0 and SIntW
+    ops_free = (state_q == SIdle) || (state_q == SLoad) || (state_q == SLoadW)
+            || (state_q == SClip) || (state_q == SInt0) || (state_q == SIntW)
+            || (state_q == SEmit) || (state_q == SDone);
+    pj_go   = pj_any && ops_free
+           && !((pj_ph == 2'd0) && ((state_q == SInt0) || (state_q == SIntW)));
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -336,11 +373,10 @@ module pa (
 
   always_comb begin
     unique case (state_q)
-      SIdle:   dsel = ld_cv.a[3:0];
-      SLoad:   dsel = ld_cv.a[3:0];
       SInt0:   dsel = cv_i.a[3:0];
       SInt1:   dsel = cv_o.a[3:0];
-      default: dsel = nv_snap.a[3:0];
+      SIntW:   dsel = nv_snap.a[3:0];
+      default: dsel = pj_pos;             // projector phase 0: the vertex's clip codes
     endcase
     dx = dsel[0];
     dy = dsel[1];
@@ -470,6 +506,7 @@ module pa (
   pineda_pkg::vtx_t   tv;
   pineda_pkg::pa_attr_t ta;
   pineda_pkg::ds_state_t eds;
+  pineda_pkg::om_state_t eom;
 
   // The depth clamp range stamped on each triangle (docs/numerics.md §9): the D24 of
   // FE_VP_ZMIN and FE_VP_ZMAX, as a sample's depth is rounded (zplane_d24 of
@@ -533,8 +570,8 @@ module pa (
     ta.tex0.u = cv_0.a[4]; ta.tex0.v = cv_0.a[5]; ta.tex1.u = cv_0.a[6]; ta.tex1.v = cv_0.a[7];
     etri.attr[0] = ta;
     ta.z = pv1.z; ta.rhw = pv1.rhw;
-    ta.color = cv_a.color;
-    ta.tex0.u = cv_a.a[4]; ta.tex0.v = cv_a.a[5]; ta.tex1.u = cv_a.a[6]; ta.tex1.v = cv_a.a[7];
+    ta.color = cv_1.color;
+    ta.tex0.u = cv_1.a[4]; ta.tex0.v = cv_1.a[5]; ta.tex1.u = cv_1.a[6]; ta.tex1.v = cv_1.a[7];
     etri.attr[1] = ta;
     ta.z = pv2.z; ta.rhw = pv2.rhw;
     ta.color = cv_2.color;
@@ -564,6 +601,18 @@ module pa (
     eds.s_front      = fe_q.stencil_ops[pineda_pkg::STENCIL_FRONT_MSB:pineda_pkg::STENCIL_FRONT_LSB];
     eds.s_back       = fe_q.stencil_ops[pineda_pkg::STENCIL_BACK_MSB:pineda_pkg::STENCIL_BACK_LSB];
     etri.ds      = eds;
+    eom          = '0;
+    eom.fmt      = fe_q.rt_pitch[pineda_pkg::RT_FMT_MSB:pineda_pkg::RT_FMT_LSB];
+    eom.blend    = fe_q.blend[pineda_pkg::BLEND_ENABLE_BIT];
+    eom.src      = fe_q.blend[pineda_pkg::BLEND_SRC_MSB:pineda_pkg::BLEND_SRC_LSB];
+    eom.dst      = fe_q.blend[pineda_pkg::BLEND_DST_MSB:pineda_pkg::BLEND_DST_LSB];
+    eom.op       = fe_q.blend[pineda_pkg::BLEND_OP_MSB:pineda_pkg::BLEND_OP_LSB];
+    eom.src_a    = fe_q.blend[pineda_pkg::BLEND_SRC_A_MSB:pineda_pkg::BLEND_SRC_A_LSB];
+    eom.dst_a    = fe_q.blend[pineda_pkg::BLEND_DST_A_MSB:pineda_pkg::BLEND_DST_A_LSB];
+    eom.op_a     = fe_q.blend[pineda_pkg::BLEND_OP_A_MSB:pineda_pkg::BLEND_OP_A_LSB];
+    eom.mask_off = fe_q.blend[pineda_pkg::BLEND_MASK_OFF_MSB:pineda_pkg::BLEND_MASK_OFF_LSB];
+    eom.factor   = fe_q.blend_factor;
+    etri.om      = eom;
     etri.zlo     = vz_lo;
     etri.zhi     = (vz_hi < vz_lo) ? vz_lo : vz_hi;
   end
@@ -572,9 +621,10 @@ module pa (
   // Next state
   // ---------------------------------------------------------------------------------------------
   logic       vtx_bank;  // bank the input vertex goes to
-  logic       out_free, vtx_fire, pos_nan_ld, pos_nan_p, prim_done, proj_rdy, vp_wr;
+  logic       out_free, vtx_fire, pos_nan_a, pos_nan_b, pos_nan_p, prim_done, proj_rdy, vp_wr;
+  logic       nan_pj, nb_rb_todo, nb_bank;
   logic [4:0] smax;
-  logic [6:0] code_ld, or_next;
+  logic [6:0] code_mask, code_ld_a, code_ld_b, or_next;
   logic [2:0] pl_next;
   logic       pl_found;
 
@@ -599,10 +649,6 @@ module pa (
     pj_d        = pj_q;
     out_valid_d = out_valid_q;
     out_d       = out_q;
-    // pcache reads: vertices 0 (port a) and 1 (port b) with the addresses of IDLE, vertex 2
-    // (port a) with those of SLoad
-    pc_raddr_a_d = {vb_q.rd_bank, (state_q == SLoad) ? prim_i.s2 : prim_i.s0};
-    pc_raddr_b_d = {vb_q.rd_bank, prim_i.s1};
     prim_ready_o = 1'b0;
     prim_done    = 1'b0;
     vp_wr        = 1'b0;
@@ -634,9 +680,14 @@ module pa (
     end
 
     // ---- projector: phase 0 1/w, x/w + 1, 1 - y/w; phase 1 z/w, sx; phase 2 sy, z -> cache
+    nan_pj = 1'b0;
+    for (int c = 0; c < 4; c++) begin
+      nan_pj = nan_pj || ((pj_pos[c][30:23] == 8'hFF) && (pj_pos[c][22:0] != 23'd0));
+    end
     if (pj_go) begin
       unique case (pj_ph)
         2'd0: begin
+          pj_d.code   = {nan_pj, dout};
           pj_d.rhw    = rcp_y;
           pj_d.x_plus1   = add_y;
           pj_d.one_minus_y   = add2_y;
@@ -653,7 +704,7 @@ module pa (
         default: begin
           pc_we    = 1'b1;
           pc_waddr = {pj_q.bank, pj_q.slot};
-          pc_wdata = {pj_q.sx, fix_y, add2_y, pj_q.rhw};
+          pc_wdata = {pj_q.code, pj_q.sx, fix_y, add2_y, pj_q.rhw};
           vb_d.projected[pj_q.bank] = vb_q.projected[pj_q.bank] + 6'd1;
           pj_d.busy  = 1'b0;
           pj_d.phase    = 2'd0;
@@ -667,12 +718,16 @@ module pa (
     if (prim_i.s2 > smax) smax = prim_i.s2;
     proj_rdy = vb_q.busy[vb_q.rd_bank] && ({1'b0, smax} < vb_q.projected[vb_q.rd_bank]);
 
-    code_ld    = dout & {4'hF, !depth_clip_off, !depth_clip_off, 1'b1};
-    or_next    = seq_q.code_or | code_ld;
-    pos_nan_ld = 1'b0;
+    // LOAD's clip codes and NaN flags, from the projection cache (near and far masked when
+    // depth clipping is off)
+    code_mask  = {4'hF, !depth_clip_off, !depth_clip_off, 1'b1};
+    code_ld_a  = pcode_a[6:0] & code_mask;
+    code_ld_b  = pcode_b[6:0] & code_mask;
+    pos_nan_a  = pcode_a[7];
+    pos_nan_b  = pcode_b[7];
+    or_next    = seq_q.code_or | code_ld_a;
     pos_nan_p  = 1'b0;
     for (int c = 0; c < 4; c++) begin
-      pos_nan_ld = pos_nan_ld || ((ld_cv.a[c][30:23] == 8'hFF) && (ld_cv.a[c][22:0] != 23'd0));
       pos_nan_p  = pos_nan_p  || ((cv_a.a[c][30:23] == 8'hFF) && (cv_a.a[c][22:0] != 23'd0));
     end
 
@@ -707,7 +762,7 @@ module pa (
               pineda_pkg::FE_VP_ZMAX:   fe_d.vp_zmax    = prim_i.wr_val;
               pineda_pkg::FE_RASTER:    fe_d.raster  = prim_i.wr_val[3:0];
               pineda_pkg::FE_RT_BASE:   fe_d.rt_base  = prim_i.wr_val;
-              pineda_pkg::FE_RT_PITCH:  fe_d.rt_pitch = prim_i.wr_val[16:0];
+              pineda_pkg::FE_RT_PITCH:  fe_d.rt_pitch = prim_i.wr_val[18:0];
               pineda_pkg::FE_RT_SIZE:   fe_d.rt_size  = prim_i.wr_val;
               pineda_pkg::FE_SCISSOR_X: fe_d.scissor_x     = prim_i.wr_val;
               pineda_pkg::FE_SCISSOR_Y: fe_d.scissor_y     = prim_i.wr_val;
@@ -716,22 +771,17 @@ module pa (
               pineda_pkg::FE_DEPTH:       fe_d.depth       = prim_i.wr_val[6:0];
               pineda_pkg::FE_STENCIL:     fe_d.stencil     = prim_i.wr_val;
               pineda_pkg::FE_STENCIL_OPS: fe_d.stencil_ops = prim_i.wr_val;
+              pineda_pkg::FE_BLEND:       fe_d.blend       = prim_i.wr_val[30:0];
+              pineda_pkg::FE_BLEND_FACTOR: fe_d.blend_factor = prim_i.wr_val;
               default: ;
             endcase
             // a viewport write: derived values in SDer1, SDer2
             state_d = vp_wr ? SDer1 : SIdle;
           end else if (proj_rdy) begin
-            // LOAD, vertex 0
-            poly_we    = 1'b1;
-            poly_waddr = paddr(1'b0, 4'd0);
-            poly_wdata = {code_ld, CvW'(ld_cv)};
-            seq_d.flat_color  = ld_cv.color;
-            seq_d.code_and   = code_ld;
-            seq_d.code_or    = code_ld;
-            seq_d.pos_nan   = pos_nan_ld;
+            // LOAD, first clock: vertices 0 and 1 are read (banks A, B, cache a, b)
             seq_d.load_vtx     = 2'd1;
             seq_d.cur_buf   = 1'b0;
-            seq_d.vtx_idx     = 4'd1;           // EMIT's cv_a reads vertex 1 in the fast path
+            seq_d.vtx_idx     = 4'd1;
             state_d = SLoad;
           end
         end
@@ -746,23 +796,32 @@ module pa (
         state_d = SIdle;
       end
       SLoad: begin
-        // vertices 1 (load_vtx = 1) and 2 (load_vtx = 2)
-        poly_we    = 1'b1;
-        poly_waddr = paddr(1'b0, 4'(seq_q.load_vtx));
-        poly_wdata = {code_ld, CvW'(ld_cv)};
-        seq_d.code_and = seq_q.code_and & code_ld;
-        seq_d.code_or  = or_next;
-        seq_d.pos_nan = seq_q.pos_nan || pos_nan_ld;
         if (seq_q.load_vtx == 2'd1) begin
-          seq_d.fast_pv0 = pc_a;
-          seq_d.fast_pv1 = pc_b;
+          // vertices 0 (port a) and 1 (port b) are here: vertex 0 into the polygon buffer;
+          // vertex 2 is read on port a
+          poly_we    = 1'b1;
+          poly_waddr = paddr(1'b0, 4'd0);
+          poly_wdata = {code_ld_a, CvW'(va_cv)};
+          seq_d.flat_color = va_cv.color;
+          seq_d.code_and   = code_ld_a & code_ld_b;
+          seq_d.code_or    = code_ld_a | code_ld_b;
+          seq_d.pos_nan    = pos_nan_a || pos_nan_b;
+          seq_d.fast_pv0   = pc_a;
           seq_d.load_vtx   = 2'd2;
         end else begin
+          // vertex 2 is here (port a; port b still holds vertex 1): vertex 1 into the polygon
+          // buffer, the decision
+          poly_we    = 1'b1;
+          poly_waddr = paddr(1'b0, 4'd1);
+          poly_wdata = {code_ld_b, CvW'(vb_cv)};
+          seq_d.code_and = seq_q.code_and & code_ld_a;
+          seq_d.code_or  = or_next;
+          seq_d.pos_nan  = seq_q.pos_nan || pos_nan_a;
           seq_d.cur_buf = 1'b0;
           seq_d.poly_len   = 4'd3;
           seq_d.out_len   = 4'd0;
           seq_d.phase  = 3'd0;
-          if (seq_q.pos_nan || pos_nan_ld || ((seq_q.code_and & code_ld) != 7'd0)) begin
+          if (seq_q.pos_nan || pos_nan_a || ((seq_q.code_and & code_ld_a) != 7'd0)) begin
             prim_done = 1'b1;         // NaN or rejected
           end else if (or_next == 7'd0) begin
             // fast path: not clipped, the cached projections; waits here for the output
@@ -775,14 +834,22 @@ module pa (
               prim_done = 1'b1;
             end
           end else begin
+            // the slow path: vertex 2 into the polygon buffer first (SLoadW)
             seq_d.vtx_idx     = 4'd0;
-            state_d = SClip;
+            state_d = SLoadW;
             seq_d.plane    = 3'd0;
             for (int p = 6; p >= 0; p--) begin
               if (or_next[p]) seq_d.plane = 3'(p);
             end
           end
         end
+      end
+      SLoadW: begin
+        // vertex 2, still on port a (read again with the same address in SLoad)
+        poly_we    = 1'b1;
+        poly_waddr = paddr(1'b0, 4'd2);
+        poly_wdata = {code_ld_a, CvW'(va_cv)};
+        state_d    = SClip;
       end
       SClip: begin
         // edge (i, ib): copy A when inside; a crossing edge goes through INT
@@ -953,6 +1020,19 @@ module pa (
       pj_d.phase   = 2'd0;
     end
 
+    // Bank P is read every clock at the word the projector works on in the next clock: the
+    // same choice as pj_bank / pj_slot, made on the next-state values. The read returns the
+    // word as it was before this clock's write; a write to that word goes to the bypass.
+    nb_rb_todo = vb_d.projected[vb_d.rd_bank] < vb_d.loaded[vb_d.rd_bank];
+    if (pj_d.busy) begin
+      nb_bank = pj_d.bank;
+    end else begin
+      nb_bank = nb_rb_todo ? vb_d.rd_bank : !vb_d.rd_bank;
+    end
+    pj_raddr  = {nb_bank, pj_d.busy ? pj_d.slot : vb_d.projected[nb_bank][4:0]};
+    byp_d     = vb_we && (vb_waddr == pj_raddr);
+    byp_pos_d = vb_wdata.a[3:0];
+
     out_valid_o = out_valid_q;
     out_o       = out_q;
     idle_o      = (state_q == SIdle) && !out_valid_q && (vb_q.busy == 2'b00) && !pj_any;
@@ -971,11 +1051,14 @@ module pa (
       fe_q.scissor_y <= pineda_pkg::FE_SCISSOR_Y_RESET;
       fe_q.stencil     <= pineda_pkg::FE_STENCIL_RESET;
       fe_q.stencil_ops <= pineda_pkg::FE_STENCIL_OPS_RESET;
+      fe_q.blend       <= 31'(pineda_pkg::FE_BLEND_RESET);
+      fe_q.blend_factor <= pineda_pkg::FE_BLEND_FACTOR_RESET;
       vb_q           <= '0;
       seq_q          <= '0;
       pj_q           <= '0;
       out_valid_q    <= 1'b0;
       out_q          <= '0;
+      byp_q          <= 1'b0;
     end else begin
       state_q     <= state_d;
       fe_q        <= fe_d;
@@ -984,6 +1067,7 @@ module pa (
       pj_q        <= pj_d;
       out_valid_q <= out_valid_d;
       out_q       <= out_d;
+      byp_q       <= byp_d;
     end
   end
 
@@ -995,16 +1079,15 @@ module pa (
 
   // Storage arrays (written one entry per clock, no reset).
   always_ff @(posedge clk_i) begin
-    if (vb_we) vbuf_q[vb_waddr] <= CvW'(vb_wdata);
     if (poly_we) poly_q[poly_waddr] <= poly_wdata;
     if (proj_we) proj_q[proj_waddr] <= proj_wdata;
-    if (pc_we) pcache_q[pc_waddr] <= pc_wdata;
-    pc_raddr_a_q <= pc_raddr_a_d;
-    pc_raddr_b_q <= pc_raddr_b_d;
+    byp_pos_q <= byp_pos_d;
   end
 
 `ifndef SYNTHESIS
   // Invariants the sequencer and the projector rely on.
+  logic [5:0] pj_raddr_q;   // bank P's read address of the previous clock
+  always_ff @(posedge clk_i) pj_raddr_q <= pj_raddr;
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       OutStable: assert (!(out_valid_q && !out_ready_i) || (out_valid_d && out_d == out_q))
@@ -1031,6 +1114,18 @@ module pa (
                                     {1'b0, prim_i.s1} < vb_q.loaded[vb_q.rd_bank] &&
                                     {1'b0, prim_i.s2} < vb_q.loaded[vb_q.rd_bank]))
         else $error("pa: triangle reads a slot not loaded in bank %0d", vb_q.rd_bank);
+      // LOAD's registered reads (banks A, B, issued in IDLE and SLoad, used until SLoadW) see the
+      // triangle's vertices: nothing writes the read bank's slots of the triangle meanwhile.
+      LoadSlotsNotWritten: assert (!(vb_we && (state_q == SLoad || state_q == SLoadW) &&
+                                     vb_waddr[5] == vb_q.rd_bank &&
+                                     (vb_waddr[4:0] == prim_i.s0 || vb_waddr[4:0] == prim_i.s1 ||
+                                      vb_waddr[4:0] == prim_i.s2)))
+        else $error("pa: a triangle's slot %0d of bank %0d written during its LOAD",
+                    vb_waddr[4:0], vb_q.rd_bank);
+      // The projector's read of bank P (issued the clock before with pj_raddr) is of the word
+      // it works on.
+      ProjectorReadAddress: assert (!pj_go || pj_raddr_q == {pj_bank, pj_slot})
+        else $error("pa: projector reads word %0d, works on %0d", pj_raddr_q, {pj_bank, pj_slot});
     end
   end
 `endif

@@ -269,6 +269,7 @@ module coarse_raster #(
     tile.tri_id = cur_q.tri_id;
     tile.front  = cur_q.front;
     tile.ds     = cur_q.ds;
+    tile.om     = cur_q.om;
     tile.zp.a   = cur_q.zp.a;
     tile.zp.b   = cur_q.zp.b;
     tile.zp.c   = zt_q;

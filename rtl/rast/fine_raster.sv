@@ -294,6 +294,7 @@ module fine_raster #(
     quad.tri_id = tile_q.tri_id;
     quad.front  = tile_q.front;
     quad.ds     = tile_q.ds;
+    quad.om     = tile_q.om;
     if (tok_q) begin
       quad     = '0;  // end-of-pipe token
       quad.eop = 1'b1;

@@ -2,7 +2,7 @@
 // raster_array: NumRast rasterizers (coarse + fine) behind one setup and in front of one pixel
 // writer (docs/architecture.md "Several rasterizers", numerics.md §4.3).
 //
-//   setup_pkt -> rast_dist -> [FIFO -> coarse_raster r -> throttle -> fine_raster r] x NumRast
+//   setup_pkt -> rast_dist -> [FIFO -> coarse_raster r -> throttle -> hiz r -> fine_raster r] x NumRast
 //             -> quad_merge -> quad_pkt
 //
 // Rasterizer r owns the interleaved raster tiles of numerics §4.3 and walks only those;
@@ -24,6 +24,13 @@ module raster_array #(
   output logic                            in_ready_o,
   input  pineda_pkg::setup_pkt_t          in_i,
   input  logic                            throttle_i,
+  // depth clears for the Hi-Z of every rasterizer (docs/depth.md §5, §6)
+  input  logic                            hiz_clear_valid_i,
+  output logic                            hiz_clear_ready_o,
+  input  pineda_pkg::clear_pkt_t          hiz_clear_i,
+  // per rasterizer, per cycle: a Hi-Z decision tested a tile / rejected it (perf counters)
+  output logic [NumRast-1:0]              hiz_tested_o,
+  output logic [NumRast-1:0]              hiz_rejected_o,
   output logic                            out_valid_o,
   input  logic                            out_ready_i,
   output pineda_pkg::quad_pkt_t           out_o,
@@ -56,6 +63,26 @@ module raster_array #(
   logic [NumRast-1:0]             q_valid, q_ready, q_idle;
   logic [NumRast-1:0][QuadW-1:0]  q_pkt;
   logic                           m_idle;
+  // HIZ outputs, clear fork
+  logic [NumRast-1:0]             h_valid, h_ready, h_idle;
+  logic [NumRast-1:0]             hc_valid, hc_ready, hc_done_q, hc_done_d;
+  logic                           hc_all;
+
+  always_comb begin
+    hc_valid          = {NumRast{hiz_clear_valid_i}} & ~hc_done_q;
+    hc_all            = &(hc_done_q | hc_ready);
+    hiz_clear_ready_o = hiz_clear_valid_i && hc_all;
+    hc_done_d         = hc_done_q | hc_ready;
+    if (hiz_clear_ready_o) hc_done_d = '0;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      hc_done_q <= '0;
+    end else begin
+      hc_done_q <= hc_done_d;
+    end
+  end
 
   if (NumRast == 1) begin : g_single
     assign in_ready_o = f_ready[0];
@@ -82,7 +109,7 @@ module raster_array #(
 
   for (genvar r = 0; r < NumRast; r++) begin : g_rast
     pineda_pkg::setup_pkt_t c_in;
-    pineda_pkg::tile_pkt_t  c_out, t_out;
+    pineda_pkg::tile_pkt_t  c_out, t_out, h_out;
     pineda_pkg::quad_pkt_t  q_out;
     logic                   t_valid, t_ready, f_idle;
 
@@ -143,12 +170,29 @@ module raster_array #(
     assign tap_tile_ready_o[r] = t_ready;
     assign tap_tile_o[r]       = t_out;
 
+    hiz u_hiz (
+      .clk_i,
+      .rst_ni,
+      .in_valid_i    (t_valid),
+      .in_ready_o    (t_ready),
+      .in_i          (t_out),
+      .out_valid_o   (h_valid[r]),
+      .out_ready_i   (h_ready[r]),
+      .out_o         (h_out),
+      .clear_valid_i (hc_valid[r]),
+      .clear_ready_o (hc_ready[r]),
+      .clear_i       (hiz_clear_i),
+      .tested_o      (hiz_tested_o[r]),
+      .rejected_o    (hiz_rejected_o[r]),
+      .idle_o        (h_idle[r])
+    );
+
     fine_raster u_fine (
       .clk_i,
       .rst_ni,
-      .in_valid_i  (t_valid),
-      .in_ready_o  (t_ready),
-      .in_i        (t_out),
+      .in_valid_i  (h_valid[r]),
+      .in_ready_o  (h_ready[r]),
+      .in_i        (h_out),
       .out_valid_o (q_valid[r]),
       .out_ready_i (q_ready[r]),
       .out_o       (q_out),
@@ -156,7 +200,7 @@ module raster_array #(
     );
     assign q_pkt[r]  = q_out;
     assign q_idle[r] = f_idle;
-    assign busy_o[r] = !f_empty[r] || !c_idle[r] || !f_idle || c_valid[r];
+    assign busy_o[r] = !f_empty[r] || !c_idle[r] || !h_idle[r] || !f_idle || c_valid[r];
   end
 
   if (NumRast == 1) begin : g_direct
@@ -184,8 +228,8 @@ module raster_array #(
   assign coarse0_ready_o = c_ready[0];
   assign coarse0_idle_o  = c_idle[0];
   assign fine_idle_o     = (&q_idle) && m_idle;
-  assign idle_o          = (&f_empty) && (&c_idle) && (&q_idle) && m_idle &&
-                           !(|d_valid) && !(|c_valid) && !(|q_valid);
+  assign idle_o          = (&f_empty) && (&c_idle) && (&h_idle) && (&q_idle) && m_idle &&
+                           !(|d_valid) && !(|c_valid) && !(|h_valid) && !(|q_valid);
 
   // Used by the distributor's FIFOs only (NumRast > 1).
   logic unused_sig;

@@ -52,6 +52,7 @@ module setup #(
     logic [31:0]            tri_id;
     logic                   front;
     pineda_pkg::ds_state_t  ds;
+    pineda_pkg::om_state_t  om;
     logic [23:0]            zlo, zhi;
     logic [pineda_pkg::ZGRAD_W-1:0] za, zb;  // depth gradients
     logic [pineda_pkg::ZREF_W-1:0]  z0;      // depth at v0
@@ -251,6 +252,7 @@ module setup #(
     a_in.tri_id = tri_a.tri_id;
     a_in.front  = tri_a.front;
     a_in.ds     = tri_a.ds;
+    a_in.om     = tri_a.om;
     a_in.zlo    = tri_a.zlo;
     a_in.zhi    = tri_a.zhi;
     a_in.za     = a_za;
@@ -349,6 +351,7 @@ module setup #(
     b_new.zhi   = a_q.zhi;
     b_new.front = a_q.front;
     b_new.ds    = a_q.ds;
+    b_new.om    = a_q.om;
     if (a_q.eop) begin
       b_new     = '0;  // end-of-pipe token
       b_new.eop = 1'b1;

@@ -171,6 +171,9 @@ module pineda_top #(
   logic        fill_valid, fill_ready, dma_fill_valid, dma_fill_ready;
   logic        zs_clear_valid, zs_clear_ready, zs_fast_clear;
   assign zs_fast_clear = 1'b1;
+  // CP -> HIZ of every rasterizer: every depth clear, before its fill or fast clear.
+  logic        hiz_clear_valid, hiz_clear_ready;
+  logic [NumRast-1:0] hiz_tested, hiz_rejected;
 
   // ---------------------------------------------------------------------------------------------
   // Units
@@ -210,6 +213,8 @@ module pineda_top #(
     .zs_clear_valid_o(zs_clear_valid),
     .zs_clear_ready_i(zs_clear_ready),
     .zs_fast_clear_i (zs_fast_clear),
+    .hiz_clear_valid_o(hiz_clear_valid),
+    .hiz_clear_ready_i(hiz_clear_ready),
     .eop_done_valid_i(eop_done_valid),
     .eop_done_ready_o(eop_done_ready),
     .pipe_idle_i     (pipe_idle),
@@ -363,6 +368,7 @@ module pineda_top #(
       end
       tri_in.front  = tap_pa_tri_o.front;
       tri_in.ds     = tap_pa_tri_o.ds;
+      tri_in.om     = tap_pa_tri_o.om;
       tri_in.zlo    = tap_pa_tri_o.zlo;
       tri_in.zhi    = tap_pa_tri_o.zhi;
     end
@@ -409,6 +415,11 @@ module pineda_top #(
     .in_ready_o       (tap_setup_tri_ready_o),
     .in_i             (tap_setup_tri_o),
     .throttle_i       (throttle_i[pineda_pkg::BOUNDARY_COARSE_TILE]),
+    .hiz_clear_valid_i(hiz_clear_valid),
+    .hiz_clear_ready_o(hiz_clear_ready),
+    .hiz_clear_i      (clear_pkt),
+    .hiz_tested_o     (hiz_tested),
+    .hiz_rejected_o   (hiz_rejected),
     .out_valid_o      (fine_valid),
     .out_ready_i      (fine_ready),
     .out_o            (fine_quad),
@@ -587,8 +598,20 @@ module pineda_top #(
   logic unused_pw_idle;  // quiet && clean: the perf counters want quiet && no line write offered
   assign unused_pw_idle = pw_idle ^ zs_idle;
 
+  // Event counters: Hi-Z tiles tested and rejected this cycle (every rasterizer).
+  logic [pineda_pkg::NUM_PERF_EVENTS-1:0][2:0] perf_ev;
+  always_comb begin
+    perf_ev = '0;
+    for (int unsigned r = 0; r < NumRast; r++) begin
+      perf_ev[0] = perf_ev[0] + 3'(hiz_tested[r]);
+      perf_ev[1] = perf_ev[1] + 3'(hiz_rejected[r]);
+    end
+  end
+
   perf_counters #(
-    .NumUnits(7)
+    .NumUnits (7),
+    .NumEvents(pineda_pkg::NUM_PERF_EVENTS),
+    .EvW      (3)
   ) u_perf (
     .clk_i,
     .rst_ni,
@@ -596,6 +619,7 @@ module pineda_top #(
     .out_ready_i ({zs_ready, pw_ready,  fine_ready,  coarse_ready,  setup_ready,  ia_ready,  cp_ready}),
     // PW, ZS: dirty lines resting in a cache are not work (contract §6).
     .idle_i      ({zs_quiet, pw_quiet && !pw_valid, fine_idle, coarse_idle, setup_idle, ia_idle, cp_idle}),
+    .ev_cnt_i    (perf_ev),
     .rd_addr_i   (perf_idx),
     .rd_data_o   (perf_rdata)
   );

@@ -64,6 +64,7 @@ class CpBench {
     dut_->fill_ready_i = 1;
     dut_->zs_clear_ready_i = 1;
     dut_->zs_fast_clear_i = 0;
+    dut_->hiz_clear_ready_i = 1;
     drv_.reset();
   }
 
@@ -72,6 +73,7 @@ class CpBench {
   std::vector<model::CopyJob> copies;
   std::vector<ClearPkt> clears;
   std::vector<bool> clear_zs;  // per clear: went to ZS (else the DMA fill)
+  std::vector<ClearPkt> hiz_clears;  // depth clears taken by HIZ (each before its fill / ZS packet)
   bool zs_fast_clear = false;
   std::vector<model::HostAction> actions;
   size_t next_action = 0;
@@ -163,6 +165,7 @@ class CpBench {
     dut_->fill_ready_i = dma_busy_ == 0;
     dut_->zs_clear_ready_i = u(rng_) >= stall_;
     dut_->zs_fast_clear_i = zs_fast_clear;
+    dut_->hiz_clear_ready_i = u(rng_) >= stall_;
     dut_->mem_req_ready_i = dram_.req_ready();
     dut_->mem_rsp_valid_i = dram_.rsp_valid();
     tb::pack_sig(dram_.rsp(), dut_->mem_rsp_i);
@@ -179,9 +182,22 @@ class CpBench {
       err_ = "a CLEAR offered before the pipeline and the DMA are idle";
     }
     if (dut_->fill_valid_o && dut_->zs_clear_valid_o) err_ = "a CLEAR offered to the DMA and ZS at once";
+    const bool hiz_fire = dut_->hiz_clear_valid_o && dut_->hiz_clear_ready_i;
+    if (dut_->hiz_clear_valid_o && !(dut_->pipe_idle_i && dut_->dma_idle_i)) {
+      err_ = "a depth CLEAR offered to HIZ before the pipeline and the DMA are idle";
+    }
+    if (dut_->hiz_clear_valid_o && (dut_->fill_valid_o || dut_->zs_clear_valid_o)) {
+      err_ = "a CLEAR offered to HIZ and the DMA or ZS at once";
+    }
+    if (hiz_fire) hiz_clears.push_back(tb::unpack_sig<ClearPkt>(dut_->clear_o));
     if (fill_fire || zs_fire) {
       clears.push_back(tb::unpack_sig<ClearPkt>(dut_->clear_o));
       clear_zs.push_back(zs_fire);
+      // A depth clear reaches HIZ first (exactly once); any other clear never does.
+      const size_t depth_clears = static_cast<size_t>(
+          std::count_if(clears.begin(), clears.end(), [](const ClearPkt& c) { return c.depth != 0; }));
+      if (hiz_clears.size() != depth_clears) err_ = "a depth CLEAR not sent to HIZ first (or a colour one sent)";
+      if (clears.back().depth && !(hiz_clears.back() == clears.back())) err_ = "HIZ got another CLEAR payload";
     }
     if (fill_fire) dma_busy_ = static_cast<uint32_t>(rng_() % 40);
     const bool eop_fire = dut_->eop_done_valid_i && dut_->eop_done_ready_o;
@@ -208,7 +224,7 @@ class CpBench {
     ++cycles;
     drv_.edge();
     dram_.clock(req_fire, req, rsp_fire);
-    return out_fire || fe_fire || req_fire || rsp_fire || copy_fire || eop_fire || fill_fire || zs_fire;
+    return out_fire || fe_fire || req_fire || rsp_fire || copy_fire || eop_fire || fill_fire || zs_fire || hiz_fire;
   }
 
   Memory& mem_;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // RTL vs model: hierarchical Z (rtl/hiz/hiz.sv vs cpp_model/hiz), random scenes with depth
-// clears between the tiles, random input gaps and output back-pressure.
+// clears between the tiles (values 1.0, 0.0 and random), LESS- and GREATER-mostly phases, random
+// input gaps and output back-pressure.
 #define CATCH_CONFIG_MAIN
 #include "Vhiz.h"
 #include "fp32.h"
@@ -43,7 +44,7 @@ TEST_CASE("hiz: tiles of random depth scenes with clears, random stalls") {
       e.c.rect.y0 = g.chance(0.5) ? 0 : y0;
       e.c.rect.x1 = g.chance(0.5) ? 512 : g.range(static_cast<int64_t>(e.c.rect.x0) + 1, 512);
       e.c.rect.y1 = g.chance(0.5) ? 512 : g.range(static_cast<int64_t>(e.c.rect.y0) + 1, 512);
-      e.c.value = g.chance(0.5) ? DEPTH_MAX : g.range(0, DEPTH_MAX);
+      e.c.value = g.chance(0.35) ? DEPTH_MAX : g.chance(0.5) ? 0 : g.range(0, DEPTH_MAX);
       e.c = e.c.canonical();
       hiz.clear(e.c);
       ev.push_back(e);
@@ -73,7 +74,11 @@ TEST_CASE("hiz: tiles of random depth scenes with clears, random stalls") {
     tri.ds.hiz = g.chance(0.9) ? 1 : 0;
     tri.ds.s_enable = g.chance(0.05) ? 1 : 0;
     tri.ds.late_z = g.chance(0.05) ? 1 : 0;
-    tri.ds.z_func = g.chance(0.99) ? (g.chance(0.5) ? CMP_LESS : CMP_LESS_EQUAL) : g.range(0, 7);
+    // Phases of LESS-mostly and GREATER-mostly work (both directions, and their changes).
+    const bool gdir = (i / 300) % 2 == 1;
+    tri.ds.z_func = g.chance(0.99) ? (gdir ? (g.chance(0.5) ? CMP_GREATER : CMP_GREATER_EQUAL)
+                                           : (g.chance(0.5) ? CMP_LESS : CMP_LESS_EQUAL))
+                                   : g.range(0, 7);
     if (auto s = setup.process(tri.canonical())) {
       for (const auto& t : coarse.process(*s)) {
         Event e;

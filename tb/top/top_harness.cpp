@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "top_harness.h"
 
+#include <unordered_map>
+
 #include <sstream>
 #include <type_traits>
 
@@ -53,6 +55,19 @@ struct TopHarness::Taps {
   PerBoundary<BoundaryTap> tap;
   std::vector<MemLineReq> pw_expected;     // FROM_RTL: grows with the merged quads
   model::PixelWriter pw_model;             // FROM_RTL: the colour cache fed the RTL's quad order
+  // FROM_RTL fills (blended quads): memory as the RTL's fill will see it = memory overlaid with
+  // the line writes the model cache has emitted since its last flush (the RTL cache lags the tap,
+  // so none of them may have reached memory yet). Dropped at each flush: PW takes no quad until
+  // it is clean, and other writers (CLEAR, COPY) only run then.
+  std::unordered_map<uint32_t, uint32_t> pw_overlay;
+  void pw_emit(const MemLineReq& r) {
+    pw_expected.push_back(r);
+    if (!r.we) return;
+    const uint32_t base = static_cast<uint32_t>(r.addr) & ~63u;
+    for (uint32_t k = 0; k < 16; ++k) {
+      if ((r.be >> (4 * k)) & 0xFu) pw_overlay[base + 4 * k] = static_cast<uint32_t>(r.wdata[k].data);
+    }
+  }
   std::string report;  // first failure
   bool failed = false;
 };
@@ -123,7 +138,15 @@ void TopHarness::on_tap(Traits, uint32_t lane, const Pkt& pkt) {
     }
     // FROM_RTL: the model pixel writer's writes for the quads in the order the RTL merged them
     // (PW's input: the quads ZS let through).
-    if (kNumRast > 1 && Traits::id == Boundary::ZS_QUAD) t.pw_model.process(pkt, [&t](const MemLineReq& r) { t.pw_expected.push_back(r); });
+    if (kNumRast > 1 && Traits::id == Boundary::ZS_QUAD) {
+      t.pw_model.process(
+          pkt, [&t](const MemLineReq& r) { t.pw_emit(r); },
+          [this, &t](uint32_t a) {
+            const auto it = t.pw_overlay.find(a);
+            return it != t.pw_overlay.end() ? it->second : mem_.read32(a);
+          });
+      if (pkt.eop) t.pw_overlay.clear();
+    }
   } else {
     check(lanes[lane]);
   }
@@ -172,7 +195,8 @@ void TopHarness::tick() {
     });
     // PW writes back its colour cache (a COPY, the host's flush): so does the model's copy.
     if (kNumRast > 1 && top_.pw_flushing_o) {
-      taps_->pw_model.flush([this](const MemLineReq& r) { taps_->pw_expected.push_back(r); });
+      taps_->pw_model.flush([this](const MemLineReq& r) { taps_->pw_emit(r); });
+      taps_->pw_overlay.clear();
     }
     for (uint32_t r = 0; r < kNumRast; ++r) rast_busy_[r] += (top_.rast_busy_o >> r) & 1u;
     fe_busy_ += top_.fe_busy_o;
