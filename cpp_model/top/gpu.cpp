@@ -238,7 +238,6 @@ RunResult Gpu::run(uint64_t max_dwords) {
       stats_.bytes_copied = dma_.bytes_copied();
     }
     if (auto c = cp_.take_clear()) {
-      flush_pixels();  // like a COPY: every earlier pixel in memory first
       // Every depth clear resets the Hi-Z of every rasterizer first (the RTL's hiz_clear_*).
       if (c->depth) {
         for (auto& h : hiz_) h.clear(*c);
@@ -248,6 +247,9 @@ RunResult Gpu::run(uint64_t max_dwords) {
         // holds what the DMA fill would have written.
         zs_.clear(*c, mem_);
       } else {
+        // A DMA fill, like a COPY: PW is flushed first (pineda_top's pw_flush on fill_valid).
+        // A fast clear goes to ZS alone: PW keeps its lines, as in the RTL.
+        flush_pixels();
         dma_.fill(*c, mem_, [this] { poll_abort(); });
       }
       ++stats_.clears;
