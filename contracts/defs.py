@@ -94,7 +94,7 @@ class Struct(NamedTuple):
 
 # ----------------------------------------------------------------------------- constants
 # Values are ints; sv_width is given where SV wants a typed constant (compared with a field).
-CONTRACT_VERSION = 11  # bumped whenever any packet, encoding or register changes
+CONTRACT_VERSION = 12  # bumped whenever any packet, encoding or register changes
 FP32_ONE = 0x3F800000
 CONSTANTS = [
     Const("CONTRACT_VERSION", CONTRACT_VERSION, "bumped whenever any packet, encoding or register changes"),
@@ -128,7 +128,7 @@ CONSTANTS = [
     Const("VTX_BATCH_TRIS", 64, "triangles per batch at most (a batch closes after this many; the triangle FIFO in front of PA holds one batch)"),
     Const("INDEX_CUT_16", 0xFFFF, "16-bit strip-cut index"),
     Const("INDEX_CUT_32", 0xFFFFFFFF, "32-bit strip-cut index"),
-    Const("FE_STATE_END", 64, "SET_STATE indices [NUM_STATE, FE_STATE_END) are front-end state, sent down the front end as writes"),
+    Const("FE_STATE_END", 96, "SET_STATE indices [NUM_STATE, FE_STATE_END) are front-end state, sent down the front end as writes"),
     # Depth plane (docs/numerics.md section 9): fixed point in units of 2^-Z_FRAC D24 LSB
     Const("Z_FRAC", 16, "fraction bits of the depth plane (units of 2^-16 D24 LSB)"),
     Const("ZGRAD_W", 33, "depth plane gradient width: dZ per 1/256 px, |a|, |b| <= 2^32 - 1 (saturated)"),

@@ -13,12 +13,14 @@ namespace pineda::rt {
 
 namespace {
 constexpr uint32_t kStateUsed = 7;  // SET_STATE indices the pre-transformed draw uses: VB_BASE .. SCISSOR_Y
-constexpr uint64_t kPretransformedMask = (1ull << kStateUsed) - 1;
-constexpr uint64_t kFeMask = ~((1ull << NUM_STATE) - 1);  // [NUM_STATE, FE_STATE_END = 64)
-static_assert(FE_STATE_END == 64, "the state masks are 64-bit");
-
-constexpr uint64_t bit(uint32_t i) { return 1ull << i; }
-constexpr uint64_t bits(uint32_t first, uint32_t n) { return ((n >= 64 ? 0ull : 1ull << n) - 1) << first; }
+StateMask bits(uint32_t first, uint32_t n) {
+  StateMask m;
+  for (uint32_t i = first; i < first + n && i < FE_STATE_END; ++i) m.set(i);
+  return m;
+}
+StateMask bit(uint32_t i) { return bits(i, 1); }
+const StateMask kPretransformedMask = bits(0, kStateUsed);
+const StateMask kFeMask = bits(NUM_STATE, FE_STATE_END - NUM_STATE);  // [NUM_STATE, FE_STATE_END)
 
 }  // namespace
 
@@ -309,7 +311,7 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
 
   // What the hardware must hold for this draw, at the indices of `used`.
   HwState d = hw_;
-  uint64_t used = 0;
+  StateMask used;
   for (uint32_t slot = 0; slot < NUM_VERTEX_SLOTS; ++slot) {
     if (!api_.layout.uses_slot(slot)) continue;  // a slot the layout does not read: left as it is
     const VertexBufferBinding& b = api_.vbs[slot];
@@ -486,7 +488,7 @@ void Context::emit_reset_state() {
   emit_state_runs(def, kFeMask);
 }
 
-void Context::forget_state(uint64_t written) { known_ &= ~(kPretransformedMask | written); }
+void Context::forget_state(const StateMask& written) { known_ &= ~(kPretransformedMask | written); }
 
 void Context::emit_pretransformed_state() {
   HwState d = hw_;
@@ -499,7 +501,7 @@ void Context::emit_pretransformed_state() {
   d[ST_SCISSOR_Y] = api_.scissor_y;
   uint32_t first = kStateUsed, last = 0;
   for (uint32_t i = 0; i < kStateUsed; ++i) {
-    if (!(known_ & bit(i)) || d[i] != hw_[i]) {
+    if (!known_[i] || d[i] != hw_[i]) {
       first = std::min(first, i);
       last = i;
     }
@@ -507,23 +509,23 @@ void Context::emit_pretransformed_state() {
   if (first != kStateUsed) emit_state_run(d, first, last);
 }
 
-size_t Context::state_dwords(const HwState& desired, uint64_t used) const {
+size_t Context::state_dwords(const HwState& desired, const StateMask& used) const {
   size_t n = 0;
   bool in_run = false;
   for (uint32_t i = 0; i < FE_STATE_END; ++i) {
-    const bool dirty = (used & bit(i)) && (!(known_ & bit(i)) || desired[i] != hw_[i]);
+    const bool dirty = used[i] && (!known_[i] || desired[i] != hw_[i]);
     if (dirty) n += in_run ? 1 : 2;
     in_run = dirty;
   }
   return n;
 }
 
-void Context::emit_state_runs(const HwState& desired, uint64_t used) {
+void Context::emit_state_runs(const HwState& desired, const StateMask& used) {
   // Each front-end register written travels down the front end as a state write, so only the
   // registers that change are written: one SET_STATE per run of them.
   uint32_t i = 0;
   while (i < FE_STATE_END) {
-    auto dirty = [&](uint32_t k) { return (used & bit(k)) && (!(known_ & bit(k)) || desired[k] != hw_[k]); };
+    auto dirty = [&](uint32_t k) { return used[k] && (!known_[k] || desired[k] != hw_[k]); };
     if (!dirty(i)) {
       ++i;
       continue;

@@ -24,8 +24,8 @@ void DeferredContext::begin_list() {
   tail_call_pos_ = SIZE_MAX;
   cw_.clear();
   hw_ = default_hw_state();
-  known_ = ~0ull;
-  written_ = 0;
+  known_.set();
+  written_.reset();
 }
 
 void DeferredContext::set_oom(const std::string& why) {

@@ -93,7 +93,7 @@ void CommandList::reset() {
   fences_.clear();
   refs_ = 1;
   depth_ = 1;
-  state_written_ = 0;
+  state_written_.reset();
   gpu_copy_ = {};
   uploaded_.clear();
   last_use_ = 0;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <bitset>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -423,6 +424,7 @@ struct ApiState {
 // Every SET_STATE index the runtime shadows: the pre-transformed path's ST_* state [0, NUM_STATE) and the front-end
 // state [NUM_STATE, FE_STATE_END).
 using HwState = std::array<uint32_t, FE_STATE_END>;
+using StateMask = std::bitset<FE_STATE_END>;  // bit i: SET_STATE index i
 
 // Shared by immediate and deferred contexts: state setters, draw encoding.
 class Context {
@@ -544,8 +546,8 @@ class Context {
   void emit_pretransformed_state();
   // The state a front-end draw needs, `desired` at the indices of `used`: one SET_STATE per run of
   // registers that differ from (or are not known to be) what the hardware holds.
-  size_t state_dwords(const HwState& desired, uint64_t used) const;
-  void emit_state_runs(const HwState& desired, uint64_t used);
+  size_t state_dwords(const HwState& desired, const StateMask& used) const;
+  void emit_state_runs(const HwState& desired, const StateMask& used);
   // One SET_STATE of desired[first..last]; the hardware holds them from now on.
   void emit_state_run(const HwState& desired, uint32_t first, uint32_t last);
   Result draw_fe(const char* what, bool indexed, uint32_t first, uint32_t count, uint32_t base_vertex,
@@ -555,7 +557,7 @@ class Context {
   size_t reset_state_dwords() const;
   void emit_reset_state();
   // After a command list that wrote the registers of `written` (and the ST_* registers, always).
-  void forget_state(uint64_t written);
+  void forget_state(const StateMask& written);
   Result check_copy(Resource* dst, uint32_t dst_offset, Resource* src, uint32_t src_offset, uint32_t bytes);
   // One OP_CLEAR of `r` (rect clipped to it), `flags` = CLEAR_COLOR or CLEAR_DEPTH | CLEAR_STENCIL bits.
   Result encode_clear(const char* what, Resource* r, uint32_t flags, uint32_t value, const ClearRect& rect);
@@ -566,8 +568,8 @@ class Context {
   ApiState api_;
   CommandWriter cw_;
   HwState hw_{};            // what the hardware holds after the recorded commands
-  uint64_t known_ = ~0ull;  // bit i: hw_[i] is known
-  uint64_t written_ = 0;    // bit i: register i written by SET_STATE since the recording began (lists)
+  StateMask known_ = StateMask().set();  // bit i: hw_[i] is known
+  StateMask written_;                    // bit i: register i written by SET_STATE since the recording began (lists)
   std::string err_;
 };
 
@@ -690,7 +692,7 @@ class CommandList {
   std::vector<Fence*> fences_;        // fences it signals or waits on, one reference each
   std::atomic<int> refs_{1};
   uint32_t depth_ = 1;
-  uint64_t state_written_ = 0;     // SET_STATE indices it (or a list it runs) writes
+  StateMask state_written_;        // SET_STATE indices it (or a list it runs) writes
   Allocation gpu_copy_;            // uploaded dwords for CALL
   std::vector<uint32_t> uploaded_; // patched dwords in gpu_copy_
   uint64_t last_use_ = 0;          // fence of the last execution

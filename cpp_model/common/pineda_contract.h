@@ -12,7 +12,7 @@
 
 namespace pineda {
 
-constexpr uint32_t CONTRACT_VERSION = 11u;  // bumped whenever any packet, encoding or register changes
+constexpr uint32_t CONTRACT_VERSION = 12u;  // bumped whenever any packet, encoding or register changes
 constexpr uint32_t COORD_W = 24u;  // snapped coordinate width: signed 16.8 fixed point
 constexpr uint32_t COORD_FRAC = 8u;  // fractional bits of a snapped coordinate
 constexpr uint32_t DELTA_W = 25u;  // edge coefficient width (difference of two COORD_W values)
@@ -40,7 +40,7 @@ constexpr uint32_t VTX_BATCH_SLOTS = 32u;  // vertices per batch (vertex cache t
 constexpr uint32_t VTX_BATCH_TRIS = 64u;  // triangles per batch at most (a batch closes after this many; the triangle FIFO in front of PA holds one batch)
 constexpr uint32_t INDEX_CUT_16 = 65535u;  // 16-bit strip-cut index
 constexpr uint32_t INDEX_CUT_32 = 4294967295u;  // 32-bit strip-cut index
-constexpr uint32_t FE_STATE_END = 64u;  // SET_STATE indices [NUM_STATE, FE_STATE_END) are front-end state, sent down the front end as writes
+constexpr uint32_t FE_STATE_END = 96u;  // SET_STATE indices [NUM_STATE, FE_STATE_END) are front-end state, sent down the front end as writes
 constexpr uint32_t Z_FRAC = 16u;  // fraction bits of the depth plane (units of 2^-16 D24 LSB)
 constexpr uint32_t ZGRAD_W = 33u;  // depth plane gradient width: dZ per 1/256 px, |a|, |b| <= 2^32 - 1 (saturated)
 constexpr uint32_t ZREF_W = 57u;  // depth at a vertex in plane units, saturated to |z| <= 2^56 - 1
@@ -189,7 +189,7 @@ constexpr uint32_t REG_WATCHDOG = 14u;  // RW: WAIT_REG watchdog in cycles (0 = 
 constexpr uint32_t REG_IB_DEPTH = 15u;  // RO: return-stack entries in use
 constexpr uint32_t REG_FENCE0 = 16u;  // RW: fence registers FENCE0..FENCE15 at 0x10..0x1F
 constexpr uint32_t REG_PERF0 = 64u;  // RO: performance counters, see PERF_* (index = REG_PERF0 + PERF_x)
-constexpr uint32_t ID_VALUE = 1346961419u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+constexpr uint32_t ID_VALUE = 1346961420u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
 constexpr uint32_t VALID_LIMIT_RESET = 4294967295u;  // reset value of REG_VALID_LIMIT
 constexpr uint32_t STATUS_RUNNING = 0u;  // STATUS bit index
 constexpr uint32_t STATUS_HALTED = 1u;  // STATUS bit index
@@ -338,6 +338,10 @@ inline constexpr std::array<uint32_t, FE_STATE_END> STATE_RESET = {{
     0x00000000u, 0x00000000u, 0x3F800000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x3F800000u,  // 40..47
     0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u,  // 48..55
     0x00000000u, 0x00000000u, 0xFFFF0000u, 0xFFFF0000u, 0x00070007u, 0x00004002u, 0xFFFFFFFFu, 0x00000000u,  // 56..63
+    0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u,  // 64..71
+    0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u,  // 72..79
+    0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u,  // 80..87
+    0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u,  // 88..95
 }};
 
 // sRGB8 code -> linear U16 (value / 65535)

@@ -3,7 +3,7 @@
 // The contract between the RTL and the C++ golden model: see docs/contract.md.
 package pineda_pkg;
 
-  localparam int unsigned CONTRACT_VERSION = 32'd11;  // bumped whenever any packet, encoding or register changes
+  localparam int unsigned CONTRACT_VERSION = 32'd12;  // bumped whenever any packet, encoding or register changes
   localparam int unsigned COORD_W = 32'd24;  // snapped coordinate width: signed 16.8 fixed point
   localparam int unsigned COORD_FRAC = 32'd8;  // fractional bits of a snapped coordinate
   localparam int unsigned DELTA_W = 32'd25;  // edge coefficient width (difference of two COORD_W values)
@@ -31,7 +31,7 @@ package pineda_pkg;
   localparam int unsigned VTX_BATCH_TRIS = 32'd64;  // triangles per batch at most (a batch closes after this many; the triangle FIFO in front of PA holds one batch)
   localparam int unsigned INDEX_CUT_16 = 32'd65535;  // 16-bit strip-cut index
   localparam int unsigned INDEX_CUT_32 = 32'd4294967295;  // 32-bit strip-cut index
-  localparam int unsigned FE_STATE_END = 32'd64;  // SET_STATE indices [NUM_STATE, FE_STATE_END) are front-end state, sent down the front end as writes
+  localparam int unsigned FE_STATE_END = 32'd96;  // SET_STATE indices [NUM_STATE, FE_STATE_END) are front-end state, sent down the front end as writes
   localparam int unsigned Z_FRAC = 32'd16;  // fraction bits of the depth plane (units of 2^-16 D24 LSB)
   localparam int unsigned ZGRAD_W = 32'd33;  // depth plane gradient width: dZ per 1/256 px, |a|, |b| <= 2^32 - 1 (saturated)
   localparam int unsigned ZREF_W = 32'd57;  // depth at a vertex in plane units, saturated to |z| <= 2^56 - 1
@@ -117,7 +117,7 @@ package pineda_pkg;
   localparam int unsigned FE_STENCIL_OPS_RESET = 32'd458759;
   localparam int unsigned FE_BLEND_RESET = 32'd16386;
   localparam int unsigned FE_BLEND_FACTOR_RESET = 32'd4294967295;
-  localparam int unsigned ID_VALUE = 32'd1346961419;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+  localparam int unsigned ID_VALUE = 32'd1346961420;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
   localparam int unsigned VALID_LIMIT_RESET = 32'd4294967295;  // reset value of REG_VALID_LIMIT
   localparam int unsigned STATUS_RUNNING = 32'd0;  // STATUS bit index
   localparam int unsigned STATUS_HALTED = 32'd1;  // STATUS bit index

@@ -16,7 +16,7 @@ TEST_CASE("index_fetch: random indexed and non-indexed instanced draws, bounds, 
   size_t writes = 0;
   for (int d = 0; d < 80; ++d) {
     g.maybe_token(in, 0.1);
-    // Front-end state writes between draws (the CP sends SET_STATE dwords in [16, 64) this way);
+    // Front-end state writes between draws (the CP sends SET_STATE dwords in [16, 96) this way);
     // sometimes several in a row, sometimes next to tokens.
     while (g.chance(0.25)) {
       IDrawPkt w;
