@@ -619,7 +619,11 @@ STRUCTS = [
     # ---- texture sampler (docs/tex.md). Descriptors are 8 little-endian dwords in memory; the
     # struct lists dw7 first so that dword k of the descriptor is bits [32k +: 32] (a line's rdata).
     Struct("tex_desc_t", "TexDesc", "texture descriptor (memory, 32 bytes at FE_TEX0)", [
-        Field("rsv7_3", 160, "u", "dw3..dw7: reserved, 0"),
+        Field("rsv7", 32, "u", "dw7: reserved, 0"),
+        Field("rsv6", 32, "u", "dw6: reserved, 0"),
+        Field("rsv5", 32, "u", "dw5: reserved, 0"),
+        Field("rsv4", 32, "u", "dw4: reserved, 0"),
+        Field("rsv3", 32, "u", "dw3: reserved, 0"),
         Field("rsv2", 24, "u", "dw2 [31:8]: reserved, 0"),
         Field("levels", 4, "u", "dw2 [7:4]: mip levels, 1 .. floor(log2(max(WIDTH, HEIGHT))) + 1"),
         Field("fmt", 4, "u", "dw2 [3:0]: TEX_FMT_*"),
@@ -628,7 +632,10 @@ STRUCTS = [
         Field("base", 32, "u", "dw0: byte address of level 0 (64-byte aligned)"),
     ]),
     Struct("samp_desc_t", "SampDesc", "sampler descriptor (memory, 32 bytes at FE_SAMP0)", [
-        Field("rsv7_4", 128, "u", "dw4..dw7: reserved, 0"),
+        Field("rsv7", 32, "u", "dw7: reserved, 0"),
+        Field("rsv6", 32, "u", "dw6: reserved, 0"),
+        Field("rsv5", 32, "u", "dw5: reserved, 0"),
+        Field("rsv4", 32, "u", "dw4: reserved, 0"),
         Field("border", 32, "u", "dw3: border colour RGBA8 (R [7:0] .. A [31:24]), UNORM, never sRGB-decoded"),
         Field("rsv2b", 4, "u", "dw2 [31:28]: reserved"),
         Field("max_lod", 12, "u", "dw2 [27:16]: MAX_LOD, unsigned 4.8"),

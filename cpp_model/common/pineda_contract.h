@@ -1578,7 +1578,11 @@ struct TexDesc {
   static constexpr int WORDS = 8;
   static constexpr const char* SV_NAME = "tex_desc_t";
   using Words = std::array<uint32_t, WORDS>;
-  uint64_t rsv7_3 = 0;  // dw3..dw7: reserved, 0
+  uint64_t rsv7 = 0;  // dw7: reserved, 0
+  uint64_t rsv6 = 0;  // dw6: reserved, 0
+  uint64_t rsv5 = 0;  // dw5: reserved, 0
+  uint64_t rsv4 = 0;  // dw4: reserved, 0
+  uint64_t rsv3 = 0;  // dw3: reserved, 0
   uint64_t rsv2 = 0;  // dw2 [31:8]: reserved, 0
   uint64_t levels = 0;  // dw2 [7:4]: mip levels, 1 .. floor(log2(max(WIDTH, HEIGHT))) + 1
   uint64_t fmt = 0;  // dw2 [3:0]: TEX_FMT_*
@@ -1586,7 +1590,11 @@ struct TexDesc {
   uint64_t width = 0;  // dw1 [15:0]: 1 .. TEX_MAX_DIM
   uint64_t base = 0;  // dw0: byte address of level 0 (64-byte aligned)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 96, 160, static_cast<uint64_t>(rsv7_3));
+    bits::put(words_, lsb + 224, 32, static_cast<uint64_t>(rsv7));
+    bits::put(words_, lsb + 192, 32, static_cast<uint64_t>(rsv6));
+    bits::put(words_, lsb + 160, 32, static_cast<uint64_t>(rsv5));
+    bits::put(words_, lsb + 128, 32, static_cast<uint64_t>(rsv4));
+    bits::put(words_, lsb + 96, 32, static_cast<uint64_t>(rsv3));
     bits::put(words_, lsb + 72, 24, static_cast<uint64_t>(rsv2));
     bits::put(words_, lsb + 68, 4, static_cast<uint64_t>(levels));
     bits::put(words_, lsb + 64, 4, static_cast<uint64_t>(fmt));
@@ -1595,7 +1603,11 @@ struct TexDesc {
     bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(base));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    rsv7_3 = bits::get(words_, lsb + 96, 160);
+    rsv7 = bits::get(words_, lsb + 224, 32);
+    rsv6 = bits::get(words_, lsb + 192, 32);
+    rsv5 = bits::get(words_, lsb + 160, 32);
+    rsv4 = bits::get(words_, lsb + 128, 32);
+    rsv3 = bits::get(words_, lsb + 96, 32);
     rsv2 = bits::get(words_, lsb + 72, 24);
     levels = bits::get(words_, lsb + 68, 4);
     fmt = bits::get(words_, lsb + 64, 4);
@@ -1607,7 +1619,11 @@ struct TexDesc {
   static TexDesc unpack(const uint32_t* words_) { TexDesc p; p.unpack_at(words_, 0); return p; }
   TexDesc canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const TexDesc& act, const std::string& pre, std::vector<FieldDiff>& out) const {
-    if (rsv7_3 != act.rsv7_3) out.push_back({pre + "rsv7_3", bits::hex(static_cast<uint64_t>(rsv7_3) & bits::mask(160)), bits::hex(static_cast<uint64_t>(act.rsv7_3) & bits::mask(160)), std::to_string(rsv7_3), std::to_string(act.rsv7_3)});
+    if (rsv7 != act.rsv7) out.push_back({pre + "rsv7", bits::hex(static_cast<uint64_t>(rsv7) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rsv7) & bits::mask(32)), std::to_string(rsv7), std::to_string(act.rsv7)});
+    if (rsv6 != act.rsv6) out.push_back({pre + "rsv6", bits::hex(static_cast<uint64_t>(rsv6) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rsv6) & bits::mask(32)), std::to_string(rsv6), std::to_string(act.rsv6)});
+    if (rsv5 != act.rsv5) out.push_back({pre + "rsv5", bits::hex(static_cast<uint64_t>(rsv5) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rsv5) & bits::mask(32)), std::to_string(rsv5), std::to_string(act.rsv5)});
+    if (rsv4 != act.rsv4) out.push_back({pre + "rsv4", bits::hex(static_cast<uint64_t>(rsv4) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rsv4) & bits::mask(32)), std::to_string(rsv4), std::to_string(act.rsv4)});
+    if (rsv3 != act.rsv3) out.push_back({pre + "rsv3", bits::hex(static_cast<uint64_t>(rsv3) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rsv3) & bits::mask(32)), std::to_string(rsv3), std::to_string(act.rsv3)});
     if (rsv2 != act.rsv2) out.push_back({pre + "rsv2", bits::hex(static_cast<uint64_t>(rsv2) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.rsv2) & bits::mask(24)), std::to_string(rsv2), std::to_string(act.rsv2)});
     if (levels != act.levels) out.push_back({pre + "levels", bits::hex(static_cast<uint64_t>(levels) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.levels) & bits::mask(4)), std::to_string(levels), std::to_string(act.levels)});
     if (fmt != act.fmt) out.push_back({pre + "fmt", bits::hex(static_cast<uint64_t>(fmt) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.fmt) & bits::mask(4)), std::to_string(fmt), std::to_string(act.fmt)});
@@ -1619,7 +1635,11 @@ struct TexDesc {
   bool operator!=(const TexDesc& o) const { return !(*this == o); }
   std::string str() const {
     std::string s = "{";
-    s += "rsv7_3=" + bits::hex(static_cast<uint64_t>(rsv7_3) & bits::mask(160));
+    s += "rsv7=" + bits::hex(static_cast<uint64_t>(rsv7) & bits::mask(32));
+    s += " rsv6=" + bits::hex(static_cast<uint64_t>(rsv6) & bits::mask(32));
+    s += " rsv5=" + bits::hex(static_cast<uint64_t>(rsv5) & bits::mask(32));
+    s += " rsv4=" + bits::hex(static_cast<uint64_t>(rsv4) & bits::mask(32));
+    s += " rsv3=" + bits::hex(static_cast<uint64_t>(rsv3) & bits::mask(32));
     s += " rsv2=" + bits::hex(static_cast<uint64_t>(rsv2) & bits::mask(24));
     s += " levels=" + bits::hex(static_cast<uint64_t>(levels) & bits::mask(4));
     s += " fmt=" + bits::hex(static_cast<uint64_t>(fmt) & bits::mask(4));
@@ -1636,7 +1656,10 @@ struct SampDesc {
   static constexpr int WORDS = 8;
   static constexpr const char* SV_NAME = "samp_desc_t";
   using Words = std::array<uint32_t, WORDS>;
-  uint64_t rsv7_4 = 0;  // dw4..dw7: reserved, 0
+  uint64_t rsv7 = 0;  // dw7: reserved, 0
+  uint64_t rsv6 = 0;  // dw6: reserved, 0
+  uint64_t rsv5 = 0;  // dw5: reserved, 0
+  uint64_t rsv4 = 0;  // dw4: reserved, 0
   uint64_t border = 0;  // dw3: border colour RGBA8 (R [7:0] .. A [31:24]), UNORM, never sRGB-decoded
   uint64_t rsv2b = 0;  // dw2 [31:28]: reserved
   uint64_t max_lod = 0;  // dw2 [27:16]: MAX_LOD, unsigned 4.8
@@ -1651,7 +1674,10 @@ struct SampDesc {
   uint64_t mag = 0;  // dw0 [1]: TEX_FILTER_* when LOD <= 0
   uint64_t min = 0;  // dw0 [0]: TEX_FILTER_* when LOD > 0
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 128, 128, static_cast<uint64_t>(rsv7_4));
+    bits::put(words_, lsb + 224, 32, static_cast<uint64_t>(rsv7));
+    bits::put(words_, lsb + 192, 32, static_cast<uint64_t>(rsv6));
+    bits::put(words_, lsb + 160, 32, static_cast<uint64_t>(rsv5));
+    bits::put(words_, lsb + 128, 32, static_cast<uint64_t>(rsv4));
     bits::put(words_, lsb + 96, 32, static_cast<uint64_t>(border));
     bits::put(words_, lsb + 92, 4, static_cast<uint64_t>(rsv2b));
     bits::put(words_, lsb + 80, 12, static_cast<uint64_t>(max_lod));
@@ -1667,7 +1693,10 @@ struct SampDesc {
     bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(min));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    rsv7_4 = bits::get(words_, lsb + 128, 128);
+    rsv7 = bits::get(words_, lsb + 224, 32);
+    rsv6 = bits::get(words_, lsb + 192, 32);
+    rsv5 = bits::get(words_, lsb + 160, 32);
+    rsv4 = bits::get(words_, lsb + 128, 32);
     border = bits::get(words_, lsb + 96, 32);
     rsv2b = bits::get(words_, lsb + 92, 4);
     max_lod = bits::get(words_, lsb + 80, 12);
@@ -1686,7 +1715,10 @@ struct SampDesc {
   static SampDesc unpack(const uint32_t* words_) { SampDesc p; p.unpack_at(words_, 0); return p; }
   SampDesc canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const SampDesc& act, const std::string& pre, std::vector<FieldDiff>& out) const {
-    if (rsv7_4 != act.rsv7_4) out.push_back({pre + "rsv7_4", bits::hex(static_cast<uint64_t>(rsv7_4) & bits::mask(128)), bits::hex(static_cast<uint64_t>(act.rsv7_4) & bits::mask(128)), std::to_string(rsv7_4), std::to_string(act.rsv7_4)});
+    if (rsv7 != act.rsv7) out.push_back({pre + "rsv7", bits::hex(static_cast<uint64_t>(rsv7) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rsv7) & bits::mask(32)), std::to_string(rsv7), std::to_string(act.rsv7)});
+    if (rsv6 != act.rsv6) out.push_back({pre + "rsv6", bits::hex(static_cast<uint64_t>(rsv6) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rsv6) & bits::mask(32)), std::to_string(rsv6), std::to_string(act.rsv6)});
+    if (rsv5 != act.rsv5) out.push_back({pre + "rsv5", bits::hex(static_cast<uint64_t>(rsv5) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rsv5) & bits::mask(32)), std::to_string(rsv5), std::to_string(act.rsv5)});
+    if (rsv4 != act.rsv4) out.push_back({pre + "rsv4", bits::hex(static_cast<uint64_t>(rsv4) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rsv4) & bits::mask(32)), std::to_string(rsv4), std::to_string(act.rsv4)});
     if (border != act.border) out.push_back({pre + "border", bits::hex(static_cast<uint64_t>(border) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.border) & bits::mask(32)), std::to_string(border), std::to_string(act.border)});
     if (rsv2b != act.rsv2b) out.push_back({pre + "rsv2b", bits::hex(static_cast<uint64_t>(rsv2b) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.rsv2b) & bits::mask(4)), std::to_string(rsv2b), std::to_string(act.rsv2b)});
     if (max_lod != act.max_lod) out.push_back({pre + "max_lod", bits::hex(static_cast<uint64_t>(max_lod) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.max_lod) & bits::mask(12)), std::to_string(max_lod), std::to_string(act.max_lod)});
@@ -1705,7 +1737,10 @@ struct SampDesc {
   bool operator!=(const SampDesc& o) const { return !(*this == o); }
   std::string str() const {
     std::string s = "{";
-    s += "rsv7_4=" + bits::hex(static_cast<uint64_t>(rsv7_4) & bits::mask(128));
+    s += "rsv7=" + bits::hex(static_cast<uint64_t>(rsv7) & bits::mask(32));
+    s += " rsv6=" + bits::hex(static_cast<uint64_t>(rsv6) & bits::mask(32));
+    s += " rsv5=" + bits::hex(static_cast<uint64_t>(rsv5) & bits::mask(32));
+    s += " rsv4=" + bits::hex(static_cast<uint64_t>(rsv4) & bits::mask(32));
     s += " border=" + bits::hex(static_cast<uint64_t>(border) & bits::mask(32));
     s += " rsv2b=" + bits::hex(static_cast<uint64_t>(rsv2b) & bits::mask(4));
     s += " max_lod=" + bits::hex(static_cast<uint64_t>(max_lod) & bits::mask(12));

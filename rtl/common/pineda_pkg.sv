@@ -715,7 +715,11 @@ package pineda_pkg;
 
   // texture descriptor (memory, 32 bytes at FE_TEX0) (256 bits)
   typedef struct packed {
-    logic [159:0] rsv7_3;  // dw3..dw7: reserved, 0
+    logic [31:0] rsv7;  // dw7: reserved, 0
+    logic [31:0] rsv6;  // dw6: reserved, 0
+    logic [31:0] rsv5;  // dw5: reserved, 0
+    logic [31:0] rsv4;  // dw4: reserved, 0
+    logic [31:0] rsv3;  // dw3: reserved, 0
     logic [23:0] rsv2;  // dw2 [31:8]: reserved, 0
     logic [3:0] levels;  // dw2 [7:4]: mip levels, 1 .. floor(log2(max(WIDTH, HEIGHT))) + 1
     logic [3:0] fmt;  // dw2 [3:0]: TEX_FMT_*
@@ -727,7 +731,10 @@ package pineda_pkg;
 
   // sampler descriptor (memory, 32 bytes at FE_SAMP0) (256 bits)
   typedef struct packed {
-    logic [127:0] rsv7_4;  // dw4..dw7: reserved, 0
+    logic [31:0] rsv7;  // dw7: reserved, 0
+    logic [31:0] rsv6;  // dw6: reserved, 0
+    logic [31:0] rsv5;  // dw5: reserved, 0
+    logic [31:0] rsv4;  // dw4: reserved, 0
     logic [31:0] border;  // dw3: border colour RGBA8 (R [7:0] .. A [31:24]), UNORM, never sRGB-decoded
     logic [3:0] rsv2b;  // dw2 [31:28]: reserved
     logic [11:0] max_lod;  // dw2 [27:16]: MAX_LOD, unsigned 4.8
