@@ -34,6 +34,7 @@ module tex_bc_decode (
   endfunction
 
   logic [63:0]      colour;
+  logic [2:0][7:0]  e0, e1;      // expanded endpoints, R G B
   logic [15:0]      c0, c1;
   logic             four;
   logic [3:0][23:0] pal_rgb;     // colour palette, R in bits 7:0
@@ -42,7 +43,6 @@ module tex_bc_decode (
   logic [7:0][7:0]  pal_a;       // BC3 alpha palette
 
   always_comb begin
-    logic [2:0][7:0] e0, e1;
     colour = bc3_i ? block_i[127:64] : block_i[63:0];
     c0 = colour[15:0];
     c1 = colour[31:16];
@@ -88,13 +88,9 @@ module tex_bc_decode (
   always_comb begin
     texel_o = '0;
     for (int t = 0; t < 16; t++) begin
-      logic [1:0] ci;
-      logic [2:0] ai;
-      ci = colour[32 + 2*t +: 2];
-      ai = block_i[16 + 3*t +: 3];
-      texel_o[t][23:0] = pal_rgb[ci];
-      if (bc3_i) texel_o[t][31:24] = pal_a[ai];
-      else       texel_o[t][31:24] = {8{pal_opaque[ci]}};
+      texel_o[t][23:0] = pal_rgb[colour[32 + 2*t +: 2]];
+      if (bc3_i) texel_o[t][31:24] = pal_a[block_i[16 + 3*t +: 3]];
+      else       texel_o[t][31:24] = {8{pal_opaque[colour[32 + 2*t +: 2]]}};
     end
   end
 
