@@ -163,13 +163,12 @@ std::vector<std::vector<uint8_t>> generate_mips_rgba8(const uint8_t* level0, uin
   for (uint32_t l = 1; l < levels; ++l) {
     const uint32_t lw = std::max(1u, w >> l), lh = std::max(1u, h >> l);
     std::vector<uint8_t> img(static_cast<size_t>(lw) * lh * 4);
-    if (srgb) {
-      stbir_resize_uint8_srgb(prev, static_cast<int>(pw), static_cast<int>(ph), 0, img.data(), static_cast<int>(lw),
-                              static_cast<int>(lh), 0, 4, 3, 0);
-    } else {
-      stbir_resize_uint8(prev, static_cast<int>(pw), static_cast<int>(ph), 0, img.data(), static_cast<int>(lw),
-                         static_cast<int>(lh), 0, 4);
-    }
+    // Box filter (each texel the average of the 2x2 texels below it, fractional at odd sizes),
+    // clamped edges, every channel filtered on its own (no alpha weighting: the "premultiplied"
+    // flag only tells stb not to weight by alpha); sRGB channels averaged in linear light.
+    stbir_resize_uint8_generic(prev, static_cast<int>(pw), static_cast<int>(ph), 0, img.data(), static_cast<int>(lw),
+                               static_cast<int>(lh), 0, 4, 3, STBIR_FLAG_ALPHA_PREMULTIPLIED, STBIR_EDGE_CLAMP,
+                               STBIR_FILTER_BOX, srgb ? STBIR_COLORSPACE_SRGB : STBIR_COLORSPACE_LINEAR, nullptr);
     out.push_back(std::move(img));
     prev = out.back().data();
     pw = lw;

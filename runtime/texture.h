@@ -60,10 +60,11 @@ struct BlockRect {
 std::vector<uint8_t> encode_blocks(TexFormat f, bool rgba8, const void* data, uint32_t row_pitch, const BlockRect& rect,
                                    uint32_t level_w, uint32_t level_h);
 
-// Levels 1..levels-1 from an RGBA8 level 0 (tight rows), with stb_image_resize's default
-// (Mitchell/cubic-B-spline) filter, clamped edges; sRGB-correct (stbir_resize_uint8_srgb, alpha
-// linear) when `srgb`. Each level is made from the one before (a box-like 2:1 reduction of the
-// previous level, as D3D's GenerateMips does). Returns levels-1 RGBA8 images, tight rows.
+// Levels 1..levels-1 from an RGBA8 level 0 (tight rows) with stb_image_resize: box filter (a
+// 2:1 reduction averages 2x2 texels; odd sizes weigh fractional coverage), clamped edges, each
+// channel on its own (no alpha weighting); with `srgb` R, G, B are averaged in linear light and
+// re-encoded (alpha linear). Each level is made from the one before, like D3D's GenerateMips.
+// Returns levels-1 RGBA8 images, tight rows.
 std::vector<std::vector<uint8_t>> generate_mips_rgba8(const uint8_t* level0, uint32_t w, uint32_t h, uint32_t levels,
                                                       bool srgb);
 
