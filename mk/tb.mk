@@ -253,3 +253,9 @@ RTL_UNIT_TESTS += $(BUILD)/tests/rtl_mem_line_arbiter
 $(eval $(call VL_MODEL,om_blend))
 $(eval $(call TB_UNIT,om_blend,om))
 RTL_UNIT_TESTS += $(BUILD)/tests/rtl_om_blend
+
+# ---- Texture sampler (rtl/tex/tex.sv) as a unit against cpp_model/tex (tb/tex/test_tex.cpp;
+# `[.bench]` reports samples per clock, L1 hit rate and bytes per sample).
+$(eval $(call VL_MODEL,tex))
+$(eval $(call TB_UNIT,tex,tex))
+RTL_UNIT_TESTS += $(BUILD)/tests/rtl_tex
