@@ -362,7 +362,7 @@ module tex (
     xi = am_u[13:0];
     yj = am_v[13:0];
     blk_addr = 32'(lbase_q[cur_l] + 33'((34'(yj[13:2]) * 34'(lbw) + 34'(xi[13:2])) * 34'(bpb)));
-    l1_idx = blk_addr[11:6] ^ {5'd0, blk_addr[5]};
+    l1_idx = {yj[3:2] ^ xi[7:6], xi[5:2]} ^ {cur_l[0], 1'b0, cur_l[1], 3'd0};
 
     // texel of the read line, linearised
     texel = l1_rdata[{tidx_q, 5'd0} +: 32];

@@ -36,7 +36,7 @@ struct TexCase {
 
 struct Expect {
   std::vector<TexOutPkt> out;
-  uint64_t faults = 0, samples = 0;
+  uint64_t faults = 0, samples = 0, trilinear = 0;
 };
 
 Expect expect(const TexCase& c) {
@@ -52,6 +52,7 @@ Expect expect(const TexCase& c) {
     }
   }
   e.samples = unit.stats().samples;
+  e.trilinear = unit.stats().trilinear_quads;
   return e;
 }
 
@@ -182,7 +183,17 @@ void random_textures(TexCase& c, std::mt19937& r, uint32_t ntex, uint32_t nsamp,
     const uint64_t end = tx::gen::make_texture(c.mem, r, tex_addr(k), static_cast<uint32_t>(at), fmt, ww, hh, levels);
     at = (end + 4095) & ~uint64_t(4095);
   }
-  for (uint32_t k = 0; k < nsamp; ++k) tx::gen::put_desc(c.mem, samp_addr(k), tx::gen::random_sampler(r).pack().data());
+  // samplers: random, but sampler k covers address modes (k % 5, (k + 2) % 5), mip k % 3 and
+  // the four MIN/MAG filter pairs, so ten samplers see every mode on both axes
+  for (uint32_t k = 0; k < nsamp; ++k) {
+    SampDesc sd = tx::gen::random_sampler(r);
+    sd.addr_u = k % 5;
+    sd.addr_v = (k + 2) % 5;
+    sd.mip = k % 3;
+    sd.min = k & 1;
+    sd.mag = (k >> 1) & 1;
+    tx::gen::put_desc(c.mem, samp_addr(k), sd.pack().data());
+  }
 }
 
 std::vector<TexInPkt> random_quads(std::mt19937& r, uint32_t n, uint32_t ntex, uint32_t nsamp) {
@@ -223,8 +234,10 @@ TEST_CASE("tex: random formats, filters, address modes, wild coordinates", "[tex
   const uint64_t seed = tb::announce_seed("rtl_tex");
   std::mt19937 r(static_cast<uint32_t>(seed));
   TexCase c;
-  random_textures(c, r, 8, 8, 300);
-  c.segs.push_back({random_quads(r, 150, 8, 8), {}});
+  random_textures(c, r, 8, 10, 300);
+  c.segs.push_back({random_quads(r, 500, 8, 10), {}});
+  const Expect e = expect(c);
+  CHECK(e.trilinear > 10);
   check(c, "random", seed);
 }
 
