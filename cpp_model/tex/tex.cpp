@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "fp32.h"
+#include "tex/tex_bc_decode.h"
 
 namespace pineda::model::tex {
 
@@ -152,6 +153,14 @@ Texel fetch(const Memory& mem, const TexDesc& t, const Level& lv, uint32_t x, ui
   const uint32_t fmt = static_cast<uint32_t>(t.fmt);
   const uint64_t blk = lv.base + (uint64_t((y >> 2)) * lv.bw + (x >> 2)) * block_bytes(fmt);
   const uint32_t idx = (y & 3u) * 4u + (x & 3u);
+  if (fmt == TEX_FMT_BC1 || fmt == TEX_FMT_BC3) {
+    uint64_t lo = 0, hi = 0;
+    for (uint32_t k = 0; k < 8; ++k) lo |= uint64_t(mem.read8(static_cast<uint32_t>(blk + k))) << (8 * k);
+    if (fmt == TEX_FMT_BC3)
+      for (uint32_t k = 0; k < 8; ++k) hi |= uint64_t(mem.read8(static_cast<uint32_t>(blk + 8 + k))) << (8 * k);
+    const uint32_t t8 = bc_decode_block(lo, hi, fmt == TEX_FMT_BC3)[idx];
+    return {x257(t8 & 255u), x257((t8 >> 8) & 255u), x257((t8 >> 16) & 255u), x257(t8 >> 24)};
+  }
   if (fmt == TEX_FMT_B5G6R5) {
     const uint32_t a = static_cast<uint32_t>(blk + idx * 2u);
     const uint32_t p = mem.read8(a) | (uint32_t(mem.read8(a + 1)) << 8);

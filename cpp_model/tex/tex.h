@@ -15,8 +15,8 @@
 
 namespace pineda::model::tex {
 
-// BC1/BC3 become valid formats once texrt's decoder (cpp_model/tex/tex_bc_decode.*) is merged.
-constexpr bool BC_SUPPORTED = false;
+// BC1/BC3 are decoded by texrt's decoder (cpp_model/tex/tex_bc_decode.*), as the L1 does on fill.
+constexpr bool BC_SUPPORTED = true;
 
 struct Level {
   uint32_t w = 1, h = 1;    // texels

@@ -156,7 +156,7 @@ module tex (
   logic        hit_q, hit_d;
   // L1 tags
   logic [L1Lines-1:0]       lv_valid_q, lv_valid_d;
-  logic [L1Lines-1:0][28:0] ltag_q, ltag_d;   // {block addr [31:5], decode class}
+  logic [L1Lines-1:0][31:0] ltag_q, ltag_d;   // {block addr [31:3], decode class}
 
   // SRAM
   logic         l1_we, l1_re;
@@ -184,8 +184,10 @@ module tex (
 
   // ---------------------------------------------------------------------------------- comb
   logic        fa_tex, fa_samp;
-  logic [1:0]  dclass;
+  logic [2:0]  dclass;
   logic [6:0]  bpb;
+  logic [127:0] bc_block;
+  logic [15:0][31:0] bc_texels;
   logic [3:0]  cur_l;
   logic [12:0] lw, lh, cw, ch;
   logic [10:0] lbw, cbw, cbh;
@@ -234,6 +236,26 @@ module tex (
     end
     next_live = r;
   endfunction
+
+  // texture format facts and the BC block of a filling line
+  always_comb begin
+    unique case (td_q.fmt)
+      pineda_pkg::TEX_FMT_BGRA8:  begin dclass = 3'd1; bpb = 7'd64; end
+      pineda_pkg::TEX_FMT_B5G6R5: begin dclass = 3'd2; bpb = 7'd32; end
+      pineda_pkg::TEX_FMT_BC1:    begin dclass = 3'd3; bpb = 7'd8;  end
+      pineda_pkg::TEX_FMT_BC3:    begin dclass = 3'd4; bpb = 7'd16; end
+      default:                    begin dclass = 3'd0; bpb = 7'd64; end  // RGBA8, RGBA8_SRGB
+    endcase
+    rline = mem_rsp_i.rdata;
+    bc_block = (dclass == 3'd4) ? rline[{blk_q[5:4], 7'd0} +: 128] : {64'd0, rline[{blk_q[5:3], 6'd0} +: 64]};
+  end
+
+  // decode on fill: BC1 / BC3 blocks (texrt's decoder)
+  tex_bc_decode u_bc (
+    .block_i (bc_block),
+    .bc3_i   (dclass == 3'd4),
+    .texel_o (bc_texels)
+  );
 
   always_comb begin
     st_d = st_q;
@@ -289,12 +311,10 @@ module tex (
     fa_samp = (pkt_q.samp[4:0] != 5'd0) || (pkt_q.samp < valid_base_i) || ({2'd0, pkt_q.samp} + 34'd31 > {2'd0, valid_limit_i});
 
     // texture format facts
-    dclass = (td_q.fmt == pineda_pkg::TEX_FMT_BGRA8) ? 2'd1 : ((td_q.fmt == pineda_pkg::TEX_FMT_B5G6R5) ? 2'd2 : 2'd0);
-    bpb = (td_q.fmt == pineda_pkg::TEX_FMT_B5G6R5) ? 7'd32 : 7'd64;
     full = bitlen((td_q.width > td_q.height) ? td_q.width : td_q.height);
     tex_static_bad = (td_q.width == 16'd0) || (td_q.width > 16'(pineda_pkg::TEX_MAX_DIM)) ||
                      (td_q.height == 16'd0) || (td_q.height > 16'(pineda_pkg::TEX_MAX_DIM)) ||
-                     (td_q.fmt > pineda_pkg::TEX_FMT_RGBA8_SRGB) || (td_q.levels == 4'd0) ||
+                     (td_q.fmt > pineda_pkg::TEX_FMT_BC3) || (td_q.levels == 4'd0) ||
                      ({1'b0, td_q.levels} > full) || (td_q.base[5:0] != 6'd0);
     samp_bad = (sd_q.mip > pineda_pkg::TEX_MIP_LINEAR) || (sd_q.addr_u > pineda_pkg::TEX_ADDR_MIRROR_ONCE) ||
                (sd_q.addr_v > pineda_pkg::TEX_ADDR_MIRROR_ONCE) || (sd_q.min_lod > sd_q.max_lod);
@@ -381,14 +401,14 @@ module tex (
     end
 
     // line decode on fill (docs/tex.md section 9)
-    rline = mem_rsp_i.rdata;
     half = blk_q[5] ? rline[511:256] : rline[255:0];
     for (int k = 0; k < 16; k++) begin
       dw = rline[32*k +: 32];
       hw = half[16*k +: 16];
       unique case (dclass)
-        2'd1: dec[32*k +: 32] = {dw[31:24], dw[7:0], dw[15:8], dw[23:16]};
-        2'd2: dec[32*k +: 32] = {8'hFF, hw[4:0], hw[4:2], hw[10:5], hw[10:9], hw[15:11], hw[15:13]};
+        3'd1: dec[32*k +: 32] = {dw[31:24], dw[7:0], dw[15:8], dw[23:16]};
+        3'd2: dec[32*k +: 32] = {8'hFF, hw[4:0], hw[4:2], hw[10:5], hw[10:9], hw[15:11], hw[15:13]};
+        3'd3, 3'd4: dec[32*k +: 32] = bc_texels[k];
         default: dec[32*k +: 32] = dw;
       endcase
     end
@@ -533,7 +553,7 @@ module tex (
           lidx_d = l1_idx;
           l1_re = 1'b1;
           l1_raddr = l1_idx;
-          hit_d = lv_valid_q[l1_idx] && ltag_q[l1_idx] == {blk_addr[31:5], dclass};
+          hit_d = lv_valid_q[l1_idx] && ltag_q[l1_idx] == {blk_addr[31:3], dclass};
           st_d = S_READ;
         end
       end
@@ -565,7 +585,7 @@ module tex (
           l1_waddr = lidx_q;
           l1_wdata = dec;
           lv_valid_d[lidx_q] = 1'b1;
-          ltag_d[lidx_q] = {blk_q[31:5], dclass};
+          ltag_d[lidx_q] = {blk_q[31:3], dclass};
           st_d = S_TAP;
         end
       end
