@@ -178,7 +178,9 @@ void random_textures(TexCase& c, std::mt19937& r, uint32_t ntex, uint32_t nsamp,
     const uint32_t fmt = k % 6;
     const uint32_t w = tx::gen::rnd(r, 0, 1) ? (1u << tx::gen::rnd(r, 0, 8)) % (max_dim + 1) : tx::gen::rnd(r, 1, max_dim);
     const uint32_t h = tx::gen::rnd(r, 0, 1) ? (1u << tx::gen::rnd(r, 0, 8)) % (max_dim + 1) : tx::gen::rnd(r, 1, max_dim);
-    const uint32_t ww = w ? w : 1, hh = h ? h : 1;
+    uint32_t ww = w ? w : 1, hh = h ? h : 1;
+    if (k + 1 == ntex && ntex >= 8) ww = 4096, hh = 3;  // long chains: 13 levels, a 4096-wide level
+    if (k + 2 == ntex && ntex >= 8) ww = 5, hh = 4096;
     const uint32_t levels = tx::gen::rnd(r, 1, tx::full_levels(ww, hh));
     const uint64_t end = tx::gen::make_texture(c.mem, r, tex_addr(k), static_cast<uint32_t>(at), fmt, ww, hh, levels);
     at = (end + 4095) & ~uint64_t(4095);
