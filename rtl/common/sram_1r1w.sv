@@ -5,8 +5,13 @@
 // Depth words of Width bits. Writes: we_i writes the lanes of word waddr_i whose wmask_i bit
 // is set (lane k = bits [k*Width/MaskW +: Width/MaskW]). Reads: re_i reads word raddr_i into an
 // output register; rdata_o is valid the cycle after re_i and held until the next re_i. A read of
-// the word written in the same cycle returns the OLD contents (read-first). The contents have no
-// reset (never-written words read as X in 4-state simulators, 0 in Verilator).
+// the word written in the same cycle (with any wmask_i bit set) is UNDEFINED: block RAMs differ
+// (iCE40's gives neither old nor new data reliably), and promising either costs Yosys about 150
+// flip-flops and 80 LUTs of emulation per instance (the no_rw_check attribute below lets it map without).
+// Simulation returns the old word inverted on such a collision, so a client that relies on old
+// or new data fails its tests; clients forward the written word themselves where they need it.
+// The contents have no reset (never-written words read as X in 4-state simulators, as 0 in
+// the Verilator builds).
 //
 // The array is the one place where an always_ff writes something other than `q <= d`: this is
 // the inference template Yosys' memory_bram (and FPGA/ASIC RAM generators) recognise.
@@ -27,7 +32,7 @@ module sram_1r1w #(
 
   localparam int unsigned LaneW = Width / MaskW;
 
-  logic [Width-1:0] mem_q [Depth];
+  (* no_rw_check *) logic [Width-1:0] mem_q [Depth];
   logic [Width-1:0] rdata_q;
 
   always_ff @(posedge clk_i) begin
@@ -38,9 +43,15 @@ module sram_1r1w #(
     end
   end
 
+`ifdef SYNTHESIS
   always_ff @(posedge clk_i) begin
     if (re_i) rdata_q <= mem_q[raddr_i];
   end
+`else
+  always_ff @(posedge clk_i) begin
+    if (re_i) rdata_q <= (we_i && |wmask_i && waddr_i == raddr_i) ? ~mem_q[raddr_i] : mem_q[raddr_i];
+  end
+`endif
 
   assign rdata_o = rdata_q;
 
