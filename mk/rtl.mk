@@ -43,3 +43,6 @@ RTL_LINT_TOPS += om_blend
 
 # Texture: the BC1/BC3 block decoder.
 RTL_LINT_TOPS += tex_bc_decode
+
+# Texture sampler.
+RTL_LINT_TOPS += tex

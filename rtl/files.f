@@ -43,3 +43,4 @@ rtl/pa/pa.sv
 rtl/top/perf_counters.sv
 rtl/top/front_end.sv
 rtl/top/pineda_top.sv
+rtl/tex/tex.sv
