@@ -14,6 +14,7 @@
 
 #include "rt_test_util.h"
 #include "runtime.h"
+#include "tex/tex.h"
 #include "tex/tex_bc_decode.h"
 
 using namespace pineda;
@@ -88,6 +89,34 @@ TEST_CASE("texture chain layout: D3D level sizes, 4x4 blocks, 64-byte aligned le
   CHECK(B[1].bytes == 8);
   CHECK(B[2].offset == 128);
   CHECK(total == 192 + 8);
+}
+
+TEST_CASE("texture chain layout: the runtime's equals the sampler model's (pineda::model::tex::chain)",
+          "[runtime][texture]") {
+  const uint32_t sizes[][2] = {{1, 1}, {4, 4}, {13, 7}, {40, 12}, {4096, 3}, {5, 4096}, {1000, 999}, {4096, 4096}};
+  for (const auto& wh : sizes) {
+    for (uint32_t f = 0; f <= TEX_FMT_BC3; ++f) {
+      const uint32_t levels = tex::full_chain_levels(wh[0], wh[1]);
+      REQUIRE(levels == model::tex::full_levels(wh[0], wh[1]));
+      TexDesc td;
+      td.base = 0x10000;
+      td.width = wh[0];
+      td.height = wh[1];
+      td.fmt = f;
+      td.levels = levels;
+      const model::tex::Chain mc = model::tex::chain(td);
+      uint32_t total = 0;
+      const auto L = tex::chain_layout(wh[0], wh[1], levels, static_cast<TexFormat>(f), &total);
+      INFO(wh[0] << " x " << wh[1] << " fmt " << f);
+      CHECK(mc.end == 0x10000u + total);
+      for (uint32_t l = 0; l < levels; ++l) {
+        CHECK(mc.lv[l].base == 0x10000u + L[l].offset);
+        CHECK(mc.lv[l].bytes == L[l].bytes);
+        CHECK(mc.lv[l].w == L[l].width);
+        CHECK(mc.lv[l].h == L[l].height);
+      }
+    }
+  }
 }
 
 TEST_CASE_METHOD(ManualFixture, "create_texture2d writes a known image in 4x4 blocks, every uncompressed format",
