@@ -3,7 +3,7 @@
 //
 // tex_in_pkt_t (one 2x2 quad) in, tex_out_pkt_t out, one for one, in order; end-of-pipe tokens
 // pass in order. Texel and descriptor reads go out on one line port (mem_line_req_t/rsp, reads
-// only, one request in flight).
+// only; up to 32 requests in flight during a prefetch pass).
 //
 // This first implementation is sequential (docs/tex.md section 7): one quad at a time through a
 // state machine, one texel tap per two clocks on an L1 hit.
