@@ -3,9 +3,9 @@
 //
 // tex_in_pkt_t (one 2x2 quad) in, tex_out_pkt_t out, one for one, in order; end-of-pipe tokens
 // pass in order. Texel and descriptor reads go out on one line port (mem_line_req_t/rsp, reads
-// only, one request in flight).
+// only; up to 32 requests in flight during a prefetch pass).
 //
-// This first implementation is sequential (docs/tex.md section 9): one quad at a time through a
+// This first implementation is sequential (docs/tex.md section 7): one quad at a time through a
 // state machine, one texel tap per two clocks on an L1 hit.
 //   descriptors  one cached texture and one cached sampler descriptor (their addresses are the
 //                tags; inval_i drops them), the texture's chain (level bases, range check)
@@ -19,7 +19,8 @@
 //                decoded on fill to RGBA8 (BGRA8 swapped, B5G6R5 widened; sRGB stays encoded
 //                and is linearised on read through SRGB_TO_LIN16); tags and valid bits in flops,
 //                the tag being the block's 32-byte address and its decode class;
-//   miss         blocking: one line request, the line decoded and written, the tap retried.
+//   miss         a prefetch pass requests every missing line of the quad (32 in flight), then the
+//                filter pass; a line still missing there is fetched blocking.
 // inval_i (while idle_o) forgets the descriptors, their checks and the whole L1: the integration
 // pulses it when descriptors, texels or REG_VALID_BASE/LIMIT may have changed.
 module tex (
@@ -43,7 +44,7 @@ module tex (
   output logic                       fault_o,        // one clock per faulted quad
   output logic [2:0]                 fault_cause_o,  // TEX_FAULT_* of that quad
   output logic                       tap_o,          // an L1 lookup hit (a texel tap done)
-  output logic                       miss_o,         // an L1 miss (a line requested)
+  output logic                       miss_o,         // an L1 miss (a line requested: prefetch or blocking)
   output logic                       idle_o
 );
 
@@ -52,8 +53,10 @@ module tex (
 
   typedef enum logic [4:0] {
     S_IDLE, S_TD_REQ, S_TD_WAIT, S_SD_REQ, S_SD_WAIT, S_CHK, S_CHAIN, S_CHK2, S_LOD0, S_LOD1,
-    S_COORD, S_TAP, S_READ, S_MISS_REQ, S_MISS_WAIT, S_LVL, S_OUT
+    S_COORD, S_TAP, S_READ, S_MISS_REQ, S_MISS_WAIT, S_LVL, S_OUT,
+    S_PF_COORD, S_PF_TAP, S_PF_REQ, S_PF_DRAIN
   } state_e;
+  localparam int unsigned PfDepth = 32;   // prefetch line requests in flight per quad
 
   // ---------------------------------------------------------------------------------- helpers
   // float(n) for 1 <= n <= 4096 (exact).
@@ -157,6 +160,15 @@ module tex (
   // L1 tags
   logic [L1Lines-1:0]       lv_valid_q, lv_valid_d;
   logic [L1Lines-1:0][31:0] ltag_q, ltag_d;   // {block addr [31:3], decode class}
+  logic [L1Lines-1:0]       pend_q, pend_d;   // line requested by the prefetch pass, not filled yet
+  // prefetch FIFO: {L1 line, block address [5:3]} of each request in flight, in request order
+  logic [PfDepth-1:0][8:0]  pf_q, pf_d;
+  logic [4:0]  pf_head_q, pf_head_d, pf_tail_q, pf_tail_d;
+  logic [5:0]  pf_cnt_q, pf_cnt_d;
+  logic        pf_state, pf_fill;
+  logic        pf_on_q, pf_on_d, qmiss_q, qmiss_d;  // prefetch pass on; this quad requested a line
+  logic [2:0]  fill_b53;
+  logic [5:0]  fill_idx;
 
   // SRAM
   logic         l1_we, l1_re;
@@ -247,7 +259,11 @@ module tex (
       default:                    begin dclass = 3'd0; bpb = 7'd64; end  // RGBA8, RGBA8_SRGB
     endcase
     rline = mem_rsp_i.rdata;
-    bc_block = (dclass == 3'd4) ? rline[{blk_q[5:4], 7'd0} +: 128] : {64'd0, rline[{blk_q[5:3], 6'd0} +: 64]};
+    pf_state = (st_q == S_PF_COORD) || (st_q == S_PF_TAP) || (st_q == S_PF_REQ) || (st_q == S_PF_DRAIN);
+    pf_fill = pf_state && mem_rsp_valid_i && (pf_cnt_q != 6'd0);
+    fill_b53 = pf_state ? pf_q[pf_head_q][2:0] : blk_q[5:3];
+    fill_idx = pf_state ? pf_q[pf_head_q][8:3] : lidx_q;
+    bc_block = (dclass == 3'd4) ? rline[{fill_b53[2:1], 7'd0} +: 128] : {64'd0, rline[{fill_b53, 6'd0} +: 64]};
   end
 
   // decode on fill: BC1 / BC3 blocks (texrt's decoder)
@@ -295,6 +311,13 @@ module tex (
     hit_d = hit_q;
     lv_valid_d = lv_valid_q;
     ltag_d = ltag_q;
+    pend_d = pend_q;
+    pf_on_d = pf_on_q;
+    qmiss_d = qmiss_q;
+    pf_d = pf_q;
+    pf_head_d = pf_head_q;
+    pf_tail_d = pf_tail_q;
+    pf_cnt_d = pf_cnt_q;
     l1_we = 1'b0;
     l1_re = 1'b0;
     l1_waddr = lidx_q;
@@ -401,7 +424,7 @@ module tex (
     end
 
     // line decode on fill (docs/tex.md section 9)
-    half = blk_q[5] ? rline[511:256] : rline[255:0];
+    half = fill_b53[2] ? rline[511:256] : rline[255:0];
     for (int k = 0; k < 16; k++) begin
       dw = rline[32*k +: 32];
       hw = half[16*k +: 16];
@@ -423,6 +446,7 @@ module tex (
           lv_valid_d = '0;
         end else if (in_valid_i) begin
           pkt_d = in_i;
+          qmiss_d = 1'b0;
           fault_d = pineda_pkg::TEX_FAULT_NONE;
           col_d = '0;
           st_d = in_i.eop ? S_OUT : S_CHK;
@@ -528,6 +552,60 @@ module tex (
           st_d = S_OUT;
         end else begin
           pix_d = 2'(next_live(pkt_q.live, 3'd0));
+          st_d = pf_on_q ? S_PF_COORD : S_COORD;
+        end
+      end
+      // Prefetch pass: the same walk as the filter pass, requesting every missing line at once
+      // (up to PfDepth in flight); fills land while it runs. The filter pass starts once all
+      // have returned; a line it still misses (an index conflict) takes the blocking path.
+      S_PF_COORD: begin
+        x_d = fix_u;
+        y_d = fix_v;
+        tap_d = 2'd0;
+        st_d = S_PF_TAP;
+      end
+      S_PF_TAP, S_PF_REQ: begin
+        if (st_q == S_PF_REQ && !mem_req_ready_i) begin
+          st_d = S_PF_REQ;
+        end else begin
+          if (st_q == S_PF_REQ) req_valid_d = 1'b0;
+          if (st_q == S_PF_TAP && in_u && in_v && !pend_q[l1_idx] &&
+              !(lv_valid_q[l1_idx] && ltag_q[l1_idx] == {blk_addr[31:3], dclass}) && pf_cnt_q != 6'(PfDepth)) begin
+            miss_o = 1'b1;
+            req_valid_d = 1'b1;
+            req_addr_d = {blk_addr[31:6], 6'd0};
+            ltag_d[l1_idx] = {blk_addr[31:3], dclass};
+            lv_valid_d[l1_idx] = 1'b0;
+            pend_d[l1_idx] = 1'b1;
+            pf_d[pf_tail_q] = {l1_idx, blk_addr[5:3]};
+            pf_tail_d = pf_tail_q + 5'd1;
+            pf_cnt_d = pf_cnt_q + 6'd1;
+            st_d = S_PF_REQ;
+          end else begin
+            // next tap, level, pixel
+            tap_d = tap_q + 2'd1;
+            st_d = S_PF_TAP;
+            if (!linear_q || tap_q == 2'd3) begin
+              if (two_q && !lv_q) begin
+                lv_d = 1'b1;
+                st_d = S_PF_COORD;
+              end else begin
+                lv_d = 1'b0;
+                if (pix_q == 2'd3 || next_live(pkt_q.live, 3'(pix_q) + 3'd1) == 3'd4) begin
+                  st_d = S_PF_DRAIN;
+                end else begin
+                  pix_d = 2'(next_live(pkt_q.live, 3'(pix_q) + 3'd1));
+                  st_d = S_PF_COORD;
+                end
+              end
+            end
+          end
+        end
+      end
+      S_PF_DRAIN: begin
+        if (pf_cnt_q == 6'd0 || (pf_cnt_q == 6'd1 && pf_fill)) begin
+          pix_d = 2'(next_live(pkt_q.live, 3'd0));
+          lv_d = 1'b0;
           st_d = S_COORD;
         end
       end
@@ -608,11 +686,27 @@ module tex (
       S_OUT: begin
         if (out_ready_i) begin
           fault_o = fault_q != pineda_pkg::TEX_FAULT_NONE;
+          // the next quad runs the prefetch pass only if this one needed a line (streams that
+          // hit skip its cost; a miss turns it back on)
+          if (!pkt_q.eop && fault_q == pineda_pkg::TEX_FAULT_NONE) pf_on_d = qmiss_q;
           st_d = S_IDLE;
         end
       end
       default: st_d = S_IDLE;
     endcase
+    if (miss_o) qmiss_d = 1'b1;
+
+    // prefetch fills (responses in request order), in any prefetch state
+    if (pf_fill) begin
+      mem_rsp_ready_o = 1'b1;
+      l1_we = 1'b1;
+      l1_waddr = fill_idx;
+      l1_wdata = dec;
+      lv_valid_d[fill_idx] = 1'b1;
+      pend_d[fill_idx] = 1'b0;
+      pf_head_d = pf_head_q + 5'd1;
+      pf_cnt_d = pf_cnt_d - 6'd1;
+    end
   end
 
   always_comb begin
@@ -671,6 +765,13 @@ module tex (
       hit_q <= 1'b0;
       lv_valid_q <= '0;
       ltag_q <= '0;
+      pend_q <= '0;
+      pf_on_q <= 1'b1;
+      qmiss_q <= 1'b0;
+      pf_q <= '0;
+      pf_head_q <= '0;
+      pf_tail_q <= '0;
+      pf_cnt_q <= '0;
     end else begin
       st_q <= st_d;
       pkt_q <= pkt_d;
@@ -709,6 +810,13 @@ module tex (
       hit_q <= hit_d;
       lv_valid_q <= lv_valid_d;
       ltag_q <= ltag_d;
+      pend_q <= pend_d;
+      pf_on_q <= pf_on_d;
+      qmiss_q <= qmiss_d;
+      pf_q <= pf_d;
+      pf_head_q <= pf_head_d;
+      pf_tail_q <= pf_tail_d;
+      pf_cnt_q <= pf_cnt_d;
     end
   end
 

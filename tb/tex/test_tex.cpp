@@ -243,6 +243,15 @@ TEST_CASE("tex: random formats, filters, address modes, wild coordinates", "[tex
   check(c, "random", seed);
 }
 
+TEST_CASE("tex: long random run (more textures, quads and latency)", "[.long]") {
+  const uint64_t seed = tb::announce_seed("rtl_tex");
+  std::mt19937 r(static_cast<uint32_t>(seed));
+  TexCase c;
+  random_textures(c, r, 24, 20, 300);
+  c.segs.push_back({random_quads(r, 4000, 24, 20), {}});
+  check(c, "long", seed, 4.0);
+}
+
 TEST_CASE("tex: bad descriptors sample zero and raise fault_o", "[tex]") {
   const uint64_t seed = tb::announce_seed("rtl_tex");
   std::mt19937 r(static_cast<uint32_t>(seed));
