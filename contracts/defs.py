@@ -134,6 +134,11 @@ CONSTANTS = [
     Const("ZGRAD_W", 33, "depth plane gradient width: dZ per 1/256 px, |a|, |b| <= 2^32 - 1 (saturated)"),
     Const("ZREF_W", 57, "depth at a vertex in plane units, saturated to |z| <= 2^56 - 1"),
     Const("ZPLANE_W", 59, "depth plane value width: |Z| < 2^58 at every evaluated sample (docs/numerics.md section 9)"),
+    # Attribute interpolation (docs/numerics.md section 10, docs/interp.md)
+    Const("IP_FRAC", 36, "fraction bits of the interpolation planes (1/w and the two perspective barycentrics, normalised to [0, 2))"),
+    Const("IPGRAD_W", 37, "interpolation plane gradient width: per 1/256 px, |a|, |b| <= 2^36 - 1 (saturated: a change of 1 per 1/256 px)"),
+    Const("IPREF_W", 39, "interpolation plane value at vertex 0 (q0 < 2: |p0| < 2^37), saturated to 2^38 - 1"),
+    Const("IPLANE_W", 63, "interpolation plane value width: |P| < 2^62 at every pixel centre of the render target"),
     Const("DEPTH_MAX", 0xFFFFFF, "D24 UNORM: the depth 1.0 (depth values are 24-bit integers 0..2^24-1)", 24),
     # comparison functions (FE_DEPTH.DEPTH_FUNC, stencil funcs): D3D11_COMPARISON_* - 1; pass when (ref OP stored)
     Const("CMP_NEVER", 0, "never passes", 3),
@@ -359,6 +364,8 @@ FE_STATE = [
               BitField("STENCIL_BACK", 27, 16, "back faces: STENCIL_FACE_* layout"))),
     StateReg("FE_BLEND", 61, BLEND_RESET, "blend state of the render target (docs/om.md; reset: off, ONE/ZERO/ADD, all channels written)", BLEND_FIELDS),
     StateReg("FE_BLEND_FACTOR", 62, 0xFFFFFFFF, "blend constant RGBA8 (BF_BLEND_FACTOR), layout as ST_COLOR (reset: 1, 1, 1, 1)"),
+    StateReg("FE_SHADE", 63, 0, "shading of the pixel colour (docs/interp.md; reset: flat)",
+             (BitField("SHADE_GOURAUD", 0, 0, "1: the vertex colours interpolated perspective-correct; 0: flat, the provoking (first) vertex's colour"),)),
 ]
 
 # Host register port: dword index (HOST_ADDR_BITS wide) -> register.
@@ -464,11 +471,17 @@ STRUCTS = [
         Field("op_a", 3, "u", "BOP_*"),
         Field("mask_off", 4, "u", "channels not written: bit 0 R, 1 G, 2 B, 3 A"),
         Field("factor", 32, "u", "FE_BLEND_FACTOR (RGBA8)"),
+        Field("gouraud", 1, "u", "FE_SHADE.SHADE_GOURAUD (read by INTERP: 0 flat colour, 1 interpolated)"),
     ]),
     Struct("zplane_t", "ZPlane", "depth plane Z = c + a*(X - Xr) + b*(Y - Yr) in 2^-Z_FRAC D24 units (docs/numerics.md section 9)", [
         Field("a", 33, "s", "dZ/dX per 1/256 px"),
         Field("b", 33, "s", "dZ/dY per 1/256 px"),
         Field("c", 59, "s", "Z at the reference sample (see the packet)"),
+    ]),
+    Struct("iplane_t", "IPlane", "interpolation plane P = c + a*(X - Xr) + b*(Y - Yr) in 2^-IP_FRAC units (docs/numerics.md section 10)", [
+        Field("a", 37, "s", "dP/dX per 1/256 px"),
+        Field("b", 37, "s", "dP/dY per 1/256 px"),
+        Field("c", 63, "s", "P at the reference pixel centre (see the packet)"),
     ]),
     Struct("d24_t", "D24", "one D24 UNORM depth value", [
         Field("v", 24, "u", "0 .. DEPTH_MAX"),
@@ -574,6 +587,27 @@ STRUCTS = [
     ]),
     Struct("fvec2_t", "FVec2", "a texture coordinate: two FP32 values", [
         Field("u", 32, "u", ""), Field("v", 32, "u", ""),
+    ]),
+    Struct("interp_tri_t", "InterpTri", "SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes", [
+        Field("w", 1, "iplane_t", "1/w plane: values q0, q1, q2 (the normalised 1/w) at the vertices"),
+        Field("l1", 1, "iplane_t", "lambda1/w plane: values 0, q1, 0"),
+        Field("l2", 1, "iplane_t", "lambda2/w plane: values 0, 0, q2"),
+        Field("c0", 32, "u", "vertex colours RGBA8, API order"),
+        Field("c1", 32, "u", ""),
+        Field("c2", 32, "u", ""),
+        Field("t0", 2, "fvec2_t", "uv0 [0] and uv1 [1] of vertex 0 (FP32)"),
+        Field("d1", 2, "fvec2_t", "uv - uv of vertex 0 for vertex 1 (FP32 sub), uv0 [0] and uv1 [1]"),
+        Field("d2", 2, "fvec2_t", "the same for vertex 2"),
+    ]),
+    Struct("interp_in_pkt_t", "InterpInPkt", "-> INTERP: a quad that passed ZS with its triangle's interpolation state (planes' c at the centre of pixel (2*qx, 2*qy))", [
+        Field("quad", 1, "quad_pkt_t", ""),
+        Field("it", 1, "interp_tri_t", ""),
+    ]),
+    Struct("interp_pkt_t", "InterpPkt", "INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres)", [
+        Field("quad", 1, "quad_pkt_t", "the quad as it left ZS"),
+        Field("pcolor", 4, "dword_t", "RGBA8 of pixel p (p = 0..3 as quad_pkt_t.mask at 1x); flat: every pixel quad.color"),
+        Field("uv0", 4, "fvec2_t", "texture coordinate 0 of pixel p (FP32)"),
+        Field("uv1", 4, "fvec2_t", "texture coordinate 1 of pixel p (FP32)"),
     ]),
     Struct("vtx_in_pkt_t", "VtxInPkt", "-> VTX: an object-space vertex, or one row of the position matrix", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),

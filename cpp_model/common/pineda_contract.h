@@ -45,6 +45,10 @@ constexpr uint32_t Z_FRAC = 16u;  // fraction bits of the depth plane (units of 
 constexpr uint32_t ZGRAD_W = 33u;  // depth plane gradient width: dZ per 1/256 px, |a|, |b| <= 2^32 - 1 (saturated)
 constexpr uint32_t ZREF_W = 57u;  // depth at a vertex in plane units, saturated to |z| <= 2^56 - 1
 constexpr uint32_t ZPLANE_W = 59u;  // depth plane value width: |Z| < 2^58 at every evaluated sample (docs/numerics.md section 9)
+constexpr uint32_t IP_FRAC = 36u;  // fraction bits of the interpolation planes (1/w and the two perspective barycentrics, normalised to [0, 2))
+constexpr uint32_t IPGRAD_W = 37u;  // interpolation plane gradient width: per 1/256 px, |a|, |b| <= 2^36 - 1 (saturated: a change of 1 per 1/256 px)
+constexpr uint32_t IPREF_W = 39u;  // interpolation plane value at vertex 0 (q0 < 2: |p0| < 2^37), saturated to 2^38 - 1
+constexpr uint32_t IPLANE_W = 63u;  // interpolation plane value width: |P| < 2^62 at every pixel centre of the render target
 constexpr uint32_t DEPTH_MAX = 16777215u;  // D24 UNORM: the depth 1.0 (depth values are 24-bit integers 0..2^24-1)
 constexpr uint32_t CMP_NEVER = 0u;  // never passes
 constexpr uint32_t CMP_LESS = 1u;  // new < stored
@@ -165,6 +169,7 @@ constexpr uint32_t FE_SCISSOR_Y = 59u;  // front-end state: scissor y0 [15:0], y
 constexpr uint32_t FE_STENCIL_OPS = 60u;  // front-end state: stencil functions and operations: front faces [11:0], back faces [27:16] (reset: ALWAYS, KEEP)
 constexpr uint32_t FE_BLEND = 61u;  // front-end state: blend state of the render target (docs/om.md; reset: off, ONE/ZERO/ADD, all channels written)
 constexpr uint32_t FE_BLEND_FACTOR = 62u;  // front-end state: blend constant RGBA8 (BF_BLEND_FACTOR), layout as ST_COLOR (reset: 1, 1, 1, 1)
+constexpr uint32_t FE_SHADE = 63u;  // front-end state: shading of the pixel colour (docs/interp.md; reset: flat)
 constexpr uint32_t FE_STENCIL_RESET = 4294901760u;
 constexpr uint32_t FE_SCISSOR_X_RESET = 4294901760u;
 constexpr uint32_t FE_SCISSOR_Y_RESET = 4294901760u;
@@ -293,6 +298,7 @@ constexpr uint32_t BLEND_OP_A_MSB = 26u;  // FE_BLEND: BOP_*: alpha operation
 constexpr uint32_t BLEND_OP_A_LSB = 24u;  // FE_BLEND: BOP_*: alpha operation
 constexpr uint32_t BLEND_MASK_OFF_MSB = 30u;  // FE_BLEND: channels NOT written: bit 0 R, 1 G, 2 B, 3 A (the inverted D3D11 write mask)
 constexpr uint32_t BLEND_MASK_OFF_LSB = 27u;  // FE_BLEND: channels NOT written: bit 0 R, 1 G, 2 B, 3 A (the inverted D3D11 write mask)
+constexpr uint32_t SHADE_GOURAUD_BIT = 0u;  // FE_SHADE: 1: the vertex colours interpolated perspective-correct; 0: flat, the provoking (first) vertex's colour
 constexpr uint32_t SFACE_FUNC_MSB = 2u;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
 constexpr uint32_t SFACE_FUNC_LSB = 0u;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
 constexpr uint32_t SFACE_FAIL_MSB = 5u;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when the stencil test fails
@@ -727,9 +733,9 @@ struct DsState {
   }
 };
 
-// output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT; all 0 from OP_DRAW: RGBA8, no blend, every channel written) (SV om_state_t, 65 bits)
+// output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT; all 0 from OP_DRAW: RGBA8, no blend, every channel written) (SV om_state_t, 66 bits)
 struct OmState {
-  static constexpr int WIDTH = 65;
+  static constexpr int WIDTH = 66;
   static constexpr int WORDS = 3;
   static constexpr const char* SV_NAME = "om_state_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -743,29 +749,32 @@ struct OmState {
   uint64_t op_a = 0;  // BOP_*
   uint64_t mask_off = 0;  // channels not written: bit 0 R, 1 G, 2 B, 3 A
   uint64_t factor = 0;  // FE_BLEND_FACTOR (RGBA8)
+  uint64_t gouraud = 0;  // FE_SHADE.SHADE_GOURAUD (read by INTERP: 0 flat colour, 1 interpolated)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 63, 2, static_cast<uint64_t>(fmt));
-    bits::put(words_, lsb + 62, 1, static_cast<uint64_t>(blend));
-    bits::put(words_, lsb + 57, 5, static_cast<uint64_t>(src));
-    bits::put(words_, lsb + 52, 5, static_cast<uint64_t>(dst));
-    bits::put(words_, lsb + 49, 3, static_cast<uint64_t>(op));
-    bits::put(words_, lsb + 44, 5, static_cast<uint64_t>(src_a));
-    bits::put(words_, lsb + 39, 5, static_cast<uint64_t>(dst_a));
-    bits::put(words_, lsb + 36, 3, static_cast<uint64_t>(op_a));
-    bits::put(words_, lsb + 32, 4, static_cast<uint64_t>(mask_off));
-    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(factor));
+    bits::put(words_, lsb + 64, 2, static_cast<uint64_t>(fmt));
+    bits::put(words_, lsb + 63, 1, static_cast<uint64_t>(blend));
+    bits::put(words_, lsb + 58, 5, static_cast<uint64_t>(src));
+    bits::put(words_, lsb + 53, 5, static_cast<uint64_t>(dst));
+    bits::put(words_, lsb + 50, 3, static_cast<uint64_t>(op));
+    bits::put(words_, lsb + 45, 5, static_cast<uint64_t>(src_a));
+    bits::put(words_, lsb + 40, 5, static_cast<uint64_t>(dst_a));
+    bits::put(words_, lsb + 37, 3, static_cast<uint64_t>(op_a));
+    bits::put(words_, lsb + 33, 4, static_cast<uint64_t>(mask_off));
+    bits::put(words_, lsb + 1, 32, static_cast<uint64_t>(factor));
+    bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(gouraud));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    fmt = bits::get(words_, lsb + 63, 2);
-    blend = bits::get(words_, lsb + 62, 1);
-    src = bits::get(words_, lsb + 57, 5);
-    dst = bits::get(words_, lsb + 52, 5);
-    op = bits::get(words_, lsb + 49, 3);
-    src_a = bits::get(words_, lsb + 44, 5);
-    dst_a = bits::get(words_, lsb + 39, 5);
-    op_a = bits::get(words_, lsb + 36, 3);
-    mask_off = bits::get(words_, lsb + 32, 4);
-    factor = bits::get(words_, lsb + 0, 32);
+    fmt = bits::get(words_, lsb + 64, 2);
+    blend = bits::get(words_, lsb + 63, 1);
+    src = bits::get(words_, lsb + 58, 5);
+    dst = bits::get(words_, lsb + 53, 5);
+    op = bits::get(words_, lsb + 50, 3);
+    src_a = bits::get(words_, lsb + 45, 5);
+    dst_a = bits::get(words_, lsb + 40, 5);
+    op_a = bits::get(words_, lsb + 37, 3);
+    mask_off = bits::get(words_, lsb + 33, 4);
+    factor = bits::get(words_, lsb + 1, 32);
+    gouraud = bits::get(words_, lsb + 0, 1);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static OmState unpack(const uint32_t* words_) { OmState p; p.unpack_at(words_, 0); return p; }
@@ -781,6 +790,7 @@ struct OmState {
     if (op_a != act.op_a) out.push_back({pre + "op_a", bits::hex(static_cast<uint64_t>(op_a) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.op_a) & bits::mask(3)), std::to_string(op_a), std::to_string(act.op_a)});
     if (mask_off != act.mask_off) out.push_back({pre + "mask_off", bits::hex(static_cast<uint64_t>(mask_off) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.mask_off) & bits::mask(4)), std::to_string(mask_off), std::to_string(act.mask_off)});
     if (factor != act.factor) out.push_back({pre + "factor", bits::hex(static_cast<uint64_t>(factor) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.factor) & bits::mask(32)), std::to_string(factor), std::to_string(act.factor)});
+    if (gouraud != act.gouraud) out.push_back({pre + "gouraud", bits::hex(static_cast<uint64_t>(gouraud) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.gouraud) & bits::mask(1)), std::to_string(gouraud), std::to_string(act.gouraud)});
   }
   bool operator==(const OmState& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const OmState& o) const { return !(*this == o); }
@@ -796,6 +806,7 @@ struct OmState {
     s += " op_a=" + bits::hex(static_cast<uint64_t>(op_a) & bits::mask(3));
     s += " mask_off=" + bits::hex(static_cast<uint64_t>(mask_off) & bits::mask(4));
     s += " factor=" + bits::hex(static_cast<uint64_t>(factor) & bits::mask(32));
+    s += " gouraud=" + bits::hex(static_cast<uint64_t>(gouraud) & bits::mask(1));
     return s + "}";
   }
 };
@@ -834,6 +845,44 @@ struct ZPlane {
     s += "a=" + bits::hex(static_cast<uint64_t>(a) & bits::mask(33));
     s += " b=" + bits::hex(static_cast<uint64_t>(b) & bits::mask(33));
     s += " c=" + bits::hex(static_cast<uint64_t>(c) & bits::mask(59));
+    return s + "}";
+  }
+};
+
+// interpolation plane P = c + a*(X - Xr) + b*(Y - Yr) in 2^-IP_FRAC units (docs/numerics.md section 10) (SV iplane_t, 137 bits)
+struct IPlane {
+  static constexpr int WIDTH = 137;
+  static constexpr int WORDS = 5;
+  static constexpr const char* SV_NAME = "iplane_t";
+  using Words = std::array<uint32_t, WORDS>;
+  int64_t a = 0;  // dP/dX per 1/256 px
+  int64_t b = 0;  // dP/dY per 1/256 px
+  int64_t c = 0;  // P at the reference pixel centre (see the packet)
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 100, 37, static_cast<uint64_t>(a));
+    bits::put(words_, lsb + 63, 37, static_cast<uint64_t>(b));
+    bits::put(words_, lsb + 0, 63, static_cast<uint64_t>(c));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    a = bits::sext(bits::get(words_, lsb + 100, 37), 37);
+    b = bits::sext(bits::get(words_, lsb + 63, 37), 37);
+    c = bits::sext(bits::get(words_, lsb + 0, 63), 63);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static IPlane unpack(const uint32_t* words_) { IPlane p; p.unpack_at(words_, 0); return p; }
+  IPlane canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const IPlane& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (a != act.a) out.push_back({pre + "a", bits::hex(static_cast<uint64_t>(a) & bits::mask(37)), bits::hex(static_cast<uint64_t>(act.a) & bits::mask(37)), std::to_string(a), std::to_string(act.a)});
+    if (b != act.b) out.push_back({pre + "b", bits::hex(static_cast<uint64_t>(b) & bits::mask(37)), bits::hex(static_cast<uint64_t>(act.b) & bits::mask(37)), std::to_string(b), std::to_string(act.b)});
+    if (c != act.c) out.push_back({pre + "c", bits::hex(static_cast<uint64_t>(c) & bits::mask(63)), bits::hex(static_cast<uint64_t>(act.c) & bits::mask(63)), std::to_string(c), std::to_string(act.c)});
+  }
+  bool operator==(const IPlane& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const IPlane& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "a=" + bits::hex(static_cast<uint64_t>(a) & bits::mask(37));
+    s += " b=" + bits::hex(static_cast<uint64_t>(b) & bits::mask(37));
+    s += " c=" + bits::hex(static_cast<uint64_t>(c) & bits::mask(63));
     return s + "}";
   }
 };
@@ -929,9 +978,9 @@ struct DrawPkt {
   }
 };
 
-// IA -> SETUP: one triangle (SV tri_pkt_t, 632 bits)
+// IA -> SETUP: one triangle (SV tri_pkt_t, 633 bits)
 struct TriPkt {
-  static constexpr int WIDTH = 632;
+  static constexpr int WIDTH = 633;
   static constexpr int WORDS = 20;
   static constexpr const char* SV_NAME = "tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -948,29 +997,29 @@ struct TriPkt {
   uint64_t zlo = 0;  // viewport depth range as D24 (PA's; 0 from OP_DRAW): every sample depth is clamped to [zlo, zhi]
   uint64_t zhi = 0;  // zhi >= zlo
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 631, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 487 + k * 48);
-    bits::put(words_, lsb + 455, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 406);
-    clip.pack_at(words_, lsb + 346);
-    bits::put(words_, lsb + 314, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 218 + k * 32);
-    bits::put(words_, lsb + 217, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 113);
+    bits::put(words_, lsb + 632, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 488 + k * 48);
+    bits::put(words_, lsb + 456, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 407);
+    clip.pack_at(words_, lsb + 347);
+    bits::put(words_, lsb + 315, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 219 + k * 32);
+    bits::put(words_, lsb + 218, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 114);
     om.pack_at(words_, lsb + 48);
     bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
     bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 631, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 487 + k * 48);
-    color = bits::get(words_, lsb + 455, 32);
-    target.unpack_at(words_, lsb + 406);
-    clip.unpack_at(words_, lsb + 346);
-    tri_id = bits::get(words_, lsb + 314, 32);
-    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 218 + k * 32);
-    front = bits::get(words_, lsb + 217, 1);
-    ds.unpack_at(words_, lsb + 113);
+    eop = bits::get(words_, lsb + 632, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 488 + k * 48);
+    color = bits::get(words_, lsb + 456, 32);
+    target.unpack_at(words_, lsb + 407);
+    clip.unpack_at(words_, lsb + 347);
+    tri_id = bits::get(words_, lsb + 315, 32);
+    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 219 + k * 32);
+    front = bits::get(words_, lsb + 218, 1);
+    ds.unpack_at(words_, lsb + 114);
     om.unpack_at(words_, lsb + 48);
     zlo = bits::get(words_, lsb + 24, 24);
     zhi = bits::get(words_, lsb + 0, 24);
@@ -1016,9 +1065,9 @@ struct TriPkt {
   }
 };
 
-// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 882 bits)
+// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 883 bits)
 struct SetupPkt {
-  static constexpr int WIDTH = 882;
+  static constexpr int WIDTH = 883;
   static constexpr int WORDS = 28;
   static constexpr const char* SV_NAME = "setup_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -1037,32 +1086,32 @@ struct SetupPkt {
   uint64_t zlo = 0;  // depth clamp range (D24)
   uint64_t zhi = 0;
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 881, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 581 + k * 100);
-    tiles.pack_at(words_, lsb + 529);
-    bits::put(words_, lsb + 516, 13, static_cast<uint64_t>(start));
-    pix.pack_at(words_, lsb + 456);
-    bits::put(words_, lsb + 424, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 375);
-    bits::put(words_, lsb + 343, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 342, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 238);
+    bits::put(words_, lsb + 882, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 582 + k * 100);
+    tiles.pack_at(words_, lsb + 530);
+    bits::put(words_, lsb + 517, 13, static_cast<uint64_t>(start));
+    pix.pack_at(words_, lsb + 457);
+    bits::put(words_, lsb + 425, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 376);
+    bits::put(words_, lsb + 344, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 343, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 239);
     om.pack_at(words_, lsb + 173);
     zp.pack_at(words_, lsb + 48);
     bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
     bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 881, 1);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 581 + k * 100);
-    tiles.unpack_at(words_, lsb + 529);
-    start = bits::get(words_, lsb + 516, 13);
-    pix.unpack_at(words_, lsb + 456);
-    color = bits::get(words_, lsb + 424, 32);
-    target.unpack_at(words_, lsb + 375);
-    tri_id = bits::get(words_, lsb + 343, 32);
-    front = bits::get(words_, lsb + 342, 1);
-    ds.unpack_at(words_, lsb + 238);
+    eop = bits::get(words_, lsb + 882, 1);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 582 + k * 100);
+    tiles.unpack_at(words_, lsb + 530);
+    start = bits::get(words_, lsb + 517, 13);
+    pix.unpack_at(words_, lsb + 457);
+    color = bits::get(words_, lsb + 425, 32);
+    target.unpack_at(words_, lsb + 376);
+    tri_id = bits::get(words_, lsb + 344, 32);
+    front = bits::get(words_, lsb + 343, 1);
+    ds.unpack_at(words_, lsb + 239);
     om.unpack_at(words_, lsb + 173);
     zp.unpack_at(words_, lsb + 48);
     zlo = bits::get(words_, lsb + 24, 24);
@@ -1111,9 +1160,9 @@ struct SetupPkt {
   }
 };
 
-// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 894 bits)
+// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 895 bits)
 struct TilePkt {
-  static constexpr int WIDTH = 894;
+  static constexpr int WIDTH = 895;
   static constexpr int WORDS = 28;
   static constexpr const char* SV_NAME = "tile_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -1135,38 +1184,38 @@ struct TilePkt {
   uint64_t zlo = 0;  // depth clamp range (D24)
   uint64_t zhi = 0;
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 893, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 880, 13, static_cast<uint64_t>(tx));
-    bits::put(words_, lsb + 867, 13, static_cast<uint64_t>(ty));
-    bits::put(words_, lsb + 864, 3, static_cast<uint64_t>(edge_in));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 564 + k * 100);
-    pix.pack_at(words_, lsb + 504);
-    bits::put(words_, lsb + 472, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 423);
-    bits::put(words_, lsb + 391, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 367, 24, static_cast<uint64_t>(zmin));
-    bits::put(words_, lsb + 343, 24, static_cast<uint64_t>(zmax));
-    bits::put(words_, lsb + 342, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 238);
+    bits::put(words_, lsb + 894, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 881, 13, static_cast<uint64_t>(tx));
+    bits::put(words_, lsb + 868, 13, static_cast<uint64_t>(ty));
+    bits::put(words_, lsb + 865, 3, static_cast<uint64_t>(edge_in));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 565 + k * 100);
+    pix.pack_at(words_, lsb + 505);
+    bits::put(words_, lsb + 473, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 424);
+    bits::put(words_, lsb + 392, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 368, 24, static_cast<uint64_t>(zmin));
+    bits::put(words_, lsb + 344, 24, static_cast<uint64_t>(zmax));
+    bits::put(words_, lsb + 343, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 239);
     om.pack_at(words_, lsb + 173);
     zp.pack_at(words_, lsb + 48);
     bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
     bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 893, 1);
-    tx = bits::get(words_, lsb + 880, 13);
-    ty = bits::get(words_, lsb + 867, 13);
-    edge_in = bits::get(words_, lsb + 864, 3);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 564 + k * 100);
-    pix.unpack_at(words_, lsb + 504);
-    color = bits::get(words_, lsb + 472, 32);
-    target.unpack_at(words_, lsb + 423);
-    tri_id = bits::get(words_, lsb + 391, 32);
-    zmin = bits::get(words_, lsb + 367, 24);
-    zmax = bits::get(words_, lsb + 343, 24);
-    front = bits::get(words_, lsb + 342, 1);
-    ds.unpack_at(words_, lsb + 238);
+    eop = bits::get(words_, lsb + 894, 1);
+    tx = bits::get(words_, lsb + 881, 13);
+    ty = bits::get(words_, lsb + 868, 13);
+    edge_in = bits::get(words_, lsb + 865, 3);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 565 + k * 100);
+    pix.unpack_at(words_, lsb + 505);
+    color = bits::get(words_, lsb + 473, 32);
+    target.unpack_at(words_, lsb + 424);
+    tri_id = bits::get(words_, lsb + 392, 32);
+    zmin = bits::get(words_, lsb + 368, 24);
+    zmax = bits::get(words_, lsb + 344, 24);
+    front = bits::get(words_, lsb + 343, 1);
+    ds.unpack_at(words_, lsb + 239);
     om.unpack_at(words_, lsb + 173);
     zp.unpack_at(words_, lsb + 48);
     zlo = bits::get(words_, lsb + 24, 24);
@@ -1221,9 +1270,9 @@ struct TilePkt {
   }
 };
 
-// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 710 bits)
+// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 711 bits)
 struct QuadPkt {
-  static constexpr int WIDTH = 710;
+  static constexpr int WIDTH = 711;
   static constexpr int WORDS = 23;
   static constexpr const char* SV_NAME = "quad_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -1239,29 +1288,29 @@ struct QuadPkt {
   DsState ds{};
   OmState om{};  // output-merger state (0 from OP_DRAW)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 709, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 696, 13, static_cast<uint64_t>(qx));
-    bits::put(words_, lsb + 683, 13, static_cast<uint64_t>(qy));
-    bits::put(words_, lsb + 667, 16, static_cast<uint64_t>(mask));
-    bits::put(words_, lsb + 635, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 586);
-    bits::put(words_, lsb + 554, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 170 + k * 24);
-    bits::put(words_, lsb + 169, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 65);
+    bits::put(words_, lsb + 710, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 697, 13, static_cast<uint64_t>(qx));
+    bits::put(words_, lsb + 684, 13, static_cast<uint64_t>(qy));
+    bits::put(words_, lsb + 668, 16, static_cast<uint64_t>(mask));
+    bits::put(words_, lsb + 636, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 587);
+    bits::put(words_, lsb + 555, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 171 + k * 24);
+    bits::put(words_, lsb + 170, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 66);
     om.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 709, 1);
-    qx = bits::get(words_, lsb + 696, 13);
-    qy = bits::get(words_, lsb + 683, 13);
-    mask = bits::get(words_, lsb + 667, 16);
-    color = bits::get(words_, lsb + 635, 32);
-    target.unpack_at(words_, lsb + 586);
-    tri_id = bits::get(words_, lsb + 554, 32);
-    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 170 + k * 24);
-    front = bits::get(words_, lsb + 169, 1);
-    ds.unpack_at(words_, lsb + 65);
+    eop = bits::get(words_, lsb + 710, 1);
+    qx = bits::get(words_, lsb + 697, 13);
+    qy = bits::get(words_, lsb + 684, 13);
+    mask = bits::get(words_, lsb + 668, 16);
+    color = bits::get(words_, lsb + 636, 32);
+    target.unpack_at(words_, lsb + 587);
+    tri_id = bits::get(words_, lsb + 555, 32);
+    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 171 + k * 24);
+    front = bits::get(words_, lsb + 170, 1);
+    ds.unpack_at(words_, lsb + 66);
     om.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
@@ -1526,6 +1575,162 @@ struct FVec2 {
     std::string s = "{";
     s += "u=" + bits::hex(static_cast<uint64_t>(u) & bits::mask(32));
     s += " v=" + bits::hex(static_cast<uint64_t>(v) & bits::mask(32));
+    return s + "}";
+  }
+};
+
+// SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes (SV interp_tri_t, 891 bits)
+struct InterpTri {
+  static constexpr int WIDTH = 891;
+  static constexpr int WORDS = 28;
+  static constexpr const char* SV_NAME = "interp_tri_t";
+  using Words = std::array<uint32_t, WORDS>;
+  IPlane w{};  // 1/w plane: values q0, q1, q2 (the normalised 1/w) at the vertices
+  IPlane l1{};  // lambda1/w plane: values 0, q1, 0
+  IPlane l2{};  // lambda2/w plane: values 0, 0, q2
+  uint64_t c0 = 0;  // vertex colours RGBA8, API order
+  uint64_t c1 = 0;
+  uint64_t c2 = 0;
+  std::array<FVec2, 2> t0{};  // uv0 [0] and uv1 [1] of vertex 0 (FP32)
+  std::array<FVec2, 2> d1{};  // uv - uv of vertex 0 for vertex 1 (FP32 sub), uv0 [0] and uv1 [1]
+  std::array<FVec2, 2> d2{};  // the same for vertex 2
+  void pack_at(uint32_t* words_, int lsb) const {
+    w.pack_at(words_, lsb + 754);
+    l1.pack_at(words_, lsb + 617);
+    l2.pack_at(words_, lsb + 480);
+    bits::put(words_, lsb + 448, 32, static_cast<uint64_t>(c0));
+    bits::put(words_, lsb + 416, 32, static_cast<uint64_t>(c1));
+    bits::put(words_, lsb + 384, 32, static_cast<uint64_t>(c2));
+    for (int k = 0; k < 2; ++k) t0[k].pack_at(words_, lsb + 256 + k * 64);
+    for (int k = 0; k < 2; ++k) d1[k].pack_at(words_, lsb + 128 + k * 64);
+    for (int k = 0; k < 2; ++k) d2[k].pack_at(words_, lsb + 0 + k * 64);
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    w.unpack_at(words_, lsb + 754);
+    l1.unpack_at(words_, lsb + 617);
+    l2.unpack_at(words_, lsb + 480);
+    c0 = bits::get(words_, lsb + 448, 32);
+    c1 = bits::get(words_, lsb + 416, 32);
+    c2 = bits::get(words_, lsb + 384, 32);
+    for (int k = 0; k < 2; ++k) t0[k].unpack_at(words_, lsb + 256 + k * 64);
+    for (int k = 0; k < 2; ++k) d1[k].unpack_at(words_, lsb + 128 + k * 64);
+    for (int k = 0; k < 2; ++k) d2[k].unpack_at(words_, lsb + 0 + k * 64);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static InterpTri unpack(const uint32_t* words_) { InterpTri p; p.unpack_at(words_, 0); return p; }
+  InterpTri canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const InterpTri& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    w.diff(act.w, pre + "w.", out);
+    l1.diff(act.l1, pre + "l1.", out);
+    l2.diff(act.l2, pre + "l2.", out);
+    if (c0 != act.c0) out.push_back({pre + "c0", bits::hex(static_cast<uint64_t>(c0) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.c0) & bits::mask(32)), std::to_string(c0), std::to_string(act.c0)});
+    if (c1 != act.c1) out.push_back({pre + "c1", bits::hex(static_cast<uint64_t>(c1) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.c1) & bits::mask(32)), std::to_string(c1), std::to_string(act.c1)});
+    if (c2 != act.c2) out.push_back({pre + "c2", bits::hex(static_cast<uint64_t>(c2) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.c2) & bits::mask(32)), std::to_string(c2), std::to_string(act.c2)});
+    for (int k = 0; k < 2; ++k) t0[k].diff(act.t0[k], pre + "t0[" + std::to_string(k) + "].", out);
+    for (int k = 0; k < 2; ++k) d1[k].diff(act.d1[k], pre + "d1[" + std::to_string(k) + "].", out);
+    for (int k = 0; k < 2; ++k) d2[k].diff(act.d2[k], pre + "d2[" + std::to_string(k) + "].", out);
+  }
+  bool operator==(const InterpTri& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const InterpTri& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "w=" + w.str();
+    s += " l1=" + l1.str();
+    s += " l2=" + l2.str();
+    s += " c0=" + bits::hex(static_cast<uint64_t>(c0) & bits::mask(32));
+    s += " c1=" + bits::hex(static_cast<uint64_t>(c1) & bits::mask(32));
+    s += " c2=" + bits::hex(static_cast<uint64_t>(c2) & bits::mask(32));
+    s += " t0=[";
+    for (int k = 0; k < 2; ++k) s += (k ? "," : "") + t0[k].str();
+    s += "]";
+    s += " d1=[";
+    for (int k = 0; k < 2; ++k) s += (k ? "," : "") + d1[k].str();
+    s += "]";
+    s += " d2=[";
+    for (int k = 0; k < 2; ++k) s += (k ? "," : "") + d2[k].str();
+    s += "]";
+    return s + "}";
+  }
+};
+
+// -> INTERP: a quad that passed ZS with its triangle's interpolation state (planes' c at the centre of pixel (2*qx, 2*qy)) (SV interp_in_pkt_t, 1602 bits)
+struct InterpInPkt {
+  static constexpr int WIDTH = 1602;
+  static constexpr int WORDS = 51;
+  static constexpr const char* SV_NAME = "interp_in_pkt_t";
+  using Words = std::array<uint32_t, WORDS>;
+  QuadPkt quad{};
+  InterpTri it{};
+  void pack_at(uint32_t* words_, int lsb) const {
+    quad.pack_at(words_, lsb + 891);
+    it.pack_at(words_, lsb + 0);
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    quad.unpack_at(words_, lsb + 891);
+    it.unpack_at(words_, lsb + 0);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static InterpInPkt unpack(const uint32_t* words_) { InterpInPkt p; p.unpack_at(words_, 0); return p; }
+  InterpInPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const InterpInPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    quad.diff(act.quad, pre + "quad.", out);
+    it.diff(act.it, pre + "it.", out);
+  }
+  bool operator==(const InterpInPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const InterpInPkt& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "quad=" + quad.str();
+    s += " it=" + it.str();
+    return s + "}";
+  }
+};
+
+// INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (SV interp_pkt_t, 1351 bits)
+struct InterpPkt {
+  static constexpr int WIDTH = 1351;
+  static constexpr int WORDS = 43;
+  static constexpr const char* SV_NAME = "interp_pkt_t";
+  using Words = std::array<uint32_t, WORDS>;
+  QuadPkt quad{};  // the quad as it left ZS
+  std::array<Dword, 4> pcolor{};  // RGBA8 of pixel p (p = 0..3 as quad_pkt_t.mask at 1x); flat: every pixel quad.color
+  std::array<FVec2, 4> uv0{};  // texture coordinate 0 of pixel p (FP32)
+  std::array<FVec2, 4> uv1{};  // texture coordinate 1 of pixel p (FP32)
+  void pack_at(uint32_t* words_, int lsb) const {
+    quad.pack_at(words_, lsb + 640);
+    for (int k = 0; k < 4; ++k) pcolor[k].pack_at(words_, lsb + 512 + k * 32);
+    for (int k = 0; k < 4; ++k) uv0[k].pack_at(words_, lsb + 256 + k * 64);
+    for (int k = 0; k < 4; ++k) uv1[k].pack_at(words_, lsb + 0 + k * 64);
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    quad.unpack_at(words_, lsb + 640);
+    for (int k = 0; k < 4; ++k) pcolor[k].unpack_at(words_, lsb + 512 + k * 32);
+    for (int k = 0; k < 4; ++k) uv0[k].unpack_at(words_, lsb + 256 + k * 64);
+    for (int k = 0; k < 4; ++k) uv1[k].unpack_at(words_, lsb + 0 + k * 64);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static InterpPkt unpack(const uint32_t* words_) { InterpPkt p; p.unpack_at(words_, 0); return p; }
+  InterpPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const InterpPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    quad.diff(act.quad, pre + "quad.", out);
+    for (int k = 0; k < 4; ++k) pcolor[k].diff(act.pcolor[k], pre + "pcolor[" + std::to_string(k) + "].", out);
+    for (int k = 0; k < 4; ++k) uv0[k].diff(act.uv0[k], pre + "uv0[" + std::to_string(k) + "].", out);
+    for (int k = 0; k < 4; ++k) uv1[k].diff(act.uv1[k], pre + "uv1[" + std::to_string(k) + "].", out);
+  }
+  bool operator==(const InterpPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const InterpPkt& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "quad=" + quad.str();
+    s += " pcolor=[";
+    for (int k = 0; k < 4; ++k) s += (k ? "," : "") + pcolor[k].str();
+    s += "]";
+    s += " uv0=[";
+    for (int k = 0; k < 4; ++k) s += (k ? "," : "") + uv0[k].str();
+    s += "]";
+    s += " uv1=[";
+    for (int k = 0; k < 4; ++k) s += (k ? "," : "") + uv1[k].str();
+    s += "]";
     return s + "}";
   }
 };
@@ -2006,9 +2211,9 @@ struct PaAttr {
   }
 };
 
-// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1256 bits)
+// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1257 bits)
 struct PaTriPkt {
-  static constexpr int WIDTH = 1256;
+  static constexpr int WIDTH = 1257;
   static constexpr int WORDS = 40;
   static constexpr const char* SV_NAME = "pa_tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -2027,33 +2232,33 @@ struct PaTriPkt {
   uint64_t zlo = 0;  // D24 of FE_VP_ZMIN (docs/numerics.md section 9)
   uint64_t zhi = 0;  // max(zlo, D24 of FE_VP_ZMAX)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1255, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1111 + k * 48);
-    bits::put(words_, lsb + 1079, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1030);
-    clip.pack_at(words_, lsb + 970);
-    bits::put(words_, lsb + 938, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 266 + k * 224);
-    bits::put(words_, lsb + 234, 32, static_cast<uint64_t>(prim_id));
-    bits::put(words_, lsb + 218, 16, static_cast<uint64_t>(draw_id));
-    bits::put(words_, lsb + 217, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 113);
+    bits::put(words_, lsb + 1256, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1112 + k * 48);
+    bits::put(words_, lsb + 1080, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1031);
+    clip.pack_at(words_, lsb + 971);
+    bits::put(words_, lsb + 939, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 267 + k * 224);
+    bits::put(words_, lsb + 235, 32, static_cast<uint64_t>(prim_id));
+    bits::put(words_, lsb + 219, 16, static_cast<uint64_t>(draw_id));
+    bits::put(words_, lsb + 218, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 114);
     om.pack_at(words_, lsb + 48);
     bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
     bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1255, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1111 + k * 48);
-    color = bits::get(words_, lsb + 1079, 32);
-    target.unpack_at(words_, lsb + 1030);
-    clip.unpack_at(words_, lsb + 970);
-    tri_id = bits::get(words_, lsb + 938, 32);
-    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 266 + k * 224);
-    prim_id = bits::get(words_, lsb + 234, 32);
-    draw_id = bits::get(words_, lsb + 218, 16);
-    front = bits::get(words_, lsb + 217, 1);
-    ds.unpack_at(words_, lsb + 113);
+    eop = bits::get(words_, lsb + 1256, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1112 + k * 48);
+    color = bits::get(words_, lsb + 1080, 32);
+    target.unpack_at(words_, lsb + 1031);
+    clip.unpack_at(words_, lsb + 971);
+    tri_id = bits::get(words_, lsb + 939, 32);
+    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 267 + k * 224);
+    prim_id = bits::get(words_, lsb + 235, 32);
+    draw_id = bits::get(words_, lsb + 219, 16);
+    front = bits::get(words_, lsb + 218, 1);
+    ds.unpack_at(words_, lsb + 114);
     om.unpack_at(words_, lsb + 48);
     zlo = bits::get(words_, lsb + 24, 24);
     zhi = bits::get(words_, lsb + 0, 24);

@@ -29,6 +29,7 @@ void Gpu::reset() {
   fine_.reset_counters();
   pw_.reset_counters();
   zs_ = Zs{};
+  interp_.reset_counters();
   for (auto& h : hiz_) h.reset();
   dma_.reset_counters();
   if_.reset_counters();
@@ -56,7 +57,10 @@ void Gpu::process_draw(const DrawPkt& draw_in) {
   if (trace_on_) trace_.cp_draw.push_back(draw);
   ia_.process(draw, mem_, [this](const TriPkt& tri) {
     if (trace_on_) trace_.ia_tri.push_back(tri);
-    process_tri(tri);
+    // Pre-transformed triangles: rhw 1, the draw colour, texture coordinates 0.
+    std::array<VAttrIn, 3> attr{};
+    for (auto& a : attr) a.color = static_cast<uint32_t>(tri.color);
+    process_tri(tri, attr);
   });
   update_stats();
 }
@@ -96,13 +100,20 @@ void Gpu::process_fe(const IDrawPkt& p_in) {
       tri.target = t.target;
       tri.clip = t.clip;
       tri.tri_id = t.tri_id;
-      for (int k = 0; k < 3; ++k) tri.z[k].data = t.attr[k].z;
+      std::array<VAttrIn, 3> attr{};
+      for (int k = 0; k < 3; ++k) {
+        tri.z[k].data = t.attr[k].z;
+        attr[static_cast<size_t>(k)].rhw = static_cast<uint32_t>(t.attr[k].rhw);
+        attr[static_cast<size_t>(k)].color = static_cast<uint32_t>(t.attr[k].color);
+        attr[static_cast<size_t>(k)].uv0 = t.attr[k].tex0;
+        attr[static_cast<size_t>(k)].uv1 = t.attr[k].tex1;
+      }
       tri.front = t.front;
       tri.ds = t.ds;
       tri.om = t.om;
       tri.zlo = t.zlo;
       tri.zhi = t.zhi;
-      process_tri(tri);
+      process_tri(tri, attr);
     }
   };
   if_.process(p, mem_, [&](const IndexPkt& ix) {
@@ -113,21 +124,24 @@ void Gpu::process_fe(const IDrawPkt& p_in) {
   update_stats();
 }
 
-void Gpu::process_tri(const TriPkt& tri) {
+void Gpu::process_tri(const TriPkt& tri, const std::array<VAttrIn, 3>& attr) {
   poll_abort();
   if (!tri.eop) ++stats_.triangles_in;
   const auto s = setup_.process(tri);
   if (!s) return;
   if (!s->eop) ++stats_.triangles_setup;
   if (trace_on_) trace_.setup_tri.push_back(*s);
+  // The interpolation state (docs/interp.md): SETUP's planes, from the API order.
+  InterpSetup is;
+  if (!s->eop) is = interp_setup(tri.v, attr, Setup::area2(tri.v[0], tri.v[1], tri.v[2]));
   uint32_t lane = 0;  // the rasterizer whose tiles are walked
-  const auto on_tile = [this, &lane](const TilePkt& tile) {
+  const auto on_tile = [this, &lane, &is](const TilePkt& tile) {
     poll_abort();  // one triangle can cover 2^22 tiles
     if (trace_on_) trace_.coarse_tile.push_back(tile);
     // Hierarchical Z of the tile's rasterizer: a rejected tile never reaches FINE (tokens pass).
     if (!hiz_[lane].process(tile)) return;
     bool covered = false, visible = false;  // the tile has samples; one of them passed ZS
-    fine_.process(tile, [this, &covered, &visible](const QuadPkt& quad) {
+    fine_.process(tile, [this, &covered, &visible, &is](const QuadPkt& quad) {
       if (trace_on_) trace_.fine_quad.push_back(quad);
       covered = covered || (!quad.eop && quad.mask != 0);
       // ZS: the depth and stencil tests; depth-stencil memory is updated at once (its cache's
@@ -139,10 +153,17 @@ void Gpu::process_tri(const TriPkt& tri) {
       // Memory gets every pixel write at once; the colour cache's line requests (evictions,
       // fills of blended quads, the flush of an end-of-pipe token) are the pw_mem boundary. The
       // cache goes first: its fills read memory as it is before the quad.
+      // INTERP: per-pixel colour and texture coordinates at the pixel centres (tokens pass).
+      InterpInPkt iq;
+      iq.quad = *zq;
+      if (!zq->eop) iq.it = interp_at_quad(is, zq->qx, zq->qy);
+      const InterpPkt ip = interp_.process(iq);
+      PixColors pcolor{};
+      for (size_t p = 0; p < 4; ++p) pcolor[p] = static_cast<uint32_t>(ip.pcolor[p].data);
       pw_.process(
           *zq, [this](const MemLineReq& line) { if (trace_on_) trace_.pw_mem.push_back(line); },
-          [this](uint32_t a) { return mem_.read32(a); });
-      PixelWriter::apply_quad(*zq, mem_);
+          [this](uint32_t a) { return mem_.read32(a); }, &pcolor);
+      PixelWriter::apply_quad(*zq, mem_, &pcolor);
       // The token leaves the pixel writer once every earlier write is done (here: applied).
       if (zq->eop) cp_.eop_complete();
     });

@@ -108,10 +108,10 @@ TEST_CASE("contract: signed fields at their extremes", "[contract]") {
 
 TEST_CASE("contract: generated constants are consistent with the docs", "[contract]") {
   CHECK(DrawPkt::WIDTH == 254);
-  CHECK(TriPkt::WIDTH == 632);
-  CHECK(SetupPkt::WIDTH == 882);
-  CHECK(TilePkt::WIDTH == 894);
-  CHECK(QuadPkt::WIDTH == 710);
+  CHECK(TriPkt::WIDTH == 633);
+  CHECK(SetupPkt::WIDTH == 883);
+  CHECK(TilePkt::WIDTH == 895);
+  CHECK(QuadPkt::WIDTH == 711);
   CHECK(MemLineReq::WIDTH == 621);
   CHECK(MemLineRsp::WIDTH == 525);
   CHECK(std::string(BOUNDARY_NAMES[0]) == "cp_draw");

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// The interpolation planes (docs/numerics.md section 10): SETUP's 1/w plane and the two
+// perspective-barycentric planes of a triangle, with its vertex attributes, as INTERP reads them.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "fp32.h"
+#include "pineda_contract.h"
+
+namespace pineda::model {
+
+// One vertex's attributes as the interpolation reads them (PA's pa_attr_t without z; OP_DRAW:
+// rhw 1.0, the draw colour, texture coordinates 0).
+struct VAttrIn {
+  uint32_t rhw = FP32_ONE;  // 1/w, FP32
+  uint32_t color = 0;       // RGBA8
+  FVec2 uv0{}, uv1{};
+};
+
+// A plane P(X, Y) = p0 + a*(X - x0) + b*(Y - y0) (2^-IP_FRAC units, 16.8 positions) through the
+// values p[k] (FP32) at the three vertices, the FP32 order of the depth plane (section 9.2)
+// without the depth scale.
+struct IPlaneGrad {
+  int64_t a = 0, b = 0, p0 = 0;
+};
+IPlaneGrad iplane_grad(const std::array<Vtx, 3>& v, const std::array<uint32_t, 3>& p, int64_t area2);
+
+// The normalised 1/w of the three vertices (q_k = rhw_k * 2^(127 - max exponent); all 1.0 when
+// an rhw is not a positive normal finite number).
+std::array<uint32_t, 3> iplane_q(const std::array<uint32_t, 3>& rhw);
+
+// SETUP's interpolation state of a non-degenerate triangle (API order, area2 its signed doubled
+// area, non-zero): planes with c = the value at vertex 0 (x0, y0), the colours, uv and deltas.
+struct InterpSetup {
+  InterpTri it;
+  int64_t x0 = 0, y0 = 0;
+};
+InterpSetup interp_setup(const std::array<Vtx, 3>& v, const std::array<VAttrIn, 3>& a, int64_t area2);
+
+// The same state with each plane's c moved to the centre of pixel (2*qx, 2*qy) (exact).
+InterpTri interp_at_quad(const InterpSetup& s, uint64_t qx, uint64_t qy);
+
+}  // namespace pineda::model
