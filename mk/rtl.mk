@@ -40,3 +40,6 @@ RTL_LINT_TOPS += zs zs_sample
 
 # Output merger: the blend arithmetic.
 RTL_LINT_TOPS += om_blend
+
+# Attribute interpolation (docs/interp.md).
+RTL_LINT_TOPS += interp

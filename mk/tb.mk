@@ -253,3 +253,8 @@ RTL_UNIT_TESTS += $(BUILD)/tests/rtl_mem_line_arbiter
 $(eval $(call VL_MODEL,om_blend))
 $(eval $(call TB_UNIT,om_blend,om))
 RTL_UNIT_TESTS += $(BUILD)/tests/rtl_om_blend
+
+# ---- Attribute interpolation (docs/interp.md): rtl/interp/interp.sv as a unit.
+$(eval $(call VL_MODEL,interp))
+$(eval $(call TB_UNIT,interp,interp))
+RTL_UNIT_TESTS += $(BUILD)/tests/rtl_interp

@@ -12,7 +12,7 @@
 
 namespace pineda::tb {
 
-constexpr size_t kMaxWords = 40;  // pa_tri_pkt_t is 1037 bits (33 words)
+constexpr size_t kMaxWords = 56;  // interp_in_pkt_t is 1602 bits (51 words)
 using WordBuf = std::array<uint32_t, kMaxWords>;
 
 template <size_t N>
