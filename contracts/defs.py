@@ -497,6 +497,16 @@ STRUCTS = [
         Field("clip", 1, "rect_t", "scissor intersected with the render target"),
         Field("draw_id", 16, "u", "sequence number of the draw (wraps)"),
     ]),
+    # ---- per-vertex attributes on the triangle (issue 15; PA section of docs/frontend.md)
+    Struct("fvec2_t", "FVec2", "a texture coordinate: two FP32 values", [
+        Field("u", 32, "u", ""), Field("v", 32, "u", ""),
+    ]),
+    Struct("vattr_t", "VAttr", "per-vertex attributes of a triangle for SETUP/INTERP (PA's, or OP_DRAW's constants)", [
+        Field("rhw", 32, "u", "FP32 1/w of the clip-space w (PA's reciprocal; a clipped vertex's own); 1.0 from OP_DRAW"),
+        Field("color", 32, "u", "RGBA8 (R in [7:0]); OP_DRAW: the draw colour"),
+        Field("uv0", 1, "fvec2_t", "texture coordinate 0 (FP32, not divided by w); 0 from OP_DRAW"),
+        Field("uv1", 1, "fvec2_t", "texture coordinate 1; 0 from OP_DRAW"),
+    ]),
     Struct("tri_pkt_t", "TriPkt", "IA -> SETUP: one triangle", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
         Field("v", 3, "vtx_t", "vertices in API order"),
@@ -510,6 +520,7 @@ STRUCTS = [
         Field("om", 1, "om_state_t", "output-merger state (0 from OP_DRAW)"),
         Field("zlo", 24, "u", "viewport depth range as D24 (PA's; 0 from OP_DRAW): every sample depth is clamped to [zlo, zhi]"),
         Field("zhi", 24, "u", "zhi >= zlo"),
+        Field("a", 3, "vattr_t", "per-vertex attributes in the order of v (0 in an end-of-pipe token)"),
     ]),
     Struct("setup_pkt_t", "SetupPkt", "SETUP -> COARSE: a triangle that may cover samples", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
@@ -584,9 +595,6 @@ STRUCTS = [
     # ---- vertex transform (VTX: vertex fetch -> VTX -> PA)
     Struct("fvec4_t", "FVec4", "four FP32 values (IEEE binary32 bit patterns)", [
         Field("x", 32, "u", ""), Field("y", 32, "u", ""), Field("z", 32, "u", ""), Field("w", 32, "u", ""),
-    ]),
-    Struct("fvec2_t", "FVec2", "a texture coordinate: two FP32 values", [
-        Field("u", 32, "u", ""), Field("v", 32, "u", ""),
     ]),
     Struct("interp_tri_t", "InterpTri", "SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes", [
         Field("w", 1, "iplane_t", "1/w plane: values q0, q1, q2 (the normalised 1/w) at the vertices"),

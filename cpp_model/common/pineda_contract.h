@@ -978,10 +978,86 @@ struct DrawPkt {
   }
 };
 
-// IA -> SETUP: one triangle (SV tri_pkt_t, 633 bits)
+// a texture coordinate: two FP32 values (SV fvec2_t, 64 bits)
+struct FVec2 {
+  static constexpr int WIDTH = 64;
+  static constexpr int WORDS = 2;
+  static constexpr const char* SV_NAME = "fvec2_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t u = 0;
+  uint64_t v = 0;
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 32, 32, static_cast<uint64_t>(u));
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(v));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    u = bits::get(words_, lsb + 32, 32);
+    v = bits::get(words_, lsb + 0, 32);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static FVec2 unpack(const uint32_t* words_) { FVec2 p; p.unpack_at(words_, 0); return p; }
+  FVec2 canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const FVec2& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (u != act.u) out.push_back({pre + "u", bits::hex(static_cast<uint64_t>(u) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.u) & bits::mask(32)), std::to_string(u), std::to_string(act.u)});
+    if (v != act.v) out.push_back({pre + "v", bits::hex(static_cast<uint64_t>(v) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.v) & bits::mask(32)), std::to_string(v), std::to_string(act.v)});
+  }
+  bool operator==(const FVec2& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const FVec2& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "u=" + bits::hex(static_cast<uint64_t>(u) & bits::mask(32));
+    s += " v=" + bits::hex(static_cast<uint64_t>(v) & bits::mask(32));
+    return s + "}";
+  }
+};
+
+// per-vertex attributes of a triangle for SETUP/INTERP (PA's, or OP_DRAW's constants) (SV vattr_t, 192 bits)
+struct VAttr {
+  static constexpr int WIDTH = 192;
+  static constexpr int WORDS = 6;
+  static constexpr const char* SV_NAME = "vattr_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t rhw = 0;  // FP32 1/w of the clip-space w (PA's reciprocal; a clipped vertex's own); 1.0 from OP_DRAW
+  uint64_t color = 0;  // RGBA8 (R in [7:0]); OP_DRAW: the draw colour
+  FVec2 uv0{};  // texture coordinate 0 (FP32, not divided by w); 0 from OP_DRAW
+  FVec2 uv1{};  // texture coordinate 1; 0 from OP_DRAW
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 160, 32, static_cast<uint64_t>(rhw));
+    bits::put(words_, lsb + 128, 32, static_cast<uint64_t>(color));
+    uv0.pack_at(words_, lsb + 64);
+    uv1.pack_at(words_, lsb + 0);
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    rhw = bits::get(words_, lsb + 160, 32);
+    color = bits::get(words_, lsb + 128, 32);
+    uv0.unpack_at(words_, lsb + 64);
+    uv1.unpack_at(words_, lsb + 0);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static VAttr unpack(const uint32_t* words_) { VAttr p; p.unpack_at(words_, 0); return p; }
+  VAttr canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const VAttr& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (rhw != act.rhw) out.push_back({pre + "rhw", bits::hex(static_cast<uint64_t>(rhw) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rhw) & bits::mask(32)), std::to_string(rhw), std::to_string(act.rhw)});
+    if (color != act.color) out.push_back({pre + "color", bits::hex(static_cast<uint64_t>(color) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.color) & bits::mask(32)), std::to_string(color), std::to_string(act.color)});
+    uv0.diff(act.uv0, pre + "uv0.", out);
+    uv1.diff(act.uv1, pre + "uv1.", out);
+  }
+  bool operator==(const VAttr& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const VAttr& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "rhw=" + bits::hex(static_cast<uint64_t>(rhw) & bits::mask(32));
+    s += " color=" + bits::hex(static_cast<uint64_t>(color) & bits::mask(32));
+    s += " uv0=" + uv0.str();
+    s += " uv1=" + uv1.str();
+    return s + "}";
+  }
+};
+
+// IA -> SETUP: one triangle (SV tri_pkt_t, 1209 bits)
 struct TriPkt {
-  static constexpr int WIDTH = 633;
-  static constexpr int WORDS = 20;
+  static constexpr int WIDTH = 1209;
+  static constexpr int WORDS = 38;
   static constexpr const char* SV_NAME = "tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -996,33 +1072,36 @@ struct TriPkt {
   OmState om{};  // output-merger state (0 from OP_DRAW)
   uint64_t zlo = 0;  // viewport depth range as D24 (PA's; 0 from OP_DRAW): every sample depth is clamped to [zlo, zhi]
   uint64_t zhi = 0;  // zhi >= zlo
+  std::array<VAttr, 3> a{};  // per-vertex attributes in the order of v (0 in an end-of-pipe token)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 632, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 488 + k * 48);
-    bits::put(words_, lsb + 456, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 407);
-    clip.pack_at(words_, lsb + 347);
-    bits::put(words_, lsb + 315, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 219 + k * 32);
-    bits::put(words_, lsb + 218, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 114);
-    om.pack_at(words_, lsb + 48);
-    bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
-    bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
+    bits::put(words_, lsb + 1208, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1064 + k * 48);
+    bits::put(words_, lsb + 1032, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 983);
+    clip.pack_at(words_, lsb + 923);
+    bits::put(words_, lsb + 891, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 795 + k * 32);
+    bits::put(words_, lsb + 794, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 690);
+    om.pack_at(words_, lsb + 624);
+    bits::put(words_, lsb + 600, 24, static_cast<uint64_t>(zlo));
+    bits::put(words_, lsb + 576, 24, static_cast<uint64_t>(zhi));
+    for (int k = 0; k < 3; ++k) a[k].pack_at(words_, lsb + 0 + k * 192);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 632, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 488 + k * 48);
-    color = bits::get(words_, lsb + 456, 32);
-    target.unpack_at(words_, lsb + 407);
-    clip.unpack_at(words_, lsb + 347);
-    tri_id = bits::get(words_, lsb + 315, 32);
-    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 219 + k * 32);
-    front = bits::get(words_, lsb + 218, 1);
-    ds.unpack_at(words_, lsb + 114);
-    om.unpack_at(words_, lsb + 48);
-    zlo = bits::get(words_, lsb + 24, 24);
-    zhi = bits::get(words_, lsb + 0, 24);
+    eop = bits::get(words_, lsb + 1208, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1064 + k * 48);
+    color = bits::get(words_, lsb + 1032, 32);
+    target.unpack_at(words_, lsb + 983);
+    clip.unpack_at(words_, lsb + 923);
+    tri_id = bits::get(words_, lsb + 891, 32);
+    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 795 + k * 32);
+    front = bits::get(words_, lsb + 794, 1);
+    ds.unpack_at(words_, lsb + 690);
+    om.unpack_at(words_, lsb + 624);
+    zlo = bits::get(words_, lsb + 600, 24);
+    zhi = bits::get(words_, lsb + 576, 24);
+    for (int k = 0; k < 3; ++k) a[k].unpack_at(words_, lsb + 0 + k * 192);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static TriPkt unpack(const uint32_t* words_) { TriPkt p; p.unpack_at(words_, 0); return p; }
@@ -1040,6 +1119,7 @@ struct TriPkt {
     om.diff(act.om, pre + "om.", out);
     if (zlo != act.zlo) out.push_back({pre + "zlo", bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zlo) & bits::mask(24)), std::to_string(zlo), std::to_string(act.zlo)});
     if (zhi != act.zhi) out.push_back({pre + "zhi", bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zhi) & bits::mask(24)), std::to_string(zhi), std::to_string(act.zhi)});
+    for (int k = 0; k < 3; ++k) a[k].diff(act.a[k], pre + "a[" + std::to_string(k) + "].", out);
   }
   bool operator==(const TriPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const TriPkt& o) const { return !(*this == o); }
@@ -1061,6 +1141,9 @@ struct TriPkt {
     s += " om=" + om.str();
     s += " zlo=" + bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24));
     s += " zhi=" + bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24));
+    s += " a=[";
+    for (int k = 0; k < 3; ++k) s += (k ? "," : "") + a[k].str();
+    s += "]";
     return s + "}";
   }
 };
@@ -1542,39 +1625,6 @@ struct FVec4 {
     s += " y=" + bits::hex(static_cast<uint64_t>(y) & bits::mask(32));
     s += " z=" + bits::hex(static_cast<uint64_t>(z) & bits::mask(32));
     s += " w=" + bits::hex(static_cast<uint64_t>(w) & bits::mask(32));
-    return s + "}";
-  }
-};
-
-// a texture coordinate: two FP32 values (SV fvec2_t, 64 bits)
-struct FVec2 {
-  static constexpr int WIDTH = 64;
-  static constexpr int WORDS = 2;
-  static constexpr const char* SV_NAME = "fvec2_t";
-  using Words = std::array<uint32_t, WORDS>;
-  uint64_t u = 0;
-  uint64_t v = 0;
-  void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 32, 32, static_cast<uint64_t>(u));
-    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(v));
-  }
-  void unpack_at(const uint32_t* words_, int lsb) {
-    u = bits::get(words_, lsb + 32, 32);
-    v = bits::get(words_, lsb + 0, 32);
-  }
-  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
-  static FVec2 unpack(const uint32_t* words_) { FVec2 p; p.unpack_at(words_, 0); return p; }
-  FVec2 canonical() const { Words words_ = pack(); return unpack(words_.data()); }
-  void diff(const FVec2& act, const std::string& pre, std::vector<FieldDiff>& out) const {
-    if (u != act.u) out.push_back({pre + "u", bits::hex(static_cast<uint64_t>(u) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.u) & bits::mask(32)), std::to_string(u), std::to_string(act.u)});
-    if (v != act.v) out.push_back({pre + "v", bits::hex(static_cast<uint64_t>(v) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.v) & bits::mask(32)), std::to_string(v), std::to_string(act.v)});
-  }
-  bool operator==(const FVec2& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
-  bool operator!=(const FVec2& o) const { return !(*this == o); }
-  std::string str() const {
-    std::string s = "{";
-    s += "u=" + bits::hex(static_cast<uint64_t>(u) & bits::mask(32));
-    s += " v=" + bits::hex(static_cast<uint64_t>(v) & bits::mask(32));
     return s + "}";
   }
 };

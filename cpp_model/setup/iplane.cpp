@@ -48,9 +48,9 @@ static IPlane to_plane(const IPlaneGrad& g) {
   return p;
 }
 
-InterpSetup interp_setup(const std::array<Vtx, 3>& v, const std::array<VAttrIn, 3>& a, int64_t area2) {
+InterpSetup interp_setup(const std::array<Vtx, 3>& v, const std::array<VAttr, 3>& a, int64_t area2) {
   using namespace fp32;
-  const std::array<uint32_t, 3> q = iplane_q({a[0].rhw, a[1].rhw, a[2].rhw});
+  const std::array<uint32_t, 3> q = iplane_q({static_cast<uint32_t>(a[0].rhw), static_cast<uint32_t>(a[1].rhw), static_cast<uint32_t>(a[2].rhw)});
   InterpSetup s;
   s.x0 = v[0].x;
   s.y0 = v[0].y;

@@ -11,14 +11,6 @@
 
 namespace pineda::model {
 
-// One vertex's attributes as the interpolation reads them (PA's pa_attr_t without z; OP_DRAW:
-// rhw 1.0, the draw colour, texture coordinates 0).
-struct VAttrIn {
-  uint32_t rhw = FP32_ONE;  // 1/w, FP32
-  uint32_t color = 0;       // RGBA8
-  FVec2 uv0{}, uv1{};
-};
-
 // A plane P(X, Y) = p0 + a*(X - x0) + b*(Y - y0) (2^-IP_FRAC units, 16.8 positions) through the
 // values p[k] (FP32) at the three vertices, the FP32 order of the depth plane (section 9.2)
 // without the depth scale.
@@ -37,7 +29,7 @@ struct InterpSetup {
   InterpTri it;
   int64_t x0 = 0, y0 = 0;
 };
-InterpSetup interp_setup(const std::array<Vtx, 3>& v, const std::array<VAttrIn, 3>& a, int64_t area2);
+InterpSetup interp_setup(const std::array<Vtx, 3>& v, const std::array<VAttr, 3>& a, int64_t area2);
 
 // The same state with each plane's c moved to the centre of pixel (2*qx, 2*qy) (exact).
 InterpTri interp_at_quad(const InterpSetup& s, uint64_t qx, uint64_t qy);

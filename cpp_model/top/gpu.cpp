@@ -57,10 +57,7 @@ void Gpu::process_draw(const DrawPkt& draw_in) {
   if (trace_on_) trace_.cp_draw.push_back(draw);
   ia_.process(draw, mem_, [this](const TriPkt& tri) {
     if (trace_on_) trace_.ia_tri.push_back(tri);
-    // Pre-transformed triangles: rhw 1, the draw colour, texture coordinates 0.
-    std::array<VAttrIn, 3> attr{};
-    for (auto& a : attr) a.color = static_cast<uint32_t>(tri.color);
-    process_tri(tri, attr);
+    process_tri(tri);
   });
   update_stats();
 }
@@ -93,27 +90,8 @@ void Gpu::process_fe(const IDrawPkt& p_in) {
     pa_.process(pr, out);
     for (const PaTriPkt& t : out) {
       if (trace_on_) trace_.pa_tri.push_back(t);
-      TriPkt tri;
-      tri.eop = t.eop;
-      tri.v = t.v;
-      tri.color = t.color;
-      tri.target = t.target;
-      tri.clip = t.clip;
-      tri.tri_id = t.tri_id;
-      std::array<VAttrIn, 3> attr{};
-      for (int k = 0; k < 3; ++k) {
-        tri.z[k].data = t.attr[k].z;
-        attr[static_cast<size_t>(k)].rhw = static_cast<uint32_t>(t.attr[k].rhw);
-        attr[static_cast<size_t>(k)].color = static_cast<uint32_t>(t.attr[k].color);
-        attr[static_cast<size_t>(k)].uv0 = t.attr[k].tex0;
-        attr[static_cast<size_t>(k)].uv1 = t.attr[k].tex1;
-      }
-      tri.front = t.front;
-      tri.ds = t.ds;
-      tri.om = t.om;
-      tri.zlo = t.zlo;
-      tri.zhi = t.zhi;
-      process_tri(tri, attr);
+      const TriPkt tri = pa_to_tri(t);  // the merge in front of SETUP
+      process_tri(tri);
     }
   };
   if_.process(p, mem_, [&](const IndexPkt& ix) {
@@ -124,7 +102,7 @@ void Gpu::process_fe(const IDrawPkt& p_in) {
   update_stats();
 }
 
-void Gpu::process_tri(const TriPkt& tri, const std::array<VAttrIn, 3>& attr) {
+void Gpu::process_tri(const TriPkt& tri) {
   poll_abort();
   if (!tri.eop) ++stats_.triangles_in;
   const auto s = setup_.process(tri);
@@ -133,7 +111,7 @@ void Gpu::process_tri(const TriPkt& tri, const std::array<VAttrIn, 3>& attr) {
   if (trace_on_) trace_.setup_tri.push_back(*s);
   // The interpolation state (docs/interp.md): SETUP's planes, from the API order.
   InterpSetup is;
-  if (!s->eop) is = interp_setup(tri.v, attr, Setup::area2(tri.v[0], tri.v[1], tri.v[2]));
+  if (!s->eop) is = interp_setup(tri.v, tri.a, Setup::area2(tri.v[0], tri.v[1], tri.v[2]));
   uint32_t lane = 0;  // the rasterizer whose tiles are walked
   const auto on_tile = [this, &lane, &is](const TilePkt& tile) {
     poll_abort();  // one triangle can cover 2^22 tiles

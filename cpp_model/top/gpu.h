@@ -181,7 +181,7 @@ class Gpu {
   VertexFetch vf_;
   VertexTransform vtx_;
   PrimitiveAssembly pa_;
-  void process_tri(const TriPkt& tri, const std::array<VAttrIn, 3>& attr);  // SETUP onwards
+  void process_tri(const TriPkt& tri);  // SETUP onwards
   void update_stats();
   Dma dma_;
   bool trace_on_ = true;

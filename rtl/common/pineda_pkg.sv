@@ -565,7 +565,23 @@ package pineda_pkg;
   } draw_pkt_t;
   localparam int unsigned DRAW_PKT_BITS = 32'd254;
 
-  // IA -> SETUP: one triangle (633 bits)
+  // a texture coordinate: two FP32 values (64 bits)
+  typedef struct packed {
+    logic [31:0] u;
+    logic [31:0] v;
+  } fvec2_t;
+  localparam int unsigned FVEC2_BITS = 32'd64;
+
+  // per-vertex attributes of a triangle for SETUP/INTERP (PA's, or OP_DRAW's constants) (192 bits)
+  typedef struct packed {
+    logic [31:0] rhw;  // FP32 1/w of the clip-space w (PA's reciprocal; a clipped vertex's own); 1.0 from OP_DRAW
+    logic [31:0] color;  // RGBA8 (R in [7:0]); OP_DRAW: the draw colour
+    fvec2_t uv0;  // texture coordinate 0 (FP32, not divided by w); 0 from OP_DRAW
+    fvec2_t uv1;  // texture coordinate 1; 0 from OP_DRAW
+  } vattr_t;
+  localparam int unsigned VATTR_BITS = 32'd192;
+
+  // IA -> SETUP: one triangle (1209 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][47:0] v;  // 3 x vtx_t: vertices in API order
@@ -579,8 +595,9 @@ package pineda_pkg;
     om_state_t om;  // output-merger state (0 from OP_DRAW)
     logic [23:0] zlo;  // viewport depth range as D24 (PA's; 0 from OP_DRAW): every sample depth is clamped to [zlo, zhi]
     logic [23:0] zhi;  // zhi >= zlo
+    logic [2:0][191:0] a;  // 3 x vattr_t: per-vertex attributes in the order of v (0 in an end-of-pipe token)
   } tri_pkt_t;
-  localparam int unsigned TRI_PKT_BITS = 32'd633;
+  localparam int unsigned TRI_PKT_BITS = 32'd1209;
 
   // SETUP -> COARSE: a triangle that may cover samples (883 bits)
   typedef struct packed {
@@ -678,13 +695,6 @@ package pineda_pkg;
     logic [31:0] w;
   } fvec4_t;
   localparam int unsigned FVEC4_BITS = 32'd128;
-
-  // a texture coordinate: two FP32 values (64 bits)
-  typedef struct packed {
-    logic [31:0] u;
-    logic [31:0] v;
-  } fvec2_t;
-  localparam int unsigned FVEC2_BITS = 32'd64;
 
   // SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes (891 bits)
   typedef struct packed {

@@ -74,7 +74,7 @@ TEST_CASE("interp: real and random planes, flat and Gouraud, tokens, random stal
     }
     const int64_t a2 = model::Setup::area2(v[0], v[1], v[2]);
     if (a2 == 0) continue;
-    std::array<model::VAttrIn, 3> a{};
+    std::array<VAttr, 3> a{};
     for (auto& at : a) {
       at.rhw = g.chance(0.1) ? rand_fp32(g) : fp32::bits_of(static_cast<float>(g.range(1, 1 << 16)) / 4096.0f);
       at.color = static_cast<uint32_t>(g.bits64());

@@ -108,7 +108,7 @@ TEST_CASE("contract: signed fields at their extremes", "[contract]") {
 
 TEST_CASE("contract: generated constants are consistent with the docs", "[contract]") {
   CHECK(DrawPkt::WIDTH == 254);
-  CHECK(TriPkt::WIDTH == 633);
+  CHECK(TriPkt::WIDTH == 1209);  // 633 + 3 x vattr_t (192)
   CHECK(SetupPkt::WIDTH == 883);
   CHECK(TilePkt::WIDTH == 895);
   CHECK(QuadPkt::WIDTH == 711);

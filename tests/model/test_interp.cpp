@@ -18,7 +18,7 @@ namespace {
 
 struct RefTri {
   std::array<Vtx, 3> v{};
-  std::array<VAttrIn, 3> a{};
+  std::array<VAttr, 3> a{};
 };
 
 // Double-precision screen barycentrics at (X, Y) (16.8 units).
