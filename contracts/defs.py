@@ -481,7 +481,7 @@ STRUCTS = [
     Struct("iplane_t", "IPlane", "interpolation plane P = c + a*(X - Xr) + b*(Y - Yr) in 2^-IP_FRAC units (docs/numerics.md section 10)", [
         Field("a", 37, "s", "dP/dX per 1/256 px"),
         Field("b", 37, "s", "dP/dY per 1/256 px"),
-        Field("c", 63, "s", "P at the reference pixel centre (see the packet)"),
+        Field("c", 63, "s", "P at the reference point (interp_tri_t: vertex 0)"),
     ]),
     Struct("d24_t", "D24", "one D24 UNORM depth value", [
         Field("v", 24, "u", "0 .. DEPTH_MAX"),
@@ -522,6 +522,18 @@ STRUCTS = [
         Field("zhi", 24, "u", "zhi >= zlo"),
         Field("a", 3, "vattr_t", "per-vertex attributes in the order of v (0 in an end-of-pipe token)"),
     ]),
+    Struct("interp_tri_t", "InterpTri", "SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes, carried unchanged from SETUP to INTERP", [
+        Field("org", 1, "vtx_t", "vertex 0 (API order, 16.8): each plane's c is its value there"),
+        Field("w", 1, "iplane_t", "1/w plane: values q0, q1, q2 (the normalised 1/w) at the vertices"),
+        Field("l1", 1, "iplane_t", "lambda1/w plane: values 0, q1, 0"),
+        Field("l2", 1, "iplane_t", "lambda2/w plane: values 0, 0, q2"),
+        Field("c0", 32, "u", "vertex colours RGBA8, API order"),
+        Field("c1", 32, "u", ""),
+        Field("c2", 32, "u", ""),
+        Field("t0", 2, "fvec2_t", "uv0 [0] and uv1 [1] of vertex 0 (FP32)"),
+        Field("d1", 2, "fvec2_t", "uv - uv of vertex 0 for vertex 1 (FP32 sub), uv0 [0] and uv1 [1]"),
+        Field("d2", 2, "fvec2_t", "the same for vertex 2"),
+    ]),
     Struct("setup_pkt_t", "SetupPkt", "SETUP -> COARSE: a triangle that may cover samples", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
         Field("edges", 3, "edge_t", "e = E at the first sample of raster tile (start, tiles.y0)"),
@@ -537,6 +549,7 @@ STRUCTS = [
         Field("zp", 1, "zplane_t", "depth plane, c at the same sample as the edges' e"),
         Field("zlo", 24, "u", "depth clamp range (D24)"),
         Field("zhi", 24, "u", ""),
+        Field("it", 1, "interp_tri_t", "interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token"),
     ]),
     Struct("tile_pkt_t", "TilePkt", "COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
@@ -556,6 +569,7 @@ STRUCTS = [
         Field("zp", 1, "zplane_t", "depth plane, c at the tile's first sample"),
         Field("zlo", 24, "u", "depth clamp range (D24)"),
         Field("zhi", 24, "u", ""),
+        Field("it", 1, "interp_tri_t", "interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token"),
     ]),
     Struct("quad_pkt_t", "QuadPkt", "FINE -> PW: coverage of one 2x2 pixel quad (never empty)", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
@@ -569,6 +583,7 @@ STRUCTS = [
         Field("front", 1, "u", ""),
         Field("ds", 1, "ds_state_t", ""),
         Field("om", 1, "om_state_t", "output-merger state (0 from OP_DRAW)"),
+        Field("it", 1, "interp_tri_t", "interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token"),
     ]),
     Struct("clear_pkt_t", "ClearPkt", "CP -> ZS (depth/stencil fast clear) or the DMA fill: one OP_CLEAR with a non-empty rectangle, sent once the pipe is idle and the colour cache clean", [
         Field("color", 1, "u", "CLEAR_COLOR"),
@@ -596,23 +611,8 @@ STRUCTS = [
     Struct("fvec4_t", "FVec4", "four FP32 values (IEEE binary32 bit patterns)", [
         Field("x", 32, "u", ""), Field("y", 32, "u", ""), Field("z", 32, "u", ""), Field("w", 32, "u", ""),
     ]),
-    Struct("interp_tri_t", "InterpTri", "SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes", [
-        Field("w", 1, "iplane_t", "1/w plane: values q0, q1, q2 (the normalised 1/w) at the vertices"),
-        Field("l1", 1, "iplane_t", "lambda1/w plane: values 0, q1, 0"),
-        Field("l2", 1, "iplane_t", "lambda2/w plane: values 0, 0, q2"),
-        Field("c0", 32, "u", "vertex colours RGBA8, API order"),
-        Field("c1", 32, "u", ""),
-        Field("c2", 32, "u", ""),
-        Field("t0", 2, "fvec2_t", "uv0 [0] and uv1 [1] of vertex 0 (FP32)"),
-        Field("d1", 2, "fvec2_t", "uv - uv of vertex 0 for vertex 1 (FP32 sub), uv0 [0] and uv1 [1]"),
-        Field("d2", 2, "fvec2_t", "the same for vertex 2"),
-    ]),
-    Struct("interp_in_pkt_t", "InterpInPkt", "-> INTERP: a quad that passed ZS with its triangle's interpolation state (planes' c at the centre of pixel (2*qx, 2*qy))", [
-        Field("quad", 1, "quad_pkt_t", ""),
-        Field("it", 1, "interp_tri_t", ""),
-    ]),
     Struct("interp_pkt_t", "InterpPkt", "INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres)", [
-        Field("quad", 1, "quad_pkt_t", "the quad as it left ZS"),
+        Field("quad", 1, "quad_pkt_t", "the quad as it left ZS, with it = 0 (not needed after INTERP)"),
         Field("pcolor", 4, "dword_t", "RGBA8 of pixel p (p = 0..3 as quad_pkt_t.mask at 1x); flat: every pixel quad.color"),
         Field("uv0", 4, "fvec2_t", "texture coordinate 0 of pixel p (FP32)"),
         Field("uv1", 4, "fvec2_t", "texture coordinate 1 of pixel p (FP32)"),

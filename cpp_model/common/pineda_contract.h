@@ -857,7 +857,7 @@ struct IPlane {
   using Words = std::array<uint32_t, WORDS>;
   int64_t a = 0;  // dP/dX per 1/256 px
   int64_t b = 0;  // dP/dY per 1/256 px
-  int64_t c = 0;  // P at the reference pixel centre (see the packet)
+  int64_t c = 0;  // P at the reference point (interp_tri_t: vertex 0)
   void pack_at(uint32_t* words_, int lsb) const {
     bits::put(words_, lsb + 100, 37, static_cast<uint64_t>(a));
     bits::put(words_, lsb + 63, 37, static_cast<uint64_t>(b));
@@ -1148,10 +1148,89 @@ struct TriPkt {
   }
 };
 
-// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 883 bits)
+// SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes, carried unchanged from SETUP to INTERP (SV interp_tri_t, 939 bits)
+struct InterpTri {
+  static constexpr int WIDTH = 939;
+  static constexpr int WORDS = 30;
+  static constexpr const char* SV_NAME = "interp_tri_t";
+  using Words = std::array<uint32_t, WORDS>;
+  Vtx org{};  // vertex 0 (API order, 16.8): each plane's c is its value there
+  IPlane w{};  // 1/w plane: values q0, q1, q2 (the normalised 1/w) at the vertices
+  IPlane l1{};  // lambda1/w plane: values 0, q1, 0
+  IPlane l2{};  // lambda2/w plane: values 0, 0, q2
+  uint64_t c0 = 0;  // vertex colours RGBA8, API order
+  uint64_t c1 = 0;
+  uint64_t c2 = 0;
+  std::array<FVec2, 2> t0{};  // uv0 [0] and uv1 [1] of vertex 0 (FP32)
+  std::array<FVec2, 2> d1{};  // uv - uv of vertex 0 for vertex 1 (FP32 sub), uv0 [0] and uv1 [1]
+  std::array<FVec2, 2> d2{};  // the same for vertex 2
+  void pack_at(uint32_t* words_, int lsb) const {
+    org.pack_at(words_, lsb + 891);
+    w.pack_at(words_, lsb + 754);
+    l1.pack_at(words_, lsb + 617);
+    l2.pack_at(words_, lsb + 480);
+    bits::put(words_, lsb + 448, 32, static_cast<uint64_t>(c0));
+    bits::put(words_, lsb + 416, 32, static_cast<uint64_t>(c1));
+    bits::put(words_, lsb + 384, 32, static_cast<uint64_t>(c2));
+    for (int k = 0; k < 2; ++k) t0[k].pack_at(words_, lsb + 256 + k * 64);
+    for (int k = 0; k < 2; ++k) d1[k].pack_at(words_, lsb + 128 + k * 64);
+    for (int k = 0; k < 2; ++k) d2[k].pack_at(words_, lsb + 0 + k * 64);
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    org.unpack_at(words_, lsb + 891);
+    w.unpack_at(words_, lsb + 754);
+    l1.unpack_at(words_, lsb + 617);
+    l2.unpack_at(words_, lsb + 480);
+    c0 = bits::get(words_, lsb + 448, 32);
+    c1 = bits::get(words_, lsb + 416, 32);
+    c2 = bits::get(words_, lsb + 384, 32);
+    for (int k = 0; k < 2; ++k) t0[k].unpack_at(words_, lsb + 256 + k * 64);
+    for (int k = 0; k < 2; ++k) d1[k].unpack_at(words_, lsb + 128 + k * 64);
+    for (int k = 0; k < 2; ++k) d2[k].unpack_at(words_, lsb + 0 + k * 64);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static InterpTri unpack(const uint32_t* words_) { InterpTri p; p.unpack_at(words_, 0); return p; }
+  InterpTri canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const InterpTri& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    org.diff(act.org, pre + "org.", out);
+    w.diff(act.w, pre + "w.", out);
+    l1.diff(act.l1, pre + "l1.", out);
+    l2.diff(act.l2, pre + "l2.", out);
+    if (c0 != act.c0) out.push_back({pre + "c0", bits::hex(static_cast<uint64_t>(c0) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.c0) & bits::mask(32)), std::to_string(c0), std::to_string(act.c0)});
+    if (c1 != act.c1) out.push_back({pre + "c1", bits::hex(static_cast<uint64_t>(c1) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.c1) & bits::mask(32)), std::to_string(c1), std::to_string(act.c1)});
+    if (c2 != act.c2) out.push_back({pre + "c2", bits::hex(static_cast<uint64_t>(c2) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.c2) & bits::mask(32)), std::to_string(c2), std::to_string(act.c2)});
+    for (int k = 0; k < 2; ++k) t0[k].diff(act.t0[k], pre + "t0[" + std::to_string(k) + "].", out);
+    for (int k = 0; k < 2; ++k) d1[k].diff(act.d1[k], pre + "d1[" + std::to_string(k) + "].", out);
+    for (int k = 0; k < 2; ++k) d2[k].diff(act.d2[k], pre + "d2[" + std::to_string(k) + "].", out);
+  }
+  bool operator==(const InterpTri& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const InterpTri& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "org=" + org.str();
+    s += " w=" + w.str();
+    s += " l1=" + l1.str();
+    s += " l2=" + l2.str();
+    s += " c0=" + bits::hex(static_cast<uint64_t>(c0) & bits::mask(32));
+    s += " c1=" + bits::hex(static_cast<uint64_t>(c1) & bits::mask(32));
+    s += " c2=" + bits::hex(static_cast<uint64_t>(c2) & bits::mask(32));
+    s += " t0=[";
+    for (int k = 0; k < 2; ++k) s += (k ? "," : "") + t0[k].str();
+    s += "]";
+    s += " d1=[";
+    for (int k = 0; k < 2; ++k) s += (k ? "," : "") + d1[k].str();
+    s += "]";
+    s += " d2=[";
+    for (int k = 0; k < 2; ++k) s += (k ? "," : "") + d2[k].str();
+    s += "]";
+    return s + "}";
+  }
+};
+
+// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 1822 bits)
 struct SetupPkt {
-  static constexpr int WIDTH = 883;
-  static constexpr int WORDS = 28;
+  static constexpr int WIDTH = 1822;
+  static constexpr int WORDS = 57;
   static constexpr const char* SV_NAME = "setup_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1168,37 +1247,40 @@ struct SetupPkt {
   ZPlane zp{};  // depth plane, c at the same sample as the edges' e
   uint64_t zlo = 0;  // depth clamp range (D24)
   uint64_t zhi = 0;
+  InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 882, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 582 + k * 100);
-    tiles.pack_at(words_, lsb + 530);
-    bits::put(words_, lsb + 517, 13, static_cast<uint64_t>(start));
-    pix.pack_at(words_, lsb + 457);
-    bits::put(words_, lsb + 425, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 376);
-    bits::put(words_, lsb + 344, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 343, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 239);
-    om.pack_at(words_, lsb + 173);
-    zp.pack_at(words_, lsb + 48);
-    bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
-    bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
+    bits::put(words_, lsb + 1821, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1521 + k * 100);
+    tiles.pack_at(words_, lsb + 1469);
+    bits::put(words_, lsb + 1456, 13, static_cast<uint64_t>(start));
+    pix.pack_at(words_, lsb + 1396);
+    bits::put(words_, lsb + 1364, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1315);
+    bits::put(words_, lsb + 1283, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 1282, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1178);
+    om.pack_at(words_, lsb + 1112);
+    zp.pack_at(words_, lsb + 987);
+    bits::put(words_, lsb + 963, 24, static_cast<uint64_t>(zlo));
+    bits::put(words_, lsb + 939, 24, static_cast<uint64_t>(zhi));
+    it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 882, 1);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 582 + k * 100);
-    tiles.unpack_at(words_, lsb + 530);
-    start = bits::get(words_, lsb + 517, 13);
-    pix.unpack_at(words_, lsb + 457);
-    color = bits::get(words_, lsb + 425, 32);
-    target.unpack_at(words_, lsb + 376);
-    tri_id = bits::get(words_, lsb + 344, 32);
-    front = bits::get(words_, lsb + 343, 1);
-    ds.unpack_at(words_, lsb + 239);
-    om.unpack_at(words_, lsb + 173);
-    zp.unpack_at(words_, lsb + 48);
-    zlo = bits::get(words_, lsb + 24, 24);
-    zhi = bits::get(words_, lsb + 0, 24);
+    eop = bits::get(words_, lsb + 1821, 1);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1521 + k * 100);
+    tiles.unpack_at(words_, lsb + 1469);
+    start = bits::get(words_, lsb + 1456, 13);
+    pix.unpack_at(words_, lsb + 1396);
+    color = bits::get(words_, lsb + 1364, 32);
+    target.unpack_at(words_, lsb + 1315);
+    tri_id = bits::get(words_, lsb + 1283, 32);
+    front = bits::get(words_, lsb + 1282, 1);
+    ds.unpack_at(words_, lsb + 1178);
+    om.unpack_at(words_, lsb + 1112);
+    zp.unpack_at(words_, lsb + 987);
+    zlo = bits::get(words_, lsb + 963, 24);
+    zhi = bits::get(words_, lsb + 939, 24);
+    it.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static SetupPkt unpack(const uint32_t* words_) { SetupPkt p; p.unpack_at(words_, 0); return p; }
@@ -1218,6 +1300,7 @@ struct SetupPkt {
     zp.diff(act.zp, pre + "zp.", out);
     if (zlo != act.zlo) out.push_back({pre + "zlo", bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zlo) & bits::mask(24)), std::to_string(zlo), std::to_string(act.zlo)});
     if (zhi != act.zhi) out.push_back({pre + "zhi", bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zhi) & bits::mask(24)), std::to_string(zhi), std::to_string(act.zhi)});
+    it.diff(act.it, pre + "it.", out);
   }
   bool operator==(const SetupPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const SetupPkt& o) const { return !(*this == o); }
@@ -1239,14 +1322,15 @@ struct SetupPkt {
     s += " zp=" + zp.str();
     s += " zlo=" + bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24));
     s += " zhi=" + bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24));
+    s += " it=" + it.str();
     return s + "}";
   }
 };
 
-// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 895 bits)
+// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 1834 bits)
 struct TilePkt {
-  static constexpr int WIDTH = 895;
-  static constexpr int WORDS = 28;
+  static constexpr int WIDTH = 1834;
+  static constexpr int WORDS = 58;
   static constexpr const char* SV_NAME = "tile_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1266,43 +1350,46 @@ struct TilePkt {
   ZPlane zp{};  // depth plane, c at the tile's first sample
   uint64_t zlo = 0;  // depth clamp range (D24)
   uint64_t zhi = 0;
+  InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 894, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 881, 13, static_cast<uint64_t>(tx));
-    bits::put(words_, lsb + 868, 13, static_cast<uint64_t>(ty));
-    bits::put(words_, lsb + 865, 3, static_cast<uint64_t>(edge_in));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 565 + k * 100);
-    pix.pack_at(words_, lsb + 505);
-    bits::put(words_, lsb + 473, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 424);
-    bits::put(words_, lsb + 392, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 368, 24, static_cast<uint64_t>(zmin));
-    bits::put(words_, lsb + 344, 24, static_cast<uint64_t>(zmax));
-    bits::put(words_, lsb + 343, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 239);
-    om.pack_at(words_, lsb + 173);
-    zp.pack_at(words_, lsb + 48);
-    bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
-    bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
+    bits::put(words_, lsb + 1833, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 1820, 13, static_cast<uint64_t>(tx));
+    bits::put(words_, lsb + 1807, 13, static_cast<uint64_t>(ty));
+    bits::put(words_, lsb + 1804, 3, static_cast<uint64_t>(edge_in));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1504 + k * 100);
+    pix.pack_at(words_, lsb + 1444);
+    bits::put(words_, lsb + 1412, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1363);
+    bits::put(words_, lsb + 1331, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 1307, 24, static_cast<uint64_t>(zmin));
+    bits::put(words_, lsb + 1283, 24, static_cast<uint64_t>(zmax));
+    bits::put(words_, lsb + 1282, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1178);
+    om.pack_at(words_, lsb + 1112);
+    zp.pack_at(words_, lsb + 987);
+    bits::put(words_, lsb + 963, 24, static_cast<uint64_t>(zlo));
+    bits::put(words_, lsb + 939, 24, static_cast<uint64_t>(zhi));
+    it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 894, 1);
-    tx = bits::get(words_, lsb + 881, 13);
-    ty = bits::get(words_, lsb + 868, 13);
-    edge_in = bits::get(words_, lsb + 865, 3);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 565 + k * 100);
-    pix.unpack_at(words_, lsb + 505);
-    color = bits::get(words_, lsb + 473, 32);
-    target.unpack_at(words_, lsb + 424);
-    tri_id = bits::get(words_, lsb + 392, 32);
-    zmin = bits::get(words_, lsb + 368, 24);
-    zmax = bits::get(words_, lsb + 344, 24);
-    front = bits::get(words_, lsb + 343, 1);
-    ds.unpack_at(words_, lsb + 239);
-    om.unpack_at(words_, lsb + 173);
-    zp.unpack_at(words_, lsb + 48);
-    zlo = bits::get(words_, lsb + 24, 24);
-    zhi = bits::get(words_, lsb + 0, 24);
+    eop = bits::get(words_, lsb + 1833, 1);
+    tx = bits::get(words_, lsb + 1820, 13);
+    ty = bits::get(words_, lsb + 1807, 13);
+    edge_in = bits::get(words_, lsb + 1804, 3);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1504 + k * 100);
+    pix.unpack_at(words_, lsb + 1444);
+    color = bits::get(words_, lsb + 1412, 32);
+    target.unpack_at(words_, lsb + 1363);
+    tri_id = bits::get(words_, lsb + 1331, 32);
+    zmin = bits::get(words_, lsb + 1307, 24);
+    zmax = bits::get(words_, lsb + 1283, 24);
+    front = bits::get(words_, lsb + 1282, 1);
+    ds.unpack_at(words_, lsb + 1178);
+    om.unpack_at(words_, lsb + 1112);
+    zp.unpack_at(words_, lsb + 987);
+    zlo = bits::get(words_, lsb + 963, 24);
+    zhi = bits::get(words_, lsb + 939, 24);
+    it.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static TilePkt unpack(const uint32_t* words_) { TilePkt p; p.unpack_at(words_, 0); return p; }
@@ -1325,6 +1412,7 @@ struct TilePkt {
     zp.diff(act.zp, pre + "zp.", out);
     if (zlo != act.zlo) out.push_back({pre + "zlo", bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zlo) & bits::mask(24)), std::to_string(zlo), std::to_string(act.zlo)});
     if (zhi != act.zhi) out.push_back({pre + "zhi", bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zhi) & bits::mask(24)), std::to_string(zhi), std::to_string(act.zhi)});
+    it.diff(act.it, pre + "it.", out);
   }
   bool operator==(const TilePkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const TilePkt& o) const { return !(*this == o); }
@@ -1349,14 +1437,15 @@ struct TilePkt {
     s += " zp=" + zp.str();
     s += " zlo=" + bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24));
     s += " zhi=" + bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24));
+    s += " it=" + it.str();
     return s + "}";
   }
 };
 
-// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 711 bits)
+// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 1650 bits)
 struct QuadPkt {
-  static constexpr int WIDTH = 711;
-  static constexpr int WORDS = 23;
+  static constexpr int WIDTH = 1650;
+  static constexpr int WORDS = 52;
   static constexpr const char* SV_NAME = "quad_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1370,31 +1459,34 @@ struct QuadPkt {
   uint64_t front = 0;
   DsState ds{};
   OmState om{};  // output-merger state (0 from OP_DRAW)
+  InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 710, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 697, 13, static_cast<uint64_t>(qx));
-    bits::put(words_, lsb + 684, 13, static_cast<uint64_t>(qy));
-    bits::put(words_, lsb + 668, 16, static_cast<uint64_t>(mask));
-    bits::put(words_, lsb + 636, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 587);
-    bits::put(words_, lsb + 555, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 171 + k * 24);
-    bits::put(words_, lsb + 170, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 66);
-    om.pack_at(words_, lsb + 0);
+    bits::put(words_, lsb + 1649, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 1636, 13, static_cast<uint64_t>(qx));
+    bits::put(words_, lsb + 1623, 13, static_cast<uint64_t>(qy));
+    bits::put(words_, lsb + 1607, 16, static_cast<uint64_t>(mask));
+    bits::put(words_, lsb + 1575, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1526);
+    bits::put(words_, lsb + 1494, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 1110 + k * 24);
+    bits::put(words_, lsb + 1109, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1005);
+    om.pack_at(words_, lsb + 939);
+    it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 710, 1);
-    qx = bits::get(words_, lsb + 697, 13);
-    qy = bits::get(words_, lsb + 684, 13);
-    mask = bits::get(words_, lsb + 668, 16);
-    color = bits::get(words_, lsb + 636, 32);
-    target.unpack_at(words_, lsb + 587);
-    tri_id = bits::get(words_, lsb + 555, 32);
-    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 171 + k * 24);
-    front = bits::get(words_, lsb + 170, 1);
-    ds.unpack_at(words_, lsb + 66);
-    om.unpack_at(words_, lsb + 0);
+    eop = bits::get(words_, lsb + 1649, 1);
+    qx = bits::get(words_, lsb + 1636, 13);
+    qy = bits::get(words_, lsb + 1623, 13);
+    mask = bits::get(words_, lsb + 1607, 16);
+    color = bits::get(words_, lsb + 1575, 32);
+    target.unpack_at(words_, lsb + 1526);
+    tri_id = bits::get(words_, lsb + 1494, 32);
+    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 1110 + k * 24);
+    front = bits::get(words_, lsb + 1109, 1);
+    ds.unpack_at(words_, lsb + 1005);
+    om.unpack_at(words_, lsb + 939);
+    it.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static QuadPkt unpack(const uint32_t* words_) { QuadPkt p; p.unpack_at(words_, 0); return p; }
@@ -1411,6 +1503,7 @@ struct QuadPkt {
     if (front != act.front) out.push_back({pre + "front", bits::hex(static_cast<uint64_t>(front) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.front) & bits::mask(1)), std::to_string(front), std::to_string(act.front)});
     ds.diff(act.ds, pre + "ds.", out);
     om.diff(act.om, pre + "om.", out);
+    it.diff(act.it, pre + "it.", out);
   }
   bool operator==(const QuadPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const QuadPkt& o) const { return !(*this == o); }
@@ -1429,6 +1522,7 @@ struct QuadPkt {
     s += " front=" + bits::hex(static_cast<uint64_t>(front) & bits::mask(1));
     s += " ds=" + ds.str();
     s += " om=" + om.str();
+    s += " it=" + it.str();
     return s + "}";
   }
 };
@@ -1629,120 +1723,13 @@ struct FVec4 {
   }
 };
 
-// SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes (SV interp_tri_t, 891 bits)
-struct InterpTri {
-  static constexpr int WIDTH = 891;
-  static constexpr int WORDS = 28;
-  static constexpr const char* SV_NAME = "interp_tri_t";
-  using Words = std::array<uint32_t, WORDS>;
-  IPlane w{};  // 1/w plane: values q0, q1, q2 (the normalised 1/w) at the vertices
-  IPlane l1{};  // lambda1/w plane: values 0, q1, 0
-  IPlane l2{};  // lambda2/w plane: values 0, 0, q2
-  uint64_t c0 = 0;  // vertex colours RGBA8, API order
-  uint64_t c1 = 0;
-  uint64_t c2 = 0;
-  std::array<FVec2, 2> t0{};  // uv0 [0] and uv1 [1] of vertex 0 (FP32)
-  std::array<FVec2, 2> d1{};  // uv - uv of vertex 0 for vertex 1 (FP32 sub), uv0 [0] and uv1 [1]
-  std::array<FVec2, 2> d2{};  // the same for vertex 2
-  void pack_at(uint32_t* words_, int lsb) const {
-    w.pack_at(words_, lsb + 754);
-    l1.pack_at(words_, lsb + 617);
-    l2.pack_at(words_, lsb + 480);
-    bits::put(words_, lsb + 448, 32, static_cast<uint64_t>(c0));
-    bits::put(words_, lsb + 416, 32, static_cast<uint64_t>(c1));
-    bits::put(words_, lsb + 384, 32, static_cast<uint64_t>(c2));
-    for (int k = 0; k < 2; ++k) t0[k].pack_at(words_, lsb + 256 + k * 64);
-    for (int k = 0; k < 2; ++k) d1[k].pack_at(words_, lsb + 128 + k * 64);
-    for (int k = 0; k < 2; ++k) d2[k].pack_at(words_, lsb + 0 + k * 64);
-  }
-  void unpack_at(const uint32_t* words_, int lsb) {
-    w.unpack_at(words_, lsb + 754);
-    l1.unpack_at(words_, lsb + 617);
-    l2.unpack_at(words_, lsb + 480);
-    c0 = bits::get(words_, lsb + 448, 32);
-    c1 = bits::get(words_, lsb + 416, 32);
-    c2 = bits::get(words_, lsb + 384, 32);
-    for (int k = 0; k < 2; ++k) t0[k].unpack_at(words_, lsb + 256 + k * 64);
-    for (int k = 0; k < 2; ++k) d1[k].unpack_at(words_, lsb + 128 + k * 64);
-    for (int k = 0; k < 2; ++k) d2[k].unpack_at(words_, lsb + 0 + k * 64);
-  }
-  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
-  static InterpTri unpack(const uint32_t* words_) { InterpTri p; p.unpack_at(words_, 0); return p; }
-  InterpTri canonical() const { Words words_ = pack(); return unpack(words_.data()); }
-  void diff(const InterpTri& act, const std::string& pre, std::vector<FieldDiff>& out) const {
-    w.diff(act.w, pre + "w.", out);
-    l1.diff(act.l1, pre + "l1.", out);
-    l2.diff(act.l2, pre + "l2.", out);
-    if (c0 != act.c0) out.push_back({pre + "c0", bits::hex(static_cast<uint64_t>(c0) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.c0) & bits::mask(32)), std::to_string(c0), std::to_string(act.c0)});
-    if (c1 != act.c1) out.push_back({pre + "c1", bits::hex(static_cast<uint64_t>(c1) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.c1) & bits::mask(32)), std::to_string(c1), std::to_string(act.c1)});
-    if (c2 != act.c2) out.push_back({pre + "c2", bits::hex(static_cast<uint64_t>(c2) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.c2) & bits::mask(32)), std::to_string(c2), std::to_string(act.c2)});
-    for (int k = 0; k < 2; ++k) t0[k].diff(act.t0[k], pre + "t0[" + std::to_string(k) + "].", out);
-    for (int k = 0; k < 2; ++k) d1[k].diff(act.d1[k], pre + "d1[" + std::to_string(k) + "].", out);
-    for (int k = 0; k < 2; ++k) d2[k].diff(act.d2[k], pre + "d2[" + std::to_string(k) + "].", out);
-  }
-  bool operator==(const InterpTri& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
-  bool operator!=(const InterpTri& o) const { return !(*this == o); }
-  std::string str() const {
-    std::string s = "{";
-    s += "w=" + w.str();
-    s += " l1=" + l1.str();
-    s += " l2=" + l2.str();
-    s += " c0=" + bits::hex(static_cast<uint64_t>(c0) & bits::mask(32));
-    s += " c1=" + bits::hex(static_cast<uint64_t>(c1) & bits::mask(32));
-    s += " c2=" + bits::hex(static_cast<uint64_t>(c2) & bits::mask(32));
-    s += " t0=[";
-    for (int k = 0; k < 2; ++k) s += (k ? "," : "") + t0[k].str();
-    s += "]";
-    s += " d1=[";
-    for (int k = 0; k < 2; ++k) s += (k ? "," : "") + d1[k].str();
-    s += "]";
-    s += " d2=[";
-    for (int k = 0; k < 2; ++k) s += (k ? "," : "") + d2[k].str();
-    s += "]";
-    return s + "}";
-  }
-};
-
-// -> INTERP: a quad that passed ZS with its triangle's interpolation state (planes' c at the centre of pixel (2*qx, 2*qy)) (SV interp_in_pkt_t, 1602 bits)
-struct InterpInPkt {
-  static constexpr int WIDTH = 1602;
-  static constexpr int WORDS = 51;
-  static constexpr const char* SV_NAME = "interp_in_pkt_t";
-  using Words = std::array<uint32_t, WORDS>;
-  QuadPkt quad{};
-  InterpTri it{};
-  void pack_at(uint32_t* words_, int lsb) const {
-    quad.pack_at(words_, lsb + 891);
-    it.pack_at(words_, lsb + 0);
-  }
-  void unpack_at(const uint32_t* words_, int lsb) {
-    quad.unpack_at(words_, lsb + 891);
-    it.unpack_at(words_, lsb + 0);
-  }
-  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
-  static InterpInPkt unpack(const uint32_t* words_) { InterpInPkt p; p.unpack_at(words_, 0); return p; }
-  InterpInPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
-  void diff(const InterpInPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
-    quad.diff(act.quad, pre + "quad.", out);
-    it.diff(act.it, pre + "it.", out);
-  }
-  bool operator==(const InterpInPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
-  bool operator!=(const InterpInPkt& o) const { return !(*this == o); }
-  std::string str() const {
-    std::string s = "{";
-    s += "quad=" + quad.str();
-    s += " it=" + it.str();
-    return s + "}";
-  }
-};
-
-// INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (SV interp_pkt_t, 1351 bits)
+// INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (SV interp_pkt_t, 2290 bits)
 struct InterpPkt {
-  static constexpr int WIDTH = 1351;
-  static constexpr int WORDS = 43;
+  static constexpr int WIDTH = 2290;
+  static constexpr int WORDS = 72;
   static constexpr const char* SV_NAME = "interp_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
-  QuadPkt quad{};  // the quad as it left ZS
+  QuadPkt quad{};  // the quad as it left ZS, with it = 0 (not needed after INTERP)
   std::array<Dword, 4> pcolor{};  // RGBA8 of pixel p (p = 0..3 as quad_pkt_t.mask at 1x); flat: every pixel quad.color
   std::array<FVec2, 4> uv0{};  // texture coordinate 0 of pixel p (FP32)
   std::array<FVec2, 4> uv1{};  // texture coordinate 1 of pixel p (FP32)

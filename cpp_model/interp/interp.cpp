@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "fp32.h"
+#include "setup/iplane.h"
 
 namespace pineda::model {
 
@@ -35,22 +36,27 @@ uint32_t Interp::color(uint32_t c0, uint32_t c1, uint32_t c2, const Bary& l) {
   return out;
 }
 
-InterpPkt Interp::process(const InterpInPkt& in) {
+InterpPkt Interp::process(const QuadPkt& q) {
   using namespace fp32;
   InterpPkt o;
-  o.quad = in.quad;
-  if (in.quad.eop) return o;  // tokens pass with every other field 0
+  o.quad = q;
+  o.quad.it = InterpTri{};  // not needed after INTERP
+  if (q.eop) return o;      // tokens pass with every other field 0
   ++quads_;
-  const InterpTri& t = in.it;
+  const InterpTri& t = q.it;
+  // The planes at the centre of the quad's pixel (0, 0), then at its 4 pixels.
+  const int64_t cw = iplane_at_quad(t.w, t.org, q.qx, q.qy);
+  const int64_t c1 = iplane_at_quad(t.l1, t.org, q.qx, q.qy);
+  const int64_t c2 = iplane_at_quad(t.l2, t.org, q.qx, q.qy);
   for (int p = 0; p < 4; ++p) {
     const int64_t dx = (p & 1) ? 256 : 0, dy = (p & 2) ? 256 : 0;
-    const int64_t w = t.w.c + t.w.a * dx + t.w.b * dy;
-    const int64_t p1 = t.l1.c + t.l1.a * dx + t.l1.b * dy;
-    const int64_t p2 = t.l2.c + t.l2.a * dx + t.l2.b * dy;
+    const int64_t w = cw + t.w.a * dx + t.w.b * dy;
+    const int64_t p1 = c1 + t.l1.a * dx + t.l1.b * dy;
+    const int64_t p2 = c2 + t.l2.a * dx + t.l2.b * dy;
     const Bary l = bary(w, p1, p2);
-    o.pcolor[p].data = in.quad.om.gouraud ? color(static_cast<uint32_t>(t.c0), static_cast<uint32_t>(t.c1),
+    o.pcolor[p].data = q.om.gouraud ? color(static_cast<uint32_t>(t.c0), static_cast<uint32_t>(t.c1),
                                                   static_cast<uint32_t>(t.c2), l)
-                                          : static_cast<uint32_t>(in.quad.color);
+                                          : static_cast<uint32_t>(q.color);
     for (int i = 0; i < 2; ++i) {
       FVec2 uv;
       uv.u = add(static_cast<uint32_t>(t.t0[i].u), add(mul(l.l1, static_cast<uint32_t>(t.d1[i].u)),

@@ -13,7 +13,8 @@ namespace pineda::model {
 
 class Interp {
  public:
-  InterpPkt process(const InterpInPkt& in);
+  // A quad that left ZS (its `it` from SETUP) -> per-pixel colour and texture coordinates.
+  InterpPkt process(const QuadPkt& q);
 
   // The perspective barycentrics (FP32) of the pixel whose plane values are w, p1, p2.
   struct Bary {

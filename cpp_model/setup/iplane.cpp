@@ -48,45 +48,35 @@ static IPlane to_plane(const IPlaneGrad& g) {
   return p;
 }
 
-InterpSetup interp_setup(const std::array<Vtx, 3>& v, const std::array<VAttr, 3>& a, int64_t area2) {
+InterpTri interp_tri(const std::array<Vtx, 3>& v, const std::array<VAttr, 3>& a, int64_t area2) {
   using namespace fp32;
-  const std::array<uint32_t, 3> q = iplane_q({static_cast<uint32_t>(a[0].rhw), static_cast<uint32_t>(a[1].rhw), static_cast<uint32_t>(a[2].rhw)});
-  InterpSetup s;
-  s.x0 = v[0].x;
-  s.y0 = v[0].y;
-  s.it.w = to_plane(iplane_grad(v, q, area2));
-  s.it.l1 = to_plane(iplane_grad(v, {0u, q[1], 0u}, area2));
-  s.it.l2 = to_plane(iplane_grad(v, {0u, 0u, q[2]}, area2));
-  s.it.c0 = a[0].color;
-  s.it.c1 = a[1].color;
-  s.it.c2 = a[2].color;
-  const std::array<const FVec2*, 3> t0{&a[0].uv0, &a[1].uv0, &a[2].uv0};
-  const std::array<const FVec2*, 3> t1{&a[0].uv1, &a[1].uv1, &a[2].uv1};
+  const std::array<uint32_t, 3> q =
+      iplane_q({static_cast<uint32_t>(a[0].rhw), static_cast<uint32_t>(a[1].rhw), static_cast<uint32_t>(a[2].rhw)});
+  InterpTri it;
+  it.org = v[0];
+  it.w = to_plane(iplane_grad(v, q, area2));
+  it.l1 = to_plane(iplane_grad(v, {0u, q[1], 0u}, area2));
+  it.l2 = to_plane(iplane_grad(v, {0u, 0u, q[2]}, area2));
+  it.c0 = a[0].color;
+  it.c1 = a[1].color;
+  it.c2 = a[2].color;
   for (int i = 0; i < 2; ++i) {
-    const auto& t = i == 0 ? t0 : t1;
-    s.it.t0[i] = *t[0];
-    s.it.d1[i].u = sub(static_cast<uint32_t>(t[1]->u), static_cast<uint32_t>(t[0]->u));
-    s.it.d1[i].v = sub(static_cast<uint32_t>(t[1]->v), static_cast<uint32_t>(t[0]->v));
-    s.it.d2[i].u = sub(static_cast<uint32_t>(t[2]->u), static_cast<uint32_t>(t[0]->u));
-    s.it.d2[i].v = sub(static_cast<uint32_t>(t[2]->v), static_cast<uint32_t>(t[0]->v));
+    const auto uv = [&a, i](int k) -> const FVec2& { return i == 0 ? a[static_cast<size_t>(k)].uv0 : a[static_cast<size_t>(k)].uv1; };
+    it.t0[i] = uv(0);
+    it.d1[i].u = sub(static_cast<uint32_t>(uv(1).u), static_cast<uint32_t>(uv(0).u));
+    it.d1[i].v = sub(static_cast<uint32_t>(uv(1).v), static_cast<uint32_t>(uv(0).v));
+    it.d2[i].u = sub(static_cast<uint32_t>(uv(2).u), static_cast<uint32_t>(uv(0).u));
+    it.d2[i].v = sub(static_cast<uint32_t>(uv(2).v), static_cast<uint32_t>(uv(0).v));
   }
-  return s;
+  return it;
 }
 
-static IPlane move_plane(IPlane p, int64_t dx, int64_t dy) {
-  p.c = p.c + p.a * dx + p.b * dy;
-  check_signed(p.c, IPLANE_W, "interpolation plane c");
-  return p;
-}
-
-InterpTri interp_at_quad(const InterpSetup& s, uint64_t qx, uint64_t qy) {
-  const int64_t dx = static_cast<int64_t>(qx) * 512 + 128 - s.x0;
-  const int64_t dy = static_cast<int64_t>(qy) * 512 + 128 - s.y0;
-  InterpTri t = s.it;
-  t.w = move_plane(t.w, dx, dy);
-  t.l1 = move_plane(t.l1, dx, dy);
-  t.l2 = move_plane(t.l2, dx, dy);
-  return t;
+int64_t iplane_at_quad(const IPlane& p, const Vtx& org, uint64_t qx, uint64_t qy) {
+  const int64_t dx = static_cast<int64_t>(qx) * 512 + 128 - org.x;
+  const int64_t dy = static_cast<int64_t>(qy) * 512 + 128 - org.y;
+  const int64_t c = p.c + p.a * dx + p.b * dy;
+  check_signed(c, IPLANE_W, "interpolation plane at a quad");
+  return c;
 }
 
 }  // namespace pineda::model

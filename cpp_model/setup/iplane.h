@@ -24,14 +24,10 @@ IPlaneGrad iplane_grad(const std::array<Vtx, 3>& v, const std::array<uint32_t, 3
 std::array<uint32_t, 3> iplane_q(const std::array<uint32_t, 3>& rhw);
 
 // SETUP's interpolation state of a non-degenerate triangle (API order, area2 its signed doubled
-// area, non-zero): planes with c = the value at vertex 0 (x0, y0), the colours, uv and deltas.
-struct InterpSetup {
-  InterpTri it;
-  int64_t x0 = 0, y0 = 0;
-};
-InterpSetup interp_setup(const std::array<Vtx, 3>& v, const std::array<VAttr, 3>& a, int64_t area2);
+// area, non-zero): planes with c = the value at vertex 0 (org), the colours, uv and deltas.
+InterpTri interp_tri(const std::array<Vtx, 3>& v, const std::array<VAttr, 3>& a, int64_t area2);
 
-// The same state with each plane's c moved to the centre of pixel (2*qx, 2*qy) (exact).
-InterpTri interp_at_quad(const InterpSetup& s, uint64_t qx, uint64_t qy);
+// A plane's value at the centre of pixel (2*qx, 2*qy) (exact; INTERP's first step).
+int64_t iplane_at_quad(const IPlane& p, const Vtx& org, uint64_t qx, uint64_t qy);
 
 }  // namespace pineda::model

@@ -109,17 +109,14 @@ void Gpu::process_tri(const TriPkt& tri) {
   if (!s) return;
   if (!s->eop) ++stats_.triangles_setup;
   if (trace_on_) trace_.setup_tri.push_back(*s);
-  // The interpolation state (docs/interp.md): SETUP's planes, from the API order.
-  InterpSetup is;
-  if (!s->eop) is = interp_setup(tri.v, tri.a, Setup::area2(tri.v[0], tri.v[1], tri.v[2]));
   uint32_t lane = 0;  // the rasterizer whose tiles are walked
-  const auto on_tile = [this, &lane, &is](const TilePkt& tile) {
+  const auto on_tile = [this, &lane](const TilePkt& tile) {
     poll_abort();  // one triangle can cover 2^22 tiles
     if (trace_on_) trace_.coarse_tile.push_back(tile);
     // Hierarchical Z of the tile's rasterizer: a rejected tile never reaches FINE (tokens pass).
     if (!hiz_[lane].process(tile)) return;
     bool covered = false, visible = false;  // the tile has samples; one of them passed ZS
-    fine_.process(tile, [this, &covered, &visible, &is](const QuadPkt& quad) {
+    fine_.process(tile, [this, &covered, &visible](const QuadPkt& quad) {
       if (trace_on_) trace_.fine_quad.push_back(quad);
       covered = covered || (!quad.eop && quad.mask != 0);
       // ZS: the depth and stencil tests; depth-stencil memory is updated at once (its cache's
@@ -132,10 +129,7 @@ void Gpu::process_tri(const TriPkt& tri) {
       // fills of blended quads, the flush of an end-of-pipe token) are the pw_mem boundary. The
       // cache goes first: its fills read memory as it is before the quad.
       // INTERP: per-pixel colour and texture coordinates at the pixel centres (tokens pass).
-      InterpInPkt iq;
-      iq.quad = *zq;
-      if (!zq->eop) iq.it = interp_at_quad(is, zq->qx, zq->qy);
-      const InterpPkt ip = interp_.process(iq);
+      const InterpPkt ip = interp_.process(*zq);
       PixColors pcolor{};
       for (size_t p = 0; p < 4; ++p) pcolor[p] = static_cast<uint32_t>(ip.pcolor[p].data);
       pw_.process(

@@ -542,7 +542,7 @@ package pineda_pkg;
   typedef struct packed {
     logic signed [36:0] a;  // dP/dX per 1/256 px
     logic signed [36:0] b;  // dP/dY per 1/256 px
-    logic signed [62:0] c;  // P at the reference pixel centre (see the packet)
+    logic signed [62:0] c;  // P at the reference point (interp_tri_t: vertex 0)
   } iplane_t;
   localparam int unsigned IPLANE_BITS = 32'd137;
 
@@ -599,7 +599,22 @@ package pineda_pkg;
   } tri_pkt_t;
   localparam int unsigned TRI_PKT_BITS = 32'd1209;
 
-  // SETUP -> COARSE: a triangle that may cover samples (883 bits)
+  // SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes, carried unchanged from SETUP to INTERP (939 bits)
+  typedef struct packed {
+    vtx_t org;  // vertex 0 (API order, 16.8): each plane's c is its value there
+    iplane_t w;  // 1/w plane: values q0, q1, q2 (the normalised 1/w) at the vertices
+    iplane_t l1;  // lambda1/w plane: values 0, q1, 0
+    iplane_t l2;  // lambda2/w plane: values 0, 0, q2
+    logic [31:0] c0;  // vertex colours RGBA8, API order
+    logic [31:0] c1;
+    logic [31:0] c2;
+    logic [1:0][63:0] t0;  // 2 x fvec2_t: uv0 [0] and uv1 [1] of vertex 0 (FP32)
+    logic [1:0][63:0] d1;  // 2 x fvec2_t: uv - uv of vertex 0 for vertex 1 (FP32 sub), uv0 [0] and uv1 [1]
+    logic [1:0][63:0] d2;  // 2 x fvec2_t: the same for vertex 2
+  } interp_tri_t;
+  localparam int unsigned INTERP_TRI_BITS = 32'd939;
+
+  // SETUP -> COARSE: a triangle that may cover samples (1822 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][99:0] edges;  // 3 x edge_t: e = E at the first sample of raster tile (start, tiles.y0)
@@ -615,10 +630,11 @@ package pineda_pkg;
     zplane_t zp;  // depth plane, c at the same sample as the edges' e
     logic [23:0] zlo;  // depth clamp range (D24)
     logic [23:0] zhi;
+    interp_tri_t it;  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   } setup_pkt_t;
-  localparam int unsigned SETUP_PKT_BITS = 32'd883;
+  localparam int unsigned SETUP_PKT_BITS = 32'd1822;
 
-  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (895 bits)
+  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (1834 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [12:0] tx;
@@ -637,10 +653,11 @@ package pineda_pkg;
     zplane_t zp;  // depth plane, c at the tile's first sample
     logic [23:0] zlo;  // depth clamp range (D24)
     logic [23:0] zhi;
+    interp_tri_t it;  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   } tile_pkt_t;
-  localparam int unsigned TILE_PKT_BITS = 32'd895;
+  localparam int unsigned TILE_PKT_BITS = 32'd1834;
 
-  // FINE -> PW: coverage of one 2x2 pixel quad (never empty) (711 bits)
+  // FINE -> PW: coverage of one 2x2 pixel quad (never empty) (1650 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [12:0] qx;  // quad column: pixels x = 2*qx, 2*qx + 1
@@ -653,8 +670,9 @@ package pineda_pkg;
     logic front;
     ds_state_t ds;
     om_state_t om;  // output-merger state (0 from OP_DRAW)
+    interp_tri_t it;  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   } quad_pkt_t;
-  localparam int unsigned QUAD_PKT_BITS = 32'd711;
+  localparam int unsigned QUAD_PKT_BITS = 32'd1650;
 
   // CP -> ZS (depth/stencil fast clear) or the DMA fill: one OP_CLEAR with a non-empty rectangle, sent once the pipe is idle and the colour cache clean (144 bits)
   typedef struct packed {
@@ -696,35 +714,14 @@ package pineda_pkg;
   } fvec4_t;
   localparam int unsigned FVEC4_BITS = 32'd128;
 
-  // SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes (891 bits)
+  // INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (2290 bits)
   typedef struct packed {
-    iplane_t w;  // 1/w plane: values q0, q1, q2 (the normalised 1/w) at the vertices
-    iplane_t l1;  // lambda1/w plane: values 0, q1, 0
-    iplane_t l2;  // lambda2/w plane: values 0, 0, q2
-    logic [31:0] c0;  // vertex colours RGBA8, API order
-    logic [31:0] c1;
-    logic [31:0] c2;
-    logic [1:0][63:0] t0;  // 2 x fvec2_t: uv0 [0] and uv1 [1] of vertex 0 (FP32)
-    logic [1:0][63:0] d1;  // 2 x fvec2_t: uv - uv of vertex 0 for vertex 1 (FP32 sub), uv0 [0] and uv1 [1]
-    logic [1:0][63:0] d2;  // 2 x fvec2_t: the same for vertex 2
-  } interp_tri_t;
-  localparam int unsigned INTERP_TRI_BITS = 32'd891;
-
-  // -> INTERP: a quad that passed ZS with its triangle's interpolation state (planes' c at the centre of pixel (2*qx, 2*qy)) (1602 bits)
-  typedef struct packed {
-    quad_pkt_t quad;
-    interp_tri_t it;
-  } interp_in_pkt_t;
-  localparam int unsigned INTERP_IN_PKT_BITS = 32'd1602;
-
-  // INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (1351 bits)
-  typedef struct packed {
-    quad_pkt_t quad;  // the quad as it left ZS
+    quad_pkt_t quad;  // the quad as it left ZS, with it = 0 (not needed after INTERP)
     logic [3:0][31:0] pcolor;  // 4 x dword_t: RGBA8 of pixel p (p = 0..3 as quad_pkt_t.mask at 1x); flat: every pixel quad.color
     logic [3:0][63:0] uv0;  // 4 x fvec2_t: texture coordinate 0 of pixel p (FP32)
     logic [3:0][63:0] uv1;  // 4 x fvec2_t: texture coordinate 1 of pixel p (FP32)
   } interp_pkt_t;
-  localparam int unsigned INTERP_PKT_BITS = 32'd1351;
+  localparam int unsigned INTERP_PKT_BITS = 32'd2290;
 
   // -> VTX: an object-space vertex, or one row of the position matrix (325 bits)
   typedef struct packed {

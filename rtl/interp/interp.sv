@@ -2,8 +2,10 @@
 // INTERP: per-pixel perspective-correct colour and texture coordinates of one quad per clock
 // (docs/interp.md, docs/numerics.md section 10; model: cpp_model/interp/interp.cpp, bit-exact).
 //
-// Five pipeline stages, all advancing together when the last one is empty or taken (one global
+// Six pipeline stages, all advancing together when the last one is empty or taken (one global
 // enable: a stalled stage holds its payload):
+//   S0  the three planes (carried from SETUP in quad_pkt_t.it, c at vertex 0) at the centre of
+//       the quad's pixel (0, 0): c + a*(X - x0) + b*(Y - y0), exact (37 x 25-bit products)
 //   S1  the three planes at the 4 pixel centres (exact 63-bit adds), each to FP32 (from_int)
 //   S2  rw = rcp(W) per pixel
 //   S3  l1 = L1 * rw, l2 = L2 * rw (0 where W <= 0)
@@ -16,7 +18,7 @@ module interp (
   input  logic                          rst_ni,
   input  logic                          in_valid_i,
   output logic                          in_ready_o,
-  input  pineda_pkg::interp_in_pkt_t    in_i,
+  input  pineda_pkg::quad_pkt_t         in_i,
   output logic                          out_valid_o,
   input  logic                          out_ready_i,
   output pineda_pkg::interp_pkt_t       out_o,
@@ -25,15 +27,39 @@ module interp (
   localparam int unsigned PW = pineda_pkg::IPLANE_W;  // 63
 
   // ---- pipeline control: one enable for every stage
-  logic [4:0] v_q, v_d;
+  logic [5:0] v_q, v_d;
   logic       en;
-  assign en          = !v_q[4] || out_ready_i;
+  assign en          = !v_q[5] || out_ready_i;
   assign in_ready_o  = en;
-  assign out_valid_o = v_q[4];
+  assign out_valid_o = v_q[5];
   assign idle_o      = (v_q == '0);
   always_comb begin
     v_d = v_q;
-    if (en) v_d = {v_q[3:0], in_valid_i};
+    if (en) v_d = {v_q[4:0], in_valid_i};
+  end
+
+  // ---- S0: the planes at the centre of the quad's pixel (0, 0)
+  pineda_pkg::quad_pkt_t s0_q, s0_d;
+  logic [2:0][PW-1:0]    s0_c_q, s0_c_d;
+  logic signed [24:0]    qdx, qdy;     // |X - x0|, |Y - y0| < 2^24 (numerics §10.2)
+  logic signed [25:0]    qdx26, qdy26;
+  pineda_pkg::iplane_t   ipl [3];
+  always_comb begin
+    ipl[0] = in_i.it.w;
+    ipl[1] = in_i.it.l1;
+    ipl[2] = in_i.it.l2;
+    qdx26 = $signed({4'd0, in_i.qx, 9'd128}) - 26'($signed(in_i.it.org.x));
+    qdy26 = $signed({4'd0, in_i.qy, 9'd128}) - 26'($signed(in_i.it.org.y));
+    qdx   = qdx26[24:0];
+    qdy   = qdy26[24:0];
+    s0_d   = s0_q;
+    s0_c_d = s0_c_q;
+    if (en) begin
+      s0_d = in_i;
+      for (int j = 0; j < 3; j++) begin
+        s0_c_d[j] = ipl[j].c + PW'($signed(ipl[j].a) * qdx) + PW'($signed(ipl[j].b) * qdy);
+      end
+    end
   end
 
   // ---- S1: plane values at the pixel centres, to FP32
@@ -57,10 +83,19 @@ module interp (
     plane_at = p.c + (dx ? a8 : '0) + (dy ? b8 : '0);
   endfunction
 
+  pineda_pkg::iplane_t s0_w, s0_l1, s0_l2;
+  always_comb begin
+    s0_w    = s0_q.it.w;
+    s0_w.c  = s0_c_q[0];
+    s0_l1   = s0_q.it.l1;
+    s0_l1.c = s0_c_q[1];
+    s0_l2   = s0_q.it.l2;
+    s0_l2.c = s0_c_q[2];
+  end
   for (genvar p = 0; p < 4; p++) begin : g_s1
-    assign pw_w[p] = plane_at(in_i.it.w,  1'(p & 1), 1'(p >> 1));
-    assign pw_1[p] = plane_at(in_i.it.l1, 1'(p & 1), 1'(p >> 1));
-    assign pw_2[p] = plane_at(in_i.it.l2, 1'(p & 1), 1'(p >> 1));
+    assign pw_w[p] = plane_at(s0_w,  1'(p & 1), 1'(p >> 1));
+    assign pw_1[p] = plane_at(s0_l1, 1'(p & 1), 1'(p >> 1));
+    assign pw_2[p] = plane_at(s0_l2, 1'(p & 1), 1'(p >> 1));
     fp32_from_int #(.W(PW)) u_fw (.a_i(pw_w[p]), .y_o(fw[p]));
     fp32_from_int #(.W(PW)) u_f1 (.a_i(pw_1[p]), .y_o(f1[p]));
     fp32_from_int #(.W(PW)) u_f2 (.a_i(pw_2[p]), .y_o(f2[p]));
@@ -73,13 +108,14 @@ module interp (
     s1_f1_d   = s1_f1_q;
     s1_f2_d   = s1_f2_q;
     if (en) begin
-      s1_d.quad = in_i.quad;
-      s1_d.c0   = in_i.it.c0;
-      s1_d.c1   = in_i.it.c1;
-      s1_d.c2   = in_i.it.c2;
-      s1_d.t0   = in_i.it.t0;
-      s1_d.d1   = in_i.it.d1;
-      s1_d.d2   = in_i.it.d2;
+      s1_d.quad    = s0_q;
+      s1_d.quad.it = '0;  // not needed after INTERP
+      s1_d.c0      = s0_q.it.c0;
+      s1_d.c1      = s0_q.it.c1;
+      s1_d.c2      = s0_q.it.c2;
+      s1_d.t0      = s0_q.it.t0;
+      s1_d.d1      = s0_q.it.d1;
+      s1_d.d2      = s0_q.it.d2;
       for (int p = 0; p < 4; p++) s1_wpos_d[p] = !pw_w[p][PW-1] && (pw_w[p] != '0);
       s1_fw_d = fw;
       s1_f1_d = f1;
@@ -235,6 +271,8 @@ module interp (
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       v_q        <= '0;
+      s0_q       <= '0;
+      s0_c_q     <= '0;
       s1_q       <= '0;
       s1_wpos_q  <= '0;
       s1_fw_q    <= '0;
@@ -255,6 +293,8 @@ module interp (
       s5_q       <= '0;
     end else begin
       v_q        <= v_d;
+      s0_q       <= s0_d;
+      s0_c_q     <= s0_c_d;
       s1_q       <= s1_d;
       s1_wpos_q  <= s1_wpos_d;
       s1_fw_q    <= s1_fw_d;
@@ -275,6 +315,9 @@ module interp (
       s5_q       <= s5_d;
     end
   end
+
+  logic unused_sig;
+  assign unused_sig = ^{qdx26[25], qdy26[25]};  // |X - x0| < 2^24: the 26th bit is a sign copy
 
 `ifndef SYNTHESIS
   stream_assert #(.Width($bits(in_i))) u_in_chk (

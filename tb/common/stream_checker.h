@@ -68,7 +68,6 @@ inline std::string locate(const MemLineReq& p) {
   return std::string(p.we ? "line write" : "line read") + " addr=" + bits::hex(p.addr) + " be=" + bits::hex(p.be);
 }
 inline std::string locate(const InterpPkt& p) { return locate(p.quad); }
-inline std::string locate(const InterpInPkt& p) { return locate(p.quad); }
 inline std::string locate(const PaTriPkt& p) {
   return "tri_id=" + std::to_string(p.tri_id) + " prim_id=" + std::to_string(p.prim_id);
 }

@@ -12,7 +12,7 @@
 
 namespace pineda::tb {
 
-constexpr size_t kMaxWords = 56;  // interp_in_pkt_t is 1602 bits (51 words)
+constexpr size_t kMaxWords = 80;  // interp_pkt_t is 2290 bits (72 words)
 using WordBuf = std::array<uint32_t, kMaxWords>;
 
 template <size_t N>

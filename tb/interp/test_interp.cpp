@@ -34,8 +34,9 @@ IPlane rand_plane(tb::PrimGen& g) {
   IPlane p;
   p.a = rand_signed(g, IPGRAD_W);
   p.b = rand_signed(g, IPGRAD_W);
-  // |c| + 256 (|a| + |b|) < 2^62: every pixel's value in range, as the contract guarantees.
-  p.c = rand_signed(g, IPLANE_W - 1);
+  // c is the value at vertex 0 (IPREF_W bits): every pixel's value is then below 2^62, as the
+  // contract guarantees.
+  p.c = rand_signed(g, IPREF_W);
   if (g.chance(0.1)) p.c = -p.c;
   return p;
 }
@@ -52,9 +53,9 @@ void rand_quad(tb::PrimGen& g, QuadPkt& q) {
   for (auto& z : q.z) z.v = static_cast<uint64_t>(g.range(0, DEPTH_MAX));
 }
 
-InterpInPkt token() {
-  InterpInPkt p;
-  p.quad.eop = 1;
+QuadPkt token() {
+  QuadPkt p;
+  p.eop = 1;
   return p;
 }
 
@@ -63,7 +64,7 @@ InterpInPkt token() {
 TEST_CASE("interp: real and random planes, flat and Gouraud, tokens, random stalls") {
   const uint64_t seed = tb::announce_seed("rtl_interp");
   tb::PrimGen g(seed);
-  std::vector<InterpInPkt> in;
+  std::vector<QuadPkt> in;
   // Quads of real triangles: SETUP's planes moved to random quads around the triangle.
   for (int i = 0; i < 150; ++i) {
     std::array<Vtx, 3> v{};
@@ -83,21 +84,23 @@ TEST_CASE("interp: real and random planes, flat and Gouraud, tokens, random stal
       at.uv1.u = rand_fp32(g);
       at.uv1.v = rand_fp32(g);
     }
-    const model::InterpSetup s = model::interp_setup(v, a, a2);
+    const InterpTri it = model::interp_tri(v, a, a2);
     for (int k = 0; k < 12; ++k) {
-      InterpInPkt p;
-      rand_quad(g, p.quad);
-      p.quad.qx = static_cast<uint64_t>(std::clamp<int64_t>((cx + g.range(-r, r)) / 512, 0, 8191));
-      p.quad.qy = static_cast<uint64_t>(std::clamp<int64_t>((cy + g.range(-r, r)) / 512, 0, 8191));
-      p.it = model::interp_at_quad(s, p.quad.qx, p.quad.qy);
+      QuadPkt p;
+      rand_quad(g, p);
+      p.qx = static_cast<uint64_t>(std::clamp<int64_t>((cx + g.range(-r, r)) / 512, 0, 8191));
+      p.qy = static_cast<uint64_t>(std::clamp<int64_t>((cy + g.range(-r, r)) / 512, 0, 8191));
+      p.it = it;
       in.push_back(p);
     }
     while (g.chance(0.02)) in.push_back(token());
   }
   // Random planes and attributes, extreme values included.
   for (int i = 0; i < 1500; ++i) {
-    InterpInPkt p;
-    rand_quad(g, p.quad);
+    QuadPkt p;
+    rand_quad(g, p);
+    p.it.org.x = g.range(-(1 << 23), (1 << 23) - 1);
+    p.it.org.y = g.range(-(1 << 23), (1 << 23) - 1);
     p.it.w = rand_plane(g);
     p.it.l1 = rand_plane(g);
     p.it.l2 = rand_plane(g);

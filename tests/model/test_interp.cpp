@@ -50,7 +50,7 @@ double channel(uint32_t c, int ch) { return double((c >> (8 * ch)) & 0xFFu); }
 template <class F>
 void each_pixel(const RefTri& t, bool gouraud, F f) {
   const int64_t a2 = Setup::area2(t.v[0], t.v[1], t.v[2]);
-  const InterpSetup s = interp_setup(t.v, t.a, a2);
+  const InterpTri it = interp_tri(t.v, t.a, a2);
   int64_t xmin = INT64_MAX, xmax = INT64_MIN, ymin = INT64_MAX, ymax = INT64_MIN;
   for (const Vtx& p : t.v) {
     xmin = std::min<int64_t>(xmin, p.x);
@@ -61,13 +61,13 @@ void each_pixel(const RefTri& t, bool gouraud, F f) {
   Interp ip;
   for (int64_t qy = std::max<int64_t>(0, ymin / 512); qy <= ymax / 512; ++qy) {
     for (int64_t qx = std::max<int64_t>(0, xmin / 512); qx <= xmax / 512; ++qx) {
-      InterpInPkt in;
-      in.quad.qx = static_cast<uint64_t>(qx);
-      in.quad.qy = static_cast<uint64_t>(qy);
-      in.quad.mask = 0xF;
-      in.quad.color = 0x11223344u;
-      in.quad.om.gouraud = gouraud ? 1 : 0;
-      in.it = interp_at_quad(s, in.quad.qx, in.quad.qy);
+      QuadPkt in;
+      in.qx = static_cast<uint64_t>(qx);
+      in.qy = static_cast<uint64_t>(qy);
+      in.mask = 0xF;
+      in.color = 0x11223344u;
+      in.om.gouraud = gouraud ? 1 : 0;
+      in.it = it;
       const InterpPkt o = ip.process(in);
       for (int p = 0; p < 4; ++p) {
         const int64_t x = 2 * qx + (p & 1), y = 2 * qy + (p >> 1);
@@ -236,14 +236,14 @@ TEST_CASE("interp: extreme planes and pixels far outside stay defined", "[interp
   t.a[0].rhw = fp32::bits_of(1e-30f);
   t.a[1].rhw = fp32::bits_of(1e30f);
   t.a[1].color = 0xFFFFFFFFu;
-  const InterpSetup s = interp_setup(t.v, t.a, Setup::area2(t.v[0], t.v[1], t.v[2]));
+  const InterpTri it = interp_tri(t.v, t.a, Setup::area2(t.v[0], t.v[1], t.v[2]));
   Interp ip;
   for (uint64_t qx = 0; qx < 8192; qx += 97) {
-    InterpInPkt in;
-    in.quad.qx = qx;
-    in.quad.qy = 8191;
-    in.quad.om.gouraud = 1;
-    in.it = interp_at_quad(s, in.quad.qx, in.quad.qy);
+    QuadPkt in;
+    in.qx = qx;
+    in.qy = 8191;
+    in.om.gouraud = 1;
+    in.it = it;
     (void)ip.process(in);
   }
   CHECK(ip.quads() > 80);
