@@ -34,6 +34,7 @@ rtl/hiz/hiz.sv
 rtl/interp/interp.sv
 rtl/rast/raster_array.sv
 rtl/om/om_blend.sv
+rtl/tex/tex_bc_decode.sv
 rtl/om/pixel_writer.sv
 rtl/zs/zs_sample.sv
 rtl/zs/zs.sv
@@ -43,3 +44,4 @@ rtl/pa/pa.sv
 rtl/top/perf_counters.sv
 rtl/top/front_end.sv
 rtl/top/pineda_top.sv
+rtl/tex/tex.sv

@@ -423,7 +423,8 @@ module pixel_writer #(
   logic [1:0][511:0]     ev_data;
 
   for (genvar b = 0; b < 2; b++) begin : g_bank
-    sram_1r1w #(.Width(512), .Depth(EntriesPerBank), .MaskW(16)) u_data (
+    // ReadFirst: an eviction reads the old line in the cycle the new piece overwrites it.
+    sram_1r1w #(.Width(512), .Depth(EntriesPerBank), .MaskW(16), .ReadFirst(1'b1)) u_data (
       .clk_i,
       .we_i    (s_we[b]),
       .waddr_i (s_waddr[b]),
