@@ -134,6 +134,11 @@ CONSTANTS = [
     Const("ZGRAD_W", 33, "depth plane gradient width: dZ per 1/256 px, |a|, |b| <= 2^32 - 1 (saturated)"),
     Const("ZREF_W", 57, "depth at a vertex in plane units, saturated to |z| <= 2^56 - 1"),
     Const("ZPLANE_W", 59, "depth plane value width: |Z| < 2^58 at every evaluated sample (docs/numerics.md section 9)"),
+    # Attribute interpolation (docs/numerics.md section 10, docs/interp.md)
+    Const("IP_FRAC", 36, "fraction bits of the interpolation planes (1/w and the two perspective barycentrics, normalised to [0, 2))"),
+    Const("IPGRAD_W", 37, "interpolation plane gradient width: per 1/256 px, |a|, |b| <= 2^36 - 1 (saturated: a change of 1 per 1/256 px)"),
+    Const("IPREF_W", 39, "interpolation plane value at vertex 0 (q0 < 2: |p0| < 2^37), saturated to 2^38 - 1"),
+    Const("IPLANE_W", 63, "interpolation plane value width: |P| < 2^62 at every pixel centre of the render target"),
     Const("DEPTH_MAX", 0xFFFFFF, "D24 UNORM: the depth 1.0 (depth values are 24-bit integers 0..2^24-1)", 24),
     # comparison functions (FE_DEPTH.DEPTH_FUNC, stencil funcs): D3D11_COMPARISON_* - 1; pass when (ref OP stored)
     Const("CMP_NEVER", 0, "never passes", 3),
@@ -390,6 +395,8 @@ FE_STATE = [
               BitField("STENCIL_BACK", 27, 16, "back faces: STENCIL_FACE_* layout"))),
     StateReg("FE_BLEND", 61, BLEND_RESET, "blend state of the render target (docs/om.md; reset: off, ONE/ZERO/ADD, all channels written)", BLEND_FIELDS),
     StateReg("FE_BLEND_FACTOR", 62, 0xFFFFFFFF, "blend constant RGBA8 (BF_BLEND_FACTOR), layout as ST_COLOR (reset: 1, 1, 1, 1)"),
+    StateReg("FE_SHADE", 63, 0, "shading of the pixel colour (docs/interp.md; reset: flat)",
+             (BitField("SHADE_GOURAUD", 0, 0, "1: the vertex colours interpolated perspective-correct; 0: flat, the provoking (first) vertex's colour"),)),
     StateReg("FE_TEX0", 64, 0, "texture descriptor 0 byte address (32-byte aligned; tex_desc_t, docs/tex.md)"),
     StateReg("FE_SAMP0", 65, 0, "sampler descriptor 0 byte address (32-byte aligned; samp_desc_t, docs/tex.md)"),
     StateReg("FE_COMBINE", 66, 0, "texture stage 0 combiner and alpha test (reset: no texture, no alpha test; docs/tex.md section 8)",
@@ -505,11 +512,17 @@ STRUCTS = [
         Field("op_a", 3, "u", "BOP_*"),
         Field("mask_off", 4, "u", "channels not written: bit 0 R, 1 G, 2 B, 3 A"),
         Field("factor", 32, "u", "FE_BLEND_FACTOR (RGBA8)"),
+        Field("gouraud", 1, "u", "FE_SHADE.SHADE_GOURAUD (read by INTERP: 0 flat colour, 1 interpolated)"),
     ]),
     Struct("zplane_t", "ZPlane", "depth plane Z = c + a*(X - Xr) + b*(Y - Yr) in 2^-Z_FRAC D24 units (docs/numerics.md section 9)", [
         Field("a", 33, "s", "dZ/dX per 1/256 px"),
         Field("b", 33, "s", "dZ/dY per 1/256 px"),
         Field("c", 59, "s", "Z at the reference sample (see the packet)"),
+    ]),
+    Struct("iplane_t", "IPlane", "interpolation plane P = c + a*(X - Xr) + b*(Y - Yr) in 2^-IP_FRAC units (docs/numerics.md section 10)", [
+        Field("a", 37, "s", "dP/dX per 1/256 px"),
+        Field("b", 37, "s", "dP/dY per 1/256 px"),
+        Field("c", 63, "s", "P at the reference point (interp_tri_t: vertex 0)"),
     ]),
     Struct("d24_t", "D24", "one D24 UNORM depth value", [
         Field("v", 24, "u", "0 .. DEPTH_MAX"),
@@ -550,6 +563,18 @@ STRUCTS = [
         Field("zhi", 24, "u", "zhi >= zlo"),
         Field("a", 3, "vattr_t", "per-vertex attributes in the order of v (0 in an end-of-pipe token)"),
     ]),
+    Struct("interp_tri_t", "InterpTri", "SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes, carried unchanged from SETUP to INTERP", [
+        Field("org", 1, "vtx_t", "vertex 0 (API order, 16.8): each plane's c is its value there"),
+        Field("w", 1, "iplane_t", "1/w plane: values q0, q1, q2 (the normalised 1/w) at the vertices"),
+        Field("l1", 1, "iplane_t", "lambda1/w plane: values 0, q1, 0"),
+        Field("l2", 1, "iplane_t", "lambda2/w plane: values 0, 0, q2"),
+        Field("c0", 32, "u", "vertex colours RGBA8, API order"),
+        Field("c1", 32, "u", ""),
+        Field("c2", 32, "u", ""),
+        Field("t0", 2, "fvec2_t", "uv0 [0] and uv1 [1] of vertex 0 (FP32)"),
+        Field("d1", 2, "fvec2_t", "uv - uv of vertex 0 for vertex 1 (FP32 sub), uv0 [0] and uv1 [1]"),
+        Field("d2", 2, "fvec2_t", "the same for vertex 2"),
+    ]),
     Struct("setup_pkt_t", "SetupPkt", "SETUP -> COARSE: a triangle that may cover samples", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
         Field("edges", 3, "edge_t", "e = E at the first sample of raster tile (start, tiles.y0)"),
@@ -565,6 +590,7 @@ STRUCTS = [
         Field("zp", 1, "zplane_t", "depth plane, c at the same sample as the edges' e"),
         Field("zlo", 24, "u", "depth clamp range (D24)"),
         Field("zhi", 24, "u", ""),
+        Field("it", 1, "interp_tri_t", "interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token"),
     ]),
     Struct("tile_pkt_t", "TilePkt", "COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
@@ -584,6 +610,7 @@ STRUCTS = [
         Field("zp", 1, "zplane_t", "depth plane, c at the tile's first sample"),
         Field("zlo", 24, "u", "depth clamp range (D24)"),
         Field("zhi", 24, "u", ""),
+        Field("it", 1, "interp_tri_t", "interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token"),
     ]),
     Struct("quad_pkt_t", "QuadPkt", "FINE -> PW: coverage of one 2x2 pixel quad (never empty)", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
@@ -597,6 +624,7 @@ STRUCTS = [
         Field("front", 1, "u", ""),
         Field("ds", 1, "ds_state_t", ""),
         Field("om", 1, "om_state_t", "output-merger state (0 from OP_DRAW)"),
+        Field("it", 1, "interp_tri_t", "interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token"),
     ]),
     Struct("clear_pkt_t", "ClearPkt", "CP -> ZS (depth/stencil fast clear) or the DMA fill: one OP_CLEAR with a non-empty rectangle, sent once the pipe is idle and the colour cache clean", [
         Field("color", 1, "u", "CLEAR_COLOR"),
@@ -623,6 +651,12 @@ STRUCTS = [
     # ---- vertex transform (VTX: vertex fetch -> VTX -> PA)
     Struct("fvec4_t", "FVec4", "four FP32 values (IEEE binary32 bit patterns)", [
         Field("x", 32, "u", ""), Field("y", 32, "u", ""), Field("z", 32, "u", ""), Field("w", 32, "u", ""),
+    ]),
+    Struct("interp_pkt_t", "InterpPkt", "INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres)", [
+        Field("quad", 1, "quad_pkt_t", "the quad as it left ZS, with it = 0 (not needed after INTERP)"),
+        Field("pcolor", 4, "dword_t", "RGBA8 of pixel p (p = 0..3 as quad_pkt_t.mask at 1x); flat: every pixel quad.color"),
+        Field("uv0", 4, "fvec2_t", "texture coordinate 0 of pixel p (FP32)"),
+        Field("uv1", 4, "fvec2_t", "texture coordinate 1 of pixel p (FP32)"),
     ]),
     # ---- texture sampler (docs/tex.md). Descriptors are 8 little-endian dwords in memory; the
     # struct lists dw7 first so that dword k of the descriptor is bits [32k +: 32] (a line's rdata).

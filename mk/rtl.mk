@@ -41,6 +41,9 @@ RTL_LINT_TOPS += zs zs_sample
 # Output merger: the blend arithmetic.
 RTL_LINT_TOPS += om_blend
 
+# Attribute interpolation (docs/interp.md).
+RTL_LINT_TOPS += interp
+
 # Texture: the BC1/BC3 block decoder.
 RTL_LINT_TOPS += tex_bc_decode
 

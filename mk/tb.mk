@@ -254,6 +254,11 @@ $(eval $(call VL_MODEL,om_blend))
 $(eval $(call TB_UNIT,om_blend,om))
 RTL_UNIT_TESTS += $(BUILD)/tests/rtl_om_blend
 
+# ---- Attribute interpolation (docs/interp.md): rtl/interp/interp.sv as a unit.
+$(eval $(call VL_MODEL,interp))
+$(eval $(call TB_UNIT,interp,interp))
+RTL_UNIT_TESTS += $(BUILD)/tests/rtl_interp
+
 # ---- Texture sampler (rtl/tex/tex.sv) as a unit against cpp_model/tex (tb/tex/test_tex.cpp;
 # `[.bench]` reports samples per clock, L1 hit rate and bytes per sample).
 $(eval $(call VL_MODEL,tex))

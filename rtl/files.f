@@ -31,6 +31,7 @@ rtl/rast/fine_raster.sv
 rtl/rast/rast_dist.sv
 rtl/rast/quad_merge.sv
 rtl/hiz/hiz.sv
+rtl/interp/interp.sv
 rtl/rast/raster_array.sv
 rtl/om/om_blend.sv
 rtl/tex/tex_bc_decode.sv

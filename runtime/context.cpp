@@ -376,6 +376,8 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
   d[FE_BLEND] = api_.blend.word();
   d[FE_BLEND_FACTOR] = api_.blend_factor;
   used |= bit(FE_BLEND) | bit(FE_BLEND_FACTOR);
+  d[FE_SHADE] = api_.gouraud ? 1u << SHADE_GOURAUD_BIT : 0u;
+  used |= bit(FE_SHADE);
   // The pixel stage's texture slot 0: the addresses of the bound view's and sampler's descriptors
   // (docs/runtime.md "Textures"); left as they are when nothing is bound.
   if (api_.srv_desc) {

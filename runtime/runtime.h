@@ -517,6 +517,7 @@ struct ApiState {
   uint32_t stencil_ref = 0;
   BlendState blend;                    // D3D11's default: off, all channels written
   uint32_t blend_factor = 0xFFFFFFFFu;  // RGBA8 (1, 1, 1, 1)
+  bool gouraud = false;                // FE_SHADE.SHADE_GOURAUD (front-end draws; docs/interp.md)
   uint32_t scissor_x = ST_SCISSOR_X_RESET, scissor_y = ST_SCISSOR_Y_RESET;
   // The geometry front end (draw, draw_indexed, draw_instanced, draw_indexed_instanced: OP_DRAW_FE).
   InputLayout layout;
@@ -567,6 +568,9 @@ class Context {
                          uint32_t sample_mask = 0xFFFFFFFFu);
   // The blend constant alone (Pineda extension): RGBA8, R in [7:0].
   void set_blend_factor(uint32_t rgba8) { api_.blend_factor = rgba8; }
+  // Colour shading of front-end draws (FE_SHADE): false = flat, the first vertex's colour (the
+  // reset state); true = Gouraud, the vertex colours interpolated perspective-correct.
+  void set_gouraud(bool on) { api_.gouraud = on; }
   // ClearRenderTargetView (an OP_CLEAR of the whole target) and D3D11.1's ClearView with one
   // rectangle (clipped to the target; an empty one clears nothing). RGBA8 value.
   Result clear_render_target_view(Resource* rt, uint32_t rgba8);

@@ -45,6 +45,10 @@ constexpr uint32_t Z_FRAC = 16u;  // fraction bits of the depth plane (units of 
 constexpr uint32_t ZGRAD_W = 33u;  // depth plane gradient width: dZ per 1/256 px, |a|, |b| <= 2^32 - 1 (saturated)
 constexpr uint32_t ZREF_W = 57u;  // depth at a vertex in plane units, saturated to |z| <= 2^56 - 1
 constexpr uint32_t ZPLANE_W = 59u;  // depth plane value width: |Z| < 2^58 at every evaluated sample (docs/numerics.md section 9)
+constexpr uint32_t IP_FRAC = 36u;  // fraction bits of the interpolation planes (1/w and the two perspective barycentrics, normalised to [0, 2))
+constexpr uint32_t IPGRAD_W = 37u;  // interpolation plane gradient width: per 1/256 px, |a|, |b| <= 2^36 - 1 (saturated: a change of 1 per 1/256 px)
+constexpr uint32_t IPREF_W = 39u;  // interpolation plane value at vertex 0 (q0 < 2: |p0| < 2^37), saturated to 2^38 - 1
+constexpr uint32_t IPLANE_W = 63u;  // interpolation plane value width: |P| < 2^62 at every pixel centre of the render target
 constexpr uint32_t DEPTH_MAX = 16777215u;  // D24 UNORM: the depth 1.0 (depth values are 24-bit integers 0..2^24-1)
 constexpr uint32_t CMP_NEVER = 0u;  // never passes
 constexpr uint32_t CMP_LESS = 1u;  // new < stored
@@ -194,6 +198,7 @@ constexpr uint32_t FE_SCISSOR_Y = 59u;  // front-end state: scissor y0 [15:0], y
 constexpr uint32_t FE_STENCIL_OPS = 60u;  // front-end state: stencil functions and operations: front faces [11:0], back faces [27:16] (reset: ALWAYS, KEEP)
 constexpr uint32_t FE_BLEND = 61u;  // front-end state: blend state of the render target (docs/om.md; reset: off, ONE/ZERO/ADD, all channels written)
 constexpr uint32_t FE_BLEND_FACTOR = 62u;  // front-end state: blend constant RGBA8 (BF_BLEND_FACTOR), layout as ST_COLOR (reset: 1, 1, 1, 1)
+constexpr uint32_t FE_SHADE = 63u;  // front-end state: shading of the pixel colour (docs/interp.md; reset: flat)
 constexpr uint32_t FE_TEX0 = 64u;  // front-end state: texture descriptor 0 byte address (32-byte aligned; tex_desc_t, docs/tex.md)
 constexpr uint32_t FE_SAMP0 = 65u;  // front-end state: sampler descriptor 0 byte address (32-byte aligned; samp_desc_t, docs/tex.md)
 constexpr uint32_t FE_COMBINE = 66u;  // front-end state: texture stage 0 combiner and alpha test (reset: no texture, no alpha test; docs/tex.md section 8)
@@ -327,6 +332,7 @@ constexpr uint32_t BLEND_OP_A_MSB = 26u;  // FE_BLEND: BOP_*: alpha operation
 constexpr uint32_t BLEND_OP_A_LSB = 24u;  // FE_BLEND: BOP_*: alpha operation
 constexpr uint32_t BLEND_MASK_OFF_MSB = 30u;  // FE_BLEND: channels NOT written: bit 0 R, 1 G, 2 B, 3 A (the inverted D3D11 write mask)
 constexpr uint32_t BLEND_MASK_OFF_LSB = 27u;  // FE_BLEND: channels NOT written: bit 0 R, 1 G, 2 B, 3 A (the inverted D3D11 write mask)
+constexpr uint32_t SHADE_GOURAUD_BIT = 0u;  // FE_SHADE: 1: the vertex colours interpolated perspective-correct; 0: flat, the provoking (first) vertex's colour
 constexpr uint32_t COMB_TEX_ENABLE_BIT = 0u;  // FE_COMBINE: stage 0 samples FE_TEX0 / FE_SAMP0 with tex0 (0: the colour passes unchanged)
 constexpr uint32_t COMB_MODE_MSB = 3u;  // FE_COMBINE: COMB_*: how the texel and the interpolated colour combine
 constexpr uint32_t COMB_MODE_LSB = 1u;  // FE_COMBINE: COMB_*: how the texel and the interpolated colour combine
@@ -769,9 +775,9 @@ struct DsState {
   }
 };
 
-// output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT; all 0 from OP_DRAW: RGBA8, no blend, every channel written) (SV om_state_t, 65 bits)
+// output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT; all 0 from OP_DRAW: RGBA8, no blend, every channel written) (SV om_state_t, 66 bits)
 struct OmState {
-  static constexpr int WIDTH = 65;
+  static constexpr int WIDTH = 66;
   static constexpr int WORDS = 3;
   static constexpr const char* SV_NAME = "om_state_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -785,29 +791,32 @@ struct OmState {
   uint64_t op_a = 0;  // BOP_*
   uint64_t mask_off = 0;  // channels not written: bit 0 R, 1 G, 2 B, 3 A
   uint64_t factor = 0;  // FE_BLEND_FACTOR (RGBA8)
+  uint64_t gouraud = 0;  // FE_SHADE.SHADE_GOURAUD (read by INTERP: 0 flat colour, 1 interpolated)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 63, 2, static_cast<uint64_t>(fmt));
-    bits::put(words_, lsb + 62, 1, static_cast<uint64_t>(blend));
-    bits::put(words_, lsb + 57, 5, static_cast<uint64_t>(src));
-    bits::put(words_, lsb + 52, 5, static_cast<uint64_t>(dst));
-    bits::put(words_, lsb + 49, 3, static_cast<uint64_t>(op));
-    bits::put(words_, lsb + 44, 5, static_cast<uint64_t>(src_a));
-    bits::put(words_, lsb + 39, 5, static_cast<uint64_t>(dst_a));
-    bits::put(words_, lsb + 36, 3, static_cast<uint64_t>(op_a));
-    bits::put(words_, lsb + 32, 4, static_cast<uint64_t>(mask_off));
-    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(factor));
+    bits::put(words_, lsb + 64, 2, static_cast<uint64_t>(fmt));
+    bits::put(words_, lsb + 63, 1, static_cast<uint64_t>(blend));
+    bits::put(words_, lsb + 58, 5, static_cast<uint64_t>(src));
+    bits::put(words_, lsb + 53, 5, static_cast<uint64_t>(dst));
+    bits::put(words_, lsb + 50, 3, static_cast<uint64_t>(op));
+    bits::put(words_, lsb + 45, 5, static_cast<uint64_t>(src_a));
+    bits::put(words_, lsb + 40, 5, static_cast<uint64_t>(dst_a));
+    bits::put(words_, lsb + 37, 3, static_cast<uint64_t>(op_a));
+    bits::put(words_, lsb + 33, 4, static_cast<uint64_t>(mask_off));
+    bits::put(words_, lsb + 1, 32, static_cast<uint64_t>(factor));
+    bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(gouraud));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    fmt = bits::get(words_, lsb + 63, 2);
-    blend = bits::get(words_, lsb + 62, 1);
-    src = bits::get(words_, lsb + 57, 5);
-    dst = bits::get(words_, lsb + 52, 5);
-    op = bits::get(words_, lsb + 49, 3);
-    src_a = bits::get(words_, lsb + 44, 5);
-    dst_a = bits::get(words_, lsb + 39, 5);
-    op_a = bits::get(words_, lsb + 36, 3);
-    mask_off = bits::get(words_, lsb + 32, 4);
-    factor = bits::get(words_, lsb + 0, 32);
+    fmt = bits::get(words_, lsb + 64, 2);
+    blend = bits::get(words_, lsb + 63, 1);
+    src = bits::get(words_, lsb + 58, 5);
+    dst = bits::get(words_, lsb + 53, 5);
+    op = bits::get(words_, lsb + 50, 3);
+    src_a = bits::get(words_, lsb + 45, 5);
+    dst_a = bits::get(words_, lsb + 40, 5);
+    op_a = bits::get(words_, lsb + 37, 3);
+    mask_off = bits::get(words_, lsb + 33, 4);
+    factor = bits::get(words_, lsb + 1, 32);
+    gouraud = bits::get(words_, lsb + 0, 1);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static OmState unpack(const uint32_t* words_) { OmState p; p.unpack_at(words_, 0); return p; }
@@ -823,6 +832,7 @@ struct OmState {
     if (op_a != act.op_a) out.push_back({pre + "op_a", bits::hex(static_cast<uint64_t>(op_a) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.op_a) & bits::mask(3)), std::to_string(op_a), std::to_string(act.op_a)});
     if (mask_off != act.mask_off) out.push_back({pre + "mask_off", bits::hex(static_cast<uint64_t>(mask_off) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.mask_off) & bits::mask(4)), std::to_string(mask_off), std::to_string(act.mask_off)});
     if (factor != act.factor) out.push_back({pre + "factor", bits::hex(static_cast<uint64_t>(factor) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.factor) & bits::mask(32)), std::to_string(factor), std::to_string(act.factor)});
+    if (gouraud != act.gouraud) out.push_back({pre + "gouraud", bits::hex(static_cast<uint64_t>(gouraud) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.gouraud) & bits::mask(1)), std::to_string(gouraud), std::to_string(act.gouraud)});
   }
   bool operator==(const OmState& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const OmState& o) const { return !(*this == o); }
@@ -838,6 +848,7 @@ struct OmState {
     s += " op_a=" + bits::hex(static_cast<uint64_t>(op_a) & bits::mask(3));
     s += " mask_off=" + bits::hex(static_cast<uint64_t>(mask_off) & bits::mask(4));
     s += " factor=" + bits::hex(static_cast<uint64_t>(factor) & bits::mask(32));
+    s += " gouraud=" + bits::hex(static_cast<uint64_t>(gouraud) & bits::mask(1));
     return s + "}";
   }
 };
@@ -876,6 +887,44 @@ struct ZPlane {
     s += "a=" + bits::hex(static_cast<uint64_t>(a) & bits::mask(33));
     s += " b=" + bits::hex(static_cast<uint64_t>(b) & bits::mask(33));
     s += " c=" + bits::hex(static_cast<uint64_t>(c) & bits::mask(59));
+    return s + "}";
+  }
+};
+
+// interpolation plane P = c + a*(X - Xr) + b*(Y - Yr) in 2^-IP_FRAC units (docs/numerics.md section 10) (SV iplane_t, 137 bits)
+struct IPlane {
+  static constexpr int WIDTH = 137;
+  static constexpr int WORDS = 5;
+  static constexpr const char* SV_NAME = "iplane_t";
+  using Words = std::array<uint32_t, WORDS>;
+  int64_t a = 0;  // dP/dX per 1/256 px
+  int64_t b = 0;  // dP/dY per 1/256 px
+  int64_t c = 0;  // P at the reference point (interp_tri_t: vertex 0)
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 100, 37, static_cast<uint64_t>(a));
+    bits::put(words_, lsb + 63, 37, static_cast<uint64_t>(b));
+    bits::put(words_, lsb + 0, 63, static_cast<uint64_t>(c));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    a = bits::sext(bits::get(words_, lsb + 100, 37), 37);
+    b = bits::sext(bits::get(words_, lsb + 63, 37), 37);
+    c = bits::sext(bits::get(words_, lsb + 0, 63), 63);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static IPlane unpack(const uint32_t* words_) { IPlane p; p.unpack_at(words_, 0); return p; }
+  IPlane canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const IPlane& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (a != act.a) out.push_back({pre + "a", bits::hex(static_cast<uint64_t>(a) & bits::mask(37)), bits::hex(static_cast<uint64_t>(act.a) & bits::mask(37)), std::to_string(a), std::to_string(act.a)});
+    if (b != act.b) out.push_back({pre + "b", bits::hex(static_cast<uint64_t>(b) & bits::mask(37)), bits::hex(static_cast<uint64_t>(act.b) & bits::mask(37)), std::to_string(b), std::to_string(act.b)});
+    if (c != act.c) out.push_back({pre + "c", bits::hex(static_cast<uint64_t>(c) & bits::mask(63)), bits::hex(static_cast<uint64_t>(act.c) & bits::mask(63)), std::to_string(c), std::to_string(act.c)});
+  }
+  bool operator==(const IPlane& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const IPlane& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "a=" + bits::hex(static_cast<uint64_t>(a) & bits::mask(37));
+    s += " b=" + bits::hex(static_cast<uint64_t>(b) & bits::mask(37));
+    s += " c=" + bits::hex(static_cast<uint64_t>(c) & bits::mask(63));
     return s + "}";
   }
 };
@@ -1047,9 +1096,9 @@ struct VAttr {
   }
 };
 
-// IA -> SETUP: one triangle (SV tri_pkt_t, 1208 bits)
+// IA -> SETUP: one triangle (SV tri_pkt_t, 1209 bits)
 struct TriPkt {
-  static constexpr int WIDTH = 1208;
+  static constexpr int WIDTH = 1209;
   static constexpr int WORDS = 38;
   static constexpr const char* SV_NAME = "tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -1067,30 +1116,30 @@ struct TriPkt {
   uint64_t zhi = 0;  // zhi >= zlo
   std::array<VAttr, 3> a{};  // per-vertex attributes in the order of v (0 in an end-of-pipe token)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1207, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1063 + k * 48);
-    bits::put(words_, lsb + 1031, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 982);
-    clip.pack_at(words_, lsb + 922);
-    bits::put(words_, lsb + 890, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 794 + k * 32);
-    bits::put(words_, lsb + 793, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 689);
+    bits::put(words_, lsb + 1208, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1064 + k * 48);
+    bits::put(words_, lsb + 1032, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 983);
+    clip.pack_at(words_, lsb + 923);
+    bits::put(words_, lsb + 891, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 795 + k * 32);
+    bits::put(words_, lsb + 794, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 690);
     om.pack_at(words_, lsb + 624);
     bits::put(words_, lsb + 600, 24, static_cast<uint64_t>(zlo));
     bits::put(words_, lsb + 576, 24, static_cast<uint64_t>(zhi));
     for (int k = 0; k < 3; ++k) a[k].pack_at(words_, lsb + 0 + k * 192);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1207, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1063 + k * 48);
-    color = bits::get(words_, lsb + 1031, 32);
-    target.unpack_at(words_, lsb + 982);
-    clip.unpack_at(words_, lsb + 922);
-    tri_id = bits::get(words_, lsb + 890, 32);
-    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 794 + k * 32);
-    front = bits::get(words_, lsb + 793, 1);
-    ds.unpack_at(words_, lsb + 689);
+    eop = bits::get(words_, lsb + 1208, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1064 + k * 48);
+    color = bits::get(words_, lsb + 1032, 32);
+    target.unpack_at(words_, lsb + 983);
+    clip.unpack_at(words_, lsb + 923);
+    tri_id = bits::get(words_, lsb + 891, 32);
+    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 795 + k * 32);
+    front = bits::get(words_, lsb + 794, 1);
+    ds.unpack_at(words_, lsb + 690);
     om.unpack_at(words_, lsb + 624);
     zlo = bits::get(words_, lsb + 600, 24);
     zhi = bits::get(words_, lsb + 576, 24);
@@ -1141,10 +1190,89 @@ struct TriPkt {
   }
 };
 
-// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 882 bits)
+// SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes, carried unchanged from SETUP to INTERP (SV interp_tri_t, 939 bits)
+struct InterpTri {
+  static constexpr int WIDTH = 939;
+  static constexpr int WORDS = 30;
+  static constexpr const char* SV_NAME = "interp_tri_t";
+  using Words = std::array<uint32_t, WORDS>;
+  Vtx org{};  // vertex 0 (API order, 16.8): each plane's c is its value there
+  IPlane w{};  // 1/w plane: values q0, q1, q2 (the normalised 1/w) at the vertices
+  IPlane l1{};  // lambda1/w plane: values 0, q1, 0
+  IPlane l2{};  // lambda2/w plane: values 0, 0, q2
+  uint64_t c0 = 0;  // vertex colours RGBA8, API order
+  uint64_t c1 = 0;
+  uint64_t c2 = 0;
+  std::array<FVec2, 2> t0{};  // uv0 [0] and uv1 [1] of vertex 0 (FP32)
+  std::array<FVec2, 2> d1{};  // uv - uv of vertex 0 for vertex 1 (FP32 sub), uv0 [0] and uv1 [1]
+  std::array<FVec2, 2> d2{};  // the same for vertex 2
+  void pack_at(uint32_t* words_, int lsb) const {
+    org.pack_at(words_, lsb + 891);
+    w.pack_at(words_, lsb + 754);
+    l1.pack_at(words_, lsb + 617);
+    l2.pack_at(words_, lsb + 480);
+    bits::put(words_, lsb + 448, 32, static_cast<uint64_t>(c0));
+    bits::put(words_, lsb + 416, 32, static_cast<uint64_t>(c1));
+    bits::put(words_, lsb + 384, 32, static_cast<uint64_t>(c2));
+    for (int k = 0; k < 2; ++k) t0[k].pack_at(words_, lsb + 256 + k * 64);
+    for (int k = 0; k < 2; ++k) d1[k].pack_at(words_, lsb + 128 + k * 64);
+    for (int k = 0; k < 2; ++k) d2[k].pack_at(words_, lsb + 0 + k * 64);
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    org.unpack_at(words_, lsb + 891);
+    w.unpack_at(words_, lsb + 754);
+    l1.unpack_at(words_, lsb + 617);
+    l2.unpack_at(words_, lsb + 480);
+    c0 = bits::get(words_, lsb + 448, 32);
+    c1 = bits::get(words_, lsb + 416, 32);
+    c2 = bits::get(words_, lsb + 384, 32);
+    for (int k = 0; k < 2; ++k) t0[k].unpack_at(words_, lsb + 256 + k * 64);
+    for (int k = 0; k < 2; ++k) d1[k].unpack_at(words_, lsb + 128 + k * 64);
+    for (int k = 0; k < 2; ++k) d2[k].unpack_at(words_, lsb + 0 + k * 64);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static InterpTri unpack(const uint32_t* words_) { InterpTri p; p.unpack_at(words_, 0); return p; }
+  InterpTri canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const InterpTri& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    org.diff(act.org, pre + "org.", out);
+    w.diff(act.w, pre + "w.", out);
+    l1.diff(act.l1, pre + "l1.", out);
+    l2.diff(act.l2, pre + "l2.", out);
+    if (c0 != act.c0) out.push_back({pre + "c0", bits::hex(static_cast<uint64_t>(c0) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.c0) & bits::mask(32)), std::to_string(c0), std::to_string(act.c0)});
+    if (c1 != act.c1) out.push_back({pre + "c1", bits::hex(static_cast<uint64_t>(c1) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.c1) & bits::mask(32)), std::to_string(c1), std::to_string(act.c1)});
+    if (c2 != act.c2) out.push_back({pre + "c2", bits::hex(static_cast<uint64_t>(c2) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.c2) & bits::mask(32)), std::to_string(c2), std::to_string(act.c2)});
+    for (int k = 0; k < 2; ++k) t0[k].diff(act.t0[k], pre + "t0[" + std::to_string(k) + "].", out);
+    for (int k = 0; k < 2; ++k) d1[k].diff(act.d1[k], pre + "d1[" + std::to_string(k) + "].", out);
+    for (int k = 0; k < 2; ++k) d2[k].diff(act.d2[k], pre + "d2[" + std::to_string(k) + "].", out);
+  }
+  bool operator==(const InterpTri& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const InterpTri& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "org=" + org.str();
+    s += " w=" + w.str();
+    s += " l1=" + l1.str();
+    s += " l2=" + l2.str();
+    s += " c0=" + bits::hex(static_cast<uint64_t>(c0) & bits::mask(32));
+    s += " c1=" + bits::hex(static_cast<uint64_t>(c1) & bits::mask(32));
+    s += " c2=" + bits::hex(static_cast<uint64_t>(c2) & bits::mask(32));
+    s += " t0=[";
+    for (int k = 0; k < 2; ++k) s += (k ? "," : "") + t0[k].str();
+    s += "]";
+    s += " d1=[";
+    for (int k = 0; k < 2; ++k) s += (k ? "," : "") + d1[k].str();
+    s += "]";
+    s += " d2=[";
+    for (int k = 0; k < 2; ++k) s += (k ? "," : "") + d2[k].str();
+    s += "]";
+    return s + "}";
+  }
+};
+
+// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 1822 bits)
 struct SetupPkt {
-  static constexpr int WIDTH = 882;
-  static constexpr int WORDS = 28;
+  static constexpr int WIDTH = 1822;
+  static constexpr int WORDS = 57;
   static constexpr const char* SV_NAME = "setup_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1161,37 +1289,40 @@ struct SetupPkt {
   ZPlane zp{};  // depth plane, c at the same sample as the edges' e
   uint64_t zlo = 0;  // depth clamp range (D24)
   uint64_t zhi = 0;
+  InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 881, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 581 + k * 100);
-    tiles.pack_at(words_, lsb + 529);
-    bits::put(words_, lsb + 516, 13, static_cast<uint64_t>(start));
-    pix.pack_at(words_, lsb + 456);
-    bits::put(words_, lsb + 424, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 375);
-    bits::put(words_, lsb + 343, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 342, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 238);
-    om.pack_at(words_, lsb + 173);
-    zp.pack_at(words_, lsb + 48);
-    bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
-    bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
+    bits::put(words_, lsb + 1821, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1521 + k * 100);
+    tiles.pack_at(words_, lsb + 1469);
+    bits::put(words_, lsb + 1456, 13, static_cast<uint64_t>(start));
+    pix.pack_at(words_, lsb + 1396);
+    bits::put(words_, lsb + 1364, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1315);
+    bits::put(words_, lsb + 1283, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 1282, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1178);
+    om.pack_at(words_, lsb + 1112);
+    zp.pack_at(words_, lsb + 987);
+    bits::put(words_, lsb + 963, 24, static_cast<uint64_t>(zlo));
+    bits::put(words_, lsb + 939, 24, static_cast<uint64_t>(zhi));
+    it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 881, 1);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 581 + k * 100);
-    tiles.unpack_at(words_, lsb + 529);
-    start = bits::get(words_, lsb + 516, 13);
-    pix.unpack_at(words_, lsb + 456);
-    color = bits::get(words_, lsb + 424, 32);
-    target.unpack_at(words_, lsb + 375);
-    tri_id = bits::get(words_, lsb + 343, 32);
-    front = bits::get(words_, lsb + 342, 1);
-    ds.unpack_at(words_, lsb + 238);
-    om.unpack_at(words_, lsb + 173);
-    zp.unpack_at(words_, lsb + 48);
-    zlo = bits::get(words_, lsb + 24, 24);
-    zhi = bits::get(words_, lsb + 0, 24);
+    eop = bits::get(words_, lsb + 1821, 1);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1521 + k * 100);
+    tiles.unpack_at(words_, lsb + 1469);
+    start = bits::get(words_, lsb + 1456, 13);
+    pix.unpack_at(words_, lsb + 1396);
+    color = bits::get(words_, lsb + 1364, 32);
+    target.unpack_at(words_, lsb + 1315);
+    tri_id = bits::get(words_, lsb + 1283, 32);
+    front = bits::get(words_, lsb + 1282, 1);
+    ds.unpack_at(words_, lsb + 1178);
+    om.unpack_at(words_, lsb + 1112);
+    zp.unpack_at(words_, lsb + 987);
+    zlo = bits::get(words_, lsb + 963, 24);
+    zhi = bits::get(words_, lsb + 939, 24);
+    it.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static SetupPkt unpack(const uint32_t* words_) { SetupPkt p; p.unpack_at(words_, 0); return p; }
@@ -1211,6 +1342,7 @@ struct SetupPkt {
     zp.diff(act.zp, pre + "zp.", out);
     if (zlo != act.zlo) out.push_back({pre + "zlo", bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zlo) & bits::mask(24)), std::to_string(zlo), std::to_string(act.zlo)});
     if (zhi != act.zhi) out.push_back({pre + "zhi", bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zhi) & bits::mask(24)), std::to_string(zhi), std::to_string(act.zhi)});
+    it.diff(act.it, pre + "it.", out);
   }
   bool operator==(const SetupPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const SetupPkt& o) const { return !(*this == o); }
@@ -1232,14 +1364,15 @@ struct SetupPkt {
     s += " zp=" + zp.str();
     s += " zlo=" + bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24));
     s += " zhi=" + bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24));
+    s += " it=" + it.str();
     return s + "}";
   }
 };
 
-// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 894 bits)
+// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 1834 bits)
 struct TilePkt {
-  static constexpr int WIDTH = 894;
-  static constexpr int WORDS = 28;
+  static constexpr int WIDTH = 1834;
+  static constexpr int WORDS = 58;
   static constexpr const char* SV_NAME = "tile_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1259,43 +1392,46 @@ struct TilePkt {
   ZPlane zp{};  // depth plane, c at the tile's first sample
   uint64_t zlo = 0;  // depth clamp range (D24)
   uint64_t zhi = 0;
+  InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 893, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 880, 13, static_cast<uint64_t>(tx));
-    bits::put(words_, lsb + 867, 13, static_cast<uint64_t>(ty));
-    bits::put(words_, lsb + 864, 3, static_cast<uint64_t>(edge_in));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 564 + k * 100);
-    pix.pack_at(words_, lsb + 504);
-    bits::put(words_, lsb + 472, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 423);
-    bits::put(words_, lsb + 391, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 367, 24, static_cast<uint64_t>(zmin));
-    bits::put(words_, lsb + 343, 24, static_cast<uint64_t>(zmax));
-    bits::put(words_, lsb + 342, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 238);
-    om.pack_at(words_, lsb + 173);
-    zp.pack_at(words_, lsb + 48);
-    bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
-    bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
+    bits::put(words_, lsb + 1833, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 1820, 13, static_cast<uint64_t>(tx));
+    bits::put(words_, lsb + 1807, 13, static_cast<uint64_t>(ty));
+    bits::put(words_, lsb + 1804, 3, static_cast<uint64_t>(edge_in));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1504 + k * 100);
+    pix.pack_at(words_, lsb + 1444);
+    bits::put(words_, lsb + 1412, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1363);
+    bits::put(words_, lsb + 1331, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 1307, 24, static_cast<uint64_t>(zmin));
+    bits::put(words_, lsb + 1283, 24, static_cast<uint64_t>(zmax));
+    bits::put(words_, lsb + 1282, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1178);
+    om.pack_at(words_, lsb + 1112);
+    zp.pack_at(words_, lsb + 987);
+    bits::put(words_, lsb + 963, 24, static_cast<uint64_t>(zlo));
+    bits::put(words_, lsb + 939, 24, static_cast<uint64_t>(zhi));
+    it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 893, 1);
-    tx = bits::get(words_, lsb + 880, 13);
-    ty = bits::get(words_, lsb + 867, 13);
-    edge_in = bits::get(words_, lsb + 864, 3);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 564 + k * 100);
-    pix.unpack_at(words_, lsb + 504);
-    color = bits::get(words_, lsb + 472, 32);
-    target.unpack_at(words_, lsb + 423);
-    tri_id = bits::get(words_, lsb + 391, 32);
-    zmin = bits::get(words_, lsb + 367, 24);
-    zmax = bits::get(words_, lsb + 343, 24);
-    front = bits::get(words_, lsb + 342, 1);
-    ds.unpack_at(words_, lsb + 238);
-    om.unpack_at(words_, lsb + 173);
-    zp.unpack_at(words_, lsb + 48);
-    zlo = bits::get(words_, lsb + 24, 24);
-    zhi = bits::get(words_, lsb + 0, 24);
+    eop = bits::get(words_, lsb + 1833, 1);
+    tx = bits::get(words_, lsb + 1820, 13);
+    ty = bits::get(words_, lsb + 1807, 13);
+    edge_in = bits::get(words_, lsb + 1804, 3);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1504 + k * 100);
+    pix.unpack_at(words_, lsb + 1444);
+    color = bits::get(words_, lsb + 1412, 32);
+    target.unpack_at(words_, lsb + 1363);
+    tri_id = bits::get(words_, lsb + 1331, 32);
+    zmin = bits::get(words_, lsb + 1307, 24);
+    zmax = bits::get(words_, lsb + 1283, 24);
+    front = bits::get(words_, lsb + 1282, 1);
+    ds.unpack_at(words_, lsb + 1178);
+    om.unpack_at(words_, lsb + 1112);
+    zp.unpack_at(words_, lsb + 987);
+    zlo = bits::get(words_, lsb + 963, 24);
+    zhi = bits::get(words_, lsb + 939, 24);
+    it.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static TilePkt unpack(const uint32_t* words_) { TilePkt p; p.unpack_at(words_, 0); return p; }
@@ -1318,6 +1454,7 @@ struct TilePkt {
     zp.diff(act.zp, pre + "zp.", out);
     if (zlo != act.zlo) out.push_back({pre + "zlo", bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zlo) & bits::mask(24)), std::to_string(zlo), std::to_string(act.zlo)});
     if (zhi != act.zhi) out.push_back({pre + "zhi", bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zhi) & bits::mask(24)), std::to_string(zhi), std::to_string(act.zhi)});
+    it.diff(act.it, pre + "it.", out);
   }
   bool operator==(const TilePkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const TilePkt& o) const { return !(*this == o); }
@@ -1342,14 +1479,15 @@ struct TilePkt {
     s += " zp=" + zp.str();
     s += " zlo=" + bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24));
     s += " zhi=" + bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24));
+    s += " it=" + it.str();
     return s + "}";
   }
 };
 
-// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 710 bits)
+// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 1650 bits)
 struct QuadPkt {
-  static constexpr int WIDTH = 710;
-  static constexpr int WORDS = 23;
+  static constexpr int WIDTH = 1650;
+  static constexpr int WORDS = 52;
   static constexpr const char* SV_NAME = "quad_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1363,31 +1501,34 @@ struct QuadPkt {
   uint64_t front = 0;
   DsState ds{};
   OmState om{};  // output-merger state (0 from OP_DRAW)
+  InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 709, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 696, 13, static_cast<uint64_t>(qx));
-    bits::put(words_, lsb + 683, 13, static_cast<uint64_t>(qy));
-    bits::put(words_, lsb + 667, 16, static_cast<uint64_t>(mask));
-    bits::put(words_, lsb + 635, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 586);
-    bits::put(words_, lsb + 554, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 170 + k * 24);
-    bits::put(words_, lsb + 169, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 65);
-    om.pack_at(words_, lsb + 0);
+    bits::put(words_, lsb + 1649, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 1636, 13, static_cast<uint64_t>(qx));
+    bits::put(words_, lsb + 1623, 13, static_cast<uint64_t>(qy));
+    bits::put(words_, lsb + 1607, 16, static_cast<uint64_t>(mask));
+    bits::put(words_, lsb + 1575, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1526);
+    bits::put(words_, lsb + 1494, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 1110 + k * 24);
+    bits::put(words_, lsb + 1109, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1005);
+    om.pack_at(words_, lsb + 939);
+    it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 709, 1);
-    qx = bits::get(words_, lsb + 696, 13);
-    qy = bits::get(words_, lsb + 683, 13);
-    mask = bits::get(words_, lsb + 667, 16);
-    color = bits::get(words_, lsb + 635, 32);
-    target.unpack_at(words_, lsb + 586);
-    tri_id = bits::get(words_, lsb + 554, 32);
-    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 170 + k * 24);
-    front = bits::get(words_, lsb + 169, 1);
-    ds.unpack_at(words_, lsb + 65);
-    om.unpack_at(words_, lsb + 0);
+    eop = bits::get(words_, lsb + 1649, 1);
+    qx = bits::get(words_, lsb + 1636, 13);
+    qy = bits::get(words_, lsb + 1623, 13);
+    mask = bits::get(words_, lsb + 1607, 16);
+    color = bits::get(words_, lsb + 1575, 32);
+    target.unpack_at(words_, lsb + 1526);
+    tri_id = bits::get(words_, lsb + 1494, 32);
+    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 1110 + k * 24);
+    front = bits::get(words_, lsb + 1109, 1);
+    ds.unpack_at(words_, lsb + 1005);
+    om.unpack_at(words_, lsb + 939);
+    it.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static QuadPkt unpack(const uint32_t* words_) { QuadPkt p; p.unpack_at(words_, 0); return p; }
@@ -1404,6 +1545,7 @@ struct QuadPkt {
     if (front != act.front) out.push_back({pre + "front", bits::hex(static_cast<uint64_t>(front) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.front) & bits::mask(1)), std::to_string(front), std::to_string(act.front)});
     ds.diff(act.ds, pre + "ds.", out);
     om.diff(act.om, pre + "om.", out);
+    it.diff(act.it, pre + "it.", out);
   }
   bool operator==(const QuadPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const QuadPkt& o) const { return !(*this == o); }
@@ -1422,6 +1564,7 @@ struct QuadPkt {
     s += " front=" + bits::hex(static_cast<uint64_t>(front) & bits::mask(1));
     s += " ds=" + ds.str();
     s += " om=" + om.str();
+    s += " it=" + it.str();
     return s + "}";
   }
 };
@@ -1618,6 +1761,55 @@ struct FVec4 {
     s += " y=" + bits::hex(static_cast<uint64_t>(y) & bits::mask(32));
     s += " z=" + bits::hex(static_cast<uint64_t>(z) & bits::mask(32));
     s += " w=" + bits::hex(static_cast<uint64_t>(w) & bits::mask(32));
+    return s + "}";
+  }
+};
+
+// INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (SV interp_pkt_t, 2290 bits)
+struct InterpPkt {
+  static constexpr int WIDTH = 2290;
+  static constexpr int WORDS = 72;
+  static constexpr const char* SV_NAME = "interp_pkt_t";
+  using Words = std::array<uint32_t, WORDS>;
+  QuadPkt quad{};  // the quad as it left ZS, with it = 0 (not needed after INTERP)
+  std::array<Dword, 4> pcolor{};  // RGBA8 of pixel p (p = 0..3 as quad_pkt_t.mask at 1x); flat: every pixel quad.color
+  std::array<FVec2, 4> uv0{};  // texture coordinate 0 of pixel p (FP32)
+  std::array<FVec2, 4> uv1{};  // texture coordinate 1 of pixel p (FP32)
+  void pack_at(uint32_t* words_, int lsb) const {
+    quad.pack_at(words_, lsb + 640);
+    for (int k = 0; k < 4; ++k) pcolor[k].pack_at(words_, lsb + 512 + k * 32);
+    for (int k = 0; k < 4; ++k) uv0[k].pack_at(words_, lsb + 256 + k * 64);
+    for (int k = 0; k < 4; ++k) uv1[k].pack_at(words_, lsb + 0 + k * 64);
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    quad.unpack_at(words_, lsb + 640);
+    for (int k = 0; k < 4; ++k) pcolor[k].unpack_at(words_, lsb + 512 + k * 32);
+    for (int k = 0; k < 4; ++k) uv0[k].unpack_at(words_, lsb + 256 + k * 64);
+    for (int k = 0; k < 4; ++k) uv1[k].unpack_at(words_, lsb + 0 + k * 64);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static InterpPkt unpack(const uint32_t* words_) { InterpPkt p; p.unpack_at(words_, 0); return p; }
+  InterpPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const InterpPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    quad.diff(act.quad, pre + "quad.", out);
+    for (int k = 0; k < 4; ++k) pcolor[k].diff(act.pcolor[k], pre + "pcolor[" + std::to_string(k) + "].", out);
+    for (int k = 0; k < 4; ++k) uv0[k].diff(act.uv0[k], pre + "uv0[" + std::to_string(k) + "].", out);
+    for (int k = 0; k < 4; ++k) uv1[k].diff(act.uv1[k], pre + "uv1[" + std::to_string(k) + "].", out);
+  }
+  bool operator==(const InterpPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const InterpPkt& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "quad=" + quad.str();
+    s += " pcolor=[";
+    for (int k = 0; k < 4; ++k) s += (k ? "," : "") + pcolor[k].str();
+    s += "]";
+    s += " uv0=[";
+    for (int k = 0; k < 4; ++k) s += (k ? "," : "") + uv0[k].str();
+    s += "]";
+    s += " uv1=[";
+    for (int k = 0; k < 4; ++k) s += (k ? "," : "") + uv1[k].str();
+    s += "]";
     return s + "}";
   }
 };
@@ -2389,9 +2581,9 @@ struct PaAttr {
   }
 };
 
-// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1256 bits)
+// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1257 bits)
 struct PaTriPkt {
-  static constexpr int WIDTH = 1256;
+  static constexpr int WIDTH = 1257;
   static constexpr int WORDS = 40;
   static constexpr const char* SV_NAME = "pa_tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -2410,33 +2602,33 @@ struct PaTriPkt {
   uint64_t zlo = 0;  // D24 of FE_VP_ZMIN (docs/numerics.md section 9)
   uint64_t zhi = 0;  // max(zlo, D24 of FE_VP_ZMAX)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1255, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1111 + k * 48);
-    bits::put(words_, lsb + 1079, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1030);
-    clip.pack_at(words_, lsb + 970);
-    bits::put(words_, lsb + 938, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 266 + k * 224);
-    bits::put(words_, lsb + 234, 32, static_cast<uint64_t>(prim_id));
-    bits::put(words_, lsb + 218, 16, static_cast<uint64_t>(draw_id));
-    bits::put(words_, lsb + 217, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 113);
+    bits::put(words_, lsb + 1256, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1112 + k * 48);
+    bits::put(words_, lsb + 1080, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1031);
+    clip.pack_at(words_, lsb + 971);
+    bits::put(words_, lsb + 939, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 267 + k * 224);
+    bits::put(words_, lsb + 235, 32, static_cast<uint64_t>(prim_id));
+    bits::put(words_, lsb + 219, 16, static_cast<uint64_t>(draw_id));
+    bits::put(words_, lsb + 218, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 114);
     om.pack_at(words_, lsb + 48);
     bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
     bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1255, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1111 + k * 48);
-    color = bits::get(words_, lsb + 1079, 32);
-    target.unpack_at(words_, lsb + 1030);
-    clip.unpack_at(words_, lsb + 970);
-    tri_id = bits::get(words_, lsb + 938, 32);
-    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 266 + k * 224);
-    prim_id = bits::get(words_, lsb + 234, 32);
-    draw_id = bits::get(words_, lsb + 218, 16);
-    front = bits::get(words_, lsb + 217, 1);
-    ds.unpack_at(words_, lsb + 113);
+    eop = bits::get(words_, lsb + 1256, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1112 + k * 48);
+    color = bits::get(words_, lsb + 1080, 32);
+    target.unpack_at(words_, lsb + 1031);
+    clip.unpack_at(words_, lsb + 971);
+    tri_id = bits::get(words_, lsb + 939, 32);
+    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 267 + k * 224);
+    prim_id = bits::get(words_, lsb + 235, 32);
+    draw_id = bits::get(words_, lsb + 219, 16);
+    front = bits::get(words_, lsb + 218, 1);
+    ds.unpack_at(words_, lsb + 114);
     om.unpack_at(words_, lsb + 48);
     zlo = bits::get(words_, lsb + 24, 24);
     zhi = bits::get(words_, lsb + 0, 24);

@@ -16,7 +16,7 @@ PixelWriter::PixelWriter(uint32_t entries_per_bank) : entries_(entries_per_bank)
 }
 
 void PixelWriter::pixel_writes(const QuadPkt& q, const std::function<void(const PixelWrite&)>& emit,
-                               const ReadFn& read) {
+                               const ReadFn& read, const PixColors* pcolor) {
   if (q.eop) return;  // end-of-pipe token: no write
   if (rmw(q) && !read) throw std::logic_error("PixelWriter::pixel_writes: a blended quad needs a memory read");
   const bool msaa = q.target.msaa != 0;
@@ -29,7 +29,7 @@ void PixelWriter::pixel_writes(const QuadPkt& q, const std::function<void(const 
     PixelWrite w;
     w.addr = static_cast<uint32_t>(q.target.base) + y * static_cast<uint32_t>(q.target.pitch) +
              (msaa ? x * 16u + static_cast<uint32_t>(bit & 3) * 4u : x * 4u);
-    w.data = om::blend_pixel(q.om, static_cast<uint32_t>(q.color), rmw(q) ? read(w.addr & ~3u) : 0u);
+    w.data = om::blend_pixel(q.om, src_color(q, pcolor, p), rmw(q) ? read(w.addr & ~3u) : 0u);
     emit(w);
   }
 }
@@ -40,8 +40,8 @@ std::vector<PixelWrite> PixelWriter::pixel_writes(const QuadPkt& q, const ReadFn
   return out;
 }
 
-void PixelWriter::apply_quad(const QuadPkt& q, Memory& mem) {
-  pixel_writes(q, [&mem](const PixelWrite& w) { apply(w, mem); }, [&mem](uint32_t a) { return mem.read32(a); });
+void PixelWriter::apply_quad(const QuadPkt& q, Memory& mem, const PixColors* pcolor) {
+  pixel_writes(q, [&mem](const PixelWrite& w) { apply(w, mem); }, [&mem](uint32_t a) { return mem.read32(a); }, pcolor);
 }
 
 std::vector<PixelWriter::Piece> PixelWriter::pieces(const QuadPkt& q) {
@@ -91,7 +91,7 @@ void PixelWriter::evict(Entry& e, const LineFn& emit) {
   emit(r);
 }
 
-void PixelWriter::process(const QuadPkt& q, const LineFn& emit, const ReadFn& read) {
+void PixelWriter::process(const QuadPkt& q, const LineFn& emit, const ReadFn& read, const PixColors* pcolor) {
   if (q.eop) {
     flush(emit);
     return;
@@ -102,8 +102,27 @@ void PixelWriter::process(const QuadPkt& q, const LineFn& emit, const ReadFn& re
   pixel_writes(q, [&n](const PixelWrite&) { ++n; }, [](uint32_t) { return 0u; });
   pixels_ += n;
   if (blend) rmw_pixels_ += n;
-  const uint32_t color = static_cast<uint32_t>(q.color);
-  const uint32_t plain = om::blend_pixel(q.om, color, 0);  // blending off, no mask: the encoded colour
+  // The pixel (0..3) of the quad whose write a line dword holds: the last covered pixel or sample
+  // (mask bit order) with that address, as pixel_writes applies them (pitches so small that rows
+  // overlap give one dword two pixels).
+  std::array<std::pair<uint32_t, int>, 16> dw_pix{};  // (dword address, pixel) in write order
+  int n_dw = 0;
+  if (pcolor) {
+    int i = 0;
+    pixel_writes(q, [&dw_pix, &n_dw](const PixelWrite& w) { dw_pix[static_cast<size_t>(n_dw++)].first = w.addr >> 2; },
+                 [](uint32_t) { return 0u; });
+    for (int bit = 0; bit < 16; ++bit) {  // the same order: the pixel of each write
+      const int px = q.target.msaa ? bit >> 2 : bit;
+      if (((q.mask >> bit) & 1u) != 0 && px < 4) dw_pix[static_cast<size_t>(i++)].second = px;
+    }
+  }
+  const auto pixel_of = [&dw_pix, n_dw](uint32_t line_dw) {
+    int px = 0;
+    for (int i = 0; i < n_dw; ++i) {
+      if ((dw_pix[static_cast<size_t>(i)].first & 0x3FFFFFFFu) == (line_dw & 0x3FFFFFFFu)) px = dw_pix[static_cast<size_t>(i)].second;
+    }
+    return px;
+  };
   for (const Piece& p : pieces(q)) {
     Entry* hit = nullptr;
     for (auto& b : bank_) {
@@ -133,7 +152,9 @@ void PixelWriter::process(const QuadPkt& q, const LineFn& emit, const ReadFn& re
       hit->valid = 0xFFFFu;
     }
     for (int k = 0; k < 16; ++k) {
-      if ((p.mask >> k) & 1u) hit->data[k] = blend ? om::blend_pixel(q.om, color, hit->data[k]) : plain;
+      if (((p.mask >> k) & 1u) == 0) continue;
+      const uint32_t color = src_color(q, pcolor, pcolor ? pixel_of((p.line << 4) + static_cast<uint32_t>(k)) : 0);
+      hit->data[k] = om::blend_pixel(q.om, color, blend ? hit->data[k] : 0u);  // blending off: the encoded colour
     }
     hit->mask |= p.mask;
     hit->valid |= p.mask;

@@ -55,6 +55,9 @@ struct PixelWrite {
   uint32_t data = 0;
 };
 
+// Per-pixel source colours of a quad (INTERP's interp_pkt_t.pcolor), pixel p = 0..3.
+using PixColors = std::array<uint32_t, 4>;
+
 class PixelWriter {
  public:
   using LineFn = std::function<void(const MemLineReq&)>;
@@ -65,7 +68,8 @@ class PixelWriter {
 
   // One quad into the cache (a token flushes it); the line writes it causes go to `emit`, in order.
   // `read` is needed only by quads that read the destination (rmw): without one they throw.
-  void process(const QuadPkt& q, const LineFn& emit, const ReadFn& read = nullptr);
+  // `pcolor` (INTERP's per-pixel colours, pixel p = 0..3 of the quad) replaces q.color when given.
+  void process(const QuadPkt& q, const LineFn& emit, const ReadFn& read = nullptr, const PixColors* pcolor = nullptr);
   std::vector<MemLineReq> process(const QuadPkt& q, const ReadFn& read = nullptr);
   // Whether a quad's pixels depend on the destination (blending on, or a write mask).
   static bool rmw(const QuadPkt& q) { return q.om.blend != 0 || q.om.mask_off != 0; }
@@ -77,10 +81,14 @@ class PixelWriter {
   // The memory effect of a quad: one dword write per covered pixel or sample, lowest bit first:
   // om::blend_pixel(q.om, q.color, the dword before it) (`read`; needed only when rmw(q)).
   static void pixel_writes(const QuadPkt& q, const std::function<void(const PixelWrite&)>& emit,
-                           const ReadFn& read = nullptr);
+                           const ReadFn& read = nullptr, const PixColors* pcolor = nullptr);
   static std::vector<PixelWrite> pixel_writes(const QuadPkt& q, const ReadFn& read = nullptr);
   // pixel_writes applied to memory one after the other (each reads what the previous wrote).
-  static void apply_quad(const QuadPkt& q, Memory& mem);
+  static void apply_quad(const QuadPkt& q, Memory& mem, const PixColors* pcolor = nullptr);
+  // The source colour of pixel p (0..3) of a quad: pcolor[p] if given, else q.color.
+  static uint32_t src_color(const QuadPkt& q, const PixColors* pcolor, int p) {
+    return pcolor ? (*pcolor)[static_cast<size_t>(p)] : static_cast<uint32_t>(q.color);
+  }
   // Applies a pixel write, or a line write as the memory port does, to memory.
   static void apply(const PixelWrite& w, Memory& mem);
   static void apply(const MemLineReq& r, Memory& mem);

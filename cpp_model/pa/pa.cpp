@@ -354,6 +354,7 @@ OmState PrimitiveAssembly::om_state() const {
   o.op_a = bits::field(b, BLEND_OP_A_MSB, BLEND_OP_A_LSB);
   o.mask_off = bits::field(b, BLEND_MASK_OFF_MSB, BLEND_MASK_OFF_LSB);
   o.factor = st_[FE_BLEND_FACTOR];
+  o.gouraud = bits::field(st_[FE_SHADE], SHADE_GOURAUD_BIT, SHADE_GOURAUD_BIT);
   return o;
 }
 

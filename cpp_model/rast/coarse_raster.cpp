@@ -71,6 +71,7 @@ bool CoarseRaster::test_tile(const SetupPkt& s, uint32_t tx, uint32_t ty, TilePk
   out.front = s.front;
   out.ds = s.ds;
   out.om = s.om;
+  out.it = s.it;
   // Depth plane at the tile's first sample and its D24 bounds over the tile's 64 samples
   // (numerics section 9): the plane's extremes over the lattice, rounded and clamped like a
   // sample, so every sample's depth lies between them.

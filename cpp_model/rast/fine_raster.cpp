@@ -84,6 +84,7 @@ std::vector<QuadPkt> FineRaster::quads(const TilePkt& t, uint64_t mask) {
       q.front = t.front;
       q.ds = t.ds;
       q.om = t.om;
+      q.it = t.it;
       // Per-sample depth (numerics section 9): the plane at lattice sample (i, j), like E.
       const EdgeLattice zl(t.zp.a, t.zp.b, msaa);
       for (int n = 0; n < 16; ++n) {

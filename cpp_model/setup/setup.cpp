@@ -2,6 +2,7 @@
 #include "setup/setup.h"
 
 #include "rast/lattice.h"
+#include "setup/iplane.h"
 #include "setup/zplane.h"
 
 #include <algorithm>
@@ -116,6 +117,8 @@ std::optional<SetupPkt> Setup::process(const TriPkt& tri) {
   s.zp.b = g.b;
   s.zp.c = g.z0 + g.a * (ref_x - tri.v[0].x) + g.b * (ref_y - tri.v[0].y);
   check_signed(s.zp.c, ZPLANE_W, "setup plane c");
+  // Interpolation state (numerics section 10), API order; it rides unchanged to INTERP.
+  s.it = interp_tri(tri.v, tri.a, a2);
   s.zlo = tri.zlo;
   s.zhi = tri.zhi;
   s.color = tri.color;

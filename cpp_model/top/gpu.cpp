@@ -29,6 +29,7 @@ void Gpu::reset() {
   fine_.reset_counters();
   pw_.reset_counters();
   zs_ = Zs{};
+  interp_.reset_counters();
   for (auto& h : hiz_) h.reset();
   dma_.reset_counters();
   if_.reset_counters();
@@ -127,10 +128,14 @@ void Gpu::process_tri(const TriPkt& tri) {
       // Memory gets every pixel write at once; the colour cache's line requests (evictions,
       // fills of blended quads, the flush of an end-of-pipe token) are the pw_mem boundary. The
       // cache goes first: its fills read memory as it is before the quad.
+      // INTERP: per-pixel colour and texture coordinates at the pixel centres (tokens pass).
+      const InterpPkt ip = interp_.process(*zq);
+      PixColors pcolor{};
+      for (size_t p = 0; p < 4; ++p) pcolor[p] = static_cast<uint32_t>(ip.pcolor[p].data);
       pw_.process(
           *zq, [this](const MemLineReq& line) { if (trace_on_) trace_.pw_mem.push_back(line); },
-          [this](uint32_t a) { return mem_.read32(a); });
-      PixelWriter::apply_quad(*zq, mem_);
+          [this](uint32_t a) { return mem_.read32(a); }, &pcolor);
+      PixelWriter::apply_quad(*zq, mem_, &pcolor);
       // The token leaves the pixel writer once every earlier write is done (here: applied).
       if (zq->eop) cp_.eop_complete();
     });

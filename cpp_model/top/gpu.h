@@ -30,6 +30,8 @@
 #include "pineda_contract.h"
 #include "rast/coarse_raster.h"
 #include "rast/fine_raster.h"
+#include "interp/interp.h"
+#include "setup/iplane.h"
 #include "setup/setup.h"
 #include "zs/zs.h"
 
@@ -171,6 +173,7 @@ class Gpu {
   FineRaster fine_;
   PixelWriter pw_;
   Zs zs_;
+  Interp interp_;
   // Hierarchical Z, one per rasterizer (each owns its tiles' bounds), between COARSE and FINE.
   std::array<Hiz, 4> hiz_;
   IndexFetch if_;

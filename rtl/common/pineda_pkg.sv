@@ -36,6 +36,10 @@ package pineda_pkg;
   localparam int unsigned ZGRAD_W = 32'd33;  // depth plane gradient width: dZ per 1/256 px, |a|, |b| <= 2^32 - 1 (saturated)
   localparam int unsigned ZREF_W = 32'd57;  // depth at a vertex in plane units, saturated to |z| <= 2^56 - 1
   localparam int unsigned ZPLANE_W = 32'd59;  // depth plane value width: |Z| < 2^58 at every evaluated sample (docs/numerics.md section 9)
+  localparam int unsigned IP_FRAC = 32'd36;  // fraction bits of the interpolation planes (1/w and the two perspective barycentrics, normalised to [0, 2))
+  localparam int unsigned IPGRAD_W = 32'd37;  // interpolation plane gradient width: per 1/256 px, |a|, |b| <= 2^36 - 1 (saturated: a change of 1 per 1/256 px)
+  localparam int unsigned IPREF_W = 32'd39;  // interpolation plane value at vertex 0 (q0 < 2: |p0| < 2^37), saturated to 2^38 - 1
+  localparam int unsigned IPLANE_W = 32'd63;  // interpolation plane value width: |P| < 2^62 at every pixel centre of the render target
   localparam logic [23:0] DEPTH_MAX = 24'd16777215;  // D24 UNORM: the depth 1.0 (depth values are 24-bit integers 0..2^24-1)
   localparam logic [2:0] CMP_NEVER = 3'd0;  // never passes
   localparam logic [2:0] CMP_LESS = 3'd1;  // new < stored
@@ -241,6 +245,7 @@ package pineda_pkg;
   localparam int unsigned BLEND_OP_A_LSB = 32'd24;  // FE_BLEND: BOP_*: alpha operation
   localparam int unsigned BLEND_MASK_OFF_MSB = 32'd30;  // FE_BLEND: channels NOT written: bit 0 R, 1 G, 2 B, 3 A (the inverted D3D11 write mask)
   localparam int unsigned BLEND_MASK_OFF_LSB = 32'd27;  // FE_BLEND: channels NOT written: bit 0 R, 1 G, 2 B, 3 A (the inverted D3D11 write mask)
+  localparam int unsigned SHADE_GOURAUD_BIT = 32'd0;  // FE_SHADE: 1: the vertex colours interpolated perspective-correct; 0: flat, the provoking (first) vertex's colour
   localparam int unsigned COMB_TEX_ENABLE_BIT = 32'd0;  // FE_COMBINE: stage 0 samples FE_TEX0 / FE_SAMP0 with tex0 (0: the colour passes unchanged)
   localparam int unsigned COMB_MODE_MSB = 32'd3;  // FE_COMBINE: COMB_*: how the texel and the interpolated colour combine
   localparam int unsigned COMB_MODE_LSB = 32'd1;  // FE_COMBINE: COMB_*: how the texel and the interpolated colour combine
@@ -366,6 +371,7 @@ package pineda_pkg;
     FE_STENCIL_OPS = 8'd60,  // stencil functions and operations: front faces [11:0], back faces [27:16] (reset: ALWAYS, KEEP)
     FE_BLEND = 8'd61,  // blend state of the render target (docs/om.md; reset: off, ONE/ZERO/ADD, all channels written)
     FE_BLEND_FACTOR = 8'd62,  // blend constant RGBA8 (BF_BLEND_FACTOR), layout as ST_COLOR (reset: 1, 1, 1, 1)
+    FE_SHADE = 8'd63,  // shading of the pixel colour (docs/interp.md; reset: flat)
     FE_TEX0 = 8'd64,  // texture descriptor 0 byte address (32-byte aligned; tex_desc_t, docs/tex.md)
     FE_SAMP0 = 8'd65,  // sampler descriptor 0 byte address (32-byte aligned; samp_desc_t, docs/tex.md)
     FE_COMBINE = 8'd66,  // texture stage 0 combiner and alpha test (reset: no texture, no alpha test; docs/tex.md section 8)
@@ -550,7 +556,7 @@ package pineda_pkg;
   } ds_state_t;
   localparam int unsigned DS_STATE_BITS = 32'd104;
 
-  // output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT; all 0 from OP_DRAW: RGBA8, no blend, every channel written) (65 bits)
+  // output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT; all 0 from OP_DRAW: RGBA8, no blend, every channel written) (66 bits)
   typedef struct packed {
     logic [1:0] fmt;  // RT_FMT_*
     logic blend;  // FE_BLEND.BLEND_ENABLE
@@ -562,8 +568,9 @@ package pineda_pkg;
     logic [2:0] op_a;  // BOP_*
     logic [3:0] mask_off;  // channels not written: bit 0 R, 1 G, 2 B, 3 A
     logic [31:0] factor;  // FE_BLEND_FACTOR (RGBA8)
+    logic gouraud;  // FE_SHADE.SHADE_GOURAUD (read by INTERP: 0 flat colour, 1 interpolated)
   } om_state_t;
-  localparam int unsigned OM_STATE_BITS = 32'd65;
+  localparam int unsigned OM_STATE_BITS = 32'd66;
 
   // depth plane Z = c + a*(X - Xr) + b*(Y - Yr) in 2^-Z_FRAC D24 units (docs/numerics.md section 9) (125 bits)
   typedef struct packed {
@@ -572,6 +579,14 @@ package pineda_pkg;
     logic signed [58:0] c;  // Z at the reference sample (see the packet)
   } zplane_t;
   localparam int unsigned ZPLANE_BITS = 32'd125;
+
+  // interpolation plane P = c + a*(X - Xr) + b*(Y - Yr) in 2^-IP_FRAC units (docs/numerics.md section 10) (137 bits)
+  typedef struct packed {
+    logic signed [36:0] a;  // dP/dX per 1/256 px
+    logic signed [36:0] b;  // dP/dY per 1/256 px
+    logic signed [62:0] c;  // P at the reference point (interp_tri_t: vertex 0)
+  } iplane_t;
+  localparam int unsigned IPLANE_BITS = 32'd137;
 
   // one D24 UNORM depth value (24 bits)
   typedef struct packed {
@@ -608,7 +623,7 @@ package pineda_pkg;
   } vattr_t;
   localparam int unsigned VATTR_BITS = 32'd192;
 
-  // IA -> SETUP: one triangle (1208 bits)
+  // IA -> SETUP: one triangle (1209 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][47:0] v;  // 3 x vtx_t: vertices in API order
@@ -624,9 +639,24 @@ package pineda_pkg;
     logic [23:0] zhi;  // zhi >= zlo
     logic [2:0][191:0] a;  // 3 x vattr_t: per-vertex attributes in the order of v (0 in an end-of-pipe token)
   } tri_pkt_t;
-  localparam int unsigned TRI_PKT_BITS = 32'd1208;
+  localparam int unsigned TRI_PKT_BITS = 32'd1209;
 
-  // SETUP -> COARSE: a triangle that may cover samples (882 bits)
+  // SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes, carried unchanged from SETUP to INTERP (939 bits)
+  typedef struct packed {
+    vtx_t org;  // vertex 0 (API order, 16.8): each plane's c is its value there
+    iplane_t w;  // 1/w plane: values q0, q1, q2 (the normalised 1/w) at the vertices
+    iplane_t l1;  // lambda1/w plane: values 0, q1, 0
+    iplane_t l2;  // lambda2/w plane: values 0, 0, q2
+    logic [31:0] c0;  // vertex colours RGBA8, API order
+    logic [31:0] c1;
+    logic [31:0] c2;
+    logic [1:0][63:0] t0;  // 2 x fvec2_t: uv0 [0] and uv1 [1] of vertex 0 (FP32)
+    logic [1:0][63:0] d1;  // 2 x fvec2_t: uv - uv of vertex 0 for vertex 1 (FP32 sub), uv0 [0] and uv1 [1]
+    logic [1:0][63:0] d2;  // 2 x fvec2_t: the same for vertex 2
+  } interp_tri_t;
+  localparam int unsigned INTERP_TRI_BITS = 32'd939;
+
+  // SETUP -> COARSE: a triangle that may cover samples (1822 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][99:0] edges;  // 3 x edge_t: e = E at the first sample of raster tile (start, tiles.y0)
@@ -642,10 +672,11 @@ package pineda_pkg;
     zplane_t zp;  // depth plane, c at the same sample as the edges' e
     logic [23:0] zlo;  // depth clamp range (D24)
     logic [23:0] zhi;
+    interp_tri_t it;  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   } setup_pkt_t;
-  localparam int unsigned SETUP_PKT_BITS = 32'd882;
+  localparam int unsigned SETUP_PKT_BITS = 32'd1822;
 
-  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (894 bits)
+  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (1834 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [12:0] tx;
@@ -664,10 +695,11 @@ package pineda_pkg;
     zplane_t zp;  // depth plane, c at the tile's first sample
     logic [23:0] zlo;  // depth clamp range (D24)
     logic [23:0] zhi;
+    interp_tri_t it;  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   } tile_pkt_t;
-  localparam int unsigned TILE_PKT_BITS = 32'd894;
+  localparam int unsigned TILE_PKT_BITS = 32'd1834;
 
-  // FINE -> PW: coverage of one 2x2 pixel quad (never empty) (710 bits)
+  // FINE -> PW: coverage of one 2x2 pixel quad (never empty) (1650 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [12:0] qx;  // quad column: pixels x = 2*qx, 2*qx + 1
@@ -680,8 +712,9 @@ package pineda_pkg;
     logic front;
     ds_state_t ds;
     om_state_t om;  // output-merger state (0 from OP_DRAW)
+    interp_tri_t it;  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   } quad_pkt_t;
-  localparam int unsigned QUAD_PKT_BITS = 32'd710;
+  localparam int unsigned QUAD_PKT_BITS = 32'd1650;
 
   // CP -> ZS (depth/stencil fast clear) or the DMA fill: one OP_CLEAR with a non-empty rectangle, sent once the pipe is idle and the colour cache clean (144 bits)
   typedef struct packed {
@@ -722,6 +755,15 @@ package pineda_pkg;
     logic [31:0] w;
   } fvec4_t;
   localparam int unsigned FVEC4_BITS = 32'd128;
+
+  // INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (2290 bits)
+  typedef struct packed {
+    quad_pkt_t quad;  // the quad as it left ZS, with it = 0 (not needed after INTERP)
+    logic [3:0][31:0] pcolor;  // 4 x dword_t: RGBA8 of pixel p (p = 0..3 as quad_pkt_t.mask at 1x); flat: every pixel quad.color
+    logic [3:0][63:0] uv0;  // 4 x fvec2_t: texture coordinate 0 of pixel p (FP32)
+    logic [3:0][63:0] uv1;  // 4 x fvec2_t: texture coordinate 1 of pixel p (FP32)
+  } interp_pkt_t;
+  localparam int unsigned INTERP_PKT_BITS = 32'd2290;
 
   // texture descriptor (memory, 32 bytes at FE_TEX0) (256 bits)
   typedef struct packed {
@@ -880,7 +922,7 @@ package pineda_pkg;
   } pa_attr_t;
   localparam int unsigned PA_ATTR_BITS = 32'd224;
 
-  // PA -> SETUP: a clipped, projected, snapped, not culled triangle (1256 bits)
+  // PA -> SETUP: a clipped, projected, snapped, not culled triangle (1257 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][47:0] v;  // 3 x vtx_t: snapped vertices in API order (the fan order of a clipped primitive)
@@ -897,7 +939,7 @@ package pineda_pkg;
     logic [23:0] zlo;  // D24 of FE_VP_ZMIN (docs/numerics.md section 9)
     logic [23:0] zhi;  // max(zlo, D24 of FE_VP_ZMAX)
   } pa_tri_pkt_t;
-  localparam int unsigned PA_TRI_PKT_BITS = 32'd1256;
+  localparam int unsigned PA_TRI_PKT_BITS = 32'd1257;
 
   // Stream boundaries (contracts/defs.py BOUNDARIES): bit of pineda_top's throttle_i
   localparam int unsigned BOUNDARY_CP_DRAW = 32'd0;  // CP -> IA

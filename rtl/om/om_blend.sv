@@ -170,4 +170,7 @@ module om_blend #(
     end
   end
 
+  logic unused_sig;
+  assign unused_sig = state_i.gouraud;  // read by INTERP, not by the blend
+
 endmodule

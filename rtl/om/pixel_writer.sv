@@ -572,7 +572,8 @@ module pixel_writer #(
   end
 
   logic unused_sig;
-  assign unused_sig = ^{mem_rsp_i.src, mem_rsp_i.tag, in_i.tri_id, wb_full, wb_in_ready, in_i.mask[15:8], in_i.z, in_i.front, in_i.ds};
+  assign unused_sig = ^{mem_rsp_i.src, mem_rsp_i.tag, in_i.tri_id, wb_full, wb_in_ready, in_i.mask[15:8], in_i.z, in_i.front, in_i.ds,
+                        in_i.it};  // it: INTERP's planes (docs/interp.md)
 
 `ifndef SYNTHESIS
   initial begin

@@ -123,6 +123,7 @@ module pa (
     logic [31:0] stencil_ops;  // FE_STENCIL_OPS
     logic [30:0] blend;        // FE_BLEND[30:0]
     logic [31:0] blend_factor; // FE_BLEND_FACTOR
+    logic        gouraud;      // FE_SHADE.SHADE_GOURAUD (docs/interp.md)
   } fe_t;
 
   // The two vertex buffer banks.
@@ -612,6 +613,7 @@ module pa (
     eom.op_a     = fe_q.blend[pineda_pkg::BLEND_OP_A_MSB:pineda_pkg::BLEND_OP_A_LSB];
     eom.mask_off = fe_q.blend[pineda_pkg::BLEND_MASK_OFF_MSB:pineda_pkg::BLEND_MASK_OFF_LSB];
     eom.factor   = fe_q.blend_factor;
+    eom.gouraud  = fe_q.gouraud;
     etri.om      = eom;
     etri.zlo     = vz_lo;
     etri.zhi     = (vz_hi < vz_lo) ? vz_lo : vz_hi;
@@ -773,6 +775,7 @@ module pa (
               pineda_pkg::FE_STENCIL_OPS: fe_d.stencil_ops = prim_i.wr_val;
               pineda_pkg::FE_BLEND:       fe_d.blend       = prim_i.wr_val[30:0];
               pineda_pkg::FE_BLEND_FACTOR: fe_d.blend_factor = prim_i.wr_val;
+              pineda_pkg::FE_SHADE:       fe_d.gouraud     = prim_i.wr_val[pineda_pkg::SHADE_GOURAUD_BIT];
               default: ;
             endcase
             // a viewport write: derived values in SDer1, SDer2

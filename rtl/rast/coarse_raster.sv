@@ -270,6 +270,7 @@ module coarse_raster #(
     tile.front  = cur_q.front;
     tile.ds     = cur_q.ds;
     tile.om     = cur_q.om;
+    tile.it     = cur_q.it;
     tile.zp.a   = cur_q.zp.a;
     tile.zp.b   = cur_q.zp.b;
     tile.zp.c   = zt_q;

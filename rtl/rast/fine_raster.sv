@@ -295,6 +295,7 @@ module fine_raster #(
     quad.front  = tile_q.front;
     quad.ds     = tile_q.ds;
     quad.om     = tile_q.om;
+    quad.it     = tile_q.it;
     if (tok_q) begin
       quad     = '0;  // end-of-pipe token
       quad.eop = 1'b1;

@@ -20,6 +20,10 @@
 // Stage A also forms the gradients a = fix(nx/area), b = fix(ny/area) and z0 = fix(zs0) (fixed
 //   point, Z_FRAC fraction bits, saturated); stage B the reference value
 //   c = z0 + a*(X - x0) + b*(Y - y0) at the edges' reference sample.
+// Interpolation planes (docs/numerics.md §10), beside the depth plane: P1 normalises the three
+//   1/w (q_k) and forms the texture coordinate deltas; P2 the numerators of the planes W
+//   (q0, q1, q2), L1 (0, q1, 0) and L2 (0, 0, q2); A their fixed-point gradients and W's value at
+//   v0. The interp_tri_t rides unchanged in setup_pkt_t -> tile_pkt_t -> quad_pkt_t to INTERP.
 // Every multi-operand sum of stage B (the three edge constants and c) is one carry-save tree with
 // one carry-propagate add (csa_dot2; CarrySave = 0 selects the plain multiply-and-add form).
 // Culled triangles are dropped between stages A and B. An end-of-pipe token (eop = 1) is never
@@ -56,6 +60,7 @@ module setup #(
     logic [23:0]            zlo, zhi;
     logic [pineda_pkg::ZGRAD_W-1:0] za, zb;  // depth gradients
     logic [pineda_pkg::ZREF_W-1:0]  z0;      // depth at v0
+    pineda_pkg::interp_tri_t it;             // interpolation state (numerics §10)
   } stage_a_t;
 
   typedef struct packed {
@@ -64,6 +69,8 @@ module setup #(
     logic [31:0]            fa;                 // area2 (FP32)
     logic [3:0][31:0]       fd;                 // dx1, dy1, dx2, dy2 (FP32)
     logic [2:0][31:0]       zs;                 // z * (2^24 - 1) (FP32)
+    logic [2:0][31:0]       q;                  // normalised 1/w (numerics §10.2)
+    logic [1:0][3:0][31:0]  uvd;                // [0]: uv(v1) - uv(v0), [1]: uv(v2) - uv(v0); u0, v0, u1, v1
   } stage_p1_t;
 
   typedef struct packed {
@@ -72,6 +79,9 @@ module setup #(
     logic [31:0]            ra;                 // 1 / area2
     logic [31:0]            nx, ny;             // gradient numerators
     logic [31:0]            zs0;
+    logic [2:0][31:0]       inx, iny;           // interpolation planes W, L1, L2: numerators
+    logic [31:0]            q0;
+    logic [1:0][3:0][31:0]  uvd;
   } stage_p2_t;
 
   localparam logic [31:0] DepthScale = 32'h4B7F_FFFF;  // 16777215.0 = 2^24 - 1
@@ -116,6 +126,40 @@ module setup #(
   assign p1_in.tp   = in_i;
   assign p1_in.area2 = p_area2;
 
+  // Interpolation (numerics §10.2): a bad 1/w reads as 1.0 for all three; else
+  // q_k = rhw_k * 2^(127 - max exponent), flushed to +0 below 2^-126. Texture coordinate deltas.
+  logic [2:0][31:0]      vrhw;
+  logic [2:0][3:0][31:0] vuv;   // per vertex: u0, v0, u1, v1
+  logic [2:0][8:0]       vexp;
+  logic [8:0]            emax;
+  logic                  rhw_ok;
+  pineda_pkg::vattr_t    va;
+  always_comb begin
+    rhw_ok = 1'b1;
+    emax   = '0;
+    for (int k = 0; k < 3; k++) begin
+      va        = in_i.a[k];
+      vrhw[k]   = va.rhw;
+      vuv[k][0] = va.uv0.u;
+      vuv[k][1] = va.uv0.v;
+      vuv[k][2] = va.uv1.u;
+      vuv[k][3] = va.uv1.v;
+      vexp[k]   = {1'b0, va.rhw[30:23]};
+      rhw_ok    = rhw_ok && !va.rhw[31] && (va.rhw[30:23] != 8'd0) && (va.rhw[30:23] != 8'hFF);
+      if (vexp[k] > emax) emax = vexp[k];
+    end
+    for (int k = 0; k < 3; k++) begin
+      if (!rhw_ok)                      p1_in.q[k] = pineda_pkg::FP32_ONE;
+      else if (vexp[k] + 9'd127 <= emax) p1_in.q[k] = 32'd0;
+      else p1_in.q[k] = {1'b0, 8'(vexp[k] + 9'd127 - emax), vrhw[k][22:0]};
+    end
+  end
+  for (genvar d = 0; d < 2; d++) begin : g_uvd
+    for (genvar c = 0; c < 4; c++) begin : g_c
+      fp32_add u_uvd (.a_i(vuv[d+1][c]), .b_i(vuv[0][c] ^ 32'h8000_0000), .y_o(p1_in.uvd[d][c]));
+    end
+  end
+
   // ---------------------------------------------------------------------------------------------
   // Stage P2
   // ---------------------------------------------------------------------------------------------
@@ -135,6 +179,25 @@ module setup #(
   assign p2_in.tp   = p1_q.tp;
   assign p2_in.area2 = p1_q.area2;
   assign p2_in.zs0   = p1_q.zs[0];
+  assign p2_in.q0    = p1_q.q[0];
+  assign p2_in.uvd   = p1_q.uvd;
+
+  // Interpolation planes: the depth plane's numerators on the values W (q0, q1, q2),
+  // L1 (0, q1, 0), L2 (0, 0, q2).
+  for (genvar j = 0; j < 3; j++) begin : g_ipn
+    logic [31:0] pv0, pv1, pv2, id1, id2, im1, im2, im3, im4;
+    assign pv0 = (j == 0) ? p1_q.q[0] : 32'd0;
+    assign pv1 = (j != 2) ? p1_q.q[1] : 32'd0;
+    assign pv2 = (j != 1) ? p1_q.q[2] : 32'd0;
+    fp32_add u_d1 (.a_i(pv1), .b_i(pv0 ^ 32'h8000_0000), .y_o(id1));
+    fp32_add u_d2 (.a_i(pv2), .b_i(pv0 ^ 32'h8000_0000), .y_o(id2));
+    fp32_mul u_m1 (.a_i(id1), .b_i(p1_q.fd[3]), .y_o(im1));  // d1 * dy2
+    fp32_mul u_m2 (.a_i(id2), .b_i(p1_q.fd[1]), .y_o(im2));  // d2 * dy1
+    fp32_mul u_m3 (.a_i(id2), .b_i(p1_q.fd[0]), .y_o(im3));  // d2 * dx1
+    fp32_mul u_m4 (.a_i(id1), .b_i(p1_q.fd[2]), .y_o(im4));  // d1 * dx2
+    fp32_add u_nx (.a_i(im1), .b_i(im2 ^ 32'h8000_0000), .y_o(p2_in.inx[j]));
+    fp32_add u_ny (.a_i(im3), .b_i(im4 ^ 32'h8000_0000), .y_o(p2_in.iny[j]));
+  end
 
   // Stage A's depth part: gradients and the reference depth in fixed point.
   logic [31:0] fza, fzb;
@@ -146,10 +209,26 @@ module setup #(
   fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZGRAD_W)) u_xb (.a_i(fzb), .y_o(a_zb));
   fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZREF_W))  u_x0 (.a_i(p2_q.zs0), .y_o(a_z0));
 
+  // Stage A's interpolation part: the planes' gradients and W's value at v0 (L1, L2: 0 there).
+  logic [2:0][pineda_pkg::IPGRAD_W-1:0] a_ia, a_ib;
+  logic [pineda_pkg::IPREF_W-1:0]       a_iw0;
+  for (genvar j = 0; j < 3; j++) begin : g_ipg
+    logic [31:0] fia, fib;
+    fp32_mul u_fa (.a_i(p2_q.inx[j]), .b_i(p2_q.ra), .y_o(fia));
+    fp32_mul u_fb (.a_i(p2_q.iny[j]), .b_i(p2_q.ra), .y_o(fib));
+    fp32_to_fix #(.FracBits(pineda_pkg::IP_FRAC), .W(pineda_pkg::IPGRAD_W)) u_xa (.a_i(fia), .y_o(a_ia[j]));
+    fp32_to_fix #(.FracBits(pineda_pkg::IP_FRAC), .W(pineda_pkg::IPGRAD_W)) u_xb (.a_i(fib), .y_o(a_ib[j]));
+  end
+  fp32_to_fix #(.FracBits(pineda_pkg::IP_FRAC), .W(pineda_pkg::IPREF_W)) u_iw0 (.a_i(p2_q.q0), .y_o(a_iw0));
+
   // ---------------------------------------------------------------------------------------------
   // Stage A
   // ---------------------------------------------------------------------------------------------
   stage_a_t a_in;
+  pineda_pkg::interp_tri_t a_it;
+  pineda_pkg::iplane_t     a_ip [3];
+  pineda_pkg::vattr_t      a_va [3];
+  pineda_pkg::fvec2_t      a_f2;
 
   logic signed [50:0] area2;
   logic signed [23:0] xmin, xmax, ymin, ymax;
@@ -258,6 +337,29 @@ module setup #(
     a_in.za     = a_za;
     a_in.zb     = a_zb;
     a_in.z0     = a_z0;
+    // Interpolation state (numerics §10.2), API order.
+    for (int j = 0; j < 3; j++) begin
+      a_ip[j].a = a_ia[j];
+      a_ip[j].b = a_ib[j];
+      a_ip[j].c = (j == 0) ? pineda_pkg::IPLANE_W'($signed(a_iw0)) : '0;
+      a_va[j]   = tri_a.a[j];
+    end
+    a_it     = '0;
+    a_it.org = tri_a.v[0];
+    a_it.w   = a_ip[0];
+    a_it.l1  = a_ip[1];
+    a_it.l2  = a_ip[2];
+    a_it.c0  = a_va[0].color;
+    a_it.c1  = a_va[1].color;
+    a_it.c2  = a_va[2].color;
+    a_it.t0  = {a_va[0].uv1, a_va[0].uv0};
+    for (int i = 0; i < 2; i++) begin
+      a_f2       = {p2_q.uvd[0][2*i], p2_q.uvd[0][2*i+1]};  // fvec2_t: u is the upper field
+      a_it.d1[i] = a_f2;
+      a_f2       = {p2_q.uvd[1][2*i], p2_q.uvd[1][2*i+1]};
+      a_it.d2[i] = a_f2;
+    end
+    a_in.it = a_it;
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -352,6 +454,7 @@ module setup #(
     b_new.front = a_q.front;
     b_new.ds    = a_q.ds;
     b_new.om    = a_q.om;
+    b_new.it    = a_q.it;
     if (a_q.eop) begin
       b_new     = '0;  // end-of-pipe token
       b_new.eop = 1'b1;
@@ -431,6 +534,6 @@ module setup #(
   end
 
   logic unused_sig;
-  assign unused_sig = ^{pix_x1m1[2:0], pix_y1m1[2:0], tri_a.z, tri_a.a};  // z: used by stage P1; a: for INTERP (issue 15)
+  assign unused_sig = ^{pix_x1m1[2:0], pix_y1m1[2:0], tri_a.z, va.color};  // z: used by stage P1; colours: stage A
 
 endmodule

@@ -67,6 +67,7 @@ inline std::string locate(const ClipVtxPkt& p) {
 inline std::string locate(const MemLineReq& p) {
   return std::string(p.we ? "line write" : "line read") + " addr=" + bits::hex(p.addr) + " be=" + bits::hex(p.be);
 }
+inline std::string locate(const InterpPkt& p) { return locate(p.quad); }
 inline std::string locate(const TexOutPkt& p) {
   return "tag=" + std::to_string(p.tag) + " live=" + std::to_string(p.live) + (p.eop ? " (token)" : "");
 }

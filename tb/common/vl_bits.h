@@ -12,7 +12,7 @@
 
 namespace pineda::tb {
 
-constexpr size_t kMaxWords = 40;  // pa_tri_pkt_t is 1037 bits (33 words)
+constexpr size_t kMaxWords = 80;  // interp_pkt_t is 2290 bits (72 words)
 using WordBuf = std::array<uint32_t, kMaxWords>;
 
 template <size_t N>

@@ -27,6 +27,22 @@ TriPkt tri(int64_t x0, int64_t y0, int64_t x1, int64_t y1, int64_t x2, int64_t y
   t.tri_id = id;
   return t.canonical();
 }
+// Random vertex attributes for the interpolation planes (numerics section 10): 1/w over a wide
+// range, sometimes a bad one (NaN, Inf, 0, negative, denormal), special texture coordinates.
+void random_attrs(tb::PrimGen& g, TriPkt& t) {
+  static const uint32_t special[] = {0u, 0x80000000u, 0x7F800000u, 0xFF800000u, FP32_QNAN,
+                                     0x00000001u, 0xBF800000u, 0x7F7FFFFFu, 0x00800000u};
+  for (auto& a : t.a) {
+    a.rhw = g.chance(0.05) ? special[g.range(0, 8)]
+                           : (static_cast<uint64_t>(g.range(1, 254)) << 23) | static_cast<uint64_t>(g.range(0, 0x7FFFFF));
+    if (g.chance(0.5)) a.rhw = (static_cast<uint64_t>(g.range(110, 140)) << 23) | (a.rhw & 0x7FFFFFu);
+    a.color = g.bits64() & 0xFFFFFFFFu;
+    a.uv0.u = g.chance(0.05) ? special[g.range(0, 8)] : g.bits64() & 0xFFFFFFFFu;
+    a.uv0.v = g.bits64() & 0xFFFFFFFFu;
+    a.uv1.u = g.bits64() & 0xFFFFFFFFu;
+    a.uv1.v = g.chance(0.05) ? special[g.range(0, 8)] : g.bits64() & 0xFFFFFFFFu;
+  }
+}
 }  // namespace
 
 TEST_CASE("setup: random triangles of every kind") {
@@ -37,6 +53,7 @@ TEST_CASE("setup: random triangles of every kind") {
     g.maybe_token(in, 0.02);  // end-of-pipe tokens: never culled
     in.push_back(g.triangle(256, 256, i));
     in.back().target.msaa = g.chance(0.5) ? 1 : 0;  // 4x MSAA: 4x4-pixel raster tiles
+    random_attrs(g, in.back());
   }
   tb::check_unit<Vsetup>("setup.random", in, expected(in), seed);
 }

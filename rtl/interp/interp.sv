@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: Apache-2.0
+// INTERP: per-pixel perspective-correct colour and texture coordinates of one quad per clock
+// (docs/interp.md, docs/numerics.md section 10; model: cpp_model/interp/interp.cpp, bit-exact).
+//
+// Six pipeline stages, all advancing together when the last one is empty or taken (one global
+// enable: a stalled stage holds its payload):
+//   S0  the three planes (carried from SETUP in quad_pkt_t.it, c at vertex 0) at the centre of
+//       the quad's pixel (0, 0): c + a*(X - x0) + b*(Y - y0), exact (37 x 25-bit products)
+//   S1  the three planes at the 4 pixel centres (exact 63-bit adds), each to FP32 (from_int)
+//   S2  rw = rcp(W) per pixel
+//   S3  l1 = L1 * rw, l2 = L2 * rw (0 where W <= 0)
+//   S4  colour: 0.16 weights, the integer lerp per channel, clamp (or the flat colour);
+//       texture coordinates: l1 * d1, l2 * d2 per component
+//   S5  uv = uv0 + (l1 * d1 + l2 * d2)
+// End-of-pipe tokens pass in order with every per-pixel field 0.
+module interp (
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+  input  logic                          in_valid_i,
+  output logic                          in_ready_o,
+  input  pineda_pkg::quad_pkt_t         in_i,
+  output logic                          out_valid_o,
+  input  logic                          out_ready_i,
+  output pineda_pkg::interp_pkt_t       out_o,
+  output logic                          idle_o
+);
+  localparam int unsigned PW = pineda_pkg::IPLANE_W;  // 63
+
+  // ---- pipeline control: one enable for every stage
+  logic [5:0] v_q, v_d;
+  logic       en;
+  assign en          = !v_q[5] || out_ready_i;
+  assign in_ready_o  = en;
+  assign out_valid_o = v_q[5];
+  assign idle_o      = (v_q == '0);
+  always_comb begin
+    v_d = v_q;
+    if (en) v_d = {v_q[4:0], in_valid_i};
+  end
+
+  // ---- S0: the planes at the centre of the quad's pixel (0, 0)
+  pineda_pkg::quad_pkt_t s0_q, s0_d;
+  logic [2:0][PW-1:0]    s0_c_q, s0_c_d;
+  logic signed [24:0]    qdx, qdy;     // |X - x0|, |Y - y0| < 2^24 (numerics §10.2)
+  logic signed [25:0]    qdx26, qdy26;
+  pineda_pkg::iplane_t   ipl [3];
+  always_comb begin
+    ipl[0] = in_i.it.w;
+    ipl[1] = in_i.it.l1;
+    ipl[2] = in_i.it.l2;
+    qdx26 = $signed({4'd0, in_i.qx, 9'd128}) - 26'($signed(in_i.it.org.x));
+    qdy26 = $signed({4'd0, in_i.qy, 9'd128}) - 26'($signed(in_i.it.org.y));
+    qdx   = qdx26[24:0];
+    qdy   = qdy26[24:0];
+    s0_d   = s0_q;
+    s0_c_d = s0_c_q;
+    if (en) begin
+      s0_d = in_i;
+      for (int j = 0; j < 3; j++) begin
+        s0_c_d[j] = ipl[j].c + PW'($signed(ipl[j].a) * qdx) + PW'($signed(ipl[j].b) * qdy);
+      end
+    end
+  end
+
+  // ---- S1: plane values at the pixel centres, to FP32
+  typedef struct packed {
+    pineda_pkg::quad_pkt_t       quad;
+    logic [31:0]                 c0, c1, c2;
+    pineda_pkg::fvec2_t [1:0]    t0, d1, d2;
+  } carry_t;
+
+  carry_t          s1_q, s1_d;
+  logic [3:0]      s1_wpos_q, s1_wpos_d;            // W > 0
+  logic [3:0][31:0] s1_fw_q, s1_fw_d, s1_f1_q, s1_f1_d, s1_f2_q, s1_f2_d;
+
+  logic [3:0][PW-1:0] pw_w, pw_1, pw_2;  // plane values per pixel
+  logic [3:0][31:0]   fw, f1, f2;
+
+  function automatic logic [PW-1:0] plane_at(pineda_pkg::iplane_t p, logic dx, logic dy);
+    logic [PW-1:0] a8, b8;
+    a8 = {{(PW - pineda_pkg::IPGRAD_W - 8){p.a[pineda_pkg::IPGRAD_W-1]}}, p.a, 8'd0};
+    b8 = {{(PW - pineda_pkg::IPGRAD_W - 8){p.b[pineda_pkg::IPGRAD_W-1]}}, p.b, 8'd0};
+    plane_at = p.c + (dx ? a8 : '0) + (dy ? b8 : '0);
+  endfunction
+
+  pineda_pkg::iplane_t s0_w, s0_l1, s0_l2;
+  always_comb begin
+    s0_w    = s0_q.it.w;
+    s0_w.c  = s0_c_q[0];
+    s0_l1   = s0_q.it.l1;
+    s0_l1.c = s0_c_q[1];
+    s0_l2   = s0_q.it.l2;
+    s0_l2.c = s0_c_q[2];
+  end
+  for (genvar p = 0; p < 4; p++) begin : g_s1
+    assign pw_w[p] = plane_at(s0_w,  1'(p & 1), 1'(p >> 1));
+    assign pw_1[p] = plane_at(s0_l1, 1'(p & 1), 1'(p >> 1));
+    assign pw_2[p] = plane_at(s0_l2, 1'(p & 1), 1'(p >> 1));
+    fp32_from_int #(.W(PW)) u_fw (.a_i(pw_w[p]), .y_o(fw[p]));
+    fp32_from_int #(.W(PW)) u_f1 (.a_i(pw_1[p]), .y_o(f1[p]));
+    fp32_from_int #(.W(PW)) u_f2 (.a_i(pw_2[p]), .y_o(f2[p]));
+  end
+
+  always_comb begin
+    s1_d      = s1_q;
+    s1_wpos_d = s1_wpos_q;
+    s1_fw_d   = s1_fw_q;
+    s1_f1_d   = s1_f1_q;
+    s1_f2_d   = s1_f2_q;
+    if (en) begin
+      s1_d.quad    = s0_q;
+      s1_d.quad.it = '0;  // not needed after INTERP
+      s1_d.c0      = s0_q.it.c0;
+      s1_d.c1      = s0_q.it.c1;
+      s1_d.c2      = s0_q.it.c2;
+      s1_d.t0      = s0_q.it.t0;
+      s1_d.d1      = s0_q.it.d1;
+      s1_d.d2      = s0_q.it.d2;
+      for (int p = 0; p < 4; p++) s1_wpos_d[p] = !pw_w[p][PW-1] && (pw_w[p] != '0);
+      s1_fw_d = fw;
+      s1_f1_d = f1;
+      s1_f2_d = f2;
+    end
+  end
+
+  // ---- S2: the reciprocal of W
+  carry_t           s2_q, s2_d;
+  logic [3:0]       s2_wpos_q, s2_wpos_d;
+  logic [3:0][31:0] s2_rw_q, s2_rw_d, s2_f1_q, s2_f1_d, s2_f2_q, s2_f2_d;
+  logic [3:0][31:0] rw;
+  for (genvar p = 0; p < 4; p++) begin : g_s2
+    fp32_rcp u_rcp (.a_i(s1_fw_q[p]), .y_o(rw[p]));
+  end
+  always_comb begin
+    s2_d      = s2_q;
+    s2_wpos_d = s2_wpos_q;
+    s2_rw_d   = s2_rw_q;
+    s2_f1_d   = s2_f1_q;
+    s2_f2_d   = s2_f2_q;
+    if (en) begin
+      s2_d      = s1_q;
+      s2_wpos_d = s1_wpos_q;
+      s2_rw_d   = rw;
+      s2_f1_d   = s1_f1_q;
+      s2_f2_d   = s1_f2_q;
+    end
+  end
+
+  // ---- S3: the perspective barycentrics
+  carry_t           s3_q, s3_d;
+  logic [3:0][31:0] s3_l1_q, s3_l1_d, s3_l2_q, s3_l2_d;
+  logic [3:0][31:0] l1, l2;
+  for (genvar p = 0; p < 4; p++) begin : g_s3
+    fp32_mul u_l1 (.a_i(s2_f1_q[p]), .b_i(s2_rw_q[p]), .y_o(l1[p]));
+    fp32_mul u_l2 (.a_i(s2_f2_q[p]), .b_i(s2_rw_q[p]), .y_o(l2[p]));
+  end
+  always_comb begin
+    s3_d    = s3_q;
+    s3_l1_d = s3_l1_q;
+    s3_l2_d = s3_l2_q;
+    if (en) begin
+      s3_d = s2_q;
+      for (int p = 0; p < 4; p++) begin
+        s3_l1_d[p] = s2_wpos_q[p] ? l1[p] : 32'd0;
+        s3_l2_d[p] = s2_wpos_q[p] ? l2[p] : 32'd0;
+      end
+    end
+  end
+
+  // ---- S4: colour; texture coordinate products
+  carry_t              s4_q, s4_d;
+  logic [3:0][31:0]    s4_color_q, s4_color_d;
+  logic [3:0][3:0][31:0] s4_m1_q, s4_m1_d, s4_m2_q, s4_m2_d;  // [pixel][component]
+  logic [3:0][24:0]    t1_fix, t2_fix;
+  logic [3:0][3:0][31:0] m1, m2;
+  logic [3:0][31:0]    d1c, d2c;  // components: uv0.u, uv0.v, uv1.u, uv1.v
+  always_comb begin
+    d1c = '0;
+    d2c = '0;
+    for (int i = 0; i < 2; i++) begin
+      d1c[2*i]   = s3_q.d1[i].u;
+      d1c[2*i+1] = s3_q.d1[i].v;
+      d2c[2*i]   = s3_q.d2[i].u;
+      d2c[2*i+1] = s3_q.d2[i].v;
+    end
+  end
+  for (genvar p = 0; p < 4; p++) begin : g_s4
+    fp32_to_fix #(.FracBits(16), .W(25)) u_t1 (.a_i(s3_l1_q[p]), .y_o(t1_fix[p]));
+    fp32_to_fix #(.FracBits(16), .W(25)) u_t2 (.a_i(s3_l2_q[p]), .y_o(t2_fix[p]));
+    for (genvar j = 0; j < 4; j++) begin : g_comp
+      fp32_mul u_m1 (.a_i(s3_l1_q[p]), .b_i(d1c[j]), .y_o(m1[p][j]));
+      fp32_mul u_m2 (.a_i(s3_l2_q[p]), .b_i(d2c[j]), .y_o(m2[p][j]));
+    end
+  end
+
+  // A 0.16 weight clamped to [0, 65536].
+  function automatic logic [16:0] weight16(logic [24:0] t);
+    if (t[24]) weight16 = '0;
+    else if (t[23:0] > 24'd65536) weight16 = 17'd65536;
+    else weight16 = t[16:0];
+  endfunction
+
+  // One RGBA8 colour: c0 + floor(((c1 - c0) t1 + (c2 - c0) t2 + 2^15) / 2^16), clamped per channel.
+  function automatic logic [31:0] lerp_color(logic [31:0] c0, logic [31:0] c1, logic [31:0] c2,
+                                             logic [16:0] t1, logic [16:0] t2);
+    logic signed [8:0]  da, db;
+    logic signed [27:0] s;
+    logic signed [12:0] r;
+    lerp_color = '0;
+    for (int ch = 0; ch < 4; ch++) begin
+      da = $signed({1'b0, c1[8*ch +: 8]}) - $signed({1'b0, c0[8*ch +: 8]});
+      db = $signed({1'b0, c2[8*ch +: 8]}) - $signed({1'b0, c0[8*ch +: 8]});
+      s  = 28'(da * $signed({1'b0, t1})) + 28'(db * $signed({1'b0, t2})) + 28'sd32768;
+      r  = 13'(s >>> 16) + $signed({5'b0, c0[8*ch +: 8]});
+      if (r < 0) lerp_color[8*ch +: 8] = 8'd0;
+      else if (r > 255) lerp_color[8*ch +: 8] = 8'd255;
+      else lerp_color[8*ch +: 8] = r[7:0];
+    end
+  endfunction
+
+  always_comb begin
+    s4_d       = s4_q;
+    s4_color_d = s4_color_q;
+    s4_m1_d    = s4_m1_q;
+    s4_m2_d    = s4_m2_q;
+    if (en) begin
+      s4_d    = s3_q;
+      s4_m1_d = m1;
+      s4_m2_d = m2;
+      for (int p = 0; p < 4; p++) begin
+        s4_color_d[p] = s3_q.quad.om.gouraud
+                      ? lerp_color(s3_q.c0, s3_q.c1, s3_q.c2, weight16(t1_fix[p]), weight16(t2_fix[p]))
+                      : s3_q.quad.color;
+      end
+    end
+  end
+
+  // ---- S5: the texture coordinates
+  pineda_pkg::interp_pkt_t s5_q, s5_d;
+  logic [3:0][3:0][31:0] sum, uv;
+  logic [3:0][31:0]      t0c;
+  always_comb begin
+    t0c = '0;
+    for (int i = 0; i < 2; i++) begin
+      t0c[2*i]   = s4_q.t0[i].u;
+      t0c[2*i+1] = s4_q.t0[i].v;
+    end
+  end
+  for (genvar p = 0; p < 4; p++) begin : g_s5
+    for (genvar j = 0; j < 4; j++) begin : g_comp
+      fp32_add u_sum (.a_i(s4_m1_q[p][j]), .b_i(s4_m2_q[p][j]), .y_o(sum[p][j]));
+      fp32_add u_uv  (.a_i(t0c[j]),        .b_i(sum[p][j]),     .y_o(uv[p][j]));
+    end
+  end
+  always_comb begin
+    s5_d = s5_q;
+    if (en) begin
+      s5_d      = '0;
+      s5_d.quad = s4_q.quad;
+      if (!s4_q.quad.eop) begin
+        for (int p = 0; p < 4; p++) begin
+          s5_d.pcolor[p]      = s4_color_q[p];
+          s5_d.uv0[p]         = {uv[p][0], uv[p][1]};  // fvec2_t: u is the upper field
+          s5_d.uv1[p]         = {uv[p][2], uv[p][3]};
+        end
+      end
+    end
+  end
+  assign out_o = s5_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      v_q        <= '0;
+      s0_q       <= '0;
+      s0_c_q     <= '0;
+      s1_q       <= '0;
+      s1_wpos_q  <= '0;
+      s1_fw_q    <= '0;
+      s1_f1_q    <= '0;
+      s1_f2_q    <= '0;
+      s2_q       <= '0;
+      s2_wpos_q  <= '0;
+      s2_rw_q    <= '0;
+      s2_f1_q    <= '0;
+      s2_f2_q    <= '0;
+      s3_q       <= '0;
+      s3_l1_q    <= '0;
+      s3_l2_q    <= '0;
+      s4_q       <= '0;
+      s4_color_q <= '0;
+      s4_m1_q    <= '0;
+      s4_m2_q    <= '0;
+      s5_q       <= '0;
+    end else begin
+      v_q        <= v_d;
+      s0_q       <= s0_d;
+      s0_c_q     <= s0_c_d;
+      s1_q       <= s1_d;
+      s1_wpos_q  <= s1_wpos_d;
+      s1_fw_q    <= s1_fw_d;
+      s1_f1_q    <= s1_f1_d;
+      s1_f2_q    <= s1_f2_d;
+      s2_q       <= s2_d;
+      s2_wpos_q  <= s2_wpos_d;
+      s2_rw_q    <= s2_rw_d;
+      s2_f1_q    <= s2_f1_d;
+      s2_f2_q    <= s2_f2_d;
+      s3_q       <= s3_d;
+      s3_l1_q    <= s3_l1_d;
+      s3_l2_q    <= s3_l2_d;
+      s4_q       <= s4_d;
+      s4_color_q <= s4_color_d;
+      s4_m1_q    <= s4_m1_d;
+      s4_m2_q    <= s4_m2_d;
+      s5_q       <= s5_d;
+    end
+  end
+
+  logic unused_sig;
+  assign unused_sig = ^{qdx26[25], qdy26[25]};  // |X - x0| < 2^24: the 26th bit is a sign copy
+
+`ifndef SYNTHESIS
+  stream_assert #(.Width($bits(in_i))) u_in_chk (
+    .clk_i, .rst_ni, .valid_i(in_valid_i), .ready_i(in_ready_o), .data_i(in_i));
+  stream_assert #(.Width($bits(out_o))) u_out_chk (
+    .clk_i, .rst_ni, .valid_i(out_valid_o), .ready_i(out_ready_i), .data_i(out_o));
+`endif
+endmodule

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+// RTL vs model: INTERP (rtl/interp/interp.sv vs cpp_model/interp), random stalls. Inputs: quads of
+// real triangles (SETUP's planes at random quads, perspective 1/w, flat and Gouraud), random
+// planes with extreme values (every plane value within the contract's |P| < 2^62), W <= 0,
+// special FP32 texture coordinates (NaN, Inf, denormals, huge), and end-of-pipe tokens.
+#define CATCH_CONFIG_MAIN
+#include "Vinterp.h"
+#include "fp32.h"
+#include "interp/interp.h"
+#include "random_prims.h"
+#include "setup/iplane.h"
+#include "setup/setup.h"
+#include "unit_test_main.h"
+
+using namespace pineda;
+
+namespace {
+
+uint32_t rand_fp32(tb::PrimGen& g) {
+  static const uint32_t special[] = {0u, 0x80000000u, 0x7F800000u, 0xFF800000u, FP32_QNAN, 0x7F800001u,
+                                     0x00000001u, 0x807FFFFFu, 0x7F7FFFFFu, 0xFF7FFFFFu, 0x00800000u, FP32_ONE};
+  if (g.chance(0.1)) return special[g.range(0, 11)];
+  if (g.chance(0.5)) return fp32::bits_of(static_cast<float>(g.range(-(1 << 20), 1 << 20)) / 4096.0f);
+  return static_cast<uint32_t>(g.bits64());
+}
+
+int64_t rand_signed(tb::PrimGen& g, int bits) {
+  const int sh = static_cast<int>(g.range(0, bits - 1));
+  const int64_t lim = (int64_t{1} << (bits - 1)) - 1;
+  return std::clamp<int64_t>(static_cast<int64_t>(g.bits64()) >> (64 - bits + sh), -lim, lim);
+}
+
+IPlane rand_plane(tb::PrimGen& g) {
+  IPlane p;
+  p.a = rand_signed(g, IPGRAD_W);
+  p.b = rand_signed(g, IPGRAD_W);
+  // c is the value at vertex 0 (IPREF_W bits): every pixel's value is then below 2^62, as the
+  // contract guarantees.
+  p.c = rand_signed(g, IPREF_W);
+  if (g.chance(0.1)) p.c = -p.c;
+  return p;
+}
+
+void rand_quad(tb::PrimGen& g, QuadPkt& q) {
+  q.qx = static_cast<uint64_t>(g.range(0, 8191));
+  q.qy = static_cast<uint64_t>(g.range(0, 8191));
+  q.mask = static_cast<uint64_t>(g.range(1, 0xFFFF));
+  q.color = static_cast<uint64_t>(g.bits64() & 0xFFFFFFFFu);
+  q.tri_id = static_cast<uint64_t>(g.range(0, 1 << 30));
+  q.target.msaa = g.chance(0.3) ? 1 : 0;
+  q.om.gouraud = g.chance(0.8) ? 1 : 0;
+  q.om.blend = g.chance(0.2) ? 1 : 0;
+  for (auto& z : q.z) z.v = static_cast<uint64_t>(g.range(0, DEPTH_MAX));
+}
+
+QuadPkt token() {
+  QuadPkt p;
+  p.eop = 1;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("interp: real and random planes, flat and Gouraud, tokens, random stalls") {
+  const uint64_t seed = tb::announce_seed("rtl_interp");
+  tb::PrimGen g(seed);
+  std::vector<QuadPkt> in;
+  // Quads of real triangles: SETUP's planes moved to random quads around the triangle.
+  for (int i = 0; i < 150; ++i) {
+    std::array<Vtx, 3> v{};
+    const int64_t cx = g.range(0, 2000 * 256), cy = g.range(0, 2000 * 256), r = g.range(256, 400 * 256);
+    for (auto& p : v) {
+      p.x = cx + g.range(-r, r);
+      p.y = cy + g.range(-r, r);
+    }
+    const int64_t a2 = model::Setup::area2(v[0], v[1], v[2]);
+    if (a2 == 0) continue;
+    std::array<VAttr, 3> a{};
+    for (auto& at : a) {
+      at.rhw = g.chance(0.1) ? rand_fp32(g) : fp32::bits_of(static_cast<float>(g.range(1, 1 << 16)) / 4096.0f);
+      at.color = static_cast<uint32_t>(g.bits64());
+      at.uv0.u = rand_fp32(g);
+      at.uv0.v = rand_fp32(g);
+      at.uv1.u = rand_fp32(g);
+      at.uv1.v = rand_fp32(g);
+    }
+    const InterpTri it = model::interp_tri(v, a, a2);
+    for (int k = 0; k < 12; ++k) {
+      QuadPkt p;
+      rand_quad(g, p);
+      p.qx = static_cast<uint64_t>(std::clamp<int64_t>((cx + g.range(-r, r)) / 512, 0, 8191));
+      p.qy = static_cast<uint64_t>(std::clamp<int64_t>((cy + g.range(-r, r)) / 512, 0, 8191));
+      p.it = it;
+      in.push_back(p);
+    }
+    while (g.chance(0.02)) in.push_back(token());
+  }
+  // Random planes and attributes, extreme values included.
+  for (int i = 0; i < 1500; ++i) {
+    QuadPkt p;
+    rand_quad(g, p);
+    p.it.org.x = g.range(-(1 << 23), (1 << 23) - 1);
+    p.it.org.y = g.range(-(1 << 23), (1 << 23) - 1);
+    p.it.w = rand_plane(g);
+    p.it.l1 = rand_plane(g);
+    p.it.l2 = rand_plane(g);
+    if (g.chance(0.2)) p.it.w.c = std::abs(p.it.w.c) >> g.range(0, 60);  // small positive W
+    p.it.c0 = g.bits64() & 0xFFFFFFFFu;
+    p.it.c1 = g.bits64() & 0xFFFFFFFFu;
+    p.it.c2 = g.bits64() & 0xFFFFFFFFu;
+    for (int j = 0; j < 2; ++j) {
+      p.it.t0[j].u = rand_fp32(g);
+      p.it.t0[j].v = rand_fp32(g);
+      p.it.d1[j].u = rand_fp32(g);
+      p.it.d1[j].v = rand_fp32(g);
+      p.it.d2[j].u = rand_fp32(g);
+      p.it.d2[j].v = rand_fp32(g);
+    }
+    in.push_back(p);
+    while (g.chance(0.01)) in.push_back(token());
+  }
+  in.push_back(token());
+  model::Interp interp;
+  std::vector<InterpPkt> exp;
+  for (const auto& p : in) exp.push_back(interp.process(p));
+  tb::check_unit<Vinterp>("interp", in, exp, seed);
+}
