@@ -106,9 +106,10 @@ void PixelWriter::process(const QuadPkt& q, const LineFn& emit, const ReadFn& re
   const uint32_t plain = om::blend_pixel(q.om, color, 0);  // blending off, no mask: the encoded colour
   for (const Piece& p : pieces(q)) {
     Entry* hit = nullptr;
-    for (auto& b : bank_) {
-      for (auto& e : b) {
-        if (e.valid != 0 && e.line == p.line) hit = &e;
+    uint32_t hb = p.bank;  // the entry's bank
+    for (uint32_t b = 0; b < PW_BANKS; ++b) {
+      for (auto& e : bank_[b]) {
+        if (e.valid != 0 && e.line == p.line) hit = &e, hb = b;
       }
     }
     if (hit) {
@@ -123,8 +124,9 @@ void PixelWriter::process(const QuadPkt& q, const LineFn& emit, const ReadFn& re
       hit->valid = 0;
     }
     if (blend && (hit->valid & p.mask) != p.mask) {
-      MemLineReq r;  // the fill: we = 0, wdata 0, be 0, tag 0
+      MemLineReq r;  // the fill: we = 0, wdata 0, be 0, tag = the entry's bank
       r.addr = static_cast<uint64_t>(p.line) << 6;
+      r.tag = hb;
       ++fills_;
       emit(r);
       for (int k = 0; k < 16; ++k) {

@@ -31,7 +31,7 @@
 // piece whose line is present with every dword of the piece valid replaces each dword d by
 // om::blend_pixel(om, colour, d); otherwise the line is first filled: on a miss the entry at the
 // bank's pointer is taken (written back first when dirty, as above), then one line read
-// (we = 0, addr = line << 6, wdata 0, be 0, tag 0) whose data fills the dwords not valid
+// (we = 0, addr = line << 6, wdata 0, be 0, tag = the entry's bank: the RTL routes the data by it) whose data fills the dwords not valid
 // (valid = all). A flush also empties every clean entry (memory may change behind the cache).
 #pragma once
 

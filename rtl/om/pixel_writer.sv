@@ -41,7 +41,9 @@
 module pixel_writer #(
   parameter int unsigned EntriesPerBank = 32,  // power of two
   parameter int unsigned WbDepth        = 8,   // write-back FIFO lines per bank (power of two)
-  parameter int unsigned OutstandingW   = 10
+  parameter int unsigned OutstandingW   = 10,
+  parameter int unsigned QDepth         = 256, // stage A -> B queue (quads): covers the fill latency
+  parameter int unsigned RfDepth        = 32   // fills in flight per bank (power of two)
 ) (
   input  logic                        clk_i,
   input  logic                        rst_ni,
@@ -63,10 +65,16 @@ module pixel_writer #(
 );
 
   localparam int unsigned EW     = $clog2(EntriesPerBank);
-  localparam int unsigned SeqW   = 6;
+  localparam int unsigned SeqW   = 8;
   localparam int unsigned LineW  = 26;
   localparam int unsigned WbW    = SeqW + LineW + 16 + 512;
   localparam int unsigned CountW = $clog2(WbDepth + 2) + 1;
+  localparam int unsigned QW     = $clog2(QDepth) + 2;          // quad numbers
+  localparam int unsigned CrW    = $clog2(RfDepth) + 1;
+  localparam int unsigned FqW    = SeqW + LineW;
+  localparam int unsigned OmW    = pineda_pkg::OM_STATE_BITS;
+  localparam int unsigned PieceW = 16 + 16 + 1 + 1 + EW;        // mask, fill dwords, fill, bank, entry
+  localparam int unsigned RecW   = 1 + 32 + 32 + OmW + 4 * PieceW;
 
   // ---------------------------------------------------------------------------------------------
   // Stage 1: pieces of the incoming quad
@@ -115,6 +123,7 @@ module pixel_writer #(
   // ---------------------------------------------------------------------------------------------
   // State
   // ---------------------------------------------------------------------------------------------
+  // Stage A (pc_*): the quad whose pieces are looked up, allocated and filled.
   logic                  pc_valid_q, pc_valid_d;
   logic                  pc_eop_q,   pc_eop_d;
   logic [31:0]           pc_color_q, pc_color_d;  // plain quads: the encoded colour
@@ -123,11 +132,20 @@ module pixel_writer #(
   pineda_pkg::om_state_t pc_om_q,    pc_om_d;
   logic [3:0][LineW-1:0] pc_line_q,  pc_line_d;
   logic [3:0][15:0]      pc_mask_q,  pc_mask_d;   // 0: piece done (or none)
+  logic [3:0][15:0]      pc_pm_q,    pc_pm_d;     // the piece's dwords (kept for the record)
+  logic [3:0]            pc_pb_q,    pc_pb_d;     // decisions: bank, entry, fill, fill dwords
+  logic [3:0][EW-1:0]    pc_pe_q,    pc_pe_d;
+  logic [3:0]            pc_pf_q,    pc_pf_d;
+  logic [3:0][15:0]      pc_pfm_q,   pc_pfm_d;
 
   logic [1:0][EntriesPerBank-1:0][LineW-1:0] tag_q, tag_d;
-  logic [1:0][EntriesPerBank-1:0][15:0]      dm_q,  dm_d;    // dirty dwords
+  logic [1:0][EntriesPerBank-1:0][15:0]      dm_q,  dm_d;    // dirty dwords (after every issued piece)
   logic [1:0][EntriesPerBank-1:0][15:0]      vm_q,  vm_d;    // valid dwords (dm is a subset); 0 = empty
   logic [1:0][EW-1:0]                        ptr_q, ptr_d;
+  logic [1:0][EntriesPerBank-1:0]            busy_q, busy_d; // a queued or applying piece uses the entry
+  logic [1:0][EntriesPerBank-1:0][QW-1:0]    lq_q,  lq_d;    // number of the last quad that uses it
+  logic [QW-1:0]                             aq_q,  aq_d;    // number of stage A's quad
+  logic [1:0][CrW-1:0]                       cr_q,  cr_d;    // fills issued and not yet consumed
 
   logic [1:0]            ev_valid_q, ev_valid_d;  // an evicted line is being read from the SRAM
   logic [1:0][LineW-1:0] ev_line_q,  ev_line_d;
@@ -137,26 +155,36 @@ module pixel_writer #(
   logic [SeqW-1:0]       nseq_q, nseq_d;          // next sequence number to send
   logic [OutstandingW-1:0] outst_q, outst_d;
 
-  // stage 3 (rmw pieces: SRAM data arrives, blend, write back) and its forwarding register
+  // Stage B (b_*): the quad whose pieces are applied, in stream order.
+  logic                  b_valid_q,  b_valid_d;
+  logic [31:0]           b_color_q,  b_color_d;
+  logic [31:0]           b_src_q,    b_src_d;
+  logic                  b_rmw_q,    b_rmw_d;
+  pineda_pkg::om_state_t b_om_q,     b_om_d;
+  logic [3:0][15:0]      b_mask_q,   b_mask_d;    // remaining pieces
+  logic [3:0]            b_bank_q,   b_bank_d;
+  logic [3:0][EW-1:0]    b_ent_q,    b_ent_d;
+  logic [3:0]            b_fill_q,   b_fill_d;
+  logic [3:0][15:0]      b_fm_q,     b_fm_d;
+  logic [QW-1:0]         b_qn_q,     b_qn_d;      // its number
+
+  // stage 3 (rmw pieces: SRAM data arrives, fill merged, blend, write back) and the line it wrote
   logic [1:0]            s3_valid_q, s3_valid_d;
   logic [1:0][EW-1:0]    s3_ent_q,   s3_ent_d;
   logic [1:0][15:0]      s3_mask_q,  s3_mask_d;
+  logic [1:0][15:0]      s3_fm_q,    s3_fm_d;     // dwords taken from the fill data
+  logic [1:0][511:0]     s3_fd_q,    s3_fd_d;     // the fill data
+  logic [QW-1:0]         s3_qn_q,    s3_qn_d;
   logic [31:0]           s3_src_q,   s3_src_d;
   pineda_pkg::om_state_t s3_om_q,    s3_om_d;
   logic [1:0]            wf_valid_q, wf_valid_d;
   logic [1:0][EW-1:0]    wf_ent_q,   wf_ent_d;
-  logic [1:0][15:0]      wf_mask_q,  wf_mask_d;
-  logic [1:0][511:0]     wf_data_q,  wf_data_d;
-  // the blocking line fill
-  typedef enum logic [1:0] {FIdle, FDrain, FWait} fill_e;
-  fill_e                 fs_q, fs_d;
-  logic                  fb_q, fb_d;              // its bank
-  logic [EW-1:0]         fe_q, fe_d;              // its entry
-  logic                  s3_busy, full0, full1, fill_start, fill_req, fill_rsp;
-  logic [1:0][511:0]     s3_line, s3_pix;
+  logic [1:0][511:0]     wf_data_q,  wf_data_d;   // the whole line after last clock's stage 3
+  logic                  s3_busy;
+  logic [1:0][511:0]     s3_base, s3_line, s3_pix, s3_out;
 
-  // SRAM and write-back FIFO signals (per bank)
-  logic [1:0]            s_we, s_re;
+  // SRAM, FIFO and queue signals
+  logic [1:0]            s_we, s_re, a_re;
   logic [1:0][EW-1:0]    s_waddr, s_raddr;
   logic [1:0][15:0]      s_wmask;
   logic [1:0][511:0]     s_wdata;
@@ -165,23 +193,31 @@ module pixel_writer #(
   logic [1:0][WbW-1:0]   wb_in_data, wb_out_data;
   logic [1:0][CountW-1:0] wb_count;
   logic [1:0]            wb_empty, wb_full;
+  logic [1:0]            fq_in_valid, fq_in_ready, fq_out_valid, fq_out_ready, fq_empty, fq_full;
+  logic [1:0][FqW-1:0]   fq_in_data, fq_out_data;
+  logic [1:0]            rf_in_valid, rf_in_ready, rf_out_valid, rf_out_ready, rf_empty, rf_full;
+  logic [1:0][511:0]     rf_out_data;
+  logic                  q_in_valid, q_in_ready, q_out_valid, q_out_ready, q_empty, q_full;
+  logic [RecW-1:0]       q_in_data, q_out_data;
+  logic [$clog2(QDepth+2):0]      q_count;
+  logic [1:0][$clog2(RfDepth+2):0] fq_count, rf_count;
 
   // ---------------------------------------------------------------------------------------------
-  // Stage 2: lookup and update
+  // Stage A: lookup, allocation, eviction, fill issue
   // ---------------------------------------------------------------------------------------------
   logic [3:0]       rem, rem_after;
   logic [1:0]       sel_ok;        // piece slot 0 (i) / 1 (j) present
   logic [1:0][1:0]  sel_idx;       // which of the four pieces
   logic [1:0][LineW-1:0] sl;
-  logic [1:0][15:0] sm;
+  logic [1:0][15:0] sm, sfm;
   logic [1:0]       sb;            // preferred bank (the piece's pixel row: its index bit 1)
-  logic [1:0]       hit, hbank, bank, evict, go;
+  logic [1:0]       hit, hbank, bank, evict, go, abusy, nf, cr_ok;
   logic [1:0][EW-1:0] hidx, ent;
   logic [1:0]       room;
   logic [1:0]       fd;            // flush: bank has a dirty entry
   logic [1:0][EW-1:0] fidx;
-  logic             flushing, fgo, pc_done, tok_done, all_clean, any_dirty;
-  logic [SeqW-1:0]  seq_j;
+  logic             flushing, fgo, pc_done, tok_done, all_clean, any_dirty, b_idle;
+  logic [SeqW-1:0]  seq_f0, seq_e1, seq_f1;
 
   always_comb begin
     // The first two remaining pieces.
@@ -216,26 +252,22 @@ module pixel_writer #(
       bank[s]  = hit[s] ? hbank[s] : sb[s];
       ent[s]   = hit[s] ? hidx[s] : ptr_q[bank[s]];
       evict[s] = !hit[s] && (dm_q[bank[s]][ptr_q[bank[s]]] != '0);
+      // a miss may not take an entry that queued pieces still use
+      abusy[s] = !hit[s] && busy_q[bank[s]][ptr_q[bank[s]]];
+      // an rmw piece whose dwords are not all valid fills its line
+      nf[s]    = pc_rmw_q && !(hit[s] && ((vm_q[bank[s]][ent[s]] & sm[s]) == sm[s]));
+      sfm[s]   = nf[s] ? (hit[s] ? ~vm_q[bank[s]][ent[s]] : 16'hFFFF) : 16'd0;
+      cr_ok[s] = (cr_q[bank[s]] < CrW'(RfDepth));
     end
 
     for (int b = 0; b < 2; b++) begin
       room[b] = ({1'b0, wb_count[b]} + (CountW + 1)'(ev_valid_q[b])) < (CountW + 1)'(WbDepth);
     end
 
-    s3_busy = (s3_valid_q != '0);
-    full0   = hit[0] && ((vm_q[hbank[0]][hidx[0]] & sm[0]) == sm[0]);
-    full1   = hit[1] && ((vm_q[hbank[1]][hidx[1]] & sm[1]) == sm[1]);
-    if (pc_rmw_q) begin
-      // rmw: all-valid pieces are read for stage 3; any other piece 0 starts a fill
-      go[0] = pc_valid_q && !pc_eop_q && sel_ok[0] && full0 && (fs_q == FIdle);
-      go[1] = go[0] && sel_ok[1] && full1 && (bank[1] != bank[0]);
-    end else begin
-      go[0] = pc_valid_q && !pc_eop_q && sel_ok[0] && !s3_busy && (!evict[0] || room[bank[0]]);
-      go[1] = go[0] && sel_ok[1] && (bank[1] != bank[0]) && (!evict[1] || room[bank[1]]);
-    end
-    fill_start = pc_valid_q && !pc_eop_q && pc_rmw_q && sel_ok[0] && !full0 && (fs_q == FIdle) &&
-                 !s3_busy && (hit[0] || !evict[0] || room[bank[0]]);
-    fill_req   = (fs_q == FDrain) && (ev_valid_q == '0) && (wb_empty == 2'b11);
+    go[0] = pc_valid_q && !pc_eop_q && q_in_ready && sel_ok[0] && !abusy[0] &&
+            (!evict[0] || room[bank[0]]) && (!nf[0] || cr_ok[0]);
+    go[1] = go[0] && sel_ok[1] && (bank[1] != bank[0]) && !abusy[1] &&
+            (!evict[1] || room[bank[1]]) && (!nf[1] || cr_ok[1]);
     rem_after = rem;
     for (int s = 0; s < 2; s++) begin
       if (go[s]) rem_after[sel_idx[s]] = 1'b0;
@@ -254,9 +286,11 @@ module pixel_writer #(
       end
     end
     any_dirty = |fd;
+    s3_busy   = (s3_valid_q != '0);
+    b_idle    = q_empty && !b_valid_q && !s3_busy;
     flushing  = pc_valid_q ? pc_eop_q : flush_i;
-    fgo       = flushing && any_dirty && !s3_busy && (!fd[0] || room[0]) && (!fd[1] || room[1]);
-    all_clean = !any_dirty && !s3_busy && (fs_q == FIdle) && (ev_valid_q == '0) && (wb_empty == 2'b11) &&
+    fgo       = flushing && b_idle && any_dirty && (!fd[0] || room[0]) && (!fd[1] || room[1]);
+    all_clean = !any_dirty && b_idle && (ev_valid_q == '0) && (wb_empty == 2'b11) && (fq_empty == 2'b11) &&
                 (outst_q == '0);
     tok_done  = pc_valid_q && pc_eop_q && all_clean && eop_done_ready_i;
 
@@ -264,13 +298,71 @@ module pixel_writer #(
     in_ready_o       = !pc_valid_q || pc_done;
     clean_o          = all_clean;
     idle_o           = !pc_valid_q && all_clean;
-    seq_j            = seq_q + SeqW'(evict[0] && go[0]);
+
+    // request order: piece 0's write-back, its fill, piece 1's write-back, its fill (the model's)
+    seq_f0 = seq_q  + SeqW'(go[0] && evict[0]);
+    seq_e1 = seq_f0 + SeqW'(go[0] && nf[0]);
+    seq_f1 = seq_e1 + SeqW'(go[1] && evict[1]);
   end
 
   // from flip-flops only (pineda_top's flush request depends on it)
-  assign quiet_o = !pc_valid_q && (s3_valid_q == '0);
+  assign quiet_o = !pc_valid_q && q_empty && !b_valid_q && (s3_valid_q == '0);
 
+  // ---------------------------------------------------------------------------------------------
+  // Stage B: the pieces applied in stream order
+  // ---------------------------------------------------------------------------------------------
+  logic [3:0]            brem, brem_after;
+  logic [1:0]            bsel_ok, bbank, bfill, chain, bok, bgo;
+  logic [1:0][1:0]       bsel_idx;
+  logic [1:0][EW-1:0]    bent;
+  logic [1:0][15:0]      bm, bfm;
+  logic                  b_done;
+
+  always_comb begin
+    brem = '0;
+    for (int k = 0; k < 4; k++) brem[k] = (b_mask_q[k] != '0);
+    bsel_ok  = '0;
+    bsel_idx = '0;
+    for (int k = 3; k >= 0; k--) begin
+      if (brem[k]) begin
+        bsel_idx[1] = bsel_idx[0];
+        bsel_ok[1]  = bsel_ok[0];
+        bsel_idx[0] = 2'(k);
+        bsel_ok[0]  = 1'b1;
+      end
+    end
+    // stage A's reads (write-backs, flush steps) take the read port first
+    a_re = '0;
+    for (int s = 0; s < 2; s++) if (go[s] && evict[s]) a_re[bank[s]] = 1'b1;
+    if (fgo) a_re = fd;
+    for (int s = 0; s < 2; s++) begin
+      bbank[s] = b_bank_q[bsel_idx[s]];
+      bent[s]  = b_ent_q[bsel_idx[s]];
+      bm[s]    = b_mask_q[bsel_idx[s]];
+      bfill[s] = b_fill_q[bsel_idx[s]];
+      bfm[s]   = b_fm_q[bsel_idx[s]];
+      // the line is in stage 3 now: it comes from there next clock, no SRAM read
+      chain[s] = s3_valid_q[bbank[s]] && (s3_ent_q[bbank[s]] == bent[s]);
+      if (b_rmw_q) begin
+        // an rmw piece waits for its line's fill data (the interlock) and for the read port
+        bok[s] = (!bfill[s] || rf_out_valid[bbank[s]]) && (chain[s] || !a_re[bbank[s]]);
+      end else begin
+        bok[s] = !s3_busy;  // a plain write waits while stage 3 writes
+      end
+    end
+    bgo[0] = b_valid_q && bsel_ok[0] && bok[0];
+    bgo[1] = bgo[0] && bsel_ok[1] && (bbank[1] != bbank[0]) && bok[1];
+    brem_after = brem;
+    for (int s = 0; s < 2; s++) begin
+      if (bgo[s]) brem_after[bsel_idx[s]] = 1'b0;
+    end
+    b_done      = bgo[0] && (brem_after == '0);
+    q_out_ready = !b_valid_q || b_done;
+  end
+
+  // ---------------------------------------------------------------------------------------------
   // State update
+  // ---------------------------------------------------------------------------------------------
   always_comb begin
     pc_valid_d = pc_valid_q;
     pc_eop_d   = pc_eop_q;
@@ -280,22 +372,41 @@ module pixel_writer #(
     pc_om_d    = pc_om_q;
     pc_line_d  = pc_line_q;
     pc_mask_d  = pc_mask_q;
+    pc_pm_d    = pc_pm_q;
+    pc_pb_d    = pc_pb_q;
+    pc_pe_d    = pc_pe_q;
+    pc_pf_d    = pc_pf_q;
+    pc_pfm_d   = pc_pfm_q;
     tag_d      = tag_q;
     dm_d       = dm_q;
     vm_d       = vm_q;
     ptr_d      = ptr_q;
+    busy_d     = busy_q;
+    lq_d       = lq_q;
+    aq_d       = aq_q;
+    cr_d       = cr_q;
+    b_valid_d  = b_valid_q;
+    b_color_d  = b_color_q;
+    b_src_d    = b_src_q;
+    b_rmw_d    = b_rmw_q;
+    b_om_d     = b_om_q;
+    b_mask_d   = b_mask_q;
+    b_bank_d   = b_bank_q;
+    b_ent_d    = b_ent_q;
+    b_fill_d   = b_fill_q;
+    b_fm_d     = b_fm_q;
+    b_qn_d     = b_qn_q;
     s3_valid_d = '0;
     s3_ent_d   = s3_ent_q;
     s3_mask_d  = s3_mask_q;
+    s3_fm_d    = s3_fm_q;
+    s3_fd_d    = s3_fd_q;
+    s3_qn_d    = s3_qn_q;
     s3_src_d   = s3_src_q;
     s3_om_d    = s3_om_q;
     wf_valid_d = s3_valid_q;
     wf_ent_d   = s3_ent_q;
-    wf_mask_d  = s3_mask_q;
-    wf_data_d  = s3_pix;
-    fs_d       = fs_q;
-    fb_d       = fb_q;
-    fe_d       = fe_q;
+    wf_data_d  = s3_out;
     ev_valid_d = '0;
     ev_line_d  = ev_line_q;
     ev_mask_d  = ev_mask_q;
@@ -306,37 +417,74 @@ module pixel_writer #(
     s_waddr    = '0;
     s_raddr    = '0;
     s_wmask    = '0;
-    s_wdata    = {2{{16{pc_color_q}}}};
+    s_wdata    = {2{{16{b_color_q}}}};
+    fq_in_valid = '0;
+    fq_in_data  = '0;
+    rf_out_ready = '0;
 
-    // stage 3: the blended rmw pieces go back into the SRAM
+    // ---- stage 3: the blended rmw pieces (and their fills) go back into the SRAM
     for (int b = 0; b < 2; b++) begin
       if (s3_valid_q[b]) begin
         s_we[b]    = 1'b1;
         s_waddr[b] = s3_ent_q[b];
-        s_wmask[b] = s3_mask_q[b];
-        s_wdata[b] = s3_pix[b];
+        s_wmask[b] = s3_mask_q[b] | s3_fm_q[b];
+        s_wdata[b] = s3_out[b];
+        if (lq_q[b][s3_ent_q[b]] == s3_qn_q) busy_d[b][s3_ent_q[b]] = 1'b0;
       end
     end
 
+    // ---- stage B
     for (int s = 0; s < 2; s++) begin
-      if (go[s] && pc_rmw_q) begin
-        s_re[bank[s]]      = 1'b1;
-        s_raddr[bank[s]]   = ent[s];
-        s3_valid_d[bank[s]] = 1'b1;
-        s3_ent_d[bank[s]]   = ent[s];
-        s3_mask_d[bank[s]]  = sm[s];
-        s3_src_d           = pc_src_q;
-        s3_om_d            = pc_om_q;
-        dm_d[bank[s]][ent[s]] = dm_q[bank[s]][ent[s]] | sm[s];
-        pc_mask_d[sel_idx[s]] = '0;
-      end else if (go[s]) begin
-        s_we[bank[s]]    = 1'b1;
-        s_waddr[bank[s]] = ent[s];
-        s_wmask[bank[s]] = sm[s];
+      if (bgo[s] && b_rmw_q) begin
+        if (!chain[s]) begin
+          s_re[bbank[s]]    = 1'b1;
+          s_raddr[bbank[s]] = bent[s];
+        end
+        s3_valid_d[bbank[s]] = 1'b1;
+        s3_ent_d[bbank[s]]   = bent[s];
+        s3_mask_d[bbank[s]]  = bm[s];
+        s3_fm_d[bbank[s]]    = bfill[s] ? bfm[s] : 16'd0;
+        s3_fd_d[bbank[s]]    = rf_out_data[bbank[s]];
+        rf_out_ready[bbank[s]] = bfill[s];
+        s3_qn_d  = b_qn_q;
+        s3_src_d = b_src_q;
+        s3_om_d  = b_om_q;
+      end else if (bgo[s]) begin
+        s_we[bbank[s]]    = 1'b1;
+        s_waddr[bbank[s]] = bent[s];
+        s_wmask[bbank[s]] = bm[s];
+        if (lq_q[bbank[s]][bent[s]] == b_qn_q) busy_d[bbank[s]][bent[s]] = 1'b0;
+      end
+      if (bgo[s]) b_mask_d[bsel_idx[s]] = '0;
+    end
+    for (int b = 0; b < 2; b++) begin
+      if (rf_out_ready[b]) cr_d[b] = cr_d[b] - CrW'(1);
+    end
+    if (b_done) begin
+      b_valid_d = 1'b0;
+      b_qn_d    = b_qn_q + QW'(1);
+    end
+    if (q_out_valid && q_out_ready) begin
+      b_valid_d = 1'b1;
+      {b_rmw_d, b_color_d, b_src_d, b_om_d} = q_out_data[RecW-1 -: 1 + 32 + 32 + OmW];
+      for (int k = 0; k < 4; k++) begin
+        {b_mask_d[k], b_fm_d[k], b_fill_d[k], b_bank_d[k], b_ent_d[k]} = q_out_data[k*PieceW +: PieceW];
+      end
+    end
+
+    // ---- stage A: pieces
+    for (int s = 0; s < 2; s++) begin
+      if (go[s]) begin
         tag_d[bank[s]][ent[s]] = sl[s];
-        dm_d[bank[s]][ent[s]]  = (hit[s] ? dm_q[bank[s]][ent[s]] : 16'd0) | sm[s];
-        vm_d[bank[s]][ent[s]]  = (hit[s] ? vm_q[bank[s]][ent[s]] : 16'd0) | sm[s];
-        pc_mask_d[sel_idx[s]]  = '0;
+        if (pc_rmw_q) begin
+          dm_d[bank[s]][ent[s]] = (hit[s] ? dm_q[bank[s]][ent[s]] : 16'd0) | sm[s];
+          vm_d[bank[s]][ent[s]] = nf[s] ? 16'hFFFF : (vm_q[bank[s]][ent[s]] | sm[s]);
+        end else begin
+          dm_d[bank[s]][ent[s]] = (hit[s] ? dm_q[bank[s]][ent[s]] : 16'd0) | sm[s];
+          vm_d[bank[s]][ent[s]] = (hit[s] ? vm_q[bank[s]][ent[s]] : 16'd0) | sm[s];
+        end
+        busy_d[bank[s]][ent[s]] = 1'b1;
+        lq_d[bank[s]][ent[s]]   = aq_q;
         if (!hit[s]) ptr_d[bank[s]] = ptr_q[bank[s]] + EW'(1);
         if (evict[s]) begin
           s_re[bank[s]]       = 1'b1;
@@ -344,43 +492,32 @@ module pixel_writer #(
           ev_valid_d[bank[s]] = 1'b1;
           ev_line_d[bank[s]]  = tag_q[bank[s]][ent[s]];
           ev_mask_d[bank[s]]  = dm_q[bank[s]][ent[s]];
-          ev_seq_d[bank[s]]   = (s == 0) ? seq_q : seq_j;
+          ev_seq_d[bank[s]]   = (s == 0) ? seq_q : seq_e1;
         end
+        if (nf[s]) begin
+          fq_in_valid[bank[s]] = 1'b1;
+          fq_in_data[bank[s]]  = {(s == 0) ? seq_f0 : seq_f1, sl[s]};
+          cr_d[bank[s]]        = cr_d[bank[s]] + CrW'(1);
+        end
+        pc_pb_d[sel_idx[s]]   = bank[s];
+        pc_pe_d[sel_idx[s]]   = ent[s];
+        pc_pf_d[sel_idx[s]]   = nf[s];
+        pc_pfm_d[sel_idx[s]]  = sfm[s];
+        pc_mask_d[sel_idx[s]] = '0;
       end
     end
-    seq_d = seq_q + SeqW'(go[0] && !pc_rmw_q && evict[0]) + SeqW'(go[1] && !pc_rmw_q && evict[1]);
+    seq_d = seq_f1 + SeqW'(go[1] && nf[1]);
 
-    // the blocking fill of piece 0's line
-    if (fill_start) begin
-      fs_d = FDrain;
-      fb_d = bank[0];
-      fe_d = ent[0];
-      if (!hit[0]) begin
-        tag_d[bank[0]][ent[0]] = sl[0];
-        dm_d[bank[0]][ent[0]]  = '0;
-        vm_d[bank[0]][ent[0]]  = '0;
-        ptr_d[bank[0]] = ptr_q[bank[0]] + EW'(1);
-        if (evict[0]) begin
-          s_re[bank[0]]       = 1'b1;
-          s_raddr[bank[0]]    = ent[0];
-          ev_valid_d[bank[0]] = 1'b1;
-          ev_line_d[bank[0]]  = tag_q[bank[0]][ent[0]];
-          ev_mask_d[bank[0]]  = dm_q[bank[0]][ent[0]];
-          ev_seq_d[bank[0]]   = seq_q;
-          seq_d               = seq_q + SeqW'(1);
-        end
-      end
+    // the quad's record goes to stage B once every piece is issued
+    q_in_valid = pc_done;
+    q_in_data  = '0;
+    q_in_data[RecW-1 -: 1 + 32 + 32 + OmW] = {pc_rmw_q, pc_color_q, pc_src_q, pc_om_q};
+    for (int k = 0; k < 4; k++) begin
+      q_in_data[k*PieceW +: PieceW] = {pc_pm_q[k], pc_pfm_d[k], pc_pf_d[k], pc_pb_d[k], pc_pe_d[k]};
     end
-    if (fill_req && mem_req_ready_i) fs_d = FWait;
-    if (fill_rsp) begin
-      s_we[fb_q]    = 1'b1;
-      s_waddr[fb_q] = fe_q;
-      s_wmask[fb_q] = ~vm_q[fb_q][fe_q];
-      s_wdata[fb_q] = mem_rsp_i.rdata;
-      vm_d[fb_q][fe_q] = 16'hFFFF;
-      fs_d = FIdle;
-    end
+    if (pc_done) aq_d = aq_q + QW'(1);
 
+    // ---- flush (stage B idle): every dirty line is written back
     if (fgo) begin
       for (int b = 0; b < 2; b++) begin
         if (fd[b]) begin
@@ -396,7 +533,7 @@ module pixel_writer #(
       seq_d = seq_q + SeqW'(fd[0]) + SeqW'(fd[1]);
     end
     // a flush with nothing dirty left drops the clean lines too
-    if (flushing && !any_dirty && !s3_busy) vm_d = '0;
+    if (flushing && !any_dirty && b_idle) vm_d = '0;
 
     if (pc_done || tok_done) pc_valid_d = 1'b0;
     if (in_valid_i && in_ready_o) begin
@@ -408,19 +545,36 @@ module pixel_writer #(
       pc_om_d    = in_i.om;
       pc_line_d  = nl;
       pc_mask_d  = in_i.eop ? '0 : nm;
+      pc_pm_d    = in_i.eop ? '0 : nm;
     end
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Data SRAMs, write-back FIFOs, line port
+  // Data SRAMs, stage 3, queues, line port
   // ---------------------------------------------------------------------------------------------
-  logic [1:0] hv;
-  logic       osel, req_fire, rsp_fire;
-  logic [1:0][SeqW-1:0]  h_seq;
-  logic [1:0][LineW-1:0] h_line;
+  logic [1:0] hv, fv;
+  logic       req_fire, rsp_fire, fill_sel;
+  logic       fsel, osel;
+  logic [1:0][SeqW-1:0]  h_seq, f_seq;
+  logic [1:0][LineW-1:0] h_line, f_line;
   logic [1:0][15:0]      h_mask;
   logic [1:0][511:0]     h_data;
   logic [1:0][511:0]     ev_data;
+
+  sram_fifo #(.Depth(QDepth), .Width(RecW)) u_queue (
+    .clk_i,
+    .rst_ni,
+    .clear_i     (1'b0),
+    .in_valid_i  (q_in_valid),
+    .in_ready_o  (q_in_ready),
+    .in_data_i   (q_in_data),
+    .out_valid_o (q_out_valid),
+    .out_ready_i (q_out_ready),
+    .out_data_o  (q_out_data),
+    .count_o     (q_count),
+    .empty_o     (q_empty),
+    .full_o      (q_full)
+  );
 
   for (genvar b = 0; b < 2; b++) begin : g_bank
     sram_1r1w #(.Width(512), .Depth(EntriesPerBank), .MaskW(16)) u_data (
@@ -441,13 +595,21 @@ module pixel_writer #(
       wb_in_data[b]  = {ev_seq_q[b], ev_line_q[b], ev_mask_q[b], ev_data[b]};
       {h_seq[b], h_line[b], h_mask[b], h_data[b]} = wb_out_data[b];
       hv[b] = wb_out_valid[b] && (h_seq[b] == nseq_q);
+      {f_seq[b], f_line[b]} = fq_out_data[b];
+      fv[b] = fq_out_valid[b] && (f_seq[b] == nseq_q);
     end
 
-    // stage 3: the line as read, with last clock's stage-3 write forwarded, blended
+    // stage 3: the line as it is now (last clock's stage-3 line when it wrote this entry, else the
+    // SRAM read), the fill data in the dwords that were not valid, blended in the piece's dwords
+    always_comb begin
+      s3_base[b] = (wf_valid_q[b] && wf_ent_q[b] == s3_ent_q[b]) ? wf_data_q[b] : s_rdata[b];
+      for (int k = 0; k < 16; k++) begin
+        s3_line[b][32*k +: 32] = s3_fm_q[b][k] ? s3_fd_q[b][32*k +: 32] : s3_base[b][32*k +: 32];
+      end
+    end
     always_comb begin
       for (int k = 0; k < 16; k++) begin
-        s3_line[b][32*k +: 32] = (wf_valid_q[b] && wf_ent_q[b] == s3_ent_q[b] && wf_mask_q[b][k])
-                                 ? wf_data_q[b][32*k +: 32] : s_rdata[b][32*k +: 32];
+        s3_out[b][32*k +: 32] = s3_mask_q[b][k] ? s3_pix[b][32*k +: 32] : s3_line[b][32*k +: 32];
       end
     end
     om_blend #(.Lanes(16)) u_blend (
@@ -471,14 +633,48 @@ module pixel_writer #(
       .empty_o     (wb_empty[b]),
       .full_o      (wb_full[b])
     );
+
+    // the fill requests of this bank's lines, and their data as it returns
+    sram_fifo #(.Depth(RfDepth), .Width(FqW)) u_fq (
+      .clk_i,
+      .rst_ni,
+      .clear_i     (1'b0),
+      .in_valid_i  (fq_in_valid[b]),
+      .in_ready_o  (fq_in_ready[b]),
+      .in_data_i   (fq_in_data[b]),
+      .out_valid_o (fq_out_valid[b]),
+      .out_ready_i (fq_out_ready[b]),
+      .out_data_o  (fq_out_data[b]),
+      .count_o     (fq_count[b]),
+      .empty_o     (fq_empty[b]),
+      .full_o      (fq_full[b])
+    );
+    sram_fifo #(.Depth(RfDepth), .Width(512)) u_rf (
+      .clk_i,
+      .rst_ni,
+      .clear_i     (1'b0),
+      .in_valid_i  (rf_in_valid[b]),
+      .in_ready_o  (rf_in_ready[b]),
+      .in_data_i   (mem_rsp_i.rdata),
+      .out_valid_o (rf_out_valid[b]),
+      .out_ready_i (rf_out_ready[b]),
+      .out_data_o  (rf_out_data[b]),
+      .count_o     (rf_count[b]),
+      .empty_o     (rf_empty[b]),
+      .full_o      (rf_full[b])
+    );
   end
 
+  // The line port: the write-backs and fills of both banks leave in sequence order.
   always_comb begin
-    osel = hv[1];
-    mem_req_valid_o = (|hv) || fill_req;
+    fill_sel = |fv;
+    fsel     = fv[1];
+    osel     = hv[1];
+    mem_req_valid_o = (|hv) || fill_sel;
     mem_req_o       = '0;
-    if (fill_req) begin  // nothing queued: the line read of a fill
-      mem_req_o.addr = {tag_q[fb_q][fe_q], 6'd0};
+    if (fill_sel) begin
+      mem_req_o.addr = {f_line[fsel], 6'd0};
+      mem_req_o.tag  = 8'(fsel);
     end else begin
       mem_req_o.we    = 1'b1;
       mem_req_o.addr  = {h_line[osel], 6'd0};
@@ -490,11 +686,14 @@ module pixel_writer #(
   always_comb begin
     req_fire        = mem_req_valid_o && mem_req_ready_i;
     wb_out_ready    = '0;
-    wb_out_ready[osel] = req_fire && !fill_req;
-    nseq_d          = nseq_q + SeqW'(req_fire && !fill_req);  // write-backs only
+    fq_out_ready    = '0;
+    if (fill_sel) fq_out_ready[fsel] = req_fire;
+    else          wb_out_ready[osel] = req_fire;
+    nseq_d          = nseq_q + SeqW'(req_fire);
     mem_rsp_ready_o = 1'b1;
     rsp_fire        = mem_rsp_valid_i;
-    fill_rsp        = mem_rsp_valid_i && !mem_rsp_i.we && (fs_q == FWait);
+    rf_in_valid     = '0;
+    if (mem_rsp_valid_i && !mem_rsp_i.we) rf_in_valid[mem_rsp_i.tag[0]] = 1'b1;
     unique case ({req_fire, rsp_fire})
       2'b10:   outst_d = outst_q + OutstandingW'(1);
       2'b01:   outst_d = outst_q - OutstandingW'(1);
@@ -512,22 +711,41 @@ module pixel_writer #(
       pc_om_q    <= '0;
       pc_line_q  <= '0;
       pc_mask_q  <= '0;
+      pc_pm_q    <= '0;
+      pc_pb_q    <= '0;
+      pc_pe_q    <= '0;
+      pc_pf_q    <= '0;
+      pc_pfm_q   <= '0;
       tag_q      <= '0;
       dm_q       <= '0;
       vm_q       <= '0;
       ptr_q      <= '0;
+      busy_q     <= '0;
+      lq_q       <= '0;
+      aq_q       <= '0;
+      cr_q       <= '0;
+      b_valid_q  <= 1'b0;
+      b_color_q  <= '0;
+      b_src_q    <= '0;
+      b_rmw_q    <= 1'b0;
+      b_om_q     <= '0;
+      b_mask_q   <= '0;
+      b_bank_q   <= '0;
+      b_ent_q    <= '0;
+      b_fill_q   <= '0;
+      b_fm_q     <= '0;
+      b_qn_q     <= '0;
       s3_valid_q <= '0;
       s3_ent_q   <= '0;
       s3_mask_q  <= '0;
+      s3_fm_q    <= '0;
+      s3_fd_q    <= '0;
+      s3_qn_q    <= '0;
       s3_src_q   <= '0;
       s3_om_q    <= '0;
       wf_valid_q <= '0;
       wf_ent_q   <= '0;
-      wf_mask_q  <= '0;
       wf_data_q  <= '0;
-      fs_q       <= FIdle;
-      fb_q       <= 1'b0;
-      fe_q       <= '0;
       ev_valid_q <= '0;
       ev_line_q  <= '0;
       ev_mask_q  <= '0;
@@ -544,22 +762,41 @@ module pixel_writer #(
       pc_om_q    <= pc_om_d;
       pc_line_q  <= pc_line_d;
       pc_mask_q  <= pc_mask_d;
+      pc_pm_q    <= pc_pm_d;
+      pc_pb_q    <= pc_pb_d;
+      pc_pe_q    <= pc_pe_d;
+      pc_pf_q    <= pc_pf_d;
+      pc_pfm_q   <= pc_pfm_d;
       tag_q      <= tag_d;
       dm_q       <= dm_d;
       vm_q       <= vm_d;
       ptr_q      <= ptr_d;
+      busy_q     <= busy_d;
+      lq_q       <= lq_d;
+      aq_q       <= aq_d;
+      cr_q       <= cr_d;
+      b_valid_q  <= b_valid_d;
+      b_color_q  <= b_color_d;
+      b_src_q    <= b_src_d;
+      b_rmw_q    <= b_rmw_d;
+      b_om_q     <= b_om_d;
+      b_mask_q   <= b_mask_d;
+      b_bank_q   <= b_bank_d;
+      b_ent_q    <= b_ent_d;
+      b_fill_q   <= b_fill_d;
+      b_fm_q     <= b_fm_d;
+      b_qn_q     <= b_qn_d;
       s3_valid_q <= s3_valid_d;
       s3_ent_q   <= s3_ent_d;
       s3_mask_q  <= s3_mask_d;
+      s3_fm_q    <= s3_fm_d;
+      s3_fd_q    <= s3_fd_d;
+      s3_qn_q    <= s3_qn_d;
       s3_src_q   <= s3_src_d;
       s3_om_q    <= s3_om_d;
       wf_valid_q <= wf_valid_d;
       wf_ent_q   <= wf_ent_d;
-      wf_mask_q  <= wf_mask_d;
       wf_data_q  <= wf_data_d;
-      fs_q       <= fs_d;
-      fb_q       <= fb_d;
-      fe_q       <= fe_d;
       ev_valid_q <= ev_valid_d;
       ev_line_q  <= ev_line_d;
       ev_mask_q  <= ev_mask_d;
@@ -571,23 +808,33 @@ module pixel_writer #(
   end
 
   logic unused_sig;
-  assign unused_sig = ^{mem_rsp_i.src, mem_rsp_i.tag, in_i.tri_id, wb_full, wb_in_ready, in_i.mask[15:8], in_i.z, in_i.front, in_i.ds};
+  assign unused_sig = ^{mem_rsp_i.src, mem_rsp_i.tag[7:1], in_i.tri_id, wb_full, wb_in_ready, in_i.mask[15:8], in_i.z,
+                        in_i.front, in_i.ds, q_full, fq_full, fq_in_ready, rf_full, rf_in_ready, rf_empty,
+                        q_count, fq_count, rf_count};
 
 `ifndef SYNTHESIS
   initial begin
     assert (EntriesPerBank >= 2 && (EntriesPerBank & (EntriesPerBank - 1)) == 0)
       else $fatal(1, "pixel_writer: EntriesPerBank must be a power of two >= 2");
-    assert (2 * (WbDepth + 3) < (1 << SeqW))
-      else $fatal(1, "pixel_writer: WbDepth too large for the sequence numbers");
+    assert (2 * (WbDepth + 3) + 2 * (RfDepth + 3) < (1 << SeqW))
+      else $fatal(1, "pixel_writer: WbDepth / RfDepth too large for the sequence numbers");
+    assert (QDepth + 8 < (1 << QW)) else $fatal(1, "pixel_writer: QW too small");
   end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (!(rsp_fire && !req_fire && outst_q == '0))
-        else $error("%m: write acknowledgement with no write outstanding");
+        else $error("%m: line response with no request outstanding");
       assert ((wb_in_valid & ~wb_in_ready) == '0) else $error("%m: write-back FIFO overflow");
-      assert (!(go[0] && fgo)) else $error("%m: flush step while pieces are applied");
-      assert (!(mem_rsp_valid_i && !mem_rsp_i.we && fs_q != FWait)) else $error("%m: read response with no fill waiting");
-      assert (!(go[0] && fill_start)) else $error("%m: fill started while pieces are applied");
+      assert ((fq_in_valid & ~fq_in_ready) == '0) else $error("%m: fill request FIFO overflow");
+      assert ((rf_in_valid & ~rf_in_ready) == '0) else $error("%m: fill data FIFO overflow");
+      assert (!(q_in_valid && !q_in_ready)) else $error("%m: stage B queue overflow");
+      assert (!(go[0] && fgo)) else $error("%m: flush step while pieces are issued");
+      assert (!(|hv && fill_sel)) else $error("%m: two line requests with one sequence number");
+      assert (!(mem_rsp_valid_i && !mem_rsp_i.we && mem_rsp_i.tag[7:1] != '0)) else $error("%m: fill data with a foreign tag");
+      for (int b = 0; b < 2; b++) begin
+        assert (!(s_we[b] && s3_valid_q[b] && !(s_waddr[b] == s3_ent_q[b])))
+          else $error("%m: two SRAM writes in one bank");
+      end
     end
   end
 `endif
