@@ -29,15 +29,18 @@
 // Output merger (docs/om.md section 5): the quad's om state is applied here. A plain quad (no
 // blending, no write mask) writes its encoded colour (u_enc) as above. An rmw quad (blending or
 // a write mask) needs the destination: each entry also has a dword valid mask (lines are found
-// by it; dirty is a subset). Its pieces whose dwords are all valid are read from the SRAM (up to
-// two per clock, one per bank) and blended in stage 3 the next clock (u_blend, 16 dwords per
-// bank), which writes them back; the previous clock's stage-3 write is forwarded into the read
-// data (the SRAM reads first), so back-to-back quads on one line see each other in order. A piece
-// that is not all valid first fills its line (blocking): on a miss the bank's pointer entry is
-// taken (written back if dirty), every queued write-back is handed to the port, one line read is
-// issued (the port keeps order, so it sees those writes) and its data fills the invalid dwords.
-// While stage 3 writes, stage 2 neither writes, evicts nor fills. A flush also drops every clean
-// line (memory may change behind the cache: DMA fills, COPY, the host).
+// by it; dirty is a subset), and the cache is split in two stages with an in-order queue between:
+// stage A (the pc_* register: tags, valid/dirty masks, pointers) looks the pieces up, allocates,
+// evicts (SRAM read into the write-back FIFO) and issues the fill of every rmw piece whose
+// dwords are not all valid at once (non-blocking: up to RfDepth per bank in flight, data routed
+// back by tag = bank); stage B (b_*) applies the pieces strictly in stream order: a plain piece
+// writes the SRAM, an rmw piece is read (or taken from stage 3's last line when stage 3 writes
+// the same entry), and stage 3 merges the fill data, blends (u_blend, 16 dwords per bank) and
+// writes the line back. Interlocks: an rmw piece waits for its fill's data; a miss never takes
+// an entry a queued piece still uses (busy bit, cleared by the last quad that used it); stage
+// A's SRAM reads take the read port first. Write-backs and fills leave in one sequence (the
+// model's order). A flush waits for stage B to empty and also drops every clean line (memory
+// may change behind the cache: DMA fills, COPY, the host).
 module pixel_writer #(
   parameter int unsigned EntriesPerBank = 32,  // power of two
   parameter int unsigned WbDepth        = 8,   // write-back FIFO lines per bank (power of two)
