@@ -4,21 +4,22 @@
 // (docs/contract.md §5, docs/architecture.md "Colour cache"; the model is
 // cpp_model/om/pixel_writer, which predicts the line-write stream exactly).
 //
-// Memory effect: every covered pixel (1x) or sample (4x MSAA) writes the quad's colour to the
-// dword at (target.base + y*pitch + x*4 [4x: x*16 + s*4]) mod 2^32 (addr[1:0] ignored). As the
-// whole quad has one colour, a line's data is the colour in its written dwords and the cache
-// keeps a dword dirty mask per line. No fill read: the byte enables carry partial lines.
+// Memory effect: every covered pixel (1x) or sample (4x MSAA) writes the quad's colour, encoded
+// for the target format (b = 4 bytes, or 2 for B5G6R5), at (target.base + y*pitch + x*b
+// [4x: x*4b + s*b]) mod 2^32, the address aligned down to b. The cache works in halfwords: a
+// line's masks (valid, dirty, a piece's) have 32 bits, a 4-byte pixel is an aligned pair, and a
+// line write's byte enables come in pairs. Plain quads need no fill read: the byte enables carry
+// partial lines.
 //
 // Organisation: 2 banks x EntriesPerBank lines, fully associative (a line lives in one entry of
-// either bank); tags and dirty masks in flip-flops, data in one sram_1r1w per bank (16 dword
+// either bank); tags and masks in flip-flops, data in one sram_1r1w per bank (32 halfword
 // lanes). Stage 1 (in_i -> pc_q): the quad's two pixel rows become up to four pieces (row r's
-// line and the next line when the row's 2 or 8 dwords straddle it), empty ones dropped, a row-1
-// piece on a row-0 piece's line merged into it. Stage 2: the pieces in order, up to two per
-// clock when they use different banks: a hit writes its dwords; a miss takes the entry at the
-// round-robin pointer of bank r (its pixel row), evicting it when dirty (the SRAM reads the old
-// line in the cycle the new piece overwrites it; the next cycle it goes into the bank's
-// write-back FIFO with a sequence number). The two FIFOs drain to the line port in sequence
-// order, so the line writes leave in exactly the model's order.
+// line and the next line when the row straddles it), empty ones dropped, a row-1 piece on a
+// row-0 piece's line merged into it. Stage A (below): the pieces in order, up to two per clock
+// when they use different banks: a hit or a miss (the entry at the round-robin pointer of bank
+// r, its pixel row, evicted when dirty: the SRAM reads the old line, the next cycle it goes into
+// the bank's write-back FIFO with a sequence number). The write-back and fill FIFOs drain to the
+// line port in sequence order, so the line requests leave in exactly the model's order.
 // Flushes: an end-of-pipe token, or flush_i with no quad held, writes back every dirty line
 // (per step: bank 0's lowest dirty entry, then bank 1's); a token is then offered on
 // eop_done_valid_o once every line write is acknowledged (no dirty line, nothing queued or
@@ -70,25 +71,28 @@ module pixel_writer #(
   localparam int unsigned EW     = $clog2(EntriesPerBank);
   localparam int unsigned SeqW   = 8;
   localparam int unsigned LineW  = 26;
-  localparam int unsigned WbW    = SeqW + LineW + 16 + 512;
+  localparam int unsigned WbW    = SeqW + LineW + 32 + 512;
   localparam int unsigned CountW = $clog2(WbDepth + 2) + 1;
   localparam int unsigned QW     = $clog2(QDepth) + 2;          // quad numbers
   localparam int unsigned CrW    = $clog2(RfDepth) + 1;
   localparam int unsigned FqW    = SeqW + LineW;
   localparam int unsigned OmW    = pineda_pkg::OM_STATE_BITS;
-  localparam int unsigned PieceW = 16 + 16 + 1 + 1 + EW;        // mask, fill dwords, fill, bank, entry
+  localparam int unsigned PieceW = 32 + 32 + 1 + 1 + EW;        // mask, fill halfwords, fill, bank, entry
   localparam int unsigned RecW   = 1 + 32 + 32 + OmW + 4 * PieceW;
 
   // ---------------------------------------------------------------------------------------------
   // Stage 1: pieces of the incoming quad
   // ---------------------------------------------------------------------------------------------
   logic [3:0][LineW-1:0] nl;     // line addresses
-  logic [3:0][15:0]      nm;     // dword masks
+  logic [3:0][31:0]      nm;     // halfword masks
   logic [1:0][13:0]      ny;
   logic [1:0][31:0]      nrow;
   logic [1:0][7:0]       nrm;
-  logic [1:0][23:0]      nw;
+  logic [1:0][15:0]      nex;    // covered halfwords from the row's first
+  logic [1:0][4:0]       nst;    // the row's first halfword in its line
+  logic [1:0][47:0]      nw;
   logic [31:0]           xoff;
+  logic                  n2;     // 2-byte pixels (B5G6R5)
 
   // the colour a plain quad writes: its source encoded for the target format (om_blend with
   // blending off; rmw quads are blended in stage 3)
@@ -101,16 +105,25 @@ module pixel_writer #(
   );
 
   always_comb begin
-    xoff = in_i.target.msaa ? {14'd0, in_i.qx, 5'd0} : {16'd0, in_i.qx, 3'd0};
+    // a row's pixels: 2 (1x) or 8 samples (4x) of 4 bytes, or 2 bytes for B5G6R5
+    n2   = (in_i.om.fmt == pineda_pkg::RT_FMT_B5G6R5);
+    xoff = in_i.target.msaa ? (n2 ? {15'd0, in_i.qx, 4'd0} : {14'd0, in_i.qx, 5'd0})
+                            : (n2 ? {17'd0, in_i.qx, 2'd0} : {16'd0, in_i.qx, 3'd0});
     for (int r = 0; r < 2; r++) begin
       ny[r]   = {in_i.qy, r[0]};
       nrow[r] = in_i.target.base + 32'(ny[r]) * 32'(in_i.target.pitch) + xoff;
       nrm[r]  = in_i.target.msaa ? in_i.mask[8*r +: 8] : {6'd0, in_i.mask[2*r +: 2]};
-      nw[r]   = 24'(nrm[r]) << nrow[r][5:2];
+      nex[r]  = '0;
+      for (int k = 0; k < 8; k++) begin
+        if (n2) nex[r][k] = nrm[r][k];
+        else    nex[r][2*k +: 2] = {2{nrm[r][k]}};
+      end
+      nst[r]  = n2 ? nrow[r][5:1] : {nrow[r][5:2], 1'b0};  // addr[0] (or addr[1:0]) ignored
+      nw[r]   = 48'(nex[r]) << nst[r];
       nl[2*r]     = nrow[r][31:6];
-      nm[2*r]     = nw[r][15:0];
+      nm[2*r]     = nw[r][31:0];
       nl[2*r + 1] = nrow[r][31:6] + LineW'(1);
-      nm[2*r + 1] = {8'd0, nw[r][23:16]};
+      nm[2*r + 1] = {16'd0, nw[r][47:32]};
     end
     // A row-1 piece on the line of a row-0 piece joins it.
     for (int k = 2; k < 4; k++) begin
@@ -134,16 +147,16 @@ module pixel_writer #(
   logic                  pc_rmw_q,   pc_rmw_d;
   pineda_pkg::om_state_t pc_om_q,    pc_om_d;
   logic [3:0][LineW-1:0] pc_line_q,  pc_line_d;
-  logic [3:0][15:0]      pc_mask_q,  pc_mask_d;   // 0: piece done (or none)
-  logic [3:0][15:0]      pc_pm_q,    pc_pm_d;     // the piece's dwords (kept for the record)
+  logic [3:0][31:0]      pc_mask_q,  pc_mask_d;   // 0: piece done (or none)
+  logic [3:0][31:0]      pc_pm_q,    pc_pm_d;     // the piece's dwords (kept for the record)
   logic [3:0]            pc_pb_q,    pc_pb_d;     // decisions: bank, entry, fill, fill dwords
   logic [3:0][EW-1:0]    pc_pe_q,    pc_pe_d;
   logic [3:0]            pc_pf_q,    pc_pf_d;
-  logic [3:0][15:0]      pc_pfm_q,   pc_pfm_d;
+  logic [3:0][31:0]      pc_pfm_q,   pc_pfm_d;
 
   logic [1:0][EntriesPerBank-1:0][LineW-1:0] tag_q, tag_d;
-  logic [1:0][EntriesPerBank-1:0][15:0]      dm_q,  dm_d;    // dirty dwords (after every issued piece)
-  logic [1:0][EntriesPerBank-1:0][15:0]      vm_q,  vm_d;    // valid dwords (dm is a subset); 0 = empty
+  logic [1:0][EntriesPerBank-1:0][31:0]      dm_q,  dm_d;    // dirty halfwords (after every issued piece)
+  logic [1:0][EntriesPerBank-1:0][31:0]      vm_q,  vm_d;    // valid halfwords (dm is a subset); 0 = empty
   logic [1:0][EW-1:0]                        ptr_q, ptr_d;
   logic [1:0][EntriesPerBank-1:0]            busy_q, busy_d; // a queued or applying piece uses the entry
   logic [1:0][EntriesPerBank-1:0][QW-1:0]    lq_q,  lq_d;    // number of the last quad that uses it
@@ -152,7 +165,7 @@ module pixel_writer #(
 
   logic [1:0]            ev_valid_q, ev_valid_d;  // an evicted line is being read from the SRAM
   logic [1:0][LineW-1:0] ev_line_q,  ev_line_d;
-  logic [1:0][15:0]      ev_mask_q,  ev_mask_d;
+  logic [1:0][31:0]      ev_mask_q,  ev_mask_d;
   logic [1:0][SeqW-1:0]  ev_seq_q,   ev_seq_d;
   logic [SeqW-1:0]       seq_q, seq_d;            // next sequence number to hand out
   logic [SeqW-1:0]       nseq_q, nseq_d;          // next sequence number to send
@@ -164,18 +177,18 @@ module pixel_writer #(
   logic [31:0]           b_src_q,    b_src_d;
   logic                  b_rmw_q,    b_rmw_d;
   pineda_pkg::om_state_t b_om_q,     b_om_d;
-  logic [3:0][15:0]      b_mask_q,   b_mask_d;    // remaining pieces
+  logic [3:0][31:0]      b_mask_q,   b_mask_d;    // remaining pieces
   logic [3:0]            b_bank_q,   b_bank_d;
   logic [3:0][EW-1:0]    b_ent_q,    b_ent_d;
   logic [3:0]            b_fill_q,   b_fill_d;
-  logic [3:0][15:0]      b_fm_q,     b_fm_d;
+  logic [3:0][31:0]      b_fm_q,     b_fm_d;
   logic [QW-1:0]         b_qn_q,     b_qn_d;      // its number
 
   // stage 3 (rmw pieces: SRAM data arrives, fill merged, blend, write back) and the line it wrote
   logic [1:0]            s3_valid_q, s3_valid_d;
   logic [1:0][EW-1:0]    s3_ent_q,   s3_ent_d;
-  logic [1:0][15:0]      s3_mask_q,  s3_mask_d;
-  logic [1:0][15:0]      s3_fm_q,    s3_fm_d;     // dwords taken from the fill data
+  logic [1:0][31:0]      s3_mask_q,  s3_mask_d;
+  logic [1:0][31:0]      s3_fm_q,    s3_fm_d;     // halfwords taken from the fill data
   logic [1:0][511:0]     s3_fd_q,    s3_fd_d;     // the fill data
   logic [QW-1:0]         s3_qn_q,    s3_qn_d;
   logic [31:0]           s3_src_q,   s3_src_d;
@@ -184,12 +197,14 @@ module pixel_writer #(
   logic [1:0][EW-1:0]    wf_ent_q,   wf_ent_d;
   logic [1:0][511:0]     wf_data_q,  wf_data_d;   // the whole line after last clock's stage 3
   logic                  s3_busy;
-  logic [1:0][511:0]     s3_base, s3_line, s3_pix, s3_out;
+  logic [1:0][511:0]     s3_base, s3_line, s3_dst, s3_pix, s3_out;
+  logic                  s3_b565;
+  assign s3_b565 = (s3_om_q.fmt == pineda_pkg::RT_FMT_B5G6R5);
 
   // SRAM, FIFO and queue signals
   logic [1:0]            s_we, s_re, a_re;
   logic [1:0][EW-1:0]    s_waddr, s_raddr;
-  logic [1:0][15:0]      s_wmask;
+  logic [1:0][31:0]      s_wmask;
   logic [1:0][511:0]     s_wdata;
   logic [1:0][511:0]     s_rdata;
   logic [1:0]            wb_in_valid, wb_in_ready, wb_out_valid, wb_out_ready;
@@ -212,14 +227,14 @@ module pixel_writer #(
   logic [1:0]       sel_ok;        // piece slot 0 (i) / 1 (j) present
   logic [1:0][1:0]  sel_idx;       // which of the four pieces
   logic [1:0][LineW-1:0] sl;
-  logic [1:0][15:0] sm, sfm;
+  logic [1:0][31:0] sm, sfm;
   logic [1:0]       sb;            // preferred bank (the piece's pixel row: its index bit 1)
   logic [1:0]       hit, hbank, bank, evict, go, abusy, nf, cr_ok;
   logic [1:0][EW-1:0] hidx, ent;
   logic [1:0]       room;
   logic [1:0]       fd;            // flush: bank has a dirty entry
   logic [1:0][EW-1:0] fidx;
-  logic             flushing, fgo, pc_done, tok_done, all_clean, any_dirty, b_idle;
+  logic             flushing, fgo, pc_done, pc_split, tok_done, all_clean, any_dirty, b_idle;
   logic [SeqW-1:0]  seq_f0, seq_e1, seq_f1;
 
   always_comb begin
@@ -259,7 +274,7 @@ module pixel_writer #(
       abusy[s] = !hit[s] && busy_q[bank[s]][ptr_q[bank[s]]];
       // an rmw piece whose dwords are not all valid fills its line
       nf[s]    = pc_rmw_q && !(hit[s] && ((vm_q[bank[s]][ent[s]] & sm[s]) == sm[s]));
-      sfm[s]   = nf[s] ? (hit[s] ? ~vm_q[bank[s]][ent[s]] : 16'hFFFF) : 16'd0;
+      sfm[s]   = nf[s] ? (hit[s] ? ~vm_q[bank[s]][ent[s]] : 32'hFFFF_FFFF) : 32'd0;
       cr_ok[s] = (cr_q[bank[s]] < CrW'(RfDepth));
     end
 
@@ -276,6 +291,11 @@ module pixel_writer #(
       if (go[s]) rem_after[sel_idx[s]] = 1'b0;
     end
     pc_done = go[0] && (rem_after == '0);
+    // A miss whose victim is held busy by an earlier piece of this same quad (whose record is not
+    // in the queue yet) would wait forever: the pieces done so far go to stage B as a quad of
+    // their own (a new number), and the rest follow as the next one. Same order, no deadlock.
+    pc_split = pc_valid_q && !pc_eop_q && q_in_ready && sel_ok[0] && abusy[0] &&
+               (lq_q[bank[0]][ptr_q[bank[0]]] == aq_q);
 
     // Flush walk: lowest dirty entry of each bank.
     fd   = '0;
@@ -318,7 +338,7 @@ module pixel_writer #(
   logic [1:0]            bsel_ok, bbank, bfill, chain, bok, bgo;
   logic [1:0][1:0]       bsel_idx;
   logic [1:0][EW-1:0]    bent;
-  logic [1:0][15:0]      bm, bfm;
+  logic [1:0][31:0]      bm, bfm;
   logic                  b_done;
 
   always_comb begin
@@ -446,7 +466,7 @@ module pixel_writer #(
         s3_valid_d[bbank[s]] = 1'b1;
         s3_ent_d[bbank[s]]   = bent[s];
         s3_mask_d[bbank[s]]  = bm[s];
-        s3_fm_d[bbank[s]]    = bfill[s] ? bfm[s] : 16'd0;
+        s3_fm_d[bbank[s]]    = bfill[s] ? bfm[s] : 32'd0;
         s3_fd_d[bbank[s]]    = rf_out_data[bbank[s]];
         rf_out_ready[bbank[s]] = bfill[s];
         s3_qn_d  = b_qn_q;
@@ -480,11 +500,11 @@ module pixel_writer #(
       if (go[s]) begin
         tag_d[bank[s]][ent[s]] = sl[s];
         if (pc_rmw_q) begin
-          dm_d[bank[s]][ent[s]] = (hit[s] ? dm_q[bank[s]][ent[s]] : 16'd0) | sm[s];
-          vm_d[bank[s]][ent[s]] = nf[s] ? 16'hFFFF : (vm_q[bank[s]][ent[s]] | sm[s]);
+          dm_d[bank[s]][ent[s]] = (hit[s] ? dm_q[bank[s]][ent[s]] : 32'd0) | sm[s];
+          vm_d[bank[s]][ent[s]] = nf[s] ? 32'hFFFF_FFFF : (vm_q[bank[s]][ent[s]] | sm[s]);
         end else begin
-          dm_d[bank[s]][ent[s]] = (hit[s] ? dm_q[bank[s]][ent[s]] : 16'd0) | sm[s];
-          vm_d[bank[s]][ent[s]] = (hit[s] ? vm_q[bank[s]][ent[s]] : 16'd0) | sm[s];
+          dm_d[bank[s]][ent[s]] = (hit[s] ? dm_q[bank[s]][ent[s]] : 32'd0) | sm[s];
+          vm_d[bank[s]][ent[s]] = (hit[s] ? vm_q[bank[s]][ent[s]] : 32'd0) | sm[s];
         end
         busy_d[bank[s]][ent[s]] = 1'b1;
         lq_d[bank[s]][ent[s]]   = aq_q;
@@ -512,13 +532,16 @@ module pixel_writer #(
     seq_d = seq_f1 + SeqW'(go[1] && nf[1]);
 
     // the quad's record goes to stage B once every piece is issued
-    q_in_valid = pc_done;
+    q_in_valid = pc_done || pc_split;
     q_in_data  = '0;
     q_in_data[RecW-1 -: 1 + 32 + 32 + OmW] = {pc_rmw_q, pc_color_q, pc_src_q, pc_om_q};
     for (int k = 0; k < 4; k++) begin
-      q_in_data[k*PieceW +: PieceW] = {pc_pm_q[k], pc_pfm_d[k], pc_pf_d[k], pc_pb_d[k], pc_pe_d[k]};
+      // a split sends only the pieces already issued (and forgets them)
+      q_in_data[k*PieceW +: PieceW] = {(pc_split && pc_mask_q[k] != '0) ? 32'd0 : pc_pm_q[k], pc_pfm_d[k],
+                                       pc_pf_d[k], pc_pb_d[k], pc_pe_d[k]};
+      if (pc_split && pc_mask_q[k] == '0) pc_pm_d[k] = '0;
     end
-    if (pc_done) aq_d = aq_q + QW'(1);
+    if (pc_done || pc_split) aq_d = aq_q + QW'(1);
 
     // ---- flush (stage B idle): every dirty line is written back
     if (fgo) begin
@@ -542,7 +565,7 @@ module pixel_writer #(
     if (in_valid_i && in_ready_o) begin
       pc_valid_d = in_i.eop || (nm != '0);
       pc_eop_d   = in_i.eop;
-      pc_color_d = enc_color;
+      pc_color_d = n2 ? {2{enc_color[15:0]}} : enc_color;
       pc_src_d   = in_i.color;
       pc_rmw_d   = in_i.om.blend || (in_i.om.mask_off != '0);
       pc_om_d    = in_i.om;
@@ -560,7 +583,7 @@ module pixel_writer #(
   logic       fsel, osel;
   logic [1:0][SeqW-1:0]  h_seq, f_seq;
   logic [1:0][LineW-1:0] h_line, f_line;
-  logic [1:0][15:0]      h_mask;
+  logic [1:0][31:0]      h_mask;
   logic [1:0][511:0]     h_data;
   logic [1:0][511:0]     ev_data;
 
@@ -580,7 +603,7 @@ module pixel_writer #(
   );
 
   for (genvar b = 0; b < 2; b++) begin : g_bank
-    sram_1r1w #(.Width(512), .Depth(EntriesPerBank), .MaskW(16)) u_data (
+    sram_1r1w #(.Width(512), .Depth(EntriesPerBank), .MaskW(32)) u_data (
       .clk_i,
       .we_i    (s_we[b]),
       .waddr_i (s_waddr[b]),
@@ -593,7 +616,7 @@ module pixel_writer #(
 
     // The evicted line: its dirty dwords, zero elsewhere.
     always_comb begin
-      for (int k = 0; k < 16; k++) ev_data[b][32*k +: 32] = ev_mask_q[b][k] ? s_rdata[b][32*k +: 32] : 32'd0;
+      for (int k = 0; k < 32; k++) ev_data[b][16*k +: 16] = ev_mask_q[b][k] ? s_rdata[b][16*k +: 16] : 16'd0;
       wb_in_valid[b] = ev_valid_q[b];
       wb_in_data[b]  = {ev_seq_q[b], ev_line_q[b], ev_mask_q[b], ev_data[b]};
       {h_seq[b], h_line[b], h_mask[b], h_data[b]} = wb_out_data[b];
@@ -606,19 +629,32 @@ module pixel_writer #(
     // SRAM read), the fill data in the dwords that were not valid, blended in the piece's dwords
     always_comb begin
       s3_base[b] = (wf_valid_q[b] && wf_ent_q[b] == s3_ent_q[b]) ? wf_data_q[b] : s_rdata[b];
+      for (int k = 0; k < 32; k++) begin
+        s3_line[b][16*k +: 16] = s3_fm_q[b][k] ? s3_fd_q[b][16*k +: 16] : s3_base[b][16*k +: 16];
+      end
+    end
+    // Blend lanes: 4-byte formats, lane k = dword k; B5G6R5, lane k = halfword k or k + 16 (a
+    // piece covers at most 8 consecutive halfwords, so never both), in the lane's low 16 bits.
+    always_comb begin
       for (int k = 0; k < 16; k++) begin
-        s3_line[b][32*k +: 32] = s3_fm_q[b][k] ? s3_fd_q[b][32*k +: 32] : s3_base[b][32*k +: 32];
+        if (s3_b565) begin
+          s3_dst[b][32*k +: 32] = {16'd0, s3_mask_q[b][k + 16] ? s3_line[b][16*(k + 16) +: 16] : s3_line[b][16*k +: 16]};
+        end else begin
+          s3_dst[b][32*k +: 32] = s3_line[b][32*k +: 32];
+        end
       end
     end
     always_comb begin
-      for (int k = 0; k < 16; k++) begin
-        s3_out[b][32*k +: 32] = s3_mask_q[b][k] ? s3_pix[b][32*k +: 32] : s3_line[b][32*k +: 32];
+      for (int k = 0; k < 32; k++) begin
+        if (!s3_mask_q[b][k])  s3_out[b][16*k +: 16] = s3_line[b][16*k +: 16];
+        else if (s3_b565)      s3_out[b][16*k +: 16] = s3_pix[b][32*(k % 16) +: 16];
+        else                   s3_out[b][16*k +: 16] = s3_pix[b][32*(k / 2) + 16*(k % 2) +: 16];
       end
     end
     om_blend #(.Lanes(16)) u_blend (
       .state_i (s3_om_q),
       .src_i   ({16{s3_src_q}}),
-      .dst_i   (s3_line[b]),
+      .dst_i   (s3_dst[b]),
       .pix_o   (s3_pix[b])
     );
 
@@ -682,7 +718,7 @@ module pixel_writer #(
       mem_req_o.we    = 1'b1;
       mem_req_o.addr  = {h_line[osel], 6'd0};
       mem_req_o.wdata = h_data[osel];
-      for (int k = 0; k < 16; k++) mem_req_o.be[4*k +: 4] = {4{h_mask[osel][k]}};
+      for (int k = 0; k < 32; k++) mem_req_o.be[2*k +: 2] = {2{h_mask[osel][k]}};
     end
   end
 
@@ -832,6 +868,7 @@ module pixel_writer #(
       assert ((rf_in_valid & ~rf_in_ready) == '0) else $error("%m: fill data FIFO overflow");
       assert (!(q_in_valid && !q_in_ready)) else $error("%m: stage B queue overflow");
       assert (!(go[0] && fgo)) else $error("%m: flush step while pieces are issued");
+      assert (!(go[0] && pc_split)) else $error("%m: split while a piece is issued");
       assert (!(|hv && fill_sel)) else $error("%m: two line requests with one sequence number");
       assert (!(mem_rsp_valid_i && !mem_rsp_i.we && mem_rsp_i.tag[7:1] != '0)) else $error("%m: fill data with a foreign tag");
       for (int b = 0; b < 2; b++) begin

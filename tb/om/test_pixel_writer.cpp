@@ -268,7 +268,7 @@ OmState random_om(tb::PrimGen& g, bool rmw) {
                                       BF_INV_SRC_ALPHA, BF_DEST_ALPHA, BF_INV_DEST_ALPHA, BF_DEST_COLOR,
                                       BF_INV_DEST_COLOR, BF_SRC_ALPHA_SAT, BF_BLEND_FACTOR, BF_INV_BLEND_FACTOR};
   OmState o;
-  o.fmt = static_cast<uint32_t>(g.range(0, 2));  // RGBA8, BGRA8, RGBA8_SRGB (B5G6R5 is not in PW yet)
+  o.fmt = static_cast<uint32_t>(g.range(0, 3));  // RGBA8, BGRA8, RGBA8_SRGB, B5G6R5
   if (!rmw) return o;
   o.blend = g.chance(0.85) ? 1 : 0;
   o.mask_off = (o.blend == 0 || g.chance(0.3)) ? static_cast<uint32_t>(g.range(1, 15)) : 0;
