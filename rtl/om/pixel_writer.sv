@@ -871,10 +871,8 @@ module pixel_writer #(
       assert (!(go[0] && pc_split)) else $error("%m: split while a piece is issued");
       assert (!(|hv && fill_sel)) else $error("%m: two line requests with one sequence number");
       assert (!(mem_rsp_valid_i && !mem_rsp_i.we && mem_rsp_i.tag[7:1] != '0)) else $error("%m: fill data with a foreign tag");
-      for (int b = 0; b < 2; b++) begin
-        assert (!(s_we[b] && s3_valid_q[b] && !(s_waddr[b] == s3_ent_q[b])))
-          else $error("%m: two SRAM writes in one bank");
-      end
+      assert (!(s3_valid_q[0] && s_waddr[0] != s3_ent_q[0]) && !(s3_valid_q[1] && s_waddr[1] != s3_ent_q[1]))
+        else $error("%m: two SRAM writes in one bank");
     end
   end
 `endif
