@@ -187,6 +187,37 @@ CONSTANTS = [
     Const("RT_FMT_BGRA8", 1, "B8G8R8A8_UNORM: B in byte 0, G 1, R 2, A 3 (4 bytes per pixel)", 2),
     Const("RT_FMT_RGBA8_SRGB", 2, "R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B sRGB encoded (4 bytes per pixel)", 2),
     Const("RT_FMT_B5G6R5", 3, "B5G6R5_UNORM: B [4:0], G [10:5], R [15:11] of a 16-bit pixel (2 bytes per pixel)", 2),
+    # Texture sampler (docs/tex.md): formats, filters, address modes, descriptor sizes
+    Const("TEX_FMT_RGBA8", 0, "R8G8B8A8_UNORM texels: R byte 0 .. A byte 3; 64-byte 4x4 blocks", 4),
+    Const("TEX_FMT_BGRA8", 1, "B8G8R8A8_UNORM: B byte 0, G 1, R 2, A 3; 64-byte blocks", 4),
+    Const("TEX_FMT_B5G6R5", 2, "B5G6R5_UNORM: B [4:0], G [10:5], R [15:11] of a 16-bit texel, alpha 1; 32-byte blocks", 4),
+    Const("TEX_FMT_RGBA8_SRGB", 3, "R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B linearised (SRGB_TO_LIN16) before filtering; 64-byte blocks", 4),
+    Const("TEX_FMT_BC1", 4, "BC1_UNORM: 8-byte blocks (decoded on L1 fill; invalid until the decoder lands)", 4),
+    Const("TEX_FMT_BC3", 5, "BC3_UNORM: 16-byte blocks (decoded on L1 fill; invalid until the decoder lands)", 4),
+    Const("TEX_FILTER_POINT", 0, "sampler MIN/MAG filter: nearest texel", 1),
+    Const("TEX_FILTER_LINEAR", 1, "sampler MIN/MAG filter: bilinear, weights k/256", 1),
+    Const("TEX_MIP_NONE", 0, "sampler MIP filter: level 0 only", 2),
+    Const("TEX_MIP_POINT", 1, "nearest level: floor(LOD + 0.5)", 2),
+    Const("TEX_MIP_LINEAR", 2, "two levels floor(LOD), +1 blended by frac(LOD)*256 (trilinear); 3 is invalid", 2),
+    Const("TEX_ADDR_WRAP", 0, "D3D11_TEXTURE_ADDRESS_WRAP - 1: i mod n", 3),
+    Const("TEX_ADDR_MIRROR", 1, "MIRROR: i mod 2n folded back", 3),
+    Const("TEX_ADDR_CLAMP", 2, "CLAMP: i clamped to [0, n-1]", 3),
+    Const("TEX_ADDR_BORDER", 3, "BORDER: i outside [0, n-1] reads the border colour", 3),
+    Const("TEX_ADDR_MIRROR_ONCE", 4, "MIRROR_ONCE: i < 0 -> -1 - i, then clamped; 5..7 are invalid", 3),
+    Const("TEX_MAX_DIM", 4096, "largest texture width / height"),
+    Const("TEX_MAX_LEVELS", 13, "levels of a full 4096 chain"),
+    Const("TEX_DESC_BYTES", 32, "texture and sampler descriptors: 8 dwords, 32-byte aligned"),
+    Const("TEX_BLOCK_DIM", 4, "texels are stored in 4x4 blocks, row-major block order per level"),
+    Const("TEX_FAULT_NONE", 0, "tex_out_pkt_t.fault: descriptors valid", 3),
+    Const("TEX_FAULT_DESC_ADDR", 1, "a descriptor address is not 32-byte aligned or outside [REG_VALID_BASE, REG_VALID_LIMIT]", 3),
+    Const("TEX_FAULT_TEX_DESC", 2, "bad texture descriptor: zero / oversize dims, unknown format, levels 0 or beyond the full chain, BASE not 64-byte aligned", 3),
+    Const("TEX_FAULT_TEX_RANGE", 3, "a byte of the texture's chain lies outside [REG_VALID_BASE, REG_VALID_LIMIT] (or past 2^32)", 3),
+    Const("TEX_FAULT_SAMP_DESC", 4, "bad sampler descriptor: MIP 3, an address mode 5..7, MIN_LOD > MAX_LOD", 3),
+    # Combiner (FE_COMBINE, docs/tex.md section 8): the later texture x colour stage and alpha test
+    Const("COMB_MODULATE", 0, "out = tex * colour (per channel, round(a*b/255))", 3),
+    Const("COMB_REPLACE", 1, "out = tex", 3),
+    Const("COMB_ADD", 2, "rgb = sat(tex + colour), a = tex.a * colour.a", 3),
+    Const("COMB_DECAL", 3, "rgb = lerp(colour, tex, tex.a), a = colour.a", 3),
 ]
 
 class Table(NamedTuple):
@@ -359,6 +390,16 @@ FE_STATE = [
               BitField("STENCIL_BACK", 27, 16, "back faces: STENCIL_FACE_* layout"))),
     StateReg("FE_BLEND", 61, BLEND_RESET, "blend state of the render target (docs/om.md; reset: off, ONE/ZERO/ADD, all channels written)", BLEND_FIELDS),
     StateReg("FE_BLEND_FACTOR", 62, 0xFFFFFFFF, "blend constant RGBA8 (BF_BLEND_FACTOR), layout as ST_COLOR (reset: 1, 1, 1, 1)"),
+    StateReg("FE_TEX0", 64, 0, "texture descriptor 0 byte address (32-byte aligned; tex_desc_t, docs/tex.md)"),
+    StateReg("FE_SAMP0", 65, 0, "sampler descriptor 0 byte address (32-byte aligned; samp_desc_t, docs/tex.md)"),
+    StateReg("FE_COMBINE", 66, 0, "texture stage 0 combiner and alpha test (reset: no texture, no alpha test; docs/tex.md section 8)",
+             (BitField("COMB_TEX_ENABLE", 0, 0, "stage 0 samples FE_TEX0 / FE_SAMP0 with tex0 (0: the colour passes unchanged)"),
+              BitField("COMB_MODE", 3, 1, "COMB_*: how the texel and the interpolated colour combine"),
+              BitField("COMB_ALPHA_TEST", 4, 4, "alpha test on: a pixel whose (alpha OP ref) fails is killed (depth goes late-Z)"),
+              BitField("COMB_ALPHA_FUNC", 7, 5, "CMP_*: pass when (combined alpha OP ALPHA_REF)"),
+              BitField("COMB_ALPHA_REF", 15, 8, "alpha test reference (UNORM8)"))),
+    StateReg("FE_TEX1", 67, 0, "reserved: texture descriptor 1 (a second stage with tex1)"),
+    StateReg("FE_SAMP1", 68, 0, "reserved: sampler descriptor 1"),
 ]
 
 # Host register port: dword index (HOST_ADDR_BITS wide) -> register.
@@ -484,6 +525,16 @@ STRUCTS = [
         Field("clip", 1, "rect_t", "scissor intersected with the render target"),
         Field("draw_id", 16, "u", "sequence number of the draw (wraps)"),
     ]),
+    # ---- per-vertex attributes on the triangle (issue 15; PA section of docs/frontend.md)
+    Struct("fvec2_t", "FVec2", "a texture coordinate: two FP32 values", [
+        Field("u", 32, "u", ""), Field("v", 32, "u", ""),
+    ]),
+    Struct("vattr_t", "VAttr", "per-vertex attributes of a triangle for SETUP/INTERP (PA's, or OP_DRAW's constants)", [
+        Field("rhw", 32, "u", "FP32 1/w of the clip-space w (PA's reciprocal; a clipped vertex's own); 1.0 from OP_DRAW"),
+        Field("color", 32, "u", "RGBA8 (R in [7:0]); OP_DRAW: the draw colour"),
+        Field("uv0", 1, "fvec2_t", "texture coordinate 0 (FP32, not divided by w); 0 from OP_DRAW"),
+        Field("uv1", 1, "fvec2_t", "texture coordinate 1; 0 from OP_DRAW"),
+    ]),
     Struct("tri_pkt_t", "TriPkt", "IA -> SETUP: one triangle", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
         Field("v", 3, "vtx_t", "vertices in API order"),
@@ -497,6 +548,7 @@ STRUCTS = [
         Field("om", 1, "om_state_t", "output-merger state (0 from OP_DRAW)"),
         Field("zlo", 24, "u", "viewport depth range as D24 (PA's; 0 from OP_DRAW): every sample depth is clamped to [zlo, zhi]"),
         Field("zhi", 24, "u", "zhi >= zlo"),
+        Field("a", 3, "vattr_t", "per-vertex attributes in the order of v (0 in an end-of-pipe token)"),
     ]),
     Struct("setup_pkt_t", "SetupPkt", "SETUP -> COARSE: a triangle that may cover samples", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
@@ -572,8 +624,54 @@ STRUCTS = [
     Struct("fvec4_t", "FVec4", "four FP32 values (IEEE binary32 bit patterns)", [
         Field("x", 32, "u", ""), Field("y", 32, "u", ""), Field("z", 32, "u", ""), Field("w", 32, "u", ""),
     ]),
-    Struct("fvec2_t", "FVec2", "a texture coordinate: two FP32 values", [
-        Field("u", 32, "u", ""), Field("v", 32, "u", ""),
+    # ---- texture sampler (docs/tex.md). Descriptors are 8 little-endian dwords in memory; the
+    # struct lists dw7 first so that dword k of the descriptor is bits [32k +: 32] (a line's rdata).
+    Struct("tex_desc_t", "TexDesc", "texture descriptor (memory, 32 bytes at FE_TEX0)", [
+        Field("rsv7", 32, "u", "dw7: reserved, 0"),
+        Field("rsv6", 32, "u", "dw6: reserved, 0"),
+        Field("rsv5", 32, "u", "dw5: reserved, 0"),
+        Field("rsv4", 32, "u", "dw4: reserved, 0"),
+        Field("rsv3", 32, "u", "dw3: reserved, 0"),
+        Field("rsv2", 24, "u", "dw2 [31:8]: reserved, 0"),
+        Field("levels", 4, "u", "dw2 [7:4]: mip levels, 1 .. floor(log2(max(WIDTH, HEIGHT))) + 1"),
+        Field("fmt", 4, "u", "dw2 [3:0]: TEX_FMT_*"),
+        Field("height", 16, "u", "dw1 [31:16]: 1 .. TEX_MAX_DIM"),
+        Field("width", 16, "u", "dw1 [15:0]: 1 .. TEX_MAX_DIM"),
+        Field("base", 32, "u", "dw0: byte address of level 0 (64-byte aligned)"),
+    ]),
+    Struct("samp_desc_t", "SampDesc", "sampler descriptor (memory, 32 bytes at FE_SAMP0)", [
+        Field("rsv7", 32, "u", "dw7: reserved, 0"),
+        Field("rsv6", 32, "u", "dw6: reserved, 0"),
+        Field("rsv5", 32, "u", "dw5: reserved, 0"),
+        Field("rsv4", 32, "u", "dw4: reserved, 0"),
+        Field("border", 32, "u", "dw3: border colour RGBA8 (R [7:0] .. A [31:24]), UNORM, never sRGB-decoded"),
+        Field("rsv2b", 4, "u", "dw2 [31:28]: reserved"),
+        Field("max_lod", 12, "u", "dw2 [27:16]: MAX_LOD, unsigned 4.8"),
+        Field("rsv2a", 4, "u", "dw2 [15:12]: reserved"),
+        Field("min_lod", 12, "u", "dw2 [11:0]: MIN_LOD, unsigned 4.8"),
+        Field("rsv1", 16, "u", "dw1 [31:16]: reserved (anisotropy, later)"),
+        Field("lod_bias", 16, "s", "dw1 [15:0]: LOD_BIAS, signed 8.8"),
+        Field("rsv0", 22, "u", "dw0 [31:10]: reserved"),
+        Field("addr_v", 3, "u", "dw0 [9:7]: TEX_ADDR_*"),
+        Field("addr_u", 3, "u", "dw0 [6:4]: TEX_ADDR_*"),
+        Field("mip", 2, "u", "dw0 [3:2]: TEX_MIP_*"),
+        Field("mag", 1, "u", "dw0 [1]: TEX_FILTER_* when LOD <= 0"),
+        Field("min", 1, "u", "dw0 [0]: TEX_FILTER_* when LOD > 0"),
+    ]),
+    Struct("tex_in_pkt_t", "TexInPkt", "-> TEX: one 2x2 quad to sample (pixel p = (2qx + p%2, 2qy + p/2)); the descriptors travel with the work", [
+        Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order"),
+        Field("tc", 4, "fvec2_t", "per pixel (u, v), FP32; every pixel (live or not) feeds the LOD"),
+        Field("live", 4, "u", "bit p: pixel p is sampled (a dead pixel fetches nothing and returns 0)"),
+        Field("tex", 32, "u", "texture descriptor byte address (FE_TEX0)"),
+        Field("samp", 32, "u", "sampler descriptor byte address (FE_SAMP0)"),
+        Field("tag", 16, "u", "the client's own, returned with the result"),
+    ]),
+    Struct("tex_out_pkt_t", "TexOutPkt", "TEX ->: the quad's four samples, in input order", [
+        Field("eop", 1, "u", "1: end-of-pipe token (every other field 0)"),
+        Field("color", 4, "dword_t", "per pixel RGBA8 (R [7:0] .. A [31:24]), linear; 0 where live is 0 or fault != 0"),
+        Field("live", 4, "u", "the input's live"),
+        Field("fault", 3, "u", "TEX_FAULT_*: nonzero when the descriptors are invalid (all four colours 0)"),
+        Field("tag", 16, "u", "the input's tag"),
     ]),
     Struct("vtx_in_pkt_t", "VtxInPkt", "-> VTX: an object-space vertex, or one row of the position matrix", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),

@@ -40,3 +40,9 @@ RTL_LINT_TOPS += zs zs_sample
 
 # Output merger: the blend arithmetic.
 RTL_LINT_TOPS += om_blend
+
+# Texture: the BC1/BC3 block decoder.
+RTL_LINT_TOPS += tex_bc_decode
+
+# Texture sampler.
+RTL_LINT_TOPS += tex

@@ -253,3 +253,15 @@ RTL_UNIT_TESTS += $(BUILD)/tests/rtl_mem_line_arbiter
 $(eval $(call VL_MODEL,om_blend))
 $(eval $(call TB_UNIT,om_blend,om))
 RTL_UNIT_TESTS += $(BUILD)/tests/rtl_om_blend
+
+# ---- Texture sampler (rtl/tex/tex.sv) as a unit against cpp_model/tex (tb/tex/test_tex.cpp;
+# `[.bench]` reports samples per clock, L1 hit rate and bytes per sample).
+$(eval $(call VL_MODEL,tex))
+$(eval $(call TB_UNIT,tex,tex))
+RTL_UNIT_TESTS += $(BUILD)/tests/rtl_tex
+
+# ---- Texture: the BC1/BC3 block decoder (rtl/tex/tex_bc_decode.sv, combinational) driven directly
+# against cpp_model/tex/tex_bc_decode, and the model against stb_dxt (tb/tex/test_tex_bc_decode.cpp).
+$(eval $(call VL_MODEL,tex_bc_decode))
+$(eval $(call TB_UNIT,tex_bc_decode,tex))
+RTL_UNIT_TESTS += $(BUILD)/tests/rtl_tex_bc_decode

@@ -33,6 +33,7 @@ rtl/rast/quad_merge.sv
 rtl/hiz/hiz.sv
 rtl/rast/raster_array.sv
 rtl/om/om_blend.sv
+rtl/tex/tex_bc_decode.sv
 rtl/om/pixel_writer.sv
 rtl/zs/zs_sample.sv
 rtl/zs/zs.sv
@@ -42,3 +43,4 @@ rtl/pa/pa.sv
 rtl/top/perf_counters.sv
 rtl/top/front_end.sv
 rtl/top/pineda_top.sv
+rtl/tex/tex.sv

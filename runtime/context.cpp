@@ -262,6 +262,9 @@ void Context::clear_state() {
   bind(api_.ds, nullptr);
   for (auto& b : api_.vbs) bind(b.buffer, nullptr);
   bind(api_.ib, nullptr);
+  bind(api_.srv_tex, nullptr);
+  bind(api_.srv_desc, nullptr);
+  bind(api_.samp_desc, nullptr);
   api_ = ApiState{};
 }
 
@@ -386,6 +389,16 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
   d[FE_BLEND] = api_.blend.word();
   d[FE_BLEND_FACTOR] = api_.blend_factor;
   used |= bit(FE_BLEND) | bit(FE_BLEND_FACTOR);
+  // The pixel stage's texture slot 0: the addresses of the bound view's and sampler's descriptors
+  // (docs/runtime.md "Textures"); left as they are when nothing is bound.
+  if (api_.srv_desc) {
+    d[FE_TEX0] = address_of(api_.srv_desc);
+    used |= bit(FE_TEX0);
+  }
+  if (api_.samp_desc) {
+    d[FE_SAMP0] = address_of(api_.samp_desc);
+    used |= bit(FE_SAMP0);
+  }
 
   Result r;
   if (!reserve(state_dwords(d, used) + 6, &r)) return r;
@@ -403,6 +416,9 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
   if (indexed) on_use(api_.ib, false);
   on_use(api_.rt, true);
   if (api_.ds) on_use(api_.ds, true);
+  for (Resource* t : {api_.srv_tex, api_.srv_desc, api_.samp_desc}) {
+    if (t) on_use(t, false);
+  }
   return Result::OK;
 }
 

@@ -93,6 +93,8 @@ void DeferredContext::on_state_emitted(size_t pos, uint32_t first, uint32_t last
   patch(FE_IB_BASE, api_.ib, api_.ib_offset);
   patch(FE_RT_BASE, api_.rt, 0);
   patch(FE_DS_BASE, api_.ds, 0);
+  patch(FE_TEX0, api_.srv_desc, 0);
+  patch(FE_SAMP0, api_.samp_desc, 0);
 }
 
 void DeferredContext::on_use(Resource* r, bool write) {
@@ -170,6 +172,7 @@ Result DeferredContext::map(Resource* r, MapType type, uint32_t /*flags*/, Mappe
   if (type != MapType::WRITE_DISCARD && type != MapType::WRITE_NO_OVERWRITE)
     return fail(Result::INVALID_CALL, "map: a deferred context allows only WRITE_DISCARD and WRITE_NO_OVERWRITE");
   if (!dev_.alive(r)) return fail(Result::INVALID_ARG, "map: not a live resource of this device");
+  if (r->sampled()) return fail(Result::INVALID_ARG, "map: a sampled texture is not mappable (use update_subresource)");
   auto scratch = [&]() {
     scratch_.assign(r->size(), 0);
     out->data = scratch_.data();

@@ -71,6 +71,7 @@ Result ImmediateContext::map(Resource* r, MapType type, uint32_t flags, Mapped* 
   *out = Mapped{};
   if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost: " + dev_.last_error());
   if (!dev_.alive(r)) return fail(Result::INVALID_ARG, "map: not a live resource of this device");
+  if (r->sampled()) return fail(Result::INVALID_ARG, "map: a sampled texture is not mappable (use update_subresource)");
   const bool no_wait = flags & MAP_FLAG_DO_NOT_WAIT;
   uint64_t need = 0;  // fence the CPU access must wait for
   if (type == MapType::READ) need = r->last_gpu_write();

@@ -30,6 +30,7 @@
 #include "backend.h"
 #include "command_writer.h"
 #include "pineda_contract.h"
+#include "texture.h"
 
 namespace pineda::rt {
 
@@ -159,6 +160,10 @@ class Resource {
   uint32_t pitch() const { return pitch_; }
   uint32_t samples() const { return samples_; }
   Format format() const { return format_; }
+  // Sampled textures (Texture2DDesc): their mip levels (0 for every other resource) and format.
+  bool sampled() const { return levels_ != 0; }
+  uint32_t mip_levels() const { return levels_; }
+  TexFormat tex_format() const { return tex_format_; }
   uint32_t gpu_address() const { return addr_.load(); }  // the current allocation
   uint64_t last_gpu_read() const { return last_read_.load(); }
   uint64_t last_gpu_write() const { return last_write_.load(); }
@@ -178,6 +183,9 @@ class Resource {
   ResourceKind kind_ = ResourceKind::BUFFER;
   uint32_t bind_ = 0, size_ = 0, width_ = 0, height_ = 0, pitch_ = 0, samples_ = 1;
   Format format_ = Format::R8G8B8A8_UNORM;
+  uint32_t levels_ = 0;
+  TexFormat tex_format_ = TexFormat::R8G8B8A8_UNORM;
+  uint32_t tex_misc_ = 0;  // TextureMiscFlags of a sampled texture
   std::atomic<int> refs_{1};
   std::atomic<uint32_t> addr_{0};
   std::atomic<uint64_t> last_read_{0}, last_write_{0};
@@ -337,6 +345,109 @@ class DepthStencilState {
 // The state words of a desc (the caller has validated it: Device::create_depth_stencil_state).
 DepthStencilState encode_depth_stencil_state(const DepthStencilDesc& d);
 
+// ---- Sampled textures (docs/runtime.md "Textures", docs/tex.md) ---------------------------------
+
+// D3D11_TEXTURE2D_DESC for a texture the sampler reads: stored as a mip chain of 4x4 blocks
+// (docs/tex.md section 2), not linearly like the render targets of TextureDesc, so it can only be
+// bound through a shader-resource view and updated with update_subresource (not mapped).
+enum TextureMiscFlags : uint32_t {
+  TEX_MISC_NONE = 0,
+  TEX_MISC_INIT_RGBA8 = 1,     // initial / update data are RGBA8 rows for every format (converted, BC-encoded)
+  TEX_MISC_GENERATE_MIPS = 2,  // only level 0's data is given: levels 1.. are made on the host (stb_image_resize)
+};
+struct Texture2DDesc {
+  uint32_t width = 0, height = 0;  // 1..TEX_MAX_DIM; BC formats: multiples of 4 (D3D's rule for level 0)
+  uint32_t mip_levels = 1;         // 1..full chain; 0: the full chain (floor(log2(max(w, h))) + 1)
+  TexFormat format = TexFormat::R8G8B8A8_UNORM;
+  uint32_t bind = BIND_SHADER_RESOURCE;  // only BIND_SHADER_RESOURCE
+  uint32_t misc = TEX_MISC_NONE;         // TextureMiscFlags
+};
+// D3D11_SUBRESOURCE_DATA: one mip level's data and the bytes between its rows (rows of texels,
+// or rows of 4x4 blocks for BC data).
+struct SubresourceData {
+  const void* data = nullptr;
+  uint32_t row_pitch = 0;
+};
+// D3D11_BOX without the depth: texels left <= x < right, top <= y < bottom of one level.
+struct Box {
+  uint32_t left = 0, top = 0, right = 0, bottom = 0;
+};
+// D3D11_TEX2D_SRV: levels [most_detailed_mip, most_detailed_mip + mip_levels) of the texture;
+// mip_levels UINT32_MAX (D3D's -1): every level from most_detailed_mip on.
+struct ShaderResourceViewDesc {
+  uint32_t most_detailed_mip = 0;
+  uint32_t mip_levels = UINT32_MAX;
+};
+// D3D11_FILTER (values as D3D11's): bit 0 mip linear, bit 2 mag linear, bit 4 min linear. The
+// anisotropic and comparison filters are NOT_SUPPORTED.
+enum class Filter : uint32_t {
+  MIN_MAG_MIP_POINT = 0x00, MIN_MAG_POINT_MIP_LINEAR = 0x01, MIN_POINT_MAG_LINEAR_MIP_POINT = 0x04,
+  MIN_POINT_MAG_MIP_LINEAR = 0x05, MIN_LINEAR_MAG_MIP_POINT = 0x10, MIN_LINEAR_MAG_POINT_MIP_LINEAR = 0x11,
+  MIN_MAG_LINEAR_MIP_POINT = 0x14, MIN_MAG_MIP_LINEAR = 0x15, ANISOTROPIC = 0x55,
+  COMPARISON_MIN_MAG_MIP_POINT = 0x80, COMPARISON_MIN_MAG_MIP_LINEAR = 0x95, COMPARISON_ANISOTROPIC = 0xD5,
+};
+// D3D11_TEXTURE_ADDRESS_MODE (the hardware's TEX_ADDR_* are these minus one).
+enum class TextureAddressMode : uint32_t { WRAP = 1, MIRROR = 2, CLAMP = 3, BORDER = 4, MIRROR_ONCE = 5 };
+// D3D11_SAMPLER_DESC, D3D11's defaults. address_w is validated and ignored (2D textures);
+// comparison_func must be NEVER unless a comparison filter is used (NOT_SUPPORTED anyway).
+struct SamplerDesc {
+  Filter filter = Filter::MIN_MAG_MIP_LINEAR;
+  TextureAddressMode address_u = TextureAddressMode::CLAMP;
+  TextureAddressMode address_v = TextureAddressMode::CLAMP;
+  TextureAddressMode address_w = TextureAddressMode::CLAMP;
+  float mip_lod_bias = 0.0f;      // [-16, 15.99] (D3D11_MIP_LOD_BIAS_MIN/MAX), stored as signed 8.8
+  uint32_t max_anisotropy = 1;    // 1..16 (only meaningful for ANISOTROPIC)
+  ComparisonFunc comparison_func = ComparisonFunc::NEVER;
+  float border_color[4] = {1.0f, 1.0f, 1.0f, 1.0f};  // RGBA, stored as UNORM8 (float_to_unorm8)
+  float min_lod = -3.402823466e+38f;  // min_lod <= max_lod; stored clamped to [0, 4095/256] in 4.8
+  float max_lod = 3.402823466e+38f;
+};
+
+// A shader-resource view (Device::create_shader_resource_view) of a sampled texture: its texture
+// descriptor (tex_desc_t, docs/tex.md section 3) lives in 32 bytes of GPU memory written at
+// creation. The view holds a reference on the texture; binding it holds references on the texture
+// and the descriptor, so release() may come while the GPU still uses them (deferred destruction).
+class ShaderResourceView {
+ public:
+  Resource* resource() const { return tex_; }
+  uint32_t most_detailed_mip() const { return first_; }
+  uint32_t mip_levels() const { return count_; }
+  const TexDesc& descriptor() const { return desc_; }
+  uint32_t descriptor_address() const { return mem_->gpu_address(); }
+  void add_ref() { refs_.fetch_add(1); }
+  void release();
+
+ private:
+  friend class Device;
+  friend class Context;
+  ShaderResourceView() = default;
+  Resource* tex_ = nullptr;
+  Resource* mem_ = nullptr;  // 32-byte buffer holding desc_
+  uint32_t first_ = 0, count_ = 0;
+  TexDesc desc_;
+  std::atomic<int> refs_{1};
+};
+
+// A sampler state (Device::create_sampler_state): its sampler descriptor (samp_desc_t) lives in
+// 32 bytes of GPU memory written at creation; lifetime as ShaderResourceView.
+class SamplerState {
+ public:
+  const SampDesc& descriptor() const { return desc_; }
+  uint32_t descriptor_address() const { return mem_->gpu_address(); }
+  void add_ref() { refs_.fetch_add(1); }
+  void release();
+
+ private:
+  friend class Device;
+  friend class Context;
+  SamplerState() = default;
+  Resource* mem_ = nullptr;
+  SampDesc desc_;
+  std::atomic<int> refs_{1};
+};
+// The samp_desc_t of a sampler desc (the caller has validated it: Device::create_sampler_state).
+SampDesc encode_sampler_desc(const SamplerDesc& d);
+
 // ---- Blending (docs/om.md) ----------------------------------------------------------------------
 
 // D3D11_BLEND and D3D11_BLEND_OP, with D3D11's values (the hardware's BF_* and BOP_* are these
@@ -437,6 +548,11 @@ struct ApiState {
   Matrix4 transform;
   Viewport viewport;
   RasterizerDesc raster;
+  // The pixel stage's texture slot 0 (FE_TEX0, FE_SAMP0): the view's texture and descriptor
+  // buffer, the sampler's descriptor buffer (one reference each while bound).
+  Resource* srv_tex = nullptr;
+  Resource* srv_desc = nullptr;
+  Resource* samp_desc = nullptr;
 };
 
 // Every SET_STATE index the runtime shadows: the pre-transformed path's ST_* state [0, NUM_STATE) and the front-end
@@ -515,6 +631,18 @@ class Context {
   Result draw_indexed(uint32_t index_count, uint32_t start_index, int32_t base_vertex);
   Result draw_indexed_instanced(uint32_t index_count_per_instance, uint32_t instance_count, uint32_t start_index,
                                 int32_t base_vertex, uint32_t start_instance);
+
+  // ---- textures of the pixel stage (docs/runtime.md "Textures")
+  // PSSetShaderResources / PSSetSamplers for slot 0 (the only slot; others INVALID_ARG); null
+  // unbinds. Front-end draws then write FE_TEX0 / FE_SAMP0 with the descriptors' addresses.
+  Result set_shader_resource(uint32_t slot, ShaderResourceView* view);
+  Result set_sampler(uint32_t slot, SamplerState* sampler);
+  // UpdateSubresource of mip level `level` of a sampled texture: the whole level (box null) or a
+  // box of whole 4x4 blocks (left, top multiples of 4; right, bottom multiples of 4 or the level's
+  // edge). `data`/`row_pitch` as Texture2DDesc's initial data (RGBA8 rows when the texture was
+  // created with TEX_MISC_INIT_RGBA8). The blocks go through a staging buffer and one DMA COPY
+  // per block row, in order with the draws around it.
+  Result update_subresource(Resource* tex, uint32_t level, const Box* box, const void* data, uint32_t row_pitch);
 
   // ---- pre-transformed draws (D3D9's XYZRHW vertices): int32 16.8 screen-space x, y, snapped
   // Vertex buffer of 8-byte vertices (VERTEX_BYTES) read by draw_pretransformed, from `offset`.
@@ -726,6 +854,18 @@ class Device {
 
   Result create_buffer(const BufferDesc& desc, const void* init, Resource** out);
   Result create_texture2d(const TextureDesc& desc, const void* init, Resource** out);
+  // CreateTexture2D of a sampled texture (docs/runtime.md "Textures"). `init`: null (zeros), or
+  // one SubresourceData per level (level 0 only with TEX_MISC_GENERATE_MIPS).
+  Result create_texture2d(const Texture2DDesc& desc, const SubresourceData* init, Resource** out);
+  // A sampled texture from an image file (stb_image, as RGBA8) with a full host-generated mip
+  // chain (mip_levels 0) or `mip_levels` levels, in `format` (BC formats encoded with stb_dxt).
+  Result create_texture2d_from_file(const std::string& path, TexFormat format, uint32_t mip_levels, Resource** out);
+  // CreateShaderResourceView: a sampled texture and a level range inside its chain (null desc:
+  // every level).
+  Result create_shader_resource_view(Resource* tex, const ShaderResourceViewDesc* desc, ShaderResourceView** out);
+  // CreateSamplerState: D3D11's validation (filter, address modes, LOD bias range, anisotropy,
+  // finite LODs with min <= max); anisotropic and comparison filters are NOT_SUPPORTED.
+  Result create_sampler_state(const SamplerDesc& desc, SamplerState** out);
   Result create_deferred_context(const DeferredContextDesc& desc, std::unique_ptr<DeferredContext>* out);
   // CreateInputLayout: at most one element per semantic, a valid format, slot 0 or 1, an offset
   // that is a multiple of 4 and at most 0xFFFF.

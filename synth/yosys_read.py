@@ -9,17 +9,24 @@ One Yosys run (npm @yowasp/yosys 0.55 through synth/yosys.mjs) with this script
 
     read_verilog -sv -DSYNTHESIS <every file of rtl/files.f, in order>
     design -save read
-    hierarchy -check                 # every module, default parameters
+    hierarchy -check -top <top> -chparam NumRast 2   # every unit elaborated as the GPU uses it
     proc
     check -assert                    # undriven/multiply-driven signals, comb loops
-    design -load read
-    hierarchy -check -top <top>      # the real parameterisations (skipped if no such module)
+    tee -q -o out/lint/top_modules.txt ls
+    design -load read                # then each module no file instantiates (e.g. a
+    hierarchy -check -top <m>        # primitive kept for later use), alone, default parameters
     proc
     check -assert
     design -reset
     read_verilog -sv -DSYNTHESIS <packages> out/lint/width_probe.sv
     hierarchy -top pineda_width_probe
     write_json out/lint/width_probe.json
+
+A module instantiated somewhere but still not elaborated under the top (a branch of a generate
+the top's parameters do not take) is checked alone in a second run, yosys_read_rest.ys. Until
+2026-11 every module was first checked with default parameters as well: `proc` of every big unit
+twice, a quarter of the run. With no module <top>, every module is checked with default
+parameters.
 
 It fails on an error, on a `check` problem, and on frontend warnings that mean Yosys read
 something other than what Verilator reads ("is implicitly declared", "out of bounds").
@@ -167,6 +174,26 @@ def scan_sources(root, files):
     return modules, pkg_files, expected, array_decls
 
 
+def instantiated_modules(root, files, modules):
+    """Modules some other module's text instantiates (`name #(` or `name u_x (`)."""
+    text = "\n".join(strip_comments(open(os.path.join(root, f), errors="replace").read()) for f in files)
+    found = set()
+    for m in modules:
+        for hit in re.finditer(r"\b" + m + r"\s*(?:#\s*\(|\w+\s*\()", text):
+            before = text[max(0, hit.start() - 40):hit.start()]
+            if not re.search(r"\bmodule\s+(?:automatic\s+|static\s+)?$", before):
+                found.add(m)
+                break
+    return found
+
+
+def elaborated_base(name):
+    """The source module of a name Yosys's `ls` prints: `m`, `$paramod\\m\\P=1`, `$paramod$<hash>\\m`."""
+    if name.startswith("$paramod"):
+        return name.split("\\")[1] if "\\" in name else name
+    return name.lstrip("\\")
+
+
 # ---------------------------------------------------------------------------------------------
 
 def main(argv=None):
@@ -175,6 +202,9 @@ def main(argv=None):
     ap.add_argument("--files", default="rtl/files.f", help="file list, relative to --root")
     ap.add_argument("--top", default="pineda_top", help="top module for the elaborated check")
     ap.add_argument("--out", default="out/lint", help="output directory, relative to --root")
+    ap.add_argument("--chparam", default="NumRast=2",
+                    help="comma-separated NAME=VALUE parameters of the top for the elaborated check "
+                         "(default NumRast=2: quad_merge and the setup distributor exist only then)")
     ap.add_argument("--blackbox", default="",
                     help="comma-separated modules read and parsed but kept as black boxes (no proc): "
                          "for a module whose processes Yosys's proc_dlatch takes too long on")
@@ -190,6 +220,7 @@ def main(argv=None):
     os.makedirs(os.path.join(root, out_rel), exist_ok=True)
 
     modules, pkg_files, expected, array_decls = scan_sources(root, files)
+    instantiated = instantiated_modules(root, files, modules)
 
     probe_rel = os.path.join(out_rel, "width_probe.sv")
     probe_json = os.path.join(out_rel, "width_probe.json")
@@ -211,10 +242,19 @@ def main(argv=None):
     if bbox:
         read += "\nblackbox " + " ".join(bbox)
         print(f"lint-yosys: note: {', '.join(bbox)} read as black boxes (ports only, no proc)")
-    lines = [read, "design -save read", "hierarchy -check", "proc", "check -assert"]
+    top_ls_rel = os.path.join(out_rel, "top_modules.txt")
+    if os.path.exists(os.path.join(root, top_ls_rel)):
+        os.remove(os.path.join(root, top_ls_rel))
+    alone = []
     if args.top in modules:
-        lines += ["design -load read", f"hierarchy -check -top {args.top}", "proc", "check -assert"]
+        chparam = " ".join(f"-chparam {k} {v}" for k, v in (kv.split("=", 1) for kv in args.chparam.split(",") if kv))
+        lines = [read, "design -save read", f"hierarchy -check -top {args.top} {chparam}".rstrip(), "proc",
+                 "check -assert", f"tee -q -o {top_ls_rel} ls"]
+        alone = sorted(m for m in modules - instantiated if m != args.top and m not in bbox)
+        for m in alone:
+            lines += ["design -load read", f"hierarchy -check -top {m}", "proc", "check -assert"]
     else:
+        lines = [read, "hierarchy -check", "proc", "check -assert"]
         print(f"lint-yosys: note: no module {args.top} yet; checked every module with default parameters")
     lines += ["design -reset", synth.read_cmd(pkg_files + [probe_rel], incdirs, defines),
               "hierarchy -top pineda_width_probe", f"write_json {probe_json}", ""]
@@ -223,18 +263,40 @@ def main(argv=None):
         f.write("\n".join(lines))
     log = os.path.join(root, out_rel, "yosys_read.log")
 
-    t0 = time.monotonic()
+    def failures(rc, log):
+        found_problems = []
+        if rc != 0:
+            found_problems += synth.log_errors(log) or [f"yosys exited with {rc}"]
+            # the first problems that `check` found, if that is what failed
+            text = open(log, errors="replace").read()
+            at = text.rfind("Executing CHECK pass")
+            if at >= 0:
+                found = [l.strip() for l in text[at:].splitlines() if l.startswith("Warning:")]
+                found_problems += found[:6] + ([f"... ({len(found) - 6} more in the log)"] if len(found) > 6 else [])
+        return found_problems + synth.bad_warnings(log)
+
     rc, secs = synth.run_yosys(root, script_rel, files + incdirs + [probe_rel], out_rel, log)
-    problems = list(array_decls)
-    if rc != 0:
-        problems += synth.log_errors(log) or [f"yosys exited with {rc}"]
-        # the first problems that `check` found, if that is what failed
-        text = open(log, errors="replace").read()
-        at = text.rfind("Executing CHECK pass")
-        if at >= 0:
-            found = [l.strip() for l in text[at:].splitlines() if l.startswith("Warning:")]
-            problems += found[:6] + ([f"... ({len(found) - 6} more in the log)"] if len(found) > 6 else [])
-    problems += synth.bad_warnings(log)
+    problems = list(array_decls) + failures(rc, log)
+    # Modules instantiated somewhere yet not elaborated under the top: checked alone, default parameters.
+    rest = []
+    if rc == 0 and args.top in modules:
+        with open(os.path.join(root, top_ls_rel)) as f:
+            elaborated = {elaborated_base(n) for n in re.findall(r"^\s+(\S+)\s*$", f.read(), re.M)}
+        rest = sorted(m for m in modules - elaborated if m not in bbox and m not in alone)
+    if rest:
+        rest_script = os.path.join(out_rel, "yosys_read_rest.ys")
+        rest_lines = [read, "design -save read"]
+        for m in rest:
+            rest_lines += ["design -load read", f"hierarchy -check -top {m}", "proc", "check -assert"]
+        with open(os.path.join(root, rest_script), "w") as f:
+            f.write("\n".join(rest_lines + [""]))
+        rest_log = os.path.join(root, out_rel, "yosys_read_rest.log")
+        rc2, secs2 = synth.run_yosys(root, rest_script, files + incdirs, out_rel, rest_log)
+        secs += secs2
+        problems += failures(rc2, rest_log)
+    if alone or rest:
+        print(f"lint-yosys: note: checked alone with default parameters (not under {args.top}): "
+              f"{', '.join(alone + rest)}")
     if rc == 0:
         with open(os.path.join(root, probe_json)) as f:
             mods = json.load(f)["modules"]

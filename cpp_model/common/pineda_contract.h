@@ -95,6 +95,35 @@ constexpr uint32_t RT_FMT_RGBA8 = 0u;  // render target R8G8B8A8_UNORM: R in byt
 constexpr uint32_t RT_FMT_BGRA8 = 1u;  // B8G8R8A8_UNORM: B in byte 0, G 1, R 2, A 3 (4 bytes per pixel)
 constexpr uint32_t RT_FMT_RGBA8_SRGB = 2u;  // R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B sRGB encoded (4 bytes per pixel)
 constexpr uint32_t RT_FMT_B5G6R5 = 3u;  // B5G6R5_UNORM: B [4:0], G [10:5], R [15:11] of a 16-bit pixel (2 bytes per pixel)
+constexpr uint32_t TEX_FMT_RGBA8 = 0u;  // R8G8B8A8_UNORM texels: R byte 0 .. A byte 3; 64-byte 4x4 blocks
+constexpr uint32_t TEX_FMT_BGRA8 = 1u;  // B8G8R8A8_UNORM: B byte 0, G 1, R 2, A 3; 64-byte blocks
+constexpr uint32_t TEX_FMT_B5G6R5 = 2u;  // B5G6R5_UNORM: B [4:0], G [10:5], R [15:11] of a 16-bit texel, alpha 1; 32-byte blocks
+constexpr uint32_t TEX_FMT_RGBA8_SRGB = 3u;  // R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B linearised (SRGB_TO_LIN16) before filtering; 64-byte blocks
+constexpr uint32_t TEX_FMT_BC1 = 4u;  // BC1_UNORM: 8-byte blocks (decoded on L1 fill; invalid until the decoder lands)
+constexpr uint32_t TEX_FMT_BC3 = 5u;  // BC3_UNORM: 16-byte blocks (decoded on L1 fill; invalid until the decoder lands)
+constexpr uint32_t TEX_FILTER_POINT = 0u;  // sampler MIN/MAG filter: nearest texel
+constexpr uint32_t TEX_FILTER_LINEAR = 1u;  // sampler MIN/MAG filter: bilinear, weights k/256
+constexpr uint32_t TEX_MIP_NONE = 0u;  // sampler MIP filter: level 0 only
+constexpr uint32_t TEX_MIP_POINT = 1u;  // nearest level: floor(LOD + 0.5)
+constexpr uint32_t TEX_MIP_LINEAR = 2u;  // two levels floor(LOD), +1 blended by frac(LOD)*256 (trilinear); 3 is invalid
+constexpr uint32_t TEX_ADDR_WRAP = 0u;  // D3D11_TEXTURE_ADDRESS_WRAP - 1: i mod n
+constexpr uint32_t TEX_ADDR_MIRROR = 1u;  // MIRROR: i mod 2n folded back
+constexpr uint32_t TEX_ADDR_CLAMP = 2u;  // CLAMP: i clamped to [0, n-1]
+constexpr uint32_t TEX_ADDR_BORDER = 3u;  // BORDER: i outside [0, n-1] reads the border colour
+constexpr uint32_t TEX_ADDR_MIRROR_ONCE = 4u;  // MIRROR_ONCE: i < 0 -> -1 - i, then clamped; 5..7 are invalid
+constexpr uint32_t TEX_MAX_DIM = 4096u;  // largest texture width / height
+constexpr uint32_t TEX_MAX_LEVELS = 13u;  // levels of a full 4096 chain
+constexpr uint32_t TEX_DESC_BYTES = 32u;  // texture and sampler descriptors: 8 dwords, 32-byte aligned
+constexpr uint32_t TEX_BLOCK_DIM = 4u;  // texels are stored in 4x4 blocks, row-major block order per level
+constexpr uint32_t TEX_FAULT_NONE = 0u;  // tex_out_pkt_t.fault: descriptors valid
+constexpr uint32_t TEX_FAULT_DESC_ADDR = 1u;  // a descriptor address is not 32-byte aligned or outside [REG_VALID_BASE, REG_VALID_LIMIT]
+constexpr uint32_t TEX_FAULT_TEX_DESC = 2u;  // bad texture descriptor: zero / oversize dims, unknown format, levels 0 or beyond the full chain, BASE not 64-byte aligned
+constexpr uint32_t TEX_FAULT_TEX_RANGE = 3u;  // a byte of the texture's chain lies outside [REG_VALID_BASE, REG_VALID_LIMIT] (or past 2^32)
+constexpr uint32_t TEX_FAULT_SAMP_DESC = 4u;  // bad sampler descriptor: MIP 3, an address mode 5..7, MIN_LOD > MAX_LOD
+constexpr uint32_t COMB_MODULATE = 0u;  // out = tex * colour (per channel, round(a*b/255))
+constexpr uint32_t COMB_REPLACE = 1u;  // out = tex
+constexpr uint32_t COMB_ADD = 2u;  // rgb = sat(tex + colour), a = tex.a * colour.a
+constexpr uint32_t COMB_DECAL = 3u;  // rgb = lerp(colour, tex, tex.a), a = colour.a
 constexpr uint32_t OP_NOP = 0u;  // skip `len` payload dwords (padding)
 constexpr uint32_t OP_SET_STATE = 1u;  // state[arg + i] = payload[i] for i < len
 constexpr uint32_t OP_DRAW = 2u;  // payload[0] = first vertex, payload[1] = vertex count (triangle list)
@@ -165,6 +194,11 @@ constexpr uint32_t FE_SCISSOR_Y = 59u;  // front-end state: scissor y0 [15:0], y
 constexpr uint32_t FE_STENCIL_OPS = 60u;  // front-end state: stencil functions and operations: front faces [11:0], back faces [27:16] (reset: ALWAYS, KEEP)
 constexpr uint32_t FE_BLEND = 61u;  // front-end state: blend state of the render target (docs/om.md; reset: off, ONE/ZERO/ADD, all channels written)
 constexpr uint32_t FE_BLEND_FACTOR = 62u;  // front-end state: blend constant RGBA8 (BF_BLEND_FACTOR), layout as ST_COLOR (reset: 1, 1, 1, 1)
+constexpr uint32_t FE_TEX0 = 64u;  // front-end state: texture descriptor 0 byte address (32-byte aligned; tex_desc_t, docs/tex.md)
+constexpr uint32_t FE_SAMP0 = 65u;  // front-end state: sampler descriptor 0 byte address (32-byte aligned; samp_desc_t, docs/tex.md)
+constexpr uint32_t FE_COMBINE = 66u;  // front-end state: texture stage 0 combiner and alpha test (reset: no texture, no alpha test; docs/tex.md section 8)
+constexpr uint32_t FE_TEX1 = 67u;  // front-end state: reserved: texture descriptor 1 (a second stage with tex1)
+constexpr uint32_t FE_SAMP1 = 68u;  // front-end state: reserved: sampler descriptor 1
 constexpr uint32_t FE_STENCIL_RESET = 4294901760u;
 constexpr uint32_t FE_SCISSOR_X_RESET = 4294901760u;
 constexpr uint32_t FE_SCISSOR_Y_RESET = 4294901760u;
@@ -293,6 +327,14 @@ constexpr uint32_t BLEND_OP_A_MSB = 26u;  // FE_BLEND: BOP_*: alpha operation
 constexpr uint32_t BLEND_OP_A_LSB = 24u;  // FE_BLEND: BOP_*: alpha operation
 constexpr uint32_t BLEND_MASK_OFF_MSB = 30u;  // FE_BLEND: channels NOT written: bit 0 R, 1 G, 2 B, 3 A (the inverted D3D11 write mask)
 constexpr uint32_t BLEND_MASK_OFF_LSB = 27u;  // FE_BLEND: channels NOT written: bit 0 R, 1 G, 2 B, 3 A (the inverted D3D11 write mask)
+constexpr uint32_t COMB_TEX_ENABLE_BIT = 0u;  // FE_COMBINE: stage 0 samples FE_TEX0 / FE_SAMP0 with tex0 (0: the colour passes unchanged)
+constexpr uint32_t COMB_MODE_MSB = 3u;  // FE_COMBINE: COMB_*: how the texel and the interpolated colour combine
+constexpr uint32_t COMB_MODE_LSB = 1u;  // FE_COMBINE: COMB_*: how the texel and the interpolated colour combine
+constexpr uint32_t COMB_ALPHA_TEST_BIT = 4u;  // FE_COMBINE: alpha test on: a pixel whose (alpha OP ref) fails is killed (depth goes late-Z)
+constexpr uint32_t COMB_ALPHA_FUNC_MSB = 7u;  // FE_COMBINE: CMP_*: pass when (combined alpha OP ALPHA_REF)
+constexpr uint32_t COMB_ALPHA_FUNC_LSB = 5u;  // FE_COMBINE: CMP_*: pass when (combined alpha OP ALPHA_REF)
+constexpr uint32_t COMB_ALPHA_REF_MSB = 15u;  // FE_COMBINE: alpha test reference (UNORM8)
+constexpr uint32_t COMB_ALPHA_REF_LSB = 8u;  // FE_COMBINE: alpha test reference (UNORM8)
 constexpr uint32_t SFACE_FUNC_MSB = 2u;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
 constexpr uint32_t SFACE_FUNC_LSB = 0u;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
 constexpr uint32_t SFACE_FAIL_MSB = 5u;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when the stencil test fails
@@ -929,10 +971,86 @@ struct DrawPkt {
   }
 };
 
-// IA -> SETUP: one triangle (SV tri_pkt_t, 632 bits)
+// a texture coordinate: two FP32 values (SV fvec2_t, 64 bits)
+struct FVec2 {
+  static constexpr int WIDTH = 64;
+  static constexpr int WORDS = 2;
+  static constexpr const char* SV_NAME = "fvec2_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t u = 0;
+  uint64_t v = 0;
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 32, 32, static_cast<uint64_t>(u));
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(v));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    u = bits::get(words_, lsb + 32, 32);
+    v = bits::get(words_, lsb + 0, 32);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static FVec2 unpack(const uint32_t* words_) { FVec2 p; p.unpack_at(words_, 0); return p; }
+  FVec2 canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const FVec2& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (u != act.u) out.push_back({pre + "u", bits::hex(static_cast<uint64_t>(u) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.u) & bits::mask(32)), std::to_string(u), std::to_string(act.u)});
+    if (v != act.v) out.push_back({pre + "v", bits::hex(static_cast<uint64_t>(v) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.v) & bits::mask(32)), std::to_string(v), std::to_string(act.v)});
+  }
+  bool operator==(const FVec2& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const FVec2& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "u=" + bits::hex(static_cast<uint64_t>(u) & bits::mask(32));
+    s += " v=" + bits::hex(static_cast<uint64_t>(v) & bits::mask(32));
+    return s + "}";
+  }
+};
+
+// per-vertex attributes of a triangle for SETUP/INTERP (PA's, or OP_DRAW's constants) (SV vattr_t, 192 bits)
+struct VAttr {
+  static constexpr int WIDTH = 192;
+  static constexpr int WORDS = 6;
+  static constexpr const char* SV_NAME = "vattr_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t rhw = 0;  // FP32 1/w of the clip-space w (PA's reciprocal; a clipped vertex's own); 1.0 from OP_DRAW
+  uint64_t color = 0;  // RGBA8 (R in [7:0]); OP_DRAW: the draw colour
+  FVec2 uv0{};  // texture coordinate 0 (FP32, not divided by w); 0 from OP_DRAW
+  FVec2 uv1{};  // texture coordinate 1; 0 from OP_DRAW
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 160, 32, static_cast<uint64_t>(rhw));
+    bits::put(words_, lsb + 128, 32, static_cast<uint64_t>(color));
+    uv0.pack_at(words_, lsb + 64);
+    uv1.pack_at(words_, lsb + 0);
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    rhw = bits::get(words_, lsb + 160, 32);
+    color = bits::get(words_, lsb + 128, 32);
+    uv0.unpack_at(words_, lsb + 64);
+    uv1.unpack_at(words_, lsb + 0);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static VAttr unpack(const uint32_t* words_) { VAttr p; p.unpack_at(words_, 0); return p; }
+  VAttr canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const VAttr& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (rhw != act.rhw) out.push_back({pre + "rhw", bits::hex(static_cast<uint64_t>(rhw) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rhw) & bits::mask(32)), std::to_string(rhw), std::to_string(act.rhw)});
+    if (color != act.color) out.push_back({pre + "color", bits::hex(static_cast<uint64_t>(color) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.color) & bits::mask(32)), std::to_string(color), std::to_string(act.color)});
+    uv0.diff(act.uv0, pre + "uv0.", out);
+    uv1.diff(act.uv1, pre + "uv1.", out);
+  }
+  bool operator==(const VAttr& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const VAttr& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "rhw=" + bits::hex(static_cast<uint64_t>(rhw) & bits::mask(32));
+    s += " color=" + bits::hex(static_cast<uint64_t>(color) & bits::mask(32));
+    s += " uv0=" + uv0.str();
+    s += " uv1=" + uv1.str();
+    return s + "}";
+  }
+};
+
+// IA -> SETUP: one triangle (SV tri_pkt_t, 1208 bits)
 struct TriPkt {
-  static constexpr int WIDTH = 632;
-  static constexpr int WORDS = 20;
+  static constexpr int WIDTH = 1208;
+  static constexpr int WORDS = 38;
   static constexpr const char* SV_NAME = "tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -947,33 +1065,36 @@ struct TriPkt {
   OmState om{};  // output-merger state (0 from OP_DRAW)
   uint64_t zlo = 0;  // viewport depth range as D24 (PA's; 0 from OP_DRAW): every sample depth is clamped to [zlo, zhi]
   uint64_t zhi = 0;  // zhi >= zlo
+  std::array<VAttr, 3> a{};  // per-vertex attributes in the order of v (0 in an end-of-pipe token)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 631, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 487 + k * 48);
-    bits::put(words_, lsb + 455, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 406);
-    clip.pack_at(words_, lsb + 346);
-    bits::put(words_, lsb + 314, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 218 + k * 32);
-    bits::put(words_, lsb + 217, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 113);
-    om.pack_at(words_, lsb + 48);
-    bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
-    bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
+    bits::put(words_, lsb + 1207, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1063 + k * 48);
+    bits::put(words_, lsb + 1031, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 982);
+    clip.pack_at(words_, lsb + 922);
+    bits::put(words_, lsb + 890, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 794 + k * 32);
+    bits::put(words_, lsb + 793, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 689);
+    om.pack_at(words_, lsb + 624);
+    bits::put(words_, lsb + 600, 24, static_cast<uint64_t>(zlo));
+    bits::put(words_, lsb + 576, 24, static_cast<uint64_t>(zhi));
+    for (int k = 0; k < 3; ++k) a[k].pack_at(words_, lsb + 0 + k * 192);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 631, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 487 + k * 48);
-    color = bits::get(words_, lsb + 455, 32);
-    target.unpack_at(words_, lsb + 406);
-    clip.unpack_at(words_, lsb + 346);
-    tri_id = bits::get(words_, lsb + 314, 32);
-    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 218 + k * 32);
-    front = bits::get(words_, lsb + 217, 1);
-    ds.unpack_at(words_, lsb + 113);
-    om.unpack_at(words_, lsb + 48);
-    zlo = bits::get(words_, lsb + 24, 24);
-    zhi = bits::get(words_, lsb + 0, 24);
+    eop = bits::get(words_, lsb + 1207, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1063 + k * 48);
+    color = bits::get(words_, lsb + 1031, 32);
+    target.unpack_at(words_, lsb + 982);
+    clip.unpack_at(words_, lsb + 922);
+    tri_id = bits::get(words_, lsb + 890, 32);
+    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 794 + k * 32);
+    front = bits::get(words_, lsb + 793, 1);
+    ds.unpack_at(words_, lsb + 689);
+    om.unpack_at(words_, lsb + 624);
+    zlo = bits::get(words_, lsb + 600, 24);
+    zhi = bits::get(words_, lsb + 576, 24);
+    for (int k = 0; k < 3; ++k) a[k].unpack_at(words_, lsb + 0 + k * 192);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static TriPkt unpack(const uint32_t* words_) { TriPkt p; p.unpack_at(words_, 0); return p; }
@@ -991,6 +1112,7 @@ struct TriPkt {
     om.diff(act.om, pre + "om.", out);
     if (zlo != act.zlo) out.push_back({pre + "zlo", bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zlo) & bits::mask(24)), std::to_string(zlo), std::to_string(act.zlo)});
     if (zhi != act.zhi) out.push_back({pre + "zhi", bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.zhi) & bits::mask(24)), std::to_string(zhi), std::to_string(act.zhi)});
+    for (int k = 0; k < 3; ++k) a[k].diff(act.a[k], pre + "a[" + std::to_string(k) + "].", out);
   }
   bool operator==(const TriPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const TriPkt& o) const { return !(*this == o); }
@@ -1012,6 +1134,9 @@ struct TriPkt {
     s += " om=" + om.str();
     s += " zlo=" + bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24));
     s += " zhi=" + bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24));
+    s += " a=[";
+    for (int k = 0; k < 3; ++k) s += (k ? "," : "") + a[k].str();
+    s += "]";
     return s + "}";
   }
 };
@@ -1497,35 +1622,293 @@ struct FVec4 {
   }
 };
 
-// a texture coordinate: two FP32 values (SV fvec2_t, 64 bits)
-struct FVec2 {
-  static constexpr int WIDTH = 64;
-  static constexpr int WORDS = 2;
-  static constexpr const char* SV_NAME = "fvec2_t";
+// texture descriptor (memory, 32 bytes at FE_TEX0) (SV tex_desc_t, 256 bits)
+struct TexDesc {
+  static constexpr int WIDTH = 256;
+  static constexpr int WORDS = 8;
+  static constexpr const char* SV_NAME = "tex_desc_t";
   using Words = std::array<uint32_t, WORDS>;
-  uint64_t u = 0;
-  uint64_t v = 0;
+  uint64_t rsv7 = 0;  // dw7: reserved, 0
+  uint64_t rsv6 = 0;  // dw6: reserved, 0
+  uint64_t rsv5 = 0;  // dw5: reserved, 0
+  uint64_t rsv4 = 0;  // dw4: reserved, 0
+  uint64_t rsv3 = 0;  // dw3: reserved, 0
+  uint64_t rsv2 = 0;  // dw2 [31:8]: reserved, 0
+  uint64_t levels = 0;  // dw2 [7:4]: mip levels, 1 .. floor(log2(max(WIDTH, HEIGHT))) + 1
+  uint64_t fmt = 0;  // dw2 [3:0]: TEX_FMT_*
+  uint64_t height = 0;  // dw1 [31:16]: 1 .. TEX_MAX_DIM
+  uint64_t width = 0;  // dw1 [15:0]: 1 .. TEX_MAX_DIM
+  uint64_t base = 0;  // dw0: byte address of level 0 (64-byte aligned)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 32, 32, static_cast<uint64_t>(u));
-    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(v));
+    bits::put(words_, lsb + 224, 32, static_cast<uint64_t>(rsv7));
+    bits::put(words_, lsb + 192, 32, static_cast<uint64_t>(rsv6));
+    bits::put(words_, lsb + 160, 32, static_cast<uint64_t>(rsv5));
+    bits::put(words_, lsb + 128, 32, static_cast<uint64_t>(rsv4));
+    bits::put(words_, lsb + 96, 32, static_cast<uint64_t>(rsv3));
+    bits::put(words_, lsb + 72, 24, static_cast<uint64_t>(rsv2));
+    bits::put(words_, lsb + 68, 4, static_cast<uint64_t>(levels));
+    bits::put(words_, lsb + 64, 4, static_cast<uint64_t>(fmt));
+    bits::put(words_, lsb + 48, 16, static_cast<uint64_t>(height));
+    bits::put(words_, lsb + 32, 16, static_cast<uint64_t>(width));
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(base));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    u = bits::get(words_, lsb + 32, 32);
-    v = bits::get(words_, lsb + 0, 32);
+    rsv7 = bits::get(words_, lsb + 224, 32);
+    rsv6 = bits::get(words_, lsb + 192, 32);
+    rsv5 = bits::get(words_, lsb + 160, 32);
+    rsv4 = bits::get(words_, lsb + 128, 32);
+    rsv3 = bits::get(words_, lsb + 96, 32);
+    rsv2 = bits::get(words_, lsb + 72, 24);
+    levels = bits::get(words_, lsb + 68, 4);
+    fmt = bits::get(words_, lsb + 64, 4);
+    height = bits::get(words_, lsb + 48, 16);
+    width = bits::get(words_, lsb + 32, 16);
+    base = bits::get(words_, lsb + 0, 32);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
-  static FVec2 unpack(const uint32_t* words_) { FVec2 p; p.unpack_at(words_, 0); return p; }
-  FVec2 canonical() const { Words words_ = pack(); return unpack(words_.data()); }
-  void diff(const FVec2& act, const std::string& pre, std::vector<FieldDiff>& out) const {
-    if (u != act.u) out.push_back({pre + "u", bits::hex(static_cast<uint64_t>(u) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.u) & bits::mask(32)), std::to_string(u), std::to_string(act.u)});
-    if (v != act.v) out.push_back({pre + "v", bits::hex(static_cast<uint64_t>(v) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.v) & bits::mask(32)), std::to_string(v), std::to_string(act.v)});
+  static TexDesc unpack(const uint32_t* words_) { TexDesc p; p.unpack_at(words_, 0); return p; }
+  TexDesc canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const TexDesc& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (rsv7 != act.rsv7) out.push_back({pre + "rsv7", bits::hex(static_cast<uint64_t>(rsv7) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rsv7) & bits::mask(32)), std::to_string(rsv7), std::to_string(act.rsv7)});
+    if (rsv6 != act.rsv6) out.push_back({pre + "rsv6", bits::hex(static_cast<uint64_t>(rsv6) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rsv6) & bits::mask(32)), std::to_string(rsv6), std::to_string(act.rsv6)});
+    if (rsv5 != act.rsv5) out.push_back({pre + "rsv5", bits::hex(static_cast<uint64_t>(rsv5) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rsv5) & bits::mask(32)), std::to_string(rsv5), std::to_string(act.rsv5)});
+    if (rsv4 != act.rsv4) out.push_back({pre + "rsv4", bits::hex(static_cast<uint64_t>(rsv4) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rsv4) & bits::mask(32)), std::to_string(rsv4), std::to_string(act.rsv4)});
+    if (rsv3 != act.rsv3) out.push_back({pre + "rsv3", bits::hex(static_cast<uint64_t>(rsv3) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rsv3) & bits::mask(32)), std::to_string(rsv3), std::to_string(act.rsv3)});
+    if (rsv2 != act.rsv2) out.push_back({pre + "rsv2", bits::hex(static_cast<uint64_t>(rsv2) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.rsv2) & bits::mask(24)), std::to_string(rsv2), std::to_string(act.rsv2)});
+    if (levels != act.levels) out.push_back({pre + "levels", bits::hex(static_cast<uint64_t>(levels) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.levels) & bits::mask(4)), std::to_string(levels), std::to_string(act.levels)});
+    if (fmt != act.fmt) out.push_back({pre + "fmt", bits::hex(static_cast<uint64_t>(fmt) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.fmt) & bits::mask(4)), std::to_string(fmt), std::to_string(act.fmt)});
+    if (height != act.height) out.push_back({pre + "height", bits::hex(static_cast<uint64_t>(height) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.height) & bits::mask(16)), std::to_string(height), std::to_string(act.height)});
+    if (width != act.width) out.push_back({pre + "width", bits::hex(static_cast<uint64_t>(width) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.width) & bits::mask(16)), std::to_string(width), std::to_string(act.width)});
+    if (base != act.base) out.push_back({pre + "base", bits::hex(static_cast<uint64_t>(base) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.base) & bits::mask(32)), std::to_string(base), std::to_string(act.base)});
   }
-  bool operator==(const FVec2& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
-  bool operator!=(const FVec2& o) const { return !(*this == o); }
+  bool operator==(const TexDesc& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const TexDesc& o) const { return !(*this == o); }
   std::string str() const {
     std::string s = "{";
-    s += "u=" + bits::hex(static_cast<uint64_t>(u) & bits::mask(32));
-    s += " v=" + bits::hex(static_cast<uint64_t>(v) & bits::mask(32));
+    s += "rsv7=" + bits::hex(static_cast<uint64_t>(rsv7) & bits::mask(32));
+    s += " rsv6=" + bits::hex(static_cast<uint64_t>(rsv6) & bits::mask(32));
+    s += " rsv5=" + bits::hex(static_cast<uint64_t>(rsv5) & bits::mask(32));
+    s += " rsv4=" + bits::hex(static_cast<uint64_t>(rsv4) & bits::mask(32));
+    s += " rsv3=" + bits::hex(static_cast<uint64_t>(rsv3) & bits::mask(32));
+    s += " rsv2=" + bits::hex(static_cast<uint64_t>(rsv2) & bits::mask(24));
+    s += " levels=" + bits::hex(static_cast<uint64_t>(levels) & bits::mask(4));
+    s += " fmt=" + bits::hex(static_cast<uint64_t>(fmt) & bits::mask(4));
+    s += " height=" + bits::hex(static_cast<uint64_t>(height) & bits::mask(16));
+    s += " width=" + bits::hex(static_cast<uint64_t>(width) & bits::mask(16));
+    s += " base=" + bits::hex(static_cast<uint64_t>(base) & bits::mask(32));
+    return s + "}";
+  }
+};
+
+// sampler descriptor (memory, 32 bytes at FE_SAMP0) (SV samp_desc_t, 256 bits)
+struct SampDesc {
+  static constexpr int WIDTH = 256;
+  static constexpr int WORDS = 8;
+  static constexpr const char* SV_NAME = "samp_desc_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t rsv7 = 0;  // dw7: reserved, 0
+  uint64_t rsv6 = 0;  // dw6: reserved, 0
+  uint64_t rsv5 = 0;  // dw5: reserved, 0
+  uint64_t rsv4 = 0;  // dw4: reserved, 0
+  uint64_t border = 0;  // dw3: border colour RGBA8 (R [7:0] .. A [31:24]), UNORM, never sRGB-decoded
+  uint64_t rsv2b = 0;  // dw2 [31:28]: reserved
+  uint64_t max_lod = 0;  // dw2 [27:16]: MAX_LOD, unsigned 4.8
+  uint64_t rsv2a = 0;  // dw2 [15:12]: reserved
+  uint64_t min_lod = 0;  // dw2 [11:0]: MIN_LOD, unsigned 4.8
+  uint64_t rsv1 = 0;  // dw1 [31:16]: reserved (anisotropy, later)
+  int64_t lod_bias = 0;  // dw1 [15:0]: LOD_BIAS, signed 8.8
+  uint64_t rsv0 = 0;  // dw0 [31:10]: reserved
+  uint64_t addr_v = 0;  // dw0 [9:7]: TEX_ADDR_*
+  uint64_t addr_u = 0;  // dw0 [6:4]: TEX_ADDR_*
+  uint64_t mip = 0;  // dw0 [3:2]: TEX_MIP_*
+  uint64_t mag = 0;  // dw0 [1]: TEX_FILTER_* when LOD <= 0
+  uint64_t min = 0;  // dw0 [0]: TEX_FILTER_* when LOD > 0
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 224, 32, static_cast<uint64_t>(rsv7));
+    bits::put(words_, lsb + 192, 32, static_cast<uint64_t>(rsv6));
+    bits::put(words_, lsb + 160, 32, static_cast<uint64_t>(rsv5));
+    bits::put(words_, lsb + 128, 32, static_cast<uint64_t>(rsv4));
+    bits::put(words_, lsb + 96, 32, static_cast<uint64_t>(border));
+    bits::put(words_, lsb + 92, 4, static_cast<uint64_t>(rsv2b));
+    bits::put(words_, lsb + 80, 12, static_cast<uint64_t>(max_lod));
+    bits::put(words_, lsb + 76, 4, static_cast<uint64_t>(rsv2a));
+    bits::put(words_, lsb + 64, 12, static_cast<uint64_t>(min_lod));
+    bits::put(words_, lsb + 48, 16, static_cast<uint64_t>(rsv1));
+    bits::put(words_, lsb + 32, 16, static_cast<uint64_t>(lod_bias));
+    bits::put(words_, lsb + 10, 22, static_cast<uint64_t>(rsv0));
+    bits::put(words_, lsb + 7, 3, static_cast<uint64_t>(addr_v));
+    bits::put(words_, lsb + 4, 3, static_cast<uint64_t>(addr_u));
+    bits::put(words_, lsb + 2, 2, static_cast<uint64_t>(mip));
+    bits::put(words_, lsb + 1, 1, static_cast<uint64_t>(mag));
+    bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(min));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    rsv7 = bits::get(words_, lsb + 224, 32);
+    rsv6 = bits::get(words_, lsb + 192, 32);
+    rsv5 = bits::get(words_, lsb + 160, 32);
+    rsv4 = bits::get(words_, lsb + 128, 32);
+    border = bits::get(words_, lsb + 96, 32);
+    rsv2b = bits::get(words_, lsb + 92, 4);
+    max_lod = bits::get(words_, lsb + 80, 12);
+    rsv2a = bits::get(words_, lsb + 76, 4);
+    min_lod = bits::get(words_, lsb + 64, 12);
+    rsv1 = bits::get(words_, lsb + 48, 16);
+    lod_bias = bits::sext(bits::get(words_, lsb + 32, 16), 16);
+    rsv0 = bits::get(words_, lsb + 10, 22);
+    addr_v = bits::get(words_, lsb + 7, 3);
+    addr_u = bits::get(words_, lsb + 4, 3);
+    mip = bits::get(words_, lsb + 2, 2);
+    mag = bits::get(words_, lsb + 1, 1);
+    min = bits::get(words_, lsb + 0, 1);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static SampDesc unpack(const uint32_t* words_) { SampDesc p; p.unpack_at(words_, 0); return p; }
+  SampDesc canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const SampDesc& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (rsv7 != act.rsv7) out.push_back({pre + "rsv7", bits::hex(static_cast<uint64_t>(rsv7) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rsv7) & bits::mask(32)), std::to_string(rsv7), std::to_string(act.rsv7)});
+    if (rsv6 != act.rsv6) out.push_back({pre + "rsv6", bits::hex(static_cast<uint64_t>(rsv6) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rsv6) & bits::mask(32)), std::to_string(rsv6), std::to_string(act.rsv6)});
+    if (rsv5 != act.rsv5) out.push_back({pre + "rsv5", bits::hex(static_cast<uint64_t>(rsv5) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rsv5) & bits::mask(32)), std::to_string(rsv5), std::to_string(act.rsv5)});
+    if (rsv4 != act.rsv4) out.push_back({pre + "rsv4", bits::hex(static_cast<uint64_t>(rsv4) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rsv4) & bits::mask(32)), std::to_string(rsv4), std::to_string(act.rsv4)});
+    if (border != act.border) out.push_back({pre + "border", bits::hex(static_cast<uint64_t>(border) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.border) & bits::mask(32)), std::to_string(border), std::to_string(act.border)});
+    if (rsv2b != act.rsv2b) out.push_back({pre + "rsv2b", bits::hex(static_cast<uint64_t>(rsv2b) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.rsv2b) & bits::mask(4)), std::to_string(rsv2b), std::to_string(act.rsv2b)});
+    if (max_lod != act.max_lod) out.push_back({pre + "max_lod", bits::hex(static_cast<uint64_t>(max_lod) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.max_lod) & bits::mask(12)), std::to_string(max_lod), std::to_string(act.max_lod)});
+    if (rsv2a != act.rsv2a) out.push_back({pre + "rsv2a", bits::hex(static_cast<uint64_t>(rsv2a) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.rsv2a) & bits::mask(4)), std::to_string(rsv2a), std::to_string(act.rsv2a)});
+    if (min_lod != act.min_lod) out.push_back({pre + "min_lod", bits::hex(static_cast<uint64_t>(min_lod) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.min_lod) & bits::mask(12)), std::to_string(min_lod), std::to_string(act.min_lod)});
+    if (rsv1 != act.rsv1) out.push_back({pre + "rsv1", bits::hex(static_cast<uint64_t>(rsv1) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.rsv1) & bits::mask(16)), std::to_string(rsv1), std::to_string(act.rsv1)});
+    if (lod_bias != act.lod_bias) out.push_back({pre + "lod_bias", bits::hex(static_cast<uint64_t>(lod_bias) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.lod_bias) & bits::mask(16)), std::to_string(lod_bias), std::to_string(act.lod_bias)});
+    if (rsv0 != act.rsv0) out.push_back({pre + "rsv0", bits::hex(static_cast<uint64_t>(rsv0) & bits::mask(22)), bits::hex(static_cast<uint64_t>(act.rsv0) & bits::mask(22)), std::to_string(rsv0), std::to_string(act.rsv0)});
+    if (addr_v != act.addr_v) out.push_back({pre + "addr_v", bits::hex(static_cast<uint64_t>(addr_v) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.addr_v) & bits::mask(3)), std::to_string(addr_v), std::to_string(act.addr_v)});
+    if (addr_u != act.addr_u) out.push_back({pre + "addr_u", bits::hex(static_cast<uint64_t>(addr_u) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.addr_u) & bits::mask(3)), std::to_string(addr_u), std::to_string(act.addr_u)});
+    if (mip != act.mip) out.push_back({pre + "mip", bits::hex(static_cast<uint64_t>(mip) & bits::mask(2)), bits::hex(static_cast<uint64_t>(act.mip) & bits::mask(2)), std::to_string(mip), std::to_string(act.mip)});
+    if (mag != act.mag) out.push_back({pre + "mag", bits::hex(static_cast<uint64_t>(mag) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.mag) & bits::mask(1)), std::to_string(mag), std::to_string(act.mag)});
+    if (min != act.min) out.push_back({pre + "min", bits::hex(static_cast<uint64_t>(min) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.min) & bits::mask(1)), std::to_string(min), std::to_string(act.min)});
+  }
+  bool operator==(const SampDesc& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const SampDesc& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "rsv7=" + bits::hex(static_cast<uint64_t>(rsv7) & bits::mask(32));
+    s += " rsv6=" + bits::hex(static_cast<uint64_t>(rsv6) & bits::mask(32));
+    s += " rsv5=" + bits::hex(static_cast<uint64_t>(rsv5) & bits::mask(32));
+    s += " rsv4=" + bits::hex(static_cast<uint64_t>(rsv4) & bits::mask(32));
+    s += " border=" + bits::hex(static_cast<uint64_t>(border) & bits::mask(32));
+    s += " rsv2b=" + bits::hex(static_cast<uint64_t>(rsv2b) & bits::mask(4));
+    s += " max_lod=" + bits::hex(static_cast<uint64_t>(max_lod) & bits::mask(12));
+    s += " rsv2a=" + bits::hex(static_cast<uint64_t>(rsv2a) & bits::mask(4));
+    s += " min_lod=" + bits::hex(static_cast<uint64_t>(min_lod) & bits::mask(12));
+    s += " rsv1=" + bits::hex(static_cast<uint64_t>(rsv1) & bits::mask(16));
+    s += " lod_bias=" + bits::hex(static_cast<uint64_t>(lod_bias) & bits::mask(16));
+    s += " rsv0=" + bits::hex(static_cast<uint64_t>(rsv0) & bits::mask(22));
+    s += " addr_v=" + bits::hex(static_cast<uint64_t>(addr_v) & bits::mask(3));
+    s += " addr_u=" + bits::hex(static_cast<uint64_t>(addr_u) & bits::mask(3));
+    s += " mip=" + bits::hex(static_cast<uint64_t>(mip) & bits::mask(2));
+    s += " mag=" + bits::hex(static_cast<uint64_t>(mag) & bits::mask(1));
+    s += " min=" + bits::hex(static_cast<uint64_t>(min) & bits::mask(1));
+    return s + "}";
+  }
+};
+
+// -> TEX: one 2x2 quad to sample (pixel p = (2qx + p%2, 2qy + p/2)); the descriptors travel with the work (SV tex_in_pkt_t, 341 bits)
+struct TexInPkt {
+  static constexpr int WIDTH = 341;
+  static constexpr int WORDS = 11;
+  static constexpr const char* SV_NAME = "tex_in_pkt_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order
+  std::array<FVec2, 4> tc{};  // per pixel (u, v), FP32; every pixel (live or not) feeds the LOD
+  uint64_t live = 0;  // bit p: pixel p is sampled (a dead pixel fetches nothing and returns 0)
+  uint64_t tex = 0;  // texture descriptor byte address (FE_TEX0)
+  uint64_t samp = 0;  // sampler descriptor byte address (FE_SAMP0)
+  uint64_t tag = 0;  // the client's own, returned with the result
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 340, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 4; ++k) tc[k].pack_at(words_, lsb + 84 + k * 64);
+    bits::put(words_, lsb + 80, 4, static_cast<uint64_t>(live));
+    bits::put(words_, lsb + 48, 32, static_cast<uint64_t>(tex));
+    bits::put(words_, lsb + 16, 32, static_cast<uint64_t>(samp));
+    bits::put(words_, lsb + 0, 16, static_cast<uint64_t>(tag));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    eop = bits::get(words_, lsb + 340, 1);
+    for (int k = 0; k < 4; ++k) tc[k].unpack_at(words_, lsb + 84 + k * 64);
+    live = bits::get(words_, lsb + 80, 4);
+    tex = bits::get(words_, lsb + 48, 32);
+    samp = bits::get(words_, lsb + 16, 32);
+    tag = bits::get(words_, lsb + 0, 16);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static TexInPkt unpack(const uint32_t* words_) { TexInPkt p; p.unpack_at(words_, 0); return p; }
+  TexInPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const TexInPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (eop != act.eop) out.push_back({pre + "eop", bits::hex(static_cast<uint64_t>(eop) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.eop) & bits::mask(1)), std::to_string(eop), std::to_string(act.eop)});
+    for (int k = 0; k < 4; ++k) tc[k].diff(act.tc[k], pre + "tc[" + std::to_string(k) + "].", out);
+    if (live != act.live) out.push_back({pre + "live", bits::hex(static_cast<uint64_t>(live) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.live) & bits::mask(4)), std::to_string(live), std::to_string(act.live)});
+    if (tex != act.tex) out.push_back({pre + "tex", bits::hex(static_cast<uint64_t>(tex) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.tex) & bits::mask(32)), std::to_string(tex), std::to_string(act.tex)});
+    if (samp != act.samp) out.push_back({pre + "samp", bits::hex(static_cast<uint64_t>(samp) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.samp) & bits::mask(32)), std::to_string(samp), std::to_string(act.samp)});
+    if (tag != act.tag) out.push_back({pre + "tag", bits::hex(static_cast<uint64_t>(tag) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.tag) & bits::mask(16)), std::to_string(tag), std::to_string(act.tag)});
+  }
+  bool operator==(const TexInPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const TexInPkt& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "eop=" + bits::hex(static_cast<uint64_t>(eop) & bits::mask(1));
+    s += " tc=[";
+    for (int k = 0; k < 4; ++k) s += (k ? "," : "") + tc[k].str();
+    s += "]";
+    s += " live=" + bits::hex(static_cast<uint64_t>(live) & bits::mask(4));
+    s += " tex=" + bits::hex(static_cast<uint64_t>(tex) & bits::mask(32));
+    s += " samp=" + bits::hex(static_cast<uint64_t>(samp) & bits::mask(32));
+    s += " tag=" + bits::hex(static_cast<uint64_t>(tag) & bits::mask(16));
+    return s + "}";
+  }
+};
+
+// TEX ->: the quad's four samples, in input order (SV tex_out_pkt_t, 152 bits)
+struct TexOutPkt {
+  static constexpr int WIDTH = 152;
+  static constexpr int WORDS = 5;
+  static constexpr const char* SV_NAME = "tex_out_pkt_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0)
+  std::array<Dword, 4> color{};  // per pixel RGBA8 (R [7:0] .. A [31:24]), linear; 0 where live is 0 or fault != 0
+  uint64_t live = 0;  // the input's live
+  uint64_t fault = 0;  // TEX_FAULT_*: nonzero when the descriptors are invalid (all four colours 0)
+  uint64_t tag = 0;  // the input's tag
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 151, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 4; ++k) color[k].pack_at(words_, lsb + 23 + k * 32);
+    bits::put(words_, lsb + 19, 4, static_cast<uint64_t>(live));
+    bits::put(words_, lsb + 16, 3, static_cast<uint64_t>(fault));
+    bits::put(words_, lsb + 0, 16, static_cast<uint64_t>(tag));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    eop = bits::get(words_, lsb + 151, 1);
+    for (int k = 0; k < 4; ++k) color[k].unpack_at(words_, lsb + 23 + k * 32);
+    live = bits::get(words_, lsb + 19, 4);
+    fault = bits::get(words_, lsb + 16, 3);
+    tag = bits::get(words_, lsb + 0, 16);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static TexOutPkt unpack(const uint32_t* words_) { TexOutPkt p; p.unpack_at(words_, 0); return p; }
+  TexOutPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const TexOutPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (eop != act.eop) out.push_back({pre + "eop", bits::hex(static_cast<uint64_t>(eop) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.eop) & bits::mask(1)), std::to_string(eop), std::to_string(act.eop)});
+    for (int k = 0; k < 4; ++k) color[k].diff(act.color[k], pre + "color[" + std::to_string(k) + "].", out);
+    if (live != act.live) out.push_back({pre + "live", bits::hex(static_cast<uint64_t>(live) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.live) & bits::mask(4)), std::to_string(live), std::to_string(act.live)});
+    if (fault != act.fault) out.push_back({pre + "fault", bits::hex(static_cast<uint64_t>(fault) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.fault) & bits::mask(3)), std::to_string(fault), std::to_string(act.fault)});
+    if (tag != act.tag) out.push_back({pre + "tag", bits::hex(static_cast<uint64_t>(tag) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.tag) & bits::mask(16)), std::to_string(tag), std::to_string(act.tag)});
+  }
+  bool operator==(const TexOutPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const TexOutPkt& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "eop=" + bits::hex(static_cast<uint64_t>(eop) & bits::mask(1));
+    s += " color=[";
+    for (int k = 0; k < 4; ++k) s += (k ? "," : "") + color[k].str();
+    s += "]";
+    s += " live=" + bits::hex(static_cast<uint64_t>(live) & bits::mask(4));
+    s += " fault=" + bits::hex(static_cast<uint64_t>(fault) & bits::mask(3));
+    s += " tag=" + bits::hex(static_cast<uint64_t>(tag) & bits::mask(16));
     return s + "}";
   }
 };

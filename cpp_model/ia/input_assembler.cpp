@@ -33,6 +33,10 @@ void InputAssembler::process(const DrawPkt& draw, const Memory& mem,
     p.clip = draw.clip;
     p.tri_id = tri_id_++;
     p.front = 1;  // screen-space triangles have no facing: front (docs/depth.md)
+    for (auto& a : p.a) {  // per-vertex attributes: 1/w = 1.0, the draw colour, uv 0 (vattr_t)
+      a.rhw = FP32_ONE;
+      a.color = draw.color;
+    }
     emit(p);
   }
 }

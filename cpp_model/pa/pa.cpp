@@ -290,6 +290,29 @@ void PrimitiveAssembly::process(const PrimPkt& p, std::vector<PaTriPkt>& out) {
   if (p.last) batches_.pop_front();
 }
 
+TriPkt pa_to_tri(const PaTriPkt& t) {
+  TriPkt tri;
+  tri.eop = t.eop;
+  tri.v = t.v;
+  tri.color = t.color;
+  tri.target = t.target;
+  tri.clip = t.clip;
+  tri.tri_id = t.tri_id;
+  for (int k = 0; k < 3; ++k) {
+    tri.z[k].data = t.attr[k].z;
+    tri.a[k].rhw = t.attr[k].rhw;
+    tri.a[k].color = t.attr[k].color;
+    tri.a[k].uv0 = t.attr[k].tex0;
+    tri.a[k].uv1 = t.attr[k].tex1;
+  }
+  tri.front = t.front;
+  tri.ds = t.ds;
+  tri.om = t.om;
+  tri.zlo = t.zlo;
+  tri.zhi = t.zhi;
+  return tri;
+}
+
 std::vector<PaTriPkt> run_pa(const std::vector<ClipVtxPkt>& vtx, const std::vector<PrimPkt>& prims, PrimitiveAssembly* pa) {
   PrimitiveAssembly local;
   PrimitiveAssembly& u = pa ? *pa : local;

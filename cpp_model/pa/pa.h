@@ -76,6 +76,10 @@ class PrimitiveAssembly {
   Stats stats_;
 };
 
+// The merge in front of SETUP (rtl/top/pineda_top.sv): PA's triangle as a tri_pkt_t, with each
+// vertex's z in `z` and its 1/w, colour, tex0, tex1 in `a` (vattr_t).
+TriPkt pa_to_tri(const PaTriPkt& t);
+
 // Runs both streams through a fresh unit, the vertex stream ahead (as PA's double buffer allows).
 std::vector<PaTriPkt> run_pa(const std::vector<ClipVtxPkt>& vtx, const std::vector<PrimPkt>& prims,
                              PrimitiveAssembly* pa = nullptr);

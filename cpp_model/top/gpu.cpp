@@ -89,19 +89,7 @@ void Gpu::process_fe(const IDrawPkt& p_in) {
     pa_.process(pr, out);
     for (const PaTriPkt& t : out) {
       if (trace_on_) trace_.pa_tri.push_back(t);
-      TriPkt tri;
-      tri.eop = t.eop;
-      tri.v = t.v;
-      tri.color = t.color;
-      tri.target = t.target;
-      tri.clip = t.clip;
-      tri.tri_id = t.tri_id;
-      for (int k = 0; k < 3; ++k) tri.z[k].data = t.attr[k].z;
-      tri.front = t.front;
-      tri.ds = t.ds;
-      tri.om = t.om;
-      tri.zlo = t.zlo;
-      tri.zhi = t.zhi;
+      const TriPkt tri = pa_to_tri(t);  // the merge in front of SETUP
       process_tri(tri);
     }
   };

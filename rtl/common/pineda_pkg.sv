@@ -86,6 +86,35 @@ package pineda_pkg;
   localparam logic [1:0] RT_FMT_BGRA8 = 2'd1;  // B8G8R8A8_UNORM: B in byte 0, G 1, R 2, A 3 (4 bytes per pixel)
   localparam logic [1:0] RT_FMT_RGBA8_SRGB = 2'd2;  // R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B sRGB encoded (4 bytes per pixel)
   localparam logic [1:0] RT_FMT_B5G6R5 = 2'd3;  // B5G6R5_UNORM: B [4:0], G [10:5], R [15:11] of a 16-bit pixel (2 bytes per pixel)
+  localparam logic [3:0] TEX_FMT_RGBA8 = 4'd0;  // R8G8B8A8_UNORM texels: R byte 0 .. A byte 3; 64-byte 4x4 blocks
+  localparam logic [3:0] TEX_FMT_BGRA8 = 4'd1;  // B8G8R8A8_UNORM: B byte 0, G 1, R 2, A 3; 64-byte blocks
+  localparam logic [3:0] TEX_FMT_B5G6R5 = 4'd2;  // B5G6R5_UNORM: B [4:0], G [10:5], R [15:11] of a 16-bit texel, alpha 1; 32-byte blocks
+  localparam logic [3:0] TEX_FMT_RGBA8_SRGB = 4'd3;  // R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B linearised (SRGB_TO_LIN16) before filtering; 64-byte blocks
+  localparam logic [3:0] TEX_FMT_BC1 = 4'd4;  // BC1_UNORM: 8-byte blocks (decoded on L1 fill; invalid until the decoder lands)
+  localparam logic [3:0] TEX_FMT_BC3 = 4'd5;  // BC3_UNORM: 16-byte blocks (decoded on L1 fill; invalid until the decoder lands)
+  localparam logic [0:0] TEX_FILTER_POINT = 1'd0;  // sampler MIN/MAG filter: nearest texel
+  localparam logic [0:0] TEX_FILTER_LINEAR = 1'd1;  // sampler MIN/MAG filter: bilinear, weights k/256
+  localparam logic [1:0] TEX_MIP_NONE = 2'd0;  // sampler MIP filter: level 0 only
+  localparam logic [1:0] TEX_MIP_POINT = 2'd1;  // nearest level: floor(LOD + 0.5)
+  localparam logic [1:0] TEX_MIP_LINEAR = 2'd2;  // two levels floor(LOD), +1 blended by frac(LOD)*256 (trilinear); 3 is invalid
+  localparam logic [2:0] TEX_ADDR_WRAP = 3'd0;  // D3D11_TEXTURE_ADDRESS_WRAP - 1: i mod n
+  localparam logic [2:0] TEX_ADDR_MIRROR = 3'd1;  // MIRROR: i mod 2n folded back
+  localparam logic [2:0] TEX_ADDR_CLAMP = 3'd2;  // CLAMP: i clamped to [0, n-1]
+  localparam logic [2:0] TEX_ADDR_BORDER = 3'd3;  // BORDER: i outside [0, n-1] reads the border colour
+  localparam logic [2:0] TEX_ADDR_MIRROR_ONCE = 3'd4;  // MIRROR_ONCE: i < 0 -> -1 - i, then clamped; 5..7 are invalid
+  localparam int unsigned TEX_MAX_DIM = 32'd4096;  // largest texture width / height
+  localparam int unsigned TEX_MAX_LEVELS = 32'd13;  // levels of a full 4096 chain
+  localparam int unsigned TEX_DESC_BYTES = 32'd32;  // texture and sampler descriptors: 8 dwords, 32-byte aligned
+  localparam int unsigned TEX_BLOCK_DIM = 32'd4;  // texels are stored in 4x4 blocks, row-major block order per level
+  localparam logic [2:0] TEX_FAULT_NONE = 3'd0;  // tex_out_pkt_t.fault: descriptors valid
+  localparam logic [2:0] TEX_FAULT_DESC_ADDR = 3'd1;  // a descriptor address is not 32-byte aligned or outside [REG_VALID_BASE, REG_VALID_LIMIT]
+  localparam logic [2:0] TEX_FAULT_TEX_DESC = 3'd2;  // bad texture descriptor: zero / oversize dims, unknown format, levels 0 or beyond the full chain, BASE not 64-byte aligned
+  localparam logic [2:0] TEX_FAULT_TEX_RANGE = 3'd3;  // a byte of the texture's chain lies outside [REG_VALID_BASE, REG_VALID_LIMIT] (or past 2^32)
+  localparam logic [2:0] TEX_FAULT_SAMP_DESC = 3'd4;  // bad sampler descriptor: MIP 3, an address mode 5..7, MIN_LOD > MAX_LOD
+  localparam logic [2:0] COMB_MODULATE = 3'd0;  // out = tex * colour (per channel, round(a*b/255))
+  localparam logic [2:0] COMB_REPLACE = 3'd1;  // out = tex
+  localparam logic [2:0] COMB_ADD = 3'd2;  // rgb = sat(tex + colour), a = tex.a * colour.a
+  localparam logic [2:0] COMB_DECAL = 3'd3;  // rgb = lerp(colour, tex, tex.a), a = colour.a
   localparam logic [11:0] OP_DRAW_LEN = 12'd2;  // payload dwords of OP_DRAW
   localparam logic [11:0] OP_WRITE_REG_LEN = 12'd1;  // payload dwords of OP_WRITE_REG
   localparam logic [11:0] OP_WAIT_REG_LEN = 12'd1;  // payload dwords of OP_WAIT_REG
@@ -212,6 +241,14 @@ package pineda_pkg;
   localparam int unsigned BLEND_OP_A_LSB = 32'd24;  // FE_BLEND: BOP_*: alpha operation
   localparam int unsigned BLEND_MASK_OFF_MSB = 32'd30;  // FE_BLEND: channels NOT written: bit 0 R, 1 G, 2 B, 3 A (the inverted D3D11 write mask)
   localparam int unsigned BLEND_MASK_OFF_LSB = 32'd27;  // FE_BLEND: channels NOT written: bit 0 R, 1 G, 2 B, 3 A (the inverted D3D11 write mask)
+  localparam int unsigned COMB_TEX_ENABLE_BIT = 32'd0;  // FE_COMBINE: stage 0 samples FE_TEX0 / FE_SAMP0 with tex0 (0: the colour passes unchanged)
+  localparam int unsigned COMB_MODE_MSB = 32'd3;  // FE_COMBINE: COMB_*: how the texel and the interpolated colour combine
+  localparam int unsigned COMB_MODE_LSB = 32'd1;  // FE_COMBINE: COMB_*: how the texel and the interpolated colour combine
+  localparam int unsigned COMB_ALPHA_TEST_BIT = 32'd4;  // FE_COMBINE: alpha test on: a pixel whose (alpha OP ref) fails is killed (depth goes late-Z)
+  localparam int unsigned COMB_ALPHA_FUNC_MSB = 32'd7;  // FE_COMBINE: CMP_*: pass when (combined alpha OP ALPHA_REF)
+  localparam int unsigned COMB_ALPHA_FUNC_LSB = 32'd5;  // FE_COMBINE: CMP_*: pass when (combined alpha OP ALPHA_REF)
+  localparam int unsigned COMB_ALPHA_REF_MSB = 32'd15;  // FE_COMBINE: alpha test reference (UNORM8)
+  localparam int unsigned COMB_ALPHA_REF_LSB = 32'd8;  // FE_COMBINE: alpha test reference (UNORM8)
   localparam int unsigned SFACE_FUNC_MSB = 32'd2;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
   localparam int unsigned SFACE_FUNC_LSB = 32'd0;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
   localparam int unsigned SFACE_FAIL_MSB = 32'd5;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when the stencil test fails
@@ -328,7 +365,12 @@ package pineda_pkg;
     FE_SCISSOR_Y = 8'd59,  // scissor y0 [15:0], y1 [31:16] (as ST_SCISSOR_Y)
     FE_STENCIL_OPS = 8'd60,  // stencil functions and operations: front faces [11:0], back faces [27:16] (reset: ALWAYS, KEEP)
     FE_BLEND = 8'd61,  // blend state of the render target (docs/om.md; reset: off, ONE/ZERO/ADD, all channels written)
-    FE_BLEND_FACTOR = 8'd62  // blend constant RGBA8 (BF_BLEND_FACTOR), layout as ST_COLOR (reset: 1, 1, 1, 1)
+    FE_BLEND_FACTOR = 8'd62,  // blend constant RGBA8 (BF_BLEND_FACTOR), layout as ST_COLOR (reset: 1, 1, 1, 1)
+    FE_TEX0 = 8'd64,  // texture descriptor 0 byte address (32-byte aligned; tex_desc_t, docs/tex.md)
+    FE_SAMP0 = 8'd65,  // sampler descriptor 0 byte address (32-byte aligned; samp_desc_t, docs/tex.md)
+    FE_COMBINE = 8'd66,  // texture stage 0 combiner and alpha test (reset: no texture, no alpha test; docs/tex.md section 8)
+    FE_TEX1 = 8'd67,  // reserved: texture descriptor 1 (a second stage with tex1)
+    FE_SAMP1 = 8'd68  // reserved: sampler descriptor 1
   } fe_state_e;
 
   // reset value of the draw state: index i in [32i +: 32] (assign it to a [15:0][31:0] array)
@@ -550,7 +592,23 @@ package pineda_pkg;
   } draw_pkt_t;
   localparam int unsigned DRAW_PKT_BITS = 32'd254;
 
-  // IA -> SETUP: one triangle (632 bits)
+  // a texture coordinate: two FP32 values (64 bits)
+  typedef struct packed {
+    logic [31:0] u;
+    logic [31:0] v;
+  } fvec2_t;
+  localparam int unsigned FVEC2_BITS = 32'd64;
+
+  // per-vertex attributes of a triangle for SETUP/INTERP (PA's, or OP_DRAW's constants) (192 bits)
+  typedef struct packed {
+    logic [31:0] rhw;  // FP32 1/w of the clip-space w (PA's reciprocal; a clipped vertex's own); 1.0 from OP_DRAW
+    logic [31:0] color;  // RGBA8 (R in [7:0]); OP_DRAW: the draw colour
+    fvec2_t uv0;  // texture coordinate 0 (FP32, not divided by w); 0 from OP_DRAW
+    fvec2_t uv1;  // texture coordinate 1; 0 from OP_DRAW
+  } vattr_t;
+  localparam int unsigned VATTR_BITS = 32'd192;
+
+  // IA -> SETUP: one triangle (1208 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][47:0] v;  // 3 x vtx_t: vertices in API order
@@ -564,8 +622,9 @@ package pineda_pkg;
     om_state_t om;  // output-merger state (0 from OP_DRAW)
     logic [23:0] zlo;  // viewport depth range as D24 (PA's; 0 from OP_DRAW): every sample depth is clamped to [zlo, zhi]
     logic [23:0] zhi;  // zhi >= zlo
+    logic [2:0][191:0] a;  // 3 x vattr_t: per-vertex attributes in the order of v (0 in an end-of-pipe token)
   } tri_pkt_t;
-  localparam int unsigned TRI_PKT_BITS = 32'd632;
+  localparam int unsigned TRI_PKT_BITS = 32'd1208;
 
   // SETUP -> COARSE: a triangle that may cover samples (882 bits)
   typedef struct packed {
@@ -664,12 +723,64 @@ package pineda_pkg;
   } fvec4_t;
   localparam int unsigned FVEC4_BITS = 32'd128;
 
-  // a texture coordinate: two FP32 values (64 bits)
+  // texture descriptor (memory, 32 bytes at FE_TEX0) (256 bits)
   typedef struct packed {
-    logic [31:0] u;
-    logic [31:0] v;
-  } fvec2_t;
-  localparam int unsigned FVEC2_BITS = 32'd64;
+    logic [31:0] rsv7;  // dw7: reserved, 0
+    logic [31:0] rsv6;  // dw6: reserved, 0
+    logic [31:0] rsv5;  // dw5: reserved, 0
+    logic [31:0] rsv4;  // dw4: reserved, 0
+    logic [31:0] rsv3;  // dw3: reserved, 0
+    logic [23:0] rsv2;  // dw2 [31:8]: reserved, 0
+    logic [3:0] levels;  // dw2 [7:4]: mip levels, 1 .. floor(log2(max(WIDTH, HEIGHT))) + 1
+    logic [3:0] fmt;  // dw2 [3:0]: TEX_FMT_*
+    logic [15:0] height;  // dw1 [31:16]: 1 .. TEX_MAX_DIM
+    logic [15:0] width;  // dw1 [15:0]: 1 .. TEX_MAX_DIM
+    logic [31:0] base;  // dw0: byte address of level 0 (64-byte aligned)
+  } tex_desc_t;
+  localparam int unsigned TEX_DESC_BITS = 32'd256;
+
+  // sampler descriptor (memory, 32 bytes at FE_SAMP0) (256 bits)
+  typedef struct packed {
+    logic [31:0] rsv7;  // dw7: reserved, 0
+    logic [31:0] rsv6;  // dw6: reserved, 0
+    logic [31:0] rsv5;  // dw5: reserved, 0
+    logic [31:0] rsv4;  // dw4: reserved, 0
+    logic [31:0] border;  // dw3: border colour RGBA8 (R [7:0] .. A [31:24]), UNORM, never sRGB-decoded
+    logic [3:0] rsv2b;  // dw2 [31:28]: reserved
+    logic [11:0] max_lod;  // dw2 [27:16]: MAX_LOD, unsigned 4.8
+    logic [3:0] rsv2a;  // dw2 [15:12]: reserved
+    logic [11:0] min_lod;  // dw2 [11:0]: MIN_LOD, unsigned 4.8
+    logic [15:0] rsv1;  // dw1 [31:16]: reserved (anisotropy, later)
+    logic signed [15:0] lod_bias;  // dw1 [15:0]: LOD_BIAS, signed 8.8
+    logic [21:0] rsv0;  // dw0 [31:10]: reserved
+    logic [2:0] addr_v;  // dw0 [9:7]: TEX_ADDR_*
+    logic [2:0] addr_u;  // dw0 [6:4]: TEX_ADDR_*
+    logic [1:0] mip;  // dw0 [3:2]: TEX_MIP_*
+    logic mag;  // dw0 [1]: TEX_FILTER_* when LOD <= 0
+    logic min;  // dw0 [0]: TEX_FILTER_* when LOD > 0
+  } samp_desc_t;
+  localparam int unsigned SAMP_DESC_BITS = 32'd256;
+
+  // -> TEX: one 2x2 quad to sample (pixel p = (2qx + p%2, 2qy + p/2)); the descriptors travel with the work (341 bits)
+  typedef struct packed {
+    logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order
+    logic [3:0][63:0] tc;  // 4 x fvec2_t: per pixel (u, v), FP32; every pixel (live or not) feeds the LOD
+    logic [3:0] live;  // bit p: pixel p is sampled (a dead pixel fetches nothing and returns 0)
+    logic [31:0] tex;  // texture descriptor byte address (FE_TEX0)
+    logic [31:0] samp;  // sampler descriptor byte address (FE_SAMP0)
+    logic [15:0] tag;  // the client's own, returned with the result
+  } tex_in_pkt_t;
+  localparam int unsigned TEX_IN_PKT_BITS = 32'd341;
+
+  // TEX ->: the quad's four samples, in input order (152 bits)
+  typedef struct packed {
+    logic eop;  // 1: end-of-pipe token (every other field 0)
+    logic [3:0][31:0] color;  // 4 x dword_t: per pixel RGBA8 (R [7:0] .. A [31:24]), linear; 0 where live is 0 or fault != 0
+    logic [3:0] live;  // the input's live
+    logic [2:0] fault;  // TEX_FAULT_*: nonzero when the descriptors are invalid (all four colours 0)
+    logic [15:0] tag;  // the input's tag
+  } tex_out_pkt_t;
+  localparam int unsigned TEX_OUT_PKT_BITS = 32'd152;
 
   // -> VTX: an object-space vertex, or one row of the position matrix (325 bits)
   typedef struct packed {

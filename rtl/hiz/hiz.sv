@@ -18,7 +18,8 @@
 // MSAA mode as the last depth clear, the word valid for the direction) or passed on, and the
 // bound tightened (L: min(bound, zmax), G: max(bound, zmin)) after a tile fully covered by a
 // depth-writing triangle (edge_in == 7, inside pix, stencil off, not late Z). A write to the
-// word in the cycle the next tile's word is read is forwarded (the SRAM is read-first).
+// word in the cycle the next tile's word is read is forwarded (a same-word read-during-write of
+// sram_1r1w is undefined).
 // A depth clear (clear_i.depth) is taken when no tile is held and sweeps the SRAM, one word per
 // clock (read, then write the new word: {exact, value} inside the rectangle; elsewhere the old
 // bound if valid in the clear's direction and not stale, else no information (DEPTH_MAX for L,

@@ -165,6 +165,7 @@ module ia #(
   // Vertices are built in plain struct variables and then placed in the array field
   // (Yosys 0.55 mis-handles member selects on elements of packed arrays of structs).
   pineda_pkg::vtx_t vt0, vt1, vt2;
+  pineda_pkg::vattr_t va;  // OP_DRAW's constant per-vertex attributes
 
   always_comb begin
     // Normalise the group.
@@ -220,6 +221,12 @@ module ia #(
     tri_pkt.clip   = desc.clip;
     tri_pkt.tri_id = tri_id_q;
     tri_pkt.front  = 1'b1;    // screen-space triangles have no facing: front (docs/depth.md)
+    // per-vertex attributes: 1/w = 1.0, the draw colour, texture coordinates 0 (contract vattr_t)
+    va.rhw   = pineda_pkg::FP32_ONE;
+    va.color = desc.color;
+    va.uv0   = '0;
+    va.uv1   = '0;
+    for (int k = 0; k < 3; k++) tri_pkt.a[k] = va;
     if (desc.eop) begin
       tri_pkt     = '0;  // end-of-pipe token
       tri_pkt.eop = 1'b1;

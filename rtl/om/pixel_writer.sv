@@ -603,7 +603,9 @@ module pixel_writer #(
   );
 
   for (genvar b = 0; b < 2; b++) begin : g_bank
-    sram_1r1w #(.Width(512), .Depth(EntriesPerBank), .MaskW(32)) u_data (
+    // ReadFirst kept (as on main): no read here needs it today (a victim is never written in the
+    // cycle it is read; stage 3's own entry comes from wf_*), but it costs nothing to be safe.
+    sram_1r1w #(.Width(512), .Depth(EntriesPerBank), .MaskW(32), .ReadFirst(1'b1)) u_data (
       .clk_i,
       .we_i    (s_we[b]),
       .waddr_i (s_waddr[b]),

@@ -431,6 +431,6 @@ module setup #(
   end
 
   logic unused_sig;
-  assign unused_sig = ^{pix_x1m1[2:0], pix_y1m1[2:0], tri_a.z};  // z: used by stage P1
+  assign unused_sig = ^{pix_x1m1[2:0], pix_y1m1[2:0], tri_a.z, tri_a.a};  // z: used by stage P1; a: for INTERP (issue 15)
 
 endmodule

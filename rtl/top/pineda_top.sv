@@ -347,11 +347,11 @@ module pineda_top #(
 
   // Merge in front of SETUP: at most one path is valid (the CP drains one before using the
   // other); PA's triangle keeps the tri_pkt_t fields.
-  pineda_pkg::pa_attr_t pa_attr;   // PA's z per vertex; rhw, colour, tex not used yet
-  logic                 unused_pa_attr;
-  assign unused_pa_attr = ^pa_attr;
+  pineda_pkg::pa_attr_t pa_attr;   // PA's attributes of one vertex: z, then the vattr_t fields
+  pineda_pkg::vattr_t   pa_va;
   always_comb begin
     pa_attr            = '0;
+    pa_va              = '0;
     tri_valid          = tap_ia_tri_valid_o || tap_pa_tri_valid_o;
     tri_in             = tap_ia_tri_o;
     if (tap_pa_tri_valid_o) begin
@@ -365,6 +365,11 @@ module pineda_top #(
       for (int k = 0; k < 3; k++) begin
         pa_attr       = tap_pa_tri_o.attr[k];
         tri_in.z[k]   = pa_attr.z;
+        pa_va.rhw     = pa_attr.rhw;
+        pa_va.color   = pa_attr.color;
+        pa_va.uv0     = pa_attr.tex0;
+        pa_va.uv1     = pa_attr.tex1;
+        tri_in.a[k]   = pa_va;
       end
       tri_in.front  = tap_pa_tri_o.front;
       tri_in.ds     = tap_pa_tri_o.ds;

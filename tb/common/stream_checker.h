@@ -67,6 +67,9 @@ inline std::string locate(const ClipVtxPkt& p) {
 inline std::string locate(const MemLineReq& p) {
   return std::string(p.we ? "line write" : "line read") + " addr=" + bits::hex(p.addr) + " be=" + bits::hex(p.be);
 }
+inline std::string locate(const TexOutPkt& p) {
+  return "tag=" + std::to_string(p.tag) + " live=" + std::to_string(p.live) + (p.eop ? " (token)" : "");
+}
 inline std::string locate(const PaTriPkt& p) {
   return "tri_id=" + std::to_string(p.tri_id) + " prim_id=" + std::to_string(p.prim_id);
 }

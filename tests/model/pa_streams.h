@@ -82,9 +82,40 @@ struct Streams {
 
 inline std::array<uint32_t, 4> P(float x, float y, float z, float w) { return {fb(x), fb(y), fb(z), fb(w)}; }
 
+// A random attribute word: mostly finite FP32 of any magnitude, sometimes a NaN (quiet or
+// signalling, any payload and sign), +-Inf, +-0, a denormal or a random bit pattern.
+inline uint32_t random_attr_word(std::mt19937_64& rng) {
+  const uint32_t r = static_cast<uint32_t>(rng());
+  switch (r % 16) {
+    case 0: return 0x7F800001u | (static_cast<uint32_t>(rng()) & 0x807FFFFFu);  // NaN (any payload, sign)
+    case 1: return (r & 0x80000000u) | 0x7F800000u;                              // +-Inf
+    case 2: return r & 0x80000000u;                                              // +-0
+    case 3: return (r & 0x80000000u) | (static_cast<uint32_t>(rng()) & 0x7FFFFFu);  // denormal
+    case 4: return static_cast<uint32_t>(rng());                                 // any bits
+    default: {
+      const float f = std::uniform_real_distribution<float>(-4.0f, 4.0f)(rng);
+      return fb(f);
+    }
+  }
+}
+
+// Replace every vertex's colour and texture coordinates by random values (random RGBA8;
+// random_attr_word for the coordinates). A separate generator: positions are not touched.
+inline void randomize_attrs(Streams& s, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (ClipVtxPkt& v : s.vtx) {
+    v.color = static_cast<uint32_t>(rng());
+    v.tex0.u = random_attr_word(rng);
+    v.tex0.v = random_attr_word(rng);
+    v.tex1.u = random_attr_word(rng);
+    v.tex1.v = random_attr_word(rng);
+  }
+}
+
 // Random streams: batches of up to 32 vertices with positions mostly in view, some beyond the
 // guard band, behind the eye, across near/far, w near 0, and rare NaN / Inf; random state writes
-// (cull modes, winding, depth clip, viewport, scissor) and tokens between triangles.
+// (cull modes, winding, depth clip, viewport, scissor) and tokens between triangles; random
+// colours and texture coordinates (randomize_attrs, NaN and Inf included).
 inline Streams random_streams(uint64_t seed, int batches) {
   std::mt19937_64 rng(seed);
   auto uni = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
@@ -144,6 +175,7 @@ inline Streams random_streams(uint64_t seed, int batches) {
     }
   }
   s.token();
+  randomize_attrs(s, seed ^ 0xA77B5EEDull);
   return s;
 }
 

@@ -108,7 +108,7 @@ TEST_CASE("contract: signed fields at their extremes", "[contract]") {
 
 TEST_CASE("contract: generated constants are consistent with the docs", "[contract]") {
   CHECK(DrawPkt::WIDTH == 254);
-  CHECK(TriPkt::WIDTH == 632);
+  CHECK(TriPkt::WIDTH == 1208);  // 632 + 3 x vattr_t (192)
   CHECK(SetupPkt::WIDTH == 882);
   CHECK(TilePkt::WIDTH == 894);
   CHECK(QuadPkt::WIDTH == 710);

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: Apache-2.0
+// RTL vs model: the texture sampler (rtl/tex/tex.sv vs cpp_model/tex). Every output quad is
+// compared field by field, in order, with the model's, under random input gaps, output
+// back-pressure and memory latency (tb::LineDram with jitter). Cases: random textures (every
+// format, non-square and non-power-of-two chains), random samplers (every filter, mip mode,
+// address mode, bias and clamps), random coordinates including huge, negative, infinite and NaN
+// ones; bad descriptors (every TEX_FAULT_*, with fault_o counted); a thrash case (many textures,
+// L1 conflicts, descriptor refetches); descriptors and texels rewritten at the same addresses
+// behind an inval_i pulse. `[.bench]` reports samples per clock, L1 hit rate and bytes per
+// sample at a 200-cycle latency on a magnified and a minified quad stream.
+#define CATCH_CONFIG_MAIN
+#include <functional>
+#include <memory>
+
+#include "Vtex.h"
+#include "line_dram.h"
+#include "tex/tex.h"
+#include "tex/tex_gen.h"
+#include "unit_test_main.h"
+
+using namespace pineda;
+namespace tx = pineda::model::tex;
+
+namespace {
+
+struct Segment {
+  std::vector<TexInPkt> quads;
+  std::vector<std::pair<uint32_t, uint32_t>> pokes;  // dword writes before the segment (then inval_i)
+};
+
+struct TexCase {
+  Memory mem;
+  std::vector<Segment> segs;
+  uint32_t vb = 0, vl = 0xFFFFFFFFu;
+};
+
+struct Expect {
+  std::vector<TexOutPkt> out;
+  uint64_t faults = 0, samples = 0, trilinear = 0;
+};
+
+Expect expect(const TexCase& c) {
+  Expect e;
+  Memory mem = c.mem;
+  tx::Tex unit;
+  for (const auto& s : c.segs) {
+    for (const auto& [a, v] : s.pokes) mem.write32(a, v);
+    for (const auto& q : s.quads) {
+      const TexOutPkt o = unit.process(q, mem, c.vb, c.vl);
+      e.faults += o.fault ? 1 : 0;
+      e.out.push_back(o);
+    }
+  }
+  e.samples = unit.stats().samples;
+  e.trilinear = unit.stats().trilinear_quads;
+  return e;
+}
+
+struct Cfg {
+  uint64_t seed = 1;
+  double in_gap = 0, out_stall = 0;
+  tb::LineDramConfig dram{};
+  std::string test;
+};
+
+struct Result {
+  bool ok = false;
+  std::string report;
+  uint64_t cycles = 0, taps = 0, misses = 0, faults = 0, bytes = 0;
+};
+
+Result run(const TexCase& c, const Expect& e, const Cfg& cfg) {
+  Result res;
+  tb::DriverConfig dcfg;
+  dcfg.run = {cfg.test, cfg.seed, "PINEDA_FST=unit.fst build/tests/rtl_tex --rng-seed " + std::to_string(cfg.seed)};
+  dcfg.stall_timeout = 20'000;
+  tb::VlDriver<Vtex> drv(dcfg);
+  Vtex& dut = drv.dut();
+  Memory mem = c.mem;
+  tb::LineDramConfig dc = cfg.dram;
+  dc.seed = cfg.seed * 31 + 7;
+  tb::LineDram dram(mem, dc);
+  tb::StreamSink<TexOutPkt> sink("tex_out", e.out, drv.run(), cfg.out_stall);
+  dut.in_valid_i = 0;
+  dut.out_ready_i = 0;
+  dut.inval_i = 0;
+  dut.valid_base_i = c.vb;
+  dut.valid_limit_i = c.vl;
+  dut.mem_req_ready_i = 0;
+  dut.mem_rsp_valid_i = 0;
+  drv.reset();
+  size_t seg = 0;
+  bool need_inval = false;
+  auto src = std::make_unique<tb::StreamSource<TexInPkt>>(c.segs[0].quads, cfg.in_gap);
+  while (true) {
+    // A new segment: its memory writes, then one inval_i clock once the unit is idle.
+    if (src->done() && seg + 1 < c.segs.size() && dut.idle_o && dram.outstanding() == 0 && !need_inval &&
+        sink.count() == [&] {
+          size_t n = 0;
+          for (size_t k = 0; k <= seg; ++k) n += c.segs[k].quads.size();
+          return n;
+        }()) {
+      ++seg;
+      for (const auto& [a, v] : c.segs[seg].pokes) mem.write32(a, v);
+      src = std::make_unique<tb::StreamSource<TexInPkt>>(c.segs[seg].quads, cfg.in_gap);
+      need_inval = true;
+    }
+    dut.inval_i = need_inval;
+    if (need_inval) {
+      dut.in_valid_i = 0;
+    } else {
+      src->drive(drv.rng(), dut.in_valid_i, dut.in_i);
+    }
+    dut.out_ready_i = sink.ready(drv.rng());
+    dut.mem_req_ready_i = dram.req_ready();
+    dut.mem_rsp_valid_i = dram.rsp_valid();
+    tb::pack_sig(dram.rsp(), dut.mem_rsp_i);
+    drv.eval_low();
+    const bool in_fire = !need_inval && src->fire(dut.in_ready_o);
+    const bool req_fire = dut.mem_req_valid_o && dut.mem_req_ready_i;
+    const bool rsp_fire = dut.mem_rsp_valid_i && dut.mem_rsp_ready_o;
+    const MemLineReq req = tb::unpack_sig<MemLineReq>(dut.mem_req_o);
+    std::string rep;
+    bool out_fire = false;
+    bool bad = !sink.take(dut.out_valid_o, dut.out_ready_i, dut.out_o, drv.cycle(), rep, &out_fire);
+    if (!bad && req_fire && req.we) {
+      bad = true;
+      rep = drv.head("WRITE") + ": the sampler wrote memory\n";
+    }
+    res.taps += dut.tap_o;
+    res.misses += dut.miss_o;
+    res.faults += dut.fault_o;
+    if (in_fire || req_fire || rsp_fire || out_fire || need_inval) drv.progress();
+    if (bad) {
+      res.report = rep;
+      return res;
+    }
+    if (need_inval && dut.idle_o) need_inval = false;  // this clock's inval_i is taken
+    drv.edge();
+    dram.clock(req_fire, req, rsp_fire);
+    if (drv.failed()) {
+      res.report = drv.assertion_report();
+      return res;
+    }
+    if (seg + 1 == c.segs.size() && src->done() && sink.done() && dut.idle_o && dram.outstanding() == 0) break;
+    if (drv.stalled()) {
+      res.report = drv.no_progress_report("segment " + std::to_string(seg) + ", " + sink.progress("quads"));
+      return res;
+    }
+  }
+  res.cycles = drv.cycle();
+  res.bytes = dram.stats().total_bytes();
+  std::string rep;
+  if (!sink.finish(rep)) {
+    res.report = rep;
+    return res;
+  }
+  if (res.faults != e.faults) {
+    res.report = "fault_o pulses " + std::to_string(res.faults) + ", expected " + std::to_string(e.faults) + "\n";
+    return res;
+  }
+  res.ok = true;
+  return res;
+}
+
+// ------------------------------------------------------------------------------ case builders
+constexpr uint32_t kDescBase = 0x00100000u;  // descriptors: texture k at + 64k, sampler k at + 32 + 64k
+constexpr uint32_t kTexBase = 0x00200000u;
+
+uint32_t tex_addr(uint32_t k) { return kDescBase + 64 * k; }
+uint32_t samp_addr(uint32_t k) { return kDescBase + 32 + 64 * k; }
+
+// `ntex` random textures (every format, sizes from 1 to 300, power-of-two or not, random level
+// counts), `nsamp` random samplers.
+void random_textures(TexCase& c, std::mt19937& r, uint32_t ntex, uint32_t nsamp, uint32_t max_dim) {
+  uint64_t at = kTexBase;
+  for (uint32_t k = 0; k < ntex; ++k) {
+    const uint32_t fmt = k % 6;
+    const uint32_t w = tx::gen::rnd(r, 0, 1) ? (1u << tx::gen::rnd(r, 0, 8)) % (max_dim + 1) : tx::gen::rnd(r, 1, max_dim);
+    const uint32_t h = tx::gen::rnd(r, 0, 1) ? (1u << tx::gen::rnd(r, 0, 8)) % (max_dim + 1) : tx::gen::rnd(r, 1, max_dim);
+    uint32_t ww = w ? w : 1, hh = h ? h : 1;
+    if (k + 1 == ntex && ntex >= 8) ww = 4096, hh = 3;  // long chains: 13 levels, a 4096-wide level
+    if (k + 2 == ntex && ntex >= 8) ww = 5, hh = 4096;
+    const uint32_t levels = tx::gen::rnd(r, 1, tx::full_levels(ww, hh));
+    const uint64_t end = tx::gen::make_texture(c.mem, r, tex_addr(k), static_cast<uint32_t>(at), fmt, ww, hh, levels);
+    at = (end + 4095) & ~uint64_t(4095);
+  }
+  // samplers: random, but sampler k covers address modes (k % 5, (k + 2) % 5), mip k % 3 and
+  // the four MIN/MAG filter pairs, so ten samplers see every mode on both axes
+  for (uint32_t k = 0; k < nsamp; ++k) {
+    SampDesc sd = tx::gen::random_sampler(r);
+    sd.addr_u = k % 5;
+    sd.addr_v = (k + 2) % 5;
+    sd.mip = k % 3;
+    sd.min = k & 1;
+    sd.mag = (k >> 1) & 1;
+    tx::gen::put_desc(c.mem, samp_addr(k), sd.pack().data());
+  }
+}
+
+std::vector<TexInPkt> random_quads(std::mt19937& r, uint32_t n, uint32_t ntex, uint32_t nsamp) {
+  std::vector<TexInPkt> v;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (tx::gen::rnd(r, 0, 30) == 0) {
+      TexInPkt t;
+      t.eop = 1;
+      v.push_back(t);
+    }
+    v.push_back(tx::gen::random_quad(r, tex_addr(tx::gen::rnd(r, 0, ntex - 1)), samp_addr(tx::gen::rnd(r, 0, nsamp - 1)), true));
+  }
+  return v;
+}
+
+void check(const TexCase& c, const std::string& name, uint64_t seed, double latency_mix = 1.0) {
+  const Expect e = expect(c);
+  for (const auto& p : tb::kStallPatterns) {
+    Cfg cfg;
+    cfg.seed = seed;
+    cfg.in_gap = p.in_gap;
+    cfg.out_stall = p.out_stall;
+    cfg.test = name + "/" + p.name;
+    cfg.dram.latency = static_cast<uint32_t>(20 * latency_mix);
+    cfg.dram.jitter = static_cast<uint32_t>(60 * latency_mix);
+    const Result res = run(c, e, cfg);
+    INFO(res.report);
+    REQUIRE(res.ok);
+    std::printf("  %-28s %-10s %6zu quads %8llu cycles, %llu taps, %llu misses, %llu faults\n", name.c_str(), p.name,
+                e.out.size(), static_cast<unsigned long long>(res.cycles), static_cast<unsigned long long>(res.taps),
+                static_cast<unsigned long long>(res.misses), static_cast<unsigned long long>(res.faults));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("tex: random formats, filters, address modes, wild coordinates", "[tex]") {
+  const uint64_t seed = tb::announce_seed("rtl_tex");
+  std::mt19937 r(static_cast<uint32_t>(seed));
+  TexCase c;
+  random_textures(c, r, 12, 10, 300);
+  c.segs.push_back({random_quads(r, 600, 12, 10), {}});
+  const Expect e = expect(c);
+  CHECK(e.trilinear > 10);
+  check(c, "random", seed);
+}
+
+TEST_CASE("tex: long random run (more textures, quads and latency)", "[.long]") {
+  const uint64_t seed = tb::announce_seed("rtl_tex");
+  std::mt19937 r(static_cast<uint32_t>(seed));
+  TexCase c;
+  random_textures(c, r, 24, 20, 300);
+  c.segs.push_back({random_quads(r, 4000, 24, 20), {}});
+  check(c, "long", seed, 4.0);
+}
+
+TEST_CASE("tex: bad descriptors sample zero and raise fault_o", "[tex]") {
+  const uint64_t seed = tb::announce_seed("rtl_tex");
+  std::mt19937 r(static_cast<uint32_t>(seed));
+  TexCase c;
+  c.vb = 0x00080000u;
+  c.vl = 0x003FFFEFu;
+  random_textures(c, r, 4, 2, 64);
+  // bad textures 4..9 and a bad sampler 2
+  auto bad_tex = [&](uint32_t k, uint32_t base, uint32_t fmt, uint32_t w, uint32_t h, uint32_t levels) {
+    TexDesc t;
+    t.base = base;
+    t.fmt = fmt;
+    t.width = w;
+    t.height = h;
+    t.levels = levels;
+    tx::gen::put_desc(c.mem, tex_addr(k), t.pack().data());
+  };
+  bad_tex(4, kTexBase, TEX_FMT_RGBA8, 0, 8, 1);                // zero width
+  bad_tex(5, kTexBase, 6, 8, 8, 1);                            // unknown format
+  bad_tex(6, kTexBase, TEX_FMT_RGBA8, 8, 8, 5);                // too many levels
+  bad_tex(7, kTexBase + 32, TEX_FMT_RGBA8, 8, 8, 1);           // misaligned base
+  bad_tex(8, 0x003FF000u, TEX_FMT_RGBA8, 64, 64, 1);           // past VALID_LIMIT
+  bad_tex(9, 0x00040000u, TEX_FMT_RGBA8, 8, 8, 1);             // below VALID_BASE
+  SampDesc s;
+  s.mip = 3;
+  tx::gen::put_desc(c.mem, samp_addr(2), s.pack().data());
+  std::vector<TexInPkt> q;
+  for (int i = 0; i < 120; ++i) {
+    const uint32_t kind = tx::gen::rnd(r, 0, 9);
+    uint32_t ta = tex_addr(tx::gen::rnd(r, 0, 9)), sa = samp_addr(tx::gen::rnd(r, 0, 2));
+    if (kind == 0) ta += 4;                      // misaligned descriptor
+    if (kind == 1) sa = 0x00010000u;             // below the window
+    if (kind == 2) ta = 0x003FFFE0u;             // straddles VALID_LIMIT
+    q.push_back(tx::gen::random_quad(r, ta, sa, true));
+  }
+  c.segs.push_back({q, {}});
+  const Expect e = expect(c);
+  uint64_t kinds[5] = {};
+  for (const auto& o : e.out) kinds[o.fault]++;
+  for (int k = 0; k < 5; ++k) CHECK(kinds[k] > 0);  // every fault kind (and good quads) occurs
+  check(c, "bad_desc", seed);
+}
+
+TEST_CASE("tex: thrash (many textures, L1 conflicts, descriptor refetch)", "[tex]") {
+  const uint64_t seed = tb::announce_seed("rtl_tex");
+  std::mt19937 r(static_cast<uint32_t>(seed));
+  TexCase c;
+  random_textures(c, r, 40, 4, 64);
+  std::vector<TexInPkt> q;
+  for (int i = 0; i < 160; ++i) q.push_back(tx::gen::random_quad(r, tex_addr(static_cast<uint32_t>(i * 7) % 40), samp_addr(static_cast<uint32_t>(i) % 4), false));
+  c.segs.push_back({q, {}});
+  check(c, "thrash", seed, 0.5);
+}
+
+TEST_CASE("tex: descriptors and texels rewritten behind inval_i", "[tex]") {
+  const uint64_t seed = tb::announce_seed("rtl_tex");
+  std::mt19937 r(static_cast<uint32_t>(seed));
+  TexCase c;
+  random_textures(c, r, 2, 2, 32);
+  c.segs.push_back({random_quads(r, 30, 2, 2), {}});
+  // segment 2: sampler 0 and texture 1's descriptor change, texture 0's first texels change
+  Segment s2;
+  const SampDesc ns = tx::gen::random_sampler(r);
+  const auto w = ns.pack();
+  for (int k = 0; k < 8; ++k) s2.pokes.push_back({samp_addr(0) + 4 * k, w[k]});
+  TexDesc t1 = TexDesc::unpack([&] {
+    std::array<uint32_t, 8> d{};
+    for (int k = 0; k < 8; ++k) d[k] = c.mem.read32(tex_addr(1) + 4 * k);
+    return d;
+  }().data());
+  t1.fmt = (t1.fmt + 1) % 6;  // same bytes, another decoding (a view)
+  t1.levels = 1;
+  const auto tw = t1.pack();
+  for (int k = 0; k < 8; ++k) s2.pokes.push_back({tex_addr(1) + 4 * k, tw[k]});
+  for (uint32_t k = 0; k < 64; ++k) s2.pokes.push_back({kTexBase + 4 * k, r()});
+  s2.quads = random_quads(r, 30, 2, 2);
+  c.segs.push_back(s2);
+  check(c, "inval", seed);
+}
+
+// ------------------------------------------------------------------------------ bench
+namespace {
+
+// A screen-space walk of quads over a w x h texture, row by row, `scale` texels per pixel.
+std::vector<TexInPkt> walk(uint32_t quads_x, uint32_t quads_y, float scale, uint32_t tex, uint32_t samp, float tw, float th) {
+  std::vector<TexInPkt> v;
+  for (uint32_t qy = 0; qy < quads_y; ++qy) {
+    for (uint32_t qx = 0; qx < quads_x; ++qx) {
+      TexInPkt q;
+      q.tex = tex;
+      q.samp = samp;
+      q.live = 15;
+      q.tag = static_cast<uint16_t>(qy * quads_x + qx);
+      for (int p = 0; p < 4; ++p) {
+        const float px = static_cast<float>(2 * qx + (p & 1)) + 0.5f, py = static_cast<float>(2 * qy + (p >> 1)) + 0.5f;
+        q.tc[p].u = tx::gen::fbits(px * scale / tw);
+        q.tc[p].v = tx::gen::fbits(py * scale / th);
+      }
+      v.push_back(q);
+    }
+  }
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("tex: bench at 200-cycle latency (magnified and minified streams)", "[.bench]") {
+  const uint64_t seed = tb::announce_seed("rtl_tex");
+  std::mt19937 r(static_cast<uint32_t>(seed));
+  for (int minified = 0; minified < 2; ++minified) {
+    TexCase c;
+    tx::gen::make_texture(c.mem, r, tex_addr(0), kTexBase, TEX_FMT_RGBA8, 256, 256, 9);
+    SampDesc s;
+    s.min = s.mag = TEX_FILTER_LINEAR;
+    s.mip = minified ? TEX_MIP_LINEAR : TEX_MIP_NONE;
+    s.max_lod = 4095;
+    tx::gen::put_desc(c.mem, samp_addr(0), s.pack().data());
+    c.segs.push_back({walk(32, 32, minified ? 2.7f : 0.5f, tex_addr(0), samp_addr(0), 256.0f, 256.0f), {}});
+    const Expect e = expect(c);
+    Cfg cfg;
+    cfg.seed = seed;
+    cfg.test = minified ? "bench_minified" : "bench_magnified";
+    cfg.dram.latency = 200;
+    const Result res = run(c, e, cfg);
+    INFO(res.report);
+    REQUIRE(res.ok);
+    const double samples = static_cast<double>(e.samples);
+    std::printf("TEX bench %-16s %6.0f samples %8llu cycles: %.3f samples/clock (peak 4%s), L1 hit rate %.1f%% "
+                "(%llu taps, %llu misses), %.2f bytes/sample\n",
+                cfg.test.c_str(), samples, static_cast<unsigned long long>(res.cycles), samples / static_cast<double>(res.cycles),
+                minified ? ", trilinear peak 2" : "",
+                100.0 * (1.0 - static_cast<double>(res.misses) / static_cast<double>(res.taps)),
+                static_cast<unsigned long long>(res.taps), static_cast<unsigned long long>(res.misses),
+                static_cast<double>(res.bytes) / samples);
+  }
+}
