@@ -134,7 +134,18 @@ Result Context::clear_view(Resource* rt, uint32_t rgba8, const ClearRect& rect) 
   if (!rt || !dev_.alive(rt)) return fail(Result::INVALID_ARG, "clear_render_target_view: not a live resource of this device");
   if (rt->kind() != ResourceKind::TEXTURE2D || !(rt->bind_flags() & BIND_RENDER_TARGET))
     return fail(Result::INVALID_ARG, "clear_render_target_view: the resource is not a texture created with BIND_RENDER_TARGET");
-  return encode_clear("clear_render_target_view", rt, 1u << CLEAR_COLOR_BIT, rgba8, rect);
+  // The CLEAR fills 4-byte pixels (docs/om.md section 6): the colour as the target stores it;
+  // a B5G6R5 target is cleared in pixel pairs, so a rectangle must start and end on a pair
+  // (an odd right edge only at the target's width: the pair's other half is row padding).
+  const uint32_t value = clear_value(rt->format(), rgba8);
+  if (rt->format() != Format::B5G6R5_UNORM)
+    return encode_clear("clear_render_target_view", rt, 1u << CLEAR_COLOR_BIT, value, rect);
+  const uint32_t x0 = std::min(rect.x0, rt->width()), x1 = std::min(rect.x1, rt->width());
+  if (x0 < x1 && rect.y0 < std::min(rect.y1, rt->height()) && ((x0 & 1u) || ((x1 & 1u) && x1 != rt->width())))
+    return fail(Result::INVALID_ARG, "clear_render_target_view: a B5G6R5 rectangle must start and end on an even x "
+                                     "(the CLEAR writes pixel pairs), or end at the target's width");
+  return encode_clear("clear_render_target_view", rt, 1u << CLEAR_COLOR_BIT, value,
+                      ClearRect{x0 / 2, rect.y0, (x1 + 1) / 2, rect.y1});
 }
 
 Result Context::clear_depth_stencil_view(const DepthStencilView& dsv, uint32_t flags, float depth, uint8_t stencil) {
@@ -264,6 +275,8 @@ Result Context::draw_pretransformed(uint32_t vertex_count, uint32_t first_vertex
   if (!api_.pt_vb) return fail(Result::INVALID_CALL, "draw_pretransformed: no pre-transformed vertex buffer bound");
   if (api_.blend.word() != FE_BLEND_RESET)
     return fail(Result::INVALID_CALL, "draw_pretransformed: blending and write masks need a front-end draw (draw*)");
+  if (api_.rt->format() != Format::R8G8B8A8_UNORM)
+    return fail(Result::INVALID_CALL, "draw_pretransformed: it writes R8G8B8A8_UNORM targets only; other formats need a front-end draw (draw*)");
   const uint64_t end = (uint64_t{first_vertex} + vertex_count) * VERTEX_BYTES + api_.pt_vb_offset;
   if (end > api_.pt_vb->size())
     return fail(Result::INVALID_ARG, "draw_pretransformed: vertices " + std::to_string(first_vertex) + ".." +
@@ -345,7 +358,8 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
   d[FE_RASTER] = static_cast<uint32_t>(api_.raster.cull) | (api_.raster.front_ccw ? 4u : 0u) |
                  (api_.raster.depth_clip ? 0u : 8u);
   d[FE_RT_BASE] = address_of(api_.rt);
-  d[FE_RT_PITCH] = (api_.rt->pitch() << RT_PITCH_LSB) | (api_.rt->samples() == 4 ? 1u << RT_MSAA_BIT : 0u);
+  d[FE_RT_PITCH] = (api_.rt->pitch() << RT_PITCH_LSB) | (api_.rt->samples() == 4 ? 1u << RT_MSAA_BIT : 0u) |
+                   (rt_format_code(api_.rt->format()) << RT_FMT_LSB);
   d[FE_RT_SIZE] = (api_.rt->height() << RT_HEIGHT_LSB) | (api_.rt->width() << RT_WIDTH_LSB);
   d[FE_SCISSOR_X] = api_.scissor_x;
   d[FE_SCISSOR_Y] = api_.scissor_y;
@@ -369,10 +383,9 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
     d[FE_STENCIL_OPS] = st.stencil_ops_word();
   }
   used |= bit(FE_DEPTH) | bit(FE_STENCIL) | bit(FE_STENCIL_OPS);
-  // Output merger: the blend state and constant; the format is FE_RT_PITCH.RT_FMT (RGBA8 = 0, the
-  // only render-target format the runtime creates).
-  if (api_.rt->format() != Format::R8G8B8A8_UNORM)
-    return fail(Result::INVALID_CALL, w + ": the render target format cannot be blended to");
+  // Output merger: the blend state and constant; the format is FE_RT_PITCH.RT_FMT (above).
+  if (rt_format_code(api_.rt->format()) == RT_FMT_NONE)
+    return fail(Result::INVALID_CALL, w + ": the render target has no colour format");
   d[FE_BLEND] = api_.blend.word();
   d[FE_BLEND_FACTOR] = api_.blend_factor;
   used |= bit(FE_BLEND) | bit(FE_BLEND_FACTOR);

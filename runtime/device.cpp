@@ -217,23 +217,25 @@ Result Device::create_texture2d(const TextureDesc& d, const void* init, Resource
   *out = nullptr;
   if (d.width == 0 || d.height == 0 || d.width > MAX_RT_DIM || d.height > MAX_RT_DIM)
     return error(Result::INVALID_ARG, "create_texture2d: width and height must be 1.." + std::to_string(MAX_RT_DIM));
-  // The 16-bit pitch (RT_PITCH[15:0]) caps the width below MAX_RT_DIM: 16,383 at 1x, 4,095 at 4x.
+  const uint32_t bytes = format_bytes(d.format);
+  if (bytes == 0) return error(Result::INVALID_ARG, "create_texture2d: unknown format");
+  // The 16-bit pitch (RT_PITCH[15:0]) caps the width below MAX_RT_DIM: 16,383 at 1x, 4,095 at 4x
+  // (twice that for B5G6R5, capped by MAX_RT_DIM).
   if (d.samples == 1 || d.samples == 4) {
-    const uint32_t max_w = 0xFFFCu / (4u * d.samples);
+    const uint32_t max_w = std::min<uint32_t>(MAX_RT_DIM, 0xFFFCu / (bytes * d.samples));
     if (d.width > max_w)
       return error(Result::INVALID_ARG, "create_texture2d: width must be at most " + std::to_string(max_w) + " at " +
                                             std::to_string(d.samples) + "x (the pitch is 16-bit)");
   }
   if (d.samples != 1 && d.samples != 4)
     return error(Result::INVALID_ARG, "create_texture2d: samples must be 1 or 4");
-  const uint32_t texel = 4 * d.samples;  // RGBA8 per sample; 4x MSAA: a pixel's samples side by side
-  const uint32_t pitch = d.pitch ? d.pitch : d.width * texel;
+  const uint32_t texel = bytes * d.samples;  // per sample; 4x MSAA: a pixel's samples side by side
+  const uint32_t pitch = d.pitch ? d.pitch : (d.width * texel + 3u) & ~3u;
   if (pitch < d.width * texel || (pitch & 3u) || pitch > 0xFFFFu)
-    return error(Result::INVALID_ARG, "create_texture2d: pitch must be a multiple of 4, >= width * 4 * samples and < 65536");
+    return error(Result::INVALID_ARG, "create_texture2d: pitch must be a multiple of 4, >= width * " +
+                                          std::to_string(bytes) + " * samples and < 65536");
   if (d.bind & (BIND_VERTEX_BUFFER | BIND_INDEX_BUFFER | BIND_CONSTANT_BUFFER))
     return error(Result::INVALID_ARG, "create_texture2d: buffer bind flags on a texture");
-  if (d.format != Format::R8G8B8A8_UNORM && d.format != Format::D24_UNORM_S8_UINT)
-    return error(Result::INVALID_ARG, "create_texture2d: the format must be R8G8B8A8_UNORM or D24_UNORM_S8_UINT");
   if (d.format == Format::D24_UNORM_S8_UINT && (d.bind & (BIND_RENDER_TARGET | BIND_SHADER_RESOURCE)))
     return error(Result::INVALID_ARG, "create_texture2d: a D24_UNORM_S8_UINT texture cannot be a render target or shader resource");
   if (d.format != Format::D24_UNORM_S8_UINT && (d.bind & BIND_DEPTH_STENCIL))
@@ -701,6 +703,51 @@ void Device::submission_thread() {
     }
     thread_busy_ = false;
     cv_.notify_all();
+  }
+}
+
+
+uint32_t format_bytes(Format f) {
+  switch (f) {
+    case Format::R8G8B8A8_UNORM:
+    case Format::B8G8R8A8_UNORM:
+    case Format::R8G8B8A8_UNORM_SRGB:
+    case Format::D24_UNORM_S8_UINT: return 4;
+    case Format::B5G6R5_UNORM: return 2;
+  }
+  return 0;
+}
+
+uint32_t rt_format_code(Format f) {
+  switch (f) {
+    case Format::R8G8B8A8_UNORM: return RT_FMT_RGBA8;
+    case Format::B8G8R8A8_UNORM: return RT_FMT_BGRA8;
+    case Format::R8G8B8A8_UNORM_SRGB: return RT_FMT_RGBA8_SRGB;
+    case Format::B5G6R5_UNORM: return RT_FMT_B5G6R5;
+    case Format::D24_UNORM_S8_UINT: break;
+  }
+  return RT_FMT_NONE;
+}
+
+uint32_t clear_value(Format f, uint32_t rgba8) {
+  const auto ch = [rgba8](int c) { return (rgba8 >> (8 * c)) & 0xFFu; };
+  // an UNORM8 channel x as a U16 (x * 257) to sRGB: the number of codes c in 1..255 whose
+  // threshold LIN16_TO_SRGB_T[c] is <= it (docs/om.md section 3, as the hardware encodes)
+  const auto srgb = [](uint32_t x) {
+    uint32_t n = 0;
+    for (uint32_t c = 1; c < 256; ++c) n += LIN16_TO_SRGB_T[c] <= x * 257u ? 1u : 0u;
+    return n;
+  };
+  // round(x * bits / 255), the hardware's div65535r(x * 257 * bits)
+  const auto field = [](uint32_t x, uint32_t bits) { return (x * bits * 2u + 255u) / 510u; };
+  switch (f) {
+    case Format::B8G8R8A8_UNORM: return ch(2) | (ch(1) << 8) | (ch(0) << 16) | (ch(3) << 24);
+    case Format::R8G8B8A8_UNORM_SRGB: return srgb(ch(0)) | (srgb(ch(1)) << 8) | (srgb(ch(2)) << 16) | (ch(3) << 24);
+    case Format::B5G6R5_UNORM: {
+      const uint32_t p = field(ch(2), 31) | (field(ch(1), 63) << 5) | (field(ch(0), 31) << 11);
+      return p | (p << 16);
+    }
+    default: return rgba8;
   }
 }
 

@@ -54,9 +54,27 @@ enum BindFlags : uint32_t {
   BIND_DEPTH_STENCIL = 1u << 5,    // a D24_UNORM_S8_UINT texture a depth-stencil view is made of
 };
 
-// Texture formats (DXGI_FORMAT): RGBA8 colour, or the depth-stencil format D24_UNORM_S8_UINT (one
-// dword per sample: depth [23:0], stencil [31:24]; docs/depth.md section 2).
-enum class Format : uint32_t { R8G8B8A8_UNORM = 0, D24_UNORM_S8_UINT = 1 };
+// Texture formats (DXGI_FORMAT): the colour render-target formats R8G8B8A8_UNORM, B8G8R8A8_UNORM,
+// R8G8B8A8_UNORM_SRGB (4 bytes per pixel or sample) and B5G6R5_UNORM (2 bytes; docs/om.md
+// section 1), or the depth-stencil format D24_UNORM_S8_UINT (one dword per sample: depth [23:0],
+// stencil [31:24]; docs/depth.md section 2).
+enum class Format : uint32_t {
+  R8G8B8A8_UNORM = 0,
+  D24_UNORM_S8_UINT = 1,
+  B8G8R8A8_UNORM = 2,
+  R8G8B8A8_UNORM_SRGB = 3,
+  B5G6R5_UNORM = 4,
+};
+// Bytes per pixel (per sample at 4x) of a format; 0 for a value that is not one.
+uint32_t format_bytes(Format f);
+// The render-target format code (RT_FMT_*) of a colour format; RT_FMT_NONE for the others.
+constexpr uint32_t RT_FMT_NONE = ~0u;
+uint32_t rt_format_code(Format f);
+// The CLEAR value that fills a colour target of format f with the linear RGBA8 colour `rgba8`
+// (R in byte 0): the pixel a draw of that colour stores (sRGB encoded through the hardware's
+// table, B and R swapped, B5G6R5 rounded to 5/6/5 bits), for B5G6R5 in both halfwords, since the
+// CLEAR fills dwords (a pixel pair; docs/om.md section 6).
+uint32_t clear_value(Format f, uint32_t rgba8);
 
 enum class ResourceKind { BUFFER, TEXTURE2D };
 
@@ -77,7 +95,7 @@ struct BufferDesc {
 
 struct TextureDesc {
   uint32_t width = 0, height = 0;  // height <= 16384; width <= 16383 (1x) or 4095 (4x): the pitch is 16-bit
-  uint32_t pitch = 0;  // bytes per row, 0: width * 4 * samples; a multiple of 4, >= width * 4 * samples
+  uint32_t pitch = 0;  // bytes per row, 0: width * b * samples (b = format_bytes); a multiple of 4, >= that
   uint32_t bind = 0;
   uint32_t samples = 1;  // 1, or 4: a 4x MSAA render target (4 RGBA8 samples per pixel, docs/numerics.md section 6)
   Format format = Format::R8G8B8A8_UNORM;  // D24_UNORM_S8_UINT: BIND_DEPTH_STENCIL, no BIND_RENDER_TARGET

@@ -68,6 +68,11 @@ def main():
                   f"depth {z['depth_bytes']} bytes = {z['depth_bytes_per_pixel']:.2f} bytes/pixel"
                   + (f", with the depth clears' DMA fill {z['depth_total_bytes_per_pixel']:.2f} bytes/pixel "
                      f"({z['fast_clears']} fast clears)" if "depth_total_bytes" in z else ""))
+        if "om" in s and (s["om"]["blended_quads"] or s["scene"].startswith("om_")):
+            o = s["om"]
+            print(f"  OM: {o['format']} target ({o['bytes_per_pixel_format']} B/pixel), {o['blended_quads']} blended "
+                  f"quads ({o['blended_quads_per_clock']:.3f}/clock), {o['fills']} line fills, colour "
+                  f"{o['colour_bytes']} bytes = {o['colour_bytes_per_pixel']:.2f} bytes/pixel")
         if "hiz" in s and s["hiz"]["tested"]:
             h = s["hiz"]
             print(f"  Hi-Z: {h['tested']:.0f} tiles tested ({h['tested_per_clock']:.3f}/clock), {h['rejected']:.0f} "
@@ -105,6 +110,17 @@ def main():
                             if c["bytes_read"] + c["bytes_written"])
             print(f"{name:18s} {cyc:9d} {px:8d} {px/cyc:8.3f} {m['bytes_per_pixel']:8.2f} "
                   f"{m['bytes_per_clock']:8.2f} {100*m['fraction_of_peak']:5.1f}%  {per}")
+    # Output merger (docs/om.md): per om_* scene, the target format, blended quads per clock and
+    # PW's colour traffic (line writes + fill reads) per pixel written.
+    om = [s for s in doc["scenes"] if "om" in s and s["scene"].startswith("om_")]
+    if om:
+        print(f"\n{'om scene':18s} {'format':>10s} {'B/px fmt':>8s} {'cycles':>9s} {'blended q':>9s} "
+              f"{'bq/clock':>8s} {'fills':>7s} {'colour B/px':>11s}")
+        for s in om:
+            o = s["om"]
+            print(f"{s['scene']:18s} {o['format']:>10s} {o['bytes_per_pixel_format']:8d} {s['cycles']:9d} "
+                  f"{o['blended_quads']:9d} {o['blended_quads_per_clock']:8.3f} {o['fills']:7d} "
+                  f"{o['colour_bytes_per_pixel']:11.2f}")
     # The occlusion scene with Hi-Z on and off (FE_DEPTH.DEPTH_HIZ; scenes_depth.cpp).
     cyc = {s["scene"]: s["cycles"] for s in doc["scenes"] if "cycles" in s}
     if "ds_occlusion" in cyc and "ds_occlusion_nohiz" in cyc:

@@ -192,7 +192,7 @@ uint64_t depth_fill_bytes(const model::CommandProcessor& cp, bool no_fast_clear,
 
 nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
                           const model::Stats& s, uint32_t cmd_dwords, double peak_bytes_per_clock,
-                          const model::CommandProcessor& cp, bool no_fast_clear) {
+                          const model::CommandProcessor& cp, bool no_fast_clear, uint32_t rt_fmt) {
   nlohmann::json j;
   const double cyc = r.cycles ? static_cast<double>(r.cycles) : 1.0;
   j["cycles"] = r.cycles;
@@ -243,6 +243,20 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
   j["pw_lines"] = t.pw_mem.size();  // its line requests (writes and fill reads)
   {
     // ZS: samples tested (depth or stencil on) and passed; its depth-stencil traffic per pixel.
+    // OM (docs/om.md): blended (or write-masked) quads per clock, the target format and PW's colour
+    // traffic (line writes and fill reads) per pixel written.
+    const auto& pc = r.dram.client[MEM_LC_PW];
+    static const char* const kFmt[] = {"RGBA8", "BGRA8", "RGBA8_SRGB", "B5G6R5"};
+    nlohmann::json oj;
+    oj["format"] = kFmt[rt_fmt & 3u];
+    oj["bytes_per_pixel_format"] = rt_fmt == RT_FMT_B5G6R5 ? 2 : 4;
+    oj["blended_quads"] = s.pw_rmw_quads;
+    oj["blended_quads_per_clock"] = static_cast<double>(s.pw_rmw_quads) / cyc;
+    oj["fills"] = s.pw_fills;
+    oj["colour_bytes"] = pc.bytes_read + pc.bytes_written;
+    oj["colour_bytes_per_pixel"] =
+        s.pixels_written ? static_cast<double>(pc.bytes_read + pc.bytes_written) / static_cast<double>(s.pixels_written) : 0.0;
+    j["om"] = oj;
     const auto& zc = r.dram.client[MEM_LC_ZS];
     nlohmann::json zj;
     zj["samples"] = zs_samples;
@@ -443,7 +457,7 @@ Row run_scene(const Options& o, const std::string& name) {
   // A 4x MSAA target is resolved (the plain average, numerics.md section 6) for the image.
   auto write_image = [&img](const std::string& path, const Memory& mem) {
     if (img.samples != 4) {
-      write_png(path, mem, img.rt_base, img.rt_pitch, img.width, img.height);
+      write_png(path, mem, img.rt_base, img.rt_pitch, img.width, img.height, img.fmt);
       return;
     }
     Memory resolved;
@@ -456,7 +470,7 @@ Row run_scene(const Options& o, const std::string& name) {
     row.mismatch_images = {name + ".model.png", name + ".rtl.png", name + ".diff.png"};
   }
   if (!r.perf.empty()) {
-    row.bench = bench_json(r, tr, gpu.stats(), cmd_dwords, o.dram.bytes_per_clock, gpu.cp(), o.no_fast_clear);
+    row.bench = bench_json(r, tr, gpu.stats(), cmd_dwords, o.dram.bytes_per_clock, gpu.cp(), o.no_fast_clear, img.fmt);
   }
   row.bench["scene"] = name;
   row.bench["ok"] = row.ok;

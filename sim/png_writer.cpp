@@ -5,21 +5,44 @@
 
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
+
+#include "pineda_contract.h"
 
 namespace pineda {
 
-std::vector<uint8_t> read_rgba(const Memory& mem, uint32_t base, uint32_t pitch, uint32_t width, uint32_t height) {
+std::vector<uint8_t> read_rgba(const Memory& mem, uint32_t base, uint32_t pitch, uint32_t width, uint32_t height,
+                               uint32_t fmt) {
   std::vector<uint8_t> px(static_cast<size_t>(width) * height * 4);
+  if (fmt == RT_FMT_B5G6R5) {
+    std::vector<uint8_t> row(static_cast<size_t>(width) * 2);
+    for (uint32_t y = 0; y < height; ++y) {
+      mem.read(base + y * pitch, row.data(), row.size());
+      for (uint32_t x = 0; x < width; ++x) {
+        const uint32_t p = row[2 * x] | (uint32_t{row[2 * x + 1]} << 8);
+        const uint32_t r = p >> 11, g = (p >> 5) & 63u, b = p & 31u;
+        uint8_t* o = px.data() + (static_cast<size_t>(y) * width + x) * 4;
+        o[0] = static_cast<uint8_t>(r << 3 | r >> 2);
+        o[1] = static_cast<uint8_t>(g << 2 | g >> 4);
+        o[2] = static_cast<uint8_t>(b << 3 | b >> 2);
+        o[3] = 255;
+      }
+    }
+    return px;
+  }
   for (uint32_t y = 0; y < height; ++y) {
     mem.read(base + y * pitch, px.data() + static_cast<size_t>(y) * width * 4, static_cast<size_t>(width) * 4);
+  }
+  if (fmt == RT_FMT_BGRA8) {
+    for (size_t i = 0; i < px.size(); i += 4) std::swap(px[i], px[i + 2]);
   }
   return px;
 }
 
 void write_png(const std::string& path, const Memory& mem, uint32_t base, uint32_t pitch, uint32_t width,
-               uint32_t height) {
+               uint32_t height, uint32_t fmt) {
   if (width == 0 || height == 0) throw std::runtime_error("write_png: empty image");
-  std::vector<uint8_t> px = read_rgba(mem, base, pitch, width, height);
+  std::vector<uint8_t> px = read_rgba(mem, base, pitch, width, height, fmt);
   FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) throw std::runtime_error("write_png: cannot open " + path);
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);

@@ -60,18 +60,29 @@ inline SceneTri random_winding(SceneTri t, SceneRng& rng) {
 // the memory image and the register writes.
 class Builder {
  public:
+  // pitch 0: the smallest (width * bytes per pixel * samples, rounded up to 4); `format`: the
+  // render target's (background and pad colours are stored as that format stores them).
   Builder(std::string name, uint32_t width, uint32_t height, uint32_t pitch, uint32_t background,
-          uint32_t vb_bytes = 64 * 1024, uint32_t pad_colour = rgba(255, 0, 255), uint32_t samples = 1)
+          uint32_t vb_bytes = 64 * 1024, uint32_t pad_colour = rgba(255, 0, 255), uint32_t samples = 1,
+          rt::Format format = rt::Format::R8G8B8A8_UNORM)
       : dev_(be_, device_desc()), ctx_(dev_.immediate()), width_(width), height_(height) {
     img_.name = std::move(name);
+    const uint32_t bpp = rt::format_bytes(format);
+    if (pitch == 0) pitch = (width * bpp * samples + 3u) & ~3u;
     // Background inside the target (every sample of a 4x MSAA target); a sentinel colour in the
     // row padding and in 8 rows of a guard buffer allocated right after it, so that a write
     // outside the target shows up in a memory comparison.
-    std::vector<uint32_t> px(static_cast<size_t>(pitch / 4) * height, pad_colour);
-    for (uint32_t y = 0; y < height; ++y) std::fill_n(px.begin() + static_cast<long>(y * (pitch / 4)), width * samples, background);
+    std::vector<uint32_t> px(static_cast<size_t>(pitch / 4) * height, rt::clear_value(format, pad_colour));
+    const uint32_t bg = rt::clear_value(format, background);
+    for (uint32_t y = 0; y < height; ++y) {
+      uint8_t* row = reinterpret_cast<uint8_t*>(px.data()) + static_cast<size_t>(y) * pitch;
+      for (uint32_t i = 0; i < width * samples; ++i) std::memcpy(row + static_cast<size_t>(i) * bpp, &bg, bpp);
+    }
     rt::TextureDesc td{width, height, pitch, rt::BIND_RENDER_TARGET};
     td.samples = samples;
+    td.format = format;
     img_.samples = samples;
+    img_.fmt = rt::rt_format_code(format);
     rt_ = create_texture(td, px.data());
     const std::vector<uint32_t> guard(static_cast<size_t>(pitch / 4) * 8, pad_colour);
     create_buffer({pitch * 8, 0}, guard.data());

@@ -42,6 +42,13 @@ SceneImage scene_ds_occlusion(const std::string& name, uint32_t seed, uint32_t s
 
 // scenes_om.cpp: blending (issue 16).
 SceneImage scene_om_particles(uint32_t seed);
+SceneImage scene_om_additive(uint32_t seed);
+SceneImage scene_om_factors(uint32_t seed);
+SceneImage scene_om_writemask(uint32_t seed);
+SceneImage scene_om_srgb(uint32_t seed);
+SceneImage scene_om_srgb_unorm(uint32_t seed);
+SceneImage scene_om_b5g6r5(uint32_t seed);
+SceneImage scene_om_bgra8(uint32_t seed);
 
 // scenes_glmark2.cpp: glmark2-data models through assimp (sim/model_render.h).
 SceneImage scene_glmark2(const std::string& name, const std::string& model, const std::string& texture,

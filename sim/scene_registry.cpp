@@ -52,6 +52,13 @@ std::vector<SceneInfo> scene_registry() {
       {"ds_occlusion_greater", [](uint32_t s) { return scene_ds_occlusion("ds_occlusion_greater", s, 1, true, true); }, "the same in reversed Z: depth cleared to 0, GREATER_EQUAL / GREATER (the other Hi-Z direction)"},
       // output merger (scenes_om.cpp)
       {"om_particles", scene_om_particles, "1,200 overlapping translucent triangles back to front: over, additive, blend constant with REV_SUBTRACT/MAX, a write mask, then opaque"},
+      {"om_additive", scene_om_additive, "light accumulation: 48 large overlapping triangles added ONE/ONE on a cleared dark target, 128x128"},
+      {"om_factors", scene_om_factors, "the blend test card: every op x source x destination factor (845 blend states, 4x4 cells) over stripes, a blend constant"},
+      {"om_writemask", scene_om_writemask, "every render-target write mask, without and with blending"},
+      {"om_srgb", scene_om_srgb, "translucent bars and additive splats on an R8G8B8A8_UNORM_SRGB target (blended in linear space), a colour clear"},
+      {"om_srgb_unorm", scene_om_srgb_unorm, "the same on an R8G8B8A8_UNORM target (blended on the stored codes), to compare"},
+      {"om_b5g6r5", scene_om_b5g6r5, "a B5G6R5 target of odd width: colour clear, plain, blended and green-only masked triangles (2-byte pixels)"},
+      {"om_bgra8", scene_om_bgra8, "a B8G8R8A8 target: colour clear and blended triangles"},
       // glmark2-like scenes: glmark2-data models loaded with assimp, lit per vertex on the host.
       {"gl_cube", [](uint32_t s) { return scene_glmark2("gl_cube", "cube.3ds", "crate-base.png", 256, 30, 25, {0, 0, 0}, s); }, "glmark2's cube.3ds with the crate texture (texel per triangle), 256x256"},
       {"gl_horse", [](uint32_t s) { return scene_glmark2("gl_horse", "horse.3ds", "", 256, 60, 15, {0, 0, 0}, s); }, "glmark2's horse.3ds (7,172 tris), 256x256"},

@@ -34,6 +34,7 @@ struct SceneImage {
   // after IRQ_ENABLE. The harnesses apply them all before running.
   std::vector<std::pair<uint32_t, uint32_t>> reg_writes;
   uint32_t rt_base = 0, rt_pitch = 0, width = 0, height = 0;
+  uint32_t fmt = 0;      // RT_FMT_*: how the target stores pixels (docs/om.md section 1)
   uint32_t samples = 1;  // 4: a 4x MSAA target (sample s of pixel (x, y) at rt_base + y*rt_pitch + x*16 + s*4)
   uint32_t fence_index = SCENE_FENCE_INDEX;  // the Device's fence register
   uint32_t fence_value = 0;                  // what its last flush writes there

@@ -106,4 +106,250 @@ SceneImage scene_om_particles(uint32_t seed) {
   return b.finish();
 }
 
+namespace {
+
+// A small output-merger scene: a target of format `fmt`, the front end with per-vertex colour
+// (flat: the provoking vertex), helpers for blend states and screen-space quads.
+struct OmScene {
+  Builder b;
+  rt::ImmediateContext& ctx;
+  uint32_t w, h;
+  std::vector<MeshVertex> v;  // every draw's vertices, uploaded once by `run`
+  struct Draw {
+    uint32_t first, count;
+    rt::BlendState state;
+    bool set_state;
+  };
+  std::vector<Draw> draws;
+
+  OmScene(const std::string& name, uint32_t width, uint32_t height, rt::Format fmt, uint32_t background)
+      : b(name, width, height, 0, background, 64 * 1024, rgba(255, 0, 255), 1, fmt), ctx(b.ctx()), w(width), h(height) {
+    rt::InputLayout l;
+    b.check(b.dev().create_input_layout({{rt::Semantic::POSITION, rt::VertexFormat::F32X3, 0, 0},
+                                         {rt::Semantic::COLOR, rt::VertexFormat::UNORM8X4, 0, 12}},
+                                        &l),
+            "create_input_layout");
+    ctx.set_input_layout(l);
+    b.check(ctx.set_viewport({0, 0, static_cast<float>(w), static_cast<float>(h), 0, 1}), "set_viewport");
+    b.check(ctx.set_rasterizer_state({rt::CullMode::NONE, false, true}), "set_rasterizer_state");
+  }
+  rt::BlendState state(const rt::BlendDesc& d) {
+    rt::BlendState s;
+    b.check(b.dev().create_blend_state(d, &s), "create_blend_state");
+    return s;
+  }
+  // pixel coordinates -> clip space
+  float cx(float x) const { return x / static_cast<float>(w) * 2.0f - 1.0f; }
+  float cy(float y) const { return 1.0f - y / static_cast<float>(h) * 2.0f; }
+  // an axis-aligned rectangle of pixels [x0, x1) x [y0, y1), two triangles of one colour
+  void rect(float x0, float y0, float x1, float y1, uint32_t c) {
+    const float a[6][2] = {{x0, y0}, {x1, y0}, {x0, y1}, {x1, y0}, {x1, y1}, {x0, y1}};
+    for (const auto& p : a) v.push_back({cx(p[0]), cy(p[1]), 0.5f, c});
+  }
+  void tri(float x0, float y0, float x1, float y1, float x2, float y2, uint32_t c) {
+    v.push_back({cx(x0), cy(y0), 0.5f, c});
+    v.push_back({cx(x1), cy(y1), 0.5f, c});
+    v.push_back({cx(x2), cy(y2), 0.5f, c});
+  }
+  // the vertices added since `first` become a draw with blend state `s`
+  void draw(uint32_t first, const rt::BlendState& s) {
+    draws.push_back({first, static_cast<uint32_t>(v.size()) - first, s, true});
+  }
+  uint32_t mark() const { return static_cast<uint32_t>(v.size()); }
+  SceneImage run(const float* factor = nullptr) {
+    rt::Resource* r = b.create_buffer({static_cast<uint32_t>(v.size() * sizeof(MeshVertex)), rt::BIND_VERTEX_BUFFER}, v.data());
+    b.check(ctx.set_vertex_buffer(0, r, sizeof(MeshVertex)), "set_vertex_buffer");
+    for (const Draw& d : draws) {
+      b.check(ctx.set_blend_state(&d.state, factor), "set_blend_state");
+      b.check(ctx.draw(d.count, d.first), "draw");
+    }
+    return b.finish();
+  }
+};
+
+rt::BlendDesc blend_desc(rt::Blend src, rt::Blend dst, rt::BlendOp op, rt::Blend src_a, rt::Blend dst_a, rt::BlendOp op_a) {
+  rt::BlendDesc d;
+  d.render_target.blend_enable = true;
+  d.render_target.src_blend = src;
+  d.render_target.dest_blend = dst;
+  d.render_target.blend_op = op;
+  d.render_target.src_blend_alpha = src_a;
+  d.render_target.dest_blend_alpha = dst_a;
+  d.render_target.blend_op_alpha = op_a;
+  return d;
+}
+
+// D3D11's thirteen single-source factors; for alpha a *_COLOR factor becomes its *_ALPHA.
+const rt::Blend kFactors[13] = {rt::Blend::ZERO,          rt::Blend::ONE,           rt::Blend::SRC_COLOR,
+                                rt::Blend::INV_SRC_COLOR, rt::Blend::SRC_ALPHA,     rt::Blend::INV_SRC_ALPHA,
+                                rt::Blend::DEST_ALPHA,    rt::Blend::INV_DEST_ALPHA, rt::Blend::DEST_COLOR,
+                                rt::Blend::INV_DEST_COLOR, rt::Blend::SRC_ALPHA_SAT, rt::Blend::BLEND_FACTOR,
+                                rt::Blend::INV_BLEND_FACTOR};
+rt::Blend alpha_factor(rt::Blend f) {
+  switch (f) {
+    case rt::Blend::SRC_COLOR: return rt::Blend::SRC_ALPHA;
+    case rt::Blend::INV_SRC_COLOR: return rt::Blend::INV_SRC_ALPHA;
+    case rt::Blend::DEST_COLOR: return rt::Blend::DEST_ALPHA;
+    case rt::Blend::INV_DEST_COLOR: return rt::Blend::INV_DEST_ALPHA;
+    default: return f;
+  }
+}
+
+// Opaque stripes of varied colour and alpha (the destination the blends read).
+void stripes(OmScene& s, SceneRng& rng, const rt::BlendState& opaque) {
+  const uint32_t first = s.mark();
+  for (uint32_t x = 0; x < s.w; x += 6) {
+    const uint32_t c = static_cast<uint32_t>(rng.range(0, 0xFFFFFF)) | static_cast<uint32_t>(rng.range(0, 255)) << 24;
+    s.rect(static_cast<float>(x), 0, static_cast<float>(x + 6), static_cast<float>(s.h), c);
+  }
+  s.draw(first, opaque);
+}
+
+}  // namespace
+
+// om_additive: light accumulation: 48 large overlapping "lights" (triangles) added with ONE/ONE
+// on a dark, cleared target until channels saturate.
+SceneImage scene_om_additive(uint32_t seed) {
+  SceneRng rng(seed * 0x100000001ull + 71);
+  OmScene s("om_additive", 128, 128, rt::Format::R8G8B8A8_UNORM, rgba(0, 0, 0));
+  s.b.check(s.ctx.clear_render_target_view(s.b.target(), rgba(8, 10, 16)), "clear_render_target_view");
+  const rt::BlendState add = s.state(blend_desc(rt::Blend::ONE, rt::Blend::ONE, rt::BlendOp::ADD, rt::Blend::ONE,
+                                                rt::Blend::ONE, rt::BlendOp::ADD));
+  const uint32_t first = s.mark();
+  for (int i = 0; i < 48; ++i) {
+    const float x = static_cast<float>(rng.range(0, 128)), y = static_cast<float>(rng.range(0, 128));
+    const float r = static_cast<float>(rng.range(12, 48));
+    const uint32_t c = static_cast<uint32_t>(rng.range(10, 70)) | static_cast<uint32_t>(rng.range(10, 70)) << 8 |
+                       static_cast<uint32_t>(rng.range(10, 70)) << 16 | 0x20000000u;
+    s.tri(x, y - r, x + r, y + r * 0.7f, x - r, y + r * 0.7f, c);
+  }
+  s.draw(first, add);
+  return s.run();
+}
+
+// om_factors: the test card: every colour op (5) x source factor (13) x destination factor (13),
+// one 4x4-pixel cell each (alpha uses the same factors, *_COLOR as *_ALPHA, and the same op),
+// over opaque stripes of varied colour and alpha, with a blend constant. 845 blend states.
+SceneImage scene_om_factors(uint32_t seed) {
+  SceneRng rng(seed * 0x100000001ull + 73);
+  OmScene s("om_factors", 112, 160, rt::Format::R8G8B8A8_UNORM, rgba(0, 0, 0));
+  stripes(s, rng, s.state(rt::BlendDesc{}));
+  for (uint32_t op = 0; op < 5; ++op) {
+    const float ox = static_cast<float>((op % 2) * 56 + 2), oy = static_cast<float>((op / 2) * 53 + 1);
+    for (uint32_t i = 0; i < 13; ++i) {
+      for (uint32_t j = 0; j < 13; ++j) {
+        const rt::BlendOp o = static_cast<rt::BlendOp>(op + 1);
+        const rt::BlendState st =
+            s.state(blend_desc(kFactors[i], kFactors[j], o, alpha_factor(kFactors[i]), alpha_factor(kFactors[j]), o));
+        const uint32_t first = s.mark();
+        const uint32_t c = static_cast<uint32_t>(rng.range(0, 0xFFFFFF)) | static_cast<uint32_t>(rng.range(0, 255)) << 24;
+        s.rect(ox + 4.0f * static_cast<float>(j), oy + 4.0f * static_cast<float>(i), ox + 4.0f * static_cast<float>(j + 1),
+               oy + 4.0f * static_cast<float>(i + 1), c);
+        s.draw(first, st);
+      }
+    }
+  }
+  const float k[4] = {0.3f, 0.6f, 0.9f, 0.5f};
+  return s.run(k);
+}
+
+// om_writemask: every render-target write mask (16), without and with "over" blending, as
+// translucent bars across opaque stripes.
+SceneImage scene_om_writemask(uint32_t seed) {
+  SceneRng rng(seed * 0x100000001ull + 79);
+  OmScene s("om_writemask", 64, 64, rt::Format::R8G8B8A8_UNORM, rgba(0, 0, 0));
+  stripes(s, rng, s.state(rt::BlendDesc{}));
+  for (uint32_t m = 0; m < 16; ++m) {
+    for (uint32_t blend = 0; blend < 2; ++blend) {
+      rt::BlendDesc d = blend ? blend_desc(rt::Blend::SRC_ALPHA, rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD, rt::Blend::ONE,
+                                           rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD)
+                              : rt::BlendDesc{};
+      d.render_target.render_target_write_mask = static_cast<uint8_t>(m);
+      const uint32_t first = s.mark();
+      const float y = static_cast<float>(m * 4), x = blend ? 32.0f : 0.0f;
+      s.rect(x, y, x + 32.0f, y + 4.0f, static_cast<uint32_t>(rng.range(0, 0xFFFFFF)) | 0x90000000u);
+      s.draw(first, s.state(d));
+    }
+  }
+  return s.run();
+}
+
+// om_srgb / om_srgb_unorm: the same translucent gradient bars and additive splats on an sRGB
+// target (blended in linear space: stored codes are decoded, blended, re-encoded) and on a UNORM
+// one, to compare.
+namespace {
+SceneImage srgb_scene(const char* name, rt::Format fmt, uint32_t seed) {
+  SceneRng rng(seed * 0x100000001ull + 83);
+  OmScene s(name, 64, 64, fmt, rgba(0, 0, 0));
+  s.b.check(s.ctx.clear_render_target_view(s.b.target(), rgba(40, 90, 160)), "clear_render_target_view");
+  const rt::BlendState over = s.state(blend_desc(rt::Blend::SRC_ALPHA, rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD,
+                                                 rt::Blend::ONE, rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD));
+  uint32_t first = s.mark();
+  for (uint32_t i = 0; i < 16; ++i) {  // alpha 16 .. 255 in 16 bars, white and red
+    const uint32_t a = 15 + i * 16;
+    s.rect(static_cast<float>(i * 4), 0, static_cast<float>(i * 4 + 4), 32, 0x00FFFFFFu | a << 24);
+    s.rect(static_cast<float>(i * 4), 32, static_cast<float>(i * 4 + 4), 64, 0x000000FFu | a << 24);
+  }
+  s.draw(first, over);
+  const rt::BlendState add = s.state(blend_desc(rt::Blend::ONE, rt::Blend::ONE, rt::BlendOp::ADD, rt::Blend::ONE,
+                                                rt::Blend::ONE, rt::BlendOp::ADD));
+  first = s.mark();
+  for (int i = 0; i < 12; ++i) {
+    const float x = static_cast<float>(rng.range(0, 64)), y = static_cast<float>(rng.range(0, 64));
+    s.tri(x, y - 14, x + 12, y + 8, x - 12, y + 8, static_cast<uint32_t>(rng.range(0, 0x404040)) | 0x10000000u);
+  }
+  s.draw(first, add);
+  return s.run();
+}
+}  // namespace
+
+SceneImage scene_om_srgb(uint32_t seed) { return srgb_scene("om_srgb", rt::Format::R8G8B8A8_UNORM_SRGB, seed); }
+SceneImage scene_om_srgb_unorm(uint32_t seed) { return srgb_scene("om_srgb_unorm", rt::Format::R8G8B8A8_UNORM, seed); }
+
+// om_b5g6r5: a B5G6R5 target of odd width (95 x 64, 2-byte pixels: halfword byte enables, pixel
+// pairs in a dword): a colour clear, plain triangles, "over" blending and a green-only write mask
+// (it cuts through the pixel's bytes: read-modify-write without blending).
+SceneImage scene_om_b5g6r5(uint32_t seed) {
+  SceneRng rng(seed * 0x100000001ull + 89);
+  OmScene s("om_b5g6r5", 95, 64, rt::Format::B5G6R5_UNORM, rgba(0, 0, 0));
+  s.b.check(s.ctx.clear_render_target_view(s.b.target(), rgba(200, 120, 40)), "clear_render_target_view");
+  const auto some = [&](uint32_t n, uint32_t alpha_lo) {
+    for (uint32_t i = 0; i < n; ++i) {
+      const float x = static_cast<float>(rng.range(0, 95)), y = static_cast<float>(rng.range(0, 64));
+      const float r = static_cast<float>(rng.range(3, 14));
+      s.tri(x, y - r, x + r, y + r, x - r, y + r * 0.5f,
+            static_cast<uint32_t>(rng.range(0, 0xFFFFFF)) | static_cast<uint32_t>(rng.range(alpha_lo, 255)) << 24);
+    }
+  };
+  uint32_t first = s.mark();
+  some(30, 255);
+  s.draw(first, s.state(rt::BlendDesc{}));
+  first = s.mark();
+  some(60, 30);
+  s.draw(first, s.state(blend_desc(rt::Blend::SRC_ALPHA, rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD, rt::Blend::ONE,
+                                   rt::Blend::ZERO, rt::BlendOp::ADD)));
+  rt::BlendDesc g;
+  g.render_target.render_target_write_mask = rt::COLOR_WRITE_ENABLE_GREEN;
+  first = s.mark();
+  some(20, 255);
+  s.draw(first, s.state(g));
+  return s.run();
+}
+
+// om_bgra8: a B8G8R8A8 target: a colour clear, opaque and "over" triangles.
+SceneImage scene_om_bgra8(uint32_t seed) {
+  SceneRng rng(seed * 0x100000001ull + 97);
+  OmScene s("om_bgra8", 64, 64, rt::Format::B8G8R8A8_UNORM, rgba(0, 0, 0));
+  s.b.check(s.ctx.clear_render_target_view(s.b.target(), rgba(30, 160, 90)), "clear_render_target_view");
+  uint32_t first = s.mark();
+  for (int i = 0; i < 40; ++i) {
+    const float x = static_cast<float>(rng.range(0, 64)), y = static_cast<float>(rng.range(0, 64));
+    s.tri(x, y - 10, x + 10, y + 8, x - 9, y + 6,
+          static_cast<uint32_t>(rng.range(0, 0xFFFFFF)) | static_cast<uint32_t>(rng.range(40, 255)) << 24);
+  }
+  s.draw(first, s.state(blend_desc(rt::Blend::SRC_ALPHA, rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD, rt::Blend::ONE,
+                                   rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD)));
+  return s.run();
+}
+
 }  // namespace pineda::scenes

@@ -2,37 +2,38 @@
 // Pixel writer (docs/contract.md section 5, numerics.md section 6, docs/architecture.md "Colour
 // cache"): a write-back colour cache of 64-byte lines in front of the line port.
 //
-// Memory effect of a quad (the reference, `pixel_writes`): one dword write per covered pixel
-// (1x) or sample (4x MSAA), lowest mask bit first, at
-// dword (target.base + y*target.pitch + x*4 [4x: x*16 + s*4]) mod 2^32, addr[1:0] ignored.
+// Memory effect of a quad (the reference, `pixel_writes`): one pixel write per covered pixel
+// (1x) or sample (4x MSAA), lowest mask bit first, of bytes_per_pixel(om.fmt) = b bytes (4, or 2
+// for B5G6R5) at (target.base + y*target.pitch + x*b [4x: x*4b + s*b]) mod 2^32, the address
+// aligned down to b.
 //
-// The cache (`process`, `flush`) turns the quad stream into line writes; the sequence of line
-// writes depends only on the quads, the end-of-pipe tokens among them and the flush requests, so
-// the model predicts the RTL's line-write stream exactly:
+// The cache (`process`, `flush`) turns the quad stream into line requests; their sequence
+// depends only on the quads, the end-of-pipe tokens among them and the flush requests, so the
+// model predicts the RTL's line-request stream exactly:
 // - Two banks of `entries` lines each (default PW_ENTRIES = 32: 4 KiB), fully associative
 //   (a line is in at most one entry of either bank). An entry holds a line address (26 bits), its
-//   16 dwords and a dword dirty mask; mask 0 = empty.
+//   32 halfwords and a halfword dirty mask; valid 0 = empty.
 // - A quad is split into pieces: each of its two pixel rows covers 2 (1x) or 8 (4x) consecutive
-//   dwords, which fall in one line or straddle two. Up to four pieces (row 0 line, row 0 next line,
-//   row 1 line, row 1 next line); pieces with no covered dword are dropped, and a row-1 piece whose
-//   line equals a row-0 piece's is merged into it (small or aliasing pitches).
-// - Pieces are applied in that order. A hit writes the colour into the piece's dwords and ORs its
-//   mask. A miss allocates in bank (row of the piece: 0 or 1) the entry at that bank's round-robin
-//   pointer (then advanced); if that entry is dirty it is evicted first (a line write).
+//   pixels (2 halfwords each, or 1 for B5G6R5), which fall in one line or straddle two. Up to four
+//   pieces (row 0 line, row 0 next line, row 1 line, row 1 next line); pieces with no covered
+//   halfword are dropped, and a row-1 piece whose line equals a row-0 piece's is merged into it
+//   (small or aliasing pitches).
+// - Pieces are applied in that order. A hit writes the pixels and ORs the piece's mask into the
+//   dirty and valid masks. A miss allocates in bank (row of the piece: 0 or 1) the entry at that
+//   bank's round-robin pointer (then advanced); if that entry is dirty it is evicted first.
 // - A flush (end-of-pipe token, or an explicit flush: COPY, end of frame) writes every dirty entry
-//   back, one step at a time: bank 0's lowest dirty entry, then bank 1's; entries become empty.
-// - A line write: we = 1, addr = line << 6, wdata = the line's dwords (0 where not dirty),
-//   be = the dirty dwords' bytes, src = 0, tag = 0.
+//   back, one step at a time: bank 0's lowest dirty entry, then bank 1's; every entry becomes
+//   empty (clean lines are dropped too: memory may change behind the cache).
+// - A line write: we = 1, addr = line << 6, wdata = the line's dirty halfwords (0 elsewhere),
+//   be = their bytes, src = 0, tag = 0.
 //
 // Output merger (docs/om.md section 5): a quad whose om state blends or masks channels (`rmw`)
-// needs the destination. An entry also keeps a dword valid mask (dirty is a subset; valid 0 =
-// empty; lines are found by valid). A plain quad's piece writes the encoded colour
-// (om::blend_pixel with blending off) into its dwords (valid and dirty |= mask) as above. An rmw
-// piece whose line is present with every dword of the piece valid replaces each dword d by
-// om::blend_pixel(om, colour, d); otherwise the line is first filled: on a miss the entry at the
-// bank's pointer is taken (written back first when dirty, as above), then one line read
-// (we = 0, addr = line << 6, wdata 0, be 0, tag 0) whose data fills the dwords not valid
-// (valid = all). A flush also empties every clean entry (memory may change behind the cache).
+// needs the destination. A plain quad's piece writes the encoded colour (om::blend_pixel with
+// blending off). An rmw piece whose line is present with every halfword of the piece valid
+// replaces each pixel d by om::blend_pixel(om, colour, d); otherwise the line is first filled:
+// on a miss the entry at the bank's pointer is taken (written back first when dirty, as above),
+// then one line read (we = 0, addr = line << 6, wdata 0, be 0, tag = the entry's bank: the RTL
+// routes the data by it) whose data fills the halfwords not valid (valid = all).
 #pragma once
 
 #include <array>
@@ -48,11 +49,12 @@ namespace pineda::model {
 constexpr uint32_t PW_BANKS = 2;
 constexpr uint32_t PW_ENTRIES = 32;  // lines per bank (RTL parameter EntriesPerBank)
 
-// One pixel's (or sample's) colour write of the reference: all four bytes of the dword at addr
+// One pixel's (or sample's) colour write of the reference: all its bytes
 // (addr[1:0] ignored). Model-internal: no port carries it.
 struct PixelWrite {
   uint32_t addr = 0;
-  uint32_t data = 0;
+  uint32_t data = 0;  // low 16 bits when size = 2
+  uint32_t size = 4;  // 4: the dword at addr (addr[1:0] ignored); 2 (B5G6R5): the halfword (addr[0] ignored)
 };
 
 // Per-pixel source colours of a quad (INTERP's interp_pkt_t.pcolor), pixel p = 0..3.
@@ -78,8 +80,8 @@ class PixelWriter {
   std::vector<MemLineReq> flush();
   bool clean() const;
 
-  // The memory effect of a quad: one dword write per covered pixel or sample, lowest bit first:
-  // om::blend_pixel(q.om, q.color, the dword before it) (`read`; needed only when rmw(q)).
+  // The memory effect of a quad: one pixel write per covered pixel or sample, lowest bit first:
+  // om::blend_pixel(q.om, q.color, the pixel before it) (`read`; needed only when rmw(q)).
   static void pixel_writes(const QuadPkt& q, const std::function<void(const PixelWrite&)>& emit,
                            const ReadFn& read = nullptr, const PixColors* pcolor = nullptr);
   static std::vector<PixelWrite> pixel_writes(const QuadPkt& q, const ReadFn& read = nullptr);
@@ -99,11 +101,12 @@ class PixelWriter {
   uint64_t misses() const { return misses_; }
   uint64_t fills() const { return fills_; }  // line reads
   uint64_t rmw_pixels() const { return rmw_pixels_; }
-  void reset_counters() { pixels_ = lines_ = hits_ = misses_ = fills_ = rmw_pixels_ = 0; }
+  uint64_t rmw_quads() const { return rmw_quads_; }  // quads that blend or mask (read the destination)
+  void reset_counters() { pixels_ = lines_ = hits_ = misses_ = fills_ = rmw_pixels_ = rmw_quads_ = 0; }
 
   struct Piece {
     uint32_t line = 0;   // line address (byte address >> 6, 26 bits)
-    uint32_t mask = 0;   // dwords of the line (16 bits)
+    uint32_t mask = 0;   // halfwords of the line (32 bits; a 4-byte pixel covers an aligned pair)
     uint32_t bank = 0;   // preferred bank: the pixel row of the quad it comes from
   };
   // The pieces of a quad, in application order (0..4 of them).
@@ -112,15 +115,15 @@ class PixelWriter {
  private:
   struct Entry {
     uint32_t line = 0;
-    uint32_t mask = 0;   // dirty dwords
-    uint32_t valid = 0;  // dwords whose data is known (mask is a subset); 0 = empty
-    std::array<uint32_t, 16> data{};
+    uint32_t mask = 0;   // dirty halfwords
+    uint32_t valid = 0;  // halfwords whose data is known (mask is a subset); 0 = empty
+    std::array<uint16_t, 32> data{};
   };
   void evict(Entry& e, const LineFn& emit);
   uint32_t entries_;
   std::array<std::vector<Entry>, PW_BANKS> bank_;
   std::array<uint32_t, PW_BANKS> ptr_{};
-  uint64_t pixels_ = 0, lines_ = 0, hits_ = 0, misses_ = 0, fills_ = 0, rmw_pixels_ = 0;
+  uint64_t pixels_ = 0, lines_ = 0, hits_ = 0, misses_ = 0, fills_ = 0, rmw_pixels_ = 0, rmw_quads_ = 0;
 };
 
 }  // namespace pineda::model

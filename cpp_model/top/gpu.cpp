@@ -167,6 +167,7 @@ void Gpu::update_stats() {
   stats_.pixels_written = pw_.pixels_written();
   stats_.pw_lines = pw_.lines_written() + pw_.fills();
   stats_.pw_fills = pw_.fills();
+  stats_.pw_rmw_quads = pw_.rmw_quads();
   stats_.zs_samples_tested = zs_.samples_tested();
   stats_.zs_samples_passed = zs_.samples_passed();
   stats_.zs_quads_dropped = zs_.quads_in() - zs_.quads_out();

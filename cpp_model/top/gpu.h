@@ -62,6 +62,7 @@ struct Stats {
   uint64_t pixels_written = 0;         // pixel writes into PW's colour cache (samples at 4x MSAA)
   uint64_t pw_lines = 0;               // line requests from PW's colour cache: writes and fill reads (the pw_mem boundary)
   uint64_t pw_fills = 0;               // of which fill reads (blended or write-masked quads)
+  uint64_t pw_rmw_quads = 0;           // quads that blend or mask channels (read the destination)
   uint64_t zs_samples_tested = 0;      // samples ZS tested (depth or stencil on)
   uint64_t zs_samples_passed = 0;      // of which passed
   uint64_t zs_quads_dropped = 0;       // quads ZS dropped (no sample left)

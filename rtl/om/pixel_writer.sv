@@ -4,21 +4,22 @@
 // (docs/contract.md §5, docs/architecture.md "Colour cache"; the model is
 // cpp_model/om/pixel_writer, which predicts the line-write stream exactly).
 //
-// Memory effect: every covered pixel (1x) or sample (4x MSAA) writes the quad's colour to the
-// dword at (target.base + y*pitch + x*4 [4x: x*16 + s*4]) mod 2^32 (addr[1:0] ignored). As the
-// whole quad has one colour, a line's data is the colour in its written dwords and the cache
-// keeps a dword dirty mask per line. No fill read: the byte enables carry partial lines.
+// Memory effect: every covered pixel (1x) or sample (4x MSAA) writes the quad's colour, encoded
+// for the target format (b = 4 bytes, or 2 for B5G6R5), at (target.base + y*pitch + x*b
+// [4x: x*4b + s*b]) mod 2^32, the address aligned down to b. The cache works in halfwords: a
+// line's masks (valid, dirty, a piece's) have 32 bits, a 4-byte pixel is an aligned pair, and a
+// line write's byte enables come in pairs. Plain quads need no fill read: the byte enables carry
+// partial lines.
 //
 // Organisation: 2 banks x EntriesPerBank lines, fully associative (a line lives in one entry of
-// either bank); tags and dirty masks in flip-flops, data in one sram_1r1w per bank (16 dword
+// either bank); tags and masks in flip-flops, data in one sram_1r1w per bank (32 halfword
 // lanes). Stage 1 (in_i -> pc_q): the quad's two pixel rows become up to four pieces (row r's
-// line and the next line when the row's 2 or 8 dwords straddle it), empty ones dropped, a row-1
-// piece on a row-0 piece's line merged into it. Stage 2: the pieces in order, up to two per
-// clock when they use different banks: a hit writes its dwords; a miss takes the entry at the
-// round-robin pointer of bank r (its pixel row), evicting it when dirty (the SRAM reads the old
-// line in the cycle the new piece overwrites it; the next cycle it goes into the bank's
-// write-back FIFO with a sequence number). The two FIFOs drain to the line port in sequence
-// order, so the line writes leave in exactly the model's order.
+// line and the next line when the row straddles it), empty ones dropped, a row-1 piece on a
+// row-0 piece's line merged into it. Stage A (below): the pieces in order, up to two per clock
+// when they use different banks: a hit or a miss (the entry at the round-robin pointer of bank
+// r, its pixel row, evicted when dirty: the SRAM reads the old line, the next cycle it goes into
+// the bank's write-back FIFO with a sequence number). The write-back and fill FIFOs drain to the
+// line port in sequence order, so the line requests leave in exactly the model's order.
 // Flushes: an end-of-pipe token, or flush_i with no quad held, writes back every dirty line
 // (per step: bank 0's lowest dirty entry, then bank 1's); a token is then offered on
 // eop_done_valid_o once every line write is acknowledged (no dirty line, nothing queued or
@@ -29,19 +30,24 @@
 // Output merger (docs/om.md section 5): the quad's om state is applied here. A plain quad (no
 // blending, no write mask) writes its encoded colour (u_enc) as above. An rmw quad (blending or
 // a write mask) needs the destination: each entry also has a dword valid mask (lines are found
-// by it; dirty is a subset). Its pieces whose dwords are all valid are read from the SRAM (up to
-// two per clock, one per bank) and blended in stage 3 the next clock (u_blend, 16 dwords per
-// bank), which writes them back; the previous clock's stage-3 write is forwarded into the read
-// data (the SRAM reads first), so back-to-back quads on one line see each other in order. A piece
-// that is not all valid first fills its line (blocking): on a miss the bank's pointer entry is
-// taken (written back if dirty), every queued write-back is handed to the port, one line read is
-// issued (the port keeps order, so it sees those writes) and its data fills the invalid dwords.
-// While stage 3 writes, stage 2 neither writes, evicts nor fills. A flush also drops every clean
-// line (memory may change behind the cache: DMA fills, COPY, the host).
+// by it; dirty is a subset), and the cache is split in two stages with an in-order queue between:
+// stage A (the pc_* register: tags, valid/dirty masks, pointers) looks the pieces up, allocates,
+// evicts (SRAM read into the write-back FIFO) and issues the fill of every rmw piece whose
+// dwords are not all valid at once (non-blocking: up to RfDepth per bank in flight, data routed
+// back by tag = bank); stage B (b_*) applies the pieces strictly in stream order: a plain piece
+// writes the SRAM, an rmw piece is read (or taken from stage 3's last line when stage 3 writes
+// the same entry), and stage 3 merges the fill data, blends (u_blend, 16 dwords per bank) and
+// writes the line back. Interlocks: an rmw piece waits for its fill's data; a miss never takes
+// an entry a queued piece still uses (busy bit, cleared by the last quad that used it); stage
+// A's SRAM reads take the read port first. Write-backs and fills leave in one sequence (the
+// model's order). A flush waits for stage B to empty and also drops every clean line (memory
+// may change behind the cache: DMA fills, COPY, the host).
 module pixel_writer #(
   parameter int unsigned EntriesPerBank = 32,  // power of two
   parameter int unsigned WbDepth        = 8,   // write-back FIFO lines per bank (power of two)
-  parameter int unsigned OutstandingW   = 10
+  parameter int unsigned OutstandingW   = 10,
+  parameter int unsigned QDepth         = 256, // stage A -> B queue (quads): covers the fill latency
+  parameter int unsigned RfDepth        = 32   // fills in flight per bank (power of two)
 ) (
   input  logic                        clk_i,
   input  logic                        rst_ni,
@@ -63,21 +69,30 @@ module pixel_writer #(
 );
 
   localparam int unsigned EW     = $clog2(EntriesPerBank);
-  localparam int unsigned SeqW   = 6;
+  localparam int unsigned SeqW   = 8;
   localparam int unsigned LineW  = 26;
-  localparam int unsigned WbW    = SeqW + LineW + 16 + 512;
+  localparam int unsigned WbW    = SeqW + LineW + 32 + 512;
   localparam int unsigned CountW = $clog2(WbDepth + 2) + 1;
+  localparam int unsigned QW     = $clog2(QDepth) + 2;          // quad numbers
+  localparam int unsigned CrW    = $clog2(RfDepth) + 1;
+  localparam int unsigned FqW    = SeqW + LineW;
+  localparam int unsigned OmW    = pineda_pkg::OM_STATE_BITS;
+  localparam int unsigned PieceW = 32 + 32 + 1 + 1 + EW;        // mask, fill halfwords, fill, bank, entry
+  localparam int unsigned RecW   = 1 + 32 + 32 + OmW + 4 * PieceW;
 
   // ---------------------------------------------------------------------------------------------
   // Stage 1: pieces of the incoming quad
   // ---------------------------------------------------------------------------------------------
   logic [3:0][LineW-1:0] nl;     // line addresses
-  logic [3:0][15:0]      nm;     // dword masks
+  logic [3:0][31:0]      nm;     // halfword masks
   logic [1:0][13:0]      ny;
   logic [1:0][31:0]      nrow;
   logic [1:0][7:0]       nrm;
-  logic [1:0][23:0]      nw;
+  logic [1:0][15:0]      nex;    // covered halfwords from the row's first
+  logic [1:0][4:0]       nst;    // the row's first halfword in its line
+  logic [1:0][47:0]      nw;
   logic [31:0]           xoff;
+  logic                  n2;     // 2-byte pixels (B5G6R5)
 
   // the colour a plain quad writes: its source encoded for the target format (om_blend with
   // blending off; rmw quads are blended in stage 3)
@@ -90,16 +105,25 @@ module pixel_writer #(
   );
 
   always_comb begin
-    xoff = in_i.target.msaa ? {14'd0, in_i.qx, 5'd0} : {16'd0, in_i.qx, 3'd0};
+    // a row's pixels: 2 (1x) or 8 samples (4x) of 4 bytes, or 2 bytes for B5G6R5
+    n2   = (in_i.om.fmt == pineda_pkg::RT_FMT_B5G6R5);
+    xoff = in_i.target.msaa ? (n2 ? {15'd0, in_i.qx, 4'd0} : {14'd0, in_i.qx, 5'd0})
+                            : (n2 ? {17'd0, in_i.qx, 2'd0} : {16'd0, in_i.qx, 3'd0});
     for (int r = 0; r < 2; r++) begin
       ny[r]   = {in_i.qy, r[0]};
       nrow[r] = in_i.target.base + 32'(ny[r]) * 32'(in_i.target.pitch) + xoff;
       nrm[r]  = in_i.target.msaa ? in_i.mask[8*r +: 8] : {6'd0, in_i.mask[2*r +: 2]};
-      nw[r]   = 24'(nrm[r]) << nrow[r][5:2];
+      nex[r]  = '0;
+      for (int k = 0; k < 8; k++) begin
+        if (n2) nex[r][k] = nrm[r][k];
+        else    nex[r][2*k +: 2] = {2{nrm[r][k]}};
+      end
+      nst[r]  = n2 ? nrow[r][5:1] : {nrow[r][5:2], 1'b0};  // addr[0] (or addr[1:0]) ignored
+      nw[r]   = 48'(nex[r]) << nst[r];
       nl[2*r]     = nrow[r][31:6];
-      nm[2*r]     = nw[r][15:0];
+      nm[2*r]     = nw[r][31:0];
       nl[2*r + 1] = nrow[r][31:6] + LineW'(1);
-      nm[2*r + 1] = {8'd0, nw[r][23:16]};
+      nm[2*r + 1] = {16'd0, nw[r][47:32]};
     end
     // A row-1 piece on the line of a row-0 piece joins it.
     for (int k = 2; k < 4; k++) begin
@@ -115,6 +139,7 @@ module pixel_writer #(
   // ---------------------------------------------------------------------------------------------
   // State
   // ---------------------------------------------------------------------------------------------
+  // Stage A (pc_*): the quad whose pieces are looked up, allocated and filled.
   logic                  pc_valid_q, pc_valid_d;
   logic                  pc_eop_q,   pc_eop_d;
   logic [31:0]           pc_color_q, pc_color_d;  // plain quads: the encoded colour
@@ -122,66 +147,95 @@ module pixel_writer #(
   logic                  pc_rmw_q,   pc_rmw_d;
   pineda_pkg::om_state_t pc_om_q,    pc_om_d;
   logic [3:0][LineW-1:0] pc_line_q,  pc_line_d;
-  logic [3:0][15:0]      pc_mask_q,  pc_mask_d;   // 0: piece done (or none)
+  logic [3:0][31:0]      pc_mask_q,  pc_mask_d;   // 0: piece done (or none)
+  logic [3:0][31:0]      pc_pm_q,    pc_pm_d;     // the piece's dwords (kept for the record)
+  logic [3:0]            pc_pb_q,    pc_pb_d;     // decisions: bank, entry, fill, fill dwords
+  logic [3:0][EW-1:0]    pc_pe_q,    pc_pe_d;
+  logic [3:0]            pc_pf_q,    pc_pf_d;
+  logic [3:0][31:0]      pc_pfm_q,   pc_pfm_d;
 
   logic [1:0][EntriesPerBank-1:0][LineW-1:0] tag_q, tag_d;
-  logic [1:0][EntriesPerBank-1:0][15:0]      dm_q,  dm_d;    // dirty dwords
-  logic [1:0][EntriesPerBank-1:0][15:0]      vm_q,  vm_d;    // valid dwords (dm is a subset); 0 = empty
+  logic [1:0][EntriesPerBank-1:0][31:0]      dm_q,  dm_d;    // dirty halfwords (after every issued piece)
+  logic [1:0][EntriesPerBank-1:0][31:0]      vm_q,  vm_d;    // valid halfwords (dm is a subset); 0 = empty
   logic [1:0][EW-1:0]                        ptr_q, ptr_d;
+  logic [1:0][EntriesPerBank-1:0]            busy_q, busy_d; // a queued or applying piece uses the entry
+  logic [1:0][EntriesPerBank-1:0][QW-1:0]    lq_q,  lq_d;    // number of the last quad that uses it
+  logic [QW-1:0]                             aq_q,  aq_d;    // number of stage A's quad
+  logic [1:0][CrW-1:0]                       cr_q,  cr_d;    // fills issued and not yet consumed
 
   logic [1:0]            ev_valid_q, ev_valid_d;  // an evicted line is being read from the SRAM
   logic [1:0][LineW-1:0] ev_line_q,  ev_line_d;
-  logic [1:0][15:0]      ev_mask_q,  ev_mask_d;
+  logic [1:0][31:0]      ev_mask_q,  ev_mask_d;
   logic [1:0][SeqW-1:0]  ev_seq_q,   ev_seq_d;
   logic [SeqW-1:0]       seq_q, seq_d;            // next sequence number to hand out
   logic [SeqW-1:0]       nseq_q, nseq_d;          // next sequence number to send
   logic [OutstandingW-1:0] outst_q, outst_d;
 
-  // stage 3 (rmw pieces: SRAM data arrives, blend, write back) and its forwarding register
+  // Stage B (b_*): the quad whose pieces are applied, in stream order.
+  logic                  b_valid_q,  b_valid_d;
+  logic [31:0]           b_color_q,  b_color_d;
+  logic [31:0]           b_src_q,    b_src_d;
+  logic                  b_rmw_q,    b_rmw_d;
+  pineda_pkg::om_state_t b_om_q,     b_om_d;
+  logic [3:0][31:0]      b_mask_q,   b_mask_d;    // remaining pieces
+  logic [3:0]            b_bank_q,   b_bank_d;
+  logic [3:0][EW-1:0]    b_ent_q,    b_ent_d;
+  logic [3:0]            b_fill_q,   b_fill_d;
+  logic [3:0][31:0]      b_fm_q,     b_fm_d;
+  logic [QW-1:0]         b_qn_q,     b_qn_d;      // its number
+
+  // stage 3 (rmw pieces: SRAM data arrives, fill merged, blend, write back) and the line it wrote
   logic [1:0]            s3_valid_q, s3_valid_d;
   logic [1:0][EW-1:0]    s3_ent_q,   s3_ent_d;
-  logic [1:0][15:0]      s3_mask_q,  s3_mask_d;
+  logic [1:0][31:0]      s3_mask_q,  s3_mask_d;
+  logic [1:0][31:0]      s3_fm_q,    s3_fm_d;     // halfwords taken from the fill data
+  logic [1:0][511:0]     s3_fd_q,    s3_fd_d;     // the fill data
+  logic [QW-1:0]         s3_qn_q,    s3_qn_d;
   logic [31:0]           s3_src_q,   s3_src_d;
   pineda_pkg::om_state_t s3_om_q,    s3_om_d;
   logic [1:0]            wf_valid_q, wf_valid_d;
   logic [1:0][EW-1:0]    wf_ent_q,   wf_ent_d;
-  logic [1:0][15:0]      wf_mask_q,  wf_mask_d;
-  logic [1:0][511:0]     wf_data_q,  wf_data_d;
-  // the blocking line fill
-  typedef enum logic [1:0] {FIdle, FDrain, FWait} fill_e;
-  fill_e                 fs_q, fs_d;
-  logic                  fb_q, fb_d;              // its bank
-  logic [EW-1:0]         fe_q, fe_d;              // its entry
-  logic                  s3_busy, full0, full1, fill_start, fill_req, fill_rsp;
-  logic [1:0][511:0]     s3_line, s3_pix;
+  logic [1:0][511:0]     wf_data_q,  wf_data_d;   // the whole line after last clock's stage 3
+  logic                  s3_busy;
+  logic [1:0][511:0]     s3_base, s3_line, s3_dst, s3_pix, s3_out;
+  logic                  s3_b565;
+  assign s3_b565 = (s3_om_q.fmt == pineda_pkg::RT_FMT_B5G6R5);
 
-  // SRAM and write-back FIFO signals (per bank)
-  logic [1:0]            s_we, s_re;
+  // SRAM, FIFO and queue signals
+  logic [1:0]            s_we, s_re, a_re;
   logic [1:0][EW-1:0]    s_waddr, s_raddr;
-  logic [1:0][15:0]      s_wmask;
+  logic [1:0][31:0]      s_wmask;
   logic [1:0][511:0]     s_wdata;
   logic [1:0][511:0]     s_rdata;
   logic [1:0]            wb_in_valid, wb_in_ready, wb_out_valid, wb_out_ready;
   logic [1:0][WbW-1:0]   wb_in_data, wb_out_data;
   logic [1:0][CountW-1:0] wb_count;
   logic [1:0]            wb_empty, wb_full;
+  logic [1:0]            fq_in_valid, fq_in_ready, fq_out_valid, fq_out_ready, fq_empty, fq_full;
+  logic [1:0][FqW-1:0]   fq_in_data, fq_out_data;
+  logic [1:0]            rf_in_valid, rf_in_ready, rf_out_valid, rf_out_ready, rf_empty, rf_full;
+  logic [1:0][511:0]     rf_out_data;
+  logic                  q_in_valid, q_in_ready, q_out_valid, q_out_ready, q_empty, q_full;
+  logic [RecW-1:0]       q_in_data, q_out_data;
+  logic [$clog2(QDepth+2):0]      q_count;
+  logic [1:0][$clog2(RfDepth+2):0] fq_count, rf_count;
 
   // ---------------------------------------------------------------------------------------------
-  // Stage 2: lookup and update
+  // Stage A: lookup, allocation, eviction, fill issue
   // ---------------------------------------------------------------------------------------------
   logic [3:0]       rem, rem_after;
   logic [1:0]       sel_ok;        // piece slot 0 (i) / 1 (j) present
   logic [1:0][1:0]  sel_idx;       // which of the four pieces
   logic [1:0][LineW-1:0] sl;
-  logic [1:0][15:0] sm;
+  logic [1:0][31:0] sm, sfm;
   logic [1:0]       sb;            // preferred bank (the piece's pixel row: its index bit 1)
-  logic [1:0]       hit, hbank, bank, evict, go;
+  logic [1:0]       hit, hbank, bank, evict, go, abusy, nf, cr_ok;
   logic [1:0][EW-1:0] hidx, ent;
   logic [1:0]       room;
   logic [1:0]       fd;            // flush: bank has a dirty entry
   logic [1:0][EW-1:0] fidx;
-  logic             flushing, fgo, pc_done, tok_done, all_clean, any_dirty;
-  logic [SeqW-1:0]  seq_j;
+  logic             flushing, fgo, pc_done, pc_split, tok_done, all_clean, any_dirty, b_idle;
+  logic [SeqW-1:0]  seq_f0, seq_e1, seq_f1;
 
   always_comb begin
     // The first two remaining pieces.
@@ -216,31 +270,32 @@ module pixel_writer #(
       bank[s]  = hit[s] ? hbank[s] : sb[s];
       ent[s]   = hit[s] ? hidx[s] : ptr_q[bank[s]];
       evict[s] = !hit[s] && (dm_q[bank[s]][ptr_q[bank[s]]] != '0);
+      // a miss may not take an entry that queued pieces still use
+      abusy[s] = !hit[s] && busy_q[bank[s]][ptr_q[bank[s]]];
+      // an rmw piece whose dwords are not all valid fills its line
+      nf[s]    = pc_rmw_q && !(hit[s] && ((vm_q[bank[s]][ent[s]] & sm[s]) == sm[s]));
+      sfm[s]   = nf[s] ? (hit[s] ? ~vm_q[bank[s]][ent[s]] : 32'hFFFF_FFFF) : 32'd0;
+      cr_ok[s] = (cr_q[bank[s]] < CrW'(RfDepth));
     end
 
     for (int b = 0; b < 2; b++) begin
       room[b] = ({1'b0, wb_count[b]} + (CountW + 1)'(ev_valid_q[b])) < (CountW + 1)'(WbDepth);
     end
 
-    s3_busy = (s3_valid_q != '0);
-    full0   = hit[0] && ((vm_q[hbank[0]][hidx[0]] & sm[0]) == sm[0]);
-    full1   = hit[1] && ((vm_q[hbank[1]][hidx[1]] & sm[1]) == sm[1]);
-    if (pc_rmw_q) begin
-      // rmw: all-valid pieces are read for stage 3; any other piece 0 starts a fill
-      go[0] = pc_valid_q && !pc_eop_q && sel_ok[0] && full0 && (fs_q == FIdle);
-      go[1] = go[0] && sel_ok[1] && full1 && (bank[1] != bank[0]);
-    end else begin
-      go[0] = pc_valid_q && !pc_eop_q && sel_ok[0] && !s3_busy && (!evict[0] || room[bank[0]]);
-      go[1] = go[0] && sel_ok[1] && (bank[1] != bank[0]) && (!evict[1] || room[bank[1]]);
-    end
-    fill_start = pc_valid_q && !pc_eop_q && pc_rmw_q && sel_ok[0] && !full0 && (fs_q == FIdle) &&
-                 !s3_busy && (hit[0] || !evict[0] || room[bank[0]]);
-    fill_req   = (fs_q == FDrain) && (ev_valid_q == '0) && (wb_empty == 2'b11);
+    go[0] = pc_valid_q && !pc_eop_q && q_in_ready && sel_ok[0] && !abusy[0] &&
+            (!evict[0] || room[bank[0]]) && (!nf[0] || cr_ok[0]);
+    go[1] = go[0] && sel_ok[1] && (bank[1] != bank[0]) && !abusy[1] &&
+            (!evict[1] || room[bank[1]]) && (!nf[1] || cr_ok[1]);
     rem_after = rem;
     for (int s = 0; s < 2; s++) begin
       if (go[s]) rem_after[sel_idx[s]] = 1'b0;
     end
     pc_done = go[0] && (rem_after == '0);
+    // A miss whose victim is held busy by an earlier piece of this same quad (whose record is not
+    // in the queue yet) would wait forever: the pieces done so far go to stage B as a quad of
+    // their own (a new number), and the rest follow as the next one. Same order, no deadlock.
+    pc_split = pc_valid_q && !pc_eop_q && q_in_ready && sel_ok[0] && abusy[0] &&
+               (lq_q[bank[0]][ptr_q[bank[0]]] == aq_q);
 
     // Flush walk: lowest dirty entry of each bank.
     fd   = '0;
@@ -254,9 +309,11 @@ module pixel_writer #(
       end
     end
     any_dirty = |fd;
+    s3_busy   = (s3_valid_q != '0);
+    b_idle    = q_empty && !b_valid_q && !s3_busy;
     flushing  = pc_valid_q ? pc_eop_q : flush_i;
-    fgo       = flushing && any_dirty && !s3_busy && (!fd[0] || room[0]) && (!fd[1] || room[1]);
-    all_clean = !any_dirty && !s3_busy && (fs_q == FIdle) && (ev_valid_q == '0) && (wb_empty == 2'b11) &&
+    fgo       = flushing && b_idle && any_dirty && (!fd[0] || room[0]) && (!fd[1] || room[1]);
+    all_clean = !any_dirty && b_idle && (ev_valid_q == '0) && (wb_empty == 2'b11) && (fq_empty == 2'b11) &&
                 (outst_q == '0);
     tok_done  = pc_valid_q && pc_eop_q && all_clean && eop_done_ready_i;
 
@@ -264,13 +321,71 @@ module pixel_writer #(
     in_ready_o       = !pc_valid_q || pc_done;
     clean_o          = all_clean;
     idle_o           = !pc_valid_q && all_clean;
-    seq_j            = seq_q + SeqW'(evict[0] && go[0]);
+
+    // request order: piece 0's write-back, its fill, piece 1's write-back, its fill (the model's)
+    seq_f0 = seq_q  + SeqW'(go[0] && evict[0]);
+    seq_e1 = seq_f0 + SeqW'(go[0] && nf[0]);
+    seq_f1 = seq_e1 + SeqW'(go[1] && evict[1]);
   end
 
   // from flip-flops only (pineda_top's flush request depends on it)
-  assign quiet_o = !pc_valid_q && (s3_valid_q == '0);
+  assign quiet_o = !pc_valid_q && q_empty && !b_valid_q && (s3_valid_q == '0);
 
+  // ---------------------------------------------------------------------------------------------
+  // Stage B: the pieces applied in stream order
+  // ---------------------------------------------------------------------------------------------
+  logic [3:0]            brem, brem_after;
+  logic [1:0]            bsel_ok, bbank, bfill, chain, bok, bgo;
+  logic [1:0][1:0]       bsel_idx;
+  logic [1:0][EW-1:0]    bent;
+  logic [1:0][31:0]      bm, bfm;
+  logic                  b_done;
+
+  always_comb begin
+    brem = '0;
+    for (int k = 0; k < 4; k++) brem[k] = (b_mask_q[k] != '0);
+    bsel_ok  = '0;
+    bsel_idx = '0;
+    for (int k = 3; k >= 0; k--) begin
+      if (brem[k]) begin
+        bsel_idx[1] = bsel_idx[0];
+        bsel_ok[1]  = bsel_ok[0];
+        bsel_idx[0] = 2'(k);
+        bsel_ok[0]  = 1'b1;
+      end
+    end
+    // stage A's reads (write-backs, flush steps) take the read port first
+    a_re = '0;
+    for (int s = 0; s < 2; s++) if (go[s] && evict[s]) a_re[bank[s]] = 1'b1;
+    if (fgo) a_re = fd;
+    for (int s = 0; s < 2; s++) begin
+      bbank[s] = b_bank_q[bsel_idx[s]];
+      bent[s]  = b_ent_q[bsel_idx[s]];
+      bm[s]    = b_mask_q[bsel_idx[s]];
+      bfill[s] = b_fill_q[bsel_idx[s]];
+      bfm[s]   = b_fm_q[bsel_idx[s]];
+      // the line is in stage 3 now: it comes from there next clock, no SRAM read
+      chain[s] = s3_valid_q[bbank[s]] && (s3_ent_q[bbank[s]] == bent[s]);
+      if (b_rmw_q) begin
+        // an rmw piece waits for its line's fill data (the interlock) and for the read port
+        bok[s] = (!bfill[s] || rf_out_valid[bbank[s]]) && (chain[s] || !a_re[bbank[s]]);
+      end else begin
+        bok[s] = !s3_busy;  // a plain write waits while stage 3 writes
+      end
+    end
+    bgo[0] = b_valid_q && bsel_ok[0] && bok[0];
+    bgo[1] = bgo[0] && bsel_ok[1] && (bbank[1] != bbank[0]) && bok[1];
+    brem_after = brem;
+    for (int s = 0; s < 2; s++) begin
+      if (bgo[s]) brem_after[bsel_idx[s]] = 1'b0;
+    end
+    b_done      = bgo[0] && (brem_after == '0);
+    q_out_ready = !b_valid_q || b_done;
+  end
+
+  // ---------------------------------------------------------------------------------------------
   // State update
+  // ---------------------------------------------------------------------------------------------
   always_comb begin
     pc_valid_d = pc_valid_q;
     pc_eop_d   = pc_eop_q;
@@ -280,22 +395,41 @@ module pixel_writer #(
     pc_om_d    = pc_om_q;
     pc_line_d  = pc_line_q;
     pc_mask_d  = pc_mask_q;
+    pc_pm_d    = pc_pm_q;
+    pc_pb_d    = pc_pb_q;
+    pc_pe_d    = pc_pe_q;
+    pc_pf_d    = pc_pf_q;
+    pc_pfm_d   = pc_pfm_q;
     tag_d      = tag_q;
     dm_d       = dm_q;
     vm_d       = vm_q;
     ptr_d      = ptr_q;
+    busy_d     = busy_q;
+    lq_d       = lq_q;
+    aq_d       = aq_q;
+    cr_d       = cr_q;
+    b_valid_d  = b_valid_q;
+    b_color_d  = b_color_q;
+    b_src_d    = b_src_q;
+    b_rmw_d    = b_rmw_q;
+    b_om_d     = b_om_q;
+    b_mask_d   = b_mask_q;
+    b_bank_d   = b_bank_q;
+    b_ent_d    = b_ent_q;
+    b_fill_d   = b_fill_q;
+    b_fm_d     = b_fm_q;
+    b_qn_d     = b_qn_q;
     s3_valid_d = '0;
     s3_ent_d   = s3_ent_q;
     s3_mask_d  = s3_mask_q;
+    s3_fm_d    = s3_fm_q;
+    s3_fd_d    = s3_fd_q;
+    s3_qn_d    = s3_qn_q;
     s3_src_d   = s3_src_q;
     s3_om_d    = s3_om_q;
     wf_valid_d = s3_valid_q;
     wf_ent_d   = s3_ent_q;
-    wf_mask_d  = s3_mask_q;
-    wf_data_d  = s3_pix;
-    fs_d       = fs_q;
-    fb_d       = fb_q;
-    fe_d       = fe_q;
+    wf_data_d  = s3_out;
     ev_valid_d = '0;
     ev_line_d  = ev_line_q;
     ev_mask_d  = ev_mask_q;
@@ -306,37 +440,74 @@ module pixel_writer #(
     s_waddr    = '0;
     s_raddr    = '0;
     s_wmask    = '0;
-    s_wdata    = {2{{16{pc_color_q}}}};
+    s_wdata    = {2{{16{b_color_q}}}};
+    fq_in_valid = '0;
+    fq_in_data  = '0;
+    rf_out_ready = '0;
 
-    // stage 3: the blended rmw pieces go back into the SRAM
+    // ---- stage 3: the blended rmw pieces (and their fills) go back into the SRAM
     for (int b = 0; b < 2; b++) begin
       if (s3_valid_q[b]) begin
         s_we[b]    = 1'b1;
         s_waddr[b] = s3_ent_q[b];
-        s_wmask[b] = s3_mask_q[b];
-        s_wdata[b] = s3_pix[b];
+        s_wmask[b] = s3_mask_q[b] | s3_fm_q[b];
+        s_wdata[b] = s3_out[b];
+        if (lq_q[b][s3_ent_q[b]] == s3_qn_q) busy_d[b][s3_ent_q[b]] = 1'b0;
       end
     end
 
+    // ---- stage B
     for (int s = 0; s < 2; s++) begin
-      if (go[s] && pc_rmw_q) begin
-        s_re[bank[s]]      = 1'b1;
-        s_raddr[bank[s]]   = ent[s];
-        s3_valid_d[bank[s]] = 1'b1;
-        s3_ent_d[bank[s]]   = ent[s];
-        s3_mask_d[bank[s]]  = sm[s];
-        s3_src_d           = pc_src_q;
-        s3_om_d            = pc_om_q;
-        dm_d[bank[s]][ent[s]] = dm_q[bank[s]][ent[s]] | sm[s];
-        pc_mask_d[sel_idx[s]] = '0;
-      end else if (go[s]) begin
-        s_we[bank[s]]    = 1'b1;
-        s_waddr[bank[s]] = ent[s];
-        s_wmask[bank[s]] = sm[s];
+      if (bgo[s] && b_rmw_q) begin
+        if (!chain[s]) begin
+          s_re[bbank[s]]    = 1'b1;
+          s_raddr[bbank[s]] = bent[s];
+        end
+        s3_valid_d[bbank[s]] = 1'b1;
+        s3_ent_d[bbank[s]]   = bent[s];
+        s3_mask_d[bbank[s]]  = bm[s];
+        s3_fm_d[bbank[s]]    = bfill[s] ? bfm[s] : 32'd0;
+        s3_fd_d[bbank[s]]    = rf_out_data[bbank[s]];
+        rf_out_ready[bbank[s]] = bfill[s];
+        s3_qn_d  = b_qn_q;
+        s3_src_d = b_src_q;
+        s3_om_d  = b_om_q;
+      end else if (bgo[s]) begin
+        s_we[bbank[s]]    = 1'b1;
+        s_waddr[bbank[s]] = bent[s];
+        s_wmask[bbank[s]] = bm[s];
+        if (lq_q[bbank[s]][bent[s]] == b_qn_q) busy_d[bbank[s]][bent[s]] = 1'b0;
+      end
+      if (bgo[s]) b_mask_d[bsel_idx[s]] = '0;
+    end
+    for (int b = 0; b < 2; b++) begin
+      if (rf_out_ready[b]) cr_d[b] = cr_d[b] - CrW'(1);
+    end
+    if (b_done) begin
+      b_valid_d = 1'b0;
+      b_qn_d    = b_qn_q + QW'(1);
+    end
+    if (q_out_valid && q_out_ready) begin
+      b_valid_d = 1'b1;
+      {b_rmw_d, b_color_d, b_src_d, b_om_d} = q_out_data[RecW-1 -: 1 + 32 + 32 + OmW];
+      for (int k = 0; k < 4; k++) begin
+        {b_mask_d[k], b_fm_d[k], b_fill_d[k], b_bank_d[k], b_ent_d[k]} = q_out_data[k*PieceW +: PieceW];
+      end
+    end
+
+    // ---- stage A: pieces
+    for (int s = 0; s < 2; s++) begin
+      if (go[s]) begin
         tag_d[bank[s]][ent[s]] = sl[s];
-        dm_d[bank[s]][ent[s]]  = (hit[s] ? dm_q[bank[s]][ent[s]] : 16'd0) | sm[s];
-        vm_d[bank[s]][ent[s]]  = (hit[s] ? vm_q[bank[s]][ent[s]] : 16'd0) | sm[s];
-        pc_mask_d[sel_idx[s]]  = '0;
+        if (pc_rmw_q) begin
+          dm_d[bank[s]][ent[s]] = (hit[s] ? dm_q[bank[s]][ent[s]] : 32'd0) | sm[s];
+          vm_d[bank[s]][ent[s]] = nf[s] ? 32'hFFFF_FFFF : (vm_q[bank[s]][ent[s]] | sm[s]);
+        end else begin
+          dm_d[bank[s]][ent[s]] = (hit[s] ? dm_q[bank[s]][ent[s]] : 32'd0) | sm[s];
+          vm_d[bank[s]][ent[s]] = (hit[s] ? vm_q[bank[s]][ent[s]] : 32'd0) | sm[s];
+        end
+        busy_d[bank[s]][ent[s]] = 1'b1;
+        lq_d[bank[s]][ent[s]]   = aq_q;
         if (!hit[s]) ptr_d[bank[s]] = ptr_q[bank[s]] + EW'(1);
         if (evict[s]) begin
           s_re[bank[s]]       = 1'b1;
@@ -344,43 +515,35 @@ module pixel_writer #(
           ev_valid_d[bank[s]] = 1'b1;
           ev_line_d[bank[s]]  = tag_q[bank[s]][ent[s]];
           ev_mask_d[bank[s]]  = dm_q[bank[s]][ent[s]];
-          ev_seq_d[bank[s]]   = (s == 0) ? seq_q : seq_j;
+          ev_seq_d[bank[s]]   = (s == 0) ? seq_q : seq_e1;
         end
+        if (nf[s]) begin
+          fq_in_valid[bank[s]] = 1'b1;
+          fq_in_data[bank[s]]  = {(s == 0) ? seq_f0 : seq_f1, sl[s]};
+          cr_d[bank[s]]        = cr_d[bank[s]] + CrW'(1);
+        end
+        pc_pb_d[sel_idx[s]]   = bank[s];
+        pc_pe_d[sel_idx[s]]   = ent[s];
+        pc_pf_d[sel_idx[s]]   = nf[s];
+        pc_pfm_d[sel_idx[s]]  = sfm[s];
+        pc_mask_d[sel_idx[s]] = '0;
       end
     end
-    seq_d = seq_q + SeqW'(go[0] && !pc_rmw_q && evict[0]) + SeqW'(go[1] && !pc_rmw_q && evict[1]);
+    seq_d = seq_f1 + SeqW'(go[1] && nf[1]);
 
-    // the blocking fill of piece 0's line
-    if (fill_start) begin
-      fs_d = FDrain;
-      fb_d = bank[0];
-      fe_d = ent[0];
-      if (!hit[0]) begin
-        tag_d[bank[0]][ent[0]] = sl[0];
-        dm_d[bank[0]][ent[0]]  = '0;
-        vm_d[bank[0]][ent[0]]  = '0;
-        ptr_d[bank[0]] = ptr_q[bank[0]] + EW'(1);
-        if (evict[0]) begin
-          s_re[bank[0]]       = 1'b1;
-          s_raddr[bank[0]]    = ent[0];
-          ev_valid_d[bank[0]] = 1'b1;
-          ev_line_d[bank[0]]  = tag_q[bank[0]][ent[0]];
-          ev_mask_d[bank[0]]  = dm_q[bank[0]][ent[0]];
-          ev_seq_d[bank[0]]   = seq_q;
-          seq_d               = seq_q + SeqW'(1);
-        end
-      end
+    // the quad's record goes to stage B once every piece is issued
+    q_in_valid = pc_done || pc_split;
+    q_in_data  = '0;
+    q_in_data[RecW-1 -: 1 + 32 + 32 + OmW] = {pc_rmw_q, pc_color_q, pc_src_q, pc_om_q};
+    for (int k = 0; k < 4; k++) begin
+      // a split sends only the pieces already issued (and forgets them)
+      q_in_data[k*PieceW +: PieceW] = {(pc_split && pc_mask_q[k] != '0) ? 32'd0 : pc_pm_q[k], pc_pfm_d[k],
+                                       pc_pf_d[k], pc_pb_d[k], pc_pe_d[k]};
+      if (pc_split && pc_mask_q[k] == '0) pc_pm_d[k] = '0;
     end
-    if (fill_req && mem_req_ready_i) fs_d = FWait;
-    if (fill_rsp) begin
-      s_we[fb_q]    = 1'b1;
-      s_waddr[fb_q] = fe_q;
-      s_wmask[fb_q] = ~vm_q[fb_q][fe_q];
-      s_wdata[fb_q] = mem_rsp_i.rdata;
-      vm_d[fb_q][fe_q] = 16'hFFFF;
-      fs_d = FIdle;
-    end
+    if (pc_done || pc_split) aq_d = aq_q + QW'(1);
 
+    // ---- flush (stage B idle): every dirty line is written back
     if (fgo) begin
       for (int b = 0; b < 2; b++) begin
         if (fd[b]) begin
@@ -396,35 +559,53 @@ module pixel_writer #(
       seq_d = seq_q + SeqW'(fd[0]) + SeqW'(fd[1]);
     end
     // a flush with nothing dirty left drops the clean lines too
-    if (flushing && !any_dirty && !s3_busy) vm_d = '0;
+    if (flushing && !any_dirty && b_idle) vm_d = '0;
 
     if (pc_done || tok_done) pc_valid_d = 1'b0;
     if (in_valid_i && in_ready_o) begin
       pc_valid_d = in_i.eop || (nm != '0);
       pc_eop_d   = in_i.eop;
-      pc_color_d = enc_color;
+      pc_color_d = n2 ? {2{enc_color[15:0]}} : enc_color;
       pc_src_d   = in_i.color;
       pc_rmw_d   = in_i.om.blend || (in_i.om.mask_off != '0);
       pc_om_d    = in_i.om;
       pc_line_d  = nl;
       pc_mask_d  = in_i.eop ? '0 : nm;
+      pc_pm_d    = in_i.eop ? '0 : nm;
     end
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Data SRAMs, write-back FIFOs, line port
+  // Data SRAMs, stage 3, queues, line port
   // ---------------------------------------------------------------------------------------------
-  logic [1:0] hv;
-  logic       osel, req_fire, rsp_fire;
-  logic [1:0][SeqW-1:0]  h_seq;
-  logic [1:0][LineW-1:0] h_line;
-  logic [1:0][15:0]      h_mask;
+  logic [1:0] hv, fv;
+  logic       req_fire, rsp_fire, fill_sel;
+  logic       fsel, osel;
+  logic [1:0][SeqW-1:0]  h_seq, f_seq;
+  logic [1:0][LineW-1:0] h_line, f_line;
+  logic [1:0][31:0]      h_mask;
   logic [1:0][511:0]     h_data;
   logic [1:0][511:0]     ev_data;
 
+  sram_fifo #(.Depth(QDepth), .Width(RecW)) u_queue (
+    .clk_i,
+    .rst_ni,
+    .clear_i     (1'b0),
+    .in_valid_i  (q_in_valid),
+    .in_ready_o  (q_in_ready),
+    .in_data_i   (q_in_data),
+    .out_valid_o (q_out_valid),
+    .out_ready_i (q_out_ready),
+    .out_data_o  (q_out_data),
+    .count_o     (q_count),
+    .empty_o     (q_empty),
+    .full_o      (q_full)
+  );
+
   for (genvar b = 0; b < 2; b++) begin : g_bank
-    // ReadFirst: an eviction reads the old line in the cycle the new piece overwrites it.
-    sram_1r1w #(.Width(512), .Depth(EntriesPerBank), .MaskW(16), .ReadFirst(1'b1)) u_data (
+    // ReadFirst kept (as on main): no read here needs it today (a victim is never written in the
+    // cycle it is read; stage 3's own entry comes from wf_*), but it costs nothing to be safe.
+    sram_1r1w #(.Width(512), .Depth(EntriesPerBank), .MaskW(32), .ReadFirst(1'b1)) u_data (
       .clk_i,
       .we_i    (s_we[b]),
       .waddr_i (s_waddr[b]),
@@ -437,24 +618,45 @@ module pixel_writer #(
 
     // The evicted line: its dirty dwords, zero elsewhere.
     always_comb begin
-      for (int k = 0; k < 16; k++) ev_data[b][32*k +: 32] = ev_mask_q[b][k] ? s_rdata[b][32*k +: 32] : 32'd0;
+      for (int k = 0; k < 32; k++) ev_data[b][16*k +: 16] = ev_mask_q[b][k] ? s_rdata[b][16*k +: 16] : 16'd0;
       wb_in_valid[b] = ev_valid_q[b];
       wb_in_data[b]  = {ev_seq_q[b], ev_line_q[b], ev_mask_q[b], ev_data[b]};
       {h_seq[b], h_line[b], h_mask[b], h_data[b]} = wb_out_data[b];
       hv[b] = wb_out_valid[b] && (h_seq[b] == nseq_q);
+      {f_seq[b], f_line[b]} = fq_out_data[b];
+      fv[b] = fq_out_valid[b] && (f_seq[b] == nseq_q);
     end
 
-    // stage 3: the line as read, with last clock's stage-3 write forwarded, blended
+    // stage 3: the line as it is now (last clock's stage-3 line when it wrote this entry, else the
+    // SRAM read), the fill data in the dwords that were not valid, blended in the piece's dwords
+    always_comb begin
+      s3_base[b] = (wf_valid_q[b] && wf_ent_q[b] == s3_ent_q[b]) ? wf_data_q[b] : s_rdata[b];
+      for (int k = 0; k < 32; k++) begin
+        s3_line[b][16*k +: 16] = s3_fm_q[b][k] ? s3_fd_q[b][16*k +: 16] : s3_base[b][16*k +: 16];
+      end
+    end
+    // Blend lanes: 4-byte formats, lane k = dword k; B5G6R5, lane k = halfword k or k + 16 (a
+    // piece covers at most 8 consecutive halfwords, so never both), in the lane's low 16 bits.
     always_comb begin
       for (int k = 0; k < 16; k++) begin
-        s3_line[b][32*k +: 32] = (wf_valid_q[b] && wf_ent_q[b] == s3_ent_q[b] && wf_mask_q[b][k])
-                                 ? wf_data_q[b][32*k +: 32] : s_rdata[b][32*k +: 32];
+        if (s3_b565) begin
+          s3_dst[b][32*k +: 32] = {16'd0, s3_mask_q[b][k + 16] ? s3_line[b][16*(k + 16) +: 16] : s3_line[b][16*k +: 16]};
+        end else begin
+          s3_dst[b][32*k +: 32] = s3_line[b][32*k +: 32];
+        end
+      end
+    end
+    always_comb begin
+      for (int k = 0; k < 32; k++) begin
+        if (!s3_mask_q[b][k])  s3_out[b][16*k +: 16] = s3_line[b][16*k +: 16];
+        else if (s3_b565)      s3_out[b][16*k +: 16] = s3_pix[b][32*(k % 16) +: 16];
+        else                   s3_out[b][16*k +: 16] = s3_pix[b][32*(k / 2) + 16*(k % 2) +: 16];
       end
     end
     om_blend #(.Lanes(16)) u_blend (
       .state_i (s3_om_q),
       .src_i   ({16{s3_src_q}}),
-      .dst_i   (s3_line[b]),
+      .dst_i   (s3_dst[b]),
       .pix_o   (s3_pix[b])
     );
 
@@ -472,30 +674,67 @@ module pixel_writer #(
       .empty_o     (wb_empty[b]),
       .full_o      (wb_full[b])
     );
+
+    // the fill requests of this bank's lines, and their data as it returns
+    sram_fifo #(.Depth(RfDepth), .Width(FqW)) u_fq (
+      .clk_i,
+      .rst_ni,
+      .clear_i     (1'b0),
+      .in_valid_i  (fq_in_valid[b]),
+      .in_ready_o  (fq_in_ready[b]),
+      .in_data_i   (fq_in_data[b]),
+      .out_valid_o (fq_out_valid[b]),
+      .out_ready_i (fq_out_ready[b]),
+      .out_data_o  (fq_out_data[b]),
+      .count_o     (fq_count[b]),
+      .empty_o     (fq_empty[b]),
+      .full_o      (fq_full[b])
+    );
+    sram_fifo #(.Depth(RfDepth), .Width(512)) u_rf (
+      .clk_i,
+      .rst_ni,
+      .clear_i     (1'b0),
+      .in_valid_i  (rf_in_valid[b]),
+      .in_ready_o  (rf_in_ready[b]),
+      .in_data_i   (mem_rsp_i.rdata),
+      .out_valid_o (rf_out_valid[b]),
+      .out_ready_i (rf_out_ready[b]),
+      .out_data_o  (rf_out_data[b]),
+      .count_o     (rf_count[b]),
+      .empty_o     (rf_empty[b]),
+      .full_o      (rf_full[b])
+    );
   end
 
+  // The line port: the write-backs and fills of both banks leave in sequence order.
   always_comb begin
-    osel = hv[1];
-    mem_req_valid_o = (|hv) || fill_req;
+    fill_sel = |fv;
+    fsel     = fv[1];
+    osel     = hv[1];
+    mem_req_valid_o = (|hv) || fill_sel;
     mem_req_o       = '0;
-    if (fill_req) begin  // nothing queued: the line read of a fill
-      mem_req_o.addr = {tag_q[fb_q][fe_q], 6'd0};
+    if (fill_sel) begin
+      mem_req_o.addr = {f_line[fsel], 6'd0};
+      mem_req_o.tag  = 8'(fsel);
     end else begin
       mem_req_o.we    = 1'b1;
       mem_req_o.addr  = {h_line[osel], 6'd0};
       mem_req_o.wdata = h_data[osel];
-      for (int k = 0; k < 16; k++) mem_req_o.be[4*k +: 4] = {4{h_mask[osel][k]}};
+      for (int k = 0; k < 32; k++) mem_req_o.be[2*k +: 2] = {2{h_mask[osel][k]}};
     end
   end
 
   always_comb begin
     req_fire        = mem_req_valid_o && mem_req_ready_i;
     wb_out_ready    = '0;
-    wb_out_ready[osel] = req_fire && !fill_req;
-    nseq_d          = nseq_q + SeqW'(req_fire && !fill_req);  // write-backs only
+    fq_out_ready    = '0;
+    if (fill_sel) fq_out_ready[fsel] = req_fire;
+    else          wb_out_ready[osel] = req_fire;
+    nseq_d          = nseq_q + SeqW'(req_fire);
     mem_rsp_ready_o = 1'b1;
     rsp_fire        = mem_rsp_valid_i;
-    fill_rsp        = mem_rsp_valid_i && !mem_rsp_i.we && (fs_q == FWait);
+    rf_in_valid     = '0;
+    if (mem_rsp_valid_i && !mem_rsp_i.we) rf_in_valid[mem_rsp_i.tag[0]] = 1'b1;
     unique case ({req_fire, rsp_fire})
       2'b10:   outst_d = outst_q + OutstandingW'(1);
       2'b01:   outst_d = outst_q - OutstandingW'(1);
@@ -513,22 +752,41 @@ module pixel_writer #(
       pc_om_q    <= '0;
       pc_line_q  <= '0;
       pc_mask_q  <= '0;
+      pc_pm_q    <= '0;
+      pc_pb_q    <= '0;
+      pc_pe_q    <= '0;
+      pc_pf_q    <= '0;
+      pc_pfm_q   <= '0;
       tag_q      <= '0;
       dm_q       <= '0;
       vm_q       <= '0;
       ptr_q      <= '0;
+      busy_q     <= '0;
+      lq_q       <= '0;
+      aq_q       <= '0;
+      cr_q       <= '0;
+      b_valid_q  <= 1'b0;
+      b_color_q  <= '0;
+      b_src_q    <= '0;
+      b_rmw_q    <= 1'b0;
+      b_om_q     <= '0;
+      b_mask_q   <= '0;
+      b_bank_q   <= '0;
+      b_ent_q    <= '0;
+      b_fill_q   <= '0;
+      b_fm_q     <= '0;
+      b_qn_q     <= '0;
       s3_valid_q <= '0;
       s3_ent_q   <= '0;
       s3_mask_q  <= '0;
+      s3_fm_q    <= '0;
+      s3_fd_q    <= '0;
+      s3_qn_q    <= '0;
       s3_src_q   <= '0;
       s3_om_q    <= '0;
       wf_valid_q <= '0;
       wf_ent_q   <= '0;
-      wf_mask_q  <= '0;
       wf_data_q  <= '0;
-      fs_q       <= FIdle;
-      fb_q       <= 1'b0;
-      fe_q       <= '0;
       ev_valid_q <= '0;
       ev_line_q  <= '0;
       ev_mask_q  <= '0;
@@ -545,22 +803,41 @@ module pixel_writer #(
       pc_om_q    <= pc_om_d;
       pc_line_q  <= pc_line_d;
       pc_mask_q  <= pc_mask_d;
+      pc_pm_q    <= pc_pm_d;
+      pc_pb_q    <= pc_pb_d;
+      pc_pe_q    <= pc_pe_d;
+      pc_pf_q    <= pc_pf_d;
+      pc_pfm_q   <= pc_pfm_d;
       tag_q      <= tag_d;
       dm_q       <= dm_d;
       vm_q       <= vm_d;
       ptr_q      <= ptr_d;
+      busy_q     <= busy_d;
+      lq_q       <= lq_d;
+      aq_q       <= aq_d;
+      cr_q       <= cr_d;
+      b_valid_q  <= b_valid_d;
+      b_color_q  <= b_color_d;
+      b_src_q    <= b_src_d;
+      b_rmw_q    <= b_rmw_d;
+      b_om_q     <= b_om_d;
+      b_mask_q   <= b_mask_d;
+      b_bank_q   <= b_bank_d;
+      b_ent_q    <= b_ent_d;
+      b_fill_q   <= b_fill_d;
+      b_fm_q     <= b_fm_d;
+      b_qn_q     <= b_qn_d;
       s3_valid_q <= s3_valid_d;
       s3_ent_q   <= s3_ent_d;
       s3_mask_q  <= s3_mask_d;
+      s3_fm_q    <= s3_fm_d;
+      s3_fd_q    <= s3_fd_d;
+      s3_qn_q    <= s3_qn_d;
       s3_src_q   <= s3_src_d;
       s3_om_q    <= s3_om_d;
       wf_valid_q <= wf_valid_d;
       wf_ent_q   <= wf_ent_d;
-      wf_mask_q  <= wf_mask_d;
       wf_data_q  <= wf_data_d;
-      fs_q       <= fs_d;
-      fb_q       <= fb_d;
-      fe_q       <= fe_d;
       ev_valid_q <= ev_valid_d;
       ev_line_q  <= ev_line_d;
       ev_mask_q  <= ev_mask_d;
@@ -572,24 +849,33 @@ module pixel_writer #(
   end
 
   logic unused_sig;
-  assign unused_sig = ^{mem_rsp_i.src, mem_rsp_i.tag, in_i.tri_id, wb_full, wb_in_ready, in_i.mask[15:8], in_i.z, in_i.front, in_i.ds,
+  assign unused_sig = ^{mem_rsp_i.src, mem_rsp_i.tag[7:1], in_i.tri_id, wb_full, wb_in_ready, in_i.mask[15:8], in_i.z,
+                        in_i.front, in_i.ds, q_full, fq_full, fq_in_ready, rf_full, rf_in_ready, rf_empty,
+                        q_count, fq_count, rf_count,
                         in_i.it};  // it: INTERP's planes (docs/interp.md)
 
 `ifndef SYNTHESIS
   initial begin
     assert (EntriesPerBank >= 2 && (EntriesPerBank & (EntriesPerBank - 1)) == 0)
       else $fatal(1, "pixel_writer: EntriesPerBank must be a power of two >= 2");
-    assert (2 * (WbDepth + 3) < (1 << SeqW))
-      else $fatal(1, "pixel_writer: WbDepth too large for the sequence numbers");
+    assert (2 * (WbDepth + 3) + 2 * (RfDepth + 3) < (1 << SeqW))
+      else $fatal(1, "pixel_writer: WbDepth / RfDepth too large for the sequence numbers");
+    assert (QDepth + 8 < (1 << QW)) else $fatal(1, "pixel_writer: QW too small");
   end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (!(rsp_fire && !req_fire && outst_q == '0))
-        else $error("%m: write acknowledgement with no write outstanding");
+        else $error("%m: line response with no request outstanding");
       assert ((wb_in_valid & ~wb_in_ready) == '0) else $error("%m: write-back FIFO overflow");
-      assert (!(go[0] && fgo)) else $error("%m: flush step while pieces are applied");
-      assert (!(mem_rsp_valid_i && !mem_rsp_i.we && fs_q != FWait)) else $error("%m: read response with no fill waiting");
-      assert (!(go[0] && fill_start)) else $error("%m: fill started while pieces are applied");
+      assert ((fq_in_valid & ~fq_in_ready) == '0) else $error("%m: fill request FIFO overflow");
+      assert ((rf_in_valid & ~rf_in_ready) == '0) else $error("%m: fill data FIFO overflow");
+      assert (!(q_in_valid && !q_in_ready)) else $error("%m: stage B queue overflow");
+      assert (!(go[0] && fgo)) else $error("%m: flush step while pieces are issued");
+      assert (!(go[0] && pc_split)) else $error("%m: split while a piece is issued");
+      assert (!(|hv && fill_sel)) else $error("%m: two line requests with one sequence number");
+      assert (!(mem_rsp_valid_i && !mem_rsp_i.we && mem_rsp_i.tag[7:1] != '0)) else $error("%m: fill data with a foreign tag");
+      assert (!(s3_valid_q[0] && s_waddr[0] != s3_ent_q[0]) && !(s3_valid_q[1] && s_waddr[1] != s3_ent_q[1]))
+        else $error("%m: two SRAM writes in one bank");
     end
   end
 `endif

@@ -23,13 +23,15 @@ model::RunResult run_scene(SceneImage& img, model::Gpu& gpu) {
 
 TEST_CASE("gpu: every scene runs to END with its fence and irq", "[gpu][scenes]") {
   const auto reg = scene_registry();
-  REQUIRE(reg.size() == 34);  // 7 screen-space + 7 rasterizer (MSAA) + 6 front-end + 2 CLEAR + 4 depth + 5 Hi-Z + 1 blend + 2 glmark2 scenes
+  REQUIRE(reg.size() == 41);  // 7 screen-space + 7 rasterizer (MSAA) + 6 front-end + 2 CLEAR + 4 depth + 5 Hi-Z + 8 output-merger + 2 glmark2 scenes
   for (const SceneInfo& info : reg) {
     INFO(info.name);
     SceneImage img = info.build(1);
     CHECK(img.name == info.name);
-    CHECK(img.width >= 256);
-    CHECK(img.height >= 256);
+    // the output-merger scenes after om_particles are small on purpose (a few seconds through the RTL)
+    const bool small_om = info.name.rfind("om_", 0) == 0 && info.name != "om_particles";
+    CHECK((small_om || img.width >= 256));
+    CHECK((small_om || img.height >= 256));
     // Built by the runtime: started with CONTROL = 1, submitted by RING_WPTR writes.
     REQUIRE_FALSE(img.reg_writes.empty());
     CHECK(std::count(img.reg_writes.begin(), img.reg_writes.end(), std::pair<uint32_t, uint32_t>{REG_CONTROL, 1u}) == 1);

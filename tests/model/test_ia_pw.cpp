@@ -163,19 +163,19 @@ TEST_CASE("pw: a quad's pieces: straddling rows, merged rows of a small pitch", 
   auto p = model::PixelWriter::pieces(q);
   REQUIRE(p.size() == 2);
   CHECK(p[0].line == 0x1000u / 64);
-  CHECK(p[0].mask == 0xC000u);
+  CHECK(p[0].mask == 0xF0000000u);  // halfwords 28..31
   CHECK(p[1].line == (0x1000u + 256u) / 64);
   CHECK(p[1].bank == 1u);
   q.target.base = 0x1004;  // now each row straddles two lines
   p = model::PixelWriter::pieces(q);
   REQUIRE(p.size() == 4);
-  CHECK(p[0].mask == 0x8000u);
-  CHECK(p[1].mask == 0x0001u);
+  CHECK(p[0].mask == 0xC0000000u);
+  CHECK(p[1].mask == 0x00000003u);
   q.target.pitch = 8;  // both rows in the same two lines: merged into the row-0 pieces
   p = model::PixelWriter::pieces(q);
   REQUIRE(p.size() == 2);
-  CHECK(p[0].mask == 0x8000u);
-  CHECK(p[1].mask == 0x0007u);
+  CHECK(p[0].mask == 0xC0000000u);
+  CHECK(p[1].mask == 0x0000003Fu);
   q.target.pitch = 0;  // both rows on the same dwords
   q.target.msaa = 1;
   q.mask = 0x0F0Fu;  // pixel 0 and pixel 2, all samples
@@ -183,5 +183,22 @@ TEST_CASE("pw: a quad's pieces: straddling rows, merged rows of a small pitch", 
   q.qx = 0;
   p = model::PixelWriter::pieces(q);
   REQUIRE(p.size() == 1);
-  CHECK(p[0].mask == 0x000Fu);
+  CHECK(p[0].mask == 0x000000FFu);
+  // B5G6R5 (2-byte pixels): x = 2, 3 at 4x: halfwords 8..15 of row 0 (both rows at pitch 0)
+  q.om.fmt = RT_FMT_B5G6R5;
+  q.qx = 1;
+  q.mask = 0xFF00u;
+  p = model::PixelWriter::pieces(q);
+  REQUIRE(p.size() == 1);
+  CHECK(p[0].mask == 0x0000FF00u);
+  q.target.msaa = 0;  // 1x, base 2 bytes into a line: x = 30, 31 -> halfwords 31 and 0 of the next line
+  q.target.base = 0x2002;
+  q.target.pitch = 4096;
+  q.qx = 15;
+  q.mask = 0x3u;
+  p = model::PixelWriter::pieces(q);
+  REQUIRE(p.size() == 2);
+  CHECK(p[0].mask == 0x80000000u);
+  CHECK(p[1].line == 0x2040u / 64);
+  CHECK(p[1].mask == 0x00000001u);
 }

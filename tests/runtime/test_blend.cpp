@@ -98,3 +98,81 @@ TEST_CASE_METHOD(ManualFixture, "invalid blend states and uses are rejected with
   REQUIRE(ctx.set_blend_state(nullptr) == Result::OK);
   CHECK(ctx.draw_pretransformed(3, 0) == Result::OK);
 }
+
+TEST_CASE("render-target formats: bytes per pixel, RT_FMT codes, CLEAR values", "[runtime][blend][formats]") {
+  CHECK(format_bytes(Format::R8G8B8A8_UNORM) == 4);
+  CHECK(format_bytes(Format::B8G8R8A8_UNORM) == 4);
+  CHECK(format_bytes(Format::R8G8B8A8_UNORM_SRGB) == 4);
+  CHECK(format_bytes(Format::B5G6R5_UNORM) == 2);
+  CHECK(format_bytes(static_cast<Format>(99)) == 0);
+  CHECK(rt_format_code(Format::B8G8R8A8_UNORM) == RT_FMT_BGRA8);
+  CHECK(rt_format_code(Format::R8G8B8A8_UNORM_SRGB) == RT_FMT_RGBA8_SRGB);
+  CHECK(rt_format_code(Format::B5G6R5_UNORM) == RT_FMT_B5G6R5);
+  CHECK(rt_format_code(Format::D24_UNORM_S8_UINT) == RT_FMT_NONE);
+  CHECK(clear_value(Format::R8G8B8A8_UNORM, 0x80402010u) == 0x80402010u);
+  CHECK(clear_value(Format::B8G8R8A8_UNORM, 0x80402010u) == 0x80102040u);
+  // sRGB: 0 and 255 stay, linear 128/255 is sRGB 187.84 -> 188, 64/255 -> 137.2 -> 137; alpha linear
+  CHECK(clear_value(Format::R8G8B8A8_UNORM_SRGB, 0x7F40FF80u) == 0x7F89FFBCu);
+  CHECK(clear_value(Format::R8G8B8A8_UNORM_SRGB, 0x00000000u) == 0u);
+  // B5G6R5 in both halfwords: red F800, green 07E0, blue 001F; 128 -> 16 of 31 (15.56), 32 of 63
+  CHECK(clear_value(Format::B5G6R5_UNORM, 0xFF0000FFu) == 0xF800F800u);
+  CHECK(clear_value(Format::B5G6R5_UNORM, 0x0000FF00u) == 0x07E007E0u);
+  CHECK(clear_value(Format::B5G6R5_UNORM, 0x00FF0000u) == 0x001F001Fu);
+  CHECK(clear_value(Format::B5G6R5_UNORM, 0x00808080u) == ((16u << 11 | 32u << 5 | 16u) * 0x10001u));
+}
+
+TEST_CASE_METHOD(ManualFixture, "render targets of each format: creation checks, RT_FMT on draws, clears",
+                 "[runtime][blend][formats][errors]") {
+  TextureDesc td{15, 8, 0, BIND_RENDER_TARGET};
+  td.format = Format::B5G6R5_UNORM;
+  Resource* t565 = nullptr;
+  REQUIRE(dev.create_texture2d(td, nullptr, &t565) == Result::OK);
+  CHECK(t565->pitch() == 32u);  // 15 * 2 = 30, rounded up to a multiple of 4
+  TextureDesc bad = td;
+  bad.pitch = 28;  // < 30
+  Resource* x = nullptr;
+  CHECK(dev.create_texture2d(bad, nullptr, &x) == Result::INVALID_ARG);
+  bad.pitch = 34;  // not a multiple of 4
+  CHECK(dev.create_texture2d(bad, nullptr, &x) == Result::INVALID_ARG);
+  bad = td;
+  bad.format = static_cast<Format>(99);
+  CHECK(dev.create_texture2d(bad, nullptr, &x) == Result::INVALID_ARG);
+  CHECK(dev.last_error().find("format") != std::string::npos);
+  bad = td;
+  bad.bind = BIND_DEPTH_STENCIL;
+  CHECK(dev.create_texture2d(bad, nullptr, &x) == Result::INVALID_ARG);
+  TextureDesc tb{16, 8, 0, BIND_RENDER_TARGET};
+  tb.format = Format::B8G8R8A8_UNORM;
+  Resource* tbgra = nullptr;
+  REQUIRE(dev.create_texture2d(tb, nullptr, &tbgra) == Result::OK);
+  CHECK(tbgra->pitch() == 64u);
+
+  // A front-end draw encodes the format in FE_RT_PITCH[18:17].
+  Resource* pos = bind_clip_positions({-1, -1, 0.5f, 1, -1, 0.5f, -1, 1, 0.5f}, 15, 8);
+  REQUIRE(ctx.set_render_target(t565) == Result::OK);
+  REQUIRE(ctx.draw(3, 0) == Result::OK);
+  REQUIRE(ctx.flush() == Result::OK);
+  auto d = submitted_dwords(be);
+  CHECK(std::find(d.begin(), d.end(), (32u << RT_PITCH_LSB) | (RT_FMT_B5G6R5 << RT_FMT_LSB)) != d.end());
+  // The pre-transformed draw (OP_DRAW: RGBA8 only) refuses it.
+  REQUIRE(ctx.set_pretransformed_vertex_buffer(vb) == Result::OK);
+  CHECK(ctx.draw_pretransformed(3, 0) == Result::INVALID_CALL);
+  CHECK(ctx.last_error().find("R8G8B8A8_UNORM") != std::string::npos);
+
+  // Clears: the converted value; B5G6R5 in pixel pairs (x0 / 2, ceil(x1 / 2)).
+  REQUIRE(ctx.clear_render_target_view(t565, 0xFF0000FFu) == Result::OK);
+  REQUIRE(ctx.clear_view(t565, 0xFF00FF00u, ClearRect{2, 1, 6, 3}) == Result::OK);
+  CHECK(ctx.clear_view(t565, 0xFF00FF00u, ClearRect{1, 0, 4, 2}) == Result::INVALID_ARG);  // odd x0
+  CHECK(ctx.last_error().find("even") != std::string::npos);
+  CHECK(ctx.clear_view(t565, 0xFF00FF00u, ClearRect{0, 0, 5, 2}) == Result::INVALID_ARG);  // odd x1 < width
+  REQUIRE(ctx.clear_render_target_view(tbgra, 0x80402010u) == Result::OK);
+  REQUIRE(ctx.flush() == Result::OK);
+  d = submitted_dwords(be);
+  CHECK(contains(d, {0u | (8u << 16), 0u | (8u << 16), 0xF800F800u}));   // the whole 15-pixel width
+  CHECK(contains(d, {1u | (3u << 16), 1u | (3u << 16), 0x07E007E0u}));   // pixels 2..5 of rows 1, 2
+  CHECK(contains(d, {0u | (16u << 16), 0u | (8u << 16), 0x80102040u}));  // BGRA8
+  ctx.clear_state();
+  pos->release();
+  t565->release();
+  tbgra->release();
+}
