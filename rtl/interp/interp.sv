@@ -43,11 +43,12 @@ module interp (
   logic [2:0][PW-1:0]    s0_c_q, s0_c_d;
   logic signed [24:0]    qdx, qdy;     // |X - x0|, |Y - y0| < 2^24 (numerics §10.2)
   logic signed [25:0]    qdx26, qdy26;
-  pineda_pkg::iplane_t   ipl [3];
+  // One signal per plane: Yosys 0.55 misreads arrays of struct types (yosys#2677).
+  pineda_pkg::iplane_t   ipl0, ipl1, ipl2;
   always_comb begin
-    ipl[0] = in_i.it.w;
-    ipl[1] = in_i.it.l1;
-    ipl[2] = in_i.it.l2;
+    ipl0 = in_i.it.w;
+    ipl1 = in_i.it.l1;
+    ipl2 = in_i.it.l2;
     qdx26 = $signed({4'd0, in_i.qx, 9'd128}) - 26'($signed(in_i.it.org.x));
     qdy26 = $signed({4'd0, in_i.qy, 9'd128}) - 26'($signed(in_i.it.org.y));
     qdx   = qdx26[24:0];
@@ -56,9 +57,9 @@ module interp (
     s0_c_d = s0_c_q;
     if (en) begin
       s0_d = in_i;
-      for (int j = 0; j < 3; j++) begin
-        s0_c_d[j] = ipl[j].c + PW'($signed(ipl[j].a) * qdx) + PW'($signed(ipl[j].b) * qdy);
-      end
+      s0_c_d[0] = ipl0.c + PW'($signed(ipl0.a) * qdx) + PW'($signed(ipl0.b) * qdy);
+      s0_c_d[1] = ipl1.c + PW'($signed(ipl1.a) * qdx) + PW'($signed(ipl1.b) * qdy);
+      s0_c_d[2] = ipl2.c + PW'($signed(ipl2.a) * qdx) + PW'($signed(ipl2.b) * qdy);
     end
   end
 
@@ -66,7 +67,7 @@ module interp (
   typedef struct packed {
     pineda_pkg::quad_pkt_t       quad;
     logic [31:0]                 c0, c1, c2;
-    pineda_pkg::fvec2_t [1:0]    t0, d1, d2;
+    logic [1:0][63:0]            t0, d1, d2;  // fvec2_t each (not fvec2_t [1:0]: yosys#2677)
   } carry_t;
 
   carry_t          s1_q, s1_d;
@@ -174,14 +175,18 @@ module interp (
   logic [3:0][24:0]    t1_fix, t2_fix;
   logic [3:0][3:0][31:0] m1, m2;
   logic [3:0][31:0]    d1c, d2c;  // components: uv0.u, uv0.v, uv1.u, uv1.v
+  pineda_pkg::fvec2_t  d_f2;      // an element, then its fields (Yosys 0.55, yosys#2677)
   always_comb begin
-    d1c = '0;
-    d2c = '0;
+    d1c  = '0;
+    d2c  = '0;
+    d_f2 = '0;
     for (int i = 0; i < 2; i++) begin
-      d1c[2*i]   = s3_q.d1[i].u;
-      d1c[2*i+1] = s3_q.d1[i].v;
-      d2c[2*i]   = s3_q.d2[i].u;
-      d2c[2*i+1] = s3_q.d2[i].v;
+      d_f2       = s3_q.d1[i];
+      d1c[2*i]   = d_f2.u;
+      d1c[2*i+1] = d_f2.v;
+      d_f2       = s3_q.d2[i];
+      d2c[2*i]   = d_f2.u;
+      d2c[2*i+1] = d_f2.v;
     end
   end
   for (genvar p = 0; p < 4; p++) begin : g_s4
@@ -239,11 +244,14 @@ module interp (
   pineda_pkg::interp_pkt_t s5_q, s5_d;
   logic [3:0][3:0][31:0] sum, uv;
   logic [3:0][31:0]      t0c;
+  pineda_pkg::fvec2_t    t_f2;
   always_comb begin
-    t0c = '0;
+    t0c  = '0;
+    t_f2 = '0;
     for (int i = 0; i < 2; i++) begin
-      t0c[2*i]   = s4_q.t0[i].u;
-      t0c[2*i+1] = s4_q.t0[i].v;
+      t_f2       = s4_q.t0[i];
+      t0c[2*i]   = t_f2.u;
+      t0c[2*i+1] = t_f2.v;
     end
   end
   for (genvar p = 0; p < 4; p++) begin : g_s5

@@ -226,8 +226,9 @@ module setup #(
   // ---------------------------------------------------------------------------------------------
   stage_a_t a_in;
   pineda_pkg::interp_tri_t a_it;
-  pineda_pkg::iplane_t     a_ip [3];
-  pineda_pkg::vattr_t      a_va [3];
+  // One signal per plane and vertex: Yosys 0.55 misreads arrays of struct types (yosys#2677).
+  pineda_pkg::iplane_t     a_ip0, a_ip1, a_ip2;
+  pineda_pkg::vattr_t      a_va0;
   pineda_pkg::fvec2_t      a_f2;
 
   logic signed [50:0] area2;
@@ -338,21 +339,28 @@ module setup #(
     a_in.zb     = a_zb;
     a_in.z0     = a_z0;
     // Interpolation state (numerics §10.2), API order.
-    for (int j = 0; j < 3; j++) begin
-      a_ip[j].a = a_ia[j];
-      a_ip[j].b = a_ib[j];
-      a_ip[j].c = (j == 0) ? pineda_pkg::IPLANE_W'($signed(a_iw0)) : '0;
-      a_va[j]   = tri_a.a[j];
-    end
+    a_ip0.a  = a_ia[0];
+    a_ip0.b  = a_ib[0];
+    a_ip0.c  = pineda_pkg::IPLANE_W'($signed(a_iw0));
+    a_ip1.a  = a_ia[1];
+    a_ip1.b  = a_ib[1];
+    a_ip1.c  = '0;
+    a_ip2.a  = a_ia[2];
+    a_ip2.b  = a_ib[2];
+    a_ip2.c  = '0;
     a_it     = '0;
     a_it.org = tri_a.v[0];
-    a_it.w   = a_ip[0];
-    a_it.l1  = a_ip[1];
-    a_it.l2  = a_ip[2];
-    a_it.c0  = a_va[0].color;
-    a_it.c1  = a_va[1].color;
-    a_it.c2  = a_va[2].color;
-    a_it.t0  = {a_va[0].uv1, a_va[0].uv0};
+    a_it.w   = a_ip0;
+    a_it.l1  = a_ip1;
+    a_it.l2  = a_ip2;
+    a_va0    = tri_a.a[0];
+    a_it.t0  = {a_va0.uv1, a_va0.uv0};
+    a_va0    = tri_a.a[1];
+    a_it.c1  = a_va0.color;
+    a_va0    = tri_a.a[2];
+    a_it.c2  = a_va0.color;
+    a_va0    = tri_a.a[0];
+    a_it.c0  = a_va0.color;
     for (int i = 0; i < 2; i++) begin
       a_f2       = {p2_q.uvd[0][2*i], p2_q.uvd[0][2*i+1]};  // fvec2_t: u is the upper field
       a_it.d1[i] = a_f2;
