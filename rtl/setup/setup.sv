@@ -542,6 +542,7 @@ module setup #(
   end
 
   logic unused_sig;
-  assign unused_sig = ^{pix_x1m1[2:0], pix_y1m1[2:0], tri_a.z, va.color};  // z: used by stage P1; colours: stage A
+  assign unused_sig = ^{pix_x1m1[2:0], pix_y1m1[2:0], tri_a.z, va.color,  // z: used by stage P1; colours: stage A
+                       a_va0.rhw};  // stage A takes colours and uv from a_va0; rhw went into the planes in P1
 
 endmodule
