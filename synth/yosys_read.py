@@ -13,10 +13,12 @@ One Yosys run (npm @yowasp/yosys 0.55 through synth/yosys.mjs) with this script
     proc
     check -assert                    # undriven/multiply-driven signals, comb loops
     tee -q -o out/lint/top_modules.txt ls
-    design -load read                # then each module no file instantiates (e.g. a
-    hierarchy -check -top <m>        # primitive kept for later use), alone, default parameters
-    proc
-    check -assert
+    (continued below)
+
+and, in a second Yosys process at the same time (yosys_read_alone.ys), each module no file
+instantiates (e.g. a unit not yet wired into the top) alone with default parameters:
+    design -load read; hierarchy -check -top <m>; proc; check -assert
+The first run goes on with:
     design -reset
     read_verilog -sv -DSYNTHESIS <packages> out/lint/width_probe.sv
     hierarchy -top pineda_width_probe
@@ -38,6 +40,7 @@ probe declares one port of every struct typedef of every package, and the script
 Yosys's port widths against widths computed here from the package text.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -251,8 +254,6 @@ def main(argv=None):
         lines = [read, "design -save read", f"hierarchy -check -top {args.top} {chparam}".rstrip(), "proc",
                  "check -assert", f"tee -q -o {top_ls_rel} ls"]
         alone = sorted(m for m in modules - instantiated if m != args.top and m not in bbox)
-        for m in alone:
-            lines += ["design -load read", f"hierarchy -check -top {m}", "proc", "check -assert"]
     else:
         lines = [read, "hierarchy -check", "proc", "check -assert"]
         print(f"lint-yosys: note: no module {args.top} yet; checked every module with default parameters")
@@ -275,8 +276,28 @@ def main(argv=None):
                 found_problems += found[:6] + ([f"... ({len(found) - 6} more in the log)"] if len(found) > 6 else [])
         return found_problems + synth.bad_warnings(log)
 
-    rc, secs = synth.run_yosys(root, script_rel, files + incdirs + [probe_rel], out_rel, log)
-    problems = list(array_decls) + failures(rc, log)
+    def alone_run(mods, name):
+        """Check modules alone with default parameters in their own Yosys process."""
+        script = os.path.join(out_rel, f"{name}.ys")
+        body = [read, "design -save read"]
+        for m in mods:
+            body += ["design -load read", f"hierarchy -check -top {m}", "proc", "check -assert"]
+        with open(os.path.join(root, script), "w") as f:
+            f.write("\n".join(body + [""]))
+        alog = os.path.join(root, out_rel, f"{name}.log")
+        arc, asecs = synth.run_yosys(root, script, files + incdirs, out_rel, alog)
+        return failures(arc, alog), asecs
+
+    # The top run and the modules nothing instantiates run side by side (two processes).
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        top_job = pool.submit(synth.run_yosys, root, script_rel, files + incdirs + [probe_rel], out_rel, log)
+        alone_job = pool.submit(alone_run, alone, "yosys_read_alone") if alone else None
+        rc, secs = top_job.result()
+        problems = list(array_decls) + failures(rc, log)
+        if alone_job:
+            found, asecs = alone_job.result()
+            problems += found
+            secs = max(secs, asecs)
     # Modules instantiated somewhere yet not elaborated under the top: checked alone, default parameters.
     rest = []
     if rc == 0 and args.top in modules:
@@ -284,16 +305,9 @@ def main(argv=None):
             elaborated = {elaborated_base(n) for n in re.findall(r"^\s+(\S+)\s*$", f.read(), re.M)}
         rest = sorted(m for m in modules - elaborated if m not in bbox and m not in alone)
     if rest:
-        rest_script = os.path.join(out_rel, "yosys_read_rest.ys")
-        rest_lines = [read, "design -save read"]
-        for m in rest:
-            rest_lines += ["design -load read", f"hierarchy -check -top {m}", "proc", "check -assert"]
-        with open(os.path.join(root, rest_script), "w") as f:
-            f.write("\n".join(rest_lines + [""]))
-        rest_log = os.path.join(root, out_rel, "yosys_read_rest.log")
-        rc2, secs2 = synth.run_yosys(root, rest_script, files + incdirs, out_rel, rest_log)
+        found, secs2 = alone_run(rest, "yosys_read_rest")
         secs += secs2
-        problems += failures(rc2, rest_log)
+        problems += found
     if alone or rest:
         print(f"lint-yosys: note: checked alone with default parameters (not under {args.top}): "
               f"{', '.join(alone + rest)}")
