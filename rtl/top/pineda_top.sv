@@ -134,6 +134,8 @@ module pineda_top #(
   logic zs_valid, zs_ready;  pineda_pkg::quad_pkt_t zs_quad;   // ZS -> PW (before the throttle)
   logic zs_mem_valid, zs_mem_ready;  pineda_pkg::mem_line_req_t zs_req;
   logic zs_quiet, zs_clean, zs_idle;
+  logic zs_span_valid, zs_flush, copy_zs, fill_zs;
+  logic [25:0] zs_span_lo, zs_span_hi;
   logic pipe_idle;
   logic eop_done_valid, eop_done_ready;
 
@@ -466,7 +468,7 @@ module pineda_top #(
     .out_valid_o     (zs_valid),
     .out_ready_i     (zs_ready),
     .out_o           (zs_quad),
-    .flush_i         (pw_flush),
+    .flush_i         (zs_flush),
     .clear_valid_i   (zs_clear_valid),
     .clear_ready_o   (zs_clear_ready),
     .clear_i         (clear_pkt),
@@ -478,7 +480,10 @@ module pineda_top #(
     .mem_rsp_i       (cl_rsp[pineda_pkg::MEM_LC_ZS]),
     .quiet_o         (zs_quiet),
     .clean_o         (zs_clean),
-    .idle_o          (zs_idle)
+    .idle_o          (zs_idle),
+    .span_valid_o    (zs_span_valid),
+    .span_lo_o       (zs_span_lo),
+    .span_hi_o       (zs_span_hi)
   );
   assign cl_req_valid[pineda_pkg::MEM_LC_ZS] = zs_mem_valid;
   assign cl_req[pineda_pkg::MEM_LC_ZS]       = zs_req;
@@ -519,16 +524,40 @@ module pineda_top #(
   );
 
   // Flush requests: a COPY or a CLEAR fill the CP offers (everything before it has drained into
-  // PW), the host. PW and ZS flush together (ZS also drops its cached lines, so memory the DMA
-  // writes is read again); the job goes to the DMA only once both are clean.
+  // PW), the host. PW flushes for every one. ZS (which also drops its cached lines once clean, so
+  // memory the DMA writes is read again) flushes for the host, and for a job whose bytes meet its
+  // span (the lines it holds or owes since its last flush): a COPY's source or destination, a
+  // fill's rows [y0, y1) of its target. A vertex upload or a colour clear after a depth fast clear
+  // so leaves the cleared lines in ZS. The job goes to the DMA once PW is clean and ZS is clean
+  // or disjoint from it.
+  function automatic logic span_meets(input logic [31:0] lo, input logic [32:0] end_x,
+                                      input logic v, input logic [25:0] slo, input logic [25:0] shi);
+    logic [26:0] last_line;
+    last_line  = 27'((end_x - 33'd1) >> 6);
+    span_meets = v && (end_x > {1'b0, lo}) && (last_line >= {1'b0, slo}) && (lo[31:6] <= shi);
+  endfunction
+
+  logic [32:0] copy_src_end, copy_dst_end, fill_lo, fill_end;
   always_comb begin
+    copy_src_end = {1'b0, copy_src} + {1'b0, copy_len};
+    copy_dst_end = {1'b0, copy_dst} + {1'b0, copy_len};
+    fill_lo      = {1'b0, clear_pkt.target.base} + 33'(clear_pkt.rect.y0) * 33'(clear_pkt.target.pitch);
+    fill_end     = {1'b0, clear_pkt.target.base} + 33'(clear_pkt.rect.y1) * 33'(clear_pkt.target.pitch);
+    copy_zs      = span_meets(copy_src, copy_src_end, zs_span_valid, zs_span_lo, zs_span_hi) ||
+                   span_meets(copy_dst, copy_dst_end, zs_span_valid, zs_span_lo, zs_span_hi);
+    fill_zs      = fill_lo[32] ||
+                   span_meets(fill_lo[31:0], fill_end, zs_span_valid, zs_span_lo, zs_span_hi);
     pw_flush       = copy_valid || fill_valid || pw_flush_i;
+    zs_flush       = (copy_valid && copy_zs) || (fill_valid && fill_zs) || pw_flush_i;
+  end
+
+  always_comb begin
     pw_flushing_o  = pw_flush && pw_quiet;
     pw_clean_o     = pw_clean && zs_clean;
-    dma_job_valid  = copy_valid && pw_clean && zs_clean;
-    copy_ready     = dma_job_ready && pw_clean && zs_clean;
-    dma_fill_valid = fill_valid && pw_clean && zs_clean;
-    fill_ready     = dma_fill_ready && pw_clean && zs_clean;
+    dma_job_valid  = copy_valid && pw_clean && (zs_clean || !copy_zs);
+    copy_ready     = dma_job_ready && pw_clean && (zs_clean || !copy_zs);
+    dma_fill_valid = fill_valid && pw_clean && (zs_clean || !fill_zs);
+    fill_ready     = dma_fill_ready && pw_clean && (zs_clean || !fill_zs);
   end
 
   stream_throttle #(
