@@ -136,6 +136,7 @@ std::vector<uint8_t> encode_capture(const Capture& c) {
   w.u32(c.target.width);
   w.u32(c.target.height);
   w.u32(c.target.samples);
+  w.u32(c.target.fmt);
   w.u32(c.fence_index);
   w.u32(c.fence_value);
   w.u32(c.eop_fence_mask);
@@ -242,6 +243,7 @@ Capture decode_capture(const std::vector<uint8_t>& f, bool allow_other_contract)
   c.target.width = r.u32("the target");
   c.target.height = r.u32("the target");
   c.target.samples = r.u32("the target");
+  c.target.fmt = r.u32("the target");
   c.fence_index = r.u32("the fence");
   c.fence_value = r.u32("the fence");
   c.eop_fence_mask = r.u32("the fence");
@@ -266,6 +268,9 @@ Capture decode_capture(const std::vector<uint8_t>& f, bool allow_other_contract)
   }
   if (c.target.samples != 1 && c.target.samples != 4) {
     throw CaptureError("corrupted capture: render target with " + std::to_string(c.target.samples) + " samples");
+  }
+  if (c.target.fmt > RT_FMT_B5G6R5) {
+    throw CaptureError("corrupted capture: render target format " + std::to_string(c.target.fmt));
   }
   return c;
 }

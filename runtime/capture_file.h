@@ -6,7 +6,7 @@
 //
 // File layout (docs/runtime.md "Capture files"), little endian:
 //   0  char[8] magic "PNDACAP\n"        24 u64 payload bytes, compressed
-//   8  u32 format version (1)           32 u32 CRC-32 of the uncompressed payload
+//   8  u32 format version (2)           32 u32 CRC-32 of the uncompressed payload
 //   12 u32 contract id (REG_ID value)   36 u32 CRC-32 of bytes 0..35
 //   16 u64 payload bytes, uncompressed  40 the payload, one zlib stream
 // A truncated, corrupted, wrong-version or other-contract file is refused with a CaptureError
@@ -28,7 +28,9 @@ class CaptureBackend;
 
 using RegWrites = std::vector<std::pair<uint32_t, uint32_t>>;
 
-inline constexpr uint32_t CAPTURE_FORMAT_VERSION = 1;
+// 2: the render target's format (CaptureTarget::fmt) follows its sample count; version 1 files
+// (no format: they decoded every target as RGBA8) are refused.
+inline constexpr uint32_t CAPTURE_FORMAT_VERSION = 2;
 inline constexpr size_t CAPTURE_HEADER_BYTES = 40;
 
 class CaptureError : public std::runtime_error {
@@ -36,9 +38,11 @@ class CaptureError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The image a replay shows: a render target (samples 4: a 4x MSAA target, resolved for display).
+// The image a replay shows: a render target (samples 4: a 4x MSAA target, resolved for display)
+// stored in format fmt (RT_FMT_*: RGBA8, BGRA8, RGBA8_SRGB, B5G6R5; docs/om.md section 1).
 struct CaptureTarget {
   uint32_t base = 0, pitch = 0, width = 0, height = 0, samples = 1;
+  uint32_t fmt = RT_FMT_RGBA8;
 };
 
 // What a replay must reproduce (recorded from the golden model when the capture was made).

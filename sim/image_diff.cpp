@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include "om/om_blend.h"
 #include "om/resolve.h"
 #include "png_writer.h"
 
@@ -13,11 +14,18 @@ Image target_image(const Memory& mem, const TargetView& t) {
   img.width = t.width;
   img.height = t.height;
   if (t.samples == 4) {
-    Memory resolved;
-    model::resolve_msaa4(mem, t.base, t.pitch, resolved, 0, t.width * 4, t.width, t.height);
-    img.rgba = read_rgba(resolved, 0, t.width * 4, t.width, t.height);
+    // the samples of a row are consecutive: decode them as a row of 4 * width pixels
+    const std::vector<uint8_t> s = read_rgba(mem, t.base, t.pitch, t.width * 4, t.height, t.fmt);
+    img.rgba.resize(static_cast<size_t>(t.width) * t.height * 4);
+    const auto px = [&s](size_t i) {
+      return s[4 * i] | (uint32_t{s[4 * i + 1]} << 8) | (uint32_t{s[4 * i + 2]} << 16) | (uint32_t{s[4 * i + 3]} << 24);
+    };
+    for (size_t i = 0; i < static_cast<size_t>(t.width) * t.height; ++i) {
+      const uint32_t v = model::resolve4(px(4 * i), px(4 * i + 1), px(4 * i + 2), px(4 * i + 3));
+      for (int c = 0; c < 4; ++c) img.rgba[4 * i + static_cast<size_t>(c)] = static_cast<uint8_t>(v >> (8 * c));
+    }
   } else {
-    img.rgba = read_rgba(mem, t.base, t.pitch, t.width, t.height);
+    img.rgba = read_rgba(mem, t.base, t.pitch, t.width, t.height, t.fmt);
   }
   return img;
 }
@@ -31,7 +39,7 @@ void write_image_png(const std::string& path, const Image& img) {
 PixelDiff diff_targets(const Memory& expected, const Memory& actual, const TargetView& t) {
   PixelDiff d;
   d.picture = target_image(expected, t);
-  const uint32_t bpp = 4 * t.samples;
+  const uint32_t bpp = model::om::bytes_per_pixel(t.fmt) * t.samples;
   std::vector<uint8_t> a(bpp), b(bpp);
   for (uint32_t y = 0; y < t.height; ++y) {
     for (uint32_t x = 0; x < t.width; ++x) {

@@ -14,9 +14,11 @@
 
 namespace pineda {
 
-// A render target in memory: w x h pixels, row y at base + y * pitch, 1 or 4 samples per pixel.
+// A render target in memory: w x h pixels, row y at base + y * pitch, 1 or 4 samples per pixel,
+// each stored in format fmt (RT_FMT_*: 4 bytes, or 2 for B5G6R5).
 struct TargetView {
   uint32_t base = 0, pitch = 0, width = 0, height = 0, samples = 1;
+  uint32_t fmt = 0;
 };
 
 // Tightly packed RGBA8 pixels (R first), row-major.
@@ -25,7 +27,8 @@ struct Image {
   std::vector<uint8_t> rgba;
 };
 
-// The target as an image (4x MSAA resolved with the plain average, docs/numerics.md section 6).
+// The target as an image, decoded from its format as write_png does (4x MSAA: each sample
+// decoded, then resolved with the plain average of docs/numerics.md section 6).
 Image target_image(const Memory& mem, const TargetView& t);
 void write_image_png(const std::string& path, const Image& img);
 

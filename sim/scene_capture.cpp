@@ -16,7 +16,7 @@ rt::Capture scene_to_capture(const SceneImage& img) {
   c.eop_fence_mask = img.eop_fence_mask;
   c.fence_index = img.fence_index;
   c.fence_value = img.fence_value;
-  c.target = {img.rt_base, img.rt_pitch, img.width, img.height, img.samples};
+  c.target = {img.rt_base, img.rt_pitch, img.width, img.height, img.samples, img.fmt};
   return c;
 }
 
@@ -34,10 +34,13 @@ SceneImage capture_to_scene(rt::Capture&& c) {
   img.width = c.target.width;
   img.height = c.target.height;
   img.samples = c.target.samples;
+  img.fmt = c.target.fmt;
   return img;
 }
 
-TargetView scene_target(const SceneImage& img) { return {img.rt_base, img.rt_pitch, img.width, img.height, img.samples}; }
+TargetView scene_target(const SceneImage& img) {
+  return {img.rt_base, img.rt_pitch, img.width, img.height, img.samples, img.fmt};
+}
 
 std::vector<uint32_t> result_registers() {
   std::vector<uint32_t> r = {REG_STATUS, REG_ERROR_CAUSE, REG_ERROR_ADDR, REG_RING_RPTR,

@@ -57,6 +57,7 @@ std::vector<SceneInfo> scene_registry() {
       {"om_writemask", scene_om_writemask, "every render-target write mask, without and with blending"},
       {"om_srgb", scene_om_srgb, "translucent bars and additive splats on an R8G8B8A8_UNORM_SRGB target (blended in linear space), a colour clear"},
       {"om_srgb_unorm", scene_om_srgb_unorm, "the same on an R8G8B8A8_UNORM target (blended on the stored codes), to compare"},
+      {"om_b5g6r5", scene_om_b5g6r5, "a B5G6R5 target of odd width: colour clear, plain, blended and green-only masked triangles (2-byte pixels)"},
       {"om_bgra8", scene_om_bgra8, "a B8G8R8A8 target: colour clear and blended triangles"},
       // glmark2-like scenes: glmark2-data models loaded with assimp, lit per vertex on the host.
       {"gl_cube", [](uint32_t s) { return scene_glmark2("gl_cube", "cube.3ds", "crate-base.png", 256, 30, 25, {0, 0, 0}, s); }, "glmark2's cube.3ds with the crate texture (texel per triangle), 256x256"},
@@ -75,12 +76,6 @@ std::vector<SceneInfo> optin_scene_registry() {
       {"ds_funcs", scene_ds_funcs, "test card: the 8 depth functions, the 8 stencil ops as pass/fail/depth-fail ops of front and back faces, checked by stencil EQUAL (green) / NOT_EQUAL (red)"},
       {"ds_bunny_full", [](uint32_t s) { return scene_ds_bunny("ds_bunny_full", s, 0, 1); }, "the whole bunny (69,666 tris) with depth, culling off"},
       {"gl_bunny", [](uint32_t s) { return scene_glmark2("gl_bunny", "bunny.obj", "", 256, 200, 15, {0, 0, 0}, s); }, "glmark2's bunny.obj through assimp (69,666 tris), 256x256"},
-      // KNOWN MISMATCH, kept out of the default suites until fixed: with 2 rasterizers, jitter 400,
-      // throttle 0.25, seed 11 (scenes_r2), pw_mem packet #368 (line 0x2019c0) differs in one
-      // halfword (dword 11: expected 0x6b3061ee, RTL 0x6b30828f): a B5G6R5 pixel-writer bug under
-      // that quad order. It passes at 1 rasterizer. Reproduce: build/pineda_sim_r2 --jitter 400
-      // --throttle 0.25 --seed 11 om_b5g6r5 (docs/om.md section 6).
-      {"om_b5g6r5", scene_om_b5g6r5, "a B5G6R5 target of odd width: colour clear, plain, blended and green-only masked triangles (2-byte pixels); KNOWN pw_mem mismatch at 2 rasterizers"},
   };
 }
 

@@ -10,8 +10,8 @@
 // costs Yosys about 150 flip-flops and 80 LUT4 of emulation per 64-bit instance (synth_ice40),
 // which the no_rw_check attribute lets it leave out. Simulation returns the old word inverted on
 // such a collision, so a client that relies on old or new data fails its tests; a client that
-// needs the old word sets ReadFirst = 1 and pays for the emulation (pixel_writer's eviction
-// read, for now). The contents have no reset (never-written words read as X in 4-state
+// needs the old word sets ReadFirst = 1 and pays for the emulation (no client does today:
+// pixel_writer, the last one, never reads a word in the cycle it writes it). The contents have no reset (never-written words read as X in 4-state
 // simulators, as 0 in the Verilator builds).
 //
 // The array is the one place where an always_ff writes something other than `q <= d`: this is

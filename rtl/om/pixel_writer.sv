@@ -603,9 +603,14 @@ module pixel_writer #(
   );
 
   for (genvar b = 0; b < 2; b++) begin : g_bank
-    // ReadFirst kept (as on main): no read here needs it today (a victim is never written in the
-    // cycle it is read; stage 3's own entry comes from wf_*), but it costs nothing to be safe.
-    sram_1r1w #(.Width(512), .Depth(EntriesPerBank), .MaskW(32), .ReadFirst(1'b1)) u_data (
+    // No read ever meets a write of its word (asserted below), so the bank needs no read-first
+    // emulation: an eviction's victim is never busy, so no queued piece writes it in the cycle
+    // stage A reads it (a busy bit is cleared by the write itself, so the earliest read of a
+    // freed entry is the next cycle); a flush step reads only when stage B and 3 are empty; a
+    // stage-B read of the entry stage 3 writes is not made (chain: the line comes from wf_*),
+    // and a plain piece's write never shares a cycle with a stage-B read (one quad is plain or
+    // rmw; its two pieces use two banks).
+    sram_1r1w #(.Width(512), .Depth(EntriesPerBank), .MaskW(32)) u_data (
       .clk_i,
       .we_i    (s_we[b]),
       .waddr_i (s_waddr[b]),
@@ -876,6 +881,10 @@ module pixel_writer #(
       assert (!(mem_rsp_valid_i && !mem_rsp_i.we && mem_rsp_i.tag[7:1] != '0)) else $error("%m: fill data with a foreign tag");
       assert (!(s3_valid_q[0] && s_waddr[0] != s3_ent_q[0]) && !(s3_valid_q[1] && s_waddr[1] != s3_ent_q[1]))
         else $error("%m: two SRAM writes in one bank");
+      for (int b = 0; b < 2; b++) begin
+        assert (!(s_we[b] && s_wmask[b] != '0 && s_re[b] && s_waddr[b] == s_raddr[b]))
+          else $error("%m: bank %0d reads the entry it writes in the same cycle (undefined in sram_1r1w)", b);
+      end
     end
   end
 `endif

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "top_harness.h"
 
-#include <unordered_map>
-
 #include <sstream>
 #include <type_traits>
 
 #include "Vpineda_top.h"
 #include "om/pixel_writer.h"
+#include "pw_overlay.h"
 #include "rast/coarse_raster.h"
 #include "vl_bits.h"
 #include "vl_driver.h"
@@ -55,18 +54,11 @@ struct TopHarness::Taps {
   PerBoundary<BoundaryTap> tap;
   std::vector<MemLineReq> pw_expected;     // FROM_RTL: grows with the merged quads
   model::PixelWriter pw_model;             // FROM_RTL: the colour cache fed the RTL's quad order
-  // FROM_RTL fills (blended quads): memory as the RTL's fill will see it = memory overlaid with
-  // the line writes the model cache has emitted since its last flush (the RTL cache lags the tap,
-  // so none of them may have reached memory yet). Dropped at each flush: PW takes no quad until
-  // it is clean, and other writers (CLEAR, COPY) only run then.
-  std::unordered_map<uint32_t, uint32_t> pw_overlay;
+  // FROM_RTL fills (blended quads): memory as the RTL's fill will see it (tb/common/pw_overlay.h).
+  PwOverlay pw_overlay;
   void pw_emit(const MemLineReq& r) {
     pw_expected.push_back(r);
-    if (!r.we) return;
-    const uint32_t base = static_cast<uint32_t>(r.addr) & ~63u;
-    for (uint32_t k = 0; k < 16; ++k) {
-      if ((r.be >> (4 * k)) & 0xFu) pw_overlay[base + 4 * k] = static_cast<uint32_t>(r.wdata[k].data);
-    }
+    pw_overlay.write(r);
   }
   std::string report;  // first failure
   bool failed = false;
@@ -141,10 +133,7 @@ void TopHarness::on_tap(Traits, uint32_t lane, const Pkt& pkt) {
     if (kNumRast > 1 && Traits::id == Boundary::ZS_QUAD) {
       t.pw_model.process(
           pkt, [&t](const MemLineReq& r) { t.pw_emit(r); },
-          [this, &t](uint32_t a) {
-            const auto it = t.pw_overlay.find(a);
-            return it != t.pw_overlay.end() ? it->second : mem_.read32(a);
-          });
+          [this, &t](uint32_t a) { return t.pw_overlay.read(mem_, a); });
       if (pkt.eop) t.pw_overlay.clear();
     }
   } else {

@@ -226,18 +226,23 @@ def main():
 
     # pineda_sim: --capture, the HTML report.
     simout, capdir = os.path.join(tmp, "sim"), os.path.join(tmp, "caps")
-    rc, out = run([sim, "--out", simout, "--capture", capdir, "scissor", "gl_cube"])
-    check("pineda_sim --capture", rc == 0 and sorted(os.listdir(capdir)) == ["gl_cube.pcap", "scissor.pcap"], out[-300:])
+    # om_b5g6r5 / om_bgra8: the capture records the target's format (version 2) and the replay
+    # decodes it as pineda_sim's PNG does (version 1 showed them as RGBA8).
+    shown = ("scissor", "gl_cube", "om_b5g6r5", "om_bgra8")
+    rc, out = run([sim, "--out", simout, "--capture", capdir, *shown])
+    check("pineda_sim --capture", rc == 0 and sorted(os.listdir(capdir)) == sorted(n + ".pcap" for n in shown), out[-300:])
     html = os.path.join(simout, "index.html")
     ok = os.path.exists(html)
     h = open(html).read() if ok else ""
-    check("HTML report", ok and h.count("class=pass>PASS") == 2 and 'src="scissor.png"' in h and "class=unit" in h
-          and "2 passed, 0 failed" in h, h[-300:])
-    for name in ("scissor", "gl_cube"):
+    check("HTML report", ok and h.count("class=pass>PASS") == 4 and 'src="scissor.png"' in h and "class=unit" in h
+          and "4 passed, 0 failed" in h, h[-300:])
+    for name in shown:
         rc, out = run([tool, "replay", os.path.join(capdir, name + ".pcap"), "--compare", "--out", os.path.join(tmp, "r.png")])
         same_img = read_png(os.path.join(tmp, "r.png")) == read_png(os.path.join(simout, name + ".png"))
         check(f"pineda_sim capture {name} replays bit-identically, same image", rc == 0 and "bit-identical" in out
               and same_img, out[-300:])
+    rc, out = run([tool, "info", os.path.join(capdir, "om_b5g6r5.pcap")])
+    check("info shows the target format", rc == 0 and "95x64 B5G6R5_UNORM" in out, out[-300:])
 
     # Every scene the `scenes` suite captured (when it ran first) replays bit-identically on the model.
     if os.path.isdir(a.captures):

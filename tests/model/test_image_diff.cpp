@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "image_diff.h"
+#include "pineda_contract.h"
 #include "report.h"
 
 using namespace pineda;
@@ -47,6 +48,35 @@ TEST_CASE("image diff: a 4x MSAA pixel differs when one sample does", "[sim][ima
   CHECK(*d.first == std::make_pair(6u, 3u));
   // The resolved images barely differ (1/4 of one step rounds away), the diff still marks it.
   CHECK(target_image(a, t).rgba == target_image(b, t).rgba);
+}
+
+TEST_CASE("image diff: targets decoded by format (B5G6R5, BGRA8, at 1x and 4x)", "[sim][image_diff]") {
+  // 3 x 2 B5G6R5 at pitch 8 (odd width: 2 bytes of row padding): pure red, green, blue, white.
+  TargetView t{0x3000, 8, 3, 2, 1, RT_FMT_B5G6R5};
+  Memory m;
+  const uint16_t px[6] = {0xF800, 0x07E0, 0x001F, 0xFFFF, 0x0000, 0x8410};
+  for (uint32_t i = 0; i < 6; ++i) m.write(t.base + (i / 3) * t.pitch + (i % 3) * 2, &px[i], 2);
+  const Image img = target_image(m, t);
+  const std::vector<uint8_t> want = {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255,
+                                     255, 255, 255, 255, 0, 0, 0, 255, 132, 130, 132, 255};
+  CHECK(img.rgba == want);
+  // Two bytes per pixel: a change in pixel (1, 1) is that pixel, the padding is not a pixel.
+  Memory b = m;
+  b.write8(t.base + t.pitch + 2, 1);
+  b.write8(t.base + t.pitch + 6, 1);
+  const PixelDiff d = diff_targets(m, b, t);
+  CHECK(d.pixels == 1);
+  REQUIRE(d.first);
+  CHECK(*d.first == std::make_pair(1u, 1u));
+  // 4x: each sample decoded, then averaged: B5G6R5 red and blue samples of one pixel.
+  TargetView t4{0x4000, 16, 2, 1, 4, RT_FMT_B5G6R5};
+  const uint16_t s4[8] = {0xF800, 0xF800, 0x001F, 0x001F, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF};
+  m.write(t4.base, s4, sizeof s4);
+  CHECK(target_image(m, t4).rgba == std::vector<uint8_t>({128, 0, 128, 255, 255, 255, 255, 255}));
+  // BGRA8: B in byte 0.
+  TargetView tb{0x5000, 4, 1, 1, 1, RT_FMT_BGRA8};
+  m.write32(tb.base, 0x80112233u);
+  CHECK(target_image(m, tb).rgba == std::vector<uint8_t>({0x11, 0x22, 0x33, 0x80}));
 }
 
 TEST_CASE("image diff: the triangle that last wrote a pixel", "[sim][image_diff]") {

@@ -270,8 +270,9 @@ int main(int argc, char** argv) {
                   c.contract_id == ID_VALUE ? " (this build's)" : " (NOT this build's)");
       std::printf("  memory: %zu pages of %u bytes, digest %s\n", c.mem.page_count(), Memory::PAGE_SIZE,
                   bits::hex(c.mem.digest()).c_str());
-      std::printf("  render target: %ux%u, %u sample(s), at %s, pitch %u\n", c.target.width, c.target.height,
-                  c.target.samples, bits::hex(c.target.base).c_str(), c.target.pitch);
+      static const char* const kFmt[4] = {"R8G8B8A8_UNORM", "B8G8R8A8_UNORM", "R8G8B8A8_UNORM_SRGB", "B5G6R5_UNORM"};
+      std::printf("  render target: %ux%u %s, %u sample(s), at %s, pitch %u\n", c.target.width, c.target.height,
+                  kFmt[c.target.fmt & 3u], c.target.samples, bits::hex(c.target.base).c_str(), c.target.pitch);
       std::printf("  host register writes: %zu; GPU waits released by the host: %zu\n", c.reg_writes.size(), c.wait_releases.size());
       if (c.expected.present) {
         std::printf("  recorded result: memory digest %s, %zu registers\n", bits::hex(c.expected.memory_digest).c_str(),
