@@ -34,16 +34,18 @@ module combiner (
   // channel is A. Modes 4..7 (reserved) pass the colour.
   function automatic logic [7:0] comb_ch(logic [2:0] mode, logic alpha, logic [7:0] c, logic [7:0] t,
                                          logic [7:0] ta);
+    // Two multipliers per channel: m1 = t x (DECAL ? ta : c) serves MODULATE, ADD's alpha and
+    // DECAL; m2 = c x (255 - ta) only DECAL's colour (removed for the alpha channel).
     logic [8:0]  sum;
-    logic [15:0] ct, lerp;
-    sum  = {1'b0, c} + {1'b0, t};
-    ct   = {8'd0, c} * {8'd0, t};
-    lerp = {8'd0, t} * {8'd0, ta} + {8'd0, c} * {8'd0, 8'd255 - ta};  // <= 65025
+    logic [15:0] m1, m2;
+    sum = {1'b0, c} + {1'b0, t};
+    m1  = {8'd0, t} * {8'd0, (mode == pineda_pkg::COMB_DECAL) ? ta : c};
+    m2  = {8'd0, c} * {8'd0, 8'd255 - ta};
     unique case (mode)
-      pineda_pkg::COMB_MODULATE: comb_ch = div255(ct);
+      pineda_pkg::COMB_MODULATE: comb_ch = div255(m1);
       pineda_pkg::COMB_REPLACE:  comb_ch = t;
-      pineda_pkg::COMB_ADD:      comb_ch = alpha ? div255(ct) : (sum[8] ? 8'd255 : sum[7:0]);
-      pineda_pkg::COMB_DECAL:    comb_ch = alpha ? c : div255(lerp);
+      pineda_pkg::COMB_ADD:      comb_ch = alpha ? div255(m1) : (sum[8] ? 8'd255 : sum[7:0]);
+      pineda_pkg::COMB_DECAL:    comb_ch = alpha ? c : div255(m1 + m2);  // m1 + m2 <= 65025
       default:                   comb_ch = c;
     endcase
   endfunction
