@@ -88,7 +88,7 @@ module tex (
     logic [15:0][5:0] idx;     // L1 line of each tap
     logic [15:0][1:0] bank;    // parity bank {y[0], x[0]}
     logic [15:0][1:0] sel;     // texel in the bank word {y[1], x[1]}
-    logic [4:0]       nf;      // line fills to write before the read
+    logic [15:0]      fmark;   // line fills (counted from reset) written before the read
     logic             last;    // the pass's last sub-pass: filter
     logic [3:0][7:0]  fu;
     logic [3:0][7:0]  fv;
@@ -235,12 +235,13 @@ module tex (
   logic [15:0][1:0]  t_bank_q, t_bank_d, t_sel_q, t_sel_d, t_grp_q, t_grp_d;
   logic [15:0] t_rem_q, t_rem_d, t_sub_q, t_sub_d;
   logic [L1Lines-1:0] t_lock_q, t_lock_d;
-  logic [4:0]  t_nf_q, t_nf_d;
+  logic [15:0] alloc_cnt_q, alloc_cnt_d, emit_cnt_q, emit_cnt_d;     // lines allocated, sub-passes emitted
+  logic [L1Lines-1:0][15:0] lastrd_q, lastrd_d;  // per line: the last emitted sub-pass that reads it
   // L1 tags (future state)
   logic [L1Lines-1:0]       ltv_q, ltv_d;
   logic [L1Lines-1:0][31:0] ltag_q, ltag_d;   // {block addr [31:3], decode class}
   // data stage, R, F, O
-  logic [4:0]  dn_q, dn_d;             // fills written for the head sub-pass
+  logic [15:0] wr_cnt_q, wr_cnt_d, rd_cnt_q, rd_cnt_d;  // lines written, sub-passes read
   logic        r_valid_q, r_valid_d;
   sp_t         r_rec_q, r_rec_d;
   logic [15:0][31:0] tb_q, tb_d;       // texels of the pass so far (sub-passes merged)
@@ -266,11 +267,12 @@ module tex (
     .count_o(rq_count), .empty_o(rq_empty), .full_o(rq_full)
   );
 
-  // fill records {L1 line, block address [5:3]} in request order
+  // fill records {reader pending, its sub-pass, L1 line, block address [5:3]} in request order:
+  // the line is written once the last sub-pass that reads its old contents has read them
   logic        fi_in_valid, fi_in_ready, fi_out_valid, fi_out_ready, fi_empty, fi_full;
-  logic [8:0]  fi_in_data, fi_out_data;
+  logic [25:0] fi_in_data, fi_out_data;
   logic [$clog2(FillDepth+2):0] fi_count;
-  sram_fifo #(.Depth(FillDepth), .Width(9)) u_fill_fifo (
+  sram_fifo #(.Depth(FillDepth), .Width(26)) u_fill_fifo (
     .clk_i, .rst_ni, .clear_i(1'b0),
     .in_valid_i(fi_in_valid), .in_ready_o(fi_in_ready), .in_data_i(fi_in_data),
     .out_valid_o(fi_out_valid), .out_ready_i(fi_out_ready), .out_data_o(fi_out_data),
@@ -537,10 +539,11 @@ module tex (
   // T: the tag check of the pass in T
   logic [3:0][15:0] gmask;
   logic [1:0]  cur_g;
-  logic [15:0] hv, cand, place, news, missv, rem_after;
-  logic [L1Lines-1:0] lockv;
+  logic [15:0] hv, cand, place, news, missv, rem_after, same, emask;
+  logic [L1Lines-1:0] lockv, elock;
+  logic [15:0] efmark;
   logic [3:0]  mtap;
-  logic        emit, alloc, t_last, t_done, front_adv;
+  logic        emit, alloc, t_last, t_done, front_adv, rd_pend;
   sp_t         sp_out;
   always_comb begin
     for (int g = 0; g < 4; g++) begin
@@ -563,29 +566,40 @@ module tex (
     for (int t = 15; t >= 0; t--) begin
       if (missv[t]) mtap = 4'(t);
     end
-    rem_after = t_rem_q & ~news;
+    // the missing taps on the allocated tap's line
+    for (int t = 0; t < 16; t++) same[t] = missv[t] && t_idx_q[t] == t_idx_q[mtap] && t_tag_q[t] == t_tag_q[mtap];
     emit = 1'b0;
     alloc = 1'b0;
-    t_last = 1'b0;
+    emask = news;
+    elock = lockv;
+    efmark = alloc_cnt_q;
     if (t_valid_q) begin
       if (missv == 16'd0) begin
         emit = pf_in_ready;
-        t_last = (rem_after == 16'd0);
       end else if (lockv[t_idx_q[mtap]]) begin
         emit = pf_in_ready;
       end else begin
         alloc = rq_in_ready && fi_in_ready;
+        // the sub-pass's last missing line: allocate and emit in one clock
+        if (alloc && (missv & ~same) == 16'd0) begin
+          emit = pf_in_ready;
+          emask = news | same;
+          elock[t_idx_q[mtap]] = 1'b1;
+          efmark = alloc_cnt_q + 16'd1;
+        end
       end
     end
+    rem_after = t_rem_q & ~emask;
+    t_last = (rem_after == 16'd0);
     t_done = emit && t_last;
     front_adv = !t_valid_q || t_done;
 
-    sp_out.mask = news;
+    sp_out.mask = emask;
     sp_out.border = t_border_q;
     sp_out.idx = t_idx_q;
     sp_out.bank = t_bank_q;
     sp_out.sel = t_sel_q;
-    sp_out.nf = t_nf_q;
+    sp_out.fmark = efmark;
     sp_out.last = t_last;
     sp_out.fu = t_fu_q;
     sp_out.fv = t_fv_q;
@@ -595,7 +609,8 @@ module tex (
     rq_in_valid = alloc;
     rq_in_data = t_tag_q[mtap][31:6];  // tag [31:3] = block address [31:3]
     fi_in_valid = alloc;
-    fi_in_data = {t_idx_q[mtap], t_tag_q[mtap][5:3]};
+    rd_pend = 16'(lastrd_q[t_idx_q[mtap]] - rd_cnt_q) < 16'(emit_cnt_q - rd_cnt_q);
+    fi_in_data = {rd_pend, lastrd_q[t_idx_q[mtap]], t_idx_q[mtap], t_tag_q[mtap][5:3]};
   end
 
   // data stage, filter, output
@@ -614,9 +629,9 @@ module tex (
   always_comb begin
     head = sp_t'(pf_out_data);
     adv = !o_valid_q || out_ready_i;
-    fill_rdy = pf_out_valid && dn_q != head.nf && fi_out_valid;
+    fill_rdy = fi_out_valid && (!fi_out_data[25] || $signed(16'(rd_cnt_q - fi_out_data[24:9])) > 0);
     fill_now = fill_rdy && mem_rsp_valid_i;
-    read_now = pf_out_valid && dn_q == head.nf && adv;
+    read_now = pf_out_valid && $signed(16'(wr_cnt_q - head.fmark)) >= 0 && adv;
     bk_we = fill_now;
     bk_waddr = fill_idx;
     bk_re = read_now;
@@ -732,10 +747,13 @@ module tex (
     t_rem_d = t_rem_q;
     t_sub_d = t_sub_q;
     t_lock_d = t_lock_q;
-    t_nf_d = t_nf_q;
+    alloc_cnt_d = alloc_cnt_q;
+    emit_cnt_d = emit_cnt_q;
+    lastrd_d = lastrd_q;
     ltv_d = ltv_q;
     ltag_d = ltag_q;
-    dn_d = dn_q;
+    wr_cnt_d = wr_cnt_q;
+    rd_cnt_d = rd_cnt_q;
     r_valid_d = r_valid_q;
     r_rec_d = r_rec_q;
     tb_d = tb_q;
@@ -901,7 +919,6 @@ module tex (
       t_rem_d = tp_fetch;
       t_sub_d = '0;
       t_lock_d = '0;
-      t_nf_d = 5'd0;
     end
     if (b_mv) begin
       c_valid_d = b_valid_q;
@@ -920,28 +937,31 @@ module tex (
         t_rem_d = rem_after;
         t_sub_d = '0;
         t_lock_d = '0;
-        t_nf_d = 5'd0;
       end else begin
         t_sub_d = news;
         t_lock_d = lockv;
         if (alloc) begin
-          t_sub_d[mtap] = 1'b1;
+          t_sub_d = news | same;
           t_lock_d[t_idx_q[mtap]] = 1'b1;
-          t_nf_d = t_nf_q + 5'd1;
         end
       end
     end
+    if (emit) begin
+      emit_cnt_d = emit_cnt_q + 16'd1;
+      for (int i = 0; i < int'(L1Lines); i++) begin
+        if (elock[i]) lastrd_d[i] = emit_cnt_q;
+      end
+    end
     if (alloc) begin
+      alloc_cnt_d = alloc_cnt_q + 16'd1;
       ltv_d[t_idx_q[mtap]] = 1'b1;
       ltag_d[t_idx_q[mtap]] = t_tag_q[mtap];
     end
 
     // ---- data stage: fills of the head sub-pass, then its read
     if (fill_rdy) mem_rsp_ready_o = 1'b1;
-    if (fill_now) begin
-      dn_d = dn_q + 5'd1;
-    end
-    if (read_now) dn_d = 5'd0;
+    if (fill_now) wr_cnt_d = wr_cnt_q + 16'd1;
+    if (read_now) rd_cnt_d = rd_cnt_q + 16'd1;
     if (adv) begin
       r_valid_d = read_now;
       r_rec_d = head;
@@ -1052,10 +1072,13 @@ module tex (
       t_rem_q <= '0;
       t_sub_q <= '0;
       t_lock_q <= '0;
-      t_nf_q <= '0;
+      alloc_cnt_q <= '0;
+      emit_cnt_q <= '0;
+      lastrd_q <= '0;
       ltv_q <= '0;
       ltag_q <= '0;
-      dn_q <= '0;
+      wr_cnt_q <= '0;
+      rd_cnt_q <= '0;
       r_valid_q <= 1'b0;
       r_rec_q <= '0;
       tb_q <= '0;
@@ -1126,10 +1149,13 @@ module tex (
       t_rem_q <= t_rem_d;
       t_sub_q <= t_sub_d;
       t_lock_q <= t_lock_d;
-      t_nf_q <= t_nf_d;
+      alloc_cnt_q <= alloc_cnt_d;
+      emit_cnt_q <= emit_cnt_d;
+      lastrd_q <= lastrd_d;
       ltv_q <= ltv_d;
       ltag_q <= ltag_d;
-      dn_q <= dn_d;
+      wr_cnt_q <= wr_cnt_d;
+      rd_cnt_q <= rd_cnt_d;
       r_valid_q <= r_valid_d;
       r_rec_q <= r_rec_d;
       tb_q <= tb_d;
