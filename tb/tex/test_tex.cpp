@@ -454,30 +454,42 @@ TEST_CASE("tex: many line requests in flight, back-pressure while they return", 
 TEST_CASE("tex: bench at 200-cycle latency (magnified and minified streams)", "[.bench]") {
   const uint64_t seed = tb::announce_seed("rtl_tex");
   std::mt19937 r(static_cast<uint32_t>(seed));
-  for (int minified = 0; minified < 2; ++minified) {
+  struct Stream {
+    const char* name;
+    uint32_t fmt, mip, filter;
+    float scale;  // texels per pixel
+  };
+  const Stream streams[] = {
+      {"magnified_bilinear", TEX_FMT_RGBA8, TEX_MIP_NONE, TEX_FILTER_LINEAR, 0.5f},
+      {"minified_trilinear", TEX_FMT_RGBA8, TEX_MIP_LINEAR, TEX_FILTER_LINEAR, 2.7f},
+      {"magnified_point", TEX_FMT_RGBA8, TEX_MIP_NONE, TEX_FILTER_POINT, 0.5f},
+      {"unit_bilinear", TEX_FMT_RGBA8, TEX_MIP_NONE, TEX_FILTER_LINEAR, 1.0f},
+      {"minified_tri_bc1", TEX_FMT_BC1, TEX_MIP_LINEAR, TEX_FILTER_LINEAR, 2.7f},
+  };
+  for (const Stream& st : streams) {
     TexCase c;
-    tx::gen::make_texture(c.mem, r, tex_addr(0), kTexBase, TEX_FMT_RGBA8, 256, 256, 9);
+    tx::gen::make_texture(c.mem, r, tex_addr(0), kTexBase, st.fmt, 1024, 1024, 11);
     SampDesc s;
-    s.min = s.mag = TEX_FILTER_LINEAR;
-    s.mip = minified ? TEX_MIP_LINEAR : TEX_MIP_NONE;
+    s.min = s.mag = st.filter;
+    s.mip = st.mip;
     s.max_lod = 4095;
     tx::gen::put_desc(c.mem, samp_addr(0), s.pack().data());
-    c.segs.push_back({walk(32, 32, minified ? 2.7f : 0.5f, tex_addr(0), samp_addr(0), 256.0f, 256.0f), {}});
+    c.segs.push_back({walk(64, 64, st.scale, tex_addr(0), samp_addr(0), 1024.0f, 1024.0f), {}});
     const Expect e = expect(c);
     Cfg cfg;
     cfg.seed = seed;
-    cfg.test = minified ? "bench_minified" : "bench_magnified";
+    cfg.test = std::string("bench_") + st.name;
     cfg.dram.latency = 200;
     const Result res = run(c, e, cfg);
     INFO(res.report);
     REQUIRE(res.ok);
-    const double samples = static_cast<double>(e.samples);
-    std::printf("TEX bench %-16s %6.0f samples %8llu cycles: %.3f samples/clock (peak 4%s), L1 hit rate %.1f%% "
-                "(%llu taps, %llu misses), %.2f bytes/sample\n",
-                cfg.test.c_str(), samples, static_cast<unsigned long long>(res.cycles), samples / static_cast<double>(res.cycles),
-                minified ? ", trilinear peak 2" : "",
-                100.0 * (1.0 - static_cast<double>(res.misses) / static_cast<double>(res.taps)),
+    const double samples = static_cast<double>(e.samples), cyc = static_cast<double>(res.cycles);
+    const double peak = e.trilinear * 2 > e.out.size() ? 2.0 : 4.0;
+    std::printf("TEX bench %-20s %6.0f samples %7llu cycles: %.3f samples/clock (%.0f%% of peak %.0f), %.2f texels/clock, "
+                "L1 hit rate %.1f%% (%llu taps, %llu misses), %.2f bytes/sample, %llu lines in flight max\n",
+                st.name, samples, static_cast<unsigned long long>(res.cycles), samples / cyc, 100.0 * samples / cyc / peak, peak,
+                static_cast<double>(res.taps) / cyc, 100.0 * (1.0 - static_cast<double>(res.misses) / static_cast<double>(res.taps)),
                 static_cast<unsigned long long>(res.taps), static_cast<unsigned long long>(res.misses),
-                static_cast<double>(res.bytes) / samples);
+                static_cast<double>(res.bytes) / samples, static_cast<unsigned long long>(res.max_outstanding));
   }
 }
