@@ -58,7 +58,7 @@ module tex (
   output logic                       fault_o,        // one clock per faulted quad (as it leaves)
   output logic [2:0]                 fault_cause_o,  // TEX_FAULT_* of that quad
   output logic [4:0]                 tap_o,          // texels read from the L1 this clock (0..16)
-  output logic                       miss_o,         // an L1 line allocated (requested) this clock
+  output logic [1:0]                 miss_o,         // L1 lines allocated (requested) this clock (0..2)
   output logic                       idle_o
 );
 
@@ -237,6 +237,8 @@ module tex (
   logic [L1Lines-1:0] t_lock_q, t_lock_d;
   logic [15:0] alloc_cnt_q, alloc_cnt_d, emit_cnt_q, emit_cnt_d;     // lines allocated, sub-passes emitted
   logic [L1Lines-1:0][15:0] lastrd_q, lastrd_d;  // per line: the last emitted sub-pass that reads it
+  logic        sp_valid_q, sp_valid_d;   // spill: the second line allocated in a clock
+  logic [25:0] sp_rq_q, sp_rq_d, sp_fi_q, sp_fi_d;
   // L1 tags (future state)
   logic [L1Lines-1:0]       ltv_q, ltv_d;
   logic [L1Lines-1:0][31:0] ltag_q, ltag_d;   // {block addr [31:3], decode class}
@@ -539,7 +541,9 @@ module tex (
   // T: the tag check of the pass in T
   logic [3:0][15:0] gmask;
   logic [1:0]  cur_g;
-  logic [15:0] hv, cand, place, news, missv, rem_after, same, emask;
+  logic [15:0] hv, cand, place, news, missv, rem_after, same, emask, cand2, same2, got;
+  logic [3:0]  mtap2;
+  logic        alloc2, has2, rd_pend2;
   logic [L1Lines-1:0] lockv, elock;
   logic [15:0] efmark;
   logic [3:0]  mtap;
@@ -568,8 +572,19 @@ module tex (
     end
     // the missing taps on the allocated tap's line
     for (int t = 0; t < 16; t++) same[t] = missv[t] && t_idx_q[t] == t_idx_q[mtap] && t_tag_q[t] == t_tag_q[mtap];
+    // a second missing line at another index (allocated in the same clock, its request and fill
+    // record pushed the next clock from the spill register)
+    for (int t = 0; t < 16; t++) cand2[t] = missv[t] && t_idx_q[t] != t_idx_q[mtap];
+    mtap2 = 4'd0;
+    for (int t = 15; t >= 0; t--) begin
+      if (cand2[t]) mtap2 = 4'(t);
+    end
+    has2 = cand2 != 16'd0;
+    for (int t = 0; t < 16; t++) same2[t] = missv[t] && t_idx_q[t] == t_idx_q[mtap2] && t_tag_q[t] == t_tag_q[mtap2];
     emit = 1'b0;
     alloc = 1'b0;
+    alloc2 = 1'b0;
+    got = same;
     emask = news;
     elock = lockv;
     efmark = alloc_cnt_q;
@@ -579,13 +594,16 @@ module tex (
       end else if (lockv[t_idx_q[mtap]]) begin
         emit = pf_in_ready;
       end else begin
-        alloc = rq_in_ready && fi_in_ready;
-        // the sub-pass's last missing line: allocate and emit in one clock
-        if (alloc && (missv & ~same) == 16'd0) begin
+        alloc = rq_in_ready && fi_in_ready && !sp_valid_q;
+        alloc2 = alloc && has2 && !lockv[t_idx_q[mtap2]];
+        got = same | (alloc2 ? same2 : 16'd0);
+        // the sub-pass's last missing lines: allocate and emit in one clock
+        if (alloc && (missv & ~got) == 16'd0) begin
           emit = pf_in_ready;
-          emask = news | same;
+          emask = news | got;
           elock[t_idx_q[mtap]] = 1'b1;
-          efmark = alloc_cnt_q + 16'd1;
+          if (alloc2) elock[t_idx_q[mtap2]] = 1'b1;
+          efmark = alloc_cnt_q + (alloc2 ? 16'd2 : 16'd1);
         end
       end
     end
@@ -606,11 +624,26 @@ module tex (
     sp_out.info = t_info_q;
     pf_in_valid = emit;
     pf_in_data = sp_out;
-    rq_in_valid = alloc;
-    rq_in_data = t_tag_q[mtap][31:6];  // tag [31:3] = block address [31:3]
-    fi_in_valid = alloc;
     rd_pend = 16'(lastrd_q[t_idx_q[mtap]] - rd_cnt_q) < 16'(emit_cnt_q - rd_cnt_q);
-    fi_in_data = {rd_pend, lastrd_q[t_idx_q[mtap]], t_idx_q[mtap], t_tag_q[mtap][5:3]};
+    rd_pend2 = 16'(lastrd_q[t_idx_q[mtap2]] - rd_cnt_q) < 16'(emit_cnt_q - rd_cnt_q);
+    // the spill goes first, into both FIFOs at once
+    rq_in_valid = (sp_valid_q && fi_in_ready) || alloc;
+    fi_in_valid = (sp_valid_q && rq_in_ready) || alloc;
+    if (sp_valid_q) begin
+      rq_in_data = sp_rq_q;
+      fi_in_data = sp_fi_q;
+    end else begin
+      rq_in_data = t_tag_q[mtap][31:6];  // tag [31:3] = block address [31:3]
+      fi_in_data = {rd_pend, lastrd_q[t_idx_q[mtap]], t_idx_q[mtap], t_tag_q[mtap][5:3]};
+    end
+    sp_valid_d = sp_valid_q && !(rq_in_ready && fi_in_ready);
+    sp_rq_d = sp_rq_q;
+    sp_fi_d = sp_fi_q;
+    if (alloc2) begin
+      sp_valid_d = 1'b1;
+      sp_rq_d = t_tag_q[mtap2][31:6];
+      sp_fi_d = {rd_pend2, lastrd_q[t_idx_q[mtap2]], t_idx_q[mtap2], t_tag_q[mtap2][5:3]};
+    end
   end
 
   // data stage, filter, output
@@ -770,10 +803,11 @@ module tex (
     a_go = 1'b0;
     a_fault = pineda_pkg::TEX_FAULT_NONE;
     tap_o = 5'd0;
-    miss_o = alloc;
+    miss_o = {alloc2, alloc && !alloc2};
 
     pipe_empty = !b_valid_q && !c_valid_q && !d_valid_q && !e_valid_q && !t_valid_q && pf_empty &&
-                 !r_valid_q && !f_valid_q && !o_valid_q && fi_empty && rq_empty;
+                 !r_valid_q && !f_valid_q && !o_valid_q && fi_empty && rq_empty &&
+                 !sp_valid_q;
 
     // ---- A: descriptors
     unique case (a_st_q)
@@ -941,8 +975,9 @@ module tex (
         t_sub_d = news;
         t_lock_d = lockv;
         if (alloc) begin
-          t_sub_d = news | same;
+          t_sub_d = news | got;
           t_lock_d[t_idx_q[mtap]] = 1'b1;
+          if (alloc2) t_lock_d[t_idx_q[mtap2]] = 1'b1;
         end
       end
     end
@@ -953,9 +988,13 @@ module tex (
       end
     end
     if (alloc) begin
-      alloc_cnt_d = alloc_cnt_q + 16'd1;
+      alloc_cnt_d = alloc_cnt_q + (alloc2 ? 16'd2 : 16'd1);
       ltv_d[t_idx_q[mtap]] = 1'b1;
       ltag_d[t_idx_q[mtap]] = t_tag_q[mtap];
+    end
+    if (alloc2) begin
+      ltv_d[t_idx_q[mtap2]] = 1'b1;
+      ltag_d[t_idx_q[mtap2]] = t_tag_q[mtap2];
     end
 
     // ---- data stage: fills of the head sub-pass, then its read
@@ -1075,6 +1114,9 @@ module tex (
       alloc_cnt_q <= '0;
       emit_cnt_q <= '0;
       lastrd_q <= '0;
+      sp_valid_q <= 1'b0;
+      sp_rq_q <= '0;
+      sp_fi_q <= '0;
       ltv_q <= '0;
       ltag_q <= '0;
       wr_cnt_q <= '0;
@@ -1152,6 +1194,9 @@ module tex (
       alloc_cnt_q <= alloc_cnt_d;
       emit_cnt_q <= emit_cnt_d;
       lastrd_q <= lastrd_d;
+      sp_valid_q <= sp_valid_d;
+      sp_rq_q <= sp_rq_d;
+      sp_fi_q <= sp_fi_d;
       ltv_q <= ltv_d;
       ltag_q <= ltag_d;
       wr_cnt_q <= wr_cnt_d;
@@ -1191,7 +1236,7 @@ module tex (
       if (out_hold_q) assert (out_valid_o && out_o == out_prev_q) else $error("tex: output changed while stalled");
       if (req_hold_q) assert (mem_req_valid_o && mem_req_o == req_prev_q) else $error("tex: line request changed while stalled");
       if (pf_in_valid) assert (pf_in_ready) else $error("tex: pass FIFO overflow");
-      if (fi_in_valid) assert (fi_in_ready && rq_in_ready) else $error("tex: fill FIFO overflow");
+      if (fi_in_valid) assert (fi_in_ready && rq_in_ready) else $error("tex: fill and request FIFOs out of step");
       if (mem_rsp_ready_o && mem_rsp_valid_i && a_st_q != A_TD_WAIT && a_st_q != A_SD_WAIT)
         assert (fi_out_valid) else $error("tex: a line response with no fill record");
       out_hold_q <= out_valid_o && !out_ready_i;
