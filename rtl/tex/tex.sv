@@ -94,7 +94,7 @@ module tex (
     logic [3:0][7:0]  fv;
     logic [34:0]      info;    // info_t
   } sp_t;
-  localparam int unsigned SpW = $bits(sp_t);
+  localparam int unsigned SpW = 308;  // $bits(sp_t) (Yosys 0.55 has no $bits of a type; checked below)
 
   // ---------------------------------------------------------------------------------- helpers
   // float(n) for 1 <= n <= 4096 (exact).
@@ -521,7 +521,7 @@ module tex (
       tp_border[t] = tp_use[t] && !tp_in[t];
       tp_xi[t] = e_xi_q[t/4][t%2];
       tp_yj[t] = e_yj_q[t/4][(t/2)%2];
-      tp_blk[t] = 32'(e_lbase + (33'(rowoff[t/4][(t/2)%2] + 23'(tp_xi[t][12:2])) << bpb_lg));
+      tp_blk[t] = 32'(e_lbase + ((33'(rowoff[t/4][(t/2)%2]) + 33'(tp_xi[t][12:2])) << bpb_lg));
       tp_tag[t] = {tp_blk[t][31:3], dclass};
       tp_idx[t] = {tp_yj[t][3:2] ^ tp_xi[t][7:6], tp_xi[t][5:2]} ^ {e_l_q[0], 1'b0, e_l_q[1], 3'd0};
       tp_bank[t] = {tp_yj[t][0], tp_xi[t][0]};
@@ -1222,6 +1222,9 @@ module tex (
                         am_u, am_v, ax, ay, tp_blk, tp_xi, tp_yj, e_lw};
 
 `ifndef SYNTHESIS
+  initial begin
+    assert ($bits(sp_t) == SpW) else $fatal(1, "tex: SpW %0d != $bits(sp_t) %0d", SpW, $bits(sp_t));
+  end
   // stream rules: the output and the line request hold while stalled; FIFO pushes only when ready
   logic out_hold_q, req_hold_q;
   pineda_pkg::tex_out_pkt_t out_prev_q;
