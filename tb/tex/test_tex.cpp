@@ -71,6 +71,7 @@ struct Result {
   uint64_t max_outstanding = 0;  // line requests in flight at the memory, at most
   uint64_t out_stalled = 0;      // clocks with a result held by back-pressure
   uint64_t stalled_fills = 0;    // clocks with back-pressure on the output while lines came back
+  uint64_t first_out = 0, last_out = 0;  // cycles of the first and the last result
 };
 
 Result run(const TexCase& c, const Expect& e, const Cfg& cfg) {
@@ -135,6 +136,10 @@ Result run(const TexCase& c, const Expect& e, const Cfg& cfg) {
     res.max_outstanding = std::max<uint64_t>(res.max_outstanding, dram.outstanding());
     const bool held = dut.out_valid_o && !dut.out_ready_i;
     res.out_stalled += held;
+    if (out_fire) {
+      if (res.first_out == 0) res.first_out = drv.cycle();
+      res.last_out = drv.cycle();
+    }
     res.stalled_fills += held && rsp_fire;
     res.misses += dut.miss_o;
     res.faults += dut.fault_o;
@@ -485,9 +490,14 @@ TEST_CASE("tex: bench at 200-cycle latency (magnified and minified streams)", "[
     REQUIRE(res.ok);
     const double samples = static_cast<double>(e.samples), cyc = static_cast<double>(res.cycles);
     const double peak = e.trilinear * 2 > e.out.size() ? 2.0 : 4.0;
-    std::printf("TEX bench %-20s %6.0f samples %7llu cycles: %.3f samples/clock (%.0f%% of peak %.0f), %.2f texels/clock, "
+    // steady state: from the first result to the last (leaves out the descriptor reads and the
+    // first line's latency)
+    const double steady = (samples - 4.0) / static_cast<double>(res.last_out - res.first_out);
+    std::printf("TEX bench %-20s %6.0f samples %7llu cycles: %.3f samples/clock (%.0f%% of peak %.0f; steady %.3f, %.0f%%, "
+                "first result at cycle %llu), %.2f texels/clock, "
                 "L1 hit rate %.1f%% (%llu taps, %llu misses), %.2f bytes/sample, %llu lines in flight max\n",
                 st.name, samples, static_cast<unsigned long long>(res.cycles), samples / cyc, 100.0 * samples / cyc / peak, peak,
+                steady, 100.0 * steady / peak, static_cast<unsigned long long>(res.first_out),
                 static_cast<double>(res.taps) / cyc, 100.0 * (1.0 - static_cast<double>(res.misses) / static_cast<double>(res.taps)),
                 static_cast<unsigned long long>(res.taps), static_cast<unsigned long long>(res.misses),
                 static_cast<double>(res.bytes) / samples, static_cast<unsigned long long>(res.max_outstanding));
