@@ -62,7 +62,9 @@ module tex (
   output logic                       idle_o
 );
 
-  localparam int unsigned L1Lines   = 64;
+  localparam int unsigned L1Lines   = 64;   // 64 or 256 (the index function below)
+  localparam int unsigned IdxW      = $clog2(L1Lines);
+  localparam int unsigned FiW       = 1 + 16 + IdxW + 3;  // fill record
   localparam int unsigned NLev      = 13;
   localparam int unsigned PassDepth = 256;  // sub-passes between the tag stage and the data read
   localparam int unsigned FillDepth = 256;  // line requests in flight (not yet written)
@@ -85,7 +87,7 @@ module tex (
   typedef struct packed {
     logic [15:0]      mask;    // taps read from the L1 by this sub-pass (tap 4p + k, k = {ky, kx})
     logic [15:0]      border;  // taps that read the border colour
-    logic [15:0][5:0] idx;     // L1 line of each tap
+    logic [15:0][IdxW-1:0] idx;  // L1 line of each tap
     logic [15:0][1:0] bank;    // parity bank {y[0], x[0]}
     logic [15:0][1:0] sel;     // texel in the bank word {y[1], x[1]}
     logic [15:0]      fmark;   // line fills (counted from reset) written before the read
@@ -94,7 +96,7 @@ module tex (
     logic [3:0][7:0]  fv;
     logic [34:0]      info;    // info_t
   } sp_t;
-  localparam int unsigned SpW = 308;  // $bits(sp_t) (Yosys 0.55 has no $bits of a type; checked below)
+  localparam int unsigned SpW = 212 + 16 * IdxW;  // $bits(sp_t) (Yosys 0.55 has no $bits of a type; checked below)
 
   // ---------------------------------------------------------------------------------- helpers
   // float(n) for 1 <= n <= 4096 (exact).
@@ -231,14 +233,15 @@ module tex (
   logic [3:0][7:0] t_fu_q, t_fu_d, t_fv_q, t_fv_d;
   logic [15:0] t_fetch_q, t_fetch_d, t_border_q, t_border_d;
   logic [15:0][31:0] t_tag_q, t_tag_d;
-  logic [15:0][5:0]  t_idx_q, t_idx_d;
+  logic [15:0][IdxW-1:0] t_idx_q, t_idx_d;
   logic [15:0][1:0]  t_bank_q, t_bank_d, t_sel_q, t_sel_d, t_grp_q, t_grp_d;
   logic [15:0] t_rem_q, t_rem_d, t_sub_q, t_sub_d;
   logic [L1Lines-1:0] t_lock_q, t_lock_d;
   logic [15:0] alloc_cnt_q, alloc_cnt_d, emit_cnt_q, emit_cnt_d;     // lines allocated, sub-passes emitted
   logic [L1Lines-1:0][15:0] lastrd_q, lastrd_d;  // per line: the last emitted sub-pass that reads it
   logic        sp_valid_q, sp_valid_d;   // spill: the second line allocated in a clock
-  logic [25:0] sp_rq_q, sp_rq_d, sp_fi_q, sp_fi_d;
+  logic [25:0] sp_rq_q, sp_rq_d;
+  logic [FiW-1:0] sp_fi_q, sp_fi_d;
   // L1 tags (future state)
   logic [L1Lines-1:0]       ltv_q, ltv_d;
   logic [L1Lines-1:0][31:0] ltag_q, ltag_d;   // {block addr [31:3], decode class}
@@ -272,9 +275,9 @@ module tex (
   // fill records {reader pending, its sub-pass, L1 line, block address [5:3]} in request order:
   // the line is written once the last sub-pass that reads its old contents has read them
   logic        fi_in_valid, fi_in_ready, fi_out_valid, fi_out_ready, fi_empty, fi_full;
-  logic [25:0] fi_in_data, fi_out_data;
+  logic [FiW-1:0] fi_in_data, fi_out_data;
   logic [$clog2(FillDepth+2):0] fi_count;
-  sram_fifo #(.Depth(FillDepth), .Width(26)) u_fill_fifo (
+  sram_fifo #(.Depth(FillDepth), .Width(FiW)) u_fill_fifo (
     .clk_i, .rst_ni, .clear_i(1'b0),
     .in_valid_i(fi_in_valid), .in_ready_o(fi_in_ready), .in_data_i(fi_in_data),
     .out_valid_o(fi_out_valid), .out_ready_i(fi_out_ready), .out_data_o(fi_out_data),
@@ -294,9 +297,9 @@ module tex (
 
   // ---------------------------------------------------------------------------------- L1 banks
   logic         bk_we, bk_re;
-  logic [5:0]   bk_waddr;
+  logic [IdxW-1:0] bk_waddr;
   logic [3:0][127:0] bk_wdata;            // per parity bank
-  logic [15:0][5:0]  bk_raddr;            // per pixel copy x bank (4p + b)
+  logic [15:0][IdxW-1:0] bk_raddr;            // per pixel copy x bank (4p + b)
   logic [15:0][127:0] bk_rdata;
 
   for (genvar g = 0; g < 16; g++) begin : g_bank
@@ -352,7 +355,7 @@ module tex (
   logic [31:0] dw;
   logic [15:0] hw;
   logic [2:0]  fill_b53;
-  logic [5:0]  fill_idx;
+  logic [IdxW-1:0] fill_idx;
 
   always_comb begin
     unique case (td_q.fmt)
@@ -364,7 +367,7 @@ module tex (
     endcase
     rline = mem_rsp_i.rdata;
     fill_b53 = fi_out_data[2:0];
-    fill_idx = fi_out_data[8:3];
+    fill_idx = fi_out_data[IdxW+2:3];
     bc_block = (dclass == 3'd4) ? rline[{fill_b53[2:1], 7'd0} +: 128] : {64'd0, rline[{fill_b53, 6'd0} +: 64]};
   end
 
@@ -499,7 +502,7 @@ module tex (
   logic [3:0][1:0][22:0] rowoff;
   logic [15:0] tp_fetch, tp_border;
   logic [15:0][31:0] tp_tag;
-  logic [15:0][5:0]  tp_idx;
+  logic [15:0][IdxW-1:0] tp_idx;
   logic [15:0][1:0]  tp_bank, tp_sel, tp_grp;
   logic [15:0][12:0] tp_xi, tp_yj;
   logic [15:0][31:0] tp_blk;
@@ -523,7 +526,11 @@ module tex (
       tp_yj[t] = e_yj_q[t/4][(t/2)%2];
       tp_blk[t] = 32'(e_lbase + ((33'(rowoff[t/4][(t/2)%2]) + 33'(tp_xi[t][12:2])) << bpb_lg));
       tp_tag[t] = {tp_blk[t][31:3], dclass};
-      tp_idx[t] = {tp_yj[t][3:2] ^ tp_xi[t][7:6], tp_xi[t][5:2]} ^ {e_l_q[0], 1'b0, e_l_q[1], 3'd0};
+      if (L1Lines == 256) begin
+        tp_idx[t] = IdxW'({tp_yj[t][3:2] ^ tp_xi[t][9:8], tp_xi[t][7:2]} ^ {e_l_q[0], 1'b0, e_l_q[1], 5'd0});
+      end else begin
+        tp_idx[t] = IdxW'({tp_yj[t][3:2] ^ tp_xi[t][7:6], tp_xi[t][5:2]} ^ {e_l_q[0], 1'b0, e_l_q[1], 3'd0});
+      end
       tp_bank[t] = {tp_yj[t][0], tp_xi[t][0]};
       tp_sel[t] = {tp_yj[t][1], tp_xi[t][1]};
     end
@@ -662,14 +669,14 @@ module tex (
   always_comb begin
     head = sp_t'(pf_out_data);
     adv = !o_valid_q || out_ready_i;
-    fill_rdy = fi_out_valid && (!fi_out_data[25] || $signed(16'(rd_cnt_q - fi_out_data[24:9])) > 0);
+    fill_rdy = fi_out_valid && (!fi_out_data[FiW-1] || $signed(16'(rd_cnt_q - fi_out_data[FiW-2:IdxW+3])) > 0);
     fill_now = fill_rdy && mem_rsp_valid_i;
     read_now = pf_out_valid && $signed(16'(wr_cnt_q - head.fmark)) >= 0 && adv;
     bk_we = fill_now;
     bk_waddr = fill_idx;
     bk_re = read_now;
     for (int g = 0; g < 16; g++) begin
-      bk_raddr[g] = 6'd0;
+      bk_raddr[g] = '0;
       for (int k = 3; k >= 0; k--) begin
         if (head.mask[4*(g/4) + k] && head.bank[4*(g/4) + k] == 2'(g % 4)) bk_raddr[g] = head.idx[4*(g/4) + k];
       end
