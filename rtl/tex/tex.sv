@@ -62,7 +62,7 @@ module tex (
   output logic                       idle_o
 );
 
-  localparam int unsigned L1Lines   = 64;   // 64 or 256 (the index function below)
+  localparam int unsigned L1Lines   = 256;  // 64 or 256 (the index function below)
   localparam int unsigned IdxW      = $clog2(L1Lines);
   localparam int unsigned FiW       = 1 + 16 + IdxW + 3;  // fill record
   localparam int unsigned NLev      = 13;
