@@ -203,6 +203,7 @@ module tex (
   logic [33:0] cur_q, cur_d;           // chain: start of that level
   logic [NLev-1:0][32:0] lbase_q, lbase_d;
   logic        a_req_q, a_req_d;       // descriptor line request
+  logic        a_both_q, a_both_d;     // both descriptors requested back to back
   logic [31:0] a_req_addr_q, a_req_addr_d;
   // B: level-0 coordinates
   logic        b_valid_q, b_valid_d;
@@ -503,6 +504,8 @@ module tex (
   logic [15:0] tp_fetch, tp_border;
   logic [15:0][31:0] tp_tag;
   logic [15:0][IdxW-1:0] tp_idx;
+  logic [7:0]  ix256;
+  logic [5:0]  ix64;
   logic [15:0][1:0]  tp_bank, tp_sel, tp_grp;
   logic [15:0][12:0] tp_xi, tp_yj;
   logic [15:0][31:0] tp_blk;
@@ -526,11 +529,9 @@ module tex (
       tp_yj[t] = e_yj_q[t/4][(t/2)%2];
       tp_blk[t] = 32'(e_lbase + ((33'(rowoff[t/4][(t/2)%2]) + 33'(tp_xi[t][12:2])) << bpb_lg));
       tp_tag[t] = {tp_blk[t][31:3], dclass};
-      if (L1Lines == 256) begin
-        tp_idx[t] = IdxW'({tp_yj[t][3:2] ^ tp_xi[t][9:8], tp_xi[t][7:2]} ^ {e_l_q[0], 1'b0, e_l_q[1], 5'd0});
-      end else begin
-        tp_idx[t] = IdxW'({tp_yj[t][3:2] ^ tp_xi[t][7:6], tp_xi[t][5:2]} ^ {e_l_q[0], 1'b0, e_l_q[1], 3'd0});
-      end
+      ix256 = {tp_yj[t][3:2] ^ tp_xi[t][9:8], tp_xi[t][7:2]} ^ {e_l_q[0], 1'b0, e_l_q[1], 5'd0};
+      ix64 = {tp_yj[t][3:2] ^ tp_xi[t][7:6], tp_xi[t][5:2]} ^ {e_l_q[0], 1'b0, e_l_q[1], 3'd0};
+      tp_idx[t] = (L1Lines == 256) ? IdxW'(ix256) : IdxW'(ix64);
       tp_bank[t] = {tp_yj[t][0], tp_xi[t][0]};
       tp_sel[t] = {tp_yj[t][1], tp_xi[t][1]};
     end
@@ -745,6 +746,7 @@ module tex (
     cur_d = cur_q;
     lbase_d = lbase_q;
     a_req_d = a_req_q;
+    a_both_d = a_both_q;
     a_req_addr_d = a_req_addr_q;
     b_valid_d = b_valid_q;
     b_pkt_d = b_pkt_q;
@@ -836,6 +838,8 @@ module tex (
             a_req_d = 1'b1;
             a_req_addr_d = {a_pkt_q.tex[31:6], 6'd0};
             a_st_d = A_TD_REQ;
+            // both descriptors missing: the sampler's request follows at once (one latency)
+            a_both_d = !sd_valid_q || sd_addr_q != a_pkt_q.samp;
           end
         end else if (!sd_valid_q || sd_addr_q != a_pkt_q.samp) begin
           if (pipe_empty) begin
@@ -858,10 +862,21 @@ module tex (
           else if (samp_bad) a_fault = pineda_pkg::TEX_FAULT_SAMP_DESC;
         end
       end
-      A_TD_REQ, A_SD_REQ: begin
+      A_TD_REQ: begin
+        if (mem_req_ready_i) begin
+          if (a_both_q) begin
+            a_req_addr_d = {a_pkt_q.samp[31:6], 6'd0};
+            a_st_d = A_SD_REQ;
+          end else begin
+            a_req_d = 1'b0;
+            a_st_d = A_TD_WAIT;
+          end
+        end
+      end
+      A_SD_REQ: begin
         if (mem_req_ready_i) begin
           a_req_d = 1'b0;
-          a_st_d = (a_st_q == A_TD_REQ) ? A_TD_WAIT : A_SD_WAIT;
+          a_st_d = a_both_q ? A_TD_WAIT : A_SD_WAIT;
         end
       end
       A_TD_WAIT: begin
@@ -871,7 +886,8 @@ module tex (
           td_valid_d = 1'b1;
           td_addr_d = a_pkt_q.tex;
           chain_ok_d = 1'b0;
-          a_st_d = A_RUN;
+          a_st_d = a_both_q ? A_SD_WAIT : A_RUN;
+          a_both_d = 1'b0;
         end
       end
       A_SD_WAIT: begin
@@ -1076,6 +1092,7 @@ module tex (
       cur_q <= '0;
       lbase_q <= '0;
       a_req_q <= 1'b0;
+      a_both_q <= 1'b0;
       a_req_addr_q <= '0;
       b_valid_q <= 1'b0;
       b_pkt_q <= '0;
@@ -1156,6 +1173,7 @@ module tex (
       cur_q <= cur_d;
       lbase_q <= lbase_d;
       a_req_q <= a_req_d;
+      a_both_q <= a_both_d;
       a_req_addr_q <= a_req_addr_d;
       b_valid_q <= b_valid_d;
       b_pkt_q <= b_pkt_d;
