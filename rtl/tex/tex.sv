@@ -17,19 +17,20 @@
 //   D  level coordinates of the four pixels (4 more multipliers per axis);
 //   E  address modes: per pixel and axis one modulo for i0, i0 + 1 derived from it;
 //   T  tag stage, ahead of the data: the 16 taps' block addresses, L1 index, tag, bank. Each
-//      clock every remaining tap that hits joins the current sub-pass; one missing line per
-//      clock is allocated (tag written now: the tags are the cache's *future* state) and its
-//      request queued. A sub-pass is emitted to the pass FIFO when all its taps are placed, or
-//      early when the next allocation would evict a line the sub-pass reads (an index conflict
-//      inside a pass) or when two taps of a pixel need one bank at two lines (address-mode
-//      edges): such a pass takes several sub-passes, one clock each.
-//   pass FIFO (PassDepth sub-passes: covers the memory latency) -> data stage: the head
-//      sub-pass first writes its nf line fills (decoded, in request order, one per clock, as the
-//      responses arrive: a fill is written only when the sub-pass that requested it is at the
-//      head, so no line is replaced under an older reader), then reads the banks (one clock).
-//   L1 data: 64 lines of one decoded 4x4 block, in 4 parity banks (texel (x, y) in bank
-//      {y[0], x[0]}, 4 texels per 128-bit word), replicated per pixel: 16 sram_1r1w of
-//      64 x 128. A 2x2 bilinear footprint reads one word per bank, so a quad's 16 texels are
+//      clock every remaining tap that hits joins the current sub-pass and up to two missing
+//      lines are allocated (tags written now: the tags are the cache's *future* state), their
+//      requests queued. A sub-pass is emitted to the pass FIFO when all its taps are placed
+//      (in the clock of its last allocation), or early when the next allocation would evict a
+//      line the sub-pass reads (an index conflict inside a pass) or when two taps of a pixel need
+//      one bank at two lines (address-mode edges): such a pass takes several sub-passes.
+//   fills: in request order, one per clock, as the responses arrive; a fill waits only until the
+//      last emitted sub-pass that reads the line's old contents has read them (sequence numbers
+//      per line), so no line is replaced under an older reader.
+//   pass FIFO (PassDepth sub-passes: covers the memory latency) -> data read: the head reads
+//      the banks (one clock) once every fill allocated before it has been written.
+//   L1 data: L1Lines (256) lines of one decoded 4x4 block, in 4 parity banks (texel (x, y) in
+//      bank {y[0], x[0]}, 4 texels per 128-bit word), replicated per pixel: 16 sram_1r1w of
+//      L1Lines x 128. A 2x2 bilinear footprint reads one word per bank, so a quad's 16 texels are
 //      read in one clock (up to 16 different lines) unless an address mode folds two taps of a
 //      pixel onto one parity (wrap/mirror of odd sizes, clamp) at different lines.
 //   R  bank words -> the taps' texels (merged over sub-passes);
