@@ -1265,7 +1265,7 @@ module tex (
       if (out_hold_q) assert (out_valid_o && out_o == out_prev_q) else $error("tex: output changed while stalled");
       if (req_hold_q) assert (mem_req_valid_o && mem_req_o == req_prev_q) else $error("tex: line request changed while stalled");
       if (pf_in_valid) assert (pf_in_ready) else $error("tex: pass FIFO overflow");
-      if (fi_in_valid) assert (fi_in_ready && rq_in_ready) else $error("tex: fill and request FIFOs out of step");
+      assert ((fi_in_valid && fi_in_ready) == (rq_in_valid && rq_in_ready)) else $error("tex: fill and request FIFOs out of step");
       if (mem_rsp_ready_o && mem_rsp_valid_i && a_st_q != A_TD_WAIT && a_st_q != A_SD_WAIT)
         assert (fi_out_valid) else $error("tex: a line response with no fill record");
       out_hold_q <= out_valid_o && !out_ready_i;
