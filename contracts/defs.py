@@ -863,5 +863,7 @@ BOUNDARIES = [
     StreamBoundary("vtx_clip", "clip_vtx_pkt_t", "VTX -> PA"),
     StreamBoundary("pa_tri", "pa_tri_pkt_t", "PA -> SETUP (merged with ia_tri)"),
     # depth/stencil, appended so the throttle bits above keep their index
-    StreamBoundary("zs_quad", "quad_pkt_t", "ZS -> PW: the quads left after the depth and stencil tests", "per_owner"),
+    StreamBoundary("zs_quad", "quad_pkt_t", "ZS -> INTERP: the quads left after the depth and stencil tests", "per_owner"),
+    # attribute interpolation, appended so the throttle bits above keep their index
+    StreamBoundary("interp_quad", "interp_pkt_t", "INTERP -> PW: the quads with per-pixel colour and texture coordinates", "per_owner"),
 ]

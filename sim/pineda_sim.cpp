@@ -361,6 +361,25 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
     f["clipper_occupancy"] = static_cast<double>(r.pa_clip_busy) / fb;
     j["front_end"] = f;
   }
+  {
+    // INTERP (docs/interp.md): quads interpolated (tokens not counted) per clock over the scene
+    // and over the cycles it was offered a quad or token (zs_quad valid; peak 1 quad/clock), and
+    // how many were Gouraud-shaded.
+    uint64_t quads = 0, gouraud = 0;
+    for (const InterpPkt& p : t.interp_quad) {
+      if (p.quad.eop) continue;
+      ++quads;
+      gouraud += p.quad.om.gouraud;
+    }
+    nlohmann::json ij;
+    ij["quads"] = quads;
+    ij["gouraud_quads"] = gouraud;
+    ij["quads_per_clock"] = static_cast<double>(quads) / cyc;
+    ij["fed_cycles"] = r.interp_fed;
+    ij["quads_per_clock_fed"] = r.interp_fed ? static_cast<double>(quads) / static_cast<double>(r.interp_fed) : 0.0;
+    ij["peak"] = 1.0;
+    j["interp"] = ij;
+  }
   return j;
 }
 

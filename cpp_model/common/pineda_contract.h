@@ -2787,7 +2787,7 @@ struct PaTriPkt {
 };
 
 // Stream boundaries tapped by the full-pipeline harness, in pipeline order.
-enum class Boundary { CP_DRAW, IA_TRI, SETUP_TRI, COARSE_TILE, FINE_QUAD, PW_MEM, CP_IDRAW, IF_INDEX, VT_VERTEX, VT_PRIM, VF_VTX, VTX_CLIP, PA_TRI, ZS_QUAD, COUNT };
-constexpr const char* BOUNDARY_NAMES[] = { "cp_draw", "ia_tri", "setup_tri", "coarse_tile", "fine_quad", "pw_mem", "cp_idraw", "if_index", "vt_vertex", "vt_prim", "vf_vtx", "vtx_clip", "pa_tri", "zs_quad" };
+enum class Boundary { CP_DRAW, IA_TRI, SETUP_TRI, COARSE_TILE, FINE_QUAD, PW_MEM, CP_IDRAW, IF_INDEX, VT_VERTEX, VT_PRIM, VF_VTX, VTX_CLIP, PA_TRI, ZS_QUAD, INTERP_QUAD, COUNT };
+constexpr const char* BOUNDARY_NAMES[] = { "cp_draw", "ia_tri", "setup_tri", "coarse_tile", "fine_quad", "pw_mem", "cp_idraw", "if_index", "vt_vertex", "vt_prim", "vf_vtx", "vtx_clip", "pa_tri", "zs_quad", "interp_quad" };
 
 }  // namespace pineda

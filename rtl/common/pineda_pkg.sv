@@ -979,7 +979,8 @@ package pineda_pkg;
   localparam int unsigned BOUNDARY_VF_VTX = 32'd10;  // vertex fetch -> VTX
   localparam int unsigned BOUNDARY_VTX_CLIP = 32'd11;  // VTX -> PA
   localparam int unsigned BOUNDARY_PA_TRI = 32'd12;  // PA -> SETUP (merged with ia_tri)
-  localparam int unsigned BOUNDARY_ZS_QUAD = 32'd13;  // ZS -> PW: the quads left after the depth and stencil tests
-  localparam int unsigned NUM_BOUNDARIES = 32'd14;
+  localparam int unsigned BOUNDARY_ZS_QUAD = 32'd13;  // ZS -> INTERP: the quads left after the depth and stencil tests
+  localparam int unsigned BOUNDARY_INTERP_QUAD = 32'd14;  // INTERP -> PW: the quads with per-pixel colour and texture coordinates
+  localparam int unsigned NUM_BOUNDARIES = 32'd15;
 
 endpackage

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// pineda_top: the pipeline CP -> IA -> SETUP -> COARSE -> FINE -> ZS -> PW -> memory, the geometry
+// pineda_top: the pipeline CP -> IA -> SETUP -> COARSE -> FINE -> ZS -> INTERP -> PW -> memory, the geometry
 // front end CP -> front_end (index fetch, vertex tags, vertex fetch, VTX, PA) -> SETUP for
 // DRAW_FE draws, and the DMA copy engine fed by the CP (COPY).
 //
@@ -111,6 +111,9 @@ module pineda_top #(
   output logic                      tap_zs_quad_valid_o,
   output logic                      tap_zs_quad_ready_o,
   output pineda_pkg::quad_pkt_t     tap_zs_quad_o,
+  output logic                      tap_interp_quad_valid_o,
+  output logic                      tap_interp_quad_ready_o,
+  output pineda_pkg::interp_pkt_t   tap_interp_quad_o,
   output logic [NumRast-1:0]     rast_busy_o,
   output logic                   fe_busy_o,       // a front-end unit holds work
   output logic                   pa_clip_busy_o   // PA's clipper is working
@@ -136,6 +139,8 @@ module pineda_top #(
   logic zs_quiet, zs_clean, zs_idle;
   logic zs_span_valid, zs_flush, copy_zs, fill_zs;
   logic [25:0] zs_span_lo, zs_span_hi;
+  logic ip_valid, ip_ready;  pineda_pkg::interp_pkt_t ip_quad; // INTERP -> PW (before the throttle)
+  logic ip_idle;
   logic pipe_idle;
   logic eop_done_valid, eop_done_ready;
 
@@ -503,12 +508,41 @@ module pineda_top #(
     .out_data_o  (tap_zs_quad_o)
   );
 
+  // INTERP: per-pixel colour (flat or Gouraud, om.gouraud) and texture coordinates of the quads
+  // ZS let through (docs/interp.md); one quad per clock, six stages. Quads of every rasterizer
+  // pass in the merged order (the planes ride in the quad, so no per-rasterizer state).
+  interp u_interp (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (tap_zs_quad_valid_o),
+    .in_ready_o  (tap_zs_quad_ready_o),
+    .in_i        (tap_zs_quad_o),
+    .out_valid_o (ip_valid),
+    .out_ready_i (ip_ready),
+    .out_o       (ip_quad),
+    .idle_o      (ip_idle)
+  );
+
+  stream_throttle #(
+    .Width($bits(ip_quad))
+  ) u_thr_interp_quad (
+    .clk_i,
+    .rst_ni,
+    .throttle_i  (throttle_i[pineda_pkg::BOUNDARY_INTERP_QUAD]),
+    .in_valid_i  (ip_valid),
+    .in_ready_o  (ip_ready),
+    .in_data_i   (ip_quad),
+    .out_valid_o (tap_interp_quad_valid_o),
+    .out_ready_i (tap_interp_quad_ready_o),
+    .out_data_o  (tap_interp_quad_o)
+  );
+
   pixel_writer u_pw (
     .clk_i,
     .rst_ni,
-    .in_valid_i      (tap_zs_quad_valid_o),
-    .in_ready_o      (tap_zs_quad_ready_o),
-    .in_i            (tap_zs_quad_o),
+    .in_valid_i      (tap_interp_quad_valid_o),
+    .in_ready_o      (tap_interp_quad_ready_o),
+    .in_i            (tap_interp_quad_o),
     .mem_req_valid_o (pw_valid),
     .mem_req_ready_i (pw_ready),
     .mem_req_o       (pw_req),
@@ -618,10 +652,10 @@ module pineda_top #(
   // ---------------------------------------------------------------------------------------------
   always_comb begin
     // PW: no quad or token held (its line writes and dirty lines are the flush's business).
-    pipe_idle = ia_idle && fe_idle && setup_idle && rast_idle && zs_quiet && pw_quiet &&
-                !ia_valid && !setup_valid && !fine_valid && !zs_valid &&
+    pipe_idle = ia_idle && fe_idle && setup_idle && rast_idle && zs_quiet && ip_idle && pw_quiet &&
+                !ia_valid && !setup_valid && !fine_valid && !zs_valid && !ip_valid &&
                 !tap_ia_tri_valid_o && !tap_setup_tri_valid_o && !(|tap_coarse_tile_valid_o) &&
-                !tap_fine_quad_valid_o && !tap_zs_quad_valid_o;
+                !tap_fine_quad_valid_o && !tap_zs_quad_valid_o && !tap_interp_quad_valid_o;
   end
 
   // ---------------------------------------------------------------------------------------------
