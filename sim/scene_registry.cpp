@@ -58,6 +58,7 @@ std::vector<SceneInfo> scene_registry() {
       {"om_srgb", scene_om_srgb, "translucent bars and additive splats on an R8G8B8A8_UNORM_SRGB target (blended in linear space), a colour clear"},
       {"om_srgb_unorm", scene_om_srgb_unorm, "the same on an R8G8B8A8_UNORM target (blended on the stored codes), to compare"},
       {"om_bgra8", scene_om_bgra8, "a B8G8R8A8 target: colour clear and blended triangles"},
+      {"om_resolve_4x", scene_om_resolve_4x, "MSAA resolve in hardware: a 4x sRGB target of odd size (opaque and translucent triangles) resolved into a 1x target by OP_RESOLVE (resolve_subresource)"},
       // glmark2-like scenes: glmark2-data models loaded with assimp, lit per vertex on the host.
       {"gl_cube", [](uint32_t s) { return scene_glmark2("gl_cube", "cube.3ds", "crate-base.png", 256, 30, 25, {0, 0, 0}, s); }, "glmark2's cube.3ds with the crate texture (texel per triangle), 256x256"},
       {"gl_horse", [](uint32_t s) { return scene_glmark2("gl_horse", "horse.3ds", "", 256, 60, 15, {0, 0, 0}, s); }, "glmark2's horse.3ds (7,172 tris), 256x256"},

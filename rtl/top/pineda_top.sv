@@ -113,7 +113,8 @@ module pineda_top #(
   output pineda_pkg::quad_pkt_t     tap_zs_quad_o,
   output logic [NumRast-1:0]     rast_busy_o,
   output logic                   fe_busy_o,       // a front-end unit holds work
-  output logic                   pa_clip_busy_o   // PA's clipper is working
+  output logic                   pa_clip_busy_o,  // PA's clipper is working
+  output logic                   resolve_busy_o   // the resolve engine holds a job (RESOLVE)
 );
 
   // Line clients: ids 0 .. NumClients-1 (MEM_LC_CP, IA, PW, DMA, IF, VF, ZS).
@@ -277,6 +278,7 @@ module pineda_top #(
   assign rs_rsp_valid  = cl_rsp_valid[pineda_pkg::MEM_LC_DMA] && rs_rsp.tag[0];
   assign dma_rsp_valid = cl_rsp_valid[pineda_pkg::MEM_LC_DMA] && !rs_rsp.tag[0];
   assign dma_idle      = dma_unit_idle && rs_idle;
+  assign resolve_busy_o = !rs_idle;
 
   stream_throttle #(
     .Width($bits(cp_draw))
