@@ -23,7 +23,7 @@ model::RunResult run_scene(SceneImage& img, model::Gpu& gpu) {
 
 TEST_CASE("gpu: every scene runs to END with its fence and irq", "[gpu][scenes]") {
   const auto reg = scene_registry();
-  REQUIRE(reg.size() == 40);  // 7 screen-space + 7 rasterizer (MSAA) + 6 front-end + 2 CLEAR + 4 depth + 5 Hi-Z + 7 output-merger + 2 glmark2 scenes (om_b5g6r5 opt-in: known mismatch)
+  REQUIRE(reg.size() == 41);  // 7 screen-space + 7 rasterizer (MSAA) + 6 front-end + 2 CLEAR + 4 depth + 5 Hi-Z + 8 output-merger (om_resolve_4x) + 2 glmark2 scenes (om_b5g6r5 opt-in: known mismatch)
   for (const SceneInfo& info : reg) {
     INFO(info.name);
     SceneImage img = info.build(1);
