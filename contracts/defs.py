@@ -219,10 +219,10 @@ CONSTANTS = [
     Const("TEX_FAULT_TEX_RANGE", 3, "a byte of the texture's chain lies outside [REG_VALID_BASE, REG_VALID_LIMIT] (or past 2^32)", 3),
     Const("TEX_FAULT_SAMP_DESC", 4, "bad sampler descriptor: MIP 3, an address mode 5..7, MIN_LOD > MAX_LOD", 3),
     # Combiner (FE_COMBINE, docs/tex.md section 8): the later texture x colour stage and alpha test
-    Const("COMB_MODULATE", 0, "out = tex * colour (per channel, round(a*b/255))", 3),
+    Const("COMB_MODULATE", 0, "out = mul8(tex, colour) per channel (docs/comb.md: mul8 = round(a*b/255))", 3),
     Const("COMB_REPLACE", 1, "out = tex", 3),
-    Const("COMB_ADD", 2, "rgb = sat(tex + colour), a = tex.a * colour.a", 3),
-    Const("COMB_DECAL", 3, "rgb = lerp(colour, tex, tex.a), a = colour.a", 3),
+    Const("COMB_ADD", 2, "rgb = min(tex + colour, 255), a = mul8(tex.a, colour.a)", 3),
+    Const("COMB_DECAL", 3, "rgb = round((tex*tex.a + colour*(255 - tex.a))/255), a = colour.a", 3),
 ]
 
 class Table(NamedTuple):
@@ -399,14 +399,16 @@ FE_STATE = [
              (BitField("SHADE_GOURAUD", 0, 0, "1: the vertex colours interpolated perspective-correct; 0: flat, the provoking (first) vertex's colour"),)),
     StateReg("FE_TEX0", 64, 0, "texture descriptor 0 byte address (32-byte aligned; tex_desc_t, docs/tex.md)"),
     StateReg("FE_SAMP0", 65, 0, "sampler descriptor 0 byte address (32-byte aligned; samp_desc_t, docs/tex.md)"),
-    StateReg("FE_COMBINE", 66, 0, "texture stage 0 combiner and alpha test (reset: no texture, no alpha test; docs/tex.md section 8)",
+    StateReg("FE_COMBINE", 66, 0, "texture combiner stages 0 and 1 and alpha test (reset: no texture, no alpha test; docs/comb.md); [19:0] is comb_state_t",
              (BitField("COMB_TEX_ENABLE", 0, 0, "stage 0 samples FE_TEX0 / FE_SAMP0 with tex0 (0: the colour passes unchanged)"),
               BitField("COMB_MODE", 3, 1, "COMB_*: how the texel and the interpolated colour combine"),
               BitField("COMB_ALPHA_TEST", 4, 4, "alpha test on: a pixel whose (alpha OP ref) fails is killed (depth goes late-Z)"),
               BitField("COMB_ALPHA_FUNC", 7, 5, "CMP_*: pass when (combined alpha OP ALPHA_REF)"),
-              BitField("COMB_ALPHA_REF", 15, 8, "alpha test reference (UNORM8)"))),
-    StateReg("FE_TEX1", 67, 0, "reserved: texture descriptor 1 (a second stage with tex1)"),
-    StateReg("FE_SAMP1", 68, 0, "reserved: sampler descriptor 1"),
+              BitField("COMB_ALPHA_REF", 15, 8, "alpha test reference (UNORM8)"),
+              BitField("COMB1_TEX_ENABLE", 16, 16, "stage 1 samples FE_TEX1 / FE_SAMP1 with tex1 and combines it with stage 0's result (0: stage 0's result passes)"),
+              BitField("COMB1_MODE", 19, 17, "COMB_*: stage 1, with stage 0's result as the colour"))),
+    StateReg("FE_TEX1", 67, 0, "texture descriptor 1 byte address (combiner stage 1; not yet sampled by the integration)"),
+    StateReg("FE_SAMP1", 68, 0, "sampler descriptor 1 byte address (combiner stage 1)"),
 ]
 
 # Host register port: dword index (HOST_ADDR_BITS wide) -> register.
@@ -707,6 +709,22 @@ STRUCTS = [
         Field("fault", 3, "u", "TEX_FAULT_*: nonzero when the descriptors are invalid (all four colours 0)"),
         Field("tag", 16, "u", "the input's tag"),
     ]),
+    # ---- texture combiner and alpha test (docs/comb.md)
+    Struct("comb_state_t", "CombState", "FE_COMBINE [19:0] carried with a quad (the same bit layout: comb_state_t'(FE_COMBINE[19:0]))", [
+        Field("mode1", 3, "u", "COMB1_MODE: COMB_* of stage 1"),
+        Field("tex1", 1, "u", "COMB1_TEX_ENABLE"),
+        Field("alpha_ref", 8, "u", "COMB_ALPHA_REF (UNORM8)"),
+        Field("alpha_func", 3, "u", "COMB_ALPHA_FUNC: CMP_*, pass when (alpha OP alpha_ref)"),
+        Field("alpha_test", 1, "u", "COMB_ALPHA_TEST"),
+        Field("mode", 3, "u", "COMB_MODE: COMB_* of stage 0"),
+        Field("tex", 1, "u", "COMB_TEX_ENABLE"),
+    ]),
+    Struct("comb_in_pkt_t", "CombInPkt", "INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state", [
+        Field("ip", 1, "interp_pkt_t", "INTERP's quad (ip.quad.eop: end-of-pipe token, passed through)"),
+        Field("texel0", 4, "dword_t", "stage 0 texel of pixel p (tex_out_pkt_t.color, RGBA8 linear); read when st.tex"),
+        Field("texel1", 4, "dword_t", "stage 1 texel of pixel p; read when st.tex1"),
+        Field("st", 1, "comb_state_t", "the draw's FE_COMBINE"),
+    ]),
     Struct("vtx_in_pkt_t", "VtxInPkt", "-> VTX: an object-space vertex, or one row of the position matrix", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
         Field("kind", 2, "u", "VTX_KIND_* (when eop = 0); other values are consumed and ignored"),
@@ -845,5 +863,7 @@ BOUNDARIES = [
     StreamBoundary("vtx_clip", "clip_vtx_pkt_t", "VTX -> PA"),
     StreamBoundary("pa_tri", "pa_tri_pkt_t", "PA -> SETUP (merged with ia_tri)"),
     # depth/stencil, appended so the throttle bits above keep their index
-    StreamBoundary("zs_quad", "quad_pkt_t", "ZS -> PW: the quads left after the depth and stencil tests", "per_owner"),
+    StreamBoundary("zs_quad", "quad_pkt_t", "ZS -> INTERP: the quads left after the depth and stencil tests", "per_owner"),
+    # attribute interpolation, appended so the throttle bits above keep their index
+    StreamBoundary("interp_quad", "interp_pkt_t", "INTERP -> PW: the quads with per-pixel colour and texture coordinates", "per_owner"),
 ]

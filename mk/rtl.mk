@@ -49,3 +49,6 @@ RTL_LINT_TOPS += tex_bc_decode
 
 # Texture sampler.
 RTL_LINT_TOPS += tex
+
+# Texture combiner and alpha test (docs/comb.md).
+RTL_LINT_TOPS += combiner

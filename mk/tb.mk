@@ -270,3 +270,9 @@ RTL_UNIT_TESTS += $(BUILD)/tests/rtl_tex
 $(eval $(call VL_MODEL,tex_bc_decode))
 $(eval $(call TB_UNIT,tex_bc_decode,tex))
 RTL_UNIT_TESTS += $(BUILD)/tests/rtl_tex_bc_decode
+
+# ---- Texture combiner and alpha test (rtl/comb/combiner.sv) as a unit against cpp_model/comb
+# (tb/comb/test_combiner.cpp: every mode, every alpha function, edge values, random streams).
+$(eval $(call VL_MODEL,combiner))
+$(eval $(call TB_UNIT,combiner,comb))
+RTL_UNIT_TESTS += $(BUILD)/tests/rtl_combiner

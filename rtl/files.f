@@ -45,3 +45,4 @@ rtl/top/perf_counters.sv
 rtl/top/front_end.sv
 rtl/top/pineda_top.sv
 rtl/tex/tex.sv
+rtl/comb/combiner.sv

@@ -275,6 +275,8 @@ Result Context::draw_pretransformed(uint32_t vertex_count, uint32_t first_vertex
   if (!api_.pt_vb) return fail(Result::INVALID_CALL, "draw_pretransformed: no pre-transformed vertex buffer bound");
   if (api_.blend.word() != FE_BLEND_RESET)
     return fail(Result::INVALID_CALL, "draw_pretransformed: blending and write masks need a front-end draw (draw*)");
+  if (api_.combine.word() != 0)
+    return fail(Result::INVALID_CALL, "draw_pretransformed: texture combining and the alpha test need a front-end draw (draw*)");
   if (api_.rt->format() != Format::R8G8B8A8_UNORM)
     return fail(Result::INVALID_CALL, "draw_pretransformed: it writes R8G8B8A8_UNORM targets only; other formats need a front-end draw (draw*)");
   const uint64_t end = (uint64_t{first_vertex} + vertex_count) * VERTEX_BYTES + api_.pt_vb_offset;
@@ -401,6 +403,11 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
     d[FE_SAMP0] = address_of(api_.samp_desc);
     used |= bit(FE_SAMP0);
   }
+  // The combiner and the alpha test (docs/comb.md): a texturing stage needs something to sample.
+  if (api_.combine.op != TextureCombine::DISABLE && (!api_.srv_desc || !api_.samp_desc))
+    return fail(Result::INVALID_CALL, w + ": texture stage 0 combines a texture but no shader-resource view and sampler are bound in slot 0");
+  d[FE_COMBINE] = api_.combine.word();
+  used |= bit(FE_COMBINE);
 
   Result r;
   if (!reserve(state_dwords(d, used) + 6, &r)) return r;

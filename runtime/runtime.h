@@ -522,6 +522,24 @@ struct VertexBufferBinding {
   uint32_t offset = 0;   // byte offset of element 0 (a multiple of 4, inside the buffer)
 };
 
+// ---- Texture combiner and alpha test (docs/comb.md, docs/runtime.md "Combiner and alpha test") --
+
+// D3D9's texture-stage operation (D3DTSS_COLOROP with the matching ALPHAOP), the subset the
+// combiner implements: DISABLE (the stage passes its colour), MODULATE (texel x colour),
+// SELECTARG1 with D3DTA_TEXTURE (REPLACE), ADD (rgb sum saturated, alpha modulated) and
+// BLENDTEXTUREALPHA with the colour's alpha (DECAL).
+enum class TextureCombine : uint32_t { DISABLE = 0, MODULATE = 1, REPLACE = 2, ADD = 3, DECAL = 4 };
+
+// The FE_COMBINE word of stage 0's operation and the alpha test (D3DRS_ALPHATESTENABLE,
+// D3DRS_ALPHAFUNC with D3D11 ComparisonFunc values, D3DRS_ALPHAREF).
+struct CombineState {
+  TextureCombine op = TextureCombine::DISABLE;
+  bool alpha_test = false;
+  uint32_t alpha_func = 8;  // ComparisonFunc value (D3D11: the hardware CMP_* + 1); 8 = ALWAYS
+  uint32_t alpha_ref = 0;
+  uint32_t word() const;  // FE_COMBINE
+};
+
 // The state a context binds; turned into SET_STATE at Draw.
 struct ApiState {
   // Pre-transformed draws (draw_pretransformed: 16.8 screen-space vertices, OP_DRAW).
@@ -554,6 +572,7 @@ struct ApiState {
   Resource* srv_tex = nullptr;
   Resource* srv_desc = nullptr;
   Resource* samp_desc = nullptr;
+  CombineState combine;  // FE_COMBINE (front-end draws)
 };
 
 // Every SET_STATE index the runtime shadows: the pre-transformed path's ST_* state [0, NUM_STATE) and the front-end
@@ -647,6 +666,15 @@ class Context {
   // created with TEX_MISC_INIT_RGBA8). The blocks go through a staging buffer and one DMA COPY
   // per block row, in order with the draws around it.
   Result update_subresource(Resource* tex, uint32_t level, const Box* box, const void* data, uint32_t row_pitch);
+  // D3D9's SetTextureStageState(stage, COLOROP/ALPHAOP): how texture stage `stage` combines its
+  // texel with the colour (docs/comb.md). Stage 0 only (stage 1 of the hardware has no texture
+  // binding in the runtime yet: NOT_SUPPORTED); an unknown op is INVALID_ARG. A front-end draw
+  // with an op other than DISABLE needs a view and a sampler bound in slot 0 (INVALID_CALL).
+  Result set_texture_combine(uint32_t stage, TextureCombine op);
+  // D3D9's D3DRS_ALPHATESTENABLE, D3DRS_ALPHAFUNC, D3DRS_ALPHAREF: a pixel whose combined alpha
+  // fails (alpha FUNC ref) is killed; depth and stencil then run late (docs/comb.md). `ref` is
+  // UNORM8 (0..255); a function outside ComparisonFunc or a larger ref is INVALID_ARG.
+  Result set_alpha_test(bool enable, ComparisonFunc func = ComparisonFunc::ALWAYS, uint32_t ref = 0);
 
   // ---- pre-transformed draws (D3D9's XYZRHW vertices): int32 16.8 screen-space x, y, snapped
   // Vertex buffer of 8-byte vertices (VERTEX_BYTES) read by draw_pretransformed, from `offset`.

@@ -242,6 +242,35 @@ Result Context::set_sampler(uint32_t slot, SamplerState* sampler) {
   return Result::OK;
 }
 
+uint32_t CombineState::word() const {
+  // TextureCombine's values are COMB_* + 1 (DISABLE: the stage is off).
+  uint32_t w = 0;
+  if (op != TextureCombine::DISABLE)
+    w |= 1u << COMB_TEX_ENABLE_BIT | (static_cast<uint32_t>(op) - 1u) << COMB_MODE_LSB;
+  if (alpha_test)
+    w |= 1u << COMB_ALPHA_TEST_BIT | (alpha_func - 1u) << COMB_ALPHA_FUNC_LSB | alpha_ref << COMB_ALPHA_REF_LSB;
+  return w;
+}
+
+Result Context::set_texture_combine(uint32_t stage, TextureCombine op) {
+  if (stage == 1) return fail(Result::NOT_SUPPORTED, "set_texture_combine: stage 1 (FE_TEX1) has no texture binding in the runtime yet");
+  if (stage != 0) return fail(Result::INVALID_ARG, "set_texture_combine: stage " + str(stage) + " (stages 0 and 1)");
+  if (static_cast<uint32_t>(op) > static_cast<uint32_t>(TextureCombine::DECAL))
+    return fail(Result::INVALID_ARG, "set_texture_combine: unknown operation " + str(static_cast<uint32_t>(op)));
+  api_.combine.op = op;
+  return Result::OK;
+}
+
+Result Context::set_alpha_test(bool enable, ComparisonFunc func, uint32_t ref) {
+  const uint32_t f = static_cast<uint32_t>(func);
+  if (f < 1 || f > 8) return fail(Result::INVALID_ARG, "set_alpha_test: unknown comparison function " + str(f));
+  if (ref > 255) return fail(Result::INVALID_ARG, "set_alpha_test: reference " + str(ref) + " is not UNORM8 (0..255)");
+  api_.combine.alpha_test = enable;
+  api_.combine.alpha_func = f;
+  api_.combine.alpha_ref = ref;
+  return Result::OK;
+}
+
 Result Context::update_subresource(Resource* t, uint32_t level, const Box* box, const void* data, uint32_t row_pitch) {
   const std::string w = "update_subresource: ";
   if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");

@@ -73,6 +73,11 @@ def main():
             print(f"  OM: {o['format']} target ({o['bytes_per_pixel_format']} B/pixel), {o['blended_quads']} blended "
                   f"quads ({o['blended_quads_per_clock']:.3f}/clock), {o['fills']} line fills, colour "
                   f"{o['colour_bytes']} bytes = {o['colour_bytes_per_pixel']:.2f} bytes/pixel")
+        if "interp" in s and s["interp"]["gouraud_quads"]:
+            i = s["interp"]
+            print(f"  INTERP: {i['quads']} quads ({i['gouraud_quads']} Gouraud), {i['quads_per_clock']:.3f} quads/clock, "
+                  f"{i['quads_per_clock_fed']:.3f} quads/clock when fed ({i['fed_cycles']} cycles with a quad "
+                  f"offered; peak {i['peak']:g})")
         if "hiz" in s and s["hiz"]["tested"]:
             h = s["hiz"]
             print(f"  Hi-Z: {h['tested']:.0f} tiles tested ({h['tested_per_clock']:.3f}/clock), {h['rejected']:.0f} "

@@ -45,6 +45,7 @@ struct Options {
   std::string label;  // printed in the table header
   std::string capture_dir;  // --capture: each scene also written as <dir>/<scene>.pcap
   bool no_fast_clear = false;  // --no-fast-clear: CONTROL.NO_FAST_CLEAR (depth clears as DMA fills)
+  std::vector<std::string> skip;  // --skip: default scenes left out of this run
 };
 
 void usage() {
@@ -64,6 +65,7 @@ void usage() {
       "  --label TEXT         name for this configuration in the summary\n"
       "  --capture DIR        also write each scene as a capture file DIR/<scene>.pcap (build/pineda replay)\n"
       "  --no-fast-clear      set CONTROL.NO_FAST_CLEAR: depth/stencil clears are DMA fills, not ZS fast clears\n"
+      "  --skip A,B,...       leave these scenes out of the default list (an unknown name is an error)\n"
       "On a mismatch the model, RTL and diff images are written next to the PNG; after the run, an\n"
       "HTML report in <out>/index.html.");
 }
@@ -78,7 +80,7 @@ Options parse(int argc, char** argv) {
       {"fst", required_argument, nullptr, 'f'},  {"wave-from", required_argument, nullptr, 'F'},
       {"wave-to", required_argument, nullptr, 'T'}, {"label", required_argument, nullptr, 'n'},
       {"scene-seed", required_argument, nullptr, 'S'},  {"capture", required_argument, nullptr, 'C'},
-      {"no-fast-clear", no_argument, nullptr, 'N'},
+      {"no-fast-clear", no_argument, nullptr, 'N'}, {"skip", required_argument, nullptr, 'K'},
       {"help", no_argument, nullptr, 'h'},       {nullptr, 0, nullptr, 0}};
   int c;
   while ((c = getopt_long(argc, argv, "", longopts, nullptr)) != -1) {
@@ -98,6 +100,15 @@ Options parse(int argc, char** argv) {
       case 'S': o.scene_seed = static_cast<uint32_t>(std::stoul(optarg)); break;
       case 'C': o.capture_dir = optarg; break;
       case 'N': o.no_fast_clear = true; break;
+      case 'K': {
+        std::string list = optarg;
+        for (size_t p = 0; p <= list.size();) {
+          const size_t e = std::min(list.find(',', p), list.size());
+          if (e > p) o.skip.push_back(list.substr(p, e - p));
+          p = e + 1;
+        }
+        break;
+      }
       case 'h': usage(); std::exit(0);
       default: usage(); std::exit(2);
     }
@@ -350,6 +361,25 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
     f["clipper_occupancy"] = static_cast<double>(r.pa_clip_busy) / fb;
     j["front_end"] = f;
   }
+  {
+    // INTERP (docs/interp.md): quads interpolated (tokens not counted) per clock over the scene
+    // and over the cycles it was offered a quad or token (zs_quad valid; peak 1 quad/clock), and
+    // how many were Gouraud-shaded.
+    uint64_t quads = 0, gouraud = 0;
+    for (const InterpPkt& p : t.interp_quad) {
+      if (p.quad.eop) continue;
+      ++quads;
+      gouraud += p.quad.om.gouraud;
+    }
+    nlohmann::json ij;
+    ij["quads"] = quads;
+    ij["gouraud_quads"] = gouraud;
+    ij["quads_per_clock"] = static_cast<double>(quads) / cyc;
+    ij["fed_cycles"] = r.interp_fed;
+    ij["quads_per_clock_fed"] = r.interp_fed ? static_cast<double>(quads) / static_cast<double>(r.interp_fed) : 0.0;
+    ij["peak"] = 1.0;
+    j["interp"] = ij;
+  }
   return j;
 }
 
@@ -490,7 +520,15 @@ int main(int argc, char** argv) {
   }
   std::vector<std::string> names = o.scenes;
   if (names.empty()) {
-    for (const auto& s : scene_registry()) names.push_back(s.name);
+    for (const auto& s : scene_registry()) {
+      if (std::find(o.skip.begin(), o.skip.end(), s.name) == o.skip.end()) names.push_back(s.name);
+    }
+  }
+  for (const auto& k : o.skip) {
+    if (!find_scene(k)) {
+      std::fprintf(stderr, "pineda_sim: --skip: unknown scene '%s' (see --list)\n", k.c_str());
+      return 2;
+    }
   }
   std::printf("pineda_sim: scene-seed=%u seed=%llu latency=%u jitter=%u bandwidth=%.2f B/clock throttle=%.2f rasterizers=%u%s%s\n",
               o.scene_seed, static_cast<unsigned long long>(o.seed), o.dram.latency, o.dram.jitter,

@@ -40,6 +40,10 @@ SceneImage scene_ds_funcs(uint32_t seed);
 SceneImage scene_ds_hiz_random(const std::string& name, uint32_t seed, bool hiz);
 SceneImage scene_ds_occlusion(const std::string& name, uint32_t seed, uint32_t samples, bool hiz, bool greater);
 
+// scenes_interp.cpp: Gouraud shading through INTERP (issue 15).
+SceneImage scene_interp_gouraud(uint32_t seed, uint32_t samples);
+SceneImage scene_interp_flat_vs_gouraud(uint32_t seed);
+
 // scenes_om.cpp: blending (issue 16).
 SceneImage scene_om_particles(uint32_t seed);
 SceneImage scene_om_additive(uint32_t seed);

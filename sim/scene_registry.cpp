@@ -59,6 +59,10 @@ std::vector<SceneInfo> scene_registry() {
       {"om_srgb_unorm", scene_om_srgb_unorm, "the same on an R8G8B8A8_UNORM target (blended on the stored codes), to compare"},
       {"om_b5g6r5", scene_om_b5g6r5, "a B5G6R5 target of odd width: colour clear, plain, blended and green-only masked triangles (2-byte pixels)"},
       {"om_bgra8", scene_om_bgra8, "a B8G8R8A8 target: colour clear and blended triangles"},
+      // attribute interpolation (scenes_interp.cpp): Gouraud shading through INTERP
+      {"interp_gouraud", [](uint32_t s) { return scene_interp_gouraud(s, 1); }, "a sphere and a near-clipped torus with a colour per vertex, Gouraud, perspective, depth, 160x160"},
+      {"interp_gouraud_4x", [](uint32_t s) { return scene_interp_gouraud(s, 4); }, "the same at 4x MSAA (every sample of a pixel gets its centre's colour)"},
+      {"interp_flat_vs_gouraud", scene_interp_flat_vs_gouraud, "the same sphere flat (left) and Gouraud (right), then a translucent Gouraud band blended over both"},
       // glmark2-like scenes: glmark2-data models loaded with assimp, lit per vertex on the host.
       {"gl_cube", [](uint32_t s) { return scene_glmark2("gl_cube", "cube.3ds", "crate-base.png", 256, 30, 25, {0, 0, 0}, s); }, "glmark2's cube.3ds with the crate texture (texel per triangle), 256x256"},
       {"gl_horse", [](uint32_t s) { return scene_glmark2("gl_horse", "horse.3ds", "", 256, 60, 15, {0, 0, 0}, s); }, "glmark2's horse.3ds (7,172 tris), 256x256"},

@@ -110,10 +110,17 @@ struct BoundaryTraits<Boundary::PA_TRI> {  // PA -> SETUP (merged with ia_tri)
   static constexpr MultiRast multi_rast = MultiRast::IN_ORDER;
 };
 template <>
-struct BoundaryTraits<Boundary::ZS_QUAD> {  // ZS -> PW: the quads left after the depth and stencil tests
+struct BoundaryTraits<Boundary::ZS_QUAD> {  // ZS -> INTERP: the quads left after the depth and stencil tests
   using Pkt = QuadPkt;
   static constexpr Boundary id = Boundary::ZS_QUAD;
   static constexpr const char* name = "zs_quad";
+  static constexpr MultiRast multi_rast = MultiRast::PER_OWNER;
+};
+template <>
+struct BoundaryTraits<Boundary::INTERP_QUAD> {  // INTERP -> PW: the quads with per-pixel colour and texture coordinates
+  using Pkt = InterpPkt;
+  static constexpr Boundary id = Boundary::INTERP_QUAD;
+  static constexpr const char* name = "interp_quad";
   static constexpr MultiRast multi_rast = MultiRast::PER_OWNER;
 };
 
@@ -132,7 +139,8 @@ struct PerBoundary {
   F<VtxInPkt> vf_vtx{};  // vertex fetch -> VTX
   F<ClipVtxPkt> vtx_clip{};  // VTX -> PA
   F<PaTriPkt> pa_tri{};  // PA -> SETUP (merged with ia_tri)
-  F<QuadPkt> zs_quad{};  // ZS -> PW: the quads left after the depth and stencil tests
+  F<QuadPkt> zs_quad{};  // ZS -> INTERP: the quads left after the depth and stencil tests
+  F<InterpPkt> interp_quad{};  // INTERP -> PW: the quads with per-pixel colour and texture coordinates
 
   // fn(BoundaryTraits<B>{}, member) for every boundary B
   template <class Fn>
@@ -151,6 +159,7 @@ struct PerBoundary {
     fn(BoundaryTraits<Boundary::VTX_CLIP>{}, vtx_clip);
     fn(BoundaryTraits<Boundary::PA_TRI>{}, pa_tri);
     fn(BoundaryTraits<Boundary::ZS_QUAD>{}, zs_quad);
+    fn(BoundaryTraits<Boundary::INTERP_QUAD>{}, interp_quad);
   }
   template <class Fn>
   void for_each(Fn&& fn) const {
@@ -168,6 +177,7 @@ struct PerBoundary {
     fn(BoundaryTraits<Boundary::VTX_CLIP>{}, vtx_clip);
     fn(BoundaryTraits<Boundary::PA_TRI>{}, pa_tri);
     fn(BoundaryTraits<Boundary::ZS_QUAD>{}, zs_quad);
+    fn(BoundaryTraits<Boundary::INTERP_QUAD>{}, interp_quad);
   }
   // fn(BoundaryTraits<B>{}, member, other's member) for every boundary B
   template <class Other, class Fn>
@@ -186,6 +196,7 @@ struct PerBoundary {
     fn(BoundaryTraits<Boundary::VTX_CLIP>{}, vtx_clip, other.vtx_clip);
     fn(BoundaryTraits<Boundary::PA_TRI>{}, pa_tri, other.pa_tri);
     fn(BoundaryTraits<Boundary::ZS_QUAD>{}, zs_quad, other.zs_quad);
+    fn(BoundaryTraits<Boundary::INTERP_QUAD>{}, interp_quad, other.interp_quad);
   }
   template <Boundary B>
   auto& get() {
@@ -217,6 +228,8 @@ struct PerBoundary {
       return pa_tri;
     } else if constexpr (B == Boundary::ZS_QUAD) {
       return zs_quad;
+    } else if constexpr (B == Boundary::INTERP_QUAD) {
+      return interp_quad;
     } else {
       static_assert(B != B, "not a boundary");
     }
@@ -251,6 +264,8 @@ struct PerBoundary {
       return pa_tri;
     } else if constexpr (B == Boundary::ZS_QUAD) {
       return zs_quad;
+    } else if constexpr (B == Boundary::INTERP_QUAD) {
+      return interp_quad;
     } else {
       static_assert(B != B, "not a boundary");
     }
@@ -276,6 +291,7 @@ void for_each_tap(V& v, Fn&& fn) {
   fn(BoundaryTraits<Boundary::VTX_CLIP>{}, static_cast<uint32_t>(v.tap_vtx_clip_valid_o), static_cast<uint32_t>(v.tap_vtx_clip_ready_o), v.tap_vtx_clip_o);
   fn(BoundaryTraits<Boundary::PA_TRI>{}, static_cast<uint32_t>(v.tap_pa_tri_valid_o), static_cast<uint32_t>(v.tap_pa_tri_ready_o), v.tap_pa_tri_o);
   fn(BoundaryTraits<Boundary::ZS_QUAD>{}, static_cast<uint32_t>(v.tap_zs_quad_valid_o), static_cast<uint32_t>(v.tap_zs_quad_ready_o), v.tap_zs_quad_o);
+  fn(BoundaryTraits<Boundary::INTERP_QUAD>{}, static_cast<uint32_t>(v.tap_interp_quad_valid_o), static_cast<uint32_t>(v.tap_interp_quad_ready_o), v.tap_interp_quad_o);
 }
 
 }  // namespace pineda

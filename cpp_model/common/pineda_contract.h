@@ -124,10 +124,10 @@ constexpr uint32_t TEX_FAULT_DESC_ADDR = 1u;  // a descriptor address is not 32-
 constexpr uint32_t TEX_FAULT_TEX_DESC = 2u;  // bad texture descriptor: zero / oversize dims, unknown format, levels 0 or beyond the full chain, BASE not 64-byte aligned
 constexpr uint32_t TEX_FAULT_TEX_RANGE = 3u;  // a byte of the texture's chain lies outside [REG_VALID_BASE, REG_VALID_LIMIT] (or past 2^32)
 constexpr uint32_t TEX_FAULT_SAMP_DESC = 4u;  // bad sampler descriptor: MIP 3, an address mode 5..7, MIN_LOD > MAX_LOD
-constexpr uint32_t COMB_MODULATE = 0u;  // out = tex * colour (per channel, round(a*b/255))
+constexpr uint32_t COMB_MODULATE = 0u;  // out = mul8(tex, colour) per channel (docs/comb.md: mul8 = round(a*b/255))
 constexpr uint32_t COMB_REPLACE = 1u;  // out = tex
-constexpr uint32_t COMB_ADD = 2u;  // rgb = sat(tex + colour), a = tex.a * colour.a
-constexpr uint32_t COMB_DECAL = 3u;  // rgb = lerp(colour, tex, tex.a), a = colour.a
+constexpr uint32_t COMB_ADD = 2u;  // rgb = min(tex + colour, 255), a = mul8(tex.a, colour.a)
+constexpr uint32_t COMB_DECAL = 3u;  // rgb = round((tex*tex.a + colour*(255 - tex.a))/255), a = colour.a
 constexpr uint32_t OP_NOP = 0u;  // skip `len` payload dwords (padding)
 constexpr uint32_t OP_SET_STATE = 1u;  // state[arg + i] = payload[i] for i < len
 constexpr uint32_t OP_DRAW = 2u;  // payload[0] = first vertex, payload[1] = vertex count (triangle list)
@@ -201,9 +201,9 @@ constexpr uint32_t FE_BLEND_FACTOR = 62u;  // front-end state: blend constant RG
 constexpr uint32_t FE_SHADE = 63u;  // front-end state: shading of the pixel colour (docs/interp.md; reset: flat)
 constexpr uint32_t FE_TEX0 = 64u;  // front-end state: texture descriptor 0 byte address (32-byte aligned; tex_desc_t, docs/tex.md)
 constexpr uint32_t FE_SAMP0 = 65u;  // front-end state: sampler descriptor 0 byte address (32-byte aligned; samp_desc_t, docs/tex.md)
-constexpr uint32_t FE_COMBINE = 66u;  // front-end state: texture stage 0 combiner and alpha test (reset: no texture, no alpha test; docs/tex.md section 8)
-constexpr uint32_t FE_TEX1 = 67u;  // front-end state: reserved: texture descriptor 1 (a second stage with tex1)
-constexpr uint32_t FE_SAMP1 = 68u;  // front-end state: reserved: sampler descriptor 1
+constexpr uint32_t FE_COMBINE = 66u;  // front-end state: texture combiner stages 0 and 1 and alpha test (reset: no texture, no alpha test; docs/comb.md); [19:0] is comb_state_t
+constexpr uint32_t FE_TEX1 = 67u;  // front-end state: texture descriptor 1 byte address (combiner stage 1; not yet sampled by the integration)
+constexpr uint32_t FE_SAMP1 = 68u;  // front-end state: sampler descriptor 1 byte address (combiner stage 1)
 constexpr uint32_t FE_STENCIL_RESET = 4294901760u;
 constexpr uint32_t FE_SCISSOR_X_RESET = 4294901760u;
 constexpr uint32_t FE_SCISSOR_Y_RESET = 4294901760u;
@@ -341,6 +341,9 @@ constexpr uint32_t COMB_ALPHA_FUNC_MSB = 7u;  // FE_COMBINE: CMP_*: pass when (c
 constexpr uint32_t COMB_ALPHA_FUNC_LSB = 5u;  // FE_COMBINE: CMP_*: pass when (combined alpha OP ALPHA_REF)
 constexpr uint32_t COMB_ALPHA_REF_MSB = 15u;  // FE_COMBINE: alpha test reference (UNORM8)
 constexpr uint32_t COMB_ALPHA_REF_LSB = 8u;  // FE_COMBINE: alpha test reference (UNORM8)
+constexpr uint32_t COMB1_TEX_ENABLE_BIT = 16u;  // FE_COMBINE: stage 1 samples FE_TEX1 / FE_SAMP1 with tex1 and combines it with stage 0's result (0: stage 0's result passes)
+constexpr uint32_t COMB1_MODE_MSB = 19u;  // FE_COMBINE: COMB_*: stage 1, with stage 0's result as the colour
+constexpr uint32_t COMB1_MODE_LSB = 17u;  // FE_COMBINE: COMB_*: stage 1, with stage 0's result as the colour
 constexpr uint32_t SFACE_FUNC_MSB = 2u;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
 constexpr uint32_t SFACE_FUNC_LSB = 0u;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
 constexpr uint32_t SFACE_FAIL_MSB = 5u;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when the stencil test fails
@@ -2105,6 +2108,111 @@ struct TexOutPkt {
   }
 };
 
+// FE_COMBINE [19:0] carried with a quad (the same bit layout: comb_state_t'(FE_COMBINE[19:0])) (SV comb_state_t, 20 bits)
+struct CombState {
+  static constexpr int WIDTH = 20;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "comb_state_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t mode1 = 0;  // COMB1_MODE: COMB_* of stage 1
+  uint64_t tex1 = 0;  // COMB1_TEX_ENABLE
+  uint64_t alpha_ref = 0;  // COMB_ALPHA_REF (UNORM8)
+  uint64_t alpha_func = 0;  // COMB_ALPHA_FUNC: CMP_*, pass when (alpha OP alpha_ref)
+  uint64_t alpha_test = 0;  // COMB_ALPHA_TEST
+  uint64_t mode = 0;  // COMB_MODE: COMB_* of stage 0
+  uint64_t tex = 0;  // COMB_TEX_ENABLE
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 17, 3, static_cast<uint64_t>(mode1));
+    bits::put(words_, lsb + 16, 1, static_cast<uint64_t>(tex1));
+    bits::put(words_, lsb + 8, 8, static_cast<uint64_t>(alpha_ref));
+    bits::put(words_, lsb + 5, 3, static_cast<uint64_t>(alpha_func));
+    bits::put(words_, lsb + 4, 1, static_cast<uint64_t>(alpha_test));
+    bits::put(words_, lsb + 1, 3, static_cast<uint64_t>(mode));
+    bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(tex));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    mode1 = bits::get(words_, lsb + 17, 3);
+    tex1 = bits::get(words_, lsb + 16, 1);
+    alpha_ref = bits::get(words_, lsb + 8, 8);
+    alpha_func = bits::get(words_, lsb + 5, 3);
+    alpha_test = bits::get(words_, lsb + 4, 1);
+    mode = bits::get(words_, lsb + 1, 3);
+    tex = bits::get(words_, lsb + 0, 1);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static CombState unpack(const uint32_t* words_) { CombState p; p.unpack_at(words_, 0); return p; }
+  CombState canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const CombState& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (mode1 != act.mode1) out.push_back({pre + "mode1", bits::hex(static_cast<uint64_t>(mode1) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.mode1) & bits::mask(3)), std::to_string(mode1), std::to_string(act.mode1)});
+    if (tex1 != act.tex1) out.push_back({pre + "tex1", bits::hex(static_cast<uint64_t>(tex1) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.tex1) & bits::mask(1)), std::to_string(tex1), std::to_string(act.tex1)});
+    if (alpha_ref != act.alpha_ref) out.push_back({pre + "alpha_ref", bits::hex(static_cast<uint64_t>(alpha_ref) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.alpha_ref) & bits::mask(8)), std::to_string(alpha_ref), std::to_string(act.alpha_ref)});
+    if (alpha_func != act.alpha_func) out.push_back({pre + "alpha_func", bits::hex(static_cast<uint64_t>(alpha_func) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.alpha_func) & bits::mask(3)), std::to_string(alpha_func), std::to_string(act.alpha_func)});
+    if (alpha_test != act.alpha_test) out.push_back({pre + "alpha_test", bits::hex(static_cast<uint64_t>(alpha_test) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.alpha_test) & bits::mask(1)), std::to_string(alpha_test), std::to_string(act.alpha_test)});
+    if (mode != act.mode) out.push_back({pre + "mode", bits::hex(static_cast<uint64_t>(mode) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.mode) & bits::mask(3)), std::to_string(mode), std::to_string(act.mode)});
+    if (tex != act.tex) out.push_back({pre + "tex", bits::hex(static_cast<uint64_t>(tex) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.tex) & bits::mask(1)), std::to_string(tex), std::to_string(act.tex)});
+  }
+  bool operator==(const CombState& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const CombState& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "mode1=" + bits::hex(static_cast<uint64_t>(mode1) & bits::mask(3));
+    s += " tex1=" + bits::hex(static_cast<uint64_t>(tex1) & bits::mask(1));
+    s += " alpha_ref=" + bits::hex(static_cast<uint64_t>(alpha_ref) & bits::mask(8));
+    s += " alpha_func=" + bits::hex(static_cast<uint64_t>(alpha_func) & bits::mask(3));
+    s += " alpha_test=" + bits::hex(static_cast<uint64_t>(alpha_test) & bits::mask(1));
+    s += " mode=" + bits::hex(static_cast<uint64_t>(mode) & bits::mask(3));
+    s += " tex=" + bits::hex(static_cast<uint64_t>(tex) & bits::mask(1));
+    return s + "}";
+  }
+};
+
+// INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (SV comb_in_pkt_t, 2566 bits)
+struct CombInPkt {
+  static constexpr int WIDTH = 2566;
+  static constexpr int WORDS = 81;
+  static constexpr const char* SV_NAME = "comb_in_pkt_t";
+  using Words = std::array<uint32_t, WORDS>;
+  InterpPkt ip{};  // INTERP's quad (ip.quad.eop: end-of-pipe token, passed through)
+  std::array<Dword, 4> texel0{};  // stage 0 texel of pixel p (tex_out_pkt_t.color, RGBA8 linear); read when st.tex
+  std::array<Dword, 4> texel1{};  // stage 1 texel of pixel p; read when st.tex1
+  CombState st{};  // the draw's FE_COMBINE
+  void pack_at(uint32_t* words_, int lsb) const {
+    ip.pack_at(words_, lsb + 276);
+    for (int k = 0; k < 4; ++k) texel0[k].pack_at(words_, lsb + 148 + k * 32);
+    for (int k = 0; k < 4; ++k) texel1[k].pack_at(words_, lsb + 20 + k * 32);
+    st.pack_at(words_, lsb + 0);
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    ip.unpack_at(words_, lsb + 276);
+    for (int k = 0; k < 4; ++k) texel0[k].unpack_at(words_, lsb + 148 + k * 32);
+    for (int k = 0; k < 4; ++k) texel1[k].unpack_at(words_, lsb + 20 + k * 32);
+    st.unpack_at(words_, lsb + 0);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static CombInPkt unpack(const uint32_t* words_) { CombInPkt p; p.unpack_at(words_, 0); return p; }
+  CombInPkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const CombInPkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    ip.diff(act.ip, pre + "ip.", out);
+    for (int k = 0; k < 4; ++k) texel0[k].diff(act.texel0[k], pre + "texel0[" + std::to_string(k) + "].", out);
+    for (int k = 0; k < 4; ++k) texel1[k].diff(act.texel1[k], pre + "texel1[" + std::to_string(k) + "].", out);
+    st.diff(act.st, pre + "st.", out);
+  }
+  bool operator==(const CombInPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const CombInPkt& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "ip=" + ip.str();
+    s += " texel0=[";
+    for (int k = 0; k < 4; ++k) s += (k ? "," : "") + texel0[k].str();
+    s += "]";
+    s += " texel1=[";
+    for (int k = 0; k < 4; ++k) s += (k ? "," : "") + texel1[k].str();
+    s += "]";
+    s += " st=" + st.str();
+    return s + "}";
+  }
+};
+
 // -> VTX: an object-space vertex, or one row of the position matrix (SV vtx_in_pkt_t, 325 bits)
 struct VtxInPkt {
   static constexpr int WIDTH = 325;
@@ -2679,7 +2787,7 @@ struct PaTriPkt {
 };
 
 // Stream boundaries tapped by the full-pipeline harness, in pipeline order.
-enum class Boundary { CP_DRAW, IA_TRI, SETUP_TRI, COARSE_TILE, FINE_QUAD, PW_MEM, CP_IDRAW, IF_INDEX, VT_VERTEX, VT_PRIM, VF_VTX, VTX_CLIP, PA_TRI, ZS_QUAD, COUNT };
-constexpr const char* BOUNDARY_NAMES[] = { "cp_draw", "ia_tri", "setup_tri", "coarse_tile", "fine_quad", "pw_mem", "cp_idraw", "if_index", "vt_vertex", "vt_prim", "vf_vtx", "vtx_clip", "pa_tri", "zs_quad" };
+enum class Boundary { CP_DRAW, IA_TRI, SETUP_TRI, COARSE_TILE, FINE_QUAD, PW_MEM, CP_IDRAW, IF_INDEX, VT_VERTEX, VT_PRIM, VF_VTX, VTX_CLIP, PA_TRI, ZS_QUAD, INTERP_QUAD, COUNT };
+constexpr const char* BOUNDARY_NAMES[] = { "cp_draw", "ia_tri", "setup_tri", "coarse_tile", "fine_quad", "pw_mem", "cp_idraw", "if_index", "vt_vertex", "vt_prim", "vf_vtx", "vtx_clip", "pa_tri", "zs_quad", "interp_quad" };
 
 }  // namespace pineda

@@ -130,6 +130,7 @@ void Gpu::process_tri(const TriPkt& tri) {
       // cache goes first: its fills read memory as it is before the quad.
       // INTERP: per-pixel colour and texture coordinates at the pixel centres (tokens pass).
       const InterpPkt ip = interp_.process(*zq);
+      if (trace_on_) trace_.interp_quad.push_back(ip);
       PixColors pcolor{};
       for (size_t p = 0; p < 4; ++p) pcolor[p] = static_cast<uint32_t>(ip.pcolor[p].data);
       pw_.process(

@@ -74,17 +74,31 @@ QuadPkt Zs::test(const QuadPkt& q, Memory& mem) {
   return o;
 }
 
-std::optional<QuadPkt> Zs::process(const QuadPkt& q, Memory& mem) {
+QuadPkt Zs::pixel_stage(const QuadPkt& q, uint32_t kill) {
+  QuadPkt o = q;
+  uint64_t cleared = 0;
+  for (int p = 0; p < 4; ++p) {
+    if ((kill >> p) & 1u) cleared |= q.target.msaa ? uint64_t{0xF} << (4 * p) : uint64_t{1} << p;
+  }
+  o.mask &= ~cleared;
+  for (int i = 0; i < 16; ++i) {
+    if ((cleared >> i) & 1u) o.z[i].v = 0;
+  }
+  return o;
+}
+
+std::optional<QuadPkt> Zs::process(const QuadPkt& q, Memory& mem, uint32_t kill) {
   if (q.eop) return q;
   ++quads_in_;
   QuadPkt o;
   if (q.ds.late_z) {
-    o = test(pixel_stage(q), mem);
+    o = test(pixel_stage(q, kill), mem);
   } else {
-    o = pixel_stage(test(q, mem));
+    o = pixel_stage(test(q, mem), kill);
   }
   if (active(q)) {
-    for (uint64_t m = q.mask & (q.target.msaa ? 0xFFFFu : 0xFu); m; m &= m - 1) ++tested_;
+    const uint64_t in_mask = q.ds.late_z ? pixel_stage(q, kill).mask : q.mask;  // late: the survivors
+    for (uint64_t m = in_mask & (q.target.msaa ? 0xFFFFu : 0xFu); m; m &= m - 1) ++tested_;
     for (uint64_t m = o.mask & (q.target.msaa ? 0xFFFFu : 0xFu); m; m &= m - 1) ++passed_;
   }
   if (o.mask == 0) return std::nullopt;

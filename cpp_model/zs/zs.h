@@ -13,9 +13,11 @@
 //   (ref & read_mask) FUNC (stored & read_mask); depth (z_enable): passes when z FUNC stored.
 //   A disabled test passes. Depth is written when both pass and z_write; the stencil op
 //   (fail / zfail / pass) is applied under the write mask.
-// - Early Z (ds.late_z = 0): the test sits before the pixel stage. Late Z: after it. There is no
-//   pixel stage yet (no alpha kill): `pixel_stage` is the identity, so both orders give the same
-//   result (tested); once a pixel stage can kill samples, only late Z can see its kills.
+// - Early Z (ds.late_z = 0): the test sits before the pixel stage. Late Z: after it. The pixel
+//   stage is the alpha kill (docs/comb.md): `kill` (bit p: pixel p failed the alpha test) clears
+//   the pixel's coverage (all four samples at 4x) and depths. Early Z tests and writes before
+//   the kill (so a killed pixel has written depth: alpha-tested draws must be late); late Z
+//   tests only the survivors. With kill = 0 both orders give the same result (tested).
 #pragma once
 
 #include <cstdint>
@@ -29,12 +31,12 @@ namespace pineda::model {
 class Zs {
  public:
   // One packet in; the packet out (nothing when the quad is dropped).
-  std::optional<QuadPkt> process(const QuadPkt& q, Memory& mem);
+  std::optional<QuadPkt> process(const QuadPkt& q, Memory& mem, uint32_t kill = 0);
   // A depth and/or stencil clear (clear_pkt_t with depth or stencil set): the memory effect.
   void clear(const ClearPkt& c, Memory& mem);
 
-  // The future pixel stage (identity today).
-  static QuadPkt pixel_stage(const QuadPkt& q) { return q; }
+  // The pixel stage's kill: the pixels of `kill` (bit p) lose coverage and depth.
+  static QuadPkt pixel_stage(const QuadPkt& q, uint32_t kill);
   // The depth/stencil test of one quad against memory (the test point).
   static QuadPkt test(const QuadPkt& q, Memory& mem);
   static bool active(const QuadPkt& q) { return !q.eop && (q.ds.z_enable || q.ds.s_enable); }

@@ -115,10 +115,10 @@ package pineda_pkg;
   localparam logic [2:0] TEX_FAULT_TEX_DESC = 3'd2;  // bad texture descriptor: zero / oversize dims, unknown format, levels 0 or beyond the full chain, BASE not 64-byte aligned
   localparam logic [2:0] TEX_FAULT_TEX_RANGE = 3'd3;  // a byte of the texture's chain lies outside [REG_VALID_BASE, REG_VALID_LIMIT] (or past 2^32)
   localparam logic [2:0] TEX_FAULT_SAMP_DESC = 3'd4;  // bad sampler descriptor: MIP 3, an address mode 5..7, MIN_LOD > MAX_LOD
-  localparam logic [2:0] COMB_MODULATE = 3'd0;  // out = tex * colour (per channel, round(a*b/255))
+  localparam logic [2:0] COMB_MODULATE = 3'd0;  // out = mul8(tex, colour) per channel (docs/comb.md: mul8 = round(a*b/255))
   localparam logic [2:0] COMB_REPLACE = 3'd1;  // out = tex
-  localparam logic [2:0] COMB_ADD = 3'd2;  // rgb = sat(tex + colour), a = tex.a * colour.a
-  localparam logic [2:0] COMB_DECAL = 3'd3;  // rgb = lerp(colour, tex, tex.a), a = colour.a
+  localparam logic [2:0] COMB_ADD = 3'd2;  // rgb = min(tex + colour, 255), a = mul8(tex.a, colour.a)
+  localparam logic [2:0] COMB_DECAL = 3'd3;  // rgb = round((tex*tex.a + colour*(255 - tex.a))/255), a = colour.a
   localparam logic [11:0] OP_DRAW_LEN = 12'd2;  // payload dwords of OP_DRAW
   localparam logic [11:0] OP_WRITE_REG_LEN = 12'd1;  // payload dwords of OP_WRITE_REG
   localparam logic [11:0] OP_WAIT_REG_LEN = 12'd1;  // payload dwords of OP_WAIT_REG
@@ -254,6 +254,9 @@ package pineda_pkg;
   localparam int unsigned COMB_ALPHA_FUNC_LSB = 32'd5;  // FE_COMBINE: CMP_*: pass when (combined alpha OP ALPHA_REF)
   localparam int unsigned COMB_ALPHA_REF_MSB = 32'd15;  // FE_COMBINE: alpha test reference (UNORM8)
   localparam int unsigned COMB_ALPHA_REF_LSB = 32'd8;  // FE_COMBINE: alpha test reference (UNORM8)
+  localparam int unsigned COMB1_TEX_ENABLE_BIT = 32'd16;  // FE_COMBINE: stage 1 samples FE_TEX1 / FE_SAMP1 with tex1 and combines it with stage 0's result (0: stage 0's result passes)
+  localparam int unsigned COMB1_MODE_MSB = 32'd19;  // FE_COMBINE: COMB_*: stage 1, with stage 0's result as the colour
+  localparam int unsigned COMB1_MODE_LSB = 32'd17;  // FE_COMBINE: COMB_*: stage 1, with stage 0's result as the colour
   localparam int unsigned SFACE_FUNC_MSB = 32'd2;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
   localparam int unsigned SFACE_FUNC_LSB = 32'd0;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
   localparam int unsigned SFACE_FAIL_MSB = 32'd5;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when the stencil test fails
@@ -374,9 +377,9 @@ package pineda_pkg;
     FE_SHADE = 8'd63,  // shading of the pixel colour (docs/interp.md; reset: flat)
     FE_TEX0 = 8'd64,  // texture descriptor 0 byte address (32-byte aligned; tex_desc_t, docs/tex.md)
     FE_SAMP0 = 8'd65,  // sampler descriptor 0 byte address (32-byte aligned; samp_desc_t, docs/tex.md)
-    FE_COMBINE = 8'd66,  // texture stage 0 combiner and alpha test (reset: no texture, no alpha test; docs/tex.md section 8)
-    FE_TEX1 = 8'd67,  // reserved: texture descriptor 1 (a second stage with tex1)
-    FE_SAMP1 = 8'd68  // reserved: sampler descriptor 1
+    FE_COMBINE = 8'd66,  // texture combiner stages 0 and 1 and alpha test (reset: no texture, no alpha test; docs/comb.md); [19:0] is comb_state_t
+    FE_TEX1 = 8'd67,  // texture descriptor 1 byte address (combiner stage 1; not yet sampled by the integration)
+    FE_SAMP1 = 8'd68  // sampler descriptor 1 byte address (combiner stage 1)
   } fe_state_e;
 
   // reset value of the draw state: index i in [32i +: 32] (assign it to a [15:0][31:0] array)
@@ -824,6 +827,27 @@ package pineda_pkg;
   } tex_out_pkt_t;
   localparam int unsigned TEX_OUT_PKT_BITS = 32'd152;
 
+  // FE_COMBINE [19:0] carried with a quad (the same bit layout: comb_state_t'(FE_COMBINE[19:0])) (20 bits)
+  typedef struct packed {
+    logic [2:0] mode1;  // COMB1_MODE: COMB_* of stage 1
+    logic tex1;  // COMB1_TEX_ENABLE
+    logic [7:0] alpha_ref;  // COMB_ALPHA_REF (UNORM8)
+    logic [2:0] alpha_func;  // COMB_ALPHA_FUNC: CMP_*, pass when (alpha OP alpha_ref)
+    logic alpha_test;  // COMB_ALPHA_TEST
+    logic [2:0] mode;  // COMB_MODE: COMB_* of stage 0
+    logic tex;  // COMB_TEX_ENABLE
+  } comb_state_t;
+  localparam int unsigned COMB_STATE_BITS = 32'd20;
+
+  // INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (2566 bits)
+  typedef struct packed {
+    interp_pkt_t ip;  // INTERP's quad (ip.quad.eop: end-of-pipe token, passed through)
+    logic [3:0][31:0] texel0;  // 4 x dword_t: stage 0 texel of pixel p (tex_out_pkt_t.color, RGBA8 linear); read when st.tex
+    logic [3:0][31:0] texel1;  // 4 x dword_t: stage 1 texel of pixel p; read when st.tex1
+    comb_state_t st;  // the draw's FE_COMBINE
+  } comb_in_pkt_t;
+  localparam int unsigned COMB_IN_PKT_BITS = 32'd2566;
+
   // -> VTX: an object-space vertex, or one row of the position matrix (325 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -955,7 +979,8 @@ package pineda_pkg;
   localparam int unsigned BOUNDARY_VF_VTX = 32'd10;  // vertex fetch -> VTX
   localparam int unsigned BOUNDARY_VTX_CLIP = 32'd11;  // VTX -> PA
   localparam int unsigned BOUNDARY_PA_TRI = 32'd12;  // PA -> SETUP (merged with ia_tri)
-  localparam int unsigned BOUNDARY_ZS_QUAD = 32'd13;  // ZS -> PW: the quads left after the depth and stencil tests
-  localparam int unsigned NUM_BOUNDARIES = 32'd14;
+  localparam int unsigned BOUNDARY_ZS_QUAD = 32'd13;  // ZS -> INTERP: the quads left after the depth and stencil tests
+  localparam int unsigned BOUNDARY_INTERP_QUAD = 32'd14;  // INTERP -> PW: the quads with per-pixel colour and texture coordinates
+  localparam int unsigned NUM_BOUNDARIES = 32'd15;
 
 endpackage

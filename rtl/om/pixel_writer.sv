@@ -53,7 +53,7 @@ module pixel_writer #(
   input  logic                        rst_ni,
   input  logic                        in_valid_i,
   output logic                        in_ready_o,
-  input  pineda_pkg::quad_pkt_t       in_i,
+  input  pineda_pkg::interp_pkt_t     in_i,
   input  logic                        flush_i,
   output logic                        mem_req_valid_o,
   input  logic                        mem_req_ready_i,
@@ -77,8 +77,9 @@ module pixel_writer #(
   localparam int unsigned CrW    = $clog2(RfDepth) + 1;
   localparam int unsigned FqW    = SeqW + LineW;
   localparam int unsigned OmW    = pineda_pkg::OM_STATE_BITS;
-  localparam int unsigned PieceW = 32 + 32 + 1 + 1 + EW;        // mask, fill halfwords, fill, bank, entry
-  localparam int unsigned RecW   = 1 + 32 + 32 + OmW + 4 * PieceW;
+  // a piece: mask, fill halfwords, fill, bank, entry, the pixel (0..3) of each halfword
+  localparam int unsigned PieceW = 32 + 32 + 1 + 1 + EW + 64;
+  localparam int unsigned RecW   = 1 + 128 + OmW + 4 * PieceW;  // rmw, the 4 pixel colours, om
 
   // ---------------------------------------------------------------------------------------------
   // Stage 1: pieces of the incoming quad
@@ -94,25 +95,23 @@ module pixel_writer #(
   logic [31:0]           xoff;
   logic                  n2;     // 2-byte pixels (B5G6R5)
 
-  // the colour a plain quad writes: its source encoded for the target format (om_blend with
-  // blending off; rmw quads are blended in stage 3)
-  logic [31:0] enc_color;
-  om_blend #(.Lanes(1)) u_enc (
-    .state_i (in_i.om),
-    .src_i   (in_i.color),
-    .dst_i   (32'd0),
-    .pix_o   (enc_color)
-  );
+  // Per-pixel colours (INTERP's pcolor, flat or Gouraud): every halfword of a piece records the
+  // pixel (0..3) whose colour it takes; all samples of a pixel (4x MSAA) take the pixel's colour.
+  pineda_pkg::quad_pkt_t inq;    // the quad
+  logic [1:0][31:0]      nsx;    // per row: the pixel of each halfword from the row's first
+  logic [1:0][95:0]      nsw;
+  logic [3:0][63:0]      ns;     // per piece: the pixel of each halfword of its line
+  assign inq = in_i.quad;
 
   always_comb begin
     // a row's pixels: 2 (1x) or 8 samples (4x) of 4 bytes, or 2 bytes for B5G6R5
-    n2   = (in_i.om.fmt == pineda_pkg::RT_FMT_B5G6R5);
-    xoff = in_i.target.msaa ? (n2 ? {15'd0, in_i.qx, 4'd0} : {14'd0, in_i.qx, 5'd0})
-                            : (n2 ? {17'd0, in_i.qx, 2'd0} : {16'd0, in_i.qx, 3'd0});
+    n2   = (inq.om.fmt == pineda_pkg::RT_FMT_B5G6R5);
+    xoff = inq.target.msaa ? (n2 ? {15'd0, inq.qx, 4'd0} : {14'd0, inq.qx, 5'd0})
+                            : (n2 ? {17'd0, inq.qx, 2'd0} : {16'd0, inq.qx, 3'd0});
     for (int r = 0; r < 2; r++) begin
-      ny[r]   = {in_i.qy, r[0]};
-      nrow[r] = in_i.target.base + 32'(ny[r]) * 32'(in_i.target.pitch) + xoff;
-      nrm[r]  = in_i.target.msaa ? in_i.mask[8*r +: 8] : {6'd0, in_i.mask[2*r +: 2]};
+      ny[r]   = {inq.qy, r[0]};
+      nrow[r] = inq.target.base + 32'(ny[r]) * 32'(inq.target.pitch) + xoff;
+      nrm[r]  = inq.target.msaa ? inq.mask[8*r +: 8] : {6'd0, inq.mask[2*r +: 2]};
       nex[r]  = '0;
       for (int k = 0; k < 8; k++) begin
         if (n2) nex[r][k] = nrm[r][k];
@@ -124,11 +123,24 @@ module pixel_writer #(
       nm[2*r]     = nw[r][31:0];
       nl[2*r + 1] = nrow[r][31:6] + LineW'(1);
       nm[2*r + 1] = {16'd0, nw[r][47:32]};
+      // slot k of the row: pixel {r, x} with x = k (1x) or k / 4 (4x: samples of pixel x)
+      nsx[r] = '0;
+      for (int k = 0; k < 8; k++) begin
+        if (n2) nsx[r][2*k +: 2] = {r[0], inq.target.msaa ? k[2] : k[0]};
+        else    nsx[r][4*k +: 4] = {2{r[0], inq.target.msaa ? k[2] : k[0]}};
+      end
+      nsw[r]      = 96'(nsx[r]) << {nst[r], 1'b0};
+      ns[2*r]     = nsw[r][63:0];
+      ns[2*r + 1] = {32'd0, nsw[r][95:64]};
     end
-    // A row-1 piece on the line of a row-0 piece joins it.
+    // A row-1 piece on the line of a row-0 piece joins it (its halfwords keep their row-1 pixel:
+    // row 1's writes come last).
     for (int k = 2; k < 4; k++) begin
       for (int j = 0; j < 2; j++) begin
         if (nm[k] != '0 && nm[j] != '0 && nl[k] == nl[j]) begin
+          for (int h = 0; h < 32; h++) begin
+            if (nm[k][h]) ns[j][2*h +: 2] = ns[k][2*h +: 2];
+          end
           nm[j] = nm[j] | nm[k];
           nm[k] = '0;
         end
@@ -142,8 +154,8 @@ module pixel_writer #(
   // Stage A (pc_*): the quad whose pieces are looked up, allocated and filled.
   logic                  pc_valid_q, pc_valid_d;
   logic                  pc_eop_q,   pc_eop_d;
-  logic [31:0]           pc_color_q, pc_color_d;  // plain quads: the encoded colour
-  logic [31:0]           pc_src_q,   pc_src_d;    // rmw quads: the source colour
+  logic [3:0][31:0]      pc_src_q,   pc_src_d;    // the source colour of each pixel
+  logic [3:0][63:0]      pc_sel_q,   pc_sel_d;    // per piece: the pixel of each halfword
   logic                  pc_rmw_q,   pc_rmw_d;
   pineda_pkg::om_state_t pc_om_q,    pc_om_d;
   logic [3:0][LineW-1:0] pc_line_q,  pc_line_d;
@@ -173,8 +185,8 @@ module pixel_writer #(
 
   // Stage B (b_*): the quad whose pieces are applied, in stream order.
   logic                  b_valid_q,  b_valid_d;
-  logic [31:0]           b_color_q,  b_color_d;
-  logic [31:0]           b_src_q,    b_src_d;
+  logic [3:0][31:0]      b_src_q,    b_src_d;
+  logic [3:0][63:0]      b_sel_q,    b_sel_d;
   logic                  b_rmw_q,    b_rmw_d;
   pineda_pkg::om_state_t b_om_q,     b_om_d;
   logic [3:0][31:0]      b_mask_q,   b_mask_d;    // remaining pieces
@@ -191,13 +203,15 @@ module pixel_writer #(
   logic [1:0][31:0]      s3_fm_q,    s3_fm_d;     // halfwords taken from the fill data
   logic [1:0][511:0]     s3_fd_q,    s3_fd_d;     // the fill data
   logic [QW-1:0]         s3_qn_q,    s3_qn_d;
-  logic [31:0]           s3_src_q,   s3_src_d;
+  logic [3:0][31:0]      s3_src_q,   s3_src_d;
+  logic [1:0][63:0]      s3_sel_q,   s3_sel_d;    // the pixel of each halfword of the line
   pineda_pkg::om_state_t s3_om_q,    s3_om_d;
   logic [1:0]            wf_valid_q, wf_valid_d;
   logic [1:0][EW-1:0]    wf_ent_q,   wf_ent_d;
   logic [1:0][511:0]     wf_data_q,  wf_data_d;   // the whole line after last clock's stage 3
   logic                  s3_busy;
-  logic [1:0][511:0]     s3_base, s3_line, s3_dst, s3_pix, s3_out;
+  logic [1:0][511:0]     s3_base, s3_line, s3_dst, s3_srcl, s3_pix, s3_out;
+  logic [1:0][15:0][1:0] s3_lpx;      // the pixel of each blend lane
   logic                  s3_b565;
   assign s3_b565 = (s3_om_q.fmt == pineda_pkg::RT_FMT_B5G6R5);
 
@@ -339,9 +353,23 @@ module pixel_writer #(
   logic [1:0][1:0]       bsel_idx;
   logic [1:0][EW-1:0]    bent;
   logic [1:0][31:0]      bm, bfm;
+  logic [1:0][63:0]      bsel;          // the pixel of each halfword of the piece
+  logic [1:0][511:0]     bdata;         // a plain piece's line data
   logic                  b_done;
+  logic                  b_n2;
+  logic [3:0][31:0]      b_enc;         // the colour a plain quad's pixel writes: its source encoded
+
+  // plain quads: each pixel's source encoded for the target format (om_blend with blending off;
+  // rmw quads are blended in stage 3)
+  om_blend #(.Lanes(4)) u_enc (
+    .state_i (b_om_q),
+    .src_i   (b_src_q),
+    .dst_i   ('0),
+    .pix_o   (b_enc)
+  );
 
   always_comb begin
+    b_n2 = (b_om_q.fmt == pineda_pkg::RT_FMT_B5G6R5);
     brem = '0;
     for (int k = 0; k < 4; k++) brem[k] = (b_mask_q[k] != '0);
     bsel_ok  = '0;
@@ -364,6 +392,11 @@ module pixel_writer #(
       bm[s]    = b_mask_q[bsel_idx[s]];
       bfill[s] = b_fill_q[bsel_idx[s]];
       bfm[s]   = b_fm_q[bsel_idx[s]];
+      bsel[s]  = b_sel_q[bsel_idx[s]];
+      // a halfword: B5G6R5, its pixel's 16 bits; 4-byte formats, the half of its pixel's dword
+      for (int h = 0; h < 32; h++) begin
+        bdata[s][16*h +: 16] = b_n2 ? b_enc[bsel[s][2*h +: 2]][15:0] : b_enc[bsel[s][2*h +: 2]][16*(h % 2) +: 16];
+      end
       // the line is in stage 3 now: it comes from there next clock, no SRAM read
       chain[s] = s3_valid_q[bbank[s]] && (s3_ent_q[bbank[s]] == bent[s]);
       if (b_rmw_q) begin
@@ -389,8 +422,8 @@ module pixel_writer #(
   always_comb begin
     pc_valid_d = pc_valid_q;
     pc_eop_d   = pc_eop_q;
-    pc_color_d = pc_color_q;
     pc_src_d   = pc_src_q;
+    pc_sel_d   = pc_sel_q;
     pc_rmw_d   = pc_rmw_q;
     pc_om_d    = pc_om_q;
     pc_line_d  = pc_line_q;
@@ -409,8 +442,8 @@ module pixel_writer #(
     aq_d       = aq_q;
     cr_d       = cr_q;
     b_valid_d  = b_valid_q;
-    b_color_d  = b_color_q;
     b_src_d    = b_src_q;
+    b_sel_d    = b_sel_q;
     b_rmw_d    = b_rmw_q;
     b_om_d     = b_om_q;
     b_mask_d   = b_mask_q;
@@ -426,6 +459,7 @@ module pixel_writer #(
     s3_fd_d    = s3_fd_q;
     s3_qn_d    = s3_qn_q;
     s3_src_d   = s3_src_q;
+    s3_sel_d   = s3_sel_q;
     s3_om_d    = s3_om_q;
     wf_valid_d = s3_valid_q;
     wf_ent_d   = s3_ent_q;
@@ -440,7 +474,7 @@ module pixel_writer #(
     s_waddr    = '0;
     s_raddr    = '0;
     s_wmask    = '0;
-    s_wdata    = {2{{16{b_color_q}}}};
+    s_wdata    = '0;
     fq_in_valid = '0;
     fq_in_data  = '0;
     rf_out_ready = '0;
@@ -469,6 +503,7 @@ module pixel_writer #(
         s3_fm_d[bbank[s]]    = bfill[s] ? bfm[s] : 32'd0;
         s3_fd_d[bbank[s]]    = rf_out_data[bbank[s]];
         rf_out_ready[bbank[s]] = bfill[s];
+        s3_sel_d[bbank[s]] = bsel[s];
         s3_qn_d  = b_qn_q;
         s3_src_d = b_src_q;
         s3_om_d  = b_om_q;
@@ -476,6 +511,7 @@ module pixel_writer #(
         s_we[bbank[s]]    = 1'b1;
         s_waddr[bbank[s]] = bent[s];
         s_wmask[bbank[s]] = bm[s];
+        s_wdata[bbank[s]] = bdata[s];
         if (lq_q[bbank[s]][bent[s]] == b_qn_q) busy_d[bbank[s]][bent[s]] = 1'b0;
       end
       if (bgo[s]) b_mask_d[bsel_idx[s]] = '0;
@@ -489,9 +525,9 @@ module pixel_writer #(
     end
     if (q_out_valid && q_out_ready) begin
       b_valid_d = 1'b1;
-      {b_rmw_d, b_color_d, b_src_d, b_om_d} = q_out_data[RecW-1 -: 1 + 32 + 32 + OmW];
+      {b_rmw_d, b_src_d, b_om_d} = q_out_data[RecW-1 -: 1 + 128 + OmW];
       for (int k = 0; k < 4; k++) begin
-        {b_mask_d[k], b_fm_d[k], b_fill_d[k], b_bank_d[k], b_ent_d[k]} = q_out_data[k*PieceW +: PieceW];
+        {b_mask_d[k], b_fm_d[k], b_fill_d[k], b_bank_d[k], b_ent_d[k], b_sel_d[k]} = q_out_data[k*PieceW +: PieceW];
       end
     end
 
@@ -534,11 +570,11 @@ module pixel_writer #(
     // the quad's record goes to stage B once every piece is issued
     q_in_valid = pc_done || pc_split;
     q_in_data  = '0;
-    q_in_data[RecW-1 -: 1 + 32 + 32 + OmW] = {pc_rmw_q, pc_color_q, pc_src_q, pc_om_q};
+    q_in_data[RecW-1 -: 1 + 128 + OmW] = {pc_rmw_q, pc_src_q, pc_om_q};
     for (int k = 0; k < 4; k++) begin
       // a split sends only the pieces already issued (and forgets them)
       q_in_data[k*PieceW +: PieceW] = {(pc_split && pc_mask_q[k] != '0) ? 32'd0 : pc_pm_q[k], pc_pfm_d[k],
-                                       pc_pf_d[k], pc_pb_d[k], pc_pe_d[k]};
+                                       pc_pf_d[k], pc_pb_d[k], pc_pe_d[k], pc_sel_q[k]};
       if (pc_split && pc_mask_q[k] == '0) pc_pm_d[k] = '0;
     end
     if (pc_done || pc_split) aq_d = aq_q + QW'(1);
@@ -563,15 +599,15 @@ module pixel_writer #(
 
     if (pc_done || tok_done) pc_valid_d = 1'b0;
     if (in_valid_i && in_ready_o) begin
-      pc_valid_d = in_i.eop || (nm != '0);
-      pc_eop_d   = in_i.eop;
-      pc_color_d = n2 ? {2{enc_color[15:0]}} : enc_color;
-      pc_src_d   = in_i.color;
-      pc_rmw_d   = in_i.om.blend || (in_i.om.mask_off != '0);
-      pc_om_d    = in_i.om;
+      pc_valid_d = inq.eop || (nm != '0);
+      pc_eop_d   = inq.eop;
+      pc_src_d   = in_i.pcolor;
+      pc_sel_d   = ns;
+      pc_rmw_d   = inq.om.blend || (inq.om.mask_off != '0);
+      pc_om_d    = inq.om;
       pc_line_d  = nl;
-      pc_mask_d  = in_i.eop ? '0 : nm;
-      pc_pm_d    = in_i.eop ? '0 : nm;
+      pc_mask_d  = inq.eop ? '0 : nm;
+      pc_pm_d    = inq.eop ? '0 : nm;
     end
   end
 
@@ -658,9 +694,17 @@ module pixel_writer #(
         else                   s3_out[b][16*k +: 16] = s3_pix[b][32*(k / 2) + 16*(k % 2) +: 16];
       end
     end
+    // the source of each blend lane: the colour of the lane's pixel
+    always_comb begin
+      for (int k = 0; k < 16; k++) begin
+        if (s3_b565) s3_lpx[b][k] = s3_mask_q[b][k + 16] ? s3_sel_q[b][2*(k + 16) +: 2] : s3_sel_q[b][2*k +: 2];
+        else         s3_lpx[b][k] = s3_sel_q[b][4*k +: 2];
+        s3_srcl[b][32*k +: 32] = s3_src_q[s3_lpx[b][k]];
+      end
+    end
     om_blend #(.Lanes(16)) u_blend (
       .state_i (s3_om_q),
-      .src_i   ({16{s3_src_q}}),
+      .src_i   (s3_srcl[b]),
       .dst_i   (s3_dst[b]),
       .pix_o   (s3_pix[b])
     );
@@ -751,8 +795,8 @@ module pixel_writer #(
     if (!rst_ni) begin
       pc_valid_q <= 1'b0;
       pc_eop_q   <= 1'b0;
-      pc_color_q <= '0;
       pc_src_q   <= '0;
+      pc_sel_q   <= '0;
       pc_rmw_q   <= 1'b0;
       pc_om_q    <= '0;
       pc_line_q  <= '0;
@@ -771,8 +815,8 @@ module pixel_writer #(
       aq_q       <= '0;
       cr_q       <= '0;
       b_valid_q  <= 1'b0;
-      b_color_q  <= '0;
       b_src_q    <= '0;
+      b_sel_q    <= '0;
       b_rmw_q    <= 1'b0;
       b_om_q     <= '0;
       b_mask_q   <= '0;
@@ -788,6 +832,7 @@ module pixel_writer #(
       s3_fd_q    <= '0;
       s3_qn_q    <= '0;
       s3_src_q   <= '0;
+      s3_sel_q   <= '0;
       s3_om_q    <= '0;
       wf_valid_q <= '0;
       wf_ent_q   <= '0;
@@ -802,8 +847,8 @@ module pixel_writer #(
     end else begin
       pc_valid_q <= pc_valid_d;
       pc_eop_q   <= pc_eop_d;
-      pc_color_q <= pc_color_d;
       pc_src_q   <= pc_src_d;
+      pc_sel_q   <= pc_sel_d;
       pc_rmw_q   <= pc_rmw_d;
       pc_om_q    <= pc_om_d;
       pc_line_q  <= pc_line_d;
@@ -822,8 +867,8 @@ module pixel_writer #(
       aq_q       <= aq_d;
       cr_q       <= cr_d;
       b_valid_q  <= b_valid_d;
-      b_color_q  <= b_color_d;
       b_src_q    <= b_src_d;
+      b_sel_q    <= b_sel_d;
       b_rmw_q    <= b_rmw_d;
       b_om_q     <= b_om_d;
       b_mask_q   <= b_mask_d;
@@ -839,6 +884,7 @@ module pixel_writer #(
       s3_fd_q    <= s3_fd_d;
       s3_qn_q    <= s3_qn_d;
       s3_src_q   <= s3_src_d;
+      s3_sel_q   <= s3_sel_d;
       s3_om_q    <= s3_om_d;
       wf_valid_q <= wf_valid_d;
       wf_ent_q   <= wf_ent_d;
@@ -854,10 +900,10 @@ module pixel_writer #(
   end
 
   logic unused_sig;
-  assign unused_sig = ^{mem_rsp_i.src, mem_rsp_i.tag[7:1], in_i.tri_id, wb_full, wb_in_ready, in_i.mask[15:8], in_i.z,
-                        in_i.front, in_i.ds, q_full, fq_full, fq_in_ready, rf_full, rf_in_ready, rf_empty,
-                        q_count, fq_count, rf_count,
-                        in_i.it};  // it: INTERP's planes (docs/interp.md)
+  assign unused_sig = ^{mem_rsp_i.src, mem_rsp_i.tag[7:1], inq.tri_id, wb_full, wb_in_ready, inq.mask[15:8], inq.z,
+                        inq.front, inq.ds, q_full, fq_full, fq_in_ready, rf_full, rf_in_ready, rf_empty,
+                        q_count, fq_count, rf_count, inq.color,  // flat colour: INTERP put it in pcolor
+                        inq.it, in_i.uv0, in_i.uv1};  // planes (0 after INTERP), texture coordinates
 
 `ifndef SYNTHESIS
   initial begin

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// pineda_top: the pipeline CP -> IA -> SETUP -> COARSE -> FINE -> ZS -> PW -> memory, the geometry
+// pineda_top: the pipeline CP -> IA -> SETUP -> COARSE -> FINE -> ZS -> INTERP -> PW -> memory, the geometry
 // front end CP -> front_end (index fetch, vertex tags, vertex fetch, VTX, PA) -> SETUP for
 // DRAW_FE draws, and the DMA copy engine fed by the CP (COPY).
 //
@@ -111,6 +111,9 @@ module pineda_top #(
   output logic                      tap_zs_quad_valid_o,
   output logic                      tap_zs_quad_ready_o,
   output pineda_pkg::quad_pkt_t     tap_zs_quad_o,
+  output logic                      tap_interp_quad_valid_o,
+  output logic                      tap_interp_quad_ready_o,
+  output pineda_pkg::interp_pkt_t   tap_interp_quad_o,
   output logic [NumRast-1:0]     rast_busy_o,
   output logic                   fe_busy_o,       // a front-end unit holds work
   output logic                   pa_clip_busy_o   // PA's clipper is working
@@ -134,6 +137,10 @@ module pineda_top #(
   logic zs_valid, zs_ready;  pineda_pkg::quad_pkt_t zs_quad;   // ZS -> PW (before the throttle)
   logic zs_mem_valid, zs_mem_ready;  pineda_pkg::mem_line_req_t zs_req;
   logic zs_quiet, zs_clean, zs_idle;
+  logic zs_span_valid, zs_flush, copy_zs, fill_zs;
+  logic [25:0] zs_span_lo, zs_span_hi;
+  logic ip_valid, ip_ready;  pineda_pkg::interp_pkt_t ip_quad; // INTERP -> PW (before the throttle)
+  logic ip_idle;
   logic pipe_idle;
   logic eop_done_valid, eop_done_ready;
 
@@ -466,7 +473,7 @@ module pineda_top #(
     .out_valid_o     (zs_valid),
     .out_ready_i     (zs_ready),
     .out_o           (zs_quad),
-    .flush_i         (pw_flush),
+    .flush_i         (zs_flush),
     .clear_valid_i   (zs_clear_valid),
     .clear_ready_o   (zs_clear_ready),
     .clear_i         (clear_pkt),
@@ -478,7 +485,10 @@ module pineda_top #(
     .mem_rsp_i       (cl_rsp[pineda_pkg::MEM_LC_ZS]),
     .quiet_o         (zs_quiet),
     .clean_o         (zs_clean),
-    .idle_o          (zs_idle)
+    .idle_o          (zs_idle),
+    .span_valid_o    (zs_span_valid),
+    .span_lo_o       (zs_span_lo),
+    .span_hi_o       (zs_span_hi)
   );
   assign cl_req_valid[pineda_pkg::MEM_LC_ZS] = zs_mem_valid;
   assign cl_req[pineda_pkg::MEM_LC_ZS]       = zs_req;
@@ -498,12 +508,41 @@ module pineda_top #(
     .out_data_o  (tap_zs_quad_o)
   );
 
+  // INTERP: per-pixel colour (flat or Gouraud, om.gouraud) and texture coordinates of the quads
+  // ZS let through (docs/interp.md); one quad per clock, six stages. Quads of every rasterizer
+  // pass in the merged order (the planes ride in the quad, so no per-rasterizer state).
+  interp u_interp (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (tap_zs_quad_valid_o),
+    .in_ready_o  (tap_zs_quad_ready_o),
+    .in_i        (tap_zs_quad_o),
+    .out_valid_o (ip_valid),
+    .out_ready_i (ip_ready),
+    .out_o       (ip_quad),
+    .idle_o      (ip_idle)
+  );
+
+  stream_throttle #(
+    .Width($bits(ip_quad))
+  ) u_thr_interp_quad (
+    .clk_i,
+    .rst_ni,
+    .throttle_i  (throttle_i[pineda_pkg::BOUNDARY_INTERP_QUAD]),
+    .in_valid_i  (ip_valid),
+    .in_ready_o  (ip_ready),
+    .in_data_i   (ip_quad),
+    .out_valid_o (tap_interp_quad_valid_o),
+    .out_ready_i (tap_interp_quad_ready_o),
+    .out_data_o  (tap_interp_quad_o)
+  );
+
   pixel_writer u_pw (
     .clk_i,
     .rst_ni,
-    .in_valid_i      (tap_zs_quad_valid_o),
-    .in_ready_o      (tap_zs_quad_ready_o),
-    .in_i            (tap_zs_quad_o),
+    .in_valid_i      (tap_interp_quad_valid_o),
+    .in_ready_o      (tap_interp_quad_ready_o),
+    .in_i            (tap_interp_quad_o),
     .mem_req_valid_o (pw_valid),
     .mem_req_ready_i (pw_ready),
     .mem_req_o       (pw_req),
@@ -519,16 +558,40 @@ module pineda_top #(
   );
 
   // Flush requests: a COPY or a CLEAR fill the CP offers (everything before it has drained into
-  // PW), the host. PW and ZS flush together (ZS also drops its cached lines, so memory the DMA
-  // writes is read again); the job goes to the DMA only once both are clean.
+  // PW), the host. PW flushes for every one. ZS (which also drops its cached lines once clean, so
+  // memory the DMA writes is read again) flushes for the host, and for a job whose bytes meet its
+  // span (the lines it holds or owes since its last flush): a COPY's source or destination, a
+  // fill's rows [y0, y1) of its target. A vertex upload or a colour clear after a depth fast clear
+  // so leaves the cleared lines in ZS. The job goes to the DMA once PW is clean and ZS is clean
+  // or disjoint from it.
+  function automatic logic span_meets(input logic [31:0] lo, input logic [32:0] end_x,
+                                      input logic v, input logic [25:0] slo, input logic [25:0] shi);
+    logic [26:0] last_line;
+    last_line  = 27'((end_x - 33'd1) >> 6);
+    span_meets = v && (end_x > {1'b0, lo}) && (last_line >= {1'b0, slo}) && (lo[31:6] <= shi);
+  endfunction
+
+  logic [32:0] copy_src_end, copy_dst_end, fill_lo, fill_end;
   always_comb begin
+    copy_src_end = {1'b0, copy_src} + {1'b0, copy_len};
+    copy_dst_end = {1'b0, copy_dst} + {1'b0, copy_len};
+    fill_lo      = {1'b0, clear_pkt.target.base} + 33'(clear_pkt.rect.y0) * 33'(clear_pkt.target.pitch);
+    fill_end     = {1'b0, clear_pkt.target.base} + 33'(clear_pkt.rect.y1) * 33'(clear_pkt.target.pitch);
+    copy_zs      = span_meets(copy_src, copy_src_end, zs_span_valid, zs_span_lo, zs_span_hi) ||
+                   span_meets(copy_dst, copy_dst_end, zs_span_valid, zs_span_lo, zs_span_hi);
+    fill_zs      = fill_lo[32] ||
+                   span_meets(fill_lo[31:0], fill_end, zs_span_valid, zs_span_lo, zs_span_hi);
     pw_flush       = copy_valid || fill_valid || pw_flush_i;
+    zs_flush       = (copy_valid && copy_zs) || (fill_valid && fill_zs) || pw_flush_i;
+  end
+
+  always_comb begin
     pw_flushing_o  = pw_flush && pw_quiet;
     pw_clean_o     = pw_clean && zs_clean;
-    dma_job_valid  = copy_valid && pw_clean && zs_clean;
-    copy_ready     = dma_job_ready && pw_clean && zs_clean;
-    dma_fill_valid = fill_valid && pw_clean && zs_clean;
-    fill_ready     = dma_fill_ready && pw_clean && zs_clean;
+    dma_job_valid  = copy_valid && pw_clean && (zs_clean || !copy_zs);
+    copy_ready     = dma_job_ready && pw_clean && (zs_clean || !copy_zs);
+    dma_fill_valid = fill_valid && pw_clean && (zs_clean || !fill_zs);
+    fill_ready     = dma_fill_ready && pw_clean && (zs_clean || !fill_zs);
   end
 
   stream_throttle #(
@@ -589,10 +652,10 @@ module pineda_top #(
   // ---------------------------------------------------------------------------------------------
   always_comb begin
     // PW: no quad or token held (its line writes and dirty lines are the flush's business).
-    pipe_idle = ia_idle && fe_idle && setup_idle && rast_idle && zs_quiet && pw_quiet &&
-                !ia_valid && !setup_valid && !fine_valid && !zs_valid &&
+    pipe_idle = ia_idle && fe_idle && setup_idle && rast_idle && zs_quiet && ip_idle && pw_quiet &&
+                !ia_valid && !setup_valid && !fine_valid && !zs_valid && !ip_valid &&
                 !tap_ia_tri_valid_o && !tap_setup_tri_valid_o && !(|tap_coarse_tile_valid_o) &&
-                !tap_fine_quad_valid_o && !tap_zs_quad_valid_o;
+                !tap_fine_quad_valid_o && !tap_zs_quad_valid_o && !tap_interp_quad_valid_o;
   end
 
   // ---------------------------------------------------------------------------------------------

@@ -61,7 +61,13 @@ module zs #(
   input  pineda_pkg::mem_line_rsp_t   mem_rsp_i,
   output logic                        quiet_o,
   output logic                        clean_o,
-  output logic                        idle_o
+  output logic                        idle_o,
+  // Span: line addresses [span_lo_o, span_hi_o] cover every line ZS may hold, read, write back or
+  // owe as fast-cleared since its last completed flush (span_valid_o = 0: none). pineda_top
+  // flushes ZS for a COPY or DMA fill only when the job's bytes meet the span.
+  output logic                        span_valid_o,
+  output logic [25:0]                 span_lo_o,
+  output logic [25:0]                 span_hi_o
 );
 
   localparam int unsigned E     = EntriesPerBank;
@@ -93,6 +99,8 @@ module zs #(
   logic [1:0][EW-1:0]       ptr_q, ptr_d;
 
   logic [1:0]               a_done_q, a_done_d;
+  logic                     span_v_q, span_v_d;
+  logic [LineW-1:0]         span_lo_q, span_lo_d, span_hi_q, span_hi_d;
 
   // Fast clear: a bitmap of cleared lines of one target (fc_*), ClrRows pixel rows x 64 lines, in
   // an sram_1r1w; rowv_q: the row's SRAM word is valid and may hold set bits.
@@ -610,6 +618,28 @@ module zs #(
     for (int r = 0; r < 2; r++) b_use[r] = b_valid_q && b_go_q[r];
   end
 
+  // Span: a completed flush empties it; an allocated line and each row of the clear engine's
+  // rectangle (base + y * pitch + [first, last] line) widen it.
+  logic [LineW-1:0] span_row, span_a_lo, span_a_hi;
+  logic             span_add, span_keep;
+  always_comb begin
+    span_row  = ce_line - LineW'(ce_c_q);
+    span_add  = alloc || ce_busy_q;
+    span_a_lo = alloc ? t_line[cur] : span_row + LineW'(ce_xa);
+    span_a_hi = alloc ? t_line[cur] : span_row + LineW'(ce_xb);
+    span_keep = span_v_q && !flush_inv;
+    span_v_d  = span_keep || span_add;
+    span_lo_d = span_lo_q;
+    span_hi_d = span_hi_q;
+    if (span_add) begin
+      span_lo_d = (!span_keep || span_a_lo < span_lo_q) ? span_a_lo : span_lo_q;
+      span_hi_d = (!span_keep || span_a_hi > span_hi_q) ? span_a_hi : span_hi_q;
+    end
+    span_valid_o = span_v_q;
+    span_lo_o    = span_lo_q;
+    span_hi_o    = span_hi_q;
+  end
+
   for (genvar b = 0; b < 2; b++) begin : g_st_bank
     for (genvar e = 0; e < E; e++) begin : g_st_ent
       localparam logic [SW-1:0] Slot = {b[0], EW'(e)};
@@ -828,6 +858,9 @@ module zs #(
       ref_q      <= '0;
       ptr_q      <= '0;
       a_done_q   <= '0;
+      span_v_q   <= 1'b0;
+      span_lo_q  <= '0;
+      span_hi_q  <= '0;
       b_valid_q  <= 1'b0;
       b_last_q   <= 1'b0;
       b_go_q     <= '0;
@@ -873,6 +906,9 @@ module zs #(
       ref_q      <= ref_d;
       ptr_q      <= ptr_d;
       a_done_q   <= a_done_d;
+      span_v_q   <= span_v_d;
+      span_lo_q  <= span_lo_d;
+      span_hi_q  <= span_hi_d;
       b_valid_q  <= b_valid_d;
       b_last_q   <= b_last_d;
       b_go_q     <= b_go_d;
@@ -948,6 +984,10 @@ module zs #(
       assert (!(wbr_q && wb_valid_q && !req_fire)) else $error("%m: line write overwritten while stalled");
       assert (!(wb_valid_q && !req_fire && (ce_emit || rs_emit))) else $error("%m: line write overwritten");
       assert (!(clear_valid_i && in_valid_i)) else $error("%m: a quad offered during a clear");
+      assert (!(alloc && ce_busy_q)) else $error("%m: a line allocated while the clear engine runs (span)");
+      // (the next-state span: a line's read can leave in the clock it is allocated)
+      assert (!(req_fire && (!span_v_d || mem_req_o.addr[31:6] < span_lo_d || mem_req_o.addr[31:6] > span_hi_d)))
+        else $error("%m: a line request outside the span");
       assert (!(clear_valid_i && clear_i.color)) else $error("%m: a colour clear offered to ZS");
     end
   end

@@ -12,7 +12,7 @@
 
 namespace pineda::tb {
 
-constexpr size_t kMaxWords = 80;  // interp_pkt_t is 2290 bits (72 words)
+constexpr size_t kMaxWords = 96;  // comb_in_pkt_t is 2566 bits (81 words)
 using WordBuf = std::array<uint32_t, kMaxWords>;
 
 template <size_t N>
@@ -48,6 +48,7 @@ Pkt unpack_sig(const Sig& s) {
 // Drives an input port with a packet (bits above the packet width are cleared).
 template <class Pkt, class Sig>
 void pack_sig(const Pkt& p, Sig& s) {
+  static_assert(Pkt::WORDS <= static_cast<int>(kMaxWords), "packet too wide for WordBuf");
   WordBuf w{};
   p.pack_at(w.data(), 0);
   words_to_sig(w.data(), s);

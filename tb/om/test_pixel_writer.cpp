@@ -28,6 +28,37 @@ struct PwCase {
   Memory init;  // memory before the first quad
 };
 
+// PW's input is INTERP's packet: each pixel of a quad gets its own colour, a hash of the quad's
+// colour, position and pixel (random-looking and reproducible), so a halfword or blend lane that
+// takes another pixel's colour fails.
+model::PixColors pix_colors(const QuadPkt& q) {
+  model::PixColors pc{};
+  for (uint32_t p = 0; p < 4; ++p) {
+    uint64_t z = (static_cast<uint64_t>(q.color) << 32) ^ (static_cast<uint64_t>(q.qx) << 18) ^
+                 (static_cast<uint64_t>(q.qy) << 4) ^ p;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    pc[p] = static_cast<uint32_t>(z ^ (z >> 31));
+  }
+  return pc;
+}
+
+InterpPkt to_interp(const QuadPkt& q) {
+  InterpPkt ip;
+  ip.quad = q;
+  if (q.eop) return ip;
+  const model::PixColors pc = pix_colors(q);
+  for (size_t p = 0; p < 4; ++p) ip.pcolor[p].data = pc[p];
+  return ip;
+}
+
+std::vector<InterpPkt> to_interp(const std::vector<QuadPkt>& seg) {
+  std::vector<InterpPkt> out;
+  out.reserve(seg.size());
+  for (const QuadPkt& q : seg) out.push_back(to_interp(q));
+  return out;
+}
+
 struct Expect {
   std::vector<MemLineReq> lines;
   // Per completion (token, then each segment's flush): the dwords written since the previous one
@@ -46,14 +77,15 @@ Expect expect(const PwCase& c, uint32_t entries) {
   for (const auto& seg : c.segments) {
     for (const QuadPkt& q : seg) {
       const auto read = [&e](uint32_t a) { return e.mem.read32(a); };
-      pw.process(q, emit, read);  // before the quad's writes: fills read memory as it was
+      const model::PixColors pc = pix_colors(q);
+      pw.process(q, emit, read, &pc);  // before the quad's writes: fills read memory as it was
       model::PixelWriter::pixel_writes(
           q,
           [&](const model::PixelWrite& w) {
             model::PixelWriter::apply(w, e.mem);
             since[w.addr & ~3u] = e.mem.read32(w.addr);
           },
-          read);
+          read, &pc);
       if (q.eop) {
         e.tokens.push_back(since);
         since.clear();
@@ -113,8 +145,10 @@ BenchResult run_pw(const PwCase& c, const Expect& e, const BenchCfg& cfg) {
 
   size_t seg = 0, tok = 0;
   bool flushing = false;
-  std::unique_ptr<tb::StreamSource<QuadPkt>> src;
-  if (!c.segments.empty()) src = std::make_unique<tb::StreamSource<QuadPkt>>(c.segments[0], cfg.in_gap);
+  std::vector<std::vector<InterpPkt>> segs;
+  for (const auto& sg : c.segments) segs.push_back(to_interp(sg));
+  std::unique_ptr<tb::StreamSource<InterpPkt>> src;
+  if (!segs.empty()) src = std::make_unique<tb::StreamSource<InterpPkt>>(segs[0], cfg.in_gap);
   while (true) {
     if (seg < c.segments.size()) {
       src->drive(drv.rng(), dut.in_valid_i, dut.in_i);
@@ -163,7 +197,7 @@ BenchResult run_pw(const PwCase& c, const Expect& e, const BenchCfg& cfg) {
     // Segment bookkeeping (for the next cycle).
     if (flushing && dut.clean_o) {
       flushing = false;
-      if (++seg < c.segments.size()) src = std::make_unique<tb::StreamSource<QuadPkt>>(c.segments[seg], cfg.in_gap);
+      if (++seg < c.segments.size()) src = std::make_unique<tb::StreamSource<InterpPkt>>(segs[seg], cfg.in_gap);
     } else if (!flushing && seg < c.segments.size() && src->done() && dut.quiet_o && !in_fire) {
       if (seg == 0 && res.first_cycles == 0) res.first_cycles = drv.cycle();
       flushing = true;

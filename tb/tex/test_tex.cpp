@@ -9,6 +9,7 @@
 // behind an inval_i pulse. `[.bench]` reports samples per clock, L1 hit rate and bytes per
 // sample at a 200-cycle latency on a magnified and a minified quad stream.
 #define CATCH_CONFIG_MAIN
+#include <algorithm>
 #include <functional>
 #include <memory>
 
@@ -67,6 +68,10 @@ struct Result {
   bool ok = false;
   std::string report;
   uint64_t cycles = 0, taps = 0, misses = 0, faults = 0, bytes = 0;
+  uint64_t max_outstanding = 0;  // line requests in flight at the memory, at most
+  uint64_t out_stalled = 0;      // clocks with a result held by back-pressure
+  uint64_t stalled_fills = 0;    // clocks with back-pressure on the output while lines came back
+  uint64_t first_out = 0, last_out = 0;  // cycles of the first and the last result
 };
 
 Result run(const TexCase& c, const Expect& e, const Cfg& cfg) {
@@ -128,6 +133,14 @@ Result run(const TexCase& c, const Expect& e, const Cfg& cfg) {
       rep = drv.head("WRITE") + ": the sampler wrote memory\n";
     }
     res.taps += dut.tap_o;
+    res.max_outstanding = std::max<uint64_t>(res.max_outstanding, dram.outstanding());
+    const bool held = dut.out_valid_o && !dut.out_ready_i;
+    res.out_stalled += held;
+    if (out_fire) {
+      if (res.first_out == 0) res.first_out = drv.cycle();
+      res.last_out = drv.cycle();
+    }
+    res.stalled_fills += held && rsp_fire;
     res.misses += dut.miss_o;
     res.faults += dut.fault_o;
     if (in_fire || req_fire || rsp_fire || out_fire || need_inval) drv.progress();
@@ -211,23 +224,30 @@ std::vector<TexInPkt> random_quads(std::mt19937& r, uint32_t n, uint32_t ntex, u
   return v;
 }
 
-void check(const TexCase& c, const std::string& name, uint64_t seed, double latency_mix = 1.0) {
+// Every stall pattern; `latency` and `jitter` of the memory (default 20 + 0..60). Returns the
+// results in kStallPatterns order.
+std::vector<Result> check(const TexCase& c, const std::string& name, uint64_t seed, double latency_mix = 1.0,
+                          uint32_t latency = 20, uint32_t jitter = 60) {
   const Expect e = expect(c);
+  std::vector<Result> all;
   for (const auto& p : tb::kStallPatterns) {
     Cfg cfg;
     cfg.seed = seed;
     cfg.in_gap = p.in_gap;
     cfg.out_stall = p.out_stall;
     cfg.test = name + "/" + p.name;
-    cfg.dram.latency = static_cast<uint32_t>(20 * latency_mix);
-    cfg.dram.jitter = static_cast<uint32_t>(60 * latency_mix);
+    cfg.dram.latency = static_cast<uint32_t>(latency * latency_mix);
+    cfg.dram.jitter = static_cast<uint32_t>(jitter * latency_mix);
     const Result res = run(c, e, cfg);
     INFO(res.report);
     REQUIRE(res.ok);
-    std::printf("  %-28s %-10s %6zu quads %8llu cycles, %llu taps, %llu misses, %llu faults\n", name.c_str(), p.name,
-                e.out.size(), static_cast<unsigned long long>(res.cycles), static_cast<unsigned long long>(res.taps),
-                static_cast<unsigned long long>(res.misses), static_cast<unsigned long long>(res.faults));
+    std::printf("  %-28s %-10s %6zu quads %8llu cycles, %llu taps, %llu misses, %llu faults, %llu lines in flight max\n",
+                name.c_str(), p.name, e.out.size(), static_cast<unsigned long long>(res.cycles),
+                static_cast<unsigned long long>(res.taps), static_cast<unsigned long long>(res.misses),
+                static_cast<unsigned long long>(res.faults), static_cast<unsigned long long>(res.max_outstanding));
+    all.push_back(res);
   }
+  return all;
 }
 
 }  // namespace
@@ -332,6 +352,7 @@ TEST_CASE("tex: descriptors and texels rewritten behind inval_i", "[tex]") {
   check(c, "inval", seed);
 }
 
+
 // ------------------------------------------------------------------------------ bench
 namespace {
 
@@ -358,33 +379,127 @@ std::vector<TexInPkt> walk(uint32_t quads_x, uint32_t quads_y, float scale, uint
 
 }  // namespace
 
+TEST_CASE("tex: bank and L1 index conflicts inside a quad (odd sizes at address-mode edges, spread pixels)", "[tex]") {
+  const uint64_t seed = tb::announce_seed("rtl_tex");
+  std::mt19937 r(static_cast<uint32_t>(seed));
+  TexCase c;
+  // odd sizes: wrap / mirror fold two taps of a pixel onto one parity bank at different blocks;
+  // 257 and 1024 wide: blocks 64 apart share an L1 index
+  const uint32_t shapes[][4] = {{TEX_FMT_RGBA8, 5, 7, 1},   {TEX_FMT_BGRA8, 13, 3, 2},  {TEX_FMT_RGBA8, 257, 9, 1},
+                                {TEX_FMT_BC1, 1024, 64, 1}, {TEX_FMT_B5G6R5, 31, 17, 3}, {TEX_FMT_RGBA8_SRGB, 259, 260, 2}};
+  uint64_t at = kTexBase;
+  for (uint32_t k = 0; k < 6; ++k) {
+    const uint64_t end = tx::gen::make_texture(c.mem, r, tex_addr(k), static_cast<uint32_t>(at), shapes[k][0], shapes[k][1],
+                                               shapes[k][2], shapes[k][3]);
+    at = (end + 4095) & ~uint64_t(4095);
+  }
+  const uint32_t modes[][2] = {{TEX_ADDR_WRAP, TEX_ADDR_WRAP},       {TEX_ADDR_MIRROR, TEX_ADDR_MIRROR},
+                               {TEX_ADDR_CLAMP, TEX_ADDR_MIRROR_ONCE}, {TEX_ADDR_BORDER, TEX_ADDR_WRAP},
+                               {TEX_ADDR_MIRROR, TEX_ADDR_CLAMP},    {TEX_ADDR_WRAP, TEX_ADDR_MIRROR}};
+  for (uint32_t k = 0; k < 6; ++k) {
+    SampDesc sd;
+    sd.min = sd.mag = TEX_FILTER_LINEAR;
+    sd.mip = k % 3;
+    sd.addr_u = modes[k][0];
+    sd.addr_v = modes[k][1];
+    sd.max_lod = (k & 1) ? 0 : 4095;  // max LOD 0: widely spread pixels still sample level 0
+    sd.border = r();
+    tx::gen::put_desc(c.mem, samp_addr(k), sd.pack().data());
+  }
+  std::vector<TexInPkt> q;
+  for (int i = 0; i < 300; ++i) {
+    TexInPkt p;
+    p.tex = tex_addr(tx::gen::rnd(r, 0, 5));
+    p.samp = samp_addr(tx::gen::rnd(r, 0, 5));
+    p.live = tx::gen::rnd(r, 0, 5) ? 15u : tx::gen::rnd(r, 0, 15);
+    p.tag = static_cast<uint16_t>(i);
+    const bool spread = tx::gen::rnd(r, 0, 2) == 0;
+    // edge quads: the centre within a texel or two of an integer u / v (a wrap seam); spread
+    // quads: pixels a quarter to a half texture apart
+    const float cu = static_cast<float>(tx::gen::rnd(r, 0, 4)) - 2.0f + (static_cast<float>(tx::gen::rnd(r, 0, 2000)) - 1000.0f) / 40000.0f;
+    const float cv = static_cast<float>(tx::gen::rnd(r, 0, 4)) - 2.0f + (static_cast<float>(tx::gen::rnd(r, 0, 2000)) - 1000.0f) / 40000.0f;
+    const float d = spread ? 0.25f + static_cast<float>(tx::gen::rnd(r, 0, 1000)) / 4000.0f : 1.0f / 300.0f;
+    for (int k = 0; k < 4; ++k) {
+      p.tc[k].u = tx::gen::fbits(cu + d * static_cast<float>(k & 1) + (spread ? 0.37f * static_cast<float>(k >> 1) : 0.0f));
+      p.tc[k].v = tx::gen::fbits(cv + d * static_cast<float>(k >> 1));
+    }
+    q.push_back(p);
+  }
+  // the same quads grouped by descriptor pair (no refetch drain between them), then interleaved
+  std::vector<TexInPkt> sorted = q;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const TexInPkt& a, const TexInPkt& b) {
+    return std::pair<uint32_t, uint32_t>(static_cast<uint32_t>(a.tex), static_cast<uint32_t>(a.samp)) <
+           std::pair<uint32_t, uint32_t>(static_cast<uint32_t>(b.tex), static_cast<uint32_t>(b.samp));
+  });
+  sorted.insert(sorted.end(), q.begin(), q.begin() + 60);
+  c.segs.push_back({sorted, {}});
+  check(c, "conflicts", seed);
+}
+
+TEST_CASE("tex: many line requests in flight, back-pressure while they return", "[tex]") {
+  const uint64_t seed = tb::announce_seed("rtl_tex");
+  std::mt19937 r(static_cast<uint32_t>(seed));
+  TexCase c;
+  tx::gen::make_texture(c.mem, r, tex_addr(0), kTexBase, TEX_FMT_RGBA8, 512, 512, 10);
+  tx::gen::make_texture(c.mem, r, tex_addr(1), kTexBase + 0x200000u, TEX_FMT_BC3, 300, 200, 9);
+  SampDesc s;
+  s.min = s.mag = TEX_FILTER_LINEAR;
+  s.mip = TEX_MIP_LINEAR;
+  s.max_lod = 4095;
+  tx::gen::put_desc(c.mem, samp_addr(0), s.pack().data());
+  std::vector<TexInPkt> q = walk(24, 12, 2.7f, tex_addr(0), samp_addr(0), 512.0f, 512.0f);
+  const std::vector<TexInPkt> q2 = walk(16, 8, 3.3f, tex_addr(1), samp_addr(0), 300.0f, 200.0f);
+  q.insert(q.end(), q2.begin(), q2.end());
+  c.segs.push_back({q, {}});
+  const std::vector<Result> res = check(c, "inflight", seed, 1.0, 200, 40);
+  CHECK(res[0].max_outstanding >= 64);  // no stalls: the misses of many quads overlap
+  CHECK(res[2].stalled_fills > 0);      // heavy back-pressure: lines keep coming back while the output waits
+}
+
 TEST_CASE("tex: bench at 200-cycle latency (magnified and minified streams)", "[.bench]") {
   const uint64_t seed = tb::announce_seed("rtl_tex");
   std::mt19937 r(static_cast<uint32_t>(seed));
-  for (int minified = 0; minified < 2; ++minified) {
+  struct Stream {
+    const char* name;
+    uint32_t fmt, mip, filter;
+    float scale;  // texels per pixel
+  };
+  const Stream streams[] = {
+      {"magnified_bilinear", TEX_FMT_RGBA8, TEX_MIP_NONE, TEX_FILTER_LINEAR, 0.5f},
+      {"minified_trilinear", TEX_FMT_RGBA8, TEX_MIP_LINEAR, TEX_FILTER_LINEAR, 2.7f},
+      {"magnified_point", TEX_FMT_RGBA8, TEX_MIP_NONE, TEX_FILTER_POINT, 0.5f},
+      {"unit_bilinear", TEX_FMT_RGBA8, TEX_MIP_NONE, TEX_FILTER_LINEAR, 1.0f},
+      {"minified_tri_bc1", TEX_FMT_BC1, TEX_MIP_LINEAR, TEX_FILTER_LINEAR, 2.7f},
+  };
+  for (const Stream& st : streams) {
     TexCase c;
-    tx::gen::make_texture(c.mem, r, tex_addr(0), kTexBase, TEX_FMT_RGBA8, 256, 256, 9);
+    tx::gen::make_texture(c.mem, r, tex_addr(0), kTexBase, st.fmt, 1024, 1024, 11);
     SampDesc s;
-    s.min = s.mag = TEX_FILTER_LINEAR;
-    s.mip = minified ? TEX_MIP_LINEAR : TEX_MIP_NONE;
+    s.min = s.mag = st.filter;
+    s.mip = st.mip;
     s.max_lod = 4095;
     tx::gen::put_desc(c.mem, samp_addr(0), s.pack().data());
-    c.segs.push_back({walk(32, 32, minified ? 2.7f : 0.5f, tex_addr(0), samp_addr(0), 256.0f, 256.0f), {}});
+    c.segs.push_back({walk(64, 64, st.scale, tex_addr(0), samp_addr(0), 1024.0f, 1024.0f), {}});
     const Expect e = expect(c);
     Cfg cfg;
     cfg.seed = seed;
-    cfg.test = minified ? "bench_minified" : "bench_magnified";
+    cfg.test = std::string("bench_") + st.name;
     cfg.dram.latency = 200;
     const Result res = run(c, e, cfg);
     INFO(res.report);
     REQUIRE(res.ok);
-    const double samples = static_cast<double>(e.samples);
-    std::printf("TEX bench %-16s %6.0f samples %8llu cycles: %.3f samples/clock (peak 4%s), L1 hit rate %.1f%% "
-                "(%llu taps, %llu misses), %.2f bytes/sample\n",
-                cfg.test.c_str(), samples, static_cast<unsigned long long>(res.cycles), samples / static_cast<double>(res.cycles),
-                minified ? ", trilinear peak 2" : "",
-                100.0 * (1.0 - static_cast<double>(res.misses) / static_cast<double>(res.taps)),
+    const double samples = static_cast<double>(e.samples), cyc = static_cast<double>(res.cycles);
+    const double peak = e.trilinear * 2 > e.out.size() ? 2.0 : 4.0;
+    // steady state: from the first result to the last (leaves out the descriptor reads and the
+    // first line's latency)
+    const double steady = (samples - 4.0) / static_cast<double>(res.last_out - res.first_out);
+    std::printf("TEX bench %-20s %6.0f samples %7llu cycles: %.3f samples/clock (%.0f%% of peak %.0f; steady %.3f, %.0f%%, "
+                "first result at cycle %llu), %.2f texels/clock, "
+                "L1 hit rate %.1f%% (%llu taps, %llu misses), %.2f bytes/sample, %llu lines in flight max\n",
+                st.name, samples, static_cast<unsigned long long>(res.cycles), samples / cyc, 100.0 * samples / cyc / peak, peak,
+                steady, 100.0 * steady / peak, static_cast<unsigned long long>(res.first_out),
+                static_cast<double>(res.taps) / cyc, 100.0 * (1.0 - static_cast<double>(res.misses) / static_cast<double>(res.taps)),
                 static_cast<unsigned long long>(res.taps), static_cast<unsigned long long>(res.misses),
-                static_cast<double>(res.bytes) / samples);
+                static_cast<double>(res.bytes) / samples, static_cast<unsigned long long>(res.max_outstanding));
   }
 }

@@ -40,6 +40,11 @@ uint32_t rast_owner(const QuadPkt& q) {
   const int ts = q.target.msaa ? 1 : 2;  // quads per raster tile edge: 2 or 4
   return model::CoarseRaster::owner(kNumRast, q.qx >> ts, q.qy >> ts);
 }
+uint32_t rast_owner(const InterpPkt& p) { return rast_owner(p.quad); }
+// An end-of-pipe token (INTERP's packets carry the quad's).
+template <class Pkt>
+bool is_eop(const Pkt& p) { return p.eop != 0; }
+bool is_eop(const InterpPkt& p) { return p.quad.eop != 0; }
 const char* lane_name(MultiRast m) { return m == MultiRast::PER_LANE ? "[" : "(rasterizer "; }
 const char* lane_end(MultiRast m) { return m == MultiRast::PER_LANE ? "]" : ")"; }
 }  // namespace
@@ -123,18 +128,22 @@ void TopHarness::on_tap(Traits, uint32_t lane, const Pkt& pkt) {
   if constexpr (Traits::multi_rast == MultiRast::PER_OWNER) {
     if (kNumRast == 1) {
       check(lanes[0]);
-    } else if (pkt.eop) {  // merged: every rasterizer's stream has its token next
+    } else if (is_eop(pkt)) {  // merged: every rasterizer's stream has its token next
       for (auto& c : lanes) check(c);
     } else {
       check(lanes[rast_owner(pkt)]);
     }
     // FROM_RTL: the model pixel writer's writes for the quads in the order the RTL merged them
-    // (PW's input: the quads ZS let through).
-    if (kNumRast > 1 && Traits::id == Boundary::ZS_QUAD) {
-      t.pw_model.process(
-          pkt, [&t](const MemLineReq& r) { t.pw_emit(r); },
-          [this, &t](uint32_t a) { return t.pw_overlay.read(mem_, a); });
-      if (pkt.eop) t.pw_overlay.clear();
+    // (PW's input: the quads ZS let through, with INTERP's per-pixel colours).
+    if constexpr (Traits::id == Boundary::INTERP_QUAD) {
+      if (kNumRast > 1) {
+        model::PixColors pc{};
+        for (size_t p = 0; p < 4; ++p) pc[p] = static_cast<uint32_t>(pkt.pcolor[p].data);
+        t.pw_model.process(
+            pkt.quad, [&t](const MemLineReq& r) { t.pw_emit(r); },
+            [this, &t](uint32_t a) { return t.pw_overlay.read(mem_, a); }, &pc);
+        if (pkt.quad.eop) t.pw_overlay.clear();
+      }
     }
   } else {
     check(lanes[lane]);
@@ -190,6 +199,7 @@ void TopHarness::tick() {
     for (uint32_t r = 0; r < kNumRast; ++r) rast_busy_[r] += (top_.rast_busy_o >> r) & 1u;
     fe_busy_ += top_.fe_busy_o;
     pa_clip_busy_ += top_.pa_clip_busy_o;
+    interp_fed_ += top_.tap_zs_quad_valid_o;
   }
 
   drv_->edge();
@@ -219,7 +229,7 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
         tap.split.resize(kNumRast);
         for (size_t i = 0; want && i < want->size(); ++i) {
           for (uint32_t r = 0; r < kNumRast; ++r) {
-            if ((*want)[i].eop || rast_owner((*want)[i]) == r) tap.split[r].push_back((*want)[i]);
+            if (is_eop((*want)[i]) || rast_owner((*want)[i]) == r) tap.split[r].push_back((*want)[i]);
           }
         }
         for (uint32_t r = 0; r < kNumRast; ++r) {
@@ -339,6 +349,7 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
   res.rast_busy = rast_busy_;
   res.fe_busy = fe_busy_;
   res.pa_clip_busy = pa_clip_busy_;
+  res.interp_fed = interp_fed_;
   res.dram = dram_.stats();
   for (const auto& c : res.dram.client) {
     res.mem_reads += c.reads;

@@ -482,14 +482,23 @@ TEST_CASE("zs: random quads, states, tokens and flushes at 1x and 4x") {
   check_all("random", random_case(seed, 4, 600), seed);
 }
 
-TEST_CASE("zs: fast clears (whole and partial, depth and/or stencil) mixed with quads, tokens and flushes") {
+namespace {
+void fast_clears(int per_seg) {
   const uint64_t seed = tb::announce_seed("rtl_zs");
-  ZsCase c = random_case(seed + 3, 3, 500, true);
+  ZsCase c = random_case(seed + 3, 3, per_seg, true);
   size_t n = 0;
   for (const auto& v : c.clears) n += v.size();
   REQUIRE(n > 0);
   check_all("fast_clear", c, seed);
 }
+}  // namespace
+
+// The default run is short (CI budget); "[.long]" runs 3x the quads per segment.
+TEST_CASE("zs: fast clears (whole and partial, depth and/or stencil) mixed with quads, tokens and flushes") {
+  fast_clears(170);
+}
+
+TEST_CASE("zs: fast clears mixed with quads, tokens and flushes, long", "[.long]") { fast_clears(500); }
 
 TEST_CASE("zs: every compare function and stencil op, front and back, 1x and 4x, early and late Z") {
   const uint64_t seed = tb::announce_seed("rtl_zs");

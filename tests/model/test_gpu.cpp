@@ -116,7 +116,7 @@ TEST_CASE("gpu: every scene runs to END with its fence and irq", "[gpu][scenes]"
   }
 }
 
-TEST_CASE("gpu: scenes are deterministic and tracing does not change results", "[gpu][scenes]") {
+TEST_CASE("gpu: scenes are deterministic and tracing does not change results", "[gpu][scenes][nosan]") {
   for (const SceneInfo& info : scene_registry()) {
     INFO(info.name);
     SceneImage a = info.build(7), b = info.build(7), c = info.build(8);

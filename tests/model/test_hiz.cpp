@@ -115,7 +115,7 @@ TriPkt scene_tri(SceneRng& rng, bool msaa, uint64_t base, bool g = false) {
 
 }  // namespace
 
-TEST_CASE("hiz: never rejects a tile with a sample the exact depth test passes (random scenes)", "[hiz]") {
+TEST_CASE("hiz: never rejects a tile with a sample the exact depth test passes (random scenes)", "[hiz][nosan]") {
   const uint32_t seed = test::base_seed();
   INFO("seed " << seed);
   SceneRng rng(seed);

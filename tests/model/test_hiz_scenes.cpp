@@ -34,7 +34,7 @@ Run run(SceneImage img, uint32_t num_rast) {  // by value: the scene's memory is
 
 }  // namespace
 
-TEST_CASE("hiz: random depth scenes give identical memory with Hi-Z on and off", "[hiz][scenes]") {
+TEST_CASE("hiz: random depth scenes give identical memory with Hi-Z on and off", "[hiz][scenes][nosan]") {
   const uint32_t seed0 = test::base_seed();
   uint64_t tested = 0, rejected = 0;
   for (uint32_t k = 0; k < 12; ++k) {

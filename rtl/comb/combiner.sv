@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+// COMB: the fixed-function texture combiner (two stages) and the alpha test, one quad per clock
+// (docs/comb.md; model: cpp_model/comb/combiner.cpp, bit-exact).
+//
+// Two pipeline stages advancing together when the last one is empty or taken (one enable: a
+// stalled stage holds its payload):
+//   S0  stage 0: colour = st.tex ? comb(st.mode, pcolor, texel0) : pcolor, per pixel
+//   S1  stage 1: colour = st.tex1 ? comb(st.mode1, colour, texel1) : colour; the alpha test on the
+//       final alpha kills failing pixels (coverage and depth cleared). A quad left with no
+//       coverage is dropped here; end-of-pipe tokens always pass, unchanged.
+// The combiner state rides in each packet (comb_in_pkt_t.st): no register holds draw state.
+module combiner (
+  input  logic                       clk_i,
+  input  logic                       rst_ni,
+  input  logic                       in_valid_i,
+  output logic                       in_ready_o,
+  input  pineda_pkg::comb_in_pkt_t   in_i,
+  output logic                       out_valid_o,
+  input  logic                       out_ready_i,
+  output pineda_pkg::interp_pkt_t    out_o,
+  output logic                       idle_o
+);
+  // ---- the frozen arithmetic (docs/comb.md section 2)
+  // round(n / 255) for 0 <= n <= 65025, exact (no ties: 255 is odd): x = n + 128,
+  // (x + (x >> 8)) >> 8. Every intermediate fits 16 bits (x + (x >> 8) <= 65407).
+  function automatic logic [7:0] div255(logic [15:0] n);
+    logic [15:0] x, y;
+    x = n + 16'd128;
+    y = x + (x >> 8);
+    div255 = 8'(y >> 8);
+  endfunction
+
+  // One channel of one stage: c the colour, t the texel, ta the texel's alpha, alpha: the
+  // channel is A. Modes 4..7 (reserved) pass the colour.
+  function automatic logic [7:0] comb_ch(logic [2:0] mode, logic alpha, logic [7:0] c, logic [7:0] t,
+                                         logic [7:0] ta);
+    // Two multipliers per channel: m1 = t x (DECAL ? ta : c) serves MODULATE, ADD's alpha and
+    // DECAL; m2 = c x (255 - ta) only DECAL's colour (removed for the alpha channel).
+    logic [8:0]  sum;
+    logic [15:0] m1, m2;
+    sum = {1'b0, c} + {1'b0, t};
+    m1  = {8'd0, t} * {8'd0, (mode == pineda_pkg::COMB_DECAL) ? ta : c};
+    m2  = {8'd0, c} * {8'd0, 8'd255 - ta};
+    unique case (mode)
+      pineda_pkg::COMB_MODULATE: comb_ch = div255(m1);
+      pineda_pkg::COMB_REPLACE:  comb_ch = t;
+      pineda_pkg::COMB_ADD:      comb_ch = alpha ? div255(m1) : (sum[8] ? 8'd255 : sum[7:0]);
+      pineda_pkg::COMB_DECAL:    comb_ch = alpha ? c : div255(m1 + m2);  // m1 + m2 <= 65025
+      default:                   comb_ch = c;
+    endcase
+  endfunction
+
+  function automatic logic [31:0] comb_px(logic [2:0] mode, logic [31:0] c, logic [31:0] t);
+    comb_px = {comb_ch(mode, 1'b1, c[31:24], t[31:24], t[31:24]),
+               comb_ch(mode, 1'b0, c[23:16], t[23:16], t[31:24]),
+               comb_ch(mode, 1'b0, c[15:8],  t[15:8],  t[31:24]),
+               comb_ch(mode, 1'b0, c[7:0],   t[7:0],   t[31:24])};
+  endfunction
+
+  // CMP_* of the alpha test: pass when (a OP ref).
+  function automatic logic cmp_pass(logic [2:0] f, logic [7:0] a, logic [7:0] r);
+    unique case (f)
+      pineda_pkg::CMP_NEVER:         cmp_pass = 1'b0;
+      pineda_pkg::CMP_LESS:          cmp_pass = a < r;
+      pineda_pkg::CMP_EQUAL:         cmp_pass = a == r;
+      pineda_pkg::CMP_LESS_EQUAL:    cmp_pass = a <= r;
+      pineda_pkg::CMP_GREATER:       cmp_pass = a > r;
+      pineda_pkg::CMP_NOT_EQUAL:     cmp_pass = a != r;
+      pineda_pkg::CMP_GREATER_EQUAL: cmp_pass = a >= r;
+      default:                       cmp_pass = 1'b1;
+    endcase
+  endfunction
+
+  // ---- pipeline control
+  logic [1:0] v_q, v_d;
+  logic       en, keep;
+  assign en          = !v_q[1] || out_ready_i;
+  assign in_ready_o  = en;
+  assign out_valid_o = v_q[1];
+  assign idle_o      = (v_q == '0);
+
+  // ---- S0: stage 0
+  pineda_pkg::comb_in_pkt_t s0_q, s0_d;
+  always_comb begin
+    s0_d = s0_q;
+    if (en) begin
+      s0_d = in_i;
+      s0_d.texel0 = '0;  // consumed here
+      if (!in_i.ip.quad.eop && in_i.st.tex) begin
+        for (int p = 0; p < 4; p++) s0_d.ip.pcolor[p] = comb_px(in_i.st.mode, in_i.ip.pcolor[p], in_i.texel0[p]);
+      end
+    end
+  end
+
+  // ---- S1: stage 1, alpha test, kill
+  pineda_pkg::interp_pkt_t s1_q, s1_d;
+  logic [3:0][31:0]        col;
+  logic [3:0]              kill;
+  logic [15:0]             mask;
+  always_comb begin
+    col  = s0_q.ip.pcolor;
+    kill = '0;
+    mask = s0_q.ip.quad.mask;
+    if (!s0_q.ip.quad.eop) begin
+      for (int p = 0; p < 4; p++) begin
+        if (s0_q.st.tex1) col[p] = comb_px(s0_q.st.mode1, s0_q.ip.pcolor[p], s0_q.texel1[p]);
+        kill[p] = s0_q.st.alpha_test && !cmp_pass(s0_q.st.alpha_func, col[p][31:24], s0_q.st.alpha_ref);
+      end
+      for (int i = 0; i < 16; i++) begin
+        // 1x: bit p is pixel p; 4x: bit 4p + s is sample s of pixel p
+        if (s0_q.ip.quad.target.msaa ? kill[i / 4] : (i < 4 && kill[i % 4])) mask[i] = 1'b0;
+      end
+    end
+    keep = s0_q.ip.quad.eop || (mask != '0);
+    s1_d = s1_q;
+    if (en) begin
+      s1_d = s0_q.ip;
+      s1_d.pcolor = col;
+      s1_d.quad.mask = mask;
+      for (int i = 0; i < 16; i++) begin
+        if (!mask[i]) s1_d.quad.z[i] = '0;  // the packet rule: depth 0 where mask is 0
+      end
+    end
+  end
+  assign out_o = s1_q;
+
+  always_comb begin
+    v_d = v_q;
+    if (en) v_d = {v_q[0] && keep, in_valid_i};
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      v_q  <= '0;
+      s0_q <= '0;
+      s1_q <= '0;
+    end else begin
+      v_q  <= v_d;
+      s0_q <= s0_d;
+      s1_q <= s1_d;
+    end
+  end
+
+  logic unused_sig;
+  assign unused_sig = ^s0_q.texel0;  // zeroed in S0 (kept in the carried struct for simplicity)
+
+`ifndef SYNTHESIS
+  stream_assert #(.Width($bits(in_i))) u_in_chk (
+    .clk_i, .rst_ni, .valid_i(in_valid_i), .ready_i(in_ready_o), .data_i(in_i));
+  stream_assert #(.Width($bits(out_o))) u_out_chk (
+    .clk_i, .rst_ni, .valid_i(out_valid_o), .ready_i(out_ready_i), .data_i(out_o));
+  // A quad leaves with coverage; a token is never dropped.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && out_valid_o) begin
+      assert (out_o.quad.eop || out_o.quad.mask != '0) else $error("%m: an empty quad left the combiner");
+    end
+    if (rst_ni && en && v_q[0] && s0_q.ip.quad.eop) begin
+      assert (keep) else $error("%m: an end-of-pipe token was dropped");
+    end
+  end
+`endif
+endmodule
