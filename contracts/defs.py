@@ -94,7 +94,7 @@ class Struct(NamedTuple):
 
 # ----------------------------------------------------------------------------- constants
 # Values are ints; sv_width is given where SV wants a typed constant (compared with a field).
-CONTRACT_VERSION = 12  # bumped whenever any packet, encoding or register changes
+CONTRACT_VERSION = 13  # bumped whenever any packet, encoding or register changes
 FP32_ONE = 0x3F800000
 CONSTANTS = [
     Const("CONTRACT_VERSION", CONTRACT_VERSION, "bumped whenever any packet, encoding or register changes"),
@@ -301,6 +301,8 @@ OPCODES = [
            (BitField("CLEAR_COLOR", 0, 0, "colour target: every sample = value (RGBA8)"),
             BitField("CLEAR_DEPTH", 1, 1, "depth-stencil target: depth = value[23:0]"),
             BitField("CLEAR_STENCIL", 2, 2, "depth-stencil target: stencil = value[31:24]"))),
+    Opcode("OP_RESOLVE", 0x0C, 5, "MSAA resolve (docs/om.md section 7): average the 4 samples of each pixel of a rectangle of a 4x colour target into a 1x target of the same format; payload = src (4x) byte address, dst (1x) byte address, src pitch [15:0] | dst pitch [31:16], x0 | x1 << 16, y0 | y1 << 16 (half-open, same pixels in both); arg[1:0] = RT_FMT_* of both targets, arg[11:2] must be 0 (else ERR_BAD_ARG); an empty rectangle or x1, y1 > MAX_RT_DIM is ERR_BAD_ARG, a misaligned base/pitch or a span outside the window ERR_BAD_ADDR, overlapping spans ERR_BAD_ARG",
+           (BitField("RESOLVE_FMT", 1, 0, "RT_FMT_* of the source and the destination"),)),
     Opcode("OP_END", 0x0F, 0, "stop; STATUS.HALTED, IRQ cause END"),
 ]
 
@@ -444,8 +446,8 @@ ERROR_CAUSES = [
     ErrorCause("ERR_NONE", 0, "no error"),
     ErrorCause("ERR_BAD_OPCODE", 1, "unknown opcode"),
     ErrorCause("ERR_BAD_LEN", 2, "len does not match the opcode"),
-    ErrorCause("ERR_BAD_ARG", 3, "arg out of range (state index + len > FE_STATE_END, fence index >= 16, OP_DRAW_FE arg >= 16); COPY with overlapping ranges"),
-    ErrorCause("ERR_BAD_ADDR", 4, "ring, JUMP/CALL target, COPY range or CLEAR rectangle outside [VALID_BASE, VALID_LIMIT], misaligned IB, or CLEAR target base or pitch not dword aligned"),
+    ErrorCause("ERR_BAD_ARG", 3, "arg out of range (state index + len > FE_STATE_END, fence index >= 16, OP_DRAW_FE arg >= 16, OP_RESOLVE arg >= 4); COPY with overlapping ranges; RESOLVE with an empty or too large rectangle or overlapping spans"),
+    ErrorCause("ERR_BAD_ADDR", 4, "ring, JUMP/CALL target, COPY range or CLEAR rectangle outside [VALID_BASE, VALID_LIMIT], misaligned IB, CLEAR target base or pitch not dword aligned, RESOLVE spans outside the window or a misaligned RESOLVE base or pitch"),
     ErrorCause("ERR_STACK_OVERFLOW", 5, "CALL with RET_STACK_DEPTH return positions already pushed"),
     ErrorCause("ERR_STACK_UNDERFLOW", 6, "RET while executing the ring"),
     ErrorCause("ERR_WAIT_TIMEOUT", 7, "WAIT_REG not satisfied within WATCHDOG cycles"),
@@ -635,6 +637,14 @@ STRUCTS = [
         Field("target", 1, "target_t", "the cleared target"),
         Field("rect", 1, "rect_t", "pixels, half-open, clamped to MAX_RT_DIM"),
         Field("value", 32, "u", "RGBA8, or depth [23:0] and stencil [31:24]"),
+    ]),
+    Struct("resolve_pkt_t", "ResolvePkt", "CP -> the resolve engine: one checked OP_RESOLVE (non-empty rectangle, aligned, inside the window, spans disjoint), sent once the pipe is idle and the colour cache clean", [
+        Field("fmt", 2, "u", "RT_FMT_* of both targets"),
+        Field("src", 32, "u", "4x source: sample s of pixel (x, y) at src + y*src_pitch + x*P + s*P/4 (P = 16, or 8 for B5G6R5)"),
+        Field("dst", 32, "u", "1x destination: pixel (x, y) at dst + y*dst_pitch + x*P/4"),
+        Field("src_pitch", 16, "u", "bytes, a multiple of P"),
+        Field("dst_pitch", 16, "u", "bytes, a multiple of 4"),
+        Field("rect", 1, "rect_t", "pixels, half-open, non-empty"),
     ]),
     Struct("mem_line_req_t", "MemLineReq", "line-port request (client -> line arbiter -> memory): one aligned 64-byte line", [
         Field("we", 1, "u", "1 = write"),

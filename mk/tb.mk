@@ -11,7 +11,7 @@ OBJCACHE := $(shell command -v ccache 2>/dev/null)
 VL_FLAGS := --cc --build -j $(NPROC) --assert --x-assign unique --x-initial unique \
             --trace-fst --trace-structs -Wno-fatal -Wno-lint -Wno-style \
             -CFLAGS -std=c++17 -MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2 OBJCACHE=$(OBJCACHE)" $(VL_COV)
-VL_TOPS := pineda_top setup coarse_raster fine_raster pixel_writer zs ia cp dma hiz
+VL_TOPS := pineda_top setup coarse_raster fine_raster pixel_writer zs ia cp dma resolve hiz
 TB_CXXFLAGS := $(CXXSTD) -Wall -Wextra -Wshadow -Werror -O2 -g -Icpp_model -Icpp_model/common \
                -Isim -Itb/common $(VL_INC) -DVM_TRACE=1 -DVM_TRACE_FST=1
 TB_LDLIBS := -lz -lpthread
@@ -79,7 +79,7 @@ $(RTL_FRONT_END): $(BUILD)/obj/tb/top/test_front_end.o $(TOP_HARNESS_OBJS) $(MOD
 RTL_TOP_TESTS := $(RTL_FRONT_END)
 
 # Unit harnesses: tb/<unit>/test_<unit>.cpp, one executable each, linked with its own model.
-TB_UNITS := setup coarse_raster fine_raster pixel_writer zs ia cp dma hiz
+TB_UNITS := setup coarse_raster fine_raster pixel_writer zs ia cp dma resolve hiz
 define TB_UNIT
 $(BUILD)/obj/tb/unit/test_$(1).o: tb/$(2)/test_$(1).cpp $(BUILD)/vl/$(1)/V$(1)__ALL.a
 	@mkdir -p $$(@D)
@@ -89,7 +89,7 @@ $(BUILD)/tests/rtl_$(1): $(BUILD)/obj/tb/unit/test_$(1).o $$(TB_COMMON_OBJS) $$(
 	@mkdir -p $$(@D)
 	$$(CXX) -o $$@ $$(filter %.o,$$^) $$(MODEL_LIB) $(BUILD)/vl/$(1)/V$(1)__ALL.a $(BUILD)/vl/libverilated.a $$(MODEL_LDLIBS) $$(TB_LDLIBS)
 endef
-unit_dir = $(if $(filter coarse_raster fine_raster,$(1)),rast,$(if $(filter pixel_writer,$(1)),om,$(1)))
+unit_dir = $(if $(filter coarse_raster fine_raster,$(1)),rast,$(if $(filter pixel_writer,$(1)),om,$(if $(filter resolve,$(1)),dma,$(1))))
 $(foreach u,$(TB_UNITS),$(eval $(call TB_UNIT,$(u),$(call unit_dir,$(u)))))
 RTL_UNIT_TESTS := $(foreach u,$(TB_UNITS),$(if $(wildcard tb/$(call unit_dir,$(u))/test_$(u).cpp),$(BUILD)/tests/rtl_$(u)))
 

@@ -470,6 +470,51 @@ Result Context::copy_resource(Resource* dst, Resource* src) {
   return copy_region(dst, 0, src, 0, src ? src->size() : 0);
 }
 
+Result Context::resolve_subresource(Resource* dst, uint32_t dst_subresource, Resource* src, uint32_t src_subresource,
+                                    Format format) {
+  const std::string w = "resolve_subresource: ";
+  if (dev_.lost()) return fail(Result::DEVICE_LOST, "device lost");
+  if (recording_dropped()) return Result::OK;
+  if (!dst || !src) return fail(Result::INVALID_ARG, w + "null resource");
+  if (!dev_.alive(dst) || !dev_.alive(src)) return fail(Result::INVALID_ARG, w + "not a live resource of this device");
+  if (dst == src) return fail(Result::INVALID_ARG, w + "the source and the destination are the same resource");
+  for (Resource* r : {dst, src}) {
+    if (r->kind() != ResourceKind::TEXTURE2D || !(r->bind_flags() & BIND_RENDER_TARGET))
+      return fail(Result::INVALID_ARG, w + "the resources must be textures created with BIND_RENDER_TARGET");
+  }
+  if (dst_subresource != 0 || src_subresource != 0)
+    return fail(Result::INVALID_ARG, w + "a render target has one subresource (0)");
+  if (src->samples() != 4) return fail(Result::INVALID_ARG, w + "the source is not a 4x MSAA target");
+  if (dst->samples() != 1) return fail(Result::INVALID_ARG, w + "the destination is not a 1x target");
+  const uint32_t code = rt_format_code(format);
+  if (code == RT_FMT_NONE)
+    return fail(Result::INVALID_ARG, w + "the format is not a colour render-target format (R8G8B8A8_UNORM, "
+                                         "B8G8R8A8_UNORM, R8G8B8A8_UNORM_SRGB, B5G6R5_UNORM)");
+  if (src->format() != format || dst->format() != format)
+    return fail(Result::INVALID_ARG, w + "the format differs from the source's or the destination's");
+  if (src->width() != dst->width() || src->height() != dst->height())
+    return fail(Result::INVALID_ARG, w + "the source and the destination differ in size");
+  // The engine's alignment (a 4x pixel: 16 bytes, 8 for B5G6R5; allocations are 256-aligned).
+  const uint32_t px4 = format_bytes(format) * 4;
+  if (src->pitch() % px4 != 0)
+    return fail(Result::INVALID_ARG, w + "the source pitch is not a multiple of a 4x pixel (" + std::to_string(px4) + " bytes)");
+  if (src->pitch() > 0xFFFFu || dst->pitch() > 0xFFFFu)
+    return fail(Result::NOT_SUPPORTED, w + "a pitch above 65535 bytes");
+  {
+    Device::Lock lk(dev_.mu_);
+    if (dst->mapped_ || src->mapped_) return fail(Result::INVALID_CALL, w + "a resource is mapped");
+  }
+  Result r;
+  if (!reserve(1 + OP_RESOLVE_LEN, &r)) return r;
+  const size_t pos = cw_.dwords().size();
+  cw_.resolve(code, address_of(src), src->pitch(), address_of(dst), dst->pitch(), 0, 0, src->width(), src->height());
+  on_address(pos + 1, src, 0);
+  on_address(pos + 2, dst, 0);
+  on_use(src, false);
+  on_use(dst, true);
+  return Result::OK;
+}
+
 Result Context::check_fence(Fence* f, const char* what) {
   if (!f) return fail(Result::INVALID_ARG, std::string(what) + ": null fence");
   if (f->dev_ != &dev_) return fail(Result::INVALID_ARG, std::string(what) + ": a fence of another device");

@@ -690,6 +690,14 @@ class Context {
   Result copy_region(Resource* dst, uint32_t dst_offset, Resource* src, uint32_t src_offset, uint32_t bytes);
   // CopyResource: the whole of `src` into `dst` (same size).
   Result copy_resource(Resource* dst, Resource* src);
+  // ResolveSubresource (docs/om.md section 7): `src`, a 4x MSAA render target, averaged into
+  // `dst`, a 1x render target of the same size, by the GPU's resolve engine (OP_RESOLVE), after
+  // every earlier draw and before any later command. Render targets have one subresource (0).
+  // `format` must be the format of both (R8G8B8A8_UNORM, B8G8R8A8_UNORM, R8G8B8A8_UNORM_SRGB,
+  // averaged in linear space as D3D does, or B5G6R5_UNORM); anything else is INVALID_ARG with a
+  // message, a mapped resource INVALID_CALL.
+  Result resolve_subresource(Resource* dst, uint32_t dst_subresource, Resource* src, uint32_t src_subresource,
+                             Format format);
   // The GPU writes `value` to the fence (WRITE_REG): END_OF_PIPE once every earlier draw has
   // finished (D3D11.4 Signal), TOP_OF_PIPE as soon as the CP reaches it. A fence created with
   // `interrupt` also raises an INTERRUPT whose payload is its register index.

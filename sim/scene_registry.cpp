@@ -63,6 +63,7 @@ std::vector<SceneInfo> scene_registry() {
       {"interp_gouraud", [](uint32_t s) { return scene_interp_gouraud(s, 1); }, "a sphere and a near-clipped torus with a colour per vertex, Gouraud, perspective, depth, 160x160"},
       {"interp_gouraud_4x", [](uint32_t s) { return scene_interp_gouraud(s, 4); }, "the same at 4x MSAA (every sample of a pixel gets its centre's colour)"},
       {"interp_flat_vs_gouraud", scene_interp_flat_vs_gouraud, "the same sphere flat (left) and Gouraud (right), then a translucent Gouraud band blended over both"},
+      {"om_resolve_4x", scene_om_resolve_4x, "MSAA resolve in hardware: a 4x sRGB target of odd size (opaque and translucent triangles) resolved into a 1x target by OP_RESOLVE (resolve_subresource)"},
       // glmark2-like scenes: glmark2-data models loaded with assimp, lit per vertex on the host.
       {"gl_cube", [](uint32_t s) { return scene_glmark2("gl_cube", "cube.3ds", "crate-base.png", 256, 30, 25, {0, 0, 0}, s); }, "glmark2's cube.3ds with the crate texture (texel per triangle), 256x256"},
       {"gl_horse", [](uint32_t s) { return scene_glmark2("gl_horse", "horse.3ds", "", 256, 60, 15, {0, 0, 0}, s); }, "glmark2's horse.3ds (7,172 tris), 256x256"},

@@ -36,6 +36,9 @@ struct SceneImage {
   uint32_t rt_base = 0, rt_pitch = 0, width = 0, height = 0;
   uint32_t fmt = 0;      // RT_FMT_*: how the target stores pixels (docs/om.md section 1)
   uint32_t samples = 1;  // 4: a 4x MSAA target (sample s of pixel (x, y) at rt_base + y*rt_pitch + x*16 + s*4)
+  // A 1x target of format fmt the scene resolved the 4x target into with OP_RESOLVE (0: none); the
+  // harness shows it as the image and checks it against the model of the resolve.
+  uint32_t resolved_base = 0, resolved_pitch = 0;
   uint32_t fence_index = SCENE_FENCE_INDEX;  // the Device's fence register
   uint32_t fence_value = 0;                  // what its last flush writes there
   // Host register writes that release the k-th WAIT_REG the CP blocks on (model: when it blocks;

@@ -121,9 +121,13 @@ struct OmScene {
     bool set_state;
   };
   std::vector<Draw> draws;
+  rt::Format format;
+  rt::Resource* resolve_to = nullptr;  // a 1x target: run() ends with resolve_subresource into it
 
-  OmScene(const std::string& name, uint32_t width, uint32_t height, rt::Format fmt, uint32_t background)
-      : b(name, width, height, 0, background, 64 * 1024, rgba(255, 0, 255), 1, fmt), ctx(b.ctx()), w(width), h(height) {
+  OmScene(const std::string& name, uint32_t width, uint32_t height, rt::Format fmt, uint32_t background,
+          uint32_t samples = 1)
+      : b(name, width, height, 0, background, 64 * 1024, rgba(255, 0, 255), samples, fmt), ctx(b.ctx()), w(width),
+        h(height), format(fmt) {
     rt::InputLayout l;
     b.check(b.dev().create_input_layout({{rt::Semantic::POSITION, rt::VertexFormat::F32X3, 0, 0},
                                          {rt::Semantic::COLOR, rt::VertexFormat::UNORM8X4, 0, 12}},
@@ -162,6 +166,11 @@ struct OmScene {
     for (const Draw& d : draws) {
       b.check(ctx.set_blend_state(&d.state, factor), "set_blend_state");
       b.check(ctx.draw(d.count, d.first), "draw");
+    }
+    if (resolve_to) {
+      b.check(ctx.resolve_subresource(resolve_to, 0, b.target(), 0, format), "resolve_subresource");
+      b.image().resolved_base = resolve_to->gpu_address();
+      b.image().resolved_pitch = resolve_to->pitch();
     }
     return b.finish();
   }
@@ -346,6 +355,38 @@ SceneImage scene_om_bgra8(uint32_t seed) {
     const float x = static_cast<float>(rng.range(0, 64)), y = static_cast<float>(rng.range(0, 64));
     s.tri(x, y - 10, x + 10, y + 8, x - 9, y + 6,
           static_cast<uint32_t>(rng.range(0, 0xFFFFFF)) | static_cast<uint32_t>(rng.range(40, 255)) << 24);
+  }
+  s.draw(first, s.state(blend_desc(rt::Blend::SRC_ALPHA, rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD, rt::Blend::ONE,
+                                   rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD)));
+  return s.run();
+}
+
+// om_resolve_4x: MSAA resolve in hardware (OP_RESOLVE, docs/om.md section 7). A 4x
+// R8G8B8A8_UNORM_SRGB target of odd size (90x50: rows of 4x samples and of resolved pixels that
+// end inside a line, pitches that are not line multiples): a clear, opaque and "over" triangles
+// with edges through pixels, then resolve_subresource into a 1x sRGB target (pre-filled with a
+// sentinel). The RTL's resolve engine must write the model's bytes (sRGB averaged in linear
+// space); the image is the GPU's 1x target.
+SceneImage scene_om_resolve_4x(uint32_t seed) {
+  SceneRng rng(seed * 0x100000001ull + 101);
+  const uint32_t w = 90, h = 50;
+  OmScene s("om_resolve_4x", w, h, rt::Format::R8G8B8A8_UNORM_SRGB, rgba(0, 0, 0), 4);
+  s.b.check(s.ctx.clear_render_target_view(s.b.target(), rgba(20, 40, 120)), "clear_render_target_view");
+  rt::TextureDesc td{w, h, 0, rt::BIND_RENDER_TARGET};
+  td.format = rt::Format::R8G8B8A8_UNORM_SRGB;
+  const std::vector<uint32_t> sentinel(static_cast<size_t>(w) * h, rgba(255, 0, 255));
+  s.resolve_to = s.b.create_texture(td, sentinel.data());
+  uint32_t first = s.mark();
+  for (int i = 0; i < 30; ++i) {
+    const float x = static_cast<float>(rng.range(0, w)), y = static_cast<float>(rng.range(0, h));
+    s.tri(x, y - 14, x + 17, y + 9, x - 12, y + 11, static_cast<uint32_t>(rng.range(0, 0xFFFFFF)) | 0xFF000000u);
+  }
+  s.draw(first, s.state(rt::BlendDesc{}));
+  first = s.mark();
+  for (int i = 0; i < 60; ++i) {
+    const float x = static_cast<float>(rng.range(0, w)), y = static_cast<float>(rng.range(0, h));
+    s.tri(x, y - 9, x + 8, y + 7, x - 10, y + 5,
+          static_cast<uint32_t>(rng.range(0, 0xFFFFFF)) | static_cast<uint32_t>(rng.range(40, 220)) << 24);
   }
   s.draw(first, s.state(blend_desc(rt::Blend::SRC_ALPHA, rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD, rt::Blend::ONE,
                                    rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD)));

@@ -56,7 +56,7 @@ def suites(build):
     s.append(("rtl_line_reader", [os.path.join(build, "tests", "rtl_line_reader")], "catch2"))
     # The line arbiter: order, routing, round robin, counters.
     s.append(("rtl_mem_line_arbiter", [os.path.join(build, "tests", "rtl_mem_line_arbiter")], "catch2"))
-    for u in ["cp", "dma", "ia", "setup", "coarse_raster", "fine_raster", "hiz", "pixel_writer", "zs", "om_blend", "interp", "tex", "tex_bc_decode", "combiner"]:
+    for u in ["cp", "dma", "resolve", "ia", "setup", "coarse_raster", "fine_raster", "hiz", "pixel_writer", "zs", "om_blend", "interp", "tex", "tex_bc_decode", "combiner"]:
         s.append((f"rtl_{u}", [os.path.join(build, "tests", f"rtl_{u}")], "catch2"))
     # Several rasterizers: the raster array with 1, 2 and 4 rasterizers.
     s.append(("rtl_raster_array", [os.path.join(build, "tests", "rtl_raster_array")], "catch2"))

@@ -83,8 +83,10 @@ int main(int argc, char** argv) {
     std::printf("  memory digest 0x%016llx\n", static_cast<unsigned long long>(img.mem.digest()));
     if (img.samples == 4) {  // 4x MSAA: the resolved image
       pineda::Memory resolved;
-      pineda::model::resolve_msaa4(img.mem, img.rt_base, img.rt_pitch, resolved, 0, img.width * 4, img.width, img.height);
-      pineda::write_png(out, resolved, 0, img.width * 4, img.width, img.height);
+      const uint32_t dbpp = pineda::model::resolve_dst_bpp(img.fmt);
+      pineda::model::resolve_msaa4(img.mem, img.rt_base, img.rt_pitch, resolved, 0, img.width * dbpp, img.width,
+                                   img.height, img.fmt);
+      pineda::write_png(out, resolved, 0, img.width * dbpp, img.width, img.height, img.fmt);
     } else {
       pineda::write_png(out, img.mem, img.rt_base, img.rt_pitch, img.width, img.height);
     }

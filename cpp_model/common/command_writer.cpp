@@ -107,6 +107,17 @@ CommandWriter& CommandWriter::clear(uint32_t flags, uint32_t base, uint32_t pitc
   return *this;
 }
 
+CommandWriter& CommandWriter::resolve(uint32_t fmt, uint32_t src, uint32_t src_pitch, uint32_t dst, uint32_t dst_pitch,
+                                      uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) {
+  dw_.push_back(header(OP_RESOLVE, fmt, OP_RESOLVE_LEN));
+  dw_.push_back(src);
+  dw_.push_back(dst);
+  dw_.push_back((src_pitch & 0xFFFFu) | (dst_pitch << 16));
+  dw_.push_back((x0 & 0xFFFFu) | (x1 << 16));
+  dw_.push_back((y0 & 0xFFFFu) | (y1 << 16));
+  return *this;
+}
+
 CommandWriter& CommandWriter::end() {
   dw_.push_back(header(OP_END, 0, OP_END_LEN));
   return *this;

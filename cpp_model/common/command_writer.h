@@ -46,6 +46,10 @@ class CommandWriter {
   // CLEAR: flags = CLEAR_* bits (arg), rectangle [x0, x1) x [y0, y1) in pixels, value.
   CommandWriter& clear(uint32_t flags, uint32_t base, uint32_t pitch, bool msaa, uint32_t x0, uint32_t y0,
                        uint32_t x1, uint32_t y1, uint32_t value);
+  // RESOLVE (docs/om.md section 7): fmt = RT_FMT_*, the 4x source and the 1x destination with
+  // their pitches, rectangle [x0, x1) x [y0, y1) in pixels.
+  CommandWriter& resolve(uint32_t fmt, uint32_t src, uint32_t src_pitch, uint32_t dst, uint32_t dst_pitch,
+                         uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1);
   CommandWriter& end();
   CommandWriter& raw(uint32_t dword);  // any dword (e.g. a malformed header in a test)
 

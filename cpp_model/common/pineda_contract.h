@@ -12,7 +12,7 @@
 
 namespace pineda {
 
-constexpr uint32_t CONTRACT_VERSION = 12u;  // bumped whenever any packet, encoding or register changes
+constexpr uint32_t CONTRACT_VERSION = 13u;  // bumped whenever any packet, encoding or register changes
 constexpr uint32_t COORD_W = 24u;  // snapped coordinate width: signed 16.8 fixed point
 constexpr uint32_t COORD_FRAC = 8u;  // fractional bits of a snapped coordinate
 constexpr uint32_t DELTA_W = 25u;  // edge coefficient width (difference of two COORD_W values)
@@ -140,6 +140,7 @@ constexpr uint32_t OP_INTERRUPT = 8u;  // INT_PAYLOAD = payload, IRQ cause INTER
 constexpr uint32_t OP_COPY = 9u;  // payload = src byte address, dst byte address, byte count (DMA, any alignment)
 constexpr uint32_t OP_DRAW_FE = 10u;  // a front-end draw (object-space vertices, transform, clip): payload = first, count, base_vertex, instance_count, start_instance; arg[11:4] must be 0
 constexpr uint32_t OP_CLEAR = 11u;  // clear a rectangle of a target (docs/depth.md): payload = target byte address, pitch [15:0] | 4x MSAA [16], x0 [15:0] | x1 [31:16], y0 | y1 << 16 (half-open, clamped to MAX_RT_DIM; empty = no-op), value; base and pitch dword aligned; arg[2:0] must name the colour target alone or depth and/or stencil (else ERR_BAD_CLEAR)
+constexpr uint32_t OP_RESOLVE = 12u;  // MSAA resolve (docs/om.md section 7): average the 4 samples of each pixel of a rectangle of a 4x colour target into a 1x target of the same format; payload = src (4x) byte address, dst (1x) byte address, src pitch [15:0] | dst pitch [31:16], x0 | x1 << 16, y0 | y1 << 16 (half-open, same pixels in both); arg[1:0] = RT_FMT_* of both targets, arg[11:2] must be 0 (else ERR_BAD_ARG); an empty rectangle or x1, y1 > MAX_RT_DIM is ERR_BAD_ARG, a misaligned base/pitch or a span outside the window ERR_BAD_ADDR, overlapping spans ERR_BAD_ARG
 constexpr uint32_t OP_END = 15u;  // stop; STATUS.HALTED, IRQ cause END
 constexpr uint32_t OP_DRAW_LEN = 2u;  // payload dwords of OP_DRAW
 constexpr uint32_t OP_WRITE_REG_LEN = 1u;  // payload dwords of OP_WRITE_REG
@@ -151,6 +152,7 @@ constexpr uint32_t OP_INTERRUPT_LEN = 1u;  // payload dwords of OP_INTERRUPT
 constexpr uint32_t OP_COPY_LEN = 3u;  // payload dwords of OP_COPY
 constexpr uint32_t OP_DRAW_FE_LEN = 5u;  // payload dwords of OP_DRAW_FE
 constexpr uint32_t OP_CLEAR_LEN = 5u;  // payload dwords of OP_CLEAR
+constexpr uint32_t OP_RESOLVE_LEN = 5u;  // payload dwords of OP_RESOLVE
 constexpr uint32_t OP_END_LEN = 0u;  // payload dwords of OP_END
 constexpr uint32_t ST_VB_BASE = 0u;  // state index; reset 0x00000000; vertex buffer byte address (dword aligned)
 constexpr uint32_t ST_COLOR = 1u;  // state index; reset 0x00000000; flat colour RGBA8: R in [7:0], G [15:8], B [23:16], A [31:24]
@@ -228,7 +230,7 @@ constexpr uint32_t REG_WATCHDOG = 14u;  // RW: WAIT_REG watchdog in cycles (0 = 
 constexpr uint32_t REG_IB_DEPTH = 15u;  // RO: return-stack entries in use
 constexpr uint32_t REG_FENCE0 = 16u;  // RW: fence registers FENCE0..FENCE15 at 0x10..0x1F
 constexpr uint32_t REG_PERF0 = 64u;  // RO: performance counters, see PERF_* (index = REG_PERF0 + PERF_x)
-constexpr uint32_t ID_VALUE = 1346961420u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+constexpr uint32_t ID_VALUE = 1346961421u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
 constexpr uint32_t VALID_LIMIT_RESET = 4294967295u;  // reset value of REG_VALID_LIMIT
 constexpr uint32_t STATUS_RUNNING = 0u;  // STATUS bit index
 constexpr uint32_t STATUS_HALTED = 1u;  // STATUS bit index
@@ -247,8 +249,8 @@ constexpr uint32_t CONTROL_NO_FAST_CLEAR = 2u;  // CONTROL bit index
 constexpr uint32_t ERR_NONE = 0u;  // no error
 constexpr uint32_t ERR_BAD_OPCODE = 1u;  // unknown opcode
 constexpr uint32_t ERR_BAD_LEN = 2u;  // len does not match the opcode
-constexpr uint32_t ERR_BAD_ARG = 3u;  // arg out of range (state index + len > FE_STATE_END, fence index >= 16, OP_DRAW_FE arg >= 16); COPY with overlapping ranges
-constexpr uint32_t ERR_BAD_ADDR = 4u;  // ring, JUMP/CALL target, COPY range or CLEAR rectangle outside [VALID_BASE, VALID_LIMIT], misaligned IB, or CLEAR target base or pitch not dword aligned
+constexpr uint32_t ERR_BAD_ARG = 3u;  // arg out of range (state index + len > FE_STATE_END, fence index >= 16, OP_DRAW_FE arg >= 16, OP_RESOLVE arg >= 4); COPY with overlapping ranges; RESOLVE with an empty or too large rectangle or overlapping spans
+constexpr uint32_t ERR_BAD_ADDR = 4u;  // ring, JUMP/CALL target, COPY range or CLEAR rectangle outside [VALID_BASE, VALID_LIMIT], misaligned IB, CLEAR target base or pitch not dword aligned, RESOLVE spans outside the window or a misaligned RESOLVE base or pitch
 constexpr uint32_t ERR_STACK_OVERFLOW = 5u;  // CALL with RET_STACK_DEPTH return positions already pushed
 constexpr uint32_t ERR_STACK_UNDERFLOW = 6u;  // RET while executing the ring
 constexpr uint32_t ERR_WAIT_TIMEOUT = 7u;  // WAIT_REG not satisfied within WATCHDOG cycles
@@ -278,6 +280,8 @@ constexpr uint32_t DRAW_FE_RESTART_BIT = 3u;  // OP_DRAW_FE arg: strip restart a
 constexpr uint32_t CLEAR_COLOR_BIT = 0u;  // OP_CLEAR arg: colour target: every sample = value (RGBA8)
 constexpr uint32_t CLEAR_DEPTH_BIT = 1u;  // OP_CLEAR arg: depth-stencil target: depth = value[23:0]
 constexpr uint32_t CLEAR_STENCIL_BIT = 2u;  // OP_CLEAR arg: depth-stencil target: stencil = value[31:24]
+constexpr uint32_t RESOLVE_FMT_MSB = 1u;  // OP_RESOLVE arg: RT_FMT_* of the source and the destination
+constexpr uint32_t RESOLVE_FMT_LSB = 0u;  // OP_RESOLVE arg: RT_FMT_* of the source and the destination
 constexpr uint32_t RT_PITCH_MSB = 15u;  // ST_RT_PITCH: row pitch in bytes
 constexpr uint32_t RT_PITCH_LSB = 0u;  // ST_RT_PITCH: row pitch in bytes
 constexpr uint32_t RT_MSAA_BIT = 16u;  // ST_RT_PITCH: 4x MSAA (4 samples per pixel)
@@ -1621,6 +1625,59 @@ struct ClearPkt {
     s += " target=" + target.str();
     s += " rect=" + rect.str();
     s += " value=" + bits::hex(static_cast<uint64_t>(value) & bits::mask(32));
+    return s + "}";
+  }
+};
+
+// CP -> the resolve engine: one checked OP_RESOLVE (non-empty rectangle, aligned, inside the window, spans disjoint), sent once the pipe is idle and the colour cache clean (SV resolve_pkt_t, 158 bits)
+struct ResolvePkt {
+  static constexpr int WIDTH = 158;
+  static constexpr int WORDS = 5;
+  static constexpr const char* SV_NAME = "resolve_pkt_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t fmt = 0;  // RT_FMT_* of both targets
+  uint64_t src = 0;  // 4x source: sample s of pixel (x, y) at src + y*src_pitch + x*P + s*P/4 (P = 16, or 8 for B5G6R5)
+  uint64_t dst = 0;  // 1x destination: pixel (x, y) at dst + y*dst_pitch + x*P/4
+  uint64_t src_pitch = 0;  // bytes, a multiple of P
+  uint64_t dst_pitch = 0;  // bytes, a multiple of 4
+  Rect rect{};  // pixels, half-open, non-empty
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 156, 2, static_cast<uint64_t>(fmt));
+    bits::put(words_, lsb + 124, 32, static_cast<uint64_t>(src));
+    bits::put(words_, lsb + 92, 32, static_cast<uint64_t>(dst));
+    bits::put(words_, lsb + 76, 16, static_cast<uint64_t>(src_pitch));
+    bits::put(words_, lsb + 60, 16, static_cast<uint64_t>(dst_pitch));
+    rect.pack_at(words_, lsb + 0);
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    fmt = bits::get(words_, lsb + 156, 2);
+    src = bits::get(words_, lsb + 124, 32);
+    dst = bits::get(words_, lsb + 92, 32);
+    src_pitch = bits::get(words_, lsb + 76, 16);
+    dst_pitch = bits::get(words_, lsb + 60, 16);
+    rect.unpack_at(words_, lsb + 0);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static ResolvePkt unpack(const uint32_t* words_) { ResolvePkt p; p.unpack_at(words_, 0); return p; }
+  ResolvePkt canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const ResolvePkt& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (fmt != act.fmt) out.push_back({pre + "fmt", bits::hex(static_cast<uint64_t>(fmt) & bits::mask(2)), bits::hex(static_cast<uint64_t>(act.fmt) & bits::mask(2)), std::to_string(fmt), std::to_string(act.fmt)});
+    if (src != act.src) out.push_back({pre + "src", bits::hex(static_cast<uint64_t>(src) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.src) & bits::mask(32)), std::to_string(src), std::to_string(act.src)});
+    if (dst != act.dst) out.push_back({pre + "dst", bits::hex(static_cast<uint64_t>(dst) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.dst) & bits::mask(32)), std::to_string(dst), std::to_string(act.dst)});
+    if (src_pitch != act.src_pitch) out.push_back({pre + "src_pitch", bits::hex(static_cast<uint64_t>(src_pitch) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.src_pitch) & bits::mask(16)), std::to_string(src_pitch), std::to_string(act.src_pitch)});
+    if (dst_pitch != act.dst_pitch) out.push_back({pre + "dst_pitch", bits::hex(static_cast<uint64_t>(dst_pitch) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.dst_pitch) & bits::mask(16)), std::to_string(dst_pitch), std::to_string(act.dst_pitch)});
+    rect.diff(act.rect, pre + "rect.", out);
+  }
+  bool operator==(const ResolvePkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const ResolvePkt& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "fmt=" + bits::hex(static_cast<uint64_t>(fmt) & bits::mask(2));
+    s += " src=" + bits::hex(static_cast<uint64_t>(src) & bits::mask(32));
+    s += " dst=" + bits::hex(static_cast<uint64_t>(dst) & bits::mask(32));
+    s += " src_pitch=" + bits::hex(static_cast<uint64_t>(src_pitch) & bits::mask(16));
+    s += " dst_pitch=" + bits::hex(static_cast<uint64_t>(dst_pitch) & bits::mask(16));
+    s += " rect=" + rect.str();
     return s + "}";
   }
 };

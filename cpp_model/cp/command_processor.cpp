@@ -30,6 +30,7 @@ void CommandProcessor::reset() {
   wait_idx_ = wait_val_ = 0;
   pending_copy_.reset();
   pending_clear_.reset();
+  pending_resolve_.reset();
   pending_fe_.reset();
   path_fe_ = false;
   ib_base_ = ib_size_ = 0;
@@ -38,6 +39,7 @@ void CommandProcessor::reset() {
   fence_log_.clear();
   copy_log_.clear();
   clear_log_.clear();
+  resolve_log_.clear();
   pending_eop_.clear();
 }
 
@@ -55,6 +57,7 @@ void CommandProcessor::cp_reset() {
   rptr_ = wptr_;
   pending_copy_.reset();
   pending_clear_.reset();
+  pending_resolve_.reset();
 }
 
 uint32_t CommandProcessor::reg_read(uint32_t idx) const {
@@ -220,6 +223,41 @@ std::optional<ClearPkt> CommandProcessor::take_clear() {
   return c;
 }
 
+std::optional<ResolvePkt> CommandProcessor::take_resolve() {
+  auto r = pending_resolve_;
+  pending_resolve_.reset();
+  return r;
+}
+
+uint32_t CommandProcessor::resolve_check(uint32_t arg, const std::array<uint32_t, 5>& p, uint32_t valid_base,
+                                         uint32_t valid_limit, ResolvePkt* out) {
+  const uint32_t fmt = bits::field(arg, RESOLVE_FMT_MSB, RESOLVE_FMT_LSB);
+  const uint64_t src = p[0], dst = p[1], sp = p[2] & 0xFFFFu, dp = p[2] >> 16;
+  const uint64_t x0 = p[3] & 0xFFFFu, x1 = p[3] >> 16, y0 = p[4] & 0xFFFFu, y1 = p[4] >> 16;
+  if (x0 >= x1 || y0 >= y1 || x1 > MAX_RT_DIM || y1 > MAX_RT_DIM) return ERR_BAD_ARG;
+  const uint64_t sbpp = fmt == RT_FMT_B5G6R5 ? 8 : 16, dbpp = sbpp / 4;
+  if (src % sbpp != 0 || sp % sbpp != 0 || dst % 4 != 0 || dp % 4 != 0) return ERR_BAD_ADDR;
+  const uint64_t s_first = src + y0 * sp + x0 * sbpp, s_end = src + (y1 - 1) * sp + x1 * sbpp;
+  const uint64_t d_first = dst + y0 * dp + x0 * dbpp, d_end = dst + (y1 - 1) * dp + x1 * dbpp;
+  if (s_first < valid_base || s_end - 1 > valid_limit || d_first < valid_base || d_end - 1 > valid_limit) {
+    return ERR_BAD_ADDR;
+  }
+  if (s_first < d_end && d_first < s_end) return ERR_BAD_ARG;
+  if (out) {
+    *out = ResolvePkt{};
+    out->fmt = fmt;
+    out->src = src;
+    out->dst = dst;
+    out->src_pitch = sp;
+    out->dst_pitch = dp;
+    out->rect.x0 = x0;
+    out->rect.x1 = x1;
+    out->rect.y0 = y0;
+    out->rect.y1 = y1;
+  }
+  return ERR_NONE;
+}
+
 bool CommandProcessor::clear_arg_ok(uint32_t arg) {
   const uint32_t f = arg & 7u;
   return (arg >> 3) == 0 && (f == (1u << CLEAR_COLOR_BIT) || (f != 0 && ((f >> CLEAR_COLOR_BIT) & 1u) == 0));
@@ -301,6 +339,7 @@ std::optional<DrawPkt> CommandProcessor::step() {
       case OP_INTERRUPT: cause = len != OP_INTERRUPT_LEN ? ERR_BAD_LEN : ERR_NONE; break;
       case OP_COPY: cause = len != OP_COPY_LEN ? ERR_BAD_LEN : ERR_NONE; break;
       case OP_CLEAR: cause = len != OP_CLEAR_LEN ? ERR_BAD_LEN : !clear_arg_ok(arg) ? ERR_BAD_CLEAR : ERR_NONE; break;
+      case OP_RESOLVE: cause = len != OP_RESOLVE_LEN ? ERR_BAD_LEN : (arg >> 2) != 0 ? ERR_BAD_ARG : ERR_NONE; break;
       default: cause = ERR_BAD_OPCODE; break;
     }
     if (cause != ERR_BAD_OPCODE && cause != ERR_BAD_LEN && in_ib_ && len + 1 > rem_at_dword) {
@@ -449,6 +488,18 @@ std::optional<DrawPkt> CommandProcessor::step() {
         } else {
           pending_clear_ = c;
           clear_log_.push_back(c);
+        }
+      }
+      break;
+    case OP_RESOLVE:
+      if (last) {
+        ResolvePkt r;
+        const uint32_t cause = resolve_check(arg_, payload_, valid_base_, valid_limit_, &r);
+        if (cause != ERR_NONE) {
+          fail_at_header(cause);
+        } else {
+          pending_resolve_ = r;
+          resolve_log_.push_back(r);
         }
       }
       break;

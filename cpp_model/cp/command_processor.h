@@ -86,6 +86,16 @@ class CommandProcessor {
   static bool clear_arg_ok(uint32_t arg);
   // The CLEAR payload as a ClearPkt with the rectangle clamped (flags from arg).
   static ClearPkt make_clear(uint32_t arg, const std::array<uint32_t, 5>& payload);
+  // The RESOLVE decoded by the last step(), if any (executed like a COPY, before decoding on).
+  std::optional<ResolvePkt> take_resolve();
+  // The RESOLVE checks (docs/om.md section 7), in this order: empty rectangle or x1, y1 >
+  // MAX_RT_DIM (ERR_BAD_ARG); src or src pitch not a multiple of the 4x pixel (16 bytes, 8 for
+  // B5G6R5), dst or dst pitch not dword aligned (ERR_BAD_ADDR); a span (first sample of the first
+  // row to the last of the last row) outside [base, limit] (ERR_BAD_ADDR); overlapping spans
+  // (ERR_BAD_ARG). Returns ERR_NONE and the packet in *out when it passes. arg is the header's
+  // (checked: arg < 4).
+  static uint32_t resolve_check(uint32_t arg, const std::array<uint32_t, 5>& payload, uint32_t valid_base,
+                                uint32_t valid_limit, ResolvePkt* out);
   // The front-end packet (state write, DRAW_FE draw or token) decoded by the last step(), if any.
   std::optional<IDrawPkt> take_fe();
   bool fe_path() const { return path_fe_; }  // the last draw was a DRAW_FE
@@ -115,6 +125,7 @@ class CommandProcessor {
   const std::vector<FenceWrite>& fence_writes() const { return fence_log_; }
   const std::vector<CopyJob>& copies() const { return copy_log_; }
   const std::vector<ClearPkt>& clears() const { return clear_log_; }
+  const std::vector<ResolvePkt>& resolves() const { return resolve_log_; }
 
   // The draw packet for DRAW(first_vertex, count) under draw state `st` (contract section 4).
   static DrawPkt make_draw(const std::array<uint32_t, NUM_STATE>& st, uint32_t first_vertex, uint32_t count,
@@ -156,6 +167,7 @@ class CommandProcessor {
   bool wait_geq_ = false;
   std::optional<CopyJob> pending_copy_;
   std::optional<ClearPkt> pending_clear_;
+  std::optional<ResolvePkt> pending_resolve_;
   bool zs_fast_clear_ = false;
   std::optional<IDrawPkt> pending_fe_;
   bool path_fe_ = false;
@@ -166,6 +178,7 @@ class CommandProcessor {
   std::deque<FenceWrite> pending_eop_;
   std::vector<CopyJob> copy_log_;
   std::vector<ClearPkt> clear_log_;
+  std::vector<ResolvePkt> resolve_log_;
 };
 
 }  // namespace pineda::model

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "top/gpu.h"
 
+#include "om/resolve.h"
+
 #include <utility>
 
 namespace pineda::model {
@@ -249,6 +251,15 @@ RunResult Gpu::run(uint64_t max_dwords) {
       }
       ++stats_.clears;
       stats_.bytes_filled = dma_.bytes_filled();
+    }
+    if (auto r = cp_.take_resolve()) {
+      // Like a COPY: every earlier draw has completed and PW is flushed first (pineda_top's
+      // pw_flush on resolve_valid), then the engine's line writes (model::resolve_lines).
+      flush_pixels();
+      stats_.resolve_lines += resolve(*r, mem_, mem_, [this] { poll_abort(); });
+      ++stats_.resolves;
+      stats_.resolve_src_bytes += uint64_t{r->rect.x1 - r->rect.x0} * (r->rect.y1 - r->rect.y0) *
+                                  resolve_src_bpp(static_cast<uint32_t>(r->fmt));
     }
   }
   if (cp_.error()) {

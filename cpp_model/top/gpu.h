@@ -80,6 +80,9 @@ struct Stats {
   uint64_t bytes_copied = 0;
   uint64_t clears = 0;                 // CLEAR commands executed (DMA fill or ZS fast clear)
   uint64_t bytes_filled = 0;           // bytes written by the DMA fill
+  uint64_t resolves = 0;               // RESOLVE commands executed (docs/om.md section 7)
+  uint64_t resolve_src_bytes = 0;      // bytes of 4x samples resolved
+  uint64_t resolve_lines = 0;          // line writes of the resolve engine
   // Geometry front end (DRAW_FE).
   uint64_t fe_draws = 0;
   uint64_t fe_state_writes = 0;

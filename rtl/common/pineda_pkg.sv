@@ -3,7 +3,7 @@
 // The contract between the RTL and the C++ golden model: see docs/contract.md.
 package pineda_pkg;
 
-  localparam int unsigned CONTRACT_VERSION = 32'd12;  // bumped whenever any packet, encoding or register changes
+  localparam int unsigned CONTRACT_VERSION = 32'd13;  // bumped whenever any packet, encoding or register changes
   localparam int unsigned COORD_W = 32'd24;  // snapped coordinate width: signed 16.8 fixed point
   localparam int unsigned COORD_FRAC = 32'd8;  // fractional bits of a snapped coordinate
   localparam int unsigned DELTA_W = 32'd25;  // edge coefficient width (difference of two COORD_W values)
@@ -129,6 +129,7 @@ package pineda_pkg;
   localparam logic [11:0] OP_COPY_LEN = 12'd3;  // payload dwords of OP_COPY
   localparam logic [11:0] OP_DRAW_FE_LEN = 12'd5;  // payload dwords of OP_DRAW_FE
   localparam logic [11:0] OP_CLEAR_LEN = 12'd5;  // payload dwords of OP_CLEAR
+  localparam logic [11:0] OP_RESOLVE_LEN = 12'd5;  // payload dwords of OP_RESOLVE
   localparam logic [11:0] OP_END_LEN = 12'd0;  // payload dwords of OP_END
   localparam int unsigned ST_VB_BASE = 32'd0;  // state index; reset 0x00000000; vertex buffer byte address (dword aligned)
   localparam int unsigned ST_COLOR = 32'd1;  // state index; reset 0x00000000; flat colour RGBA8: R in [7:0], G [15:8], B [23:16], A [31:24]
@@ -150,7 +151,7 @@ package pineda_pkg;
   localparam int unsigned FE_STENCIL_OPS_RESET = 32'd458759;
   localparam int unsigned FE_BLEND_RESET = 32'd16386;
   localparam int unsigned FE_BLEND_FACTOR_RESET = 32'd4294967295;
-  localparam int unsigned ID_VALUE = 32'd1346961420;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+  localparam int unsigned ID_VALUE = 32'd1346961421;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
   localparam int unsigned VALID_LIMIT_RESET = 32'd4294967295;  // reset value of REG_VALID_LIMIT
   localparam int unsigned STATUS_RUNNING = 32'd0;  // STATUS bit index
   localparam int unsigned STATUS_HALTED = 32'd1;  // STATUS bit index
@@ -191,6 +192,8 @@ package pineda_pkg;
   localparam int unsigned CLEAR_COLOR_BIT = 32'd0;  // OP_CLEAR arg: colour target: every sample = value (RGBA8)
   localparam int unsigned CLEAR_DEPTH_BIT = 32'd1;  // OP_CLEAR arg: depth-stencil target: depth = value[23:0]
   localparam int unsigned CLEAR_STENCIL_BIT = 32'd2;  // OP_CLEAR arg: depth-stencil target: stencil = value[31:24]
+  localparam int unsigned RESOLVE_FMT_MSB = 32'd1;  // OP_RESOLVE arg: RT_FMT_* of the source and the destination
+  localparam int unsigned RESOLVE_FMT_LSB = 32'd0;  // OP_RESOLVE arg: RT_FMT_* of the source and the destination
   localparam int unsigned RT_PITCH_MSB = 32'd15;  // ST_RT_PITCH: row pitch in bytes
   localparam int unsigned RT_PITCH_LSB = 32'd0;  // ST_RT_PITCH: row pitch in bytes
   localparam int unsigned RT_MSAA_BIT = 32'd16;  // ST_RT_PITCH: 4x MSAA (4 samples per pixel)
@@ -305,6 +308,7 @@ package pineda_pkg;
     OP_COPY = 8'd9,  // payload = src byte address, dst byte address, byte count (DMA, any alignment)
     OP_DRAW_FE = 8'd10,  // a front-end draw (object-space vertices, transform, clip): payload = first, count, base_vertex, instance_count, start_instance; arg[11:4] must be 0
     OP_CLEAR = 8'd11,  // clear a rectangle of a target (docs/depth.md): payload = target byte address, pitch [15:0] | 4x MSAA [16], x0 [15:0] | x1 [31:16], y0 | y1 << 16 (half-open, clamped to MAX_RT_DIM; empty = no-op), value; base and pitch dword aligned; arg[2:0] must name the colour target alone or depth and/or stencil (else ERR_BAD_CLEAR)
+    OP_RESOLVE = 8'd12,  // MSAA resolve (docs/om.md section 7): average the 4 samples of each pixel of a rectangle of a 4x colour target into a 1x target of the same format; payload = src (4x) byte address, dst (1x) byte address, src pitch [15:0] | dst pitch [31:16], x0 | x1 << 16, y0 | y1 << 16 (half-open, same pixels in both); arg[1:0] = RT_FMT_* of both targets, arg[11:2] must be 0 (else ERR_BAD_ARG); an empty rectangle or x1, y1 > MAX_RT_DIM is ERR_BAD_ARG, a misaligned base/pitch or a span outside the window ERR_BAD_ADDR, overlapping spans ERR_BAD_ARG
     OP_END = 8'd15  // stop; STATUS.HALTED, IRQ cause END
   } opcode_e;
 
@@ -312,8 +316,8 @@ package pineda_pkg;
     ERR_NONE = 32'd0,  // no error
     ERR_BAD_OPCODE = 32'd1,  // unknown opcode
     ERR_BAD_LEN = 32'd2,  // len does not match the opcode
-    ERR_BAD_ARG = 32'd3,  // arg out of range (state index + len > FE_STATE_END, fence index >= 16, OP_DRAW_FE arg >= 16); COPY with overlapping ranges
-    ERR_BAD_ADDR = 32'd4,  // ring, JUMP/CALL target, COPY range or CLEAR rectangle outside [VALID_BASE, VALID_LIMIT], misaligned IB, or CLEAR target base or pitch not dword aligned
+    ERR_BAD_ARG = 32'd3,  // arg out of range (state index + len > FE_STATE_END, fence index >= 16, OP_DRAW_FE arg >= 16, OP_RESOLVE arg >= 4); COPY with overlapping ranges; RESOLVE with an empty or too large rectangle or overlapping spans
+    ERR_BAD_ADDR = 32'd4,  // ring, JUMP/CALL target, COPY range or CLEAR rectangle outside [VALID_BASE, VALID_LIMIT], misaligned IB, CLEAR target base or pitch not dword aligned, RESOLVE spans outside the window or a misaligned RESOLVE base or pitch
     ERR_STACK_OVERFLOW = 32'd5,  // CALL with RET_STACK_DEPTH return positions already pushed
     ERR_STACK_UNDERFLOW = 32'd6,  // RET while executing the ring
     ERR_WAIT_TIMEOUT = 32'd7,  // WAIT_REG not satisfied within WATCHDOG cycles
@@ -729,6 +733,17 @@ package pineda_pkg;
     logic [31:0] value;  // RGBA8, or depth [23:0] and stencil [31:24]
   } clear_pkt_t;
   localparam int unsigned CLEAR_PKT_BITS = 32'd144;
+
+  // CP -> the resolve engine: one checked OP_RESOLVE (non-empty rectangle, aligned, inside the window, spans disjoint), sent once the pipe is idle and the colour cache clean (158 bits)
+  typedef struct packed {
+    logic [1:0] fmt;  // RT_FMT_* of both targets
+    logic [31:0] src;  // 4x source: sample s of pixel (x, y) at src + y*src_pitch + x*P + s*P/4 (P = 16, or 8 for B5G6R5)
+    logic [31:0] dst;  // 1x destination: pixel (x, y) at dst + y*dst_pitch + x*P/4
+    logic [15:0] src_pitch;  // bytes, a multiple of P
+    logic [15:0] dst_pitch;  // bytes, a multiple of 4
+    rect_t rect;  // pixels, half-open, non-empty
+  } resolve_pkt_t;
+  localparam int unsigned RESOLVE_PKT_BITS = 32'd158;
 
   // line-port request (client -> line arbiter -> memory): one aligned 64-byte line (621 bits)
   typedef struct packed {

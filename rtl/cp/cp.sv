@@ -43,6 +43,11 @@
 //   it), every other clear to the DMA's fill on fill_* (decoding goes on once the DMA is idle
 //   again, every fill write acknowledged). A depth clear first goes to hierarchical Z on
 //   hiz_clear_* (same payload clear_o, pipeline idle), then to the fill or ZS as above.
+//   RESOLVE (docs/om.md section 7): arg[11:2] must be 0 (ERR_BAD_ARG, a header error). At the
+//   last payload dword: an empty or too large rectangle is ERR_BAD_ARG, a misaligned base or
+//   pitch or a span outside the window ERR_BAD_ADDR, overlapping spans ERR_BAD_ARG (RPTR back on
+//   the header). Otherwise it waits as for COPY and offers resolve_o to the resolve engine
+//   (pineda_top holds it until PW and ZS are clean); decoding goes on once the engine is idle.
 // Throughput: one command dword per clock (a DRAW is 3 clocks, one draw packet per 3 clocks).
 // Latency: header to draw packet on out_o = 3 clocks; a change of position costs nothing when
 // the prefetch is far enough ahead (cp_fetch).
@@ -90,6 +95,11 @@ module cp #(
   input  logic                    zs_fast_clear_i,  // ZS takes depth/stencil clears (fast clear)
   output logic                    hiz_clear_valid_o,  // depth clears, to HIZ first (payload clear_o)
   input  logic                    hiz_clear_ready_i,
+  // RESOLVE: the checked job (stable while offered), to the resolve engine (offered only while
+  // dma_idle_i, which covers the engine too); decoding goes on once it is idle again
+  output pineda_pkg::resolve_pkt_t resolve_o,
+  output logic                    resolve_valid_o,
+  input  logic                    resolve_ready_i,
   // End-of-pipe completions (one per token, in order; always accepted)
   input  logic                    eop_done_valid_i,
   output logic                    eop_done_ready_o,
@@ -106,7 +116,8 @@ module cp #(
     DecWait    = 3'd3,  // WAIT_REG: compare does not hold yet
     DecCopy    = 3'd4,  // COPY: waiting for the pipeline and the DMA to be idle
     DecCopyRun = 3'd5,  // COPY or CLEAR fill: handed to the DMA, waiting for it to finish
-    DecClear   = 3'd6   // CLEAR: waiting for the pipeline and the DMA to be idle
+    DecClear   = 3'd6,  // CLEAR: waiting for the pipeline and the DMA to be idle
+    DecResolve = 3'd7   // RESOLVE: checks, then waiting for the pipeline and the DMA to be idle
   } dec_state_e;
 
   localparam logic [14:0] MaxDim   = 15'(pineda_pkg::MAX_RT_DIM);
@@ -430,6 +441,13 @@ module cp #(
           hdr_cause = pineda_pkg::ERR_BAD_CLEAR;
         end
       end
+      pineda_pkg::OP_RESOLVE: begin
+        if (hdr_len != pineda_pkg::OP_RESOLVE_LEN) begin
+          hdr_cause = pineda_pkg::ERR_BAD_LEN;
+        end else if (hdr_arg[11:2] != 10'd0) begin
+          hdr_cause = pineda_pkg::ERR_BAD_ARG;
+        end
+      end
       pineda_pkg::OP_RET, pineda_pkg::OP_END: begin
         if (hdr_len != pineda_pkg::OP_END_LEN) hdr_cause = pineda_pkg::ERR_BAD_LEN;
       end
@@ -503,6 +521,45 @@ module cp #(
                    (dec_q.word0[5:0] == 6'd0) && (clear_o.target.pitch[5:0] == 6'd0);
   end
 
+  // RESOLVE (registered payload: word0 src, word1 dst, word2 src pitch | dst pitch << 16, word3
+  // x0 | x1 << 16, copy_len y0 | y1 << 16; format dec_q.idx[1:0]). Checks in the model's order
+  // (docs/om.md section 7): rectangle (BAD_ARG), alignment (BAD_ADDR), window (BAD_ADDR), overlap
+  // of the spans (BAD_ARG).
+  logic        rs_rect_bad, rs_align_bad, rs_addr_bad, rs_overlap, rs_b565;
+  logic [15:0] rs_x0, rs_x1, rs_y0, rs_y1;
+  logic [34:0] rs_sfirst, rs_send, rs_dfirst, rs_dend;
+  logic [31:0] rs_y1m1;
+  always_comb begin
+    rs_b565      = (dec_q.idx[1:0] == pineda_pkg::RT_FMT_B5G6R5);
+    rs_x0        = dec_q.word3[15:0];
+    rs_x1        = dec_q.word3[31:16];
+    rs_y0        = dec_q.copy_len[15:0];
+    rs_y1        = dec_q.copy_len[31:16];
+    rs_rect_bad  = (rs_x0 >= rs_x1) || (rs_y0 >= rs_y1) || (rs_x1 > 16'(pineda_pkg::MAX_RT_DIM)) ||
+                   (rs_y1 > 16'(pineda_pkg::MAX_RT_DIM));
+    rs_align_bad = (rs_b565 ? (dec_q.word0[2:0] != 3'd0) : (dec_q.word0[3:0] != 4'd0)) ||
+                   (rs_b565 ? (dec_q.word2[2:0] != 3'd0) : (dec_q.word2[3:0] != 4'd0)) ||
+                   (dec_q.word1[1:0] != 2'd0) || (dec_q.word2[17:16] != 2'd0);
+    rs_y1m1      = 32'(rs_y1) - 32'd1;
+    rs_sfirst    = 35'(dec_q.word0) + 35'(32'(rs_y0) * 32'(dec_q.word2[15:0])) + (35'(rs_x0) << (rs_b565 ? 3 : 4));
+    rs_send      = 35'(dec_q.word0) + 35'(rs_y1m1 * 32'(dec_q.word2[15:0])) + (35'(rs_x1) << (rs_b565 ? 3 : 4));
+    rs_dfirst    = 35'(dec_q.word1) + 35'(32'(rs_y0) * 32'(dec_q.word2[31:16])) + (35'(rs_x0) << (rs_b565 ? 1 : 2));
+    rs_dend      = 35'(dec_q.word1) + 35'(rs_y1m1 * 32'(dec_q.word2[31:16])) + (35'(rs_x1) << (rs_b565 ? 1 : 2));
+    rs_addr_bad  = (rs_sfirst < 35'(valid_base)) || (rs_send - 35'd1 > 35'(valid_limit)) ||
+                   (rs_dfirst < 35'(valid_base)) || (rs_dend - 35'd1 > 35'(valid_limit));
+    rs_overlap   = (rs_sfirst < rs_dend) && (rs_dfirst < rs_send);
+    resolve_o           = '0;
+    resolve_o.fmt       = dec_q.idx[1:0];
+    resolve_o.src       = dec_q.word0;
+    resolve_o.dst       = dec_q.word1;
+    resolve_o.src_pitch = dec_q.word2[15:0];
+    resolve_o.dst_pitch = dec_q.word2[31:16];
+    resolve_o.rect.x0   = rs_x0[14:0];
+    resolve_o.rect.x1   = rs_x1[14:0];
+    resolve_o.rect.y0   = rs_y0[14:0];
+    resolve_o.rect.y1   = rs_y1[14:0];
+  end
+
   // ---------------------------------------------------------------------------------------------
   // Decoder
   // ---------------------------------------------------------------------------------------------
@@ -550,6 +607,7 @@ module cp #(
     fill_valid_o     = 1'b0;
     zs_clear_valid_o = 1'b0;
     hiz_clear_valid_o = 1'b0;
+    resolve_valid_o   = 1'b0;
 
     run       = enable && !halted && !error;
     cur_addr  = pos_q.in_ib ? pos_q.ib_addr : (ring_base + pos_q.ring_rptr);
@@ -705,6 +763,16 @@ module cp #(
                 default: dec_d.copy_len = fifo_data;  // value (rectangle checked next cycle)
               endcase
             end
+            pineda_pkg::OP_RESOLVE: begin
+              consume = 1'b1;
+              unique case (dec_q.cnt)
+                12'd5: dec_d.word0 = fifo_data;       // src
+                12'd4: dec_d.word1 = fifo_data;       // dst
+                12'd3: dec_d.word2 = fifo_data;       // pitches
+                12'd2: dec_d.word3 = fifo_data;       // x0 | x1 << 16
+                default: dec_d.copy_len = fifo_data;  // y0 | y1 << 16 (checked next cycle)
+              endcase
+            end
             default: consume = 1'b1;  // NOP payload
           endcase
           if (consume) begin
@@ -714,6 +782,7 @@ module cp #(
                 pineda_pkg::OP_WAIT_REG: dec_d.state = DecWait;
                 pineda_pkg::OP_COPY:     dec_d.state = pay_error ? DecHdr : DecCopy;
                 pineda_pkg::OP_CLEAR:    dec_d.state = DecClear;
+                pineda_pkg::OP_RESOLVE:  dec_d.state = DecResolve;
                 default:                 dec_d.state = DecHdr;
               endcase
             end
@@ -768,6 +837,21 @@ module cp #(
             fill_valid_o = 1'b1;
             if (fill_ready_i) dec_d.state = DecCopyRun;
           end
+        end
+      end
+
+      DecResolve: begin
+        // The payload is registered: a bad argument is an error at the header, else as COPY:
+        // earlier work first (pineda_top flushes PW and ZS), then the resolve engine.
+        if (rs_rect_bad || rs_align_bad || rs_addr_bad || rs_overlap) begin
+          pay_error   = 1'b1;
+          set_error   = 1'b1;
+          cause       = (rs_rect_bad || (!rs_align_bad && !rs_addr_bad)) ? pineda_pkg::ERR_BAD_ARG
+                                                                         : pineda_pkg::ERR_BAD_ADDR;
+          dec_d.state = DecHdr;
+        end else if (pipe_idle_i && out_empty && fe_empty && dma_idle_i) begin
+          resolve_valid_o = 1'b1;
+          if (resolve_ready_i) dec_d.state = DecCopyRun;
         end
       end
 
@@ -888,7 +972,7 @@ module cp #(
     status[pineda_pkg::STATUS_WAITING]    = (dec_q.state == DecWait);
     status[pineda_pkg::STATUS_IN_IB]      = pos_q.in_ib;
     status[pineda_pkg::STATUS_COPYING]    = (dec_q.state == DecCopy) || (dec_q.state == DecCopyRun) ||
-                                            (dec_q.state == DecClear);
+                                            (dec_q.state == DecClear) || (dec_q.state == DecResolve);
 
     // Starved: no command to decode (nothing in the FIFO, or decoding stopped/paused), not in the
     // middle of a command, not waiting on a fence, wait or copy, draw output empty.

@@ -116,7 +116,8 @@ module pineda_top #(
   output pineda_pkg::interp_pkt_t   tap_interp_quad_o,
   output logic [NumRast-1:0]     rast_busy_o,
   output logic                   fe_busy_o,       // a front-end unit holds work
-  output logic                   pa_clip_busy_o   // PA's clipper is working
+  output logic                   pa_clip_busy_o,  // PA's clipper is working
+  output logic                   resolve_busy_o   // the resolve engine holds a job (RESOLVE)
 );
 
   // Line clients: ids 0 .. NumClients-1 (MEM_LC_CP, IA, PW, DMA, IF, VF, ZS).
@@ -145,8 +146,12 @@ module pineda_top #(
   logic eop_done_valid, eop_done_ready;
 
   // Line clients' payloads (valid/ready are the cl_* elements below).
-  pineda_pkg::mem_line_req_t cp_req, ia_req, dma_req;
-  pineda_pkg::mem_line_rsp_t cp_rsp, ia_rsp, pw_rsp, dma_rsp;
+  pineda_pkg::mem_line_req_t cp_req, ia_req, dma_req, rs_req;
+  pineda_pkg::mem_line_rsp_t cp_rsp, ia_rsp, pw_rsp, dma_rsp, rs_rsp;
+  // The DMA and the resolve engine share client MEM_LC_DMA (the CP runs one of them at a time);
+  // the engine tags its requests 1, the DMA 0, and responses are routed by the tag.
+  logic dma_req_valid, dma_req_ready, dma_rsp_valid, dma_rsp_ready, dma_unit_idle;
+  logic rs_req_valid, rs_req_ready, rs_rsp_valid, rs_rsp_ready, rs_idle;
   // Line arbiter client ports (plain 2-D arrays: Yosys 0.55 sizes packed arrays of structs wrongly)
   logic [NumClients-1:0]                                   cl_req_valid, cl_req_ready;
   logic [NumClients-1:0][pineda_pkg::MEM_LINE_REQ_BITS-1:0] cl_req;
@@ -162,15 +167,19 @@ module pineda_top #(
 
   assign cl_req[pineda_pkg::MEM_LC_CP]  = cp_req;
   assign cl_req[pineda_pkg::MEM_LC_IA]  = ia_req;
-  assign cl_req[pineda_pkg::MEM_LC_DMA] = dma_req;
+  assign cl_req[pineda_pkg::MEM_LC_DMA] = rs_req_valid ? rs_req : dma_req;
   assign cp_rsp  = cl_rsp[pineda_pkg::MEM_LC_CP];
   assign ia_rsp  = cl_rsp[pineda_pkg::MEM_LC_IA];
   assign dma_rsp = cl_rsp[pineda_pkg::MEM_LC_DMA];
+  assign rs_rsp  = cl_rsp[pineda_pkg::MEM_LC_DMA];
 
   logic [31:0] cp_rdata, perf_rdata;
 
   // CP -> DMA copy jobs
   logic        copy_valid, copy_ready, dma_idle, dma_job_valid, dma_job_ready;
+  // CP -> resolve engine (RESOLVE)
+  pineda_pkg::resolve_pkt_t resolve_pkt;
+  logic        resolve_valid, resolve_ready, rs_job_valid, rs_job_ready;
   logic [31:0] copy_src, copy_dst, copy_len;
   // CP -> DMA fill / ZS fast clear (CLEAR): ZS takes depth/stencil clears (zs_fast_clear = 1)
   // unless CONTROL.NO_FAST_CLEAR; colour clears are DMA fills.
@@ -214,6 +223,9 @@ module pineda_top #(
     .copy_dst_o      (copy_dst),
     .copy_len_o      (copy_len),
     .dma_idle_i      (dma_idle),
+    .resolve_o       (resolve_pkt),
+    .resolve_valid_o (resolve_valid),
+    .resolve_ready_i (resolve_ready),
     .clear_o         (clear_pkt),
     .fill_valid_o    (fill_valid),
     .fill_ready_i    (fill_ready),
@@ -241,14 +253,39 @@ module pineda_top #(
     .fill_valid_i    (dma_fill_valid),
     .fill_ready_o    (dma_fill_ready),
     .fill_i          (clear_pkt),
-    .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_LC_DMA]),
-    .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_LC_DMA]),
+    .mem_req_valid_o (dma_req_valid),
+    .mem_req_ready_i (dma_req_ready),
     .mem_req_o       (dma_req),
-    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_LC_DMA]),
-    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_LC_DMA]),
+    .mem_rsp_valid_i (dma_rsp_valid),
+    .mem_rsp_ready_o (dma_rsp_ready),
     .mem_rsp_i       (dma_rsp),
-    .idle_o          (dma_idle)
+    .idle_o          (dma_unit_idle)
   );
+
+  // The MSAA resolve engine (RESOLVE, docs/om.md section 7) beside the DMA.
+  resolve u_resolve (
+    .clk_i,
+    .rst_ni,
+    .job_valid_i     (rs_job_valid),
+    .job_ready_o     (rs_job_ready),
+    .job_i           (resolve_pkt),
+    .mem_req_valid_o (rs_req_valid),
+    .mem_req_ready_i (rs_req_ready),
+    .mem_req_o       (rs_req),
+    .mem_rsp_valid_i (rs_rsp_valid),
+    .mem_rsp_ready_o (rs_rsp_ready),
+    .mem_rsp_i       (rs_rsp),
+    .idle_o          (rs_idle)
+  );
+
+  assign cl_req_valid[pineda_pkg::MEM_LC_DMA] = dma_req_valid || rs_req_valid;
+  assign cl_rsp_ready[pineda_pkg::MEM_LC_DMA] = rs_rsp.tag[0] ? rs_rsp_ready : dma_rsp_ready;
+  assign dma_req_ready = cl_req_ready[pineda_pkg::MEM_LC_DMA] && !rs_req_valid;
+  assign rs_req_ready  = cl_req_ready[pineda_pkg::MEM_LC_DMA];
+  assign rs_rsp_valid  = cl_rsp_valid[pineda_pkg::MEM_LC_DMA] && rs_rsp.tag[0];
+  assign dma_rsp_valid = cl_rsp_valid[pineda_pkg::MEM_LC_DMA] && !rs_rsp.tag[0];
+  assign dma_idle      = dma_unit_idle && rs_idle;
+  assign resolve_busy_o = !rs_idle;
 
   stream_throttle #(
     .Width($bits(cp_draw))
@@ -581,8 +618,9 @@ module pineda_top #(
                    span_meets(copy_dst, copy_dst_end, zs_span_valid, zs_span_lo, zs_span_hi);
     fill_zs      = fill_lo[32] ||
                    span_meets(fill_lo[31:0], fill_end, zs_span_valid, zs_span_lo, zs_span_hi);
-    pw_flush       = copy_valid || fill_valid || pw_flush_i;
-    zs_flush       = (copy_valid && copy_zs) || (fill_valid && fill_zs) || pw_flush_i;
+    pw_flush       = copy_valid || fill_valid || resolve_valid || pw_flush_i;
+    // (a RESOLVE, rare, flushes ZS whole)
+    zs_flush       = (copy_valid && copy_zs) || (fill_valid && fill_zs) || resolve_valid || pw_flush_i;
   end
 
   always_comb begin
@@ -592,6 +630,8 @@ module pineda_top #(
     copy_ready     = dma_job_ready && pw_clean && (zs_clean || !copy_zs);
     dma_fill_valid = fill_valid && pw_clean && (zs_clean || !fill_zs);
     fill_ready     = dma_fill_ready && pw_clean && (zs_clean || !fill_zs);
+    rs_job_valid   = resolve_valid && pw_clean && zs_clean;
+    resolve_ready  = rs_job_ready && pw_clean && zs_clean;
   end
 
   stream_throttle #(

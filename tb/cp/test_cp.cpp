@@ -62,6 +62,7 @@ class CpBench {
     dut_->dma_idle_i = 1;
     dut_->copy_ready_i = 1;
     dut_->fill_ready_i = 1;
+    dut_->resolve_ready_i = 1;
     dut_->zs_clear_ready_i = 1;
     dut_->zs_fast_clear_i = 0;
     dut_->hiz_clear_ready_i = 1;
@@ -163,6 +164,7 @@ class CpBench {
     dut_->dma_idle_i = dma_busy_ == 0;
     dut_->copy_ready_i = dma_busy_ == 0;
     dut_->fill_ready_i = dma_busy_ == 0;
+    dut_->resolve_ready_i = dma_busy_ == 0;
     dut_->zs_clear_ready_i = u(rng_) >= stall_;
     dut_->zs_fast_clear_i = zs_fast_clear;
     dut_->hiz_clear_ready_i = u(rng_) >= stall_;
@@ -668,6 +670,27 @@ TEST_CASE("cp: every v2 error cause ends in the documented state; CP reset resum
        [](CommandWriter& w, Memory&) { w.clear(1, 0x00300002, 256, false, 0, 0, 4, 4, 5).end(); }},
       {"clear-misaligned-pitch", ERR_BAD_ADDR, {},
        [](CommandWriter& w, Memory&) { w.clear(6, 0x00300000, 258, false, 0, 0, 4, 4, 5).end(); }},
+      // RESOLVE (docs/om.md section 7): header arg and len, then the checks in their order.
+      {"resolve-arg", ERR_BAD_ARG, {},
+       [](CommandWriter& w, Memory&) { w.resolve(4, 0x00300000, 256, 0x00380000, 64, 0, 0, 8, 8).end(); }},
+      {"resolve-bad-len", ERR_BAD_LEN, {},
+       [](CommandWriter& w, Memory&) { w.raw(CommandWriter::header(OP_RESOLVE, 0, 4)).raw(0).raw(0).raw(0).raw(0).end(); }},
+      {"resolve-empty", ERR_BAD_ARG, {},
+       [](CommandWriter& w, Memory&) { w.resolve(0, 0x00300000, 256, 0x00380000, 64, 5, 0, 5, 8).end(); }},
+      {"resolve-too-large", ERR_BAD_ARG, {},
+       [](CommandWriter& w, Memory&) { w.resolve(2, 0x00300000, 256, 0x00380000, 64, 0, 0, 4, 16385).end(); }},
+      {"resolve-src-misaligned", ERR_BAD_ADDR, {},
+       [](CommandWriter& w, Memory&) { w.resolve(0, 0x00300008, 256, 0x00380000, 64, 0, 0, 8, 8).end(); }},
+      {"resolve-565-src-pitch", ERR_BAD_ADDR, {},
+       [](CommandWriter& w, Memory&) { w.resolve(3, 0x00300008, 252, 0x00380000, 64, 0, 0, 8, 8).end(); }},
+      {"resolve-dst-pitch", ERR_BAD_ADDR, {},
+       [](CommandWriter& w, Memory&) { w.resolve(1, 0x00300000, 256, 0x00380000, 66, 0, 0, 8, 8).end(); }},
+      {"resolve-above-window", ERR_BAD_ADDR, {{REG_VALID_LIMIT, 0x00380000 + 7 * 64 + 8 * 4 - 2}},
+       [](CommandWriter& w, Memory&) { w.resolve(0, 0x00300000, 256, 0x00380000, 64, 2, 1, 8, 8).end(); }},
+      {"resolve-below-window", ERR_BAD_ADDR, {{REG_VALID_BASE, 0x00010000 + 256 + 2 * 16 + 1}},
+       [](CommandWriter& w, Memory&) { w.resolve(0, 0x00010000, 256, 0x00380000, 64, 2, 1, 8, 8).end(); }},
+      {"resolve-overlap", ERR_BAD_ARG, {},
+       [](CommandWriter& w, Memory&) { w.resolve(0, 0x00300000, 256, 0x00300000 + 7 * 256, 64, 0, 0, 8, 8).end(); }},
       {"set-state-past-fe-end", ERR_BAD_ARG, {},
        [](CommandWriter& w, Memory&) { w.set_state(FE_MATRIX0, 1u).set_state(FE_STATE_END - 1, 1u, 2u).end(); }},
   };

@@ -198,6 +198,7 @@ void TopHarness::tick() {
     }
     for (uint32_t r = 0; r < kNumRast; ++r) rast_busy_[r] += (top_.rast_busy_o >> r) & 1u;
     fe_busy_ += top_.fe_busy_o;
+    resolve_busy_ += top_.resolve_busy_o;
     pa_clip_busy_ += top_.pa_clip_busy_o;
     interp_fed_ += top_.tap_zs_quad_valid_o;
   }
@@ -348,6 +349,7 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
   for (uint32_t i = 0; i < NUM_PERF; ++i) res.perf.push_back(reg_read(REG_PERF0 + i));
   res.rast_busy = rast_busy_;
   res.fe_busy = fe_busy_;
+  res.resolve_busy = resolve_busy_;
   res.pa_clip_busy = pa_clip_busy_;
   res.interp_fed = interp_fed_;
   res.dram = dram_.stats();

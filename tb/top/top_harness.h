@@ -91,6 +91,7 @@ struct TopResult {
   std::array<uint64_t, MEM_LINE_CLIENTS_MAX> arb_waits{};
   std::array<uint64_t, 4> rast_busy{};      // cycles rasterizer r held work (rast_busy_o[r])
   uint64_t fe_busy = 0;                     // cycles a front-end unit held work (fe_busy_o)
+  uint64_t resolve_busy = 0;                // cycles the resolve engine held a job (resolve_busy_o)
   uint64_t pa_clip_busy = 0;                // cycles PA's clipper worked (pa_clip_busy_o)
   uint64_t interp_fed = 0;                  // cycles a quad or token was offered to INTERP (zs_quad valid)
 };
@@ -130,7 +131,7 @@ class TopHarness {
   uint64_t rng_state_;
   std::array<uint64_t, kNumBoundaries> transfers_{};
   std::array<uint64_t, 4> rast_busy_{};
-  uint64_t fe_busy_ = 0, pa_clip_busy_ = 0, interp_fed_ = 0;
+  uint64_t fe_busy_ = 0, pa_clip_busy_ = 0, interp_fed_ = 0, resolve_busy_ = 0;
   bool reg_pending_ = false;
   bool reg_we_ = false;
   uint32_t reg_addr_ = 0;

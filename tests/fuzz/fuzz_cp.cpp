@@ -36,7 +36,7 @@ constexpr size_t MAX_DWORDS = 4096;
 bool known_op(uint32_t op) {
   switch (op) {
     case OP_NOP: case OP_SET_STATE: case OP_DRAW: case OP_WRITE_REG: case OP_WAIT_REG: case OP_JUMP:
-    case OP_CALL: case OP_RET: case OP_INTERRUPT: case OP_COPY: case OP_DRAW_FE: case OP_CLEAR: case OP_END: return true;
+    case OP_CALL: case OP_RET: case OP_INTERRUPT: case OP_COPY: case OP_DRAW_FE: case OP_CLEAR: case OP_RESOLVE: case OP_END: return true;
     default: return false;
   }
 }

@@ -203,7 +203,11 @@ TEST_CASE("cp: every error cause, ERROR_ADDR, stop", "[cp]") {
     uint32_t cause;
   };
   const Case cases[] = {
-      {0x0C000000u, ERR_BAD_OPCODE},
+      {0x0D000000u, ERR_BAD_OPCODE},
+      {0x0C000000u, ERR_BAD_LEN},  // OP_RESOLVE with no payload
+      {CommandWriter::header(OP_RESOLVE, 0, 4), ERR_BAD_LEN},
+      {CommandWriter::header(OP_RESOLVE, 4, 5), ERR_BAD_ARG},    // arg[11:2] != 0: unknown format
+      {CommandWriter::header(OP_RESOLVE, 0x800, 5), ERR_BAD_ARG},
       {0x0B000000u, ERR_BAD_LEN},  // OP_CLEAR with no payload
       {CommandWriter::header(OP_CLEAR, 1, 4), ERR_BAD_LEN},
       {CommandWriter::header(OP_CLEAR, 0, 5), ERR_BAD_CLEAR},

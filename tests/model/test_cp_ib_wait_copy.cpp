@@ -367,7 +367,7 @@ TEST_CASE("cp: fuzz: one injected invalid command is reported with its cause and
     uint32_t cause;
   };
   const std::vector<Bad> bads = {
-      {{CommandWriter::header(0x0B + static_cast<uint32_t>(g() % 4), 0, 0)}, ERR_BAD_OPCODE},
+      {{CommandWriter::header(0x0D + static_cast<uint32_t>(g() % 2), 0, 0)}, ERR_BAD_OPCODE},
       {{CommandWriter::header(OP_DRAW, 0, 1), 0}, ERR_BAD_LEN},
       {{CommandWriter::header(OP_RET, 0, 0)}, ERR_STACK_UNDERFLOW},
       {{CommandWriter::header(OP_CALL, 0, 2), 0x01000000u, 4}, ERR_BAD_ADDR},  // above VALID_LIMIT
