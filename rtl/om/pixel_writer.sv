@@ -927,10 +927,9 @@ module pixel_writer #(
       assert (!(mem_rsp_valid_i && !mem_rsp_i.we && mem_rsp_i.tag[7:1] != '0)) else $error("%m: fill data with a foreign tag");
       assert (!(s3_valid_q[0] && s_waddr[0] != s3_ent_q[0]) && !(s3_valid_q[1] && s_waddr[1] != s3_ent_q[1]))
         else $error("%m: two SRAM writes in one bank");
-      for (int b = 0; b < 2; b++) begin
-        assert (!(s_we[b] && s_wmask[b] != '0 && s_re[b] && s_waddr[b] == s_raddr[b]))
-          else $error("%m: bank %0d reads the entry it writes in the same cycle (undefined in sram_1r1w)", b);
-      end
+      assert (!(s_we[0] && s_wmask[0] != '0 && s_re[0] && s_waddr[0] == s_raddr[0]) &&
+              !(s_we[1] && s_wmask[1] != '0 && s_re[1] && s_waddr[1] == s_raddr[1]))
+        else $error("%m: a bank reads the entry it writes in the same cycle (undefined in sram_1r1w)");
     end
   end
 `endif
