@@ -91,6 +91,7 @@ class DepthScene {
     return r;
   }
   const rt::DepthStencilView& dsv() const { return dsv_; }
+  rt::Resource* resource() const { return ds_; }
 
  private:
   Builder& b_;
@@ -444,8 +445,19 @@ SceneImage scene_ds_hiz_random(const std::string& name, uint32_t seed, bool hiz)
     }
   }
   ds.vertices(v);
+  // Snapshots of depth rows between draws (COPY from the depth buffer: ZS must write back the
+  // dirty lines of the rows it copies and may keep others, docs/depth.md "span"). The snapshot
+  // buffer is compared with the model's like all memory.
+  const uint32_t pitch = W * 4 * samples;
+  rt::Resource* snap = b.create_buffer({pitch * H, 0}, nullptr);
   bool g = false;
   for (uint32_t d = 0; d < draws; ++d) {
+    if (rng.chance(20)) {
+      const uint32_t y0 = static_cast<uint32_t>(rng.range(0, H - 1));
+      const uint32_t n = static_cast<uint32_t>(rng.range(1, std::min<int64_t>(32, H - y0)));
+      const uint32_t skew = static_cast<uint32_t>(rng.range(0, 63));  // any alignment
+      b.check(ctx.copy_region(snap, y0 * pitch, ds.resource(), y0 * pitch + skew, n * pitch - skew), "copy_region");
+    }
     if (d % 6 == 0 && rng.chance(70)) g = !g;  // phases of one direction
     if (rng.chance(25)) {                       // a depth clear (sometimes with stencil), a rectangle or all
       const uint32_t x0 = static_cast<uint32_t>(rng.range(0, W - 1)), y0 = static_cast<uint32_t>(rng.range(0, H - 1));
