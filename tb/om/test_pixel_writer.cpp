@@ -464,7 +464,8 @@ std::vector<MemLineReq> overlay_lines(const PwCase& c, uint32_t entries) {
   };
   for (const auto& seg : c.segments) {
     for (const QuadPkt& q : seg) {
-      pw.process(q, emit, [&](uint32_t a) { return ov.read(mem, a); });
+      const model::PixColors pc = pix_colors(q);
+      pw.process(q, emit, [&](uint32_t a) { return ov.read(mem, a); }, &pc);
       if (q.eop) flushed();
     }
     pw.flush(emit);
