@@ -7,17 +7,20 @@
 One Yosys run (npm @yowasp/yosys 0.55 through synth/yosys.mjs) with this script
 (written to out/lint/yosys_read.ys, log in out/lint/yosys_read.log):
 
-    read_verilog -sv -DSYNTHESIS <every file of rtl/files.f, in order>
-    design -save read
+    read_verilog -sv -DSYNTHESIS <the files of rtl/files.f the top needs, in order>
     hierarchy -check -top <top> -chparam NumRast 2   # every unit elaborated as the GPU uses it
     proc
     check -assert                    # undriven/multiply-driven signals, comb loops
     tee -q -o out/lint/top_modules.txt ls
     (continued below)
 
-and, in a second Yosys process at the same time (yosys_read_alone.ys), each module no file
-instantiates (e.g. a unit not yet wired into the top) alone with default parameters:
-    design -load read; hierarchy -check -top <m>; proc; check -assert
+and, in a second Yosys process at the same time (yosys_read_alone.ys), the modules the top does
+not reach (e.g. a unit not yet wired into the top), from their roots, alone with default
+parameters, reading only their files:
+    read_verilog ...; design -save read
+    design -load read; hierarchy -check -top <m>; proc; check -assert   # per root
+Which files a check needs is a scan of the sources (the packages, the root's file, and the files
+of every module its text instantiates, transitively); parsing every file cost each process ~30 s.
 The first run goes on with:
     design -reset
     read_verilog -sv -DSYNTHESIS <packages> out/lint/width_probe.sv
@@ -178,16 +181,38 @@ def scan_sources(root, files):
 
 
 def instantiated_modules(root, files, modules):
-    """Modules some other module's text instantiates (`name #(` or `name u_x (`)."""
+    """Modules some other module's text instantiates (`name #(` or `name u_x (`; not `name_x (`)."""
     text = "\n".join(strip_comments(open(os.path.join(root, f), errors="replace").read()) for f in files)
     found = set()
     for m in modules:
-        for hit in re.finditer(r"\b" + m + r"\s*(?:#\s*\(|\w+\s*\()", text):
+        for hit in re.finditer(r"\b" + m + r"(?:\s*#\s*\(|\s+\w+\s*\()", text):
             before = text[max(0, hit.start() - 40):hit.start()]
             if not re.search(r"\bmodule\s+(?:automatic\s+|static\s+)?$", before):
                 found.add(m)
                 break
     return found
+
+
+def files_needed(root, files, pkg_files, roots):
+    """The files a check of `roots` must read, in file-list order: the packages, the files defining
+    the roots, and (transitively) the files defining every module their text instantiates. Each
+    Yosys process reads only these (parsing every file took ~30 s per process); a module the scan
+    misses fails loudly (`hierarchy -check`: module not found)."""
+    defines, texts = {}, {}
+    for f in files:
+        texts[f] = strip_comments(open(os.path.join(root, f), errors="replace").read())
+        for m in re.findall(r"^\s*module\s+(?:automatic\s+|static\s+)?(\w+)", texts[f], re.M):
+            defines[m] = f
+    need, todo = set(pkg_files), [defines[m] for m in roots if m in defines]
+    while todo:
+        f = todo.pop()
+        if f in need and f not in pkg_files:
+            continue
+        need.add(f)
+        for m, g in defines.items():
+            if g not in need and re.search(r"\b" + m + r"(?:\s*#\s*\(|\s+\w+\s*\()", texts[f]):
+                todo.append(g)
+    return [f for f in files if f in need]
 
 
 def elaborated_base(name):
@@ -223,7 +248,6 @@ def main(argv=None):
     os.makedirs(os.path.join(root, out_rel), exist_ok=True)
 
     modules, pkg_files, expected, array_decls = scan_sources(root, files)
-    instantiated = instantiated_modules(root, files, modules)
 
     probe_rel = os.path.join(out_rel, "width_probe.sv")
     probe_json = os.path.join(out_rel, "width_probe.json")
@@ -242,18 +266,30 @@ def main(argv=None):
 
     read = synth.read_cmd(files, incdirs, defines)
     bbox = [m for m in args.blackbox.split(",") if m]
+    top_files = files_needed(root, files, pkg_files, [args.top]) if args.top in modules else files
+    # Modules the top does not reach (files it does not read), checked alone from their roots (the
+    # ones no other unreached module instantiates), in a second process beside the top run.
+    alone, unreached = [], set()
+    if args.top in modules:
+        other = [f for f in files if f not in top_files]
+        for f in other:
+            unreached |= set(re.findall(r"^\s*module\s+(?:automatic\s+|static\s+)?(\w+)",
+                                        strip_comments(open(os.path.join(root, f), errors="replace").read()), re.M))
+        alone = sorted(unreached - instantiated_modules(root, other, unreached) - set(bbox))
+    alone_files = files_needed(root, files, pkg_files, alone)
+    read_top = synth.read_cmd(top_files, incdirs, defines)
     if bbox:
         read += "\nblackbox " + " ".join(bbox)
         print(f"lint-yosys: note: {', '.join(bbox)} read as black boxes (ports only, no proc)")
     top_ls_rel = os.path.join(out_rel, "top_modules.txt")
     if os.path.exists(os.path.join(root, top_ls_rel)):
         os.remove(os.path.join(root, top_ls_rel))
-    alone = []
     if args.top in modules:
         chparam = " ".join(f"-chparam {k} {v}" for k, v in (kv.split("=", 1) for kv in args.chparam.split(",") if kv))
-        lines = [read, "design -save read", f"hierarchy -check -top {args.top} {chparam}".rstrip(), "proc",
+        if bbox:
+            read_top += "\nblackbox " + " ".join(b for b in bbox if b in modules)
+        lines = [read_top, f"hierarchy -check -top {args.top} {chparam}".rstrip(), "proc",
                  "check -assert", f"tee -q -o {top_ls_rel} ls"]
-        alone = sorted(m for m in modules - instantiated if m != args.top and m not in bbox)
     else:
         lines = [read, "hierarchy -check", "proc", "check -assert"]
         print(f"lint-yosys: note: no module {args.top} yet; checked every module with default parameters")
@@ -276,10 +312,13 @@ def main(argv=None):
                 found_problems += found[:6] + ([f"... ({len(found) - 6} more in the log)"] if len(found) > 6 else [])
         return found_problems + synth.bad_warnings(log)
 
-    def alone_run(mods, name):
+    def alone_run(mods, name, read_files):
         """Check modules alone with default parameters in their own Yosys process."""
         script = os.path.join(out_rel, f"{name}.ys")
-        body = [read, "design -save read"]
+        body = [synth.read_cmd(read_files, incdirs, defines)]
+        if bbox:
+            body[0] += "\nblackbox " + " ".join(bbox)
+        body += ["design -save read"]
         for m in mods:
             body += ["design -load read", f"hierarchy -check -top {m}", "proc", "check -assert"]
         with open(os.path.join(root, script), "w") as f:
@@ -291,7 +330,7 @@ def main(argv=None):
     # The top run and the modules nothing instantiates run side by side (two processes).
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         top_job = pool.submit(synth.run_yosys, root, script_rel, files + incdirs + [probe_rel], out_rel, log)
-        alone_job = pool.submit(alone_run, alone, "yosys_read_alone") if alone else None
+        alone_job = pool.submit(alone_run, alone, "yosys_read_alone", alone_files) if alone else None
         rc, secs = top_job.result()
         problems = list(array_decls) + failures(rc, log)
         if alone_job:
@@ -303,14 +342,15 @@ def main(argv=None):
     if rc == 0 and args.top in modules:
         with open(os.path.join(root, top_ls_rel)) as f:
             elaborated = {elaborated_base(n) for n in re.findall(r"^\s+(\S+)\s*$", f.read(), re.M)}
-        rest = sorted(m for m in modules - elaborated if m not in bbox and m not in alone)
+        rest = sorted(m for m in modules - elaborated if m not in bbox and m not in unreached)
     if rest:
-        found, secs2 = alone_run(rest, "yosys_read_rest")
+        found, secs2 = alone_run(rest, "yosys_read_rest", files)
         secs += secs2
         problems += found
     if alone or rest:
         print(f"lint-yosys: note: checked alone with default parameters (not under {args.top}): "
-              f"{', '.join(alone + rest)}")
+              f"{', '.join(alone + rest)}" + (f" (with what they instantiate: {', '.join(sorted(unreached - set(alone)))})"
+                                               if unreached - set(alone) else ""))
     if rc == 0:
         with open(os.path.join(root, probe_json)) as f:
             mods = json.load(f)["modules"]
