@@ -400,6 +400,8 @@ module tex (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
     .clear_i   (tags_clear),
+    .load_i    (front_adv),
+    .ridx_i    (tp_idx),
     .idx_i     (t_idx_q),
     .tag_i     (t_tag_q),
     .hit_o     (hv),
