@@ -140,4 +140,23 @@ module tex_tags #(
     end
   end
 
+`ifndef SYNTHESIS
+  // the reference: a flip-flop tag array written by the same allocations (the earlier design);
+  // every clock the hits from block RAM must be the hits it gives
+  logic [Lines-1:0][31:0] ref_q;
+  logic [15:0] ref_hit;
+  always_comb begin
+    for (int t = 0; t < 16; t++) ref_hit[t] = ltv_q[idx_i[t]] && ref_q[idx_i[t]] == tag_i[t];
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ref_q <= '0;
+    end else begin
+      assert (hit_o == ref_hit) else $error("tex_tags: hits %h, the flop array gives %h", hit_o, ref_hit);
+      if (we0_i) ref_q[widx0_i] <= wtag0_i;
+      if (we1_i) ref_q[widx1_i] <= wtag1_i;
+    end
+  end
+`endif
+
 endmodule
