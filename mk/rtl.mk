@@ -45,7 +45,7 @@ RTL_LINT_TOPS += om_blend
 RTL_LINT_TOPS += interp
 
 # Texture: the BC1/BC3 block decoder.
-RTL_LINT_TOPS += tex_bc_decode
+RTL_LINT_TOPS += tex_bc_decode tex_fill_decode tex_desc_check tex_lod tex_amode tex_tap_addr tex_tags tex_filter
 
 # Texture sampler.
 RTL_LINT_TOPS += tex

@@ -7,6 +7,8 @@
 #                                     block RAM, flip-flop arrays, logic depth -> out/synth/area.json
 #              [SYNTH_JOBS=N]         modules in parallel (default: number of cores)
 #              [SYNTH_FLAGS=...]      extra synth/synth.py flags, e.g. --allow-warnings, --rast 1
+#   make synth SYNTH_TOP=tex          the same flow for one unit as its top (children black-boxed,
+#                                     same cache) -> out/synth/area-tex.json; SYNTH_TOP=om_blend@Lanes=4
 #   make synth UNITS=cp,setup         the old per-unit flow: each unit flattened on its own with its
 #                                     default parameters (out/synth/units.json, logs out/synth/<unit>.log)
 #   make synth-check                  make synth, then compare with synth/baseline.json (5% margin)
@@ -21,6 +23,7 @@ NPM_STAMP := node_modules/.pineda-npm-ci.stamp
 UNITS ?=
 SYNTH_JOBS ?=
 SYNTH_FLAGS ?=
+SYNTH_TOP ?=
 
 deps:
 	bash scripts/deps.sh
@@ -29,7 +32,7 @@ $(NPM_STAMP): package.json package-lock.json
 	bash scripts/deps.sh
 
 synth: $(NPM_STAMP)
-	$(PYTHON) synth/synth.py $(if $(strip $(UNITS)),--units $(UNITS)) $(if $(strip $(SYNTH_JOBS)),--jobs $(SYNTH_JOBS)) $(SYNTH_FLAGS)
+	$(PYTHON) synth/synth.py $(if $(strip $(UNITS)),--units $(UNITS)) $(if $(strip $(SYNTH_JOBS)),--jobs $(SYNTH_JOBS)) $(if $(strip $(SYNTH_TOP)),--top $(SYNTH_TOP)) $(SYNTH_FLAGS)
 
 SYNTH_MARGIN ?= 5
 

@@ -37,6 +37,13 @@ rtl/interp/interp.sv
 rtl/rast/raster_array.sv
 rtl/om/om_blend.sv
 rtl/tex/tex_bc_decode.sv
+rtl/tex/tex_fill_decode.sv
+rtl/tex/tex_desc_check.sv
+rtl/tex/tex_lod.sv
+rtl/tex/tex_amode.sv
+rtl/tex/tex_tap_addr.sv
+rtl/tex/tex_tags.sv
+rtl/tex/tex_filter.sv
 rtl/om/pixel_writer.sv
 rtl/zs/zs_sample.sv
 rtl/zs/zs.sv

@@ -303,12 +303,29 @@ def tool_version(root):
         return TOOL
 
 
-def elaborate(root, files, incdirs, defines, outdir_rel, rasts, tool):
-    """Elaborated RTLIL of pineda_top for each NumRast, cached on the source text. -> {N: text}"""
+def top_configs(top_arg, rasts):
+    """The designs one hierarchical run elaborates: pineda_top once per NumRast (labels
+    'NumRast=N'), or any other top module (`--top tex`, `--top om_blend@Lanes=4`) once with its
+    default parameters or the given overrides (label 'default' or 'Lanes=4').
+    -> (top module name, [(label, Yosys commands, RTLIL file name)])"""
+    top, params = split_unit(top_arg)
+    if top == TOP and not params:
+        return top, [(f"NumRast={n}", [f"chparam -set NumRast {n} {TOP}", f"hierarchy -check -top {TOP}"],
+                      f"rast{n}.il") for n in rasts]
+    chparam = "".join(f" -chparam {k} {v}" for k, v in params)
+    label = ",".join(f"{k}={v}" for k, v in params) or "default"
+    fname = re.sub(r"[^A-Za-z0-9_.=-]", "_", top_arg) + ".il"
+    return top, [(label, [f"hierarchy -check -top {top}{chparam}"], fname)]
+
+
+def elaborate(root, files, incdirs, defines, outdir_rel, configs, tool):
+    """Elaborated RTLIL of each configuration, cached on the source text.
+
+    configs: [(label, [Yosys commands ending in hierarchy -check -top ...], file name)], from
+    top_configs(). -> ({label: text}, suspect warnings, cached, seconds)"""
     script = [read_cmd(files, incdirs, defines), "design -save read"]
-    for n in rasts:
-        script += ["design -load read", f"chparam -set NumRast {n} {TOP}",
-                   f"hierarchy -check -top {TOP}", f"write_rtlil {{dir}}/rast{n}.il"]
+    for _, cmds, fname in configs:
+        script += ["design -load read"] + cmds + [f"write_rtlil {{dir}}/{fname}"]
     script = "\n".join(script) + "\n"
     h = hashlib.sha256()
     for p in sorted(set(files + [os.path.join(d, x) for d in incdirs
@@ -321,7 +338,7 @@ def elaborate(root, files, incdirs, defines, outdir_rel, rasts, tool):
     key = h.hexdigest()[:24]
     cdir_rel = os.path.join(outdir_rel, "cache", "elab-" + key)
     cdir = os.path.join(root, cdir_rel)
-    paths = {n: os.path.join(cdir, f"rast{n}.il") for n in rasts}
+    paths = {label: os.path.join(cdir, fname) for label, _, fname in configs}
     t0 = time.monotonic()
     cached = all(os.path.exists(p) for p in paths.values())
     if not cached:
@@ -378,10 +395,11 @@ def run_hier(args, root, outdir_rel, jobs):
     tool = tool_version(root)
     files, incdirs, defines = parse_filelist(os.path.join(root, args.files), root)
     rasts = tuple(int(x) for x in args.rast.split(","))
+    top, configs = top_configs(args.top, rasts)
     os.makedirs(os.path.join(root, outdir_rel, "cache"), exist_ok=True)
     t0 = time.monotonic()
-    texts, suspect, el_cached, el_secs = elaborate(root, files, incdirs, defines, outdir_rel, rasts, tool)
-    print(f"synth: elaborated {TOP} for NumRast {','.join(map(str, rasts))} in {el_secs:.1f} s"
+    texts, suspect, el_cached, el_secs = elaborate(root, files, incdirs, defines, outdir_rel, configs, tool)
+    print(f"synth: elaborated {top} ({', '.join(label for label, _, _ in configs)}) in {el_secs:.1f} s"
           f"{' (cached)' if el_cached else ''}", flush=True)
     if suspect and not args.allow_warnings:
         raise FlowError("Yosys misread the source (numbers would be wrong; --allow-warnings reports "
@@ -401,11 +419,11 @@ def run_hier(args, root, outdir_rel, jobs):
     common_hash = common.hexdigest()
     designs = {}
     jobs_by_key = {}
-    for n in rasts:
+    for n, _, _ in configs:
         mods = hier.parse_rtlil(texts[n])
         tops = hier.tops_of(mods)
         if len(tops) != 1:
-            raise FlowError(f"NumRast={n}: expected one top module, found {tops}")
+            raise FlowError(f"{n}: expected one top module, found {tops}")
         keys = {}
         for name in mods:
             text, _ = hier.job_text(mods, name)
@@ -480,7 +498,7 @@ def run_hier(args, root, outdir_rel, jobs):
                           f"FF {r['stat']['ffs']}, BRAM {r['stat']['bram']}", flush=True)
     if failed:
         raise FlowError(f"{len(failed)} module(s) failed: {', '.join(sorted(set(failed)))}")
-    report = assemble(root, cache_rel, designs, results, rasts, tool, args)
+    report = assemble(root, cache_rel, designs, results, tool, args, top)
     wall = time.monotonic() - t0
     report["wall_seconds"] = round(wall, 1)
     report["jobs"] = jobs
@@ -489,7 +507,9 @@ def run_hier(args, root, outdir_rel, jobs):
     report["elaboration_cached"] = el_cached
     report["suspect"] = bool(suspect)
     # an incomplete report (--cached-only) does not replace a complete area.json
-    area_json = os.path.join(root, outdir_rel, "area.partial.json" if report.get("incomplete") else "area.json")
+    # another top (--top tex) writes area-<top>.json: area.json stays the whole GPU's (synth-check)
+    stem = "area" if args.top == TOP else "area-" + os.path.splitext(configs[0][2])[0]
+    area_json = os.path.join(root, outdir_rel, stem + (".partial.json" if report.get("incomplete") else ".json"))
     with open(area_json, "w") as f:
         json.dump(report, f, indent=1)
         f.write("\n")
@@ -507,11 +527,12 @@ MISSING = {"ok": False, "seconds": 0.0, "stat": {"lut4": 0, "carry": 0, "ffs": 0
            "mem_bram": [], "ff_arrays": []}
 
 
-def assemble(root, cache_rel, designs, results, rasts, tool, args):
-    report = {"tool": tool, "flow": hier.FLOW_VERSION, "top": TOP, "script": hier.MODULE_SCRIPT,
+def assemble(root, cache_rel, designs, results, tool, args, top_name=TOP):
+    """designs: {config label: {mods, top, keys}} (one per NumRast for pineda_top)."""
+    report = {"tool": tool, "flow": hier.FLOW_VERSION, "top": top_name, "script": hier.MODULE_SCRIPT,
               "configs": {}, "modules": {}}
     depth_memo = {}
-    for n in rasts:
+    for n in designs:
         d = designs[n]
         mods, top, keys = d["mods"], d["top"], d["keys"]
         # --cached-only: a module not synthesised yet counts as empty, and every row and
@@ -583,7 +604,7 @@ def assemble(root, cache_rel, designs, results, rasts, tool, args):
             report["incomplete"] = True
         if args.depth:
             cfg["depth"] = hier.logic_depth(hier.flatten(mods, nets, top))
-        report["configs"][f"NumRast={n}"] = cfg
+        report["configs"][n] = cfg
         for name in mods:
             r = res[name]
             report["modules"].setdefault(keys[name], {"module": hier.base_name(name),
@@ -594,7 +615,7 @@ def assemble(root, cache_rel, designs, results, rasts, tool, args):
 def render(report):
     cfgs = report["configs"]
     first = next(iter(cfgs.values()))
-    heads = ["unit (NumRast=1 rows)", "inst", "LUT4", "carry", "FF", "BRAM", "BRAM kbit",
+    heads = [f"unit ({next(iter(cfgs))} rows)", "inst", "LUT4", "carry", "FF", "BRAM", "BRAM kbit",
              "top FF array", "depth", "time s"]
     rows = []
 
@@ -652,6 +673,11 @@ def main(argv=None):
     ap.add_argument("--out", default="out/synth", help="output directory, relative to --root (default: out/synth)")
     ap.add_argument("--allow-warnings", action="store_true",
                     help="report units whose read raised misread warnings instead of failing them")
+    ap.add_argument("--top", default=TOP,
+                    help="hierarchical flow: the top module, optionally with parameter overrides "
+                         "top@Param=value (default: pineda_top, with NumRast from --rast); another "
+                         "top (e.g. tex, interp) is synthesised the same way (children black-boxed, "
+                         "each module once, same cache) and written to out/synth/area-<top>.json")
     ap.add_argument("--rast", default="1,2,4",
                     help="hierarchical flow: NumRast values of pineda_top to report (default: 1,2,4)")
     ap.add_argument("--batch-chars", type=int, default=400000,

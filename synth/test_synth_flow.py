@@ -215,10 +215,13 @@ class AssembleTest(unittest.TestCase):
                     cells[f"u{i}"] = {"type": f"child{i}", "connections": {"a_i": [6, 3, 4, 5], "y_o": [10 + 4 * i, 11 + 4 * i, 12 + 4 * i, 13 + 4 * i]}}
                 with open(os.path.join(d, "net.json"), "w") as f:
                     json.dump({"modules": {"top": {"ports": port, "cells": cells}}}, f)
-            designs = {1: {"mods": mods, "top": "\\pineda_top", "keys": keys}}
+            designs = {"NumRast=1": {"mods": mods, "top": "\\pineda_top", "keys": keys}}
             results = {keys[n]: res[n] for n in mods}
             args = types.SimpleNamespace(depth=True)
-            rep = synth.assemble(root, "cache", designs, results, (1,), "tool", args)
+            rep = synth.assemble(root, "cache", designs, results, "tool", args)
+            # another top (--top mid): its own rows and total, from the same cache
+            sub = {"default": {"mods": mods, "top": "\\mid", "keys": keys}}
+            rep_mid = synth.assemble(root, "cache", sub, results, "tool", args, "mid")
         cfg = rep["configs"]["NumRast=1"]
         self.assertEqual(cfg["total"]["lut4"], 55)
         self.assertEqual(sum(r["lut4"] for r in cfg["rows"]), 55)
@@ -232,6 +235,27 @@ class AssembleTest(unittest.TestCase):
         self.assertIn("pineda_top/front_end/mid", text)
         self.assertIn("pineda_top/front_end (total)", text)
         self.assertEqual(cfg["subtotals"]["pineda_top/front_end"]["lut4"], 26)
+        mid = rep_mid["configs"]["default"]
+        self.assertEqual(rep_mid["top"], "mid")
+        self.assertEqual([r["label"] for r in mid["rows"]], ["mid/leaf", "mid/(own logic)"])
+        self.assertEqual(mid["total"]["lut4"], 11)
+        self.assertEqual(sum(r["lut4"] for r in mid["rows"]), 11)
+        text = synth.render(rep_mid)
+        self.assertIn("unit (default rows)", text)
+        self.assertIn("mid default total", text)
+
+    def test_top_configs(self):
+        import synth
+        top, cfgs = synth.top_configs("pineda_top", (1, 4))
+        self.assertEqual(top, "pineda_top")
+        self.assertEqual([c[0] for c in cfgs], ["NumRast=1", "NumRast=4"])
+        self.assertEqual(cfgs[1][1], ["chparam -set NumRast 4 pineda_top", "hierarchy -check -top pineda_top"])
+        self.assertEqual(cfgs[1][2], "rast4.il")
+        top, cfgs = synth.top_configs("tex", (1, 2, 4))
+        self.assertEqual((top, cfgs), ("tex", [("default", ["hierarchy -check -top tex"], "tex.il")]))
+        top, cfgs = synth.top_configs("om_blend@Lanes=4", (1,))
+        self.assertEqual(cfgs, [("Lanes=4", ["hierarchy -check -top om_blend -chparam Lanes 4"],
+                                 "om_blend_Lanes=4.il")])
 
 
 DUMP = r"""

@@ -110,86 +110,10 @@ module tex (
     i2f = f;
   endfunction
 
-  // Number of bits of max(w, h): floor(log2) + 1.
-  function automatic logic [4:0] bitlen(input logic [15:0] v);
-    logic [4:0] n;
-    n = 5'd0;
-    for (int b = 0; b < 16; b++) begin
-      if (v[b]) n = 5'(b + 1);
-    end
-    bitlen = n;
-  endfunction
-
   function automatic logic [12:0] lvl_dim(input logic [15:0] d, input logic [3:0] l);
     logic [15:0] s;
     s = d >> l;
     lvl_dim = (s == 16'd0) ? 13'd1 : s[12:0];
-  endfunction
-
-  // Non-negative i mod n, i signed 17-bit, 1 <= n <= 8192.
-  function automatic logic [13:0] pmod(input logic signed [16:0] i, input logic [13:0] n);
-    logic [16:0] a, r;
-    if (i < 0) begin
-      a = 17'(-i);
-      r = a % {3'd0, n};
-      pmod = (r == 17'd0) ? 14'd0 : 14'({3'd0, n} - r);
-    end else begin
-      a = i;
-      pmod = 14'(a % {3'd0, n});
-    end
-  endfunction
-
-  // Address mode (docs/tex.md section 4 step 8) of i and i + 1 with one modulo:
-  // {in(i + 1), index(i + 1), in(i), index(i)}; in = 0: the tap reads the border.
-  function automatic logic [29:0] amode2(input logic signed [16:0] i, input logic [12:0] n, input logic [2:0] mode);
-    logic [13:0] m0, m1, r0, r1, n1, n2;
-    logic signed [16:0] last, i1, j0, j1;
-    logic in0, in1;
-    last = $signed({4'd0, n}) - 17'sd1;
-    i1 = i + 17'sd1;
-    n1 = {1'b0, n};
-    n2 = {n, 1'b0};
-    in0 = 1'b1;
-    in1 = 1'b1;
-    r0 = 14'd0;
-    r1 = 14'd0;
-    m0 = 14'd0;
-    m1 = 14'd0;
-    j0 = 17'sd0;
-    j1 = 17'sd0;
-    unique case (mode)
-      pineda_pkg::TEX_ADDR_WRAP: begin
-        r0 = pmod(i, n1);
-        r1 = (r0 + 14'd1 == n1) ? 14'd0 : r0 + 14'd1;
-      end
-      pineda_pkg::TEX_ADDR_MIRROR: begin
-        m0 = pmod(i, n2);
-        m1 = (m0 + 14'd1 == n2) ? 14'd0 : m0 + 14'd1;
-        r0 = (m0 < n1) ? m0 : 14'(n2 - 14'd1 - m0);
-        r1 = (m1 < n1) ? m1 : 14'(n2 - 14'd1 - m1);
-      end
-      pineda_pkg::TEX_ADDR_CLAMP: begin
-        r0 = (i < 0) ? 14'd0 : ((i > last) ? last[13:0] : i[13:0]);
-        r1 = (i1 < 0) ? 14'd0 : ((i1 > last) ? last[13:0] : i1[13:0]);
-      end
-      pineda_pkg::TEX_ADDR_BORDER: begin  // inside: the texel itself; outside: the border
-        in0 = (i >= 0) && (i <= last);
-        in1 = (i1 >= 0) && (i1 <= last);
-        r0  = in0 ? i[13:0] : 14'd0;
-        r1  = in1 ? i1[13:0] : 14'd0;
-      end
-      default: begin
-        j0 = (i < 0) ? (-17'sd1 - i) : i;
-        j1 = (i1 < 0) ? (-17'sd1 - i1) : i1;
-        r0 = (j0 > last) ? last[13:0] : j0[13:0];
-        r1 = (j1 > last) ? last[13:0] : j1[13:0];
-      end
-    endcase
-    amode2 = {in1, r1, in0, r0};
-  endfunction
-
-  function automatic logic [15:0] srgb_lin(input logic [7:0] c);
-    srgb_lin = pineda_pkg::SRGB_TO_LIN16[{c, 4'd0} +: 16];
   endfunction
 
   // ---------------------------------------------------------------------------------- state
@@ -242,13 +166,10 @@ module tex (
   logic [15:0] t_rem_q, t_rem_d, t_sub_q, t_sub_d;
   logic [L1Lines-1:0] t_lock_q, t_lock_d;
   logic [15:0] alloc_cnt_q, alloc_cnt_d, emit_cnt_q, emit_cnt_d;     // lines allocated, sub-passes emitted
-  logic [L1Lines-1:0][15:0] lastrd_q, lastrd_d;  // per line: the last emitted sub-pass that reads it
   logic        sp_valid_q, sp_valid_d;   // spill: the second line allocated in a clock
   logic [25:0] sp_rq_q, sp_rq_d;
   logic [FiW-1:0] sp_fi_q, sp_fi_d;
-  // L1 tags (future state)
-  logic [L1Lines-1:0]       ltv_q, ltv_d;
-  logic [L1Lines-1:0][31:0] ltag_q, ltag_d;   // {block addr [31:3], decode class}
+  // L1 tags (future state): tex_tags (valid, {block addr [31:3], decode class}, last reader per line)
   // data stage, R, F, O
   logic [15:0] wr_cnt_q, wr_cnt_d, rd_cnt_q, rd_cnt_d;  // lines written, sub-passes read
   logic        r_valid_q, r_valid_d;
@@ -352,12 +273,7 @@ module tex (
   logic [2:0]  dclass;
   logic [2:0]  bpb_lg;
   logic [6:0]  bpb;
-  logic [127:0] bc_block;
-  logic [15:0][31:0] bc_texels;
-  logic [511:0] rline, dec;
-  logic [255:0] half;
-  logic [31:0] dw;
-  logic [15:0] hw;
+  logic [511:0] rline;
   logic [2:0]  fill_b53;
   logic [IdxW-1:0] fill_idx;
 
@@ -372,182 +288,100 @@ module tex (
     rline = mem_rsp_i.rdata;
     fill_b53 = fi_out_data[2:0];
     fill_idx = fi_out_data[IdxW+2:3];
-    bc_block = (dclass == 3'd4) ? rline[{fill_b53[2:1], 7'd0} +: 128] : {64'd0, rline[{fill_b53, 6'd0} +: 64]};
   end
 
-  // decode on fill: BC1 / BC3 blocks
-  tex_bc_decode u_bc (
-    .block_i (bc_block),
-    .bc3_i   (dclass == 3'd4),
-    .texel_o (bc_texels)
+  // decode on fill: the line's block to the four parity banks' words
+  tex_fill_decode u_fill_dec (
+    .line_i   (rline),
+    .b53_i    (fill_b53),
+    .dclass_i (dclass),
+    .wdata_o  (bk_wdata)
   );
 
-  always_comb begin
-    // line decode on fill (docs/tex.md section 7): 16 RGBA8 texels, texel 4y + x
-    half = fill_b53[2] ? rline[511:256] : rline[255:0];
-    for (int k = 0; k < 16; k++) begin
-      dw = rline[32*k +: 32];
-      hw = half[16*k +: 16];
-      unique case (dclass)
-        3'd1: dec[32*k +: 32] = {dw[31:24], dw[7:0], dw[15:8], dw[23:16]};
-        3'd2: dec[32*k +: 32] = {8'hFF, hw[4:0], hw[4:2], hw[10:5], hw[10:9], hw[15:11], hw[15:13]};
-        3'd3, 3'd4: dec[32*k +: 32] = bc_texels[k];
-        default: dec[32*k +: 32] = dw;
-      endcase
-    end
-    // parity banks: bank {y0, x0} word holds texel (2 x1 + x0, 2 y1 + y0) at lane {y1, x1}
-    for (int b = 0; b < 4; b++) begin
-      for (int s = 0; s < 4; s++) begin
-        bk_wdata[b][32*s +: 32] = dec[32*(4*(2*(s/2) + b/2) + 2*(s%2) + b%2) +: 32];
-      end
-    end
-  end
-
-  // descriptor checks, chain step, LOD
-  logic        fa_tex, fa_samp, tex_static_bad, samp_bad;
-  logic [4:0]  full;
-  logic [12:0] cw, ch;
-  logic [10:0] cbw, cbh;
-  logic [33:0] lbytes, lend;
-  logic signed [24:0] dux, dvx, duy, dvy;
-  logic [24:0] adux, advx, aduy, advy;
-  logic [49:0] sq_lx, sq_ly, rr, rnorm;
-  logic [5:0]  e;
-  logic signed [17:0] lod_raw, lod_b;
-  logic [11:0] lod;
-  logic [3:0]  last_l, il;
+  // A: descriptor checks and chain step; C: LOD of the quad in B
+  logic        fa_tex, fa_samp, tex_static_bad, samp_bad, range_bad;
+  logic [33:0] lend;
   logic        lod_linear, lod_two;
   logic [3:0]  lod_l0;
   logic [7:0]  lod_f;
 
-  always_comb begin
-    fa_tex  = (a_pkt_q.tex[4:0] != 5'd0) || (a_pkt_q.tex < valid_base_i) || ({2'd0, a_pkt_q.tex} + 34'd31 > {2'd0, valid_limit_i});
-    fa_samp = (a_pkt_q.samp[4:0] != 5'd0) || (a_pkt_q.samp < valid_base_i) || ({2'd0, a_pkt_q.samp} + 34'd31 > {2'd0, valid_limit_i});
-    full = bitlen((td_q.width > td_q.height) ? td_q.width : td_q.height);
-    tex_static_bad = (td_q.width == 16'd0) || (td_q.width > 16'(pineda_pkg::TEX_MAX_DIM)) ||
-                     (td_q.height == 16'd0) || (td_q.height > 16'(pineda_pkg::TEX_MAX_DIM)) ||
-                     (td_q.fmt > pineda_pkg::TEX_FMT_BC3) || (td_q.levels == 4'd0) ||
-                     ({1'b0, td_q.levels} > full) || (td_q.base[5:0] != 6'd0);
-    samp_bad = (sd_q.mip > pineda_pkg::TEX_MIP_LINEAR) || (sd_q.addr_u > pineda_pkg::TEX_ADDR_MIRROR_ONCE) ||
-               (sd_q.addr_v > pineda_pkg::TEX_ADDR_MIRROR_ONCE) || (sd_q.min_lod > sd_q.max_lod);
-    cw = lvl_dim(td_q.width, cl_q);
-    ch = lvl_dim(td_q.height, cl_q);
-    cbw = 11'((cw + 13'd3) >> 2);
-    cbh = 11'((ch + 13'd3) >> 2);
-    lbytes = {23'd0, cbw} * {23'd0, cbh} * {27'd0, bpb};
-    lend = cur_q + lbytes;
+  tex_desc_check u_desc (
+    .tex_addr_i    (a_pkt_q.tex),
+    .samp_addr_i   (a_pkt_q.samp),
+    .valid_base_i  (valid_base_i),
+    .valid_limit_i (valid_limit_i),
+    .td_i          (td_q),
+    .sd_i          (sd_q),
+    .bpb_i         (bpb),
+    .cl_i          (cl_q),
+    .cur_i         (cur_q),
+    .fa_tex_o      (fa_tex),
+    .fa_samp_o     (fa_samp),
+    .tex_bad_o     (tex_static_bad),
+    .samp_bad_o    (samp_bad),
+    .lend_o        (lend),
+    .range_bad_o   (range_bad)
+  );
 
-    // LOD (docs/tex.md section 4 steps 2..5) of the quad in B
-    dux = $signed({b_x0_q[1][23], b_x0_q[1]}) - $signed({b_x0_q[0][23], b_x0_q[0]});
-    dvx = $signed({b_y0_q[1][23], b_y0_q[1]}) - $signed({b_y0_q[0][23], b_y0_q[0]});
-    duy = $signed({b_x0_q[2][23], b_x0_q[2]}) - $signed({b_x0_q[0][23], b_x0_q[0]});
-    dvy = $signed({b_y0_q[2][23], b_y0_q[2]}) - $signed({b_y0_q[0][23], b_y0_q[0]});
-    adux = dux[24] ? 25'(-dux) : 25'(dux);
-    advx = dvx[24] ? 25'(-dvx) : 25'(dvx);
-    aduy = duy[24] ? 25'(-duy) : 25'(duy);
-    advy = dvy[24] ? 25'(-dvy) : 25'(dvy);
-    sq_lx = {25'd0, adux} * {25'd0, adux} + {25'd0, advx} * {25'd0, advx};
-    sq_ly = {25'd0, aduy} * {25'd0, aduy} + {25'd0, advy} * {25'd0, advy};
-    rr = (sq_lx > sq_ly) ? sq_lx : sq_ly;
-    e = 6'd0;
-    for (int b = 0; b < 50; b++) begin
-      if (rr[b]) e = 6'(b);
-    end
-    rnorm = rr << (6'd49 - e);
-    lod_raw = (rr == 50'd0) ? -18'sd32768 : ((18'($signed({1'b0, e, rnorm[48:41]})) - 18'sd4096) >>> 1);
-    lod_b = lod_raw + 18'($signed(sd_q.lod_bias));
-    if (lod_b < $signed({6'd0, sd_q.min_lod})) lod_b = $signed({6'd0, sd_q.min_lod});
-    if (lod_b > $signed({6'd0, sd_q.max_lod})) lod_b = $signed({6'd0, sd_q.max_lod});
-    lod = lod_b[11:0];
-    last_l = td_q.levels - 4'd1;
-    il = lod[11:8];
-    lod_linear = (lod == 12'd0) ? (sd_q.mag == pineda_pkg::TEX_FILTER_LINEAR) : (sd_q.min == pineda_pkg::TEX_FILTER_LINEAR);
-    lod_l0 = 4'd0;
-    lod_f = 8'd0;
-    lod_two = 1'b0;
-    if (sd_q.mip == pineda_pkg::TEX_MIP_POINT) begin
-      lod_l0 = (13'({1'b0, lod} + 13'd128) >> 8 > 13'(last_l)) ? last_l : 4'(13'({1'b0, lod} + 13'd128) >> 8);
-    end else if (sd_q.mip == pineda_pkg::TEX_MIP_LINEAR) begin
-      if (il >= last_l) begin
-        lod_l0 = last_l;
-      end else begin
-        lod_l0 = il;
-        lod_f = lod[7:0];
-        lod_two = lod[7:0] != 8'd0;
-      end
-    end
-    // a faulted quad or a token samples nothing (and must not index past the chain)
-    if (b_pkt_q.eop || b_fault_q != pineda_pkg::TEX_FAULT_NONE) begin
-      lod_l0 = 4'd0;
-      lod_two = 1'b0;
-      lod_linear = 1'b0;
-    end
-  end
+  tex_lod u_lod (
+    .x0_i     (b_x0_q),
+    .y0_i     (b_y0_q),
+    .sd_i     (sd_q),
+    .levels_i (td_q.levels),
+    .skip_i   (b_pkt_q.eop || b_fault_q != pineda_pkg::TEX_FAULT_NONE),
+    .linear_o (lod_linear),
+    .two_o    (lod_two),
+    .l0_o     (lod_l0),
+    .f_o      (lod_f)
+  );
 
   // E: address modes of the quad in D
-  logic [3:0][29:0] am_u, am_v;
-  logic [3:0][24:0] ax, ay;
-  logic [12:0] d_lw, d_lh;
-  always_comb begin
-    d_lw = lvl_dim(td_q.width, d_l_q);
-    d_lh = lvl_dim(td_q.height, d_l_q);
-    for (int p = 0; p < 4; p++) begin
-      ax[p] = 25'($signed(d_x_q[p])) - (d_info_q.linear ? 25'd128 : 25'd0);
-      ay[p] = 25'($signed(d_y_q[p])) - (d_info_q.linear ? 25'd128 : 25'd0);
-      am_u[p] = amode2(17'($signed(ax[p]) >>> 8), d_lw, sd_q.addr_u);
-      am_v[p] = amode2(17'($signed(ay[p]) >>> 8), d_lh, sd_q.addr_v);
-    end
-  end
+  logic [3:0][1:0][12:0] am_xi, am_yj;
+  logic [3:0][1:0]       am_inu, am_inv;
+  logic [3:0][7:0]       am_fu, am_fv;
+  tex_amode u_amode (
+    .x_i      (d_x_q),
+    .y_i      (d_y_q),
+    .linear_i (d_info_q.linear),
+    .width_i  (td_q.width),
+    .height_i (td_q.height),
+    .lvl_i    (d_l_q),
+    .addr_u_i (sd_q.addr_u),
+    .addr_v_i (sd_q.addr_v),
+    .xi_o     (am_xi),
+    .inu_o    (am_inu),
+    .yj_o     (am_yj),
+    .inv_o    (am_inv),
+    .fu_o     (am_fu),
+    .fv_o     (am_fv)
+  );
 
   // T: block addresses, L1 index, tags, banks of the 16 taps of the pass in E
-  logic [12:0] e_lw;
-  logic [10:0] e_lbw;
-  logic [32:0] e_lbase;
-  logic [3:0][1:0][22:0] rowoff;
   logic [15:0] tp_fetch, tp_border;
   logic [15:0][31:0] tp_tag;
   logic [15:0][IdxW-1:0] tp_idx;
-  logic [7:0]  ix256;
-  logic [5:0]  ix64;
   logic [15:0][1:0]  tp_bank, tp_sel, tp_grp;
-  logic [15:0][12:0] tp_xi, tp_yj;
-  logic [15:0][31:0] tp_blk;
-  logic [15:0]       tp_use, tp_in;
-  always_comb begin
-    e_lw = lvl_dim(td_q.width, e_l_q);
-    e_lbw = 11'((e_lw + 13'd3) >> 2);
-    e_lbase = lbase_q[e_l_q];
-    for (int p = 0; p < 4; p++) begin
-      for (int ky = 0; ky < 2; ky++) begin
-        rowoff[p][ky] = 23'({12'd0, e_yj_q[p][ky][12:2]} * {12'd0, e_lbw});
-      end
-    end
-    for (int t = 0; t < 16; t++) begin
-      tp_use[t] = !e_info_q.eop && e_info_q.fault == pineda_pkg::TEX_FAULT_NONE && e_info_q.live[t/4] &&
-                  (e_info_q.linear || (t % 4) == 0);
-      tp_in[t] = e_inu_q[t/4][t%2] && e_inv_q[t/4][(t/2)%2];
-      tp_fetch[t] = tp_use[t] && tp_in[t];
-      tp_border[t] = tp_use[t] && !tp_in[t];
-      tp_xi[t] = e_xi_q[t/4][t%2];
-      tp_yj[t] = e_yj_q[t/4][(t/2)%2];
-      tp_blk[t] = 32'(e_lbase + ((33'(rowoff[t/4][(t/2)%2]) + 33'(tp_xi[t][12:2])) << bpb_lg));
-      tp_tag[t] = {tp_blk[t][31:3], dclass};
-      ix256 = {tp_yj[t][3:2] ^ tp_xi[t][9:8], tp_xi[t][7:2]} ^ {e_l_q[0], 1'b0, e_l_q[1], 5'd0};
-      ix64 = {tp_yj[t][3:2] ^ tp_xi[t][7:6], tp_xi[t][5:2]} ^ {e_l_q[0], 1'b0, e_l_q[1], 3'd0};
-      tp_idx[t] = (L1Lines == 256) ? IdxW'(ix256) : IdxW'(ix64);
-      tp_bank[t] = {tp_yj[t][0], tp_xi[t][0]};
-      tp_sel[t] = {tp_yj[t][1], tp_xi[t][1]};
-    end
-    // bank groups: a tap whose bank an earlier tap of its pixel reads at another line goes to a
-    // group of its own (a later sub-pass)
-    for (int t = 0; t < 16; t++) begin
-      tp_grp[t] = 2'd0;
-      for (int k = 0; k < 4; k++) begin
-        if (k < t % 4 && tp_fetch[t] && tp_fetch[4*(t/4) + k] && tp_bank[4*(t/4) + k] == tp_bank[t] &&
-            tp_idx[4*(t/4) + k] != tp_idx[t]) tp_grp[t] = 2'(t % 4);
-      end
-    end
-  end
+  tex_tap_addr #(.IdxW(IdxW)) u_tap_addr (
+    .use_i    (!e_info_q.eop && e_info_q.fault == pineda_pkg::TEX_FAULT_NONE),
+    .linear_i (e_info_q.linear),
+    .live_i   (e_info_q.live),
+    .width_i  (td_q.width),
+    .lvl_i    (e_l_q),
+    .lbase_i  (lbase_q[e_l_q]),
+    .bpb_lg_i (bpb_lg),
+    .dclass_i (dclass),
+    .xi_i     (e_xi_q),
+    .inu_i    (e_inu_q),
+    .yj_i     (e_yj_q),
+    .inv_i    (e_inv_q),
+    .fetch_o  (tp_fetch),
+    .border_o (tp_border),
+    .tag_o    (tp_tag),
+    .idx_o    (tp_idx),
+    .bank_o   (tp_bank),
+    .sel_o    (tp_sel),
+    .grp_o    (tp_grp)
+  );
 
   // T: the tag check of the pass in T
   logic [3:0][15:0] gmask;
@@ -560,6 +394,31 @@ module tex (
   logic [3:0]  mtap;
   logic        emit, alloc, t_last, t_done, front_adv, rd_pend;
   sp_t         sp_out;
+  logic        tags_clear;
+  logic [15:0] lastrd_m, lastrd_m2;
+  tex_tags #(.IdxW(IdxW)) u_tags (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .clear_i   (tags_clear),
+    .load_i    (front_adv),
+    .ridx_i    (tp_idx),
+    .idx_i     (t_idx_q),
+    .tag_i     (t_tag_q),
+    .hit_o     (hv),
+    .we0_i     (alloc),
+    .widx0_i   (t_idx_q[mtap]),
+    .wtag0_i   (t_tag_q[mtap]),
+    .we1_i     (alloc2),
+    .widx1_i   (t_idx_q[mtap2]),
+    .wtag1_i   (t_tag_q[mtap2]),
+    .lr_idx0_i (t_idx_q[mtap]),
+    .lr0_o     (lastrd_m),
+    .lr_idx1_i (t_idx_q[mtap2]),
+    .lr1_o     (lastrd_m2),
+    .lr_we_i   (emit),
+    .lr_mask_i (elock),
+    .lr_val_i  (emit_cnt_q)
+  );
   always_comb begin
     for (int g = 0; g < 4; g++) begin
       for (int t = 0; t < 16; t++) gmask[g][t] = (t_grp_q[t] == 2'(g));
@@ -569,7 +428,6 @@ module tex (
       if ((t_rem_q & gmask[g]) != 16'd0) cur_g = 2'(g);
     end
     cand = t_rem_q & gmask[cur_g];
-    for (int t = 0; t < 16; t++) hv[t] = ltv_q[t_idx_q[t]] && ltag_q[t_idx_q[t]] == t_tag_q[t];
     place = cand & ~t_sub_q & hv;
     news = t_sub_q | place;
     lockv = t_lock_q;
@@ -635,8 +493,13 @@ module tex (
     sp_out.info = t_info_q;
     pf_in_valid = emit;
     pf_in_data = sp_out;
-    rd_pend = 16'(lastrd_q[t_idx_q[mtap]] - rd_cnt_q) < 16'(emit_cnt_q - rd_cnt_q);
-    rd_pend2 = 16'(lastrd_q[t_idx_q[mtap2]] - rd_cnt_q) < 16'(emit_cnt_q - rd_cnt_q);
+  end
+
+  // the allocations' fill records (the last readers come from tex_tags at the allocated lines:
+  // a block of its own, after the tag check that picks the lines)
+  always_comb begin
+    rd_pend = 16'(lastrd_m - rd_cnt_q) < 16'(emit_cnt_q - rd_cnt_q);
+    rd_pend2 = 16'(lastrd_m2 - rd_cnt_q) < 16'(emit_cnt_q - rd_cnt_q);
     // the spill goes first, into both FIFOs at once
     rq_in_valid = (sp_valid_q && fi_in_ready) || alloc;
     fi_in_valid = (sp_valid_q && rq_in_ready) || alloc;
@@ -645,7 +508,7 @@ module tex (
       fi_in_data = sp_fi_q;
     end else begin
       rq_in_data = t_tag_q[mtap][31:6];  // tag [31:3] = block address [31:3]
-      fi_in_data = {rd_pend, lastrd_q[t_idx_q[mtap]], t_idx_q[mtap], t_tag_q[mtap][5:3]};
+      fi_in_data = {rd_pend, lastrd_m, t_idx_q[mtap], t_tag_q[mtap][5:3]};
     end
     sp_valid_d = sp_valid_q && !(rq_in_ready && fi_in_ready);
     sp_rq_d = sp_rq_q;
@@ -653,7 +516,7 @@ module tex (
     if (alloc2) begin
       sp_valid_d = 1'b1;
       sp_rq_d = t_tag_q[mtap2][31:6];
-      sp_fi_d = {rd_pend2, lastrd_q[t_idx_q[mtap2]], t_idx_q[mtap2], t_tag_q[mtap2][5:3]};
+      sp_fi_d = {rd_pend2, lastrd_m2, t_idx_q[mtap2], t_tag_q[mtap2][5:3]};
     end
   end
 
@@ -661,15 +524,23 @@ module tex (
   sp_t         head;
   logic        adv, fill_rdy, fill_now, read_now;
   logic [15:0][31:0] mt;
-  logic [15:0][3:0][15:0] tval;
-  logic [15:0][16:0] tw;
-  logic [3:0][3:0][33:0] fsum;
-  logic [3:0][3:0][15:0] bres, cres;
-  logic [3:0][3:0][25:0] tri_sum;
-  logic [3:0][3:0][23:0] out_sum;
+  logic [3:0][3:0][15:0] bres;
   logic [3:0][31:0] pcol;
-  logic [8:0]  wu0, wu1, wv0, wv1;
   info_t       r_info;
+  tex_filter u_filter (
+    .tex_i          (f_tex_q),
+    .border_i       (f_border_q),
+    .border_color_i (sd_q.border),
+    .srgb_i         (td_q.fmt == pineda_pkg::TEX_FMT_RGBA8_SRGB),
+    .fu_i           (f_fu_q),
+    .fv_i           (f_fv_q),
+    .linear_i       (f_info_q.linear),
+    .two_i          (f_info_q.two),
+    .f_i            (f_info_q.f),
+    .b0_i           (b0_q),
+    .bres_o         (bres),
+    .color_o        (pcol)
+  );
   always_comb begin
     head = sp_t'(pf_out_data);
     adv = !o_valid_q || out_ready_i;
@@ -694,40 +565,6 @@ module tex (
       mt[t] = r_rec_q.mask[t] ? bk_rdata[4*(t/4) + 32'(r_rec_q.bank[t])][32*r_rec_q.sel[t] +: 32] : tb_q[t];
     end
 
-    // F: tap values, weights, filter
-    for (int t = 0; t < 16; t++) begin
-      for (int c = 0; c < 4; c++) begin
-        if (f_border_q[t]) tval[t][c] = {sd_q.border[8*c +: 8], sd_q.border[8*c +: 8]};
-        else if (td_q.fmt == pineda_pkg::TEX_FMT_RGBA8_SRGB && c < 3) tval[t][c] = srgb_lin(f_tex_q[t][8*c +: 8]);
-        else tval[t][c] = {f_tex_q[t][8*c +: 8], f_tex_q[t][8*c +: 8]};
-      end
-    end
-    for (int p = 0; p < 4; p++) begin
-      wu1 = {1'b0, f_fu_q[p]};
-      wu0 = 9'd256 - wu1;
-      wv1 = {1'b0, f_fv_q[p]};
-      wv0 = 9'd256 - wv1;
-      if (f_info_q.linear) begin
-        tw[4*p + 0] = 17'({8'd0, wu0} * {8'd0, wv0});
-        tw[4*p + 1] = 17'({8'd0, wu1} * {8'd0, wv0});
-        tw[4*p + 2] = 17'({8'd0, wu0} * {8'd0, wv1});
-        tw[4*p + 3] = 17'({8'd0, wu1} * {8'd0, wv1});
-      end else begin
-        tw[4*p + 0] = 17'd65536;
-        tw[4*p + 1] = 17'd0;
-        tw[4*p + 2] = 17'd0;
-        tw[4*p + 3] = 17'd0;
-      end
-      for (int c = 0; c < 4; c++) begin
-        fsum[p][c] = 34'd32768;
-        for (int k = 0; k < 4; k++) fsum[p][c] = fsum[p][c] + 34'(tw[4*p + k]) * 34'(tval[4*p + k][c]);
-        bres[p][c] = fsum[p][c][31:16];
-        tri_sum[p][c] = {10'd0, b0_q[p][c]} * {17'd0, 9'd256 - {1'b0, f_info_q.f}} + {10'd0, bres[p][c]} * {18'd0, f_info_q.f} + 26'd128;
-        cres[p][c] = f_info_q.two ? tri_sum[p][c][23:8] : bres[p][c];
-        out_sum[p][c] = {8'd0, cres[p][c]} * 24'd255 + 24'd32768;
-        pcol[p][8*c +: 8] = out_sum[p][c][23:16];
-      end
-    end
   end
 
   // ---------------------------------------------------------------------------------- control
@@ -794,9 +631,6 @@ module tex (
     t_lock_d = t_lock_q;
     alloc_cnt_d = alloc_cnt_q;
     emit_cnt_d = emit_cnt_q;
-    lastrd_d = lastrd_q;
-    ltv_d = ltv_q;
-    ltag_d = ltag_q;
     wr_cnt_d = wr_cnt_q;
     rd_cnt_d = rd_cnt_q;
     r_valid_d = r_valid_q;
@@ -816,6 +650,7 @@ module tex (
     a_fault = pineda_pkg::TEX_FAULT_NONE;
     tap_o = 5'd0;
     miss_o = {alloc2, alloc && !alloc2};
+    tags_clear = 1'b0;
 
     pipe_empty = !b_valid_q && !c_valid_q && !d_valid_q && !e_valid_q && !t_valid_q && pf_empty &&
                  !r_valid_q && !f_valid_q && !o_valid_q && fi_empty && rq_empty &&
@@ -829,7 +664,7 @@ module tex (
             td_valid_d = 1'b0;
             sd_valid_d = 1'b0;
             chain_ok_d = 1'b0;
-            ltv_d = '0;
+            tags_clear = 1'b1;
           end
         end else if (a_pkt_q.eop) begin
           a_go = 1'b1;
@@ -908,8 +743,7 @@ module tex (
         cl_d = cl_q + 4'd1;
         if (cl_q == td_q.levels - 4'd1) begin
           chain_ok_d = 1'b1;
-          tex_fault_d = (td_q.base < valid_base_i || lend - 34'd1 > {2'd0, valid_limit_i}) ?
-                        pineda_pkg::TEX_FAULT_TEX_RANGE : pineda_pkg::TEX_FAULT_NONE;
+          tex_fault_d = range_bad ? pineda_pkg::TEX_FAULT_TEX_RANGE : pineda_pkg::TEX_FAULT_NONE;
           a_st_d = A_RUN;
         end
       end
@@ -952,18 +786,12 @@ module tex (
       e_valid_d = d_valid_q;
       e_info_d = d_info_q;
       e_l_d = d_l_q;
-      for (int p = 0; p < 4; p++) begin
-        e_xi_d[p][0] = am_u[p][12:0];
-        e_xi_d[p][1] = am_u[p][27:15];
-        e_inu_d[p][0] = am_u[p][14];
-        e_inu_d[p][1] = am_u[p][29];
-        e_yj_d[p][0] = am_v[p][12:0];
-        e_yj_d[p][1] = am_v[p][27:15];
-        e_inv_d[p][0] = am_v[p][14];
-        e_inv_d[p][1] = am_v[p][29];
-        e_fu_d[p] = ax[p][7:0];
-        e_fv_d[p] = ay[p][7:0];
-      end
+      e_xi_d = am_xi;
+      e_inu_d = am_inu;
+      e_yj_d = am_yj;
+      e_inv_d = am_inv;
+      e_fu_d = am_fu;
+      e_fv_d = am_fv;
       // E -> T
       t_valid_d = e_valid_q;
       t_info_d = e_info_q;
@@ -1007,21 +835,9 @@ module tex (
         end
       end
     end
-    if (emit) begin
-      emit_cnt_d = emit_cnt_q + 16'd1;
-      for (int i = 0; i < int'(L1Lines); i++) begin
-        if (elock[i]) lastrd_d[i] = emit_cnt_q;
-      end
-    end
-    if (alloc) begin
-      alloc_cnt_d = alloc_cnt_q + (alloc2 ? 16'd2 : 16'd1);
-      ltv_d[t_idx_q[mtap]] = 1'b1;
-      ltag_d[t_idx_q[mtap]] = t_tag_q[mtap];
-    end
-    if (alloc2) begin
-      ltv_d[t_idx_q[mtap2]] = 1'b1;
-      ltag_d[t_idx_q[mtap2]] = t_tag_q[mtap2];
-    end
+    // (the tags, valid bits and last readers of the allocated lines: tex_tags)
+    if (emit) emit_cnt_d = emit_cnt_q + 16'd1;
+    if (alloc) alloc_cnt_d = alloc_cnt_q + (alloc2 ? 16'd2 : 16'd1);
 
     // ---- data stage: fills of the head sub-pass, then its read
     if (fill_rdy) mem_rsp_ready_o = 1'b1;
@@ -1140,12 +956,9 @@ module tex (
       t_lock_q <= '0;
       alloc_cnt_q <= '0;
       emit_cnt_q <= '0;
-      lastrd_q <= '0;
       sp_valid_q <= 1'b0;
       sp_rq_q <= '0;
       sp_fi_q <= '0;
-      ltv_q <= '0;
-      ltag_q <= '0;
       wr_cnt_q <= '0;
       rd_cnt_q <= '0;
       r_valid_q <= 1'b0;
@@ -1221,12 +1034,9 @@ module tex (
       t_lock_q <= t_lock_d;
       alloc_cnt_q <= alloc_cnt_d;
       emit_cnt_q <= emit_cnt_d;
-      lastrd_q <= lastrd_d;
       sp_valid_q <= sp_valid_d;
       sp_rq_q <= sp_rq_d;
       sp_fi_q <= sp_fi_d;
-      ltv_q <= ltv_d;
-      ltag_q <= ltag_d;
       wr_cnt_q <= wr_cnt_d;
       rd_cnt_q <= rd_cnt_d;
       r_valid_q <= r_valid_d;
@@ -1245,9 +1055,8 @@ module tex (
   end
 
   logic unused_sig;
-  assign unused_sig = ^{mem_rsp_i.src, mem_rsp_i.tag, mem_rsp_i.we, rnorm[49], rnorm[40:0], tri_sum, out_sum, fsum,
-                        rq_count, rq_full, fi_count, fi_full, pf_count, pf_full, t_fetch_q,
-                        am_u, am_v, ax, ay, tp_blk, tp_xi, tp_yj, e_lw};
+  assign unused_sig = ^{mem_rsp_i.src, mem_rsp_i.tag, mem_rsp_i.we,
+                        rq_count, rq_full, fi_count, fi_full, pf_count, pf_full, t_fetch_q};
 
 `ifndef SYNTHESIS
   initial begin
