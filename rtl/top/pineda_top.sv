@@ -501,7 +501,12 @@ module pineda_top #(
   // depth tile cache on line client MEM_LC_ZS. Flushed with PW (COPY, host flush); an end-of-pipe
   // token leaves ZS only once its depth writes (and fast-cleared lines) are in memory. Depth/stencil
   // fast clear from the CP's zs_clear port.
-  zs u_zs (
+  // (LatePort = 0 until COMB is wired: one test point; docs/depth.md section 4 "Late Z" says
+  // what the late port needs.)
+  logic zs_late_in_ready, zs_late_out_valid;  pineda_pkg::interp_pkt_t zs_late_out;
+  zs #(
+    .LatePort (1'b0)
+  ) u_zs (
     .clk_i,
     .rst_ni,
     .in_valid_i      (tap_fine_quad_valid_o),
@@ -510,6 +515,12 @@ module pineda_top #(
     .out_valid_o     (zs_valid),
     .out_ready_i     (zs_ready),
     .out_o           (zs_quad),
+    .late_in_valid_i (1'b0),
+    .late_in_ready_o (zs_late_in_ready),
+    .late_in_i       ('0),
+    .late_out_valid_o(zs_late_out_valid),
+    .late_out_ready_i(1'b1),
+    .late_out_o      (zs_late_out),
     .flush_i         (zs_flush),
     .clear_valid_i   (zs_clear_valid),
     .clear_ready_o   (zs_clear_ready),
@@ -704,7 +715,7 @@ module pineda_top #(
   logic [7:0] perf_idx;
 
   logic unused_pw_idle;  // quiet && clean: the perf counters want quiet && no line write offered
-  assign unused_pw_idle = pw_idle ^ zs_idle;
+  assign unused_pw_idle = pw_idle ^ zs_idle ^ zs_late_in_ready ^ zs_late_out_valid ^ (^zs_late_out);
 
   // Event counters: Hi-Z tiles tested and rejected this cycle (every rasterizer).
   logic [pineda_pkg::NUM_PERF_EVENTS-1:0][2:0] perf_ev;
