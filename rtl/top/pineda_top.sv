@@ -503,9 +503,10 @@ module pineda_top #(
   // fast clear from the CP's zs_clear port.
   // (LatePort = 0 until COMB is wired: one test point; docs/depth.md section 4 "Late Z" says
   // what the late port needs.)
-  logic zs_late_in_ready, zs_late_out_valid;  pineda_pkg::interp_pkt_t zs_late_out;
+  logic zs_late_in_ready, zs_late_out_valid;  pineda_pkg::interp_pkt_t zs_late_out, zs_late_in;
+  assign zs_late_in = '0;
   zs #(
-    .LatePort (1'b0)
+    .LatePort (0)
   ) u_zs (
     .clk_i,
     .rst_ni,
@@ -517,7 +518,7 @@ module pineda_top #(
     .out_o           (zs_quad),
     .late_in_valid_i (1'b0),
     .late_in_ready_o (zs_late_in_ready),
-    .late_in_i       ('0),
+    .late_in_i       (zs_late_in),
     .late_out_valid_o(zs_late_out_valid),
     .late_out_ready_i(1'b1),
     .late_out_o      (zs_late_out),

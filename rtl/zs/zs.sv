@@ -57,7 +57,7 @@
 // LatePort = 0: one test point at the early port, today's pineda_top (every quad with depth or
 //   stencil on is tested there, tokens flush there, the late port is unused).
 module zs #(
-  parameter bit          LatePort       = 1'b1,
+  parameter int unsigned LatePort       = 1,     // 1: the late port (see above); 0: one test point
   parameter int unsigned EntriesPerBank = 64,   // power of two, <= 128
   parameter int unsigned QDepth         = 256,  // quads waiting for their lines
   parameter int unsigned OutstandingW   = 10,
@@ -112,9 +112,9 @@ module zs #(
   localparam int unsigned FFW   = SW + 512;
   localparam int unsigned OFD   = 4;
   localparam int unsigned OFW   = 1 + QW;                   // result FIFO: {port, quad}
-  localparam int unsigned ITW   = $bits(pineda_pkg::interp_tri_t);
+  localparam int unsigned ITW   = pineda_pkg::INTERP_TRI_BITS;
   localparam int unsigned XW    = 4 * 32 + 2 * 4 * 64;      // pcolor, uv0, uv1 of a late-port quad
-  localparam int unsigned IPW   = $bits(pineda_pkg::interp_pkt_t);
+  localparam int unsigned IPW   = pineda_pkg::INTERP_PKT_BITS;
   localparam int unsigned OrdD  = 2 * QDepth;               // order FIFOs
   localparam int unsigned BPD   = 4;                        // bypass FIFOs
   localparam int unsigned LCW   = 16;                       // late quads in flight
@@ -354,12 +354,12 @@ module zs #(
   always_comb begin
     t_free = !t_valid_q || t_done;
     e_act  = e_valid_q && !e_q.eop && (e_q.ds.z_enable || e_q.ds.s_enable);
-    e_late = LatePort && e_valid_q && (e_q.eop || (e_act && e_q.ds.late_z));
-    e_tst  = LatePort ? (e_act && !e_q.ds.late_z) : (e_act || (e_valid_q && e_q.eop));
-    l_act  = LatePort && l_valid_q && !l_q.quad.eop && (l_q.quad.ds.z_enable || l_q.quad.ds.s_enable) &&
+    e_late = (LatePort != 0) && e_valid_q && (e_q.eop || (e_act && e_q.ds.late_z));
+    e_tst  = (LatePort != 0) ? (e_act && !e_q.ds.late_z) : (e_act || (e_valid_q && e_q.eop));
+    l_act  = (LatePort != 0) && l_valid_q && !l_q.quad.eop && (l_q.quad.ds.z_enable || l_q.quad.ds.s_enable) &&
              l_q.quad.ds.late_z;
     l_drop = l_act && (l_q.quad.mask == '0);
-    l_tst  = LatePort && l_valid_q && ((l_act && !l_drop) || l_q.quad.eop);
+    l_tst  = (LatePort != 0) && l_valid_q && ((l_act && !l_drop) || l_q.quad.eop);
     l_take = l_tst && t_free && lo_in_ready;
     l_go   = l_take || l_drop || (l_valid_q && !l_tst && !l_drop && lp_in_ready && lo_in_ready);
     // An early-Z quad waits while late quads or tokens are in flight.
@@ -373,7 +373,7 @@ module zs #(
     end
 
     in_ready_o      = (!e_valid_q || e_go) && !ce_busy_q && !clear_valid_i;
-    late_in_ready_o = LatePort && (!l_valid_q || l_go);
+    late_in_ready_o = (LatePort != 0) && (!l_valid_q || l_go);
     e_valid_d = e_valid_q && !e_go;
     e_d       = e_q;
     if (in_valid_i && in_ready_o) begin
@@ -1229,7 +1229,7 @@ module zs #(
         else $error("%m: a line request outside the span");
       assert (!(clear_valid_i && clear_i.color)) else $error("%m: a colour clear offered to ZS");
       // Late port
-      assert (LatePort || !late_in_valid_i) else $error("%m: a packet on the late port with LatePort = 0");
+      assert ((LatePort != 0) || !late_in_valid_i) else $error("%m: a packet on the late port with LatePort = 0");
       assert (!(l_valid_q && (l_act || l_q.quad.eop) && late_cnt_q == '0))
         else $error("%m: a late quad or token at the late port that did not pass the early port");
       assert (!(late_cnt_q == '0 && late_dec != '0)) else $error("%m: late-in-flight count underflow");
