@@ -522,6 +522,7 @@ module pineda_top #(
     .late_out_valid_o(zs_late_out_valid),
     .late_out_ready_i(1'b1),
     .late_out_o      (zs_late_out),
+    .path_idle_i     (1'b1),
     .flush_i         (zs_flush),
     .clear_valid_i   (zs_clear_valid),
     .clear_ready_o   (zs_clear_ready),

@@ -78,6 +78,10 @@ module zs #(
   output logic                        late_out_valid_o,  // towards PW
   input  logic                        late_out_ready_i,
   output pineda_pkg::interp_pkt_t     late_out_o,
+  // The pixel path between the ports holds no packet (nothing between out_* and late_in_*, on
+  // the wires included). It resynchronises the late-in-flight count: a unit there may drop a
+  // late-Z quad its alpha kill emptied (that quad never reaches the late port to count down).
+  input  logic                        path_idle_i,
   input  logic                        flush_i,
   input  logic                        clear_valid_i,   // depth/stencil fast clear (CP, CLEAR)
   output logic                        clear_ready_o,
@@ -349,6 +353,7 @@ module zs #(
   logic                  t_free, t_load, e_act, e_late, e_tst, e_take, e_go;
   logic                  l_act, l_drop, l_tst, l_take, l_go;
   logic [1:0]            late_dec;
+  logic                  late_sync;
   pineda_pkg::quad_pkt_t t_in;
 
   always_comb begin
@@ -396,6 +401,11 @@ module zs #(
 
     late_dec   = {l_go && l_drop, t_done && t_port_q};
     late_cnt_d = late_cnt_q + LCW'(e_go && e_late) - LCW'(late_dec[0]) - LCW'(late_dec[1]);
+    // Nothing late anywhere between the two ports (the path, the early bypass, the late input
+    // register, T): no late quad is in flight, whatever the count says (it is too high when the
+    // path dropped late quads). A late quad passing the early port this clock still counts.
+    late_sync = (LatePort != 0) && path_idle_i && ep_empty && !l_valid_q && !(t_valid_q && t_port_q);
+    if (late_sync) late_cnt_d = LCW'(e_go && e_late);
   end
 
   // ---------------------------------------------------------------------------------------------
