@@ -106,6 +106,36 @@ std::optional<QuadPkt> Zs::process(const QuadPkt& q, Memory& mem, uint32_t kill)
   return o;
 }
 
+void Zs::count(const QuadPkt& q, uint64_t in_mask, uint64_t out_mask) {
+  const uint64_t all = q.target.msaa ? 0xFFFFu : 0xFu;
+  for (uint64_t m = in_mask & all; m; m &= m - 1) ++tested_;
+  for (uint64_t m = out_mask & all; m; m &= m - 1) ++passed_;
+}
+
+std::optional<QuadPkt> Zs::early(const QuadPkt& q, Memory& mem) {
+  if (q.eop) return q;
+  ++quads_in_;
+  if (!active(q) || q.ds.late_z) return q;
+  const QuadPkt o = test(q, mem);
+  count(q, q.mask, o.mask);
+  if (o.mask == 0) return std::nullopt;
+  return o;
+}
+
+std::optional<InterpPkt> Zs::late(const InterpPkt& p, Memory& mem) {
+  InterpPkt o = p;
+  o.quad.it = InterpTri{};
+  if (p.quad.eop) return o;
+  if (late_quad(p.quad)) {
+    if (p.quad.mask == 0) return std::nullopt;
+    o.quad = test(o.quad, mem);
+    count(p.quad, p.quad.mask, o.quad.mask);
+    if (o.quad.mask == 0) return std::nullopt;
+  }
+  ++quads_out_;
+  return o;
+}
+
 void Zs::clear(const ClearPkt& c, Memory& mem) {
   if (!c.depth && !c.stencil) return;
   const uint32_t be = (c.depth ? 0x7u : 0u) | (c.stencil ? 0x8u : 0u);

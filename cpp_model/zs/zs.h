@@ -18,6 +18,14 @@
 //   the pixel's coverage (all four samples at 4x) and depths. Early Z tests and writes before
 //   the kill (so a killed pixel has written depth: alpha-tested draws must be late); late Z
 //   tests only the survivors. With kill = 0 both orders give the same result (tested).
+// - The two ports of the RTL (zs.sv with LatePort = 1; docs/comb.md section 5): early() is the
+//   early port (an early-Z quad, ds.late_z = 0 with depth or stencil on, is tested and dropped
+//   when empty; everything else passes untouched), late() the late port (the quad after the pixel
+//   stage, i.e. without the killed pixels: a late-Z quad is tested and dropped when empty, also
+//   one that arrives empty; everything else passes; the packet leaves with quad.it = 0).
+//   process(q, mem, kill) equals late(pixel path(early(q))) (tested in [late]); the RTL's
+//   ordering rule (early-Z quads wait while late quads are in flight) makes the two-port
+//   order equal to this sequential one.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +40,10 @@ class Zs {
  public:
   // One packet in; the packet out (nothing when the quad is dropped).
   std::optional<QuadPkt> process(const QuadPkt& q, Memory& mem, uint32_t kill = 0);
+  // The early and the late port (quads_in counted at the early port, quads_out at the late one).
+  std::optional<QuadPkt> early(const QuadPkt& q, Memory& mem);
+  std::optional<InterpPkt> late(const InterpPkt& p, Memory& mem);
+  static bool late_quad(const QuadPkt& q) { return active(q) && q.ds.late_z; }
   // A depth and/or stencil clear (clear_pkt_t with depth or stencil set): the memory effect.
   void clear(const ClearPkt& c, Memory& mem);
 
@@ -50,6 +62,7 @@ class Zs {
   uint64_t quads_out() const { return quads_out_; }
 
  private:
+  void count(const QuadPkt& q, uint64_t in_mask, uint64_t out_mask);
   uint64_t tested_ = 0, passed_ = 0, quads_in_ = 0, quads_out_ = 0;
 };
 

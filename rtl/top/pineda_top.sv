@@ -517,7 +517,13 @@ module pineda_top #(
   // depth tile cache on line client MEM_LC_ZS. Flushed with PW (COPY, host flush); an end-of-pipe
   // token leaves ZS only once its depth writes (and fast-cleared lines) are in memory. Depth/stencil
   // fast clear from the CP's zs_clear port.
-  zs u_zs (
+  // (LatePort = 0 until COMB is wired: one test point; docs/depth.md section 4 "Late Z" says
+  // what the late port needs.)
+  logic zs_late_in_ready, zs_late_out_valid;  pineda_pkg::interp_pkt_t zs_late_out, zs_late_in;
+  assign zs_late_in = '0;
+  zs #(
+    .LatePort (0)
+  ) u_zs (
     .clk_i,
     .rst_ni,
     .in_valid_i      (tap_fine_quad_valid_o),
@@ -526,6 +532,13 @@ module pineda_top #(
     .out_valid_o     (zs_valid),
     .out_ready_i     (zs_ready),
     .out_o           (zs_quad),
+    .late_in_valid_i (1'b0),
+    .late_in_ready_o (zs_late_in_ready),
+    .late_in_i       (zs_late_in),
+    .late_out_valid_o(zs_late_out_valid),
+    .late_out_ready_i(1'b1),
+    .late_out_o      (zs_late_out),
+    .path_idle_i     (1'b1),
     .flush_i         (zs_flush),
     .clear_valid_i   (zs_clear_valid),
     .clear_ready_o   (zs_clear_ready),
@@ -780,7 +793,7 @@ module pineda_top #(
   logic [7:0] perf_idx;
 
   logic unused_pw_idle;  // quiet && clean: the perf counters want quiet && no line write offered
-  assign unused_pw_idle = pw_idle ^ zs_idle;
+  assign unused_pw_idle = pw_idle ^ zs_idle ^ zs_late_in_ready ^ zs_late_out_valid ^ (^zs_late_out);
 
   // Event counters: Hi-Z tiles tested and rejected this cycle (every rasterizer); TEX's quads,
   // live pixels, texels read from its L1, lines allocated, and bytes of its line responses.

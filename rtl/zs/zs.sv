@@ -34,7 +34,30 @@
 //   host flush) does the same with no packet held. A completed flush invalidates every line, so
 //   memory written behind ZS afterwards (DMA clear fill, COPY, host) is read again. quiet_o: no packet held; clean_o: no dirty line, no
 //   request queued or unanswered.
+//
+// Two ports (LatePort = 1; docs/comb.md section 5, docs/depth.md section 4 "Late Z"): the early
+// port (in_* -> out_*: the rasterizers' quads, towards INTERP) and the late port (late_in_* ->
+// late_out_*: the pixel path's interp_pkt_t back from COMB, towards PW). Every quad passes both.
+//   early port: an early-Z quad (depth or stencil on, ds.late_z = 0) is tested; a late-Z quad and
+//     an end-of-pipe token pass untouched and count as late in flight (late_cnt_q + 1); a quad
+//     with depth and stencil off passes untouched.
+//   late port: a late-Z quad (its mask already without the alpha-killed pixels) is tested; one
+//     left with no coverage is dropped at once; a token flushes (the rule above); both count
+//     down (when they leave T). Everything else (early-Z quads already tested, depth off) passes.
+//   Order: an early-Z quad enters T only while no late quad or token is in flight (an earlier
+//     late quad on its pixels must test and write first); the late port never waits on the early
+//     one. Tested quads of both ports share one test pipeline (T, quad FIFO, A, B, the cache):
+//     with that rule they never overlap in time (a late quad reaches the late port only after
+//     every earlier early quad left the early port; an early quad waits for every earlier late
+//     one), so a second zs_sample bank would never run in parallel with the first. Per port, an
+//     order FIFO (1 = from the pipeline, 0 = passed) merges the pipeline's results with the
+//     passed packets (a small bypass FIFO) in arrival order; a tested quad left empty is dropped
+//     at the merge. A late-port quad carries its colour and coordinates through the pipeline in
+//     its (unused after INTERP) quad.it bits; the late output has quad.it = 0.
+// LatePort = 0: one test point at the early port, today's pineda_top (every quad with depth or
+//   stencil on is tested there, tokens flush there, the late port is unused).
 module zs #(
+  parameter int unsigned LatePort       = 1,     // 1: the late port (see above); 0: one test point
   parameter int unsigned EntriesPerBank = 64,   // power of two, <= 128
   parameter int unsigned QDepth         = 256,  // quads waiting for their lines
   parameter int unsigned OutstandingW   = 10,
@@ -49,6 +72,16 @@ module zs #(
   output logic                        out_valid_o,
   input  logic                        out_ready_i,
   output pineda_pkg::quad_pkt_t       out_o,
+  input  logic                        late_in_valid_i,   // late port (LatePort = 1): from COMB
+  output logic                        late_in_ready_o,
+  input  pineda_pkg::interp_pkt_t     late_in_i,
+  output logic                        late_out_valid_o,  // towards PW
+  input  logic                        late_out_ready_i,
+  output pineda_pkg::interp_pkt_t     late_out_o,
+  // The pixel path between the ports holds no packet (nothing between out_* and late_in_*, on
+  // the wires included). It resynchronises the late-in-flight count: a unit there may drop a
+  // late-Z quad its alpha kill emptied (that quad never reaches the late port to count down).
+  input  logic                        path_idle_i,
   input  logic                        flush_i,
   input  logic                        clear_valid_i,   // depth/stencil fast clear (CP, CLEAR)
   output logic                        clear_ready_o,
@@ -76,12 +109,19 @@ module zs #(
   localparam int unsigned LineW = 26;
   localparam int unsigned RW    = $clog2(QDepth + 8) + 1;   // reference counts
   localparam int unsigned QW    = pineda_pkg::QUAD_PKT_BITS;
-  localparam int unsigned QFW   = QW + 2 + 2 * SW;
+  localparam int unsigned QFW   = 1 + QW + 2 + 2 * SW;       // {port, quad, need, slots}
   localparam int unsigned RQW   = 2 + SW + LineW;             // {we, cf, bank, entry, line}
   localparam int unsigned CR    = ClrRows;
   localparam int unsigned CRW   = $clog2(ClrRows);
   localparam int unsigned FFW   = SW + 512;
   localparam int unsigned OFD   = 4;
+  localparam int unsigned OFW   = 1 + QW;                   // result FIFO: {port, quad}
+  localparam int unsigned ITW   = pineda_pkg::INTERP_TRI_BITS;
+  localparam int unsigned XW    = 4 * 32 + 2 * 4 * 64;      // pcolor, uv0, uv1 of a late-port quad
+  localparam int unsigned IPW   = pineda_pkg::INTERP_PKT_BITS;
+  localparam int unsigned OrdD  = 2 * QDepth;               // order FIFOs
+  localparam int unsigned BPD   = 4;                        // bypass FIFOs
+  localparam int unsigned LCW   = 16;                       // late quads in flight
 
   // ---------------------------------------------------------------------------------------------
   // State
@@ -90,6 +130,13 @@ module zs #(
   pineda_pkg::quad_pkt_t    t_q, t_d;
   logic [1:0]               t_res_q, t_res_d;
   logic [1:0][SW-1:0]       t_slot_q, t_slot_d;
+  logic                     t_port_q, t_port_d;   // T holds a late-port packet
+  // Port input registers and the late-in-flight count
+  logic                     e_valid_q, e_valid_d;
+  pineda_pkg::quad_pkt_t    e_q, e_d;
+  logic                     l_valid_q, l_valid_d;
+  pineda_pkg::interp_pkt_t  l_q, l_d;
+  logic [LCW-1:0]           late_cnt_q, late_cnt_d;
 
   logic [1:0][E-1:0][LineW-1:0] tag_q, tag_d;
   logic [1:0][E-1:0]        tval_q, tval_d;       // entry holds a line
@@ -126,6 +173,7 @@ module zs #(
   logic                     b_last_q, b_last_d;
   logic [1:0]               b_go_q, b_go_d;
   logic [1:0][SW-1:0]       b_slot_q, b_slot_d;
+  logic                     b_port_q, b_port_d;
   pineda_pkg::quad_pkt_t    b_quad_q, b_quad_d;
   logic [15:0]              b_fail_q, b_fail_d;   // failed samples of pieces done in earlier clocks
 
@@ -153,9 +201,18 @@ module zs #(
   logic [RQW-1:0]           rq_in_data, rq_out_data;
   logic                     ff_in_valid, ff_in_ready, ff_out_valid, ff_out_ready;
   logic [FFW-1:0]           ff_in_data, ff_out_data;
-  logic                     of_in_valid, of_in_ready, of_empty;
-  pineda_pkg::quad_pkt_t    of_in_data;
+  logic                     of_in_valid, of_in_ready, of_empty, of_out_valid, of_out_ready;
+  logic [OFW-1:0]           of_in_data, of_out_data;
   logic [$clog2(OFD):0]     of_count;
+
+  // Per port: order FIFO (1 = the next packet out is the pipeline's result, 0 = the bypass's)
+  // and bypass FIFO (packets passed untouched)
+  logic                     eo_in_valid, eo_in_ready, eo_in_data, eo_out_valid, eo_out_ready, eo_out_data, eo_empty;
+  logic                     lo_in_valid, lo_in_ready, lo_in_data, lo_out_valid, lo_out_ready, lo_out_data, lo_empty;
+  logic                     ep_in_valid, ep_in_ready, ep_out_valid, ep_out_ready, ep_empty;
+  pineda_pkg::quad_pkt_t    ep_out_data;
+  logic                     lp_in_valid, lp_in_ready, lp_out_valid, lp_out_ready, lp_empty;
+  pineda_pkg::interp_pkt_t  lp_out_data;
 
   logic [1:0]               s_we, s_re;
   logic [1:0][EW-1:0]       s_waddr, s_raddr;
@@ -283,24 +340,85 @@ module zs #(
     rq_in_data  = t_rq_valid ? t_rq : {1'b1, cval_q[walk_bank][walk_idx], walk_bank, walk_idx,
                                        tag_q[walk_bank][walk_idx]};
 
-    in_ready_o = (!t_valid_q || t_done) && !ce_busy_q && !clear_valid_i;
     qf_in_valid = t_push_q;
-    qf_in_data  = {t_q, t_need, t_res_q[1] ? t_slot_q[1] : hslot[1], t_res_q[0] ? t_slot_q[0] : hslot[0]};
+    qf_in_data  = {t_port_q, t_q, t_need, t_res_q[1] ? t_slot_q[1] : hslot[1], t_res_q[0] ? t_slot_q[0] : hslot[0]};
     // A miss-resolved piece takes the victim slot.
     if (miss_go && cur == 1'b0 && !t_res_q[0]) qf_in_data[SW-1:0]      = {1'b0, vic};
     if (miss_go && cur == 1'b1 && !t_res_q[1]) qf_in_data[2*SW-1:SW]   = {1'b1, vic};
   end
 
   // ---------------------------------------------------------------------------------------------
+  // Ports: the input registers, T's input (the late port first), the late-in-flight count
+  // ---------------------------------------------------------------------------------------------
+  logic                  t_free, t_load, e_act, e_late, e_tst, e_take, e_go;
+  logic                  l_act, l_drop, l_tst, l_take, l_go;
+  logic [1:0]            late_dec;
+  logic                  late_sync;
+  pineda_pkg::quad_pkt_t t_in;
+
+  always_comb begin
+    t_free = !t_valid_q || t_done;
+    e_act  = e_valid_q && !e_q.eop && (e_q.ds.z_enable || e_q.ds.s_enable);
+    e_late = (LatePort != 0) && e_valid_q && (e_q.eop || (e_act && e_q.ds.late_z));
+    e_tst  = (LatePort != 0) ? (e_act && !e_q.ds.late_z) : (e_act || (e_valid_q && e_q.eop));
+    l_act  = (LatePort != 0) && l_valid_q && !l_q.quad.eop && (l_q.quad.ds.z_enable || l_q.quad.ds.s_enable) &&
+             l_q.quad.ds.late_z;
+    l_drop = l_act && (l_q.quad.mask == '0);
+    l_tst  = (LatePort != 0) && l_valid_q && ((l_act && !l_drop) || l_q.quad.eop);
+    l_take = l_tst && t_free && lo_in_ready;
+    l_go   = l_take || l_drop || (l_valid_q && !l_tst && !l_drop && lp_in_ready && lo_in_ready);
+    // An early-Z quad waits while late quads or tokens are in flight.
+    e_take = e_tst && t_free && !l_tst && (late_cnt_q == '0) && eo_in_ready;
+    e_go   = e_take || (e_valid_q && !e_tst && ep_in_ready && eo_in_ready);
+    t_load = l_take || e_take;
+    t_in   = e_q;
+    if (l_take) begin
+      t_in    = l_q.quad;
+      t_in.it = pineda_pkg::interp_tri_t'({{(ITW - XW){1'b0}}, l_q.pcolor, l_q.uv0, l_q.uv1});
+    end
+
+    in_ready_o      = (!e_valid_q || e_go) && !ce_busy_q && !clear_valid_i;
+    late_in_ready_o = (LatePort != 0) && (!l_valid_q || l_go);
+    e_valid_d = e_valid_q && !e_go;
+    e_d       = e_q;
+    if (in_valid_i && in_ready_o) begin
+      e_valid_d = 1'b1;
+      e_d       = in_i;
+    end
+    l_valid_d = l_valid_q && !l_go;
+    l_d       = l_q;
+    if (late_in_valid_i && late_in_ready_o) begin
+      l_valid_d = 1'b1;
+      l_d       = late_in_i;
+    end
+
+    eo_in_valid = e_go;
+    eo_in_data  = e_take;
+    ep_in_valid = e_go && !e_take;
+    lo_in_valid = l_go && !l_drop;
+    lo_in_data  = l_take;
+    lp_in_valid = l_go && !l_take && !l_drop;
+
+    late_dec   = {l_go && l_drop, t_done && t_port_q};
+    late_cnt_d = late_cnt_q + LCW'(e_go && e_late) - LCW'(late_dec[0]) - LCW'(late_dec[1]);
+    // Nothing late anywhere between the two ports (the path, the early bypass, the late input
+    // register, T): no late quad is in flight, whatever the count says (it is too high when the
+    // path dropped late quads). A late quad passing the early port this clock still counts.
+    late_sync = (LatePort != 0) && path_idle_i && ep_empty && !l_valid_q && !(t_valid_q && t_port_q);
+    if (late_sync) late_cnt_d = LCW'(e_go && e_late);
+  end
+
+  // ---------------------------------------------------------------------------------------------
   // A: SRAM reads of the head quad's pieces
   // ---------------------------------------------------------------------------------------------
   pineda_pkg::quad_pkt_t  a_quad;
+  logic                   a_port;
   logic [1:0]             a_need, a_rem, a_ok, a_go;
   logic [1:0][SW-1:0]     a_slot;
   logic                   a_block, a_last, a_fire;
 
   always_comb begin
-    {a_quad, a_need, a_slot[1], a_slot[0]} = qf_out_data;
+    {a_port, a_quad, a_need, a_slot[1], a_slot[0]} = qf_out_data;
     for (int r = 0; r < 2; r++) begin
       a_rem[r] = a_need[r] && !a_done_q[r];
       a_ok[r]  = dval_q[a_slot[r][EW]][a_slot[r][EW-1:0]];
@@ -410,8 +528,9 @@ module zs #(
     b_out.mask = b_quad_q.mask & ~b_fail_all;
     for (int i = 0; i < 16; i++) if (!b_out.mask[i]) b_out.z[i] = '0;
 
-    of_in_valid = (b_valid_q && b_last_q && b_out.mask != '0) || t_tok_out;
-    of_in_data  = t_tok_out ? t_q : b_out;
+    // Every tested quad, also one left empty (its order FIFO entry waits for it; the merge drops it).
+    of_in_valid = (b_valid_q && b_last_q) || t_tok_out;
+    of_in_data  = t_tok_out ? {t_port_q, t_q} : {b_port_q, b_out};
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -684,10 +803,12 @@ module zs #(
       t_valid_d = 1'b0;
       t_res_d   = '0;
     end
-    if (in_valid_i && in_ready_o) begin
+    t_port_d = t_port_q;
+    if (t_load) begin
       t_valid_d = 1'b1;
-      t_d       = in_i;
+      t_d       = t_in;
       t_res_d   = '0;
+      t_port_d  = l_take;
     end
 
     // A and B
@@ -696,6 +817,7 @@ module zs #(
     b_go_d    = a_go;
     b_slot_d  = a_slot;
     b_quad_d  = a_fire ? a_quad : b_quad_q;
+    b_port_d  = a_fire ? a_port : b_port_q;
     b_fail_d  = b_valid_q ? (b_last_q ? 16'd0 : b_fail_all) : b_fail_q;
   end
 
@@ -823,24 +945,123 @@ module zs #(
     .full_o      (ff_full)
   );
 
+  // Results of the test pipeline ({port, quad}, both ports: see the header for why they never
+  // interleave in a way that blocks one port behind the other).
   logic of_full;
-  stream_fifo #(.Depth(OFD), .Width(QW)) u_of (
+  stream_fifo #(.Depth(OFD), .Width(OFW)) u_of (
     .clk_i,
     .rst_ni,
     .clear_i     (1'b0),
     .in_valid_i  (of_in_valid),
     .in_ready_o  (of_in_ready),
     .in_data_i   (of_in_data),
-    .out_valid_o (out_valid_o),
-    .out_ready_i (out_ready_i),
-    .out_data_o  (out_o),
+    .out_valid_o (of_out_valid),
+    .out_ready_i (of_out_ready),
+    .out_data_o  (of_out_data),
     .count_o     (of_count),
     .empty_o     (of_empty),
     .full_o      (of_full)
   );
 
+  logic [$clog2(OrdD+2):0] eo_count, lo_count;
+  logic                    eo_full, lo_full;
+  sram_fifo #(.Depth(OrdD), .Width(1)) u_eo (
+    .clk_i,
+    .rst_ni,
+    .clear_i     (1'b0),
+    .in_valid_i  (eo_in_valid),
+    .in_ready_o  (eo_in_ready),
+    .in_data_i   (eo_in_data),
+    .out_valid_o (eo_out_valid),
+    .out_ready_i (eo_out_ready),
+    .out_data_o  (eo_out_data),
+    .count_o     (eo_count),
+    .empty_o     (eo_empty),
+    .full_o      (eo_full)
+  );
+  sram_fifo #(.Depth(OrdD), .Width(1)) u_lo (
+    .clk_i,
+    .rst_ni,
+    .clear_i     (1'b0),
+    .in_valid_i  (lo_in_valid),
+    .in_ready_o  (lo_in_ready),
+    .in_data_i   (lo_in_data),
+    .out_valid_o (lo_out_valid),
+    .out_ready_i (lo_out_ready),
+    .out_data_o  (lo_out_data),
+    .count_o     (lo_count),
+    .empty_o     (lo_empty),
+    .full_o      (lo_full)
+  );
+
+  logic [$clog2(BPD):0] ep_count, lp_count;
+  logic                 ep_full, lp_full;
+  stream_fifo #(.Depth(BPD), .Width(QW)) u_ep (
+    .clk_i,
+    .rst_ni,
+    .clear_i     (1'b0),
+    .in_valid_i  (ep_in_valid),
+    .in_ready_o  (ep_in_ready),
+    .in_data_i   (e_q),
+    .out_valid_o (ep_out_valid),
+    .out_ready_i (ep_out_ready),
+    .out_data_o  (ep_out_data),
+    .count_o     (ep_count),
+    .empty_o     (ep_empty),
+    .full_o      (ep_full)
+  );
+  stream_fifo #(.Depth(BPD), .Width(IPW)) u_lp (
+    .clk_i,
+    .rst_ni,
+    .clear_i     (1'b0),
+    .in_valid_i  (lp_in_valid),
+    .in_ready_o  (lp_in_ready),
+    .in_data_i   (l_q),
+    .out_valid_o (lp_out_valid),
+    .out_ready_i (lp_out_ready),
+    .out_data_o  (lp_out_data),
+    .count_o     (lp_count),
+    .empty_o     (lp_empty),
+    .full_o      (lp_full)
+  );
+
+  // Output merges, per port in arrival order: the order FIFO's head names the source; a tested
+  // quad left with no sample is dropped here. (Valid and data apart from the readies: no
+  // combinational path from a ready to a valid.)
+  logic                  of_port, e_res, e_res_drop, e_byp, l_res, l_res_drop, l_byp;
+  pineda_pkg::quad_pkt_t of_quad;
   always_comb begin
-    quiet_o = !t_valid_q && qf_empty && !b_valid_q && of_empty;  // (a clear in progress is not a packet: the CP holds its offer on pipe idle)
+    {of_port, of_quad} = of_out_data;
+    e_res      = eo_out_valid && eo_out_data && of_out_valid && !of_port;
+    e_res_drop = e_res && !of_quad.eop && (of_quad.mask == '0);
+    e_byp      = eo_out_valid && !eo_out_data && ep_out_valid;
+    out_valid_o = (e_res && !e_res_drop) || e_byp;
+    out_o       = eo_out_data ? of_quad : ep_out_data;
+
+    l_res      = lo_out_valid && lo_out_data && of_out_valid && of_port;
+    l_res_drop = l_res && !of_quad.eop && (of_quad.mask == '0);
+    l_byp      = lo_out_valid && !lo_out_data && lp_out_valid;
+    late_out_valid_o = (l_res && !l_res_drop) || l_byp;
+    late_out_o       = lp_out_data;
+    if (lo_out_data) begin
+      late_out_o.quad = of_quad;
+      {late_out_o.pcolor, late_out_o.uv0, late_out_o.uv1} = of_quad.it[XW-1:0];
+    end
+    late_out_o.quad.it = '0;
+  end
+
+  always_comb begin
+    eo_out_ready = (e_res && (e_res_drop || out_ready_i)) || (e_byp && out_ready_i);
+    ep_out_ready = e_byp && out_ready_i;
+    lo_out_ready = (l_res && (l_res_drop || late_out_ready_i)) || (l_byp && late_out_ready_i);
+    lp_out_ready = l_byp && late_out_ready_i;
+    of_out_ready = (e_res && (e_res_drop || out_ready_i)) || (l_res && (l_res_drop || late_out_ready_i));
+  end
+
+  always_comb begin
+    // (a clear in progress is not a packet: the CP holds its offer on pipe idle)
+    quiet_o = !t_valid_q && qf_empty && !b_valid_q && of_empty && !e_valid_q && !l_valid_q && eo_empty &&
+              lo_empty && ep_empty && lp_empty;
     clean_o = all_clean;
     idle_o  = quiet_o && all_clean;
   end
@@ -851,6 +1072,13 @@ module zs #(
       t_q        <= '0;
       t_res_q    <= '0;
       t_slot_q   <= '0;
+      t_port_q   <= 1'b0;
+      e_valid_q  <= 1'b0;
+      e_q        <= '0;
+      l_valid_q  <= 1'b0;
+      l_q        <= '0;
+      late_cnt_q <= '0;
+      b_port_q   <= 1'b0;
       tag_q      <= '0;
       tval_q     <= '0;
       dval_q     <= '0;
@@ -899,6 +1127,13 @@ module zs #(
       t_q        <= t_d;
       t_res_q    <= t_res_d;
       t_slot_q   <= t_slot_d;
+      t_port_q   <= t_port_d;
+      e_valid_q  <= e_valid_d;
+      e_q        <= e_d;
+      l_valid_q  <= l_valid_d;
+      l_q        <= l_d;
+      late_cnt_q <= late_cnt_d;
+      b_port_q   <= b_port_d;
       tag_q      <= tag_d;
       tval_q     <= tval_d;
       dval_q     <= dval_d;
@@ -947,7 +1182,8 @@ module zs #(
 
   logic unused_sig;
   assign unused_sig = ^{mem_rsp_i.src, qf_count, qf_full, rq_count, rq_full, ff_count, ff_empty, ff_full,
-                        of_full, t_q.ds.base[5:0], t_q.ds.pitch[5:0], t_y};
+                        of_full, t_q.ds.base[5:0], t_q.ds.pitch[5:0], t_y, eo_count, lo_count, eo_full, lo_full,
+                        ep_count, lp_count, ep_full, lp_full, of_quad.it[ITW-1:XW]};
 
 `ifndef SYNTHESIS
   initial begin
@@ -960,6 +1196,10 @@ module zs #(
     .clk_i, .rst_ni, .valid_i(clear_valid_i), .ready_i(clear_ready_o), .data_i(clear_i));
   stream_assert #(.Width(QW)) u_out_chk (
     .clk_i, .rst_ni, .valid_i(out_valid_o), .ready_i(out_ready_i), .data_i(out_o));
+  stream_assert #(.Width(IPW)) u_lin_chk (
+    .clk_i, .rst_ni, .valid_i(late_in_valid_i), .ready_i(late_in_ready_o), .data_i(late_in_i));
+  stream_assert #(.Width(IPW)) u_lout_chk (
+    .clk_i, .rst_ni, .valid_i(late_out_valid_o), .ready_i(late_out_ready_i), .data_i(late_out_o));
   stream_assert #(.Width($bits(pineda_pkg::mem_line_req_t))) u_mem_chk (
     .clk_i, .rst_ni, .valid_i(mem_req_valid_o), .ready_i(mem_req_ready_i), .data_i(mem_req_o));
   logic chk_unref, chk_unfilled;
@@ -970,6 +1210,15 @@ module zs #(
       if (b_valid_q && b_go_q[r] && ref_q[b_bank[r]][b_idx[r]] == '0) chk_unref = 1'b1;
       if (a_go[r] && !dval_q[a_slot[r][EW]][a_slot[r][EW-1:0]]) chk_unfilled = 1'b1;
     end
+  end
+  logic [3:0] chk_ofe_q, chk_ofe_d;   // early-port results in the result FIFO
+  always_comb begin
+    chk_ofe_d = chk_ofe_q + 4'(of_in_valid && of_in_ready && !of_in_data[OFW-1]) -
+                4'(of_out_valid && of_out_ready && !of_port);
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) chk_ofe_q <= '0;
+    else         chk_ofe_q <= chk_ofe_d;
   end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
@@ -989,6 +1238,20 @@ module zs #(
       assert (!(req_fire && (!span_v_d || mem_req_o.addr[31:6] < span_lo_d || mem_req_o.addr[31:6] > span_hi_d)))
         else $error("%m: a line request outside the span");
       assert (!(clear_valid_i && clear_i.color)) else $error("%m: a colour clear offered to ZS");
+      // Late port
+      assert ((LatePort != 0) || !late_in_valid_i) else $error("%m: a packet on the late port with LatePort = 0");
+      assert (!(l_valid_q && (l_act || l_q.quad.eop) && late_cnt_q == '0))
+        else $error("%m: a late quad or token at the late port that did not pass the early port");
+      assert (!(late_cnt_q == '0 && late_dec != '0)) else $error("%m: late-in-flight count underflow");
+      assert (!(late_cnt_q == '1 && e_go && e_late)) else $error("%m: late-in-flight count overflow");
+      assert (!(e_take && late_cnt_q != '0)) else $error("%m: an early-Z quad tested with late quads in flight");
+      assert (!(out_valid_o && !out_o.eop && out_o.mask == '0)) else $error("%m: an empty quad leaves the early port");
+      assert (!(late_out_valid_o && !late_out_o.quad.eop && late_out_o.quad.mask == '0))
+        else $error("%m: an empty quad leaves the late port");
+      // The order rule keeps an early-port result from ever sitting before a late-port one in the
+      // shared result FIFO (the early output may wait on the late one through the pixel path).
+      assert (!(of_in_valid && of_in_data[OFW-1] && chk_ofe_q != '0))
+        else $error("%m: a late-port result queued behind an early-port one");
     end
   end
 `endif

@@ -7,8 +7,22 @@
 // offered between quads once ZS is quiet, as the CP does; their dwords count as written before the
 // next token too (a token leaves only once the cleared lines are in memory). The line port is
 // tb::LineDram (bandwidth, latency, jitter); input gaps and output back-pressure are random.
+//
+// Two ports (zs.sv's default LatePort = 1, docs/comb.md section 5): the early output goes through
+// a pixel path stand-in (in order, random latency and capacity, random back-pressure) to the
+// late input, and the late output is the unit's result. The pixel path is INTERP + TEX + COMB
+// as far as ZS sees them: quad.it = 0, colour and coordinates made up from the quad (a hash), the
+// alpha kill (a hash of the quad, `kill_rate`) clearing whole pixels, an emptied quad dropped
+// unless it is late-Z (that one reaches the late port, which drops it and counts it down; with
+// the "light" stall pattern the stand-in drops it too, and ZS resynchronises its count of late
+// quads in flight when the path is empty, path_idle_i).
+// Both outputs are compared with the model's ports in sequential order (Zs::early, Zs::late).
 #define CATCH_CONFIG_MAIN
+#include <algorithm>
+#include <cstdio>
+#include <deque>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "Vzs.h"
@@ -28,7 +42,38 @@ struct ZsCase {
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> pokes;
   // Per segment: fast clears offered before quad #first (first == size: after the last quad).
   std::vector<std::vector<std::pair<size_t, ClearPkt>>> clears;
+  double kill_rate = 0.0;  // share of quads the pixel path's alpha test kills pixels of
+  uint64_t kill_seed = 0;
 };
+
+uint64_t mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb93e5ca9d24bULL;
+  return x ^ (x >> 33);
+}
+
+// The pixel path as ZS sees it (see the header): the packet that reaches the late port, or
+// nothing when COMB drops it.
+std::optional<InterpPkt> pixel_path(const QuadPkt& q, const ZsCase& c) {
+  InterpPkt p;
+  p.quad = q;
+  p.quad.it = InterpTri{};
+  if (q.eop) return p;
+  const uint64_t h = mix(c.kill_seed ^ mix((static_cast<uint64_t>(q.tri_id) << 32) ^ (q.qx << 16) ^ q.qy));
+  for (int k = 0; k < 4; ++k) {
+    p.pcolor[k].data = mix(h + 1 + k) & 0xFFFFFFFFu;
+    p.uv0[k].u = mix(h + 11 + k) & 0xFFFFFFFFu;
+    p.uv0[k].v = mix(h + 21 + k) & 0xFFFFFFFFu;
+    p.uv1[k].u = mix(h + 31 + k) & 0xFFFFFFFFu;
+    p.uv1[k].v = mix(h + 41 + k) & 0xFFFFFFFFu;
+  }
+  const bool kill = static_cast<double>(h % 1000) < c.kill_rate * 1000.0;
+  if (kill) p.quad = model::Zs::pixel_stage(p.quad, static_cast<uint32_t>(h >> 20) & 0xFu);
+  if (p.quad.mask == 0 && !model::Zs::late_quad(q)) return std::nullopt;
+  return p;
+}
 
 // The dwords a depth/stencil clear writes and their new values (model::Zs::clear's addresses).
 std::map<uint32_t, uint32_t> clear_dwords(const ClearPkt& c, const Memory& mem) {
@@ -49,7 +94,8 @@ std::map<uint32_t, uint32_t> clear_dwords(const ClearPkt& c, const Memory& mem) 
 }
 
 struct Expect {
-  std::vector<QuadPkt> out;
+  std::vector<InterpPkt> out;      // the late output (towards PW)
+  std::vector<QuadPkt> early_out;  // the early output (towards INTERP)
   std::vector<std::map<uint32_t, uint32_t>> tokens;  // per token: dwords to hold at its output
   std::vector<Memory> flushes;                       // memory after each segment
 };
@@ -99,7 +145,12 @@ Expect expect(const ZsCase& c) {
           }
         }
       }
-      if (auto o = zs.process(q, mem)) e.out.push_back(*o);
+      if (auto eo = zs.early(q, mem)) {
+        e.early_out.push_back(*eo);
+        if (auto p = pixel_path(*eo, c)) {
+          if (auto lo = zs.late(*p, mem)) e.out.push_back(*lo);
+        }
+      }
       for (const auto& [a, v] : before) {
         const uint32_t nv = mem.read32(a);
         if (nv != v) since.back()[a] = nv;
@@ -116,6 +167,14 @@ Expect expect(const ZsCase& c) {
 struct BenchCfg {
   uint64_t seed = 1;
   double in_gap = 0.0, out_stall = 0.0;
+  // the pixel path: latency base + [0, jitter] per quad (in order), capacity, back-pressure on
+  // the early output, gaps on the late input
+  uint32_t path_lat = 4, path_jit = 0;
+  size_t path_cap = 64;
+  double path_stall = 0.0, late_gap = 0.0;
+  // COMB drops a late-Z quad its kill emptied (instead of passing it to the late port): ZS's
+  // count of late quads in flight then stays high until path_idle_i resynchronises it.
+  bool drop_empty_late = false;
   tb::LineDramConfig dram{};
   std::string test;
 };
@@ -140,9 +199,16 @@ BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
   tb::LineDramConfig dc = cfg.dram;
   dc.seed = cfg.seed * 31 + 7;
   tb::LineDram dram(mem, dc);
-  tb::StreamSink<QuadPkt> sink("zs_out", e.out, drv.run(), cfg.out_stall);
+  tb::StreamSink<InterpPkt> sink("zs_late_out", e.out, drv.run(), cfg.out_stall);
+  tb::StreamSink<QuadPkt> esink("zs_out", e.early_out, drv.run(), 0.0);
+  std::deque<std::pair<InterpPkt, uint64_t>> path;  // the pixel path: packet, cycle it may leave
+  uint64_t path_last = 0;
+  bool late_offer = false;
   dut.in_valid_i = 0;
   dut.out_ready_i = 0;
+  dut.late_in_valid_i = 0;
+  dut.late_out_ready_i = 0;
+  dut.path_idle_i = 1;
   dut.flush_i = 0;
   dut.clear_valid_i = 0;
   dut.mem_req_ready_i = 0;
@@ -161,7 +227,7 @@ BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
     // A clear waits for its place in the stream and for ZS to be quiet (the CP waits for the
     // pipe to be idle), then is offered until taken.
     const bool clr_due = seg < c.segments.size() && ci < seg_clears().size() && src->taken() == seg_clears()[ci].first;
-    if (clr_due && dut.quiet_o) clr_offer = true;
+    if (clr_due && dut.quiet_o && path.empty()) clr_offer = true;
     dut.clear_valid_i = clr_offer;
     if (clr_due) tb::pack_sig(seg_clears()[ci].second, dut.clear_i);
     if (seg < c.segments.size() && !clr_due) {
@@ -170,7 +236,14 @@ BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
       dut.in_valid_i = 0;
     }
     dut.flush_i = flushing;
-    dut.out_ready_i = sink.ready(drv.rng());
+    dut.out_ready_i = path.size() < cfg.path_cap && !tb::chance(drv.rng(), cfg.path_stall);
+    if (!late_offer && !path.empty() && path.front().second <= drv.cycle() && !tb::chance(drv.rng(), cfg.late_gap)) {
+      late_offer = true;
+    }
+    dut.late_in_valid_i = late_offer;
+    dut.path_idle_i = path.empty();
+    if (late_offer) tb::pack_sig(path.front().first, dut.late_in_i);
+    dut.late_out_ready_i = sink.ready(drv.rng());
     dut.mem_req_ready_i = dram.req_ready();
     dut.mem_rsp_valid_i = dram.rsp_valid();
     tb::pack_sig(dram.rsp(), dut.mem_rsp_i);
@@ -182,10 +255,25 @@ BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
     const bool req_fire = dut.mem_req_valid_o && dut.mem_req_ready_i;
     const bool rsp_fire = dut.mem_rsp_valid_i && dut.mem_rsp_ready_o;
     const MemLineReq req = tb::unpack_sig<MemLineReq>(dut.mem_req_o);
-    bool out_fire = false;
-    bool bad = !sink.take(dut.out_valid_o, dut.out_ready_i, dut.out_o, drv.cycle(), rep, &out_fire);
+    const bool late_in_fire = late_offer && dut.late_in_ready_o;
+    bool out_fire = false, early_fire = false;
+    bool bad = !esink.take(dut.out_valid_o, dut.out_ready_i, dut.out_o, drv.cycle(), rep, &early_fire);
+    if (!bad) bad = !sink.take(dut.late_out_valid_o, dut.late_out_ready_i, dut.late_out_o, drv.cycle(), rep, &out_fire);
+    if (!bad && early_fire) {
+      auto p = pixel_path(tb::unpack_sig<QuadPkt>(dut.out_o), c);
+      if (p && cfg.drop_empty_late && !p->quad.eop && p->quad.mask == 0) p.reset();
+      if (p) {
+        const uint64_t lat = cfg.path_lat + (cfg.path_jit ? drv.rng()() % (cfg.path_jit + 1) : 0);
+        path_last = std::max(path_last, drv.cycle() + lat);
+        path.emplace_back(*p, path_last);
+      }
+    }
+    if (late_in_fire) {
+      path.pop_front();
+      late_offer = false;
+    }
     if (out_fire) res.out_cycles.push_back(drv.cycle());
-    if (!bad && out_fire && tb::unpack_sig<QuadPkt>(dut.out_o).eop) {
+    if (!bad && out_fire && tb::unpack_sig<InterpPkt>(dut.late_out_o).quad.eop) {
       if (tok >= e.tokens.size()) {
         bad = true;
         rep = drv.head("EOP ORDER") + ": a token too many\n";
@@ -211,7 +299,7 @@ BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
       rep = drv.head("FLUSH") + ": clean after flush #" + std::to_string(seg) + " but dword " + bits::hex(a & ~3u) +
             " is " + bits::hex(mem.read32(a & ~3u)) + ", expected " + bits::hex(e.flushes[seg].read32(a & ~3u)) + "\n";
     }
-    if (in_fire || req_fire || rsp_fire || out_fire || clr_fire) drv.progress();
+    if (in_fire || req_fire || rsp_fire || out_fire || clr_fire || early_fire || late_in_fire) drv.progress();
     if (clr_fire) {
       clr_offer = false;
       ++ci;
@@ -231,7 +319,7 @@ BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
         }
       }
     } else if (!flushing && seg < c.segments.size() && src->done() && !in_fire && !clr_fire &&
-               ci == seg_clears().size() && dut.quiet_o) {
+               ci == seg_clears().size() && dut.quiet_o && path.empty() && !early_fire) {
       flushing = true;
     }
     drv.edge();
@@ -242,7 +330,8 @@ BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
     }
     if (seg >= c.segments.size() && dram.outstanding() == 0) break;
     if (drv.stalled()) {
-      res.report = drv.no_progress_report("segment " + std::to_string(seg) + ", " + sink.progress("quads") +
+      res.report = drv.no_progress_report("segment " + std::to_string(seg) + ", " + sink.progress("quads") + ", " +
+                                          esink.progress("early quads") + ", pixel path " + std::to_string(path.size()) +
                                           ", tokens " + std::to_string(tok) + "/" + std::to_string(e.tokens.size()));
       return res;
     }
@@ -250,7 +339,7 @@ BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
   res.cycles = drv.cycle();
   res.stats = dram.stats();
   std::string rep;
-  if (!sink.finish(rep)) {
+  if (!sink.finish(rep) || !esink.finish(rep)) {
     res.report = rep;
     return res;
   }
@@ -284,6 +373,12 @@ void check_all(const std::string& name, const ZsCase& c, uint64_t seed) {
       cfg.dram.bytes_per_clock = m.bw;
       cfg.dram.latency = m.lat;
       cfg.dram.jitter = m.jit;
+      cfg.path_lat = p.in_gap == 0.0 ? 4 : 1;
+      cfg.path_jit = p.in_gap == 0.0 ? 0 : 40;
+      cfg.path_cap = p.out_stall > 0.3 ? 8 : 64;
+      cfg.path_stall = p.out_stall;
+      cfg.late_gap = p.in_gap;
+      cfg.drop_empty_late = p.out_stall == 0.1;  // the "light" pattern
       cfg.test = name + "/" + m.name + "/" + p.name;
       const BenchResult r = run_zs(c, e, cfg);
       INFO(cfg.test << ": " << r.report);
@@ -475,17 +570,89 @@ ZsCase random_case(uint64_t seed, int segments, int per_seg, bool clears = false
   return c;
 }
 
+// Late Z against early Z on the same pixels: draws of 1..12 quads over a 4 x 4-quad region,
+// each early or late (ds.late_z), depth functions and depths from small sets (order matters),
+// random stencil state, alpha kills on half the quads (late ones write nothing for killed
+// pixels; an early one already has), tokens now and then: every early -> late and late -> early
+// switch on the same lines.
+ZsCase late_case(uint64_t seed, bool msaa) {
+  tb::PrimGen g(seed);
+  ZsCase c;
+  const uint32_t base = 0x300000u, pitch = 256;
+  const uint32_t funcs[] = {CMP_LESS, CMP_LESS_EQUAL, CMP_GREATER, CMP_ALWAYS, CMP_NOT_EQUAL, CMP_EQUAL};
+  for (int s = 0; s < 2; ++s) {
+    std::vector<QuadPkt> seg;
+    for (uint32_t d = 0; d < 70; ++d) {
+      DsState ds = random_ds(g, base, pitch);
+      ds.z_enable = g.chance(0.9);
+      ds.z_write = g.chance(0.85);
+      ds.z_func = funcs[g.range(0, 5)];
+      ds.late_z = g.chance(0.5);
+      const int n = static_cast<int>(g.range(1, 12));
+      for (int k = 0; k < n; ++k) {
+        const int kind = static_cast<int>(g.range(0, 2));
+        const uint32_t m = kind == 0 ? 0xFFFFu : static_cast<uint32_t>(g.bits64());
+        QuadPkt q = quad(target(msaa), ds, static_cast<uint32_t>(g.range(0, 3)), static_cast<uint32_t>(g.range(0, 3)),
+                         m, g, 7);
+        q.tri_id = d * 16 + static_cast<uint32_t>(k);
+        seg.push_back(q.canonical());
+      }
+      g.maybe_token(seg, 0.05);
+    }
+    c.segments.push_back(seg);
+  }
+  init_memory(c.init, c.segments, g, 7);
+  c.kill_rate = 0.5;
+  c.kill_seed = seed;
+  return c;
+}
+
 }  // namespace
+
+TEST_CASE("zs: late and early Z on the same pixels with alpha kills, stencil ops, 1x and 4x") {
+  const uint64_t seed = tb::announce_seed("rtl_zs");
+  for (int msaa = 0; msaa < 2; ++msaa) {
+    const ZsCase c = late_case(seed + 7 + static_cast<uint64_t>(msaa), msaa != 0);
+    // The case must be able to fail: late quads with kills, and results that depend on the
+    // order of late and early quads (the sequential model against a run with the late quads
+    // tested after every early one of their segment).
+    size_t late = 0, killed = 0;
+    for (const auto& seg : c.segments) {
+      for (const QuadPkt& q : seg) {
+        if (q.eop || !model::Zs::late_quad(q)) continue;
+        ++late;
+        const auto p = pixel_path(q, c);
+        if (!p || p->quad.mask != q.mask) ++killed;
+      }
+    }
+    ZsCase reordered = c;
+    for (auto& seg : reordered.segments) {
+      std::stable_partition(seg.begin(), seg.end(), [](const QuadPkt& q) { return !model::Zs::late_quad(q); });
+    }
+    const Expect e = expect(c), er = expect(reordered);
+    std::printf("  late_z %s: %zu late quads, %zu with killed pixels, %zu early and %zu late outputs\n",
+                msaa ? "4x" : "1x", late, killed, e.early_out.size(), e.out.size());
+    CHECK(late > 100);
+    CHECK(killed > 30);
+    CHECK(e.flushes.back() != er.flushes.back());
+    check_all(msaa ? "late_z_4x" : "late_z_1x", c, seed);
+  }
+}
 
 TEST_CASE("zs: random quads, states, tokens and flushes at 1x and 4x") {
   const uint64_t seed = tb::announce_seed("rtl_zs");
-  check_all("random", random_case(seed, 4, 600), seed);
+  ZsCase c = random_case(seed, 4, 600);
+  c.kill_rate = 0.3;
+  c.kill_seed = seed;
+  check_all("random", c, seed);
 }
 
 namespace {
 void fast_clears(int per_seg) {
   const uint64_t seed = tb::announce_seed("rtl_zs");
   ZsCase c = random_case(seed + 3, 3, per_seg, true);
+  c.kill_rate = 0.3;
+  c.kill_seed = seed;
   size_t n = 0;
   for (const auto& v : c.clears) n += v.size();
   REQUIRE(n > 0);
@@ -564,8 +731,8 @@ TEST_CASE("zs: early and late Z give identical outputs and memory") {
   const Expect ee = expect(early), el = expect(late);
   REQUIRE(ee.out.size() == el.out.size());
   for (size_t i = 0; i < ee.out.size(); ++i) {
-    QuadPkt a = ee.out[i], b = el.out[i];
-    a.ds.late_z = b.ds.late_z = 0;
+    InterpPkt a = ee.out[i], b = el.out[i];
+    a.quad.ds.late_z = b.quad.ds.late_z = 0;
     REQUIRE(a == b);
   }
   REQUIRE(ee.flushes.back() == el.flushes.back());
@@ -597,7 +764,7 @@ TEST_CASE("zs: depth and stencil off pass untouched with no memory traffic") {
   size_t quads = 0;
   for (const auto& q : c.segments[0]) quads += q.eop ? 0 : 1;
   size_t outq = 0;
-  for (const auto& q : e.out) outq += q.eop ? 0 : 1;
+  for (const auto& q : e.out) outq += q.quad.eop ? 0 : 1;
   REQUIRE(outq == quads);
   BenchCfg cfg;
   cfg.seed = seed;
