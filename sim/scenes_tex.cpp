@@ -302,14 +302,15 @@ SceneImage scene_tex_floor(const std::string& name, uint32_t seed, uint32_t filt
   const std::vector<uint32_t> px = checker(64, 8, rgba(235, 225, 200), rgba(180, 60, 40), rgba(40, 40, 40));
   rt::Resource* t = s.texture_rgba8(64, 64, rt::TexFormat::R8G8B8A8_UNORM, px);
   s.bind(s.view(t), s.sampler(TexScene::samp(static_cast<rt::Filter>(filter))), rt::TextureCombine::REPLACE);
-  // The camera 1 unit above the floor, looking slightly down; the floor reaches z = 160 (the
-  // horizon) and is cut by the near plane and both sides.
+  // The camera 0.6 units above the floor, looking slightly down; the floor (a cell is half a unit:
+  // about 40 pixels wide at the bottom edge, magnified) reaches z = 300, the horizon, and is cut by
+  // the near plane and both sides.
   const double turn = jitter(rng, 0.15);
-  s.transform(Camera{{0, 1.0, 0}, {std::sin(turn) * 10, 0.35, std::cos(turn) * 10}, 0.9, 0.1, 400.0}.view_proj(2.0));
-  const float e = 160.0f, r = 40.0f;  // extent (world units) and texture repeats per 80 units
+  s.transform(Camera{{0, 0.6, 0}, {std::sin(turn) * 6, 0, std::cos(turn) * 6}, 0.9, 0.1, 600.0}.view_proj(2.0));
+  const float e = 300.0f, k = 0.25f;  // extent (world units), texture repeats per unit
   const uint32_t white = rgba(255, 255, 255);
-  const TexVertex a{-e, 0, -8, white, -r, -8 * r / e}, bb{e, 0, -8, white, r, -8 * r / e};
-  const TexVertex c{-e, 0, e, white, -r, r}, d{e, 0, e, white, r, r};
+  const TexVertex a{-e, 0, -8, white, -e * k, -8 * k}, bb{e, 0, -8, white, e * k, -8 * k};
+  const TexVertex c{-e, 0, e, white, -e * k, e * k}, d{e, 0, e, white, e * k, e * k};
   // Split in two by x = 0 so that the near triangles are not all one clipped fan.
   const auto mid = [](const TexVertex& p, const TexVertex& q) {
     return TexVertex{(p.x + q.x) / 2, (p.y + q.y) / 2, (p.z + q.z) / 2, p.color, (p.u + q.u) / 2, (p.v + q.v) / 2};
@@ -586,15 +587,18 @@ SceneImage scene_tex_combine(uint32_t seed) {
 }
 
 // ---- tex_foliage ---------------------------------------------------------------------------------
-// Whether the alpha-tested plants write depth (late Z, docs/comb.md section 5).
-constexpr bool kFoliageDepthWrites = true;
+// Whether the alpha-tested plants write depth. With late Z (docs/comb.md section 5) they do, and
+// are drawn near to far before an opaque crate, so a killed pixel that wrote depth would hide
+// what is drawn behind it later. Without late Z (a killed pixel would already have written its
+// depth early) they only test depth and are drawn far to near after the crate.
+constexpr bool kFoliageDepthWrites = false;  // true once late Z is wired in pineda_top and the model
 
 SceneImage scene_tex_foliage(uint32_t seed) {
   SceneRng rng(seed * 0x100000001ull + 88);
   const uint32_t w = 128, h = 128;
   TexScene s("tex_foliage", w, h, rgba(140, 180, 230));
   s.depth();
-  const M4 vp = Camera{{0, 1.3, -4.0}, {0, 0.35, 0}, 0.9, 0.3, 40.0}.view_proj();
+  const M4 vp = Camera{{0, 1.15, -3.4}, {0, 0.55, 0.4}, 0.9, 0.3, 40.0}.view_proj();
   s.transform(vp);
   // The ground: untextured, Gouraud, opaque (early Z).
   s.ctx.set_gouraud(true);
@@ -602,37 +606,56 @@ SceneImage scene_tex_foliage(uint32_t seed) {
   const float e = 6.0f;
   s.draw({{-e, 0, -e, g0, 0, 0}, {-e, 0, e, g1, 0, 0}, {e, 0, -e, g1, 0, 0},
           {e, 0, -e, g1, 0, 0}, {-e, 0, e, g1, 0, 0}, {e, 0, e, g0, 0, 0}});
-  // Plants: two crossed quads each; near plants first, so the far ones behind them are drawn
-  // later and must show through the near ones' killed (transparent) pixels.
-  rt::ShaderResourceView* leaf = s.view(s.texture_rgba8(64, 64, rt::TexFormat::R8G8B8A8_UNORM, leaf_sprite(64)));
-  s.bind(leaf, s.sampler(TexScene::samp(rt::Filter::MIN_MAG_MIP_LINEAR, rt::TextureAddressMode::CLAMP)));
-  alpha_test(s, true);
-  rt::DepthStencilDesc plants;
-  plants.depth_write = kFoliageDepthWrites;
-  s.depth_state(plants);
-  std::vector<TexVertex> v;
+  // Plants: two crossed quads each, three rows of three, near row first.
+  std::vector<TexVertex> plants;
   const uint32_t top = rgba(255, 255, 240), bottom = rgba(120, 140, 110);
   for (int k = 0; k < 9; ++k) {
-    const double px = -1.0 + 1.0 * (k % 3) + jitter(rng, 0.3), pz = -1.2 + 1.0 * (k / 3) + jitter(rng, 0.2);
-    const double size = 0.9 + jitter(rng, 0.2), turn = jitter(rng, 1.5);
+    const double px = -1.3 + 1.3 * (k % 3) + jitter(rng, 0.3), pz = -1.0 + 1.1 * (k / 3) + jitter(rng, 0.2);
+    const double size = 1.1 + jitter(rng, 0.15), turn = jitter(rng, 1.5);
     for (int c = 0; c < 2; ++c) {
       const double a = turn + c * kPi / 2, dx = std::cos(a) * size / 2, dz = std::sin(a) * size / 2;
-      const TexVertex tl{static_cast<float>(px - dx), static_cast<float>(size * 1.2), static_cast<float>(pz - dz), top, 0, 0};
-      const TexVertex tr{static_cast<float>(px + dx), static_cast<float>(size * 1.2), static_cast<float>(pz + dz), top, 1, 0};
-      const TexVertex bl{static_cast<float>(px - dx), 0, static_cast<float>(pz - dz), bottom, 0, 1};
-      const TexVertex br{static_cast<float>(px + dx), 0, static_cast<float>(pz + dz), bottom, 1, 1};
-      v.insert(v.end(), {tl, tr, bl, tr, br, bl});
+      const float x0 = static_cast<float>(px - dx), x1 = static_cast<float>(px + dx);
+      const float z0 = static_cast<float>(pz - dz), z1 = static_cast<float>(pz + dz), y1 = static_cast<float>(size * 1.2);
+      const TexVertex tl{x0, y1, z0, top, 0, 0}, tr{x1, y1, z1, top, 1, 0};
+      const TexVertex bl{x0, 0, z0, bottom, 0, 1}, br{x1, 0, z1, bottom, 1, 1};
+      plants.insert(plants.end(), {tl, tr, bl, tr, br, bl});
     }
   }
-  s.draw(v);
-  // An opaque crate after them (alpha test off, depth writes on: early Z again), partly behind
-  // the plants.
-  alpha_test(s, false);
-  s.depth_state(rt::DepthStencilDesc());
-  rt::Resource* crate = s.texture_file(kCratePath, rt::TexFormat::BC1_UNORM);
-  s.bind(s.view(crate), s.sampler(TexScene::samp(rt::Filter::MIN_MAG_MIP_LINEAR)));
-  s.transform(vp * translate({0.9, 0.35, 0.6}) * rotate_y(0.5 + jitter(rng, 0.2)) * scale(0.7));
-  s.draw(cube({-1.5, 2.0, -2.5}, {1, 1, 1}));
+  rt::Resource* leaf_tex = s.texture_rgba8(64, 64, rt::TexFormat::R8G8B8A8_UNORM, leaf_sprite(64));
+  rt::ShaderResourceView* leaf = s.view(leaf_tex);
+  rt::SamplerState* leaf_samp = s.sampler(TexScene::samp(rt::Filter::MIN_MAG_MIP_LINEAR, rt::TextureAddressMode::CLAMP));
+  rt::ShaderResourceView* crate = s.view(s.texture_file(kCratePath, rt::TexFormat::BC1_UNORM));
+  rt::SamplerState* crate_samp = s.sampler(TexScene::samp(rt::Filter::MIN_MAG_MIP_LINEAR));
+  const auto draw_plants = [&](bool near_first) {
+    s.bind(leaf, leaf_samp);
+    alpha_test(s, true);
+    rt::DepthStencilDesc d;
+    d.depth_write = kFoliageDepthWrites;
+    s.depth_state(d);
+    s.transform(vp);
+    if (near_first) {
+      s.draw(plants);
+    } else {
+      std::vector<TexVertex> far_first;
+      for (size_t row = 3; row-- > 0;) far_first.insert(far_first.end(), plants.begin() + row * 36, plants.begin() + row * 36 + 36);
+      s.draw(far_first);
+    }
+  };
+  // An opaque crate (alpha test off, depth writes on: early Z) between the first and second rows.
+  const auto draw_crate = [&]() {
+    alpha_test(s, false);
+    s.depth_state(rt::DepthStencilDesc());
+    s.bind(crate, crate_samp);
+    s.transform(vp * translate({0.55, 0.4, 0.55}) * rotate_y(0.5 + jitter(rng, 0.2)) * scale(0.8));
+    s.draw(cube({-1.5, 2.0, -2.5}, {1, 1, 1}));
+  };
+  if (kFoliageDepthWrites) {
+    draw_plants(true);
+    draw_crate();
+  } else {
+    draw_crate();
+    draw_plants(false);
+  }
   return s.b.finish();
 }
 
