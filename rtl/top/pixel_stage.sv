@@ -11,13 +11,22 @@
 // st = om.comb. COMB's output (interp_pkt_t, alpha-killed pixels cleared, empty quads dropped)
 // is this module's output. The parked entry leaves out quad.it (INTERP's planes, 0 after INTERP).
 //
+// Responses: TEX may hold a line response until the last reader of the L1 line it refills has
+// read (docs/tex.md section 7, step 7), but a line client must accept its responses at once
+// (contract section 2.1: the arbiter's one response path is shared, and PW's write
+// acknowledgements behind a held TEX response would deadlock the pixel path). So TEX's responses
+// land in an sram_fifo of RspDepth lines that always has room: TEX may have at most RspDepth - 1
+// requests outstanding (sent and not yet taken from the FIFO); a request beyond that waits
+// (valid held back until a response is taken, never withdrawn).
+//
 // Invalidation: inval_req_i (a DMA copy / fill / resolve job, or an FE_TEX0 / FE_SAMP0 write)
 // sets a pending flag; while it is set no quad enters TEX, and once TEX is idle it gets inval_i
 // (a clock later, from a register; its descriptor and L1 caches forget everything) and the flag
 // clears. The quads of earlier
 // draws already in TEX drain first, so nothing sampled before the request sees it.
 module pixel_stage #(
-  parameter int unsigned ParkDepth = 512  // power of two
+  parameter int unsigned ParkDepth = 512,  // power of two
+  parameter int unsigned RspDepth  = 256   // power of two: TEX's response FIFO (lines)
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
@@ -118,6 +127,46 @@ module pixel_stage #(
   logic [4:0] tap;
   logic [1:0] miss;
 
+  // ---- TEX's line port: a request credit per free response FIFO entry
+  localparam int unsigned CntW = $clog2(RspDepth) + 1;
+  logic                      t_req_valid, t_req_ready, t_rsp_valid, t_rsp_ready, credit;
+  pineda_pkg::mem_line_rsp_t t_rsp;
+  logic [CntW-1:0]           out_q, out_d;  // requests sent whose response TEX has not taken
+  logic                      rf_in_ready, rf_empty, rf_full;
+  logic [$clog2(RspDepth+2):0] rf_count;
+
+  assign credit          = out_q < CntW'(RspDepth - 1);
+  assign mem_req_valid_o = t_req_valid && credit;
+  assign t_req_ready     = mem_req_ready_i && credit;
+  assign mem_rsp_ready_o = rf_in_ready;
+  always_comb begin
+    out_d = out_q;
+    if (mem_req_valid_o && mem_req_ready_i) out_d = out_d + CntW'(1);
+    if (t_rsp_valid && t_rsp_ready)         out_d = out_d - CntW'(1);
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) out_q <= '0;
+    else         out_q <= out_d;
+  end
+
+  sram_fifo #(
+    .Depth(RspDepth),
+    .Width(pineda_pkg::MEM_LINE_RSP_BITS)
+  ) u_rsp (
+    .clk_i,
+    .rst_ni,
+    .clear_i    (1'b0),
+    .in_valid_i (mem_rsp_valid_i),
+    .in_ready_o (rf_in_ready),
+    .in_data_i  (mem_rsp_i),
+    .out_valid_o(t_rsp_valid),
+    .out_ready_i(t_rsp_ready),
+    .out_data_o (t_rsp),
+    .count_o    (rf_count),
+    .empty_o    (rf_empty),
+    .full_o     (rf_full)
+  );
+
   tex u_tex (
     .clk_i,
     .rst_ni,
@@ -130,12 +179,12 @@ module pixel_stage #(
     .valid_base_i,
     .valid_limit_i,
     .inval_i        (tex_inval),
-    .mem_req_valid_o,
-    .mem_req_ready_i,
+    .mem_req_valid_o(t_req_valid),
+    .mem_req_ready_i(t_req_ready),
     .mem_req_o,
-    .mem_rsp_valid_i,
-    .mem_rsp_ready_o,
-    .mem_rsp_i,
+    .mem_rsp_valid_i(t_rsp_valid),
+    .mem_rsp_ready_o(t_rsp_ready),
+    .mem_rsp_i      (t_rsp),
     .fault_o,
     .fault_cause_o,
     .tap_o          (tap),
@@ -184,11 +233,12 @@ module pixel_stage #(
     ev_lines_o   = miss;
     tex_idle_o   = tex_idle;
     comb_idle_o  = comb_idle;
-    idle_o       = park_empty && tex_idle && comb_idle && !inval_q && !out_valid_o;
+    idle_o       = park_empty && tex_idle && comb_idle && !inval_q && !fire_q && !out_valid_o &&
+                   out_q == '0;
   end
 
   logic unused_sig;
-  assign unused_sig = ^{park_count, park_full, tex_out.eop, tex_out.live, tex_out.fault, tex_out.tag};
+  assign unused_sig = ^{park_count, park_full, rf_count, rf_empty, rf_full, tex_out.eop, tex_out.live, tex_out.fault, tex_out.tag};
 
 `ifndef SYNTHESIS
   stream_assert #(.Width(IpW)) u_in_chk (
@@ -197,6 +247,9 @@ module pixel_stage #(
   always_ff @(posedge clk_i) begin
     if (rst_ni && fire_q) begin
       assert (tex_idle) else $error("%m: inval while TEX is busy");
+    end
+    if (rst_ni && mem_rsp_valid_i) begin
+      assert (rf_in_ready) else $error("%m: TEX's response FIFO is full (credit count broken)");
     end
     if (rst_ni && tex_out_valid) begin
       assert (!tex_out.eop) else $error("%m: TEX returned a token");
