@@ -83,7 +83,7 @@ def main():
             print(f"  TEX: {x['quads']} quads, {x['samples']} samples ({x['trilinear_samples']} trilinear) = "
                   f"{x['bilinear_samples']} bilinear samples: {x['bilinear_samples_per_clock']:.3f}/clock "
                   f"({100*x['fraction_of_peak']:.1f}% of peak {x['peak']:g}), "
-                  f"{x['bilinear_samples_per_clock_fed']:.3f}/clock over the {x['fed_cycles']} cycles TEX held work "
+                  f"{x['bilinear_samples_per_clock_fed']:.3f}/clock over the {x['fed_cycles']} cycles a quad was offered to the pixel path "
                   f"({100*x['fraction_of_peak_fed']:.1f}%); {x['texels_per_clock']:.2f} texels/clock, "
                   f"L1 hit rate {100*x['hit_rate']:.1f}% ({x['texels']} texels, {x['lines']} lines), "
                   f"{x['bytes_per_sample']:.2f} texture bytes/pixel")
