@@ -4,7 +4,8 @@
 // tex_pipe_cube: a 128x128 target with a depth buffer. A floor receding in perspective with a
 //   64x64 checker (full host-made mip chain, trilinear, WRAP, uv up to 12: every level from
 //   magnified to the 1x1 end of the chain), a rotating cube with a 32x32 gradient per face
-//   (bilinear, MIRROR, MODULATE with per-face vertex colours), a BC1 panel (DECAL) and an
+//   (bilinear, MIRROR, MODULATE with per-face vertex colours), a BC1 panel (DECAL; the runtime's
+//   BC1 encoder keeps alpha 255, so the panel shows its texels) and an
 //   alpha-tested fence in front (point sampling, REPLACE, GREATER 128: the holes show the cube;
 //   depth is tested and written early for it, the interim rule of comb.md section 5).
 #include <cstdint>

@@ -32,6 +32,7 @@ TEST_CASE("textured draws through TEX and COMB: replace, alpha test, trilinear, 
     // the faulted draw: zero texels, REPLACE writes 0
     CHECK(r.fault[i] == 0u);
     CHECK(r.after[i] == r.texels[i]);
+    CHECK(r.updated[i] == r.updated_texels[i]);
     mips_set += r.mips[i] != clear && r.mips[i] != 0;
   }
   CHECK(killed > 50);
@@ -42,7 +43,7 @@ TEST_CASE("textured draws through TEX and COMB: replace, alpha test, trilinear, 
   CHECK((r.irq_after >> IRQ_TEX_FAULT & 1u) == 1u);
   CHECK_FALSE(dev.lost());
   const auto& st = golden.gpu().stats();
-  CHECK(st.tex_quads == 5u * 72u);  // 64 quads per triangle pair, 8 of them on the shared diagonal twice
+  CHECK(st.tex_quads == 6u * 72u);  // 64 quads per triangle pair, 8 of them on the shared diagonal twice
   CHECK(st.tex_faults == 72u);
   CHECK(st.comb_killed_pixels == killed);
   // the host clears the sticky bit through IRQ_STATUS (W1C)

@@ -15,6 +15,7 @@ namespace pineda::rt::test {
 struct TexPipeResult {
   std::vector<uint32_t> texels;                 // the 16x16 source image (RGBA8)
   std::vector<uint32_t> replace, alpha, mips, fault, after;  // the five 16x16 targets
+  std::vector<uint32_t> updated_texels, updated;  // after update_subresource (a DMA COPY) of the texture
   uint32_t status_before = 0, status_after = 0, irq_after = 0;  // STATUS before / after the fault, IRQ_STATUS
   bool ok = true;
 };
@@ -27,13 +28,13 @@ inline uint32_t tex_pipe_texel(uint32_t x, uint32_t y) {
 // (pixel = texel), the same with the alpha test GREATER 127, a 64x64 chain minified 4x with
 // trilinear filtering and a LOD bias (MODULATE with the clear colour's white), a view whose
 // descriptor was corrupted (an unknown format: TEX fault, zero texels, STATUS.TEX_FAULT), then a
-// good draw again (the CP kept running).
+// good draw again (the CP kept running), and a draw after update_subresource rewrote the texture.
 inline TexPipeResult draw_tex_pipe_scene(Device& dev) {
   TexPipeResult res;
   auto& ctx = dev.immediate();
   Backend& be = dev.backend();
   const uint32_t clear = 0x11223344u;
-  Resource* rts[5] = {};
+  Resource* rts[6] = {};
   for (auto& r : rts) r = make_rt(dev, 16, 16, clear);
   // position (x, y, z) and uv0, two triangles over the viewport
   const float q[] = {-1, 1, 0.5f, 0, 0, 1, 1, 0.5f, 1, 0, -1, -1, 0.5f, 0, 1,
@@ -114,6 +115,13 @@ inline TexPipeResult draw_tex_pipe_scene(Device& dev) {
   ctx.set_shader_resource(0, view);
   draw_into(rts[4]);
   res.after = read_rt(ctx, rts[4]);
+  // Rewrite the sampled texture with a COPY (update_subresource): TEX, whose L1 holds its
+  // lines, must forget them (inval after every DMA job) and sample the new texels.
+  res.updated_texels.resize(256);
+  for (uint32_t i = 0; i < 256; ++i) res.updated_texels[i] = ~res.texels[i] ^ (i * 0x01010101u);
+  res.ok = res.ok && ctx.update_subresource(tex, 0, nullptr, res.updated_texels.data(), 64) == Result::OK;
+  draw_into(rts[5]);
+  res.updated = read_rt(ctx, rts[5]);
 
   ctx.clear_state();
   for (auto* p : {view, bad, mview}) p->release();
