@@ -78,6 +78,15 @@ def main():
             print(f"  INTERP: {i['quads']} quads ({i['gouraud_quads']} Gouraud), {i['quads_per_clock']:.3f} quads/clock, "
                   f"{i['quads_per_clock_fed']:.3f} quads/clock when fed ({i['fed_cycles']} cycles with a quad "
                   f"offered; peak {i['peak']:g})")
+        if "tex" in s and s["tex"]["quads"]:
+            x = s["tex"]
+            print(f"  TEX: {x['quads']} quads, {x['samples']} samples ({x['trilinear_samples']} trilinear) = "
+                  f"{x['bilinear_samples']} bilinear samples: {x['bilinear_samples_per_clock']:.3f}/clock "
+                  f"({100*x['fraction_of_peak']:.1f}% of peak {x['peak']:g}), "
+                  f"{x['bilinear_samples_per_clock_fed']:.3f}/clock over the {x['fed_cycles']} cycles a quad was offered to the pixel path "
+                  f"({100*x['fraction_of_peak_fed']:.1f}%); {x['texels_per_clock']:.2f} texels/clock, "
+                  f"L1 hit rate {100*x['hit_rate']:.1f}% ({x['texels']} texels, {x['lines']} lines), "
+                  f"{x['bytes_per_sample']:.2f} texture bytes/pixel")
         if "hiz" in s and s["hiz"]["tested"]:
             h = s["hiz"]
             print(f"  Hi-Z: {h['tested']:.0f} tiles tested ({h['tested_per_clock']:.3f}/clock), {h['rejected']:.0f} "
@@ -126,6 +135,19 @@ def main():
             print(f"{s['scene']:18s} {o['format']:>10s} {o['bytes_per_pixel_format']:8d} {s['cycles']:9d} "
                   f"{o['blended_quads']:9d} {o['blended_quads_per_clock']:8.3f} {o['fills']:7d} "
                   f"{o['colour_bytes_per_pixel']:11.2f}")
+    # Texturing (docs/tex.md): per textured scene, TEX's bilinear samples per clock against its peak
+    # (4: one quad pass per clock; a trilinear sample is two bilinear samples), texels read from
+    # the L1 per clock, the L1 hit rate and the texture bytes (line responses) per sampled pixel.
+    tex = [s for s in doc["scenes"] if "tex" in s and s["tex"]["quads"]]
+    if tex:
+        print(f"\n{'tex scene':20s} {'cycles':>8s} {'quads':>6s} {'bil smp':>8s} {'smp/clk':>7s} {'%peak':>6s} "
+              f"{'fed clk':>8s} {'smp/fed':>7s} {'%peak':>6s} {'texel/clk':>9s} {'L1 hit':>7s} {'B/px':>6s}")
+        for s in tex:
+            x = s["tex"]
+            print(f"{s['scene']:20s} {s['cycles']:8d} {x['quads']:6d} {x['bilinear_samples']:8d} "
+                  f"{x['bilinear_samples_per_clock']:7.3f} {100*x['fraction_of_peak']:5.1f}% {x['fed_cycles']:8d} "
+                  f"{x['bilinear_samples_per_clock_fed']:7.3f} {100*x['fraction_of_peak_fed']:5.1f}% "
+                  f"{x['texels_per_clock']:9.2f} {100*x['hit_rate']:6.1f}% {x['bytes_per_sample']:6.2f}")
     # The occlusion scene with Hi-Z on and off (FE_DEPTH.DEPTH_HIZ; scenes_depth.cpp).
     cyc = {s["scene"]: s["cycles"] for s in doc["scenes"] if "cycles" in s}
     if "ds_occlusion" in cyc and "ds_occlusion_nohiz" in cyc:

@@ -23,6 +23,7 @@
 #include "scene_capture.h"
 #include "scenes.h"
 #include "om/resolve.h"
+#include "tex/tex.h"
 #include "top/gpu.h"
 #include "top_harness.h"
 
@@ -199,6 +200,55 @@ uint64_t depth_fill_bytes(const model::CommandProcessor& cp, bool no_fast_clear,
     }
   }
   return bytes;
+}
+
+// TEX (docs/tex.md): RTL counters (PERF_TEX_*) for quads, samples, L1 texels and lines, line
+// bytes; the model's sampler run again over the textured quads (tex_in of INTERP's quads) says
+// which quads took two passes (trilinear with f != 0), so bilinear samples = samples + the live
+// pixels of those quads. Peak: one pass of a quad per clock = 4 bilinear samples per clock (docs/tex.md
+// section 7); trilinear samples count twice, so a trilinear scene's peak is 2 samples per clock.
+nlohmann::json tex_bench(const tb::TopResult& r, const model::Trace& t, const Memory& mem,
+                         const model::CommandProcessor& cp) {
+  model::tex::Tex tx;
+  uint64_t tri_samples = 0, model_quads = 0, model_samples = 0;
+  for (const InterpPkt& ip : t.interp_quad) {
+    if (ip.quad.eop || !ip.quad.om.comb.tex) continue;
+    const TexInPkt ti = model::tex_in(ip);
+    const uint64_t before = tx.stats().trilinear_quads;
+    tx.process(ti, mem, cp.valid_base(), cp.valid_limit());
+    const uint64_t live = static_cast<uint64_t>(__builtin_popcount(ti.live));
+    ++model_quads;
+    model_samples += live;
+    if (tx.stats().trilinear_quads != before) tri_samples += live;
+  }
+  const double cyc = r.cycles ? static_cast<double>(r.cycles) : 1.0;
+  const uint64_t quads = r.perf.at(PERF_TEX_QUADS), samples = r.perf.at(PERF_TEX_SAMPLES);
+  const uint64_t texels = r.perf.at(PERF_TEX_TEXELS), lines = r.perf.at(PERF_TEX_LINES);
+  const uint64_t bytes = r.perf.at(PERF_TEX_LINE_BYTES);
+  const uint64_t bil = samples + tri_samples;
+  // "Fed": the cycles a quad or token was offered to INTERP, the head of the pixel path (TEX
+  // back-pressures INTERP, so this covers the time TEX had quads to take).
+  const double fed = r.interp_fed ? static_cast<double>(r.interp_fed) : 1.0;
+  nlohmann::json x;
+  x["quads"] = quads;
+  x["samples"] = samples;
+  x["model_quads"] = model_quads;
+  x["model_samples"] = model_samples;
+  x["trilinear_samples"] = tri_samples;
+  x["bilinear_samples"] = bil;
+  x["peak"] = 4.0;
+  x["bilinear_samples_per_clock"] = static_cast<double>(bil) / cyc;
+  x["fraction_of_peak"] = static_cast<double>(bil) / cyc / 4.0;
+  x["fed_cycles"] = r.interp_fed;
+  x["bilinear_samples_per_clock_fed"] = static_cast<double>(bil) / fed;
+  x["fraction_of_peak_fed"] = static_cast<double>(bil) / fed / 4.0;
+  x["texels"] = texels;
+  x["texels_per_clock"] = static_cast<double>(texels) / cyc;
+  x["lines"] = lines;
+  x["hit_rate"] = texels ? 1.0 - static_cast<double>(lines) / static_cast<double>(texels) : 0.0;
+  x["line_bytes"] = bytes;
+  x["bytes_per_sample"] = samples ? static_cast<double>(bytes) / static_cast<double>(samples) : 0.0;
+  return x;
 }
 
 nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
@@ -535,6 +585,7 @@ Row run_scene(const Options& o, const std::string& name) {
   }
   if (!r.perf.empty()) {
     row.bench = bench_json(r, tr, gpu.stats(), cmd_dwords, o.dram.bytes_per_clock, gpu.cp(), o.no_fast_clear, img.fmt);
+    if (gpu.stats().tex_quads > 0) row.bench["tex"] = tex_bench(r, tr, model_mem, gpu.cp());
   }
   row.bench["scene"] = name;
   row.bench["ok"] = row.ok;

@@ -55,6 +55,16 @@ SceneImage scene_om_b5g6r5(uint32_t seed);
 SceneImage scene_om_bgra8(uint32_t seed);
 SceneImage scene_om_resolve_4x(uint32_t seed);
 
+// scenes_tex.cpp: textured scenes (issue 15): TEX and the combiner.
+SceneImage scene_tex_crate(uint32_t seed, uint32_t samples);
+SceneImage scene_tex_floor(const std::string& name, uint32_t seed, uint32_t filter);
+SceneImage scene_tex_address_modes(uint32_t seed);
+SceneImage scene_tex_bc(uint32_t seed);
+SceneImage scene_tex_srgb(uint32_t seed);
+SceneImage scene_tex_lod(uint32_t seed);
+SceneImage scene_tex_combine(uint32_t seed);
+SceneImage scene_tex_foliage(uint32_t seed);
+
 // scenes_texpipe.cpp: TEX and COMB in the pipeline (issue 15, docs/comb.md section 5).
 SceneImage scene_tex_pipe_cube(uint32_t seed);
 

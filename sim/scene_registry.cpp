@@ -64,6 +64,18 @@ std::vector<SceneInfo> scene_registry() {
       {"interp_gouraud_4x", [](uint32_t s) { return scene_interp_gouraud(s, 4); }, "the same at 4x MSAA (every sample of a pixel gets its centre's colour)"},
       {"interp_flat_vs_gouraud", scene_interp_flat_vs_gouraud, "the same sphere flat (left) and Gouraud (right), then a translucent Gouraud band blended over both"},
       {"om_resolve_4x", scene_om_resolve_4x, "MSAA resolve in hardware: a 4x sRGB target of odd size (opaque and translucent triangles) resolved into a 1x target by OP_RESOLVE (resolve_subresource)"},
+      // textured scenes (scenes_tex.cpp): TEX with its L1 and the combiner
+      {"tex_crate", [](uint32_t s) { return scene_tex_crate(s, 1); }, "two crate cubes (crate-base.png, 512x512 RGBA8 with host mips), trilinear, MODULATE with per-vertex light, depth, 128x128"},
+      {"tex_crate_4x", [](uint32_t s) { return scene_tex_crate(s, 4); }, "the same at 4x MSAA"},
+      {"tex_floor_point", [](uint32_t s) { return scene_tex_floor("tex_floor_point", s, 0x00); }, "a checker floor to the horizon (64x64, host mips), MIN_MAG_MIP_POINT, 160x80"},
+      {"tex_floor_bilinear", [](uint32_t s) { return scene_tex_floor("tex_floor_bilinear", s, 0x14); }, "the same floor, MIN_MAG_LINEAR_MIP_POINT"},
+      {"tex_floor_trilinear", [](uint32_t s) { return scene_tex_floor("tex_floor_trilinear", s, 0x15); }, "the same floor, MIN_MAG_MIP_LINEAR"},
+      {"tex_address_modes", scene_tex_address_modes, "WRAP, MIRROR, CLAMP, BORDER, MIRROR_ONCE and mixed per-axis modes on quads with uv in [-1.5, 2.5], point and bilinear, 160x160"},
+      {"tex_bc", scene_tex_bc, "BC1 (the crate; a hand-made texture with 3-colour + transparent blocks, blended), BC3 (alpha disc, blended), a BC1 ramp magnified, 160x80"},
+      {"tex_srgb", scene_tex_srgb, "one picture as RGBA8_SRGB, RGBA8, BGRA8 and B5G6R5 textures, minified (trilinear) and magnified, on an sRGB target, 160x84"},
+      {"tex_lod", scene_tex_lod, "a 7-level texture with a colour per level: LOD bias 0, +2, -1, MIN_LOD 3, MAX_LOD 0.5, 160x40"},
+      {"tex_combine", scene_tex_combine, "combiner stage 0: MODULATE, REPLACE, ADD, DECAL of an RGBA8 texture with alpha over a Gouraud quad, and DISABLE, 160x64"},
+      {"tex_foliage", scene_tex_foliage, "alpha-tested plants (leaf texture, GREATER_EQUAL 128, late Z with depth writes) drawn near to far on a ground quad, then an opaque BC1 crate, 128x128"},
       // glmark2-like scenes: glmark2-data models loaded with assimp, lit per vertex on the host.
       {"gl_cube", [](uint32_t s) { return scene_glmark2("gl_cube", "cube.3ds", "crate-base.png", 256, 30, 25, {0, 0, 0}, s); }, "glmark2's cube.3ds with the crate texture (texel per triangle), 256x256"},
       {"gl_horse", [](uint32_t s) { return scene_glmark2("gl_horse", "horse.3ds", "", 256, 60, 15, {0, 0, 0}, s); }, "glmark2's horse.3ds (7,172 tris), 256x256"},

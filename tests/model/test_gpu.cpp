@@ -23,14 +23,15 @@ model::RunResult run_scene(SceneImage& img, model::Gpu& gpu) {
 
 TEST_CASE("gpu: every scene runs to END with its fence and irq", "[gpu][scenes]") {
   const auto reg = scene_registry();
-  REQUIRE(reg.size() == 45);  // 7 screen-space + 7 rasterizer (MSAA) + 6 front-end + 2 CLEAR + 4 depth + 5 Hi-Z + 9 output-merger + 3 Gouraud + 2 glmark2 scenes
+  REQUIRE(reg.size() == 56);  // 7 screen-space + 7 rasterizer (MSAA) + 6 front-end + 2 CLEAR + 4 depth + 5 Hi-Z + 9 output-merger + 3 Gouraud + 11 textured + 2 glmark2 scenes
   for (const SceneInfo& info : reg) {
     INFO(info.name);
     SceneImage img = info.build(1);
     CHECK(img.name == info.name);
     // the output-merger scenes after om_particles are small on purpose (a few seconds through the RTL)
-    // and so are the Gouraud scenes (interp_*)
-    const bool small_om = (info.name.rfind("om_", 0) == 0 && info.name != "om_particles") || info.name.rfind("interp_", 0) == 0;
+    // and so are the Gouraud scenes (interp_*) and the textured scenes (tex_*)
+    const bool small_om = (info.name.rfind("om_", 0) == 0 && info.name != "om_particles") || info.name.rfind("interp_", 0) == 0 ||
+                          info.name.rfind("tex_", 0) == 0;
     CHECK((small_om || img.width >= 256));
     CHECK((small_om || img.height >= 256));
     // Built by the runtime: started with CONTROL = 1, submitted by RING_WPTR writes.
