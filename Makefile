@@ -15,6 +15,7 @@ PYTHON ?= python3
 help:
 	@echo "make deps   install Debian packages and the pinned npm Yosys (idempotent)"
 	@echo "make test   every test; ends with 'N passed, N failed'"
+	@echo "make test-long  the tests and the opt-in suites (2 rasterizers)"
 	@echo "make sim    the regression: every scene through RTL and model, PNGs in out/sim"
 	@echo "make lint   Verilator -Wall lint and a Yosys read of every RTL module"
 	@echo "make synth  whole-GPU area/depth table (out/synth/area.json; docs/synthesis.md)"
@@ -57,6 +58,10 @@ test: deps
 	@$(MAKE) -s -j$(NPROC) build-all
 	@$(PYTHON) tests/run_all.py --build $(BUILD)
 
+# The default suite and the opt-in suites (tests/run_all.py LONG_SUITES: the 2-rasterizer scenes).
+test-long: deps
+	@$(MAKE) -s -j$(NPROC) build-all build-long
+	@$(PYTHON) tests/run_all.py --build $(BUILD) --long
 # Per scene: cycles, per-unit busy/stalled/starved from the RTL counters, rates vs peak; then the
 # depth scenes again with CONTROL.NO_FAST_CLEAR (depth bytes per pixel with and without fast clear).
 DEPTH_BENCH ?= ds_bunny ds_bunny_4x ds_interpenetrate ds_interpenetrate_4x
@@ -91,4 +96,4 @@ lint:
 clean:
 	rm -rf $(BUILD) out
 
-.PHONY: help sim test bench waves lint clean build-all
+.PHONY: help sim test test-long bench waves lint clean build-all

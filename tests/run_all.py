@@ -6,7 +6,10 @@ Each suite is a command. Catch2 binaries count their test cases; pineda_sim coun
 (its own `N passed, N failed` line); other commands count as one test each. A suite that fails
 to run at all counts as one failure. Logs go to out/test/<suite>.log.
 
-usage: tests/run_all.py [--build DIR] [--only NAME[,NAME...]] [--list]
+usage: tests/run_all.py [--build DIR] [--only NAME[,NAME...]] [--long] [--list]
+
+--long adds the opt-in suites (LONG_SUITES: the 2-rasterizer scene run, whose pineda_top build and
+run cost the default suite about 7 of its 30 minutes; `make test-long` builds and runs them).
 """
 import argparse
 import filecmp
@@ -42,8 +45,15 @@ SKIP_R2 = "ds_occlusion_nohiz,ds_occlusion_greater,ds_bunny_4x," + SKIP_TEX_RAST
 SKIP_R4 = SKIP_R2
 
 
-def suites(build):
+# Opt-in suites (--long, `make test-long`): the 4-rasterizer run covers the multi-rasterizer paths
+# (interleave, quad merge, per-rasterizer Hi-Z) in the default suite; 2 rasterizers is the middle
+# configuration of the same parameter.
+LONG_SUITES = {"scenes_r2"}
+
+
+def suites(build, long=False):
     sim = os.path.join(build, "pineda_sim")
+    R2_DIR = f"('out/test/r2', '{SKIP_R2}'), " if long else ""
     s = [
         ("contract", ["make", "-s", "contract-check"], "single"),
         ("lint", ["make", "-s", "lint"], "single"),
@@ -101,7 +111,7 @@ def suites(build):
         ("images_identical_rast", [sys.executable, "-c",
                                    "import subprocess,sys; sys.exit(max(subprocess.call([sys.executable, '"
                                    + os.path.abspath(__file__) + "', '--compare-dirs', 'out/test/fixed', d, '--skip', k]) "
-                                   f"for d, k in (('out/test/r2', '{SKIP_R2}'), ('out/test/r4', '{SKIP_R4}'))))"], "single"),
+                                   f"for d, k in ({R2_DIR}('out/test/r4', '{SKIP_R4}'),)))"], "single"),
         ("waves", ["make", "-s", "waves", "TEST=scissor", "WAVE_CHECK=1"], "single"),
         # A VCD window and its GTKWave save file: parsed, every saved signal present, streams moving.
         ("waves_vcd", ["bash", "-c", "make -s waves TEST=quad_full FORMAT=vcd WAVE_FROM=2000 WAVE_TO=2400 && "
@@ -155,13 +165,14 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--only", default="")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--long", action="store_true", help="also the opt-in suites (LONG_SUITES)")
     ap.add_argument("--compare-dirs", nargs=2)
     ap.add_argument("--skip", default="", help="with --compare-dirs: scenes the second run skipped")
     a = ap.parse_args()
     if a.compare_dirs:
         sys.exit(compare_dirs(*a.compare_dirs, skip=[x for x in a.skip.split(",") if x]))
     os.chdir(ROOT)
-    all_suites = suites(a.build)
+    all_suites = [x for x in suites(a.build, a.long) if a.long or x[0] not in LONG_SUITES]
     if a.list:
         for n, c, _ in all_suites:
             print(n, " ".join(c))
