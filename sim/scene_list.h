@@ -54,6 +54,8 @@ SceneImage scene_om_srgb_unorm(uint32_t seed);
 SceneImage scene_om_b5g6r5(uint32_t seed);
 SceneImage scene_om_bgra8(uint32_t seed);
 SceneImage scene_om_resolve_4x(uint32_t seed);
+SceneImage scene_om_logic_ops(uint32_t seed);
+SceneImage scene_om_transparent_bunny(uint32_t seed);
 
 // scenes_glmark2.cpp: glmark2-data models through assimp (sim/model_render.h).
 SceneImage scene_glmark2(const std::string& name, const std::string& model, const std::string& texture,

@@ -95,6 +95,22 @@ constexpr uint32_t BOP_SUBTRACT = 1u;  // src*Fs - dst*Fd
 constexpr uint32_t BOP_REV_SUBTRACT = 2u;  // dst*Fd - src*Fs
 constexpr uint32_t BOP_MIN = 3u;  // min(src, dst) (factors ignored)
 constexpr uint32_t BOP_MAX = 4u;  // max(src, dst) (factors ignored)
+constexpr uint32_t LOP_CLEAR = 0u;  // 0
+constexpr uint32_t LOP_SET = 1u;  // all ones
+constexpr uint32_t LOP_COPY = 2u;  // s
+constexpr uint32_t LOP_COPY_INVERTED = 3u;  // ~s
+constexpr uint32_t LOP_NOOP = 4u;  // d
+constexpr uint32_t LOP_INVERT = 5u;  // ~d
+constexpr uint32_t LOP_AND = 6u;  // s & d
+constexpr uint32_t LOP_NAND = 7u;  // ~(s & d)
+constexpr uint32_t LOP_OR = 8u;  // s | d
+constexpr uint32_t LOP_NOR = 9u;  // ~(s | d)
+constexpr uint32_t LOP_XOR = 10u;  // s ^ d
+constexpr uint32_t LOP_EQUIV = 11u;  // ~(s ^ d)
+constexpr uint32_t LOP_AND_REVERSE = 12u;  // s & ~d
+constexpr uint32_t LOP_AND_INVERTED = 13u;  // ~s & d
+constexpr uint32_t LOP_OR_REVERSE = 14u;  // s | ~d
+constexpr uint32_t LOP_OR_INVERTED = 15u;  // ~s | d
 constexpr uint32_t RT_FMT_RGBA8 = 0u;  // render target R8G8B8A8_UNORM: R in byte 0 .. A in byte 3 (4 bytes per pixel)
 constexpr uint32_t RT_FMT_BGRA8 = 1u;  // B8G8R8A8_UNORM: B in byte 0, G 1, R 2, A 3 (4 bytes per pixel)
 constexpr uint32_t RT_FMT_RGBA8_SRGB = 2u;  // R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B sRGB encoded (4 bytes per pixel)
@@ -203,9 +219,10 @@ constexpr uint32_t FE_BLEND_FACTOR = 62u;  // front-end state: blend constant RG
 constexpr uint32_t FE_SHADE = 63u;  // front-end state: shading of the pixel colour (docs/interp.md; reset: flat)
 constexpr uint32_t FE_TEX0 = 64u;  // front-end state: texture descriptor 0 byte address (32-byte aligned; tex_desc_t, docs/tex.md)
 constexpr uint32_t FE_SAMP0 = 65u;  // front-end state: sampler descriptor 0 byte address (32-byte aligned; samp_desc_t, docs/tex.md)
-constexpr uint32_t FE_COMBINE = 66u;  // front-end state: texture combiner stages 0 and 1 and alpha test (reset: no texture, no alpha test; docs/comb.md); [19:0] is comb_state_t
+constexpr uint32_t FE_COMBINE = 66u;  // front-end state: texture combiner stages 0 and 1, alpha test, alpha to coverage (reset: no texture, no alpha test; docs/comb.md); [20:0] is comb_state_t
 constexpr uint32_t FE_TEX1 = 67u;  // front-end state: texture descriptor 1 byte address (combiner stage 1; not yet sampled by the integration)
 constexpr uint32_t FE_SAMP1 = 68u;  // front-end state: sampler descriptor 1 byte address (combiner stage 1)
+constexpr uint32_t FE_LOGIC_OP = 69u;  // front-end state: logic operation of the render target (D3D11.1 LogicOpEnable / LogicOp; docs/om.md; reset: off)
 constexpr uint32_t FE_STENCIL_RESET = 4294901760u;
 constexpr uint32_t FE_SCISSOR_X_RESET = 4294901760u;
 constexpr uint32_t FE_SCISSOR_Y_RESET = 4294901760u;
@@ -348,6 +365,10 @@ constexpr uint32_t COMB_ALPHA_REF_LSB = 8u;  // FE_COMBINE: alpha test reference
 constexpr uint32_t COMB1_TEX_ENABLE_BIT = 16u;  // FE_COMBINE: stage 1 samples FE_TEX1 / FE_SAMP1 with tex1 and combines it with stage 0's result (0: stage 0's result passes)
 constexpr uint32_t COMB1_MODE_MSB = 19u;  // FE_COMBINE: COMB_*: stage 1, with stage 0's result as the colour
 constexpr uint32_t COMB1_MODE_LSB = 17u;  // FE_COMBINE: COMB_*: stage 1, with stage 0's result as the colour
+constexpr uint32_t COMB_ALPHA_TO_COVERAGE_BIT = 20u;  // FE_COMBINE: alpha to coverage: the final alpha selects the samples kept (docs/comb.md; depth goes late-Z)
+constexpr uint32_t LOGIC_ENABLE_BIT = 0u;  // FE_LOGIC_OP: logic op on: the stored pixel becomes LOGIC_OP(source encoded for the target, stored pixel); blending is ignored
+constexpr uint32_t LOGIC_OP_MSB = 4u;  // FE_LOGIC_OP: LOP_*
+constexpr uint32_t LOGIC_OP_LSB = 1u;  // FE_LOGIC_OP: LOP_*
 constexpr uint32_t SFACE_FUNC_MSB = 2u;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
 constexpr uint32_t SFACE_FUNC_LSB = 0u;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
 constexpr uint32_t SFACE_FAIL_MSB = 5u;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when the stencil test fails
@@ -782,9 +803,9 @@ struct DsState {
   }
 };
 
-// output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT; all 0 from OP_DRAW: RGBA8, no blend, every channel written) (SV om_state_t, 66 bits)
+// output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_LOGIC_OP, FE_RT_PITCH.RT_FMT; all 0 from OP_DRAW: RGBA8, no blend, every channel written) (SV om_state_t, 71 bits)
 struct OmState {
-  static constexpr int WIDTH = 66;
+  static constexpr int WIDTH = 71;
   static constexpr int WORDS = 3;
   static constexpr const char* SV_NAME = "om_state_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -797,31 +818,37 @@ struct OmState {
   uint64_t dst_a = 0;  // BF_*
   uint64_t op_a = 0;  // BOP_*
   uint64_t mask_off = 0;  // channels not written: bit 0 R, 1 G, 2 B, 3 A
+  uint64_t lop_en = 0;  // FE_LOGIC_OP.LOGIC_ENABLE (blend is then ignored)
+  uint64_t lop = 0;  // FE_LOGIC_OP.LOGIC_OP: LOP_*
   uint64_t factor = 0;  // FE_BLEND_FACTOR (RGBA8)
   uint64_t gouraud = 0;  // FE_SHADE.SHADE_GOURAUD (read by INTERP: 0 flat colour, 1 interpolated)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 64, 2, static_cast<uint64_t>(fmt));
-    bits::put(words_, lsb + 63, 1, static_cast<uint64_t>(blend));
-    bits::put(words_, lsb + 58, 5, static_cast<uint64_t>(src));
-    bits::put(words_, lsb + 53, 5, static_cast<uint64_t>(dst));
-    bits::put(words_, lsb + 50, 3, static_cast<uint64_t>(op));
-    bits::put(words_, lsb + 45, 5, static_cast<uint64_t>(src_a));
-    bits::put(words_, lsb + 40, 5, static_cast<uint64_t>(dst_a));
-    bits::put(words_, lsb + 37, 3, static_cast<uint64_t>(op_a));
-    bits::put(words_, lsb + 33, 4, static_cast<uint64_t>(mask_off));
+    bits::put(words_, lsb + 69, 2, static_cast<uint64_t>(fmt));
+    bits::put(words_, lsb + 68, 1, static_cast<uint64_t>(blend));
+    bits::put(words_, lsb + 63, 5, static_cast<uint64_t>(src));
+    bits::put(words_, lsb + 58, 5, static_cast<uint64_t>(dst));
+    bits::put(words_, lsb + 55, 3, static_cast<uint64_t>(op));
+    bits::put(words_, lsb + 50, 5, static_cast<uint64_t>(src_a));
+    bits::put(words_, lsb + 45, 5, static_cast<uint64_t>(dst_a));
+    bits::put(words_, lsb + 42, 3, static_cast<uint64_t>(op_a));
+    bits::put(words_, lsb + 38, 4, static_cast<uint64_t>(mask_off));
+    bits::put(words_, lsb + 37, 1, static_cast<uint64_t>(lop_en));
+    bits::put(words_, lsb + 33, 4, static_cast<uint64_t>(lop));
     bits::put(words_, lsb + 1, 32, static_cast<uint64_t>(factor));
     bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(gouraud));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    fmt = bits::get(words_, lsb + 64, 2);
-    blend = bits::get(words_, lsb + 63, 1);
-    src = bits::get(words_, lsb + 58, 5);
-    dst = bits::get(words_, lsb + 53, 5);
-    op = bits::get(words_, lsb + 50, 3);
-    src_a = bits::get(words_, lsb + 45, 5);
-    dst_a = bits::get(words_, lsb + 40, 5);
-    op_a = bits::get(words_, lsb + 37, 3);
-    mask_off = bits::get(words_, lsb + 33, 4);
+    fmt = bits::get(words_, lsb + 69, 2);
+    blend = bits::get(words_, lsb + 68, 1);
+    src = bits::get(words_, lsb + 63, 5);
+    dst = bits::get(words_, lsb + 58, 5);
+    op = bits::get(words_, lsb + 55, 3);
+    src_a = bits::get(words_, lsb + 50, 5);
+    dst_a = bits::get(words_, lsb + 45, 5);
+    op_a = bits::get(words_, lsb + 42, 3);
+    mask_off = bits::get(words_, lsb + 38, 4);
+    lop_en = bits::get(words_, lsb + 37, 1);
+    lop = bits::get(words_, lsb + 33, 4);
     factor = bits::get(words_, lsb + 1, 32);
     gouraud = bits::get(words_, lsb + 0, 1);
   }
@@ -838,6 +865,8 @@ struct OmState {
     if (dst_a != act.dst_a) out.push_back({pre + "dst_a", bits::hex(static_cast<uint64_t>(dst_a) & bits::mask(5)), bits::hex(static_cast<uint64_t>(act.dst_a) & bits::mask(5)), std::to_string(dst_a), std::to_string(act.dst_a)});
     if (op_a != act.op_a) out.push_back({pre + "op_a", bits::hex(static_cast<uint64_t>(op_a) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.op_a) & bits::mask(3)), std::to_string(op_a), std::to_string(act.op_a)});
     if (mask_off != act.mask_off) out.push_back({pre + "mask_off", bits::hex(static_cast<uint64_t>(mask_off) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.mask_off) & bits::mask(4)), std::to_string(mask_off), std::to_string(act.mask_off)});
+    if (lop_en != act.lop_en) out.push_back({pre + "lop_en", bits::hex(static_cast<uint64_t>(lop_en) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.lop_en) & bits::mask(1)), std::to_string(lop_en), std::to_string(act.lop_en)});
+    if (lop != act.lop) out.push_back({pre + "lop", bits::hex(static_cast<uint64_t>(lop) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.lop) & bits::mask(4)), std::to_string(lop), std::to_string(act.lop)});
     if (factor != act.factor) out.push_back({pre + "factor", bits::hex(static_cast<uint64_t>(factor) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.factor) & bits::mask(32)), std::to_string(factor), std::to_string(act.factor)});
     if (gouraud != act.gouraud) out.push_back({pre + "gouraud", bits::hex(static_cast<uint64_t>(gouraud) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.gouraud) & bits::mask(1)), std::to_string(gouraud), std::to_string(act.gouraud)});
   }
@@ -854,6 +883,8 @@ struct OmState {
     s += " dst_a=" + bits::hex(static_cast<uint64_t>(dst_a) & bits::mask(5));
     s += " op_a=" + bits::hex(static_cast<uint64_t>(op_a) & bits::mask(3));
     s += " mask_off=" + bits::hex(static_cast<uint64_t>(mask_off) & bits::mask(4));
+    s += " lop_en=" + bits::hex(static_cast<uint64_t>(lop_en) & bits::mask(1));
+    s += " lop=" + bits::hex(static_cast<uint64_t>(lop) & bits::mask(4));
     s += " factor=" + bits::hex(static_cast<uint64_t>(factor) & bits::mask(32));
     s += " gouraud=" + bits::hex(static_cast<uint64_t>(gouraud) & bits::mask(1));
     return s + "}";
@@ -1103,9 +1134,9 @@ struct VAttr {
   }
 };
 
-// IA -> SETUP: one triangle (SV tri_pkt_t, 1209 bits)
+// IA -> SETUP: one triangle (SV tri_pkt_t, 1214 bits)
 struct TriPkt {
-  static constexpr int WIDTH = 1209;
+  static constexpr int WIDTH = 1214;
   static constexpr int WORDS = 38;
   static constexpr const char* SV_NAME = "tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -1123,30 +1154,30 @@ struct TriPkt {
   uint64_t zhi = 0;  // zhi >= zlo
   std::array<VAttr, 3> a{};  // per-vertex attributes in the order of v (0 in an end-of-pipe token)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1208, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1064 + k * 48);
-    bits::put(words_, lsb + 1032, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 983);
-    clip.pack_at(words_, lsb + 923);
-    bits::put(words_, lsb + 891, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 795 + k * 32);
-    bits::put(words_, lsb + 794, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 690);
+    bits::put(words_, lsb + 1213, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1069 + k * 48);
+    bits::put(words_, lsb + 1037, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 988);
+    clip.pack_at(words_, lsb + 928);
+    bits::put(words_, lsb + 896, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 800 + k * 32);
+    bits::put(words_, lsb + 799, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 695);
     om.pack_at(words_, lsb + 624);
     bits::put(words_, lsb + 600, 24, static_cast<uint64_t>(zlo));
     bits::put(words_, lsb + 576, 24, static_cast<uint64_t>(zhi));
     for (int k = 0; k < 3; ++k) a[k].pack_at(words_, lsb + 0 + k * 192);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1208, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1064 + k * 48);
-    color = bits::get(words_, lsb + 1032, 32);
-    target.unpack_at(words_, lsb + 983);
-    clip.unpack_at(words_, lsb + 923);
-    tri_id = bits::get(words_, lsb + 891, 32);
-    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 795 + k * 32);
-    front = bits::get(words_, lsb + 794, 1);
-    ds.unpack_at(words_, lsb + 690);
+    eop = bits::get(words_, lsb + 1213, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1069 + k * 48);
+    color = bits::get(words_, lsb + 1037, 32);
+    target.unpack_at(words_, lsb + 988);
+    clip.unpack_at(words_, lsb + 928);
+    tri_id = bits::get(words_, lsb + 896, 32);
+    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 800 + k * 32);
+    front = bits::get(words_, lsb + 799, 1);
+    ds.unpack_at(words_, lsb + 695);
     om.unpack_at(words_, lsb + 624);
     zlo = bits::get(words_, lsb + 600, 24);
     zhi = bits::get(words_, lsb + 576, 24);
@@ -1276,10 +1307,10 @@ struct InterpTri {
   }
 };
 
-// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 1822 bits)
+// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 1827 bits)
 struct SetupPkt {
-  static constexpr int WIDTH = 1822;
-  static constexpr int WORDS = 57;
+  static constexpr int WIDTH = 1827;
+  static constexpr int WORDS = 58;
   static constexpr const char* SV_NAME = "setup_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1298,16 +1329,16 @@ struct SetupPkt {
   uint64_t zhi = 0;
   InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1821, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1521 + k * 100);
-    tiles.pack_at(words_, lsb + 1469);
-    bits::put(words_, lsb + 1456, 13, static_cast<uint64_t>(start));
-    pix.pack_at(words_, lsb + 1396);
-    bits::put(words_, lsb + 1364, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1315);
-    bits::put(words_, lsb + 1283, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 1282, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 1178);
+    bits::put(words_, lsb + 1826, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1526 + k * 100);
+    tiles.pack_at(words_, lsb + 1474);
+    bits::put(words_, lsb + 1461, 13, static_cast<uint64_t>(start));
+    pix.pack_at(words_, lsb + 1401);
+    bits::put(words_, lsb + 1369, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1320);
+    bits::put(words_, lsb + 1288, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 1287, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1183);
     om.pack_at(words_, lsb + 1112);
     zp.pack_at(words_, lsb + 987);
     bits::put(words_, lsb + 963, 24, static_cast<uint64_t>(zlo));
@@ -1315,16 +1346,16 @@ struct SetupPkt {
     it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1821, 1);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1521 + k * 100);
-    tiles.unpack_at(words_, lsb + 1469);
-    start = bits::get(words_, lsb + 1456, 13);
-    pix.unpack_at(words_, lsb + 1396);
-    color = bits::get(words_, lsb + 1364, 32);
-    target.unpack_at(words_, lsb + 1315);
-    tri_id = bits::get(words_, lsb + 1283, 32);
-    front = bits::get(words_, lsb + 1282, 1);
-    ds.unpack_at(words_, lsb + 1178);
+    eop = bits::get(words_, lsb + 1826, 1);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1526 + k * 100);
+    tiles.unpack_at(words_, lsb + 1474);
+    start = bits::get(words_, lsb + 1461, 13);
+    pix.unpack_at(words_, lsb + 1401);
+    color = bits::get(words_, lsb + 1369, 32);
+    target.unpack_at(words_, lsb + 1320);
+    tri_id = bits::get(words_, lsb + 1288, 32);
+    front = bits::get(words_, lsb + 1287, 1);
+    ds.unpack_at(words_, lsb + 1183);
     om.unpack_at(words_, lsb + 1112);
     zp.unpack_at(words_, lsb + 987);
     zlo = bits::get(words_, lsb + 963, 24);
@@ -1376,9 +1407,9 @@ struct SetupPkt {
   }
 };
 
-// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 1834 bits)
+// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 1839 bits)
 struct TilePkt {
-  static constexpr int WIDTH = 1834;
+  static constexpr int WIDTH = 1839;
   static constexpr int WORDS = 58;
   static constexpr const char* SV_NAME = "tile_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -1401,19 +1432,19 @@ struct TilePkt {
   uint64_t zhi = 0;
   InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1833, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 1820, 13, static_cast<uint64_t>(tx));
-    bits::put(words_, lsb + 1807, 13, static_cast<uint64_t>(ty));
-    bits::put(words_, lsb + 1804, 3, static_cast<uint64_t>(edge_in));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1504 + k * 100);
-    pix.pack_at(words_, lsb + 1444);
-    bits::put(words_, lsb + 1412, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1363);
-    bits::put(words_, lsb + 1331, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 1307, 24, static_cast<uint64_t>(zmin));
-    bits::put(words_, lsb + 1283, 24, static_cast<uint64_t>(zmax));
-    bits::put(words_, lsb + 1282, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 1178);
+    bits::put(words_, lsb + 1838, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 1825, 13, static_cast<uint64_t>(tx));
+    bits::put(words_, lsb + 1812, 13, static_cast<uint64_t>(ty));
+    bits::put(words_, lsb + 1809, 3, static_cast<uint64_t>(edge_in));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1509 + k * 100);
+    pix.pack_at(words_, lsb + 1449);
+    bits::put(words_, lsb + 1417, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1368);
+    bits::put(words_, lsb + 1336, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 1312, 24, static_cast<uint64_t>(zmin));
+    bits::put(words_, lsb + 1288, 24, static_cast<uint64_t>(zmax));
+    bits::put(words_, lsb + 1287, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1183);
     om.pack_at(words_, lsb + 1112);
     zp.pack_at(words_, lsb + 987);
     bits::put(words_, lsb + 963, 24, static_cast<uint64_t>(zlo));
@@ -1421,19 +1452,19 @@ struct TilePkt {
     it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1833, 1);
-    tx = bits::get(words_, lsb + 1820, 13);
-    ty = bits::get(words_, lsb + 1807, 13);
-    edge_in = bits::get(words_, lsb + 1804, 3);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1504 + k * 100);
-    pix.unpack_at(words_, lsb + 1444);
-    color = bits::get(words_, lsb + 1412, 32);
-    target.unpack_at(words_, lsb + 1363);
-    tri_id = bits::get(words_, lsb + 1331, 32);
-    zmin = bits::get(words_, lsb + 1307, 24);
-    zmax = bits::get(words_, lsb + 1283, 24);
-    front = bits::get(words_, lsb + 1282, 1);
-    ds.unpack_at(words_, lsb + 1178);
+    eop = bits::get(words_, lsb + 1838, 1);
+    tx = bits::get(words_, lsb + 1825, 13);
+    ty = bits::get(words_, lsb + 1812, 13);
+    edge_in = bits::get(words_, lsb + 1809, 3);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1509 + k * 100);
+    pix.unpack_at(words_, lsb + 1449);
+    color = bits::get(words_, lsb + 1417, 32);
+    target.unpack_at(words_, lsb + 1368);
+    tri_id = bits::get(words_, lsb + 1336, 32);
+    zmin = bits::get(words_, lsb + 1312, 24);
+    zmax = bits::get(words_, lsb + 1288, 24);
+    front = bits::get(words_, lsb + 1287, 1);
+    ds.unpack_at(words_, lsb + 1183);
     om.unpack_at(words_, lsb + 1112);
     zp.unpack_at(words_, lsb + 987);
     zlo = bits::get(words_, lsb + 963, 24);
@@ -1491,9 +1522,9 @@ struct TilePkt {
   }
 };
 
-// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 1650 bits)
+// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 1655 bits)
 struct QuadPkt {
-  static constexpr int WIDTH = 1650;
+  static constexpr int WIDTH = 1655;
   static constexpr int WORDS = 52;
   static constexpr const char* SV_NAME = "quad_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -1510,30 +1541,30 @@ struct QuadPkt {
   OmState om{};  // output-merger state (0 from OP_DRAW)
   InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1649, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 1636, 13, static_cast<uint64_t>(qx));
-    bits::put(words_, lsb + 1623, 13, static_cast<uint64_t>(qy));
-    bits::put(words_, lsb + 1607, 16, static_cast<uint64_t>(mask));
-    bits::put(words_, lsb + 1575, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1526);
-    bits::put(words_, lsb + 1494, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 1110 + k * 24);
-    bits::put(words_, lsb + 1109, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 1005);
+    bits::put(words_, lsb + 1654, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 1641, 13, static_cast<uint64_t>(qx));
+    bits::put(words_, lsb + 1628, 13, static_cast<uint64_t>(qy));
+    bits::put(words_, lsb + 1612, 16, static_cast<uint64_t>(mask));
+    bits::put(words_, lsb + 1580, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1531);
+    bits::put(words_, lsb + 1499, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 1115 + k * 24);
+    bits::put(words_, lsb + 1114, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1010);
     om.pack_at(words_, lsb + 939);
     it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1649, 1);
-    qx = bits::get(words_, lsb + 1636, 13);
-    qy = bits::get(words_, lsb + 1623, 13);
-    mask = bits::get(words_, lsb + 1607, 16);
-    color = bits::get(words_, lsb + 1575, 32);
-    target.unpack_at(words_, lsb + 1526);
-    tri_id = bits::get(words_, lsb + 1494, 32);
-    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 1110 + k * 24);
-    front = bits::get(words_, lsb + 1109, 1);
-    ds.unpack_at(words_, lsb + 1005);
+    eop = bits::get(words_, lsb + 1654, 1);
+    qx = bits::get(words_, lsb + 1641, 13);
+    qy = bits::get(words_, lsb + 1628, 13);
+    mask = bits::get(words_, lsb + 1612, 16);
+    color = bits::get(words_, lsb + 1580, 32);
+    target.unpack_at(words_, lsb + 1531);
+    tri_id = bits::get(words_, lsb + 1499, 32);
+    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 1115 + k * 24);
+    front = bits::get(words_, lsb + 1114, 1);
+    ds.unpack_at(words_, lsb + 1010);
     om.unpack_at(words_, lsb + 939);
     it.unpack_at(words_, lsb + 0);
   }
@@ -1825,9 +1856,9 @@ struct FVec4 {
   }
 };
 
-// INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (SV interp_pkt_t, 2290 bits)
+// INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (SV interp_pkt_t, 2295 bits)
 struct InterpPkt {
-  static constexpr int WIDTH = 2290;
+  static constexpr int WIDTH = 2295;
   static constexpr int WORDS = 72;
   static constexpr const char* SV_NAME = "interp_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -2165,12 +2196,13 @@ struct TexOutPkt {
   }
 };
 
-// FE_COMBINE [19:0] carried with a quad (the same bit layout: comb_state_t'(FE_COMBINE[19:0])) (SV comb_state_t, 20 bits)
+// FE_COMBINE [20:0] carried with a quad (the same bit layout: comb_state_t'(FE_COMBINE[20:0])) (SV comb_state_t, 21 bits)
 struct CombState {
-  static constexpr int WIDTH = 20;
+  static constexpr int WIDTH = 21;
   static constexpr int WORDS = 1;
   static constexpr const char* SV_NAME = "comb_state_t";
   using Words = std::array<uint32_t, WORDS>;
+  uint64_t a2c = 0;  // COMB_ALPHA_TO_COVERAGE
   uint64_t mode1 = 0;  // COMB1_MODE: COMB_* of stage 1
   uint64_t tex1 = 0;  // COMB1_TEX_ENABLE
   uint64_t alpha_ref = 0;  // COMB_ALPHA_REF (UNORM8)
@@ -2179,6 +2211,7 @@ struct CombState {
   uint64_t mode = 0;  // COMB_MODE: COMB_* of stage 0
   uint64_t tex = 0;  // COMB_TEX_ENABLE
   void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 20, 1, static_cast<uint64_t>(a2c));
     bits::put(words_, lsb + 17, 3, static_cast<uint64_t>(mode1));
     bits::put(words_, lsb + 16, 1, static_cast<uint64_t>(tex1));
     bits::put(words_, lsb + 8, 8, static_cast<uint64_t>(alpha_ref));
@@ -2188,6 +2221,7 @@ struct CombState {
     bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(tex));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
+    a2c = bits::get(words_, lsb + 20, 1);
     mode1 = bits::get(words_, lsb + 17, 3);
     tex1 = bits::get(words_, lsb + 16, 1);
     alpha_ref = bits::get(words_, lsb + 8, 8);
@@ -2200,6 +2234,7 @@ struct CombState {
   static CombState unpack(const uint32_t* words_) { CombState p; p.unpack_at(words_, 0); return p; }
   CombState canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const CombState& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (a2c != act.a2c) out.push_back({pre + "a2c", bits::hex(static_cast<uint64_t>(a2c) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.a2c) & bits::mask(1)), std::to_string(a2c), std::to_string(act.a2c)});
     if (mode1 != act.mode1) out.push_back({pre + "mode1", bits::hex(static_cast<uint64_t>(mode1) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.mode1) & bits::mask(3)), std::to_string(mode1), std::to_string(act.mode1)});
     if (tex1 != act.tex1) out.push_back({pre + "tex1", bits::hex(static_cast<uint64_t>(tex1) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.tex1) & bits::mask(1)), std::to_string(tex1), std::to_string(act.tex1)});
     if (alpha_ref != act.alpha_ref) out.push_back({pre + "alpha_ref", bits::hex(static_cast<uint64_t>(alpha_ref) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.alpha_ref) & bits::mask(8)), std::to_string(alpha_ref), std::to_string(act.alpha_ref)});
@@ -2212,7 +2247,8 @@ struct CombState {
   bool operator!=(const CombState& o) const { return !(*this == o); }
   std::string str() const {
     std::string s = "{";
-    s += "mode1=" + bits::hex(static_cast<uint64_t>(mode1) & bits::mask(3));
+    s += "a2c=" + bits::hex(static_cast<uint64_t>(a2c) & bits::mask(1));
+    s += " mode1=" + bits::hex(static_cast<uint64_t>(mode1) & bits::mask(3));
     s += " tex1=" + bits::hex(static_cast<uint64_t>(tex1) & bits::mask(1));
     s += " alpha_ref=" + bits::hex(static_cast<uint64_t>(alpha_ref) & bits::mask(8));
     s += " alpha_func=" + bits::hex(static_cast<uint64_t>(alpha_func) & bits::mask(3));
@@ -2223,9 +2259,9 @@ struct CombState {
   }
 };
 
-// INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (SV comb_in_pkt_t, 2566 bits)
+// INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (SV comb_in_pkt_t, 2572 bits)
 struct CombInPkt {
-  static constexpr int WIDTH = 2566;
+  static constexpr int WIDTH = 2572;
   static constexpr int WORDS = 81;
   static constexpr const char* SV_NAME = "comb_in_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -2234,15 +2270,15 @@ struct CombInPkt {
   std::array<Dword, 4> texel1{};  // stage 1 texel of pixel p; read when st.tex1
   CombState st{};  // the draw's FE_COMBINE
   void pack_at(uint32_t* words_, int lsb) const {
-    ip.pack_at(words_, lsb + 276);
-    for (int k = 0; k < 4; ++k) texel0[k].pack_at(words_, lsb + 148 + k * 32);
-    for (int k = 0; k < 4; ++k) texel1[k].pack_at(words_, lsb + 20 + k * 32);
+    ip.pack_at(words_, lsb + 277);
+    for (int k = 0; k < 4; ++k) texel0[k].pack_at(words_, lsb + 149 + k * 32);
+    for (int k = 0; k < 4; ++k) texel1[k].pack_at(words_, lsb + 21 + k * 32);
     st.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    ip.unpack_at(words_, lsb + 276);
-    for (int k = 0; k < 4; ++k) texel0[k].unpack_at(words_, lsb + 148 + k * 32);
-    for (int k = 0; k < 4; ++k) texel1[k].unpack_at(words_, lsb + 20 + k * 32);
+    ip.unpack_at(words_, lsb + 277);
+    for (int k = 0; k < 4; ++k) texel0[k].unpack_at(words_, lsb + 149 + k * 32);
+    for (int k = 0; k < 4; ++k) texel1[k].unpack_at(words_, lsb + 21 + k * 32);
     st.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
@@ -2746,9 +2782,9 @@ struct PaAttr {
   }
 };
 
-// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1257 bits)
+// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1262 bits)
 struct PaTriPkt {
-  static constexpr int WIDTH = 1257;
+  static constexpr int WIDTH = 1262;
   static constexpr int WORDS = 40;
   static constexpr const char* SV_NAME = "pa_tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -2767,33 +2803,33 @@ struct PaTriPkt {
   uint64_t zlo = 0;  // D24 of FE_VP_ZMIN (docs/numerics.md section 9)
   uint64_t zhi = 0;  // max(zlo, D24 of FE_VP_ZMAX)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1256, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1112 + k * 48);
-    bits::put(words_, lsb + 1080, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1031);
-    clip.pack_at(words_, lsb + 971);
-    bits::put(words_, lsb + 939, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 267 + k * 224);
-    bits::put(words_, lsb + 235, 32, static_cast<uint64_t>(prim_id));
-    bits::put(words_, lsb + 219, 16, static_cast<uint64_t>(draw_id));
-    bits::put(words_, lsb + 218, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 114);
+    bits::put(words_, lsb + 1261, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1117 + k * 48);
+    bits::put(words_, lsb + 1085, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1036);
+    clip.pack_at(words_, lsb + 976);
+    bits::put(words_, lsb + 944, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 272 + k * 224);
+    bits::put(words_, lsb + 240, 32, static_cast<uint64_t>(prim_id));
+    bits::put(words_, lsb + 224, 16, static_cast<uint64_t>(draw_id));
+    bits::put(words_, lsb + 223, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 119);
     om.pack_at(words_, lsb + 48);
     bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
     bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1256, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1112 + k * 48);
-    color = bits::get(words_, lsb + 1080, 32);
-    target.unpack_at(words_, lsb + 1031);
-    clip.unpack_at(words_, lsb + 971);
-    tri_id = bits::get(words_, lsb + 939, 32);
-    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 267 + k * 224);
-    prim_id = bits::get(words_, lsb + 235, 32);
-    draw_id = bits::get(words_, lsb + 219, 16);
-    front = bits::get(words_, lsb + 218, 1);
-    ds.unpack_at(words_, lsb + 114);
+    eop = bits::get(words_, lsb + 1261, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1117 + k * 48);
+    color = bits::get(words_, lsb + 1085, 32);
+    target.unpack_at(words_, lsb + 1036);
+    clip.unpack_at(words_, lsb + 976);
+    tri_id = bits::get(words_, lsb + 944, 32);
+    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 272 + k * 224);
+    prim_id = bits::get(words_, lsb + 240, 32);
+    draw_id = bits::get(words_, lsb + 224, 16);
+    front = bits::get(words_, lsb + 223, 1);
+    ds.unpack_at(words_, lsb + 119);
     om.unpack_at(words_, lsb + 48);
     zlo = bits::get(words_, lsb + 24, 24);
     zhi = bits::get(words_, lsb + 0, 24);

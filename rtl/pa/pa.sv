@@ -123,6 +123,7 @@ module pa (
     logic [31:0] stencil_ops;  // FE_STENCIL_OPS
     logic [30:0] blend;        // FE_BLEND[30:0]
     logic [31:0] blend_factor; // FE_BLEND_FACTOR
+    logic [4:0]  logic_op;     // FE_LOGIC_OP[4:0]
     logic        gouraud;      // FE_SHADE.SHADE_GOURAUD (docs/interp.md)
   } fe_t;
 
@@ -612,6 +613,8 @@ module pa (
     eom.dst_a    = fe_q.blend[pineda_pkg::BLEND_DST_A_MSB:pineda_pkg::BLEND_DST_A_LSB];
     eom.op_a     = fe_q.blend[pineda_pkg::BLEND_OP_A_MSB:pineda_pkg::BLEND_OP_A_LSB];
     eom.mask_off = fe_q.blend[pineda_pkg::BLEND_MASK_OFF_MSB:pineda_pkg::BLEND_MASK_OFF_LSB];
+    eom.lop_en   = fe_q.logic_op[pineda_pkg::LOGIC_ENABLE_BIT];
+    eom.lop      = fe_q.logic_op[pineda_pkg::LOGIC_OP_MSB:pineda_pkg::LOGIC_OP_LSB];
     eom.factor   = fe_q.blend_factor;
     eom.gouraud  = fe_q.gouraud;
     etri.om      = eom;
@@ -775,6 +778,7 @@ module pa (
               pineda_pkg::FE_STENCIL_OPS: fe_d.stencil_ops = prim_i.wr_val;
               pineda_pkg::FE_BLEND:       fe_d.blend       = prim_i.wr_val[30:0];
               pineda_pkg::FE_BLEND_FACTOR: fe_d.blend_factor = prim_i.wr_val;
+              pineda_pkg::FE_LOGIC_OP:    fe_d.logic_op    = prim_i.wr_val[4:0];
               pineda_pkg::FE_SHADE:       fe_d.gouraud     = prim_i.wr_val[pineda_pkg::SHADE_GOURAUD_BIT];
               default: ;
             endcase
