@@ -383,6 +383,9 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
     d[FE_STENCIL] = st.stencil_word();
     if (st.stencil_word() & (1u << STENCIL_ENABLE_BIT)) d[FE_STENCIL] |= api_.stencil_ref << STENCIL_REF_LSB;
     d[FE_STENCIL_OPS] = st.stencil_ops_word();
+    // Alpha to coverage removes samples in the pixel stage (COMB): depth and stencil must be
+    // tested and written after it (docs/comb.md section 3b).
+    if (api_.blend.alpha_to_coverage()) d[FE_DEPTH] |= 1u << DEPTH_LATE_BIT;
   }
   used |= bit(FE_DEPTH) | bit(FE_STENCIL) | bit(FE_STENCIL_OPS);
   // Output merger: the blend state and constant; the format is FE_RT_PITCH.RT_FMT (above).

@@ -418,15 +418,15 @@ SceneImage scene_om_logic_ops(uint32_t seed) {
   return s.run();
 }
 
-// om_transparent_bunny: transparent objects over the depth-tested bunny (160x160, 1x). The
-// bunny (~2,000 triangles) opaque with depth LESS and writes on; then, sorted back to front with
+// om_transparent_bunny: transparent objects over the depth-tested bunny (128x128, 1x). The
+// bunny (~1,500 triangles) opaque with depth LESS and writes on; then, sorted back to front with
 // the depth test on and depth writes off, "over"-blended: a translucent pane behind the bunny, a
 // translucent sphere beside it (back faces, then front faces: the classic two-pass order) and a
 // pane in front of its lower half. The bunny hides what is behind it, the panes and sphere tint
 // what is behind them, nothing translucent writes depth.
 SceneImage scene_om_transparent_bunny(uint32_t seed) {
   SceneRng rng(seed * 0x100000001ull + 107);
-  const uint32_t w = 160, h = 160;
+  const uint32_t w = 128, h = 128;
   Builder b("om_transparent_bunny", w, h, w * 4, rgba(24, 28, 40));
   rt::ImmediateContext& ctx = b.ctx();
   rt::TextureDesc td{w, h, 0, rt::BIND_DEPTH_STENCIL};
@@ -461,7 +461,7 @@ SceneImage scene_om_transparent_bunny(uint32_t seed) {
 
   // One vertex buffer: the bunny, the sphere, the two panes.
   std::vector<MeshVertex> v = mesh_vertices(bunny_mesh(), {1.0, 0.9, 0.8});
-  std::vector<uint32_t> idx = bunny_indices(2000, false);
+  std::vector<uint32_t> idx = bunny_indices(1500, false);
   const uint32_t bunny_count = static_cast<uint32_t>(idx.size());
   const uint32_t sphere_base = static_cast<uint32_t>(v.size()), sphere_first = static_cast<uint32_t>(idx.size());
   const Mesh sphere = make_uv_sphere(20, 12);
@@ -490,7 +490,7 @@ SceneImage scene_om_transparent_bunny(uint32_t seed) {
   const M4 vp = Camera{{0, 0.25, -2.3}, {0, 0.05, 0}, 0.95, 0.5, 20.0}.view_proj();
   // 1. the opaque bunny, depth LESS with writes, culling off
   const rt::DepthStencilState opaque_ds = ds_state(true), glass_ds = ds_state(false);
-  b.check(ctx.set_depth_stencil_state(&opaque_ds), "set_depth_stencil_state");
+  b.check(ctx.set_depth_stencil_state(&opaque_ds, 0), "set_depth_stencil_state");
   b.check(ctx.set_rasterizer_state({rt::CullMode::NONE, false, true}), "set_rasterizer_state");
   ctx.set_transform(to_rt(vp * rotate_y(0.6 + 0.2 * j) * rotate_x(-0.2)));
   b.check(ctx.draw_indexed(bunny_count, 0, 0), "draw_indexed");
@@ -503,7 +503,7 @@ SceneImage scene_om_transparent_bunny(uint32_t seed) {
   over.render_target.dest_blend_alpha = rt::Blend::INV_SRC_ALPHA;
   const rt::BlendState over_st = blend_state(over);
   b.check(ctx.set_blend_state(&over_st), "set_blend_state");
-  b.check(ctx.set_depth_stencil_state(&glass_ds), "set_depth_stencil_state");
+  b.check(ctx.set_depth_stencil_state(&glass_ds, 0), "set_depth_stencil_state");
   ctx.set_transform(to_rt(vp));
   b.check(ctx.draw_indexed(near_first - far_first, far_first, static_cast<int32_t>(sphere_base)), "draw_indexed");
   ctx.set_transform(to_rt(vp * translate({0.55, 0.35 + 0.1 * j, -0.15}) * scale(0.38)));

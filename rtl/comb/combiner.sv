@@ -115,23 +115,23 @@ module combiner (
   pineda_pkg::interp_pkt_t s1_q, s1_d;
   logic [3:0][31:0]        col;
   logic [3:0]              kill;
-  logic [3:0][3:0]         keep;  // alpha to coverage: the samples kept of each pixel (1x: bit 0)
+  logic [3:0][3:0]         a2c;   // alpha to coverage: the samples kept of each pixel (1x: bit 0)
   logic [15:0]             mask;
   always_comb begin
     col  = s0_q.ip.pcolor;
     kill = '0;
-    keep = '1;
+    a2c  = '1;
     mask = s0_q.ip.quad.mask;
     if (!s0_q.ip.quad.eop) begin
       for (int p = 0; p < 4; p++) begin
         if (s0_q.st.tex1) col[p] = comb_px(s0_q.st.mode1, s0_q.ip.pcolor[p], s0_q.texel1[p]);
         kill[p] = s0_q.st.alpha_test && !cmp_pass(s0_q.st.alpha_func, col[p][31:24], s0_q.st.alpha_ref);
-        if (s0_q.st.a2c) keep[p] = a2c_mask(col[p][31:24], s0_q.ip.quad.target.msaa);
+        if (s0_q.st.a2c) a2c[p] = a2c_mask(col[p][31:24], s0_q.ip.quad.target.msaa);
       end
       for (int i = 0; i < 16; i++) begin
         // 1x: bit p is pixel p; 4x: bit 4p + s is sample s of pixel p
-        if (s0_q.ip.quad.target.msaa ? (kill[i / 4] || !keep[i / 4][i % 4])
-                                     : (i < 4 && (kill[i % 4] || !keep[i % 4][0]))) mask[i] = 1'b0;
+        if (s0_q.ip.quad.target.msaa ? (kill[i / 4] || !a2c[i / 4][i % 4])
+                                     : (i < 4 && (kill[i % 4] || !a2c[i % 4][0]))) mask[i] = 1'b0;
       end
     end
     keep = s0_q.ip.quad.eop || (mask != '0);

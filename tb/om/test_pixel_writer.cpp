@@ -592,17 +592,24 @@ TEST_CASE("pixel_writer: B5G6R5 same-pixel ordering, quads in flight, evictions 
 TEST_CASE("pixel_writer: blended quads on cached lines, one quad per clock") {
   const uint64_t seed = tb::announce_seed("rtl_pixel_writer");
   // A 32x16 (1x) or 16x8 (4x) rectangle (32 lines: the cache holds it), first drawn plain (the
-  // lines are allocated, all valid), then `passes` times alpha-blended: every blended quad hits.
-  for (const bool msaa : {false, true}) {
+  // lines are allocated, all valid), then `passes` times alpha-blended (or, second, with the
+  // logic op XOR: the same read-modify-write path): every blended quad hits.
+  for (const int mode : {0, 1, 2}) {
+    const bool msaa = mode == 1;
     const uint32_t w = msaa ? 16 : 32, h = msaa ? 8 : 16, passes = 8;
     OmState over;
-    over.blend = 1;
-    over.src = BF_SRC_ALPHA;
-    over.dst = BF_INV_SRC_ALPHA;
-    over.op = BOP_ADD;
-    over.src_a = BF_ONE;
-    over.dst_a = BF_INV_SRC_ALPHA;
-    over.op_a = BOP_ADD;
+    if (mode == 2) {
+      over.lop_en = 1;
+      over.lop = LOP_XOR;
+    } else {
+      over.blend = 1;
+      over.src = BF_SRC_ALPHA;
+      over.dst = BF_INV_SRC_ALPHA;
+      over.op = BOP_ADD;
+      over.src_a = BF_ONE;
+      over.dst_a = BF_INV_SRC_ALPHA;
+      over.op_a = BOP_ADD;
+    }
     const Target t = target(0x200000u, w * (msaa ? 16 : 4), msaa);
     uint64_t cyc[2] = {0, 0};
     size_t quads = 0;
@@ -624,15 +631,15 @@ TEST_CASE("pixel_writer: blended quads on cached lines, one quad per clock") {
       if (run == 1) REQUIRE(e.fills == 0);
       BenchCfg cfg;
       cfg.seed = seed;
-      cfg.test = std::string("blend_hits/") + (msaa ? "4x" : "1x");
+      cfg.test = std::string(mode == 2 ? "logic_hits/" : "blend_hits/") + (msaa ? "4x" : "1x");
       const BenchResult res = run_pw(c, e, cfg);
       INFO(res.report);
       REQUIRE(res.ok);
       cyc[run] = res.first_cycles;
     }
     const double rate = static_cast<double>(quads) / static_cast<double>(cyc[1] - cyc[0]);
-    std::printf("  blended quads on cached lines (%s): %zu quads in %llu extra cycles: %.3f quads/clock\n",
-                msaa ? "4x" : "1x", quads, static_cast<unsigned long long>(cyc[1] - cyc[0]), rate);
+    std::printf("  %s quads on cached lines (%s): %zu quads in %llu extra cycles: %.3f quads/clock\n",
+                mode == 2 ? "logic-op (XOR)" : "blended", msaa ? "4x" : "1x", quads, static_cast<unsigned long long>(cyc[1] - cyc[0]), rate);
     CHECK(rate >= 0.95);
   }
 }

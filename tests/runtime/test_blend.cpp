@@ -217,6 +217,21 @@ TEST_CASE_METHOD(ManualFixture, "logic ops and alpha to coverage: FE_LOGIC_OP, F
   dw = submitted_dwords(be);
   CHECK(contains(dw, {CommandWriter::header(OP_SET_STATE, FE_COMBINE, 1), 1u << COMB_ALPHA_TO_COVERAGE_BIT}));
   CHECK(contains(dw, {CommandWriter::header(OP_SET_STATE, FE_LOGIC_OP, 1), 0u}));
+  // with a depth-stencil view bound, alpha to coverage makes the draw late-Z
+  TextureDesc dd{16, 16, 0, BIND_DEPTH_STENCIL};
+  dd.format = Format::D24_UNORM_S8_UINT;
+  Resource* dtex = nullptr;
+  REQUIRE(dev.create_texture2d(dd, nullptr, &dtex) == Result::OK);
+  DepthStencilView dsv;
+  REQUIRE(dev.create_depth_stencil_view(dtex, &dsv) == Result::OK);
+  REQUIRE(ctx.set_render_targets(rt, &dsv) == Result::OK);
+  REQUIRE(ctx.draw(3, 0) == Result::OK);
+  REQUIRE(ctx.flush() == Result::OK);
+  dw = submitted_dwords(be);
+  const uint32_t depth_word = encode_depth_stencil_state(DepthStencilDesc{}).depth_word();
+  CHECK((depth_word & (1u << DEPTH_LATE_BIT)) == 0u);
+  CHECK(contains(dw, {dtex->pitch(), depth_word | 1u << DEPTH_LATE_BIT}));  // FE_DS_PITCH, FE_DEPTH
+  REQUIRE(ctx.set_render_targets(rt, nullptr) == Result::OK);
   // sRGB targets take no logic op (D3D11.1: UNORM formats only)
   TextureDesc td{16, 16, 0, BIND_RENDER_TARGET};
   td.format = Format::R8G8B8A8_UNORM_SRGB;
@@ -231,4 +246,5 @@ TEST_CASE_METHOD(ManualFixture, "logic ops and alpha to coverage: FE_LOGIC_OP, F
   ctx.clear_state();
   pos->release();
   srgb->release();
+  dtex->release();
 }
