@@ -108,10 +108,10 @@ TEST_CASE("contract: signed fields at their extremes", "[contract]") {
 
 TEST_CASE("contract: generated constants are consistent with the docs", "[contract]") {
   CHECK(DrawPkt::WIDTH == 254);
-  CHECK(TriPkt::WIDTH == 1209);  // 633 + 3 x vattr_t (192)
-  CHECK(SetupPkt::WIDTH == 1822);  // + interp_tri_t (939)
-  CHECK(TilePkt::WIDTH == 1834);
-  CHECK(QuadPkt::WIDTH == 1650);
+  CHECK(TriPkt::WIDTH == 1214);  // 638 + 3 x vattr_t (192)
+  CHECK(SetupPkt::WIDTH == 1827);  // + interp_tri_t (939)
+  CHECK(TilePkt::WIDTH == 1839);
+  CHECK(QuadPkt::WIDTH == 1655);
   CHECK(MemLineReq::WIDTH == 621);
   CHECK(MemLineRsp::WIDTH == 525);
   CHECK(std::string(BOUNDARY_NAMES[0]) == "cp_draw");
