@@ -106,6 +106,7 @@ CONSTANTS = [
     Const("TILE_W", 13, "raster-tile coordinate width (0..4096, half-open rectangles; 4x4-pixel tiles at 4x MSAA)"),
     Const("FINE_W", 31, "fine rasterizer per-sample datapath width (docs/numerics.md section 5.2)"),
     Const("MAX_RT_DIM", 16384, "largest render-target width/height in pixels"),
+    Const("HIZ_BUF_ROWS", 512, "pixel rows of the last depth-cleared buffer that the CP watches for DMA writes (HIZ: 64 raster tiles of 8 rows at 1x; at 4x the first 256 are covered, the rest is a conservative margin)"),
     Const("TILE_SIZE", 8, "tile edge in pixels"),
     # The line-wide memory port (docs/contract.md section 2)
     Const("LINE_BYTES", 64, "memory line: every request and response on the line port moves one aligned 64-byte line"),
@@ -660,6 +661,7 @@ STRUCTS = [
         Field("target", 1, "target_t", "the cleared target"),
         Field("rect", 1, "rect_t", "pixels, half-open, clamped to MAX_RT_DIM"),
         Field("value", 32, "u", "RGBA8, or depth [23:0] and stencil [31:24]"),
+        Field("hiz_forget", 1, "u", "on the HIZ port only: forget the Hi-Z buffer (nothing is rejected until the next depth clear); set for a COPY, colour clear or RESOLVE whose destination bytes meet the last depth clear's buffer (its first HIZ_BUF_ROWS rows); HIZ ignores the other fields then"),
     ]),
     Struct("resolve_pkt_t", "ResolvePkt", "CP -> the resolve engine: one checked OP_RESOLVE (non-empty rectangle, aligned, inside the window, spans disjoint), sent once the pipe is idle and the colour cache clean", [
         Field("fmt", 2, "u", "RT_FMT_* of both targets"),

@@ -7,6 +7,7 @@ rtl/common/sram_fifo.sv
 rtl/common/stream_reg.sv
 rtl/common/stream_throttle.sv
 rtl/common/line_stream_reader.sv
+rtl/common/line_port.sv
 rtl/common/fp32_round.sv
 rtl/common/fp32_add.sv
 rtl/common/fp32_mul.sv

@@ -446,8 +446,9 @@ SceneImage scene_ds_hiz_random(const std::string& name, uint32_t seed, bool hiz)
   }
   ds.vertices(v);
   // Snapshots of depth rows between draws (COPY from the depth buffer: ZS must write back the
-  // dirty lines of the rows it copies and may keep others, docs/depth.md "span"). The snapshot
-  // buffer is compared with the model's like all memory.
+  // dirty lines of the rows it copies and may keep others, docs/depth.md "span"), and snapshot
+  // rows copied back into the depth buffer (ZS must drop the lines, Hi-Z forget the buffer). The
+  // snapshot buffer is compared with the model's like all memory.
   const uint32_t pitch = W * 4 * samples;
   rt::Resource* snap = b.create_buffer({pitch * H, 0}, nullptr);
   bool g = false;
@@ -457,6 +458,12 @@ SceneImage scene_ds_hiz_random(const std::string& name, uint32_t seed, bool hiz)
       const uint32_t n = static_cast<uint32_t>(rng.range(1, std::min<int64_t>(32, H - y0)));
       const uint32_t skew = static_cast<uint32_t>(rng.range(0, 63));  // any alignment
       b.check(ctx.copy_region(snap, y0 * pitch, ds.resource(), y0 * pitch + skew, n * pitch - skew), "copy_region");
+    }
+    if (rng.chance(15)) {  // rows of the snapshot copied back: a DMA write into the depth buffer,
+                           // which Hi-Z must forget (docs/depth.md section 6, "forget")
+      const uint32_t y0 = static_cast<uint32_t>(rng.range(0, H - 1));
+      const uint32_t n = static_cast<uint32_t>(rng.range(1, std::min<int64_t>(64, H - y0)));
+      b.check(ctx.copy_region(ds.resource(), y0 * pitch, snap, y0 * pitch, n * pitch), "copy_region");
     }
     if (d % 6 == 0 && rng.chance(70)) g = !g;  // phases of one direction
     if (rng.chance(25)) {                       // a depth clear (sometimes with stencil), a rectangle or all

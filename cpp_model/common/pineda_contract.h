@@ -21,6 +21,7 @@ constexpr uint32_t PIX_W = 15u;  // pixel coordinate width (0..16384, half-open 
 constexpr uint32_t TILE_W = 13u;  // raster-tile coordinate width (0..4096, half-open rectangles; 4x4-pixel tiles at 4x MSAA)
 constexpr uint32_t FINE_W = 31u;  // fine rasterizer per-sample datapath width (docs/numerics.md section 5.2)
 constexpr uint32_t MAX_RT_DIM = 16384u;  // largest render-target width/height in pixels
+constexpr uint32_t HIZ_BUF_ROWS = 512u;  // pixel rows of the last depth-cleared buffer that the CP watches for DMA writes (HIZ: 64 raster tiles of 8 rows at 1x; at 4x the first 256 are covered, the rest is a conservative margin)
 constexpr uint32_t TILE_SIZE = 8u;  // tile edge in pixels
 constexpr uint32_t LINE_BYTES = 64u;  // memory line: every request and response on the line port moves one aligned 64-byte line
 constexpr uint32_t LINE_DWORDS = 16u;  // dwords per memory line
@@ -1607,9 +1608,9 @@ struct QuadPkt {
   }
 };
 
-// CP -> ZS (depth/stencil fast clear) or the DMA fill: one OP_CLEAR with a non-empty rectangle, sent once the pipe is idle and the colour cache clean (SV clear_pkt_t, 144 bits)
+// CP -> ZS (depth/stencil fast clear) or the DMA fill: one OP_CLEAR with a non-empty rectangle, sent once the pipe is idle and the colour cache clean (SV clear_pkt_t, 145 bits)
 struct ClearPkt {
-  static constexpr int WIDTH = 144;
+  static constexpr int WIDTH = 145;
   static constexpr int WORDS = 5;
   static constexpr const char* SV_NAME = "clear_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -1619,21 +1620,24 @@ struct ClearPkt {
   Target target{};  // the cleared target
   Rect rect{};  // pixels, half-open, clamped to MAX_RT_DIM
   uint64_t value = 0;  // RGBA8, or depth [23:0] and stencil [31:24]
+  uint64_t hiz_forget = 0;  // on the HIZ port only: forget the Hi-Z buffer (nothing is rejected until the next depth clear); set for a COPY, colour clear or RESOLVE whose destination bytes meet the last depth clear's buffer (its first HIZ_BUF_ROWS rows); HIZ ignores the other fields then
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 143, 1, static_cast<uint64_t>(color));
-    bits::put(words_, lsb + 142, 1, static_cast<uint64_t>(depth));
-    bits::put(words_, lsb + 141, 1, static_cast<uint64_t>(stencil));
-    target.pack_at(words_, lsb + 92);
-    rect.pack_at(words_, lsb + 32);
-    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(value));
+    bits::put(words_, lsb + 144, 1, static_cast<uint64_t>(color));
+    bits::put(words_, lsb + 143, 1, static_cast<uint64_t>(depth));
+    bits::put(words_, lsb + 142, 1, static_cast<uint64_t>(stencil));
+    target.pack_at(words_, lsb + 93);
+    rect.pack_at(words_, lsb + 33);
+    bits::put(words_, lsb + 1, 32, static_cast<uint64_t>(value));
+    bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(hiz_forget));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    color = bits::get(words_, lsb + 143, 1);
-    depth = bits::get(words_, lsb + 142, 1);
-    stencil = bits::get(words_, lsb + 141, 1);
-    target.unpack_at(words_, lsb + 92);
-    rect.unpack_at(words_, lsb + 32);
-    value = bits::get(words_, lsb + 0, 32);
+    color = bits::get(words_, lsb + 144, 1);
+    depth = bits::get(words_, lsb + 143, 1);
+    stencil = bits::get(words_, lsb + 142, 1);
+    target.unpack_at(words_, lsb + 93);
+    rect.unpack_at(words_, lsb + 33);
+    value = bits::get(words_, lsb + 1, 32);
+    hiz_forget = bits::get(words_, lsb + 0, 1);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static ClearPkt unpack(const uint32_t* words_) { ClearPkt p; p.unpack_at(words_, 0); return p; }
@@ -1645,6 +1649,7 @@ struct ClearPkt {
     target.diff(act.target, pre + "target.", out);
     rect.diff(act.rect, pre + "rect.", out);
     if (value != act.value) out.push_back({pre + "value", bits::hex(static_cast<uint64_t>(value) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.value) & bits::mask(32)), std::to_string(value), std::to_string(act.value)});
+    if (hiz_forget != act.hiz_forget) out.push_back({pre + "hiz_forget", bits::hex(static_cast<uint64_t>(hiz_forget) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.hiz_forget) & bits::mask(1)), std::to_string(hiz_forget), std::to_string(act.hiz_forget)});
   }
   bool operator==(const ClearPkt& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const ClearPkt& o) const { return !(*this == o); }
@@ -1656,6 +1661,7 @@ struct ClearPkt {
     s += " target=" + target.str();
     s += " rect=" + rect.str();
     s += " value=" + bits::hex(static_cast<uint64_t>(value) & bits::mask(32));
+    s += " hiz_forget=" + bits::hex(static_cast<uint64_t>(hiz_forget) & bits::mask(1));
     return s + "}";
   }
 };

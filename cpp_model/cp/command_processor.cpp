@@ -31,6 +31,9 @@ void CommandProcessor::reset() {
   pending_copy_.reset();
   pending_clear_.reset();
   pending_resolve_.reset();
+  pending_hiz_forget_ = false;
+  hzb_valid_ = false;
+  hzb_lo_ = hzb_end_ = 0;
   pending_fe_.reset();
   path_fe_ = false;
   ib_base_ = ib_size_ = 0;
@@ -40,6 +43,7 @@ void CommandProcessor::reset() {
   copy_log_.clear();
   clear_log_.clear();
   resolve_log_.clear();
+  hiz_log_.clear();
   pending_eop_.clear();
 }
 
@@ -221,6 +225,24 @@ std::optional<ClearPkt> CommandProcessor::take_clear() {
   auto c = pending_clear_;
   pending_clear_.reset();
   return c;
+}
+
+bool CommandProcessor::take_hiz_forget() {
+  const bool f = pending_hiz_forget_;
+  pending_hiz_forget_ = false;
+  return f;
+}
+
+// A COPY, colour clear or RESOLVE writes [first, end): when that meets the last depth clear's
+// buffer, HIZ forgets it first (the RTL's hiz_clear_o with hiz_forget, payload = the clear_o of
+// the moment, recorded for the CP unit test), once per buffer.
+void CommandProcessor::hiz_forget_if(uint64_t first, uint64_t end, const ClearPkt& payload) {
+  if (!hzb_valid_ || first >= hzb_end_ || end <= hzb_lo_) return;
+  pending_hiz_forget_ = true;
+  hzb_valid_ = false;
+  ClearPkt f = payload;
+  f.hiz_forget = 1;
+  hiz_log_.push_back(f);
 }
 
 std::optional<ResolvePkt> CommandProcessor::take_resolve() {
@@ -471,6 +493,7 @@ std::optional<DrawPkt> CommandProcessor::step() {
         } else {
           pending_copy_ = CopyJob{src, dst, n, header_addr_};
           copy_log_.push_back(*pending_copy_);
+          if (n != 0) hiz_forget_if(dst, uint64_t{dst} + n, ClearPkt{});
         }
       }
       break;
@@ -488,6 +511,14 @@ std::optional<DrawPkt> CommandProcessor::step() {
         } else {
           pending_clear_ = c;
           clear_log_.push_back(c);
+          if (c.depth) {  // HIZ takes it first; it names the Hi-Z buffer
+            hiz_log_.push_back(c);
+            hzb_valid_ = true;
+            hzb_lo_ = c.target.base;
+            hzb_end_ = c.target.base + uint64_t{HIZ_BUF_ROWS} * c.target.pitch;
+          } else {
+            hiz_forget_if(first, end, c);
+          }
         }
       }
       break;
@@ -500,6 +531,9 @@ std::optional<DrawPkt> CommandProcessor::step() {
         } else {
           pending_resolve_ = r;
           resolve_log_.push_back(r);
+          const uint64_t px = r.fmt == RT_FMT_B5G6R5 ? 2 : 4;  // destination bytes per pixel
+          hiz_forget_if(uint64_t{r.dst} + uint64_t{r.rect.y0} * r.dst_pitch + r.rect.x0 * px,
+                        uint64_t{r.dst} + uint64_t{r.rect.y1 - 1} * r.dst_pitch + r.rect.x1 * px, ClearPkt{});
         }
       }
       break;

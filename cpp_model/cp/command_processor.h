@@ -76,6 +76,11 @@ class CommandProcessor {
   std::optional<CopyJob> take_copy();
   // The CLEAR decoded by the last step(), if any (executed like a COPY, before decoding on).
   std::optional<ClearPkt> take_clear();
+  // The Hi-Z forget the last step() decided (a COPY, colour clear or RESOLVE whose destination
+  // meets the last depth clear's buffer, docs/depth.md section 6): taken before its job runs.
+  bool take_hiz_forget();
+  // Every packet the CP sent on the HIZ port (depth clears and forgets), in order.
+  const std::vector<ClearPkt>& hiz_packets() const { return hiz_log_; }
   // ZS offers depth/stencil fast clear (the RTL's zs_fast_clear_i); Gpu sets it (pineda_top ties it to 1).
   void set_zs_fast_clear(bool on) { zs_fast_clear_ = on; }
   bool clear_to_zs(const ClearPkt& c) const {
@@ -177,6 +182,12 @@ class CommandProcessor {
   std::vector<FenceWrite> fence_log_;
   std::deque<FenceWrite> pending_eop_;
   std::vector<CopyJob> copy_log_;
+  std::vector<ClearPkt> hiz_log_;
+  // The last depth clear's buffer, [hzb_lo_, hzb_end_) (HIZ_BUF_ROWS rows), until a forget.
+  bool hzb_valid_ = false;
+  uint64_t hzb_lo_ = 0, hzb_end_ = 0;
+  bool pending_hiz_forget_ = false;
+  void hiz_forget_if(uint64_t first, uint64_t end, const ClearPkt& payload);
   std::vector<ClearPkt> clear_log_;
   std::vector<ResolvePkt> resolve_log_;
 };

@@ -19,6 +19,10 @@ void Hiz::reset() {
 }
 
 void Hiz::clear(const ClearPkt& c) {
+  if (c.hiz_forget) {
+    forget();
+    return;
+  }
   if (!c.depth) return;
   const bool stale = !enabled_ || !bound_set_ || c.target.base != base_ || c.target.msaa != msaa_;
   const int ts = tile_shift(c.target.msaa != 0);

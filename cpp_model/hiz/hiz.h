@@ -46,8 +46,12 @@ class Hiz {
  public:
   explicit Hiz(uint32_t tiles_x = 64, uint32_t tiles_y = 64);
   void reset();
-  // A depth clear (clear_pkt_t with depth = 1): rect in pixels of target.
+  // A packet of the CP's HIZ port: a depth clear (clear_pkt_t with depth = 1: rect in pixels of
+  // target) or a forget (hiz_forget = 1, the other fields ignored); anything else is ignored.
   void clear(const ClearPkt& c);
+  // A forget (clear_pkt_t.hiz_forget: the CP saw a DMA write into the buffer): nothing is tested
+  // or updated until the next depth clear.
+  void forget() { bound_set_ = false; }
   // One tile decision: true when the tile goes on to FINE, false when it is rejected.
   bool process(const TilePkt& t);
 

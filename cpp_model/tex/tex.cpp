@@ -132,8 +132,8 @@ bool address(int32_t i, uint32_t n, uint32_t mode, uint32_t& out) {
     case TEX_ADDR_CLAMP:
       out = static_cast<uint32_t>(std::clamp(i, 0, last));
       return true;
-    case TEX_ADDR_BORDER:
-      out = 0;
+    case TEX_ADDR_BORDER:  // inside: the texel itself; outside: the border colour
+      out = (i >= 0 && i <= last) ? static_cast<uint32_t>(i) : 0;
       return i >= 0 && i <= last;
     default: {  // MIRROR_ONCE (check_samp rejects 5..7)
       const int32_t m = i < 0 ? -1 - i : i;

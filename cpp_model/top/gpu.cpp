@@ -228,6 +228,11 @@ RunResult Gpu::run(uint64_t max_dwords) {
     stats_.dwords_decoded = cp_.dwords_decoded();
     if (draw) process_draw(*draw);
     if (auto fe = cp_.take_fe()) process_fe(*fe);
+    if (cp_.take_hiz_forget()) {
+      // A COPY / colour clear / RESOLVE into the Hi-Z buffer: every HIZ forgets it first (the
+      // RTL's hiz_clear_o with hiz_forget).
+      for (auto& h : hiz_) h.forget();
+    }
     if (auto c = cp_.take_copy()) {
       flush_pixels();       // the copy may read what earlier draws wrote
       dma_.copy(*c, mem_);  // every earlier draw has completed; nothing decodes until it is done

@@ -12,6 +12,7 @@ package pineda_pkg;
   localparam int unsigned TILE_W = 32'd13;  // raster-tile coordinate width (0..4096, half-open rectangles; 4x4-pixel tiles at 4x MSAA)
   localparam int unsigned FINE_W = 32'd31;  // fine rasterizer per-sample datapath width (docs/numerics.md section 5.2)
   localparam int unsigned MAX_RT_DIM = 32'd16384;  // largest render-target width/height in pixels
+  localparam int unsigned HIZ_BUF_ROWS = 32'd512;  // pixel rows of the last depth-cleared buffer that the CP watches for DMA writes (HIZ: 64 raster tiles of 8 rows at 1x; at 4x the first 256 are covered, the rest is a conservative margin)
   localparam int unsigned TILE_SIZE = 32'd8;  // tile edge in pixels
   localparam int unsigned LINE_BYTES = 32'd64;  // memory line: every request and response on the line port moves one aligned 64-byte line
   localparam int unsigned LINE_DWORDS = 32'd16;  // dwords per memory line
@@ -763,7 +764,7 @@ package pineda_pkg;
   } quad_pkt_t;
   localparam int unsigned QUAD_PKT_BITS = 32'd1655;
 
-  // CP -> ZS (depth/stencil fast clear) or the DMA fill: one OP_CLEAR with a non-empty rectangle, sent once the pipe is idle and the colour cache clean (144 bits)
+  // CP -> ZS (depth/stencil fast clear) or the DMA fill: one OP_CLEAR with a non-empty rectangle, sent once the pipe is idle and the colour cache clean (145 bits)
   typedef struct packed {
     logic color;  // CLEAR_COLOR
     logic depth;  // CLEAR_DEPTH
@@ -771,8 +772,9 @@ package pineda_pkg;
     target_t target;  // the cleared target
     rect_t rect;  // pixels, half-open, clamped to MAX_RT_DIM
     logic [31:0] value;  // RGBA8, or depth [23:0] and stencil [31:24]
+    logic hiz_forget;  // on the HIZ port only: forget the Hi-Z buffer (nothing is rejected until the next depth clear); set for a COPY, colour clear or RESOLVE whose destination bytes meet the last depth clear's buffer (its first HIZ_BUF_ROWS rows); HIZ ignores the other fields then
   } clear_pkt_t;
-  localparam int unsigned CLEAR_PKT_BITS = 32'd144;
+  localparam int unsigned CLEAR_PKT_BITS = 32'd145;
 
   // CP -> the resolve engine: one checked OP_RESOLVE (non-empty rectangle, aligned, inside the window, spans disjoint), sent once the pipe is idle and the colour cache clean (158 bits)
   typedef struct packed {

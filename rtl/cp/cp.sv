@@ -42,7 +42,11 @@
 //   zs_clear_* when zs_fast_clear_i and not CONTROL.NO_FAST_CLEAR (decoding goes on once ZS takes
 //   it), every other clear to the DMA's fill on fill_* (decoding goes on once the DMA is idle
 //   again, every fill write acknowledged). A depth clear first goes to hierarchical Z on
-//   hiz_clear_* (same payload clear_o, pipeline idle), then to the fill or ZS as above.
+//   hiz_clear_* (payload hiz_clear_o = clear_o, pipeline idle), then to the fill or ZS as above.
+//   Hi-Z forget (docs/depth.md section 6): the CP remembers the buffer of the last depth clear
+//   ([base, base + HIZ_BUF_ROWS * pitch)); a COPY, colour clear or RESOLVE whose destination
+//   bytes meet it first sends hiz_clear_o with hiz_forget set (HIZ then rejects nothing until
+//   the next depth clear), once per buffer, with the pipeline idle, then runs as above.
 //   RESOLVE (docs/om.md section 7): arg[11:2] must be 0 (ERR_BAD_ARG, a header error). At the
 //   last payload dword: an empty or too large rectangle is ERR_BAD_ARG, a misaligned base or
 //   pitch or a span outside the window ERR_BAD_ADDR, overlapping spans ERR_BAD_ARG (RPTR back on
@@ -93,8 +97,9 @@ module cp #(
   output logic                    zs_clear_valid_o,
   input  logic                    zs_clear_ready_i,
   input  logic                    zs_fast_clear_i,  // ZS takes depth/stencil clears (fast clear)
-  output logic                    hiz_clear_valid_o,  // depth clears, to HIZ first (payload clear_o)
+  output logic                    hiz_clear_valid_o,  // depth clears and Hi-Z forgets, to HIZ first
   input  logic                    hiz_clear_ready_i,
+  output pineda_pkg::clear_pkt_t  hiz_clear_o,        // clear_o, with hiz_forget for a forget
   // RESOLVE: the checked job (stable while offered), to the resolve engine (offered only while
   // dma_idle_i, which covers the engine too); decoding goes on once it is idle again
   output pineda_pkg::resolve_pkt_t resolve_o,
@@ -179,7 +184,11 @@ module cp #(
   // Host register file
   // ---------------------------------------------------------------------------------------------
   logic                   enable, halted, error, cp_reset, no_fast_clear;
-  logic                   hiz_done_q, hiz_done_d;  // HIZ has taken the depth clear being executed
+  logic                   hiz_done_q, hiz_done_d;  // HIZ has taken the depth clear / forget being executed
+  logic                   hzb_valid_q, hzb_valid_d;  // the last depth clear's buffer (not yet forgotten)
+  logic [31:0]            hzb_lo_q, hzb_lo_d;
+  logic [34:0]            hzb_end_q, hzb_end_d;
+  logic                   hzb_hit;                   // this command's destination meets it
   logic [31:0]            ring_base, ring_size, ring_wptr, valid_base, valid_limit, watchdog;
   logic [15:0][31:0]      fence;
   logic [31:0]            status;
@@ -812,8 +821,12 @@ module cp #(
         // Earlier work first: the pipeline drained (the copy may read what it wrote) and the
         // DMA idle; the DMA takes the job in this cycle (its job ready is its idle).
         if (pipe_idle_i && out_empty && fe_empty && dma_idle_i) begin
-          copy_valid_o = 1'b1;
-          if (copy_ready_i) dec_d.state = DecCopyRun;
+          if (hzb_hit && !hiz_done_q) begin
+            hiz_clear_valid_o = 1'b1;  // Hi-Z forgets first; the copy in a later cycle
+          end else begin
+            copy_valid_o = 1'b1;
+            if (copy_ready_i) dec_d.state = DecCopyRun;
+          end
         end
       end
 
@@ -828,8 +841,8 @@ module cp #(
           cause       = pineda_pkg::ERR_BAD_ADDR;
           dec_d.state = DecHdr;
         end else if (pipe_idle_i && out_empty && fe_empty && dma_idle_i) begin
-          if (clear_o.depth && !hiz_done_q) begin
-            hiz_clear_valid_o = 1'b1;  // Hi-Z first; the fill or ZS in a later cycle
+          if ((clear_o.depth || hzb_hit) && !hiz_done_q) begin
+            hiz_clear_valid_o = 1'b1;  // Hi-Z first (clear or forget); the fill or ZS in a later cycle
           end else if (clr_to_zs) begin
             zs_clear_valid_o = 1'b1;
             if (zs_clear_ready_i) dec_d.state = DecHdr;
@@ -850,8 +863,12 @@ module cp #(
                                                                          : pineda_pkg::ERR_BAD_ADDR;
           dec_d.state = DecHdr;
         end else if (pipe_idle_i && out_empty && fe_empty && dma_idle_i) begin
-          resolve_valid_o = 1'b1;
-          if (resolve_ready_i) dec_d.state = DecCopyRun;
+          if (hzb_hit && !hiz_done_q) begin
+            hiz_clear_valid_o = 1'b1;  // Hi-Z forgets first; the resolve in a later cycle
+          end else begin
+            resolve_valid_o = 1'b1;
+            if (resolve_ready_i) dec_d.state = DecCopyRun;
+          end
         end
       end
 
@@ -932,13 +949,50 @@ module cp #(
   assign copy_dst_o = dec_q.word1;
   assign copy_len_o = dec_q.copy_len;
 
-  assign hiz_done_d = (dec_d.state == DecClear) && (hiz_done_q || (hiz_clear_valid_o && hiz_clear_ready_i));
+  // Hi-Z forget: does the destination of the COPY / colour clear / RESOLVE being executed meet
+  // the last depth clear's buffer? (A depth clear renames the buffer itself.)
+  always_comb begin
+    hzb_hit = 1'b0;
+    unique case (dec_q.state)
+      DecCopy:    hzb_hit = (copy_len_o != 32'd0) && (35'(copy_dst_o) < hzb_end_q) &&
+                            (35'(copy_dst_o) + 35'(copy_len_o) > 35'(hzb_lo_q));
+      DecClear:   hzb_hit = !clear_o.depth && (clr_first < hzb_end_q) && (clr_end > 35'(hzb_lo_q));
+      DecResolve: hzb_hit = (rs_dfirst < hzb_end_q) && (rs_dend > 35'(hzb_lo_q));
+      default:    hzb_hit = 1'b0;
+    endcase
+    hzb_hit                = hzb_hit && hzb_valid_q;
+    hiz_clear_o            = clear_o;
+    hiz_clear_o.hiz_forget = hzb_hit;
+  end
+
+  always_comb begin
+    hiz_done_d  = ((dec_d.state == DecClear) || (dec_d.state == DecCopy) || (dec_d.state == DecResolve)) &&
+                  (hiz_done_q || (hiz_clear_valid_o && hiz_clear_ready_i));
+    hzb_valid_d = hzb_valid_q;
+    hzb_lo_d    = hzb_lo_q;
+    hzb_end_d   = hzb_end_q;
+    if (hiz_clear_valid_o && hiz_clear_ready_i) begin
+      if (hiz_clear_o.hiz_forget) begin
+        hzb_valid_d = 1'b0;
+      end else begin
+        hzb_valid_d = 1'b1;
+        hzb_lo_d    = clear_o.target.base;
+        hzb_end_d   = 35'(clear_o.target.base) + 35'(pineda_pkg::HIZ_BUF_ROWS) * 35'(clear_o.target.pitch);
+      end
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      hiz_done_q <= 1'b0;
+      hiz_done_q  <= 1'b0;
+      hzb_valid_q <= 1'b0;
+      hzb_lo_q    <= '0;
+      hzb_end_q   <= '0;
     end else begin
-      hiz_done_q <= hiz_done_d;
+      hiz_done_q  <= hiz_done_d;
+      hzb_valid_q <= hzb_valid_d;
+      hzb_lo_q    <= hzb_lo_d;
+      hzb_end_q   <= hzb_end_d;
     end
   end
 

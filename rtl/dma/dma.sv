@@ -7,18 +7,17 @@
 // writes the nd destination lines covering [dst, dst + len) in order, each once, with byte
 // enables = the bytes of the line inside the destination range (fewer than 64 only in the first
 // and last line).
-// Reads: up to FetchLines line reads in flight or buffered (a credit scheme: a read is issued
-// only while reads outstanding + lines buffered < FetchLines, so every read response has room and
-// responses are always accepted); the read data goes into an sram_fifo of FetchLines lines.
+// Reads: up to FetchLines line reads in flight or buffered, through the shared client port
+// rtl/common/line_port.sv (credits, an sram_fifo of FetchLines lines, one held write, the stream
+// lock, write acknowledgements counted; the resolve engine uses the same port).
 // Funnel: with o_s = src[5:0], o_d = dst[5:0] and rot = (o_s - o_d) mod 64, destination line j is
 // bytes rot .. rot + 63 of the 128-byte window {V[j+1], V[j]} of the "virtual" source lines V:
 // V = the source lines in order when o_s >= o_d, and one don't-care line followed by them when
 // o_s < o_d. The window's low line is a register (lo_q), its high line the FIFO's head; each
 // destination line written pops the head into lo_q (when there is a source line left). So one
 // destination line per clock when the port accepts.
-// Port: the held write first, unless a read was offered and not accepted (it stays offered until
-// taken: stream rule). Write acknowledgements are counted; idle_o (no job, nothing in flight, no
-// write held or unacknowledged) is what the CP waits for before it decodes past the COPY, so every
+// Port (line_port): the held write first, unless a read was offered and not accepted. idle_o (no
+// job, nothing in flight, no write held or unacknowledged) is what the CP waits for before it decodes past the COPY, so every
 // later command sees the copied bytes. The CP never issues overlapping ranges (a source line that
 // is also a destination line is only written in its destination bytes, so order does not matter).
 // Fill (CLEAR, docs/depth.md section 5; model cpp_model/dma Dma::fill_lines): a clear_pkt_t the
@@ -62,8 +61,6 @@ module dma #(
 
   localparam int unsigned LineW  = pineda_pkg::LINE_BYTES * 8;  // 512
   localparam int unsigned NW     = 28;                          // line counts (len < 2^32)
-  localparam int unsigned CntW   = $clog2(FetchLines) + 2;
-  localparam int unsigned FCountW = $clog2(FetchLines + 2) + 1; // sram_fifo count_o
 
   // Job state
   logic [31:0]             rd_addr_q, rd_addr_d;  // next source line to read
@@ -77,13 +74,9 @@ module dma #(
   logic [5:0]              rot_q,     rot_d;      // (src - dst) mod 64
   logic                    lo_valid_q, lo_valid_d;
   logic [LineW-1:0]        lo_q,      lo_d;       // V[j]
-  // Requests
-  logic                      wr_valid_q, wr_valid_d;
-  pineda_pkg::mem_line_req_t wr_q,       wr_d;
-  logic [CntW-1:0]           used_q,     used_d;    // lines read and not yet taken (credits)
-  logic [OutstandingW-1:0]   outst_q,    outst_d;   // writes not yet acknowledged
-  logic                      lock_q,     lock_d;    // a request was offered and not accepted
-  logic                      lockwr_q,   lockwr_d;  // ... and it was the write
+  // The write handed to the port this cycle
+  logic                      wr_valid;
+  pineda_pkg::mem_line_req_t wr;
   // Fill state
   logic [14:0]               fl_rows_q,  fl_rows_d;  // rows still to write (0: no fill)
   logic [32:0]               fl_s_q,     fl_s_d;     // current row's first byte
@@ -93,10 +86,9 @@ module dma #(
   logic [31:0]               fl_val_q,   fl_val_d;
   logic [3:0]                fl_dm_q,    fl_dm_d;    // per-dword byte mask
 
-  // Line FIFO
-  logic               f_in_valid, f_in_ready, f_out_valid, f_out_ready, f_empty, f_full;
+  // The port's read lines (FIFO head) and write slot
+  logic               f_out_valid, f_out_ready, wr_free, rd_fire, port_busy;
   logic [LineW-1:0]   f_out;
-  logic [FCountW-1:0] f_count;
 
   // Job decode
   logic        job_fire;
@@ -110,63 +102,45 @@ module dma #(
     nd       = (job_len_i == 32'd0) ? '0 : NW'(last_d[32:6]) + NW'(1);
   end
 
-  // Request port: the held write first, unless a read is locked in.
-  logic rd_valid, grant_wr, wr_fire, rd_fire, rsp_rd_fire, rsp_wr_fire;
-  always_comb begin
-    rd_valid        = (rd_rem_q != '0) && (32'(used_q) < FetchLines);
-    grant_wr        = lock_q ? lockwr_q : wr_valid_q;
-    mem_req_valid_o = grant_wr ? wr_valid_q : rd_valid;
-    mem_req_o       = '0;
-    if (grant_wr) begin
-      mem_req_o = wr_q;
-    end else begin
-      mem_req_o.addr = rd_addr_q;
-    end
-  end
-
-  // Handshakes and status (a block of their own: valid never depends on ready).
-  always_comb begin
-    wr_fire         = grant_wr && wr_valid_q && mem_req_ready_i;
-    rd_fire         = !grant_wr && rd_valid && mem_req_ready_i;
-    // Responses: write acknowledgements are counted, read lines go to the FIFO (room reserved).
-    mem_rsp_ready_o = mem_rsp_i.we ? 1'b1 : f_in_ready;
-    rsp_wr_fire     = mem_rsp_valid_i && mem_rsp_i.we;
-    rsp_rd_fire     = mem_rsp_valid_i && !mem_rsp_i.we && f_in_ready;
-    f_in_valid      = mem_rsp_valid_i && !mem_rsp_i.we;
-    idle_o          = (rd_rem_q == '0) && (used_q == '0) && (wr_rem_q == '0) &&
-                      !wr_valid_q && (outst_q == '0) && (fl_rows_q == '0);
-    job_ready_o     = idle_o;
-    fill_ready_o    = idle_o;  // the CP never offers a copy and a fill at once
-  end
-
-  sram_fifo #(
-    .Depth(FetchLines),
-    .Width(LineW)
-  ) u_lines (
+  line_port #(
+    .FetchLines  (FetchLines),
+    .OutstandingW(OutstandingW),
+    .Tag         (8'd0)
+  ) u_port (
     .clk_i,
     .rst_ni,
-    .clear_i     (1'b0),
-    .in_valid_i  (f_in_valid),
-    .in_ready_o  (f_in_ready),
-    .in_data_i   (mem_rsp_i.rdata),
-    .out_valid_o (f_out_valid),
-    .out_ready_i (f_out_ready),
-    .out_data_o  (f_out),
-    .count_o     (f_count),
-    .empty_o     (f_empty),
-    .full_o      (f_full)
+    .rd_valid_i     (rd_rem_q != '0),
+    .rd_addr_i      (rd_addr_q),
+    .rd_take_o      (rd_fire),
+    .line_valid_o   (f_out_valid),
+    .line_ready_i   (f_out_ready),
+    .line_o         (f_out),
+    .wr_free_o      (wr_free),
+    .wr_valid_i     (wr_valid),
+    .wr_i           (wr),
+    .mem_req_valid_o,
+    .mem_req_ready_i,
+    .mem_req_o,
+    .mem_rsp_valid_i,
+    .mem_rsp_ready_o,
+    .mem_rsp_i,
+    .busy_o         (port_busy)
   );
+
+  always_comb begin
+    idle_o       = (rd_rem_q == '0) && (wr_rem_q == '0) && (fl_rows_q == '0) && !port_busy;
+    job_ready_o  = idle_o;
+    fill_ready_o = idle_o;  // the CP never offers a copy and a fill at once
+  end
 
   // Window and writes.
   logic            need_head, emit, load;
   logic [2*LineW-1:0] window;
   logic [63:0]     be;
-  // Read issue and the port lock.
+  // Read issue.
   always_comb begin
     rd_addr_d = rd_addr_q;
     rd_rem_d  = rd_rem_q;
-    lock_d    = mem_req_valid_o && !mem_req_ready_i;
-    lockwr_d  = grant_wr;
     if (rd_fire) begin
       rd_addr_d = rd_addr_q + 32'(pineda_pkg::LINE_BYTES);
       rd_rem_d  = rd_rem_q - NW'(1);
@@ -207,7 +181,7 @@ module dma #(
     fl_be      = fl_be & fl_dm64;
     fl_row_end = (fl_left <= 33'(pineda_pkg::LINE_BYTES));
     fl_next_s  = fl_s_q + 33'(fl_pitch_q);
-    fl_emit    = (fl_rows_q != '0) && (!wr_valid_q || wr_fire);
+    fl_emit    = (fl_rows_q != '0) && wr_free;
     if (fl_emit) begin
       if (fl_row_end) begin
         fl_rows_d = fl_rows_q - 15'd1;
@@ -245,19 +219,15 @@ module dma #(
     rot_d      = rot_q;
     lo_valid_d = lo_valid_q;
     lo_d       = lo_q;
-    wr_valid_d = wr_valid_q;
-    wr_d       = wr_q;
+    wr_valid   = 1'b0;
+    wr         = '0;
     f_out_ready = 1'b0;
 
-    if (wr_fire) begin
-      wr_valid_d = 1'b0;
-    end
     // Destination line j = bytes rot .. rot + 63 of {V[j+1], V[j]}; V[j+1] is the FIFO head
     // while a source line is left to take, else don't care (no byte of it is enabled).
     need_head = (pop_rem_q != '0);
     load      = !lo_valid_q && need_head && f_out_valid;
-    emit      = lo_valid_q && (wr_rem_q != '0) && (!need_head || f_out_valid) &&
-                (!wr_valid_q || wr_fire);
+    emit      = lo_valid_q && (wr_rem_q != '0) && (!need_head || f_out_valid) && wr_free;
     window    = {f_out, lo_q} >> {rot_q, 3'b000};
     be        = '1;
     if (first_q) begin
@@ -273,12 +243,11 @@ module dma #(
       pop_rem_d   = pop_rem_q - NW'(1);
     end
     if (emit) begin
-      wr_valid_d = 1'b1;
-      wr_d       = '0;
-      wr_d.we    = 1'b1;
-      wr_d.addr  = wr_addr_q;
-      wr_d.wdata = window[LineW-1:0];
-      wr_d.be    = be;
+      wr_valid   = 1'b1;
+      wr.we      = 1'b1;
+      wr.addr    = wr_addr_q;
+      wr.wdata   = window[LineW-1:0];
+      wr.be      = be;
       wr_addr_d  = wr_addr_q + 32'(pineda_pkg::LINE_BYTES);
       wr_rem_d   = wr_rem_q - NW'(1);
       first_d    = 1'b0;
@@ -290,12 +259,11 @@ module dma #(
     end
 
     if (fl_emit) begin
-      wr_valid_d = 1'b1;
-      wr_d       = '0;
-      wr_d.we    = 1'b1;
-      wr_d.addr  = fl_l_q[31:0];
-      wr_d.wdata = {16{fl_val_q}};
-      wr_d.be    = fl_be;
+      wr_valid   = 1'b1;
+      wr.we      = 1'b1;
+      wr.addr    = fl_l_q[31:0];
+      wr.wdata   = {16{fl_val_q}};
+      wr.be      = fl_be;
     end
 
     if (job_fire) begin
@@ -311,19 +279,6 @@ module dma #(
     end
   end
 
-  always_comb begin
-    unique case ({rd_fire, f_out_ready && f_out_valid})
-      2'b10:   used_d = used_q + CntW'(1);
-      2'b01:   used_d = used_q - CntW'(1);
-      default: used_d = used_q;
-    endcase
-    unique case ({wr_fire, rsp_wr_fire})
-      2'b10:   outst_d = outst_q + OutstandingW'(1);
-      2'b01:   outst_d = outst_q - OutstandingW'(1);
-      default: outst_d = outst_q;
-    endcase
-  end
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rd_addr_q  <= '0;
@@ -337,12 +292,6 @@ module dma #(
       rot_q      <= '0;
       lo_valid_q <= 1'b0;
       lo_q       <= '0;
-      wr_valid_q <= 1'b0;
-      wr_q       <= '0;
-      used_q     <= '0;
-      outst_q    <= '0;
-      lock_q     <= 1'b0;
-      lockwr_q   <= 1'b0;
       fl_rows_q  <= '0;
       fl_s_q     <= '0;
       fl_e_q     <= '0;
@@ -362,12 +311,6 @@ module dma #(
       rot_q      <= rot_d;
       lo_valid_q <= lo_valid_d;
       lo_q       <= lo_d;
-      wr_valid_q <= wr_valid_d;
-      wr_q       <= wr_d;
-      used_q     <= used_d;
-      outst_q    <= outst_d;
-      lock_q     <= lock_d;
-      lockwr_q   <= lockwr_d;
       fl_rows_q  <= fl_rows_d;
       fl_s_q     <= fl_s_d;
       fl_e_q     <= fl_e_d;
@@ -379,20 +322,12 @@ module dma #(
   end
 
   logic unused_sig;
-  assign unused_sig = ^{last_s[5:0], last_d[32:6], f_full, f_empty, f_count, rsp_rd_fire,
-                        window[2*LineW-1:LineW],
-                        mem_rsp_i.src, mem_rsp_i.tag, fl_l_q[5:0],
+  assign unused_sig = ^{last_s[5:0], last_d[32:6], window[2*LineW-1:LineW], fl_l_q[5:0], fill_i.hiz_forget,
                         1'b0};
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (!(rsp_wr_fire && outst_q == '0 && !wr_fire))
-        else $error("%m: write acknowledgement with no write outstanding");
-      assert (!(mem_rsp_valid_i && !mem_rsp_i.we && !f_in_ready))
-        else $error("%m: read line with no room reserved");
-      assert (!(mem_rsp_valid_i && !mem_rsp_i.we && used_q == '0))
-        else $error("%m: read line with no read outstanding");
       assert (!(f_out_valid && pop_rem_q == '0))
         else $error("%m: a line in the FIFO that no destination line needs");
       assert (!(fl_rows_q != '0 && (wr_rem_q != '0 || rd_rem_q != '0)))

@@ -7,9 +7,10 @@
 // the 4x pixel P = 16 bytes (8 for B5G6R5), dst and dst pitch dword aligned, spans inside the
 // valid window and disjoint) is accepted only while the unit is idle (job_ready_o = idle_o).
 // Reads: row by row, the source lines covering the row's 4x pixels [s, e) (s = src + y*src_pitch
-// + x0*P, e = s + (x1 - x0)*P), up to FetchLines reads in flight or buffered (credits, as the
-// DMA), into an sram_fifo; one read per clock when the port is free, so 200 cycles of latency
-// are covered by the FIFO's depth.
+// + x0*P, e = s + (x1 - x0)*P), up to FetchLines reads in flight or buffered, through the client
+// port the DMA uses too (rtl/common/line_port.sv: credits, an sram_fifo, one held write, the
+// stream lock, TAG = 1); one read per clock when the port is free, so 200 cycles of latency are
+// covered by the FIFO's depth.
 // Each source line (64 bytes: 4 pixels of 4 samples of 4 bytes, or 8 pixels of 4 halfwords) is
 // resolved in one clock into a 16-byte chunk of destination pixels, with a byte mask of the
 // pixels inside [s, e). Chunk k of a row lands at c = d - s[5:0]/4 + 16k (d = the row's first
@@ -19,8 +20,7 @@
 // the window. After a row's last chunk the window's two lines go out (those with bytes enabled).
 // So every destination line covering a row is written once, left to right, with be = the row's
 // bytes in it and wdata 0 elsewhere: whole lines inside the row.
-// Port: the held write first, unless a read was offered and not accepted (stream rule), like the
-// DMA. Steady state: 4 reads and 1 write per 4 source lines (0.8 source lines per clock when the
+// Port (line_port): the held write first, unless a read was offered and not accepted. Steady state: 4 reads and 1 write per 4 source lines (0.8 source lines per clock when the
 // memory keeps up). idle_o: no job, nothing in flight, every write acknowledged.
 module resolve #(
   parameter int unsigned FetchLines   = 128,  // power of two
@@ -44,9 +44,6 @@ module resolve #(
 );
 
   localparam int unsigned LineW   = pineda_pkg::LINE_BYTES * 8;  // 512
-  localparam int unsigned CntW    = $clog2(FetchLines) + 2;
-  localparam int unsigned FCountW = $clog2(FetchLines + 2) + 1;  // sram_fifo count_o
-  localparam logic [7:0]  Tag     = 8'd1;
 
   function automatic logic [7:0] avg8(input logic [7:0] a, input logic [7:0] b,
                                       input logic [7:0] c, input logic [7:0] d);
@@ -91,18 +88,11 @@ module resolve #(
   logic [31:0]         win_l_q, win_l_d;
   logic [2*LineW-1:0]  win_data_q, win_data_d;
   logic [127:0]        win_be_q, win_be_d;
-  // Requests
-  logic                      wr_valid_q, wr_valid_d;
-  pineda_pkg::mem_line_req_t wr_q,       wr_d;
-  logic [CntW-1:0]           used_q,     used_d;   // lines read and not yet taken (credits)
-  logic [OutstandingW-1:0]   outst_q,    outst_d;  // writes not yet acknowledged
-  logic                      lock_q,     lock_d;
-  logic                      lockwr_q,   lockwr_d;
-
-  // Line FIFO
-  logic               f_in_valid, f_in_ready, f_out_valid, f_out_ready, f_empty, f_full;
-  logic [LineW-1:0]   f_out;
-  logic [FCountW-1:0] f_count;
+  // The write handed to the port this cycle; the port's read lines (FIFO head)
+  logic                      wr_valid;
+  pineda_pkg::mem_line_req_t wr;
+  logic                      f_out_valid, f_out_ready, wr_free, rd_fire, port_busy;
+  logic [LineW-1:0]          f_out;
 
   // Job decode: the first row's source and destination bytes.
   logic        job_fire, b565;
@@ -118,59 +108,43 @@ module resolve #(
                (33'(job_i.rect.x0) << (b565 ? 1 : 2));
   end
 
-  // Request port: the held write first, unless a read is locked in.
-  logic rd_valid, grant_wr, wr_fire, rd_fire, rsp_wr_fire;
-  always_comb begin
-    rd_valid        = (rd_rows_q != '0) && (32'(used_q) < FetchLines);
-    grant_wr        = lock_q ? lockwr_q : wr_valid_q;
-    mem_req_valid_o = grant_wr ? wr_valid_q : rd_valid;
-    mem_req_o       = '0;
-    if (grant_wr) begin
-      mem_req_o = wr_q;
-    end else begin
-      mem_req_o.addr = rd_l_q[31:0];
-      mem_req_o.tag  = Tag;
-    end
-  end
-
-  always_comb begin
-    wr_fire         = grant_wr && wr_valid_q && mem_req_ready_i;
-    rd_fire         = !grant_wr && rd_valid && mem_req_ready_i;
-    mem_rsp_ready_o = mem_rsp_i.we ? 1'b1 : f_in_ready;
-    rsp_wr_fire     = mem_rsp_valid_i && mem_rsp_i.we;
-    f_in_valid      = mem_rsp_valid_i && !mem_rsp_i.we;
-    idle_o          = (rd_rows_q == '0) && (cs_rows_q == '0) && (tail_q == '0) && (used_q == '0) &&
-                      !wr_valid_q && (outst_q == '0);
-    job_ready_o     = idle_o;
-  end
-
-  sram_fifo #(
-    .Depth(FetchLines),
-    .Width(LineW)
-  ) u_lines (
+  line_port #(
+    .FetchLines  (FetchLines),
+    .OutstandingW(OutstandingW),
+    .Tag         (8'd1)
+  ) u_port (
     .clk_i,
     .rst_ni,
-    .clear_i     (1'b0),
-    .in_valid_i  (f_in_valid),
-    .in_ready_o  (f_in_ready),
-    .in_data_i   (mem_rsp_i.rdata),
-    .out_valid_o (f_out_valid),
-    .out_ready_i (f_out_ready),
-    .out_data_o  (f_out),
-    .count_o     (f_count),
-    .empty_o     (f_empty),
-    .full_o      (f_full)
+    .rd_valid_i     (rd_rows_q != '0),
+    .rd_addr_i      (rd_l_q[31:0]),
+    .rd_take_o      (rd_fire),
+    .line_valid_o   (f_out_valid),
+    .line_ready_i   (f_out_ready),
+    .line_o         (f_out),
+    .wr_free_o      (wr_free),
+    .wr_valid_i     (wr_valid),
+    .wr_i           (wr),
+    .mem_req_valid_o,
+    .mem_req_ready_i,
+    .mem_req_o,
+    .mem_rsp_valid_i,
+    .mem_rsp_ready_o,
+    .mem_rsp_i,
+    .busy_o         (port_busy)
   );
 
-  // Read walk and the port lock.
+  always_comb begin
+    idle_o      = (rd_rows_q == '0) && (cs_rows_q == '0) && (tail_q == '0) && !port_busy;
+    job_ready_o = idle_o;
+  end
+
+  // Read walk.
   logic rd_row_end;
   always_comb begin
     rd_rows_d  = rd_rows_q;
     rd_s_d     = rd_s_q;
     rd_l_d     = rd_l_q;
     rd_e_d     = rd_e_q;
-    lock_d     = mem_req_valid_o && !mem_req_ready_i;
-    lockwr_d   = grant_wr;
     rd_row_end = (rd_l_q + 33'(pineda_pkg::LINE_BYTES) >= rd_e_q);
     if (rd_fire) begin
       if (rd_row_end) begin
@@ -231,7 +205,7 @@ module resolve #(
   end
 
   // Consume walk, window and writes.
-  logic               wr_free, next_line, emit_lo, cs_row_end, take;
+  logic               next_line, emit_lo, cs_row_end, take;
   logic [2*LineW-1:0] sh_data, placed;
   logic [127:0]       sh_be, placed_be;
   logic [31:0]        base_l;
@@ -251,14 +225,12 @@ module resolve #(
     win_l_d     = win_l_q;
     win_data_d  = win_data_q;
     win_be_d    = win_be_q;
-    wr_valid_d  = wr_valid_q;
-    wr_d        = wr_q;
+    wr_valid    = 1'b0;
+    wr          = '0;
     f_out_ready = 1'b0;
     take        = 1'b0;
     emit_lo     = 1'b0;
 
-    if (wr_fire) wr_valid_d = 1'b0;
-    wr_free    = !wr_valid_q || wr_fire;
     cs_row_end = (cs_left <= 33'(pineda_pkg::LINE_BYTES));
     // The window shifted by one line (the low line leaves).
     sh_data    = {512'd0, win_data_q[2*LineW-1:LineW]};
@@ -313,13 +285,11 @@ module resolve #(
     end
 
     if (emit_lo) begin
-      wr_valid_d = 1'b1;
-      wr_d       = '0;
-      wr_d.we    = 1'b1;
-      wr_d.addr  = win_l_q;
-      wr_d.wdata = win_data_q[LineW-1:0];
-      wr_d.be    = win_be_q[63:0];
-      wr_d.tag   = Tag;
+      wr_valid = 1'b1;
+      wr.we    = 1'b1;
+      wr.addr  = win_l_q;
+      wr.wdata = win_data_q[LineW-1:0];
+      wr.be    = win_be_q[63:0];
     end
 
     if (job_fire) begin
@@ -337,19 +307,6 @@ module resolve #(
       win_data_d  = '0;
       win_be_d    = '0;
     end
-  end
-
-  always_comb begin
-    unique case ({rd_fire, f_out_ready && f_out_valid})
-      2'b10:   used_d = used_q + CntW'(1);
-      2'b01:   used_d = used_q - CntW'(1);
-      default: used_d = used_q;
-    endcase
-    unique case ({wr_fire, rsp_wr_fire})
-      2'b10:   outst_d = outst_q + OutstandingW'(1);
-      2'b01:   outst_d = outst_q - OutstandingW'(1);
-      default: outst_d = outst_q;
-    endcase
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -372,12 +329,6 @@ module resolve #(
       win_l_q     <= '0;
       win_data_q  <= '0;
       win_be_q    <= '0;
-      wr_valid_q  <= 1'b0;
-      wr_q        <= '0;
-      used_q      <= '0;
-      outst_q     <= '0;
-      lock_q      <= 1'b0;
-      lockwr_q    <= 1'b0;
     end else begin
       fmt_q       <= fmt_d;
       sp_q        <= sp_d;
@@ -397,28 +348,15 @@ module resolve #(
       win_l_q     <= win_l_d;
       win_data_q  <= win_data_d;
       win_be_q    <= win_be_d;
-      wr_valid_q  <= wr_valid_d;
-      wr_q        <= wr_d;
-      used_q      <= used_d;
-      outst_q     <= outst_d;
-      lock_q      <= lock_d;
-      lockwr_q    <= lockwr_d;
     end
   end
 
   logic unused_sig;
-  assign unused_sig = ^{f_full, f_empty, f_count, mem_rsp_i.src, mem_rsp_i.tag, j_d0[32],
-                        cs_s_q[1:0], 1'b0};
+  assign unused_sig = ^{j_d0[32], cs_s_q[1:0], 1'b0};
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (!(rsp_wr_fire && outst_q == '0 && !wr_fire))
-        else $error("%m: write acknowledgement with no write outstanding");
-      assert (!(mem_rsp_valid_i && !mem_rsp_i.we && used_q == '0))
-        else $error("%m: read line with no read outstanding");
-      assert (!(mem_rsp_valid_i && !mem_rsp_i.we && !f_in_ready))
-        else $error("%m: read line with no room reserved");
       assert (!(f_out_valid && cs_rows_q == '0))
         else $error("%m: a line in the FIFO that no row needs");
       assert (!(job_valid_i && job_ready_o && (job_i.rect.x0 >= job_i.rect.x1 ||

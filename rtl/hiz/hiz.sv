@@ -24,7 +24,8 @@
 // clock (read, then write the new word: {exact, value} inside the rectangle; elsewhere the old
 // bound if valid in the clear's direction and not stale, else no information (DEPTH_MAX for L,
 // 0 for G), widened to the value on tiles it touches); tiles wait meanwhile. End-of-pipe tokens
-// pass.
+// pass. A forget (clear_i.hiz_forget, sent by the CP before a DMA write into the buffer) unnames
+// the buffer in one clock: nothing is tested or updated until the next depth clear.
 module hiz #(
   parameter int unsigned TilesX = 64,   // powers of two
   parameter int unsigned TilesY = 64
@@ -251,7 +252,9 @@ module hiz #(
 
     // Clear: take it, sweep every word (read k, write k the next cycle), then enable.
     if (take_clear) begin
-      if (clear_i.depth) begin
+      if (clear_i.hiz_forget) begin
+        set_d = 1'b0;  // a DMA write met the buffer: no bound is trusted until the next depth clear
+      end else if (clear_i.depth) begin
         sw_d        = 1'b1;
         clr_d       = clear_i;
         clr_stale_d = !en_q || !set_q || (clear_i.target.base != base_q) || (clear_i.target.msaa != msaa_q);

@@ -172,9 +172,11 @@ module tex (
         r0 = (i < 0) ? 14'd0 : ((i > last) ? last[13:0] : i[13:0]);
         r1 = (i1 < 0) ? 14'd0 : ((i1 > last) ? last[13:0] : i1[13:0]);
       end
-      pineda_pkg::TEX_ADDR_BORDER: begin
+      pineda_pkg::TEX_ADDR_BORDER: begin  // inside: the texel itself; outside: the border
         in0 = (i >= 0) && (i <= last);
         in1 = (i1 >= 0) && (i1 <= last);
+        r0  = in0 ? i[13:0] : 14'd0;
+        r1  = in1 ? i1[13:0] : 14'd0;
       end
       default: begin
         j0 = (i < 0) ? (-17'sd1 - i) : i;

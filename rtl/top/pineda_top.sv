@@ -183,7 +183,7 @@ module pineda_top #(
   logic [31:0] copy_src, copy_dst, copy_len;
   // CP -> DMA fill / ZS fast clear (CLEAR): ZS takes depth/stencil clears (zs_fast_clear = 1)
   // unless CONTROL.NO_FAST_CLEAR; colour clears are DMA fills.
-  pineda_pkg::clear_pkt_t clear_pkt;
+  pineda_pkg::clear_pkt_t clear_pkt, hiz_clear_pkt;
   logic        fill_valid, fill_ready, dma_fill_valid, dma_fill_ready;
   logic        zs_clear_valid, zs_clear_ready, zs_fast_clear;
   assign zs_fast_clear = 1'b1;
@@ -234,6 +234,7 @@ module pineda_top #(
     .zs_fast_clear_i (zs_fast_clear),
     .hiz_clear_valid_o(hiz_clear_valid),
     .hiz_clear_ready_i(hiz_clear_ready),
+    .hiz_clear_o     (hiz_clear_pkt),
     .eop_done_valid_i(eop_done_valid),
     .eop_done_ready_o(eop_done_ready),
     .pipe_idle_i     (pipe_idle),
@@ -466,7 +467,7 @@ module pineda_top #(
     .throttle_i       (throttle_i[pineda_pkg::BOUNDARY_COARSE_TILE]),
     .hiz_clear_valid_i(hiz_clear_valid),
     .hiz_clear_ready_o(hiz_clear_ready),
-    .hiz_clear_i      (clear_pkt),
+    .hiz_clear_i      (hiz_clear_pkt),
     .hiz_tested_o     (hiz_tested),
     .hiz_rejected_o   (hiz_rejected),
     .out_valid_o      (fine_valid),

@@ -74,7 +74,7 @@ class CpBench {
   std::vector<model::CopyJob> copies;
   std::vector<ClearPkt> clears;
   std::vector<bool> clear_zs;  // per clear: went to ZS (else the DMA fill)
-  std::vector<ClearPkt> hiz_clears;  // depth clears taken by HIZ (each before its fill / ZS packet)
+  std::vector<ClearPkt> hiz_clears;  // depth clears and forgets taken by HIZ (each before its job)
   bool zs_fast_clear = false;
   std::vector<model::HostAction> actions;
   size_t next_action = 0;
@@ -191,14 +191,22 @@ class CpBench {
     if (dut_->hiz_clear_valid_o && (dut_->fill_valid_o || dut_->zs_clear_valid_o)) {
       err_ = "a CLEAR offered to HIZ and the DMA or ZS at once";
     }
-    if (hiz_fire) hiz_clears.push_back(tb::unpack_sig<ClearPkt>(dut_->clear_o));
+    if (hiz_fire) hiz_clears.push_back(tb::unpack_sig<ClearPkt>(dut_->hiz_clear_o));
+    if (hiz_fire && hiz_clears.back().hiz_forget) hiz_forget_pending_ = true;
+    if ((copy_fire || fill_fire || zs_fire || (dut_->resolve_valid_o && dut_->resolve_ready_i)) && hiz_forget_pending_) {
+      hiz_forget_pending_ = false;  // the job the forget was for
+    } else if (hiz_fire && !hiz_clears.back().hiz_forget && hiz_forget_pending_) {
+      err_ = "a Hi-Z forget not followed by its job";
+    }
     if (fill_fire || zs_fire) {
       clears.push_back(tb::unpack_sig<ClearPkt>(dut_->clear_o));
       clear_zs.push_back(zs_fire);
       // A depth clear reaches HIZ first (exactly once); any other clear never does.
       const size_t depth_clears = static_cast<size_t>(
           std::count_if(clears.begin(), clears.end(), [](const ClearPkt& c) { return c.depth != 0; }));
-      if (hiz_clears.size() != depth_clears) err_ = "a depth CLEAR not sent to HIZ first (or a colour one sent)";
+      const size_t hiz_depth = static_cast<size_t>(
+          std::count_if(hiz_clears.begin(), hiz_clears.end(), [](const ClearPkt& c) { return c.hiz_forget == 0; }));
+      if (hiz_depth != depth_clears) err_ = "a depth CLEAR not sent to HIZ first (or a colour one sent)";
       if (clears.back().depth && !(hiz_clears.back() == clears.back())) err_ = "HIZ got another CLEAR payload";
     }
     if (fill_fire) dma_busy_ = static_cast<uint32_t>(rng_() % 40);
@@ -237,6 +245,7 @@ class CpBench {
   std::mt19937_64 rng_;
   double stall_;
   uint32_t dma_busy_ = 0;
+  bool hiz_forget_pending_ = false;  // a forget went to HIZ; its COPY / clear / RESOLVE is next
   tb::LineDram dram_;
 
  public:
@@ -292,7 +301,8 @@ uint64_t run_model(model::CommandProcessor& cp, std::vector<DrawPkt>* draws = nu
 // copies, registers.
 void compare(const std::string& test, const Memory& mem, const std::vector<Submission>& subs,
              uint64_t seed, const std::vector<model::HostAction>& actions = {},
-             const std::vector<double>& stalls = {0.0, 0.4}, bool zs_fast_clear = false) {
+             const std::vector<double>& stalls = {0.0, 0.4}, bool zs_fast_clear = false,
+             int expect_hiz_forgets = -1) {
   for (const double stall : stalls) {
     Memory model_mem = mem, rtl_mem = mem;
     model::CommandProcessor cp(model_mem);
@@ -370,6 +380,26 @@ void compare(const std::string& test, const Memory& mem, const std::vector<Submi
       }
       INFO("clear #" << k << " path");
       CHECK(rtl.clear_zs[k] == cp.clear_to_zs(cp.clears()[k]));
+    }
+    // The HIZ port: every depth clear (whole payload) and every forget (the flag; its payload is
+    // the CP's clear_o of the moment, not a clear) in the model's order.
+    if (expect_hiz_forgets >= 0) {
+      CHECK(std::count_if(cp.hiz_packets().begin(), cp.hiz_packets().end(),
+                          [](const ClearPkt& c) { return c.hiz_forget != 0; }) == expect_hiz_forgets);
+    }
+    REQUIRE(rtl.hiz_clears.size() == cp.hiz_packets().size());
+    for (size_t k = 0; k < rtl.hiz_clears.size(); ++k) {
+      const ClearPkt& m = cp.hiz_packets()[k];
+      INFO("HIZ packet #" << k << " hiz_forget expected=" << m.hiz_forget << " actual=" << rtl.hiz_clears[k].hiz_forget);
+      REQUIRE(rtl.hiz_clears[k].hiz_forget == m.hiz_forget);
+      if (m.hiz_forget == 0) {
+        std::vector<FieldDiff> d;
+        m.diff(rtl.hiz_clears[k], "", d);
+        for (const auto& f : d) {
+          INFO("HIZ packet #" << k << " " << f.field << " expected=" << f.expected_hex << " actual=" << f.actual_hex);
+          CHECK(false);
+        }
+      }
     }
     CHECK(rtl.next_action == next_action);
     for (uint32_t r : {REG_ID, REG_CONTROL, REG_STATUS, REG_RING_BASE, REG_RING_SIZE,
@@ -789,6 +819,34 @@ TEST_CASE("cp: CLEAR: flags, clamping, empty rectangles, fill or ZS fast clear, 
       compare(std::string("cp.clear") + (zs ? ".zs" : ".nozs") + (control > 1 ? ".nofast" : ""), Memory{}, {s},
               seed, {}, {0.0, 0.4}, zs);
     }
+  }
+}
+
+TEST_CASE("cp: Hi-Z forget before a COPY, colour clear or RESOLVE into the last depth-cleared buffer") {
+  const uint64_t seed = tb::announce_seed("rtl_cp");
+  // Depth buffer at 0x00400000, pitch 256: watched bytes [0x00400000, 0x00400000 + 512 * 256).
+  CommandWriter w;
+  w.copy(0x00300000, 0x00400100, 64);                                  // no depth clear yet: nothing
+  w.clear(2, 0x00400000, 256, false, 0, 0, 64, 64, 0x00FFFFFFu).draw(0, 3);  // names the buffer
+  w.copy(0x00300000, 0x00410000, 4).draw(1, 3);                        // into it: forget, then copy
+  w.copy(0x00300000, 0x00410100, 4);                                   // already forgotten: nothing
+  w.clear(2, 0x00400000, 256, false, 0, 0, 64, 64, 0x00FFFFFFu);       // named again
+  w.copy(0x00300000, 0x003FFFF0, 16);                                  // ends just before: nothing
+  w.copy(0x00300000, 0x00420000, 0);                                   // empty: nothing
+  w.copy(0x00300000, 0x00400000 + 512 * 256, 8);                       // just after: nothing
+  w.clear(1, 0x00500000, 256, false, 0, 0, 8, 8, 0x11223344u);         // another target: nothing
+  w.clear(1, 0x00400000 + 511 * 256, 256, false, 3, 0, 4, 1, 1);       // last watched row: forget
+  w.clear(6, 0x00400000, 256, false, 0, 0, 8, 8, 0x80000000u);         // depth + stencil: names it
+  w.clear(4, 0x00400000, 256, false, 0, 0, 8, 8, 0x80000000u);         // stencil only: forget
+  w.clear(2, 0x00400000, 256, false, 0, 0, 8, 8, 0);                   // names it
+  w.resolve(0, 0x00600000, 256 * 4, 0x00400000, 256, 2, 5, 6, 9).draw(2, 3);  // resolve into it: forget
+  w.clear(2, 0x00400000, 256, true, 0, 0, 8, 8, 0);                    // a 4x depth clear names it
+  w.clear(1, 0x00400000, 256, false, 0, 0, 8, 8, 5).end();             // colour clear over it: forget
+  Submission s;
+  s.cmds = w.dwords();
+  s.pre = {{REG_IRQ_ENABLE, 7}};
+  for (const bool zs : {false, true}) {
+    compare(std::string("cp.hiz_forget") + (zs ? ".zs" : ".nozs"), Memory{}, {s}, seed, {}, {0.0, 0.4}, zs, 5);
   }
 }
 

@@ -45,6 +45,7 @@ TEST_CASE("hiz: tiles of random depth scenes with clears, random stalls") {
       e.c.rect.x1 = g.chance(0.5) ? 512 : g.range(static_cast<int64_t>(e.c.rect.x0) + 1, 512);
       e.c.rect.y1 = g.chance(0.5) ? 512 : g.range(static_cast<int64_t>(e.c.rect.y0) + 1, 512);
       e.c.value = g.chance(0.35) ? DEPTH_MAX : g.chance(0.5) ? 0 : g.range(0, DEPTH_MAX);
+      e.c.hiz_forget = g.chance(0.12) ? 1 : 0;  // a DMA write met the buffer (other fields ignored)
       e.c = e.c.canonical();
       hiz.clear(e.c);
       ev.push_back(e);
