@@ -94,7 +94,7 @@ class Struct(NamedTuple):
 
 # ----------------------------------------------------------------------------- constants
 # Values are ints; sv_width is given where SV wants a typed constant (compared with a field).
-CONTRACT_VERSION = 13  # bumped whenever any packet, encoding or register changes
+CONTRACT_VERSION = 14  # bumped whenever any packet, encoding or register changes
 FP32_ONE = 0x3F800000
 CONSTANTS = [
     Const("CONTRACT_VERSION", CONTRACT_VERSION, "bumped whenever any packet, encoding or register changes"),
@@ -189,6 +189,23 @@ CONSTANTS = [
     Const("BOP_REV_SUBTRACT", 2, "dst*Fd - src*Fs", 3),
     Const("BOP_MIN", 3, "min(src, dst) (factors ignored)", 3),
     Const("BOP_MAX", 4, "max(src, dst) (factors ignored)", 3),
+    # Logic ops (FE_LOGIC_OP, docs/om.md section 2b): LOP_* = D3D11_LOGIC_OP; s the source encoded for the target, d the stored pixel
+    Const("LOP_CLEAR", 0, "0", 4),
+    Const("LOP_SET", 1, "all ones", 4),
+    Const("LOP_COPY", 2, "s", 4),
+    Const("LOP_COPY_INVERTED", 3, "~s", 4),
+    Const("LOP_NOOP", 4, "d", 4),
+    Const("LOP_INVERT", 5, "~d", 4),
+    Const("LOP_AND", 6, "s & d", 4),
+    Const("LOP_NAND", 7, "~(s & d)", 4),
+    Const("LOP_OR", 8, "s | d", 4),
+    Const("LOP_NOR", 9, "~(s | d)", 4),
+    Const("LOP_XOR", 10, "s ^ d", 4),
+    Const("LOP_EQUIV", 11, "~(s ^ d)", 4),
+    Const("LOP_AND_REVERSE", 12, "s & ~d", 4),
+    Const("LOP_AND_INVERTED", 13, "~s & d", 4),
+    Const("LOP_OR_REVERSE", 14, "s | ~d", 4),
+    Const("LOP_OR_INVERTED", 15, "~s | d", 4),
     Const("RT_FMT_RGBA8", 0, "render target R8G8B8A8_UNORM: R in byte 0 .. A in byte 3 (4 bytes per pixel)", 2),
     Const("RT_FMT_BGRA8", 1, "B8G8R8A8_UNORM: B in byte 0, G 1, R 2, A 3 (4 bytes per pixel)", 2),
     Const("RT_FMT_RGBA8_SRGB", 2, "R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B sRGB encoded (4 bytes per pixel)", 2),
@@ -402,16 +419,20 @@ FE_STATE = [
              (BitField("SHADE_GOURAUD", 0, 0, "1: the vertex colours interpolated perspective-correct; 0: flat, the provoking (first) vertex's colour"),)),
     StateReg("FE_TEX0", 64, 0, "texture descriptor 0 byte address (32-byte aligned; tex_desc_t, docs/tex.md)"),
     StateReg("FE_SAMP0", 65, 0, "sampler descriptor 0 byte address (32-byte aligned; samp_desc_t, docs/tex.md)"),
-    StateReg("FE_COMBINE", 66, 0, "texture combiner stages 0 and 1 and alpha test (reset: no texture, no alpha test; docs/comb.md); [19:0] is comb_state_t",
+    StateReg("FE_COMBINE", 66, 0, "texture combiner stages 0 and 1, alpha test, alpha to coverage (reset: no texture, no alpha test; docs/comb.md); [20:0] is comb_state_t",
              (BitField("COMB_TEX_ENABLE", 0, 0, "stage 0 samples FE_TEX0 / FE_SAMP0 with tex0 (0: the colour passes unchanged)"),
               BitField("COMB_MODE", 3, 1, "COMB_*: how the texel and the interpolated colour combine"),
               BitField("COMB_ALPHA_TEST", 4, 4, "alpha test on: a pixel whose (alpha OP ref) fails is killed (depth goes late-Z)"),
               BitField("COMB_ALPHA_FUNC", 7, 5, "CMP_*: pass when (combined alpha OP ALPHA_REF)"),
               BitField("COMB_ALPHA_REF", 15, 8, "alpha test reference (UNORM8)"),
               BitField("COMB1_TEX_ENABLE", 16, 16, "stage 1 samples FE_TEX1 / FE_SAMP1 with tex1 and combines it with stage 0's result (0: stage 0's result passes)"),
-              BitField("COMB1_MODE", 19, 17, "COMB_*: stage 1, with stage 0's result as the colour"))),
+              BitField("COMB1_MODE", 19, 17, "COMB_*: stage 1, with stage 0's result as the colour"),
+              BitField("COMB_ALPHA_TO_COVERAGE", 20, 20, "alpha to coverage: the final alpha selects the samples kept (docs/comb.md; depth goes late-Z)"))),
     StateReg("FE_TEX1", 67, 0, "texture descriptor 1 byte address (combiner stage 1; not yet sampled by the integration)"),
     StateReg("FE_SAMP1", 68, 0, "sampler descriptor 1 byte address (combiner stage 1)"),
+    StateReg("FE_LOGIC_OP", 69, 0, "logic operation of the render target (D3D11.1 LogicOpEnable / LogicOp; docs/om.md; reset: off)",
+             (BitField("LOGIC_ENABLE", 0, 0, "logic op on: the stored pixel becomes LOGIC_OP(source encoded for the target, stored pixel); blending is ignored"),
+              BitField("LOGIC_OP", 4, 1, "LOP_*"))),
 ]
 
 # Host register port: dword index (HOST_ADDR_BITS wide) -> register.
@@ -513,7 +534,8 @@ STRUCTS = [
         Field("s_front", 12, "u", "STENCIL_FACE_* layout"),
         Field("s_back", 12, "u", "STENCIL_FACE_* layout"),
     ]),
-    Struct("comb_state_t", "CombState", "FE_COMBINE [19:0] carried with a quad (the same bit layout: comb_state_t'(FE_COMBINE[19:0]))", [
+    Struct("comb_state_t", "CombState", "FE_COMBINE [20:0] carried with a quad (the same bit layout: comb_state_t'(FE_COMBINE[20:0]))", [
+        Field("a2c", 1, "u", "COMB_ALPHA_TO_COVERAGE"),
         Field("mode1", 3, "u", "COMB1_MODE: COMB_* of stage 1"),
         Field("tex1", 1, "u", "COMB1_TEX_ENABLE"),
         Field("alpha_ref", 8, "u", "COMB_ALPHA_REF (UNORM8)"),
@@ -522,7 +544,7 @@ STRUCTS = [
         Field("mode", 3, "u", "COMB_MODE: COMB_* of stage 0"),
         Field("tex", 1, "u", "COMB_TEX_ENABLE"),
     ]),
-    Struct("om_state_t", "OmState", "pixel-stage and output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT, FE_SHADE, FE_TEX0, FE_SAMP0, FE_COMBINE; all 0 from OP_DRAW: RGBA8, no blend, every channel written, no texture, no alpha test)", [
+    Struct("om_state_t", "OmState", "pixel-stage and output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_LOGIC_OP, FE_RT_PITCH.RT_FMT, FE_SHADE, FE_TEX0, FE_SAMP0, FE_COMBINE; all 0 from OP_DRAW: RGBA8, no blend, every channel written, no texture, no alpha test)", [
         Field("fmt", 2, "u", "RT_FMT_*"),
         Field("blend", 1, "u", "FE_BLEND.BLEND_ENABLE"),
         Field("src", 5, "u", "BF_*"),
@@ -532,11 +554,13 @@ STRUCTS = [
         Field("dst_a", 5, "u", "BF_*"),
         Field("op_a", 3, "u", "BOP_*"),
         Field("mask_off", 4, "u", "channels not written: bit 0 R, 1 G, 2 B, 3 A"),
+        Field("lop_en", 1, "u", "FE_LOGIC_OP.LOGIC_ENABLE (blend is then ignored)"),
+        Field("lop", 4, "u", "FE_LOGIC_OP.LOGIC_OP: LOP_*"),
         Field("factor", 32, "u", "FE_BLEND_FACTOR (RGBA8)"),
         Field("gouraud", 1, "u", "FE_SHADE.SHADE_GOURAUD (read by INTERP: 0 flat colour, 1 interpolated)"),
         Field("tex", 32, "u", "FE_TEX0: texture descriptor byte address of stage 0 (read by TEX when comb.tex; docs/tex.md)"),
         Field("samp", 32, "u", "FE_SAMP0: sampler descriptor byte address of stage 0"),
-        Field("comb", 1, "comb_state_t", "FE_COMBINE [19:0]: combiner and alpha test (read by TEX and COMB; docs/comb.md)"),
+        Field("comb", 1, "comb_state_t", "FE_COMBINE [20:0]: combiner, alpha test and alpha to coverage (read by TEX and COMB; docs/comb.md)"),
     ]),
     Struct("zplane_t", "ZPlane", "depth plane Z = c + a*(X - Xr) + b*(Y - Yr) in 2^-Z_FRAC D24 units (docs/numerics.md section 9)", [
         Field("a", 33, "s", "dZ/dX per 1/256 px"),

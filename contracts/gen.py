@@ -97,6 +97,29 @@ def const_value(name):
 
 
 # Constants that SV declares as members of a typed enum instead of an int localparam.
+# The one RTL definition of the sRGB conversions (docs/om.md section 3), used by OM's blend and
+# the resolve engine; the model's twins are model::om::srgb_to_lin16 / lin16_to_srgb.
+SV_SRGB_FUNCTIONS = [
+    "  // sRGB8 code -> linear U16 (docs/om.md section 3)",
+    "  function automatic logic [15:0] srgb_to_lin16(input logic [7:0] c);",
+    "    srgb_to_lin16 = SRGB_TO_LIN16[16*c +: 16];",
+    "  endfunction",
+    "",
+    "  // linear U16 -> the nearest sRGB8 code: the number of c in 1..255 with LIN16_TO_SRGB_T[c] <= v,",
+    "  // an 8-step binary search (the table increases; entry 0 is 0)",
+    "  function automatic logic [7:0] lin16_to_srgb(input logic [15:0] v);",
+    "    logic [7:0] c, cand;",
+    "    c = '0;",
+    "    for (int b = 7; b >= 0; b--) begin",
+    "      cand = c | (8'd1 << b);",
+    "      if (v >= LIN16_TO_SRGB_T[16*cand +: 16]) c = cand;",
+    "    end",
+    "    lin16_to_srgb = c;",
+    "  endfunction",
+    "",
+]
+
+
 def sv_enums():
     """[(type name, width, [(name, value, doc)])]"""
     smap = struct_map()
@@ -191,6 +214,8 @@ def gen_sv():
             L.append(f"    {chunk}{',' if i else ''}  // {min(i + 8, n) - 1}..{i}")
         L.append("  };")
         L.append("")
+    if any(t.name == "LIN16_TO_SRGB_T" for t in defs.TABLES):
+        L += SV_SRGB_FUNCTIONS
     for s in defs.STRUCTS:
         name, _, doc, fields = s
         L.append(f"  // {doc} ({struct_width(s, smap)} bits)")

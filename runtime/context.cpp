@@ -273,8 +273,8 @@ Result Context::draw_pretransformed(uint32_t vertex_count, uint32_t first_vertex
   if (recording_dropped()) return Result::OK;  // deferred context out of memory: keeps "recording"
   if (!api_.rt) return fail(Result::INVALID_CALL, "draw_pretransformed: no render target bound");
   if (!api_.pt_vb) return fail(Result::INVALID_CALL, "draw_pretransformed: no pre-transformed vertex buffer bound");
-  if (api_.blend.word() != FE_BLEND_RESET)
-    return fail(Result::INVALID_CALL, "draw_pretransformed: blending and write masks need a front-end draw (draw*)");
+  if (!api_.blend.is_default())
+    return fail(Result::INVALID_CALL, "draw_pretransformed: blending, logic ops, write masks and alpha to coverage need a front-end draw (draw*)");
   if (api_.combine.word() != 0)
     return fail(Result::INVALID_CALL, "draw_pretransformed: texture combining and the alpha test need a front-end draw (draw*)");
   if (api_.rt->format() != Format::R8G8B8A8_UNORM)
@@ -383,14 +383,20 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
     d[FE_STENCIL] = st.stencil_word();
     if (st.stencil_word() & (1u << STENCIL_ENABLE_BIT)) d[FE_STENCIL] |= api_.stencil_ref << STENCIL_REF_LSB;
     d[FE_STENCIL_OPS] = st.stencil_ops_word();
+    // Alpha to coverage removes samples in the pixel stage (COMB): depth and stencil must be
+    // tested and written after it (docs/comb.md section 3b).
+    if (api_.blend.alpha_to_coverage()) d[FE_DEPTH] |= 1u << DEPTH_LATE_BIT;
   }
   used |= bit(FE_DEPTH) | bit(FE_STENCIL) | bit(FE_STENCIL_OPS);
   // Output merger: the blend state and constant; the format is FE_RT_PITCH.RT_FMT (above).
   if (rt_format_code(api_.rt->format()) == RT_FMT_NONE)
     return fail(Result::INVALID_CALL, w + ": the render target has no colour format");
+  if (api_.blend.logic_word() != 0 && api_.rt->format() == Format::R8G8B8A8_UNORM_SRGB)
+    return fail(Result::INVALID_CALL, w + ": logic ops need a UNORM render target (the bound one is R8G8B8A8_UNORM_SRGB)");
   d[FE_BLEND] = api_.blend.word();
   d[FE_BLEND_FACTOR] = api_.blend_factor;
-  used |= bit(FE_BLEND) | bit(FE_BLEND_FACTOR);
+  d[FE_LOGIC_OP] = api_.blend.logic_word();
+  used |= bit(FE_BLEND) | bit(FE_BLEND_FACTOR) | bit(FE_LOGIC_OP);
   d[FE_SHADE] = api_.gouraud ? 1u << SHADE_GOURAUD_BIT : 0u;
   used |= bit(FE_SHADE);
   // The pixel stage's texture slot 0: the addresses of the bound view's and sampler's descriptors
@@ -406,7 +412,7 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
   // The combiner and the alpha test (docs/comb.md): a texturing stage needs something to sample.
   if (api_.combine.op != TextureCombine::DISABLE && (!api_.srv_desc || !api_.samp_desc))
     return fail(Result::INVALID_CALL, w + ": texture stage 0 combines a texture but no shader-resource view and sampler are bound in slot 0");
-  d[FE_COMBINE] = api_.combine.word();
+  d[FE_COMBINE] = api_.combine.word() | (api_.blend.alpha_to_coverage() ? 1u << COMB_ALPHA_TO_COVERAGE_BIT : 0u);
   used |= bit(FE_COMBINE);
 
   Result r;

@@ -277,6 +277,8 @@ BlendState encode_blend_state(const BlendDesc& d) {
             (f(r.src_blend_alpha) << BLEND_SRC_A_LSB) | (f(r.dest_blend_alpha) << BLEND_DST_A_LSB) |
             (o(r.blend_op_alpha) << BLEND_OP_A_LSB) |
             ((~uint32_t{r.render_target_write_mask} & 0xFu) << BLEND_MASK_OFF_LSB);
+  s.logic_word_ = r.logic_op_enable ? (1u << LOGIC_ENABLE_BIT | static_cast<uint32_t>(r.logic_op) << LOGIC_OP_LSB) : 0u;
+  s.a2c_ = d.alpha_to_coverage_enable;
   return s;
 }
 
@@ -288,8 +290,11 @@ uint32_t float_to_unorm8(float v) {
 
 Result Device::create_blend_state(const BlendDesc& d, BlendState* out) {
   if (!out) return error(Result::INVALID_ARG, "create_blend_state: out is null");
-  if (d.alpha_to_coverage_enable) return error(Result::INVALID_ARG, "create_blend_state: alpha to coverage is not supported");
   const RenderTargetBlendDesc& r = d.render_target;
+  if (static_cast<uint32_t>(r.logic_op) > static_cast<uint32_t>(LogicOp::OR_INVERTED))
+    return error(Result::INVALID_ARG, "create_blend_state: bad logic op");
+  if (r.logic_op_enable && r.blend_enable)
+    return error(Result::INVALID_ARG, "create_blend_state: blending and a logic op cannot both be enabled");
   const auto known = [](Blend b) {
     const uint32_t v = static_cast<uint32_t>(b);
     return (v >= 1 && v <= 11) || v == 14 || v == 15;

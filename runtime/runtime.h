@@ -458,6 +458,12 @@ enum class Blend : uint32_t {
   INV_BLEND_FACTOR = 15, SRC1_COLOR = 16, INV_SRC1_COLOR = 17, SRC1_ALPHA = 18, INV_SRC1_ALPHA = 19
 };
 enum class BlendOp : uint32_t { ADD = 1, SUBTRACT = 2, REV_SUBTRACT = 3, MIN = 4, MAX = 5 };
+// D3D11_LOGIC_OP (D3D11.1), with D3D's values (= the hardware's LOP_*): s the source encoded for
+// the target, d the stored pixel.
+enum class LogicOp : uint32_t {
+  CLEAR = 0, SET = 1, COPY = 2, COPY_INVERTED = 3, NOOP = 4, INVERT = 5, AND = 6, NAND = 7, OR = 8, NOR = 9,
+  XOR = 10, EQUIV = 11, AND_REVERSE = 12, AND_INVERTED = 13, OR_REVERSE = 14, OR_INVERTED = 15
+};
 // D3D11_COLOR_WRITE_ENABLE.
 enum ColorWriteEnable : uint8_t {
   COLOR_WRITE_ENABLE_RED = 1, COLOR_WRITE_ENABLE_GREEN = 2, COLOR_WRITE_ENABLE_BLUE = 4,
@@ -473,20 +479,32 @@ struct RenderTargetBlendDesc {
   Blend dest_blend_alpha = Blend::ZERO;
   BlendOp blend_op_alpha = BlendOp::ADD;
   uint8_t render_target_write_mask = COLOR_WRITE_ENABLE_ALL;
+  // D3D11_RENDER_TARGET_BLEND_DESC1 (D3D11.1): a logic op instead of blending (not both); UNORM
+  // targets only (a draw to an sRGB target with a logic op fails).
+  bool logic_op_enable = false;
+  LogicOp logic_op = LogicOp::NOOP;
 };
-// D3D11_BLEND_DESC for Pineda's one render target (alpha to coverage is not supported yet).
+// D3D11_BLEND_DESC1 for Pineda's one render target. Alpha to coverage (docs/comb.md section 3b):
+// 4x targets keep n = round(4 * alpha) of the pixel's samples in a fixed pattern; 1x targets
+// keep the pixel when alpha >= 128/255.
 struct BlendDesc {
   bool alpha_to_coverage_enable = false;
   RenderTargetBlendDesc render_target;
 };
-// A validated blend state (Device::create_blend_state): the FE_BLEND word.
+// A validated blend state (Device::create_blend_state): the FE_BLEND and FE_LOGIC_OP words and
+// FE_COMBINE.COMB_ALPHA_TO_COVERAGE.
 class BlendState {
  public:
   friend BlendState encode_blend_state(const BlendDesc& d);
-  uint32_t word() const { return word_; }
+  uint32_t word() const { return word_; }              // FE_BLEND
+  uint32_t logic_word() const { return logic_word_; }  // FE_LOGIC_OP
+  bool alpha_to_coverage() const { return a2c_; }
+  bool is_default() const { return word_ == FE_BLEND_RESET && logic_word_ == 0 && !a2c_; }
 
  private:
   uint32_t word_ = FE_BLEND_RESET;
+  uint32_t logic_word_ = 0;  // FE_LOGIC_OP reset: off
+  bool a2c_ = false;
 };
 // The FE_BLEND word of a desc (the caller has validated it: Device::create_blend_state).
 BlendState encode_blend_state(const BlendDesc& d);
@@ -915,8 +933,9 @@ class Device {
   }
   // CreateDepthStencilState: valid functions and operations.
   Result create_depth_stencil_state(const DepthStencilDesc& desc, DepthStencilState* out);
-  // CreateBlendState: D3D11's factors and ops; no dual-source factors, no *_COLOR factor for
-  // alpha, write mask <= 15, no alpha to coverage (each an INVALID_ARG with a message).
+  // CreateBlendState(1): D3D11's factors and ops; no dual-source factors, no *_COLOR factor for
+  // alpha, write mask <= 15, a LogicOp value <= 15, not blending and a logic op together (D3D11.1's
+  // rule) (each an INVALID_ARG with a message). Alpha to coverage is taken.
   Result create_blend_state(const BlendDesc& desc, BlendState* out);
   // CreateDepthStencilView: `tex` must be a live D24_UNORM_S8_UINT texture created with
   // BIND_DEPTH_STENCIL (a depth view of a colour texture is INVALID_ARG).

@@ -59,6 +59,8 @@ std::vector<SceneInfo> scene_registry() {
       {"om_srgb_unorm", scene_om_srgb_unorm, "the same on an R8G8B8A8_UNORM target (blended on the stored codes), to compare"},
       {"om_b5g6r5", scene_om_b5g6r5, "a B5G6R5 target of odd width: colour clear, plain, blended and green-only masked triangles (2-byte pixels)"},
       {"om_bgra8", scene_om_bgra8, "a B8G8R8A8 target: colour clear and blended triangles"},
+      {"om_logic_ops", scene_om_logic_ops, "the logic-op test card: every D3D11.1 LogicOp (a rectangle and a triangle per cell) over stripes, some with a write mask, 96x64"},
+      {"om_transparent_bunny", scene_om_transparent_bunny, "transparent objects over the depth-tested bunny: opaque bunny, then panes and a sphere blended back to front with depth test on, writes off, 128x128"},
       // attribute interpolation (scenes_interp.cpp): Gouraud shading through INTERP
       {"interp_gouraud", [](uint32_t s) { return scene_interp_gouraud(s, 1); }, "a sphere and a near-clipped torus with a colour per vertex, Gouraud, perspective, depth, 160x160"},
       {"interp_gouraud_4x", [](uint32_t s) { return scene_interp_gouraud(s, 4); }, "the same at 4x MSAA (every sample of a pixel gets its centre's colour)"},

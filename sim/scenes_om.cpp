@@ -17,6 +17,7 @@
 #include "meshes.h"
 #include "scene_builder.h"
 #include "scene_list.h"
+#include "vec_math.h"
 
 namespace pineda::scenes {
 
@@ -391,6 +392,130 @@ SceneImage scene_om_resolve_4x(uint32_t seed) {
   s.draw(first, s.state(blend_desc(rt::Blend::SRC_ALPHA, rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD, rt::Blend::ONE,
                                    rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD)));
   return s.run();
+}
+
+// om_logic_ops: the logic-op test card (D3D11.1 LogicOp, docs/om.md section 2b): over opaque
+// stripes of varied colour and alpha, every LOP_* in a 24x16 cell: a rectangle, then a triangle
+// across it and the next cell (so an op also meets the result of an op, and its neighbour's),
+// every third op with a write mask (red and alpha only). RGBA8, 96x64.
+SceneImage scene_om_logic_ops(uint32_t seed) {
+  SceneRng rng(seed * 0x100000001ull + 103);
+  OmScene s("om_logic_ops", 96, 64, rt::Format::R8G8B8A8_UNORM, rgba(0, 0, 0));
+  stripes(s, rng, s.state(rt::BlendDesc{}));
+  for (uint32_t op = 0; op < 16; ++op) {
+    rt::BlendDesc d;
+    d.render_target.logic_op_enable = true;
+    d.render_target.logic_op = static_cast<rt::LogicOp>(op);
+    if (op % 3 == 2) d.render_target.render_target_write_mask = rt::COLOR_WRITE_ENABLE_RED | rt::COLOR_WRITE_ENABLE_ALPHA;
+    const rt::BlendState st = s.state(d);
+    const float x = static_cast<float>((op % 4) * 24), y = static_cast<float>((op / 4) * 16);
+    const auto colour = [&]() { return static_cast<uint32_t>(rng.range(0, 0xFFFFFF)) | static_cast<uint32_t>(rng.range(0, 255)) << 24; };
+    const uint32_t first = s.mark();
+    s.rect(x + 2, y + 2, x + 20, y + 14, colour());
+    s.tri(x + 6, y + 1, x + 30, y + 9, x + 10, y + 15, colour());
+    s.draw(first, st);
+  }
+  return s.run();
+}
+
+// om_transparent_bunny: transparent objects over the depth-tested bunny (128x128, 1x). The
+// bunny (~1,500 triangles) opaque with depth LESS and writes on; then, sorted back to front with
+// the depth test on and depth writes off, "over"-blended: a translucent pane behind the bunny, a
+// translucent sphere beside it (back faces, then front faces: the classic two-pass order) and a
+// pane in front of its lower half. The bunny hides what is behind it, the panes and sphere tint
+// what is behind them, nothing translucent writes depth.
+SceneImage scene_om_transparent_bunny(uint32_t seed) {
+  SceneRng rng(seed * 0x100000001ull + 107);
+  const uint32_t w = 128, h = 128;
+  Builder b("om_transparent_bunny", w, h, w * 4, rgba(24, 28, 40));
+  rt::ImmediateContext& ctx = b.ctx();
+  rt::TextureDesc td{w, h, 0, rt::BIND_DEPTH_STENCIL};
+  td.format = rt::Format::D24_UNORM_S8_UINT;
+  const std::vector<uint32_t> junk(static_cast<size_t>(w) * h, 0x3C00F00Du);
+  rt::Resource* ds = b.create_texture(td, junk.data());
+  rt::DepthStencilView dsv;
+  b.check(b.dev().create_depth_stencil_view(ds, &dsv), "create_depth_stencil_view");
+  b.check(ctx.set_render_targets(b.target(), &dsv), "set_render_targets");
+  b.check(ctx.clear_render_target_view(b.target(), rgba(24, 28, 40)), "clear_render_target_view");
+  b.check(ctx.clear_depth_stencil_view(dsv, rt::CLEAR_FLAG_DEPTH | rt::CLEAR_FLAG_STENCIL, 1.0f, 0), "clear_depth_stencil_view");
+  rt::InputLayout l;
+  b.check(b.dev().create_input_layout({{rt::Semantic::POSITION, rt::VertexFormat::F32X3, 0, 0},
+                                       {rt::Semantic::COLOR, rt::VertexFormat::UNORM8X4, 0, 12}},
+                                      &l),
+          "create_input_layout");
+  ctx.set_input_layout(l);
+  b.check(ctx.set_viewport({0, 0, static_cast<float>(w), static_cast<float>(h), 0, 1}), "set_viewport");
+  const auto ds_state = [&](bool write) {
+    rt::DepthStencilDesc d;  // LESS
+    d.depth_write = write;
+    rt::DepthStencilState st;
+    b.check(b.dev().create_depth_stencil_state(d, &st), "create_depth_stencil_state");
+    return st;
+  };
+  const auto blend_state = [&](const rt::BlendDesc& d) {
+    rt::BlendState st;
+    b.check(b.dev().create_blend_state(d, &st), "create_blend_state");
+    return st;
+  };
+  const double j = static_cast<double>(rng.range(-1000, 1000)) / 1000.0;
+
+  // One vertex buffer: the bunny, the sphere, the two panes.
+  std::vector<MeshVertex> v = mesh_vertices(bunny_mesh(), {1.0, 0.9, 0.8});
+  std::vector<uint32_t> idx = bunny_indices(1500, false);
+  const uint32_t bunny_count = static_cast<uint32_t>(idx.size());
+  const uint32_t sphere_base = static_cast<uint32_t>(v.size()), sphere_first = static_cast<uint32_t>(idx.size());
+  const Mesh sphere = make_uv_sphere(20, 12);
+  for (MeshVertex mv : mesh_vertices(sphere, {0.4, 0.7, 1.0})) {
+    mv.color = (mv.color & 0xFFFFFFu) | 0x70000000u;  // alpha 112
+    v.push_back(mv);
+  }
+  idx.insert(idx.end(), sphere.idx.begin(), sphere.idx.end());
+  const uint32_t sphere_count = static_cast<uint32_t>(sphere.idx.size());
+  // panes: world-space quads at constant z (two triangles each)
+  const auto pane = [&](double x0, double y0, double x1, double y1, double z, uint32_t c) {
+    const uint32_t base = static_cast<uint32_t>(v.size()) - sphere_base;  // indices relative to sphere_base
+    for (const auto& p : {std::pair<double, double>{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}})
+      v.push_back({static_cast<float>(p.first), static_cast<float>(p.second), static_cast<float>(z), c});
+    idx.insert(idx.end(), {base, base + 1, base + 2, base + 1, base + 3, base + 2});
+  };
+  const uint32_t far_first = static_cast<uint32_t>(idx.size());
+  pane(-1.3, -0.5, 0.1 + 0.1 * j, 1.0, 0.45, (rgba(220, 80, 60) & 0xFFFFFFu) | 120u << 24);
+  const uint32_t near_first = static_cast<uint32_t>(idx.size());
+  pane(-0.3, -1.0, 1.3, 0.15, -0.8, (rgba(80, 220, 120) & 0xFFFFFFu) | 90u << 24);
+  rt::Resource* vb = b.create_buffer({static_cast<uint32_t>(v.size() * sizeof(MeshVertex)), rt::BIND_VERTEX_BUFFER}, v.data());
+  b.check(ctx.set_vertex_buffer(0, vb, sizeof(MeshVertex)), "set_vertex_buffer");
+  rt::Resource* ib = b.create_buffer({static_cast<uint32_t>(idx.size() * 4), rt::BIND_INDEX_BUFFER}, idx.data());
+  b.check(ctx.set_index_buffer(ib, rt::IndexFormat::R32_UINT), "set_index_buffer");
+
+  const M4 vp = Camera{{0, 0.25, -2.3}, {0, 0.05, 0}, 0.95, 0.5, 20.0}.view_proj();
+  // 1. the opaque bunny, depth LESS with writes, culling off
+  const rt::DepthStencilState opaque_ds = ds_state(true), glass_ds = ds_state(false);
+  b.check(ctx.set_depth_stencil_state(&opaque_ds, 0), "set_depth_stencil_state");
+  b.check(ctx.set_rasterizer_state({rt::CullMode::NONE, false, true}), "set_rasterizer_state");
+  ctx.set_transform(to_rt(vp * rotate_y(0.6 + 0.2 * j) * rotate_x(-0.2)));
+  b.check(ctx.draw_indexed(bunny_count, 0, 0), "draw_indexed");
+  // 2. translucent, back to front: depth test on, writes off, "over"
+  rt::BlendDesc over;
+  over.render_target.blend_enable = true;
+  over.render_target.src_blend = rt::Blend::SRC_ALPHA;
+  over.render_target.dest_blend = rt::Blend::INV_SRC_ALPHA;
+  over.render_target.src_blend_alpha = rt::Blend::ONE;
+  over.render_target.dest_blend_alpha = rt::Blend::INV_SRC_ALPHA;
+  const rt::BlendState over_st = blend_state(over);
+  b.check(ctx.set_blend_state(&over_st), "set_blend_state");
+  b.check(ctx.set_depth_stencil_state(&glass_ds, 0), "set_depth_stencil_state");
+  ctx.set_transform(to_rt(vp));
+  b.check(ctx.draw_indexed(near_first - far_first, far_first, static_cast<int32_t>(sphere_base)), "draw_indexed");
+  ctx.set_transform(to_rt(vp * translate({0.55, 0.35 + 0.1 * j, -0.15}) * scale(0.38)));
+  b.check(ctx.set_rasterizer_state({rt::CullMode::FRONT, false, true}), "set_rasterizer_state");  // back faces
+  b.check(ctx.draw_indexed(sphere_count, sphere_first, static_cast<int32_t>(sphere_base)), "draw_indexed");
+  b.check(ctx.set_rasterizer_state({rt::CullMode::BACK, false, true}), "set_rasterizer_state");  // front faces
+  b.check(ctx.draw_indexed(sphere_count, sphere_first, static_cast<int32_t>(sphere_base)), "draw_indexed");
+  b.check(ctx.set_rasterizer_state({rt::CullMode::NONE, false, true}), "set_rasterizer_state");
+  ctx.set_transform(to_rt(vp));
+  b.check(ctx.draw_indexed(static_cast<uint32_t>(idx.size()) - near_first, near_first, static_cast<int32_t>(sphere_base)),
+          "draw_indexed");
+  return b.finish();
 }
 
 }  // namespace pineda::scenes

@@ -38,6 +38,12 @@ bool Combiner::alpha_pass(uint32_t func, uint32_t a, uint32_t ref) {
   }
 }
 
+uint32_t Combiner::a2c_mask(uint32_t a, bool msaa) {
+  if (!msaa) return a >= 128u ? 1u : 0u;
+  static constexpr uint32_t kMask[5] = {0x0u, 0x1u, 0x9u, 0xBu, 0xFu};
+  return kMask[(4u * (a & 255u) + 128u) >> 8];
+}
+
 uint32_t Combiner::pixel(const CombState& st, uint32_t color, uint32_t texel0, uint32_t texel1, bool* killed) {
   uint32_t c = color;
   if (st.tex) c = stage(static_cast<uint32_t>(st.mode), c, texel0);
@@ -58,10 +64,18 @@ std::optional<InterpPkt> Combiner::process(const CombInPkt& in) {
     out.pcolor[p].data = pixel(in.st, static_cast<uint32_t>(in.ip.pcolor[p].data),
                                static_cast<uint32_t>(in.texel0[p].data), static_cast<uint32_t>(in.texel1[p].data),
                                &killed);
-    if (!killed) continue;
     const uint64_t bits = msaa ? uint64_t{0xF} << (4 * p) : uint64_t{1} << p;
-    if (mask & bits) ++killed_;
-    mask &= ~bits;
+    if (killed) {
+      if (mask & bits) ++killed_;
+      mask &= ~bits;
+      continue;
+    }
+    if (in.st.a2c) {
+      const uint64_t keep = uint64_t{a2c_mask(static_cast<uint32_t>(out.pcolor[p].data) >> 24, msaa)} << (msaa ? 4 * p : p);
+      const uint64_t off = mask & bits & ~keep;
+      for (uint64_t b = off; b; b &= b - 1) ++a2c_;
+      mask &= ~off;
+    }
   }
   out.quad.mask = mask;
   for (int i = 0; i < 16; ++i) {

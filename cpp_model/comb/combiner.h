@@ -24,21 +24,27 @@ class Combiner {
   static uint32_t stage(uint32_t mode, uint32_t c, uint32_t t);
   // CMP_* of the alpha test: pass when (a OP ref).
   static bool alpha_pass(uint32_t func, uint32_t a, uint32_t ref);
+  // Alpha to coverage (docs/comb.md section 3b): the samples of a pixel kept for its final alpha
+  // `a` (UNORM8). 4x: n = (4a + 128) >> 8 samples (0 below 32, 1 from 32, 2 from 96, 3 from 160,
+  // 4 from 224), the mask A2C_MASK[n] = 0x0, 0x1, 0x9, 0xB, 0xF (bit s: sample s; the same for
+  // every pixel, no dithering). 1x: 1 (kept) when a >= 128, else 0.
+  static uint32_t a2c_mask(uint32_t a, bool msaa);
   // The stages and the alpha test on one pixel's colour; returns the colour, *killed when the
   // alpha test fails.
   static uint32_t pixel(const CombState& st, uint32_t color, uint32_t texel0, uint32_t texel1, bool* killed);
 
   // A quad -> the combined quad (INTERP's format, for PW): pcolor combined, killed pixels'
-  // coverage and depth cleared. Nothing when every covered pixel is killed; end-of-pipe tokens
+  // coverage and depth cleared, and with st.a2c the samples alpha to coverage drops. Nothing when every covered pixel is killed; end-of-pipe tokens
   // pass unchanged.
   std::optional<InterpPkt> process(const CombInPkt& in);
 
   uint64_t quads() const { return quads_; }
   uint64_t killed_pixels() const { return killed_; }
   uint64_t dropped_quads() const { return dropped_; }
+  uint64_t a2c_dropped_samples() const { return a2c_; }  // covered samples alpha to coverage removed
 
  private:
-  uint64_t quads_ = 0, killed_ = 0, dropped_ = 0;
+  uint64_t quads_ = 0, killed_ = 0, dropped_ = 0, a2c_ = 0;
 };
 
 }  // namespace pineda::model

@@ -12,7 +12,7 @@
 
 namespace pineda {
 
-constexpr uint32_t CONTRACT_VERSION = 13u;  // bumped whenever any packet, encoding or register changes
+constexpr uint32_t CONTRACT_VERSION = 14u;  // bumped whenever any packet, encoding or register changes
 constexpr uint32_t COORD_W = 24u;  // snapped coordinate width: signed 16.8 fixed point
 constexpr uint32_t COORD_FRAC = 8u;  // fractional bits of a snapped coordinate
 constexpr uint32_t DELTA_W = 25u;  // edge coefficient width (difference of two COORD_W values)
@@ -96,6 +96,22 @@ constexpr uint32_t BOP_SUBTRACT = 1u;  // src*Fs - dst*Fd
 constexpr uint32_t BOP_REV_SUBTRACT = 2u;  // dst*Fd - src*Fs
 constexpr uint32_t BOP_MIN = 3u;  // min(src, dst) (factors ignored)
 constexpr uint32_t BOP_MAX = 4u;  // max(src, dst) (factors ignored)
+constexpr uint32_t LOP_CLEAR = 0u;  // 0
+constexpr uint32_t LOP_SET = 1u;  // all ones
+constexpr uint32_t LOP_COPY = 2u;  // s
+constexpr uint32_t LOP_COPY_INVERTED = 3u;  // ~s
+constexpr uint32_t LOP_NOOP = 4u;  // d
+constexpr uint32_t LOP_INVERT = 5u;  // ~d
+constexpr uint32_t LOP_AND = 6u;  // s & d
+constexpr uint32_t LOP_NAND = 7u;  // ~(s & d)
+constexpr uint32_t LOP_OR = 8u;  // s | d
+constexpr uint32_t LOP_NOR = 9u;  // ~(s | d)
+constexpr uint32_t LOP_XOR = 10u;  // s ^ d
+constexpr uint32_t LOP_EQUIV = 11u;  // ~(s ^ d)
+constexpr uint32_t LOP_AND_REVERSE = 12u;  // s & ~d
+constexpr uint32_t LOP_AND_INVERTED = 13u;  // ~s & d
+constexpr uint32_t LOP_OR_REVERSE = 14u;  // s | ~d
+constexpr uint32_t LOP_OR_INVERTED = 15u;  // ~s | d
 constexpr uint32_t RT_FMT_RGBA8 = 0u;  // render target R8G8B8A8_UNORM: R in byte 0 .. A in byte 3 (4 bytes per pixel)
 constexpr uint32_t RT_FMT_BGRA8 = 1u;  // B8G8R8A8_UNORM: B in byte 0, G 1, R 2, A 3 (4 bytes per pixel)
 constexpr uint32_t RT_FMT_RGBA8_SRGB = 2u;  // R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B sRGB encoded (4 bytes per pixel)
@@ -204,9 +220,10 @@ constexpr uint32_t FE_BLEND_FACTOR = 62u;  // front-end state: blend constant RG
 constexpr uint32_t FE_SHADE = 63u;  // front-end state: shading of the pixel colour (docs/interp.md; reset: flat)
 constexpr uint32_t FE_TEX0 = 64u;  // front-end state: texture descriptor 0 byte address (32-byte aligned; tex_desc_t, docs/tex.md)
 constexpr uint32_t FE_SAMP0 = 65u;  // front-end state: sampler descriptor 0 byte address (32-byte aligned; samp_desc_t, docs/tex.md)
-constexpr uint32_t FE_COMBINE = 66u;  // front-end state: texture combiner stages 0 and 1 and alpha test (reset: no texture, no alpha test; docs/comb.md); [19:0] is comb_state_t
+constexpr uint32_t FE_COMBINE = 66u;  // front-end state: texture combiner stages 0 and 1, alpha test, alpha to coverage (reset: no texture, no alpha test; docs/comb.md); [20:0] is comb_state_t
 constexpr uint32_t FE_TEX1 = 67u;  // front-end state: texture descriptor 1 byte address (combiner stage 1; not yet sampled by the integration)
 constexpr uint32_t FE_SAMP1 = 68u;  // front-end state: sampler descriptor 1 byte address (combiner stage 1)
+constexpr uint32_t FE_LOGIC_OP = 69u;  // front-end state: logic operation of the render target (D3D11.1 LogicOpEnable / LogicOp; docs/om.md; reset: off)
 constexpr uint32_t FE_STENCIL_RESET = 4294901760u;
 constexpr uint32_t FE_SCISSOR_X_RESET = 4294901760u;
 constexpr uint32_t FE_SCISSOR_Y_RESET = 4294901760u;
@@ -231,7 +248,7 @@ constexpr uint32_t REG_WATCHDOG = 14u;  // RW: WAIT_REG watchdog in cycles (0 = 
 constexpr uint32_t REG_IB_DEPTH = 15u;  // RO: return-stack entries in use
 constexpr uint32_t REG_FENCE0 = 16u;  // RW: fence registers FENCE0..FENCE15 at 0x10..0x1F
 constexpr uint32_t REG_PERF0 = 64u;  // RO: performance counters, see PERF_* (index = REG_PERF0 + PERF_x)
-constexpr uint32_t ID_VALUE = 1346961421u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+constexpr uint32_t ID_VALUE = 1346961422u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
 constexpr uint32_t VALID_LIMIT_RESET = 4294967295u;  // reset value of REG_VALID_LIMIT
 constexpr uint32_t STATUS_RUNNING = 0u;  // STATUS bit index
 constexpr uint32_t STATUS_HALTED = 1u;  // STATUS bit index
@@ -351,6 +368,10 @@ constexpr uint32_t COMB_ALPHA_REF_LSB = 8u;  // FE_COMBINE: alpha test reference
 constexpr uint32_t COMB1_TEX_ENABLE_BIT = 16u;  // FE_COMBINE: stage 1 samples FE_TEX1 / FE_SAMP1 with tex1 and combines it with stage 0's result (0: stage 0's result passes)
 constexpr uint32_t COMB1_MODE_MSB = 19u;  // FE_COMBINE: COMB_*: stage 1, with stage 0's result as the colour
 constexpr uint32_t COMB1_MODE_LSB = 17u;  // FE_COMBINE: COMB_*: stage 1, with stage 0's result as the colour
+constexpr uint32_t COMB_ALPHA_TO_COVERAGE_BIT = 20u;  // FE_COMBINE: alpha to coverage: the final alpha selects the samples kept (docs/comb.md; depth goes late-Z)
+constexpr uint32_t LOGIC_ENABLE_BIT = 0u;  // FE_LOGIC_OP: logic op on: the stored pixel becomes LOGIC_OP(source encoded for the target, stored pixel); blending is ignored
+constexpr uint32_t LOGIC_OP_MSB = 4u;  // FE_LOGIC_OP: LOP_*
+constexpr uint32_t LOGIC_OP_LSB = 1u;  // FE_LOGIC_OP: LOP_*
 constexpr uint32_t SFACE_FUNC_MSB = 2u;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
 constexpr uint32_t SFACE_FUNC_LSB = 0u;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
 constexpr uint32_t SFACE_FAIL_MSB = 5u;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when the stencil test fails
@@ -790,12 +811,13 @@ struct DsState {
   }
 };
 
-// FE_COMBINE [19:0] carried with a quad (the same bit layout: comb_state_t'(FE_COMBINE[19:0])) (SV comb_state_t, 20 bits)
+// FE_COMBINE [20:0] carried with a quad (the same bit layout: comb_state_t'(FE_COMBINE[20:0])) (SV comb_state_t, 21 bits)
 struct CombState {
-  static constexpr int WIDTH = 20;
+  static constexpr int WIDTH = 21;
   static constexpr int WORDS = 1;
   static constexpr const char* SV_NAME = "comb_state_t";
   using Words = std::array<uint32_t, WORDS>;
+  uint64_t a2c = 0;  // COMB_ALPHA_TO_COVERAGE
   uint64_t mode1 = 0;  // COMB1_MODE: COMB_* of stage 1
   uint64_t tex1 = 0;  // COMB1_TEX_ENABLE
   uint64_t alpha_ref = 0;  // COMB_ALPHA_REF (UNORM8)
@@ -804,6 +826,7 @@ struct CombState {
   uint64_t mode = 0;  // COMB_MODE: COMB_* of stage 0
   uint64_t tex = 0;  // COMB_TEX_ENABLE
   void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 20, 1, static_cast<uint64_t>(a2c));
     bits::put(words_, lsb + 17, 3, static_cast<uint64_t>(mode1));
     bits::put(words_, lsb + 16, 1, static_cast<uint64_t>(tex1));
     bits::put(words_, lsb + 8, 8, static_cast<uint64_t>(alpha_ref));
@@ -813,6 +836,7 @@ struct CombState {
     bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(tex));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
+    a2c = bits::get(words_, lsb + 20, 1);
     mode1 = bits::get(words_, lsb + 17, 3);
     tex1 = bits::get(words_, lsb + 16, 1);
     alpha_ref = bits::get(words_, lsb + 8, 8);
@@ -825,6 +849,7 @@ struct CombState {
   static CombState unpack(const uint32_t* words_) { CombState p; p.unpack_at(words_, 0); return p; }
   CombState canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const CombState& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (a2c != act.a2c) out.push_back({pre + "a2c", bits::hex(static_cast<uint64_t>(a2c) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.a2c) & bits::mask(1)), std::to_string(a2c), std::to_string(act.a2c)});
     if (mode1 != act.mode1) out.push_back({pre + "mode1", bits::hex(static_cast<uint64_t>(mode1) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.mode1) & bits::mask(3)), std::to_string(mode1), std::to_string(act.mode1)});
     if (tex1 != act.tex1) out.push_back({pre + "tex1", bits::hex(static_cast<uint64_t>(tex1) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.tex1) & bits::mask(1)), std::to_string(tex1), std::to_string(act.tex1)});
     if (alpha_ref != act.alpha_ref) out.push_back({pre + "alpha_ref", bits::hex(static_cast<uint64_t>(alpha_ref) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.alpha_ref) & bits::mask(8)), std::to_string(alpha_ref), std::to_string(act.alpha_ref)});
@@ -837,7 +862,8 @@ struct CombState {
   bool operator!=(const CombState& o) const { return !(*this == o); }
   std::string str() const {
     std::string s = "{";
-    s += "mode1=" + bits::hex(static_cast<uint64_t>(mode1) & bits::mask(3));
+    s += "a2c=" + bits::hex(static_cast<uint64_t>(a2c) & bits::mask(1));
+    s += " mode1=" + bits::hex(static_cast<uint64_t>(mode1) & bits::mask(3));
     s += " tex1=" + bits::hex(static_cast<uint64_t>(tex1) & bits::mask(1));
     s += " alpha_ref=" + bits::hex(static_cast<uint64_t>(alpha_ref) & bits::mask(8));
     s += " alpha_func=" + bits::hex(static_cast<uint64_t>(alpha_func) & bits::mask(3));
@@ -848,9 +874,9 @@ struct CombState {
   }
 };
 
-// pixel-stage and output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT, FE_SHADE, FE_TEX0, FE_SAMP0, FE_COMBINE; all 0 from OP_DRAW: RGBA8, no blend, every channel written, no texture, no alpha test) (SV om_state_t, 150 bits)
+// pixel-stage and output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_LOGIC_OP, FE_RT_PITCH.RT_FMT, FE_SHADE, FE_TEX0, FE_SAMP0, FE_COMBINE; all 0 from OP_DRAW: RGBA8, no blend, every channel written, no texture, no alpha test) (SV om_state_t, 156 bits)
 struct OmState {
-  static constexpr int WIDTH = 150;
+  static constexpr int WIDTH = 156;
   static constexpr int WORDS = 5;
   static constexpr const char* SV_NAME = "om_state_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -863,41 +889,47 @@ struct OmState {
   uint64_t dst_a = 0;  // BF_*
   uint64_t op_a = 0;  // BOP_*
   uint64_t mask_off = 0;  // channels not written: bit 0 R, 1 G, 2 B, 3 A
+  uint64_t lop_en = 0;  // FE_LOGIC_OP.LOGIC_ENABLE (blend is then ignored)
+  uint64_t lop = 0;  // FE_LOGIC_OP.LOGIC_OP: LOP_*
   uint64_t factor = 0;  // FE_BLEND_FACTOR (RGBA8)
   uint64_t gouraud = 0;  // FE_SHADE.SHADE_GOURAUD (read by INTERP: 0 flat colour, 1 interpolated)
   uint64_t tex = 0;  // FE_TEX0: texture descriptor byte address of stage 0 (read by TEX when comb.tex; docs/tex.md)
   uint64_t samp = 0;  // FE_SAMP0: sampler descriptor byte address of stage 0
-  CombState comb{};  // FE_COMBINE [19:0]: combiner and alpha test (read by TEX and COMB; docs/comb.md)
+  CombState comb{};  // FE_COMBINE [20:0]: combiner, alpha test and alpha to coverage (read by TEX and COMB; docs/comb.md)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 148, 2, static_cast<uint64_t>(fmt));
-    bits::put(words_, lsb + 147, 1, static_cast<uint64_t>(blend));
-    bits::put(words_, lsb + 142, 5, static_cast<uint64_t>(src));
-    bits::put(words_, lsb + 137, 5, static_cast<uint64_t>(dst));
-    bits::put(words_, lsb + 134, 3, static_cast<uint64_t>(op));
-    bits::put(words_, lsb + 129, 5, static_cast<uint64_t>(src_a));
-    bits::put(words_, lsb + 124, 5, static_cast<uint64_t>(dst_a));
-    bits::put(words_, lsb + 121, 3, static_cast<uint64_t>(op_a));
-    bits::put(words_, lsb + 117, 4, static_cast<uint64_t>(mask_off));
-    bits::put(words_, lsb + 85, 32, static_cast<uint64_t>(factor));
-    bits::put(words_, lsb + 84, 1, static_cast<uint64_t>(gouraud));
-    bits::put(words_, lsb + 52, 32, static_cast<uint64_t>(tex));
-    bits::put(words_, lsb + 20, 32, static_cast<uint64_t>(samp));
+    bits::put(words_, lsb + 154, 2, static_cast<uint64_t>(fmt));
+    bits::put(words_, lsb + 153, 1, static_cast<uint64_t>(blend));
+    bits::put(words_, lsb + 148, 5, static_cast<uint64_t>(src));
+    bits::put(words_, lsb + 143, 5, static_cast<uint64_t>(dst));
+    bits::put(words_, lsb + 140, 3, static_cast<uint64_t>(op));
+    bits::put(words_, lsb + 135, 5, static_cast<uint64_t>(src_a));
+    bits::put(words_, lsb + 130, 5, static_cast<uint64_t>(dst_a));
+    bits::put(words_, lsb + 127, 3, static_cast<uint64_t>(op_a));
+    bits::put(words_, lsb + 123, 4, static_cast<uint64_t>(mask_off));
+    bits::put(words_, lsb + 122, 1, static_cast<uint64_t>(lop_en));
+    bits::put(words_, lsb + 118, 4, static_cast<uint64_t>(lop));
+    bits::put(words_, lsb + 86, 32, static_cast<uint64_t>(factor));
+    bits::put(words_, lsb + 85, 1, static_cast<uint64_t>(gouraud));
+    bits::put(words_, lsb + 53, 32, static_cast<uint64_t>(tex));
+    bits::put(words_, lsb + 21, 32, static_cast<uint64_t>(samp));
     comb.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    fmt = bits::get(words_, lsb + 148, 2);
-    blend = bits::get(words_, lsb + 147, 1);
-    src = bits::get(words_, lsb + 142, 5);
-    dst = bits::get(words_, lsb + 137, 5);
-    op = bits::get(words_, lsb + 134, 3);
-    src_a = bits::get(words_, lsb + 129, 5);
-    dst_a = bits::get(words_, lsb + 124, 5);
-    op_a = bits::get(words_, lsb + 121, 3);
-    mask_off = bits::get(words_, lsb + 117, 4);
-    factor = bits::get(words_, lsb + 85, 32);
-    gouraud = bits::get(words_, lsb + 84, 1);
-    tex = bits::get(words_, lsb + 52, 32);
-    samp = bits::get(words_, lsb + 20, 32);
+    fmt = bits::get(words_, lsb + 154, 2);
+    blend = bits::get(words_, lsb + 153, 1);
+    src = bits::get(words_, lsb + 148, 5);
+    dst = bits::get(words_, lsb + 143, 5);
+    op = bits::get(words_, lsb + 140, 3);
+    src_a = bits::get(words_, lsb + 135, 5);
+    dst_a = bits::get(words_, lsb + 130, 5);
+    op_a = bits::get(words_, lsb + 127, 3);
+    mask_off = bits::get(words_, lsb + 123, 4);
+    lop_en = bits::get(words_, lsb + 122, 1);
+    lop = bits::get(words_, lsb + 118, 4);
+    factor = bits::get(words_, lsb + 86, 32);
+    gouraud = bits::get(words_, lsb + 85, 1);
+    tex = bits::get(words_, lsb + 53, 32);
+    samp = bits::get(words_, lsb + 21, 32);
     comb.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
@@ -913,6 +945,8 @@ struct OmState {
     if (dst_a != act.dst_a) out.push_back({pre + "dst_a", bits::hex(static_cast<uint64_t>(dst_a) & bits::mask(5)), bits::hex(static_cast<uint64_t>(act.dst_a) & bits::mask(5)), std::to_string(dst_a), std::to_string(act.dst_a)});
     if (op_a != act.op_a) out.push_back({pre + "op_a", bits::hex(static_cast<uint64_t>(op_a) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.op_a) & bits::mask(3)), std::to_string(op_a), std::to_string(act.op_a)});
     if (mask_off != act.mask_off) out.push_back({pre + "mask_off", bits::hex(static_cast<uint64_t>(mask_off) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.mask_off) & bits::mask(4)), std::to_string(mask_off), std::to_string(act.mask_off)});
+    if (lop_en != act.lop_en) out.push_back({pre + "lop_en", bits::hex(static_cast<uint64_t>(lop_en) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.lop_en) & bits::mask(1)), std::to_string(lop_en), std::to_string(act.lop_en)});
+    if (lop != act.lop) out.push_back({pre + "lop", bits::hex(static_cast<uint64_t>(lop) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.lop) & bits::mask(4)), std::to_string(lop), std::to_string(act.lop)});
     if (factor != act.factor) out.push_back({pre + "factor", bits::hex(static_cast<uint64_t>(factor) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.factor) & bits::mask(32)), std::to_string(factor), std::to_string(act.factor)});
     if (gouraud != act.gouraud) out.push_back({pre + "gouraud", bits::hex(static_cast<uint64_t>(gouraud) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.gouraud) & bits::mask(1)), std::to_string(gouraud), std::to_string(act.gouraud)});
     if (tex != act.tex) out.push_back({pre + "tex", bits::hex(static_cast<uint64_t>(tex) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.tex) & bits::mask(32)), std::to_string(tex), std::to_string(act.tex)});
@@ -932,6 +966,8 @@ struct OmState {
     s += " dst_a=" + bits::hex(static_cast<uint64_t>(dst_a) & bits::mask(5));
     s += " op_a=" + bits::hex(static_cast<uint64_t>(op_a) & bits::mask(3));
     s += " mask_off=" + bits::hex(static_cast<uint64_t>(mask_off) & bits::mask(4));
+    s += " lop_en=" + bits::hex(static_cast<uint64_t>(lop_en) & bits::mask(1));
+    s += " lop=" + bits::hex(static_cast<uint64_t>(lop) & bits::mask(4));
     s += " factor=" + bits::hex(static_cast<uint64_t>(factor) & bits::mask(32));
     s += " gouraud=" + bits::hex(static_cast<uint64_t>(gouraud) & bits::mask(1));
     s += " tex=" + bits::hex(static_cast<uint64_t>(tex) & bits::mask(32));
@@ -1184,9 +1220,9 @@ struct VAttr {
   }
 };
 
-// IA -> SETUP: one triangle (SV tri_pkt_t, 1293 bits)
+// IA -> SETUP: one triangle (SV tri_pkt_t, 1299 bits)
 struct TriPkt {
-  static constexpr int WIDTH = 1293;
+  static constexpr int WIDTH = 1299;
   static constexpr int WORDS = 41;
   static constexpr const char* SV_NAME = "tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -1204,30 +1240,30 @@ struct TriPkt {
   uint64_t zhi = 0;  // zhi >= zlo
   std::array<VAttr, 3> a{};  // per-vertex attributes in the order of v (0 in an end-of-pipe token)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1292, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1148 + k * 48);
-    bits::put(words_, lsb + 1116, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1067);
-    clip.pack_at(words_, lsb + 1007);
-    bits::put(words_, lsb + 975, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 879 + k * 32);
-    bits::put(words_, lsb + 878, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 774);
+    bits::put(words_, lsb + 1298, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1154 + k * 48);
+    bits::put(words_, lsb + 1122, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1073);
+    clip.pack_at(words_, lsb + 1013);
+    bits::put(words_, lsb + 981, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 885 + k * 32);
+    bits::put(words_, lsb + 884, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 780);
     om.pack_at(words_, lsb + 624);
     bits::put(words_, lsb + 600, 24, static_cast<uint64_t>(zlo));
     bits::put(words_, lsb + 576, 24, static_cast<uint64_t>(zhi));
     for (int k = 0; k < 3; ++k) a[k].pack_at(words_, lsb + 0 + k * 192);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1292, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1148 + k * 48);
-    color = bits::get(words_, lsb + 1116, 32);
-    target.unpack_at(words_, lsb + 1067);
-    clip.unpack_at(words_, lsb + 1007);
-    tri_id = bits::get(words_, lsb + 975, 32);
-    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 879 + k * 32);
-    front = bits::get(words_, lsb + 878, 1);
-    ds.unpack_at(words_, lsb + 774);
+    eop = bits::get(words_, lsb + 1298, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1154 + k * 48);
+    color = bits::get(words_, lsb + 1122, 32);
+    target.unpack_at(words_, lsb + 1073);
+    clip.unpack_at(words_, lsb + 1013);
+    tri_id = bits::get(words_, lsb + 981, 32);
+    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 885 + k * 32);
+    front = bits::get(words_, lsb + 884, 1);
+    ds.unpack_at(words_, lsb + 780);
     om.unpack_at(words_, lsb + 624);
     zlo = bits::get(words_, lsb + 600, 24);
     zhi = bits::get(words_, lsb + 576, 24);
@@ -1357,9 +1393,9 @@ struct InterpTri {
   }
 };
 
-// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 1906 bits)
+// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 1912 bits)
 struct SetupPkt {
-  static constexpr int WIDTH = 1906;
+  static constexpr int WIDTH = 1912;
   static constexpr int WORDS = 60;
   static constexpr const char* SV_NAME = "setup_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -1379,16 +1415,16 @@ struct SetupPkt {
   uint64_t zhi = 0;
   InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1905, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1605 + k * 100);
-    tiles.pack_at(words_, lsb + 1553);
-    bits::put(words_, lsb + 1540, 13, static_cast<uint64_t>(start));
-    pix.pack_at(words_, lsb + 1480);
-    bits::put(words_, lsb + 1448, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1399);
-    bits::put(words_, lsb + 1367, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 1366, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 1262);
+    bits::put(words_, lsb + 1911, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1611 + k * 100);
+    tiles.pack_at(words_, lsb + 1559);
+    bits::put(words_, lsb + 1546, 13, static_cast<uint64_t>(start));
+    pix.pack_at(words_, lsb + 1486);
+    bits::put(words_, lsb + 1454, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1405);
+    bits::put(words_, lsb + 1373, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 1372, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1268);
     om.pack_at(words_, lsb + 1112);
     zp.pack_at(words_, lsb + 987);
     bits::put(words_, lsb + 963, 24, static_cast<uint64_t>(zlo));
@@ -1396,16 +1432,16 @@ struct SetupPkt {
     it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1905, 1);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1605 + k * 100);
-    tiles.unpack_at(words_, lsb + 1553);
-    start = bits::get(words_, lsb + 1540, 13);
-    pix.unpack_at(words_, lsb + 1480);
-    color = bits::get(words_, lsb + 1448, 32);
-    target.unpack_at(words_, lsb + 1399);
-    tri_id = bits::get(words_, lsb + 1367, 32);
-    front = bits::get(words_, lsb + 1366, 1);
-    ds.unpack_at(words_, lsb + 1262);
+    eop = bits::get(words_, lsb + 1911, 1);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1611 + k * 100);
+    tiles.unpack_at(words_, lsb + 1559);
+    start = bits::get(words_, lsb + 1546, 13);
+    pix.unpack_at(words_, lsb + 1486);
+    color = bits::get(words_, lsb + 1454, 32);
+    target.unpack_at(words_, lsb + 1405);
+    tri_id = bits::get(words_, lsb + 1373, 32);
+    front = bits::get(words_, lsb + 1372, 1);
+    ds.unpack_at(words_, lsb + 1268);
     om.unpack_at(words_, lsb + 1112);
     zp.unpack_at(words_, lsb + 987);
     zlo = bits::get(words_, lsb + 963, 24);
@@ -1457,10 +1493,10 @@ struct SetupPkt {
   }
 };
 
-// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 1918 bits)
+// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 1924 bits)
 struct TilePkt {
-  static constexpr int WIDTH = 1918;
-  static constexpr int WORDS = 60;
+  static constexpr int WIDTH = 1924;
+  static constexpr int WORDS = 61;
   static constexpr const char* SV_NAME = "tile_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1482,19 +1518,19 @@ struct TilePkt {
   uint64_t zhi = 0;
   InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1917, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 1904, 13, static_cast<uint64_t>(tx));
-    bits::put(words_, lsb + 1891, 13, static_cast<uint64_t>(ty));
-    bits::put(words_, lsb + 1888, 3, static_cast<uint64_t>(edge_in));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1588 + k * 100);
-    pix.pack_at(words_, lsb + 1528);
-    bits::put(words_, lsb + 1496, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1447);
-    bits::put(words_, lsb + 1415, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 1391, 24, static_cast<uint64_t>(zmin));
-    bits::put(words_, lsb + 1367, 24, static_cast<uint64_t>(zmax));
-    bits::put(words_, lsb + 1366, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 1262);
+    bits::put(words_, lsb + 1923, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 1910, 13, static_cast<uint64_t>(tx));
+    bits::put(words_, lsb + 1897, 13, static_cast<uint64_t>(ty));
+    bits::put(words_, lsb + 1894, 3, static_cast<uint64_t>(edge_in));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1594 + k * 100);
+    pix.pack_at(words_, lsb + 1534);
+    bits::put(words_, lsb + 1502, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1453);
+    bits::put(words_, lsb + 1421, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 1397, 24, static_cast<uint64_t>(zmin));
+    bits::put(words_, lsb + 1373, 24, static_cast<uint64_t>(zmax));
+    bits::put(words_, lsb + 1372, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1268);
     om.pack_at(words_, lsb + 1112);
     zp.pack_at(words_, lsb + 987);
     bits::put(words_, lsb + 963, 24, static_cast<uint64_t>(zlo));
@@ -1502,19 +1538,19 @@ struct TilePkt {
     it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1917, 1);
-    tx = bits::get(words_, lsb + 1904, 13);
-    ty = bits::get(words_, lsb + 1891, 13);
-    edge_in = bits::get(words_, lsb + 1888, 3);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1588 + k * 100);
-    pix.unpack_at(words_, lsb + 1528);
-    color = bits::get(words_, lsb + 1496, 32);
-    target.unpack_at(words_, lsb + 1447);
-    tri_id = bits::get(words_, lsb + 1415, 32);
-    zmin = bits::get(words_, lsb + 1391, 24);
-    zmax = bits::get(words_, lsb + 1367, 24);
-    front = bits::get(words_, lsb + 1366, 1);
-    ds.unpack_at(words_, lsb + 1262);
+    eop = bits::get(words_, lsb + 1923, 1);
+    tx = bits::get(words_, lsb + 1910, 13);
+    ty = bits::get(words_, lsb + 1897, 13);
+    edge_in = bits::get(words_, lsb + 1894, 3);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1594 + k * 100);
+    pix.unpack_at(words_, lsb + 1534);
+    color = bits::get(words_, lsb + 1502, 32);
+    target.unpack_at(words_, lsb + 1453);
+    tri_id = bits::get(words_, lsb + 1421, 32);
+    zmin = bits::get(words_, lsb + 1397, 24);
+    zmax = bits::get(words_, lsb + 1373, 24);
+    front = bits::get(words_, lsb + 1372, 1);
+    ds.unpack_at(words_, lsb + 1268);
     om.unpack_at(words_, lsb + 1112);
     zp.unpack_at(words_, lsb + 987);
     zlo = bits::get(words_, lsb + 963, 24);
@@ -1572,9 +1608,9 @@ struct TilePkt {
   }
 };
 
-// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 1734 bits)
+// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 1740 bits)
 struct QuadPkt {
-  static constexpr int WIDTH = 1734;
+  static constexpr int WIDTH = 1740;
   static constexpr int WORDS = 55;
   static constexpr const char* SV_NAME = "quad_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -1591,30 +1627,30 @@ struct QuadPkt {
   OmState om{};  // output-merger state (0 from OP_DRAW)
   InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1733, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 1720, 13, static_cast<uint64_t>(qx));
-    bits::put(words_, lsb + 1707, 13, static_cast<uint64_t>(qy));
-    bits::put(words_, lsb + 1691, 16, static_cast<uint64_t>(mask));
-    bits::put(words_, lsb + 1659, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1610);
-    bits::put(words_, lsb + 1578, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 1194 + k * 24);
-    bits::put(words_, lsb + 1193, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 1089);
+    bits::put(words_, lsb + 1739, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 1726, 13, static_cast<uint64_t>(qx));
+    bits::put(words_, lsb + 1713, 13, static_cast<uint64_t>(qy));
+    bits::put(words_, lsb + 1697, 16, static_cast<uint64_t>(mask));
+    bits::put(words_, lsb + 1665, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1616);
+    bits::put(words_, lsb + 1584, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 1200 + k * 24);
+    bits::put(words_, lsb + 1199, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1095);
     om.pack_at(words_, lsb + 939);
     it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1733, 1);
-    qx = bits::get(words_, lsb + 1720, 13);
-    qy = bits::get(words_, lsb + 1707, 13);
-    mask = bits::get(words_, lsb + 1691, 16);
-    color = bits::get(words_, lsb + 1659, 32);
-    target.unpack_at(words_, lsb + 1610);
-    tri_id = bits::get(words_, lsb + 1578, 32);
-    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 1194 + k * 24);
-    front = bits::get(words_, lsb + 1193, 1);
-    ds.unpack_at(words_, lsb + 1089);
+    eop = bits::get(words_, lsb + 1739, 1);
+    qx = bits::get(words_, lsb + 1726, 13);
+    qy = bits::get(words_, lsb + 1713, 13);
+    mask = bits::get(words_, lsb + 1697, 16);
+    color = bits::get(words_, lsb + 1665, 32);
+    target.unpack_at(words_, lsb + 1616);
+    tri_id = bits::get(words_, lsb + 1584, 32);
+    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 1200 + k * 24);
+    front = bits::get(words_, lsb + 1199, 1);
+    ds.unpack_at(words_, lsb + 1095);
     om.unpack_at(words_, lsb + 939);
     it.unpack_at(words_, lsb + 0);
   }
@@ -1911,9 +1947,9 @@ struct FVec4 {
   }
 };
 
-// INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (SV interp_pkt_t, 2374 bits)
+// INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (SV interp_pkt_t, 2380 bits)
 struct InterpPkt {
-  static constexpr int WIDTH = 2374;
+  static constexpr int WIDTH = 2380;
   static constexpr int WORDS = 75;
   static constexpr const char* SV_NAME = "interp_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
@@ -2251,10 +2287,10 @@ struct TexOutPkt {
   }
 };
 
-// INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (SV comb_in_pkt_t, 2650 bits)
+// INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (SV comb_in_pkt_t, 2657 bits)
 struct CombInPkt {
-  static constexpr int WIDTH = 2650;
-  static constexpr int WORDS = 83;
+  static constexpr int WIDTH = 2657;
+  static constexpr int WORDS = 84;
   static constexpr const char* SV_NAME = "comb_in_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   InterpPkt ip{};  // INTERP's quad (ip.quad.eop: end-of-pipe token, passed through)
@@ -2262,15 +2298,15 @@ struct CombInPkt {
   std::array<Dword, 4> texel1{};  // stage 1 texel of pixel p; read when st.tex1
   CombState st{};  // the draw's FE_COMBINE
   void pack_at(uint32_t* words_, int lsb) const {
-    ip.pack_at(words_, lsb + 276);
-    for (int k = 0; k < 4; ++k) texel0[k].pack_at(words_, lsb + 148 + k * 32);
-    for (int k = 0; k < 4; ++k) texel1[k].pack_at(words_, lsb + 20 + k * 32);
+    ip.pack_at(words_, lsb + 277);
+    for (int k = 0; k < 4; ++k) texel0[k].pack_at(words_, lsb + 149 + k * 32);
+    for (int k = 0; k < 4; ++k) texel1[k].pack_at(words_, lsb + 21 + k * 32);
     st.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    ip.unpack_at(words_, lsb + 276);
-    for (int k = 0; k < 4; ++k) texel0[k].unpack_at(words_, lsb + 148 + k * 32);
-    for (int k = 0; k < 4; ++k) texel1[k].unpack_at(words_, lsb + 20 + k * 32);
+    ip.unpack_at(words_, lsb + 277);
+    for (int k = 0; k < 4; ++k) texel0[k].unpack_at(words_, lsb + 149 + k * 32);
+    for (int k = 0; k < 4; ++k) texel1[k].unpack_at(words_, lsb + 21 + k * 32);
     st.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
@@ -2774,10 +2810,10 @@ struct PaAttr {
   }
 };
 
-// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1341 bits)
+// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1347 bits)
 struct PaTriPkt {
-  static constexpr int WIDTH = 1341;
-  static constexpr int WORDS = 42;
+  static constexpr int WIDTH = 1347;
+  static constexpr int WORDS = 43;
   static constexpr const char* SV_NAME = "pa_tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -2795,33 +2831,33 @@ struct PaTriPkt {
   uint64_t zlo = 0;  // D24 of FE_VP_ZMIN (docs/numerics.md section 9)
   uint64_t zhi = 0;  // max(zlo, D24 of FE_VP_ZMAX)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1340, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1196 + k * 48);
-    bits::put(words_, lsb + 1164, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1115);
-    clip.pack_at(words_, lsb + 1055);
-    bits::put(words_, lsb + 1023, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 351 + k * 224);
-    bits::put(words_, lsb + 319, 32, static_cast<uint64_t>(prim_id));
-    bits::put(words_, lsb + 303, 16, static_cast<uint64_t>(draw_id));
-    bits::put(words_, lsb + 302, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 198);
+    bits::put(words_, lsb + 1346, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1202 + k * 48);
+    bits::put(words_, lsb + 1170, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1121);
+    clip.pack_at(words_, lsb + 1061);
+    bits::put(words_, lsb + 1029, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 357 + k * 224);
+    bits::put(words_, lsb + 325, 32, static_cast<uint64_t>(prim_id));
+    bits::put(words_, lsb + 309, 16, static_cast<uint64_t>(draw_id));
+    bits::put(words_, lsb + 308, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 204);
     om.pack_at(words_, lsb + 48);
     bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
     bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1340, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1196 + k * 48);
-    color = bits::get(words_, lsb + 1164, 32);
-    target.unpack_at(words_, lsb + 1115);
-    clip.unpack_at(words_, lsb + 1055);
-    tri_id = bits::get(words_, lsb + 1023, 32);
-    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 351 + k * 224);
-    prim_id = bits::get(words_, lsb + 319, 32);
-    draw_id = bits::get(words_, lsb + 303, 16);
-    front = bits::get(words_, lsb + 302, 1);
-    ds.unpack_at(words_, lsb + 198);
+    eop = bits::get(words_, lsb + 1346, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1202 + k * 48);
+    color = bits::get(words_, lsb + 1170, 32);
+    target.unpack_at(words_, lsb + 1121);
+    clip.unpack_at(words_, lsb + 1061);
+    tri_id = bits::get(words_, lsb + 1029, 32);
+    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 357 + k * 224);
+    prim_id = bits::get(words_, lsb + 325, 32);
+    draw_id = bits::get(words_, lsb + 309, 16);
+    front = bits::get(words_, lsb + 308, 1);
+    ds.unpack_at(words_, lsb + 204);
     om.unpack_at(words_, lsb + 48);
     zlo = bits::get(words_, lsb + 24, 24);
     zhi = bits::get(words_, lsb + 0, 24);

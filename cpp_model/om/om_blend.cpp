@@ -79,7 +79,7 @@ uint32_t write_bytes(uint32_t fmt, uint32_t mask_off) {
 }
 
 bool needs_dst(const OmState& s) {
-  if (s.blend) return true;
+  if (s.blend || s.lop_en) return true;
   if (s.fmt != RT_FMT_B5G6R5) return false;
   const uint32_t bits = write_bits(static_cast<uint32_t>(s.fmt), static_cast<uint32_t>(s.mask_off));
   return bits != 0 && bits != 0xFFFFu;  // a mask that cuts through a byte
@@ -116,11 +116,32 @@ uint32_t combine(uint32_t op, uint32_t s, uint32_t fs, uint32_t d, uint32_t fd) 
   }
 }
 
+uint32_t logic_op(uint32_t op, uint32_t s, uint32_t d) {
+  switch (op & 15u) {
+    case LOP_CLEAR: return 0;
+    case LOP_SET: return ~0u;
+    case LOP_COPY: return s;
+    case LOP_COPY_INVERTED: return ~s;
+    case LOP_NOOP: return d;
+    case LOP_INVERT: return ~d;
+    case LOP_AND: return s & d;
+    case LOP_NAND: return ~(s & d);
+    case LOP_OR: return s | d;
+    case LOP_NOR: return ~(s | d);
+    case LOP_XOR: return s ^ d;
+    case LOP_EQUIV: return ~(s ^ d);
+    case LOP_AND_REVERSE: return s & ~d;
+    case LOP_AND_INVERTED: return ~s & d;
+    case LOP_OR_REVERSE: return s | ~d;
+    default: return ~s | d;  // LOP_OR_INVERTED
+  }
+}
+
 uint32_t blend_pixel(const OmState& st, uint32_t src_rgba8, uint32_t dst_raw) {
   const uint32_t fmt = static_cast<uint32_t>(st.fmt);
   const Rgba16 s = decode_src(src_rgba8);
   Rgba16 r = s;
-  if (st.blend) {
+  if (st.blend && !st.lop_en) {
     const Rgba16 d = decode_dst(fmt, dst_raw);
     const Rgba16 k = decode_src(static_cast<uint32_t>(st.factor));
     for (int ch = 0; ch < 4; ++ch) {
@@ -132,7 +153,9 @@ uint32_t blend_pixel(const OmState& st, uint32_t src_rgba8, uint32_t dst_raw) {
   }
   const uint32_t wb = write_bits(fmt, static_cast<uint32_t>(st.mask_off));
   const uint32_t full = fmt == RT_FMT_B5G6R5 ? 0xFFFFu : 0xFFFFFFFFu;
-  return ((encode(fmt, r) & wb) | (dst_raw & ~wb)) & full;
+  uint32_t res = encode(fmt, r);
+  if (st.lop_en) res = logic_op(static_cast<uint32_t>(st.lop), res, dst_raw);
+  return ((res & wb) | (dst_raw & ~wb)) & full;
 }
 
 }  // namespace pineda::model::om

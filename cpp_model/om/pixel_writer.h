@@ -27,8 +27,8 @@
 // - A line write: we = 1, addr = line << 6, wdata = the line's dirty halfwords (0 elsewhere),
 //   be = their bytes, src = 0, tag = 0.
 //
-// Output merger (docs/om.md section 5): a quad whose om state blends or masks channels (`rmw`)
-// needs the destination. A plain quad's piece writes the encoded colour (om::blend_pixel with
+// Output merger (docs/om.md section 5): a quad whose om state blends, has a logic op or masks
+// channels (`rmw`) needs the destination. A plain quad's piece writes the encoded colour (om::blend_pixel with
 // blending off). An rmw piece whose line is present with every halfword of the piece valid
 // replaces each pixel d by om::blend_pixel(om, colour, d); otherwise the line is first filled:
 // on a miss the entry at the bank's pointer is taken (written back first when dirty, as above),
@@ -74,7 +74,7 @@ class PixelWriter {
   void process(const QuadPkt& q, const LineFn& emit, const ReadFn& read = nullptr, const PixColors* pcolor = nullptr);
   std::vector<MemLineReq> process(const QuadPkt& q, const ReadFn& read = nullptr);
   // Whether a quad's pixels depend on the destination (blending on, or a write mask).
-  static bool rmw(const QuadPkt& q) { return q.om.blend != 0 || q.om.mask_off != 0; }
+  static bool rmw(const QuadPkt& q) { return q.om.blend != 0 || q.om.lop_en != 0 || q.om.mask_off != 0; }
   // Writes back every dirty line (COPY, end of frame, host read).
   void flush(const LineFn& emit);
   std::vector<MemLineReq> flush();

@@ -353,6 +353,8 @@ OmState PrimitiveAssembly::om_state() const {
   o.dst_a = bits::field(b, BLEND_DST_A_MSB, BLEND_DST_A_LSB);
   o.op_a = bits::field(b, BLEND_OP_A_MSB, BLEND_OP_A_LSB);
   o.mask_off = bits::field(b, BLEND_MASK_OFF_MSB, BLEND_MASK_OFF_LSB);
+  o.lop_en = bits::field(st_[FE_LOGIC_OP], LOGIC_ENABLE_BIT, LOGIC_ENABLE_BIT);
+  o.lop = bits::field(st_[FE_LOGIC_OP], LOGIC_OP_MSB, LOGIC_OP_LSB);
   o.factor = st_[FE_BLEND_FACTOR];
   o.gouraud = bits::field(st_[FE_SHADE], SHADE_GOURAUD_BIT, SHADE_GOURAUD_BIT);
   // The pixel stage's texture slot 0 and the combiner (docs/comb.md section 5).

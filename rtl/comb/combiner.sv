@@ -6,7 +6,8 @@
 // stalled stage holds its payload):
 //   S0  stage 0: colour = st.tex ? comb(st.mode, pcolor, texel0) : pcolor, per pixel
 //   S1  stage 1: colour = st.tex1 ? comb(st.mode1, colour, texel1) : colour; the alpha test on the
-//       final alpha kills failing pixels (coverage and depth cleared). A quad left with no
+//       final alpha kills failing pixels (coverage and depth cleared); with st.a2c (alpha to
+//       coverage) the final alpha also selects the samples kept (a2c_mask). A quad left with no
 //       coverage is dropped here; end-of-pipe tokens always pass, unchanged.
 // The combiner state rides in each packet (comb_in_pkt_t.st): no register holds draw state.
 module combiner (
@@ -71,6 +72,24 @@ module combiner (
     endcase
   endfunction
 
+  // Alpha to coverage (docs/comb.md section 3b): the samples kept for alpha a. 4x: n = (4a + 128)
+  // >> 8 = (a >= 32) + (a >= 96) + (a >= 160) + (a >= 224) samples, masks 0x0, 0x1, 0x9, 0xB, 0xF
+  // (bit s: sample s); 1x: bit 0 = (a >= 128).
+  function automatic logic [3:0] a2c_mask(logic [7:0] a, logic msaa);
+    logic [2:0] n;
+    n = 3'((11'({a, 2'b00}) + 11'd128) >> 8);  // 0..4
+    if (!msaa) a2c_mask = {3'b000, a[7]};
+    else begin
+      unique case (n)
+        3'd0:    a2c_mask = 4'h0;
+        3'd1:    a2c_mask = 4'h1;
+        3'd2:    a2c_mask = 4'h9;
+        3'd3:    a2c_mask = 4'hB;
+        default: a2c_mask = 4'hF;
+      endcase
+    end
+  endfunction
+
   // ---- pipeline control
   logic [1:0] v_q, v_d;
   logic       en, keep;
@@ -96,19 +115,23 @@ module combiner (
   pineda_pkg::interp_pkt_t s1_q, s1_d;
   logic [3:0][31:0]        col;
   logic [3:0]              kill;
+  logic [3:0][3:0]         a2c;   // alpha to coverage: the samples kept of each pixel (1x: bit 0)
   logic [15:0]             mask;
   always_comb begin
     col  = s0_q.ip.pcolor;
     kill = '0;
+    a2c  = '1;
     mask = s0_q.ip.quad.mask;
     if (!s0_q.ip.quad.eop) begin
       for (int p = 0; p < 4; p++) begin
         if (s0_q.st.tex1) col[p] = comb_px(s0_q.st.mode1, s0_q.ip.pcolor[p], s0_q.texel1[p]);
         kill[p] = s0_q.st.alpha_test && !cmp_pass(s0_q.st.alpha_func, col[p][31:24], s0_q.st.alpha_ref);
+        if (s0_q.st.a2c) a2c[p] = a2c_mask(col[p][31:24], s0_q.ip.quad.target.msaa);
       end
       for (int i = 0; i < 16; i++) begin
         // 1x: bit p is pixel p; 4x: bit 4p + s is sample s of pixel p
-        if (s0_q.ip.quad.target.msaa ? kill[i / 4] : (i < 4 && kill[i % 4])) mask[i] = 1'b0;
+        if (s0_q.ip.quad.target.msaa ? (kill[i / 4] || !a2c[i / 4][i % 4])
+                                     : (i < 4 && (kill[i % 4] || !a2c[i % 4][0]))) mask[i] = 1'b0;
       end
     end
     keep = s0_q.ip.quad.eop || (mask != '0);

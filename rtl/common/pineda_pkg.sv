@@ -3,7 +3,7 @@
 // The contract between the RTL and the C++ golden model: see docs/contract.md.
 package pineda_pkg;
 
-  localparam int unsigned CONTRACT_VERSION = 32'd13;  // bumped whenever any packet, encoding or register changes
+  localparam int unsigned CONTRACT_VERSION = 32'd14;  // bumped whenever any packet, encoding or register changes
   localparam int unsigned COORD_W = 32'd24;  // snapped coordinate width: signed 16.8 fixed point
   localparam int unsigned COORD_FRAC = 32'd8;  // fractional bits of a snapped coordinate
   localparam int unsigned DELTA_W = 32'd25;  // edge coefficient width (difference of two COORD_W values)
@@ -87,6 +87,22 @@ package pineda_pkg;
   localparam logic [2:0] BOP_REV_SUBTRACT = 3'd2;  // dst*Fd - src*Fs
   localparam logic [2:0] BOP_MIN = 3'd3;  // min(src, dst) (factors ignored)
   localparam logic [2:0] BOP_MAX = 3'd4;  // max(src, dst) (factors ignored)
+  localparam logic [3:0] LOP_CLEAR = 4'd0;  // 0
+  localparam logic [3:0] LOP_SET = 4'd1;  // all ones
+  localparam logic [3:0] LOP_COPY = 4'd2;  // s
+  localparam logic [3:0] LOP_COPY_INVERTED = 4'd3;  // ~s
+  localparam logic [3:0] LOP_NOOP = 4'd4;  // d
+  localparam logic [3:0] LOP_INVERT = 4'd5;  // ~d
+  localparam logic [3:0] LOP_AND = 4'd6;  // s & d
+  localparam logic [3:0] LOP_NAND = 4'd7;  // ~(s & d)
+  localparam logic [3:0] LOP_OR = 4'd8;  // s | d
+  localparam logic [3:0] LOP_NOR = 4'd9;  // ~(s | d)
+  localparam logic [3:0] LOP_XOR = 4'd10;  // s ^ d
+  localparam logic [3:0] LOP_EQUIV = 4'd11;  // ~(s ^ d)
+  localparam logic [3:0] LOP_AND_REVERSE = 4'd12;  // s & ~d
+  localparam logic [3:0] LOP_AND_INVERTED = 4'd13;  // ~s & d
+  localparam logic [3:0] LOP_OR_REVERSE = 4'd14;  // s | ~d
+  localparam logic [3:0] LOP_OR_INVERTED = 4'd15;  // ~s | d
   localparam logic [1:0] RT_FMT_RGBA8 = 2'd0;  // render target R8G8B8A8_UNORM: R in byte 0 .. A in byte 3 (4 bytes per pixel)
   localparam logic [1:0] RT_FMT_BGRA8 = 2'd1;  // B8G8R8A8_UNORM: B in byte 0, G 1, R 2, A 3 (4 bytes per pixel)
   localparam logic [1:0] RT_FMT_RGBA8_SRGB = 2'd2;  // R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B sRGB encoded (4 bytes per pixel)
@@ -152,7 +168,7 @@ package pineda_pkg;
   localparam int unsigned FE_STENCIL_OPS_RESET = 32'd458759;
   localparam int unsigned FE_BLEND_RESET = 32'd16386;
   localparam int unsigned FE_BLEND_FACTOR_RESET = 32'd4294967295;
-  localparam int unsigned ID_VALUE = 32'd1346961421;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+  localparam int unsigned ID_VALUE = 32'd1346961422;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
   localparam int unsigned VALID_LIMIT_RESET = 32'd4294967295;  // reset value of REG_VALID_LIMIT
   localparam int unsigned STATUS_RUNNING = 32'd0;  // STATUS bit index
   localparam int unsigned STATUS_HALTED = 32'd1;  // STATUS bit index
@@ -263,6 +279,10 @@ package pineda_pkg;
   localparam int unsigned COMB1_TEX_ENABLE_BIT = 32'd16;  // FE_COMBINE: stage 1 samples FE_TEX1 / FE_SAMP1 with tex1 and combines it with stage 0's result (0: stage 0's result passes)
   localparam int unsigned COMB1_MODE_MSB = 32'd19;  // FE_COMBINE: COMB_*: stage 1, with stage 0's result as the colour
   localparam int unsigned COMB1_MODE_LSB = 32'd17;  // FE_COMBINE: COMB_*: stage 1, with stage 0's result as the colour
+  localparam int unsigned COMB_ALPHA_TO_COVERAGE_BIT = 32'd20;  // FE_COMBINE: alpha to coverage: the final alpha selects the samples kept (docs/comb.md; depth goes late-Z)
+  localparam int unsigned LOGIC_ENABLE_BIT = 32'd0;  // FE_LOGIC_OP: logic op on: the stored pixel becomes LOGIC_OP(source encoded for the target, stored pixel); blending is ignored
+  localparam int unsigned LOGIC_OP_MSB = 32'd4;  // FE_LOGIC_OP: LOP_*
+  localparam int unsigned LOGIC_OP_LSB = 32'd1;  // FE_LOGIC_OP: LOP_*
   localparam int unsigned SFACE_FUNC_MSB = 32'd2;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
   localparam int unsigned SFACE_FUNC_LSB = 32'd0;  // one stencil face (FE_STENCIL_OPS halves): CMP_*: pass when ((ref & read mask) OP (stored & read mask))
   localparam int unsigned SFACE_FAIL_MSB = 32'd5;  // one stencil face (FE_STENCIL_OPS halves): SOP_* when the stencil test fails
@@ -389,9 +409,10 @@ package pineda_pkg;
     FE_SHADE = 8'd63,  // shading of the pixel colour (docs/interp.md; reset: flat)
     FE_TEX0 = 8'd64,  // texture descriptor 0 byte address (32-byte aligned; tex_desc_t, docs/tex.md)
     FE_SAMP0 = 8'd65,  // sampler descriptor 0 byte address (32-byte aligned; samp_desc_t, docs/tex.md)
-    FE_COMBINE = 8'd66,  // texture combiner stages 0 and 1 and alpha test (reset: no texture, no alpha test; docs/comb.md); [19:0] is comb_state_t
+    FE_COMBINE = 8'd66,  // texture combiner stages 0 and 1, alpha test, alpha to coverage (reset: no texture, no alpha test; docs/comb.md); [20:0] is comb_state_t
     FE_TEX1 = 8'd67,  // texture descriptor 1 byte address (combiner stage 1; not yet sampled by the integration)
-    FE_SAMP1 = 8'd68  // sampler descriptor 1 byte address (combiner stage 1)
+    FE_SAMP1 = 8'd68,  // sampler descriptor 1 byte address (combiner stage 1)
+    FE_LOGIC_OP = 8'd69  // logic operation of the render target (D3D11.1 LogicOpEnable / LogicOp; docs/om.md; reset: off)
   } fe_state_e;
 
   // reset value of the draw state: index i in [32i +: 32] (assign it to a [15:0][31:0] array)
@@ -506,6 +527,23 @@ package pineda_pkg;
     16'd130, 16'd110, 16'd90, 16'd70, 16'd50, 16'd30, 16'd10, 16'd0  // 7..0
   };
 
+  // sRGB8 code -> linear U16 (docs/om.md section 3)
+  function automatic logic [15:0] srgb_to_lin16(input logic [7:0] c);
+    srgb_to_lin16 = SRGB_TO_LIN16[16*c +: 16];
+  endfunction
+
+  // linear U16 -> the nearest sRGB8 code: the number of c in 1..255 with LIN16_TO_SRGB_T[c] <= v,
+  // an 8-step binary search (the table increases; entry 0 is 0)
+  function automatic logic [7:0] lin16_to_srgb(input logic [15:0] v);
+    logic [7:0] c, cand;
+    c = '0;
+    for (int b = 7; b >= 0; b--) begin
+      cand = c | (8'd1 << b);
+      if (v >= LIN16_TO_SRGB_T[16*cand +: 16]) c = cand;
+    end
+    lin16_to_srgb = c;
+  endfunction
+
   // snapped screen-space vertex (48 bits)
   typedef struct packed {
     logic signed [23:0] x;  // 16.8 fixed point
@@ -571,8 +609,9 @@ package pineda_pkg;
   } ds_state_t;
   localparam int unsigned DS_STATE_BITS = 32'd104;
 
-  // FE_COMBINE [19:0] carried with a quad (the same bit layout: comb_state_t'(FE_COMBINE[19:0])) (20 bits)
+  // FE_COMBINE [20:0] carried with a quad (the same bit layout: comb_state_t'(FE_COMBINE[20:0])) (21 bits)
   typedef struct packed {
+    logic a2c;  // COMB_ALPHA_TO_COVERAGE
     logic [2:0] mode1;  // COMB1_MODE: COMB_* of stage 1
     logic tex1;  // COMB1_TEX_ENABLE
     logic [7:0] alpha_ref;  // COMB_ALPHA_REF (UNORM8)
@@ -581,9 +620,9 @@ package pineda_pkg;
     logic [2:0] mode;  // COMB_MODE: COMB_* of stage 0
     logic tex;  // COMB_TEX_ENABLE
   } comb_state_t;
-  localparam int unsigned COMB_STATE_BITS = 32'd20;
+  localparam int unsigned COMB_STATE_BITS = 32'd21;
 
-  // pixel-stage and output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT, FE_SHADE, FE_TEX0, FE_SAMP0, FE_COMBINE; all 0 from OP_DRAW: RGBA8, no blend, every channel written, no texture, no alpha test) (150 bits)
+  // pixel-stage and output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_LOGIC_OP, FE_RT_PITCH.RT_FMT, FE_SHADE, FE_TEX0, FE_SAMP0, FE_COMBINE; all 0 from OP_DRAW: RGBA8, no blend, every channel written, no texture, no alpha test) (156 bits)
   typedef struct packed {
     logic [1:0] fmt;  // RT_FMT_*
     logic blend;  // FE_BLEND.BLEND_ENABLE
@@ -594,13 +633,15 @@ package pineda_pkg;
     logic [4:0] dst_a;  // BF_*
     logic [2:0] op_a;  // BOP_*
     logic [3:0] mask_off;  // channels not written: bit 0 R, 1 G, 2 B, 3 A
+    logic lop_en;  // FE_LOGIC_OP.LOGIC_ENABLE (blend is then ignored)
+    logic [3:0] lop;  // FE_LOGIC_OP.LOGIC_OP: LOP_*
     logic [31:0] factor;  // FE_BLEND_FACTOR (RGBA8)
     logic gouraud;  // FE_SHADE.SHADE_GOURAUD (read by INTERP: 0 flat colour, 1 interpolated)
     logic [31:0] tex;  // FE_TEX0: texture descriptor byte address of stage 0 (read by TEX when comb.tex; docs/tex.md)
     logic [31:0] samp;  // FE_SAMP0: sampler descriptor byte address of stage 0
-    comb_state_t comb;  // FE_COMBINE [19:0]: combiner and alpha test (read by TEX and COMB; docs/comb.md)
+    comb_state_t comb;  // FE_COMBINE [20:0]: combiner, alpha test and alpha to coverage (read by TEX and COMB; docs/comb.md)
   } om_state_t;
-  localparam int unsigned OM_STATE_BITS = 32'd150;
+  localparam int unsigned OM_STATE_BITS = 32'd156;
 
   // depth plane Z = c + a*(X - Xr) + b*(Y - Yr) in 2^-Z_FRAC D24 units (docs/numerics.md section 9) (125 bits)
   typedef struct packed {
@@ -653,7 +694,7 @@ package pineda_pkg;
   } vattr_t;
   localparam int unsigned VATTR_BITS = 32'd192;
 
-  // IA -> SETUP: one triangle (1293 bits)
+  // IA -> SETUP: one triangle (1299 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][47:0] v;  // 3 x vtx_t: vertices in API order
@@ -669,7 +710,7 @@ package pineda_pkg;
     logic [23:0] zhi;  // zhi >= zlo
     logic [2:0][191:0] a;  // 3 x vattr_t: per-vertex attributes in the order of v (0 in an end-of-pipe token)
   } tri_pkt_t;
-  localparam int unsigned TRI_PKT_BITS = 32'd1293;
+  localparam int unsigned TRI_PKT_BITS = 32'd1299;
 
   // SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes, carried unchanged from SETUP to INTERP (939 bits)
   typedef struct packed {
@@ -686,7 +727,7 @@ package pineda_pkg;
   } interp_tri_t;
   localparam int unsigned INTERP_TRI_BITS = 32'd939;
 
-  // SETUP -> COARSE: a triangle that may cover samples (1906 bits)
+  // SETUP -> COARSE: a triangle that may cover samples (1912 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][99:0] edges;  // 3 x edge_t: e = E at the first sample of raster tile (start, tiles.y0)
@@ -704,9 +745,9 @@ package pineda_pkg;
     logic [23:0] zhi;
     interp_tri_t it;  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   } setup_pkt_t;
-  localparam int unsigned SETUP_PKT_BITS = 32'd1906;
+  localparam int unsigned SETUP_PKT_BITS = 32'd1912;
 
-  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (1918 bits)
+  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (1924 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [12:0] tx;
@@ -727,9 +768,9 @@ package pineda_pkg;
     logic [23:0] zhi;
     interp_tri_t it;  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   } tile_pkt_t;
-  localparam int unsigned TILE_PKT_BITS = 32'd1918;
+  localparam int unsigned TILE_PKT_BITS = 32'd1924;
 
-  // FINE -> PW: coverage of one 2x2 pixel quad (never empty) (1734 bits)
+  // FINE -> PW: coverage of one 2x2 pixel quad (never empty) (1740 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [12:0] qx;  // quad column: pixels x = 2*qx, 2*qx + 1
@@ -744,7 +785,7 @@ package pineda_pkg;
     om_state_t om;  // output-merger state (0 from OP_DRAW)
     interp_tri_t it;  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   } quad_pkt_t;
-  localparam int unsigned QUAD_PKT_BITS = 32'd1734;
+  localparam int unsigned QUAD_PKT_BITS = 32'd1740;
 
   // CP -> ZS (depth/stencil fast clear) or the DMA fill: one OP_CLEAR with a non-empty rectangle, sent once the pipe is idle and the colour cache clean (145 bits)
   typedef struct packed {
@@ -798,14 +839,14 @@ package pineda_pkg;
   } fvec4_t;
   localparam int unsigned FVEC4_BITS = 32'd128;
 
-  // INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (2374 bits)
+  // INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (2380 bits)
   typedef struct packed {
     quad_pkt_t quad;  // the quad as it left ZS, with it = 0 (not needed after INTERP)
     logic [3:0][31:0] pcolor;  // 4 x dword_t: RGBA8 of pixel p (p = 0..3 as quad_pkt_t.mask at 1x); flat: every pixel quad.color
     logic [3:0][63:0] uv0;  // 4 x fvec2_t: texture coordinate 0 of pixel p (FP32)
     logic [3:0][63:0] uv1;  // 4 x fvec2_t: texture coordinate 1 of pixel p (FP32)
   } interp_pkt_t;
-  localparam int unsigned INTERP_PKT_BITS = 32'd2374;
+  localparam int unsigned INTERP_PKT_BITS = 32'd2380;
 
   // texture descriptor (memory, 32 bytes at FE_TEX0) (256 bits)
   typedef struct packed {
@@ -866,14 +907,14 @@ package pineda_pkg;
   } tex_out_pkt_t;
   localparam int unsigned TEX_OUT_PKT_BITS = 32'd152;
 
-  // INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (2650 bits)
+  // INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (2657 bits)
   typedef struct packed {
     interp_pkt_t ip;  // INTERP's quad (ip.quad.eop: end-of-pipe token, passed through)
     logic [3:0][31:0] texel0;  // 4 x dword_t: stage 0 texel of pixel p (tex_out_pkt_t.color, RGBA8 linear); read when st.tex
     logic [3:0][31:0] texel1;  // 4 x dword_t: stage 1 texel of pixel p; read when st.tex1
     comb_state_t st;  // the draw's FE_COMBINE
   } comb_in_pkt_t;
-  localparam int unsigned COMB_IN_PKT_BITS = 32'd2650;
+  localparam int unsigned COMB_IN_PKT_BITS = 32'd2657;
 
   // -> VTX: an object-space vertex, or one row of the position matrix (325 bits)
   typedef struct packed {
@@ -973,7 +1014,7 @@ package pineda_pkg;
   } pa_attr_t;
   localparam int unsigned PA_ATTR_BITS = 32'd224;
 
-  // PA -> SETUP: a clipped, projected, snapped, not culled triangle (1341 bits)
+  // PA -> SETUP: a clipped, projected, snapped, not culled triangle (1347 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][47:0] v;  // 3 x vtx_t: snapped vertices in API order (the fan order of a clipped primitive)
@@ -990,7 +1031,7 @@ package pineda_pkg;
     logic [23:0] zlo;  // D24 of FE_VP_ZMIN (docs/numerics.md section 9)
     logic [23:0] zhi;  // max(zlo, D24 of FE_VP_ZMAX)
   } pa_tri_pkt_t;
-  localparam int unsigned PA_TRI_PKT_BITS = 32'd1341;
+  localparam int unsigned PA_TRI_PKT_BITS = 32'd1347;
 
   // Stream boundaries (contracts/defs.py BOUNDARIES): bit of pineda_top's throttle_i
   localparam int unsigned BOUNDARY_CP_DRAW = 32'd0;  // CP -> IA

@@ -50,25 +50,12 @@ module resolve #(
     avg8 = 8'((10'(a) + 10'(b) + 10'(c) + 10'(d) + 10'd2) >> 2);
   endfunction
 
-  function automatic logic [15:0] srgb_dec(input logic [7:0] c);
-    srgb_dec = pineda_pkg::SRGB_TO_LIN16[16*c +: 16];
-  endfunction
-
-  function automatic logic [7:0] srgb_enc(input logic [15:0] v);
-    logic [7:0] c, cand;
-    c = '0;
-    for (int b = 7; b >= 0; b--) begin
-      cand = c | (8'd1 << b);
-      if (v >= pineda_pkg::LIN16_TO_SRGB_T[16*cand +: 16]) c = cand;
-    end
-    srgb_enc = c;
-  endfunction
-
   // Linear-space average of four sRGB codes.
   function automatic logic [7:0] avg_srgb(input logic [7:0] a, input logic [7:0] b,
                                           input logic [7:0] c, input logic [7:0] d);
-    avg_srgb = srgb_enc(16'((18'(srgb_dec(a)) + 18'(srgb_dec(b)) + 18'(srgb_dec(c)) +
-                             18'(srgb_dec(d)) + 18'd2) >> 2));
+    avg_srgb = pineda_pkg::lin16_to_srgb(16'((18'(pineda_pkg::srgb_to_lin16(a)) + 18'(pineda_pkg::srgb_to_lin16(b)) +
+                                              18'(pineda_pkg::srgb_to_lin16(c)) + 18'(pineda_pkg::srgb_to_lin16(d)) +
+                                              18'd2) >> 2));
   endfunction
 
   // One B5G6R5 pixel from four samples: each field averaged.

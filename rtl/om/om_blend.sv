@@ -11,6 +11,8 @@
 // (factors per BF_*, the alpha channel with the _A fields); with blending off the source passes.
 // The result is encoded (UNORM8: div257r; sRGB: LIN16_TO_SRGB_T binary search; B5G6R5:
 // div65535r(v * 31 or 63)) and the channels in state_i.mask_off keep dst's bits.
+// With state_i.lop_en (D3D11.1 logic ops) blending is ignored: the encoded source s and the stored
+// pixel d combine bitwise by state_i.lop (LOP_*), then the write mask applies as above.
 module om_blend #(
   parameter int unsigned Lanes = 16
 ) (
@@ -36,20 +38,6 @@ module om_blend #(
     t = {1'b0, v} + 17'd128;
     t = t - (t >> 8);
     div257r = t[15:8];
-  endfunction
-
-  function automatic logic [15:0] srgb_dec(input logic [7:0] c);
-    srgb_dec = pineda_pkg::SRGB_TO_LIN16[16*c +: 16];
-  endfunction
-
-  function automatic logic [7:0] srgb_enc(input logic [15:0] v);
-    logic [7:0] c, cand;
-    c = '0;
-    for (int b = 7; b >= 0; b--) begin
-      cand = c | (8'd1 << b);
-      if (v >= pineda_pkg::LIN16_TO_SRGB_T[16*cand +: 16]) c = cand;
-    end
-    srgb_enc = c;
   endfunction
 
   function automatic logic [15:0] unorm8(input logic [7:0] x);
@@ -93,6 +81,28 @@ module om_blend #(
     endcase
   endfunction
 
+  // LOP_* on raw pixel bits: s the encoded source, d the stored pixel
+  function automatic logic [31:0] logic_op(input logic [3:0] op, input logic [31:0] s, input logic [31:0] d);
+    unique case (op)
+      pineda_pkg::LOP_CLEAR:         logic_op = '0;
+      pineda_pkg::LOP_SET:           logic_op = '1;
+      pineda_pkg::LOP_COPY:          logic_op = s;
+      pineda_pkg::LOP_COPY_INVERTED: logic_op = ~s;
+      pineda_pkg::LOP_NOOP:          logic_op = d;
+      pineda_pkg::LOP_INVERT:        logic_op = ~d;
+      pineda_pkg::LOP_AND:           logic_op = s & d;
+      pineda_pkg::LOP_NAND:          logic_op = ~(s & d);
+      pineda_pkg::LOP_OR:            logic_op = s | d;
+      pineda_pkg::LOP_NOR:           logic_op = ~(s | d);
+      pineda_pkg::LOP_XOR:           logic_op = s ^ d;
+      pineda_pkg::LOP_EQUIV:         logic_op = ~(s ^ d);
+      pineda_pkg::LOP_AND_REVERSE:   logic_op = s & ~d;
+      pineda_pkg::LOP_AND_INVERTED:  logic_op = ~s & d;
+      pineda_pkg::LOP_OR_REVERSE:    logic_op = s | ~d;
+      default:                       logic_op = ~s | d;  // LOP_OR_INVERTED
+    endcase
+  endfunction
+
   logic [3:0][15:0] k16;
   logic [31:0]      wbits, full;
   logic             r_on, g_on, b_on, a_on;
@@ -115,7 +125,7 @@ module om_blend #(
   end
 
   logic [Lanes-1:0][3:0][15:0] s16, d16, r16;
-  logic [Lanes-1:0][31:0]      enc;
+  logic [Lanes-1:0][31:0]      enc, res;
   logic [Lanes-1:0][15:0]      dr;
 
   always_comb begin
@@ -130,7 +140,7 @@ module om_blend #(
           d16[l][3] = unorm8(dst_i[l][31:24]);
         end
         pineda_pkg::RT_FMT_RGBA8_SRGB: begin
-          for (int c = 0; c < 3; c++) d16[l][c] = srgb_dec(dst_i[l][8*c +: 8]);
+          for (int c = 0; c < 3; c++) d16[l][c] = pineda_pkg::srgb_to_lin16(dst_i[l][8*c +: 8]);
           d16[l][3] = unorm8(dst_i[l][31:24]);
         end
         pineda_pkg::RT_FMT_B5G6R5: begin
@@ -143,7 +153,7 @@ module om_blend #(
       endcase
 
       r16[l] = s16[l];
-      if (state_i.blend) begin
+      if (state_i.blend && !state_i.lop_en) begin
         for (int c = 0; c < 3; c++) begin
           r16[l][c] = combine(state_i.op, s16[l][c], factor(state_i.src, 2'(c), s16[l], d16[l], k16),
                               d16[l][c], factor(state_i.dst, 2'(c), s16[l], d16[l], k16));
@@ -156,7 +166,8 @@ module om_blend #(
         pineda_pkg::RT_FMT_BGRA8:
           enc[l] = {div257r(r16[l][3]), div257r(r16[l][0]), div257r(r16[l][1]), div257r(r16[l][2])};
         pineda_pkg::RT_FMT_RGBA8_SRGB:
-          enc[l] = {div257r(r16[l][3]), srgb_enc(r16[l][2]), srgb_enc(r16[l][1]), srgb_enc(r16[l][0])};
+          enc[l] = {div257r(r16[l][3]), pineda_pkg::lin16_to_srgb(r16[l][2]), pineda_pkg::lin16_to_srgb(r16[l][1]),
+                    pineda_pkg::lin16_to_srgb(r16[l][0])};
         pineda_pkg::RT_FMT_B5G6R5: begin
           enc[l] = '0;
           enc[l][15:11] = 5'(div65535r(32'(r16[l][0]) * 32'd31));
@@ -166,7 +177,8 @@ module om_blend #(
         default:
           enc[l] = {div257r(r16[l][3]), div257r(r16[l][2]), div257r(r16[l][1]), div257r(r16[l][0])};
       endcase
-      pix_o[l] = ((enc[l] & wbits) | (dst_i[l] & ~wbits)) & full;
+      res[l]   = state_i.lop_en ? logic_op(state_i.lop, enc[l], dst_i[l]) : enc[l];
+      pix_o[l] = ((res[l] & wbits) | (dst_i[l] & ~wbits)) & full;
     end
   end
 

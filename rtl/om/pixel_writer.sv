@@ -28,8 +28,8 @@
 // write queued or unacknowledged; idle_o = quiet_o && clean_o.
 //
 // Output merger (docs/om.md section 5): the quad's om state is applied here. A plain quad (no
-// blending, no write mask) writes its encoded colour (u_enc) as above. An rmw quad (blending or
-// a write mask) needs the destination: each entry also has a dword valid mask (lines are found
+// blending, no logic op, no write mask) writes its encoded colour (u_enc) as above. An rmw quad
+// (blending, a logic op or a write mask) needs the destination: each entry also has a dword valid mask (lines are found
 // by it; dirty is a subset), and the cache is split in two stages with an in-order queue between:
 // stage A (the pc_* register: tags, valid/dirty masks, pointers) looks the pieces up, allocates,
 // evicts (SRAM read into the write-back FIFO) and issues the fill of every rmw piece whose
@@ -603,7 +603,7 @@ module pixel_writer #(
       pc_eop_d   = inq.eop;
       pc_src_d   = in_i.pcolor;
       pc_sel_d   = ns;
-      pc_rmw_d   = inq.om.blend || (inq.om.mask_off != '0);
+      pc_rmw_d   = inq.om.blend || inq.om.lop_en || (inq.om.mask_off != '0);
       pc_om_d    = inq.om;
       pc_line_d  = nl;
       pc_mask_d  = inq.eop ? '0 : nm;

@@ -123,10 +123,11 @@ module pa (
     logic [31:0] stencil_ops;  // FE_STENCIL_OPS
     logic [30:0] blend;        // FE_BLEND[30:0]
     logic [31:0] blend_factor; // FE_BLEND_FACTOR
+    logic [4:0]  logic_op;     // FE_LOGIC_OP[4:0]
     logic        gouraud;      // FE_SHADE.SHADE_GOURAUD (docs/interp.md)
     logic [31:0] tex0;         // FE_TEX0 (docs/tex.md)
     logic [31:0] samp0;        // FE_SAMP0
-    logic [19:0] combine;      // FE_COMBINE[19:0] (docs/comb.md)
+    logic [20:0] combine;      // FE_COMBINE[20:0] (docs/comb.md)
   } fe_t;
 
   // The two vertex buffer banks.
@@ -615,6 +616,8 @@ module pa (
     eom.dst_a    = fe_q.blend[pineda_pkg::BLEND_DST_A_MSB:pineda_pkg::BLEND_DST_A_LSB];
     eom.op_a     = fe_q.blend[pineda_pkg::BLEND_OP_A_MSB:pineda_pkg::BLEND_OP_A_LSB];
     eom.mask_off = fe_q.blend[pineda_pkg::BLEND_MASK_OFF_MSB:pineda_pkg::BLEND_MASK_OFF_LSB];
+    eom.lop_en   = fe_q.logic_op[pineda_pkg::LOGIC_ENABLE_BIT];
+    eom.lop      = fe_q.logic_op[pineda_pkg::LOGIC_OP_MSB:pineda_pkg::LOGIC_OP_LSB];
     eom.factor   = fe_q.blend_factor;
     eom.gouraud  = fe_q.gouraud;
     eom.tex      = fe_q.tex0;
@@ -781,10 +784,11 @@ module pa (
               pineda_pkg::FE_STENCIL_OPS: fe_d.stencil_ops = prim_i.wr_val;
               pineda_pkg::FE_BLEND:       fe_d.blend       = prim_i.wr_val[30:0];
               pineda_pkg::FE_BLEND_FACTOR: fe_d.blend_factor = prim_i.wr_val;
+              pineda_pkg::FE_LOGIC_OP:    fe_d.logic_op    = prim_i.wr_val[4:0];
               pineda_pkg::FE_SHADE:       fe_d.gouraud     = prim_i.wr_val[pineda_pkg::SHADE_GOURAUD_BIT];
               pineda_pkg::FE_TEX0:        fe_d.tex0        = prim_i.wr_val;
               pineda_pkg::FE_SAMP0:       fe_d.samp0       = prim_i.wr_val;
-              pineda_pkg::FE_COMBINE:     fe_d.combine     = prim_i.wr_val[19:0];
+              pineda_pkg::FE_COMBINE:     fe_d.combine     = prim_i.wr_val[20:0];
               default: ;
             endcase
             // a viewport write: derived values in SDer1, SDer2

@@ -442,6 +442,57 @@ TEST_CASE("pixel_writer: blended and masked quads among plain ones, fills, token
   check_all("blend", c, seed);
 }
 
+TEST_CASE("pixel_writer: logic ops, every op in every format, among plain quads") {
+  const uint64_t seed = tb::announce_seed("rtl_pixel_writer");
+  tb::PrimGen g(seed ^ 0x10C0ull);
+  PwCase c;
+  // One segment per format: the 16 LOP_* states (some with the blend fields set, which a logic
+  // op ignores, some with a write mask) and a plain state, quads near a moving point.
+  for (uint32_t fmt = 0; fmt < 4; ++fmt) {
+    std::vector<QuadPkt> seg;
+    std::vector<Target> ts;
+    for (int k = 0; k < 2; ++k) {
+      const bool msaa = g.chance(0.4);
+      const uint32_t pitch = g.chance(0.5) ? 1024u : static_cast<uint32_t>(g.range(msaa ? 8 : 2, 300)) * 4u;
+      ts.push_back(target(static_cast<uint32_t>(g.bits64()) & (g.chance(0.5) ? ~63u : ~3u), pitch, msaa));
+    }
+    std::vector<OmState> oms;
+    for (uint32_t op = 0; op < 16; ++op) {
+      OmState o = g.chance(0.3) ? random_om(g, true) : OmState{};
+      o.fmt = fmt;
+      o.lop_en = 1;
+      o.lop = op;
+      if (g.chance(0.2)) o.mask_off = static_cast<uint32_t>(g.range(1, 14));
+      oms.push_back(o);
+    }
+    OmState plain;
+    plain.fmt = fmt;
+    oms.push_back(plain);
+    uint32_t cx = static_cast<uint32_t>(g.range(0, 4000)), cy = static_cast<uint32_t>(g.range(0, 4000));
+    for (int i = 0; i < 500; ++i) {
+      g.maybe_token(seg, 0.01);
+      if (g.chance(0.03)) cx = static_cast<uint32_t>(g.range(0, 4000)), cy = static_cast<uint32_t>(g.range(0, 4000));
+      const Target& t = ts[static_cast<size_t>(g.range(0, 1))];
+      const uint32_t qx = cx + static_cast<uint32_t>(g.range(0, 8));
+      const uint32_t qy = cy + static_cast<uint32_t>(g.range(0, 8));
+      const int kind = static_cast<int>(g.range(0, 3));
+      uint32_t m = kind == 0 ? 0xFFFFu : kind == 1 ? (1u << g.range(0, 15)) : static_cast<uint32_t>(g.bits64() & 0xFFFFu);
+      if ((t.msaa ? m : (m & 0xFu)) == 0) m |= 1;
+      QuadPkt q = quad(t, qx, qy, m, static_cast<uint32_t>(g.bits64()), oms[static_cast<size_t>(g.range(0, 16))]);
+      q.tri_id = static_cast<uint32_t>(i);
+      seg.push_back(q.canonical());
+    }
+    c.segments.push_back(seg);
+  }
+  random_background(c, g);
+  const Expect e = expect(c, model::PW_ENTRIES);
+  std::printf("  logic: %llu logic-op/masked pixels, %llu line fills, %zu line requests\n",
+              static_cast<unsigned long long>(e.rmw_pixels), static_cast<unsigned long long>(e.fills), e.lines.size());
+  REQUIRE(e.fills > 0);
+  REQUIRE(e.rmw_pixels > 1000);
+  check_all("logic", c, seed);
+}
+
 // The line stream of a model cache fed the quads with the fills reading memory the way
 // pineda_sim's harness predicts it with several rasterizers (tb/common/pw_overlay.h): memory as
 // of the last flush, overlaid with the line writes emitted since. It must equal the reference
@@ -541,17 +592,24 @@ TEST_CASE("pixel_writer: B5G6R5 same-pixel ordering, quads in flight, evictions 
 TEST_CASE("pixel_writer: blended quads on cached lines, one quad per clock") {
   const uint64_t seed = tb::announce_seed("rtl_pixel_writer");
   // A 32x16 (1x) or 16x8 (4x) rectangle (32 lines: the cache holds it), first drawn plain (the
-  // lines are allocated, all valid), then `passes` times alpha-blended: every blended quad hits.
-  for (const bool msaa : {false, true}) {
+  // lines are allocated, all valid), then `passes` times alpha-blended (or, second, with the
+  // logic op XOR: the same read-modify-write path): every blended quad hits.
+  for (const int mode : {0, 1, 2}) {
+    const bool msaa = mode == 1;
     const uint32_t w = msaa ? 16 : 32, h = msaa ? 8 : 16, passes = 8;
     OmState over;
-    over.blend = 1;
-    over.src = BF_SRC_ALPHA;
-    over.dst = BF_INV_SRC_ALPHA;
-    over.op = BOP_ADD;
-    over.src_a = BF_ONE;
-    over.dst_a = BF_INV_SRC_ALPHA;
-    over.op_a = BOP_ADD;
+    if (mode == 2) {
+      over.lop_en = 1;
+      over.lop = LOP_XOR;
+    } else {
+      over.blend = 1;
+      over.src = BF_SRC_ALPHA;
+      over.dst = BF_INV_SRC_ALPHA;
+      over.op = BOP_ADD;
+      over.src_a = BF_ONE;
+      over.dst_a = BF_INV_SRC_ALPHA;
+      over.op_a = BOP_ADD;
+    }
     const Target t = target(0x200000u, w * (msaa ? 16 : 4), msaa);
     uint64_t cyc[2] = {0, 0};
     size_t quads = 0;
@@ -573,15 +631,15 @@ TEST_CASE("pixel_writer: blended quads on cached lines, one quad per clock") {
       if (run == 1) REQUIRE(e.fills == 0);
       BenchCfg cfg;
       cfg.seed = seed;
-      cfg.test = std::string("blend_hits/") + (msaa ? "4x" : "1x");
+      cfg.test = std::string(mode == 2 ? "logic_hits/" : "blend_hits/") + (msaa ? "4x" : "1x");
       const BenchResult res = run_pw(c, e, cfg);
       INFO(res.report);
       REQUIRE(res.ok);
       cyc[run] = res.first_cycles;
     }
     const double rate = static_cast<double>(quads) / static_cast<double>(cyc[1] - cyc[0]);
-    std::printf("  blended quads on cached lines (%s): %zu quads in %llu extra cycles: %.3f quads/clock\n",
-                msaa ? "4x" : "1x", quads, static_cast<unsigned long long>(cyc[1] - cyc[0]), rate);
+    std::printf("  %s quads on cached lines (%s): %zu quads in %llu extra cycles: %.3f quads/clock\n",
+                mode == 2 ? "logic-op (XOR)" : "blended", msaa ? "4x" : "1x", quads, static_cast<unsigned long long>(cyc[1] - cyc[0]), rate);
     CHECK(rate >= 0.95);
   }
 }

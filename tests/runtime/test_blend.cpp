@@ -82,7 +82,12 @@ TEST_CASE_METHOD(ManualFixture, "invalid blend states and uses are rejected with
   d.render_target.render_target_write_mask = 16;
   CHECK(dev.create_blend_state(d, &st) == Result::INVALID_ARG);
   d = BlendDesc{};
-  d.alpha_to_coverage_enable = true;
+  d.render_target.logic_op_enable = true;
+  d.render_target.blend_enable = true;  // D3D11.1: not both
+  CHECK(dev.create_blend_state(d, &st) == Result::INVALID_ARG);
+  CHECK(dev.last_error().find("logic op") != std::string::npos);
+  d = BlendDesc{};
+  d.render_target.logic_op = static_cast<LogicOp>(16);
   CHECK(dev.create_blend_state(d, &st) == Result::INVALID_ARG);
   CHECK(dev.create_blend_state(BlendDesc{}, nullptr) == Result::INVALID_ARG);
   // A sample mask is not supported; a pre-transformed draw cannot blend.
@@ -175,4 +180,71 @@ TEST_CASE_METHOD(ManualFixture, "render targets of each format: creation checks,
   pos->release();
   t565->release();
   tbgra->release();
+}
+
+TEST_CASE_METHOD(ManualFixture, "logic ops and alpha to coverage: FE_LOGIC_OP, FE_COMBINE's bit, the sRGB check",
+                 "[runtime][blend][logic]") {
+  BlendDesc d;
+  d.render_target.logic_op_enable = true;
+  d.render_target.logic_op = LogicOp::XOR;
+  d.render_target.render_target_write_mask = COLOR_WRITE_ENABLE_RED;
+  BlendState st;
+  REQUIRE(dev.create_blend_state(d, &st) == Result::OK);
+  CHECK(st.logic_word() == (1u << LOGIC_ENABLE_BIT | LOP_XOR << LOGIC_OP_LSB));
+  CHECK(st.word() == (FE_BLEND_RESET | 14u << BLEND_MASK_OFF_LSB));
+  CHECK(!st.alpha_to_coverage());
+  CHECK(encode_blend_state(BlendDesc{}).logic_word() == 0u);
+  BlendDesc a;
+  a.alpha_to_coverage_enable = true;
+  BlendState sa;
+  REQUIRE(dev.create_blend_state(a, &sa) == Result::OK);
+  CHECK(sa.alpha_to_coverage());
+  CHECK(sa.logic_word() == 0u);
+
+  Resource* pos = bind_clip_positions({-1, -1, 0.5f, 1, -1, 0.5f, -1, 1, 0.5f}, 16, 16);
+  REQUIRE(ctx.set_blend_state(&st) == Result::OK);
+  REQUIRE(ctx.draw(3, 0) == Result::OK);
+  REQUIRE(ctx.flush() == Result::OK);
+  auto dw = submitted_dwords(be);
+  CHECK(contains(dw, {CommandWriter::header(OP_SET_STATE, FE_LOGIC_OP, 1), st.logic_word()}));
+  // a pre-transformed draw cannot take a logic op
+  REQUIRE(ctx.set_pretransformed_vertex_buffer(vb) == Result::OK);
+  CHECK(ctx.draw_pretransformed(3, 0) == Result::INVALID_CALL);
+  // alpha to coverage: FE_COMBINE's bit 20, FE_LOGIC_OP back to 0
+  REQUIRE(ctx.set_blend_state(&sa) == Result::OK);
+  REQUIRE(ctx.draw(3, 0) == Result::OK);
+  REQUIRE(ctx.flush() == Result::OK);
+  dw = submitted_dwords(be);
+  CHECK(contains(dw, {CommandWriter::header(OP_SET_STATE, FE_COMBINE, 1), 1u << COMB_ALPHA_TO_COVERAGE_BIT}));
+  CHECK(contains(dw, {CommandWriter::header(OP_SET_STATE, FE_LOGIC_OP, 1), 0u}));
+  // with a depth-stencil view bound, alpha to coverage makes the draw late-Z
+  TextureDesc dd{16, 16, 0, BIND_DEPTH_STENCIL};
+  dd.format = Format::D24_UNORM_S8_UINT;
+  Resource* dtex = nullptr;
+  REQUIRE(dev.create_texture2d(dd, nullptr, &dtex) == Result::OK);
+  DepthStencilView dsv;
+  REQUIRE(dev.create_depth_stencil_view(dtex, &dsv) == Result::OK);
+  REQUIRE(ctx.set_render_targets(rt, &dsv) == Result::OK);
+  REQUIRE(ctx.draw(3, 0) == Result::OK);
+  REQUIRE(ctx.flush() == Result::OK);
+  dw = submitted_dwords(be);
+  const uint32_t depth_word = encode_depth_stencil_state(DepthStencilDesc{}).depth_word();
+  CHECK((depth_word & (1u << DEPTH_LATE_BIT)) == 0u);
+  CHECK(contains(dw, {dtex->pitch(), depth_word | 1u << DEPTH_LATE_BIT}));  // FE_DS_PITCH, FE_DEPTH
+  REQUIRE(ctx.set_render_targets(rt, nullptr) == Result::OK);
+  // sRGB targets take no logic op (D3D11.1: UNORM formats only)
+  TextureDesc td{16, 16, 0, BIND_RENDER_TARGET};
+  td.format = Format::R8G8B8A8_UNORM_SRGB;
+  Resource* srgb = nullptr;
+  REQUIRE(dev.create_texture2d(td, nullptr, &srgb) == Result::OK);
+  REQUIRE(ctx.set_render_target(srgb) == Result::OK);
+  REQUIRE(ctx.set_blend_state(&st) == Result::OK);
+  CHECK(ctx.draw(3, 0) == Result::INVALID_CALL);
+  CHECK(ctx.last_error().find("logic op") != std::string::npos);
+  REQUIRE(ctx.set_blend_state(&sa) == Result::OK);
+  CHECK(ctx.draw(3, 0) == Result::OK);
+  ctx.clear_state();
+  pos->release();
+  srgb->release();
+  dtex->release();
 }
