@@ -439,9 +439,11 @@ HOST_REGS = [
 STATUS_BITS = [Bit(n, b) for n, b in [
     ("STATUS_RUNNING", 0), ("STATUS_HALTED", 1), ("STATUS_ERROR", 2),
     ("STATUS_PIPE_BUSY", 3), ("STATUS_RING_EMPTY", 4), ("STATUS_WAITING", 5),
-    ("STATUS_IN_IB", 6), ("STATUS_COPYING", 7)]]
+    ("STATUS_IN_IB", 6), ("STATUS_COPYING", 7),
+    # sticky, non-fatal: a TEX fault since the host last cleared IRQ_STATUS.IRQ_TEX_FAULT (the CP keeps running)
+    ("STATUS_TEX_FAULT", 8)]]
 CONTROL_BITS = [Bit("CONTROL_ENABLE", 0), Bit("CONTROL_CP_RESET", 1), Bit("CONTROL_NO_FAST_CLEAR", 2)]
-IRQ_BITS = [Bit("IRQ_END", 0), Bit("IRQ_ERROR", 1), Bit("IRQ_INTERRUPT", 2)]
+IRQ_BITS = [Bit("IRQ_END", 0), Bit("IRQ_ERROR", 1), Bit("IRQ_INTERRUPT", 2), Bit("IRQ_TEX_FAULT", 3)]
 ERROR_CAUSES = [
     ErrorCause("ERR_NONE", 0, "no error"),
     ErrorCause("ERR_BAD_OPCODE", 1, "unknown opcode"),
@@ -458,7 +460,12 @@ PERF_UNITS = ["CP", "IA", "SETUP", "COARSE", "FINE", "PW", "ZS"]  # ZS appended:
 PERF_KINDS = ["BUSY", "STALLED", "STARVED"]
 # Event counters after the unit counters (PERF_<name>): each adds the events of the cycle.
 PERF_EVENTS = [("HIZ_TESTED", "raster tiles tested by hierarchical Z (every rasterizer)"),
-               ("HIZ_REJECTED", "raster tiles rejected by hierarchical Z (every rasterizer)")]
+               ("HIZ_REJECTED", "raster tiles rejected by hierarchical Z (every rasterizer)"),
+               ("TEX_QUADS", "quads sent to TEX (textured quads)"),
+               ("TEX_SAMPLES", "pixels sampled by TEX (live pixels of those quads)"),
+               ("TEX_TEXELS", "texels read from TEX's L1 (tex.tap_o)"),
+               ("TEX_LINES", "L1 lines allocated by TEX (line requests for texels, tex.miss_o)"),
+               ("TEX_LINE_BYTES", "bytes of line responses read by TEX (descriptors and texels, 64 per line)")]
 
 # Line-port clients (mem_line_req_t.src, stamped by the line arbiter; MEM_LINE_CLIENTS_MAX at most).
 MEM_LINE_CLIENTS = [MemClient("MEM_LC_CP", 0), MemClient("MEM_LC_IA", 1), MemClient("MEM_LC_PW", 2),
@@ -505,7 +512,16 @@ STRUCTS = [
         Field("s_front", 12, "u", "STENCIL_FACE_* layout"),
         Field("s_back", 12, "u", "STENCIL_FACE_* layout"),
     ]),
-    Struct("om_state_t", "OmState", "output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT; all 0 from OP_DRAW: RGBA8, no blend, every channel written)", [
+    Struct("comb_state_t", "CombState", "FE_COMBINE [19:0] carried with a quad (the same bit layout: comb_state_t'(FE_COMBINE[19:0]))", [
+        Field("mode1", 3, "u", "COMB1_MODE: COMB_* of stage 1"),
+        Field("tex1", 1, "u", "COMB1_TEX_ENABLE"),
+        Field("alpha_ref", 8, "u", "COMB_ALPHA_REF (UNORM8)"),
+        Field("alpha_func", 3, "u", "COMB_ALPHA_FUNC: CMP_*, pass when (alpha OP alpha_ref)"),
+        Field("alpha_test", 1, "u", "COMB_ALPHA_TEST"),
+        Field("mode", 3, "u", "COMB_MODE: COMB_* of stage 0"),
+        Field("tex", 1, "u", "COMB_TEX_ENABLE"),
+    ]),
+    Struct("om_state_t", "OmState", "pixel-stage and output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT, FE_SHADE, FE_TEX0, FE_SAMP0, FE_COMBINE; all 0 from OP_DRAW: RGBA8, no blend, every channel written, no texture, no alpha test)", [
         Field("fmt", 2, "u", "RT_FMT_*"),
         Field("blend", 1, "u", "FE_BLEND.BLEND_ENABLE"),
         Field("src", 5, "u", "BF_*"),
@@ -517,6 +533,9 @@ STRUCTS = [
         Field("mask_off", 4, "u", "channels not written: bit 0 R, 1 G, 2 B, 3 A"),
         Field("factor", 32, "u", "FE_BLEND_FACTOR (RGBA8)"),
         Field("gouraud", 1, "u", "FE_SHADE.SHADE_GOURAUD (read by INTERP: 0 flat colour, 1 interpolated)"),
+        Field("tex", 32, "u", "FE_TEX0: texture descriptor byte address of stage 0 (read by TEX when comb.tex; docs/tex.md)"),
+        Field("samp", 32, "u", "FE_SAMP0: sampler descriptor byte address of stage 0"),
+        Field("comb", 1, "comb_state_t", "FE_COMBINE [19:0]: combiner and alpha test (read by TEX and COMB; docs/comb.md)"),
     ]),
     Struct("zplane_t", "ZPlane", "depth plane Z = c + a*(X - Xr) + b*(Y - Yr) in 2^-Z_FRAC D24 units (docs/numerics.md section 9)", [
         Field("a", 33, "s", "dZ/dX per 1/256 px"),
@@ -720,15 +739,6 @@ STRUCTS = [
         Field("tag", 16, "u", "the input's tag"),
     ]),
     # ---- texture combiner and alpha test (docs/comb.md)
-    Struct("comb_state_t", "CombState", "FE_COMBINE [19:0] carried with a quad (the same bit layout: comb_state_t'(FE_COMBINE[19:0]))", [
-        Field("mode1", 3, "u", "COMB1_MODE: COMB_* of stage 1"),
-        Field("tex1", 1, "u", "COMB1_TEX_ENABLE"),
-        Field("alpha_ref", 8, "u", "COMB_ALPHA_REF (UNORM8)"),
-        Field("alpha_func", 3, "u", "COMB_ALPHA_FUNC: CMP_*, pass when (alpha OP alpha_ref)"),
-        Field("alpha_test", 1, "u", "COMB_ALPHA_TEST"),
-        Field("mode", 3, "u", "COMB_MODE: COMB_* of stage 0"),
-        Field("tex", 1, "u", "COMB_TEX_ENABLE"),
-    ]),
     Struct("comb_in_pkt_t", "CombInPkt", "INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state", [
         Field("ip", 1, "interp_pkt_t", "INTERP's quad (ip.quad.eop: end-of-pipe token, passed through)"),
         Field("texel0", 4, "dword_t", "stage 0 texel of pixel p (tex_out_pkt_t.color, RGBA8 linear); read when st.tex"),
@@ -875,5 +885,7 @@ BOUNDARIES = [
     # depth/stencil, appended so the throttle bits above keep their index
     StreamBoundary("zs_quad", "quad_pkt_t", "ZS -> INTERP: the quads left after the depth and stencil tests", "per_owner"),
     # attribute interpolation, appended so the throttle bits above keep their index
-    StreamBoundary("interp_quad", "interp_pkt_t", "INTERP -> PW: the quads with per-pixel colour and texture coordinates", "per_owner"),
+    StreamBoundary("interp_quad", "interp_pkt_t", "INTERP -> TEX/COMB: the quads with per-pixel colour and texture coordinates", "per_owner"),
+    # texturing and the combiner, appended so the throttle bits above keep their index
+    StreamBoundary("comb_quad", "interp_pkt_t", "COMB -> PW: the quads after TEX and the combiner (pcolor combined, alpha-killed pixels removed, empty quads dropped)", "per_owner"),
 ]

@@ -47,3 +47,4 @@ rtl/top/front_end.sv
 rtl/top/pineda_top.sv
 rtl/tex/tex.sv
 rtl/comb/combiner.sv
+rtl/top/pixel_stage.sv

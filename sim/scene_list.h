@@ -55,6 +55,9 @@ SceneImage scene_om_b5g6r5(uint32_t seed);
 SceneImage scene_om_bgra8(uint32_t seed);
 SceneImage scene_om_resolve_4x(uint32_t seed);
 
+// scenes_texpipe.cpp: TEX and COMB in the pipeline (issue 15, docs/comb.md section 5).
+SceneImage scene_tex_pipe_cube(uint32_t seed);
+
 // scenes_glmark2.cpp: glmark2-data models through assimp (sim/model_render.h).
 SceneImage scene_glmark2(const std::string& name, const std::string& model, const std::string& texture,
                          uint32_t size, double yaw, double pitch, const std::array<double, 3>& rotate, uint32_t seed);

@@ -81,6 +81,8 @@ std::vector<SceneInfo> optin_scene_registry() {
       {"ds_funcs", scene_ds_funcs, "test card: the 8 depth functions, the 8 stencil ops as pass/fail/depth-fail ops of front and back faces, checked by stencil EQUAL (green) / NOT_EQUAL (red)"},
       {"ds_bunny_full", [](uint32_t s) { return scene_ds_bunny("ds_bunny_full", s, 0, 1); }, "the whole bunny (69,666 tris) with depth, culling off"},
       {"gl_bunny", [](uint32_t s) { return scene_glmark2("gl_bunny", "bunny.obj", "", 256, 200, 15, {0, 0, 0}, s); }, "glmark2's bunny.obj through assimp (69,666 tris), 256x256"},
+      // TEX and COMB in the pipeline (scenes_texpipe.cpp, helper texpipe)
+      {"tex_pipe_cube", scene_tex_pipe_cube, "TEX + COMB: trilinear checker floor (mips), bilinear MIRROR cube MODULATE, BC1 DECAL panel, alpha-tested fence, depth, 128x128"},
   };
 }
 

@@ -117,10 +117,17 @@ struct BoundaryTraits<Boundary::ZS_QUAD> {  // ZS -> INTERP: the quads left afte
   static constexpr MultiRast multi_rast = MultiRast::PER_OWNER;
 };
 template <>
-struct BoundaryTraits<Boundary::INTERP_QUAD> {  // INTERP -> PW: the quads with per-pixel colour and texture coordinates
+struct BoundaryTraits<Boundary::INTERP_QUAD> {  // INTERP -> TEX/COMB: the quads with per-pixel colour and texture coordinates
   using Pkt = InterpPkt;
   static constexpr Boundary id = Boundary::INTERP_QUAD;
   static constexpr const char* name = "interp_quad";
+  static constexpr MultiRast multi_rast = MultiRast::PER_OWNER;
+};
+template <>
+struct BoundaryTraits<Boundary::COMB_QUAD> {  // COMB -> PW: the quads after TEX and the combiner (pcolor combined, alpha-killed pixels removed, empty quads dropped)
+  using Pkt = InterpPkt;
+  static constexpr Boundary id = Boundary::COMB_QUAD;
+  static constexpr const char* name = "comb_quad";
   static constexpr MultiRast multi_rast = MultiRast::PER_OWNER;
 };
 
@@ -140,7 +147,8 @@ struct PerBoundary {
   F<ClipVtxPkt> vtx_clip{};  // VTX -> PA
   F<PaTriPkt> pa_tri{};  // PA -> SETUP (merged with ia_tri)
   F<QuadPkt> zs_quad{};  // ZS -> INTERP: the quads left after the depth and stencil tests
-  F<InterpPkt> interp_quad{};  // INTERP -> PW: the quads with per-pixel colour and texture coordinates
+  F<InterpPkt> interp_quad{};  // INTERP -> TEX/COMB: the quads with per-pixel colour and texture coordinates
+  F<InterpPkt> comb_quad{};  // COMB -> PW: the quads after TEX and the combiner (pcolor combined, alpha-killed pixels removed, empty quads dropped)
 
   // fn(BoundaryTraits<B>{}, member) for every boundary B
   template <class Fn>
@@ -160,6 +168,7 @@ struct PerBoundary {
     fn(BoundaryTraits<Boundary::PA_TRI>{}, pa_tri);
     fn(BoundaryTraits<Boundary::ZS_QUAD>{}, zs_quad);
     fn(BoundaryTraits<Boundary::INTERP_QUAD>{}, interp_quad);
+    fn(BoundaryTraits<Boundary::COMB_QUAD>{}, comb_quad);
   }
   template <class Fn>
   void for_each(Fn&& fn) const {
@@ -178,6 +187,7 @@ struct PerBoundary {
     fn(BoundaryTraits<Boundary::PA_TRI>{}, pa_tri);
     fn(BoundaryTraits<Boundary::ZS_QUAD>{}, zs_quad);
     fn(BoundaryTraits<Boundary::INTERP_QUAD>{}, interp_quad);
+    fn(BoundaryTraits<Boundary::COMB_QUAD>{}, comb_quad);
   }
   // fn(BoundaryTraits<B>{}, member, other's member) for every boundary B
   template <class Other, class Fn>
@@ -197,6 +207,7 @@ struct PerBoundary {
     fn(BoundaryTraits<Boundary::PA_TRI>{}, pa_tri, other.pa_tri);
     fn(BoundaryTraits<Boundary::ZS_QUAD>{}, zs_quad, other.zs_quad);
     fn(BoundaryTraits<Boundary::INTERP_QUAD>{}, interp_quad, other.interp_quad);
+    fn(BoundaryTraits<Boundary::COMB_QUAD>{}, comb_quad, other.comb_quad);
   }
   template <Boundary B>
   auto& get() {
@@ -230,6 +241,8 @@ struct PerBoundary {
       return zs_quad;
     } else if constexpr (B == Boundary::INTERP_QUAD) {
       return interp_quad;
+    } else if constexpr (B == Boundary::COMB_QUAD) {
+      return comb_quad;
     } else {
       static_assert(B != B, "not a boundary");
     }
@@ -266,6 +279,8 @@ struct PerBoundary {
       return zs_quad;
     } else if constexpr (B == Boundary::INTERP_QUAD) {
       return interp_quad;
+    } else if constexpr (B == Boundary::COMB_QUAD) {
+      return comb_quad;
     } else {
       static_assert(B != B, "not a boundary");
     }
@@ -292,6 +307,7 @@ void for_each_tap(V& v, Fn&& fn) {
   fn(BoundaryTraits<Boundary::PA_TRI>{}, static_cast<uint32_t>(v.tap_pa_tri_valid_o), static_cast<uint32_t>(v.tap_pa_tri_ready_o), v.tap_pa_tri_o);
   fn(BoundaryTraits<Boundary::ZS_QUAD>{}, static_cast<uint32_t>(v.tap_zs_quad_valid_o), static_cast<uint32_t>(v.tap_zs_quad_ready_o), v.tap_zs_quad_o);
   fn(BoundaryTraits<Boundary::INTERP_QUAD>{}, static_cast<uint32_t>(v.tap_interp_quad_valid_o), static_cast<uint32_t>(v.tap_interp_quad_ready_o), v.tap_interp_quad_o);
+  fn(BoundaryTraits<Boundary::COMB_QUAD>{}, static_cast<uint32_t>(v.tap_comb_quad_valid_o), static_cast<uint32_t>(v.tap_comb_quad_ready_o), v.tap_comb_quad_o);
 }
 
 }  // namespace pineda

@@ -240,9 +240,11 @@ constexpr uint32_t STATUS_RING_EMPTY = 4u;  // STATUS bit index
 constexpr uint32_t STATUS_WAITING = 5u;  // STATUS bit index
 constexpr uint32_t STATUS_IN_IB = 6u;  // STATUS bit index
 constexpr uint32_t STATUS_COPYING = 7u;  // STATUS bit index
+constexpr uint32_t STATUS_TEX_FAULT = 8u;  // STATUS bit index
 constexpr uint32_t IRQ_END = 0u;  // IRQ bit index
 constexpr uint32_t IRQ_ERROR = 1u;  // IRQ bit index
 constexpr uint32_t IRQ_INTERRUPT = 2u;  // IRQ bit index
+constexpr uint32_t IRQ_TEX_FAULT = 3u;  // IRQ bit index
 constexpr uint32_t CONTROL_ENABLE = 0u;  // CONTROL bit index
 constexpr uint32_t CONTROL_CP_RESET = 1u;  // CONTROL bit index
 constexpr uint32_t CONTROL_NO_FAST_CLEAR = 2u;  // CONTROL bit index
@@ -380,8 +382,13 @@ constexpr uint32_t PERF_ZS_STALLED = 20u;  // perf counter index
 constexpr uint32_t PERF_ZS_STARVED = 21u;  // perf counter index
 constexpr uint32_t PERF_HIZ_TESTED = 22u;  // perf counter index: raster tiles tested by hierarchical Z (every rasterizer)
 constexpr uint32_t PERF_HIZ_REJECTED = 23u;  // perf counter index: raster tiles rejected by hierarchical Z (every rasterizer)
-constexpr uint32_t NUM_PERF_EVENTS = 2u;  // event counters after the unit counters
-constexpr uint32_t NUM_PERF = 24u;  // number of perf counters
+constexpr uint32_t PERF_TEX_QUADS = 24u;  // perf counter index: quads sent to TEX (textured quads)
+constexpr uint32_t PERF_TEX_SAMPLES = 25u;  // perf counter index: pixels sampled by TEX (live pixels of those quads)
+constexpr uint32_t PERF_TEX_TEXELS = 26u;  // perf counter index: texels read from TEX's L1 (tex.tap_o)
+constexpr uint32_t PERF_TEX_LINES = 27u;  // perf counter index: L1 lines allocated by TEX (line requests for texels, tex.miss_o)
+constexpr uint32_t PERF_TEX_LINE_BYTES = 28u;  // perf counter index: bytes of line responses read by TEX (descriptors and texels, 64 per line)
+constexpr uint32_t NUM_PERF_EVENTS = 7u;  // event counters after the unit counters
+constexpr uint32_t NUM_PERF = 29u;  // number of perf counters
 
 // Reset value of every SET_STATE index [0, FE_STATE_END): draw state, then front-end state.
 inline constexpr std::array<uint32_t, FE_STATE_END> STATE_RESET = {{
@@ -782,10 +789,68 @@ struct DsState {
   }
 };
 
-// output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT; all 0 from OP_DRAW: RGBA8, no blend, every channel written) (SV om_state_t, 66 bits)
+// FE_COMBINE [19:0] carried with a quad (the same bit layout: comb_state_t'(FE_COMBINE[19:0])) (SV comb_state_t, 20 bits)
+struct CombState {
+  static constexpr int WIDTH = 20;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "comb_state_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t mode1 = 0;  // COMB1_MODE: COMB_* of stage 1
+  uint64_t tex1 = 0;  // COMB1_TEX_ENABLE
+  uint64_t alpha_ref = 0;  // COMB_ALPHA_REF (UNORM8)
+  uint64_t alpha_func = 0;  // COMB_ALPHA_FUNC: CMP_*, pass when (alpha OP alpha_ref)
+  uint64_t alpha_test = 0;  // COMB_ALPHA_TEST
+  uint64_t mode = 0;  // COMB_MODE: COMB_* of stage 0
+  uint64_t tex = 0;  // COMB_TEX_ENABLE
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 17, 3, static_cast<uint64_t>(mode1));
+    bits::put(words_, lsb + 16, 1, static_cast<uint64_t>(tex1));
+    bits::put(words_, lsb + 8, 8, static_cast<uint64_t>(alpha_ref));
+    bits::put(words_, lsb + 5, 3, static_cast<uint64_t>(alpha_func));
+    bits::put(words_, lsb + 4, 1, static_cast<uint64_t>(alpha_test));
+    bits::put(words_, lsb + 1, 3, static_cast<uint64_t>(mode));
+    bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(tex));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    mode1 = bits::get(words_, lsb + 17, 3);
+    tex1 = bits::get(words_, lsb + 16, 1);
+    alpha_ref = bits::get(words_, lsb + 8, 8);
+    alpha_func = bits::get(words_, lsb + 5, 3);
+    alpha_test = bits::get(words_, lsb + 4, 1);
+    mode = bits::get(words_, lsb + 1, 3);
+    tex = bits::get(words_, lsb + 0, 1);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static CombState unpack(const uint32_t* words_) { CombState p; p.unpack_at(words_, 0); return p; }
+  CombState canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const CombState& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (mode1 != act.mode1) out.push_back({pre + "mode1", bits::hex(static_cast<uint64_t>(mode1) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.mode1) & bits::mask(3)), std::to_string(mode1), std::to_string(act.mode1)});
+    if (tex1 != act.tex1) out.push_back({pre + "tex1", bits::hex(static_cast<uint64_t>(tex1) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.tex1) & bits::mask(1)), std::to_string(tex1), std::to_string(act.tex1)});
+    if (alpha_ref != act.alpha_ref) out.push_back({pre + "alpha_ref", bits::hex(static_cast<uint64_t>(alpha_ref) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.alpha_ref) & bits::mask(8)), std::to_string(alpha_ref), std::to_string(act.alpha_ref)});
+    if (alpha_func != act.alpha_func) out.push_back({pre + "alpha_func", bits::hex(static_cast<uint64_t>(alpha_func) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.alpha_func) & bits::mask(3)), std::to_string(alpha_func), std::to_string(act.alpha_func)});
+    if (alpha_test != act.alpha_test) out.push_back({pre + "alpha_test", bits::hex(static_cast<uint64_t>(alpha_test) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.alpha_test) & bits::mask(1)), std::to_string(alpha_test), std::to_string(act.alpha_test)});
+    if (mode != act.mode) out.push_back({pre + "mode", bits::hex(static_cast<uint64_t>(mode) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.mode) & bits::mask(3)), std::to_string(mode), std::to_string(act.mode)});
+    if (tex != act.tex) out.push_back({pre + "tex", bits::hex(static_cast<uint64_t>(tex) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.tex) & bits::mask(1)), std::to_string(tex), std::to_string(act.tex)});
+  }
+  bool operator==(const CombState& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const CombState& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "mode1=" + bits::hex(static_cast<uint64_t>(mode1) & bits::mask(3));
+    s += " tex1=" + bits::hex(static_cast<uint64_t>(tex1) & bits::mask(1));
+    s += " alpha_ref=" + bits::hex(static_cast<uint64_t>(alpha_ref) & bits::mask(8));
+    s += " alpha_func=" + bits::hex(static_cast<uint64_t>(alpha_func) & bits::mask(3));
+    s += " alpha_test=" + bits::hex(static_cast<uint64_t>(alpha_test) & bits::mask(1));
+    s += " mode=" + bits::hex(static_cast<uint64_t>(mode) & bits::mask(3));
+    s += " tex=" + bits::hex(static_cast<uint64_t>(tex) & bits::mask(1));
+    return s + "}";
+  }
+};
+
+// pixel-stage and output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT, FE_SHADE, FE_TEX0, FE_SAMP0, FE_COMBINE; all 0 from OP_DRAW: RGBA8, no blend, every channel written, no texture, no alpha test) (SV om_state_t, 150 bits)
 struct OmState {
-  static constexpr int WIDTH = 66;
-  static constexpr int WORDS = 3;
+  static constexpr int WIDTH = 150;
+  static constexpr int WORDS = 5;
   static constexpr const char* SV_NAME = "om_state_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t fmt = 0;  // RT_FMT_*
@@ -799,31 +864,40 @@ struct OmState {
   uint64_t mask_off = 0;  // channels not written: bit 0 R, 1 G, 2 B, 3 A
   uint64_t factor = 0;  // FE_BLEND_FACTOR (RGBA8)
   uint64_t gouraud = 0;  // FE_SHADE.SHADE_GOURAUD (read by INTERP: 0 flat colour, 1 interpolated)
+  uint64_t tex = 0;  // FE_TEX0: texture descriptor byte address of stage 0 (read by TEX when comb.tex; docs/tex.md)
+  uint64_t samp = 0;  // FE_SAMP0: sampler descriptor byte address of stage 0
+  CombState comb{};  // FE_COMBINE [19:0]: combiner and alpha test (read by TEX and COMB; docs/comb.md)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 64, 2, static_cast<uint64_t>(fmt));
-    bits::put(words_, lsb + 63, 1, static_cast<uint64_t>(blend));
-    bits::put(words_, lsb + 58, 5, static_cast<uint64_t>(src));
-    bits::put(words_, lsb + 53, 5, static_cast<uint64_t>(dst));
-    bits::put(words_, lsb + 50, 3, static_cast<uint64_t>(op));
-    bits::put(words_, lsb + 45, 5, static_cast<uint64_t>(src_a));
-    bits::put(words_, lsb + 40, 5, static_cast<uint64_t>(dst_a));
-    bits::put(words_, lsb + 37, 3, static_cast<uint64_t>(op_a));
-    bits::put(words_, lsb + 33, 4, static_cast<uint64_t>(mask_off));
-    bits::put(words_, lsb + 1, 32, static_cast<uint64_t>(factor));
-    bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(gouraud));
+    bits::put(words_, lsb + 148, 2, static_cast<uint64_t>(fmt));
+    bits::put(words_, lsb + 147, 1, static_cast<uint64_t>(blend));
+    bits::put(words_, lsb + 142, 5, static_cast<uint64_t>(src));
+    bits::put(words_, lsb + 137, 5, static_cast<uint64_t>(dst));
+    bits::put(words_, lsb + 134, 3, static_cast<uint64_t>(op));
+    bits::put(words_, lsb + 129, 5, static_cast<uint64_t>(src_a));
+    bits::put(words_, lsb + 124, 5, static_cast<uint64_t>(dst_a));
+    bits::put(words_, lsb + 121, 3, static_cast<uint64_t>(op_a));
+    bits::put(words_, lsb + 117, 4, static_cast<uint64_t>(mask_off));
+    bits::put(words_, lsb + 85, 32, static_cast<uint64_t>(factor));
+    bits::put(words_, lsb + 84, 1, static_cast<uint64_t>(gouraud));
+    bits::put(words_, lsb + 52, 32, static_cast<uint64_t>(tex));
+    bits::put(words_, lsb + 20, 32, static_cast<uint64_t>(samp));
+    comb.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    fmt = bits::get(words_, lsb + 64, 2);
-    blend = bits::get(words_, lsb + 63, 1);
-    src = bits::get(words_, lsb + 58, 5);
-    dst = bits::get(words_, lsb + 53, 5);
-    op = bits::get(words_, lsb + 50, 3);
-    src_a = bits::get(words_, lsb + 45, 5);
-    dst_a = bits::get(words_, lsb + 40, 5);
-    op_a = bits::get(words_, lsb + 37, 3);
-    mask_off = bits::get(words_, lsb + 33, 4);
-    factor = bits::get(words_, lsb + 1, 32);
-    gouraud = bits::get(words_, lsb + 0, 1);
+    fmt = bits::get(words_, lsb + 148, 2);
+    blend = bits::get(words_, lsb + 147, 1);
+    src = bits::get(words_, lsb + 142, 5);
+    dst = bits::get(words_, lsb + 137, 5);
+    op = bits::get(words_, lsb + 134, 3);
+    src_a = bits::get(words_, lsb + 129, 5);
+    dst_a = bits::get(words_, lsb + 124, 5);
+    op_a = bits::get(words_, lsb + 121, 3);
+    mask_off = bits::get(words_, lsb + 117, 4);
+    factor = bits::get(words_, lsb + 85, 32);
+    gouraud = bits::get(words_, lsb + 84, 1);
+    tex = bits::get(words_, lsb + 52, 32);
+    samp = bits::get(words_, lsb + 20, 32);
+    comb.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static OmState unpack(const uint32_t* words_) { OmState p; p.unpack_at(words_, 0); return p; }
@@ -840,6 +914,9 @@ struct OmState {
     if (mask_off != act.mask_off) out.push_back({pre + "mask_off", bits::hex(static_cast<uint64_t>(mask_off) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.mask_off) & bits::mask(4)), std::to_string(mask_off), std::to_string(act.mask_off)});
     if (factor != act.factor) out.push_back({pre + "factor", bits::hex(static_cast<uint64_t>(factor) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.factor) & bits::mask(32)), std::to_string(factor), std::to_string(act.factor)});
     if (gouraud != act.gouraud) out.push_back({pre + "gouraud", bits::hex(static_cast<uint64_t>(gouraud) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.gouraud) & bits::mask(1)), std::to_string(gouraud), std::to_string(act.gouraud)});
+    if (tex != act.tex) out.push_back({pre + "tex", bits::hex(static_cast<uint64_t>(tex) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.tex) & bits::mask(32)), std::to_string(tex), std::to_string(act.tex)});
+    if (samp != act.samp) out.push_back({pre + "samp", bits::hex(static_cast<uint64_t>(samp) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.samp) & bits::mask(32)), std::to_string(samp), std::to_string(act.samp)});
+    comb.diff(act.comb, pre + "comb.", out);
   }
   bool operator==(const OmState& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const OmState& o) const { return !(*this == o); }
@@ -856,6 +933,9 @@ struct OmState {
     s += " mask_off=" + bits::hex(static_cast<uint64_t>(mask_off) & bits::mask(4));
     s += " factor=" + bits::hex(static_cast<uint64_t>(factor) & bits::mask(32));
     s += " gouraud=" + bits::hex(static_cast<uint64_t>(gouraud) & bits::mask(1));
+    s += " tex=" + bits::hex(static_cast<uint64_t>(tex) & bits::mask(32));
+    s += " samp=" + bits::hex(static_cast<uint64_t>(samp) & bits::mask(32));
+    s += " comb=" + comb.str();
     return s + "}";
   }
 };
@@ -1103,10 +1183,10 @@ struct VAttr {
   }
 };
 
-// IA -> SETUP: one triangle (SV tri_pkt_t, 1209 bits)
+// IA -> SETUP: one triangle (SV tri_pkt_t, 1293 bits)
 struct TriPkt {
-  static constexpr int WIDTH = 1209;
-  static constexpr int WORDS = 38;
+  static constexpr int WIDTH = 1293;
+  static constexpr int WORDS = 41;
   static constexpr const char* SV_NAME = "tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1123,30 +1203,30 @@ struct TriPkt {
   uint64_t zhi = 0;  // zhi >= zlo
   std::array<VAttr, 3> a{};  // per-vertex attributes in the order of v (0 in an end-of-pipe token)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1208, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1064 + k * 48);
-    bits::put(words_, lsb + 1032, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 983);
-    clip.pack_at(words_, lsb + 923);
-    bits::put(words_, lsb + 891, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 795 + k * 32);
-    bits::put(words_, lsb + 794, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 690);
+    bits::put(words_, lsb + 1292, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1148 + k * 48);
+    bits::put(words_, lsb + 1116, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1067);
+    clip.pack_at(words_, lsb + 1007);
+    bits::put(words_, lsb + 975, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 879 + k * 32);
+    bits::put(words_, lsb + 878, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 774);
     om.pack_at(words_, lsb + 624);
     bits::put(words_, lsb + 600, 24, static_cast<uint64_t>(zlo));
     bits::put(words_, lsb + 576, 24, static_cast<uint64_t>(zhi));
     for (int k = 0; k < 3; ++k) a[k].pack_at(words_, lsb + 0 + k * 192);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1208, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1064 + k * 48);
-    color = bits::get(words_, lsb + 1032, 32);
-    target.unpack_at(words_, lsb + 983);
-    clip.unpack_at(words_, lsb + 923);
-    tri_id = bits::get(words_, lsb + 891, 32);
-    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 795 + k * 32);
-    front = bits::get(words_, lsb + 794, 1);
-    ds.unpack_at(words_, lsb + 690);
+    eop = bits::get(words_, lsb + 1292, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1148 + k * 48);
+    color = bits::get(words_, lsb + 1116, 32);
+    target.unpack_at(words_, lsb + 1067);
+    clip.unpack_at(words_, lsb + 1007);
+    tri_id = bits::get(words_, lsb + 975, 32);
+    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 879 + k * 32);
+    front = bits::get(words_, lsb + 878, 1);
+    ds.unpack_at(words_, lsb + 774);
     om.unpack_at(words_, lsb + 624);
     zlo = bits::get(words_, lsb + 600, 24);
     zhi = bits::get(words_, lsb + 576, 24);
@@ -1276,10 +1356,10 @@ struct InterpTri {
   }
 };
 
-// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 1822 bits)
+// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 1906 bits)
 struct SetupPkt {
-  static constexpr int WIDTH = 1822;
-  static constexpr int WORDS = 57;
+  static constexpr int WIDTH = 1906;
+  static constexpr int WORDS = 60;
   static constexpr const char* SV_NAME = "setup_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1298,16 +1378,16 @@ struct SetupPkt {
   uint64_t zhi = 0;
   InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1821, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1521 + k * 100);
-    tiles.pack_at(words_, lsb + 1469);
-    bits::put(words_, lsb + 1456, 13, static_cast<uint64_t>(start));
-    pix.pack_at(words_, lsb + 1396);
-    bits::put(words_, lsb + 1364, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1315);
-    bits::put(words_, lsb + 1283, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 1282, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 1178);
+    bits::put(words_, lsb + 1905, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1605 + k * 100);
+    tiles.pack_at(words_, lsb + 1553);
+    bits::put(words_, lsb + 1540, 13, static_cast<uint64_t>(start));
+    pix.pack_at(words_, lsb + 1480);
+    bits::put(words_, lsb + 1448, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1399);
+    bits::put(words_, lsb + 1367, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 1366, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1262);
     om.pack_at(words_, lsb + 1112);
     zp.pack_at(words_, lsb + 987);
     bits::put(words_, lsb + 963, 24, static_cast<uint64_t>(zlo));
@@ -1315,16 +1395,16 @@ struct SetupPkt {
     it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1821, 1);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1521 + k * 100);
-    tiles.unpack_at(words_, lsb + 1469);
-    start = bits::get(words_, lsb + 1456, 13);
-    pix.unpack_at(words_, lsb + 1396);
-    color = bits::get(words_, lsb + 1364, 32);
-    target.unpack_at(words_, lsb + 1315);
-    tri_id = bits::get(words_, lsb + 1283, 32);
-    front = bits::get(words_, lsb + 1282, 1);
-    ds.unpack_at(words_, lsb + 1178);
+    eop = bits::get(words_, lsb + 1905, 1);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1605 + k * 100);
+    tiles.unpack_at(words_, lsb + 1553);
+    start = bits::get(words_, lsb + 1540, 13);
+    pix.unpack_at(words_, lsb + 1480);
+    color = bits::get(words_, lsb + 1448, 32);
+    target.unpack_at(words_, lsb + 1399);
+    tri_id = bits::get(words_, lsb + 1367, 32);
+    front = bits::get(words_, lsb + 1366, 1);
+    ds.unpack_at(words_, lsb + 1262);
     om.unpack_at(words_, lsb + 1112);
     zp.unpack_at(words_, lsb + 987);
     zlo = bits::get(words_, lsb + 963, 24);
@@ -1376,10 +1456,10 @@ struct SetupPkt {
   }
 };
 
-// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 1834 bits)
+// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 1918 bits)
 struct TilePkt {
-  static constexpr int WIDTH = 1834;
-  static constexpr int WORDS = 58;
+  static constexpr int WIDTH = 1918;
+  static constexpr int WORDS = 60;
   static constexpr const char* SV_NAME = "tile_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1401,19 +1481,19 @@ struct TilePkt {
   uint64_t zhi = 0;
   InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1833, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 1820, 13, static_cast<uint64_t>(tx));
-    bits::put(words_, lsb + 1807, 13, static_cast<uint64_t>(ty));
-    bits::put(words_, lsb + 1804, 3, static_cast<uint64_t>(edge_in));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1504 + k * 100);
-    pix.pack_at(words_, lsb + 1444);
-    bits::put(words_, lsb + 1412, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1363);
-    bits::put(words_, lsb + 1331, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 1307, 24, static_cast<uint64_t>(zmin));
-    bits::put(words_, lsb + 1283, 24, static_cast<uint64_t>(zmax));
-    bits::put(words_, lsb + 1282, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 1178);
+    bits::put(words_, lsb + 1917, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 1904, 13, static_cast<uint64_t>(tx));
+    bits::put(words_, lsb + 1891, 13, static_cast<uint64_t>(ty));
+    bits::put(words_, lsb + 1888, 3, static_cast<uint64_t>(edge_in));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1588 + k * 100);
+    pix.pack_at(words_, lsb + 1528);
+    bits::put(words_, lsb + 1496, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1447);
+    bits::put(words_, lsb + 1415, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 1391, 24, static_cast<uint64_t>(zmin));
+    bits::put(words_, lsb + 1367, 24, static_cast<uint64_t>(zmax));
+    bits::put(words_, lsb + 1366, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1262);
     om.pack_at(words_, lsb + 1112);
     zp.pack_at(words_, lsb + 987);
     bits::put(words_, lsb + 963, 24, static_cast<uint64_t>(zlo));
@@ -1421,19 +1501,19 @@ struct TilePkt {
     it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1833, 1);
-    tx = bits::get(words_, lsb + 1820, 13);
-    ty = bits::get(words_, lsb + 1807, 13);
-    edge_in = bits::get(words_, lsb + 1804, 3);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1504 + k * 100);
-    pix.unpack_at(words_, lsb + 1444);
-    color = bits::get(words_, lsb + 1412, 32);
-    target.unpack_at(words_, lsb + 1363);
-    tri_id = bits::get(words_, lsb + 1331, 32);
-    zmin = bits::get(words_, lsb + 1307, 24);
-    zmax = bits::get(words_, lsb + 1283, 24);
-    front = bits::get(words_, lsb + 1282, 1);
-    ds.unpack_at(words_, lsb + 1178);
+    eop = bits::get(words_, lsb + 1917, 1);
+    tx = bits::get(words_, lsb + 1904, 13);
+    ty = bits::get(words_, lsb + 1891, 13);
+    edge_in = bits::get(words_, lsb + 1888, 3);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1588 + k * 100);
+    pix.unpack_at(words_, lsb + 1528);
+    color = bits::get(words_, lsb + 1496, 32);
+    target.unpack_at(words_, lsb + 1447);
+    tri_id = bits::get(words_, lsb + 1415, 32);
+    zmin = bits::get(words_, lsb + 1391, 24);
+    zmax = bits::get(words_, lsb + 1367, 24);
+    front = bits::get(words_, lsb + 1366, 1);
+    ds.unpack_at(words_, lsb + 1262);
     om.unpack_at(words_, lsb + 1112);
     zp.unpack_at(words_, lsb + 987);
     zlo = bits::get(words_, lsb + 963, 24);
@@ -1491,10 +1571,10 @@ struct TilePkt {
   }
 };
 
-// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 1650 bits)
+// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 1734 bits)
 struct QuadPkt {
-  static constexpr int WIDTH = 1650;
-  static constexpr int WORDS = 52;
+  static constexpr int WIDTH = 1734;
+  static constexpr int WORDS = 55;
   static constexpr const char* SV_NAME = "quad_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1510,30 +1590,30 @@ struct QuadPkt {
   OmState om{};  // output-merger state (0 from OP_DRAW)
   InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1649, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 1636, 13, static_cast<uint64_t>(qx));
-    bits::put(words_, lsb + 1623, 13, static_cast<uint64_t>(qy));
-    bits::put(words_, lsb + 1607, 16, static_cast<uint64_t>(mask));
-    bits::put(words_, lsb + 1575, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1526);
-    bits::put(words_, lsb + 1494, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 1110 + k * 24);
-    bits::put(words_, lsb + 1109, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 1005);
+    bits::put(words_, lsb + 1733, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 1720, 13, static_cast<uint64_t>(qx));
+    bits::put(words_, lsb + 1707, 13, static_cast<uint64_t>(qy));
+    bits::put(words_, lsb + 1691, 16, static_cast<uint64_t>(mask));
+    bits::put(words_, lsb + 1659, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1610);
+    bits::put(words_, lsb + 1578, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 1194 + k * 24);
+    bits::put(words_, lsb + 1193, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1089);
     om.pack_at(words_, lsb + 939);
     it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1649, 1);
-    qx = bits::get(words_, lsb + 1636, 13);
-    qy = bits::get(words_, lsb + 1623, 13);
-    mask = bits::get(words_, lsb + 1607, 16);
-    color = bits::get(words_, lsb + 1575, 32);
-    target.unpack_at(words_, lsb + 1526);
-    tri_id = bits::get(words_, lsb + 1494, 32);
-    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 1110 + k * 24);
-    front = bits::get(words_, lsb + 1109, 1);
-    ds.unpack_at(words_, lsb + 1005);
+    eop = bits::get(words_, lsb + 1733, 1);
+    qx = bits::get(words_, lsb + 1720, 13);
+    qy = bits::get(words_, lsb + 1707, 13);
+    mask = bits::get(words_, lsb + 1691, 16);
+    color = bits::get(words_, lsb + 1659, 32);
+    target.unpack_at(words_, lsb + 1610);
+    tri_id = bits::get(words_, lsb + 1578, 32);
+    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 1194 + k * 24);
+    front = bits::get(words_, lsb + 1193, 1);
+    ds.unpack_at(words_, lsb + 1089);
     om.unpack_at(words_, lsb + 939);
     it.unpack_at(words_, lsb + 0);
   }
@@ -1825,10 +1905,10 @@ struct FVec4 {
   }
 };
 
-// INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (SV interp_pkt_t, 2290 bits)
+// INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (SV interp_pkt_t, 2374 bits)
 struct InterpPkt {
-  static constexpr int WIDTH = 2290;
-  static constexpr int WORDS = 72;
+  static constexpr int WIDTH = 2374;
+  static constexpr int WORDS = 75;
   static constexpr const char* SV_NAME = "interp_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   QuadPkt quad{};  // the quad as it left ZS, with it = 0 (not needed after INTERP)
@@ -2165,68 +2245,10 @@ struct TexOutPkt {
   }
 };
 
-// FE_COMBINE [19:0] carried with a quad (the same bit layout: comb_state_t'(FE_COMBINE[19:0])) (SV comb_state_t, 20 bits)
-struct CombState {
-  static constexpr int WIDTH = 20;
-  static constexpr int WORDS = 1;
-  static constexpr const char* SV_NAME = "comb_state_t";
-  using Words = std::array<uint32_t, WORDS>;
-  uint64_t mode1 = 0;  // COMB1_MODE: COMB_* of stage 1
-  uint64_t tex1 = 0;  // COMB1_TEX_ENABLE
-  uint64_t alpha_ref = 0;  // COMB_ALPHA_REF (UNORM8)
-  uint64_t alpha_func = 0;  // COMB_ALPHA_FUNC: CMP_*, pass when (alpha OP alpha_ref)
-  uint64_t alpha_test = 0;  // COMB_ALPHA_TEST
-  uint64_t mode = 0;  // COMB_MODE: COMB_* of stage 0
-  uint64_t tex = 0;  // COMB_TEX_ENABLE
-  void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 17, 3, static_cast<uint64_t>(mode1));
-    bits::put(words_, lsb + 16, 1, static_cast<uint64_t>(tex1));
-    bits::put(words_, lsb + 8, 8, static_cast<uint64_t>(alpha_ref));
-    bits::put(words_, lsb + 5, 3, static_cast<uint64_t>(alpha_func));
-    bits::put(words_, lsb + 4, 1, static_cast<uint64_t>(alpha_test));
-    bits::put(words_, lsb + 1, 3, static_cast<uint64_t>(mode));
-    bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(tex));
-  }
-  void unpack_at(const uint32_t* words_, int lsb) {
-    mode1 = bits::get(words_, lsb + 17, 3);
-    tex1 = bits::get(words_, lsb + 16, 1);
-    alpha_ref = bits::get(words_, lsb + 8, 8);
-    alpha_func = bits::get(words_, lsb + 5, 3);
-    alpha_test = bits::get(words_, lsb + 4, 1);
-    mode = bits::get(words_, lsb + 1, 3);
-    tex = bits::get(words_, lsb + 0, 1);
-  }
-  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
-  static CombState unpack(const uint32_t* words_) { CombState p; p.unpack_at(words_, 0); return p; }
-  CombState canonical() const { Words words_ = pack(); return unpack(words_.data()); }
-  void diff(const CombState& act, const std::string& pre, std::vector<FieldDiff>& out) const {
-    if (mode1 != act.mode1) out.push_back({pre + "mode1", bits::hex(static_cast<uint64_t>(mode1) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.mode1) & bits::mask(3)), std::to_string(mode1), std::to_string(act.mode1)});
-    if (tex1 != act.tex1) out.push_back({pre + "tex1", bits::hex(static_cast<uint64_t>(tex1) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.tex1) & bits::mask(1)), std::to_string(tex1), std::to_string(act.tex1)});
-    if (alpha_ref != act.alpha_ref) out.push_back({pre + "alpha_ref", bits::hex(static_cast<uint64_t>(alpha_ref) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.alpha_ref) & bits::mask(8)), std::to_string(alpha_ref), std::to_string(act.alpha_ref)});
-    if (alpha_func != act.alpha_func) out.push_back({pre + "alpha_func", bits::hex(static_cast<uint64_t>(alpha_func) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.alpha_func) & bits::mask(3)), std::to_string(alpha_func), std::to_string(act.alpha_func)});
-    if (alpha_test != act.alpha_test) out.push_back({pre + "alpha_test", bits::hex(static_cast<uint64_t>(alpha_test) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.alpha_test) & bits::mask(1)), std::to_string(alpha_test), std::to_string(act.alpha_test)});
-    if (mode != act.mode) out.push_back({pre + "mode", bits::hex(static_cast<uint64_t>(mode) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.mode) & bits::mask(3)), std::to_string(mode), std::to_string(act.mode)});
-    if (tex != act.tex) out.push_back({pre + "tex", bits::hex(static_cast<uint64_t>(tex) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.tex) & bits::mask(1)), std::to_string(tex), std::to_string(act.tex)});
-  }
-  bool operator==(const CombState& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
-  bool operator!=(const CombState& o) const { return !(*this == o); }
-  std::string str() const {
-    std::string s = "{";
-    s += "mode1=" + bits::hex(static_cast<uint64_t>(mode1) & bits::mask(3));
-    s += " tex1=" + bits::hex(static_cast<uint64_t>(tex1) & bits::mask(1));
-    s += " alpha_ref=" + bits::hex(static_cast<uint64_t>(alpha_ref) & bits::mask(8));
-    s += " alpha_func=" + bits::hex(static_cast<uint64_t>(alpha_func) & bits::mask(3));
-    s += " alpha_test=" + bits::hex(static_cast<uint64_t>(alpha_test) & bits::mask(1));
-    s += " mode=" + bits::hex(static_cast<uint64_t>(mode) & bits::mask(3));
-    s += " tex=" + bits::hex(static_cast<uint64_t>(tex) & bits::mask(1));
-    return s + "}";
-  }
-};
-
-// INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (SV comb_in_pkt_t, 2566 bits)
+// INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (SV comb_in_pkt_t, 2650 bits)
 struct CombInPkt {
-  static constexpr int WIDTH = 2566;
-  static constexpr int WORDS = 81;
+  static constexpr int WIDTH = 2650;
+  static constexpr int WORDS = 83;
   static constexpr const char* SV_NAME = "comb_in_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   InterpPkt ip{};  // INTERP's quad (ip.quad.eop: end-of-pipe token, passed through)
@@ -2746,10 +2768,10 @@ struct PaAttr {
   }
 };
 
-// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1257 bits)
+// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1341 bits)
 struct PaTriPkt {
-  static constexpr int WIDTH = 1257;
-  static constexpr int WORDS = 40;
+  static constexpr int WIDTH = 1341;
+  static constexpr int WORDS = 42;
   static constexpr const char* SV_NAME = "pa_tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -2767,33 +2789,33 @@ struct PaTriPkt {
   uint64_t zlo = 0;  // D24 of FE_VP_ZMIN (docs/numerics.md section 9)
   uint64_t zhi = 0;  // max(zlo, D24 of FE_VP_ZMAX)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1256, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1112 + k * 48);
-    bits::put(words_, lsb + 1080, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1031);
-    clip.pack_at(words_, lsb + 971);
-    bits::put(words_, lsb + 939, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 267 + k * 224);
-    bits::put(words_, lsb + 235, 32, static_cast<uint64_t>(prim_id));
-    bits::put(words_, lsb + 219, 16, static_cast<uint64_t>(draw_id));
-    bits::put(words_, lsb + 218, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 114);
+    bits::put(words_, lsb + 1340, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1196 + k * 48);
+    bits::put(words_, lsb + 1164, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1115);
+    clip.pack_at(words_, lsb + 1055);
+    bits::put(words_, lsb + 1023, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 351 + k * 224);
+    bits::put(words_, lsb + 319, 32, static_cast<uint64_t>(prim_id));
+    bits::put(words_, lsb + 303, 16, static_cast<uint64_t>(draw_id));
+    bits::put(words_, lsb + 302, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 198);
     om.pack_at(words_, lsb + 48);
     bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
     bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1256, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1112 + k * 48);
-    color = bits::get(words_, lsb + 1080, 32);
-    target.unpack_at(words_, lsb + 1031);
-    clip.unpack_at(words_, lsb + 971);
-    tri_id = bits::get(words_, lsb + 939, 32);
-    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 267 + k * 224);
-    prim_id = bits::get(words_, lsb + 235, 32);
-    draw_id = bits::get(words_, lsb + 219, 16);
-    front = bits::get(words_, lsb + 218, 1);
-    ds.unpack_at(words_, lsb + 114);
+    eop = bits::get(words_, lsb + 1340, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1196 + k * 48);
+    color = bits::get(words_, lsb + 1164, 32);
+    target.unpack_at(words_, lsb + 1115);
+    clip.unpack_at(words_, lsb + 1055);
+    tri_id = bits::get(words_, lsb + 1023, 32);
+    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 351 + k * 224);
+    prim_id = bits::get(words_, lsb + 319, 32);
+    draw_id = bits::get(words_, lsb + 303, 16);
+    front = bits::get(words_, lsb + 302, 1);
+    ds.unpack_at(words_, lsb + 198);
     om.unpack_at(words_, lsb + 48);
     zlo = bits::get(words_, lsb + 24, 24);
     zhi = bits::get(words_, lsb + 0, 24);
@@ -2844,7 +2866,7 @@ struct PaTriPkt {
 };
 
 // Stream boundaries tapped by the full-pipeline harness, in pipeline order.
-enum class Boundary { CP_DRAW, IA_TRI, SETUP_TRI, COARSE_TILE, FINE_QUAD, PW_MEM, CP_IDRAW, IF_INDEX, VT_VERTEX, VT_PRIM, VF_VTX, VTX_CLIP, PA_TRI, ZS_QUAD, INTERP_QUAD, COUNT };
-constexpr const char* BOUNDARY_NAMES[] = { "cp_draw", "ia_tri", "setup_tri", "coarse_tile", "fine_quad", "pw_mem", "cp_idraw", "if_index", "vt_vertex", "vt_prim", "vf_vtx", "vtx_clip", "pa_tri", "zs_quad", "interp_quad" };
+enum class Boundary { CP_DRAW, IA_TRI, SETUP_TRI, COARSE_TILE, FINE_QUAD, PW_MEM, CP_IDRAW, IF_INDEX, VT_VERTEX, VT_PRIM, VF_VTX, VTX_CLIP, PA_TRI, ZS_QUAD, INTERP_QUAD, COMB_QUAD, COUNT };
+constexpr const char* BOUNDARY_NAMES[] = { "cp_draw", "ia_tri", "setup_tri", "coarse_tile", "fine_quad", "pw_mem", "cp_idraw", "if_index", "vt_vertex", "vt_prim", "vf_vtx", "vtx_clip", "pa_tri", "zs_quad", "interp_quad", "comb_quad" };
 
 }  // namespace pineda

@@ -6,7 +6,7 @@
 namespace pineda::model {
 
 namespace {
-constexpr uint32_t kIrqBits = (1u << IRQ_END) | (1u << IRQ_ERROR) | (1u << IRQ_INTERRUPT);
+constexpr uint32_t kIrqBits = (1u << IRQ_END) | (1u << IRQ_ERROR) | (1u << IRQ_INTERRUPT) | (1u << IRQ_TEX_FAULT);
 constexpr uint32_t kControlBits = (1u << CONTROL_ENABLE) | (1u << CONTROL_NO_FAST_CLEAR);  // CP_RESET is a strobe, reads 0
 }  // namespace
 
@@ -69,7 +69,8 @@ uint32_t CommandProcessor::reg_read(uint32_t idx) const {
       return (uint32_t{running} << STATUS_RUNNING) | (uint32_t{halted_} << STATUS_HALTED) |
              (uint32_t{error_} << STATUS_ERROR) | (uint32_t{!pending_eop_.empty()} << STATUS_PIPE_BUSY) |
              (uint32_t{rptr_ == wptr_} << STATUS_RING_EMPTY) | (uint32_t{wait_} << STATUS_WAITING) |
-             (uint32_t{in_ib_} << STATUS_IN_IB) | (0u << STATUS_COPYING);  // model: copies are instant
+             (uint32_t{in_ib_} << STATUS_IN_IB) | (0u << STATUS_COPYING) |  // model: copies are instant
+             (((irq_status_ >> IRQ_TEX_FAULT) & 1u) << STATUS_TEX_FAULT);  // sticky until IRQ_STATUS W1C
     }
     case REG_RING_BASE: return ring_base_;
     case REG_RING_SIZE: return ring_size_;

@@ -63,6 +63,11 @@ class CommandProcessor {
   uint32_t reg_read(uint32_t idx) const;
   void reg_write(uint32_t idx, uint32_t value);
   bool irq() const { return (irq_status_ & irq_enable_) != 0; }
+  // A TEX fault (docs/tex.md section 6): sets IRQ_STATUS.IRQ_TEX_FAULT, which STATUS.TEX_FAULT
+  // mirrors (sticky until the host clears the IRQ bit); non-fatal, decoding goes on.
+  void tex_fault() { irq_status_ |= 1u << IRQ_TEX_FAULT; }
+  uint32_t valid_base() const { return valid_base_; }
+  uint32_t valid_limit() const { return valid_limit_; }
 
   // True when step() would make progress: ENABLE, not HALTED, no ERROR, not blocked on a
   // WAIT_REG, and a dword to decode (in an IB, or RPTR != WPTR in the ring) or an IB end/a

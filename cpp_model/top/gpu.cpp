@@ -32,6 +32,8 @@ void Gpu::reset() {
   pw_.reset_counters();
   zs_ = Zs{};
   interp_.reset_counters();
+  tex_ = tex::Tex{};
+  comb_ = Combiner{};
   for (auto& h : hiz_) h.reset();
   dma_.reset_counters();
   if_.reset_counters();
@@ -133,14 +135,7 @@ void Gpu::process_tri(const TriPkt& tri) {
       // INTERP: per-pixel colour and texture coordinates at the pixel centres (tokens pass).
       const InterpPkt ip = interp_.process(*zq);
       if (trace_on_) trace_.interp_quad.push_back(ip);
-      PixColors pcolor{};
-      for (size_t p = 0; p < 4; ++p) pcolor[p] = static_cast<uint32_t>(ip.pcolor[p].data);
-      pw_.process(
-          *zq, [this](const MemLineReq& line) { if (trace_on_) trace_.pw_mem.push_back(line); },
-          [this](uint32_t a) { return mem_.read32(a); }, &pcolor);
-      PixelWriter::apply_quad(*zq, mem_, &pcolor);
-      // The token leaves the pixel writer once every earlier write is done (here: applied).
-      if (zq->eop) cp_.eop_complete();
+      pixel_stage(ip);
     });
     if (!tile.eop && tile.ds.z_enable && covered && !visible) ++stats_.tiles_occluded_passed;
   };
@@ -156,6 +151,52 @@ void Gpu::process_tri(const TriPkt& tri) {
     stats_.rast_decisions[r] += coarse_.tiles_visited() - v0;
     stats_.rast_tiles[r] += coarse_.tiles_emitted() - e0;
   }
+}
+
+void Gpu::pixel_stage(const InterpPkt& ip) {
+  // TEX: stage 0's texels for a quad of a textured draw (om.comb.tex); the others (and tokens)
+  // skip it and get texel 0. Stage 1 (COMB1_TEX_ENABLE) is not sampled: texel1 is 0
+  // (docs/comb.md section 5). A fault is non-fatal: the quad gets zero texels, the CP's sticky
+  // STATUS.TEX_FAULT / IRQ_TEX_FAULT is set, decoding goes on.
+  const QuadPkt& q = ip.quad;
+  CombInPkt ci;
+  ci.ip = ip;
+  ci.st = q.om.comb;
+  if (!q.eop && q.om.comb.tex) {
+    const TexInPkt ti = tex_in(ip);
+    const TexOutPkt to = tex_.process(ti, mem_, cp_.valid_base(), cp_.valid_limit());
+    if (to.fault != TEX_FAULT_NONE) cp_.tex_fault();
+    for (size_t p = 0; p < 4; ++p) ci.texel0[p] = to.color[p];
+  }
+  // COMB: the stages and the alpha test; a quad left empty by the kill is dropped before PW.
+  // Interim until late Z (docs/comb.md section 5): ZS tested and wrote depth/stencil early, so an
+  // alpha-killed pixel of a draw with depth writes on has already written its depth.
+  const auto out = comb_.process(ci);
+  if (!out) return;
+  if (trace_on_) trace_.comb_quad.push_back(*out);
+  const QuadPkt& oq = out->quad;
+  PixColors pcolor{};
+  for (size_t p = 0; p < 4; ++p) pcolor[p] = static_cast<uint32_t>(out->pcolor[p].data);
+  pw_.process(
+      oq, [this](const MemLineReq& line) { if (trace_on_) trace_.pw_mem.push_back(line); },
+      [this](uint32_t a) { return mem_.read32(a); }, &pcolor);
+  PixelWriter::apply_quad(oq, mem_, &pcolor);
+  // The token leaves the pixel writer once every earlier write is done (here: applied).
+  if (oq.eop) cp_.eop_complete();
+}
+
+TexInPkt tex_in(const InterpPkt& ip) {
+  const QuadPkt& q = ip.quad;
+  TexInPkt t;
+  for (size_t p = 0; p < 4; ++p) {
+    t.tc[p] = ip.uv0[p];
+    const uint64_t cov = q.target.msaa ? (q.mask >> (4 * p)) & 0xFu : (q.mask >> p) & 1u;
+    if (cov != 0) t.live |= 1u << p;
+  }
+  t.tex = q.om.tex;
+  t.samp = q.om.samp;
+  t.tag = 0;
+  return t;
 }
 
 void Gpu::update_stats() {
@@ -196,6 +237,13 @@ void Gpu::update_stats() {
   stats_.pa_culled_face = ps.culled_face;
   stats_.pa_culled_area = ps.culled_area;
   stats_.pa_culled_empty = ps.culled_empty;
+  const auto& ts = tex_.stats();
+  stats_.tex_quads = ts.quads;
+  stats_.tex_samples = ts.samples;
+  stats_.tex_faults = ts.faults;
+  stats_.tex_taps = ts.taps;
+  stats_.comb_killed_pixels = comb_.killed_pixels();
+  stats_.comb_dropped_quads = comb_.dropped_quads();
 }
 
 void Gpu::flush_pixels() {

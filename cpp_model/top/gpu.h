@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The full golden model: CP -> IA -> SETUP -> COARSE -> HIZ -> FINE -> ZS -> PW -> Memory, and the geometry
+// The full golden model: CP -> IA -> SETUP -> COARSE -> HIZ -> FINE -> ZS -> INTERP -> TEX -> COMB -> PW
+// -> Memory, and the geometry
 // front end CP -> INDEX FETCH -> VERTEX TAGS -> {VERTEX FETCH -> VTX, triangles} -> PA -> SETUP
 // for DRAW_FE draws (and the front-end state writes of SET_STATE).
 // Each draw runs to completion before the CP decodes the next dword. An end-of-pipe WRITE_REG's
@@ -30,7 +31,9 @@
 #include "pineda_contract.h"
 #include "rast/coarse_raster.h"
 #include "rast/fine_raster.h"
+#include "comb/combiner.h"
 #include "interp/interp.h"
+#include "tex/tex.h"
 #include "setup/iplane.h"
 #include "setup/setup.h"
 #include "zs/zs.h"
@@ -96,10 +99,21 @@ struct Stats {
   uint64_t vf_dwords = 0;              // vertex attribute dwords read
   uint64_t pa_prims = 0, pa_tris_out = 0, pa_clipped = 0, pa_rejected = 0, pa_nan = 0;
   uint64_t pa_culled_face = 0, pa_culled_area = 0, pa_culled_empty = 0;
+  // The pixel stage (TEX, COMB; docs/comb.md section 5).
+  uint64_t tex_quads = 0;          // quads sampled (comb.tex set)
+  uint64_t tex_samples = 0;        // live pixels of those quads
+  uint64_t tex_faults = 0;         // of which quads faulted (docs/tex.md section 6)
+  uint64_t tex_taps = 0;           // texel taps of the model (point 1, bilinear 4, per level)
+  uint64_t comb_killed_pixels = 0; // pixels killed by the alpha test
+  uint64_t comb_dropped_quads = 0; // quads left empty by the alpha test (never reach PW)
   double acmr() const { return vc_triangles ? double(vc_vertices) / double(vc_triangles) : 0.0; }
   double hit_rate() const { return vc_references ? double(vc_hits) / double(vc_references) : 0.0; }
   uint64_t triangles_culled() const { return triangles_culled_area + triangles_culled_empty; }
 };
+
+// TEX's input for INTERP's quad: uv0 per pixel, live = pixels with a covered sample, the draw's
+// FE_TEX0 / FE_SAMP0 (om.tex, om.samp), tag 0. pineda_top builds the same packet.
+TexInPkt tex_in(const InterpPkt& ip);
 
 enum class RunResult { RING_EMPTY, HALTED, ERROR, DISABLED, BUDGET, WAITING };
 
@@ -178,6 +192,10 @@ class Gpu {
   PixelWriter pw_;
   Zs zs_;
   Interp interp_;
+  tex::Tex tex_;
+  Combiner comb_;
+  // INTERP's quad -> TEX (when om.comb.tex) -> COMB -> PW; recorded in comb_quad.
+  void pixel_stage(const InterpPkt& ip);
   // Hierarchical Z, one per rasterizer (each owns its tiles' bounds), between COARSE and FINE.
   std::array<Hiz, 4> hiz_;
   IndexFetch if_;

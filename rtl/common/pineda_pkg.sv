@@ -161,9 +161,11 @@ package pineda_pkg;
   localparam int unsigned STATUS_WAITING = 32'd5;  // STATUS bit index
   localparam int unsigned STATUS_IN_IB = 32'd6;  // STATUS bit index
   localparam int unsigned STATUS_COPYING = 32'd7;  // STATUS bit index
+  localparam int unsigned STATUS_TEX_FAULT = 32'd8;  // STATUS bit index
   localparam int unsigned IRQ_END = 32'd0;  // IRQ bit index
   localparam int unsigned IRQ_ERROR = 32'd1;  // IRQ bit index
   localparam int unsigned IRQ_INTERRUPT = 32'd2;  // IRQ bit index
+  localparam int unsigned IRQ_TEX_FAULT = 32'd3;  // IRQ bit index
   localparam int unsigned CONTROL_ENABLE = 32'd0;  // CONTROL bit index
   localparam int unsigned CONTROL_CP_RESET = 32'd1;  // CONTROL bit index
   localparam int unsigned CONTROL_NO_FAST_CLEAR = 32'd2;  // CONTROL bit index
@@ -292,8 +294,13 @@ package pineda_pkg;
   localparam int unsigned PERF_ZS_STARVED = 32'd21;  // perf counter index
   localparam int unsigned PERF_HIZ_TESTED = 32'd22;  // perf counter index: raster tiles tested by hierarchical Z (every rasterizer)
   localparam int unsigned PERF_HIZ_REJECTED = 32'd23;  // perf counter index: raster tiles rejected by hierarchical Z (every rasterizer)
-  localparam int unsigned NUM_PERF_EVENTS = 32'd2;  // event counters after the unit counters
-  localparam int unsigned NUM_PERF = 32'd24;  // number of perf counters
+  localparam int unsigned PERF_TEX_QUADS = 32'd24;  // perf counter index: quads sent to TEX (textured quads)
+  localparam int unsigned PERF_TEX_SAMPLES = 32'd25;  // perf counter index: pixels sampled by TEX (live pixels of those quads)
+  localparam int unsigned PERF_TEX_TEXELS = 32'd26;  // perf counter index: texels read from TEX's L1 (tex.tap_o)
+  localparam int unsigned PERF_TEX_LINES = 32'd27;  // perf counter index: L1 lines allocated by TEX (line requests for texels, tex.miss_o)
+  localparam int unsigned PERF_TEX_LINE_BYTES = 32'd28;  // perf counter index: bytes of line responses read by TEX (descriptors and texels, 64 per line)
+  localparam int unsigned NUM_PERF_EVENTS = 32'd7;  // event counters after the unit counters
+  localparam int unsigned NUM_PERF = 32'd29;  // number of perf counters
 
   typedef enum logic [7:0] {
     OP_NOP = 8'd0,  // skip `len` payload dwords (padding)
@@ -563,7 +570,19 @@ package pineda_pkg;
   } ds_state_t;
   localparam int unsigned DS_STATE_BITS = 32'd104;
 
-  // output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT; all 0 from OP_DRAW: RGBA8, no blend, every channel written) (66 bits)
+  // FE_COMBINE [19:0] carried with a quad (the same bit layout: comb_state_t'(FE_COMBINE[19:0])) (20 bits)
+  typedef struct packed {
+    logic [2:0] mode1;  // COMB1_MODE: COMB_* of stage 1
+    logic tex1;  // COMB1_TEX_ENABLE
+    logic [7:0] alpha_ref;  // COMB_ALPHA_REF (UNORM8)
+    logic [2:0] alpha_func;  // COMB_ALPHA_FUNC: CMP_*, pass when (alpha OP alpha_ref)
+    logic alpha_test;  // COMB_ALPHA_TEST
+    logic [2:0] mode;  // COMB_MODE: COMB_* of stage 0
+    logic tex;  // COMB_TEX_ENABLE
+  } comb_state_t;
+  localparam int unsigned COMB_STATE_BITS = 32'd20;
+
+  // pixel-stage and output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_RT_PITCH.RT_FMT, FE_SHADE, FE_TEX0, FE_SAMP0, FE_COMBINE; all 0 from OP_DRAW: RGBA8, no blend, every channel written, no texture, no alpha test) (150 bits)
   typedef struct packed {
     logic [1:0] fmt;  // RT_FMT_*
     logic blend;  // FE_BLEND.BLEND_ENABLE
@@ -576,8 +595,11 @@ package pineda_pkg;
     logic [3:0] mask_off;  // channels not written: bit 0 R, 1 G, 2 B, 3 A
     logic [31:0] factor;  // FE_BLEND_FACTOR (RGBA8)
     logic gouraud;  // FE_SHADE.SHADE_GOURAUD (read by INTERP: 0 flat colour, 1 interpolated)
+    logic [31:0] tex;  // FE_TEX0: texture descriptor byte address of stage 0 (read by TEX when comb.tex; docs/tex.md)
+    logic [31:0] samp;  // FE_SAMP0: sampler descriptor byte address of stage 0
+    comb_state_t comb;  // FE_COMBINE [19:0]: combiner and alpha test (read by TEX and COMB; docs/comb.md)
   } om_state_t;
-  localparam int unsigned OM_STATE_BITS = 32'd66;
+  localparam int unsigned OM_STATE_BITS = 32'd150;
 
   // depth plane Z = c + a*(X - Xr) + b*(Y - Yr) in 2^-Z_FRAC D24 units (docs/numerics.md section 9) (125 bits)
   typedef struct packed {
@@ -630,7 +652,7 @@ package pineda_pkg;
   } vattr_t;
   localparam int unsigned VATTR_BITS = 32'd192;
 
-  // IA -> SETUP: one triangle (1209 bits)
+  // IA -> SETUP: one triangle (1293 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][47:0] v;  // 3 x vtx_t: vertices in API order
@@ -646,7 +668,7 @@ package pineda_pkg;
     logic [23:0] zhi;  // zhi >= zlo
     logic [2:0][191:0] a;  // 3 x vattr_t: per-vertex attributes in the order of v (0 in an end-of-pipe token)
   } tri_pkt_t;
-  localparam int unsigned TRI_PKT_BITS = 32'd1209;
+  localparam int unsigned TRI_PKT_BITS = 32'd1293;
 
   // SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes, carried unchanged from SETUP to INTERP (939 bits)
   typedef struct packed {
@@ -663,7 +685,7 @@ package pineda_pkg;
   } interp_tri_t;
   localparam int unsigned INTERP_TRI_BITS = 32'd939;
 
-  // SETUP -> COARSE: a triangle that may cover samples (1822 bits)
+  // SETUP -> COARSE: a triangle that may cover samples (1906 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][99:0] edges;  // 3 x edge_t: e = E at the first sample of raster tile (start, tiles.y0)
@@ -681,9 +703,9 @@ package pineda_pkg;
     logic [23:0] zhi;
     interp_tri_t it;  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   } setup_pkt_t;
-  localparam int unsigned SETUP_PKT_BITS = 32'd1822;
+  localparam int unsigned SETUP_PKT_BITS = 32'd1906;
 
-  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (1834 bits)
+  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (1918 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [12:0] tx;
@@ -704,9 +726,9 @@ package pineda_pkg;
     logic [23:0] zhi;
     interp_tri_t it;  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   } tile_pkt_t;
-  localparam int unsigned TILE_PKT_BITS = 32'd1834;
+  localparam int unsigned TILE_PKT_BITS = 32'd1918;
 
-  // FINE -> PW: coverage of one 2x2 pixel quad (never empty) (1650 bits)
+  // FINE -> PW: coverage of one 2x2 pixel quad (never empty) (1734 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [12:0] qx;  // quad column: pixels x = 2*qx, 2*qx + 1
@@ -721,7 +743,7 @@ package pineda_pkg;
     om_state_t om;  // output-merger state (0 from OP_DRAW)
     interp_tri_t it;  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   } quad_pkt_t;
-  localparam int unsigned QUAD_PKT_BITS = 32'd1650;
+  localparam int unsigned QUAD_PKT_BITS = 32'd1734;
 
   // CP -> ZS (depth/stencil fast clear) or the DMA fill: one OP_CLEAR with a non-empty rectangle, sent once the pipe is idle and the colour cache clean (144 bits)
   typedef struct packed {
@@ -774,14 +796,14 @@ package pineda_pkg;
   } fvec4_t;
   localparam int unsigned FVEC4_BITS = 32'd128;
 
-  // INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (2290 bits)
+  // INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (2374 bits)
   typedef struct packed {
     quad_pkt_t quad;  // the quad as it left ZS, with it = 0 (not needed after INTERP)
     logic [3:0][31:0] pcolor;  // 4 x dword_t: RGBA8 of pixel p (p = 0..3 as quad_pkt_t.mask at 1x); flat: every pixel quad.color
     logic [3:0][63:0] uv0;  // 4 x fvec2_t: texture coordinate 0 of pixel p (FP32)
     logic [3:0][63:0] uv1;  // 4 x fvec2_t: texture coordinate 1 of pixel p (FP32)
   } interp_pkt_t;
-  localparam int unsigned INTERP_PKT_BITS = 32'd2290;
+  localparam int unsigned INTERP_PKT_BITS = 32'd2374;
 
   // texture descriptor (memory, 32 bytes at FE_TEX0) (256 bits)
   typedef struct packed {
@@ -842,26 +864,14 @@ package pineda_pkg;
   } tex_out_pkt_t;
   localparam int unsigned TEX_OUT_PKT_BITS = 32'd152;
 
-  // FE_COMBINE [19:0] carried with a quad (the same bit layout: comb_state_t'(FE_COMBINE[19:0])) (20 bits)
-  typedef struct packed {
-    logic [2:0] mode1;  // COMB1_MODE: COMB_* of stage 1
-    logic tex1;  // COMB1_TEX_ENABLE
-    logic [7:0] alpha_ref;  // COMB_ALPHA_REF (UNORM8)
-    logic [2:0] alpha_func;  // COMB_ALPHA_FUNC: CMP_*, pass when (alpha OP alpha_ref)
-    logic alpha_test;  // COMB_ALPHA_TEST
-    logic [2:0] mode;  // COMB_MODE: COMB_* of stage 0
-    logic tex;  // COMB_TEX_ENABLE
-  } comb_state_t;
-  localparam int unsigned COMB_STATE_BITS = 32'd20;
-
-  // INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (2566 bits)
+  // INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (2650 bits)
   typedef struct packed {
     interp_pkt_t ip;  // INTERP's quad (ip.quad.eop: end-of-pipe token, passed through)
     logic [3:0][31:0] texel0;  // 4 x dword_t: stage 0 texel of pixel p (tex_out_pkt_t.color, RGBA8 linear); read when st.tex
     logic [3:0][31:0] texel1;  // 4 x dword_t: stage 1 texel of pixel p; read when st.tex1
     comb_state_t st;  // the draw's FE_COMBINE
   } comb_in_pkt_t;
-  localparam int unsigned COMB_IN_PKT_BITS = 32'd2566;
+  localparam int unsigned COMB_IN_PKT_BITS = 32'd2650;
 
   // -> VTX: an object-space vertex, or one row of the position matrix (325 bits)
   typedef struct packed {
@@ -961,7 +971,7 @@ package pineda_pkg;
   } pa_attr_t;
   localparam int unsigned PA_ATTR_BITS = 32'd224;
 
-  // PA -> SETUP: a clipped, projected, snapped, not culled triangle (1257 bits)
+  // PA -> SETUP: a clipped, projected, snapped, not culled triangle (1341 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][47:0] v;  // 3 x vtx_t: snapped vertices in API order (the fan order of a clipped primitive)
@@ -978,7 +988,7 @@ package pineda_pkg;
     logic [23:0] zlo;  // D24 of FE_VP_ZMIN (docs/numerics.md section 9)
     logic [23:0] zhi;  // max(zlo, D24 of FE_VP_ZMAX)
   } pa_tri_pkt_t;
-  localparam int unsigned PA_TRI_PKT_BITS = 32'd1257;
+  localparam int unsigned PA_TRI_PKT_BITS = 32'd1341;
 
   // Stream boundaries (contracts/defs.py BOUNDARIES): bit of pineda_top's throttle_i
   localparam int unsigned BOUNDARY_CP_DRAW = 32'd0;  // CP -> IA
@@ -995,7 +1005,8 @@ package pineda_pkg;
   localparam int unsigned BOUNDARY_VTX_CLIP = 32'd11;  // VTX -> PA
   localparam int unsigned BOUNDARY_PA_TRI = 32'd12;  // PA -> SETUP (merged with ia_tri)
   localparam int unsigned BOUNDARY_ZS_QUAD = 32'd13;  // ZS -> INTERP: the quads left after the depth and stencil tests
-  localparam int unsigned BOUNDARY_INTERP_QUAD = 32'd14;  // INTERP -> PW: the quads with per-pixel colour and texture coordinates
-  localparam int unsigned NUM_BOUNDARIES = 32'd15;
+  localparam int unsigned BOUNDARY_INTERP_QUAD = 32'd14;  // INTERP -> TEX/COMB: the quads with per-pixel colour and texture coordinates
+  localparam int unsigned BOUNDARY_COMB_QUAD = 32'd15;  // COMB -> PW: the quads after TEX and the combiner (pcolor combined, alpha-killed pixels removed, empty quads dropped)
+  localparam int unsigned NUM_BOUNDARIES = 32'd16;
 
 endpackage

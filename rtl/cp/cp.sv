@@ -107,6 +107,10 @@ module cp #(
   input  logic                    pipe_idle_i,  // every unit after the CP idle, boundaries empty
   input  logic                    ia_idle_i,    // the pre-transformed path (IA) has drained
   input  logic                    fe_idle_i,    // the front-end path (index fetch .. PA) has drained
+  // TEX (pixel stage): a faulted quad left TEX (sticky STATUS.TEX_FAULT, IRQ TEX_FAULT; non-fatal)
+  input  logic                    tex_fault_i,
+  output logic [31:0]             valid_base_o,   // REG_VALID_BASE / LIMIT, for TEX's checks
+  output logic [31:0]             valid_limit_o,
   output logic                    idle_o
 );
 
@@ -213,6 +217,7 @@ module cp #(
     .set_error_i   (set_error),
     .cause_i       (cause),
     .cause_addr_i  (cause_addr),
+    .set_tex_fault_i(tex_fault_i),
     .enable_o      (enable),
     .halted_o      (halted),
     .error_o       (error),
@@ -238,6 +243,8 @@ module cp #(
   endfunction
 
   logic ring_ok;
+  assign valid_base_o  = valid_base;
+  assign valid_limit_o = valid_limit;
   assign ring_ok = range_ok(ring_base, 35'(ring_size), valid_base, valid_limit);
 
   // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 // and reset values in contracts/defs.py HOST_REGS).
 //
 // ID, CONTROL, STATUS, RING_BASE/SIZE/WPTR/RPTR, ERROR_CAUSE/ADDR, IRQ_STATUS (W1C),
-// IRQ_ENABLE, INT_PAYLOAD, VALID_BASE/LIMIT, WATCHDOG, IB_DEPTH, FENCE0..15. reg_rdata_o is
+// IRQ_ENABLE, INT_PAYLOAD, (STATUS.TEX_FAULT mirrors IRQ_STATUS.TEX_FAULT, set by set_tex_fault_i) VALID_BASE/LIMIT, WATCHDOG, IB_DEPTH, FENCE0..15. reg_rdata_o is
 // combinational from reg_addr_i; addresses it does not own read 0. Writes take effect at the
 // clock edge. STATUS, RING_RPTR and IB_DEPTH belong to the decoder and come in as inputs.
 //
@@ -37,6 +37,7 @@ module cp_regs (
   input  logic                         set_error_i,    // ERROR, ERROR_CAUSE/ADDR, IRQ ERROR
   input  pineda_pkg::err_cause_e       cause_i,
   input  logic [31:0]                  cause_addr_i,
+  input  logic                         set_tex_fault_i, // a TEX fault: IRQ TEX_FAULT (STATUS.TEX_FAULT reads it)
   // Register values for the decoder
   output logic                         enable_o,
   output logic                         halted_o,
@@ -52,7 +53,7 @@ module cp_regs (
   output logic                         no_fast_clear_o // CONTROL.NO_FAST_CLEAR
 );
 
-  localparam int unsigned IrqW = 3;
+  localparam int unsigned IrqW = 4;
 
   typedef struct packed {
     logic                   enable;       // CONTROL.ENABLE
@@ -125,6 +126,9 @@ module cp_regs (
       regs_d.err_addr                          = cause_addr_i;
       regs_d.irq_status[pineda_pkg::IRQ_ERROR] = 1'b1;
     end
+    if (set_tex_fault_i) begin
+      regs_d.irq_status[pineda_pkg::IRQ_TEX_FAULT] = 1'b1;
+    end
     if (cp_reset_o) begin
       regs_d.error  = 1'b0;
       regs_d.halted = 1'b0;
@@ -148,7 +152,11 @@ module cp_regs (
         reg_rdata_o[pineda_pkg::CONTROL_ENABLE]        = regs_q.enable;
         reg_rdata_o[pineda_pkg::CONTROL_NO_FAST_CLEAR] = regs_q.no_fast_clear;
       end
-      pineda_pkg::REG_STATUS:      reg_rdata_o = status_i;
+      pineda_pkg::REG_STATUS: begin
+        reg_rdata_o = status_i;
+        // sticky and non-fatal: set by a TEX fault, cleared with IRQ_STATUS.TEX_FAULT (W1C)
+        reg_rdata_o[pineda_pkg::STATUS_TEX_FAULT] = regs_q.irq_status[pineda_pkg::IRQ_TEX_FAULT];
+      end
       pineda_pkg::REG_RING_BASE:   reg_rdata_o = regs_q.ring_base;
       pineda_pkg::REG_RING_SIZE:   reg_rdata_o = regs_q.ring_size;
       pineda_pkg::REG_RING_WPTR:   reg_rdata_o = regs_q.ring_wptr;

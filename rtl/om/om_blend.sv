@@ -171,6 +171,6 @@ module om_blend #(
   end
 
   logic unused_sig;
-  assign unused_sig = state_i.gouraud;  // read by INTERP, not by the blend
+  assign unused_sig = ^{state_i.gouraud, state_i.tex, state_i.samp, state_i.comb};  // read by INTERP, TEX, COMB, not by the blend
 
 endmodule

@@ -124,6 +124,9 @@ module pa (
     logic [30:0] blend;        // FE_BLEND[30:0]
     logic [31:0] blend_factor; // FE_BLEND_FACTOR
     logic        gouraud;      // FE_SHADE.SHADE_GOURAUD (docs/interp.md)
+    logic [31:0] tex0;         // FE_TEX0 (docs/tex.md)
+    logic [31:0] samp0;        // FE_SAMP0
+    logic [19:0] combine;      // FE_COMBINE[19:0] (docs/comb.md)
   } fe_t;
 
   // The two vertex buffer banks.
@@ -614,6 +617,9 @@ module pa (
     eom.mask_off = fe_q.blend[pineda_pkg::BLEND_MASK_OFF_MSB:pineda_pkg::BLEND_MASK_OFF_LSB];
     eom.factor   = fe_q.blend_factor;
     eom.gouraud  = fe_q.gouraud;
+    eom.tex      = fe_q.tex0;
+    eom.samp     = fe_q.samp0;
+    eom.comb     = pineda_pkg::comb_state_t'(fe_q.combine);
     etri.om      = eom;
     etri.zlo     = vz_lo;
     etri.zhi     = (vz_hi < vz_lo) ? vz_lo : vz_hi;
@@ -776,6 +782,9 @@ module pa (
               pineda_pkg::FE_BLEND:       fe_d.blend       = prim_i.wr_val[30:0];
               pineda_pkg::FE_BLEND_FACTOR: fe_d.blend_factor = prim_i.wr_val;
               pineda_pkg::FE_SHADE:       fe_d.gouraud     = prim_i.wr_val[pineda_pkg::SHADE_GOURAUD_BIT];
+              pineda_pkg::FE_TEX0:        fe_d.tex0        = prim_i.wr_val;
+              pineda_pkg::FE_SAMP0:       fe_d.samp0       = prim_i.wr_val;
+              pineda_pkg::FE_COMBINE:     fe_d.combine     = prim_i.wr_val[19:0];
               default: ;
             endcase
             // a viewport write: derived values in SDer1, SDer2

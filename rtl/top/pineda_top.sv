@@ -114,14 +114,17 @@ module pineda_top #(
   output logic                      tap_interp_quad_valid_o,
   output logic                      tap_interp_quad_ready_o,
   output pineda_pkg::interp_pkt_t   tap_interp_quad_o,
+  output logic                      tap_comb_quad_valid_o,
+  output logic                      tap_comb_quad_ready_o,
+  output pineda_pkg::interp_pkt_t   tap_comb_quad_o,
   output logic [NumRast-1:0]     rast_busy_o,
   output logic                   fe_busy_o,       // a front-end unit holds work
   output logic                   pa_clip_busy_o,  // PA's clipper is working
   output logic                   resolve_busy_o   // the resolve engine holds a job (RESOLVE)
 );
 
-  // Line clients: ids 0 .. NumClients-1 (MEM_LC_CP, IA, PW, DMA, IF, VF, ZS).
-  localparam int unsigned NumClients = 7;
+  // Line clients: ids 0 .. NumClients-1 (MEM_LC_CP, IA, PW, DMA, IF, VF, ZS, TEX).
+  localparam int unsigned NumClients = 8;
 
   // ---------------------------------------------------------------------------------------------
   // Producer side of each boundary (before the throttle)
@@ -142,11 +145,20 @@ module pineda_top #(
   logic [25:0] zs_span_lo, zs_span_hi;
   logic ip_valid, ip_ready;  pineda_pkg::interp_pkt_t ip_quad; // INTERP -> PW (before the throttle)
   logic ip_idle;
+  // The pixel stage (TEX, COMB) -> PW (before the throttle)
+  logic px_valid, px_ready;  pineda_pkg::interp_pkt_t px_quad;
+  logic px_idle, tex_idle, comb_idle, tex_fault, tex_inval_req;
+  logic [2:0]  tex_fault_cause;
+  logic        tex_ev_quad;
+  logic [2:0]  tex_ev_samples;
+  logic [4:0]  tex_ev_texels;
+  logic [1:0]  tex_ev_lines;
+  logic [31:0] valid_base, valid_limit;
   logic pipe_idle;
   logic eop_done_valid, eop_done_ready;
 
   // Line clients' payloads (valid/ready are the cl_* elements below).
-  pineda_pkg::mem_line_req_t cp_req, ia_req, dma_req, rs_req;
+  pineda_pkg::mem_line_req_t cp_req, ia_req, dma_req, rs_req, tex_req;
   pineda_pkg::mem_line_rsp_t cp_rsp, ia_rsp, pw_rsp, dma_rsp, rs_rsp;
   // The DMA and the resolve engine share client MEM_LC_DMA (the CP runs one of them at a time);
   // the engine tags its requests 1, the DMA 0, and responses are routed by the tag.
@@ -236,6 +248,9 @@ module pineda_top #(
     .hiz_clear_ready_i(hiz_clear_ready),
     .eop_done_valid_i(eop_done_valid),
     .eop_done_ready_o(eop_done_ready),
+    .tex_fault_i     (tex_fault),
+    .valid_base_o    (valid_base),
+    .valid_limit_o   (valid_limit),
     .pipe_idle_i     (pipe_idle),
     .ia_idle_i       (ia_path_idle),
     .fe_idle_i       (fe_idle),
@@ -587,12 +602,71 @@ module pineda_top #(
     .out_data_o  (tap_interp_quad_o)
   );
 
-  pixel_writer u_pw (
+  // The pixel stage (docs/comb.md section 5): every quad parks in order while TEX samples the
+  // textured ones (line client MEM_LC_TEX), then COMB combines and applies the alpha test (killed
+  // pixels and empty quads never reach PW). TEX forgets its descriptor and L1 caches (inval,
+  // taken once it has drained) after every DMA job (COPY, fill, RESOLVE: they may rewrite
+  // textures or descriptors), every FE_TEX0 / FE_SAMP0 write leaving the CP, and every
+  // end-of-pipe fence completion (the host may reuse or rewrite memory once a fence passed).
+  // A faulted quad sets the CP's sticky STATUS.TEX_FAULT / IRQ TEX_FAULT; the CP keeps going.
+  always_comb begin
+    tex_inval_req = (dma_job_valid && dma_job_ready) || (dma_fill_valid && dma_fill_ready) ||
+                    (rs_job_valid && rs_job_ready) || (eop_done_valid && eop_done_ready) ||
+                    (tap_cp_idraw_valid_o && tap_cp_idraw_ready_o && tap_cp_idraw_o.wr &&
+                     (tap_cp_idraw_o.wr_idx == 8'(pineda_pkg::FE_TEX0) ||
+                      tap_cp_idraw_o.wr_idx == 8'(pineda_pkg::FE_SAMP0)));
+  end
+
+  pixel_stage u_px (
     .clk_i,
     .rst_ni,
     .in_valid_i      (tap_interp_quad_valid_o),
     .in_ready_o      (tap_interp_quad_ready_o),
     .in_i            (tap_interp_quad_o),
+    .out_valid_o     (px_valid),
+    .out_ready_i     (px_ready),
+    .out_o           (px_quad),
+    .valid_base_i    (valid_base),
+    .valid_limit_i   (valid_limit),
+    .inval_req_i     (tex_inval_req),
+    .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_LC_TEX]),
+    .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_LC_TEX]),
+    .mem_req_o       (tex_req),
+    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_LC_TEX]),
+    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_LC_TEX]),
+    .mem_rsp_i       (cl_rsp[pineda_pkg::MEM_LC_TEX]),
+    .fault_o         (tex_fault),
+    .fault_cause_o   (tex_fault_cause),
+    .ev_quad_o       (tex_ev_quad),
+    .ev_samples_o    (tex_ev_samples),
+    .ev_texels_o     (tex_ev_texels),
+    .ev_lines_o      (tex_ev_lines),
+    .tex_idle_o      (tex_idle),
+    .comb_idle_o     (comb_idle),
+    .idle_o          (px_idle)
+  );
+  assign cl_req[pineda_pkg::MEM_LC_TEX] = tex_req;
+
+  stream_throttle #(
+    .Width($bits(px_quad))
+  ) u_thr_comb_quad (
+    .clk_i,
+    .rst_ni,
+    .throttle_i  (throttle_i[pineda_pkg::BOUNDARY_COMB_QUAD]),
+    .in_valid_i  (px_valid),
+    .in_ready_o  (px_ready),
+    .in_data_i   (px_quad),
+    .out_valid_o (tap_comb_quad_valid_o),
+    .out_ready_i (tap_comb_quad_ready_o),
+    .out_data_o  (tap_comb_quad_o)
+  );
+
+  pixel_writer u_pw (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i      (tap_comb_quad_valid_o),
+    .in_ready_o      (tap_comb_quad_ready_o),
+    .in_i            (tap_comb_quad_o),
     .mem_req_valid_o (pw_valid),
     .mem_req_ready_i (pw_ready),
     .mem_req_o       (pw_req),
@@ -705,8 +779,9 @@ module pineda_top #(
   // ---------------------------------------------------------------------------------------------
   always_comb begin
     // PW: no quad or token held (its line writes and dirty lines are the flush's business).
-    pipe_idle = ia_idle && fe_idle && setup_idle && rast_idle && zs_quiet && ip_idle && pw_quiet &&
-                !ia_valid && !setup_valid && !fine_valid && !zs_valid && !ip_valid &&
+    pipe_idle = ia_idle && fe_idle && setup_idle && rast_idle && zs_quiet && ip_idle && px_idle &&
+                pw_quiet && !ia_valid && !setup_valid && !fine_valid && !zs_valid && !ip_valid &&
+                !px_valid && !tap_comb_quad_valid_o &&
                 !tap_ia_tri_valid_o && !tap_setup_tri_valid_o && !(|tap_coarse_tile_valid_o) &&
                 !tap_fine_quad_valid_o && !tap_zs_quad_valid_o && !tap_interp_quad_valid_o;
   end
@@ -719,20 +794,32 @@ module pineda_top #(
   logic unused_pw_idle;  // quiet && clean: the perf counters want quiet && no line write offered
   assign unused_pw_idle = pw_idle ^ zs_idle ^ zs_late_in_ready ^ zs_late_out_valid ^ (^zs_late_out);
 
-  // Event counters: Hi-Z tiles tested and rejected this cycle (every rasterizer).
-  logic [pineda_pkg::NUM_PERF_EVENTS-1:0][2:0] perf_ev;
+  // Event counters: Hi-Z tiles tested and rejected this cycle (every rasterizer); TEX's quads,
+  // live pixels, texels read from its L1, lines allocated, and bytes of its line responses.
+  localparam int unsigned PerfEvW = 7;
+  logic [pineda_pkg::NUM_PERF_EVENTS-1:0][PerfEvW-1:0] perf_ev;
+  logic unused_tex_fault_cause;
+  assign unused_tex_fault_cause = ^{tex_fault_cause, tex_idle, comb_idle};
   always_comb begin
     perf_ev = '0;
     for (int unsigned r = 0; r < NumRast; r++) begin
-      perf_ev[0] = perf_ev[0] + 3'(hiz_tested[r]);
-      perf_ev[1] = perf_ev[1] + 3'(hiz_rejected[r]);
+      perf_ev[pineda_pkg::PERF_HIZ_TESTED - pineda_pkg::PERF_HIZ_TESTED]   =
+          perf_ev[pineda_pkg::PERF_HIZ_TESTED - pineda_pkg::PERF_HIZ_TESTED] + PerfEvW'(hiz_tested[r]);
+      perf_ev[pineda_pkg::PERF_HIZ_REJECTED - pineda_pkg::PERF_HIZ_TESTED] =
+          perf_ev[pineda_pkg::PERF_HIZ_REJECTED - pineda_pkg::PERF_HIZ_TESTED] + PerfEvW'(hiz_rejected[r]);
     end
+    perf_ev[pineda_pkg::PERF_TEX_QUADS - pineda_pkg::PERF_HIZ_TESTED]   = PerfEvW'(tex_ev_quad);
+    perf_ev[pineda_pkg::PERF_TEX_SAMPLES - pineda_pkg::PERF_HIZ_TESTED] = PerfEvW'(tex_ev_samples);
+    perf_ev[pineda_pkg::PERF_TEX_TEXELS - pineda_pkg::PERF_HIZ_TESTED]  = PerfEvW'(tex_ev_texels);
+    perf_ev[pineda_pkg::PERF_TEX_LINES - pineda_pkg::PERF_HIZ_TESTED]   = PerfEvW'(tex_ev_lines);
+    if (cl_rsp_valid[pineda_pkg::MEM_LC_TEX] && cl_rsp_ready[pineda_pkg::MEM_LC_TEX])
+      perf_ev[pineda_pkg::PERF_TEX_LINE_BYTES - pineda_pkg::PERF_HIZ_TESTED] = PerfEvW'(64);
   end
 
   perf_counters #(
     .NumUnits (7),
     .NumEvents(pineda_pkg::NUM_PERF_EVENTS),
-    .EvW      (3)
+    .EvW      (PerfEvW)
   ) u_perf (
     .clk_i,
     .rst_ni,

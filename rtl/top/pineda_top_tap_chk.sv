@@ -53,7 +53,10 @@ module pineda_top_tap_chk #(
   input  pineda_pkg::quad_pkt_t tap_zs_quad_o,
   input  logic tap_interp_quad_valid_o,
   input  logic tap_interp_quad_ready_o,
-  input  pineda_pkg::interp_pkt_t tap_interp_quad_o
+  input  pineda_pkg::interp_pkt_t tap_interp_quad_o,
+  input  logic tap_comb_quad_valid_o,
+  input  logic tap_comb_quad_ready_o,
+  input  pineda_pkg::interp_pkt_t tap_comb_quad_o
 );
 
   stream_assert #(.Width($bits(tap_cp_draw_o))) u_cp_draw (
@@ -88,5 +91,7 @@ module pineda_top_tap_chk #(
     .clk_i, .rst_ni, .valid_i(tap_zs_quad_valid_o), .ready_i(tap_zs_quad_ready_o), .data_i(tap_zs_quad_o));
   stream_assert #(.Width($bits(tap_interp_quad_o))) u_interp_quad (
     .clk_i, .rst_ni, .valid_i(tap_interp_quad_valid_o), .ready_i(tap_interp_quad_ready_o), .data_i(tap_interp_quad_o));
+  stream_assert #(.Width($bits(tap_comb_quad_o))) u_comb_quad (
+    .clk_i, .rst_ni, .valid_i(tap_comb_quad_valid_o), .ready_i(tap_comb_quad_ready_o), .data_i(tap_comb_quad_o));
 
 endmodule

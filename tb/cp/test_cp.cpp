@@ -65,6 +65,7 @@ class CpBench {
     dut_->resolve_ready_i = 1;
     dut_->zs_clear_ready_i = 1;
     dut_->zs_fast_clear_i = 0;
+    dut_->tex_fault_i = 0;
     dut_->hiz_clear_ready_i = 1;
     drv_.reset();
   }

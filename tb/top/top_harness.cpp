@@ -134,8 +134,9 @@ void TopHarness::on_tap(Traits, uint32_t lane, const Pkt& pkt) {
       check(lanes[rast_owner(pkt)]);
     }
     // FROM_RTL: the model pixel writer's writes for the quads in the order the RTL merged them
-    // (PW's input: the quads ZS let through, with INTERP's per-pixel colours).
-    if constexpr (Traits::id == Boundary::INTERP_QUAD) {
+    // (PW's input: the quads ZS let through, after TEX and COMB: combined per-pixel colours,
+    // alpha-killed pixels removed).
+    if constexpr (Traits::id == Boundary::COMB_QUAD) {
       if (kNumRast > 1) {
         model::PixColors pc{};
         for (size_t p = 0; p < 4; ++p) pc[p] = static_cast<uint32_t>(pkt.pcolor[p].data);

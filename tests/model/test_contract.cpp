@@ -108,10 +108,11 @@ TEST_CASE("contract: signed fields at their extremes", "[contract]") {
 
 TEST_CASE("contract: generated constants are consistent with the docs", "[contract]") {
   CHECK(DrawPkt::WIDTH == 254);
-  CHECK(TriPkt::WIDTH == 1209);  // 633 + 3 x vattr_t (192)
-  CHECK(SetupPkt::WIDTH == 1822);  // + interp_tri_t (939)
-  CHECK(TilePkt::WIDTH == 1834);
-  CHECK(QuadPkt::WIDTH == 1650);
+  CHECK(OmState::WIDTH == 150);  // 66 + FE_TEX0, FE_SAMP0 (32 each), comb_state_t (20)
+  CHECK(TriPkt::WIDTH == 1293);  // 717 + 3 x vattr_t (192)
+  CHECK(SetupPkt::WIDTH == 1906);  // + interp_tri_t (939)
+  CHECK(TilePkt::WIDTH == 1918);
+  CHECK(QuadPkt::WIDTH == 1734);
   CHECK(MemLineReq::WIDTH == 621);
   CHECK(MemLineRsp::WIDTH == 525);
   CHECK(std::string(BOUNDARY_NAMES[0]) == "cp_draw");

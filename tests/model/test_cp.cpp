@@ -95,7 +95,7 @@ TEST_CASE("cp: NOP, SET_STATE, DRAW, WRITE_REG, END", "[cp]") {
   w.draw(1, 3);  // after END
   r.start(w);
   r.cp.reg_write(REG_IRQ_ENABLE, 0xFFFFFFFFu);
-  CHECK(r.cp.reg_read(REG_IRQ_ENABLE) == 7u);
+  CHECK(r.cp.reg_read(REG_IRQ_ENABLE) == 15u);  // IRQ_END, ERROR, INTERRUPT, TEX_FAULT
   r.run();
   REQUIRE(r.draws.size() == 2);
   const DrawPkt& d = r.draws[0];
