@@ -172,8 +172,7 @@ void Gpu::pixel_stage(const InterpPkt& ip) {
     for (size_t p = 0; p < 4; ++p) ci.texel0[p] = to.color[p];
   }
   // COMB: the stages and the alpha test; a quad left empty by the kill is dropped before PW.
-  // Interim until late Z (docs/comb.md section 5): ZS tested and wrote depth/stencil early, so an
-  // alpha-killed pixel of a draw with depth writes on has already written its depth.
+  // Alpha-tested draws are late-Z (PA), so their killed pixels write no depth (below).
   const auto cq = comb_.process(ci);
   if (!cq) return;
   // ZS's late port: late-Z quads are tested without their killed pixels (which write no depth
