@@ -123,9 +123,12 @@ void Gpu::process_tri(const TriPkt& tri) {
     fine_.process(tile, [this, &covered, &visible](const QuadPkt& quad) {
       if (trace_on_) trace_.fine_quad.push_back(quad);
       covered = covered || (!quad.eop && quad.mask != 0);
-      // ZS: the depth and stencil tests; depth-stencil memory is updated at once (its cache's
-      // lines are not a boundary). A quad with no sample left is dropped.
-      const auto zq = zs_.process(quad, mem_);
+      // ZS's early port: the depth and stencil tests of early-Z quads; depth-stencil memory is
+      // updated at once (its cache's lines are not a boundary). A quad with no sample left is
+      // dropped. Late-Z quads (ds.late_z, set by PA for alpha-tested draws) pass untested: ZS's
+      // late port tests them after COMB (pixel_stage). The model runs one quad at a time, so the
+      // RTL's order rule (early-Z quads wait while late ones are in flight) is this order.
+      const auto zq = zs_.early(quad, mem_);
       if (!zq) return;
       visible = visible || !zq->eop;
       if (trace_on_) trace_.zs_quad.push_back(*zq);
@@ -169,9 +172,12 @@ void Gpu::pixel_stage(const InterpPkt& ip) {
     for (size_t p = 0; p < 4; ++p) ci.texel0[p] = to.color[p];
   }
   // COMB: the stages and the alpha test; a quad left empty by the kill is dropped before PW.
-  // Interim until late Z (docs/comb.md section 5): ZS tested and wrote depth/stencil early, so an
-  // alpha-killed pixel of a draw with depth writes on has already written its depth.
-  const auto out = comb_.process(ci);
+  // Alpha-tested draws are late-Z (PA), so their killed pixels write no depth (below).
+  const auto cq = comb_.process(ci);
+  if (!cq) return;
+  // ZS's late port: late-Z quads are tested without their killed pixels (which write no depth
+  // or stencil); the rest pass. comb_quad is PW's input: the late port's output.
+  const auto out = zs_.late(*cq, mem_);
   if (!out) return;
   if (trace_on_) trace_.comb_quad.push_back(*out);
   const QuadPkt& oq = out->quad;

@@ -517,12 +517,12 @@ module pineda_top #(
   // depth tile cache on line client MEM_LC_ZS. Flushed with PW (COPY, host flush); an end-of-pipe
   // token leaves ZS only once its depth writes (and fast-cleared lines) are in memory. Depth/stencil
   // fast clear from the CP's zs_clear port.
-  // (LatePort = 0 until COMB is wired: one test point; docs/depth.md section 4 "Late Z" says
-  // what the late port needs.)
-  logic zs_late_in_ready, zs_late_out_valid;  pineda_pkg::interp_pkt_t zs_late_out, zs_late_in;
-  assign zs_late_in = '0;
+  // Two ports (docs/depth.md section 4 "The late port"): the early port tests early-Z quads on
+  // their way to INTERP; the pixel stage's output (after COMB's alpha kill) comes back to the late
+  // port, which tests late-Z quads (alpha-tested draws: PA sets ds.late_z) and feeds PW.
+  logic zs_late_out_valid, zs_late_out_ready, zs_path_idle;  pineda_pkg::interp_pkt_t zs_late_out;
   zs #(
-    .LatePort (0)
+    .LatePort (1)
   ) u_zs (
     .clk_i,
     .rst_ni,
@@ -532,13 +532,13 @@ module pineda_top #(
     .out_valid_o     (zs_valid),
     .out_ready_i     (zs_ready),
     .out_o           (zs_quad),
-    .late_in_valid_i (1'b0),
-    .late_in_ready_o (zs_late_in_ready),
-    .late_in_i       (zs_late_in),
+    .late_in_valid_i (px_valid),
+    .late_in_ready_o (px_ready),
+    .late_in_i       (px_quad),
     .late_out_valid_o(zs_late_out_valid),
-    .late_out_ready_i(1'b1),
+    .late_out_ready_i(zs_late_out_ready),
     .late_out_o      (zs_late_out),
-    .path_idle_i     (1'b1),
+    .path_idle_i     (zs_path_idle),
     .flush_i         (zs_flush),
     .clear_valid_i   (zs_clear_valid),
     .clear_ready_o   (zs_clear_ready),
@@ -650,13 +650,13 @@ module pineda_top #(
 
   stream_throttle #(
     .Width($bits(px_quad))
-  ) u_thr_comb_quad (
+  ) u_thr_comb_quad (   // comb_quad: PW's input, ZS's late output
     .clk_i,
     .rst_ni,
     .throttle_i  (throttle_i[pineda_pkg::BOUNDARY_COMB_QUAD]),
-    .in_valid_i  (px_valid),
-    .in_ready_o  (px_ready),
-    .in_data_i   (px_quad),
+    .in_valid_i  (zs_late_out_valid),
+    .in_ready_o  (zs_late_out_ready),
+    .in_data_i   (zs_late_out),
     .out_valid_o (tap_comb_quad_valid_o),
     .out_ready_i (tap_comb_quad_ready_o),
     .out_data_o  (tap_comb_quad_o)
@@ -782,7 +782,7 @@ module pineda_top #(
     // PW: no quad or token held (its line writes and dirty lines are the flush's business).
     pipe_idle = ia_idle && fe_idle && setup_idle && rast_idle && zs_quiet && ip_idle && px_idle &&
                 pw_quiet && !ia_valid && !setup_valid && !fine_valid && !zs_valid && !ip_valid &&
-                !px_valid && !tap_comb_quad_valid_o &&
+                !px_valid && !zs_late_out_valid && !tap_comb_quad_valid_o &&
                 !tap_ia_tri_valid_o && !tap_setup_tri_valid_o && !(|tap_coarse_tile_valid_o) &&
                 !tap_fine_quad_valid_o && !tap_zs_quad_valid_o && !tap_interp_quad_valid_o;
   end
@@ -793,7 +793,10 @@ module pineda_top #(
   logic [7:0] perf_idx;
 
   logic unused_pw_idle;  // quiet && clean: the perf counters want quiet && no line write offered
-  assign unused_pw_idle = pw_idle ^ zs_idle ^ zs_late_in_ready ^ zs_late_out_valid ^ (^zs_late_out);
+  assign unused_pw_idle = pw_idle ^ zs_idle;
+  // Nothing between ZS's two ports (ZS resynchronises its count of late quads in flight).
+  assign zs_path_idle = !tap_zs_quad_valid_o && ip_idle && !ip_valid && !tap_interp_quad_valid_o && px_idle &&
+                        !px_valid;
 
   // Event counters: Hi-Z tiles tested and rejected this cycle (every rasterizer); TEX's quads,
   // live pixels, texels read from its L1, lines allocated, and bytes of its line responses.
