@@ -591,7 +591,7 @@ SceneImage scene_tex_combine(uint32_t seed) {
 // are drawn near to far before an opaque crate, so a killed pixel that wrote depth would hide
 // what is drawn behind it later. Without late Z (a killed pixel would already have written its
 // depth early) they only test depth and are drawn far to near after the crate.
-constexpr bool kFoliageDepthWrites = false;  // true once late Z is wired in pineda_top and the model
+constexpr bool kFoliageDepthWrites = true;  // late Z (ZS late port): plants write depth after the alpha kill
 
 SceneImage scene_tex_foliage(uint32_t seed) {
   SceneRng rng(seed * 0x100000001ull + 88);

@@ -332,7 +332,8 @@ DsState PrimitiveAssembly::ds_state() const {
   d.z_write = bits::field(zs, DEPTH_WRITE_BIT, DEPTH_WRITE_BIT);
   // An alpha-tested draw tests depth late (docs/comb.md section 5): after the kill, at ZS's late
   // port; HIZ then does not update its bounds from it.
-  d.late_z = bits::field(zs, DEPTH_LATE_BIT, DEPTH_LATE_BIT) | bits::field(st_[FE_COMBINE], COMB_ALPHA_TEST_BIT, COMB_ALPHA_TEST_BIT);
+  d.late_z = bits::field(zs, DEPTH_LATE_BIT, DEPTH_LATE_BIT) | bits::field(st_[FE_COMBINE], COMB_ALPHA_TEST_BIT, COMB_ALPHA_TEST_BIT) |
+             bits::field(st_[FE_COMBINE], COMB_ALPHA_TO_COVERAGE_BIT, COMB_ALPHA_TO_COVERAGE_BIT);
   d.hiz = bits::field(zs, DEPTH_HIZ_BIT, DEPTH_HIZ_BIT);
   d.s_enable = bits::field(ss, STENCIL_ENABLE_BIT, STENCIL_ENABLE_BIT);
   d.s_ref = bits::field(ss, STENCIL_REF_MSB, STENCIL_REF_LSB);

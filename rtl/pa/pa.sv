@@ -598,7 +598,8 @@ module pa (
     eds.z_func       = fe_q.depth[pineda_pkg::DEPTH_FUNC_MSB:pineda_pkg::DEPTH_FUNC_LSB];
     eds.z_write      = fe_q.depth[pineda_pkg::DEPTH_WRITE_BIT];
     // An alpha-tested draw tests depth late (docs/comb.md section 5)
-    eds.late_z       = fe_q.depth[pineda_pkg::DEPTH_LATE_BIT] | fe_q.combine[pineda_pkg::COMB_ALPHA_TEST_BIT];
+    eds.late_z       = fe_q.depth[pineda_pkg::DEPTH_LATE_BIT] | fe_q.combine[pineda_pkg::COMB_ALPHA_TEST_BIT] |
+                       fe_q.combine[pineda_pkg::COMB_ALPHA_TO_COVERAGE_BIT];
     eds.hiz          = fe_q.depth[pineda_pkg::DEPTH_HIZ_BIT];
     eds.s_enable     = fe_q.stencil[pineda_pkg::STENCIL_ENABLE_BIT];
     eds.s_ref        = fe_q.stencil[pineda_pkg::STENCIL_REF_MSB:pineda_pkg::STENCIL_REF_LSB];
