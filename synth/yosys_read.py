@@ -44,6 +44,7 @@ Yosys's port widths against widths computed here from the package text.
 """
 import argparse
 import concurrent.futures
+import hashlib
 import json
 import os
 import re
@@ -215,6 +216,37 @@ def files_needed(root, files, pkg_files, roots):
     return [f for f in files if f in need]
 
 
+def cached_run(root, script_rel, mounts, out_rel, log, outputs=()):
+    """synth.run_yosys, skipped when the same script already ran clean on the same inputs: the key
+    is a hash of the script, every mounted file's text and the Yosys package version, kept beside
+    the log (<log>.key, written only after a clean run: exit 0, no bad warning). A re-run of
+    `make lint` on an unchanged tree then costs nothing; any edit to a file a process reads runs it
+    again, and a fresh clone always runs everything. LINT_CACHE=0 in the environment disables it."""
+    h = hashlib.sha256()
+    ver = os.path.join(root, "node_modules", "@yowasp", "yosys", "package.json")
+    for f in [script_rel] + sorted(set(mounts)) + ([ver] if os.path.exists(ver) else []):
+        path = os.path.join(root, f)
+        h.update(f.encode() + b"\0")
+        if os.path.isfile(path):
+            with open(path, "rb") as fh:
+                h.update(fh.read())
+    key = h.hexdigest()
+    key_path = log + ".key"
+    use = os.environ.get("LINT_CACHE", "1") != "0"
+    if (use and os.path.exists(key_path) and os.path.exists(log)
+            and all(os.path.exists(os.path.join(root, o)) for o in outputs)):
+        with open(key_path) as fh:
+            if fh.read().strip() == key:
+                return 0, 0.0
+    if os.path.exists(key_path):
+        os.remove(key_path)
+    rc, secs = synth.run_yosys(root, script_rel, mounts, out_rel, log)
+    if rc == 0 and not synth.bad_warnings(log):
+        with open(key_path, "w") as fh:
+            fh.write(key + "\n")
+    return rc, secs
+
+
 def elaborated_base(name):
     """The source module of a name Yosys's `ls` prints: `m`, `$paramod\\m\\P=1`, `$paramod$<hash>\\m`."""
     if name.startswith("$paramod"):
@@ -261,7 +293,7 @@ def main(argv=None):
         if not probed:
             f.write("  assign p_none = 1'b0;\n")
         f.write("endmodule\n")
-    if os.path.exists(os.path.join(root, probe_json)):
+    if os.path.exists(os.path.join(root, probe_json)) and os.environ.get("LINT_CACHE", "1") == "0":
         os.remove(os.path.join(root, probe_json))
 
     read = synth.read_cmd(files, incdirs, defines)
@@ -282,8 +314,6 @@ def main(argv=None):
         read += "\nblackbox " + " ".join(bbox)
         print(f"lint-yosys: note: {', '.join(bbox)} read as black boxes (ports only, no proc)")
     top_ls_rel = os.path.join(out_rel, "top_modules.txt")
-    if os.path.exists(os.path.join(root, top_ls_rel)):
-        os.remove(os.path.join(root, top_ls_rel))
     if args.top in modules:
         chparam = " ".join(f"-chparam {k} {v}" for k, v in (kv.split("=", 1) for kv in args.chparam.split(",") if kv))
         if bbox:
@@ -324,12 +354,13 @@ def main(argv=None):
         with open(os.path.join(root, script), "w") as f:
             f.write("\n".join(body + [""]))
         alog = os.path.join(root, out_rel, f"{name}.log")
-        arc, asecs = synth.run_yosys(root, script, files + incdirs, out_rel, alog)
+        arc, asecs = cached_run(root, script, read_files + incdirs, out_rel, alog)
         return failures(arc, alog), asecs
 
     # The top run and the modules nothing instantiates run side by side (two processes).
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        top_job = pool.submit(synth.run_yosys, root, script_rel, files + incdirs + [probe_rel], out_rel, log)
+        top_job = pool.submit(cached_run, root, script_rel, top_files + incdirs + [probe_rel], out_rel, log,
+                              [top_ls_rel, probe_json])
         alone_job = pool.submit(alone_run, alone, "yosys_read_alone", alone_files) if alone else None
         rc, secs = top_job.result()
         problems = list(array_decls) + failures(rc, log)
