@@ -97,8 +97,9 @@ def const_value(name):
 
 
 # Constants that SV declares as members of a typed enum instead of an int localparam.
-# The one RTL definition of the sRGB conversions (docs/om.md section 3), used by OM's blend and
-# the resolve engine; the model's twins are model::om::srgb_to_lin16 / lin16_to_srgb.
+# The one RTL definition of the sRGB conversions (docs/om.md section 3), used by OM's blend, the
+# resolve engine and TEX's filter, and of the blend's roundings div65535r / div257r (section 2); the
+# model's twins are model::om::srgb_to_lin16 / lin16_to_srgb / div65535r / div257r.
 SV_SRGB_FUNCTIONS = [
     "  // sRGB8 code -> linear U16 (docs/om.md section 3)",
     "  function automatic logic [15:0] srgb_to_lin16(input logic [7:0] c);",
@@ -115,6 +116,22 @@ SV_SRGB_FUNCTIONS = [
     "      if (v >= LIN16_TO_SRGB_T[16*cand +: 16]) c = cand;",
     "    end",
     "    lin16_to_srgb = c;",
+    "  endfunction",
+    "",
+    "  // round(x / 65535) for x <= 65535^2 (docs/om.md section 2: the blend's one rounding)",
+    "  function automatic logic [15:0] div65535r(input logic [31:0] x);",
+    "    logic [32:0] t;",
+    "    t = {1'b0, x} + 33'd32767;",
+    "    t = t + 33'd1 + (t >> 16);",
+    "    div65535r = t[31:16];",
+    "  endfunction",
+    "",
+    "  // round(v / 257): U16 -> UNORM8 (docs/om.md section 2)",
+    "  function automatic logic [7:0] div257r(input logic [15:0] v);",
+    "    logic [16:0] t;",
+    "    t = {1'b0, v} + 17'd128;",
+    "    t = t - (t >> 8);",
+    "    div257r = t[15:8];",
     "  endfunction",
     "",
 ]

@@ -39,13 +39,13 @@ RTL_LINT_TOPS += mem_line_arbiter
 RTL_LINT_TOPS += zs zs_sample
 
 # Output merger: the blend arithmetic.
-RTL_LINT_TOPS += om_blend
+RTL_LINT_TOPS += om_blend om_blend_lane om_encode
 
 # Attribute interpolation (docs/interp.md).
 RTL_LINT_TOPS += interp
 
 # Texture: the BC1/BC3 block decoder.
-RTL_LINT_TOPS += tex_bc_decode tex_fill_decode tex_desc_check tex_lod tex_amode tex_tap_addr tex_tags tex_filter
+RTL_LINT_TOPS += tex_bc_decode tex_fill_decode tex_desc_check tex_lod tex_amode tex_tap_addr tex_tags tex_filter tex_filter_px
 
 # Texture sampler.
 RTL_LINT_TOPS += tex

@@ -35,6 +35,8 @@ rtl/rast/quad_merge.sv
 rtl/hiz/hiz.sv
 rtl/interp/interp.sv
 rtl/rast/raster_array.sv
+rtl/om/om_encode.sv
+rtl/om/om_blend_lane.sv
 rtl/om/om_blend.sv
 rtl/tex/tex_bc_decode.sv
 rtl/tex/tex_fill_decode.sv
@@ -43,6 +45,7 @@ rtl/tex/tex_lod.sv
 rtl/tex/tex_amode.sv
 rtl/tex/tex_tap_addr.sv
 rtl/tex/tex_tags.sv
+rtl/tex/tex_filter_px.sv
 rtl/tex/tex_filter.sv
 rtl/om/pixel_writer.sv
 rtl/zs/zs_sample.sv

@@ -544,6 +544,22 @@ package pineda_pkg;
     lin16_to_srgb = c;
   endfunction
 
+  // round(x / 65535) for x <= 65535^2 (docs/om.md section 2: the blend's one rounding)
+  function automatic logic [15:0] div65535r(input logic [31:0] x);
+    logic [32:0] t;
+    t = {1'b0, x} + 33'd32767;
+    t = t + 33'd1 + (t >> 16);
+    div65535r = t[31:16];
+  endfunction
+
+  // round(v / 257): U16 -> UNORM8 (docs/om.md section 2)
+  function automatic logic [7:0] div257r(input logic [15:0] v);
+    logic [16:0] t;
+    t = {1'b0, v} + 17'd128;
+    t = t - (t >> 8);
+    div257r = t[15:8];
+  endfunction
+
   // snapped screen-space vertex (48 bits)
   typedef struct packed {
     logic signed [23:0] x;  // 16.8 fixed point

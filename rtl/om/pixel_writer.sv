@@ -28,7 +28,7 @@
 // write queued or unacknowledged; idle_o = quiet_o && clean_o.
 //
 // Output merger (docs/om.md section 5): the quad's om state is applied here. A plain quad (no
-// blending, no logic op, no write mask) writes its encoded colour (u_enc) as above. An rmw quad
+// blending, no logic op, no write mask) writes its encoded colour (g_enc: om_encode) as above. An rmw quad
 // (blending, a logic op or a write mask) needs the destination: each entry also has a dword valid mask (lines are found
 // by it; dirty is a subset), and the cache is split in two stages with an in-order queue between:
 // stage A (the pc_* register: tags, valid/dirty masks, pointers) looks the pieces up, allocates,
@@ -359,14 +359,15 @@ module pixel_writer #(
   logic                  b_n2;
   logic [3:0][31:0]      b_enc;         // the colour a plain quad's pixel writes: its source encoded
 
-  // plain quads: each pixel's source encoded for the target format (om_blend with blending off;
-  // rmw quads are blended in stage 3)
-  om_blend #(.Lanes(4)) u_enc (
-    .state_i (b_om_q),
-    .src_i   (b_src_q),
-    .dst_i   ('0),
-    .pix_o   (b_enc)
-  );
+  // plain quads (no blend, logic op or write mask): each pixel's source encoded for the target
+  // format (what om_blend gives with blending off; rmw quads are blended in stage 3)
+  for (genvar p = 0; p < 4; p++) begin : g_enc
+    om_encode u_enc (
+      .fmt_i (b_om_q.fmt),
+      .v_i   ({{2{b_src_q[p][31:24]}}, {2{b_src_q[p][23:16]}}, {2{b_src_q[p][15:8]}}, {2{b_src_q[p][7:0]}}}),
+      .pix_o (b_enc[p])
+    );
+  end
 
   always_comb begin
     b_n2 = (b_om_q.fmt == pineda_pkg::RT_FMT_B5G6R5);

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// tex_filter: stage F of the sampler (docs/tex.md section 4 steps 9..11), combinational: per
-// pixel the four taps' values (border colour, sRGB linearised, or UNORM8 widened to 16 bits),
-// the bilinear weights (or point), the filtered 16-bit channels, the trilinear blend with the
-// first pass's result and the RGBA8 colour.
+// tex_filter: stage F of the sampler (docs/tex.md section 4 steps 9..11), combinational: one
+// tex_filter_px per pixel of the quad (the pixel's four taps, weights, trilinear blend, colour).
 // Split out of tex.sv so that synthesis reports it on its own (docs/synthesis.md).
 module tex_filter (
   input  logic [15:0][31:0]      tex_i,     // tap 4p + k's texel (RGBA8)
@@ -19,54 +17,21 @@ module tex_filter (
   output logic [3:0][31:0]       color_o
 );
 
-  function automatic logic [15:0] srgb_lin(input logic [7:0] c);
-    srgb_lin = pineda_pkg::SRGB_TO_LIN16[{c, 4'd0} +: 16];
-  endfunction
-
-  logic [15:0][3:0][15:0] tval;
-  logic [15:0][16:0] tw;
-  logic [3:0][3:0][33:0] fsum;
-  logic [3:0][3:0][15:0] cres;
-  logic [3:0][3:0][25:0] tri_sum;
-  logic [3:0][3:0][23:0] out_sum;
-  logic [8:0]  wu0, wu1, wv0, wv1;
-  always_comb begin
-    for (int t = 0; t < 16; t++) begin
-      for (int c = 0; c < 4; c++) begin
-        if (border_i[t]) tval[t][c] = {border_color_i[8*c +: 8], border_color_i[8*c +: 8]};
-        else if (srgb_i && c < 3) tval[t][c] = srgb_lin(tex_i[t][8*c +: 8]);
-        else tval[t][c] = {tex_i[t][8*c +: 8], tex_i[t][8*c +: 8]};
-      end
-    end
-    for (int p = 0; p < 4; p++) begin
-      wu1 = {1'b0, fu_i[p]};
-      wu0 = 9'd256 - wu1;
-      wv1 = {1'b0, fv_i[p]};
-      wv0 = 9'd256 - wv1;
-      if (linear_i) begin
-        tw[4*p + 0] = 17'({8'd0, wu0} * {8'd0, wv0});
-        tw[4*p + 1] = 17'({8'd0, wu1} * {8'd0, wv0});
-        tw[4*p + 2] = 17'({8'd0, wu0} * {8'd0, wv1});
-        tw[4*p + 3] = 17'({8'd0, wu1} * {8'd0, wv1});
-      end else begin
-        tw[4*p + 0] = 17'd65536;
-        tw[4*p + 1] = 17'd0;
-        tw[4*p + 2] = 17'd0;
-        tw[4*p + 3] = 17'd0;
-      end
-      for (int c = 0; c < 4; c++) begin
-        fsum[p][c] = 34'd32768;
-        for (int k = 0; k < 4; k++) fsum[p][c] = fsum[p][c] + 34'(tw[4*p + k]) * 34'(tval[4*p + k][c]);
-        bres_o[p][c] = fsum[p][c][31:16];
-        tri_sum[p][c] = {10'd0, b0_i[p][c]} * {17'd0, 9'd256 - {1'b0, f_i}} + {10'd0, bres_o[p][c]} * {18'd0, f_i} + 26'd128;
-        cres[p][c] = two_i ? tri_sum[p][c][23:8] : bres_o[p][c];
-        out_sum[p][c] = {8'd0, cres[p][c]} * 24'd255 + 24'd32768;
-        color_o[p][8*c +: 8] = out_sum[p][c][23:16];
-      end
-    end
+  for (genvar p = 0; p < 4; p++) begin : g_px
+    tex_filter_px u_px (
+      .tex_i          (tex_i[4*p +: 4]),
+      .border_i       (border_i[4*p +: 4]),
+      .border_color_i,
+      .srgb_i,
+      .fu_i           (fu_i[p]),
+      .fv_i           (fv_i[p]),
+      .linear_i,
+      .two_i,
+      .f_i,
+      .b0_i           (b0_i[p]),
+      .bres_o         (bres_o[p]),
+      .color_o        (color_o[p])
+    );
   end
-
-  logic unused_sig;
-  assign unused_sig = ^{tri_sum, out_sum, fsum};
 
 endmodule

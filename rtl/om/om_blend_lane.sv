@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: Apache-2.0
+// om_blend_lane: the output merger's blend arithmetic for one pixel (or sample), combinational
+// (docs/om.md sections 2 and 2b; the model is model::om::blend_pixel in cpp_model/om/om_blend).
+//
+// The source (the quad's RGBA8 colour, linear UNORM8) and the destination (the stored pixel, raw
+// bits of state_i.fmt: low 16 bits for B5G6R5) become U16 channels (value / 65535: UNORM8 x ->
+// x * 257, sRGB codes -> SRGB_TO_LIN16, B5G6R5 fields widened to 8 bits by bit replication, then
+// * 257; B5G6R5 alpha is 1). With blending on, each channel is
+//   ADD/SUB/REV_SUB: div65535r(clamp(s*Fs +/- d*Fd, 0, 65535^2)),  MIN/MAX: min/max(s, d)
+// (factors per BF_*, the alpha channel with the _A fields); with blending off the source passes.
+// The result is encoded (om_encode) and the channels in state_i.mask_off keep dst's bits.
+// With state_i.lop_en (D3D11.1 logic ops) blending is ignored: the encoded source s and the stored
+// pixel d combine bitwise by state_i.lop (LOP_*), then the write mask applies as above.
+// A module of its own so that synthesis measures one lane (om_blend instantiates Lanes of them).
+module om_blend_lane (
+  input  pineda_pkg::om_state_t state_i,
+  input  logic [31:0]           src_i,
+  input  logic [31:0]           dst_i,
+  output logic [31:0]           pix_o
+);
+
+  localparam logic [15:0] One = 16'hFFFF;
+
+  function automatic logic [15:0] unorm8(input logic [7:0] x);
+    unorm8 = {x, x};  // x * 257
+  endfunction
+
+  function automatic logic [15:0] factor(input logic [4:0] code, input logic [1:0] ch,
+                                         input logic [3:0][15:0] s, input logic [3:0][15:0] d,
+                                         input logic [3:0][15:0] k);
+    unique case (code)
+      pineda_pkg::BF_ZERO:             factor = '0;
+      pineda_pkg::BF_ONE:              factor = One;
+      pineda_pkg::BF_SRC_COLOR:        factor = s[ch];
+      pineda_pkg::BF_INV_SRC_COLOR:    factor = One - s[ch];
+      pineda_pkg::BF_SRC_ALPHA:        factor = s[3];
+      pineda_pkg::BF_INV_SRC_ALPHA:    factor = One - s[3];
+      pineda_pkg::BF_DEST_ALPHA:       factor = d[3];
+      pineda_pkg::BF_INV_DEST_ALPHA:   factor = One - d[3];
+      pineda_pkg::BF_DEST_COLOR:       factor = d[ch];
+      pineda_pkg::BF_INV_DEST_COLOR:   factor = One - d[ch];
+      pineda_pkg::BF_SRC_ALPHA_SAT:    factor = (ch == 2'd3) ? One : ((s[3] < One - d[3]) ? s[3] : One - d[3]);
+      pineda_pkg::BF_BLEND_FACTOR:     factor = k[ch];
+      pineda_pkg::BF_INV_BLEND_FACTOR: factor = One - k[ch];
+      default:                         factor = '0;
+    endcase
+  endfunction
+
+  function automatic logic [15:0] combine(input logic [2:0] op, input logic [15:0] s, input logic [15:0] fs,
+                                          input logic [15:0] d, input logic [15:0] fd);
+    logic [31:0] ts, td;
+    logic [32:0] sum;
+    ts  = 32'(s) * 32'(fs);
+    td  = 32'(d) * 32'(fd);
+    sum = 33'(ts) + 33'(td);
+    unique case (op)
+      pineda_pkg::BOP_SUBTRACT:     combine = pineda_pkg::div65535r((ts > td) ? ts - td : 32'd0);
+      pineda_pkg::BOP_REV_SUBTRACT: combine = pineda_pkg::div65535r((td > ts) ? td - ts : 32'd0);
+      pineda_pkg::BOP_MIN:          combine = (s < d) ? s : d;
+      pineda_pkg::BOP_MAX:          combine = (s > d) ? s : d;
+      default:                      combine = pineda_pkg::div65535r((sum > 33'(32'hFFFE_0001)) ? 32'hFFFE_0001 : sum[31:0]);
+    endcase
+  endfunction
+
+  // LOP_* on raw pixel bits: s the encoded source, d the stored pixel
+  function automatic logic [31:0] logic_op(input logic [3:0] op, input logic [31:0] s, input logic [31:0] d);
+    unique case (op)
+      pineda_pkg::LOP_CLEAR:         logic_op = '0;
+      pineda_pkg::LOP_SET:           logic_op = '1;
+      pineda_pkg::LOP_COPY:          logic_op = s;
+      pineda_pkg::LOP_COPY_INVERTED: logic_op = ~s;
+      pineda_pkg::LOP_NOOP:          logic_op = d;
+      pineda_pkg::LOP_INVERT:        logic_op = ~d;
+      pineda_pkg::LOP_AND:           logic_op = s & d;
+      pineda_pkg::LOP_NAND:          logic_op = ~(s & d);
+      pineda_pkg::LOP_OR:            logic_op = s | d;
+      pineda_pkg::LOP_NOR:           logic_op = ~(s | d);
+      pineda_pkg::LOP_XOR:           logic_op = s ^ d;
+      pineda_pkg::LOP_EQUIV:         logic_op = ~(s ^ d);
+      pineda_pkg::LOP_AND_REVERSE:   logic_op = s & ~d;
+      pineda_pkg::LOP_AND_INVERTED:  logic_op = ~s & d;
+      pineda_pkg::LOP_OR_REVERSE:    logic_op = s | ~d;
+      default:                       logic_op = ~s | d;  // LOP_OR_INVERTED
+    endcase
+  endfunction
+
+  logic [3:0][15:0] k16, s16, d16, r16;
+  logic [31:0]      wbits, full, enc, res;
+  logic [15:0]      dr;
+  logic             r_on, g_on, b_on, a_on;
+
+  always_comb begin
+    for (int c = 0; c < 4; c++) k16[c] = unorm8(state_i.factor[8*c +: 8]);
+    r_on = !state_i.mask_off[0];
+    g_on = !state_i.mask_off[1];
+    b_on = !state_i.mask_off[2];
+    a_on = !state_i.mask_off[3];
+    full = 32'hFFFF_FFFF;
+    unique case (state_i.fmt)
+      pineda_pkg::RT_FMT_BGRA8: wbits = {{8{a_on}}, {8{r_on}}, {8{g_on}}, {8{b_on}}};
+      pineda_pkg::RT_FMT_B5G6R5: begin
+        wbits = {16'd0, {5{r_on}}, {6{g_on}}, {5{b_on}}};
+        full  = 32'h0000_FFFF;
+      end
+      default:                  wbits = {{8{a_on}}, {8{b_on}}, {8{g_on}}, {8{r_on}}};
+    endcase
+  end
+
+  always_comb begin
+    dr = dst_i[15:0];
+    for (int c = 0; c < 4; c++) s16[c] = unorm8(src_i[8*c +: 8]);
+    unique case (state_i.fmt)
+      pineda_pkg::RT_FMT_BGRA8: begin
+        d16[0] = unorm8(dst_i[23:16]);
+        d16[1] = unorm8(dst_i[15:8]);
+        d16[2] = unorm8(dst_i[7:0]);
+        d16[3] = unorm8(dst_i[31:24]);
+      end
+      pineda_pkg::RT_FMT_RGBA8_SRGB: begin
+        for (int c = 0; c < 3; c++) d16[c] = pineda_pkg::srgb_to_lin16(dst_i[8*c +: 8]);
+        d16[3] = unorm8(dst_i[31:24]);
+      end
+      pineda_pkg::RT_FMT_B5G6R5: begin
+        d16[0] = unorm8({dr[15:11], dr[15:13]});
+        d16[1] = unorm8({dr[10:5], dr[10:9]});
+        d16[2] = unorm8({dr[4:0], dr[4:2]});
+        d16[3] = One;
+      end
+      default: for (int c = 0; c < 4; c++) d16[c] = unorm8(dst_i[8*c +: 8]);
+    endcase
+
+    r16 = s16;
+    if (state_i.blend && !state_i.lop_en) begin
+      for (int c = 0; c < 3; c++) begin
+        r16[c] = combine(state_i.op, s16[c], factor(state_i.src, 2'(c), s16, d16, k16),
+                         d16[c], factor(state_i.dst, 2'(c), s16, d16, k16));
+      end
+      r16[3] = combine(state_i.op_a, s16[3], factor(state_i.src_a, 2'd3, s16, d16, k16),
+                       d16[3], factor(state_i.dst_a, 2'd3, s16, d16, k16));
+    end
+  end
+
+  om_encode u_enc (
+    .fmt_i (state_i.fmt),
+    .v_i   (r16),
+    .pix_o (enc)
+  );
+
+  always_comb begin
+    res   = state_i.lop_en ? logic_op(state_i.lop, enc, dst_i) : enc;
+    pix_o = ((res & wbits) | (dst_i & ~wbits)) & full;
+  end
+
+  logic unused_sig;
+  assign unused_sig = ^{state_i.gouraud, state_i.tex, state_i.samp, state_i.comb};  // read by INTERP, TEX, COMB, not by the blend
+
+endmodule
