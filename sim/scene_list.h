@@ -54,6 +54,7 @@ SceneImage scene_om_srgb_unorm(uint32_t seed);
 SceneImage scene_om_b5g6r5(uint32_t seed);
 SceneImage scene_om_bgra8(uint32_t seed);
 SceneImage scene_om_resolve_4x(uint32_t seed);
+SceneImage scene_om_alpha_to_coverage(uint32_t seed);
 SceneImage scene_om_logic_ops(uint32_t seed);
 SceneImage scene_om_transparent_bunny(uint32_t seed);
 

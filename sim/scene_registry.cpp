@@ -66,6 +66,7 @@ std::vector<SceneInfo> scene_registry() {
       {"interp_gouraud_4x", [](uint32_t s) { return scene_interp_gouraud(s, 4); }, "the same at 4x MSAA (every sample of a pixel gets its centre's colour)"},
       {"interp_flat_vs_gouraud", scene_interp_flat_vs_gouraud, "the same sphere flat (left) and Gouraud (right), then a translucent Gouraud band blended over both"},
       {"om_resolve_4x", scene_om_resolve_4x, "MSAA resolve in hardware: a 4x sRGB target of odd size (opaque and translucent triangles) resolved into a 1x target by OP_RESOLVE (resolve_subresource)"},
+      {"om_alpha_to_coverage", scene_om_alpha_to_coverage, "alpha to coverage at 4x MSAA with depth (late Z): Gouraud alpha ramps 0..255 and leaves of random alpha, an opaque band behind them showing through the dropped samples, resolved by OP_RESOLVE"},
       // textured scenes (scenes_tex.cpp): TEX with its L1 and the combiner
       {"tex_crate", [](uint32_t s) { return scene_tex_crate(s, 1); }, "two crate cubes (crate-base.png, 512x512 RGBA8 with host mips), trilinear, MODULATE with per-vertex light, depth, 128x128"},
       {"tex_crate_4x", [](uint32_t s) { return scene_tex_crate(s, 4); }, "the same at 4x MSAA"},

@@ -120,6 +120,8 @@ struct OmScene {
     uint32_t first, count;
     rt::BlendState state;
     bool set_state;
+    const rt::DepthStencilState* ds;  // set before the draw when not null
+    bool gouraud;
   };
   std::vector<Draw> draws;
   rt::Format format;
@@ -157,8 +159,8 @@ struct OmScene {
     v.push_back({cx(x2), cy(y2), 0.5f, c});
   }
   // the vertices added since `first` become a draw with blend state `s`
-  void draw(uint32_t first, const rt::BlendState& s) {
-    draws.push_back({first, static_cast<uint32_t>(v.size()) - first, s, true});
+  void draw(uint32_t first, const rt::BlendState& s, const rt::DepthStencilState* ds = nullptr, bool gouraud = false) {
+    draws.push_back({first, static_cast<uint32_t>(v.size()) - first, s, true, ds, gouraud});
   }
   uint32_t mark() const { return static_cast<uint32_t>(v.size()); }
   SceneImage run(const float* factor = nullptr) {
@@ -166,6 +168,8 @@ struct OmScene {
     b.check(ctx.set_vertex_buffer(0, r, sizeof(MeshVertex)), "set_vertex_buffer");
     for (const Draw& d : draws) {
       b.check(ctx.set_blend_state(&d.state, factor), "set_blend_state");
+      if (d.ds) b.check(ctx.set_depth_stencil_state(d.ds, 0), "set_depth_stencil_state");
+      ctx.set_gouraud(d.gouraud);
       b.check(ctx.draw(d.count, d.first), "draw");
     }
     if (resolve_to) {
@@ -391,6 +395,70 @@ SceneImage scene_om_resolve_4x(uint32_t seed) {
   }
   s.draw(first, s.state(blend_desc(rt::Blend::SRC_ALPHA, rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD, rt::Blend::ONE,
                                    rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD)));
+  return s.run();
+}
+
+// om_alpha_to_coverage: alpha to coverage at 4x MSAA with depth, resolved by the hardware
+// (docs/comb.md section 3b, docs/om.md section 8). A 4x RGBA8 target with a 4x D24S8 buffer, 96x64:
+// opaque stripes far away (z 0.8, depth LESS with writes); then, with AlphaToCoverageEnable and depth
+// writes on (the draw is late Z: COMB removes samples before ZS tests and writes them), Gouraud
+// ramps whose alpha runs from 0 at the left to 255 at the right (the five coverage levels side by
+// side, each kept sample's depth written) and leaf-like triangles of random alpha (z 0.4); then an
+// opaque band at z 0.6, behind the ramps: it shows exactly through the samples the ramps did not
+// keep. OP_RESOLVE averages the samples into a 1x target (each level an exact n/4 mix).
+SceneImage scene_om_alpha_to_coverage(uint32_t seed) {
+  SceneRng rng(seed * 0x100000001ull + 109);
+  const uint32_t w = 96, h = 64;
+  OmScene s("om_alpha_to_coverage", w, h, rt::Format::R8G8B8A8_UNORM, rgba(0, 0, 0), 4);
+  rt::TextureDesc dtd{w, h, 0, rt::BIND_DEPTH_STENCIL};
+  dtd.format = rt::Format::D24_UNORM_S8_UINT;
+  dtd.samples = 4;
+  const std::vector<uint32_t> junk(static_cast<size_t>(w) * h * 4, 0x5A00C0DEu);
+  rt::Resource* depth = s.b.create_texture(dtd, junk.data());
+  rt::DepthStencilView dsv;
+  s.b.check(s.b.dev().create_depth_stencil_view(depth, &dsv), "create_depth_stencil_view");
+  s.b.check(s.ctx.set_render_targets(s.b.target(), &dsv), "set_render_targets");
+  s.b.check(s.ctx.clear_render_target_view(s.b.target(), rgba(16, 20, 32)), "clear_render_target_view");
+  s.b.check(s.ctx.clear_depth_stencil_view(dsv, rt::CLEAR_FLAG_DEPTH | rt::CLEAR_FLAG_STENCIL, 1.0f, 0),
+            "clear_depth_stencil_view");
+  rt::TextureDesc td{w, h, 0, rt::BIND_RENDER_TARGET};
+  const std::vector<uint32_t> sentinel(static_cast<size_t>(w) * h, rgba(255, 0, 255));
+  s.resolve_to = s.b.create_texture(td, sentinel.data());
+  rt::DepthStencilState less;
+  s.b.check(s.b.dev().create_depth_stencil_state(rt::DepthStencilDesc{}, &less), "create_depth_stencil_state");
+  const rt::BlendState opaque = s.state(rt::BlendDesc{});
+  rt::BlendDesc a2c_desc;
+  a2c_desc.alpha_to_coverage_enable = true;
+  const rt::BlendState a2c = s.state(a2c_desc);
+  const auto at = [&](float x, float y, float z, uint32_t c) { s.v.push_back({s.cx(x), s.cy(y), z, c}); };
+
+  uint32_t first = s.mark();
+  for (uint32_t x = 0; x < w; x += 8) {
+    const uint32_t c = static_cast<uint32_t>(rng.range(0x404040, 0xFFFFFF)) | 0xFF000000u;
+    const float x0 = static_cast<float>(x), x1 = static_cast<float>(x + 8);
+    for (const auto& p : {std::pair<float, float>{x0, 0}, {x1, 0}, {x0, 64}, {x1, 0}, {x1, 64}, {x0, 64}}) at(p.first, p.second, 0.8f, c);
+  }
+  s.draw(first, opaque, &less);
+
+  first = s.mark();
+  for (int r = 0; r < 3; ++r) {  // ramps: alpha 0 at x 2, 255 at x 94
+    const float y0 = 4.0f + 10.0f * static_cast<float>(r), y1 = y0 + 8.0f;
+    const uint32_t rgb = static_cast<uint32_t>(rng.range(0x202020, 0xFFFFFF)) & 0xFFFFFFu;
+    const uint32_t a0 = rgb, a1 = rgb | 0xFF000000u;
+    at(2, y0, 0.4f, a0), at(94, y0, 0.4f, a1), at(2, y1, 0.4f, a0);
+    at(94, y0, 0.4f, a1), at(94, y1, 0.4f, a1), at(2, y1, 0.4f, a0);
+  }
+  for (int i = 0; i < 24; ++i) {  // leaves: random alpha per vertex
+    const float x = static_cast<float>(rng.range(0, w)), y = static_cast<float>(rng.range(34, h));
+    const auto c = [&]() { return static_cast<uint32_t>(rng.range(0, 0xFFFFFF)) | static_cast<uint32_t>(rng.range(0, 255)) << 24; };
+    at(x, y - 7, 0.4f, c()), at(x + 9, y + 4, 0.4f, c()), at(x - 8, y + 6, 0.4f, c());
+  }
+  s.draw(first, a2c, &less, true);
+
+  first = s.mark();
+  const uint32_t band = rgba(250, 230, 40);
+  for (const auto& p : {std::pair<float, float>{0, 20}, {96, 40}, {0, 48}, {96, 40}, {96, 56}, {0, 48}}) at(p.first, p.second, 0.6f, band);
+  s.draw(first, opaque, &less);
   return s.run();
 }
 
