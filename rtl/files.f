@@ -17,6 +17,7 @@ rtl/common/fp32_to_fix.sv
 rtl/common/fp32_from_int.sv
 rtl/mem/mem_line_arbiter.sv
 rtl/dma/dma.sv
+rtl/dma/resolve_pixel.sv
 rtl/dma/resolve.sv
 rtl/cp/cp_regs.sv
 rtl/cp/cp_fetch.sv

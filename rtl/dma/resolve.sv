@@ -45,27 +45,6 @@ module resolve #(
 
   localparam int unsigned LineW   = pineda_pkg::LINE_BYTES * 8;  // 512
 
-  function automatic logic [7:0] avg8(input logic [7:0] a, input logic [7:0] b,
-                                      input logic [7:0] c, input logic [7:0] d);
-    avg8 = 8'((10'(a) + 10'(b) + 10'(c) + 10'(d) + 10'd2) >> 2);
-  endfunction
-
-  // Linear-space average of four sRGB codes.
-  function automatic logic [7:0] avg_srgb(input logic [7:0] a, input logic [7:0] b,
-                                          input logic [7:0] c, input logic [7:0] d);
-    avg_srgb = pineda_pkg::lin16_to_srgb(16'((18'(pineda_pkg::srgb_to_lin16(a)) + 18'(pineda_pkg::srgb_to_lin16(b)) +
-                                              18'(pineda_pkg::srgb_to_lin16(c)) + 18'(pineda_pkg::srgb_to_lin16(d)) +
-                                              18'd2) >> 2));
-  endfunction
-
-  // One B5G6R5 pixel from four samples: each field averaged.
-  function automatic logic [15:0] avg565(input logic [15:0] a, input logic [15:0] b,
-                                         input logic [15:0] c, input logic [15:0] d);
-    avg565 = {5'((7'(a[15:11]) + 7'(b[15:11]) + 7'(c[15:11]) + 7'(d[15:11]) + 7'd2) >> 2),
-              6'((8'(a[10:5]) + 8'(b[10:5]) + 8'(c[10:5]) + 8'(d[10:5]) + 8'd2) >> 2),
-              5'((7'(a[4:0]) + 7'(b[4:0]) + 7'(c[4:0]) + 7'(d[4:0]) + 7'd2) >> 2)};
-  endfunction
-
   // Job
   logic [1:0]  fmt_q, fmt_d;
   logic [15:0] sp_q, sp_d;        // source pitch
@@ -168,6 +147,14 @@ module resolve #(
   logic [127:0] chunk;
   logic [15:0]  chunk_be;
   logic [63:0]  src_be;
+  logic [127:0] res_px;            // each 16-byte group of the FIFO head resolved (resolve_pixel)
+  for (genvar i = 0; i < 4; i++) begin : g_px
+    resolve_pixel u_px (
+      .fmt_i (fmt_q),
+      .src_i (f_out[128*i +: 128]),
+      .pix_o (res_px[32*i +: 32])
+    );
+  end
   logic [32:0]  cs_left;
   logic [5:0]   cs_lo;
   always_comb begin
@@ -177,28 +164,12 @@ module resolve #(
     if (cs_left < 33'(pineda_pkg::LINE_BYTES)) begin
       src_be = src_be & ~('1 << cs_left[5:0]);
     end
-    chunk    = '0;
     chunk_be = '0;
-    if (fmt_q == pineda_pkg::RT_FMT_B5G6R5) begin
-      for (int i = 0; i < 8; i++) begin
-        chunk[16*i +: 16]  = avg565(f_out[64*i +: 16], f_out[64*i + 16 +: 16],
-                                    f_out[64*i + 32 +: 16], f_out[64*i + 48 +: 16]);
-        chunk_be[2*i +: 2] = {2{src_be[8*i]}};
-      end
-    end else begin
-      for (int i = 0; i < 4; i++) begin
-        for (int c = 0; c < 4; c++) begin
-          if (fmt_q == pineda_pkg::RT_FMT_RGBA8_SRGB && c < 3) begin
-            chunk[32*i + 8*c +: 8] = avg_srgb(f_out[128*i + 8*c +: 8], f_out[128*i + 32 + 8*c +: 8],
-                                              f_out[128*i + 64 + 8*c +: 8], f_out[128*i + 96 + 8*c +: 8]);
-          end else begin
-            chunk[32*i + 8*c +: 8] = avg8(f_out[128*i + 8*c +: 8], f_out[128*i + 32 + 8*c +: 8],
-                                          f_out[128*i + 64 + 8*c +: 8], f_out[128*i + 96 + 8*c +: 8]);
-          end
-        end
-        chunk_be[4*i +: 4] = {4{src_be[16*i]}};
-      end
+    for (int i = 0; i < 4; i++) begin
+      if (fmt_q == pineda_pkg::RT_FMT_B5G6R5) chunk_be[4*i +: 4] = {{2{src_be[16*i + 8]}}, {2{src_be[16*i]}}};
+      else                                    chunk_be[4*i +: 4] = {4{src_be[16*i]}};
     end
+    chunk = res_px;
     for (int b = 0; b < 16; b++) begin
       if (!chunk_be[b]) chunk[8*b +: 8] = 8'd0;
     end
