@@ -17,6 +17,14 @@ lint-verilator: rtl/files.f rtl/lint.vlt $(RTL_FILES) $(RTL_BIND_FILES) $(RTL_CH
 	  $(VERILATOR) --lint-only -Wall --top-module $$t rtl/lint.vlt $(RTL_FILES) $(RTL_CHK_FILES) \
 	    $$(ls rtl/*/$${t}_bind.sv 2>/dev/null); \
 	done
+	@# --lint-only stops before Verilator orders the logic, so circular combinational logic
+	@# (UNOPTFLAT: e.g. a false loop through an always block that reads a ready and writes a
+	@# valid) shows only when a model is generated: the whole top's C++ as the simulation builds
+	@# it (assertions on, the lint and style warnings left to the -Wall runs above), no compile;
+	@# any warning fails.
+	@echo "verilator --cc: pineda_top (UNOPTFLAT and the other scheduling warnings)"
+	@rm -rf $(BUILD)/lint_cc && $(VERILATOR) --cc --assert -Wno-lint -Wno-style --top-module pineda_top \
+	  -Mdir $(BUILD)/lint_cc rtl/lint.vlt $(RTL_FILES) $(RTL_CHK_FILES) rtl/top/pineda_top_bind.sv > /dev/null
 
 .PHONY: lint-verilator
 

@@ -597,6 +597,46 @@ module cp #(
   logic [EopW-1:0] eop_tail;
   logic [EopW-1:0] eop_rel;
 
+  // Job offers of COPY, CLEAR and RESOLVE: each valid from the decode state alone, in a block of
+  // its own, so that no path (not even one of Verilator's block granularity) runs from a job's
+  // ready back to its valid (pineda_top's ready for a copy depends on the copy's addresses).
+  // Earlier work first: the pipeline drained (the job may read what it wrote) and the DMA idle;
+  // HIZ forgets (or clears) first when the job's destination meets its buffer, the job in a
+  // later cycle. The decoder below moves on when an offer is taken.
+  logic job_go;
+  logic rs_bad;
+  always_comb begin
+    job_go            = pipe_idle_i && out_empty && fe_empty && dma_idle_i;
+    rs_bad            = rs_rect_bad || rs_align_bad || rs_addr_bad || rs_overlap;
+    copy_valid_o      = 1'b0;
+    fill_valid_o      = 1'b0;
+    zs_clear_valid_o  = 1'b0;
+    hiz_clear_valid_o = 1'b0;
+    resolve_valid_o   = 1'b0;
+    unique case (dec_q.state)
+      DecCopy: begin
+        if (job_go) begin
+          if (hzb_hit && !hiz_done_q) hiz_clear_valid_o = 1'b1;
+          else                        copy_valid_o      = 1'b1;
+        end
+      end
+      DecClear: begin
+        if (!clr_empty && !clr_addr_bad && job_go) begin
+          if ((clear_o.depth || hzb_hit) && !hiz_done_q) hiz_clear_valid_o = 1'b1;
+          else if (clr_to_zs)                             zs_clear_valid_o  = 1'b1;
+          else                                            fill_valid_o      = 1'b1;
+        end
+      end
+      DecResolve: begin
+        if (!rs_bad && job_go) begin
+          if (hzb_hit && !hiz_done_q) hiz_clear_valid_o = 1'b1;
+          else                        resolve_valid_o   = 1'b1;
+        end
+      end
+      default: ;
+    endcase
+  end
+
   always_comb begin
     dec_d   = dec_q;
     pos_d   = pos_q;
@@ -619,11 +659,6 @@ module cp #(
     do_ret       = 1'b0;
     do_enter     = 1'b0;
     resync       = 1'b0;
-    copy_valid_o = 1'b0;
-    fill_valid_o     = 1'b0;
-    zs_clear_valid_o = 1'b0;
-    hiz_clear_valid_o = 1'b0;
-    resolve_valid_o   = 1'b0;
 
     run       = enable && !halted && !error;
     cur_addr  = pos_q.in_ib ? pos_q.ib_addr : (ring_base + pos_q.ring_rptr);
@@ -825,16 +860,9 @@ module cp #(
       end
 
       DecCopy: begin
-        // Earlier work first: the pipeline drained (the copy may read what it wrote) and the
-        // DMA idle; the DMA takes the job in this cycle (its job ready is its idle).
-        if (pipe_idle_i && out_empty && fe_empty && dma_idle_i) begin
-          if (hzb_hit && !hiz_done_q) begin
-            hiz_clear_valid_o = 1'b1;  // Hi-Z forgets first; the copy in a later cycle
-          end else begin
-            copy_valid_o = 1'b1;
-            if (copy_ready_i) dec_d.state = DecCopyRun;
-          end
-        end
+        // offered by the job-offer block above once earlier work is done; the DMA takes the job
+        // in this cycle (its job ready is its idle)
+        if (copy_valid_o && copy_ready_i) dec_d.state = DecCopyRun;
       end
 
       DecClear: begin
@@ -847,35 +875,24 @@ module cp #(
           set_error   = 1'b1;
           cause       = pineda_pkg::ERR_BAD_ADDR;
           dec_d.state = DecHdr;
-        end else if (pipe_idle_i && out_empty && fe_empty && dma_idle_i) begin
-          if ((clear_o.depth || hzb_hit) && !hiz_done_q) begin
-            hiz_clear_valid_o = 1'b1;  // Hi-Z first (clear or forget); the fill or ZS in a later cycle
-          end else if (clr_to_zs) begin
-            zs_clear_valid_o = 1'b1;
-            if (zs_clear_ready_i) dec_d.state = DecHdr;
-          end else begin
-            fill_valid_o = 1'b1;
-            if (fill_ready_i) dec_d.state = DecCopyRun;
-          end
+        end else if (zs_clear_valid_o && zs_clear_ready_i) begin
+          dec_d.state = DecHdr;
+        end else if (fill_valid_o && fill_ready_i) begin
+          dec_d.state = DecCopyRun;
         end
       end
 
       DecResolve: begin
         // The payload is registered: a bad argument is an error at the header, else as COPY:
         // earlier work first (pineda_top flushes PW and ZS), then the resolve engine.
-        if (rs_rect_bad || rs_align_bad || rs_addr_bad || rs_overlap) begin
+        if (rs_bad) begin
           pay_error   = 1'b1;
           set_error   = 1'b1;
           cause       = (rs_rect_bad || (!rs_align_bad && !rs_addr_bad)) ? pineda_pkg::ERR_BAD_ARG
                                                                          : pineda_pkg::ERR_BAD_ADDR;
           dec_d.state = DecHdr;
-        end else if (pipe_idle_i && out_empty && fe_empty && dma_idle_i) begin
-          if (hzb_hit && !hiz_done_q) begin
-            hiz_clear_valid_o = 1'b1;  // Hi-Z forgets first; the resolve in a later cycle
-          end else begin
-            resolve_valid_o = 1'b1;
-            if (resolve_ready_i) dec_d.state = DecCopyRun;
-          end
+        end else if (resolve_valid_o && resolve_ready_i) begin
+          dec_d.state = DecCopyRun;
         end
       end
 
