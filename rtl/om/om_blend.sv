@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // om_blend: the output merger's blend arithmetic for Lanes pixels (or samples) at once,
 // combinational: Lanes om_blend_lane (docs/om.md; the model is cpp_model/om/om_blend). Default
-// 16 lanes: one quad at 4x MSAA, or 4 quads' worth of 1x pixels.
+// 16 lanes (rtl_om_blend tests that); the pixel writer's stage 3 uses 8 per bank (BlendLanes).
 module om_blend #(
   parameter int unsigned Lanes = 16
 ) (

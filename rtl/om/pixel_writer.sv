@@ -36,10 +36,16 @@
 // dwords are not all valid at once (non-blocking: up to RfDepth per bank in flight, data routed
 // back by tag = bank); stage B (b_*) applies the pieces strictly in stream order: a plain piece
 // writes the SRAM, an rmw piece is read (or taken from stage 3's last line when stage 3 writes
-// the same entry), and stage 3 merges the fill data, blends (u_blend, 16 dwords per bank) and
-// writes the line back. Interlocks: an rmw piece waits for its fill's data; a miss never takes
-// an entry a queued piece still uses (busy bit, cleared by the last quad that used it); stage
-// A's SRAM reads take the read port first. Write-backs and fills leave in one sequence (the
+// the same entry), and stage 3 merges the fill data, blends (u_blend) and writes the line back.
+// Stage 3 has BlendLanes (8) blend lanes per bank: lane i takes the piece's i-th active unit (a
+// dword, or a halfword for B5G6R5: its destination bits and its pixel's colour) and the results
+// go back to their units' places. A quad row has at most 8 units (2 pixels at 1x, 8 samples at
+// 4x), so a piece blends in one clock; a piece holding both rows of a quad (stage 1 merged them:
+// pitch below 64 bytes) can have up to 16 and then stays in stage 3 a second clock for the
+// units after the 8th, reading the line as the first clock left it (wf_*), while stage B waits.
+// Interlocks: an rmw piece waits for its fill's data; a miss never takes an entry a queued
+// piece still uses (busy bit, cleared by the last quad that used it, after its last stage-3
+// clock); stage A's SRAM reads take the read port first. Write-backs and fills leave in one sequence (the
 // model's order). A flush waits for stage B to empty and also drops every clean line (memory
 // may change behind the cache: DMA fills, COPY, the host).
 module pixel_writer #(
@@ -47,7 +53,8 @@ module pixel_writer #(
   parameter int unsigned WbDepth        = 8,   // write-back FIFO lines per bank (power of two)
   parameter int unsigned OutstandingW   = 10,
   parameter int unsigned QDepth         = 256, // stage A -> B queue (quads): covers the fill latency
-  parameter int unsigned RfDepth        = 32   // fills in flight per bank (power of two)
+  parameter int unsigned RfDepth        = 32,  // fills in flight per bank (power of two)
+  parameter int unsigned BlendLanes     = 8    // stage 3's blend lanes per bank (1..16)
 ) (
   input  logic                        clk_i,
   input  logic                        rst_ni,
@@ -210,9 +217,19 @@ module pixel_writer #(
   logic [1:0][EW-1:0]    wf_ent_q,   wf_ent_d;
   logic [1:0][511:0]     wf_data_q,  wf_data_d;   // the whole line after last clock's stage 3
   logic                  s3_busy;
-  logic [1:0][511:0]     s3_base, s3_line, s3_dst, s3_srcl, s3_pix, s3_out;
-  logic [1:0][15:0][1:0] s3_lpx;      // the pixel of each blend lane
-  logic                  s3_b565;
+  logic [1:0][511:0]     s3_base, s3_line, s3_out;
+  // The blend lanes: the piece's units (dword k, or halfword k for B5G6R5) compacted, lane i
+  // taking the unit of rank i (the i-th active one); units of rank BlendLanes and above wait for
+  // the next clock (stage 3 holds the piece, s3_more).
+  logic [1:0][31:0]                 s3_um;    // the piece's units
+  logic [1:0][31:0][4:0]            s3_rank;  // the number of units below each
+  logic [1:0][BlendLanes-1:0][31:0] s3_lsel;  // lane i takes unit p (one-hot in p)
+  logic [1:0][31:0]                 s3_pass;  // halfwords blended this clock
+  logic [1:0]                       s3_more;  // units left for the next clock
+  logic [1:0][BlendLanes-1:0][31:0] s3_dst, s3_srcl, s3_pix;
+  logic [1:0][BlendLanes-1:0][1:0]  s3_lpx;   // the pixel of each blend lane
+  logic                             s3_hold;  // a piece takes another clock: stage B waits
+  logic                             s3_b565;
   assign s3_b565 = (s3_om_q.fmt == pineda_pkg::RT_FMT_B5G6R5);
 
   // SRAM, FIFO and queue signals
@@ -407,7 +424,10 @@ module pixel_writer #(
         bok[s] = !s3_busy;  // a plain write waits while stage 3 writes
       end
     end
-    bgo[0] = b_valid_q && bsel_ok[0] && bok[0];
+    // a piece that takes another clock in stage 3 keeps it (its source colours, om state and
+    // quad number are shared by both banks' stage 3): nothing enters stage 3 or writes the SRAM
+    s3_hold = |s3_more;
+    bgo[0] = b_valid_q && bsel_ok[0] && bok[0] && !s3_hold;
     bgo[1] = bgo[0] && bsel_ok[1] && (bbank[1] != bbank[0]) && bok[1];
     brem_after = brem;
     for (int s = 0; s < 2; s++) begin
@@ -480,14 +500,21 @@ module pixel_writer #(
     fq_in_data  = '0;
     rf_out_ready = '0;
 
-    // ---- stage 3: the blended rmw pieces (and their fills) go back into the SRAM
+    // ---- stage 3: the blended rmw pieces (and their fills) go back into the SRAM; a piece with
+    // units left stays for the next clock, which takes its line from wf_* (this clock's output)
     for (int b = 0; b < 2; b++) begin
       if (s3_valid_q[b]) begin
         s_we[b]    = 1'b1;
         s_waddr[b] = s3_ent_q[b];
-        s_wmask[b] = s3_mask_q[b] | s3_fm_q[b];
+        s_wmask[b] = s3_pass[b] | s3_fm_q[b];
         s_wdata[b] = s3_out[b];
-        if (lq_q[b][s3_ent_q[b]] == s3_qn_q) busy_d[b][s3_ent_q[b]] = 1'b0;
+        if (s3_more[b]) begin
+          s3_valid_d[b] = 1'b1;
+          s3_mask_d[b]  = s3_mask_q[b] & ~s3_pass[b];
+          s3_fm_d[b]    = '0;  // merged and written this clock
+        end else if (lq_q[b][s3_ent_q[b]] == s3_qn_q) begin
+          busy_d[b][s3_ent_q[b]] = 1'b0;
+        end
       end
     end
 
@@ -677,33 +704,58 @@ module pixel_writer #(
         s3_line[b][16*k +: 16] = s3_fm_q[b][k] ? s3_fd_q[b][16*k +: 16] : s3_base[b][16*k +: 16];
       end
     end
-    // Blend lanes: 4-byte formats, lane k = dword k; B5G6R5, lane k = halfword k or k + 16 (a
-    // piece covers at most 8 consecutive halfwords, so never both), in the lane's low 16 bits.
+    // Blend units: 4-byte formats, dword k (its two halfwords); B5G6R5, halfword k. A piece
+    // usually has at most 8 (a quad row: 2 pixels, or 8 samples at 4x); one that holds both rows
+    // of a quad (pitch below 64 bytes: stage 1 merged them) up to 16, anywhere in the line.
     always_comb begin
-      for (int k = 0; k < 16; k++) begin
-        if (s3_b565) begin
-          s3_dst[b][32*k +: 32] = {16'd0, s3_mask_q[b][k + 16] ? s3_line[b][16*(k + 16) +: 16] : s3_line[b][16*k +: 16]};
-        end else begin
-          s3_dst[b][32*k +: 32] = s3_line[b][32*k +: 32];
+      for (int p = 0; p < 32; p++) begin
+        s3_um[b][p] = s3_b565 ? s3_mask_q[b][p] : (p < 16) && s3_mask_q[b][(2 * p) % 32];
+      end
+      s3_rank[b][0] = '0;
+      for (int p = 1; p < 32; p++) s3_rank[b][p] = s3_rank[b][p - 1] + 5'(s3_um[b][p - 1]);
+      s3_pass[b] = '0;
+      for (int p = 0; p < 32; p++) begin
+        if (s3_um[b][p] && 32'(s3_rank[b][p]) < BlendLanes) begin
+          if (s3_b565) s3_pass[b][p] = 1'b1;
+          else         s3_pass[b][(2 * p) % 32 +: 2] = 2'b11;
+        end
+      end
+      s3_more[b] = s3_valid_q[b] && ((s3_mask_q[b] & ~s3_pass[b]) != '0);
+    end
+    // Compaction: lane i takes the unit of rank i, its destination bits (B5G6R5: in the lane's low
+    // 16 bits) and its pixel's source colour.
+    always_comb begin
+      for (int i = 0; i < BlendLanes; i++) begin
+        s3_dst[b][i] = '0;
+        s3_lpx[b][i] = '0;
+        for (int p = 0; p < 32; p++) begin
+          s3_lsel[b][i][p] = s3_um[b][p] && (s3_rank[b][p] == 5'(i));
+          if (s3_lsel[b][i][p]) begin
+            if (s3_b565) begin
+              s3_dst[b][i] = s3_dst[b][i] | {16'd0, s3_line[b][16*p +: 16]};
+              s3_lpx[b][i] = s3_lpx[b][i] | s3_sel_q[b][2*p +: 2];
+            end else begin
+              s3_dst[b][i] = s3_dst[b][i] | s3_line[b][32*(p % 16) +: 32];
+              s3_lpx[b][i] = s3_lpx[b][i] | s3_sel_q[b][4*(p % 16) +: 2];
+            end
+          end
+        end
+        s3_srcl[b][i] = s3_src_q[s3_lpx[b][i]];
+      end
+    end
+    // Scatter: each halfword blended this clock from its unit's lane, the others as they are
+    always_comb begin
+      for (int h = 0; h < 32; h++) begin
+        s3_out[b][16*h +: 16] = s3_pass[b][h] ? 16'd0 : s3_line[b][16*h +: 16];
+        for (int i = 0; i < BlendLanes; i++) begin
+          if (s3_pass[b][h] && s3_lsel[b][i][s3_b565 ? h : h / 2]) begin
+            s3_out[b][16*h +: 16] = s3_out[b][16*h +: 16] |
+                                    ((s3_b565 || h % 2 == 0) ? s3_pix[b][i][15:0] : s3_pix[b][i][31:16]);
+          end
         end
       end
     end
-    always_comb begin
-      for (int k = 0; k < 32; k++) begin
-        if (!s3_mask_q[b][k])  s3_out[b][16*k +: 16] = s3_line[b][16*k +: 16];
-        else if (s3_b565)      s3_out[b][16*k +: 16] = s3_pix[b][32*(k % 16) +: 16];
-        else                   s3_out[b][16*k +: 16] = s3_pix[b][32*(k / 2) + 16*(k % 2) +: 16];
-      end
-    end
-    // the source of each blend lane: the colour of the lane's pixel
-    always_comb begin
-      for (int k = 0; k < 16; k++) begin
-        if (s3_b565) s3_lpx[b][k] = s3_mask_q[b][k + 16] ? s3_sel_q[b][2*(k + 16) +: 2] : s3_sel_q[b][2*k +: 2];
-        else         s3_lpx[b][k] = s3_sel_q[b][4*k +: 2];
-        s3_srcl[b][32*k +: 32] = s3_src_q[s3_lpx[b][k]];
-      end
-    end
-    om_blend #(.Lanes(16)) u_blend (
+    om_blend #(.Lanes(BlendLanes)) u_blend (
       .state_i (s3_om_q),
       .src_i   (s3_srcl[b]),
       .dst_i   (s3_dst[b]),
@@ -913,6 +965,7 @@ module pixel_writer #(
     assert (2 * (WbDepth + 3) + 2 * (RfDepth + 3) < (1 << SeqW))
       else $fatal(1, "pixel_writer: WbDepth / RfDepth too large for the sequence numbers");
     assert (QDepth + 8 < (1 << QW)) else $fatal(1, "pixel_writer: QW too small");
+    assert (BlendLanes >= 1 && BlendLanes <= 16) else $fatal(1, "pixel_writer: BlendLanes must be 1..16");
   end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
@@ -931,6 +984,18 @@ module pixel_writer #(
       assert (!(s_we[0] && s_wmask[0] != '0 && s_re[0] && s_waddr[0] == s_raddr[0]) &&
               !(s_we[1] && s_wmask[1] != '0 && s_re[1] && s_waddr[1] == s_raddr[1]))
         else $error("%m: a bank reads the entry it writes in the same cycle (undefined in sram_1r1w)");
+    end
+  end
+  for (genvar b = 0; b < 2; b++) begin : g_chk
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) begin
+        // a 4-byte pixel is a halfword pair: the units (dwords) stand for whole pairs
+        assert (!(s3_valid_q[b] && !s3_b565 && (((s3_mask_q[b] ^ (s3_mask_q[b] >> 1)) & 32'h5555_5555) != '0)))
+          else $error("%m: stage 3 piece with half a 4-byte pixel");
+        // each clock blends a non-empty part of the piece
+        assert (!(s3_valid_q[b] && (s3_pass[b] == '0 || (s3_pass[b] & ~s3_mask_q[b]) != '0)))
+          else $error("%m: stage 3 pass outside its piece");
+      end
     end
   end
 `endif

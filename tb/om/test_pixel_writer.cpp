@@ -589,14 +589,114 @@ TEST_CASE("pixel_writer: B5G6R5 same-pixel ordering, quads in flight, evictions 
   check_all("b5g6r5", c, seed);
 }
 
+// Pieces with more than 8 blend units: stage 1 merges a quad's row-1 piece into its row-0 piece
+// when both rows are on one line (pitch below 64 bytes), up to 16 dwords (4x RGBA8) or 16
+// halfwords (4x B5G6R5); stage 3's 8 blend lanes per bank take such a piece in two clocks (the
+// second sees the line as the first left it). Tiny targets (2 to 5 pixels wide at 4x, a 1x
+// B5G6R5 target whose rows are 32 bytes apart: halfwords k and k + 16 in one piece), blended,
+// masked, logic ops and plain, quads again and again on the same pixels, among ordinary quads on
+// large targets (whose pieces use the other bank's stage 3 at the same time), tokens and flushes.
+TEST_CASE("pixel_writer: rmw pieces of more than 8 units (both rows on one line), two clocks in stage 3") {
+  const uint64_t seed = tb::announce_seed("rtl_pixel_writer");
+  tb::PrimGen g(seed ^ 0x1616ull);
+  struct Tiny {
+    Target t;
+    bool b565;
+    uint32_t w, h;  // pixels
+  };
+  const Tiny ts[] = {
+      {target(0x400000u, 32, true), false, 2, 8},         // 4x RGBA8, 2 px: 16-dword pieces
+      {target(0x400400u + 16u, 48, true), false, 3, 8},   // 3 px, base 16 bytes into a line
+      {target(0x400800u, 16, true), true, 2, 8},          // 4x B5G6R5, 2 px: 16 halfwords
+      {target(0x400C00u + 8u, 24, true), true, 3, 8},
+      {target(0x401000u, 32, true), true, 4, 8},          // 4 px: both rows fill the line
+      {target(0x401400u, 40, true), true, 5, 8},          // rows 20 halfwords apart
+      {target(0x401800u, 32, false), true, 16, 8},        // 1x B5G6R5: halfwords k and k + 16
+      {target(0x401C00u, 8, false), false, 2, 8},         // 1x RGBA8, 2 px: 4-dword pieces
+      {target(0x500000u, 1024, true), false, 64, 8},      // ordinary targets
+      {target(0x600000u + 4u, 1024, false), true, 64, 8},
+  };
+  constexpr size_t kTiny = 8;
+  // Per target: plain, "over", a write mask, two random rmw states (some logic ops).
+  std::vector<std::vector<OmState>> oms;
+  for (const Tiny& t : ts) {
+    const uint32_t fmt = t.b565 ? static_cast<uint32_t>(RT_FMT_B5G6R5) : static_cast<uint32_t>(g.range(0, 2));
+    OmState plain;
+    plain.fmt = fmt;
+    OmState over = plain;
+    over.blend = 1;
+    over.src = BF_SRC_ALPHA;
+    over.dst = BF_INV_SRC_ALPHA;
+    over.src_a = BF_ONE;
+    over.dst_a = BF_INV_SRC_ALPHA;
+    OmState masked = plain;
+    masked.mask_off = t.b565 ? 0xDu : 0x6u;
+    std::vector<OmState> v = {plain, over, masked};
+    for (int k = 0; k < 2; ++k) {
+      OmState o = random_om(g, true);
+      o.fmt = fmt;
+      if (g.chance(0.3)) {
+        o.lop_en = 1;
+        o.lop = static_cast<uint32_t>(g.range(0, 15));
+      }
+      v.push_back(o);
+    }
+    oms.push_back(v);
+  }
+  PwCase c;
+  for (int s = 0; s < 4; ++s) {
+    std::vector<QuadPkt> seg;
+    for (int i = 0; i < 700; ++i) {
+      g.maybe_token(seg, 0.01);
+      const size_t ti = g.chance(0.8) ? static_cast<size_t>(g.range(0, kTiny - 1))
+                                      : kTiny + static_cast<size_t>(g.range(0, 1));
+      const Tiny& t = ts[ti];
+      const uint32_t qx = static_cast<uint32_t>(g.range(0, (t.w + 1) / 2 - 1));
+      const uint32_t qy = static_cast<uint32_t>(g.range(0, t.h / 2 - 1));
+      const int kind = static_cast<int>(g.range(0, 5));
+      uint32_t m = kind <= 2 ? 0xFFFFu : kind == 2 ? (1u << g.range(0, 15)) : static_cast<uint32_t>(g.bits64() & 0xFFFFu);
+      if (2 * qx + 1 >= t.w) m &= t.t.msaa ? 0x0F0Fu : 0x5u;  // the right column is past the width
+      if ((t.t.msaa ? m : (m & 0xFu)) == 0) m |= 1;
+      const size_t st = g.chance(0.2) ? 0 : static_cast<size_t>(g.range(1, 4));
+      QuadPkt q = quad(t.t, qx, qy, m, static_cast<uint32_t>(g.bits64()), oms[ti][st]);
+      q.tri_id = static_cast<uint32_t>(i);
+      seg.push_back(q.canonical());
+    }
+    c.segments.push_back(seg);
+  }
+  random_background(c, g);
+  // rmw pieces by units (dwords, or halfwords for B5G6R5)
+  uint64_t big = 0, big16 = 0, rmw_pieces = 0;
+  for (const auto& seg : c.segments) {
+    for (const QuadPkt& q : seg) {
+      if (q.eop || !model::PixelWriter::rmw(q)) continue;
+      for (const auto& p : model::PixelWriter::pieces(q)) {
+        const uint32_t units = static_cast<uint32_t>(__builtin_popcount(p.mask)) / (q.om.fmt == RT_FMT_B5G6R5 ? 1u : 2u);
+        ++rmw_pieces;
+        big += units > 8;
+        big16 += units == 16;
+      }
+    }
+  }
+  const Expect e = expect(c, model::PW_ENTRIES);
+  std::printf("  big pieces: %llu rmw pieces, %llu of more than 8 units (%llu of 16), %llu fills, %zu line requests\n",
+              static_cast<unsigned long long>(rmw_pieces), static_cast<unsigned long long>(big),
+              static_cast<unsigned long long>(big16), static_cast<unsigned long long>(e.fills), e.lines.size());
+  REQUIRE(big > 400);
+  REQUIRE(big16 > 250);
+  check_all("big_pieces", c, seed);
+}
+
 TEST_CASE("pixel_writer: blended quads on cached lines, one quad per clock") {
   const uint64_t seed = tb::announce_seed("rtl_pixel_writer");
   // A 32x16 (1x) or 16x8 (4x) rectangle (32 lines: the cache holds it), first drawn plain (the
-  // lines are allocated, all valid), then `passes` times alpha-blended (or, second, with the
-  // logic op XOR: the same read-modify-write path): every blended quad hits.
-  for (const int mode : {0, 1, 2}) {
-    const bool msaa = mode == 1;
-    const uint32_t w = msaa ? 16 : 32, h = msaa ? 8 : 16, passes = 8;
+  // lines are allocated, all valid), then `passes` times alpha-blended (or, mode 2, with the
+  // logic op XOR: the same read-modify-write path): every blended quad hits. Mode 3: a 2x64 4x
+  // target (pitch 32: both rows of a quad on one line, one 16-dword piece per quad, all in bank
+  // 0's 32 entries): 8 blend lanes per bank take such a piece in two clocks, half a quad per clock.
+  for (const int mode : {0, 1, 2, 3}) {
+    const bool msaa = mode == 1 || mode == 3;
+    const uint32_t w = mode == 3 ? 2 : msaa ? 16 : 32, h = mode == 3 ? 64 : msaa ? 8 : 16, passes = 8;
     OmState over;
     if (mode == 2) {
       over.lop_en = 1;
@@ -631,7 +731,7 @@ TEST_CASE("pixel_writer: blended quads on cached lines, one quad per clock") {
       if (run == 1) REQUIRE(e.fills == 0);
       BenchCfg cfg;
       cfg.seed = seed;
-      cfg.test = std::string(mode == 2 ? "logic_hits/" : "blend_hits/") + (msaa ? "4x" : "1x");
+      cfg.test = std::string(mode == 2 ? "logic_hits/" : "blend_hits/") + (mode == 3 ? "4x_2px" : msaa ? "4x" : "1x");
       const BenchResult res = run_pw(c, e, cfg);
       INFO(res.report);
       REQUIRE(res.ok);
@@ -639,8 +739,9 @@ TEST_CASE("pixel_writer: blended quads on cached lines, one quad per clock") {
     }
     const double rate = static_cast<double>(quads) / static_cast<double>(cyc[1] - cyc[0]);
     std::printf("  %s quads on cached lines (%s): %zu quads in %llu extra cycles: %.3f quads/clock\n",
-                mode == 2 ? "logic-op (XOR)" : "blended", msaa ? "4x" : "1x", quads, static_cast<unsigned long long>(cyc[1] - cyc[0]), rate);
-    CHECK(rate >= 0.95);
+                mode == 2 ? "logic-op (XOR)" : "blended", mode == 3 ? "4x, 2 pixels wide: 16-dword pieces" : msaa ? "4x" : "1x",
+                quads, static_cast<unsigned long long>(cyc[1] - cyc[0]), rate);
+    CHECK(rate >= (mode == 3 ? 0.45 : 0.95));
   }
 }
 
