@@ -8,7 +8,7 @@ VERILATOR ?= verilator
 VL_ROOT := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
 VL_INC := -isystem $(VL_ROOT)/include -isystem $(VL_ROOT)/include/vltstd
 OBJCACHE := $(shell command -v ccache 2>/dev/null)
-VL_FLAGS := --cc --build -j $(NPROC) --assert --x-assign unique --x-initial unique \
+VL_FLAGS := --cc --build --assert --x-assign unique --x-initial unique \
             --trace-fst --trace-structs -Wno-fatal -Wno-lint -Wno-style \
             -CFLAGS -std=c++17 -MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2 OBJCACHE=$(OBJCACHE)" $(VL_COV)
 VL_TOPS := pineda_top setup coarse_raster fine_raster pixel_writer zs ia cp dma resolve hiz
@@ -30,7 +30,7 @@ define VL_MODEL
 $(BUILD)/vl/$(1)/V$(1)__ALL.a: rtl/lint.vlt $(BUILD)/vl/flags.txt $$(if $$(wildcard $(BUILD)/vl/$(1)/deps.mk),,FORCE)
 	@mkdir -p $$(@D)
 	@echo "verilator: building $(1)"
-	@$$(VERILATOR) $$(VL_FLAGS) --top-module $(1) --prefix V$(1) -Mdir $$(@D) rtl/lint.vlt \
+	+@$$(VERILATOR) $$(VL_FLAGS) --top-module $(1) --prefix V$(1) -Mdir $$(@D) rtl/lint.vlt \
 	  rtl/common/pineda_pkg.sv $$(filter %/$(1).sv %/$(1)_bind.sv,$$(RTL_FILES) $$(RTL_BIND_FILES)) $$(addprefix -y ,$$(RTL_DIRS)) \
 	  > $$(@D)/build.log 2>&1 \
 	  || { tail -40 $$(@D)/build.log; exit 1; }
@@ -143,7 +143,7 @@ define VL_TOP_RAST
 $(BUILD)/vl/pineda_top_r$(1)/Vpineda_top__ALL.a: rtl/lint.vlt $(BUILD)/vl/flags.txt $$(if $$(wildcard $(BUILD)/vl/pineda_top_r$(1)/deps.mk),,FORCE)
 	@mkdir -p $$(@D)
 	@echo "verilator: building pineda_top (NumRast=$(1))"
-	@$$(VERILATOR) $$(VL_FLAGS) -GNumRast=$(1) --top-module pineda_top --prefix Vpineda_top -Mdir $$(@D) rtl/lint.vlt \
+	+@$$(VERILATOR) $$(VL_FLAGS) -GNumRast=$(1) --top-module pineda_top --prefix Vpineda_top -Mdir $$(@D) rtl/lint.vlt \
 	  rtl/common/pineda_pkg.sv rtl/top/pineda_top.sv rtl/top/pineda_top_bind.sv $$(addprefix -y ,$$(RTL_DIRS)) \
 	  > $$(@D)/build.log 2>&1 \
 	  || { tail -40 $$(@D)/build.log; exit 1; }
@@ -170,7 +170,7 @@ define VL_ARRAY_RAST
 $(BUILD)/vl/raster_array_r$(1)/Vraster_array_r$(1)__ALL.a: rtl/lint.vlt $(BUILD)/vl/flags.txt $$(if $$(wildcard $(BUILD)/vl/raster_array_r$(1)/deps.mk),,FORCE)
 	@mkdir -p $$(@D)
 	@echo "verilator: building raster_array (NumRast=$(1))"
-	@$$(VERILATOR) $$(VL_FLAGS) -GNumRast=$(1) --top-module raster_array --prefix Vraster_array_r$(1) -Mdir $$(@D) rtl/lint.vlt \
+	+@$$(VERILATOR) $$(VL_FLAGS) -GNumRast=$(1) --top-module raster_array --prefix Vraster_array_r$(1) -Mdir $$(@D) rtl/lint.vlt \
 	  rtl/common/pineda_pkg.sv rtl/rast/raster_array.sv $$(addprefix -y ,$$(RTL_DIRS)) > $$(@D)/build.log 2>&1 \
 	  || { tail -40 $$(@D)/build.log; exit 1; }
 	@{ printf '$$@:'; sed 's/.*: *//' $$(@D)/Vraster_array_r$(1)__ver.d | tr ' ' '\n' | grep -E '\.(sv|vlt)$$$$' | tr '\n' ' '; echo; } > $$(@D)/deps.mk
@@ -207,7 +207,7 @@ define VL_LSR
 $(BUILD)/vl/lsr_w$(1)/Vlsr_w$(1)__ALL.a: rtl/lint.vlt $(BUILD)/vl/flags.txt $$(if $$(wildcard $(BUILD)/vl/lsr_w$(1)/deps.mk),,FORCE)
 	@mkdir -p $$(@D)
 	@echo "verilator: building line_stream_reader OutDwords=$(1) DepthLines=$(2)"
-	@$$(VERILATOR) $$(VL_FLAGS) -GOutDwords=$(1) -GDepthLines=$(2) --top-module line_stream_reader --prefix Vlsr_w$(1) -Mdir $$(@D) rtl/lint.vlt \
+	+@$$(VERILATOR) $$(VL_FLAGS) -GOutDwords=$(1) -GDepthLines=$(2) --top-module line_stream_reader --prefix Vlsr_w$(1) -Mdir $$(@D) rtl/lint.vlt \
 	  rtl/common/pineda_pkg.sv rtl/common/line_stream_reader.sv $$(addprefix -y ,$$(RTL_DIRS)) > $$(@D)/build.log 2>&1 \
 	  || { tail -40 $$(@D)/build.log; exit 1; }
 	@{ printf '$$@:'; sed 's/.*: *//' $$(@D)/Vlsr_w$(1)__ver.d | tr ' ' '\n' | grep -E '\.(sv|vlt)$$$$' | tr '\n' ' '; echo; } > $$(@D)/deps.mk
@@ -233,7 +233,7 @@ RTL_UNIT_TESTS += $(BUILD)/tests/rtl_line_reader
 $(BUILD)/vl/front_end_lines/Vfront_end__ALL.a: rtl/lint.vlt $(BUILD)/vl/flags.txt $(if $(wildcard $(BUILD)/vl/front_end_lines/deps.mk),,FORCE)
 	@mkdir -p $(@D)
 	@echo "verilator: building front_end"
-	@$(VERILATOR) $(VL_FLAGS) --top-module front_end --prefix Vfront_end -Mdir $(@D) rtl/lint.vlt \
+	+@$(VERILATOR) $(VL_FLAGS) --top-module front_end --prefix Vfront_end -Mdir $(@D) rtl/lint.vlt \
 	  rtl/common/pineda_pkg.sv rtl/top/front_end.sv $(addprefix -y ,$(RTL_DIRS)) > $(@D)/build.log 2>&1 \
 	  || { tail -40 $(@D)/build.log; exit 1; }
 	@{ printf '$@:'; sed 's/.*: *//' $(@D)/Vfront_end__ver.d | tr ' ' '\n' | grep -E '\.(sv|vlt)$$' | tr '\n' ' '; echo; } > $(@D)/deps.mk
