@@ -7,11 +7,16 @@
 //
 // Pipelined and banked (docs/tex.md section 7). A "pass" is one quad at one mip level: a
 // bilinear quad is one pass, a trilinear quad two (half rate).
-//   A  front: descriptor checks against one cached texture and one cached sampler descriptor
-//      (their addresses are the tags). A quad whose descriptors are cached moves on in the same
-//      clock; a descriptor miss waits until the pipeline is empty, then reads the line (the
-//      descriptor registers feed every later stage, so they change only when nothing is in
-//      flight) and lays out the chain one level per clock.
+//   A  front: descriptor checks against a small descriptor cache: TexSlots texture slots (the
+//      descriptor, its laid-out chain of level bases, its check result) and SampSlots sampler
+//      slots, tagged by byte address. A quad whose descriptors are cached moves on in the same
+//      clock and carries its two slot numbers down the pipeline; every later stage reads the
+//      fields it needs through them. Each slot counts the quads in flight that use it (from A
+//      until the quad's last pass leaves F). A miss takes a slot no quad uses (invalid first,
+//      else the least recently used), requests the line through the texel request queue (the
+//      response lands in order, in the fill stage, straight into the slot) while quads on the
+//      other slots keep flowing, and lays out the chain one level per clock; it waits only
+//      when every slot of its kind is in use.
 //   B  level-0 coordinates of the four pixels (4 fp32_mul + fp32_to_fix16_8 per axis);
 //   C  LOD, bias, clamps, filter and levels; holds a trilinear quad for two clocks;
 //   D  level coordinates of the four pixels (4 more multipliers per axis);
@@ -36,9 +41,12 @@
 //   R  bank words -> the taps' texels (merged over sub-passes);
 //   F  filter (per pixel 4 weights x 4 channels), trilinear blend with the level-0 pass's
 //      result, output register.
-// inval_i (while idle_o) forgets the descriptors, their checks and the whole L1: the integration
-// pulses it when descriptors, texels or REG_VALID_BASE/LIMIT may have changed.
-module tex (
+// inval_i (while idle_o) forgets every descriptor slot, their checks and the whole L1: the
+// integration pulses it when descriptors, texels or REG_VALID_BASE/LIMIT may have changed.
+module tex #(
+  parameter int unsigned TexSlots  = 4,  // cached texture descriptors (with chains), >= 2
+  parameter int unsigned SampSlots = 4   // cached sampler descriptors, >= 2
+) (
   input  logic                       clk_i,
   input  logic                       rst_ni,
   input  logic                       in_valid_i,
@@ -65,12 +73,14 @@ module tex (
 
   localparam int unsigned L1Lines   = 256;  // 64 or 256 (the index function below)
   localparam int unsigned IdxW      = $clog2(L1Lines);
-  localparam int unsigned FiW       = 1 + 16 + IdxW + 3;  // fill record
+  localparam int unsigned FiW       = 1 + 1 + 16 + IdxW + 3 + 3;  // fill record (fi_t)
   localparam int unsigned NLev      = 13;
   localparam int unsigned PassDepth = 256;  // sub-passes between the tag stage and the data read
   localparam int unsigned FillDepth = 256;  // line requests in flight (not yet written)
-
-  typedef enum logic [2:0] {A_RUN, A_TD_REQ, A_TD_WAIT, A_SD_REQ, A_SD_WAIT, A_CHAIN} front_e;
+  localparam int unsigned TSW       = $clog2(TexSlots);
+  localparam int unsigned SSW       = $clog2(SampSlots);
+  localparam int unsigned CntW      = 10;   // quads in flight per slot (< PassDepth + 16)
+  localparam int unsigned InfoW     = 35 + TSW + SSW + 1;  // $bits(info_t)
 
   // per-pass facts that travel with it
   typedef struct packed {
@@ -82,7 +92,22 @@ module tex (
     logic        two;    // trilinear with f != 0: this quad has two passes
     logic        lv;     // 0: level l0, 1: level l0 + 1
     logic [7:0]  f;
+    logic        hold;   // the quad holds its descriptor slots (not a token, addresses valid)
+    logic [TSW-1:0] ts;  // its texture slot
+    logic [SSW-1:0] ss;  // its sampler slot
   } info_t;
+
+  // a line request's record, in request order: a texel line for the L1, or a descriptor line
+  // (desc: slot idx[SSW or TSW - 1:0] of the sampler (idx[IdxW-1] = 1) or texture slots, the
+  // 32-byte half b53[2] = address bit 5)
+  typedef struct packed {
+    logic            desc;
+    logic            pend;    // the L1 line's last reader is still in flight
+    logic [15:0]     lastrd;  // its sub-pass number
+    logic [IdxW-1:0] idx;     // L1 line
+    logic [2:0]      dclass;  // decode class of the line's texture
+    logic [2:0]      b53;     // block address [5:3]
+  } fi_t;
 
   // a sub-pass in the pass FIFO
   typedef struct packed {
@@ -95,9 +120,9 @@ module tex (
     logic             last;    // the pass's last sub-pass: filter
     logic [3:0][7:0]  fu;
     logic [3:0][7:0]  fv;
-    logic [34:0]      info;    // info_t
+    logic [InfoW-1:0] info;    // info_t
   } sp_t;
-  localparam int unsigned SpW = 212 + 16 * IdxW;  // $bits(sp_t) (Yosys 0.55 has no $bits of a type; checked below)
+  localparam int unsigned SpW = 177 + InfoW + 16 * IdxW;  // $bits(sp_t) (Yosys 0.55 has no $bits of a type; checked below)
 
   // ---------------------------------------------------------------------------------- helpers
   // float(n) for 1 <= n <= 4096 (exact).
@@ -117,30 +142,42 @@ module tex (
   endfunction
 
   // ---------------------------------------------------------------------------------- state
-  // front (A) and descriptors
-  front_e      a_st_q, a_st_d;
+  // front (A)
   logic        a_valid_q, a_valid_d;
   pineda_pkg::tex_in_pkt_t a_pkt_q, a_pkt_d;
-  logic        td_valid_q, td_valid_d, sd_valid_q, sd_valid_d, chain_ok_q, chain_ok_d;
-  logic [31:0] td_addr_q, td_addr_d, sd_addr_q, sd_addr_d;
-  pineda_pkg::tex_desc_t  td_q, td_d;
-  pineda_pkg::samp_desc_t sd_q, sd_d;
-  logic [2:0]  tex_fault_q, tex_fault_d;
+  logic        a_chain_q, a_chain_d;   // laying out the chain of the quad's texture slot
   logic [3:0]  cl_q, cl_d;             // chain: level being laid out
   logic [33:0] cur_q, cur_d;           // chain: start of that level
-  logic [NLev-1:0][32:0] lbase_q, lbase_d;
-  logic        a_req_q, a_req_d;       // descriptor line request
-  logic        a_both_q, a_both_d;     // both descriptors requested back to back
-  logic [31:0] a_req_addr_q, a_req_addr_d;
+  // texture slots: allocated (tag valid), descriptor arrived, checked (chain laid out), tag,
+  // descriptor (tex_desc_t), fault of the checks, level bases, quads in flight, age (0: newest)
+  logic [TexSlots-1:0]        ts_tv_q, ts_tv_d, ts_arr_q, ts_arr_d, ts_ck_q, ts_ck_d;
+  logic [TexSlots-1:0][31:0]  ts_addr_q, ts_addr_d;
+  logic [TexSlots-1:0][255:0] ts_desc_q, ts_desc_d;
+  logic [TexSlots-1:0][2:0]   ts_flt_q, ts_flt_d;
+  logic [TexSlots-1:0][NLev-1:0][32:0] ts_lb_q, ts_lb_d;
+  logic [TexSlots-1:0][CntW-1:0] ts_cnt_q, ts_cnt_d;
+  logic [TexSlots-1:0][TSW-1:0]  ts_age_q, ts_age_d;
+  // sampler slots: allocated, arrived, tag, descriptor (samp_desc_t), quads in flight, age
+  logic [SampSlots-1:0]        ss_tv_q, ss_tv_d, ss_arr_q, ss_arr_d;
+  logic [SampSlots-1:0][31:0]  ss_addr_q, ss_addr_d;
+  logic [SampSlots-1:0][255:0] ss_desc_q, ss_desc_d;
+  logic [SampSlots-1:0][CntW-1:0] ss_cnt_q, ss_cnt_d;
+  logic [SampSlots-1:0][SSW-1:0]  ss_age_q, ss_age_d;
   // B: level-0 coordinates
   logic        b_valid_q, b_valid_d;
   pineda_pkg::tex_in_pkt_t b_pkt_q, b_pkt_d;
   logic [2:0]  b_fault_q, b_fault_d;
   logic [3:0][23:0] b_x0_q, b_x0_d, b_y0_q, b_y0_d;
+  logic        b_hold_q, b_hold_d;
+  logic [TSW-1:0] b_ts_q, b_ts_d;
+  logic [SSW-1:0] b_ss_q, b_ss_d;
   // C: LOD result
   logic        c_valid_q, c_valid_d, c_linear_q, c_linear_d, c_two_q, c_two_d, c_lv_q, c_lv_d;
   pineda_pkg::tex_in_pkt_t c_pkt_q, c_pkt_d;
   logic [2:0]  c_fault_q, c_fault_d;
+  logic        c_hold_q, c_hold_d;
+  logic [TSW-1:0] c_ts_q, c_ts_d;
+  logic [SSW-1:0] c_ss_q, c_ss_d;
   logic [3:0]  c_l0_q, c_l0_d;
   logic [7:0]  c_f_q, c_f_d;
   // D: level coordinates
@@ -259,42 +296,80 @@ module tex (
     fp32_to_fix16_8 u_f1v (.a_i(m1_pv[p]), .y_o(m1_fv[p]));
   end
 
+  // ---------------------------------------------------------------------------------- slots
+  // Each stage reads its quad's descriptors through the slot numbers it carries: A the hit slots
+  // (a_th, a_sh), B b_ts / b_ss, C c_ts, D and E their info_t, F f_info_q.
+  pineda_pkg::tex_desc_t  a_td, c_td, d_td, e_td, f_td;
+  pineda_pkg::samp_desc_t a_sd, b_sd, d_sd, f_sd;
+  pineda_pkg::tex_desc_t  b_td;
+  logic           a_thit, a_shit;   // the quad in A: its descriptor addresses are allocated slots
+  logic [TSW-1:0] a_th;
+  logic [SSW-1:0] a_sh;
   always_comb begin
-    m0_w = i2f(td_q.width[12:0]);
-    m0_h = i2f(td_q.height[12:0]);
+    a_thit = 1'b0;
+    a_th = '0;
+    for (int k = 0; k < TexSlots; k++) begin
+      if (ts_tv_q[k] && ts_addr_q[k] == a_pkt_q.tex) begin
+        a_thit = 1'b1;
+        a_th = TSW'(k);
+      end
+    end
+    a_shit = 1'b0;
+    a_sh = '0;
+    for (int k = 0; k < SampSlots; k++) begin
+      if (ss_tv_q[k] && ss_addr_q[k] == a_pkt_q.samp) begin
+        a_shit = 1'b1;
+        a_sh = SSW'(k);
+      end
+    end
+    a_td = pineda_pkg::tex_desc_t'(ts_desc_q[a_th]);
+    a_sd = pineda_pkg::samp_desc_t'(ss_desc_q[a_sh]);
+  end
+
+  // the format's decode class, bytes per block and its log2
+  function automatic logic [12:0] fmt_class(input logic [3:0] fmt);
+    logic [12:0] r;
+    unique case (fmt)
+      pineda_pkg::TEX_FMT_BGRA8:  r = {3'd1, 7'd64, 3'd6};
+      pineda_pkg::TEX_FMT_B5G6R5: r = {3'd2, 7'd32, 3'd5};
+      pineda_pkg::TEX_FMT_BC1:    r = {3'd3, 7'd8,  3'd3};
+      pineda_pkg::TEX_FMT_BC3:    r = {3'd4, 7'd16, 3'd4};
+      default:                    r = {3'd0, 7'd64, 3'd6};  // RGBA8, RGBA8_SRGB
+    endcase
+    fmt_class = r;
+  endfunction
+
+  always_comb begin
+    b_td = pineda_pkg::tex_desc_t'(ts_desc_q[b_ts_q]);
+    b_sd = pineda_pkg::samp_desc_t'(ss_desc_q[b_ss_q]);
+    m0_w = i2f(a_td.width[12:0]);
+    m0_h = i2f(a_td.height[12:0]);
+    c_td = pineda_pkg::tex_desc_t'(ts_desc_q[c_ts_q]);
     c_l = c_l0_q + {3'd0, c_lv_q};
-    c_lw = lvl_dim(td_q.width, c_l);
-    c_lh = lvl_dim(td_q.height, c_l);
+    c_lw = lvl_dim(c_td.width, c_l);
+    c_lh = lvl_dim(c_td.height, c_l);
     m1_w = i2f(c_lw);
     m1_h = i2f(c_lh);
   end
 
   // ---------------------------------------------------------------------------------- comb
-  logic [2:0]  dclass;
-  logic [2:0]  bpb_lg;
-  logic [6:0]  bpb;
+  logic [2:0]  e_dclass, e_bpb_lg, a_bpb_lg, a_dclass;  // a_bpb_lg, a_dclass, e_bpb: unused
+  logic [6:0]  a_bpb, e_bpb;
   logic [511:0] rline;
-  logic [2:0]  fill_b53;
-  logic [IdxW-1:0] fill_idx;
+  fi_t         fhead;   // the fill record at the head
 
   always_comb begin
-    unique case (td_q.fmt)
-      pineda_pkg::TEX_FMT_BGRA8:  begin dclass = 3'd1; bpb = 7'd64; bpb_lg = 3'd6; end
-      pineda_pkg::TEX_FMT_B5G6R5: begin dclass = 3'd2; bpb = 7'd32; bpb_lg = 3'd5; end
-      pineda_pkg::TEX_FMT_BC1:    begin dclass = 3'd3; bpb = 7'd8;  bpb_lg = 3'd3; end
-      pineda_pkg::TEX_FMT_BC3:    begin dclass = 3'd4; bpb = 7'd16; bpb_lg = 3'd4; end
-      default:                    begin dclass = 3'd0; bpb = 7'd64; bpb_lg = 3'd6; end  // RGBA8, RGBA8_SRGB
-    endcase
+    {a_dclass, a_bpb, a_bpb_lg} = fmt_class(a_td.fmt);
+    {e_dclass, e_bpb, e_bpb_lg} = fmt_class(e_td.fmt);
     rline = mem_rsp_i.rdata;
-    fill_b53 = fi_out_data[2:0];
-    fill_idx = fi_out_data[IdxW+2:3];
+    fhead = fi_t'(fi_out_data);
   end
 
-  // decode on fill: the line's block to the four parity banks' words
+  // decode on fill: the line's block to the four parity banks' words (the record's class)
   tex_fill_decode u_fill_dec (
     .line_i   (rline),
-    .b53_i    (fill_b53),
-    .dclass_i (dclass),
+    .b53_i    (fhead.b53),
+    .dclass_i (fhead.dclass),
     .wdata_o  (bk_wdata)
   );
 
@@ -310,9 +385,9 @@ module tex (
     .samp_addr_i   (a_pkt_q.samp),
     .valid_base_i  (valid_base_i),
     .valid_limit_i (valid_limit_i),
-    .td_i          (td_q),
-    .sd_i          (sd_q),
-    .bpb_i         (bpb),
+    .td_i          (a_td),
+    .sd_i          (a_sd),
+    .bpb_i         (a_bpb),
     .cl_i          (cl_q),
     .cur_i         (cur_q),
     .fa_tex_o      (fa_tex),
@@ -326,14 +401,111 @@ module tex (
   tex_lod u_lod (
     .x0_i     (b_x0_q),
     .y0_i     (b_y0_q),
-    .sd_i     (sd_q),
-    .levels_i (td_q.levels),
+    .sd_i     (b_sd),
+    .levels_i (b_td.levels),
     .skip_i   (b_pkt_q.eop || b_fault_q != pineda_pkg::TEX_FAULT_NONE),
     .linear_o (lod_linear),
     .two_o    (lod_two),
     .l0_o     (lod_l0),
     .f_o      (lod_f)
   );
+
+  // A: what the quad in A does this clock. From registers and FIFO flags only: the tag stage's
+  // allocation yields to a descriptor request (a_push), so nothing here may depend on it.
+  logic           pipe_empty, a_go, a_hold, a_push, a_push_ok, a_talloc, a_salloc, a_cstart, a_tbad, a_inval;
+  logic [2:0]     a_fault;
+  logic [25:0]    a_push_line;
+  logic [FiW-1:0] a_push_fi;
+  logic           t_vok, s_vok;
+  logic [TSW-1:0] t_vic;
+  logic [SSW-1:0] s_vic;
+  logic [TSW:0]   t_vkey;
+  logic [SSW:0]   s_vkey;
+  fi_t            a_fi;
+  always_comb begin
+    pipe_empty = !b_valid_q && !c_valid_q && !d_valid_q && !e_valid_q && !t_valid_q && pf_empty &&
+                 !r_valid_q && !f_valid_q && !o_valid_q && fi_empty && rq_empty &&
+                 !sp_valid_q;
+    // the victim of a miss: a slot no quad in flight uses, an unallocated one first, else the
+    // least recently used
+    t_vok = 1'b0;
+    t_vic = '0;
+    t_vkey = '0;
+    for (int k = 0; k < TexSlots; k++) begin
+      if (ts_cnt_q[k] == '0 && (!t_vok || {!ts_tv_q[k], ts_age_q[k]} > t_vkey)) begin
+        t_vok = 1'b1;
+        t_vic = TSW'(k);
+        t_vkey = {!ts_tv_q[k], ts_age_q[k]};
+      end
+    end
+    s_vok = 1'b0;
+    s_vic = '0;
+    s_vkey = '0;
+    for (int k = 0; k < SampSlots; k++) begin
+      if (ss_cnt_q[k] == '0 && (!s_vok || {!ss_tv_q[k], ss_age_q[k]} > s_vkey)) begin
+        s_vok = 1'b1;
+        s_vic = SSW'(k);
+        s_vkey = {!ss_tv_q[k], ss_age_q[k]};
+      end
+    end
+    a_push_ok = !sp_valid_q && rq_in_ready && fi_in_ready;
+    a_go = 1'b0;
+    a_hold = 1'b0;
+    a_fault = pineda_pkg::TEX_FAULT_NONE;
+    a_push = 1'b0;
+    a_talloc = 1'b0;
+    a_salloc = 1'b0;
+    a_cstart = 1'b0;
+    a_tbad = 1'b0;
+    a_inval = 1'b0;
+    a_push_line = '0;
+    a_fi = '0;
+    a_fi.desc = 1'b1;
+    if (!a_valid_q) begin
+      a_inval = inval_i && pipe_empty;
+    end else if (a_chain_q) begin
+      // laying out the chain (control below)
+    end else if (a_pkt_q.eop) begin
+      a_go = 1'b1;
+    end else if (fa_tex || fa_samp) begin
+      a_go = 1'b1;
+      a_fault = pineda_pkg::TEX_FAULT_DESC_ADDR;
+    end else if (!a_thit) begin
+      // texture miss (and, the clock after, a sampler miss: both requests back to back)
+      a_talloc = t_vok && a_push_ok;
+      a_push = a_talloc;
+      a_push_line = a_pkt_q.tex[31:6];
+      a_fi.idx = IdxW'(t_vic);
+      a_fi.b53 = a_pkt_q.tex[5:3];
+    end else if (!a_shit) begin
+      a_salloc = s_vok && a_push_ok;
+      a_push = a_salloc;
+      a_push_line = a_pkt_q.samp[31:6];
+      a_fi.idx = IdxW'(s_vic);
+      a_fi.idx[IdxW-1] = 1'b1;
+      a_fi.b53 = a_pkt_q.samp[5:3];
+    end else if (!ts_arr_q[a_th] || !ss_arr_q[a_sh]) begin
+      // a descriptor line still on its way
+    end else if (!ts_ck_q[a_th]) begin
+      a_cstart = 1'b1;
+      a_tbad = tex_static_bad;
+    end else begin
+      a_go = 1'b1;
+      a_hold = 1'b1;
+      if (ts_flt_q[a_th] != pineda_pkg::TEX_FAULT_NONE) a_fault = ts_flt_q[a_th];
+      else if (samp_bad) a_fault = pineda_pkg::TEX_FAULT_SAMP_DESC;
+    end
+    a_push_fi = a_fi;
+  end
+
+  // D, E, F: their quads' descriptors
+  always_comb begin
+    d_td = pineda_pkg::tex_desc_t'(ts_desc_q[d_info_q.ts]);
+    d_sd = pineda_pkg::samp_desc_t'(ss_desc_q[d_info_q.ss]);
+    e_td = pineda_pkg::tex_desc_t'(ts_desc_q[e_info_q.ts]);
+    f_td = pineda_pkg::tex_desc_t'(ts_desc_q[f_info_q.ts]);
+    f_sd = pineda_pkg::samp_desc_t'(ss_desc_q[f_info_q.ss]);
+  end
 
   // E: address modes of the quad in D
   logic [3:0][1:0][12:0] am_xi, am_yj;
@@ -343,11 +515,11 @@ module tex (
     .x_i      (d_x_q),
     .y_i      (d_y_q),
     .linear_i (d_info_q.linear),
-    .width_i  (td_q.width),
-    .height_i (td_q.height),
+    .width_i  (d_td.width),
+    .height_i (d_td.height),
     .lvl_i    (d_l_q),
-    .addr_u_i (sd_q.addr_u),
-    .addr_v_i (sd_q.addr_v),
+    .addr_u_i (d_sd.addr_u),
+    .addr_v_i (d_sd.addr_v),
     .xi_o     (am_xi),
     .inu_o    (am_inu),
     .yj_o     (am_yj),
@@ -365,11 +537,11 @@ module tex (
     .use_i    (!e_info_q.eop && e_info_q.fault == pineda_pkg::TEX_FAULT_NONE),
     .linear_i (e_info_q.linear),
     .live_i   (e_info_q.live),
-    .width_i  (td_q.width),
+    .width_i  (e_td.width),
     .lvl_i    (e_l_q),
-    .lbase_i  (lbase_q[e_l_q]),
-    .bpb_lg_i (bpb_lg),
-    .dclass_i (dclass),
+    .lbase_i  (ts_lb_q[e_info_q.ts][e_l_q]),
+    .bpb_lg_i (e_bpb_lg),
+    .dclass_i (e_dclass),
     .xi_i     (e_xi_q),
     .inu_i    (e_inu_q),
     .yj_i     (e_yj_q),
@@ -463,7 +635,7 @@ module tex (
       end else if (lockv[t_idx_q[mtap]]) begin
         emit = pf_in_ready;
       end else begin
-        alloc = rq_in_ready && fi_in_ready && !sp_valid_q;
+        alloc = rq_in_ready && fi_in_ready && !sp_valid_q && !a_push;
         alloc2 = alloc && has2 && !lockv[t_idx_q[mtap2]];
         got = same | (alloc2 ? same2 : 16'd0);
         // the sub-pass's last missing lines: allocate and emit in one clock
@@ -500,15 +672,19 @@ module tex (
   always_comb begin
     rd_pend = 16'(lastrd_m - rd_cnt_q) < 16'(emit_cnt_q - rd_cnt_q);
     rd_pend2 = 16'(lastrd_m2 - rd_cnt_q) < 16'(emit_cnt_q - rd_cnt_q);
-    // the spill goes first, into both FIFOs at once
-    rq_in_valid = (sp_valid_q && fi_in_ready) || alloc;
-    fi_in_valid = (sp_valid_q && rq_in_ready) || alloc;
+    // the spill goes first, into both FIFOs at once, then a descriptor line of stage A, then
+    // the tag stage's allocation
+    rq_in_valid = (sp_valid_q && fi_in_ready) || alloc || a_push;
+    fi_in_valid = (sp_valid_q && rq_in_ready) || alloc || a_push;
     if (sp_valid_q) begin
       rq_in_data = sp_rq_q;
       fi_in_data = sp_fi_q;
+    end else if (a_push) begin
+      rq_in_data = a_push_line;
+      fi_in_data = a_push_fi;
     end else begin
-      rq_in_data = t_tag_q[mtap][31:6];  // tag [31:3] = block address [31:3]
-      fi_in_data = {rd_pend, lastrd_m, t_idx_q[mtap], t_tag_q[mtap][5:3]};
+      rq_in_data = t_tag_q[mtap][31:6];  // tag [31:3] = block address [31:3], tag [2:0] = class
+      fi_in_data = {1'b0, rd_pend, lastrd_m, t_idx_q[mtap], t_tag_q[mtap][2:0], t_tag_q[mtap][5:3]};
     end
     sp_valid_d = sp_valid_q && !(rq_in_ready && fi_in_ready);
     sp_rq_d = sp_rq_q;
@@ -516,7 +692,7 @@ module tex (
     if (alloc2) begin
       sp_valid_d = 1'b1;
       sp_rq_d = t_tag_q[mtap2][31:6];
-      sp_fi_d = {rd_pend2, lastrd_m2, t_idx_q[mtap2], t_tag_q[mtap2][5:3]};
+      sp_fi_d = {1'b0, rd_pend2, lastrd_m2, t_idx_q[mtap2], t_tag_q[mtap2][2:0], t_tag_q[mtap2][5:3]};
     end
   end
 
@@ -530,8 +706,8 @@ module tex (
   tex_filter u_filter (
     .tex_i          (f_tex_q),
     .border_i       (f_border_q),
-    .border_color_i (sd_q.border),
-    .srgb_i         (td_q.fmt == pineda_pkg::TEX_FMT_RGBA8_SRGB),
+    .border_color_i (f_sd.border),
+    .srgb_i         (f_td.fmt == pineda_pkg::TEX_FMT_RGBA8_SRGB),
     .fu_i           (f_fu_q),
     .fv_i           (f_fv_q),
     .linear_i       (f_info_q.linear),
@@ -544,11 +720,12 @@ module tex (
   always_comb begin
     head = sp_t'(pf_out_data);
     adv = !o_valid_q || out_ready_i;
-    fill_rdy = fi_out_valid && (!fi_out_data[FiW-1] || $signed(16'(rd_cnt_q - fi_out_data[FiW-2:IdxW+3])) > 0);
+    // a descriptor line has no reader to wait for; it is written into its slot (control below)
+    fill_rdy = fi_out_valid && (fhead.desc || !fhead.pend || $signed(16'(rd_cnt_q - fhead.lastrd)) > 0);
     fill_now = fill_rdy && mem_rsp_valid_i;
     read_now = pf_out_valid && $signed(16'(wr_cnt_q - head.fmark)) >= 0 && adv;
-    bk_we = fill_now;
-    bk_waddr = fill_idx;
+    bk_we = fill_now && !fhead.desc;
+    bk_waddr = fhead.idx;
     bk_re = read_now;
     for (int g = 0; g < 16; g++) begin
       bk_raddr[g] = '0;
@@ -568,34 +745,44 @@ module tex (
   end
 
   // ---------------------------------------------------------------------------------- control
-  logic pipe_empty, a_go, b_mv, c_acc, in_fire;
-  logic [2:0] a_fault;
+  logic b_mv, c_acc, in_fire, f_last, t_touch, s_touch;
+  logic [TSW-1:0] t_tidx;
+  logic [SSW-1:0] s_tidx;
   always_comb begin
-    a_st_d = a_st_q;
     a_valid_d = a_valid_q;
     a_pkt_d = a_pkt_q;
-    td_valid_d = td_valid_q;
-    sd_valid_d = sd_valid_q;
-    chain_ok_d = chain_ok_q;
-    td_addr_d = td_addr_q;
-    sd_addr_d = sd_addr_q;
-    td_d = td_q;
-    sd_d = sd_q;
-    tex_fault_d = tex_fault_q;
+    a_chain_d = a_chain_q;
     cl_d = cl_q;
     cur_d = cur_q;
-    lbase_d = lbase_q;
-    a_req_d = a_req_q;
-    a_both_d = a_both_q;
-    a_req_addr_d = a_req_addr_q;
+    ts_tv_d = ts_tv_q;
+    ts_arr_d = ts_arr_q;
+    ts_ck_d = ts_ck_q;
+    ts_addr_d = ts_addr_q;
+    ts_desc_d = ts_desc_q;
+    ts_flt_d = ts_flt_q;
+    ts_lb_d = ts_lb_q;
+    ts_cnt_d = ts_cnt_q;
+    ts_age_d = ts_age_q;
+    ss_tv_d = ss_tv_q;
+    ss_arr_d = ss_arr_q;
+    ss_addr_d = ss_addr_q;
+    ss_desc_d = ss_desc_q;
+    ss_cnt_d = ss_cnt_q;
+    ss_age_d = ss_age_q;
     b_valid_d = b_valid_q;
     b_pkt_d = b_pkt_q;
     b_fault_d = b_fault_q;
     b_x0_d = b_x0_q;
     b_y0_d = b_y0_q;
+    b_hold_d = b_hold_q;
+    b_ts_d = b_ts_q;
+    b_ss_d = b_ss_q;
     c_valid_d = c_valid_q;
     c_pkt_d = c_pkt_q;
     c_fault_d = c_fault_q;
+    c_hold_d = c_hold_q;
+    c_ts_d = c_ts_q;
+    c_ss_d = c_ss_q;
     c_linear_d = c_linear_q;
     c_two_d = c_two_q;
     c_lv_d = c_lv_q;
@@ -646,114 +833,66 @@ module tex (
     o_valid_d = o_valid_q;
     o_d = o_q;
     mem_rsp_ready_o = 1'b0;
-    a_go = 1'b0;
-    a_fault = pineda_pkg::TEX_FAULT_NONE;
     tap_o = 5'd0;
     miss_o = {alloc2, alloc && !alloc2};
     tags_clear = 1'b0;
 
-    pipe_empty = !b_valid_q && !c_valid_q && !d_valid_q && !e_valid_q && !t_valid_q && pf_empty &&
-                 !r_valid_q && !f_valid_q && !o_valid_q && fi_empty && rq_empty &&
-                 !sp_valid_q;
-
-    // ---- A: descriptors
-    unique case (a_st_q)
-      A_RUN: begin
-        if (!a_valid_q) begin
-          if (inval_i && pipe_empty) begin
-            td_valid_d = 1'b0;
-            sd_valid_d = 1'b0;
-            chain_ok_d = 1'b0;
-            tags_clear = 1'b1;
-          end
-        end else if (a_pkt_q.eop) begin
-          a_go = 1'b1;
-        end else if (fa_tex || fa_samp) begin
-          a_go = 1'b1;
-          a_fault = pineda_pkg::TEX_FAULT_DESC_ADDR;
-        end else if (!td_valid_q || td_addr_q != a_pkt_q.tex) begin
-          if (pipe_empty) begin
-            a_req_d = 1'b1;
-            a_req_addr_d = {a_pkt_q.tex[31:6], 6'd0};
-            a_st_d = A_TD_REQ;
-            // both descriptors missing: the sampler's request follows at once (one latency)
-            a_both_d = !sd_valid_q || sd_addr_q != a_pkt_q.samp;
-          end
-        end else if (!sd_valid_q || sd_addr_q != a_pkt_q.samp) begin
-          if (pipe_empty) begin
-            a_req_d = 1'b1;
-            a_req_addr_d = {a_pkt_q.samp[31:6], 6'd0};
-            a_st_d = A_SD_REQ;
-          end
-        end else if (!chain_ok_q) begin
-          cl_d = 4'd0;
-          cur_d = {2'd0, td_q.base};
-          if (tex_static_bad) begin
-            tex_fault_d = pineda_pkg::TEX_FAULT_TEX_DESC;
-            chain_ok_d = 1'b1;
-          end else begin
-            a_st_d = A_CHAIN;
-          end
-        end else begin
-          a_go = 1'b1;
-          if (tex_fault_q != pineda_pkg::TEX_FAULT_NONE) a_fault = tex_fault_q;
-          else if (samp_bad) a_fault = pineda_pkg::TEX_FAULT_SAMP_DESC;
-        end
+    // ---- A: the descriptor slots
+    if (a_inval) begin
+      ts_tv_d = '0;
+      ts_arr_d = '0;
+      ts_ck_d = '0;
+      ss_tv_d = '0;
+      ss_arr_d = '0;
+      tags_clear = 1'b1;
+    end
+    if (a_talloc) begin
+      ts_tv_d[t_vic] = 1'b1;
+      ts_arr_d[t_vic] = 1'b0;
+      ts_ck_d[t_vic] = 1'b0;
+      ts_addr_d[t_vic] = a_pkt_q.tex;
+    end
+    if (a_salloc) begin
+      ss_tv_d[s_vic] = 1'b1;
+      ss_arr_d[s_vic] = 1'b0;
+      ss_addr_d[s_vic] = a_pkt_q.samp;
+    end
+    if (a_cstart) begin
+      cl_d = 4'd0;
+      cur_d = {2'd0, a_td.base};
+      if (a_tbad) begin
+        ts_flt_d[a_th] = pineda_pkg::TEX_FAULT_TEX_DESC;
+        ts_ck_d[a_th] = 1'b1;
+      end else begin
+        a_chain_d = 1'b1;
       end
-      A_TD_REQ: begin
-        if (mem_req_ready_i) begin
-          if (a_both_q) begin
-            a_req_addr_d = {a_pkt_q.samp[31:6], 6'd0};
-            a_st_d = A_SD_REQ;
-          end else begin
-            a_req_d = 1'b0;
-            a_st_d = A_TD_WAIT;
-          end
-        end
+    end
+    if (a_valid_q && a_chain_q) begin
+      // one level per clock into the slot's level bases
+      ts_lb_d[a_th][cl_q] = cur_q[32:0];
+      cur_d = (lend + 34'd63) & ~34'd63;
+      cl_d = cl_q + 4'd1;
+      if (cl_q == a_td.levels - 4'd1) begin
+        ts_ck_d[a_th] = 1'b1;
+        ts_flt_d[a_th] = range_bad ? pineda_pkg::TEX_FAULT_TEX_RANGE : pineda_pkg::TEX_FAULT_NONE;
+        a_chain_d = 1'b0;
       end
-      A_SD_REQ: begin
-        if (mem_req_ready_i) begin
-          a_req_d = 1'b0;
-          a_st_d = a_both_q ? A_TD_WAIT : A_SD_WAIT;
-        end
+    end
+    // descriptor lines land in their slots, in request order with the texel lines
+    if (fill_now && fhead.desc) begin
+      if (fhead.idx[IdxW-1]) begin
+        ss_desc_d[SSW'(fhead.idx)] = fhead.b53[2] ? rline[511:256] : rline[255:0];
+        ss_arr_d[SSW'(fhead.idx)] = 1'b1;
+      end else begin
+        ts_desc_d[TSW'(fhead.idx)] = fhead.b53[2] ? rline[511:256] : rline[255:0];
+        ts_arr_d[TSW'(fhead.idx)] = 1'b1;
       end
-      A_TD_WAIT: begin
-        mem_rsp_ready_o = 1'b1;
-        if (mem_rsp_valid_i) begin
-          td_d = a_pkt_q.tex[5] ? rline[511:256] : rline[255:0];
-          td_valid_d = 1'b1;
-          td_addr_d = a_pkt_q.tex;
-          chain_ok_d = 1'b0;
-          a_st_d = a_both_q ? A_SD_WAIT : A_RUN;
-          a_both_d = 1'b0;
-        end
-      end
-      A_SD_WAIT: begin
-        mem_rsp_ready_o = 1'b1;
-        if (mem_rsp_valid_i) begin
-          sd_d = a_pkt_q.samp[5] ? rline[511:256] : rline[255:0];
-          sd_valid_d = 1'b1;
-          sd_addr_d = a_pkt_q.samp;
-          a_st_d = A_RUN;
-        end
-      end
-      A_CHAIN: begin
-        lbase_d[cl_q] = cur_q[32:0];
-        cur_d = (lend + 34'd63) & ~34'd63;
-        cl_d = cl_q + 4'd1;
-        if (cl_q == td_q.levels - 4'd1) begin
-          chain_ok_d = 1'b1;
-          tex_fault_d = range_bad ? pineda_pkg::TEX_FAULT_TEX_RANGE : pineda_pkg::TEX_FAULT_NONE;
-          a_st_d = A_RUN;
-        end
-      end
-      default: a_st_d = A_RUN;
-    endcase
+    end
 
     // ---- the front pipeline A -> B -> C -> D -> E -> T moves when T takes the next pass
     c_acc = !c_valid_q || !(c_two_q && !c_lv_q);
     b_mv = front_adv && c_acc;
-    in_ready_o = a_st_q == A_RUN && (!a_valid_q || (a_go && b_mv)) && !inval_i;
+    in_ready_o = (!a_valid_q || (a_go && b_mv)) && !inval_i;
     in_fire = in_valid_i && in_ready_o;
     if (a_go && b_mv) a_valid_d = 1'b0;
     if (in_fire) begin
@@ -766,6 +905,9 @@ module tex (
       b_fault_d = a_fault;
       b_x0_d = m0_fu;
       b_y0_d = m0_fv;
+      b_hold_d = a_hold;
+      b_ts_d = a_th;
+      b_ss_d = a_sh;
     end
     if (front_adv) begin
       // C -> D: the pass at level l0 + c_lv_q
@@ -778,6 +920,9 @@ module tex (
       d_info_d.two = c_two_q;
       d_info_d.lv = c_lv_q;
       d_info_d.f = c_f_q;
+      d_info_d.hold = c_hold_q;
+      d_info_d.ts = c_ts_q;
+      d_info_d.ss = c_ss_q;
       d_l_d = c_l;
       d_x_d = m1_fu;
       d_y_d = m1_fv;
@@ -817,6 +962,9 @@ module tex (
       c_l0_d = lod_l0;
       c_f_d = lod_f;
       c_lv_d = 1'b0;
+      c_hold_d = b_valid_q && b_hold_q;
+      c_ts_d = b_ts_q;
+      c_ss_d = b_ss_q;
     end
 
     // ---- T: tag check (when the pass stays)
@@ -841,7 +989,7 @@ module tex (
 
     // ---- data stage: fills of the head sub-pass, then its read
     if (fill_rdy) mem_rsp_ready_o = 1'b1;
-    if (fill_now) wr_cnt_d = wr_cnt_q + 16'd1;
+    if (fill_now && !fhead.desc) wr_cnt_d = wr_cnt_q + 16'd1;
     if (read_now) rd_cnt_d = rd_cnt_q + 16'd1;
     if (adv) begin
       r_valid_d = read_now;
@@ -880,6 +1028,34 @@ module tex (
         end
       end
     end
+
+    // ---- slot use: a quad holds its slots from A until its last pass leaves F; a slot used
+    // (or allocated) becomes the newest
+    f_last = adv && f_valid_q && f_info_q.hold && !(f_info_q.two && !f_info_q.lv);
+    for (int k = 0; k < TexSlots; k++) begin
+      ts_cnt_d[k] = ts_cnt_q[k] + CntW'(a_go && b_mv && a_hold && a_th == TSW'(k))
+                                - CntW'(f_last && f_info_q.ts == TSW'(k));
+    end
+    for (int k = 0; k < SampSlots; k++) begin
+      ss_cnt_d[k] = ss_cnt_q[k] + CntW'(a_go && b_mv && a_hold && a_sh == SSW'(k))
+                                - CntW'(f_last && f_info_q.ss == SSW'(k));
+    end
+    t_touch = a_talloc || (a_go && b_mv && a_hold);
+    t_tidx = a_talloc ? t_vic : a_th;
+    s_touch = a_salloc || (a_go && b_mv && a_hold);
+    s_tidx = a_salloc ? s_vic : a_sh;
+    if (t_touch) begin
+      for (int k = 0; k < TexSlots; k++) begin
+        if (ts_age_q[k] < ts_age_q[t_tidx]) ts_age_d[k] = ts_age_q[k] + TSW'(1);
+      end
+      ts_age_d[t_tidx] = '0;
+    end
+    if (s_touch) begin
+      for (int k = 0; k < SampSlots; k++) begin
+        if (ss_age_q[k] < ss_age_q[s_tidx]) ss_age_d[k] = ss_age_q[k] + SSW'(1);
+      end
+      ss_age_d[s_tidx] = '0;
+    end
   end
 
   always_comb begin
@@ -887,40 +1063,49 @@ module tex (
     out_o = o_q;
     fault_o = o_valid_q && out_ready_i && o_q.fault != pineda_pkg::TEX_FAULT_NONE;
     fault_cause_o = o_q.fault;
-    mem_req_valid_o = a_req_q || rq_out_valid;
+    mem_req_valid_o = rq_out_valid;
     mem_req_o = '0;
-    mem_req_o.addr = a_req_q ? a_req_addr_q : {rq_out_data, 6'd0};
-    rq_out_ready = mem_req_ready_i && !a_req_q;
-    idle_o = pipe_empty && !a_valid_q && a_st_q == A_RUN;
+    mem_req_o.addr = {rq_out_data, 6'd0};
+    rq_out_ready = mem_req_ready_i;
+    idle_o = pipe_empty && !a_valid_q;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      a_st_q <= A_RUN;
       a_valid_q <= 1'b0;
       a_pkt_q <= '0;
-      td_valid_q <= 1'b0;
-      sd_valid_q <= 1'b0;
-      chain_ok_q <= 1'b0;
-      td_addr_q <= '0;
-      sd_addr_q <= '0;
-      td_q <= '0;
-      sd_q <= '0;
-      tex_fault_q <= '0;
+      a_chain_q <= 1'b0;
       cl_q <= '0;
       cur_q <= '0;
-      lbase_q <= '0;
-      a_req_q <= 1'b0;
-      a_both_q <= 1'b0;
-      a_req_addr_q <= '0;
+      ts_tv_q <= '0;
+      ts_arr_q <= '0;
+      ts_ck_q <= '0;
+      ts_addr_q <= '0;
+      ts_desc_q <= '0;
+      ts_flt_q <= '0;
+      ts_lb_q <= '0;
+      ts_cnt_q <= '0;
+      for (int k = 0; k < TexSlots; k++) ts_age_q[k] <= TSW'(k);
+      ss_tv_q <= '0;
+      ss_arr_q <= '0;
+      ss_addr_q <= '0;
+      ss_desc_q <= '0;
+      ss_cnt_q <= '0;
+      for (int k = 0; k < SampSlots; k++) ss_age_q[k] <= SSW'(k);
       b_valid_q <= 1'b0;
       b_pkt_q <= '0;
       b_fault_q <= '0;
       b_x0_q <= '0;
       b_y0_q <= '0;
+      b_hold_q <= 1'b0;
+      b_ts_q <= '0;
+      b_ss_q <= '0;
       c_valid_q <= 1'b0;
       c_pkt_q <= '0;
       c_fault_q <= '0;
+      c_hold_q <= 1'b0;
+      c_ts_q <= '0;
+      c_ss_q <= '0;
       c_linear_q <= 1'b0;
       c_two_q <= 1'b0;
       c_lv_q <= 1'b0;
@@ -974,31 +1159,40 @@ module tex (
       o_valid_q <= 1'b0;
       o_q <= '0;
     end else begin
-      a_st_q <= a_st_d;
       a_valid_q <= a_valid_d;
       a_pkt_q <= a_pkt_d;
-      td_valid_q <= td_valid_d;
-      sd_valid_q <= sd_valid_d;
-      chain_ok_q <= chain_ok_d;
-      td_addr_q <= td_addr_d;
-      sd_addr_q <= sd_addr_d;
-      td_q <= td_d;
-      sd_q <= sd_d;
-      tex_fault_q <= tex_fault_d;
+      a_chain_q <= a_chain_d;
       cl_q <= cl_d;
       cur_q <= cur_d;
-      lbase_q <= lbase_d;
-      a_req_q <= a_req_d;
-      a_both_q <= a_both_d;
-      a_req_addr_q <= a_req_addr_d;
+      ts_tv_q <= ts_tv_d;
+      ts_arr_q <= ts_arr_d;
+      ts_ck_q <= ts_ck_d;
+      ts_addr_q <= ts_addr_d;
+      ts_desc_q <= ts_desc_d;
+      ts_flt_q <= ts_flt_d;
+      ts_lb_q <= ts_lb_d;
+      ts_cnt_q <= ts_cnt_d;
+      ts_age_q <= ts_age_d;
+      ss_tv_q <= ss_tv_d;
+      ss_arr_q <= ss_arr_d;
+      ss_addr_q <= ss_addr_d;
+      ss_desc_q <= ss_desc_d;
+      ss_cnt_q <= ss_cnt_d;
+      ss_age_q <= ss_age_d;
       b_valid_q <= b_valid_d;
       b_pkt_q <= b_pkt_d;
       b_fault_q <= b_fault_d;
       b_x0_q <= b_x0_d;
       b_y0_q <= b_y0_d;
+      b_hold_q <= b_hold_d;
+      b_ts_q <= b_ts_d;
+      b_ss_q <= b_ss_d;
       c_valid_q <= c_valid_d;
       c_pkt_q <= c_pkt_d;
       c_fault_q <= c_fault_d;
+      c_hold_q <= c_hold_d;
+      c_ts_q <= c_ts_d;
+      c_ss_q <= c_ss_d;
       c_linear_q <= c_linear_d;
       c_two_q <= c_two_d;
       c_lv_q <= c_lv_d;
@@ -1056,11 +1250,24 @@ module tex (
 
   logic unused_sig;
   assign unused_sig = ^{mem_rsp_i.src, mem_rsp_i.tag, mem_rsp_i.we,
-                        rq_count, rq_full, fi_count, fi_full, pf_count, pf_full, t_fetch_q};
+                        rq_count, rq_full, fi_count, fi_full, pf_count, pf_full, t_fetch_q,
+                        a_bpb_lg, a_dclass, e_bpb,
+                        b_td, c_td, d_td, e_td, f_td, d_sd, f_sd};  // the fields a stage does not read
 
 `ifndef SYNTHESIS
   initial begin
     assert ($bits(sp_t) == SpW) else $fatal(1, "tex: SpW %0d != $bits(sp_t) %0d", SpW, $bits(sp_t));
+    assert ($bits(info_t) == InfoW) else $fatal(1, "tex: InfoW %0d != $bits(info_t) %0d", InfoW, $bits(info_t));
+    assert ($bits(fi_t) == FiW) else $fatal(1, "tex: FiW %0d != $bits(fi_t) %0d", FiW, $bits(fi_t));
+    assert (TexSlots >= 2 && SampSlots >= 2 && TSW < IdxW && SSW < IdxW) else $fatal(1, "tex: slot counts");
+  end
+  // descriptor slots: unique tags, a victim nobody uses, counts in range, inval only when drained
+  int n_tmatch, n_smatch;
+  always_comb begin
+    n_tmatch = 0;
+    n_smatch = 0;
+    for (int k = 0; k < TexSlots; k++) n_tmatch += (ts_tv_q[k] && ts_addr_q[k] == a_pkt_q.tex) ? 1 : 0;
+    for (int k = 0; k < SampSlots; k++) n_smatch += (ss_tv_q[k] && ss_addr_q[k] == a_pkt_q.samp) ? 1 : 0;
   end
   // stream rules: the output and the line request hold while stalled; FIFO pushes only when ready
   logic out_hold_q, req_hold_q;
@@ -1077,8 +1284,20 @@ module tex (
       if (req_hold_q) assert (mem_req_valid_o && mem_req_o == req_prev_q) else $error("tex: line request changed while stalled");
       if (pf_in_valid) assert (pf_in_ready) else $error("tex: pass FIFO overflow");
       assert ((fi_in_valid && fi_in_ready) == (rq_in_valid && rq_in_ready)) else $error("tex: fill and request FIFOs out of step");
-      if (mem_rsp_ready_o && mem_rsp_valid_i && a_st_q != A_TD_WAIT && a_st_q != A_SD_WAIT)
-        assert (fi_out_valid) else $error("tex: a line response with no fill record");
+      if (mem_rsp_ready_o && mem_rsp_valid_i) assert (fi_out_valid) else $error("tex: a line response with no fill record");
+      if (a_valid_q) assert (n_tmatch <= 1 && n_smatch <= 1) else $error("tex: a descriptor address in two slots");
+      if (a_chain_q) assert (a_valid_q && a_thit && ts_arr_q[a_th] && !ts_ck_q[a_th]) else $error("tex: chain of a lost slot");
+      if (a_go && a_hold) assert (a_thit && a_shit && ts_arr_q[a_th] && ss_arr_q[a_sh] && ts_ck_q[a_th]) else $error("tex: quad leaves A without its descriptors");
+      if (a_talloc) assert (ts_cnt_q[t_vic] == '0 && !(ts_tv_q[t_vic] && !ts_arr_q[t_vic])) else $error("tex: texture slot evicted in use");
+      if (a_salloc) assert (ss_cnt_q[s_vic] == '0 && !(ss_tv_q[s_vic] && !ss_arr_q[s_vic])) else $error("tex: sampler slot evicted in use");
+      if (fill_now && fhead.desc && fhead.idx[IdxW-1])
+        assert (ss_tv_q[SSW'(fhead.idx)] && !ss_arr_q[SSW'(fhead.idx)]) else $error("tex: sampler line for a slot not waiting");
+      if (fill_now && fhead.desc && !fhead.idx[IdxW-1])
+        assert (ts_tv_q[TSW'(fhead.idx)] && !ts_arr_q[TSW'(fhead.idx)]) else $error("tex: texture line for a slot not waiting");
+      if (f_last) assert (ts_cnt_q[f_info_q.ts] != '0 && ss_cnt_q[f_info_q.ss] != '0) else $error("tex: slot count underflow");
+      for (int k = 0; k < TexSlots; k++) assert (ts_cnt_q[k] < CntW'(PassDepth + 16)) else $error("tex: slot count overflow");
+      for (int k = 0; k < SampSlots; k++) assert (ss_cnt_q[k] < CntW'(PassDepth + 16)) else $error("tex: slot count overflow");
+      if (a_inval) assert (ts_cnt_q == '0 && ss_cnt_q == '0) else $error("tex: inval with quads holding slots");
       out_hold_q <= out_valid_o && !out_ready_i;
       req_hold_q <= mem_req_valid_o && !mem_req_ready_i;
       out_prev_q <= out_o;
