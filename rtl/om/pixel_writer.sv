@@ -12,14 +12,15 @@
 // partial lines.
 //
 // Organisation: 2 banks x EntriesPerBank lines, fully associative (a line lives in one entry of
-// either bank); tags and masks in flip-flops, data in one sram_1r1w per bank (32 halfword
-// lanes). Stage 1 (in_i -> pc_q): the quad's two pixel rows become up to four pieces (row r's
-// line and the next line when the row straddles it), empty ones dropped, a row-1 piece on a
-// row-0 piece's line merged into it. Stage A (below): the pieces in order, up to two per clock
-// when they use different banks: a hit or a miss (the entry at the round-robin pointer of bank
-// r, its pixel row, evicted when dirty: the SRAM reads the old line, the next cycle it goes into
-// the bank's write-back FIFO with a sequence number). The write-back and fill FIFOs drain to the
-// line port in sequence order, so the line requests leave in exactly the model's order.
+// either bank); tags and masks in flip-flops (one pw_tag_bank per bank), data in one sram_1r1w
+// per bank (32 halfword lanes). Stage 1 (pw_pieces, in_i -> pc_q): the quad's two pixel rows
+// become up to four pieces (row r's line and the next line when the row straddles it), empty ones
+// dropped, a row-1 piece on a row-0 piece's line merged into it. Stage A (below): the pieces in
+// order, up to two per clock when they use different banks: a hit or a miss (the entry at the
+// round-robin pointer of bank r, its pixel row, evicted when dirty: the SRAM reads the old line,
+// the next cycle it goes into the bank's write-back FIFO with a sequence number). The write-back
+// and fill FIFOs drain to the line port in sequence order, so the line requests leave in exactly
+// the model's order.
 // Flushes: an end-of-pipe token, or flush_i with no quad held, writes back every dirty line
 // (per step: bank 0's lowest dirty entry, then bank 1's); a token is then offered on
 // eop_done_valid_o once every line write is acknowledged (no dirty line, nothing queued or
@@ -31,12 +32,13 @@
 // blending, no logic op, no write mask) writes its encoded colour (g_enc: om_encode) as above. An rmw quad
 // (blending, a logic op or a write mask) needs the destination: each entry also has a dword valid mask (lines are found
 // by it; dirty is a subset), and the cache is split in two stages with an in-order queue between:
-// stage A (the pc_* register: tags, valid/dirty masks, pointers) looks the pieces up, allocates,
+// stage A (the pc_* register; tags, valid/dirty masks, pointers in pw_tag_bank) looks the pieces up, allocates,
 // evicts (SRAM read into the write-back FIFO) and issues the fill of every rmw piece whose
 // dwords are not all valid at once (non-blocking: up to RfDepth per bank in flight, data routed
 // back by tag = bank); stage B (b_*) applies the pieces strictly in stream order: a plain piece
-// writes the SRAM, an rmw piece is read (or taken from stage 3's last line when stage 3 writes
-// the same entry), and stage 3 merges the fill data, blends (u_blend) and writes the line back.
+// writes the SRAM (its line from pw_plain_line), an rmw piece is read (or taken from stage 3's
+// last line when stage 3 writes the same entry), and stage 3 (one pw_stage3 per bank, its
+// registers s3_* here) merges the fill data, blends (om_blend) and writes the line back.
 // Stage 3 has BlendLanes (8) blend lanes per bank: lane i takes the piece's i-th active unit (a
 // dword, or a halfword for B5G6R5: its destination bits and its pixel's colour) and the results
 // go back to their units' places. A quad row has at most 8 units (2 pixels at 1x, 8 samples at
@@ -48,6 +50,13 @@
 // clock); stage A's SRAM reads take the read port first. Write-backs and fills leave in one sequence (the
 // model's order). A flush waits for stage B to empty and also drops every clean line (memory
 // may change behind the cache: DMA fills, COPY, the host).
+//
+// Parts (so that synthesis takes each on its own: the flat module ran the WebAssembly Yosys out of
+// memory): pw_pieces (stage 1, combinational), pw_tag_bank x 2 (stage A's per-bank state and its
+// lookups and updates), pw_plain_line x 2 (stage B, one per piece slot), pw_stage3 x 2 (stage 3
+// of a bank: line, fill merge, rank compaction, om_blend of BlendLanes lanes, scatter; its
+// registers stay here), om_encode x 4 (plain quads' colours). This module keeps the stage
+// registers, stage A's and B's control, the queue, the SRAMs, the FIFOs and the line port.
 module pixel_writer #(
   parameter int unsigned EntriesPerBank = 32,  // power of two
   parameter int unsigned WbDepth        = 8,   // write-back FIFO lines per bank (power of two)
