@@ -46,8 +46,9 @@ RTL_LINT_TOPS += mem_line_arbiter
 # Depth/stencil unit.
 RTL_LINT_TOPS += zs zs_sample
 
-# Output merger: the blend arithmetic.
-RTL_LINT_TOPS += om_blend om_blend_lane om_encode
+# Output merger: the blend arithmetic, and the pixel writer's stages (stage 1's pieces, stage A's
+# tag banks, stage B's plain lines, stage 3 per bank).
+RTL_LINT_TOPS += om_blend om_blend_lane om_encode pw_pieces pw_tag_bank pw_plain_line pw_stage3
 
 # Attribute interpolation (docs/interp.md).
 RTL_LINT_TOPS += interp

@@ -48,6 +48,10 @@ rtl/tex/tex_tap_addr.sv
 rtl/tex/tex_tags.sv
 rtl/tex/tex_filter_px.sv
 rtl/tex/tex_filter.sv
+rtl/om/pw_pieces.sv
+rtl/om/pw_tag_bank.sv
+rtl/om/pw_plain_line.sv
+rtl/om/pw_stage3.sv
 rtl/om/pixel_writer.sv
 rtl/zs/zs_sample.sv
 rtl/zs/zs.sv

@@ -12,14 +12,15 @@
 // partial lines.
 //
 // Organisation: 2 banks x EntriesPerBank lines, fully associative (a line lives in one entry of
-// either bank); tags and masks in flip-flops, data in one sram_1r1w per bank (32 halfword
-// lanes). Stage 1 (in_i -> pc_q): the quad's two pixel rows become up to four pieces (row r's
-// line and the next line when the row straddles it), empty ones dropped, a row-1 piece on a
-// row-0 piece's line merged into it. Stage A (below): the pieces in order, up to two per clock
-// when they use different banks: a hit or a miss (the entry at the round-robin pointer of bank
-// r, its pixel row, evicted when dirty: the SRAM reads the old line, the next cycle it goes into
-// the bank's write-back FIFO with a sequence number). The write-back and fill FIFOs drain to the
-// line port in sequence order, so the line requests leave in exactly the model's order.
+// either bank); tags and masks in flip-flops (one pw_tag_bank per bank), data in one sram_1r1w
+// per bank (32 halfword lanes). Stage 1 (pw_pieces, in_i -> pc_q): the quad's two pixel rows
+// become up to four pieces (row r's line and the next line when the row straddles it), empty ones
+// dropped, a row-1 piece on a row-0 piece's line merged into it. Stage A (below): the pieces in
+// order, up to two per clock when they use different banks: a hit or a miss (the entry at the
+// round-robin pointer of bank r, its pixel row, evicted when dirty: the SRAM reads the old line,
+// the next cycle it goes into the bank's write-back FIFO with a sequence number). The write-back
+// and fill FIFOs drain to the line port in sequence order, so the line requests leave in exactly
+// the model's order.
 // Flushes: an end-of-pipe token, or flush_i with no quad held, writes back every dirty line
 // (per step: bank 0's lowest dirty entry, then bank 1's); a token is then offered on
 // eop_done_valid_o once every line write is acknowledged (no dirty line, nothing queued or
@@ -31,12 +32,13 @@
 // blending, no logic op, no write mask) writes its encoded colour (g_enc: om_encode) as above. An rmw quad
 // (blending, a logic op or a write mask) needs the destination: each entry also has a dword valid mask (lines are found
 // by it; dirty is a subset), and the cache is split in two stages with an in-order queue between:
-// stage A (the pc_* register: tags, valid/dirty masks, pointers) looks the pieces up, allocates,
+// stage A (the pc_* register; tags, valid/dirty masks, pointers in pw_tag_bank) looks the pieces up, allocates,
 // evicts (SRAM read into the write-back FIFO) and issues the fill of every rmw piece whose
 // dwords are not all valid at once (non-blocking: up to RfDepth per bank in flight, data routed
 // back by tag = bank); stage B (b_*) applies the pieces strictly in stream order: a plain piece
-// writes the SRAM, an rmw piece is read (or taken from stage 3's last line when stage 3 writes
-// the same entry), and stage 3 merges the fill data, blends (u_blend) and writes the line back.
+// writes the SRAM (its line from pw_plain_line), an rmw piece is read (or taken from stage 3's
+// last line when stage 3 writes the same entry), and stage 3 (one pw_stage3 per bank, its
+// registers s3_* here) merges the fill data, blends (om_blend) and writes the line back.
 // Stage 3 has BlendLanes (8) blend lanes per bank: lane i takes the piece's i-th active unit (a
 // dword, or a halfword for B5G6R5: its destination bits and its pixel's colour) and the results
 // go back to their units' places. A quad row has at most 8 units (2 pixels at 1x, 8 samples at
@@ -48,6 +50,13 @@
 // clock); stage A's SRAM reads take the read port first. Write-backs and fills leave in one sequence (the
 // model's order). A flush waits for stage B to empty and also drops every clean line (memory
 // may change behind the cache: DMA fills, COPY, the host).
+//
+// Parts (so that synthesis takes each on its own: the flat module ran the WebAssembly Yosys out of
+// memory): pw_pieces (stage 1, combinational), pw_tag_bank x 2 (stage A's per-bank state and its
+// lookups and updates), pw_plain_line x 2 (stage B, one per piece slot), pw_stage3 x 2 (stage 3
+// of a bank: line, fill merge, rank compaction, om_blend of BlendLanes lanes, scatter; its
+// registers stay here), om_encode x 4 (plain quads' colours). This module keeps the stage
+// registers, stage A's and B's control, the queue, the SRAMs, the FIFOs and the line port.
 module pixel_writer #(
   parameter int unsigned EntriesPerBank = 32,  // power of two
   parameter int unsigned WbDepth        = 8,   // write-back FIFO lines per bank (power of two)
@@ -93,67 +102,22 @@ module pixel_writer #(
   // ---------------------------------------------------------------------------------------------
   logic [3:0][LineW-1:0] nl;     // line addresses
   logic [3:0][31:0]      nm;     // halfword masks
-  logic [1:0][13:0]      ny;
-  logic [1:0][31:0]      nrow;
-  logic [1:0][7:0]       nrm;
-  logic [1:0][15:0]      nex;    // covered halfwords from the row's first
-  logic [1:0][4:0]       nst;    // the row's first halfword in its line
-  logic [1:0][47:0]      nw;
-  logic [31:0]           xoff;
-  logic                  n2;     // 2-byte pixels (B5G6R5)
-
   // Per-pixel colours (INTERP's pcolor, flat or Gouraud): every halfword of a piece records the
   // pixel (0..3) whose colour it takes; all samples of a pixel (4x MSAA) take the pixel's colour.
-  pineda_pkg::quad_pkt_t inq;    // the quad
-  logic [1:0][31:0]      nsx;    // per row: the pixel of each halfword from the row's first
-  logic [1:0][95:0]      nsw;
   logic [3:0][63:0]      ns;     // per piece: the pixel of each halfword of its line
+  pineda_pkg::quad_pkt_t inq;    // the quad
   assign inq = in_i.quad;
 
-  always_comb begin
-    // a row's pixels: 2 (1x) or 8 samples (4x) of 4 bytes, or 2 bytes for B5G6R5
-    n2   = (inq.om.fmt == pineda_pkg::RT_FMT_B5G6R5);
-    xoff = inq.target.msaa ? (n2 ? {15'd0, inq.qx, 4'd0} : {14'd0, inq.qx, 5'd0})
-                            : (n2 ? {17'd0, inq.qx, 2'd0} : {16'd0, inq.qx, 3'd0});
-    for (int r = 0; r < 2; r++) begin
-      ny[r]   = {inq.qy, r[0]};
-      nrow[r] = inq.target.base + 32'(ny[r]) * 32'(inq.target.pitch) + xoff;
-      nrm[r]  = inq.target.msaa ? inq.mask[8*r +: 8] : {6'd0, inq.mask[2*r +: 2]};
-      nex[r]  = '0;
-      for (int k = 0; k < 8; k++) begin
-        if (n2) nex[r][k] = nrm[r][k];
-        else    nex[r][2*k +: 2] = {2{nrm[r][k]}};
-      end
-      nst[r]  = n2 ? nrow[r][5:1] : {nrow[r][5:2], 1'b0};  // addr[0] (or addr[1:0]) ignored
-      nw[r]   = 48'(nex[r]) << nst[r];
-      nl[2*r]     = nrow[r][31:6];
-      nm[2*r]     = nw[r][31:0];
-      nl[2*r + 1] = nrow[r][31:6] + LineW'(1);
-      nm[2*r + 1] = {16'd0, nw[r][47:32]};
-      // slot k of the row: pixel {r, x} with x = k (1x) or k / 4 (4x: samples of pixel x)
-      nsx[r] = '0;
-      for (int k = 0; k < 8; k++) begin
-        if (n2) nsx[r][2*k +: 2] = {r[0], inq.target.msaa ? k[2] : k[0]};
-        else    nsx[r][4*k +: 4] = {2{r[0], inq.target.msaa ? k[2] : k[0]}};
-      end
-      nsw[r]      = 96'(nsx[r]) << {nst[r], 1'b0};
-      ns[2*r]     = nsw[r][63:0];
-      ns[2*r + 1] = {32'd0, nsw[r][95:64]};
-    end
-    // A row-1 piece on the line of a row-0 piece joins it (its halfwords keep their row-1 pixel:
-    // row 1's writes come last).
-    for (int k = 2; k < 4; k++) begin
-      for (int j = 0; j < 2; j++) begin
-        if (nm[k] != '0 && nm[j] != '0 && nl[k] == nl[j]) begin
-          for (int h = 0; h < 32; h++) begin
-            if (nm[k][h]) ns[j][2*h +: 2] = ns[k][2*h +: 2];
-          end
-          nm[j] = nm[j] | nm[k];
-          nm[k] = '0;
-        end
-      end
-    end
-  end
+  pw_pieces u_pieces (
+    .target_i (inq.target),
+    .qx_i     (inq.qx),
+    .qy_i     (inq.qy),
+    .mask_i   (inq.mask),
+    .b565_i   (inq.om.fmt == pineda_pkg::RT_FMT_B5G6R5),
+    .line_o   (nl),
+    .mask_o   (nm),
+    .sel_o    (ns)
+  );
 
   // ---------------------------------------------------------------------------------------------
   // State
@@ -173,12 +137,7 @@ module pixel_writer #(
   logic [3:0]            pc_pf_q,    pc_pf_d;
   logic [3:0][31:0]      pc_pfm_q,   pc_pfm_d;
 
-  logic [1:0][EntriesPerBank-1:0][LineW-1:0] tag_q, tag_d;
-  logic [1:0][EntriesPerBank-1:0][31:0]      dm_q,  dm_d;    // dirty halfwords (after every issued piece)
-  logic [1:0][EntriesPerBank-1:0][31:0]      vm_q,  vm_d;    // valid halfwords (dm is a subset); 0 = empty
-  logic [1:0][EW-1:0]                        ptr_q, ptr_d;
-  logic [1:0][EntriesPerBank-1:0]            busy_q, busy_d; // a queued or applying piece uses the entry
-  logic [1:0][EntriesPerBank-1:0][QW-1:0]    lq_q,  lq_d;    // number of the last quad that uses it
+  // The tags, valid / dirty masks, busy bits, last quads and pointers: one pw_tag_bank per bank.
   logic [QW-1:0]                             aq_q,  aq_d;    // number of stage A's quad
   logic [1:0][CrW-1:0]                       cr_q,  cr_d;    // fills issued and not yet consumed
 
@@ -217,18 +176,13 @@ module pixel_writer #(
   logic [1:0][EW-1:0]    wf_ent_q,   wf_ent_d;
   logic [1:0][511:0]     wf_data_q,  wf_data_d;   // the whole line after last clock's stage 3
   logic                  s3_busy;
-  logic [1:0][511:0]     s3_base, s3_line, s3_out;
-  // The blend lanes: the piece's units (dword k, or halfword k for B5G6R5) compacted, lane i
-  // taking the unit of rank i (the i-th active one); units of rank BlendLanes and above wait for
-  // the next clock (stage 3 holds the piece, s3_more).
-  logic [1:0][31:0]                 s3_um;    // the piece's units
-  logic [1:0][31:0][4:0]            s3_rank;  // the number of units below each
-  logic [1:0][BlendLanes-1:0][31:0] s3_lsel;  // lane i takes unit p (one-hot in p)
-  logic [1:0][31:0]                 s3_pass;  // halfwords blended this clock
-  logic [1:0]                       s3_more;  // units left for the next clock
-  logic [1:0][BlendLanes-1:0][31:0] s3_dst, s3_srcl, s3_pix;
-  logic [1:0][BlendLanes-1:0][1:0]  s3_lpx;   // the pixel of each blend lane
-  logic                             s3_hold;  // a piece takes another clock: stage B waits
+  // Stage 3 of each bank (pw_stage3): the line merged and blended, BlendLanes lanes taking the
+  // piece's units in rank order; units of rank BlendLanes and above wait for the next clock
+  // (stage 3 holds the piece, s3_more).
+  logic [1:0][511:0]     s3_out;   // the whole line after this clock
+  logic [1:0][31:0]      s3_pass;  // halfwords blended this clock
+  logic [1:0]            s3_more;  // units left for the next clock
+  logic                  s3_hold;  // a piece takes another clock: stage B waits
   logic                             s3_b565;
   assign s3_b565 = (s3_om_q.fmt == pineda_pkg::RT_FMT_B5G6R5);
 
@@ -262,12 +216,65 @@ module pixel_writer #(
   logic [1:0]       sb;            // preferred bank (the piece's pixel row: its index bit 1)
   logic [1:0]       hit, hbank, bank, evict, go, abusy, nf, cr_ok;
   logic [1:0][EW-1:0] hidx, ent;
+  logic [1:0][31:0] hvm, hdm;      // the hit entry's valid and dirty masks
   logic [1:0]       room;
   logic [1:0]       fd;            // flush: bank has a dirty entry
   logic [1:0][EW-1:0] fidx;
   logic             flushing, fgo, pc_done, pc_split, tok_done, all_clean, any_dirty, b_idle;
   logic [SeqW-1:0]  seq_f0, seq_e1, seq_f1;
 
+  // the tag banks: lookups of both slots in each bank, victims, flush walk, and their updates
+  logic [1:0][1:0]          t_hit;     // [bank][slot]
+  logic [1:0][1:0][EW-1:0]  t_hidx;
+  logic [1:0][1:0][31:0]    t_hvm, t_hdm;
+  logic [1:0][EW-1:0]       t_ptr;
+  logic [1:0][LineW-1:0]    t_ptag, t_ftag;
+  logic [1:0][31:0]         t_pdm, t_fdm;
+  logic [1:0]               t_pbusy;
+  logic [1:0][QW-1:0]       t_plq;
+  logic [1:0]               t_c3, t_cb, t_we, t_wmiss, t_fclr;
+  logic                     t_vclr;
+  logic [1:0][EW-1:0]       t_cbent, t_went;
+  logic [1:0][LineW-1:0]    t_wtag;
+  logic [1:0][31:0]         t_wdm, t_wvm;
+
+  for (genvar b = 0; b < 2; b++) begin : g_tags
+    pw_tag_bank #(.EW(EW), .LineW(LineW), .QW(QW)) u_tags (
+      .clk_i,
+      .rst_ni,
+      .line_i   (sl),
+      .hit_o    (t_hit[b]),
+      .hidx_o   (t_hidx[b]),
+      .hvm_o    (t_hvm[b]),
+      .hdm_o    (t_hdm[b]),
+      .ptr_o    (t_ptr[b]),
+      .ptag_o   (t_ptag[b]),
+      .pdm_o    (t_pdm[b]),
+      .pbusy_o  (t_pbusy[b]),
+      .plq_o    (t_plq[b]),
+      .fd_o     (fd[b]),
+      .fidx_o   (fidx[b]),
+      .ftag_o   (t_ftag[b]),
+      .fdm_o    (t_fdm[b]),
+      .c3_i     (t_c3[b]),
+      .c3_ent_i (s3_ent_q[b]),
+      .c3_qn_i  (s3_qn_q),
+      .cb_i     (t_cb[b]),
+      .cb_ent_i (t_cbent[b]),
+      .cb_qn_i  (b_qn_q),
+      .we_i     (t_we[b]),
+      .went_i   (t_went[b]),
+      .wtag_i   (t_wtag[b]),
+      .wdm_i    (t_wdm[b]),
+      .wvm_i    (t_wvm[b]),
+      .wlq_i    (aq_q),
+      .wmiss_i  (t_wmiss[b]),
+      .fclr_i   (t_fclr[b]),
+      .vclr_i   (t_vclr)
+    );
+  end
+
+  // the pieces in slots 0 and 1 (sl feeds the tag banks' lookups)
   always_comb begin
     // The first two remaining pieces.
     rem = '0;
@@ -286,26 +293,25 @@ module pixel_writer #(
       sl[s] = pc_line_q[sel_idx[s]];
       sm[s] = pc_mask_q[sel_idx[s]];
       sb[s] = sel_idx[s][1];
-      hit[s]   = 1'b0;
-      hbank[s] = 1'b0;
-      hidx[s]  = '0;
-      for (int b = 0; b < 2; b++) begin
-        for (int e = 0; e < EntriesPerBank; e++) begin
-          if (vm_q[b][e] != '0 && tag_q[b][e] == sl[s]) begin
-            hit[s]   = 1'b1;
-            hbank[s] = b[0];
-            hidx[s]  = EW'(e);
-          end
-        end
-      end
+    end
+  end
+
+  always_comb begin
+    for (int s = 0; s < 2; s++) begin
+      // a line is in one entry; should both banks match, bank 1 wins (as the flat lookup did)
+      hit[s]   = t_hit[0][s] || t_hit[1][s];
+      hbank[s] = t_hit[1][s];
+      hidx[s]  = t_hit[1][s] ? t_hidx[1][s] : t_hidx[0][s];
+      hvm[s]   = t_hit[1][s] ? t_hvm[1][s] : t_hvm[0][s];
+      hdm[s]   = t_hit[1][s] ? t_hdm[1][s] : t_hdm[0][s];
       bank[s]  = hit[s] ? hbank[s] : sb[s];
-      ent[s]   = hit[s] ? hidx[s] : ptr_q[bank[s]];
-      evict[s] = !hit[s] && (dm_q[bank[s]][ptr_q[bank[s]]] != '0);
+      ent[s]   = hit[s] ? hidx[s] : t_ptr[bank[s]];
+      evict[s] = !hit[s] && (t_pdm[bank[s]] != '0);
       // a miss may not take an entry that queued pieces still use
-      abusy[s] = !hit[s] && busy_q[bank[s]][ptr_q[bank[s]]];
+      abusy[s] = !hit[s] && t_pbusy[bank[s]];
       // an rmw piece whose dwords are not all valid fills its line
-      nf[s]    = pc_rmw_q && !(hit[s] && ((vm_q[bank[s]][ent[s]] & sm[s]) == sm[s]));
-      sfm[s]   = nf[s] ? (hit[s] ? ~vm_q[bank[s]][ent[s]] : 32'hFFFF_FFFF) : 32'd0;
+      nf[s]    = pc_rmw_q && !(hit[s] && ((hvm[s] & sm[s]) == sm[s]));
+      sfm[s]   = nf[s] ? (hit[s] ? ~hvm[s] : 32'hFFFF_FFFF) : 32'd0;
       cr_ok[s] = (cr_q[bank[s]] < CrW'(RfDepth));
     end
 
@@ -326,19 +332,9 @@ module pixel_writer #(
     // in the queue yet) would wait forever: the pieces done so far go to stage B as a quad of
     // their own (a new number), and the rest follow as the next one. Same order, no deadlock.
     pc_split = pc_valid_q && !pc_eop_q && q_in_ready && sel_ok[0] && abusy[0] &&
-               (lq_q[bank[0]][ptr_q[bank[0]]] == aq_q);
+               (t_plq[bank[0]] == aq_q);
 
-    // Flush walk: lowest dirty entry of each bank.
-    fd   = '0;
-    fidx = '0;
-    for (int b = 0; b < 2; b++) begin
-      for (int e = EntriesPerBank - 1; e >= 0; e--) begin
-        if (dm_q[b][e] != '0) begin
-          fd[b]   = 1'b1;
-          fidx[b] = EW'(e);
-        end
-      end
-    end
+    // Flush walk: lowest dirty entry of each bank (fd, fidx from the tag banks).
     any_dirty = |fd;
     s3_busy   = (s3_valid_q != '0);
     b_idle    = q_empty && !b_valid_q && !s3_busy;
@@ -385,9 +381,19 @@ module pixel_writer #(
       .pix_o (b_enc[p])
     );
   end
+  // a plain piece's line: each halfword its pixel's encoded colour
+  for (genvar s = 0; s < 2; s++) begin : g_plain
+    pw_plain_line u_plain (
+      .enc_i  (b_enc),
+      .sel_i  (bsel[s]),
+      .b565_i (b_n2),
+      .data_o (bdata[s])
+    );
+  end
+
+  assign b_n2 = (b_om_q.fmt == pineda_pkg::RT_FMT_B5G6R5);
 
   always_comb begin
-    b_n2 = (b_om_q.fmt == pineda_pkg::RT_FMT_B5G6R5);
     brem = '0;
     for (int k = 0; k < 4; k++) brem[k] = (b_mask_q[k] != '0);
     bsel_ok  = '0;
@@ -411,10 +417,6 @@ module pixel_writer #(
       bfill[s] = b_fill_q[bsel_idx[s]];
       bfm[s]   = b_fm_q[bsel_idx[s]];
       bsel[s]  = b_sel_q[bsel_idx[s]];
-      // a halfword: B5G6R5, its pixel's 16 bits; 4-byte formats, the half of its pixel's dword
-      for (int h = 0; h < 32; h++) begin
-        bdata[s][16*h +: 16] = b_n2 ? b_enc[bsel[s][2*h +: 2]][15:0] : b_enc[bsel[s][2*h +: 2]][16*(h % 2) +: 16];
-      end
       // the line is in stage 3 now: it comes from there next clock, no SRAM read
       chain[s] = s3_valid_q[bbank[s]] && (s3_ent_q[bbank[s]] == bent[s]);
       if (b_rmw_q) begin
@@ -454,12 +456,6 @@ module pixel_writer #(
     pc_pe_d    = pc_pe_q;
     pc_pf_d    = pc_pf_q;
     pc_pfm_d   = pc_pfm_q;
-    tag_d      = tag_q;
-    dm_d       = dm_q;
-    vm_d       = vm_q;
-    ptr_d      = ptr_q;
-    busy_d     = busy_q;
-    lq_d       = lq_q;
     aq_d       = aq_q;
     cr_d       = cr_q;
     b_valid_d  = b_valid_q;
@@ -499,6 +495,17 @@ module pixel_writer #(
     fq_in_valid = '0;
     fq_in_data  = '0;
     rf_out_ready = '0;
+    t_c3       = '0;
+    t_cb       = '0;
+    t_cbent    = '0;
+    t_we       = '0;
+    t_went     = '0;
+    t_wtag     = '0;
+    t_wdm      = '0;
+    t_wvm      = '0;
+    t_wmiss    = '0;
+    t_fclr     = '0;
+    t_vclr     = 1'b0;
 
     // ---- stage 3: the blended rmw pieces (and their fills) go back into the SRAM; a piece with
     // units left stays for the next clock, which takes its line from wf_* (this clock's output)
@@ -512,8 +519,8 @@ module pixel_writer #(
           s3_valid_d[b] = 1'b1;
           s3_mask_d[b]  = s3_mask_q[b] & ~s3_pass[b];
           s3_fm_d[b]    = '0;  // merged and written this clock
-        end else if (lq_q[b][s3_ent_q[b]] == s3_qn_q) begin
-          busy_d[b][s3_ent_q[b]] = 1'b0;
+        end else begin
+          t_c3[b] = 1'b1;  // busy cleared when this is the entry's last quad
         end
       end
     end
@@ -540,7 +547,8 @@ module pixel_writer #(
         s_waddr[bbank[s]] = bent[s];
         s_wmask[bbank[s]] = bm[s];
         s_wdata[bbank[s]] = bdata[s];
-        if (lq_q[bbank[s]][bent[s]] == b_qn_q) busy_d[bbank[s]][bent[s]] = 1'b0;
+        t_cb[bbank[s]]    = 1'b1;  // busy cleared when this is the entry's last quad
+        t_cbent[bbank[s]] = bent[s];
       end
       if (bgo[s]) b_mask_d[bsel_idx[s]] = '0;
     end
@@ -562,23 +570,26 @@ module pixel_writer #(
     // ---- stage A: pieces
     for (int s = 0; s < 2; s++) begin
       if (go[s]) begin
-        tag_d[bank[s]][ent[s]] = sl[s];
+        // the two slots' banks differ: one write per tag bank (it also sets the entry's busy bit
+        // and last quad, and advances the pointer on a miss)
+        t_we[bank[s]]   = 1'b1;
+        t_went[bank[s]] = ent[s];
+        t_wtag[bank[s]] = sl[s];
+        t_wdm[bank[s]]  = (hit[s] ? hdm[s] : 32'd0) | sm[s];
         if (pc_rmw_q) begin
-          dm_d[bank[s]][ent[s]] = (hit[s] ? dm_q[bank[s]][ent[s]] : 32'd0) | sm[s];
-          vm_d[bank[s]][ent[s]] = nf[s] ? 32'hFFFF_FFFF : (vm_q[bank[s]][ent[s]] | sm[s]);
+          // (a piece that fills nothing hit: its entry's valid mask is hvm)
+          t_wvm[bank[s]] = nf[s] ? 32'hFFFF_FFFF : (hvm[s] | sm[s]);
         end else begin
-          dm_d[bank[s]][ent[s]] = (hit[s] ? dm_q[bank[s]][ent[s]] : 32'd0) | sm[s];
-          vm_d[bank[s]][ent[s]] = (hit[s] ? vm_q[bank[s]][ent[s]] : 32'd0) | sm[s];
+          t_wvm[bank[s]] = (hit[s] ? hvm[s] : 32'd0) | sm[s];
         end
-        busy_d[bank[s]][ent[s]] = 1'b1;
-        lq_d[bank[s]][ent[s]]   = aq_q;
-        if (!hit[s]) ptr_d[bank[s]] = ptr_q[bank[s]] + EW'(1);
+        t_wmiss[bank[s]] = !hit[s];
         if (evict[s]) begin
+          // a miss: the victim is the entry at the pointer
           s_re[bank[s]]       = 1'b1;
           s_raddr[bank[s]]    = ent[s];
           ev_valid_d[bank[s]] = 1'b1;
-          ev_line_d[bank[s]]  = tag_q[bank[s]][ent[s]];
-          ev_mask_d[bank[s]]  = dm_q[bank[s]][ent[s]];
+          ev_line_d[bank[s]]  = t_ptag[bank[s]];
+          ev_mask_d[bank[s]]  = t_pdm[bank[s]];
           ev_seq_d[bank[s]]   = (s == 0) ? seq_q : seq_e1;
         end
         if (nf[s]) begin
@@ -614,16 +625,16 @@ module pixel_writer #(
           s_re[b]       = 1'b1;
           s_raddr[b]    = fidx[b];
           ev_valid_d[b] = 1'b1;
-          ev_line_d[b]  = tag_q[b][fidx[b]];
-          ev_mask_d[b]  = dm_q[b][fidx[b]];
+          ev_line_d[b]  = t_ftag[b];
+          ev_mask_d[b]  = t_fdm[b];
           ev_seq_d[b]   = (b == 0) ? seq_q : seq_q + SeqW'(fd[0]);
-          dm_d[b][fidx[b]] = '0;
+          t_fclr[b]     = 1'b1;
         end
       end
       seq_d = seq_q + SeqW'(fd[0]) + SeqW'(fd[1]);
     end
     // a flush with nothing dirty left drops the clean lines too
-    if (flushing && !any_dirty && b_idle) vm_d = '0;
+    t_vclr = flushing && !any_dirty && b_idle;
 
     if (pc_done || tok_done) pc_valid_d = 1'b0;
     if (in_valid_i && in_ready_o) begin
@@ -697,69 +708,23 @@ module pixel_writer #(
     end
 
     // stage 3: the line as it is now (last clock's stage-3 line when it wrote this entry, else the
-    // SRAM read), the fill data in the dwords that were not valid, blended in the piece's dwords
-    always_comb begin
-      s3_base[b] = (wf_valid_q[b] && wf_ent_q[b] == s3_ent_q[b]) ? wf_data_q[b] : s_rdata[b];
-      for (int k = 0; k < 32; k++) begin
-        s3_line[b][16*k +: 16] = s3_fm_q[b][k] ? s3_fd_q[b][16*k +: 16] : s3_base[b][16*k +: 16];
-      end
-    end
-    // Blend units: 4-byte formats, dword k (its two halfwords); B5G6R5, halfword k. A piece
-    // usually has at most 8 (a quad row: 2 pixels, or 8 samples at 4x); one that holds both rows
-    // of a quad (pitch below 64 bytes: stage 1 merged them) up to 16, anywhere in the line.
-    always_comb begin
-      for (int p = 0; p < 32; p++) begin
-        s3_um[b][p] = s3_b565 ? s3_mask_q[b][p] : (p < 16) && s3_mask_q[b][(2 * p) % 32];
-      end
-      s3_rank[b][0] = '0;
-      for (int p = 1; p < 32; p++) s3_rank[b][p] = s3_rank[b][p - 1] + 5'(s3_um[b][p - 1]);
-      s3_pass[b] = '0;
-      for (int p = 0; p < 32; p++) begin
-        if (s3_um[b][p] && 32'(s3_rank[b][p]) < BlendLanes) begin
-          if (s3_b565) s3_pass[b][p] = 1'b1;
-          else         s3_pass[b][(2 * p) % 32 +: 2] = 2'b11;
-        end
-      end
-      s3_more[b] = s3_valid_q[b] && ((s3_mask_q[b] & ~s3_pass[b]) != '0);
-    end
-    // Compaction: lane i takes the unit of rank i, its destination bits (B5G6R5: in the lane's low
-    // 16 bits) and its pixel's source colour.
-    always_comb begin
-      for (int i = 0; i < BlendLanes; i++) begin
-        s3_dst[b][i] = '0;
-        s3_lpx[b][i] = '0;
-        for (int p = 0; p < 32; p++) begin
-          s3_lsel[b][i][p] = s3_um[b][p] && (s3_rank[b][p] == 5'(i));
-          if (s3_lsel[b][i][p]) begin
-            if (s3_b565) begin
-              s3_dst[b][i] = s3_dst[b][i] | {16'd0, s3_line[b][16*p +: 16]};
-              s3_lpx[b][i] = s3_lpx[b][i] | s3_sel_q[b][2*p +: 2];
-            end else begin
-              s3_dst[b][i] = s3_dst[b][i] | s3_line[b][32*(p % 16) +: 32];
-              s3_lpx[b][i] = s3_lpx[b][i] | s3_sel_q[b][4*(p % 16) +: 2];
-            end
-          end
-        end
-        s3_srcl[b][i] = s3_src_q[s3_lpx[b][i]];
-      end
-    end
-    // Scatter: each halfword blended this clock from its unit's lane, the others as they are
-    always_comb begin
-      for (int h = 0; h < 32; h++) begin
-        s3_out[b][16*h +: 16] = s3_pass[b][h] ? 16'd0 : s3_line[b][16*h +: 16];
-        for (int i = 0; i < BlendLanes; i++) begin
-          if (s3_pass[b][h] && s3_lsel[b][i][s3_b565 ? h : h / 2]) begin
-            s3_out[b][16*h +: 16] = s3_out[b][16*h +: 16] |
-                                    ((s3_b565 || h % 2 == 0) ? s3_pix[b][i][15:0] : s3_pix[b][i][31:16]);
-          end
-        end
-      end
-    end
-    om_blend #(.Lanes(BlendLanes)) u_blend (
-      .state_i (s3_om_q),
-      .src_i   (s3_srcl[b]),
-      .dst_i   (s3_dst[b]),
-      .pix_o   (s3_pix[b])
+    // SRAM read), the fill data in the halfwords that were not valid, the piece's units blended
+    pw_stage3 #(.EW(EW), .Lanes(BlendLanes)) u_s3 (
+      .valid_i    (s3_valid_q[b]),
+      .ent_i      (s3_ent_q[b]),
+      .mask_i     (s3_mask_q[b]),
+      .fm_i       (s3_fm_q[b]),
+      .fd_i       (s3_fd_q[b]),
+      .sel_i      (s3_sel_q[b]),
+      .src_i      (s3_src_q),
+      .om_i       (s3_om_q),
+      .wf_valid_i (wf_valid_q[b]),
+      .wf_ent_i   (wf_ent_q[b]),
+      .wf_data_i  (wf_data_q[b]),
+      .rdata_i    (s_rdata[b]),
+      .line_o     (s3_out[b]),
+      .pass_o     (s3_pass[b]),
+      .more_o     (s3_more[b])
     );
 
     sram_fifo #(.Depth(WbDepth), .Width(WbW)) u_wb (
@@ -859,12 +824,6 @@ module pixel_writer #(
       pc_pe_q    <= '0;
       pc_pf_q    <= '0;
       pc_pfm_q   <= '0;
-      tag_q      <= '0;
-      dm_q       <= '0;
-      vm_q       <= '0;
-      ptr_q      <= '0;
-      busy_q     <= '0;
-      lq_q       <= '0;
       aq_q       <= '0;
       cr_q       <= '0;
       b_valid_q  <= 1'b0;
@@ -911,12 +870,6 @@ module pixel_writer #(
       pc_pe_q    <= pc_pe_d;
       pc_pf_q    <= pc_pf_d;
       pc_pfm_q   <= pc_pfm_d;
-      tag_q      <= tag_d;
-      dm_q       <= dm_d;
-      vm_q       <= vm_d;
-      ptr_q      <= ptr_d;
-      busy_q     <= busy_d;
-      lq_q       <= lq_d;
       aq_q       <= aq_d;
       cr_q       <= cr_d;
       b_valid_q  <= b_valid_d;
