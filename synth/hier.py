@@ -54,7 +54,7 @@ MODULE_SCRIPT = "\n".join([
 ])
 
 # Modules whose children are the rows of the table (a container's own logic is a "glue" row).
-CONTAINERS = ("pineda_top", "front_end", "raster_array")
+CONTAINERS = ("pineda_top", "front_end", "raster_array", "pixel_stage")
 
 
 class HierError(Exception):

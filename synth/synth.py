@@ -591,7 +591,7 @@ def assemble(root, cache_rel, designs, results, tool, args, top_name=TOP):
                          "ff_arrays": ffa[:5], "depth": depth})
         total = hier.subtree(mods, res, top, memo)
         secs = sum(res[m]["seconds"] for m in hier.modules_under(mods, top))
-        # the containers below the top (front_end, raster_array) as subtotals
+        # the containers below the top (front_end, raster_array, pixel_stage) as subtotals
         subtotals = {}
         for t, inst in mods[top]["cells"]:
             if t in mods and hier.base_name(t) in hier.CONTAINERS:
@@ -629,7 +629,7 @@ def render(report):
         rows.append(line(r["label"] + (" *" if r.get("missing") else ""), r["instances"], r,
                          r["ff_arrays"], r["depth"], r["seconds"]))
     rule = [len(rows)]
-    # subtotals: the front end once (it does not change), the raster array per NumRast
+    # subtotals: the front end and the pixel stage once (they do not change), the raster array per NumRast
     for label, t in first.get("subtotals", {}).items():
         if not label.endswith("raster_array"):
             rows.append(line(f"{label} (total)", "", t, [], None, t["seconds"]))
