@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model_render.h"
 
-#include <stb/stb_image.h>
-
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <numeric>
 #include <stdexcept>
@@ -22,36 +21,30 @@ using scenes::V3;
 
 constexpr double kDeg = 3.141592653589793 / 180.0;
 
-struct Texture {
-  int w = 0, h = 0;
-  std::vector<uint8_t> rgba;
-  // Bilinear, repeating; v = 0 at the bottom of the image (the model files' convention).
-  std::array<double, 3> sample(double u, double v) const {
-    const double x = (u - std::floor(u)) * w - 0.5, y = (1.0 - (v - std::floor(v))) * h - 0.5;
-    const double fx = std::floor(x), fy = std::floor(y);
-    const double ax = x - fx, ay = y - fy;
-    std::array<double, 3> c{0, 0, 0};
-    for (int dy = 0; dy < 2; ++dy) {
-      for (int dx = 0; dx < 2; ++dx) {
-        const int px = ((static_cast<int>(fx) + dx) % w + w) % w, py = ((static_cast<int>(fy) + dy) % h + h) % h;
-        const double wgt = (dx ? ax : 1 - ax) * (dy ? ay : 1 - ay);
-        const uint8_t* t = &rgba[(static_cast<size_t>(py) * w + px) * 4];
-        for (int k = 0; k < 3; ++k) c[k] += wgt * t[k] / 255.0;
-      }
-    }
-    return c;
+// The textured vertex (scenes_tex.cpp's TexVertex): position F32x3 at 0, colour UNORM8x4 at 12,
+// uv0 F32x2 at 16.
+struct TexVertex {
+  float x, y, z;
+  uint32_t color;
+  float u, v;
+};
+static_assert(sizeof(TexVertex) == 24, "24-byte vertices");
+
+// What a textured draw binds, released (views and samplers hold their own references while bound)
+// before the Builder tears the device down.
+struct Bindings {
+  rt::Resource* texture = nullptr;
+  rt::ShaderResourceView* view = nullptr;
+  rt::SamplerState* sampler = nullptr;
+  Bindings() = default;
+  Bindings(const Bindings&) = delete;
+  Bindings& operator=(const Bindings&) = delete;
+  ~Bindings() {
+    if (view) view->release();
+    if (sampler) sampler->release();
+    if (texture) texture->release();
   }
 };
-
-Texture load_texture(const std::string& path) {
-  Texture t;
-  int n = 0;
-  unsigned char* d = stbi_load(path.c_str(), &t.w, &t.h, &n, 4);
-  if (!d) throw std::runtime_error("cannot read texture " + path + ": " + stbi_failure_reason());
-  t.rgba.assign(d, d + static_cast<size_t>(t.w) * t.h * 4);
-  stbi_image_free(d);
-  return t;
-}
 
 M4 rot_z(double a) {
   M4 r;
@@ -112,7 +105,6 @@ SceneImage build_model_scene(const LoadedMesh& mesh, const RenderOptions& o, con
   const V3 half = scenes::normalize(light + to_eye);
 
   // Texture: --texture, else the material's own diffuse texture if it is found next to the model.
-  Texture tex;
   std::string tex_path = o.texture;
   if (tex_path.empty() && o.file_texture) {
     for (const Material& m : mesh.materials) {
@@ -124,15 +116,11 @@ SceneImage build_model_scene(const LoadedMesh& mesh, const RenderOptions& o, con
       }
     }
   }
-  if (!tex_path.empty()) {
-    if (!mesh.has_uv) {
-      inf.note = "the model has no texture coordinates: texture " + tex_path + " not used";
-      tex_path.clear();
-    } else {
-      tex = load_texture(tex_path);
-      inf.texture = tex_path;
-    }
+  if (!tex_path.empty() && !mesh.has_uv) {
+    inf.note = "the model has no texture coordinates: texture " + tex_path + " not used";
+    tex_path.clear();
   }
+  const bool textured = !tex_path.empty();
 
   // Face normals: every triangle gets its own three vertices with its normal.
   LoadedMesh faces;
@@ -149,9 +137,7 @@ SceneImage build_model_scene(const LoadedMesh& mesh, const RenderOptions& o, con
         faces.idx.push_back(static_cast<uint32_t>(faces.pos.size()));
         faces.pos.push_back(mesh.pos[v[k]]);
         faces.normal.push_back({static_cast<float>(n.x), static_cast<float>(n.y), static_cast<float>(n.z)});
-        // The hardware shades flat: the texel at the triangle's centre stands for the triangle.
-        faces.uv.push_back({(mesh.uv[v[0]][0] + mesh.uv[v[1]][0] + mesh.uv[v[2]][0]) / 3.0f,
-                            (mesh.uv[v[0]][1] + mesh.uv[v[1]][1] + mesh.uv[v[2]][1]) / 3.0f});
+        faces.uv.push_back(mesh.uv[v[k]]);
         faces.color.push_back(mesh.color[v[k]]);
         faces.material.push_back(mesh.material[v[k]]);
       }
@@ -159,31 +145,29 @@ SceneImage build_model_scene(const LoadedMesh& mesh, const RenderOptions& o, con
     src = &faces;
   }
 
-  // Per-vertex lighting (world space).
-  std::vector<scenes::MeshVertex> verts(src->pos.size());
+  // Per-vertex lighting (world space). A texture modulates the whole lit colour in the combiner
+  // (MODULATE), as a fixed-function pipeline without a separate specular colour does.
+  std::vector<uint32_t> colour(src->pos.size());
   for (size_t i = 0; i < src->pos.size(); ++i) {
     const LoadedMesh& mesh_ = *src;
     const Material& m = mesh_.materials[mesh_.material[i]];
     const V3 n = scenes::normalize(xform_dir(world, {mesh_.normal[i][0], mesh_.normal[i][1], mesh_.normal[i][2]}));
-    std::array<double, 3> t{1, 1, 1};
-    if (!tex.rgba.empty()) t = tex.sample(mesh_.uv[i][0], mesh_.uv[i][1]);
     const double nl = std::max(0.0, scenes::dot(n, light));
     const double nh = std::max(0.0, scenes::dot(n, half));
     const double spec = (m.shininess > 0 && nl > 0) ? std::pow(nh, std::clamp(double{m.shininess}, 1.0, 256.0)) : 0.0;
     const bool amb_set = m.ambient[0] + m.ambient[1] + m.ambient[2] > 0.01;
     uint8_t c[4];
     for (int k = 0; k < 3; ++k) {
-      const double kd = m.diffuse[k] * t[k] * mesh_.color[i][k];
-      const double ka = (amb_set ? m.ambient[k] * t[k] : kd) * 0.25;
+      const double kd = m.diffuse[k] * mesh_.color[i][k];
+      const double ka = (amb_set ? m.ambient[k] : kd) * 0.25;
       c[k] = unorm8(m.emissive[k] + ka + kd * nl * 0.9 + m.specular[k] * spec * 0.6);
     }
     c[3] = 255;
-    const V3 p{mesh_.pos[i][0], mesh_.pos[i][1], mesh_.pos[i][2]};
-    verts[i] = {static_cast<float>(p.x), static_cast<float>(p.y), static_cast<float>(p.z),
-                uint32_t{c[0]} | (uint32_t{c[1]} << 8) | (uint32_t{c[2]} << 16) | (uint32_t{c[3]} << 24)};
+    colour[i] = uint32_t{c[0]} | (uint32_t{c[1]} << 8) | (uint32_t{c[2]} << 16) | (uint32_t{c[3]} << 24);
   }
 
-  // Painter's order: triangles far to near by the view depth of their centroid.
+  // File order (the depth buffer resolves visibility), or painter's order with --sort: triangles
+  // far to near by the view depth of their centroid.
   std::vector<uint32_t> order(src->triangles());
   std::iota(order.begin(), order.end(), 0u);
   if (o.sort) {
@@ -204,16 +188,53 @@ SceneImage build_model_scene(const LoadedMesh& mesh, const RenderOptions& o, con
   for (uint32_t t : order) idx.insert(idx.end(), src->idx.begin() + 3 * t, src->idx.begin() + 3 * t + 3);
 
   scenes::Builder b(name, o.width, o.height, o.width * 4 * o.samples, o.background, 256, scenes::rgba(255, 0, 255), o.samples);
+  Bindings bound;  // declared after the Builder: released before it
   rt::ImmediateContext& ctx = b.ctx();
+
+  // A D24S8 depth buffer with the target's sample count, cleared to 1; D3D11's default state
+  // (LESS, writes on, no stencil; Hi-Z on).
+  rt::TextureDesc dd;
+  dd.width = o.width;
+  dd.height = o.height;
+  dd.samples = o.samples;
+  dd.format = rt::Format::D24_UNORM_S8_UINT;
+  dd.bind = rt::BIND_DEPTH_STENCIL;
+  rt::DepthStencilView dsv;
+  b.check(b.dev().create_depth_stencil_view(b.create_texture(dd, nullptr), &dsv), "create_depth_stencil_view");
+  b.check(ctx.set_render_targets(b.target(), &dsv), "set_render_targets");
+  b.check(ctx.clear_depth_stencil_view(dsv, rt::CLEAR_FLAG_DEPTH | rt::CLEAR_FLAG_STENCIL, 1.0f, 0), "clear_depth_stencil_view");
+  rt::DepthStencilState dss;
+  b.check(b.dev().create_depth_stencil_state(rt::DepthStencilDesc(), &dss), "create_depth_stencil_state");
+  b.check(ctx.set_depth_stencil_state(&dss, 0), "set_depth_stencil_state");
+
+  // Vertices: position and lit colour, and uv0 when textured. Model files put v = 0 at the bottom
+  // of the image (OpenGL's convention, which assimp keeps); D3D's texture origin is the top left.
+  std::vector<rt::InputElement> elements{{rt::Semantic::POSITION, rt::VertexFormat::F32X3, 0, 0},
+                                             {rt::Semantic::COLOR, rt::VertexFormat::UNORM8X4, 0, 12}};
+  std::vector<uint8_t> vdata;
+  uint32_t stride = 0;
+  if (textured) {
+    elements.push_back({rt::Semantic::TEXCOORD0, rt::VertexFormat::F32X2, 0, 16});
+    std::vector<TexVertex> v(src->pos.size());
+    for (size_t i = 0; i < v.size(); ++i) {
+      v[i] = {src->pos[i][0], src->pos[i][1], src->pos[i][2], colour[i], src->uv[i][0], 1.0f - src->uv[i][1]};
+    }
+    stride = sizeof(TexVertex);
+    vdata.resize(v.size() * sizeof(TexVertex));
+    std::memcpy(vdata.data(), v.data(), vdata.size());
+  } else {
+    std::vector<scenes::MeshVertex> v(src->pos.size());
+    for (size_t i = 0; i < v.size(); ++i) v[i] = {src->pos[i][0], src->pos[i][1], src->pos[i][2], colour[i]};
+    stride = sizeof(scenes::MeshVertex);
+    vdata.resize(v.size() * sizeof(scenes::MeshVertex));
+    std::memcpy(vdata.data(), v.data(), vdata.size());
+  }
   rt::InputLayout layout;
-  b.check(b.dev().create_input_layout({{rt::Semantic::POSITION, rt::VertexFormat::F32X3, 0, 0},
-                                       {rt::Semantic::COLOR, rt::VertexFormat::UNORM8X4, 0, 12}},
-                                      &layout),
-          "create_input_layout");
+  b.check(b.dev().create_input_layout(elements, &layout), "create_input_layout");
   ctx.set_input_layout(layout);
-  rt::Resource* vb = b.create_buffer({static_cast<uint32_t>(verts.size() * sizeof(scenes::MeshVertex)), rt::BIND_VERTEX_BUFFER}, verts.data());
-  b.check(ctx.set_vertex_buffer(0, vb, sizeof(scenes::MeshVertex)), "set_vertex_buffer");
-  if (verts.size() <= 0xFFFF) {
+  rt::Resource* vb = b.create_buffer({static_cast<uint32_t>(vdata.size()), rt::BIND_VERTEX_BUFFER}, vdata.data());
+  b.check(ctx.set_vertex_buffer(0, vb, stride), "set_vertex_buffer");
+  if (src->pos.size() <= 0xFFFF) {
     std::vector<uint16_t> s(idx.begin(), idx.end());
     if (s.size() % 2) s.push_back(0);
     rt::Resource* ib = b.create_buffer({static_cast<uint32_t>(s.size() * 2), rt::BIND_INDEX_BUFFER}, s.data());
@@ -222,6 +243,25 @@ SceneImage build_model_scene(const LoadedMesh& mesh, const RenderOptions& o, con
     rt::Resource* ib = b.create_buffer({static_cast<uint32_t>(idx.size() * 4), rt::BIND_INDEX_BUFFER}, idx.data());
     b.check(ctx.set_index_buffer(ib, rt::IndexFormat::R32_UINT), "set_index_buffer");
   }
+
+  // The texture: RGBA8 with the full mip chain made on the host, sampled trilinear with WRAP,
+  // modulating the lit colour.
+  if (textured) {
+    b.check(b.dev().create_texture2d_from_file(tex_path, rt::TexFormat::R8G8B8A8_UNORM, 0, &bound.texture),
+            "create_texture2d_from_file " + tex_path);
+    b.check(b.dev().create_shader_resource_view(bound.texture, nullptr, &bound.view), "create_shader_resource_view");
+    rt::SamplerDesc sd;
+    sd.filter = rt::Filter::MIN_MAG_MIP_LINEAR;
+    sd.address_u = sd.address_v = sd.address_w = rt::TextureAddressMode::WRAP;
+    b.check(b.dev().create_sampler_state(sd, &bound.sampler), "create_sampler_state");
+    b.check(ctx.set_shader_resource(0, bound.view), "set_shader_resource");
+    b.check(ctx.set_sampler(0, bound.sampler), "set_sampler");
+    b.check(ctx.set_texture_combine(0, rt::TextureCombine::MODULATE), "set_texture_combine");
+    inf.texture = tex_path;
+  }
+  // Face normals light the three vertices of a triangle alike: flat. Vertex normals: Gouraud.
+  ctx.set_gouraud(!o.face_normals);
+
   b.check(ctx.set_viewport({0, 0, static_cast<float>(o.width), static_cast<float>(o.height), 0, 1}), "set_viewport");
   const rt::CullMode cull = o.cull == Cull::NONE ? rt::CullMode::NONE : o.cull == Cull::FRONT ? rt::CullMode::FRONT : rt::CullMode::BACK;
   b.check(ctx.set_rasterizer_state({cull, true, true}), "set_rasterizer_state");
@@ -232,7 +272,7 @@ SceneImage build_model_scene(const LoadedMesh& mesh, const RenderOptions& o, con
   }
   ctx.set_transform(m);
   b.check(ctx.draw_indexed(static_cast<uint32_t>(idx.size()), 0, 0), "draw_indexed");
-  inf.vertices = verts.size();
+  inf.vertices = src->pos.size();
   inf.triangles = idx.size() / 3;
   if (info) *info = inf;
   return b.finish();

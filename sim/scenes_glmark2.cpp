@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // glmark2-like scenes: Debian's glmark2-data models (/usr/share/glmark2/models) loaded with assimp
 // and drawn as build/pineda render draws them (sim/model_render.h): per-vertex lighting on the
-// host, one indexed DRAW_FE, back faces culled, triangles back to front (no depth test yet).
+// host, one indexed DRAW_FE in file order with a D24S8 depth buffer (LESS), back faces culled,
+// flat shaded; gl_cube's crate texture sampled by the hardware (host mips, trilinear, MODULATE).
 #include <string>
 
 #include "mesh_load.h"

@@ -122,6 +122,38 @@ def write_gltf(path):
     json.dump(g, open(path, "w"))
 
 
+def write_png_rgb(path, rows):
+    """An 8-bit RGB PNG of rows of (r, g, b) tuples."""
+    w, h = len(rows[0]), len(rows)
+    raw = b"".join(b"\0" + bytes(c for p in r for c in p) for r in rows)
+
+    def chunk_(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+    data = chunk_(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) + chunk_(b"IDAT", zlib.compress(raw))
+    open(path, "wb").write(b"\x89PNG\r\n\x1a\n" + data + chunk_(b"IEND", b""))
+
+
+def write_two_cubes(path, near_first):
+    """Two cubes of side 1, one behind the other along z (partly overlapping on screen from the
+    front): file order near then far, or far then near."""
+    near = [(x * 0.6 - 0.3, y * 0.6, z * 0.6 + 1.0) for x, y, z in CUBE_V]
+    far = [(x * 0.6 + 0.3, y * 0.6, z * 0.6 - 1.0) for x, y, z in CUBE_V]
+    parts = [near, far] if near_first else [far, near]
+    with open(path, "w") as f:
+        for i, vs in enumerate(parts):
+            f.write("".join(f"v {x} {y} {z}\n" for x, y, z in vs))
+        for i in range(2):
+            f.write("".join(f"f {a + 1 + 8 * i} {b + 1 + 8 * i} {c + 1 + 8 * i}\n" for a, b, c in CUBE_F))
+
+
+def write_quad_uv(path):
+    """A square facing +z (counter-clockwise from there), uv (0, 0) at its bottom left: the
+    model files' convention (OpenGL's: v = 0 at the bottom of the image)."""
+    with open(path, "w") as f:
+        f.write("v -1 -1 0\nv 1 -1 0\nv 1 1 0\nv -1 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n")
+        f.write("f 1/1 2/2 3/3\nf 1/1 3/3 4/4\n")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -137,7 +169,8 @@ def main():
         rc, out = run([tool, sub, "--help"])
         check(f"help {sub}", rc == 0 and "Usage" in out, out[-200:])
     rc, out = run([tool, "render", "--help"])
-    check("help says there is no depth test", "no depth test" in out and "back faces are culled" in out, out[-300:])
+    check("help describes depth, sorting and shading", "depth buffer" in out and "--sort" in out and "--no-sort" in out
+          and "Gouraud" in out, out[-300:])
 
     # Every format: 64x64, the cube in the middle covering a good part of the view but not all.
     models = {"obj": write_obj, "3ds": write_3ds, "gltf": write_gltf}
@@ -170,6 +203,49 @@ def main():
     check("cull back hides the front", rc == 0 and read_png(png)[2] != shots.get("obj"), out[-200:])
     rc, out = run([tool, "render", inv, "--size", "64x64", "--cull", "none", "--out", png])
     check("cull none", rc == 0 and covered(read_png(png)[2]) > 800, out[-200:])
+    # The depth buffer: two overlapping cubes give the same picture in either file order, and
+    # painter's order (--sort) gives it too; --no-sort (the default) is accepted.
+    pics = []
+    for near_first in (True, False):
+        m = os.path.join(tmp, f"two_{int(near_first)}.obj")
+        write_two_cubes(m, near_first)
+        for opt in ([], ["--sort"], ["--no-sort"]):
+            png = os.path.join(tmp, "two.png")
+            rc, out = run([tool, "render", m, "--size", "64x64", "--camera", "10,10", *opt, "--out", png])
+            pics.append(read_png(png)[2] if rc == 0 else None)
+    check("depth test: file order and --sort do not change the picture", pics[0] is not None
+          and all(p == pics[0] for p in pics) and covered(pics[0]) > 600, out[-200:])
+    # Shading: face normals are flat (a few colours on the cube), --smooth is Gouraud (gradients).
+    m = os.path.join(tmp, "cube.obj")
+    ncol = {}
+    for opt in ([], ["--smooth"]):
+        png = os.path.join(tmp, "shade.png")
+        rc, out = run([tool, "render", m, "--size", "64x64", *opt, "--out", png])
+        ncol[bool(opt)] = len({p for r in read_png(png)[2] for p in r if p[:3] != BG}) if rc == 0 else -1
+    check("flat by default, Gouraud with --smooth", 0 < ncol[False] <= 6 and ncol[True] > 30, str(ncol))
+    # The texture is sampled in hardware and not mirrored: a square with uv (0, 0) at its bottom
+    # left shows the image upright (red top left, green top right, blue bottom left, white bottom
+    # right), seen from the front.
+    tex = os.path.join(tmp, "quadrants.png")
+    quad = [[(220, 30, 30) if y < 8 and x < 8 else (30, 220, 30) if y < 8 else (30, 30, 220) if x < 8
+             else (220, 220, 220) for x in range(16)] for y in range(16)]
+    write_png_rgb(tex, quad)
+    m = os.path.join(tmp, "quad.obj")
+    write_quad_uv(m)
+    png = os.path.join(tmp, "quad.png")
+    rc, out = run([tool, "render", m, "--size", "64x64", "--camera", "0,0", "--texture", tex, "--out", png])
+    ok = rc == 0
+    if ok:
+        rows = read_png(png)[2]
+
+        def dominant(x, y):
+            r, g, b_ = rows[y][x][:3]
+            return "white" if min(r, g, b_) > 0.7 * max(r, g, b_) else "red" if r > max(g, b_) else \
+                "green" if g > max(r, b_) else "blue"
+        got = [dominant(20, 20), dominant(43, 20), dominant(20, 43), dominant(43, 43)]
+        ok = got == ["red", "green", "blue", "white"]
+        out = f"quadrants {got}; " + out
+    check("texture upright, not mirrored", ok, out[-300:])
     # Options: 4x MSAA, size, camera, texture on glmark2's cube (texture coordinates).
     png = os.path.join(tmp, "crate.png")
     rc, out = run([tool, "render", "/usr/share/glmark2/models/cube.3ds", "--msaa", "4", "--size", "48x32", "--camera",

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // build/pineda: the command-line front door (README "The pineda tool").
 //   pineda render MODEL [--texture PNG] [--camera YAW,PITCH[,DIST[,FOV]]] [--size WxH] [--msaa 4]
-//                       [--backend model|rtl|both] [--out frame.png] [--capture FILE]
+//                       [--smooth] [--sort] [--backend model|rtl|both] [--out frame.png] [--capture FILE]
 //   pineda capture (SCENE | MODEL) --out FILE      a regression scene or a model as a capture file
 //   pineda replay FILE [--backend model|rtl|both] [--compare] [--out frame.png]
 //   pineda info FILE                               what a capture file holds
@@ -60,8 +60,9 @@ void add_backend_options(CLI::App* c, Common& o, const std::string& default_out)
 
 void add_render_options(CLI::App* c, RenderOptions& r, std::string& size, std::vector<double>& camera,
                         std::vector<double>& rotate, std::string& cull) {
-  c->add_option("--texture,-t", r.texture, "an image (PNG, JPEG) modulating the diffuse colour, sampled at each vertex's "
-                "texture coordinates (the hardware has no sampler yet); default: the material's own texture if found")
+  c->add_option("--texture,-t", r.texture, "an image (PNG, JPEG) modulating the lit colour: a texture with host-made mips, "
+                "sampled by the hardware (trilinear, WRAP) at the vertices' interpolated texture coordinates; default: the "
+                "material's own texture if found")
       ->check(CLI::ExistingFile);
   c->add_flag("!--no-file-texture", r.file_texture, "ignore the textures the model file names");
   c->add_option("--camera,-c", camera, "YAW,PITCH[,DIST[,FOV]]: the camera orbits the model (degrees; DIST in model radii, "
@@ -71,12 +72,13 @@ void add_render_options(CLI::App* c, RenderOptions& r, std::string& size, std::v
   c->add_option("--size,-s", size, "WxH: the render target in pixels")->capture_default_str();
   c->add_option("--msaa", r.samples, "samples per pixel: 1, or 4 (D3D sample positions, resolved for the PNG)")
       ->check(CLI::IsMember({1, 4}))->capture_default_str();
-  c->add_option("--cull", cull, "back (default), none or front: no depth test exists yet, so back faces are culled and "
-                "triangles are drawn back to front")
+  c->add_option("--cull", cull, "back (default), none or front: which faces the hardware culls (a D24S8 depth buffer "
+                "resolves visibility either way)")
       ->check(CLI::IsMember({"back", "none", "front"}))->capture_default_str();
-  c->add_flag("!--no-sort", r.sort, "draw the triangles in file order instead of back to front");
-  c->add_flag("!--smooth", r.face_normals, "light with the file's vertex normals (smoothed where it has none) instead of "
-              "each triangle's own normal; the hardware shades flat (the first vertex's colour)");
+  c->add_flag("--sort,!--no-sort", r.sort, "--sort: draw the triangles back to front (painter's order, sorted on the "
+              "host; the depth test still runs); --no-sort (the default): file order");
+  c->add_flag("!--smooth", r.face_normals, "light with the file's vertex normals (smoothed where it has none), Gouraud "
+              "shaded, instead of each triangle's own normal, flat shaded");
 }
 
 void apply_render_options(RenderOptions& r, const std::string& size, const std::vector<double>& camera,
@@ -158,8 +160,8 @@ void save_with_result(const std::string& path, const SceneImage& img, const Repl
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines in order with the progress line on stderr
   CLI::App app{"pineda: render model files, capture and replay command streams on the Pineda GPU's golden model and "
-               "its Verilated RTL.\nThe hardware has no depth test, sampler or blending yet: models are drawn back to "
-               "front with back faces culled, lit per vertex on the host, one flat colour per triangle."};
+               "its Verilated RTL.\nModels are lit per vertex on the host and drawn by the hardware with a D24S8 depth "
+               "buffer, back faces culled, flat (Gouraud with --smooth), textured by its sampler (trilinear, MODULATE)."};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every command");
 
