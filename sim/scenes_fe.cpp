@@ -4,7 +4,8 @@
 // transform, clipping, viewport, culling): D3D conventions, a left-handed world (x right, y up, z
 // into the screen), clip z in [0, w], front faces clockwise on screen, back faces culled. Every
 // vertex has a colour (its normal as a tint, lit by one directional light), so that the image
-// shows the shape; the rasterizer has no depth buffer, so objects are drawn back to front.
+// shows the shape. These scenes predate the depth buffer and use none: objects are drawn back to
+// front (the depth scenes are in scenes_depth.cpp).
 
 #include <cmath>
 #include <cstdint>
