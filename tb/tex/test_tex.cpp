@@ -78,6 +78,7 @@ struct Result {
   uint64_t stalled_fills = 0;    // clocks with back-pressure on the output while lines came back
   uint64_t first_out = 0, last_out = 0;  // cycles of the first and the last result
   uint64_t desc_reqs = 0;                // line requests for descriptors (in [kDescBase, kTexBase))
+  uint64_t texel_reqs = 0;               // line requests for texels (the rest)
 };
 
 Result run(const TexCase& c, const Expect& e, const Cfg& cfg) {
@@ -140,6 +141,7 @@ Result run(const TexCase& c, const Expect& e, const Cfg& cfg) {
     }
     res.taps += dut.tap_o;
     if (req_fire && req.addr >= kDescBase && req.addr < kTexBase) res.desc_reqs++;
+    else if (req_fire) res.texel_reqs++;
     res.max_outstanding = std::max<uint64_t>(res.max_outstanding, dram.outstanding());
     const bool held = dut.out_valid_o && !dut.out_ready_i;
     res.out_stalled += held;
@@ -245,11 +247,12 @@ std::vector<Result> check(const TexCase& c, const std::string& name, uint64_t se
     const Result res = run(c, e, cfg);
     INFO(res.report);
     REQUIRE(res.ok);
-    std::printf("  %-28s %-10s %6zu quads %8llu cycles, %llu taps, %llu misses, %llu faults, %llu lines in flight max, "
-                "%llu descriptor reads\n",
+    std::printf("  %-28s %-10s %6zu quads %8llu cycles, %llu taps, %llu misses, %llu texel line requests, %llu faults, "
+                "%llu lines in flight max, %llu descriptor reads\n",
                 name.c_str(), p.name, e.out.size(), static_cast<unsigned long long>(res.cycles),
                 static_cast<unsigned long long>(res.taps), static_cast<unsigned long long>(res.misses),
-                static_cast<unsigned long long>(res.faults), static_cast<unsigned long long>(res.max_outstanding),
+                static_cast<unsigned long long>(res.texel_reqs), static_cast<unsigned long long>(res.faults),
+                static_cast<unsigned long long>(res.max_outstanding),
                 static_cast<unsigned long long>(res.desc_reqs));
     all.push_back(res);
   }
@@ -577,6 +580,7 @@ TEST_CASE("tex: bench at 200-cycle latency (magnified and minified streams)", "[
       {"magnified_point", TEX_FMT_RGBA8, TEX_MIP_NONE, TEX_FILTER_POINT, 0.5f},
       {"unit_bilinear", TEX_FMT_RGBA8, TEX_MIP_NONE, TEX_FILTER_LINEAR, 1.0f},
       {"minified_tri_bc1", TEX_FMT_BC1, TEX_MIP_LINEAR, TEX_FILTER_LINEAR, 2.7f},
+      {"minified_tri_bc3", TEX_FMT_BC3, TEX_MIP_LINEAR, TEX_FILTER_LINEAR, 2.7f},
   };
   for (const Stream& st : streams) {
     TexCase c;
@@ -602,11 +606,13 @@ TEST_CASE("tex: bench at 200-cycle latency (magnified and minified streams)", "[
     const double steady = (samples - 4.0) / static_cast<double>(res.last_out - res.first_out);
     std::printf("TEX bench %-20s %6.0f samples %7llu cycles: %.3f samples/clock (%.0f%% of peak %.0f; steady %.3f, %.0f%%, "
                 "first result at cycle %llu), %.2f texels/clock, "
-                "L1 hit rate %.1f%% (%llu taps, %llu misses), %.2f bytes/sample, %llu lines in flight max\n",
+                "L1 hit rate %.1f%% (%llu taps, %llu misses, %llu texel line requests), %.2f bytes/sample, "
+                "%llu lines in flight max\n",
                 st.name, samples, static_cast<unsigned long long>(res.cycles), samples / cyc, 100.0 * samples / cyc / peak, peak,
                 steady, 100.0 * steady / peak, static_cast<unsigned long long>(res.first_out),
                 static_cast<double>(res.taps) / cyc, 100.0 * (1.0 - static_cast<double>(res.misses) / static_cast<double>(res.taps)),
                 static_cast<unsigned long long>(res.taps), static_cast<unsigned long long>(res.misses),
-                static_cast<double>(res.bytes) / samples, static_cast<unsigned long long>(res.max_outstanding));
+                static_cast<unsigned long long>(res.texel_reqs), static_cast<double>(res.bytes) / samples,
+                static_cast<unsigned long long>(res.max_outstanding));
   }
 }
