@@ -214,10 +214,11 @@ module tex #(
   logic [25:0] sp_rq_q, sp_rq_d;
   logic [FiW-1:0] sp_fi_q, sp_fi_d;
   // L1 tags (future state): tex_tags (valid, {block addr [31:3], decode class}, last reader per line)
-  // fill: stage G writes the L1 the clock after the fill record leaves the FIFO
+  // fill: stage G decodes and writes the L1 line of a record that read its raw-line buffer
+  // entry in the clock before (its L1 line, decode class, block address [5:3])
   logic        g_valid_q, g_valid_d;
-  logic [FiW-1:0] g_fi_q, g_fi_d;        // fi_t
-  logic [511:0] g_line_q, g_line_d;      // the response (a record with raw = 0)
+  logic [IdxW-1:0] g_idx_q, g_idx_d;
+  logic [2:0]  g_cls_q, g_cls_d, g_b53_q, g_b53_d;
   // data stage, R, F, O
   logic [15:0] wr_cnt_q, wr_cnt_d, rd_cnt_q, rd_cnt_d;  // lines written, sub-passes read
   logic        r_valid_q, r_valid_d;
@@ -372,9 +373,9 @@ module tex #(
   // ---------------------------------------------------------------------------------- comb
   logic [2:0]  e_dclass, e_bpb_lg, a_bpb_lg, a_dclass;  // a_bpb_lg, a_dclass, e_bpb: unused
   logic [6:0]  a_bpb, e_bpb;
-  logic [511:0] rline, gline;
+  logic [511:0] rline, dline;
+  logic [2:0]  d_cls, d_b53;
   fi_t         fhead;   // the fill record at the head
-  fi_t         g_fi;    // the record in the L1 write stage (G)
   logic [511:0] lb_rdata;
 
   always_comb begin
@@ -382,17 +383,18 @@ module tex #(
     {e_dclass, e_bpb, e_bpb_lg} = fmt_class(e_td.fmt);
     rline = mem_rsp_i.rdata;
     fhead = fi_t'(fi_out_data);
-    g_fi = fi_t'(g_fi_q);
-    gline = g_fi.raw ? lb_rdata : g_line_q;
+    // the decoder serves stage G (a raw-line buffer entry read in the clock before) or else the
+    // head record (the line response)
+    dline = g_valid_q ? lb_rdata : rline;
+    d_cls = g_valid_q ? g_cls_q : fhead.dclass;
+    d_b53 = g_valid_q ? g_b53_q : fhead.b53;
   end
 
-  // decode on fill (stage G): the line's block to the four parity banks' words (the record's
-  // class); the line is the response taken in the clock before, or the raw-line buffer entry read
-  // in the clock before
+  // decode on fill: the line's block to the four parity banks' words (the record's class)
   tex_fill_decode u_fill_dec (
-    .line_i   (gline),
-    .b53_i    (g_fi.b53),
-    .dclass_i (g_fi.dclass),
+    .line_i   (dline),
+    .b53_i    (d_b53),
+    .dclass_i (d_cls),
     .wdata_o  (bk_wdata)
   );
 
@@ -792,17 +794,21 @@ module tex #(
     head = sp_t'(pf_out_data);
     adv = !o_valid_q || out_ready_i;
     // a descriptor line has no reader to wait for; it is written into its slot (control below).
-    // A texel record takes the next response or reads its raw-line buffer entry now, and stage
-    // G decodes and writes its L1 line the next clock.
-    fill_rdy = fi_out_valid && (fhead.desc || !fhead.pend || $signed(16'(rd_cnt_q - fhead.lastrd)) > 0);
+    // A texel record that takes the next response decodes it and writes its L1 line now (and,
+    // of a shared-line format, keeps the line in its raw-line buffer entry); one that takes its
+    // line from the buffer reads the entry now and stage G decodes and writes the L1 line the
+    // next clock, when a record of the first kind waits (one decoder, one L1 write a clock;
+    // L1 writes stay in record order).
+    fill_rdy = fi_out_valid && (fhead.desc || !fhead.pend || $signed(16'(rd_cnt_q - fhead.lastrd)) > 0) &&
+               (fhead.desc || fhead.raw || !g_valid_q);
     fill_now = fill_rdy && (fhead.raw || mem_rsp_valid_i);
     lb_we = fill_now && !fhead.desc && !fhead.raw && shared_cls(fhead.dclass);
     lb_re = fill_now && fhead.raw;
     lb_waddr = fhead.ent;
     lb_raddr = fhead.ent;
     read_now = pf_out_valid && $signed(16'(wr_cnt_q - head.fmark)) >= 0 && adv;
-    bk_we = g_valid_q;
-    bk_waddr = g_fi.idx;
+    bk_we = g_valid_q || (fill_now && !fhead.desc && !fhead.raw);
+    bk_waddr = g_valid_q ? g_idx_q : fhead.idx;
     bk_re = read_now;
     for (int g = 0; g < 16; g++) begin
       bk_raddr[g] = '0;
@@ -896,8 +902,9 @@ module tex #(
     alloc_cnt_d = alloc_cnt_q;
     emit_cnt_d = emit_cnt_q;
     g_valid_d = 1'b0;
-    g_fi_d = g_fi_q;
-    g_line_d = g_line_q;
+    g_idx_d = g_idx_q;
+    g_cls_d = g_cls_q;
+    g_b53_d = g_b53_q;
     wr_cnt_d = wr_cnt_q;
     rd_cnt_d = rd_cnt_q;
     r_valid_d = r_valid_q;
@@ -1069,12 +1076,13 @@ module tex #(
 
     // ---- data stage: fills of the head sub-pass, then its read
     if (fill_rdy && !fhead.raw) mem_rsp_ready_o = 1'b1;
-    if (fill_now && !fhead.desc) begin
+    if (fill_now && fhead.raw) begin
       g_valid_d = 1'b1;
-      g_fi_d = fhead;
-      if (!fhead.raw) g_line_d = rline;
+      g_idx_d = fhead.idx;
+      g_cls_d = fhead.dclass;
+      g_b53_d = fhead.b53;
     end
-    if (g_valid_q) wr_cnt_d = wr_cnt_q + 16'd1;
+    if (bk_we) wr_cnt_d = wr_cnt_q + 16'd1;
     if (read_now) rd_cnt_d = rd_cnt_q + 16'd1;
     if (adv) begin
       r_valid_d = read_now;
@@ -1230,8 +1238,9 @@ module tex #(
       sp_rq_q <= '0;
       sp_fi_q <= '0;
       g_valid_q <= 1'b0;
-      g_fi_q <= '0;
-      g_line_q <= '0;
+      g_idx_q <= '0;
+      g_cls_q <= '0;
+      g_b53_q <= '0;
       wr_cnt_q <= '0;
       rd_cnt_q <= '0;
       r_valid_q <= 1'b0;
@@ -1320,8 +1329,9 @@ module tex #(
       sp_rq_q <= sp_rq_d;
       sp_fi_q <= sp_fi_d;
       g_valid_q <= g_valid_d;
-      g_fi_q <= g_fi_d;
-      g_line_q <= g_line_d;
+      g_idx_q <= g_idx_d;
+      g_cls_q <= g_cls_d;
+      g_b53_q <= g_b53_d;
       wr_cnt_q <= wr_cnt_d;
       rd_cnt_q <= rd_cnt_d;
       r_valid_q <= r_valid_d;
@@ -1342,7 +1352,7 @@ module tex #(
   logic unused_sig;
   assign unused_sig = ^{mem_rsp_i.src, mem_rsp_i.tag, mem_rsp_i.we,
                         rq_count, rq_full, fi_count, fi_full, pf_count, pf_full, t_fetch_q,
-                        a_bpb_lg, a_dclass, e_bpb, g_fi.desc, g_fi.ent, g_fi.pend, g_fi.lastrd,
+                        a_bpb_lg, a_dclass, e_bpb,
                         b_td, c_td, d_td, e_td, f_td, d_sd, f_sd};  // the fields a stage does not read
 
 `ifndef SYNTHESIS
@@ -1399,6 +1409,7 @@ module tex #(
       if (rq_in_valid) assert (rq_in_ready && fi_in_valid && fi_in_ready) else $error("tex: a line request without its fill record");
       if (fi_in_valid) assert (fi_in_ready && (rq_in_valid || push_fi.raw)) else $error("tex: a fill record from memory without its request");
       if (mem_rsp_ready_o && mem_rsp_valid_i) assert (fi_out_valid && !fhead.raw) else $error("tex: a line response with no fill record");
+      if (g_valid_q) assert (!(fill_now && !fhead.desc && !fhead.raw)) else $error("tex: two L1 fills in one clock");
       if (a_valid_q) assert (n_tmatch <= 1 && n_smatch <= 1) else $error("tex: a descriptor address in two slots");
       if (a_chain_q) assert (a_valid_q && a_thit && ts_arr_q[a_th] && !ts_ck_q[a_th]) else $error("tex: chain of a lost slot");
       if (a_go && a_hold) assert (a_thit && a_shit && ts_arr_q[a_th] && ss_arr_q[a_sh] && ts_ck_q[a_th]) else $error("tex: quad leaves A without its descriptors");
