@@ -28,9 +28,13 @@
 //      (in the clock of its last allocation), or early when the next allocation would evict a
 //      line the sub-pass reads (an index conflict inside a pass) or when two taps of a pixel need
 //      one bank at two lines (address-mode edges): such a pass takes several sub-passes.
-//   fills: in request order, one per clock, as the responses arrive; a fill waits only until the
+//   raw-line buffer (tex_line_buf): the last 32 memory lines of formats with several blocks per
+//      line (BC1 8, BC3 4, B5G6R5 2), looked up as a fill record is queued: a line held or already
+//      requested sends no request, the record names the entry to take it from.
+//   fills: in record order, one per clock, as the responses arrive; a fill waits only until the
 //      last emitted sub-pass that reads the line's old contents has read them (sequence numbers
-//      per line), so no line is replaced under an older reader.
+//      per line), so no line is replaced under an older reader. A record from the raw-line
+//      buffer reads its entry, stage G decodes it and writes the L1 the next clock.
 //   pass FIFO (PassDepth sub-passes: covers the memory latency) -> data read: the head reads
 //      the banks (one clock) once every fill allocated before it has been written.
 //   L1 data: L1Lines (256) lines of one decoded 4x4 block, in 4 parity banks (texel (x, y) in
