@@ -54,7 +54,7 @@ RTL_LINT_TOPS += om_blend om_blend_lane om_encode pw_pieces pw_tag_bank pw_plain
 RTL_LINT_TOPS += interp
 
 # Texture: the BC1/BC3 block decoder.
-RTL_LINT_TOPS += tex_bc_decode tex_fill_decode tex_desc_check tex_lod tex_amode tex_tap_addr tex_tags tex_filter tex_filter_px
+RTL_LINT_TOPS += tex_bc_decode tex_fill_decode tex_desc_check tex_lod tex_amode tex_tap_addr tex_tags tex_line_buf tex_filter tex_filter_px
 
 # Texture sampler.
 RTL_LINT_TOPS += tex

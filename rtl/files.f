@@ -46,6 +46,7 @@ rtl/tex/tex_lod.sv
 rtl/tex/tex_amode.sv
 rtl/tex/tex_tap_addr.sv
 rtl/tex/tex_tags.sv
+rtl/tex/tex_line_buf.sv
 rtl/tex/tex_filter_px.sv
 rtl/tex/tex_filter.sv
 rtl/om/pw_pieces.sv

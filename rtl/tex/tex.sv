@@ -28,9 +28,13 @@
 //      (in the clock of its last allocation), or early when the next allocation would evict a
 //      line the sub-pass reads (an index conflict inside a pass) or when two taps of a pixel need
 //      one bank at two lines (address-mode edges): such a pass takes several sub-passes.
-//   fills: in request order, one per clock, as the responses arrive; a fill waits only until the
+//   raw-line buffer (tex_line_buf): the last 32 memory lines of formats with several blocks per
+//      line (BC1 8, BC3 4, B5G6R5 2), looked up as a fill record is queued: a line held or already
+//      requested sends no request, the record names the entry to take it from.
+//   fills: in record order, one per clock, as the responses arrive; a fill waits only until the
 //      last emitted sub-pass that reads the line's old contents has read them (sequence numbers
-//      per line), so no line is replaced under an older reader.
+//      per line), so no line is replaced under an older reader. A record from the raw-line
+//      buffer reads its entry, stage G decodes it and writes the L1 the next clock.
 //   pass FIFO (PassDepth sub-passes: covers the memory latency) -> data read: the head reads
 //      the banks (one clock) once every fill allocated before it has been written.
 //   L1 data: L1Lines (256) lines of one decoded 4x4 block, in 4 parity banks (texel (x, y) in
@@ -73,7 +77,9 @@ module tex #(
 
   localparam int unsigned L1Lines   = 256;  // 64 or 256 (the index function below)
   localparam int unsigned IdxW      = $clog2(L1Lines);
-  localparam int unsigned FiW       = 1 + 1 + 16 + IdxW + 3 + 3;  // fill record (fi_t)
+  localparam int unsigned RawLines  = 32;   // raw-line buffer entries (tex_line_buf)
+  localparam int unsigned RawW      = $clog2(RawLines);
+  localparam int unsigned FiW       = 1 + 1 + RawW + 1 + 16 + IdxW + 3 + 3;  // fill record (fi_t)
   localparam int unsigned NLev      = 13;
   localparam int unsigned PassDepth = 256;  // sub-passes between the tag stage and the data read
   localparam int unsigned FillDepth = 256;  // line requests in flight (not yet written)
@@ -97,11 +103,16 @@ module tex #(
     logic [SSW-1:0] ss;  // its sampler slot
   } info_t;
 
-  // a line request's record, in request order: a texel line for the L1, or a descriptor line
+  // a fill record, in allocation order: a texel line for the L1, or a descriptor line
   // (desc: slot idx[SSW or TSW - 1:0] of the sampler (idx[IdxW-1] = 1) or texture slots, the
-  // 32-byte half b53[2] = address bit 5)
+  // 32-byte half b53[2] = address bit 5). A record of a shared-line format (shared_cls: B5G6R5,
+  // BC1, BC3) names its raw-line buffer entry: raw = 1, the line is already there (or on its way
+  // under an earlier record) and no request was sent; raw = 0, a request was sent and its
+  // response is kept in the entry. Every other record takes the next line response.
   typedef struct packed {
     logic            desc;
+    logic            raw;     // take the line from raw-line buffer entry ent, not from memory
+    logic [RawW-1:0] ent;
     logic            pend;    // the L1 line's last reader is still in flight
     logic [15:0]     lastrd;  // its sub-pass number
     logic [IdxW-1:0] idx;     // L1 line
@@ -207,6 +218,11 @@ module tex #(
   logic [25:0] sp_rq_q, sp_rq_d;
   logic [FiW-1:0] sp_fi_q, sp_fi_d;
   // L1 tags (future state): tex_tags (valid, {block addr [31:3], decode class}, last reader per line)
+  // fill: stage G decodes and writes the L1 line of a record that read its raw-line buffer
+  // entry in the clock before (its L1 line, decode class, block address [5:3])
+  logic        g_valid_q, g_valid_d;
+  logic [IdxW-1:0] g_idx_q, g_idx_d;
+  logic [2:0]  g_cls_q, g_cls_d, g_b53_q, g_b53_d;
   // data stage, R, F, O
   logic [15:0] wr_cnt_q, wr_cnt_d, rd_cnt_q, rd_cnt_d;  // lines written, sub-passes read
   logic        r_valid_q, r_valid_d;
@@ -339,6 +355,12 @@ module tex #(
     fmt_class = r;
   endfunction
 
+  // decode classes whose 4x4 blocks are smaller than a 64-byte line (B5G6R5 2 blocks a line,
+  // BC1 8, BC3 4): their lines go through the raw-line buffer
+  function automatic logic shared_cls(input logic [2:0] dclass);
+    shared_cls = dclass == 3'd2 || dclass == 3'd3 || dclass == 3'd4;
+  endfunction
+
   always_comb begin
     b_td = pineda_pkg::tex_desc_t'(ts_desc_q[b_ts_q]);
     b_sd = pineda_pkg::samp_desc_t'(ss_desc_q[b_ss_q]);
@@ -355,21 +377,28 @@ module tex #(
   // ---------------------------------------------------------------------------------- comb
   logic [2:0]  e_dclass, e_bpb_lg, a_bpb_lg, a_dclass;  // a_bpb_lg, a_dclass, e_bpb: unused
   logic [6:0]  a_bpb, e_bpb;
-  logic [511:0] rline;
+  logic [511:0] rline, dline;
+  logic [2:0]  d_cls, d_b53;
   fi_t         fhead;   // the fill record at the head
+  logic [511:0] lb_rdata;
 
   always_comb begin
     {a_dclass, a_bpb, a_bpb_lg} = fmt_class(a_td.fmt);
     {e_dclass, e_bpb, e_bpb_lg} = fmt_class(e_td.fmt);
     rline = mem_rsp_i.rdata;
     fhead = fi_t'(fi_out_data);
+    // the decoder serves stage G (a raw-line buffer entry read in the clock before) or else the
+    // head record (the line response)
+    dline = g_valid_q ? lb_rdata : rline;
+    d_cls = g_valid_q ? g_cls_q : fhead.dclass;
+    d_b53 = g_valid_q ? g_b53_q : fhead.b53;
   end
 
   // decode on fill: the line's block to the four parity banks' words (the record's class)
   tex_fill_decode u_fill_dec (
-    .line_i   (rline),
-    .b53_i    (fhead.b53),
-    .dclass_i (fhead.dclass),
+    .line_i   (dline),
+    .b53_i    (d_b53),
+    .dclass_i (d_cls),
     .wdata_o  (bk_wdata)
   );
 
@@ -425,7 +454,7 @@ module tex #(
   always_comb begin
     pipe_empty = !b_valid_q && !c_valid_q && !d_valid_q && !e_valid_q && !t_valid_q && pf_empty &&
                  !r_valid_q && !f_valid_q && !o_valid_q && fi_empty && rq_empty &&
-                 !sp_valid_q;
+                 !sp_valid_q && !g_valid_q;
     // the victim of a miss: a slot no quad in flight uses, an unallocated one first, else the
     // least recently used
     t_vok = 1'b0;
@@ -668,33 +697,81 @@ module tex #(
   end
 
   // the allocations' fill records (the last readers come from tex_tags at the allocated lines:
-  // a block of its own, after the tag check that picks the lines)
+  // a block of its own, after the tag check that picks the lines), and the raw-line buffer
+  // lookup of the record pushed this clock
+  logic        push, push_shared, lb_hit;
+  logic [25:0] push_line;
+  logic [RawW-1:0] lb_ent;
+  fi_t         push_base, push_fi, m_fi, m_fi2;
   always_comb begin
     rd_pend = 16'(lastrd_m - rd_cnt_q) < 16'(emit_cnt_q - rd_cnt_q);
     rd_pend2 = 16'(lastrd_m2 - rd_cnt_q) < 16'(emit_cnt_q - rd_cnt_q);
-    // the spill goes first, into both FIFOs at once, then a descriptor line of stage A, then
-    // the tag stage's allocation
-    rq_in_valid = (sp_valid_q && fi_in_ready) || alloc || a_push;
-    fi_in_valid = (sp_valid_q && rq_in_ready) || alloc || a_push;
+    m_fi = '0;
+    m_fi.pend = rd_pend;
+    m_fi.lastrd = lastrd_m;
+    m_fi.idx = t_idx_q[mtap];
+    m_fi.dclass = t_tag_q[mtap][2:0];  // tag [31:3] = block address [31:3], tag [2:0] = class
+    m_fi.b53 = t_tag_q[mtap][5:3];
+    m_fi2 = '0;
+    m_fi2.pend = rd_pend2;
+    m_fi2.lastrd = lastrd_m2;
+    m_fi2.idx = t_idx_q[mtap2];
+    m_fi2.dclass = t_tag_q[mtap2][2:0];
+    m_fi2.b53 = t_tag_q[mtap2][5:3];
+    // one record a clock: the spill first, then a descriptor line of stage A, then the tag
+    // stage's allocation (each waits for room in both FIFOs)
+    push = (sp_valid_q && rq_in_ready && fi_in_ready) || alloc || a_push;
     if (sp_valid_q) begin
-      rq_in_data = sp_rq_q;
-      fi_in_data = sp_fi_q;
+      push_line = sp_rq_q;
+      push_base = fi_t'(sp_fi_q);
     end else if (a_push) begin
-      rq_in_data = a_push_line;
-      fi_in_data = a_push_fi;
+      push_line = a_push_line;
+      push_base = fi_t'(a_push_fi);
     end else begin
-      rq_in_data = t_tag_q[mtap][31:6];  // tag [31:3] = block address [31:3], tag [2:0] = class
-      fi_in_data = {1'b0, rd_pend, lastrd_m, t_idx_q[mtap], t_tag_q[mtap][2:0], t_tag_q[mtap][5:3]};
+      push_line = t_tag_q[mtap][31:6];
+      push_base = m_fi;
     end
+    push_shared = !push_base.desc && shared_cls(push_base.dclass);
     sp_valid_d = sp_valid_q && !(rq_in_ready && fi_in_ready);
     sp_rq_d = sp_rq_q;
     sp_fi_d = sp_fi_q;
     if (alloc2) begin
       sp_valid_d = 1'b1;
       sp_rq_d = t_tag_q[mtap2][31:6];
-      sp_fi_d = {1'b0, rd_pend2, lastrd_m2, t_idx_q[mtap2], t_tag_q[mtap2][2:0], t_tag_q[mtap2][5:3]};
+      sp_fi_d = m_fi2;
     end
   end
+
+  // a texel line of a shared-line format: a line the buffer holds (or has requested) sends no
+  // request (a block of its own: the lookup reads the pushed line)
+  always_comb begin
+    push_fi = push_base;
+    push_fi.raw = push_shared && lb_hit;
+    push_fi.ent = push_shared ? lb_ent : '0;
+    fi_in_valid = push;
+    fi_in_data = push_fi;
+    rq_in_valid = push && !push_fi.raw;
+    rq_in_data = push_line;
+  end
+
+  // raw-line buffer: tags looked up at the push; data written and read by the fill (below)
+  logic        lb_we, lb_re;
+  logic [RawW-1:0] lb_waddr, lb_raddr;
+  tex_line_buf #(.Lines(RawLines)) u_line_buf (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .clear_i (tags_clear),
+    .look_i  (push && push_shared),
+    .line_i  (push_line),
+    .hit_o   (lb_hit),
+    .ent_o   (lb_ent),
+    .we_i    (lb_we),
+    .waddr_i (lb_waddr),
+    .wdata_i (rline),
+    .re_i    (lb_re),
+    .raddr_i (lb_raddr),
+    .rdata_o (lb_rdata)
+  );
 
   // data stage, filter, output
   sp_t         head;
@@ -720,12 +797,22 @@ module tex #(
   always_comb begin
     head = sp_t'(pf_out_data);
     adv = !o_valid_q || out_ready_i;
-    // a descriptor line has no reader to wait for; it is written into its slot (control below)
-    fill_rdy = fi_out_valid && (fhead.desc || !fhead.pend || $signed(16'(rd_cnt_q - fhead.lastrd)) > 0);
-    fill_now = fill_rdy && mem_rsp_valid_i;
+    // a descriptor line has no reader to wait for; it is written into its slot (control below).
+    // A texel record that takes the next response decodes it and writes its L1 line now (and,
+    // of a shared-line format, keeps the line in its raw-line buffer entry); one that takes its
+    // line from the buffer reads the entry now and stage G decodes and writes the L1 line the
+    // next clock, when a record of the first kind waits (one decoder, one L1 write a clock;
+    // L1 writes stay in record order).
+    fill_rdy = fi_out_valid && (fhead.desc || !fhead.pend || $signed(16'(rd_cnt_q - fhead.lastrd)) > 0) &&
+               (fhead.desc || fhead.raw || !g_valid_q);
+    fill_now = fill_rdy && (fhead.raw || mem_rsp_valid_i);
+    lb_we = fill_now && !fhead.desc && !fhead.raw && shared_cls(fhead.dclass);
+    lb_re = fill_now && fhead.raw;
+    lb_waddr = fhead.ent;
+    lb_raddr = fhead.ent;
     read_now = pf_out_valid && $signed(16'(wr_cnt_q - head.fmark)) >= 0 && adv;
-    bk_we = fill_now && !fhead.desc;
-    bk_waddr = fhead.idx;
+    bk_we = g_valid_q || (fill_now && !fhead.desc && !fhead.raw);
+    bk_waddr = g_valid_q ? g_idx_q : fhead.idx;
     bk_re = read_now;
     for (int g = 0; g < 16; g++) begin
       bk_raddr[g] = '0;
@@ -818,6 +905,10 @@ module tex #(
     t_lock_d = t_lock_q;
     alloc_cnt_d = alloc_cnt_q;
     emit_cnt_d = emit_cnt_q;
+    g_valid_d = 1'b0;
+    g_idx_d = g_idx_q;
+    g_cls_d = g_cls_q;
+    g_b53_d = g_b53_q;
     wr_cnt_d = wr_cnt_q;
     rd_cnt_d = rd_cnt_q;
     r_valid_d = r_valid_q;
@@ -988,8 +1079,14 @@ module tex #(
     if (alloc) alloc_cnt_d = alloc_cnt_q + (alloc2 ? 16'd2 : 16'd1);
 
     // ---- data stage: fills of the head sub-pass, then its read
-    if (fill_rdy) mem_rsp_ready_o = 1'b1;
-    if (fill_now && !fhead.desc) wr_cnt_d = wr_cnt_q + 16'd1;
+    if (fill_rdy && !fhead.raw) mem_rsp_ready_o = 1'b1;
+    if (fill_now && fhead.raw) begin
+      g_valid_d = 1'b1;
+      g_idx_d = fhead.idx;
+      g_cls_d = fhead.dclass;
+      g_b53_d = fhead.b53;
+    end
+    if (bk_we) wr_cnt_d = wr_cnt_q + 16'd1;
     if (read_now) rd_cnt_d = rd_cnt_q + 16'd1;
     if (adv) begin
       r_valid_d = read_now;
@@ -1144,6 +1241,10 @@ module tex #(
       sp_valid_q <= 1'b0;
       sp_rq_q <= '0;
       sp_fi_q <= '0;
+      g_valid_q <= 1'b0;
+      g_idx_q <= '0;
+      g_cls_q <= '0;
+      g_b53_q <= '0;
       wr_cnt_q <= '0;
       rd_cnt_q <= '0;
       r_valid_q <= 1'b0;
@@ -1231,6 +1332,10 @@ module tex #(
       sp_valid_q <= sp_valid_d;
       sp_rq_q <= sp_rq_d;
       sp_fi_q <= sp_fi_d;
+      g_valid_q <= g_valid_d;
+      g_idx_q <= g_idx_d;
+      g_cls_q <= g_cls_d;
+      g_b53_q <= g_b53_d;
       wr_cnt_q <= wr_cnt_d;
       rd_cnt_q <= rd_cnt_d;
       r_valid_q <= r_valid_d;
@@ -1269,6 +1374,28 @@ module tex #(
     for (int k = 0; k < TexSlots; k++) n_tmatch += (ts_tv_q[k] && ts_addr_q[k] == a_pkt_q.tex) ? 1 : 0;
     for (int k = 0; k < SampSlots; k++) n_smatch += (ss_tv_q[k] && ss_addr_q[k] == a_pkt_q.samp) ? 1 : 0;
   end
+  // raw-line buffer: a shadow of the memory line each entry holds (written as the fill writes the
+  // entry) and of the line of each queued texel record; a record that reads an entry must find
+  // its own line there
+  logic [25:0] sh_line [RawLines];
+  logic [25:0] sh_rec [$];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sh_rec.delete();
+    end else begin
+      if (fill_now && !fhead.desc) begin
+        assert (sh_rec.size() > 0) else $error("tex: a texel fill record with no shadow");
+        if (sh_rec.size() > 0) begin
+          if (lb_re) assert (sh_line[lb_raddr] == sh_rec[0]) else
+            $error("tex: fill of line %h reads raw-line buffer entry %0d, which holds line %h", sh_rec[0], lb_raddr, sh_line[lb_raddr]);
+          if (lb_we) sh_line[lb_waddr] <= sh_rec[0];
+          void'(sh_rec.pop_front());
+        end
+      end
+      if (fi_in_valid && !push_fi.desc) sh_rec.push_back(push_line);
+      if (tags_clear) assert (sh_rec.size() == 0) else $error("tex: inval with texel fill records queued");
+    end
+  end
   // stream rules: the output and the line request hold while stalled; FIFO pushes only when ready
   logic out_hold_q, req_hold_q;
   pineda_pkg::tex_out_pkt_t out_prev_q;
@@ -1283,8 +1410,10 @@ module tex #(
       if (out_hold_q) assert (out_valid_o && out_o == out_prev_q) else $error("tex: output changed while stalled");
       if (req_hold_q) assert (mem_req_valid_o && mem_req_o == req_prev_q) else $error("tex: line request changed while stalled");
       if (pf_in_valid) assert (pf_in_ready) else $error("tex: pass FIFO overflow");
-      assert ((fi_in_valid && fi_in_ready) == (rq_in_valid && rq_in_ready)) else $error("tex: fill and request FIFOs out of step");
-      if (mem_rsp_ready_o && mem_rsp_valid_i) assert (fi_out_valid) else $error("tex: a line response with no fill record");
+      if (rq_in_valid) assert (rq_in_ready && fi_in_valid && fi_in_ready) else $error("tex: a line request without its fill record");
+      if (fi_in_valid) assert (fi_in_ready && (rq_in_valid || push_fi.raw)) else $error("tex: a fill record from memory without its request");
+      if (mem_rsp_ready_o && mem_rsp_valid_i) assert (fi_out_valid && !fhead.raw) else $error("tex: a line response with no fill record");
+      if (g_valid_q) assert (!(fill_now && !fhead.desc && !fhead.raw)) else $error("tex: two L1 fills in one clock");
       if (a_valid_q) assert (n_tmatch <= 1 && n_smatch <= 1) else $error("tex: a descriptor address in two slots");
       if (a_chain_q) assert (a_valid_q && a_thit && ts_arr_q[a_th] && !ts_ck_q[a_th]) else $error("tex: chain of a lost slot");
       if (a_go && a_hold) assert (a_thit && a_shit && ts_arr_q[a_th] && ss_arr_q[a_sh] && ts_ck_q[a_th]) else $error("tex: quad leaves A without its descriptors");
