@@ -111,9 +111,13 @@ struct Stats {
   uint64_t triangles_culled() const { return triangles_culled_area + triangles_culled_empty; }
 };
 
-// TEX's input for INTERP's quad: uv0 per pixel, live = pixels with a covered sample, the draw's
-// FE_TEX0 / FE_SAMP0 (om.tex, om.samp), tag 0. pineda_top builds the same packet.
-TexInPkt tex_in(const InterpPkt& ip);
+// TEX's input for INTERP's quad and combiner stage `stage` (0 or 1): live = pixels with a covered
+// sample; stage 0 samples uv0 with the draw's FE_TEX0 / FE_SAMP0 (om.tex, om.samp), stage 1 uv1
+// with FE_TEX1 / FE_SAMP1 (om.tex1, om.samp1); tag = the stage. A quad sends stage 0 when
+// om.comb.tex and then stage 1 when om.comb.tex1 (tex_stages); pineda_top builds the same packets.
+TexInPkt tex_in(const InterpPkt& ip, uint32_t stage = 0);
+// The stages a quad samples, in TEX's order: bit 0 stage 0, bit 1 stage 1 (0 for a token).
+uint32_t tex_stages(const QuadPkt& q);
 
 enum class RunResult { RING_EMPTY, HALTED, ERROR, DISABLED, BUDGET, WAITING };
 
