@@ -115,11 +115,19 @@ TEST_CASE("two textures: combiner stage 1 samples slot 1 with uv1 and combines i
       // bilinear: textured, not stage 0's result alone
       CHECK(r.bilinear[i] != s0);
       CHECK(r.bilinear[i] != 0x11223344u);
+      // stage 1 faulted: texel 0, DECAL with alpha 0 passes stage 0's result
+      CHECK(r.fault[i] == s0);
     }
   }
   CHECK(light_matters == 256);
   CHECK(uv1_matters > 200);
-  // two TEX passes per quad when stage 1 samples: 6 draws with both stages, one with stage 0 only
+  CHECK((r.status_before >> STATUS_TEX_FAULT & 1u) == 0u);
+  CHECK((r.status_after >> STATUS_TEX_FAULT & 1u) == 1u);
+  CHECK((r.status_after >> STATUS_ERROR & 1u) == 0u);
+  CHECK((r.irq_after >> IRQ_TEX_FAULT & 1u) == 1u);
+  // two TEX passes per quad when stage 1 samples: 7 draws with both stages, one with stage 0 only;
+  // the last draw's stage-1 passes fault
   const auto& st = golden.gpu().stats();
-  CHECK(st.tex_quads == (6u * 2u + 1u) * 72u);
+  CHECK(st.tex_quads == (7u * 2u + 1u) * 72u);
+  CHECK(st.tex_faults == 72u);
 }

@@ -145,6 +145,8 @@ struct DualTexResult {
   std::array<std::vector<uint32_t>, 5> ops;
   std::vector<uint32_t> deferred;  // MODULATE x MODULATE with light2, from a deferred context's list
   std::vector<uint32_t> bilinear;  // MODULATE x MODULATE, a 4x4 lightmap magnified with bilinear filtering
+  std::vector<uint32_t> fault;     // MODULATE x DECAL with slot 1's descriptor corrupted (stage 1 faults)
+  uint32_t status_before = 0, status_after = 0, irq_after = 0;  // STATUS before / after the fault, IRQ_STATUS
   bool ok = true;
 };
 
@@ -167,13 +169,15 @@ inline uint32_t dual_tex_light_at(const std::vector<uint32_t>& light, uint32_t x
 // lightmap point sampled, WRAP). Stage 0 is MODULATE (base x colour); stage 1 goes through its four
 // ops and DISABLE. A deferred context records the MODULATE x MODULATE draw with a second lightmap;
 // its view, sampler and texture are released before the list runs (the list holds them), with
-// other allocations made in between. Last, a 4x4 lightmap magnified with bilinear filtering
-// (CLAMP): compared between backends only.
+// other allocations made in between. Then a 4x4 lightmap magnified with bilinear filtering
+// (CLAMP): compared between backends only. Last, stage 1 DECAL with a view of the lightmap whose
+// descriptor was corrupted (FORMAT 15): stage 1's pass faults and gives texel 0, whose alpha 0
+// makes DECAL pass stage 0's result; STATUS.TEX_FAULT is set.
 inline DualTexResult draw_dual_tex_scene(Device& dev) {
   DualTexResult res;
   auto& ctx = dev.immediate();
   const uint32_t clear = 0x11223344u;
-  Resource* rts[7] = {};
+  Resource* rts[8] = {};
   for (auto& r : rts) r = make_rt(dev, 16, 16, clear);
   res.color = 0xE6C8FAF0u;  // (240, 250, 200, 230)
   // position (x, y, z), colour, uv0, uv1: 32-byte vertices, two triangles over the viewport
@@ -291,12 +295,27 @@ inline DualTexResult draw_dual_tex_scene(Device& dev) {
   res.deferred = read_rt(ctx, rts[5]);
   res.bilinear = read_rt(ctx, rts[6]);
 
+  // A fault in stage 1 only: dw2 of a fresh view's descriptor gets FORMAT 15 (unknown).
+  Backend& be = dev.backend();
+  res.status_before = be.read_reg(REG_STATUS);
+  ShaderResourceView* vbad = nullptr;
+  res.ok = res.ok && dev.create_shader_resource_view(light, nullptr, &vbad) == Result::OK;
+  if (!res.ok) return res;
+  const uint32_t dw2 = be.memory().read32(vbad->descriptor_address() + 8);
+  be.memory().write32(vbad->descriptor_address() + 8, (dw2 & ~0xFu) | 0xFu);
+  res.ok = res.ok && ctx.set_shader_resource(1, vbad) == Result::OK && ctx.set_sampler(1, point_wrap) == Result::OK;
+  res.ok = res.ok && ctx.set_texture_combine(1, TextureCombine::DECAL) == Result::OK;
+  res.ok = res.ok && ctx.set_render_target(rts[7]) == Result::OK && ctx.draw(6, 0) == Result::OK;
+  res.fault = read_rt(ctx, rts[7]);
+  res.status_after = be.read_reg(REG_STATUS);
+  res.irq_after = be.read_reg(REG_IRQ_STATUS);
+
   ctx.clear_state();
   dc.reset();
   for (auto* j : junk_bufs) {
     if (j) j->release();
   }
-  for (auto* p : {vbase, vlight, vsmall}) p->release();
+  for (auto* p : {vbase, vlight, vsmall, vbad}) p->release();
   for (auto* p : {point, point_wrap, bil}) p->release();
   for (auto* r : rts) r->release();
   for (auto* t : {base, light, lsmall}) t->release();
