@@ -206,7 +206,8 @@ uint64_t depth_fill_bytes(const model::CommandProcessor& cp, bool no_fast_clear,
 // samples, L1 texels and lines, line bytes; the model's sampler run again over the textured
 // quads' passes (tex_in of INTERP's quads, stage 0 then stage 1) says which passes took two
 // clocks (trilinear with f != 0), so bilinear samples = samples + the live pixels of those.
-// Peak: one pass of a quad per clock = 4 bilinear samples per clock (docs/tex.md section 7); trilinear samples count twice, so a trilinear scene's peak is 2 samples per clock.
+// Peak: one pass of a quad per clock = 4 bilinear samples per clock (docs/tex.md section 7);
+// trilinear samples count twice, so a trilinear scene's peak is 2 samples per clock.
 nlohmann::json tex_bench(const tb::TopResult& r, const model::Trace& t, const Memory& mem,
                          const model::CommandProcessor& cp) {
   model::tex::Tex tx;
