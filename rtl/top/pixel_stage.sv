@@ -187,7 +187,13 @@ module pixel_stage #(
     .full_o     (rf_full)
   );
 
-  tex u_tex (
+  // 8 texture descriptor slots (the unit's default is 4): with several rasterizers the merged
+  // stream interleaves the quads of about four draws, and a two-texture draw holds two slots
+  // (docs/comb.md section 5: tex_lightmap at 4 rasterizers, 50,296 cycles with 4).
+  tex #(
+    .TexSlots (8),
+    .SampSlots(4)
+  ) u_tex (
     .clk_i,
     .rst_ni,
     .in_valid_i     (tex_in_valid),
