@@ -94,7 +94,7 @@ class Struct(NamedTuple):
 
 # ----------------------------------------------------------------------------- constants
 # Values are ints; sv_width is given where SV wants a typed constant (compared with a field).
-CONTRACT_VERSION = 14  # bumped whenever any packet, encoding or register changes
+CONTRACT_VERSION = 15  # bumped whenever any packet, encoding or register changes
 FP32_ONE = 0x3F800000
 CONSTANTS = [
     Const("CONTRACT_VERSION", CONTRACT_VERSION, "bumped whenever any packet, encoding or register changes"),
@@ -428,7 +428,7 @@ FE_STATE = [
               BitField("COMB1_TEX_ENABLE", 16, 16, "stage 1 samples FE_TEX1 / FE_SAMP1 with tex1 and combines it with stage 0's result (0: stage 0's result passes)"),
               BitField("COMB1_MODE", 19, 17, "COMB_*: stage 1, with stage 0's result as the colour"),
               BitField("COMB_ALPHA_TO_COVERAGE", 20, 20, "alpha to coverage: the final alpha selects the samples kept (docs/comb.md; depth goes late-Z)"))),
-    StateReg("FE_TEX1", 67, 0, "texture descriptor 1 byte address (combiner stage 1; not yet sampled by the integration)"),
+    StateReg("FE_TEX1", 67, 0, "texture descriptor 1 byte address (combiner stage 1, sampled with uv1 when COMB1_TEX_ENABLE; docs/comb.md)"),
     StateReg("FE_SAMP1", 68, 0, "sampler descriptor 1 byte address (combiner stage 1)"),
     StateReg("FE_LOGIC_OP", 69, 0, "logic operation of the render target (D3D11.1 LogicOpEnable / LogicOp; docs/om.md; reset: off)",
              (BitField("LOGIC_ENABLE", 0, 0, "logic op on: the stored pixel becomes LOGIC_OP(source encoded for the target, stored pixel); blending is ignored"),
@@ -544,7 +544,7 @@ STRUCTS = [
         Field("mode", 3, "u", "COMB_MODE: COMB_* of stage 0"),
         Field("tex", 1, "u", "COMB_TEX_ENABLE"),
     ]),
-    Struct("om_state_t", "OmState", "pixel-stage and output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_LOGIC_OP, FE_RT_PITCH.RT_FMT, FE_SHADE, FE_TEX0, FE_SAMP0, FE_COMBINE; all 0 from OP_DRAW: RGBA8, no blend, every channel written, no texture, no alpha test)", [
+    Struct("om_state_t", "OmState", "pixel-stage and output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_LOGIC_OP, FE_RT_PITCH.RT_FMT, FE_SHADE, FE_TEX0, FE_SAMP0, FE_TEX1, FE_SAMP1, FE_COMBINE; all 0 from OP_DRAW: RGBA8, no blend, every channel written, no texture, no alpha test)", [
         Field("fmt", 2, "u", "RT_FMT_*"),
         Field("blend", 1, "u", "FE_BLEND.BLEND_ENABLE"),
         Field("src", 5, "u", "BF_*"),
@@ -558,6 +558,8 @@ STRUCTS = [
         Field("lop", 4, "u", "FE_LOGIC_OP.LOGIC_OP: LOP_*"),
         Field("factor", 32, "u", "FE_BLEND_FACTOR (RGBA8)"),
         Field("gouraud", 1, "u", "FE_SHADE.SHADE_GOURAUD (read by INTERP: 0 flat colour, 1 interpolated)"),
+        Field("tex1", 32, "u", "FE_TEX1: texture descriptor byte address of stage 1 (read by TEX when comb.tex1; docs/comb.md)"),
+        Field("samp1", 32, "u", "FE_SAMP1: sampler descriptor byte address of stage 1"),
         Field("tex", 32, "u", "FE_TEX0: texture descriptor byte address of stage 0 (read by TEX when comb.tex; docs/tex.md)"),
         Field("samp", 32, "u", "FE_SAMP0: sampler descriptor byte address of stage 0"),
         Field("comb", 1, "comb_state_t", "FE_COMBINE [20:0]: combiner, alpha test and alpha to coverage (read by TEX and COMB; docs/comb.md)"),

@@ -262,9 +262,11 @@ void Context::clear_state() {
   bind(api_.ds, nullptr);
   for (auto& b : api_.vbs) bind(b.buffer, nullptr);
   bind(api_.ib, nullptr);
-  bind(api_.srv_tex, nullptr);
-  bind(api_.srv_desc, nullptr);
-  bind(api_.samp_desc, nullptr);
+  for (uint32_t slot = 0; slot < NUM_TEXTURE_SLOTS; ++slot) {
+    bind(api_.srv_tex[slot], nullptr);
+    bind(api_.srv_desc[slot], nullptr);
+    bind(api_.samp_desc[slot], nullptr);
+  }
   api_ = ApiState{};
 }
 
@@ -399,19 +401,35 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
   used |= bit(FE_BLEND) | bit(FE_BLEND_FACTOR) | bit(FE_LOGIC_OP);
   d[FE_SHADE] = api_.gouraud ? 1u << SHADE_GOURAUD_BIT : 0u;
   used |= bit(FE_SHADE);
-  // The pixel stage's texture slot 0: the addresses of the bound view's and sampler's descriptors
-  // (docs/runtime.md "Textures"); left as they are when nothing is bound.
-  if (api_.srv_desc) {
-    d[FE_TEX0] = address_of(api_.srv_desc);
-    used |= bit(FE_TEX0);
+  // The pixel stage's texture slots 0 and 1: the addresses of the bound views' and samplers'
+  // descriptors (docs/runtime.md "Textures"); a register is left as it is when its slot has
+  // nothing bound.
+  static constexpr uint32_t kTexReg[NUM_TEXTURE_SLOTS] = {FE_TEX0, FE_TEX1};
+  static constexpr uint32_t kSampReg[NUM_TEXTURE_SLOTS] = {FE_SAMP0, FE_SAMP1};
+  for (uint32_t slot = 0; slot < NUM_TEXTURE_SLOTS; ++slot) {
+    if (api_.srv_desc[slot]) {
+      d[kTexReg[slot]] = address_of(api_.srv_desc[slot]);
+      used |= bit(kTexReg[slot]);
+    }
+    if (api_.samp_desc[slot]) {
+      d[kSampReg[slot]] = address_of(api_.samp_desc[slot]);
+      used |= bit(kSampReg[slot]);
+    }
   }
-  if (api_.samp_desc) {
-    d[FE_SAMP0] = address_of(api_.samp_desc);
-    used |= bit(FE_SAMP0);
+  // The combiner and the alpha test (docs/comb.md): a texturing stage needs something to sample,
+  // and stage 1 samples uv1, which only a TEXCOORD1 element of the layout provides (D3D11 refuses
+  // a layout that lacks an input the shader reads).
+  const bool stage_on[NUM_TEXTURE_SLOTS] = {api_.combine.op != TextureCombine::DISABLE, api_.combine.stage1_on()};
+  for (uint32_t slot = 0; slot < NUM_TEXTURE_SLOTS; ++slot) {
+    if (!stage_on[slot] || (api_.srv_desc[slot] && api_.samp_desc[slot])) continue;
+    const char* missing = api_.srv_desc[slot]   ? "no sampler is"
+                          : api_.samp_desc[slot] ? "no shader-resource view is"
+                                                 : "no shader-resource view and no sampler are";
+    return fail(Result::INVALID_CALL, w + ": texture stage " + std::to_string(slot) + " combines a texture but " +
+                                          missing + " bound in slot " + std::to_string(slot));
   }
-  // The combiner and the alpha test (docs/comb.md): a texturing stage needs something to sample.
-  if (api_.combine.op != TextureCombine::DISABLE && (!api_.srv_desc || !api_.samp_desc))
-    return fail(Result::INVALID_CALL, w + ": texture stage 0 combines a texture but no shader-resource view and sampler are bound in slot 0");
+  if (stage_on[1] && !api_.layout.has(Semantic::TEXCOORD1))
+    return fail(Result::INVALID_CALL, w + ": texture stage 1 samples with uv1, but the input layout has no TEXCOORD1 element");
   d[FE_COMBINE] = api_.combine.word() | (api_.blend.alpha_to_coverage() ? 1u << COMB_ALPHA_TO_COVERAGE_BIT : 0u);
   used |= bit(FE_COMBINE);
 
@@ -431,8 +449,10 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
   if (indexed) on_use(api_.ib, false);
   on_use(api_.rt, true);
   if (api_.ds) on_use(api_.ds, true);
-  for (Resource* t : {api_.srv_tex, api_.srv_desc, api_.samp_desc}) {
-    if (t) on_use(t, false);
+  for (uint32_t slot = 0; slot < NUM_TEXTURE_SLOTS; ++slot) {
+    for (Resource* t : {api_.srv_tex[slot], api_.srv_desc[slot], api_.samp_desc[slot]}) {
+      if (t) on_use(t, false);
+    }
   }
   return Result::OK;
 }

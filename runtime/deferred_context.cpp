@@ -93,8 +93,10 @@ void DeferredContext::on_state_emitted(size_t pos, uint32_t first, uint32_t last
   patch(FE_IB_BASE, api_.ib, api_.ib_offset);
   patch(FE_RT_BASE, api_.rt, 0);
   patch(FE_DS_BASE, api_.ds, 0);
-  patch(FE_TEX0, api_.srv_desc, 0);
-  patch(FE_SAMP0, api_.samp_desc, 0);
+  patch(FE_TEX0, api_.srv_desc[0], 0);
+  patch(FE_SAMP0, api_.samp_desc[0], 0);
+  patch(FE_TEX1, api_.srv_desc[1], 0);
+  patch(FE_SAMP1, api_.samp_desc[1], 0);
 }
 
 void DeferredContext::on_use(Resource* r, bool write) {

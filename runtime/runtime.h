@@ -548,13 +548,20 @@ struct VertexBufferBinding {
 // BLENDTEXTUREALPHA with the colour's alpha (DECAL).
 enum class TextureCombine : uint32_t { DISABLE = 0, MODULATE = 1, REPLACE = 2, ADD = 3, DECAL = 4 };
 
-// The FE_COMBINE word of stage 0's operation and the alpha test (D3DRS_ALPHATESTENABLE,
-// D3DRS_ALPHAFUNC with D3D11 ComparisonFunc values, D3DRS_ALPHAREF).
+// The pixel stage's texture slots: slot s feeds combiner stage s (docs/comb.md): slot 0 is
+// sampled with uv0 (TEXCOORD0), slot 1 with uv1 (TEXCOORD1).
+constexpr uint32_t NUM_TEXTURE_SLOTS = 2;
+
+// The FE_COMBINE word of the two stages' operations and the alpha test (D3DRS_ALPHATESTENABLE,
+// D3DRS_ALPHAFUNC with D3D11 ComparisonFunc values, D3DRS_ALPHAREF). As in D3D9, a DISABLE
+// stage 0 disables stage 1 too: stage 1 is on only when both ops are not DISABLE (stage1_on).
 struct CombineState {
-  TextureCombine op = TextureCombine::DISABLE;
+  TextureCombine op = TextureCombine::DISABLE;   // stage 0: texel0 with the colour
+  TextureCombine op1 = TextureCombine::DISABLE;  // stage 1: texel1 with stage 0's result
   bool alpha_test = false;
   uint32_t alpha_func = 8;  // ComparisonFunc value (D3D11: the hardware CMP_* + 1); 8 = ALWAYS
   uint32_t alpha_ref = 0;
+  bool stage1_on() const { return op != TextureCombine::DISABLE && op1 != TextureCombine::DISABLE; }
   uint32_t word() const;  // FE_COMBINE
 };
 
@@ -585,11 +592,12 @@ struct ApiState {
   Matrix4 transform;
   Viewport viewport;
   RasterizerDesc raster;
-  // The pixel stage's texture slot 0 (FE_TEX0, FE_SAMP0): the view's texture and descriptor
-  // buffer, the sampler's descriptor buffer (one reference each while bound).
-  Resource* srv_tex = nullptr;
-  Resource* srv_desc = nullptr;
-  Resource* samp_desc = nullptr;
+  // The pixel stage's texture slots 0 (FE_TEX0, FE_SAMP0) and 1 (FE_TEX1, FE_SAMP1): the view's
+  // texture and descriptor buffer, the sampler's descriptor buffer (one reference each while
+  // bound), indexed by slot.
+  std::array<Resource*, NUM_TEXTURE_SLOTS> srv_tex{};
+  std::array<Resource*, NUM_TEXTURE_SLOTS> srv_desc{};
+  std::array<Resource*, NUM_TEXTURE_SLOTS> samp_desc{};
   CombineState combine;  // FE_COMBINE (front-end draws)
 };
 
@@ -674,8 +682,9 @@ class Context {
                                 int32_t base_vertex, uint32_t start_instance);
 
   // ---- textures of the pixel stage (docs/runtime.md "Textures")
-  // PSSetShaderResources / PSSetSamplers for slot 0 (the only slot; others INVALID_ARG); null
-  // unbinds. Front-end draws then write FE_TEX0 / FE_SAMP0 with the descriptors' addresses.
+  // PSSetShaderResources / PSSetSamplers for one slot, 0 or 1 (NUM_TEXTURE_SLOTS; others
+  // INVALID_ARG); null unbinds. Slot s is combiner stage s's texture: front-end draws write
+  // FE_TEX0 / FE_SAMP0 (slot 0) and FE_TEX1 / FE_SAMP1 (slot 1) with the descriptors' addresses.
   Result set_shader_resource(uint32_t slot, ShaderResourceView* view);
   Result set_sampler(uint32_t slot, SamplerState* sampler);
   // UpdateSubresource of mip level `level` of a sampled texture: the whole level (box null) or a
@@ -684,10 +693,13 @@ class Context {
   // created with TEX_MISC_INIT_RGBA8). The blocks go through a staging buffer and one DMA COPY
   // per block row, in order with the draws around it.
   Result update_subresource(Resource* tex, uint32_t level, const Box* box, const void* data, uint32_t row_pitch);
-  // D3D9's SetTextureStageState(stage, COLOROP/ALPHAOP): how texture stage `stage` combines its
-  // texel with the colour (docs/comb.md). Stage 0 only (stage 1 of the hardware has no texture
-  // binding in the runtime yet: NOT_SUPPORTED); an unknown op is INVALID_ARG. A front-end draw
-  // with an op other than DISABLE needs a view and a sampler bound in slot 0 (INVALID_CALL).
+  // D3D9's SetTextureStageState(stage, COLOROP/ALPHAOP): how texture stage `stage` (0 or 1)
+  // combines its texel with its colour (docs/comb.md): stage 0 the texel of slot 0 (uv0) with
+  // the pixel's colour, stage 1 the texel of slot 1 (uv1) with stage 0's result. As in D3D9, a
+  // DISABLE stage 0 disables stage 1 as well (its op is kept for when stage 0 is on again).
+  // Other stages and unknown ops are INVALID_ARG. A front-end draw with stage s on needs a view
+  // and a sampler bound in slot s, and with stage 1 on an input layout with a TEXCOORD1 element
+  // (INVALID_CALL otherwise).
   Result set_texture_combine(uint32_t stage, TextureCombine op);
   // D3D9's D3DRS_ALPHATESTENABLE, D3DRS_ALPHAFUNC, D3DRS_ALPHAREF: a pixel whose combined alpha
   // fails (alpha FUNC ref) is killed; depth and stencil then run late (docs/comb.md). `ref` is

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The runtime's sampled textures, views and samplers (docs/runtime.md "Textures"): Device
-// creation and validation, the pixel stage's slot-0 binding and update_subresource. The texel
-// data work (layout, conversion, BC encoding, mips, image loading) is texture.cpp.
+// creation and validation, the pixel stage's slot 0 / slot 1 binding, the combiner's stages and
+// update_subresource. The texel data work (layout, conversion, BC encoding, mips, image loading)
+// is texture.cpp.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -226,38 +227,44 @@ Result Device::create_sampler_state(const SamplerDesc& d, SamplerState** out) {
 }
 
 Result Context::set_shader_resource(uint32_t slot, ShaderResourceView* view) {
-  if (slot != 0) return fail(Result::INVALID_ARG, "set_shader_resource: slot " + str(slot) + " (the pixel stage has slot 0 only)");
+  if (slot >= NUM_TEXTURE_SLOTS)
+    return fail(Result::INVALID_ARG, "set_shader_resource: slot " + str(slot) + " (the pixel stage has slots 0 and 1)");
   if (view && !dev_.alive(view->tex_))
     return fail(Result::INVALID_ARG, "set_shader_resource: the view's texture is not a live resource of this device");
-  bind(api_.srv_tex, view ? view->tex_ : nullptr);
-  bind(api_.srv_desc, view ? view->mem_ : nullptr);
+  bind(api_.srv_tex[slot], view ? view->tex_ : nullptr);
+  bind(api_.srv_desc[slot], view ? view->mem_ : nullptr);
   return Result::OK;
 }
 
 Result Context::set_sampler(uint32_t slot, SamplerState* sampler) {
-  if (slot != 0) return fail(Result::INVALID_ARG, "set_sampler: slot " + str(slot) + " (the pixel stage has slot 0 only)");
+  if (slot >= NUM_TEXTURE_SLOTS)
+    return fail(Result::INVALID_ARG, "set_sampler: slot " + str(slot) + " (the pixel stage has slots 0 and 1)");
   if (sampler && !dev_.alive(sampler->mem_))
     return fail(Result::INVALID_ARG, "set_sampler: not a live sampler of this device");
-  bind(api_.samp_desc, sampler ? sampler->mem_ : nullptr);
+  bind(api_.samp_desc[slot], sampler ? sampler->mem_ : nullptr);
   return Result::OK;
 }
 
 uint32_t CombineState::word() const {
-  // TextureCombine's values are COMB_* + 1 (DISABLE: the stage is off).
+  // TextureCombine's values are COMB_* + 1 (DISABLE: the stage is off). Stage 1 only behind an
+  // enabled stage 0 (D3D9: DISABLE disables every later stage).
   uint32_t w = 0;
   if (op != TextureCombine::DISABLE)
     w |= 1u << COMB_TEX_ENABLE_BIT | (static_cast<uint32_t>(op) - 1u) << COMB_MODE_LSB;
+  if (stage1_on())
+    w |= 1u << COMB1_TEX_ENABLE_BIT | (static_cast<uint32_t>(op1) - 1u) << COMB1_MODE_LSB;
   if (alpha_test)
     w |= 1u << COMB_ALPHA_TEST_BIT | (alpha_func - 1u) << COMB_ALPHA_FUNC_LSB | alpha_ref << COMB_ALPHA_REF_LSB;
   return w;
 }
 
 Result Context::set_texture_combine(uint32_t stage, TextureCombine op) {
-  if (stage == 1) return fail(Result::NOT_SUPPORTED, "set_texture_combine: stage 1 (FE_TEX1) has no texture binding in the runtime yet");
-  if (stage != 0) return fail(Result::INVALID_ARG, "set_texture_combine: stage " + str(stage) + " (stages 0 and 1)");
+  if (stage >= NUM_TEXTURE_SLOTS)
+    return fail(Result::INVALID_ARG, "set_texture_combine: stage " + str(stage) + " (stages 0 and 1)");
   if (static_cast<uint32_t>(op) > static_cast<uint32_t>(TextureCombine::DECAL))
-    return fail(Result::INVALID_ARG, "set_texture_combine: unknown operation " + str(static_cast<uint32_t>(op)));
-  api_.combine.op = op;
+    return fail(Result::INVALID_ARG, "set_texture_combine: unknown operation " + str(static_cast<uint32_t>(op)) +
+                                         " for stage " + str(stage));
+  (stage ? api_.combine.op1 : api_.combine.op) = op;
   return Result::OK;
 }
 

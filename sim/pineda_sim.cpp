@@ -202,24 +202,28 @@ uint64_t depth_fill_bytes(const model::CommandProcessor& cp, bool no_fast_clear,
   return bytes;
 }
 
-// TEX (docs/tex.md): RTL counters (PERF_TEX_*) for quads, samples, L1 texels and lines, line
-// bytes; the model's sampler run again over the textured quads (tex_in of INTERP's quads) says
-// which quads took two passes (trilinear with f != 0), so bilinear samples = samples + the live
-// pixels of those quads. Peak: one pass of a quad per clock = 4 bilinear samples per clock (docs/tex.md
-// section 7); trilinear samples count twice, so a trilinear scene's peak is 2 samples per clock.
+// TEX (docs/tex.md): RTL counters (PERF_TEX_*) for quads (passes: a quad once per texture stage),
+// samples, L1 texels and lines, line bytes; the model's sampler run again over the textured
+// quads' passes (tex_in of INTERP's quads, stage 0 then stage 1) says which passes took two
+// clocks (trilinear with f != 0), so bilinear samples = samples + the live pixels of those.
+// Peak: one pass of a quad per clock = 4 bilinear samples per clock (docs/tex.md section 7);
+// trilinear samples count twice, so a trilinear scene's peak is 2 samples per clock.
 nlohmann::json tex_bench(const tb::TopResult& r, const model::Trace& t, const Memory& mem,
                          const model::CommandProcessor& cp) {
   model::tex::Tex tx;
   uint64_t tri_samples = 0, model_quads = 0, model_samples = 0;
   for (const InterpPkt& ip : t.interp_quad) {
-    if (ip.quad.eop || !ip.quad.om.comb.tex) continue;
-    const TexInPkt ti = model::tex_in(ip);
-    const uint64_t before = tx.stats().trilinear_quads;
-    tx.process(ti, mem, cp.valid_base(), cp.valid_limit());
-    const uint64_t live = static_cast<uint64_t>(__builtin_popcount(ti.live));
-    ++model_quads;
-    model_samples += live;
-    if (tx.stats().trilinear_quads != before) tri_samples += live;
+    const uint32_t stages = model::tex_stages(ip.quad);
+    for (uint32_t stage = 0; stage < 2; ++stage) {
+      if (!((stages >> stage) & 1u)) continue;
+      const TexInPkt ti = model::tex_in(ip, stage);
+      const uint64_t before = tx.stats().trilinear_quads;
+      tx.process(ti, mem, cp.valid_base(), cp.valid_limit());
+      const uint64_t live = static_cast<uint64_t>(__builtin_popcount(ti.live));
+      ++model_quads;
+      model_samples += live;
+      if (tx.stats().trilinear_quads != before) tri_samples += live;
+    }
   }
   const double cyc = r.cycles ? static_cast<double>(r.cycles) : 1.0;
   const uint64_t quads = r.perf.at(PERF_TEX_QUADS), samples = r.perf.at(PERF_TEX_SAMPLES);

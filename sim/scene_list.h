@@ -67,6 +67,7 @@ SceneImage scene_tex_srgb(uint32_t seed);
 SceneImage scene_tex_lod(uint32_t seed);
 SceneImage scene_tex_combine(uint32_t seed);
 SceneImage scene_tex_foliage(uint32_t seed);
+SceneImage scene_tex_lightmap(uint32_t seed);
 
 // scenes_texpipe.cpp: TEX and COMB in the pipeline (issue 15, docs/comb.md section 5).
 SceneImage scene_tex_pipe_cube(uint32_t seed);

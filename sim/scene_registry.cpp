@@ -79,6 +79,7 @@ std::vector<SceneInfo> scene_registry() {
       {"tex_lod", scene_tex_lod, "a 7-level texture with a colour per level: LOD bias 0, +2, -1, MIN_LOD 3, MAX_LOD 0.5, 160x40"},
       {"tex_combine", scene_tex_combine, "combiner stage 0: MODULATE, REPLACE, ADD, DECAL of an RGBA8 texture with alpha over a Gouraud quad, and DISABLE, 160x64"},
       {"tex_foliage", scene_tex_foliage, "alpha-tested plants (leaf texture, GREATER_EQUAL 128, late Z with depth writes) drawn near to far on a ground quad, then an opaque BC1 crate, 128x128"},
+      {"tex_lightmap", scene_tex_lightmap, "both combiner stages: a floor and a wall of tiled textures (slot 0, uv0, trilinear) x baked lightmaps (slot 1, uv1, bilinear), a lit poster, a sign with an added glow (REPLACE, ADD), a cube and a tile with stage 1 off, depth, 128x96"},
       // glmark2-like scenes: glmark2-data models loaded with assimp, lit per vertex on the host, drawn
       // as build/pineda render draws them (depth buffer, hardware texturing).
       {"gl_cube", [](uint32_t s) { return scene_glmark2("gl_cube", "cube.3ds", "crate-base.png", 256, 30, 25, {0, 0, 0}, s); }, "glmark2's cube.3ds with the crate texture (host mips, trilinear, MODULATE), depth, 256x256"},

@@ -26,6 +26,12 @@
 // tex_foliage: alpha-tested plants (crossed quads of a leaf texture, alpha test GREATER_EQUAL 128,
 //   depth LESS with writes: late Z) in an order that needs the killed pixels to leave depth
 //   alone, on a ground quad, and an opaque crate drawn after them.
+// tex_lightmap: both combiner stages (docs/comb.md): a room corner, floor and back wall, each a
+//   tiled base texture (slot 0, uv0, trilinear, MODULATE) times its own low-resolution lightmap
+//   (slot 1, uv1 over the whole surface, bilinear, MODULATE) with two coloured lights and a
+//   shadow baked in; a poster on the wall lit by the wall's lightmap (its uv1 continues the
+//   wall's); a sign whose glow is added by stage 1 (REPLACE then ADD); and a cube with stage 1
+//   off (base texture and Gouraud light only), with depth.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -656,6 +662,194 @@ SceneImage scene_tex_foliage(uint32_t seed) {
     draw_crate();
     draw_plants(false);
   }
+  return s.b.finish();
+}
+
+// ---- tex_lightmap --------------------------------------------------------------------------------
+namespace {
+
+// Two texture coordinates: position F32x3 at 0, colour UNORM8x4 at 12, uv0 F32x2 at 16, uv1 F32x2
+// at 24.
+struct LmVertex {
+  float x, y, z;
+  uint32_t color;
+  float u0, v0, u1, v1;
+};
+static_assert(sizeof(LmVertex) == 32, "32-byte vertices");
+
+// A light baked into a lightmap: position, colour (0..1 per channel), strength.
+struct BakedLight {
+  V3 p;
+  V3 c;
+  double k;
+};
+
+// A w x h lightmap of the rectangle origin + s * du + t * dv (s, t in [0, 1], texel centres) with
+// normal n: an ambient term plus each light's n.l / (1 + d^2), times `shadow` (0..1) at (s, t).
+template <typename Shadow>
+std::vector<uint32_t> bake(uint32_t w, uint32_t h, V3 origin, V3 du, V3 dv, V3 n, const std::vector<BakedLight>& lights,
+                           Shadow shadow) {
+  std::vector<uint32_t> px(static_cast<size_t>(w) * h);
+  for (uint32_t y = 0; y < h; ++y) {
+    for (uint32_t x = 0; x < w; ++x) {
+      const double s = (x + 0.5) / w, t = (y + 0.5) / h;
+      const V3 p = origin + du * s + dv * t;
+      V3 e{0.16, 0.16, 0.2};  // ambient
+      for (const BakedLight& l : lights) {
+        const V3 d = l.p - p;
+        const double d2 = dot(d, d), nl = std::max(0.0, dot(n, normalize(d)));
+        e = e + l.c * (l.k * nl / (1.0 + d2));
+      }
+      const double sh = shadow(s, t);
+      px[y * w + x] = rgba(ch(255 * std::min(1.0, e.x * sh)), ch(255 * std::min(1.0, e.y * sh)),
+                           ch(255 * std::min(1.0, e.z * sh)));
+    }
+  }
+  return px;
+}
+
+}  // namespace
+
+SceneImage scene_tex_lightmap(uint32_t seed) {
+  SceneRng rng(seed * 0x100000001ull + 89);
+  const uint32_t w = 128, h = 96;
+  TexScene s("tex_lightmap", w, h, rgba(10, 10, 16));
+  rt::InputLayout l;
+  s.b.check(s.b.dev().create_input_layout({{rt::Semantic::POSITION, rt::VertexFormat::F32X3, 0, 0},
+                                           {rt::Semantic::COLOR, rt::VertexFormat::UNORM8X4, 0, 12},
+                                           {rt::Semantic::TEXCOORD0, rt::VertexFormat::F32X2, 0, 16},
+                                           {rt::Semantic::TEXCOORD1, rt::VertexFormat::F32X2, 0, 24}},
+                                          &l),
+            "create_input_layout");
+  s.ctx.set_input_layout(l);
+  s.depth();
+  s.transform(Camera{{0.2, 1.7, -1.6}, {0, 0.9, 4.0}, 0.95, 0.3, 30.0}.view_proj(4.0 / 3.0));
+  const auto draw = [&](const std::vector<LmVertex>& v) {
+    rt::Resource* r = s.b.create_buffer({static_cast<uint32_t>(v.size() * sizeof(LmVertex)), rt::BIND_VERTEX_BUFFER}, v.data());
+    s.b.check(s.ctx.set_vertex_buffer(0, r, sizeof(LmVertex)), "set_vertex_buffer");
+    s.b.check(s.ctx.draw(static_cast<uint32_t>(v.size()), 0), "draw");
+  };
+  // A quad of corners a (uv0 0,0 / uv1 s0,t0), b (u), c (u, v), d (v), colour white.
+  const auto quad = [](std::vector<LmVertex>& out, V3 a, V3 du, V3 dv, float ru, float rv, float s0, float t0, float s1,
+                       float t1) {
+    const auto vtx = [&](double fu, double fv) {
+      const V3 p = a + du * fu + dv * fv;
+      return LmVertex{static_cast<float>(p.x), static_cast<float>(p.y), static_cast<float>(p.z), rgba(255, 255, 255),
+                      static_cast<float>(fu * ru), static_cast<float>(fv * rv),
+                      static_cast<float>(s0 + fu * (s1 - s0)), static_cast<float>(t0 + fv * (t1 - t0))};
+    };
+    const LmVertex p00 = vtx(0, 0), p10 = vtx(1, 0), p11 = vtx(1, 1), p01 = vtx(0, 1);
+    out.insert(out.end(), {p00, p10, p01, p10, p11, p01});
+  };
+  // The room: floor y = 0, x in [-3, 3], z in [0, 5]; back wall z = 5, y in [0, 3].
+  const V3 floor_o{-3, 0, 5}, floor_u{6, 0, 0}, floor_v{0, 0, -5};  // s along x, t towards the camera
+  const V3 wall_o{-3, 3, 5}, wall_u{6, 0, 0}, wall_v{0, -3, 0};     // s along x, t downwards
+  const std::vector<BakedLight> lights = {
+      {{-1.6 + jitter(rng, 0.3), 2.4, 3.6}, {1.0, 0.75, 0.45}, 2.6},  // a warm lamp, left
+      {{2.1, 1.2 + jitter(rng, 0.2), 4.4}, {0.35, 0.55, 1.0}, 1.6},   // a blue light, right
+  };
+  // The cube's shadow on the floor (away from the warm lamp) and a soft one at the wall's foot.
+  const V3 cube_at{0.9 + jitter(rng, 0.15), 0.4, 2.6};
+  const auto floor_shadow = [&](double fs, double ft) {
+    const V3 p = floor_o + floor_u * fs + floor_v * ft;
+    const double dx = p.x - (cube_at.x + 0.45), dz = p.z - (cube_at.z - 0.35);
+    return 0.35 + 0.65 * std::min(1.0, (dx * dx + dz * dz) / 0.5);
+  };
+  const auto wall_shadow = [](double, double ft) { return 0.55 + 0.45 * std::min(1.0, (1.0 - ft) * 4.0); };
+  const std::vector<uint32_t> floor_lm = bake(16, 16, floor_o, floor_u, floor_v, {0, 1, 0}, lights, floor_shadow);
+  const std::vector<uint32_t> wall_lm = bake(16, 8, wall_o, wall_u, wall_v, {0, 0, -1}, lights, wall_shadow);
+  // Base textures: floor tiles and bricks (64x64, host mips), a poster, a sign and its glow.
+  const std::vector<uint32_t> tiles = checker(64, 16, rgba(225, 215, 190), rgba(150, 120, 90), rgba(70, 60, 50));
+  std::vector<uint32_t> bricks(64 * 64), poster(32 * 32), sign(32 * 16), glow(8 * 4), wood(32 * 32);
+  for (uint32_t y = 0; y < 64; ++y) {
+    for (uint32_t x = 0; x < 64; ++x) {
+      const uint32_t row = y / 8, xo = (x + (row & 1) * 8) % 16;
+      const bool mortar = y % 8 == 0 || xo == 0;
+      const uint32_t tint = (x * 7 + y * 13) % 23;
+      bricks[y * 64 + x] = mortar ? rgba(200, 195, 185) : rgba(170 + tint, 80 + tint, 60 + tint / 2);
+    }
+  }
+  for (uint32_t y = 0; y < 32; ++y) {
+    for (uint32_t x = 0; x < 32; ++x) {
+      const double dx = (x + 0.5) / 16 - 1, dy = (y + 0.5) / 16 - 0.8;
+      const bool frame = x < 2 || x > 29 || y < 2 || y > 29;
+      poster[y * 32 + x] = frame ? rgba(40, 30, 20)
+                           : dx * dx + dy * dy < 0.3 ? rgba(240, 200, 60)
+                                                     : rgba(ch(60 + 5 * y), 90, ch(200 - 4 * y));
+      wood[y * 32 + x] = rgba(ch(150 + 40 * std::sin(x * 0.9 + y * 0.15)), ch(100 + 25 * std::sin(x * 0.9)), 60);
+    }
+  }
+  for (uint32_t y = 0; y < 16; ++y) {
+    for (uint32_t x = 0; x < 32; ++x) {
+      const bool letter = y >= 4 && y < 12 && x >= 3 && x < 29 && (x % 5 != 2) && !(y == 7 && x % 5 == 4);
+      sign[y * 32 + x] = letter ? rgba(255, 90, 140) : rgba(30, 20, 40);
+    }
+  }
+  for (uint32_t y = 0; y < 4; ++y) {
+    for (uint32_t x = 0; x < 8; ++x) {
+      const double dx = (x + 0.5) / 4 - 1, dy = (y + 0.5) / 2 - 1;
+      const double g = std::max(0.0, 1.0 - (dx * dx + dy * dy) * 0.8);
+      glow[y * 8 + x] = rgba(ch(200 * g), ch(60 * g), ch(110 * g));
+    }
+  }
+  using F = rt::Filter;
+  using A = rt::TextureAddressMode;
+  rt::ShaderResourceView* v_tiles = s.view(s.texture_rgba8(64, 64, rt::TexFormat::R8G8B8A8_UNORM, tiles));
+  rt::ShaderResourceView* v_bricks = s.view(s.texture_rgba8(64, 64, rt::TexFormat::R8G8B8A8_UNORM, bricks));
+  rt::ShaderResourceView* v_poster = s.view(s.texture_rgba8(32, 32, rt::TexFormat::R8G8B8A8_UNORM, poster));
+  rt::ShaderResourceView* v_sign = s.view(s.texture_rgba8(32, 16, rt::TexFormat::R8G8B8A8_UNORM, sign, 1));
+  rt::ShaderResourceView* v_wood = s.view(s.texture_rgba8(32, 32, rt::TexFormat::R8G8B8A8_UNORM, wood));
+  rt::ShaderResourceView* v_floor_lm = s.view(s.texture_rgba8(16, 16, rt::TexFormat::R8G8B8A8_UNORM, floor_lm, 1));
+  rt::ShaderResourceView* v_wall_lm = s.view(s.texture_rgba8(16, 8, rt::TexFormat::R8G8B8A8_UNORM, wall_lm, 1));
+  rt::ShaderResourceView* v_glow = s.view(s.texture_rgba8(8, 4, rt::TexFormat::R8G8B8A8_UNORM, glow, 1));
+  rt::SamplerState* s_tri = s.sampler(TexScene::samp(F::MIN_MAG_MIP_LINEAR));
+  rt::SamplerState* s_lm = s.sampler(TexScene::samp(F::MIN_MAG_LINEAR_MIP_POINT, A::CLAMP));
+  rt::SamplerState* s_sign = s.sampler(TexScene::samp(F::MIN_MAG_MIP_POINT, A::CLAMP));
+  const auto stage1 = [&](rt::ShaderResourceView* v, rt::SamplerState* smp, rt::TextureCombine op) {
+    s.b.check(s.ctx.set_shader_resource(1, v), "set_shader_resource 1");
+    s.b.check(s.ctx.set_sampler(1, smp), "set_sampler 1");
+    s.b.check(s.ctx.set_texture_combine(1, op), "set_texture_combine 1");
+  };
+  std::vector<LmVertex> q;
+  // Floor and wall: tiles / bricks x their lightmaps.
+  s.bind(v_tiles, s_tri);
+  stage1(v_floor_lm, s_lm, rt::TextureCombine::MODULATE);
+  quad(q, floor_o, floor_u, floor_v, 6, 5, 0, 0, 1, 1);
+  draw(q);
+  q.clear();
+  s.bind(v_bricks, s_tri);
+  stage1(v_wall_lm, s_lm, rt::TextureCombine::MODULATE);
+  quad(q, wall_o, wall_u, wall_v, 4, 2, 0, 0, 1, 1);
+  draw(q);
+  // The poster, just in front of the wall: the wall's lightmap at the poster's place.
+  const double px0 = -2.3, px1 = -0.9, py0 = 2.4, py1 = 1.0;
+  q.clear();
+  s.bind(v_poster, s_tri);
+  quad(q, {px0, py0, 4.98}, {px1 - px0, 0, 0}, {0, py1 - py0, 0}, 1, 1, static_cast<float>((px0 + 3) / 6),
+       static_cast<float>((3 - py0) / 3), static_cast<float>((px1 + 3) / 6), static_cast<float>((3 - py1) / 3));
+  draw(q);
+  // The sign: REPLACE, then its glow added by stage 1.
+  q.clear();
+  s.bind(v_sign, s_sign, rt::TextureCombine::REPLACE);
+  stage1(v_glow, s_lm, rt::TextureCombine::ADD);
+  quad(q, {0.4, 2.5, 4.98}, {1.8, 0, 0}, {0, -0.9, 0}, 1, 1, 0, 0, 1, 1);
+  draw(q);
+  // The cube: stage 1 off (its base texture and Gouraud light; slot 1 stays bound), and one
+  // stage-1-only-off quad of floor tiles in front of it.
+  s.b.check(s.ctx.set_texture_combine(1, rt::TextureCombine::DISABLE), "set_texture_combine 1");
+  s.bind(v_wood, s_tri);
+  s.ctx.set_gouraud(true);
+  const M4 vp = Camera{{0.2, 1.7, -1.6}, {0, 0.9, 4.0}, 0.95, 0.3, 30.0}.view_proj(4.0 / 3.0);
+  s.transform(vp * translate(cube_at) * rotate_y(0.5 + jitter(rng, 0.2)) * scale(0.8));
+  q.clear();
+  for (const TexVertex& t : cube({-2.0, 3.0, -1.0}, {1, 1, 1})) q.push_back({t.x, t.y, t.z, t.color, t.u, t.v, 0, 0});
+  draw(q);
+  s.ctx.set_gouraud(false);
+  s.transform(vp);
+  q.clear();
+  s.bind(v_tiles, s_tri);
+  quad(q, {-2.2, 0.01, 1.2}, {1.2, 0, 0}, {0, 0, -0.8}, 1, 1, 0, 0, 1, 1);
+  draw(q);
   return s.b.finish();
 }
 

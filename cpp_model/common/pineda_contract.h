@@ -12,7 +12,7 @@
 
 namespace pineda {
 
-constexpr uint32_t CONTRACT_VERSION = 14u;  // bumped whenever any packet, encoding or register changes
+constexpr uint32_t CONTRACT_VERSION = 15u;  // bumped whenever any packet, encoding or register changes
 constexpr uint32_t COORD_W = 24u;  // snapped coordinate width: signed 16.8 fixed point
 constexpr uint32_t COORD_FRAC = 8u;  // fractional bits of a snapped coordinate
 constexpr uint32_t DELTA_W = 25u;  // edge coefficient width (difference of two COORD_W values)
@@ -221,7 +221,7 @@ constexpr uint32_t FE_SHADE = 63u;  // front-end state: shading of the pixel col
 constexpr uint32_t FE_TEX0 = 64u;  // front-end state: texture descriptor 0 byte address (32-byte aligned; tex_desc_t, docs/tex.md)
 constexpr uint32_t FE_SAMP0 = 65u;  // front-end state: sampler descriptor 0 byte address (32-byte aligned; samp_desc_t, docs/tex.md)
 constexpr uint32_t FE_COMBINE = 66u;  // front-end state: texture combiner stages 0 and 1, alpha test, alpha to coverage (reset: no texture, no alpha test; docs/comb.md); [20:0] is comb_state_t
-constexpr uint32_t FE_TEX1 = 67u;  // front-end state: texture descriptor 1 byte address (combiner stage 1; not yet sampled by the integration)
+constexpr uint32_t FE_TEX1 = 67u;  // front-end state: texture descriptor 1 byte address (combiner stage 1, sampled with uv1 when COMB1_TEX_ENABLE; docs/comb.md)
 constexpr uint32_t FE_SAMP1 = 68u;  // front-end state: sampler descriptor 1 byte address (combiner stage 1)
 constexpr uint32_t FE_LOGIC_OP = 69u;  // front-end state: logic operation of the render target (D3D11.1 LogicOpEnable / LogicOp; docs/om.md; reset: off)
 constexpr uint32_t FE_STENCIL_RESET = 4294901760u;
@@ -248,7 +248,7 @@ constexpr uint32_t REG_WATCHDOG = 14u;  // RW: WAIT_REG watchdog in cycles (0 = 
 constexpr uint32_t REG_IB_DEPTH = 15u;  // RO: return-stack entries in use
 constexpr uint32_t REG_FENCE0 = 16u;  // RW: fence registers FENCE0..FENCE15 at 0x10..0x1F
 constexpr uint32_t REG_PERF0 = 64u;  // RO: performance counters, see PERF_* (index = REG_PERF0 + PERF_x)
-constexpr uint32_t ID_VALUE = 1346961422u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+constexpr uint32_t ID_VALUE = 1346961423u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
 constexpr uint32_t VALID_LIMIT_RESET = 4294967295u;  // reset value of REG_VALID_LIMIT
 constexpr uint32_t STATUS_RUNNING = 0u;  // STATUS bit index
 constexpr uint32_t STATUS_HALTED = 1u;  // STATUS bit index
@@ -874,10 +874,10 @@ struct CombState {
   }
 };
 
-// pixel-stage and output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_LOGIC_OP, FE_RT_PITCH.RT_FMT, FE_SHADE, FE_TEX0, FE_SAMP0, FE_COMBINE; all 0 from OP_DRAW: RGBA8, no blend, every channel written, no texture, no alpha test) (SV om_state_t, 156 bits)
+// pixel-stage and output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_LOGIC_OP, FE_RT_PITCH.RT_FMT, FE_SHADE, FE_TEX0, FE_SAMP0, FE_TEX1, FE_SAMP1, FE_COMBINE; all 0 from OP_DRAW: RGBA8, no blend, every channel written, no texture, no alpha test) (SV om_state_t, 220 bits)
 struct OmState {
-  static constexpr int WIDTH = 156;
-  static constexpr int WORDS = 5;
+  static constexpr int WIDTH = 220;
+  static constexpr int WORDS = 7;
   static constexpr const char* SV_NAME = "om_state_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t fmt = 0;  // RT_FMT_*
@@ -893,41 +893,47 @@ struct OmState {
   uint64_t lop = 0;  // FE_LOGIC_OP.LOGIC_OP: LOP_*
   uint64_t factor = 0;  // FE_BLEND_FACTOR (RGBA8)
   uint64_t gouraud = 0;  // FE_SHADE.SHADE_GOURAUD (read by INTERP: 0 flat colour, 1 interpolated)
+  uint64_t tex1 = 0;  // FE_TEX1: texture descriptor byte address of stage 1 (read by TEX when comb.tex1; docs/comb.md)
+  uint64_t samp1 = 0;  // FE_SAMP1: sampler descriptor byte address of stage 1
   uint64_t tex = 0;  // FE_TEX0: texture descriptor byte address of stage 0 (read by TEX when comb.tex; docs/tex.md)
   uint64_t samp = 0;  // FE_SAMP0: sampler descriptor byte address of stage 0
   CombState comb{};  // FE_COMBINE [20:0]: combiner, alpha test and alpha to coverage (read by TEX and COMB; docs/comb.md)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 154, 2, static_cast<uint64_t>(fmt));
-    bits::put(words_, lsb + 153, 1, static_cast<uint64_t>(blend));
-    bits::put(words_, lsb + 148, 5, static_cast<uint64_t>(src));
-    bits::put(words_, lsb + 143, 5, static_cast<uint64_t>(dst));
-    bits::put(words_, lsb + 140, 3, static_cast<uint64_t>(op));
-    bits::put(words_, lsb + 135, 5, static_cast<uint64_t>(src_a));
-    bits::put(words_, lsb + 130, 5, static_cast<uint64_t>(dst_a));
-    bits::put(words_, lsb + 127, 3, static_cast<uint64_t>(op_a));
-    bits::put(words_, lsb + 123, 4, static_cast<uint64_t>(mask_off));
-    bits::put(words_, lsb + 122, 1, static_cast<uint64_t>(lop_en));
-    bits::put(words_, lsb + 118, 4, static_cast<uint64_t>(lop));
-    bits::put(words_, lsb + 86, 32, static_cast<uint64_t>(factor));
-    bits::put(words_, lsb + 85, 1, static_cast<uint64_t>(gouraud));
+    bits::put(words_, lsb + 218, 2, static_cast<uint64_t>(fmt));
+    bits::put(words_, lsb + 217, 1, static_cast<uint64_t>(blend));
+    bits::put(words_, lsb + 212, 5, static_cast<uint64_t>(src));
+    bits::put(words_, lsb + 207, 5, static_cast<uint64_t>(dst));
+    bits::put(words_, lsb + 204, 3, static_cast<uint64_t>(op));
+    bits::put(words_, lsb + 199, 5, static_cast<uint64_t>(src_a));
+    bits::put(words_, lsb + 194, 5, static_cast<uint64_t>(dst_a));
+    bits::put(words_, lsb + 191, 3, static_cast<uint64_t>(op_a));
+    bits::put(words_, lsb + 187, 4, static_cast<uint64_t>(mask_off));
+    bits::put(words_, lsb + 186, 1, static_cast<uint64_t>(lop_en));
+    bits::put(words_, lsb + 182, 4, static_cast<uint64_t>(lop));
+    bits::put(words_, lsb + 150, 32, static_cast<uint64_t>(factor));
+    bits::put(words_, lsb + 149, 1, static_cast<uint64_t>(gouraud));
+    bits::put(words_, lsb + 117, 32, static_cast<uint64_t>(tex1));
+    bits::put(words_, lsb + 85, 32, static_cast<uint64_t>(samp1));
     bits::put(words_, lsb + 53, 32, static_cast<uint64_t>(tex));
     bits::put(words_, lsb + 21, 32, static_cast<uint64_t>(samp));
     comb.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    fmt = bits::get(words_, lsb + 154, 2);
-    blend = bits::get(words_, lsb + 153, 1);
-    src = bits::get(words_, lsb + 148, 5);
-    dst = bits::get(words_, lsb + 143, 5);
-    op = bits::get(words_, lsb + 140, 3);
-    src_a = bits::get(words_, lsb + 135, 5);
-    dst_a = bits::get(words_, lsb + 130, 5);
-    op_a = bits::get(words_, lsb + 127, 3);
-    mask_off = bits::get(words_, lsb + 123, 4);
-    lop_en = bits::get(words_, lsb + 122, 1);
-    lop = bits::get(words_, lsb + 118, 4);
-    factor = bits::get(words_, lsb + 86, 32);
-    gouraud = bits::get(words_, lsb + 85, 1);
+    fmt = bits::get(words_, lsb + 218, 2);
+    blend = bits::get(words_, lsb + 217, 1);
+    src = bits::get(words_, lsb + 212, 5);
+    dst = bits::get(words_, lsb + 207, 5);
+    op = bits::get(words_, lsb + 204, 3);
+    src_a = bits::get(words_, lsb + 199, 5);
+    dst_a = bits::get(words_, lsb + 194, 5);
+    op_a = bits::get(words_, lsb + 191, 3);
+    mask_off = bits::get(words_, lsb + 187, 4);
+    lop_en = bits::get(words_, lsb + 186, 1);
+    lop = bits::get(words_, lsb + 182, 4);
+    factor = bits::get(words_, lsb + 150, 32);
+    gouraud = bits::get(words_, lsb + 149, 1);
+    tex1 = bits::get(words_, lsb + 117, 32);
+    samp1 = bits::get(words_, lsb + 85, 32);
     tex = bits::get(words_, lsb + 53, 32);
     samp = bits::get(words_, lsb + 21, 32);
     comb.unpack_at(words_, lsb + 0);
@@ -949,6 +955,8 @@ struct OmState {
     if (lop != act.lop) out.push_back({pre + "lop", bits::hex(static_cast<uint64_t>(lop) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.lop) & bits::mask(4)), std::to_string(lop), std::to_string(act.lop)});
     if (factor != act.factor) out.push_back({pre + "factor", bits::hex(static_cast<uint64_t>(factor) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.factor) & bits::mask(32)), std::to_string(factor), std::to_string(act.factor)});
     if (gouraud != act.gouraud) out.push_back({pre + "gouraud", bits::hex(static_cast<uint64_t>(gouraud) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.gouraud) & bits::mask(1)), std::to_string(gouraud), std::to_string(act.gouraud)});
+    if (tex1 != act.tex1) out.push_back({pre + "tex1", bits::hex(static_cast<uint64_t>(tex1) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.tex1) & bits::mask(32)), std::to_string(tex1), std::to_string(act.tex1)});
+    if (samp1 != act.samp1) out.push_back({pre + "samp1", bits::hex(static_cast<uint64_t>(samp1) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.samp1) & bits::mask(32)), std::to_string(samp1), std::to_string(act.samp1)});
     if (tex != act.tex) out.push_back({pre + "tex", bits::hex(static_cast<uint64_t>(tex) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.tex) & bits::mask(32)), std::to_string(tex), std::to_string(act.tex)});
     if (samp != act.samp) out.push_back({pre + "samp", bits::hex(static_cast<uint64_t>(samp) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.samp) & bits::mask(32)), std::to_string(samp), std::to_string(act.samp)});
     comb.diff(act.comb, pre + "comb.", out);
@@ -970,6 +978,8 @@ struct OmState {
     s += " lop=" + bits::hex(static_cast<uint64_t>(lop) & bits::mask(4));
     s += " factor=" + bits::hex(static_cast<uint64_t>(factor) & bits::mask(32));
     s += " gouraud=" + bits::hex(static_cast<uint64_t>(gouraud) & bits::mask(1));
+    s += " tex1=" + bits::hex(static_cast<uint64_t>(tex1) & bits::mask(32));
+    s += " samp1=" + bits::hex(static_cast<uint64_t>(samp1) & bits::mask(32));
     s += " tex=" + bits::hex(static_cast<uint64_t>(tex) & bits::mask(32));
     s += " samp=" + bits::hex(static_cast<uint64_t>(samp) & bits::mask(32));
     s += " comb=" + comb.str();
@@ -1220,10 +1230,10 @@ struct VAttr {
   }
 };
 
-// IA -> SETUP: one triangle (SV tri_pkt_t, 1299 bits)
+// IA -> SETUP: one triangle (SV tri_pkt_t, 1363 bits)
 struct TriPkt {
-  static constexpr int WIDTH = 1299;
-  static constexpr int WORDS = 41;
+  static constexpr int WIDTH = 1363;
+  static constexpr int WORDS = 43;
   static constexpr const char* SV_NAME = "tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1240,30 +1250,30 @@ struct TriPkt {
   uint64_t zhi = 0;  // zhi >= zlo
   std::array<VAttr, 3> a{};  // per-vertex attributes in the order of v (0 in an end-of-pipe token)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1298, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1154 + k * 48);
-    bits::put(words_, lsb + 1122, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1073);
-    clip.pack_at(words_, lsb + 1013);
-    bits::put(words_, lsb + 981, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 885 + k * 32);
-    bits::put(words_, lsb + 884, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 780);
+    bits::put(words_, lsb + 1362, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1218 + k * 48);
+    bits::put(words_, lsb + 1186, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1137);
+    clip.pack_at(words_, lsb + 1077);
+    bits::put(words_, lsb + 1045, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) z[k].pack_at(words_, lsb + 949 + k * 32);
+    bits::put(words_, lsb + 948, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 844);
     om.pack_at(words_, lsb + 624);
     bits::put(words_, lsb + 600, 24, static_cast<uint64_t>(zlo));
     bits::put(words_, lsb + 576, 24, static_cast<uint64_t>(zhi));
     for (int k = 0; k < 3; ++k) a[k].pack_at(words_, lsb + 0 + k * 192);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1298, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1154 + k * 48);
-    color = bits::get(words_, lsb + 1122, 32);
-    target.unpack_at(words_, lsb + 1073);
-    clip.unpack_at(words_, lsb + 1013);
-    tri_id = bits::get(words_, lsb + 981, 32);
-    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 885 + k * 32);
-    front = bits::get(words_, lsb + 884, 1);
-    ds.unpack_at(words_, lsb + 780);
+    eop = bits::get(words_, lsb + 1362, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1218 + k * 48);
+    color = bits::get(words_, lsb + 1186, 32);
+    target.unpack_at(words_, lsb + 1137);
+    clip.unpack_at(words_, lsb + 1077);
+    tri_id = bits::get(words_, lsb + 1045, 32);
+    for (int k = 0; k < 3; ++k) z[k].unpack_at(words_, lsb + 949 + k * 32);
+    front = bits::get(words_, lsb + 948, 1);
+    ds.unpack_at(words_, lsb + 844);
     om.unpack_at(words_, lsb + 624);
     zlo = bits::get(words_, lsb + 600, 24);
     zhi = bits::get(words_, lsb + 576, 24);
@@ -1393,10 +1403,10 @@ struct InterpTri {
   }
 };
 
-// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 1912 bits)
+// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 1976 bits)
 struct SetupPkt {
-  static constexpr int WIDTH = 1912;
-  static constexpr int WORDS = 60;
+  static constexpr int WIDTH = 1976;
+  static constexpr int WORDS = 62;
   static constexpr const char* SV_NAME = "setup_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1415,16 +1425,16 @@ struct SetupPkt {
   uint64_t zhi = 0;
   InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1911, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1611 + k * 100);
-    tiles.pack_at(words_, lsb + 1559);
-    bits::put(words_, lsb + 1546, 13, static_cast<uint64_t>(start));
-    pix.pack_at(words_, lsb + 1486);
-    bits::put(words_, lsb + 1454, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1405);
-    bits::put(words_, lsb + 1373, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 1372, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 1268);
+    bits::put(words_, lsb + 1975, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1675 + k * 100);
+    tiles.pack_at(words_, lsb + 1623);
+    bits::put(words_, lsb + 1610, 13, static_cast<uint64_t>(start));
+    pix.pack_at(words_, lsb + 1550);
+    bits::put(words_, lsb + 1518, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1469);
+    bits::put(words_, lsb + 1437, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 1436, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1332);
     om.pack_at(words_, lsb + 1112);
     zp.pack_at(words_, lsb + 987);
     bits::put(words_, lsb + 963, 24, static_cast<uint64_t>(zlo));
@@ -1432,16 +1442,16 @@ struct SetupPkt {
     it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1911, 1);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1611 + k * 100);
-    tiles.unpack_at(words_, lsb + 1559);
-    start = bits::get(words_, lsb + 1546, 13);
-    pix.unpack_at(words_, lsb + 1486);
-    color = bits::get(words_, lsb + 1454, 32);
-    target.unpack_at(words_, lsb + 1405);
-    tri_id = bits::get(words_, lsb + 1373, 32);
-    front = bits::get(words_, lsb + 1372, 1);
-    ds.unpack_at(words_, lsb + 1268);
+    eop = bits::get(words_, lsb + 1975, 1);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1675 + k * 100);
+    tiles.unpack_at(words_, lsb + 1623);
+    start = bits::get(words_, lsb + 1610, 13);
+    pix.unpack_at(words_, lsb + 1550);
+    color = bits::get(words_, lsb + 1518, 32);
+    target.unpack_at(words_, lsb + 1469);
+    tri_id = bits::get(words_, lsb + 1437, 32);
+    front = bits::get(words_, lsb + 1436, 1);
+    ds.unpack_at(words_, lsb + 1332);
     om.unpack_at(words_, lsb + 1112);
     zp.unpack_at(words_, lsb + 987);
     zlo = bits::get(words_, lsb + 963, 24);
@@ -1493,10 +1503,10 @@ struct SetupPkt {
   }
 };
 
-// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 1924 bits)
+// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 1988 bits)
 struct TilePkt {
-  static constexpr int WIDTH = 1924;
-  static constexpr int WORDS = 61;
+  static constexpr int WIDTH = 1988;
+  static constexpr int WORDS = 63;
   static constexpr const char* SV_NAME = "tile_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1518,19 +1528,19 @@ struct TilePkt {
   uint64_t zhi = 0;
   InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1923, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 1910, 13, static_cast<uint64_t>(tx));
-    bits::put(words_, lsb + 1897, 13, static_cast<uint64_t>(ty));
-    bits::put(words_, lsb + 1894, 3, static_cast<uint64_t>(edge_in));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1594 + k * 100);
-    pix.pack_at(words_, lsb + 1534);
-    bits::put(words_, lsb + 1502, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1453);
-    bits::put(words_, lsb + 1421, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 1397, 24, static_cast<uint64_t>(zmin));
-    bits::put(words_, lsb + 1373, 24, static_cast<uint64_t>(zmax));
-    bits::put(words_, lsb + 1372, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 1268);
+    bits::put(words_, lsb + 1987, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 1974, 13, static_cast<uint64_t>(tx));
+    bits::put(words_, lsb + 1961, 13, static_cast<uint64_t>(ty));
+    bits::put(words_, lsb + 1958, 3, static_cast<uint64_t>(edge_in));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1658 + k * 100);
+    pix.pack_at(words_, lsb + 1598);
+    bits::put(words_, lsb + 1566, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1517);
+    bits::put(words_, lsb + 1485, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 1461, 24, static_cast<uint64_t>(zmin));
+    bits::put(words_, lsb + 1437, 24, static_cast<uint64_t>(zmax));
+    bits::put(words_, lsb + 1436, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1332);
     om.pack_at(words_, lsb + 1112);
     zp.pack_at(words_, lsb + 987);
     bits::put(words_, lsb + 963, 24, static_cast<uint64_t>(zlo));
@@ -1538,19 +1548,19 @@ struct TilePkt {
     it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1923, 1);
-    tx = bits::get(words_, lsb + 1910, 13);
-    ty = bits::get(words_, lsb + 1897, 13);
-    edge_in = bits::get(words_, lsb + 1894, 3);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1594 + k * 100);
-    pix.unpack_at(words_, lsb + 1534);
-    color = bits::get(words_, lsb + 1502, 32);
-    target.unpack_at(words_, lsb + 1453);
-    tri_id = bits::get(words_, lsb + 1421, 32);
-    zmin = bits::get(words_, lsb + 1397, 24);
-    zmax = bits::get(words_, lsb + 1373, 24);
-    front = bits::get(words_, lsb + 1372, 1);
-    ds.unpack_at(words_, lsb + 1268);
+    eop = bits::get(words_, lsb + 1987, 1);
+    tx = bits::get(words_, lsb + 1974, 13);
+    ty = bits::get(words_, lsb + 1961, 13);
+    edge_in = bits::get(words_, lsb + 1958, 3);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1658 + k * 100);
+    pix.unpack_at(words_, lsb + 1598);
+    color = bits::get(words_, lsb + 1566, 32);
+    target.unpack_at(words_, lsb + 1517);
+    tri_id = bits::get(words_, lsb + 1485, 32);
+    zmin = bits::get(words_, lsb + 1461, 24);
+    zmax = bits::get(words_, lsb + 1437, 24);
+    front = bits::get(words_, lsb + 1436, 1);
+    ds.unpack_at(words_, lsb + 1332);
     om.unpack_at(words_, lsb + 1112);
     zp.unpack_at(words_, lsb + 987);
     zlo = bits::get(words_, lsb + 963, 24);
@@ -1608,10 +1618,10 @@ struct TilePkt {
   }
 };
 
-// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 1740 bits)
+// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 1804 bits)
 struct QuadPkt {
-  static constexpr int WIDTH = 1740;
-  static constexpr int WORDS = 55;
+  static constexpr int WIDTH = 1804;
+  static constexpr int WORDS = 57;
   static constexpr const char* SV_NAME = "quad_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -1627,30 +1637,30 @@ struct QuadPkt {
   OmState om{};  // output-merger state (0 from OP_DRAW)
   InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1739, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 1726, 13, static_cast<uint64_t>(qx));
-    bits::put(words_, lsb + 1713, 13, static_cast<uint64_t>(qy));
-    bits::put(words_, lsb + 1697, 16, static_cast<uint64_t>(mask));
-    bits::put(words_, lsb + 1665, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1616);
-    bits::put(words_, lsb + 1584, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 1200 + k * 24);
-    bits::put(words_, lsb + 1199, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 1095);
+    bits::put(words_, lsb + 1803, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 1790, 13, static_cast<uint64_t>(qx));
+    bits::put(words_, lsb + 1777, 13, static_cast<uint64_t>(qy));
+    bits::put(words_, lsb + 1761, 16, static_cast<uint64_t>(mask));
+    bits::put(words_, lsb + 1729, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1680);
+    bits::put(words_, lsb + 1648, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 1264 + k * 24);
+    bits::put(words_, lsb + 1263, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1159);
     om.pack_at(words_, lsb + 939);
     it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1739, 1);
-    qx = bits::get(words_, lsb + 1726, 13);
-    qy = bits::get(words_, lsb + 1713, 13);
-    mask = bits::get(words_, lsb + 1697, 16);
-    color = bits::get(words_, lsb + 1665, 32);
-    target.unpack_at(words_, lsb + 1616);
-    tri_id = bits::get(words_, lsb + 1584, 32);
-    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 1200 + k * 24);
-    front = bits::get(words_, lsb + 1199, 1);
-    ds.unpack_at(words_, lsb + 1095);
+    eop = bits::get(words_, lsb + 1803, 1);
+    qx = bits::get(words_, lsb + 1790, 13);
+    qy = bits::get(words_, lsb + 1777, 13);
+    mask = bits::get(words_, lsb + 1761, 16);
+    color = bits::get(words_, lsb + 1729, 32);
+    target.unpack_at(words_, lsb + 1680);
+    tri_id = bits::get(words_, lsb + 1648, 32);
+    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 1264 + k * 24);
+    front = bits::get(words_, lsb + 1263, 1);
+    ds.unpack_at(words_, lsb + 1159);
     om.unpack_at(words_, lsb + 939);
     it.unpack_at(words_, lsb + 0);
   }
@@ -1947,10 +1957,10 @@ struct FVec4 {
   }
 };
 
-// INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (SV interp_pkt_t, 2380 bits)
+// INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (SV interp_pkt_t, 2444 bits)
 struct InterpPkt {
-  static constexpr int WIDTH = 2380;
-  static constexpr int WORDS = 75;
+  static constexpr int WIDTH = 2444;
+  static constexpr int WORDS = 77;
   static constexpr const char* SV_NAME = "interp_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   QuadPkt quad{};  // the quad as it left ZS, with it = 0 (not needed after INTERP)
@@ -2287,10 +2297,10 @@ struct TexOutPkt {
   }
 };
 
-// INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (SV comb_in_pkt_t, 2657 bits)
+// INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (SV comb_in_pkt_t, 2721 bits)
 struct CombInPkt {
-  static constexpr int WIDTH = 2657;
-  static constexpr int WORDS = 84;
+  static constexpr int WIDTH = 2721;
+  static constexpr int WORDS = 86;
   static constexpr const char* SV_NAME = "comb_in_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   InterpPkt ip{};  // INTERP's quad (ip.quad.eop: end-of-pipe token, passed through)
@@ -2810,10 +2820,10 @@ struct PaAttr {
   }
 };
 
-// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1347 bits)
+// PA -> SETUP: a clipped, projected, snapped, not culled triangle (SV pa_tri_pkt_t, 1411 bits)
 struct PaTriPkt {
-  static constexpr int WIDTH = 1347;
-  static constexpr int WORDS = 43;
+  static constexpr int WIDTH = 1411;
+  static constexpr int WORDS = 45;
   static constexpr const char* SV_NAME = "pa_tri_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -2831,33 +2841,33 @@ struct PaTriPkt {
   uint64_t zlo = 0;  // D24 of FE_VP_ZMIN (docs/numerics.md section 9)
   uint64_t zhi = 0;  // max(zlo, D24 of FE_VP_ZMAX)
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1346, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1202 + k * 48);
-    bits::put(words_, lsb + 1170, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1121);
-    clip.pack_at(words_, lsb + 1061);
-    bits::put(words_, lsb + 1029, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 357 + k * 224);
-    bits::put(words_, lsb + 325, 32, static_cast<uint64_t>(prim_id));
-    bits::put(words_, lsb + 309, 16, static_cast<uint64_t>(draw_id));
-    bits::put(words_, lsb + 308, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 204);
+    bits::put(words_, lsb + 1410, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) v[k].pack_at(words_, lsb + 1266 + k * 48);
+    bits::put(words_, lsb + 1234, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1185);
+    clip.pack_at(words_, lsb + 1125);
+    bits::put(words_, lsb + 1093, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 3; ++k) attr[k].pack_at(words_, lsb + 421 + k * 224);
+    bits::put(words_, lsb + 389, 32, static_cast<uint64_t>(prim_id));
+    bits::put(words_, lsb + 373, 16, static_cast<uint64_t>(draw_id));
+    bits::put(words_, lsb + 372, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 268);
     om.pack_at(words_, lsb + 48);
     bits::put(words_, lsb + 24, 24, static_cast<uint64_t>(zlo));
     bits::put(words_, lsb + 0, 24, static_cast<uint64_t>(zhi));
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1346, 1);
-    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1202 + k * 48);
-    color = bits::get(words_, lsb + 1170, 32);
-    target.unpack_at(words_, lsb + 1121);
-    clip.unpack_at(words_, lsb + 1061);
-    tri_id = bits::get(words_, lsb + 1029, 32);
-    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 357 + k * 224);
-    prim_id = bits::get(words_, lsb + 325, 32);
-    draw_id = bits::get(words_, lsb + 309, 16);
-    front = bits::get(words_, lsb + 308, 1);
-    ds.unpack_at(words_, lsb + 204);
+    eop = bits::get(words_, lsb + 1410, 1);
+    for (int k = 0; k < 3; ++k) v[k].unpack_at(words_, lsb + 1266 + k * 48);
+    color = bits::get(words_, lsb + 1234, 32);
+    target.unpack_at(words_, lsb + 1185);
+    clip.unpack_at(words_, lsb + 1125);
+    tri_id = bits::get(words_, lsb + 1093, 32);
+    for (int k = 0; k < 3; ++k) attr[k].unpack_at(words_, lsb + 421 + k * 224);
+    prim_id = bits::get(words_, lsb + 389, 32);
+    draw_id = bits::get(words_, lsb + 373, 16);
+    front = bits::get(words_, lsb + 372, 1);
+    ds.unpack_at(words_, lsb + 268);
     om.unpack_at(words_, lsb + 48);
     zlo = bits::get(words_, lsb + 24, 24);
     zhi = bits::get(words_, lsb + 0, 24);

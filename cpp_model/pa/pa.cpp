@@ -360,9 +360,11 @@ OmState PrimitiveAssembly::om_state() const {
   o.lop = bits::field(st_[FE_LOGIC_OP], LOGIC_OP_MSB, LOGIC_OP_LSB);
   o.factor = st_[FE_BLEND_FACTOR];
   o.gouraud = bits::field(st_[FE_SHADE], SHADE_GOURAUD_BIT, SHADE_GOURAUD_BIT);
-  // The pixel stage's texture slot 0 and the combiner (docs/comb.md section 5).
+  // The pixel stage's texture slots 0 and 1 and the combiner (docs/comb.md section 5).
   o.tex = st_[FE_TEX0];
   o.samp = st_[FE_SAMP0];
+  o.tex1 = st_[FE_TEX1];
+  o.samp1 = st_[FE_SAMP1];
   const uint32_t cw = st_[FE_COMBINE] & ((1u << CombState::WIDTH) - 1u);
   o.comb = CombState::unpack(&cw);
   return o;

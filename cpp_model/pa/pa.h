@@ -66,7 +66,7 @@ class PrimitiveAssembly {
   Rect clip_rect() const;
   // The depth-stencil state the next triangle is stamped with (FE_DS_*, FE_DEPTH, FE_STENCIL*).
   DsState ds_state() const;
-  OmState om_state() const;  // FE_BLEND, FE_BLEND_FACTOR, FE_LOGIC_OP, FE_RT_PITCH.RT_FMT, FE_SHADE, FE_TEX0, FE_SAMP0, FE_COMBINE
+  OmState om_state() const;  // FE_BLEND, FE_BLEND_FACTOR, FE_LOGIC_OP, FE_RT_PITCH.RT_FMT, FE_SHADE, FE_TEX0, FE_SAMP0, FE_TEX1, FE_SAMP1, FE_COMBINE
   const Stats& stats() const { return stats_; }
 
  private:

@@ -157,19 +157,21 @@ void Gpu::process_tri(const TriPkt& tri) {
 }
 
 void Gpu::pixel_stage(const InterpPkt& ip) {
-  // TEX: stage 0's texels for a quad of a textured draw (om.comb.tex); the others (and tokens)
-  // skip it and get texel 0. Stage 1 (COMB1_TEX_ENABLE) is not sampled: texel1 is 0
-  // (docs/comb.md section 5). A fault is non-fatal: the quad gets zero texels, the CP's sticky
-  // STATUS.TEX_FAULT / IRQ_TEX_FAULT is set, decoding goes on.
+  // TEX: stage 0's texels (uv0) for a quad of a draw with om.comb.tex, then stage 1's (uv1) with
+  // om.comb.tex1, two passes through TEX in that order (docs/comb.md section 5); a stage that is
+  // not sampled (and every token) gets texel 0. A fault is non-fatal: that stage's texels are 0,
+  // the CP's sticky STATUS.TEX_FAULT / IRQ_TEX_FAULT is set, decoding goes on.
   const QuadPkt& q = ip.quad;
   CombInPkt ci;
   ci.ip = ip;
   ci.st = q.om.comb;
-  if (!q.eop && q.om.comb.tex) {
-    const TexInPkt ti = tex_in(ip);
+  const uint32_t stages = tex_stages(q);
+  for (uint32_t stage = 0; stage < 2; ++stage) {
+    if (!((stages >> stage) & 1u)) continue;
+    const TexInPkt ti = tex_in(ip, stage);
     const TexOutPkt to = tex_.process(ti, mem_, cp_.valid_base(), cp_.valid_limit());
     if (to.fault != TEX_FAULT_NONE) cp_.tex_fault();
-    for (size_t p = 0; p < 4; ++p) ci.texel0[p] = to.color[p];
+    for (size_t p = 0; p < 4; ++p) (stage ? ci.texel1 : ci.texel0)[p] = to.color[p];
   }
   // COMB: the stages and the alpha test; a quad left empty by the kill is dropped before PW.
   // Alpha-tested draws are late-Z (PA), so their killed pixels write no depth (below).
@@ -191,18 +193,23 @@ void Gpu::pixel_stage(const InterpPkt& ip) {
   if (oq.eop) cp_.eop_complete();
 }
 
-TexInPkt tex_in(const InterpPkt& ip) {
+TexInPkt tex_in(const InterpPkt& ip, uint32_t stage) {
   const QuadPkt& q = ip.quad;
   TexInPkt t;
   for (size_t p = 0; p < 4; ++p) {
-    t.tc[p] = ip.uv0[p];
+    t.tc[p] = stage ? ip.uv1[p] : ip.uv0[p];
     const uint64_t cov = q.target.msaa ? (q.mask >> (4 * p)) & 0xFu : (q.mask >> p) & 1u;
     if (cov != 0) t.live |= 1u << p;
   }
-  t.tex = q.om.tex;
-  t.samp = q.om.samp;
-  t.tag = 0;
+  t.tex = stage ? q.om.tex1 : q.om.tex;
+  t.samp = stage ? q.om.samp1 : q.om.samp;
+  t.tag = stage;
   return t;
+}
+
+uint32_t tex_stages(const QuadPkt& q) {
+  if (q.eop) return 0;
+  return static_cast<uint32_t>((q.om.comb.tex ? 1u : 0u) | (q.om.comb.tex1 ? 2u : 0u));
 }
 
 void Gpu::update_stats() {

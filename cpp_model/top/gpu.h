@@ -100,7 +100,7 @@ struct Stats {
   uint64_t pa_prims = 0, pa_tris_out = 0, pa_clipped = 0, pa_rejected = 0, pa_nan = 0;
   uint64_t pa_culled_face = 0, pa_culled_area = 0, pa_culled_empty = 0;
   // The pixel stage (TEX, COMB; docs/comb.md section 5).
-  uint64_t tex_quads = 0;          // quads sampled (comb.tex set)
+  uint64_t tex_quads = 0;          // passes through TEX (a quad once per stage with a texture)
   uint64_t tex_samples = 0;        // live pixels of those quads
   uint64_t tex_faults = 0;         // of which quads faulted (docs/tex.md section 6)
   uint64_t tex_taps = 0;           // texel taps of the model (point 1, bilinear 4, per level)
@@ -111,9 +111,13 @@ struct Stats {
   uint64_t triangles_culled() const { return triangles_culled_area + triangles_culled_empty; }
 };
 
-// TEX's input for INTERP's quad: uv0 per pixel, live = pixels with a covered sample, the draw's
-// FE_TEX0 / FE_SAMP0 (om.tex, om.samp), tag 0. pineda_top builds the same packet.
-TexInPkt tex_in(const InterpPkt& ip);
+// TEX's input for INTERP's quad and combiner stage `stage` (0 or 1): live = pixels with a covered
+// sample; stage 0 samples uv0 with the draw's FE_TEX0 / FE_SAMP0 (om.tex, om.samp), stage 1 uv1
+// with FE_TEX1 / FE_SAMP1 (om.tex1, om.samp1); tag = the stage. A quad sends stage 0 when
+// om.comb.tex and then stage 1 when om.comb.tex1 (tex_stages); pineda_top builds the same packets.
+TexInPkt tex_in(const InterpPkt& ip, uint32_t stage = 0);
+// The stages a quad samples, in TEX's order: bit 0 stage 0, bit 1 stage 1 (0 for a token).
+uint32_t tex_stages(const QuadPkt& q);
 
 enum class RunResult { RING_EMPTY, HALTED, ERROR, DISABLED, BUDGET, WAITING };
 
@@ -194,7 +198,8 @@ class Gpu {
   Interp interp_;
   tex::Tex tex_;
   Combiner comb_;
-  // INTERP's quad -> TEX (when om.comb.tex) -> COMB -> PW; recorded in comb_quad.
+  // INTERP's quad -> TEX (stage 0 when om.comb.tex, stage 1 when om.comb.tex1) -> COMB -> PW;
+  // recorded in comb_quad.
   void pixel_stage(const InterpPkt& ip);
   // Hierarchical Z, one per rasterizer (each owns its tiles' bounds), between COARSE and FINE.
   std::array<Hiz, 4> hiz_;

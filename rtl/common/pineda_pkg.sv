@@ -3,7 +3,7 @@
 // The contract between the RTL and the C++ golden model: see docs/contract.md.
 package pineda_pkg;
 
-  localparam int unsigned CONTRACT_VERSION = 32'd14;  // bumped whenever any packet, encoding or register changes
+  localparam int unsigned CONTRACT_VERSION = 32'd15;  // bumped whenever any packet, encoding or register changes
   localparam int unsigned COORD_W = 32'd24;  // snapped coordinate width: signed 16.8 fixed point
   localparam int unsigned COORD_FRAC = 32'd8;  // fractional bits of a snapped coordinate
   localparam int unsigned DELTA_W = 32'd25;  // edge coefficient width (difference of two COORD_W values)
@@ -168,7 +168,7 @@ package pineda_pkg;
   localparam int unsigned FE_STENCIL_OPS_RESET = 32'd458759;
   localparam int unsigned FE_BLEND_RESET = 32'd16386;
   localparam int unsigned FE_BLEND_FACTOR_RESET = 32'd4294967295;
-  localparam int unsigned ID_VALUE = 32'd1346961422;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+  localparam int unsigned ID_VALUE = 32'd1346961423;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
   localparam int unsigned VALID_LIMIT_RESET = 32'd4294967295;  // reset value of REG_VALID_LIMIT
   localparam int unsigned STATUS_RUNNING = 32'd0;  // STATUS bit index
   localparam int unsigned STATUS_HALTED = 32'd1;  // STATUS bit index
@@ -410,7 +410,7 @@ package pineda_pkg;
     FE_TEX0 = 8'd64,  // texture descriptor 0 byte address (32-byte aligned; tex_desc_t, docs/tex.md)
     FE_SAMP0 = 8'd65,  // sampler descriptor 0 byte address (32-byte aligned; samp_desc_t, docs/tex.md)
     FE_COMBINE = 8'd66,  // texture combiner stages 0 and 1, alpha test, alpha to coverage (reset: no texture, no alpha test; docs/comb.md); [20:0] is comb_state_t
-    FE_TEX1 = 8'd67,  // texture descriptor 1 byte address (combiner stage 1; not yet sampled by the integration)
+    FE_TEX1 = 8'd67,  // texture descriptor 1 byte address (combiner stage 1, sampled with uv1 when COMB1_TEX_ENABLE; docs/comb.md)
     FE_SAMP1 = 8'd68,  // sampler descriptor 1 byte address (combiner stage 1)
     FE_LOGIC_OP = 8'd69  // logic operation of the render target (D3D11.1 LogicOpEnable / LogicOp; docs/om.md; reset: off)
   } fe_state_e;
@@ -638,7 +638,7 @@ package pineda_pkg;
   } comb_state_t;
   localparam int unsigned COMB_STATE_BITS = 32'd21;
 
-  // pixel-stage and output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_LOGIC_OP, FE_RT_PITCH.RT_FMT, FE_SHADE, FE_TEX0, FE_SAMP0, FE_COMBINE; all 0 from OP_DRAW: RGBA8, no blend, every channel written, no texture, no alpha test) (156 bits)
+  // pixel-stage and output-merger state carried with the work from PA to PW (FE_BLEND, FE_BLEND_FACTOR, FE_LOGIC_OP, FE_RT_PITCH.RT_FMT, FE_SHADE, FE_TEX0, FE_SAMP0, FE_TEX1, FE_SAMP1, FE_COMBINE; all 0 from OP_DRAW: RGBA8, no blend, every channel written, no texture, no alpha test) (220 bits)
   typedef struct packed {
     logic [1:0] fmt;  // RT_FMT_*
     logic blend;  // FE_BLEND.BLEND_ENABLE
@@ -653,11 +653,13 @@ package pineda_pkg;
     logic [3:0] lop;  // FE_LOGIC_OP.LOGIC_OP: LOP_*
     logic [31:0] factor;  // FE_BLEND_FACTOR (RGBA8)
     logic gouraud;  // FE_SHADE.SHADE_GOURAUD (read by INTERP: 0 flat colour, 1 interpolated)
+    logic [31:0] tex1;  // FE_TEX1: texture descriptor byte address of stage 1 (read by TEX when comb.tex1; docs/comb.md)
+    logic [31:0] samp1;  // FE_SAMP1: sampler descriptor byte address of stage 1
     logic [31:0] tex;  // FE_TEX0: texture descriptor byte address of stage 0 (read by TEX when comb.tex; docs/tex.md)
     logic [31:0] samp;  // FE_SAMP0: sampler descriptor byte address of stage 0
     comb_state_t comb;  // FE_COMBINE [20:0]: combiner, alpha test and alpha to coverage (read by TEX and COMB; docs/comb.md)
   } om_state_t;
-  localparam int unsigned OM_STATE_BITS = 32'd156;
+  localparam int unsigned OM_STATE_BITS = 32'd220;
 
   // depth plane Z = c + a*(X - Xr) + b*(Y - Yr) in 2^-Z_FRAC D24 units (docs/numerics.md section 9) (125 bits)
   typedef struct packed {
@@ -710,7 +712,7 @@ package pineda_pkg;
   } vattr_t;
   localparam int unsigned VATTR_BITS = 32'd192;
 
-  // IA -> SETUP: one triangle (1299 bits)
+  // IA -> SETUP: one triangle (1363 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][47:0] v;  // 3 x vtx_t: vertices in API order
@@ -726,7 +728,7 @@ package pineda_pkg;
     logic [23:0] zhi;  // zhi >= zlo
     logic [2:0][191:0] a;  // 3 x vattr_t: per-vertex attributes in the order of v (0 in an end-of-pipe token)
   } tri_pkt_t;
-  localparam int unsigned TRI_PKT_BITS = 32'd1299;
+  localparam int unsigned TRI_PKT_BITS = 32'd1363;
 
   // SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes, carried unchanged from SETUP to INTERP (939 bits)
   typedef struct packed {
@@ -743,7 +745,7 @@ package pineda_pkg;
   } interp_tri_t;
   localparam int unsigned INTERP_TRI_BITS = 32'd939;
 
-  // SETUP -> COARSE: a triangle that may cover samples (1912 bits)
+  // SETUP -> COARSE: a triangle that may cover samples (1976 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][99:0] edges;  // 3 x edge_t: e = E at the first sample of raster tile (start, tiles.y0)
@@ -761,9 +763,9 @@ package pineda_pkg;
     logic [23:0] zhi;
     interp_tri_t it;  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   } setup_pkt_t;
-  localparam int unsigned SETUP_PKT_BITS = 32'd1912;
+  localparam int unsigned SETUP_PKT_BITS = 32'd1976;
 
-  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (1924 bits)
+  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (1988 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [12:0] tx;
@@ -784,9 +786,9 @@ package pineda_pkg;
     logic [23:0] zhi;
     interp_tri_t it;  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   } tile_pkt_t;
-  localparam int unsigned TILE_PKT_BITS = 32'd1924;
+  localparam int unsigned TILE_PKT_BITS = 32'd1988;
 
-  // FINE -> PW: coverage of one 2x2 pixel quad (never empty) (1740 bits)
+  // FINE -> PW: coverage of one 2x2 pixel quad (never empty) (1804 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [12:0] qx;  // quad column: pixels x = 2*qx, 2*qx + 1
@@ -801,7 +803,7 @@ package pineda_pkg;
     om_state_t om;  // output-merger state (0 from OP_DRAW)
     interp_tri_t it;  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   } quad_pkt_t;
-  localparam int unsigned QUAD_PKT_BITS = 32'd1740;
+  localparam int unsigned QUAD_PKT_BITS = 32'd1804;
 
   // CP -> ZS (depth/stencil fast clear) or the DMA fill: one OP_CLEAR with a non-empty rectangle, sent once the pipe is idle and the colour cache clean (145 bits)
   typedef struct packed {
@@ -855,14 +857,14 @@ package pineda_pkg;
   } fvec4_t;
   localparam int unsigned FVEC4_BITS = 32'd128;
 
-  // INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (2380 bits)
+  // INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (2444 bits)
   typedef struct packed {
     quad_pkt_t quad;  // the quad as it left ZS, with it = 0 (not needed after INTERP)
     logic [3:0][31:0] pcolor;  // 4 x dword_t: RGBA8 of pixel p (p = 0..3 as quad_pkt_t.mask at 1x); flat: every pixel quad.color
     logic [3:0][63:0] uv0;  // 4 x fvec2_t: texture coordinate 0 of pixel p (FP32)
     logic [3:0][63:0] uv1;  // 4 x fvec2_t: texture coordinate 1 of pixel p (FP32)
   } interp_pkt_t;
-  localparam int unsigned INTERP_PKT_BITS = 32'd2380;
+  localparam int unsigned INTERP_PKT_BITS = 32'd2444;
 
   // texture descriptor (memory, 32 bytes at FE_TEX0) (256 bits)
   typedef struct packed {
@@ -923,14 +925,14 @@ package pineda_pkg;
   } tex_out_pkt_t;
   localparam int unsigned TEX_OUT_PKT_BITS = 32'd152;
 
-  // INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (2657 bits)
+  // INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (2721 bits)
   typedef struct packed {
     interp_pkt_t ip;  // INTERP's quad (ip.quad.eop: end-of-pipe token, passed through)
     logic [3:0][31:0] texel0;  // 4 x dword_t: stage 0 texel of pixel p (tex_out_pkt_t.color, RGBA8 linear); read when st.tex
     logic [3:0][31:0] texel1;  // 4 x dword_t: stage 1 texel of pixel p; read when st.tex1
     comb_state_t st;  // the draw's FE_COMBINE
   } comb_in_pkt_t;
-  localparam int unsigned COMB_IN_PKT_BITS = 32'd2657;
+  localparam int unsigned COMB_IN_PKT_BITS = 32'd2721;
 
   // -> VTX: an object-space vertex, or one row of the position matrix (325 bits)
   typedef struct packed {
@@ -1030,7 +1032,7 @@ package pineda_pkg;
   } pa_attr_t;
   localparam int unsigned PA_ATTR_BITS = 32'd224;
 
-  // PA -> SETUP: a clipped, projected, snapped, not culled triangle (1347 bits)
+  // PA -> SETUP: a clipped, projected, snapped, not culled triangle (1411 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][47:0] v;  // 3 x vtx_t: snapped vertices in API order (the fan order of a clipped primitive)
@@ -1047,7 +1049,7 @@ package pineda_pkg;
     logic [23:0] zlo;  // D24 of FE_VP_ZMIN (docs/numerics.md section 9)
     logic [23:0] zhi;  // max(zlo, D24 of FE_VP_ZMAX)
   } pa_tri_pkt_t;
-  localparam int unsigned PA_TRI_PKT_BITS = 32'd1347;
+  localparam int unsigned PA_TRI_PKT_BITS = 32'd1411;
 
   // Stream boundaries (contracts/defs.py BOUNDARIES): bit of pineda_top's throttle_i
   localparam int unsigned BOUNDARY_CP_DRAW = 32'd0;  // CP -> IA

@@ -152,6 +152,7 @@ module om_blend_lane (
   end
 
   logic unused_sig;
-  assign unused_sig = ^{state_i.gouraud, state_i.tex, state_i.samp, state_i.comb};  // read by INTERP, TEX, COMB, not by the blend
+  assign unused_sig = ^{state_i.gouraud, state_i.tex, state_i.samp, state_i.tex1, state_i.samp1,
+                        state_i.comb};  // read by INTERP, TEX, COMB, not by the blend
 
 endmodule

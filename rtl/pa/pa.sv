@@ -127,6 +127,8 @@ module pa (
     logic        gouraud;      // FE_SHADE.SHADE_GOURAUD (docs/interp.md)
     logic [31:0] tex0;         // FE_TEX0 (docs/tex.md)
     logic [31:0] samp0;        // FE_SAMP0
+    logic [31:0] tex1;         // FE_TEX1 (docs/comb.md: stage 1)
+    logic [31:0] samp1;        // FE_SAMP1
     logic [20:0] combine;      // FE_COMBINE[20:0] (docs/comb.md)
   } fe_t;
 
@@ -624,6 +626,8 @@ module pa (
     eom.gouraud  = fe_q.gouraud;
     eom.tex      = fe_q.tex0;
     eom.samp     = fe_q.samp0;
+    eom.tex1     = fe_q.tex1;
+    eom.samp1    = fe_q.samp1;
     eom.comb     = pineda_pkg::comb_state_t'(fe_q.combine);
     etri.om      = eom;
     etri.zlo     = vz_lo;
@@ -790,6 +794,8 @@ module pa (
               pineda_pkg::FE_SHADE:       fe_d.gouraud     = prim_i.wr_val[pineda_pkg::SHADE_GOURAUD_BIT];
               pineda_pkg::FE_TEX0:        fe_d.tex0        = prim_i.wr_val;
               pineda_pkg::FE_SAMP0:       fe_d.samp0       = prim_i.wr_val;
+              pineda_pkg::FE_TEX1:        fe_d.tex1        = prim_i.wr_val;
+              pineda_pkg::FE_SAMP1:       fe_d.samp1       = prim_i.wr_val;
               pineda_pkg::FE_COMBINE:     fe_d.combine     = prim_i.wr_val[20:0];
               default: ;
             endcase

@@ -607,15 +607,18 @@ module pineda_top #(
   // textured ones (line client MEM_LC_TEX), then COMB combines and applies the alpha test (killed
   // pixels and empty quads never reach PW). TEX forgets its descriptor and L1 caches (inval,
   // taken once it has drained) after every DMA job (COPY, fill, RESOLVE: they may rewrite
-  // textures or descriptors), every FE_TEX0 / FE_SAMP0 write leaving the CP, and every
-  // end-of-pipe fence completion (the host may reuse or rewrite memory once a fence passed).
+  // textures or descriptors), every FE_TEX0 / FE_SAMP0 / FE_TEX1 / FE_SAMP1 write leaving the CP,
+  // and every end-of-pipe fence completion (the host may reuse or rewrite memory once a fence
+  // passed).
   // A faulted quad sets the CP's sticky STATUS.TEX_FAULT / IRQ TEX_FAULT; the CP keeps going.
   always_comb begin
     tex_inval_req = (dma_job_valid && dma_job_ready) || (dma_fill_valid && dma_fill_ready) ||
                     (rs_job_valid && rs_job_ready) || (eop_done_valid && eop_done_ready) ||
                     (tap_cp_idraw_valid_o && tap_cp_idraw_ready_o && tap_cp_idraw_o.wr &&
                      (tap_cp_idraw_o.wr_idx == 8'(pineda_pkg::FE_TEX0) ||
-                      tap_cp_idraw_o.wr_idx == 8'(pineda_pkg::FE_SAMP0)));
+                      tap_cp_idraw_o.wr_idx == 8'(pineda_pkg::FE_SAMP0) ||
+                      tap_cp_idraw_o.wr_idx == 8'(pineda_pkg::FE_TEX1) ||
+                      tap_cp_idraw_o.wr_idx == 8'(pineda_pkg::FE_SAMP1)));
   end
 
   pixel_stage u_px (

@@ -108,11 +108,11 @@ TEST_CASE("contract: signed fields at their extremes", "[contract]") {
 
 TEST_CASE("contract: generated constants are consistent with the docs", "[contract]") {
   CHECK(DrawPkt::WIDTH == 254);
-  CHECK(OmState::WIDTH == 156);  // 71 (with FE_LOGIC_OP) + FE_TEX0, FE_SAMP0 (32 each), comb_state_t (21)
-  CHECK(TriPkt::WIDTH == 1299);  // 723 + 3 x vattr_t (192)
-  CHECK(SetupPkt::WIDTH == 1912);  // + interp_tri_t (939)
-  CHECK(TilePkt::WIDTH == 1924);
-  CHECK(QuadPkt::WIDTH == 1740);
+  CHECK(OmState::WIDTH == 220);  // 71 (with FE_LOGIC_OP) + FE_TEX0, FE_SAMP0, FE_TEX1, FE_SAMP1 (32 each), comb_state_t (21)
+  CHECK(TriPkt::WIDTH == 1363);  // 787 + 3 x vattr_t (192)
+  CHECK(SetupPkt::WIDTH == 1976);  // + interp_tri_t (939)
+  CHECK(TilePkt::WIDTH == 1988);
+  CHECK(QuadPkt::WIDTH == 1804);
   CHECK(MemLineReq::WIDTH == 621);
   CHECK(MemLineRsp::WIDTH == 525);
   CHECK(std::string(BOUNDARY_NAMES[0]) == "cp_draw");

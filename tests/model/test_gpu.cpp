@@ -23,7 +23,7 @@ model::RunResult run_scene(SceneImage& img, model::Gpu& gpu) {
 
 TEST_CASE("gpu: every scene runs to END with its fence and irq", "[gpu][scenes]") {
   const auto reg = scene_registry();
-  REQUIRE(reg.size() == 59);  // 7 screen-space + 7 rasterizer (MSAA) + 6 front-end + 2 CLEAR + 4 depth + 5 Hi-Z + 12 output-merger + 3 Gouraud + 11 textured + 2 glmark2 scenes
+  REQUIRE(reg.size() == 60);  // 7 screen-space + 7 rasterizer (MSAA) + 6 front-end + 2 CLEAR + 4 depth + 5 Hi-Z + 12 output-merger + 3 Gouraud + 12 textured + 2 glmark2 scenes
   for (const SceneInfo& info : reg) {
     INFO(info.name);
     SceneImage img = info.build(1);

@@ -591,7 +591,7 @@ TEST_CASE_METHOD(ManualFixture, "invalid texture, view and sampler descriptions 
   bad_samp(s, Result::INVALID_ARG, "NaN border");
 
   // binding and updating
-  CHECK(ctx.set_shader_resource(1, nullptr) == Result::INVALID_ARG);
+  CHECK(ctx.set_shader_resource(2, nullptr) == Result::INVALID_ARG);  // slots 0 and 1
   CHECK(ctx.set_sampler(3, nullptr) == Result::INVALID_ARG);
   Mapped m;
   CHECK(ctx.map(t, MapType::WRITE_DISCARD, 0, &m) == Result::INVALID_ARG);
