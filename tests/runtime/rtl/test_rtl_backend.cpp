@@ -11,6 +11,35 @@
 using namespace pineda;
 using namespace pineda::rt;
 
+namespace {
+// Draws one scene with `draw` (Device& -> a result with .ok) on `golden` and on `rtl`, each on
+// its own device: the golden result in *g, the RTL's in *r (the RTL device must not be lost).
+template <typename Result, typename Draw>
+void draw_on_both(GoldenBackend& golden, RtlBackend& rtl, const Draw& draw, Result* g, Result* r) {
+  DeviceDesc dd;
+  dd.timeout = std::chrono::milliseconds(60000);
+  {
+    Device dev(golden, dd);
+    *g = draw(dev);
+    REQUIRE(g->ok);
+  }
+  {
+    Device dev(rtl, dd);
+    *r = draw(dev);
+    INFO(dev.last_error());
+    REQUIRE(r->ok);
+    CHECK_FALSE(dev.lost());
+  }
+}
+
+RtlBackendConfig jittered() {
+  RtlBackendConfig rc;
+  rc.jitter = 50;
+  rc.throttle = 0.1;
+  return rc;
+}
+}  // namespace
+
 TEST_CASE("the same scene built with the runtime gives bit-identical memory on golden and RTL",
           "[runtime][rtl]") {
   const bool use_call = GENERATE(true, false);
@@ -71,26 +100,10 @@ TEST_CASE("RTL backend: Map READ waits for the draw's fence and sees its pixels"
 // the CP keeps going), bit-identical memory and the same status bits on golden and RTL.
 TEST_CASE("a textured scene through TEX and COMB is bit-identical on golden and RTL, with a TEX fault",
           "[runtime][rtl][texpipe]") {
-  DeviceDesc dd;
-  dd.timeout = std::chrono::milliseconds(60000);
   GoldenBackend golden;
+  RtlBackend rtl(jittered());
   test::TexPipeResult g, r;
-  {
-    Device dev(golden, dd);
-    g = test::draw_tex_pipe_scene(dev);
-    REQUIRE(g.ok);
-  }
-  RtlBackendConfig rc;
-  rc.jitter = 50;
-  rc.throttle = 0.1;
-  RtlBackend rtl(rc);
-  {
-    Device dev(rtl, dd);
-    r = test::draw_tex_pipe_scene(dev);
-    INFO(dev.last_error());
-    REQUIRE(r.ok);
-    CHECK_FALSE(dev.lost());
-  }
+  draw_on_both(golden, rtl, [](Device& dev) { return test::draw_tex_pipe_scene(dev); }, &g, &r);
   CHECK(r.replace == g.replace);
   CHECK(r.alpha == g.alpha);
   CHECK(r.mips == g.mips);
@@ -120,26 +133,10 @@ TEST_CASE("a textured scene through TEX and COMB is bit-identical on golden and 
 // bits and the whole memory equal the golden model's, and the stage-1 pixels are the lightmap's
 // (REPLACE), so a stage 1 that sampled nothing or the wrong coordinates would fail on both.
 TEST_CASE("two textures through both combiner stages are bit-identical on golden and RTL", "[runtime][rtl][texpipe]") {
-  DeviceDesc dd;
-  dd.timeout = std::chrono::milliseconds(60000);
   GoldenBackend golden;
+  RtlBackend rtl(jittered());
   test::DualTexResult g, r;
-  {
-    Device dev(golden, dd);
-    g = test::draw_dual_tex_scene(dev);
-    REQUIRE(g.ok);
-  }
-  RtlBackendConfig rc;
-  rc.jitter = 50;
-  rc.throttle = 0.1;
-  RtlBackend rtl(rc);
-  {
-    Device dev(rtl, dd);
-    r = test::draw_dual_tex_scene(dev);
-    INFO(dev.last_error());
-    REQUIRE(r.ok);
-    CHECK_FALSE(dev.lost());
-  }
+  draw_on_both(golden, rtl, [](Device& dev) { return test::draw_dual_tex_scene(dev); }, &g, &r);
   for (size_t k = 0; k < r.ops.size(); ++k) {
     INFO("stage-1 op " << k);
     CHECK(r.ops[k] == g.ops[k]);
