@@ -309,8 +309,10 @@ module pixel_stage #(
       assert (!tex_out.eop) else $error("%m: TEX returned a token");
       // (a stage-0 result may come before its quad is parked, while stage 1 waits at TEX's input)
       assert (park_valid || !park_empty || sent0_q) else $error("%m: a TEX result with no parked quad");
-      // the result belongs to the stage the head expects next
-      assert (!park_valid || tex_out.tag == 16'(head_tex1 && (!head_tex0 || have0_q)))
+      // a result while the head samples is the head's, of the stage it expects next (behind an
+      // untextured head it is a later quad's)
+      assert (!(park_valid && (head_tex0 || head_tex1)) ||
+              tex_out.tag == 16'(head_tex1 && (!head_tex0 || have0_q)))
         else $error("%m: TEX result of stage %0d, the head quad expects the other", tex_out.tag);
     end
   end
