@@ -13,12 +13,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "command_writer.h"
 #include "mem/memory.h"
 #include "pineda_contract.h"
+#include "tex/tex_gen.h"
 #include "top/gpu.h"
 #include "top_harness.h"
 #include "unit_test_main.h"
@@ -349,6 +351,97 @@ TEST_CASE("pixel writer: COPY right after draws (no fence), 1x and 4x, a frame e
   w.draw(3, 3);
   w.set_state(ST_VB_BASE, kLegacyVb, 0xFF0000FFu, kRt, kPitch, kW | (kH << 16));
   w.draw(0, 3);
+  w.end();
+  s.cmds = w.dwords();
+  run_scene(s, seed);
+}
+
+// Combiner stage 1 without stage 0 (FE_COMBINE with COMB1_TEX_ENABLE and COMB_TEX_ENABLE clear;
+// docs/comb.md section 5): the runtime never emits it (D3D9: a disabled stage 0 disables stage 1),
+// but the command stream allows it, so pixel_stage sends such a quad to TEX once, for stage 1 only
+// (tag 1, uv1), and the combiner passes the interpolated colour through stage 0. Draws of every
+// stage mix follow each other without a fence, so their quads meet in pixel_stage: stage-1-only
+// behind an untextured draw, behind a two-stage draw and before a stage-0-only draw.
+TEST_CASE("pixel stage: combiner stage 1 without stage 0 among untextured and two-stage draws") {
+  const uint64_t seed = tb::announce_seed("rtl_front_end");
+  std::mt19937 rng(static_cast<uint32_t>(seed));
+  Scene s;
+  s.name = "fe.comb1_only";
+  // A (n+1) x (n+1) grid facing the camera: position F32x3 at 0, colour UNORM8x4 at 12, uv0 F32x2 at 16, uv1 at 24.
+  const int n = 6;
+  uint32_t nv = 0;
+  for (int j = 0; j <= n; ++j) {
+    for (int i = 0; i <= n; ++i, ++nv) {
+      const float x = -0.6f + 1.2f * i / n, y = -0.6f + 1.2f * j / n;  // in the z = 0 plane, bent
+      const uint32_t a = kVb + nv * 32;
+      s.mem.write32(a, fbits(x));
+      s.mem.write32(a + 4, fbits(y));
+      s.mem.write32(a + 8, fbits(0.15f * std::sin(x * 4.0f)));
+      s.mem.write32(a + 12, 0xFF000000u | ((i * 255 / n) & 0xFF) | (((j * 255 / n) & 0xFF) << 8) | (0x80u << 16));
+      s.mem.write32(a + 16, fbits(3.0f * i / n));  // uv0: the base texture repeated 3 times
+      s.mem.write32(a + 20, fbits(3.0f * j / n));
+      s.mem.write32(a + 24, fbits(0.05f + 0.9f * i / n));  // uv1: once over the grid
+      s.mem.write32(a + 28, fbits(0.05f + 0.9f * j / n));
+    }
+  }
+  const auto ix = grid_list(n);
+  write_indices(s.mem, kIb, ix, false);
+  // Textures: a 64x64 RGBA8 chain (trilinear) for stage 0, a 16x8 sRGB and a 32x32 BC1 for stage 1.
+  constexpr uint32_t kTex0 = 0x00500000u, kTex1 = 0x00500020u, kTex2 = 0x00500040u;
+  constexpr uint32_t kSamp0 = 0x00500100u, kSamp1 = 0x00500120u, kSamp2 = 0x00500140u;
+  model::tex::gen::make_texture(s.mem, rng, kTex0, 0x00600000u, TEX_FMT_RGBA8, 64, 64, 7);
+  model::tex::gen::make_texture(s.mem, rng, kTex1, 0x00610000u, TEX_FMT_RGBA8_SRGB, 16, 8, 1, true);
+  model::tex::gen::make_texture(s.mem, rng, kTex2, 0x00620000u, TEX_FMT_BC1, 32, 32, 1);
+  const auto sampler = [&](uint32_t addr, uint32_t filter, uint32_t mip, uint32_t mode) {
+    SampDesc d;
+    d.min = d.mag = filter;
+    d.mip = mip;
+    d.addr_u = d.addr_v = mode;
+    d.max_lod = 4095;
+    d.border = 0xFF3060C0u;
+    model::tex::gen::put_desc(s.mem, addr, d.pack().data());
+  };
+  sampler(kSamp0, TEX_FILTER_LINEAR, TEX_MIP_LINEAR, TEX_ADDR_WRAP);
+  sampler(kSamp1, TEX_FILTER_LINEAR, TEX_MIP_NONE, TEX_ADDR_MIRROR);
+  sampler(kSamp2, TEX_FILTER_POINT, TEX_MIP_NONE, TEX_ADDR_BORDER);
+  const uint32_t stage0 = 1u << COMB_TEX_ENABLE_BIT | COMB_MODULATE << COMB_MODE_LSB;
+  const auto stage1 = [](uint32_t mode) { return 1u << COMB1_TEX_ENABLE_BIT | mode << COMB1_MODE_LSB; };
+
+  CommandWriter w;
+  fe_target(w, PA_CULL_NONE);
+  w.set_state(FE_VB0_BASE, kVb, 32u, nv * 32);
+  w.set_state(FE_ATTR_POS, ATTR_FMT_F32X3, ATTR_FMT_UNORM8X4 | (12u << 16), ATTR_FMT_F32X2 | (16u << 16),
+              ATTR_FMT_F32X2 | (24u << 16));
+  w.set_state(FE_SHADE, 1u << SHADE_GOURAUD_BIT);
+  w.set_state(FE_IB_BASE, kIb, static_cast<uint32_t>(ix.size()) * 2);
+  w.set_state(FE_TEX0, kTex0, kSamp0);
+  w.set_state(FE_TEX1, kTex1, kSamp1);
+  const Mat4 proj = perspective(1.1f, float(kW) / kH, 0.3f, 12.0f);
+  struct Draw {
+    float tx, ty;
+    uint32_t combine;
+    bool other_tex1;  // stage 1 samples the BC1 texture with the border sampler
+  };
+  const Draw draws[] = {
+      {-1.3f, 0.7f, 0u, false},                                    // untextured
+      {0.0f, 0.7f, stage1(COMB_MODULATE), false},                  // stage 1 only, behind it
+      {1.3f, 0.7f, stage0 | stage1(COMB_ADD), false},              // both stages
+      {-1.3f, -0.7f, stage1(COMB_DECAL), true},                    // stage 1 only, other texture
+      {0.0f, -0.7f, stage0, true},                                 // stage 0 only
+      {1.3f, -0.7f, stage1(COMB_REPLACE) | 1u << COMB_ALPHA_TEST_BIT | CMP_GREATER << COMB_ALPHA_FUNC_LSB | 100u << COMB_ALPHA_REF_LSB,
+       true},                                                      // stage 1 only with an alpha test
+  };
+  bool tex1_is_other = false;
+  for (const Draw& d : draws) {
+    if (d.other_tex1 != tex1_is_other) {
+      w.set_state(FE_TEX1, d.other_tex1 ? kTex2 : kTex1, d.other_tex1 ? kSamp2 : kSamp1);
+      tex1_is_other = d.other_tex1;
+    }
+    w.set_state(FE_COMBINE, d.combine);
+    fe_matrix(w, mul(proj, translate_rotate(d.tx, d.ty, 4.0f, 0.5f)));
+    w.draw_fe(CommandWriter::FE_INDEXED, 0, static_cast<uint32_t>(ix.size()));
+  }
+  w.write_reg(1, 0x31, true);
   w.end();
   s.cmds = w.dwords();
   run_scene(s, seed);
