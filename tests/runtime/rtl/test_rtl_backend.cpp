@@ -32,6 +32,19 @@ void draw_on_both(GoldenBackend& golden, RtlBackend& rtl, const Draw& draw, Resu
   }
 }
 
+// A scene with one faulting view: TEX_FAULT was clear before it and set after it (with its
+// interrupt, and no CP error), and the whole memory equals the golden model's.
+template <typename Result>
+void check_tex_fault_and_memory(const Result& r, GoldenBackend& golden, RtlBackend& rtl) {
+  CHECK((r.status_before >> STATUS_TEX_FAULT & 1u) == 0u);
+  CHECK((r.status_after >> STATUS_TEX_FAULT & 1u) == 1u);
+  CHECK((r.status_after >> STATUS_ERROR & 1u) == 0u);
+  CHECK((r.irq_after >> IRQ_TEX_FAULT & 1u) == 1u);
+  const auto diff = golden.memory().first_difference(rtl.memory());
+  INFO("first difference at 0x" << std::hex << (diff ? *diff : 0));
+  CHECK_FALSE(diff.has_value());
+}
+
 RtlBackendConfig jittered() {
   RtlBackendConfig rc;
   rc.jitter = 50;
@@ -112,13 +125,7 @@ TEST_CASE("a textured scene through TEX and COMB is bit-identical on golden and 
   CHECK(r.updated == g.updated);
   CHECK(r.updated == r.updated_texels);  // TEX forgot the old lines after the COPY
   CHECK(r.replace == r.texels);
-  CHECK((r.status_before >> STATUS_TEX_FAULT & 1u) == 0u);
-  CHECK((r.status_after >> STATUS_TEX_FAULT & 1u) == 1u);
-  CHECK((r.status_after >> STATUS_ERROR & 1u) == 0u);
-  CHECK((r.irq_after >> IRQ_TEX_FAULT & 1u) == 1u);
-  const auto diff = golden.memory().first_difference(rtl.memory());
-  INFO("first difference at 0x" << std::hex << (diff ? *diff : 0));
-  CHECK_FALSE(diff.has_value());
+  check_tex_fault_and_memory(r, golden, rtl);
   CHECK(rtl.read_reg(REG_PERF0 + PERF_TEX_QUADS) == 6u * 72u);
   CHECK(rtl.read_reg(REG_PERF0 + PERF_TEX_LINE_BYTES) > 0u);
   WARN("RTL cycles: " << rtl.cycles() << ", TEX quads " << rtl.read_reg(REG_PERF0 + PERF_TEX_QUADS) << ", samples "
@@ -149,13 +156,7 @@ TEST_CASE("two textures through both combiner stages are bit-identical on golden
   REQUIRE(r.ops[1].size() == 256);
   for (uint32_t i = 0; i < 256; ++i) CHECK(r.ops[1][i] == test::dual_tex_light_at(r.light, i % 16, i / 16));
   CHECK(r.ops[0] != r.ops[4]);  // MODULATE with the lightmap differs from stage 0 alone
-  CHECK((r.status_before >> STATUS_TEX_FAULT & 1u) == 0u);
-  CHECK((r.status_after >> STATUS_TEX_FAULT & 1u) == 1u);
-  CHECK((r.status_after >> STATUS_ERROR & 1u) == 0u);
-  CHECK((r.irq_after >> IRQ_TEX_FAULT & 1u) == 1u);
-  const auto diff = golden.memory().first_difference(rtl.memory());
-  INFO("first difference at 0x" << std::hex << (diff ? *diff : 0));
-  CHECK_FALSE(diff.has_value());
+  check_tex_fault_and_memory(r, golden, rtl);
   // a TEX pass per sampling stage: 7 draws with both stages, one with stage 0 only, 72 quads each
   CHECK(rtl.read_reg(REG_PERF0 + PERF_TEX_QUADS) == (7u * 2u + 1u) * 72u);
   CHECK(rtl.read_reg(REG_PERF0 + PERF_TEX_QUADS) == golden.gpu().stats().tex_quads);
