@@ -46,7 +46,7 @@ define FUZZ_RUN
 endef
 
 # The smoke run in `make test` is reproducible: a fixed seed and a fixed number of inputs per
-# target (6 to 9 s each here), from the committed seed corpus into an emptied scratch corpus,
+# target (6 to 11 s each here), from the committed seed corpus into an emptied scratch corpus,
 # so a CI failure replays with the same command. Exploration (new seeds, growing corpora) is
 # `make fuzz`.
 FUZZ_SMOKE_SEED ?= 1
