@@ -14,6 +14,12 @@
 // combiner stages with unknown ops; alpha test; update_subresource with odd levels and boxes;
 // blend and depth-stencil states with unknown enums; depth-stencil views; resolves; input
 // layouts with texture coordinates; render targets of every format, 1x and 4x.
+// The seed corpus/runtime/textured_draw reaches TEX: byte 0 = 0 (synchronous), then the calls
+// (op, a, arguments) 1: 32x32 render target in res[0]; 5: bind it; 19: viewport 64x64, no culling;
+// 0 with a = 3: 1 KiB buffer of floats in [-1, 1] in res[3]; 18 with a = 0x0B: position F32x2,
+// colour, uv0 F32x2 at 8, res[3] with stride 16; 24: 16x16 RGBA8 texture, full chain, initial
+// data, in res[5]; 25: a view of it; 26: a trilinear WRAP sampler; 27: both in slot 0;
+// 28: stage 0 MODULATE; 21: draw 12 vertices; 10: wait_idle.
 // Not included (the application's undefined behaviour, as in D3D11): a resource, view or sampler
 // released more often than referenced, or handed to the other setters after its release.
 #include <array>
