@@ -61,64 +61,159 @@ class Writer {
   std::vector<uint8_t> b_;
 };
 
-// Bounds-checked reads; `what` names the section for the error message.
+uint32_t get32(const uint8_t* p) { return p[0] | (p[1] << 8) | (p[2] << 16) | (static_cast<uint32_t>(p[3]) << 24); }
+uint64_t get64(const uint8_t* p) { return get32(p) | (uint64_t{get32(p + 4)} << 32); }
+
+[[noreturn]] void corrupted(const std::string& why) { throw CaptureError("corrupted capture: " + why); }
+
+// The payload, inflated a piece at a time as it is parsed (never more than one 64 KiB chunk
+// ahead), with its CRC-32 and byte count kept on the way: a claim in the payload is checked
+// against the format's limits before anything is allocated for it, and a payload that inflates to
+// more than the header announced stops there. `what` names the section for the error message.
 class Reader {
  public:
-  Reader(const uint8_t* p, size_t n) : p_(p), n_(n) {}
+  Reader(const uint8_t* z, uint64_t z_n, uint64_t raw_n) : raw_n_(raw_n) {
+    zs_.next_in = const_cast<Bytef*>(z);  // zlib's API is not const-correct; it only reads
+    zs_.avail_in = 0;
+    z_left_ = z_n;
+    if (inflateInit(&zs_) != Z_OK) throw CaptureError("capture: zlib initialisation failed");
+    crc_ = static_cast<uint32_t>(crc32(0L, Z_NULL, 0));
+  }
+  ~Reader() { inflateEnd(&zs_); }
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+
   uint32_t u32(const char* what) {
-    need(4, what);
-    uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) v |= static_cast<uint32_t>(p_[at_ + static_cast<size_t>(i)]) << (8 * i);
-    at_ += 4;
-    return v;
+    uint8_t b[4];
+    read(b, 4, what);
+    return get32(b);
   }
   uint64_t u64(const char* what) {
     const uint64_t lo = u32(what);
     return lo | (uint64_t{u32(what)} << 32);
   }
-  const uint8_t* bytes(size_t n, const char* what) {
-    need(n, what);
-    const uint8_t* r = p_ + at_;
-    at_ += n;
-    return r;
+  void read(uint8_t* dst, size_t n, const char* what) {
+    while (n > 0) {
+      if (pos_ == buf_.size()) refill(what);
+      const size_t k = std::min(n, buf_.size() - pos_);
+      std::memcpy(dst, buf_.data() + pos_, k);
+      pos_ += k;
+      dst += k;
+      n -= k;
+    }
   }
-  // A count of items of `item_bytes` each that must fit in what is left.
-  uint32_t count(size_t item_bytes, const char* what) {
+  // A count that must be at most `limit` (the format's) and whose items of `item_bytes` each must
+  // fit in what the header says is left of the payload.
+  uint32_t count(uint64_t item_bytes, uint64_t limit, const char* what) {
     const uint32_t n = u32(what);
-    if (item_bytes != 0 && n > (n_ - at_) / item_bytes) {
-      throw CaptureError(std::string("corrupted capture: ") + what + " count " + std::to_string(n) +
-                         " does not fit in the payload");
+    if (n > limit) corrupted(std::string(what) + " count " + std::to_string(n) + " is above the format's limit of " + std::to_string(limit));
+    if (n * item_bytes > raw_n_ - consumed()) {
+      corrupted(std::string(what) + " count " + std::to_string(n) + " does not fit in the payload");
     }
     return n;
   }
+  // Register pairs, the total over the file bounded by CAPTURE_MAX_REG_WRITES.
   RegWrites regs(const char* what) {
-    RegWrites r(count(8, what));
-    for (auto& [i, v] : r) {
-      i = u32(what);
-      v = u32(what);
+    const uint32_t n = count(8, CAPTURE_MAX_REG_WRITES - reg_pairs_, what);
+    reg_pairs_ += n;
+    RegWrites r;
+    r.reserve(std::min<uint32_t>(n, 4096));  // grows with what is actually read
+    for (uint32_t k = 0; k < n; ++k) {
+      const uint32_t i = u32(what);
+      r.emplace_back(i, u32(what));
     }
     return r;
   }
-  size_t left() const { return n_ - at_; }
+  // The whole payload has been read: the stream ends here, at the size and CRC the header gave.
+  void finish(uint32_t crc) {
+    if (ended_ && pos_ == buf_.size() && out_ < raw_n_) {
+      corrupted("the payload inflates to " + std::to_string(out_) + " bytes, the header announces " + std::to_string(raw_n_));
+    }
+    if (pos_ != buf_.size() || consumed() != raw_n_) corrupted("the payload goes on after its end marker");
+    // Inflate on: the stream must end without a byte more.
+    uint8_t extra = 0;
+    zs_.next_out = &extra;
+    zs_.avail_out = 1;
+    const int zr = step();
+    if (zr != Z_STREAM_END || zs_.avail_out == 0) {
+      corrupted(zr == Z_OK || zs_.avail_out == 0 ? "the payload inflates to more than its announced size"
+                                                  : std::string("the compressed payload does not inflate (zlib: ") + zError(zr) + ")");
+    }
+    if (zs_.avail_in != 0 || z_left_ != 0) corrupted("the compressed stream ends before the compressed payload does");
+    if (crc_ != crc) corrupted("the payload checksum (CRC-32) does not match");
+  }
 
  private:
-  void need(size_t n, const char* what) const {
-    if (n > n_ - at_) throw CaptureError(std::string("corrupted capture: the payload ends inside ") + what);
+  uint64_t consumed() const { return out_ - (buf_.size() - pos_); }
+  int step() {
+    if (zs_.avail_in == 0 && z_left_ > 0) {  // inflate takes a uInt length
+      zs_.avail_in = static_cast<uInt>(std::min<uint64_t>(z_left_, 1u << 30));
+      z_left_ -= zs_.avail_in;
+    }
+    return inflate(&zs_, Z_NO_FLUSH);
   }
-  const uint8_t* p_;
-  size_t n_;
-  size_t at_ = 0;
+  void refill(const char* what) {
+    if (out_ == raw_n_) corrupted(std::string("the payload ends inside ") + what);
+    buf_.resize(static_cast<size_t>(std::min<uint64_t>(kChunk, raw_n_ - out_)));
+    pos_ = 0;
+    zs_.next_out = buf_.data();
+    zs_.avail_out = static_cast<uInt>(buf_.size());
+    while (zs_.avail_out > 0) {
+      const int zr = step();
+      if (zr == Z_STREAM_END) {
+        ended_ = true;
+        break;
+      }
+      if (zr != Z_OK) {
+        corrupted(std::string("the compressed payload does not inflate (zlib: ") + (zr == Z_BUF_ERROR ? "truncated stream" : zError(zr)) + ")");
+      }
+    }
+    buf_.resize(buf_.size() - zs_.avail_out);
+    if (buf_.empty()) {
+      corrupted("the payload inflates to " + std::to_string(out_) + " bytes, the header announces " + std::to_string(raw_n_) +
+                " (it ends inside " + what + ")");
+    }
+    crc_ = static_cast<uint32_t>(crc32(crc_, buf_.data(), static_cast<uInt>(buf_.size())));
+    out_ += buf_.size();
+  }
+
+  static constexpr uint64_t kChunk = 64 * 1024;
+  z_stream zs_{};
+  uint64_t z_left_ = 0;  // compressed bytes not yet handed to zlib
+  uint64_t raw_n_;       // the payload's announced size
+  uint64_t out_ = 0;     // bytes inflated so far
+  uint32_t crc_ = 0;
+  uint64_t reg_pairs_ = 0;
+  bool ended_ = false;  // inflate has reached the stream's end
+  std::vector<uint8_t> buf_;
+  size_t pos_ = 0;
 };
 
-uint32_t get32(const uint8_t* p) { return p[0] | (p[1] << 8) | (p[2] << 16) | (static_cast<uint32_t>(p[3]) << 24); }
-uint64_t get64(const uint8_t* p) { return get32(p) | (uint64_t{get32(p + 4)} << 32); }
-
-std::string contract_name(uint32_t id) {
-  if ((id >> 16) != (ID_VALUE >> 16)) return "an unknown device (REG_ID " + hex32(id) + ")";
-  return "contract v" + std::to_string(id & 0xFFFFu);
+// The render target a replay shows (and reads back from memory): sizes the hardware allows, a
+// pitch that holds a row, and every row inside the 32-bit address space (64-bit arithmetic).
+void check_target(const CaptureTarget& t) {
+  if (t.samples != 1 && t.samples != 4) corrupted("render target with " + std::to_string(t.samples) + " samples");
+  if (t.fmt > RT_FMT_B5G6R5) corrupted("render target format " + std::to_string(t.fmt));
+  if (t.width == 0 || t.height == 0 || t.width > MAX_RT_DIM || t.height > MAX_RT_DIM) {
+    corrupted("render target of " + std::to_string(t.width) + "x" + std::to_string(t.height) + " pixels (1.." +
+              std::to_string(MAX_RT_DIM) + " each)");
+  }
+  const uint64_t row = uint64_t{t.width} * (t.fmt == RT_FMT_B5G6R5 ? 2u : 4u) * t.samples;
+  if (t.pitch < row) {
+    corrupted("render target pitch " + std::to_string(t.pitch) + " is less than a row of " + std::to_string(row) + " bytes");
+  }
+  if (uint64_t{t.base} + uint64_t{t.pitch} * (t.height - 1) + row > (uint64_t{1} << 32)) {
+    corrupted("render target at " + hex32(t.base) + " (pitch " + std::to_string(t.pitch) + ", " + std::to_string(t.height) +
+              " rows) runs past the 4 GiB address space");
+  }
 }
 
 }  // namespace
+
+std::string describe_contract(uint32_t id) {
+  if ((id >> 16) != (ID_VALUE >> 16)) return "an unknown device (REG_ID " + hex32(id) + ")";
+  return "contract v" + std::to_string(id & 0xFFFFu);
+}
 
 Capture capture_from_backend(CaptureBackend& be) {
   Capture c;
@@ -204,8 +299,8 @@ Capture decode_capture(const std::vector<uint8_t>& f, bool allow_other_contract)
   Capture c;
   c.contract_id = get32(f.data() + 12);
   if (c.contract_id != ID_VALUE && !allow_other_contract) {
-    throw CaptureError("the capture was encoded for " + contract_name(c.contract_id) + ", this build is " +
-                       contract_name(ID_VALUE) + " (capture it again, or replay anyway with --any-contract)");
+    throw CaptureError("the capture was encoded for " + describe_contract(c.contract_id) + ", this build is " +
+                       describe_contract(ID_VALUE) + " (capture it again, or replay anyway with --any-contract)");
   }
   const uint64_t raw_n = get64(f.data() + 16), z_n = get64(f.data() + 24);
   const uint32_t crc = get32(f.data() + 32);
@@ -217,61 +312,58 @@ Capture decode_capture(const std::vector<uint8_t>& f, bool allow_other_contract)
   if (have > z_n) {
     throw CaptureError("corrupted capture: " + std::to_string(have - z_n) + " bytes after the compressed payload");
   }
-  // zlib never inflates more than about 1032:1; a larger claim is a corrupted size (and must not
-  // make us allocate it).
-  if (raw_n > z_n * 1100 + 4096 || raw_n > (uint64_t{1} << 34)) {
+  // zlib never inflates more than about 1032:1, and the format's limits bound the payload: a
+  // larger claim is a corrupted size. Nothing is allocated for the claim itself.
+  if (raw_n > CAPTURE_MAX_PAYLOAD) {
+    throw CaptureError("corrupted capture: payload size " + std::to_string(raw_n) + " is above the format's limit of " +
+                       std::to_string(CAPTURE_MAX_PAYLOAD) + " bytes");
+  }
+  if (raw_n > z_n * 1100 + 4096) {
     throw CaptureError("corrupted capture: implausible payload size " + std::to_string(raw_n) + " for " +
                        std::to_string(z_n) + " compressed bytes");
   }
-  std::vector<uint8_t> raw(static_cast<size_t>(raw_n));
-  uLongf out_n = static_cast<uLongf>(raw_n);
-  const int zr = uncompress(raw.data(), &out_n, f.data() + CAPTURE_HEADER_BYTES, static_cast<uLong>(z_n));
-  if (zr != Z_OK || out_n != raw_n) {
-    throw CaptureError(std::string("corrupted capture: the compressed payload does not inflate (zlib: ") +
-                       (zr == Z_OK ? "wrong size" : zError(zr)) + ")");
-  }
-  if (crc32_of(raw.data(), raw.size()) != crc) {
-    throw CaptureError("corrupted capture: the payload checksum (CRC-32) does not match");
-  }
 
-  Reader r(raw.data(), raw.size());
-  const uint32_t name_n = r.count(1, "the name");
-  const uint8_t* name = r.bytes(name_n, "the name");
-  c.name.assign(reinterpret_cast<const char*>(name), name_n);
+  Reader r(f.data() + CAPTURE_HEADER_BYTES, z_n, raw_n);
+  const uint32_t name_n = r.count(1, CAPTURE_MAX_NAME, "the name");
+  std::vector<uint8_t> name(name_n);
+  r.read(name.data(), name_n, "the name");
+  c.name.assign(name.begin(), name.end());
   c.target.base = r.u32("the target");
   c.target.pitch = r.u32("the target");
   c.target.width = r.u32("the target");
   c.target.height = r.u32("the target");
   c.target.samples = r.u32("the target");
   c.target.fmt = r.u32("the target");
+  check_target(c.target);
   c.fence_index = r.u32("the fence");
   c.fence_value = r.u32("the fence");
   c.eop_fence_mask = r.u32("the fence");
+  if (c.fence_index >= NUM_FENCES) {
+    corrupted("fence index " + std::to_string(c.fence_index) + " (the device has " + std::to_string(NUM_FENCES) + ")");
+  }
   c.reg_writes = r.regs("the register writes");
-  c.wait_releases.resize(r.count(4, "the wait releases"));
-  for (RegWrites& w : c.wait_releases) w = r.regs("the wait releases");
-  const uint32_t pages = r.count(4 + Memory::PAGE_SIZE, "the memory pages");
+  const uint32_t waits = r.count(4, CAPTURE_MAX_WAIT_RELEASES, "the wait releases");
+  for (uint32_t k = 0; k < waits; ++k) c.wait_releases.push_back(r.regs("the wait releases"));
+  const uint32_t pages = r.count(4 + Memory::PAGE_SIZE, CAPTURE_MAX_PAGES, "the memory pages");
+  std::vector<uint8_t> page(Memory::PAGE_SIZE);
+  uint64_t next = 0;  // pages are strictly ascending: no address twice
   for (uint32_t i = 0; i < pages; ++i) {
     const uint32_t base = r.u32("the memory pages");
-    if (base % Memory::PAGE_SIZE) throw CaptureError("corrupted capture: memory page at unaligned address " + hex32(base));
-    c.mem.write(base, r.bytes(Memory::PAGE_SIZE, "the memory pages"), Memory::PAGE_SIZE);
+    if (base % Memory::PAGE_SIZE) corrupted("memory page at unaligned address " + hex32(base));
+    if (base < next) corrupted("memory page " + hex32(base) + " out of ascending order");
+    next = uint64_t{base} + Memory::PAGE_SIZE;
+    r.read(page.data(), page.size(), "the memory pages");
+    c.mem.write(base, page.data(), page.size());
   }
   const uint32_t has_result = r.u32("the expected result");
-  if (has_result > 1) throw CaptureError("corrupted capture: bad expected-result flag");
+  if (has_result > 1) corrupted("bad expected-result flag");
   if (has_result) {
     c.expected.present = true;
     c.expected.memory_digest = r.u64("the expected result");
     c.expected.regs = r.regs("the expected result");
   }
-  if (r.u32("the end marker") != kEndMarker || r.left() != 0) {
-    throw CaptureError("corrupted capture: the payload does not end with its end marker");
-  }
-  if (c.target.samples != 1 && c.target.samples != 4) {
-    throw CaptureError("corrupted capture: render target with " + std::to_string(c.target.samples) + " samples");
-  }
-  if (c.target.fmt > RT_FMT_B5G6R5) {
-    throw CaptureError("corrupted capture: render target format " + std::to_string(c.target.fmt));
-  }
+  if (r.u32("the end marker") != kEndMarker) corrupted("the payload does not end with its end marker");
+  r.finish(crc);
   return c;
 }
 

@@ -10,7 +10,10 @@
 //   12 u32 contract id (REG_ID value)   36 u32 CRC-32 of bytes 0..35
 //   16 u64 payload bytes, uncompressed  40 the payload, one zlib stream
 // A truncated, corrupted, wrong-version or other-contract file is refused with a CaptureError
-// saying which.
+// saying which. Every size, count and address read from a file is checked (64-bit arithmetic)
+// against the format's limits below before it is used, and the payload is inflated a piece at a
+// time as it is parsed: nothing is allocated for what a header merely claims, and decoding stops
+// at the first inconsistency.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +35,18 @@ using RegWrites = std::vector<std::pair<uint32_t, uint32_t>>;
 // (no format: they decoded every target as RGBA8) are refused.
 inline constexpr uint32_t CAPTURE_FORMAT_VERSION = 2;
 inline constexpr size_t CAPTURE_HEADER_BYTES = 40;
+
+// What the format allows (docs/runtime.md "Capture files"): a file beyond these is refused.
+inline constexpr uint32_t CAPTURE_MAX_NAME = 4096;             // bytes of the scene name
+inline constexpr uint32_t CAPTURE_MAX_PAGES = 1u << 18;        // memory image: 1 GiB of 4 KiB pages
+inline constexpr uint32_t CAPTURE_MAX_REG_WRITES = 1u << 22;   // (register, value) pairs, all lists together
+inline constexpr uint32_t CAPTURE_MAX_WAIT_RELEASES = 1u << 20;
+// The largest payload those limits allow: 72 bytes of fixed fields (name length, target, fences,
+// the four counts, result flag and digest, end marker), the name, one count per wait release,
+// the register pairs and the pages (base and bytes).
+inline constexpr uint64_t CAPTURE_MAX_PAYLOAD = 72 + uint64_t{CAPTURE_MAX_NAME} + 4 * uint64_t{CAPTURE_MAX_WAIT_RELEASES} +
+                                                8 * uint64_t{CAPTURE_MAX_REG_WRITES} +
+                                                uint64_t{CAPTURE_MAX_PAGES} * (4 + 4096);
 
 class CaptureError : public std::runtime_error {
  public:
@@ -71,6 +86,9 @@ std::vector<uint8_t> encode_capture(const Capture& c);
 // Throws CaptureError. `allow_other_contract`: accept a stream encoded for another contract
 // version (replaying it may then fail in any way).
 Capture decode_capture(const std::vector<uint8_t>& bytes, bool allow_other_contract = false);
+
+// "contract vN" for a REG_ID of this device family, else "an unknown device (REG_ID 0x...)".
+std::string describe_contract(uint32_t reg_id);
 
 // Write / read a file; CaptureError on I/O errors too.
 void save_capture(const std::string& path, const Capture& c);

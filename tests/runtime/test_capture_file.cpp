@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Capture files (runtime/capture_file.h): a round trip keeps every byte and register write; a
 // truncated, corrupted, wrong-version or other-contract file is refused with its own message.
+#include <zlib.h>
+
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -174,4 +176,106 @@ TEST_CASE("capture file: truncated, corrupted and wrong-version files are refuse
   Capture small = make_capture();
   small.expected.present = false;
   CHECK(!decode_capture(encode_capture(small)).expected.present);
+}
+
+namespace {
+
+// The uncompressed payload of a file encode_capture wrote, and a file with valid zlib, sizes and
+// both CRCs around any payload: the checks behind the CRCs are reached.
+std::vector<uint8_t> inflate_payload(const std::vector<uint8_t>& f) {
+  uint64_t raw_n = 0;
+  for (int i = 0; i < 8; ++i) raw_n |= uint64_t{f[16 + static_cast<size_t>(i)]} << (8 * i);
+  std::vector<uint8_t> raw(static_cast<size_t>(raw_n));
+  uLongf n = static_cast<uLongf>(raw_n);
+  REQUIRE(uncompress(raw.data(), &n, f.data() + CAPTURE_HEADER_BYTES, static_cast<uLong>(f.size() - CAPTURE_HEADER_BYTES)) == Z_OK);
+  return raw;
+}
+std::vector<uint8_t> rewrap(const std::vector<uint8_t>& like, const std::vector<uint8_t>& raw) {
+  uLongf zn = compressBound(static_cast<uLong>(raw.size()));
+  std::vector<uint8_t> z(zn);
+  REQUIRE(compress2(z.data(), &zn, raw.data(), static_cast<uLong>(raw.size()), 6) == Z_OK);
+  std::vector<uint8_t> f(like.begin(), like.begin() + static_cast<long>(CAPTURE_HEADER_BYTES));
+  put32(f, 16, static_cast<uint32_t>(raw.size()));
+  put32(f, 20, 0);
+  put32(f, 24, static_cast<uint32_t>(zn));
+  put32(f, 28, 0);
+  put32(f, 32, static_cast<uint32_t>(crc32(crc32(0L, Z_NULL, 0), raw.data(), static_cast<uInt>(raw.size()))));
+  fix_header_crc(f);
+  f.insert(f.end(), z.begin(), z.begin() + static_cast<long>(zn));
+  return f;
+}
+size_t find32(const std::vector<uint8_t>& b, uint32_t v) {
+  for (size_t i = 0; i + 4 <= b.size(); ++i) {
+    if (b[i] == (v & 0xFF) && b[i + 1] == ((v >> 8) & 0xFF) && b[i + 2] == ((v >> 16) & 0xFF) && b[i + 3] == (v >> 24)) return i;
+  }
+  FAIL("pattern not in the payload");
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("capture file: every size, count and address read from a file is checked before it is used",
+          "[runtime][capture][errors]") {
+  const auto refused = [](const Capture& c) { return refusal(encode_capture(c)); };
+  // The render target `pineda replay --out` reads back: 1073758208 x 4294901761 pixels once wrapped
+  // to a 64 KiB buffer in read_rgba and overflowed it.
+  Capture c = make_capture();
+  c.target = {0x00100000u, 256, 1073758208u, 4294901761u, 1, RT_FMT_RGBA8};
+  CHECK_THAT(refused(c), Catch::Contains("render target of 1073758208x4294901761 pixels (1..16384 each)"));
+  c.target = {0x00100000u, 256, 0, 32, 1, RT_FMT_RGBA8};
+  CHECK_THAT(refused(c), Catch::Contains("render target of 0x32"));
+  c.target = {0x00100000u, 100, 64, 32, 1, RT_FMT_RGBA8};
+  CHECK_THAT(refused(c), Catch::Contains("pitch 100 is less than a row of 256 bytes"));
+  c.target = {0x00100000u, 256, 64, 32, 4, RT_FMT_B5G6R5};  // 4x B5G6R5: 8 bytes a pixel
+  CHECK_THAT(refused(c), Catch::Contains("less than a row of 512 bytes"));
+  c.target = {0xFFFF0000u, 256, 64, 257, 1, RT_FMT_RGBA8};  // the last row at 0xFFFF0000 + 256 * 256
+  CHECK_THAT(refused(c), Catch::Contains("runs past the 4 GiB address space"));
+  c.target = {0xFFFF0000u, 256, 64, 256, 1, RT_FMT_RGBA8};  // ends exactly at 2^32: fine
+  CHECK(refused(c).empty());
+  c = make_capture();
+  c.fence_index = NUM_FENCES;
+  CHECK_THAT(refused(c), Catch::Contains("fence index 16"));
+  c = make_capture();
+  c.name.assign(CAPTURE_MAX_NAME + 1, 'x');
+  CHECK_THAT(refused(c), Catch::Contains("the name count 4097 is above the format's limit of 4096"));
+
+  // Counts and pages, behind valid CRCs.
+  c = make_capture();
+  c.mem.write32(0x00500000u, 0xAAAAAAAAu);
+  c.mem.write32(0x00600000u, 0xBBBBBBBBu);
+  const std::vector<uint8_t> good = encode_capture(c);
+  const std::vector<uint8_t> raw = inflate_payload(good);
+  REQUIRE(refusal(rewrap(good, raw)).empty());
+  std::vector<uint8_t> p = raw;
+  put32(p, find32(p, 0x00600000u), 0x00500000u);  // the same page twice
+  CHECK_THAT(refusal(rewrap(good, p)), Catch::Contains("memory page 0x00500000 out of ascending order"));
+  p = raw;
+  put32(p, 4 + c.name.size() + 24 + 12, 0xFFFFFFFFu);  // the register-write count
+  CHECK_THAT(refusal(rewrap(good, p)), Catch::Contains("the register writes count 4294967295 is above the format's limit"));
+  p = raw;
+  put32(p, 4 + c.name.size() + 24 + 12, CAPTURE_MAX_REG_WRITES);  // within the limit, not within the payload
+  CHECK_THAT(refusal(rewrap(good, p)), Catch::Contains("does not fit in the payload"));
+
+  // Sizes in the header: above what the format allows; more or less than the stream inflates to.
+  std::vector<uint8_t> b = good;
+  put32(b, 16, static_cast<uint32_t>(CAPTURE_MAX_PAYLOAD + 1));
+  put32(b, 20, static_cast<uint32_t>((CAPTURE_MAX_PAYLOAD + 1) >> 32));
+  fix_header_crc(b);
+  CHECK_THAT(refusal(b), Catch::Contains("above the format's limit"));
+  b = good;
+  put32(b, 16, static_cast<uint32_t>(raw.size() + 64));
+  fix_header_crc(b);
+  CHECK_THAT(refusal(b), Catch::Contains("the payload inflates to " + std::to_string(raw.size()) + " bytes, the header announces"));
+  b = good;
+  put32(b, 16, static_cast<uint32_t>(raw.size() - 4));
+  fix_header_crc(b);
+  CHECK_THAT(refusal(b), Catch::Contains("corrupted capture: the payload ends inside the end marker"));
+  // Garbage behind a header that claims a gigabyte: refused at the first bytes, nothing allocated
+  // for the claim (the CLI test checks this under a 768 MiB address-space limit).
+  b.assign(good.begin(), good.begin() + static_cast<long>(CAPTURE_HEADER_BYTES));
+  b.resize(CAPTURE_HEADER_BYTES + (1u << 20), 0x5A);
+  put32(b, 16, 1u << 30);
+  put32(b, 24, 1u << 20);
+  fix_header_crc(b);
+  CHECK_THAT(refusal(b), Catch::Contains("does not inflate"));
 }
