@@ -73,7 +73,7 @@ uint32_t rt_format_code(Format f);
 // The CLEAR value that fills a colour target of format f with the linear RGBA8 colour `rgba8`
 // (R in byte 0): the pixel a draw of that colour stores (sRGB encoded through the hardware's
 // table, B and R swapped, B5G6R5 rounded to 5/6/5 bits), for B5G6R5 in both halfwords, since the
-// CLEAR fills dwords (a pixel pair; docs/om.md section 6).
+// CLEAR fills dwords (a 1x pixel pair, or two samples of a 4x pixel; docs/om.md section 6).
 uint32_t clear_value(Format f, uint32_t rgba8);
 
 enum class ResourceKind { BUFFER, TEXTURE2D };
@@ -776,7 +776,13 @@ class Context {
   void forget_state(const StateMask& written);
   Result check_copy(Resource* dst, uint32_t dst_offset, Resource* src, uint32_t src_offset, uint32_t bytes);
   // One OP_CLEAR of `r` (rect clipped to it), `flags` = CLEAR_COLOR or CLEAR_DEPTH | CLEAR_STENCIL bits.
-  Result encode_clear(const char* what, Resource* r, uint32_t flags, uint32_t value, const ClearRect& rect);
+  // A CLEAR's rectangle in its own units (4-byte pixels; 16-byte ones when msaa), clipped.
+  struct ClearUnits {
+    uint32_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    bool msaa = false;
+  };
+  static ClearUnits clear_units(const Resource* r, const ClearRect& rect);  // pixels clipped to r
+  Result encode_clear(const char* what, Resource* r, uint32_t flags, uint32_t value, const ClearUnits& u);
   Result check_fence(Fence* f, const char* what);
   static HwState default_hw_state();
 
