@@ -304,6 +304,8 @@ Result Context::draw_pretransformed(uint32_t vertex_count, uint32_t first_vertex
     return fail(Result::INVALID_CALL, "draw_pretransformed: texture combining and the alpha test need a front-end draw (draw*)");
   if (api_.rt->format() != Format::R8G8B8A8_UNORM)
     return fail(Result::INVALID_CALL, "draw_pretransformed: it writes R8G8B8A8_UNORM targets only; other formats need a front-end draw (draw*)");
+  Result mr = check_draw_unmapped("draw_pretransformed", false, false);
+  if (mr != Result::OK) return mr;
   const uint64_t end = (uint64_t{first_vertex} + vertex_count) * VERTEX_BYTES + api_.pt_vb_offset;
   if (end > api_.pt_vb->size())
     return fail(Result::INVALID_ARG, "draw_pretransformed: vertices " + std::to_string(first_vertex) + ".." +
@@ -315,6 +317,33 @@ Result Context::draw_pretransformed(uint32_t vertex_count, uint32_t first_vertex
   cw_.draw(first_vertex, vertex_count);
   on_use(api_.pt_vb, false);
   on_use(api_.rt, true);
+  return Result::OK;
+}
+
+Result Context::check_draw_unmapped(const std::string& what, bool front_end, bool indexed) {
+  // D3D11: a resource may not be used by the GPU while it is mapped (the draw would overwrite,
+  // or read, what the application is writing before Unmap). Every resource the draw reads or
+  // writes, as the draw's on_use calls name them.
+  auto refuse = [&](const std::string& which) {
+    return fail(Result::INVALID_CALL, what + ": " + which + " is mapped (unmap it before drawing)");
+  };
+  if (mapped_at_record(api_.rt)) return refuse("the render target");
+  if (!front_end) return mapped_at_record(api_.pt_vb) ? refuse("the pre-transformed vertex buffer") : Result::OK;
+  if (api_.ds && mapped_at_record(api_.ds)) return refuse("the depth-stencil view's texture");
+  for (uint32_t slot = 0; slot < NUM_VERTEX_SLOTS; ++slot) {
+    if (api_.layout.uses_slot(slot) && mapped_at_record(api_.vbs[slot].buffer))
+      return refuse("the vertex buffer in slot " + std::to_string(slot));
+  }
+  if (indexed && mapped_at_record(api_.ib)) return refuse("the index buffer");
+  for (uint32_t slot = 0; slot < NUM_TEXTURE_SLOTS; ++slot) {
+    // Sampled textures cannot be mapped (map refuses them); checked all the same, with the
+    // descriptors the draw reads.
+    if (api_.srv_tex[slot] && mapped_at_record(api_.srv_tex[slot]))
+      return refuse("the texture of the shader-resource view in slot " + std::to_string(slot));
+    if ((api_.srv_desc[slot] && mapped_at_record(api_.srv_desc[slot])) ||
+        (api_.samp_desc[slot] && mapped_at_record(api_.samp_desc[slot])))
+      return refuse("a descriptor bound in texture slot " + std::to_string(slot));
+  }
   return Result::OK;
 }
 
@@ -351,6 +380,8 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
                                             ", which has no buffer bound");
   }
   if (indexed && !api_.ib) return fail(Result::INVALID_CALL, w + ": no index buffer bound");
+  const Result mr = check_draw_unmapped(w, true, indexed);
+  if (mr != Result::OK) return mr;
 
   // What the hardware must hold for this draw, at the indices of `used`.
   HwState d = hw_;
