@@ -106,22 +106,32 @@ Result Context::set_blend_state(const BlendState* state, const float* blend_fact
   return Result::OK;
 }
 
-Result Context::encode_clear(const char* what, Resource* r, uint32_t flags, uint32_t value, const ClearRect& rect) {
+Result Context::encode_clear(const char* what, Resource* r, uint32_t flags, uint32_t value, const ClearUnits& u) {
+  // u is already clipped to the target and in the CLEAR's units (4-byte "pixels", 16-byte ones
+  // with u.msaa): the CLEAR writes exactly those bytes of each row.
   const std::string w(what);
-  const uint32_t x0 = std::min(rect.x0, r->width()), x1 = std::min(rect.x1, r->width());
-  const uint32_t y0 = std::min(rect.y0, r->height()), y1 = std::min(rect.y1, r->height());
   {
     Device::Lock lk(dev_.mu_);
     if (r->mapped_) return fail(Result::INVALID_CALL, w + ": the resource is mapped");
   }
-  if (x0 >= x1 || y0 >= y1) return Result::OK;  // nothing to clear
+  if (u.x0 >= u.x1 || u.y0 >= u.y1) return Result::OK;  // nothing to clear
   Result res;
   if (!reserve(1 + OP_CLEAR_LEN, &res)) return res;
   const size_t pos = cw_.dwords().size();
-  cw_.clear(flags, address_of(r), r->pitch(), r->samples() == 4, x0, y0, x1, y1, value);
+  cw_.clear(flags, address_of(r), r->pitch(), u.msaa, u.x0, u.y0, u.x1, u.y1, value);
   on_address(pos + 1, r, 0);
   on_use(r, true);
   return Result::OK;
+}
+
+Context::ClearUnits Context::clear_units(const Resource* r, const ClearRect& rect) {
+  ClearUnits u;
+  u.x0 = std::min(rect.x0, r->width());
+  u.x1 = std::min(rect.x1, r->width());
+  u.y0 = std::min(rect.y0, r->height());
+  u.y1 = std::min(rect.y1, r->height());
+  u.msaa = r->samples() == 4;
+  return u;
 }
 
 Result Context::clear_render_target_view(Resource* rt, uint32_t rgba8) {
@@ -134,18 +144,30 @@ Result Context::clear_view(Resource* rt, uint32_t rgba8, const ClearRect& rect) 
   if (!rt || !dev_.alive(rt)) return fail(Result::INVALID_ARG, "clear_render_target_view: not a live resource of this device");
   if (rt->kind() != ResourceKind::TEXTURE2D || !(rt->bind_flags() & BIND_RENDER_TARGET))
     return fail(Result::INVALID_ARG, "clear_render_target_view: the resource is not a texture created with BIND_RENDER_TARGET");
-  // The CLEAR fills 4-byte pixels (docs/om.md section 6): the colour as the target stores it;
-  // a B5G6R5 target is cleared in pixel pairs, so a rectangle must start and end on a pair
-  // (an odd right edge only at the target's width: the pair's other half is row padding).
+  // The CLEAR fills 4-byte pixels, 16-byte ones with its 4x flag (docs/om.md section 6): the
+  // colour as the target stores it. A B5G6R5 pixel is 2 bytes, 8 at 4x:
+  // - 4x: every sample holds the same 16-bit value, so a pixel is exactly two 4-byte CLEAR
+  //   pixels and the rectangle is cleared as a 1x CLEAR of x in [2*x0, 2*x1): exactly the
+  //   target's bytes, any x (2*x1 <= 16382: the widest 4x B5G6R5 target is 8191, the pitch is
+  //   16-bit; below MAX_RT_DIM).
+  // - 1x: in pixel pairs, so a rectangle must start and end on a pair (an odd right edge only at
+  //   the target's width: the pair's other half is row padding, which every such row has).
   const uint32_t value = clear_value(rt->format(), rgba8);
-  if (rt->format() != Format::B5G6R5_UNORM)
-    return encode_clear("clear_render_target_view", rt, 1u << CLEAR_COLOR_BIT, value, rect);
-  const uint32_t x0 = std::min(rect.x0, rt->width()), x1 = std::min(rect.x1, rt->width());
-  if (x0 < x1 && rect.y0 < std::min(rect.y1, rt->height()) && ((x0 & 1u) || ((x1 & 1u) && x1 != rt->width())))
-    return fail(Result::INVALID_ARG, "clear_render_target_view: a B5G6R5 rectangle must start and end on an even x "
-                                     "(the CLEAR writes pixel pairs), or end at the target's width");
-  return encode_clear("clear_render_target_view", rt, 1u << CLEAR_COLOR_BIT, value,
-                      ClearRect{x0 / 2, rect.y0, (x1 + 1) / 2, rect.y1});
+  ClearUnits u = clear_units(rt, rect);
+  if (rt->format() == Format::B5G6R5_UNORM && u.x0 < u.x1 && u.y0 < u.y1) {
+    if (u.msaa) {
+      u.x0 *= 2;
+      u.x1 *= 2;
+      u.msaa = false;
+    } else {
+      if ((u.x0 & 1u) || ((u.x1 & 1u) && u.x1 != rt->width()))
+        return fail(Result::INVALID_ARG, "clear_render_target_view: a 1x B5G6R5 rectangle must start and end on an even x "
+                                         "(the CLEAR writes pixel pairs), or end at the target's width");
+      u.x0 /= 2;
+      u.x1 = (u.x1 + 1) / 2;
+    }
+  }
+  return encode_clear("clear_render_target_view", rt, 1u << CLEAR_COLOR_BIT, value, u);
 }
 
 Result Context::clear_depth_stencil_view(const DepthStencilView& dsv, uint32_t flags, float depth, uint8_t stencil) {
@@ -164,7 +186,8 @@ Result Context::clear_depth_stencil_rect(const DepthStencilView& dsv, uint32_t f
     return fail(Result::INVALID_ARG, "clear_depth_stencil_view: the depth must be in [0, 1]");
   const uint32_t hw = ((flags & CLEAR_FLAG_DEPTH) ? 1u << CLEAR_DEPTH_BIT : 0u) |
                       ((flags & CLEAR_FLAG_STENCIL) ? 1u << CLEAR_STENCIL_BIT : 0u);
-  return encode_clear("clear_depth_stencil_view", ds, hw, depth_to_d24(depth) | (uint32_t{stencil} << 24), rect);
+  return encode_clear("clear_depth_stencil_view", ds, hw, depth_to_d24(depth) | (uint32_t{stencil} << 24),
+                      clear_units(ds, rect));
 }
 
 Result Context::set_scissor(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) {
@@ -281,6 +304,8 @@ Result Context::draw_pretransformed(uint32_t vertex_count, uint32_t first_vertex
     return fail(Result::INVALID_CALL, "draw_pretransformed: texture combining and the alpha test need a front-end draw (draw*)");
   if (api_.rt->format() != Format::R8G8B8A8_UNORM)
     return fail(Result::INVALID_CALL, "draw_pretransformed: it writes R8G8B8A8_UNORM targets only; other formats need a front-end draw (draw*)");
+  Result mr = check_draw_unmapped("draw_pretransformed", false, false);
+  if (mr != Result::OK) return mr;
   const uint64_t end = (uint64_t{first_vertex} + vertex_count) * VERTEX_BYTES + api_.pt_vb_offset;
   if (end > api_.pt_vb->size())
     return fail(Result::INVALID_ARG, "draw_pretransformed: vertices " + std::to_string(first_vertex) + ".." +
@@ -292,6 +317,33 @@ Result Context::draw_pretransformed(uint32_t vertex_count, uint32_t first_vertex
   cw_.draw(first_vertex, vertex_count);
   on_use(api_.pt_vb, false);
   on_use(api_.rt, true);
+  return Result::OK;
+}
+
+Result Context::check_draw_unmapped(const std::string& what, bool front_end, bool indexed) {
+  // D3D11: a resource may not be used by the GPU while it is mapped (the draw would overwrite,
+  // or read, what the application is writing before Unmap). Every resource the draw reads or
+  // writes, as the draw's on_use calls name them.
+  auto refuse = [&](const std::string& which) {
+    return fail(Result::INVALID_CALL, what + ": " + which + " is mapped (unmap it before drawing)");
+  };
+  if (mapped_at_record(api_.rt)) return refuse("the render target");
+  if (!front_end) return mapped_at_record(api_.pt_vb) ? refuse("the pre-transformed vertex buffer") : Result::OK;
+  if (api_.ds && mapped_at_record(api_.ds)) return refuse("the depth-stencil view's texture");
+  for (uint32_t slot = 0; slot < NUM_VERTEX_SLOTS; ++slot) {
+    if (api_.layout.uses_slot(slot) && mapped_at_record(api_.vbs[slot].buffer))
+      return refuse("the vertex buffer in slot " + std::to_string(slot));
+  }
+  if (indexed && mapped_at_record(api_.ib)) return refuse("the index buffer");
+  for (uint32_t slot = 0; slot < NUM_TEXTURE_SLOTS; ++slot) {
+    // Sampled textures cannot be mapped (map refuses them); checked all the same, with the
+    // descriptors the draw reads.
+    if (api_.srv_tex[slot] && mapped_at_record(api_.srv_tex[slot]))
+      return refuse("the texture of the shader-resource view in slot " + std::to_string(slot));
+    if ((api_.srv_desc[slot] && mapped_at_record(api_.srv_desc[slot])) ||
+        (api_.samp_desc[slot] && mapped_at_record(api_.samp_desc[slot])))
+      return refuse("a descriptor bound in texture slot " + std::to_string(slot));
+  }
   return Result::OK;
 }
 
@@ -328,6 +380,8 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
                                             ", which has no buffer bound");
   }
   if (indexed && !api_.ib) return fail(Result::INVALID_CALL, w + ": no index buffer bound");
+  const Result mr = check_draw_unmapped(w, true, indexed);
+  if (mr != Result::OK) return mr;
 
   // What the hardware must hold for this draw, at the indices of `used`.
   HwState d = hw_;

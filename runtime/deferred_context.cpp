@@ -99,6 +99,16 @@ void DeferredContext::on_state_emitted(size_t pos, uint32_t first, uint32_t last
   patch(FE_SAMP1, api_.samp_desc[1], 0);
 }
 
+bool DeferredContext::mapped_at_record(Resource* r) {
+  // Only its own Map is visible here (as in D3D11): the immediate context's map state is checked
+  // when the list is executed.
+  if (!list_) return false;
+  for (const auto& o : list_->owned_) {
+    if (o.res == r && o.mapped) return true;
+  }
+  return false;
+}
+
 void DeferredContext::on_use(Resource* r, bool write) {
   auto it = use_idx_.find(r);
   if (it == use_idx_.end()) {

@@ -22,6 +22,29 @@ bool ImmediateContext::ensure_space(size_t dwords) {
   return flush_impl(false) == Result::OK;
 }
 
+bool ImmediateContext::mapped_at_record(Resource* r) {
+  // mapped_ is written only by this context's map and unmap (on this thread), so reading it
+  // here needs no lock (others read it under the device's lock).
+  return r->mapped_;
+}
+
+const Resource* ImmediateContext::mapped_use_locked(const CommandList* list) {
+  for (const auto& u : list->uses_) {
+    if (u.res->mapped_) return u.res;
+  }
+  for (const CommandList* n : list->nested_) {
+    if (const Resource* r = mapped_use_locked(n)) return r;
+  }
+  return nullptr;
+}
+
+namespace {
+std::string describe(const Resource* r) {
+  if (r->kind() == ResourceKind::BUFFER) return "a buffer of " + std::to_string(r->size()) + " bytes";
+  return "a " + std::to_string(r->width()) + "x" + std::to_string(r->height()) + " texture";
+}
+}  // namespace
+
 void ImmediateContext::on_use(Resource* r, bool write) { (write ? r->last_write_ : r->last_read_).store(open_fence()); }
 
 void ImmediateContext::on_fence(Fence* f, uint64_t value) {
@@ -219,6 +242,11 @@ Result ImmediateContext::execute_command_list(CommandList* list, bool restore_st
     for (const auto& [r, a] : finals) {
       if (r->mapped_) return fail(Result::INVALID_CALL, "execute_command_list: the list discards a resource that is mapped");
     }
+    // D3D11: no GPU use of a mapped resource. A deferred context cannot see this context's Map
+    // when it records, so its draws, clears and copies are checked here.
+    if (const Resource* m = mapped_use_locked(list))
+      return fail(Result::INVALID_CALL, "execute_command_list: the list uses " + describe(m) +
+                                            " that is mapped (unmap it first)");
   }
   // The list starts from the device-creation state.
   if (!ensure_space(reset_state_dwords() + 3)) return fail(Result::DEVICE_LOST, "device lost: " + dev_.last_error());

@@ -73,7 +73,7 @@ uint32_t rt_format_code(Format f);
 // The CLEAR value that fills a colour target of format f with the linear RGBA8 colour `rgba8`
 // (R in byte 0): the pixel a draw of that colour stores (sRGB encoded through the hardware's
 // table, B and R swapped, B5G6R5 rounded to 5/6/5 bits), for B5G6R5 in both halfwords, since the
-// CLEAR fills dwords (a pixel pair; docs/om.md section 6).
+// CLEAR fills dwords (a 1x pixel pair, or two samples of a 4x pixel; docs/om.md section 6).
 uint32_t clear_value(Format f, uint32_t rgba8);
 
 enum class ResourceKind { BUFFER, TEXTURE2D };
@@ -755,6 +755,11 @@ class Context {
   virtual void on_use(Resource* r, bool write) = 0;  // fence/usage bookkeeping
   virtual void on_fence(Fence* f, uint64_t value) = 0;
   virtual bool recording_dropped() const { return false; }
+  // `r` is mapped where this context can tell at record time (immediate: Map on the device;
+  // deferred: its own Map, not yet unmapped); a draw using it is refused (docs/runtime.md "Map").
+  virtual bool mapped_at_record(Resource* r) = 0;
+  // INVALID_CALL naming the first resource the draw reads or writes that is mapped; else OK.
+  Result check_draw_unmapped(const std::string& what, bool front_end, bool indexed);
   // Room for `dwords` more dwords: true to encode; false with *r = OK (a deferred context that
   // ran out of memory records nothing but accepts the call) or DEVICE_LOST.
   bool reserve(size_t dwords, Result* r);
@@ -775,8 +780,14 @@ class Context {
   // After a command list that wrote the registers of `written` (and the ST_* registers, always).
   void forget_state(const StateMask& written);
   Result check_copy(Resource* dst, uint32_t dst_offset, Resource* src, uint32_t src_offset, uint32_t bytes);
-  // One OP_CLEAR of `r` (rect clipped to it), `flags` = CLEAR_COLOR or CLEAR_DEPTH | CLEAR_STENCIL bits.
-  Result encode_clear(const char* what, Resource* r, uint32_t flags, uint32_t value, const ClearRect& rect);
+  // A CLEAR's rectangle in its own units (4-byte pixels; 16-byte ones when msaa), clipped.
+  struct ClearUnits {
+    uint32_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    bool msaa = false;
+  };
+  static ClearUnits clear_units(const Resource* r, const ClearRect& rect);  // pixels clipped to r
+  // One OP_CLEAR of `r` over `u`, `flags` = CLEAR_COLOR or CLEAR_DEPTH | CLEAR_STENCIL bits.
+  Result encode_clear(const char* what, Resource* r, uint32_t flags, uint32_t value, const ClearUnits& u);
   Result check_fence(Fence* f, const char* what);
   static HwState default_hw_state();
 
@@ -813,6 +824,9 @@ class ImmediateContext : public Context {
   bool ensure_space(size_t dwords) override;
   void on_use(Resource* r, bool write) override;
   void on_fence(Fence* f, uint64_t value) override;
+  bool mapped_at_record(Resource* r) override;
+  // A resource `list` or a list it calls uses that is mapped, or nullptr (device lock held).
+  static const Resource* mapped_use_locked(const CommandList* list);
   Result flush_impl(bool process_retire);
   // Stamps the resources and fences of `list` and of the lists it runs with fence `f`.
   void stamp_list(CommandList* list, uint64_t f);
@@ -850,6 +864,7 @@ class DeferredContext : public Context {
   bool renamed_in_list(const Resource* r) const;
   uint32_t address_of(Resource* r) override;
   bool recording_dropped() const override { return oom_; }
+  bool mapped_at_record(Resource* r) override;
   void set_oom(const std::string& why);
   void begin_list();
 

@@ -2,10 +2,13 @@
 // Helpers shared by the runtime tests (manual, golden and RTL backends).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <chrono>
 #include <cstring>
+#include <sstream>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -58,6 +61,47 @@ inline std::vector<uint32_t> read_rt(ImmediateContext& ctx, Resource* rt) {
   for (uint32_t y = 0; y < rt->height(); ++y) std::memcpy(&px[static_cast<size_t>(y) * rt->width()], m.data + y * m.row_pitch, rt->width() * 4);
   ctx.unmap(rt);
   return px;
+}
+
+// A byte range of GPU memory [addr, addr + size).
+struct MemRange {
+  uint32_t addr = 0, size = 0;
+  bool holds(uint32_t a) const { return a - addr < size; }
+};
+inline MemRange range_of(const Resource* r) { return {r->gpu_address(), r->size()}; }
+
+// Every write of GPU memory outside `allowed` (and outside the device's ring, which every
+// submission writes) between the image `before` and the backend's memory now: "" when there is
+// none, else the first changed byte (old -> new) and how many bytes changed. The byte ranges
+// are a resource's size, not its allocation's (which is rounded up), so a write just past a
+// resource counts. Call it with the GPU idle (after wait_idle).
+// Use: `const Memory before = dev.backend().memory();`, the commands, `wait_idle()`, then
+// `CHECK(writes_outside(dev, before, {range_of(rt)}) == "")`.
+inline std::string writes_outside(Device& dev, const Memory& before, std::initializer_list<MemRange> allowed) {
+  const Memory& after = dev.backend().memory();
+  const MemRange ring{dev.ring().addr, dev.ring().size};
+  std::vector<uint32_t> pages = before.page_bases();
+  for (uint32_t p : after.page_bases()) pages.push_back(p);
+  std::sort(pages.begin(), pages.end());
+  pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
+  uint64_t changed = 0;
+  std::ostringstream first;
+  for (uint32_t p : pages) {
+    const uint8_t* b = before.page_data(p);
+    const uint8_t* a = after.page_data(p);
+    for (uint32_t i = 0; i < Memory::PAGE_SIZE; ++i) {
+      const uint8_t vb = b ? b[i] : 0, va = a ? a[i] : 0;
+      if (vb == va) continue;
+      const uint32_t addr = p + i;
+      bool ok = ring.holds(addr);
+      for (const MemRange& r : allowed) ok = ok || r.holds(addr);
+      if (ok) continue;
+      if (changed++ == 0)
+        first << std::hex << "byte 0x" << addr << " changed from 0x" << uint32_t{vb} << " to 0x" << uint32_t{va};
+    }
+  }
+  if (changed == 0) return "";
+  return first.str() + " (" + std::to_string(changed) + " bytes changed outside the allowed ranges)";
 }
 
 // The commands of every submission so far, in order.

@@ -164,7 +164,7 @@ TEST_CASE_METHOD(ManualFixture, "render targets of each format: creation checks,
   CHECK(ctx.draw_pretransformed(3, 0) == Result::INVALID_CALL);
   CHECK(ctx.last_error().find("R8G8B8A8_UNORM") != std::string::npos);
 
-  // Clears: the converted value; B5G6R5 in pixel pairs (x0 / 2, ceil(x1 / 2)).
+  // Clears: the converted value; 1x B5G6R5 in pixel pairs (x0 / 2, ceil(x1 / 2)); 4x below.
   REQUIRE(ctx.clear_render_target_view(t565, 0xFF0000FFu) == Result::OK);
   REQUIRE(ctx.clear_view(t565, 0xFF00FF00u, ClearRect{2, 1, 6, 3}) == Result::OK);
   CHECK(ctx.clear_view(t565, 0xFF00FF00u, ClearRect{1, 0, 4, 2}) == Result::INVALID_ARG);  // odd x0
@@ -180,6 +180,31 @@ TEST_CASE_METHOD(ManualFixture, "render targets of each format: creation checks,
   pos->release();
   t565->release();
   tbgra->release();
+}
+
+TEST_CASE_METHOD(ManualFixture, "4x B5G6R5 clears: any x, encoded as 1x CLEARs of two dwords per pixel",
+                 "[runtime][clear][blend]") {
+  TextureDesc td;
+  td.width = 15;
+  td.height = 8;
+  td.samples = 4;
+  td.format = Format::B5G6R5_UNORM;
+  td.bind = BIND_RENDER_TARGET;
+  Resource* t = nullptr;
+  REQUIRE(dev.create_texture2d(td, nullptr, &t) == Result::OK);
+  CHECK(t->pitch() == 120u);
+  REQUIRE(ctx.clear_render_target_view(t, 0xFF0000FFu) == Result::OK);
+  REQUIRE(ctx.clear_view(t, 0xFF00FF00u, ClearRect{1, 2, 6, 5}) == Result::OK);  // odd x0 at 4x: fine
+  REQUIRE(ctx.clear_view(t, 0xFF00FF00u, ClearRect{3, 0, 200, 1}) == Result::OK);  // clipped to the width
+  REQUIRE(ctx.flush() == Result::OK);
+  const auto d = submitted_dwords(be);
+  const uint32_t base = t->gpu_address();
+  // Header, base, pitch without the 4x flag, x in dwords ([2*x0, 2*x1)), y, value.
+  CHECK(contains(d, {CommandWriter::header(OP_CLEAR, 1u << CLEAR_COLOR_BIT, OP_CLEAR_LEN), base, 120u, 0u | 30u << 16,
+             0u | 8u << 16, 0xF800F800u}));
+  CHECK(contains(d, {base, 120u, 2u | 12u << 16, 2u | 5u << 16, 0x07E007E0u}));
+  CHECK(contains(d, {base, 120u, 6u | 30u << 16, 0u | 1u << 16, 0x07E007E0u}));
+  t->release();
 }
 
 TEST_CASE_METHOD(ManualFixture, "logic ops and alpha to coverage: FE_LOGIC_OP, FE_COMBINE's bit, the sRGB check",

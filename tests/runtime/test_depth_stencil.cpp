@@ -60,10 +60,14 @@ TEST_CASE("depth_to_d24 rounds to nearest and clamps", "[runtime][depth]") {
 TEST_CASE("colour clears: the whole target and a rectangle, read back through Map (golden)", "[runtime][clear][golden]") {
   GoldenFixture f(FixtureDesc().target(40, 20, rgba(1, 2, 3)));
   REQUIRE(f.draw(rgba(200, 0, 0)) == Result::OK);
+  REQUIRE(f.ctx.wait_idle() == Result::OK);
+  const Memory before = f.dev.backend().memory();
   REQUIRE(f.ctx.clear_render_target_view(f.rt, rgba(9, 9, 9)) == Result::OK);  // after the draw
   REQUIRE(f.ctx.clear_view(f.rt, rgba(50, 60, 70), ClearRect{3, 2, 17, 30}) == Result::OK);  // clipped to 20 rows
   REQUIRE(f.ctx.clear_view(f.rt, rgba(0, 0, 0), ClearRect{5, 5, 5, 9}) == Result::OK);     // empty: nothing
   CHECK(f.rt->last_gpu_write() == f.ctx.open_fence());
+  REQUIRE(f.ctx.wait_idle() == Result::OK);
+  CHECK(writes_outside(f.dev, before, {range_of(f.rt)}) == "");
   const auto px = f.pixels();
   for (uint32_t y = 0; y < 20; ++y) {
     for (uint32_t x = 0; x < 40; ++x) {
@@ -85,10 +89,13 @@ TEST_CASE("depth-stencil clears: depth, stencil, both, rectangles, 1x and 4x, re
     REQUIRE(ds);
     DepthStencilView dsv;
     REQUIRE(f.dev.create_depth_stencil_view(ds, &dsv) == Result::OK);
+    const Memory before = f.dev.backend().memory();
     REQUIRE(f.ctx.clear_depth_stencil_view(dsv, CLEAR_FLAG_DEPTH | CLEAR_FLAG_STENCIL, 1.0f, 0x11) == Result::OK);
     REQUIRE(f.ctx.clear_depth_stencil_rect(dsv, CLEAR_FLAG_STENCIL, 0.0f, 0x7E, ClearRect{2, 1, 10, 5}) == Result::OK);
     REQUIRE(f.ctx.clear_depth_stencil_rect(dsv, CLEAR_FLAG_DEPTH, 0.25f, 0, ClearRect{6, 3, 30, 8}) == Result::OK);
     CHECK(ds->last_gpu_write() == f.ctx.open_fence());
+    REQUIRE(f.ctx.wait_idle() == Result::OK);
+    CHECK(writes_outside(f.dev, before, {range_of(ds)}) == "");
     const auto s = read_samples(f.ctx, ds);
     const uint32_t q = depth_to_d24(0.25f);
     for (uint32_t y = 0; y < 12; ++y) {

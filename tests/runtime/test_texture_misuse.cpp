@@ -2,9 +2,13 @@
 // Misuse of sampled textures, views and samplers that test_texture.cpp's error case does not
 // cover (docs/runtime.md "Textures", Errors): released textures, objects of another device, null
 // outputs, the remaining sampler fields (address v, min_lod NaN, bias just outside its range),
-// non-sampled resources (a depth buffer) and files that are not images. Every refusal leaves the
+// non-sampled resources (a depth buffer) and files that are not images, or corrupt or truncated PNGs. Every refusal leaves the
 // output null, says why, and encodes nothing; the state bound before a refused bind is kept.
 #include <catch2/catch.hpp>
+
+#include <stdlib.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include <cmath>
 #include <cstdio>
@@ -13,6 +17,7 @@
 
 #include "rt_test_util.h"
 #include "runtime.h"
+#include "texture.h"
 
 using namespace pineda;
 using namespace pineda::rt;
@@ -178,4 +183,145 @@ TEST_CASE_METHOD(ManualFixture, "texture misuse: files that are not images", "[r
   CHECK(t == nullptr);
   CHECK(dev.create_texture2d_from_file("", TexFormat::R8G8B8A8_UNORM, 0, &t) == Result::INVALID_ARG);
   CHECK(t == nullptr);
+}
+
+namespace {
+
+// A PNG chunk: length, type, data, CRC-32 of type and data.
+void put_chunk(std::vector<uint8_t>& f, const char* type, const std::vector<uint8_t>& data) {
+  auto put32 = [&f](uint32_t v) {
+    for (int s = 24; s >= 0; s -= 8) f.push_back(static_cast<uint8_t>(v >> s));
+  };
+  put32(static_cast<uint32_t>(data.size()));
+  const size_t start = f.size();
+  f.insert(f.end(), type, type + 4);
+  f.insert(f.end(), data.begin(), data.end());
+  put32(static_cast<uint32_t>(crc32(0L, f.data() + start, static_cast<uInt>(f.size() - start))));
+}
+
+// A valid 4x4 RGBA8 PNG; `idat_at` gets the offset of its IDAT chunk.
+std::vector<uint8_t> small_png(size_t* idat_at) {
+  std::vector<uint8_t> f = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+  put_chunk(f, "IHDR", {0, 0, 0, 4, 0, 0, 0, 4, 8, 6, 0, 0, 0});  // 4x4, 8-bit RGBA
+  std::vector<uint8_t> raw;
+  for (uint32_t y = 0; y < 4; ++y) {
+    raw.push_back(0);  // filter: none
+    for (uint32_t x = 0; x < 4; ++x) raw.insert(raw.end(), {uint8_t(60 * x), uint8_t(60 * y), 128, 255});
+  }
+  std::vector<uint8_t> z(compressBound(static_cast<uLong>(raw.size())));
+  uLongf zn = static_cast<uLongf>(z.size());
+  compress2(z.data(), &zn, raw.data(), static_cast<uLong>(raw.size()), 9);
+  z.resize(zn);
+  *idat_at = f.size();
+  put_chunk(f, "IDAT", z);
+  put_chunk(f, "IEND", {});
+  return f;
+}
+
+void fix_crc(std::vector<uint8_t>& f, size_t chunk_at) {
+  const uint32_t len = uint32_t{f[chunk_at]} << 24 | uint32_t{f[chunk_at + 1]} << 16 | uint32_t{f[chunk_at + 2]} << 8 | f[chunk_at + 3];
+  const uint32_t c = static_cast<uint32_t>(crc32(0L, &f[chunk_at + 4], len + 4));
+  for (int i = 0; i < 4; ++i) f[chunk_at + 8 + len + i] = static_cast<uint8_t>(c >> (24 - 8 * i));
+}
+
+std::string write_file(const std::string& dir, const char* name, const std::vector<uint8_t>& bytes) {
+  const std::string path = dir + "/" + name;
+  std::FILE* fp = std::fopen(path.c_str(), "wb");
+  REQUIRE(fp);
+  REQUIRE(std::fwrite(bytes.data(), 1, bytes.size(), fp) == bytes.size());
+  std::fclose(fp);
+  return path;
+}
+
+// The message load_image_rgba8 gives for a file (it must fail).
+std::string load_error(const std::string& path) {
+  std::vector<uint8_t> rgba;
+  uint32_t w = 0, h = 0;
+  std::string why;
+  CHECK_FALSE(tex::load_image_rgba8(path, &rgba, &w, &h, &why));
+  return why;
+}
+
+bool has(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE_METHOD(ManualFixture, "texture misuse: corrupt and truncated PNG files are explained",
+                 "[runtime][texture][errors][file]") {
+  char tmpl[] = "/tmp/pineda_png_XXXXXX";
+  REQUIRE(mkdtemp(tmpl));
+  const std::string dir = tmpl;
+  size_t idat = 0;
+  const std::vector<uint8_t> good = small_png(&idat);
+  std::vector<std::string> files;
+
+  // The writer is right: the file loads.
+  files.push_back(write_file(dir, "good.png", good));
+  std::vector<uint8_t> rgba;
+  uint32_t w = 0, h = 0;
+  std::string why;
+  REQUIRE(tex::load_image_rgba8(files.back(), &rgba, &w, &h, &why));
+  CHECK((w == 4 && h == 4 && rgba[4 * 5 + 0] == 60 && rgba[4 * 5 + 1] == 60));
+
+  // A damaged byte of image data: the IDAT chunk's CRC no longer matches.
+  std::vector<uint8_t> bad_crc = good;
+  bad_crc[idat + 8 + 5] ^= 0x5A;
+  files.push_back(write_file(dir, "bad_crc.png", bad_crc));
+  std::string msg = load_error(files.back());
+  INFO(msg);
+  CHECK(has(msg, files.back().c_str()));
+  CHECK(has(msg, "corrupt PNG"));
+  CHECK(has(msg, "IDAT"));
+  CHECK(has(msg, "CRC"));
+  // Through the device: the same explanation in last_error().
+  Resource* t = nullptr;
+  CHECK(dev.create_texture2d_from_file(files.back(), TexFormat::R8G8B8A8_UNORM, 0, &t) == Result::INVALID_ARG);
+  CHECK(t == nullptr);
+  CHECK(has(dev.last_error(), "corrupt PNG"));
+  CHECK(has(dev.last_error(), files.back().c_str()));
+
+  // Damaged compressed data with a consistent CRC: the decoder's reason, as a sentence.
+  std::vector<uint8_t> bad_zlib = good;
+  bad_zlib[idat + 8] = 0x00;  // the zlib header's CMF
+  fix_crc(bad_zlib, idat);
+  files.push_back(write_file(dir, "bad_zlib.png", bad_zlib));
+  msg = load_error(files.back());
+  INFO(msg);
+  CHECK(has(msg, "corrupt PNG"));
+  CHECK(has(msg, "compressed image data"));
+
+  // A chunk type damaged into an unknown critical chunk (stb says just "IDA" or the like).
+  std::vector<uint8_t> bad_name = good;
+  bad_name[idat + 7] = 'X';  // IDAT -> IDAX
+  fix_crc(bad_name, idat);
+  files.push_back(write_file(dir, "bad_name.png", bad_name));
+  msg = load_error(files.back());
+  INFO(msg);
+  CHECK(has(msg, "corrupt PNG"));
+  CHECK(has(msg, "IDAX"));
+
+  // Truncated inside the IDAT chunk, before IEND, and inside the signature.
+  files.push_back(write_file(dir, "cut_idat.png", std::vector<uint8_t>(good.begin(), good.begin() + idat + 20)));
+  msg = load_error(files.back());
+  INFO(msg);
+  CHECK(has(msg, "truncated PNG"));
+  CHECK(has(msg, "IDAT"));
+  files.push_back(write_file(dir, "cut_iend.png", std::vector<uint8_t>(good.begin(), good.end() - 12)));
+  msg = load_error(files.back());
+  INFO(msg);
+  CHECK(has(msg, "truncated PNG"));
+  CHECK(has(msg, "IEND"));
+  files.push_back(write_file(dir, "cut_sig.png", std::vector<uint8_t>(good.begin(), good.begin() + 5)));
+  msg = load_error(files.back());
+  INFO(msg);
+  CHECK(has(msg, "truncated or not an image file"));
+
+  // Empty, missing, a directory.
+  files.push_back(write_file(dir, "empty.png", {}));
+  CHECK(has(load_error(files.back()), "empty"));
+  CHECK(has(load_error(dir + "/missing.png"), "No such file or directory"));
+  CHECK(has(load_error(dir), "directory"));
+
+  for (const std::string& f : files) std::remove(f.c_str());
+  ::rmdir(dir.c_str());
 }
