@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Host-side texture data: see texture.h and docs/runtime.md "Textures". The stb libraries
-// (Debian libstb-dev) are compiled here with static linkage, so the runtime library needs no
-// extra link flags.
+// Host-side texture data: see texture.h and docs/runtime.md "Textures". PNG files are read with
+// libpng (its simplified API: exact error messages); the stb libraries (Debian libstb-dev: other
+// image formats, BC1/BC3 encoding, mip resizing) are compiled here with static linkage.
 #include "texture.h"
 
-#include <zlib.h>
+#include <png.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -186,79 +186,29 @@ std::vector<std::vector<uint8_t>> generate_mips_rgba8(const uint8_t* level0, uin
 
 namespace {
 
-uint32_t be32(const uint8_t* p) {
-  return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | uint32_t{p[3]};
-}
-
-std::string chunk_name(const uint8_t* p) {
-  std::string n;
-  for (int i = 0; i < 4; ++i) n += (p[i] >= 0x20 && p[i] < 0x7F) ? static_cast<char>(p[i]) : '?';
-  return n;
-}
-
-// What is wrong with the structure of a PNG file (its bytes start with the PNG signature): every
-// chunk inside the file with a matching CRC, IHDR first, IEND last; "" when it is sound.
-std::string png_structure_problem(const std::vector<uint8_t>& f) {
-  size_t at = 8;
-  bool first = true;
-  while (true) {
-    if (at == f.size()) return "truncated PNG (the file ends after " + std::to_string(f.size()) + " bytes, before its IEND chunk)";
-    if (f.size() - at < 12)
-      return "truncated PNG (the file ends after " + std::to_string(f.size()) + " bytes, inside the chunk header at offset " +
-             std::to_string(at) + ")";
-    const uint32_t len = be32(&f[at]);
-    const std::string name = chunk_name(&f[at + 4]);
-    if (len > 0x7FFFFFFFu) return "corrupt PNG (the chunk at offset " + std::to_string(at) + " has an impossible length)";
-    if (f.size() - at - 12 < len)
-      return "truncated PNG (the " + name + " chunk at offset " + std::to_string(at) + " needs " +
-             std::to_string(len + 12u) + " bytes, the file ends after " + std::to_string(f.size() - at) + " of them)";
-    if (first && name != "IHDR") return "corrupt PNG (the first chunk is " + name + ", not IHDR)";
-    first = false;
-    uLong crc = crc32(0L, Z_NULL, 0);
-    crc = crc32(crc, &f[at + 4], static_cast<uInt>(len + 4u));
-    if (static_cast<uint32_t>(crc) != be32(&f[at + 8 + len]))
-      return "corrupt PNG (bad " + name + " chunk at offset " + std::to_string(at) + ": its CRC does not match its data)";
-    at += 12u + len;
-    if (name == "IEND") return "";
-  }
-}
-
-// stb_image's terse reason as a sentence (`png`: the file has the PNG signature).
-std::string explain_stb_failure(const char* reason, bool png) {
-  const std::string r = reason ? reason : "";
-  const std::string fmt = png ? "PNG" : "image";
-  auto is = [&r](std::initializer_list<const char*> keys) {
-    for (const char* k : keys) {
-      if (r == k) return true;
-    }
-    return false;
+// A PNG through libpng's simplified API, whose error text names the chunk and the fault ("IDAT:
+// incorrect data check", "read beyond end of data"); "" on success.
+std::string decode_png(const std::vector<uint8_t>& f, std::vector<uint8_t>* rgba, uint32_t* w, uint32_t* h) {
+  png_image im{};
+  im.version = PNG_IMAGE_VERSION;
+  auto problem = [&im]() -> std::string {
+    const std::string m = im.message;
+    png_image_free(&im);
+    if (m.find("read beyond end") != std::string::npos) return "truncated PNG (the file ends inside its image data; libpng: " + m + ")";
+    if (m.find("CRC") != std::string::npos) return "corrupt PNG (a chunk's CRC does not match its data; libpng: " + m + ")";
+    return "corrupt PNG (libpng: " + m + ")";
   };
-  if (r.empty()) return "cannot decode the " + fmt + " (truncated or corrupt; the decoder gave no reason)";
-  if (is({"unknown image type"}))
-    return "truncated or not an image file (no PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PIC or PNM header)";
-  if (is({"outofdata", "read past buffer", "not enough pixels"}))
-    return "truncated or corrupt " + fmt + " (the image data ends early: " + r + ")";
-  if (is({"zlib corrupt", "bad zlib header", "bad huffman code", "bad codelengths", "bad dist", "output buffer limit",
-          "no preset dict", "bad compression", "invalid filter"}))
-    return "corrupt " + fmt + " (bad compressed image data in the IDAT chunks: " + r + ")";
-  if (is({"no IDAT"})) return "corrupt " + fmt + " (no IDAT chunk: the file holds no image data)";
-  if (is({"first not IHDR", "bad IHDR len", "multiple IHDR", "bad ctype", "bad comp method", "bad filter method",
-          "bad interlace method", "0-pixel image", "invalid width", "bad sizes"}))
-    return "corrupt " + fmt + " (bad IHDR header: " + r + ")";
-  if (is({"1/2/4/8/16-bit only"})) return "unsupported " + fmt + " (bit depth other than 1, 2, 4, 8 or 16)";
-  if (is({"invalid PLTE", "no PLTE", "bad tRNS len", "tRNS after IDAT", "tRNS before PLTE", "tRNS with alpha"}))
-    return "corrupt " + fmt + " (bad palette or transparency chunk: " + r + ")";
-  if (is({"too large"})) return "image too large to decode (or a corrupt size in its header)";
-  if (is({"outofmem"})) return "out of memory decoding the " + fmt;
-  // An unknown critical chunk: stb's reason is the chunk's type ("XXXX PNG chunk not known", or
-  // the type alone in older versions).
-  const std::string unknown_chunk = " PNG chunk not known";
-  if (r.size() == 4 + unknown_chunk.size() && r.compare(4, std::string::npos, unknown_chunk) == 0)
-    return "corrupt PNG (unknown critical chunk \"" + r.substr(0, 4) + "\": a damaged chunk type, or a PNG extension "
-           "this decoder does not read)";
-  if (png && r.size() <= 4) return "corrupt PNG (unknown critical chunk \"" + r + "\")";
-  if (r.find("JPEG") != std::string::npos || r.rfind("bad ", 0) == 0) return "corrupt or unsupported image (" + r + ")";
-  return "cannot decode the " + fmt + " (" + r + ")";
+  if (!png_image_begin_read_from_memory(&im, f.data(), f.size())) return problem();
+  if (uint64_t{im.width} * im.height > (uint64_t{1} << 28)) {
+    png_image_free(&im);
+    return "PNG of " + std::to_string(im.width) + "x" + std::to_string(im.height) + " pixels is too large for a texture";
+  }
+  im.format = PNG_FORMAT_RGBA;
+  rgba->assign(PNG_IMAGE_SIZE(im), 0);
+  if (!png_image_finish_read(&im, nullptr, rgba->data(), 0, nullptr)) return problem();
+  *w = im.width;
+  *h = im.height;
+  return "";
 }
 
 }  // namespace
@@ -281,15 +231,18 @@ bool load_image_rgba8(const std::string& path, std::vector<uint8_t>* rgba, uint3
   if (bytes.empty()) return failed("the file is empty, not an image");
   if (bytes.size() > 0x7FFFFFFFu) return failed("the file is too large to be a texture");
   static const uint8_t kPngSig[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
-  const bool png = bytes.size() >= 8 && std::memcmp(bytes.data(), kPngSig, 8) == 0;
-  if (png) {
-    const std::string problem = png_structure_problem(bytes);
-    if (!problem.empty()) return failed(problem);
+  if (bytes.size() >= 8 && std::memcmp(bytes.data(), kPngSig, 8) == 0) {
+    const std::string problem = decode_png(bytes, rgba, w, h);
+    return problem.empty() || failed(problem);
   }
+  // JPEG and the other formats stb_image reads.
   int iw = 0, ih = 0, n = 0;
-  stbi__g_failure_reason = nullptr;  // stb keeps the last reason; some failures set none
   unsigned char* p = stbi_load_from_memory(bytes.data(), static_cast<int>(bytes.size()), &iw, &ih, &n, 4);
-  if (!p) return failed(explain_stb_failure(stbi_failure_reason(), png));
+  if (!p) {
+    const std::string r = stbi_failure_reason() ? stbi_failure_reason() : "";
+    if (r == "unknown image type") return failed("truncated or not an image file (no PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PIC or PNM header)");
+    return failed("cannot decode the image (stb_image: " + (r.empty() ? std::string("no reason given") : r) + ")");
+  }
   rgba->assign(p, p + static_cast<size_t>(iw) * ih * 4);
   stbi_image_free(p);
   *w = static_cast<uint32_t>(iw);
