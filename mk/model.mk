@@ -39,6 +39,8 @@ $(MODEL_ALL_OBJS): $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_COMMON) -Isim $(MODEL_EXTRA_INC) $(MODEL_DEPFLAGS) -c $< -o $@
 $(SCENES_OBJS): MODEL_EXTRA_INC := -Iruntime
+# The capture-file property test replays captures through sim/scene_capture.h.
+$(BUILD)/obj/tests/model/test_capture_replay.o: MODEL_EXTRA_INC := -Iruntime
 
 $(MODEL_LIB): $(MODEL_OBJS)
 	@mkdir -p $(dir $@)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "scene_capture.h"
 
+#include <chrono>
+#include <iomanip>
 #include <sstream>
 
 #include "pineda_contract.h"
@@ -73,18 +75,36 @@ std::string compare_result(const rt::CaptureResult& want, const rt::CaptureResul
   return os.str();
 }
 
-ModelRun run_model(const SceneImage& img, uint32_t num_rast, bool trace) {
+ModelRun run_model(const SceneImage& img, uint32_t num_rast, bool trace, const ModelBudget& budget) {
   ModelRun m;
   m.mem = img.mem;
   m.gpu = std::make_unique<model::Gpu>(m.mem);
   m.gpu->set_num_rast(num_rast);
   m.gpu->set_trace_enabled(trace);
+  const model::Gpu* g = m.gpu.get();
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto seconds = [t0] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  if (budget.max_work || budget.max_seconds > 0) {
+    m.gpu->set_abort_check([g, budget, seconds] {
+      return (budget.max_work && g->work() >= budget.max_work) || (budget.max_seconds > 0 && seconds() > budget.max_seconds);
+    });
+  }
   for (const auto& [idx, val] : img.reg_writes) m.gpu->reg_write(idx, val);
   std::vector<model::HostAction> actions;
   for (const auto& w : img.wait_releases) actions.push_back({w, 0});
-  m.gpu->run_with_host(actions);
-  const model::Gpu& g = *m.gpu;
-  m.result = replay_result(m.mem, [&g](uint32_t r) { return g.reg_read(r); });
+  try {
+    m.gpu->run_with_host(actions);
+  } catch (const model::GpuAborted&) {
+    std::ostringstream os;
+    os << "the model stopped " << img.name << " unfinished after " << g->work() << " units of work and "
+       << std::fixed << std::setprecision(1) << seconds() << " s (the budget: "
+       << (budget.max_work ? std::to_string(budget.max_work) + " units" : std::string("no work limit")) << ", "
+       << (budget.max_seconds > 0 ? std::to_string(static_cast<uint64_t>(budget.max_seconds)) + " s" : std::string("no time limit"))
+       << "), ring read pointer " << bits::hex(g->reg_read(REG_RING_RPTR))
+       << ": the command stream loops (a JUMP or CALL back to itself) or holds a draw larger than the budget";
+    throw ModelBudgetExceeded(os.str());
+  }
+  m.result = replay_result(m.mem, [g](uint32_t r) { return g->reg_read(r); });
   return m;
 }
 

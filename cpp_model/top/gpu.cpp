@@ -3,6 +3,7 @@
 
 #include "om/resolve.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace pineda::model {
@@ -24,6 +25,7 @@ Gpu::Gpu(Memory& mem) : mem_(mem), cp_(mem) {
 }
 
 void Gpu::reset() {
+  work_ = 0;
   cp_.reset();
   ia_.reset();
   setup_.reset_counters();
@@ -99,7 +101,7 @@ void Gpu::process_fe(const IDrawPkt& p_in) {
     }
   };
   if_.process(p, mem_, [&](const IndexPkt& ix) {
-    poll_abort();
+    charge();
     if (trace_on_) trace_.if_index.push_back(ix);
     vt_.process(ix, on_vertex, on_prim);
   });
@@ -107,7 +109,7 @@ void Gpu::process_fe(const IDrawPkt& p_in) {
 }
 
 void Gpu::process_tri(const TriPkt& tri) {
-  poll_abort();
+  charge();
   if (!tri.eop) ++stats_.triangles_in;
   const auto s = setup_.process(tri);
   if (!s) return;
@@ -115,12 +117,13 @@ void Gpu::process_tri(const TriPkt& tri) {
   if (trace_on_) trace_.setup_tri.push_back(*s);
   uint32_t lane = 0;  // the rasterizer whose tiles are walked
   const auto on_tile = [this, &lane](const TilePkt& tile) {
-    poll_abort();  // one triangle can cover 2^22 tiles
+    charge();  // one triangle can cover 2^22 tiles
     if (trace_on_) trace_.coarse_tile.push_back(tile);
     // Hierarchical Z of the tile's rasterizer: a rejected tile never reaches FINE (tokens pass).
     if (!hiz_[lane].process(tile)) return;
     bool covered = false, visible = false;  // the tile has samples; one of them passed ZS
     fine_.process(tile, [this, &covered, &visible](const QuadPkt& quad) {
+      charge();  // a tile's quads are most of a large triangle's work
       if (trace_on_) trace_.fine_quad.push_back(quad);
       covered = covered || (!quad.eop && quad.mask != 0);
       // ZS's early port: the depth and stencil tests of early-Z quads; depth-stencil memory is
@@ -286,6 +289,7 @@ RunResult Gpu::run(uint64_t max_dwords) {
     const uint64_t before = cp_.dwords_decoded();
     const auto draw = cp_.step();
     n += cp_.dwords_decoded() - before;
+    charge(std::max<uint64_t>(1, cp_.dwords_decoded() - before));
     stats_.dwords_decoded = cp_.dwords_decoded();
     if (draw) process_draw(*draw);
     if (auto fe = cp_.take_fe()) process_fe(*fe);
@@ -296,6 +300,7 @@ RunResult Gpu::run(uint64_t max_dwords) {
     }
     if (auto c = cp_.take_copy()) {
       flush_pixels();       // the copy may read what earlier draws wrote
+      charge(c->len / 64);  // its lines, counted before it runs
       dma_.copy(*c, mem_);  // every earlier draw has completed; nothing decodes until it is done
       ++stats_.copies;
       stats_.bytes_copied = dma_.bytes_copied();
@@ -313,7 +318,7 @@ RunResult Gpu::run(uint64_t max_dwords) {
         // A DMA fill, like a COPY: PW is flushed first (pineda_top's pw_flush on fill_valid).
         // A fast clear goes to ZS alone: PW keeps its lines, as in the RTL.
         flush_pixels();
-        dma_.fill(*c, mem_, [this] { poll_abort(); });
+        dma_.fill(*c, mem_, [this] { charge(); });
       }
       ++stats_.clears;
       stats_.bytes_filled = dma_.bytes_filled();
@@ -322,7 +327,7 @@ RunResult Gpu::run(uint64_t max_dwords) {
       // Like a COPY: every earlier draw has completed and PW is flushed first (pineda_top's
       // pw_flush on resolve_valid), then the engine's line writes (model::resolve_lines).
       flush_pixels();
-      stats_.resolve_lines += resolve(*r, mem_, mem_, [this] { poll_abort(); });
+      stats_.resolve_lines += resolve(*r, mem_, mem_, [this] { charge(); });
       ++stats_.resolves;
       stats_.resolve_src_bytes += uint64_t{r->rect.x1 - r->rect.x0} * (r->rect.y1 - r->rect.y0) *
                                   resolve_src_bpp(static_cast<uint32_t>(r->fmt));

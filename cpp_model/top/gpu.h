@@ -172,10 +172,16 @@ class Gpu {
   void flush_pixels();
 
   void set_trace_enabled(bool on) { trace_on_ = on; }
-  // Called every 4096 front-end indices, triangles and raster tiles of a draw: true throws
-  // GpuAborted out of run(). A single draw is otherwise one indivisible step of run(), however
-  // many vertices it has (draw_instanced(3, 2^32 - 1) takes hours).
+  // Called every ABORT_POLL_WORK units of work (work()): true throws GpuAborted out of run(). A
+  // single draw is otherwise one indivisible step of run(), however many vertices it has
+  // (draw_instanced(3, 2^32 - 1) takes hours), and a ring that jumps to itself never empties.
   void set_abort_check(std::function<bool()> f) { abort_check_ = std::move(f); }
+  // Work done since construction or reset(), in units of what the model's time goes into: one per
+  // ring dword decoded (at least one per command), front-end index, triangle into SETUP, coarse
+  // tile, fine quad, and 64-byte line of a COPY, fill or resolve. A budget on it bounds a run
+  // deterministically (sim/scene_capture.h ModelBudget).
+  uint64_t work() const { return work_; }
+  static constexpr uint64_t ABORT_POLL_WORK = 4096;
   bool trace_enabled() const { return trace_on_; }
   const Trace& trace() const { return trace_; }
   Trace take_trace();  // moves the trace out and clears it
@@ -213,9 +219,13 @@ class Gpu {
   Dma dma_;
   bool trace_on_ = true;
   std::function<bool()> abort_check_;
-  uint64_t abort_ticks_ = 0;
-  void poll_abort() {
-    if (abort_check_ && (++abort_ticks_ & 0xFFFu) == 0 && abort_check_()) throw GpuAborted();
+  uint64_t work_ = 0;
+  // Counts `units` of work; the abort check runs each time the count crosses a multiple of
+  // ABORT_POLL_WORK.
+  void charge(uint64_t units = 1) {
+    const uint64_t before = work_;
+    work_ += units;
+    if (abort_check_ && before / ABORT_POLL_WORK != work_ / ABORT_POLL_WORK && abort_check_()) throw GpuAborted();
   }
   uint32_t num_rast_ = 1;
   Trace trace_;

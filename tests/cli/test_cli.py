@@ -38,6 +38,42 @@ def run(cmd, expect=0):
     return r.returncode, r.stdout
 
 
+def run_limited(cmd, address_space):
+    """run(), the child's virtual address space limited to `address_space` bytes."""
+    import resource
+    lim = lambda: resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, preexec_fn=lim)
+    return r.returncode, r.stdout
+
+
+def header(contract_id, raw_n, z, raw_crc=0):
+    """A capture file's 40-byte header (docs/runtime.md "Capture files") for compressed bytes z."""
+    h = b"PNDACAP\n" + struct.pack("<IIQQI", 2, contract_id, raw_n, len(z), raw_crc)
+    return h + struct.pack("<I", zlib.crc32(h))
+
+
+def capture_file(contract_id, target, reg_writes, pages):
+    """A well-formed capture: `target` (base, pitch, width, height, samples, fmt), host register
+    writes [(index, value)], memory [(address, bytes)] each inside one 4 KiB page."""
+    p = struct.pack("<I", 4) + b"test" + struct.pack("<6I", *target) + struct.pack("<3I", 0, 0, 1)
+    p += struct.pack("<I", len(reg_writes)) + b"".join(struct.pack("<II", i, v) for i, v in reg_writes)
+    p += struct.pack("<I", 0)  # no wait releases
+    p += struct.pack("<I", len(pages))
+    for addr, data in sorted(pages):
+        page = bytearray(4096)
+        page[addr % 4096:addr % 4096 + len(data)] = data
+        p += struct.pack("<I", addr - addr % 4096) + bytes(page)
+    p += struct.pack("<I", 0) + b"END!"
+    z = zlib.compress(p)
+    return header(contract_id, len(p), z, zlib.crc32(p)) + z
+
+
+def start_ring(ring, nbytes):
+    """The host writes that start the CP on `nbytes` of commands at `ring`: RING_BASE, RING_SIZE,
+    RING_WPTR, CONTROL.ENABLE."""
+    return [(3, ring), (4, 4096), (5, nbytes), (1, 1)]
+
+
 def read_png(path):
     """(width, height, rows of RGBA tuples) of an 8-bit RGBA PNG (what write_png writes)."""
     data = open(path, "rb").read()
@@ -299,6 +335,43 @@ def main():
         open(p, "wb").write(data)
         rc, out = run([tool, "replay", p])
         check(f"refused: {name}", rc == 2 and msg in out, out[-300:])
+
+    # Hostile files (issue 28): every size read from a file is checked before it is used, nothing is
+    # allocated for what a header merely claims, and a replay that never ends stops at its budget.
+    cid = struct.unpack_from("<I", good, 12)[0]
+    target = (0x00100000, 256, 64, 64, 1, 0)  # base, pitch, width, height, samples, RT_FMT_RGBA8
+    huge = os.path.join(tmp, "huge_target.pcap")
+    open(huge, "wb").write(capture_file(cid, (0x00100000, 256, 1073758208, 4294901761, 1, 0), [], []))
+    rc, out = run([tool, "replay", huge, "--out", os.path.join(tmp, "huge.png")])
+    check("refused: a render target of 1073758208 x 4294901761 (read_rgba overflow)",
+          rc == 2 and "render target of 1073758208x4294901761 pixels" in out, out[-300:])
+    claim = os.path.join(tmp, "claim.pcap")
+    garbage = bytes((i * 2654435761 >> 13) & 0xFF for i in range(1 << 20))
+    open(claim, "wb").write(header(cid, 1 << 30, garbage) + garbage)
+    rc, out = run_limited([tool, "replay", claim], 768 << 20)
+    check("refused without allocating what the header claims (1 MiB claiming 1 GiB, 768 MiB address space)",
+          rc == 2 and "corrupted capture" in out, out[-300:])
+    ring, ib = 0x00010000, 0x00020000
+    jump = struct.pack("<3I", (5 << 24) | 2, ib, 3)  # JUMP to an IB that is that same JUMP
+    endless = os.path.join(tmp, "endless.pcap")
+    open(endless, "wb").write(capture_file(cid, target, start_ring(ring, len(jump)), [(ring, jump), (ib, jump)]))
+    rc, out = run([tool, "replay", endless, "--max-work", "3000000", "--out", ""])
+    check("a ring that jumps to itself stops at the model's budget", rc == 2 and "units of work" in out
+          and "loops" in out, out[-300:])
+    draw = struct.pack("<6I", (10 << 24) | 5, 0, 3, 0, 0xFFFFFFFF, 0) + struct.pack("<I", 15 << 24)
+    open(endless, "wb").write(capture_file(cid, target, start_ring(ring, len(draw)), [(ring, draw)]))
+    rc, out = run([tool, "replay", endless, "--max-work", "3000000", "--out", ""])
+    check("a draw of 2^32 - 1 instances stops at the model's budget", rc == 2 and "units of work" in out, out[-300:])
+    rc, out = run([tool, "replay", endless, "--max-work", "0", "--timeout", "2", "--out", ""])
+    check("... and at the model's --timeout", rc == 2 and "units of work" in out, out[-300:])
+    other = os.path.join(tmp, "other_device.pcap")
+    open(other, "wb").write(capture_file(0x12345678, target, [], []))
+    rc, out = run([tool, "info", other])
+    check("info names an unknown device", rc == 0 and "unknown device (REG_ID 0x12345678)" in out
+          and "contract v" not in out, out[-300:])
+    for opt, val in (("--camera", "nan,nan"), ("--camera", "0,0,inf"), ("--rotate", "nan,0,0"), ("--camera", "0,0,-1")):
+        rc, out = run([tool, "render", os.path.join(tmp, "cube.obj"), opt, val, "--size", "8x8", "--out", ""])
+        check(f"render {opt} {val} refused", rc != 0 and opt in out, out[-300:])
 
     # pineda_sim: --capture, the HTML report.
     simout, capdir = os.path.join(tmp, "sim"), os.path.join(tmp, "caps")

@@ -55,7 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Memory before = mem;
   model::Gpu gpu(mem);
   uint64_t polls = 0;
-  gpu.set_abort_check([&polls] { return ++polls > 1; });  // ~8k indices, triangles or tiles per input
+  gpu.set_abort_check([&polls] { return ++polls > 1; });  // 8k units of work (Gpu::work) per input
   gpu.reg_write(REG_VALID_BASE, WINDOW_BASE);
   gpu.reg_write(REG_VALID_LIMIT, WINDOW_LIMIT);
   gpu.reg_write(REG_WATCHDOG, 1000);

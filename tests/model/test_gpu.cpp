@@ -222,3 +222,31 @@ TEST_CASE("png: writes a readable file", "[png]") {
   CHECK(px.size() == size_t{img.width} * img.height * 4);
   CHECK(px[3] == 0xFF);
 }
+
+TEST_CASE("gpu: the abort check runs on work done, quads included, so a huge draw stops within a few thousand quads",
+          "[gpu][abort]") {
+  // tests/fuzz/corpus/cp/huge_target_long_draw: a 4x target of 4,096 x 4,096 pixels and a DRAW of
+  // triangles covering it, the fuzz_cp set-up (its abort check gives up at the second call).
+  // Polled on tiles alone, 8k tiles of 16 quads each ran (5-10 s under ASan with the trace on).
+  const uint8_t seed[] = {0x02, 0x00, 0x00, 0x01, 0x00, 0x80, 0x01, 0x00, 0x00, 0xff, 0x00, 0xff, 0x05, 0x20, 0x00, 0x01,
+                          0x00, 0xc0, 0x01, 0x00, 0x00, 0x01, 0x00, 0x00, 0x10, 0x3a, 0x10, 0x40, 0x00, 0x01, 0xff, 0xff,
+                          0x00, 0x00, 0xff, 0xff, 0x02, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0xf5,
+                          0x01, 0x00, 0x80, 0x31, 0x03, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0f};
+  constexpr uint32_t RING = 0x00010000u, N = sizeof seed / 4;
+  Memory mem;
+  for (uint32_t i = 0; i < 256; ++i) mem.write32(0x00018000u + 4 * i, (i * 0x9E3779B9u) >> 8);
+  mem.write(RING, seed, N * 4);
+  model::Gpu gpu(mem);
+  uint64_t polls = 0;
+  gpu.set_abort_check([&polls] { return ++polls > 1; });
+  gpu.reg_write(REG_VALID_BASE, 0x00010000u);
+  gpu.reg_write(REG_VALID_LIMIT, 0x0001FFFFu);
+  gpu.reg_write(REG_RING_BASE, RING);
+  gpu.reg_write(REG_RING_SIZE, N * 4 + 4);
+  gpu.reg_write(REG_RING_WPTR, N * 4);
+  gpu.reg_write(REG_CONTROL, 1);
+  CHECK_THROWS_AS(gpu.run(100000), model::GpuAborted);
+  CHECK(polls == 2);
+  CHECK(gpu.work() == 2 * model::Gpu::ABORT_POLL_WORK);
+  CHECK(gpu.trace().fine_quad.size() <= 2 * model::Gpu::ABORT_POLL_WORK);
+}

@@ -8,6 +8,7 @@
 //   pineda scenes                                  the regression scenes
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -56,6 +57,15 @@ void add_backend_options(CLI::App* c, Common& o, const std::string& default_out)
   c->add_option("--wave-from", o.replay.wave_from, "first cycle dumped")->group(g);
   c->add_option("--wave-to", o.replay.wave_to, "last cycle dumped")->group(g);
   c->add_flag("!--no-progress", o.replay.progress, "no progress line during RTL runs")->group(g);
+  c->add_option("--max-cycles", o.replay.max_cycles, "stop an RTL run that has not finished after this many cycles")
+      ->check(CLI::PositiveNumber)->group(g)->capture_default_str();
+  auto* m = "Model";
+  c->add_option("--max-work", o.replay.model_budget.max_work,
+                "stop a model run after this many units of work (ring dwords, indices, triangles, tiles, quads, memory "
+                "lines; 0: no limit): a command stream that loops or a draw too large to finish")
+      ->group(m)->capture_default_str();
+  c->add_option("--timeout", o.replay.model_budget.max_seconds, "stop a model run after this many seconds (0: no limit)")
+      ->check(CLI::NonNegativeNumber)->group(m)->capture_default_str();
 }
 
 void add_render_options(CLI::App* c, RenderOptions& r, std::string& size, std::vector<double>& camera,
@@ -91,6 +101,13 @@ void apply_render_options(RenderOptions& r, const std::string& size, const std::
   }
   r.width = w;
   r.height = h;
+  for (const double v : camera) {
+    if (!std::isfinite(v)) throw CLI::ValidationError("--camera", "YAW,PITCH[,DIST[,FOV]] must be finite numbers");
+  }
+  for (const double v : rotate) {
+    if (!std::isfinite(v)) throw CLI::ValidationError("--rotate", "X,Y,Z must be finite numbers");
+  }
+  if (camera.size() > 2 && camera[2] < 0) throw CLI::ValidationError("--camera", "DIST must be 0 (fit) or positive");
   if (!camera.empty()) r.yaw = camera[0];
   if (camera.size() > 1) r.pitch = camera[1];
   if (camera.size() > 2) r.distance = camera[2];
@@ -108,7 +125,10 @@ int finish(const SceneImage& img, const ReplayOutcome& r, const Common& o) {
     if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
     write_image_png(o.out, target_image(r.shown_mem(), t));
   }
-  if (r.model) std::printf("model: %.2f s, memory digest %s\n", r.model_seconds, bits::hex(r.model->result.memory_digest).c_str());
+  if (r.model) {
+    std::printf("model: %.2f s, %llu units of work, memory digest %s\n", r.model_seconds,
+                static_cast<unsigned long long>(r.model->gpu->work()), bits::hex(r.model->result.memory_digest).c_str());
+  }
   if (r.have_rtl) {
     std::printf("rtl:   %llu cycles in %.2f s, memory digest %s\n", static_cast<unsigned long long>(r.cycles),
                 r.rtl_seconds, bits::hex(r.rtl_result.memory_digest).c_str());
@@ -121,7 +141,7 @@ int finish(const SceneImage& img, const ReplayOutcome& r, const Common& o) {
       std::fputs(write_mismatch_images(dir, p.stem().string(), r.model->mem, r.rtl_mem, t, &r.model->gpu->trace()).c_str(),
                  stdout);
     }
-    std::printf("RTL and model DIFFER\n");
+    std::printf(r.model && r.have_rtl ? "RTL and model DIFFER\n" : "the RTL run FAILED\n");
     return 1;
   }
   if (r.model && r.have_rtl) std::printf("RTL and model agree: every stream boundary, register and memory byte\n");
@@ -268,7 +288,7 @@ int main(int argc, char** argv) {
     }
     if (info->parsed()) {
       const rt::Capture c = rt::load_capture(info_path, true);
-      std::printf("%s: scene %s, contract v%u%s\n", info_path.c_str(), c.name.c_str(), c.contract_id & 0xFFFFu,
+      std::printf("%s: scene %s, %s%s\n", info_path.c_str(), c.name.c_str(), rt::describe_contract(c.contract_id).c_str(),
                   c.contract_id == ID_VALUE ? " (this build's)" : " (NOT this build's)");
       std::printf("  memory: %zu pages of %u bytes, digest %s\n", c.mem.page_count(), Memory::PAGE_SIZE,
                   bits::hex(c.mem.digest()).c_str());

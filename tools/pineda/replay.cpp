@@ -25,7 +25,7 @@ ReplayOutcome replay(const SceneImage& img, const ReplayOptions& o) {
   if (model) {
     const auto t0 = std::chrono::steady_clock::now();
     // The trace is kept only when the RTL is compared with it (it can be large).
-    out.model = std::make_unique<ModelRun>(run_model(img, tb::kNumRast, o.backend == Backend::BOTH));
+    out.model = std::make_unique<ModelRun>(run_model(img, tb::kNumRast, o.backend == Backend::BOTH, o.model_budget));
     out.model_seconds = since(t0);
   }
   if (!rtl) return out;
@@ -36,6 +36,7 @@ ReplayOutcome replay(const SceneImage& img, const ReplayOptions& o) {
   cfg.dram = o.dram;
   cfg.throttle = o.throttle;
   cfg.seed = o.seed;
+  cfg.max_cycles = o.max_cycles;
   cfg.fst_path = o.fst_path;
   cfg.wave_from = o.wave_from;
   cfg.wave_to = o.wave_to;

@@ -17,6 +17,10 @@ namespace pineda::cli {
 
 enum class Backend { MODEL, RTL, BOTH };
 
+// The model's default work budget (model::Gpu::work()): about 2 minutes of model time here, far
+// above the largest regression scene or model render (docs/runtime.md "Capture files").
+inline constexpr uint64_t kDefaultModelWork = 1'000'000'000;
+
 struct ReplayOptions {
   Backend backend = Backend::MODEL;
   tb::LineDramConfig dram;
@@ -25,6 +29,8 @@ struct ReplayOptions {
   bool progress = true;       // a progress line on stderr during RTL runs
   std::string fst_path;       // RTL waveform (FST), with the cycle window below
   uint64_t wave_from = 0, wave_to = UINT64_MAX;
+  ModelBudget model_budget{kDefaultModelWork, 0};  // the model's bound (ModelBudgetExceeded)
+  uint64_t max_cycles = 200'000'000;               // the RTL's bound (a TIMEOUT report)
 };
 
 struct ReplayOutcome {
