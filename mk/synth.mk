@@ -38,6 +38,12 @@ SYNTH_MARGIN ?= 5
 
 synth-check: synth
 	$(PYTHON) synth/check_baseline.py --margin $(SYNTH_MARGIN)
+	$(PYTHON) synth/check_budget.py
+
+# Per unit: LUT4 today against its budget, FF, BRAM, logic levels against the 16-level limit
+# (synth/budget.json; fails only for groups marked "enforce"). Reads out/synth/area.json.
+synth-budget:
+	$(PYTHON) synth/check_budget.py
 
 synth-baseline: synth
 	$(PYTHON) synth/check_baseline.py --update
@@ -51,4 +57,4 @@ LINT_YOSYS_BLACKBOX ?=
 lint-yosys: $(NPM_STAMP)
 	$(PYTHON) synth/yosys_read.py --blackbox "$(LINT_YOSYS_BLACKBOX)"
 
-.PHONY: deps synth synth-check synth-baseline synth-selftest lint-yosys
+.PHONY: deps synth synth-check synth-budget synth-baseline synth-selftest lint-yosys

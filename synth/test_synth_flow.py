@@ -6,12 +6,14 @@ table rows, logic depth, dump parsing and the baseline check.
     python3 synth/test_synth_flow.py        (make synth-selftest)
 """
 import copy
+import json
 import os
 import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_baseline  # noqa: E402
+import check_budget  # noqa: E402
 import hier  # noqa: E402
 
 RTLIL = r"""
@@ -331,6 +333,51 @@ class BaselinePartialTest(unittest.TestCase):
         fails, _ = check_baseline.compare(base["configs"], check_baseline.figures(full), 5)
         self.assertEqual(len(fails), 2)
 
+
+
+class BudgetTest(unittest.TestCase):
+    BUDGET = {"config": "NumRast=1", "levels": 16,
+              "groups": [{"name": "A", "part": "front", "lut4": 100, "rows": ["a", "b"], "enforce": True},
+                         {"name": "C", "part": "back", "lut4": 50, "rows": ["c"], "enforce": False}],
+              "parts": {"front": 100, "back": 50}, "total": {"lut4": 150, "ffs": 100}}
+
+    def area(self, a=40, b=50, c=60, depth_a=10):
+        row = lambda label, lut, lv: {"label": "pineda_top/" + label, "lut4": lut, "ffs": 1, "bram": 0,
+                                      "depth": {"levels": lv, "carries": 0}}
+        return {"top": "pineda_top", "configs": {"NumRast=1": {
+            "rows": [row("a", a, depth_a), row("b", b, 3), row("c", c, 20)],
+            "total": {"lut4": a + b + c, "ffs": 3, "bram": 0}}}}
+
+    def test_within_and_over(self):
+        table, fails, _ = check_budget.evaluate(self.area(), self.BUDGET)
+        self.assertEqual(fails, [])  # C is over (60 > 50, 20 levels) but not enforced
+        self.assertEqual(table[0][:3], ("A", 90, 100))
+        self.assertEqual(table[0][5], 10)
+        self.assertIn("not enforced", table[1][6])
+        _, fails, _ = check_budget.evaluate(self.area(a=60), self.BUDGET)
+        self.assertEqual(len(fails), 1)
+        self.assertIn("110 LUT4 > budget 100", fails[0])
+        _, fails, _ = check_budget.evaluate(self.area(depth_a=17), self.BUDGET)
+        self.assertIn("17 levels > 16 (a)", fails[0])
+
+    def test_unassigned_row_fails(self):
+        area = self.area()
+        area["configs"]["NumRast=1"]["rows"].append({"label": "pineda_top/new_unit", "lut4": 1, "ffs": 0, "bram": 0})
+        _, fails, _ = check_budget.evaluate(area, self.BUDGET)
+        self.assertTrue(any("new_unit belongs to no budget group" in f for f in fails))
+
+    def test_committed_budget_covers_the_baseline_rows(self):
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "baseline.json")) as f:
+            base = json.load(f)
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "budget.json")) as f:
+            budget = json.load(f)
+        rows = base["configs"]["NumRast=1"]
+        area = {"top": "pineda_top", "configs": {"NumRast=1": {
+            "rows": [dict(label=k, **v) for k, v in rows.items() if k != "pineda_top total"],
+            "total": rows["pineda_top total"]}}}
+        _, fails, notes = check_budget.evaluate(area, budget)
+        self.assertEqual(fails, [])
+        self.assertEqual(notes, [])
 
 if __name__ == "__main__":
     unittest.main(verbosity=1)
