@@ -257,8 +257,10 @@ std::vector<uint8_t> encode_capture(const Capture& c) {
     w.regs(c.expected.regs);
   }
   w.u32(kEndMarker);
-  const std::vector<uint8_t>& raw = w.out();
+  return wrap_capture_payload(w.out(), c.contract_id);
+}
 
+std::vector<uint8_t> wrap_capture_payload(const std::vector<uint8_t>& raw, uint32_t contract_id) {
   uLongf zn = compressBound(static_cast<uLong>(raw.size()));
   std::vector<uint8_t> z(zn);
   if (compress2(z.data(), &zn, raw.data(), static_cast<uLong>(raw.size()), 6) != Z_OK) {
@@ -269,7 +271,7 @@ std::vector<uint8_t> encode_capture(const Capture& c) {
   Writer h;
   h.bytes(kMagic, sizeof kMagic);
   h.u32(CAPTURE_FORMAT_VERSION);
-  h.u32(c.contract_id);
+  h.u32(contract_id);
   h.u64(raw.size());
   h.u64(z.size());
   h.u32(crc32_of(raw.data(), raw.size()));
@@ -277,6 +279,19 @@ std::vector<uint8_t> encode_capture(const Capture& c) {
   std::vector<uint8_t> out = std::move(h.out());
   out.insert(out.end(), z.begin(), z.end());
   return out;
+}
+
+std::vector<uint8_t> capture_payload(const std::vector<uint8_t>& f) {
+  if (f.size() < CAPTURE_HEADER_BYTES) throw CaptureError("truncated capture: no header");
+  const uint64_t raw_n = get64(f.data() + 16);
+  if (raw_n > CAPTURE_MAX_PAYLOAD) throw CaptureError("corrupted capture: payload size above the format's limit");
+  std::vector<uint8_t> raw(static_cast<size_t>(raw_n));
+  uLongf n = static_cast<uLongf>(raw_n);
+  if (uncompress(raw.data(), &n, f.data() + CAPTURE_HEADER_BYTES, static_cast<uLong>(f.size() - CAPTURE_HEADER_BYTES)) != Z_OK ||
+      n != raw_n) {
+    throw CaptureError("corrupted capture: the compressed payload does not inflate to its announced size");
+  }
+  return raw;
 }
 
 Capture decode_capture(const std::vector<uint8_t>& f, bool allow_other_contract) {

@@ -83,6 +83,12 @@ struct Capture {
 Capture capture_from_backend(CaptureBackend& be);
 
 std::vector<uint8_t> encode_capture(const Capture& c);
+// The file around an uncompressed payload (header, zlib stream, both CRC-32s), as encode_capture
+// writes it; and the payload of a file whose header and zlib stream are sound (CaptureError
+// otherwise), its sections not parsed. Tests and fuzzers use the pair to reach the section
+// parser behind valid checksums.
+std::vector<uint8_t> wrap_capture_payload(const std::vector<uint8_t>& payload, uint32_t contract_id = ID_VALUE);
+std::vector<uint8_t> capture_payload(const std::vector<uint8_t>& file);
 // Throws CaptureError. `allow_other_contract`: accept a stream encoded for another contract
 // version (replaying it may then fail in any way).
 Capture decode_capture(const std::vector<uint8_t>& bytes, bool allow_other_contract = false);

@@ -46,31 +46,6 @@ void fix_header_crc(std::vector<uint8_t>& f) {
   if (f.size() >= rt::CAPTURE_HEADER_BYTES) put32(f, 36, crc(f.data(), 36));
 }
 
-// The uncompressed payload of a well-formed file, and a file around any payload (valid zlib,
-// sizes and both CRCs).
-std::vector<uint8_t> payload_of(const std::vector<uint8_t>& file) {
-  std::vector<uint8_t> raw(get32(file, 16));
-  uLongf n = static_cast<uLongf>(raw.size());
-  REQUIRE(uncompress(raw.data(), &n, file.data() + rt::CAPTURE_HEADER_BYTES, static_cast<uLong>(file.size() - rt::CAPTURE_HEADER_BYTES)) == Z_OK);
-  return raw;
-}
-std::vector<uint8_t> wrap(const std::vector<uint8_t>& raw) {
-  uLongf zn = compressBound(static_cast<uLong>(raw.size()));
-  std::vector<uint8_t> z(zn);
-  REQUIRE(compress2(z.data(), &zn, raw.data(), static_cast<uLong>(raw.size()), 1) == Z_OK);
-  std::vector<uint8_t> f(rt::CAPTURE_HEADER_BYTES);
-  const char magic[8] = {'P', 'N', 'D', 'A', 'C', 'A', 'P', '\n'};
-  std::copy(magic, magic + 8, f.begin());
-  put32(f, 8, rt::CAPTURE_FORMAT_VERSION);
-  put32(f, 12, ID_VALUE);
-  put32(f, 16, static_cast<uint32_t>(raw.size()));
-  put32(f, 24, static_cast<uint32_t>(zn));
-  put32(f, 32, crc(raw.data(), raw.size()));
-  fix_header_crc(f);
-  f.insert(f.end(), z.begin(), z.begin() + static_cast<long>(zn));
-  return f;
-}
-
 // A valid capture of a hand-made command stream around the scene `base`'s target.
 template <typename F>
 std::vector<uint8_t> stream_capture(const SceneImage& base, const CommandWriter& cw, F&& more_memory) {
@@ -129,7 +104,7 @@ TEST_CASE("capture files, property: any byte string is refused cleanly or replay
   SceneRng rng(seed);
   const SceneImage scene = build_scene("cp_commands", 1);
   const std::vector<uint8_t> good = rt::encode_capture(scene_to_capture(scene));
-  const std::vector<uint8_t> raw = payload_of(good);
+  const std::vector<uint8_t> raw = rt::capture_payload(good);
   REQUIRE(try_replay(good) == Outcome::REPLAYED);
 
   size_t counts[3] = {0, 0, 0};
@@ -175,7 +150,7 @@ TEST_CASE("capture files, property: any byte string is refused cleanly or replay
     put32(p, at, rng.chance(50) ? extremes[rng.range(0, 11)] : static_cast<uint32_t>(rng.next()));
     if (rng.chance(10)) p.resize(static_cast<size_t>(rng.range(0, static_cast<int64_t>(p.size()))));
     INFO("payload dword at " << at << " replaced, input " << i << ", seed " << seed);
-    run(wrap(p));
+    run(rt::wrap_capture_payload(p));
   }
   // Valid files that never finish: stopped by the budget, with a message.
   constexpr uint32_t IB = 0x00020000u;
