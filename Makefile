@@ -15,6 +15,7 @@ PYTHON ?= python3
 help:
 	@echo "make deps   install Debian packages and the pinned npm Yosys (idempotent)"
 	@echo "make test   every test; ends with 'N passed, N failed'"
+	@echo "make test-quick  the developers' tier: changed units, model, runtime, a few scenes (minutes)"
 	@echo "make test-long  the tests and the opt-in suites (2 rasterizers)"
 	@echo "make sim    the regression: every scene through RTL and model, PNGs in out/sim"
 	@echo "make lint   Verilator -Wall lint and a Yosys read of every RTL module"
@@ -58,6 +59,14 @@ test: deps
 	@$(MAKE) -s -j$(NPROC) build-all
 	@$(PYTHON) tests/run_all.py --build $(BUILD)
 
+# The developers' quick tier (a few minutes with warm builds; CI runs `make test`): contract, lint
+# when rtl/ changed, model and runtime tests, the RTL unit tests of the units changed since
+# QUICK_BASE (default: the merge base with main; uncommitted files count), a handful of scenes.
+QUICK_BASE ?=
+test-quick: deps
+	@$(MAKE) -s -j$(NPROC) $$($(PYTHON) tests/run_all.py --build $(BUILD) --quick --base "$(QUICK_BASE)" --targets)
+	@$(PYTHON) tests/run_all.py --build $(BUILD) --quick --base "$(QUICK_BASE)"
+
 # The default suite and the opt-in suites (tests/run_all.py LONG_SUITES: the 2-rasterizer scenes).
 test-long: deps
 	@$(MAKE) -s -j$(NPROC) build-all build-long
@@ -96,4 +105,4 @@ lint:
 clean:
 	rm -rf $(BUILD) out
 
-.PHONY: help sim test test-long bench waves lint clean build-all
+.PHONY: help sim test test-quick test-long bench waves lint clean build-all

@@ -6,10 +6,16 @@ Each suite is a command. Catch2 binaries count their test cases; pineda_sim coun
 (its own `N passed, N failed` line); other commands count as one test each. A suite that fails
 to run at all counts as one failure. Logs go to out/test/<suite>.log.
 
-usage: tests/run_all.py [--build DIR] [--only NAME[,NAME...]] [--long] [--list]
+usage: tests/run_all.py [--build DIR] [--only NAME[,NAME...]] [--long] [--quick [--base REV]] [--list]
+                        [--targets]
 
 --long adds the opt-in suites (LONG_SUITES: the 2-rasterizer scene run, whose pineda_top build and
 run cost the default suite about 7 of its 30 minutes; `make test-long` builds and runs them).
+--quick is the developers' tier (`make test-quick`, a few minutes with warm builds): the contract
+check, lint when rtl/ changed, the model and runtime tests, the RTL unit tests of the units whose
+files changed since --base (default: the merge base with main; uncommitted and untracked files
+count), and a handful of scenes (QUICK_SCENES) through RTL and model. CI runs the full suite.
+--targets prints the build targets of the selected suites (for the Makefile) instead of running.
 """
 import argparse
 import filecmp
@@ -128,6 +134,61 @@ def suites(build, long=False):
     return s
 
 
+# The quick tier's scenes: one each of the CP's commands, the front end, depth and stencil, a
+# B5G6R5 blend, the MSAA resolve and both texture stages (about 1 minute together).
+QUICK_SCENES = "cp_commands,scissor,fe_sphere,ds_funcs,om_b5g6r5,om_resolve_4x,tex_lightmap"
+
+
+def changed_files(base):
+    """Paths that differ from `base` (committed or not), and untracked files."""
+    def git(*args):
+        r = subprocess.run(["git", *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        return r.stdout.split() if r.returncode == 0 else []
+    if not base:
+        mb = git("merge-base", "HEAD", "main")
+        base = mb[0] if mb else "HEAD"
+    return sorted(set(git("diff", "--name-only", base) + git("ls-files", "--others", "--exclude-standard")))
+
+
+def unit_folder(unit):
+    """The rtl/ folder of RTL unit `unit` (the folder holding <unit>.sv), or None."""
+    for d in sorted(os.listdir("rtl")):
+        if os.path.exists(os.path.join("rtl", d, unit + ".sv")):
+            return d
+    return None
+
+
+def quick_suites(build, base):
+    """The quick tier (see the module docstring) out of the full list."""
+    full = {n: (n, c, k) for n, c, k in suites(build)}
+    changed = changed_files(base)
+    units = [n[len("rtl_"):] for n in full if n.startswith("rtl_")]
+    folders = {u: unit_folder(u) for u in units}
+    picked = set()
+    for path in changed:
+        parts = path.split("/")
+        if len(parts) < 3 or parts[0] not in ("rtl", "cpp_model", "tb"):
+            continue
+        d = parts[1]
+        stem = os.path.splitext(parts[-1])[0]
+        if parts[0] == "tb" and d in units:
+            picked.add(d)
+        if stem in units:
+            picked.add(stem)
+        # Every unit whose RTL lives in that folder (cpp_model and tb folders share the names).
+        picked.update(u for u in units if folders[u] == d)
+    rtl_changed = any(p.startswith("rtl/") or p.startswith("contracts/") for p in changed)
+    sim = os.path.join(build, "pineda_sim")
+    s = [full["contract"]]
+    if rtl_changed:
+        s.append(full["lint"])
+    s += [full["model"], full["runtime"]]
+    s += [full["rtl_" + u] for u in units if u in picked]
+    s.append(("scenes_quick", [sim, "--out", "out/test/quick", "--label", "scenes_quick",
+                               *QUICK_SCENES.split(",")], "sim"))
+    return s
+
+
 def parse_catch2(out, rc):
     m = re.search(r"All tests passed \((\d+) assertions? in (\d+) test cases?\)", out)
     if m:
@@ -171,13 +232,23 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--long", action="store_true", help="also the opt-in suites (LONG_SUITES)")
+    ap.add_argument("--quick", action="store_true", help="the developers' quick tier (make test-quick)")
+    ap.add_argument("--base", default="", help="with --quick: the revision changes are counted from")
+    ap.add_argument("--targets", action="store_true", help="print the build targets of the selected suites")
     ap.add_argument("--compare-dirs", nargs=2)
     ap.add_argument("--skip", default="", help="with --compare-dirs: scenes the second run skipped")
     a = ap.parse_args()
     if a.compare_dirs:
         sys.exit(compare_dirs(*a.compare_dirs, skip=[x for x in a.skip.split(",") if x]))
     os.chdir(ROOT)
-    all_suites = [x for x in suites(a.build, a.long) if a.long or x[0] not in LONG_SUITES]
+    if a.quick:
+        all_suites = quick_suites(a.build, a.base)
+    else:
+        all_suites = [x for x in suites(a.build, a.long) if a.long or x[0] not in LONG_SUITES]
+    if a.targets:
+        # Every suite's binary under the build folder is a make target; commands (make, python) are not.
+        print(" ".join(sorted({c[0] for _, c, _ in all_suites if c[0].startswith(a.build + os.sep)})))
+        return
     if a.list:
         for n, c, _ in all_suites:
             print(n, " ".join(c))
