@@ -10,7 +10,7 @@ CLI_LDLIBS :=
 
 $(CLI_OBJS): $(BUILD)/obj/%.o: %.cpp $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a
 	@mkdir -p $(@D)
-	$(OBJCACHE) $(CXX) $(TB_CXXFLAGS) -Iruntime -Itools/pineda -I$(BUILD)/vl/pineda_top -Itb/top -pthread -MMD -MP -c $< -o $@
+	$(OBJCACHE) $(CXX) $(TB_CXXFLAGS) -Iruntime -Itools/pineda -I$(BUILD)/vl/pineda_top -pthread -MMD -MP -c $< -o $@
 
 $(PINEDA_CLI): $(CLI_OBJS) $(TOP_HARNESS_OBJS) $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB) \
                $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a $(BUILD)/vl/libverilated.a

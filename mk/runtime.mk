@@ -47,7 +47,7 @@ RUNTIME_RTL_OBJS := $(BUILD)/obj/runtime/rtl/rtl_backend.o \
 RUNTIME_RTL_TEST_BIN := $(BUILD)/tests/runtime_rtl_tests
 $(RUNTIME_RTL_OBJS): $(BUILD)/obj/%.o: %.cpp $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a
 	@mkdir -p $(@D)
-	$(OBJCACHE) $(CXX) $(TB_CXXFLAGS) $(RUNTIME_INC) -Iruntime/rtl -Itests/runtime -I$(BUILD)/vl/pineda_top -Itb/top -pthread \
+	$(OBJCACHE) $(CXX) $(TB_CXXFLAGS) $(RUNTIME_INC) -Iruntime/rtl -Itests/runtime -I$(BUILD)/vl/pineda_top -pthread \
 	  -MMD -MP -c $< -o $@
 $(RUNTIME_RTL_TEST_BIN): $(RUNTIME_RTL_OBJS) $(TOP_HARNESS_OBJS) $(RUNTIME_LIB) $(MODEL_LIB) \
                          $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a $(BUILD)/vl/libverilated.a

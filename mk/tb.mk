@@ -13,8 +13,10 @@ VL_FLAGS := --cc --build --assert --x-assign unique --x-initial unique \
             -CFLAGS -std=c++17 -MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2 OBJCACHE=$(OBJCACHE)" $(VL_COV)
 VL_TOPS := pineda_top setup coarse_raster fine_raster pixel_writer zs ia cp dma resolve hiz
 TB_CXXFLAGS := $(CXXSTD) -Wall -Wextra -Wshadow -Werror -O2 -g -Icpp_model -Icpp_model/common \
-               -Isim -Itb/common $(VL_INC) -DVM_TRACE=1 -DVM_TRACE_FST=1
+               -Isim -Iharness $(VL_INC) -DVM_TRACE=1 -DVM_TRACE_FST=1
 TB_LDLIBS := -lz -lpthread
+# Only the tests see tb/common (unit bench, random primitives): the product compiles without it.
+$(BUILD)/obj/tb/%.o: TB_CXXFLAGS += -Itb/common
 
 # Flags stamp: rebuild every model when VL_FLAGS change.
 $(BUILD)/vl/flags.txt: FORCE
@@ -48,21 +50,27 @@ $(BUILD)/vl/rt/%.o: $(VL_ROOT)/include/%.cpp
 $(BUILD)/vl/libverilated.a: $(VL_RT_OBJS)
 	ar rcs $@ $^
 
-# Harness objects: tb/**/*.cpp and sim/pineda_sim.cpp, compiled against the model they use.
-TB_COMMON_SRCS := tb/common/line_dram.cpp
+# The harness library (harness/: the Verilated pineda_top driven with the line-port DRAM model,
+# stream taps and per-boundary comparison), which the product (build/pineda, the runtime's RTL
+# backend) and the tests share; the unit tests' own helpers stay in tb/common. Harness and test
+# objects are compiled against the Verilated model they use.
+TB_COMMON_SRCS := harness/line_dram.cpp
 TB_COMMON_OBJS := $(TB_COMMON_SRCS:%.cpp=$(BUILD)/obj/%.o)
-$(BUILD)/obj/tb/common/%.o: tb/common/%.cpp
+$(BUILD)/obj/harness/line_dram.o: harness/line_dram.cpp
 	@mkdir -p $(@D)
 	$(OBJCACHE) $(CXX) $(TB_CXXFLAGS) -MMD -MP -c $< -o $@
 
+$(BUILD)/obj/harness/top_harness.o: harness/top_harness.cpp $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a
+	@mkdir -p $(@D)
+	$(OBJCACHE) $(CXX) $(TB_CXXFLAGS) -I$(BUILD)/vl/pineda_top -MMD -MP -c $< -o $@
 $(BUILD)/obj/tb/top/%.o: tb/top/%.cpp $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a
 	@mkdir -p $(@D)
-	$(OBJCACHE) $(CXX) $(TB_CXXFLAGS) -I$(BUILD)/vl/pineda_top -Itb/top -MMD -MP -c $< -o $@
+	$(OBJCACHE) $(CXX) $(TB_CXXFLAGS) -I$(BUILD)/vl/pineda_top -MMD -MP -c $< -o $@
 $(BUILD)/obj/sim/pineda_sim.o: sim/pineda_sim.cpp $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a
 	@mkdir -p $(@D)
-	$(OBJCACHE) $(CXX) $(TB_CXXFLAGS) -I$(BUILD)/vl/pineda_top -Itb/top -MMD -MP -c $< -o $@
+	$(OBJCACHE) $(CXX) $(TB_CXXFLAGS) -I$(BUILD)/vl/pineda_top -MMD -MP -c $< -o $@
 
-TOP_HARNESS_OBJS := $(BUILD)/obj/tb/top/top_harness.o $(TB_COMMON_OBJS)
+TOP_HARNESS_OBJS := $(BUILD)/obj/harness/top_harness.o $(TB_COMMON_OBJS)
 PINEDA_SIM := $(BUILD)/pineda_sim
 $(PINEDA_SIM): $(BUILD)/obj/sim/pineda_sim.o $(TOP_HARNESS_OBJS) $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB) \
                $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a $(BUILD)/vl/libverilated.a
@@ -151,8 +159,8 @@ $(BUILD)/vl/pineda_top_r$(1)/Vpineda_top__ALL.a: rtl/lint.vlt $(BUILD)/vl/flags.
 -include $(BUILD)/vl/pineda_top_r$(1)/deps.mk
 $(BUILD)/obj/sim_r$(1)/%.o: %.cpp $(BUILD)/vl/pineda_top_r$(1)/Vpineda_top__ALL.a
 	@mkdir -p $$(@D)
-	$$(OBJCACHE) $$(CXX) $$(TB_CXXFLAGS) -DPINEDA_NUM_RAST=$(1) -I$(BUILD)/vl/pineda_top_r$(1) -Itb/top -MMD -MP -c $$< -o $$@
-$(BUILD)/pineda_sim_r$(1): $(BUILD)/obj/sim_r$(1)/sim/pineda_sim.o $(BUILD)/obj/sim_r$(1)/tb/top/top_harness.o \
+	$$(OBJCACHE) $$(CXX) $$(TB_CXXFLAGS) -DPINEDA_NUM_RAST=$(1) -I$(BUILD)/vl/pineda_top_r$(1) -MMD -MP -c $$< -o $$@
+$(BUILD)/pineda_sim_r$(1): $(BUILD)/obj/sim_r$(1)/sim/pineda_sim.o $(BUILD)/obj/sim_r$(1)/harness/top_harness.o \
                            $(TB_COMMON_OBJS) $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB) \
                            $(BUILD)/vl/pineda_top_r$(1)/Vpineda_top__ALL.a $(BUILD)/vl/libverilated.a
 	$$(CXX) -o $$@ $$(filter %.o,$$^) $(SCENES_LIB) $(SCENES_LDLIBS) $(BUILD)/vl/pineda_top_r$(1)/Vpineda_top__ALL.a \

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // RTL vs reference: the SRAM primitives of rtl/common (sram_1r1w, sram_sp, sram_fifo), each
 // Verilated with its default parameters, driven with random traffic against a C++ reference;
-// and the line-port DRAM model of the harnesses (tb/common/line_dram): order, latency,
+// and the line-port DRAM model of the harnesses (harness/line_dram): order, latency,
 // bandwidth and per-client counts. Each case prints its seed; `--rng-seed N` replays it.
 #define CATCH_CONFIG_MAIN
 #include <deque>

@@ -2,7 +2,7 @@
 // RTL vs model: DMA copy engine on the line port (rtl/dma/dma.sv vs cpp_model/dma/dma). Random copy
 // jobs (every source/destination alignment, lengths 0..300, some up to 3,000 and 20,000, sources
 // and destinations that share a line without overlapping) through the line-port DRAM model
-// (tb/common/line_dram) with random latency, reduced bandwidth and random back-pressure; after
+// (harness/line_dram) with random latency, reduced bandwidth and random back-pressure; after
 // the last job has finished (idle_o) the whole memory must equal the model's. Every write must
 // enable only bytes of its job's destination range, each destination line is written once and in
 // order, every read is of a line of the source range, and the unit may only report idle with

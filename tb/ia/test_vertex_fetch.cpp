@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // RTL vs model: vertex fetch (rtl/ia/vertex_fetch.sv vs cpp_model/ia/vertex_fetch) on the line
-// port (tb/common/line_dram). Besides the output stream (bit for bit), the bench counts the line
+// port (harness/line_dram). Besides the output stream (bit for bit), the bench counts the line
 // read requests the RTL issues and compares them with the model's prediction
 // (VertexFetch::lines_read(): the fetch cache's tags are mirrored exactly), under the four stall
 // patterns with 200-cycle memory and jitter, at full and at reduced bandwidth.

@@ -494,7 +494,7 @@ TEST_CASE("pixel_writer: logic ops, every op in every format, among plain quads"
 }
 
 // The line stream of a model cache fed the quads with the fills reading memory the way
-// pineda_sim's harness predicts it with several rasterizers (tb/common/pw_overlay.h): memory as
+// pineda_sim's harness predicts it with several rasterizers (harness/pw_overlay.h): memory as
 // of the last flush, overlaid with the line writes emitted since. It must equal the reference
 // stream (`expect`), whose fills read memory with every earlier pixel write applied.
 std::vector<MemLineReq> overlay_lines(const PwCase& c, uint32_t entries) {

@@ -59,7 +59,7 @@ struct TopHarness::Taps {
   PerBoundary<BoundaryTap> tap;
   std::vector<MemLineReq> pw_expected;     // FROM_RTL: grows with the merged quads
   model::PixelWriter pw_model;             // FROM_RTL: the colour cache fed the RTL's quad order
-  // FROM_RTL fills (blended quads): memory as the RTL's fill will see it (tb/common/pw_overlay.h).
+  // FROM_RTL fills (blended quads): memory as the RTL's fill will see it (harness/pw_overlay.h).
   PwOverlay pw_overlay;
   void pw_emit(const MemLineReq& r) {
     pw_expected.push_back(r);
