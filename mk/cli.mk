@@ -15,7 +15,7 @@ $(CLI_OBJS): $(BUILD)/obj/%.o: %.cpp $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a
 $(PINEDA_CLI): $(CLI_OBJS) $(TOP_HARNESS_OBJS) $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB) \
                $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a $(BUILD)/vl/libverilated.a
 	$(CXX) -pthread -o $@ $(CLI_OBJS) $(TOP_HARNESS_OBJS) $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB) \
-	  $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(CLI_LDLIBS) $(TB_LDLIBS)
+	  $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a $(BUILD)/vl/libverilated.a $(SCENES_IO_LDLIBS) $(RUNTIME_LDLIBS) $(CLI_LDLIBS) $(TB_LDLIBS)
 
 # pineda_sim writes capture files (--capture) through the runtime's capture_file.h.
 $(BUILD)/obj/sim/pineda_sim.o $(BUILD)/obj/sim_r2/sim/pineda_sim.o $(BUILD)/obj/sim_r4/sim/pineda_sim.o: TB_CXXFLAGS += -Iruntime

@@ -29,7 +29,7 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
-	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) -lpng -lz
+	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(RUNTIME_LDLIBS)
 
 fuzz-build: $(FUZZ_BINS)
 

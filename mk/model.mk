@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # mk/model.mk — the C++ golden model, the regression scenes and their unit tests.
 #
-# Libraries (link order: $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB) $(MODEL_LDLIBS) -pthread):
+# Libraries (link order: $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB), then $(SCENES_IO_LDLIBS) $(RUNTIME_LDLIBS)
+# for what each links, -pthread):
 #   $(MODEL_LIB)   build/libpineda_model.a   every cpp_model/**/*.cpp (Memory, CommandWriter, units, Gpu)
 #   $(SCENES_LIB)  build/libpineda_scenes.a  sim/*.cpp but pineda_sim.cpp: the scenes and png_writer
 #                                            (needs libpng); the scenes are built with the host runtime
@@ -9,10 +10,14 @@
 # Compile flags for users: $(CXXFLAGS_COMMON) $(MODEL_INC)
 # Targets: model (libraries, tools, tests), model-test (runs the Catch2 model tests), model-run.
 MODEL_INC := -Icpp_model -Icpp_model/common -Isim
-# -lz: capture files (runtime/capture_file.cpp). -lassimp -lstb: model files and textures (sim/mesh_load.cpp,
-# sim/model_render.cpp: the glmark2 scenes and build/pineda render). -ltinyobjloader -lmeshoptimizer: the mesh scenes (sim/meshes.cpp: bunny.obj loading, vertex-cache
-# optimisation); everything that links the scenes library links these.
-MODEL_LDLIBS := -lpng -ltinyobjloader -lmeshoptimizer -lz -lassimp -lstb
+# External libraries per library. The model is pure C++ and links none (no I/O). The runtime:
+# zlib (capture files, runtime/capture_file.cpp) and libpng (PNG textures, runtime/texture.cpp;
+# stb_image for other formats is compiled in). The scenes: assimp (model files: sim/mesh_load.cpp,
+# sim/model_render.cpp), tinyobjloader and meshoptimizer (bunny.obj and its vertex-cache
+# optimisation: sim/meshes.cpp), stb, and libpng for the PNG writer.
+MODEL_LDLIBS :=
+RUNTIME_LDLIBS := -lpng -lz
+SCENES_IO_LDLIBS := -ltinyobjloader -lmeshoptimizer -lassimp -lstb
 MODEL_DEPFLAGS = -MMD -MP
 
 MODEL_SRCS := $(shell find cpp_model -name '*.cpp' | sort)
@@ -24,7 +29,7 @@ SCENES_OBJS := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(SCENES_SRCS))
 SCENES_LIB := $(BUILD)/libpineda_scenes.a
 # Named here because this file is read before mk/runtime.mk, which builds it.
 RUNTIME_LIB := $(BUILD)/libpineda_runtime.a
-SCENES_LDLIBS := $(RUNTIME_LIB) $(MODEL_LIB) $(MODEL_LDLIBS) -pthread
+SCENES_LDLIBS := $(RUNTIME_LIB) $(MODEL_LIB) $(SCENES_IO_LDLIBS) $(RUNTIME_LDLIBS) -pthread
 
 MODEL_TEST_SRCS := $(sort $(wildcard tests/model/*.cpp))
 MODEL_TEST_OBJS := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(MODEL_TEST_SRCS))

@@ -7,7 +7,7 @@
 #   $(RUNTIME_RTL_TEST_BIN) build/tests/runtime_rtl_tests  Catch2, golden vs Verilated RTL backend
 #   $(RUNTIME_EXAMPLE)    build/runtime_example       draws a few triangles, writes a PNG
 #   $(RUNTIME_BENCH)      build/runtime_bench         host-side cost per draw (draws/s encoded)
-# Link order for users: $(RUNTIME_LIB) $(MODEL_LIB) $(MODEL_LDLIBS) -pthread
+# Link order for users: $(RUNTIME_LIB) $(MODEL_LIB) $(RUNTIME_LDLIBS) -pthread
 RUNTIME_INC := -Iruntime
 RUNTIME_CXXFLAGS := $(CXXFLAGS_COMMON) $(RUNTIME_INC) -Isim -pthread
 RUNTIME_SRCS := $(sort $(wildcard runtime/*.cpp))
@@ -32,13 +32,13 @@ $(RUNTIME_LIB): $(RUNTIME_OBJS)
 
 $(RUNTIME_TEST_BIN): $(RUNTIME_TEST_OBJS) $(RUNTIME_LIB) $(MODEL_LIB)
 	@mkdir -p $(dir $@)
-	$(CXX) $(RUNTIME_CXXFLAGS) -o $@ $(RUNTIME_TEST_OBJS) $(RUNTIME_LIB) $(MODEL_LIB) $(MODEL_LDLIBS)
+	$(CXX) $(RUNTIME_CXXFLAGS) -o $@ $(RUNTIME_TEST_OBJS) $(RUNTIME_LIB) $(MODEL_LIB) $(RUNTIME_LDLIBS)
 
 $(RUNTIME_EXAMPLE): $(BUILD)/obj/runtime/examples/triangles.o $(RUNTIME_LIB) $(SCENES_LIB) $(MODEL_LIB)
 	$(CXX) $(RUNTIME_CXXFLAGS) -o $@ $< $(SCENES_LIB) $(SCENES_LDLIBS)
 
 $(RUNTIME_BENCH): $(BUILD)/obj/runtime/examples/runtime_bench.o $(RUNTIME_LIB) $(MODEL_LIB)
-	$(CXX) $(RUNTIME_CXXFLAGS) -o $@ $< $(RUNTIME_LIB) $(MODEL_LIB) $(MODEL_LDLIBS)
+	$(CXX) $(RUNTIME_CXXFLAGS) -o $@ $< $(RUNTIME_LIB) $(MODEL_LIB) $(RUNTIME_LDLIBS)
 
 # The RTL backend and its test: compiled like the harnesses (mk/tb.mk), linked with the
 # Verilated pineda_top.
@@ -53,7 +53,7 @@ $(RUNTIME_RTL_TEST_BIN): $(RUNTIME_RTL_OBJS) $(TOP_HARNESS_OBJS) $(RUNTIME_LIB) 
                          $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a $(BUILD)/vl/libverilated.a
 	@mkdir -p $(@D)
 	$(CXX) -pthread -o $@ $(RUNTIME_RTL_OBJS) $(TOP_HARNESS_OBJS) $(RUNTIME_LIB) $(MODEL_LIB) \
-	  $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(TB_LDLIBS)
+	  $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a $(BUILD)/vl/libverilated.a $(RUNTIME_LDLIBS) $(TB_LDLIBS)
 
 RUNTIME_ALL := $(RUNTIME_LIB) $(RUNTIME_TEST_BIN) $(RUNTIME_RTL_TEST_BIN) $(RUNTIME_EXAMPLE) $(RUNTIME_BENCH)
 runtime: $(RUNTIME_ALL)

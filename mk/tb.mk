@@ -75,7 +75,7 @@ PINEDA_SIM := $(BUILD)/pineda_sim
 $(PINEDA_SIM): $(BUILD)/obj/sim/pineda_sim.o $(TOP_HARNESS_OBJS) $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB) \
                $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a $(BUILD)/vl/libverilated.a
 	$(CXX) -o $@ $(filter %.o,$^) $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB) $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a \
-	  $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(TB_LDLIBS)
+	  $(BUILD)/vl/libverilated.a $(SCENES_IO_LDLIBS) $(RUNTIME_LDLIBS) $(TB_LDLIBS)
 
 # The geometry front end inside pineda_top: hand-built DRAW_FE command buffers, RTL vs model.
 RTL_FRONT_END := $(BUILD)/tests/rtl_front_end
@@ -83,7 +83,7 @@ $(RTL_FRONT_END): $(BUILD)/obj/tb/top/test_front_end.o $(TOP_HARNESS_OBJS) $(MOD
                   $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a $(BUILD)/vl/libverilated.a
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $(filter %.o,$^) $(MODEL_LIB) $(BUILD)/vl/pineda_top/Vpineda_top__ALL.a \
-	  $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(TB_LDLIBS)
+	  $(BUILD)/vl/libverilated.a $(TB_LDLIBS)
 RTL_TOP_TESTS := $(RTL_FRONT_END)
 
 # Unit harnesses: tb/<unit>/test_<unit>.cpp, one executable each, linked with its own model.
@@ -95,7 +95,7 @@ $(BUILD)/obj/tb/unit/test_$(1).o: tb/$(2)/test_$(1).cpp $(BUILD)/vl/$(1)/V$(1)__
 $(BUILD)/tests/rtl_$(1): $(BUILD)/obj/tb/unit/test_$(1).o $$(TB_COMMON_OBJS) $$(MODEL_LIB) \
                          $(BUILD)/vl/$(1)/V$(1)__ALL.a $(BUILD)/vl/libverilated.a
 	@mkdir -p $$(@D)
-	$$(CXX) -o $$@ $$(filter %.o,$$^) $$(MODEL_LIB) $(BUILD)/vl/$(1)/V$(1)__ALL.a $(BUILD)/vl/libverilated.a $$(MODEL_LDLIBS) $$(TB_LDLIBS)
+	$$(CXX) -o $$@ $$(filter %.o,$$^) $$(MODEL_LIB) $(BUILD)/vl/$(1)/V$(1)__ALL.a $(BUILD)/vl/libverilated.a $$(TB_LDLIBS)
 endef
 unit_dir = $(if $(filter coarse_raster fine_raster,$(1)),rast,$(if $(filter pixel_writer,$(1)),om,$(if $(filter resolve,$(1)),dma,$(1))))
 $(foreach u,$(TB_UNITS),$(eval $(call TB_UNIT,$(u),$(call unit_dir,$(u)))))
@@ -121,7 +121,7 @@ $(BUILD)/obj/tb/unit/test_fp32.o: tb/fp32/test_fp32.cpp $(FP32_VL_LIBS)
 $(BUILD)/tests/rtl_fp32: $(BUILD)/obj/tb/unit/test_fp32.o $(TB_COMMON_OBJS) $(MODEL_LIB) $(FP32_VL_LIBS) \
                          $(BUILD)/vl/libverilated.a
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $(filter %.o,$^) $(MODEL_LIB) $(FP32_VL_LIBS) $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(TB_LDLIBS)
+	$(CXX) -o $@ $(filter %.o,$^) $(MODEL_LIB) $(FP32_VL_LIBS) $(BUILD)/vl/libverilated.a $(TB_LDLIBS)
 RTL_UNIT_TESTS += $(BUILD)/tests/rtl_vtx $(BUILD)/tests/rtl_fp32
 
 # ---- Input assembly front end, as units: index fetch, the
@@ -206,7 +206,7 @@ $(BUILD)/obj/tb/unit/test_common.o: tb/common/test_common.cpp $(COMMON_VL_LIBS)
 $(BUILD)/tests/rtl_common: $(BUILD)/obj/tb/unit/test_common.o $(TB_COMMON_OBJS) $(MODEL_LIB) $(COMMON_VL_LIBS) \
                            $(BUILD)/vl/libverilated.a
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $(filter %.o,$^) $(MODEL_LIB) $(COMMON_VL_LIBS) $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(TB_LDLIBS)
+	$(CXX) -o $@ $(filter %.o,$^) $(MODEL_LIB) $(COMMON_VL_LIBS) $(BUILD)/vl/libverilated.a $(TB_LDLIBS)
 RTL_UNIT_TESTS += $(BUILD)/tests/rtl_common
 
 # ---- line_stream_reader (the line-port successor of mem_stream_reader) in three builds:
@@ -231,7 +231,7 @@ $(BUILD)/obj/tb/unit/test_line_reader.o: tb/common/test_line_reader.cpp $(LSR_VL
 $(BUILD)/tests/rtl_line_reader: $(BUILD)/obj/tb/unit/test_line_reader.o $(TB_COMMON_OBJS) $(MODEL_LIB) $(LSR_VL_LIBS) \
                                 $(BUILD)/vl/libverilated.a
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $(filter %.o,$^) $(MODEL_LIB) $(LSR_VL_LIBS) $(BUILD)/vl/libverilated.a $(MODEL_LDLIBS) $(TB_LDLIBS)
+	$(CXX) -o $@ $(filter %.o,$^) $(MODEL_LIB) $(LSR_VL_LIBS) $(BUILD)/vl/libverilated.a $(TB_LDLIBS)
 RTL_UNIT_TESTS += $(BUILD)/tests/rtl_line_reader
 
 # ---- bench_fe_lines: the front end alone (index fetch and vertex fetch on their line ports,
