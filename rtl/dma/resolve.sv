@@ -107,11 +107,12 @@ module resolve #(
     .busy_o         (port_busy)
   );
 
+  // Status (a block of its own: ready never depends on valid).
   always_comb begin
     idle_o      = !setup_q && (rd_rows_q == '0) && !up_busy && !px_busy && !ln_busy && !port_busy;
     job_ready_o = idle_o;
-    job_fire    = job_valid_i && job_ready_o;
   end
+  assign job_fire = job_valid_i && job_ready_o;
 
   // Job and setup.
   always_comb begin

@@ -3,7 +3,8 @@
 // pixels arrive in row order, one per clock, each with its destination byte address (a dword
 // for 4-byte formats, a halfword for B5G6R5) and are written into a one-line buffer (32
 // halfword lanes with byte enables). The buffer goes out as one line write (be = the bytes
-// written, wdata 0 elsewhere) when a pixel for another line arrives, or after a row's last pixel;
+// written, wdata 0 elsewhere) when a pixel for another line arrives (within a row: a pixel at a
+// line's first byte), or after a row's last pixel;
 // in that cycle the buffer is cleared and the arriving pixel, if any, is its first. So every
 // destination line covering a row is written once, left to right, as model::resolve_lines does.
 // Writes go to resolve's line_port (wr_free_i: it can take one this cycle).
@@ -35,8 +36,9 @@ module resolve_line (
   logic [31:0] we;
   logic [31:0] din;
   always_comb begin
-    // Send the buffer: the row ended, or a pixel for another line arrived.
-    send       = full_q && (close_q || (in_valid_i && in_da_i[31:6] != line_q));
+    // Send the buffer: the row ended, or a pixel for another line arrived. A row's pixels are
+    // contiguous, so within a row only a pixel at a line's first byte starts another line.
+    send       = full_q && (close_q || (in_valid_i && in_da_i[5:0] == 6'd0));
     in_ready_o = !send || wr_free_i;
     put        = in_valid_i && in_ready_o;
     clear      = !full_q || (send && wr_free_i);
