@@ -6,7 +6,7 @@ RTL_FILES := $(shell cat rtl/files.f)
 # them (the models of mk/tb.mk, this lint), never Yosys.
 RTL_BIND_FILES := $(wildcard rtl/*/*_bind.sv)
 RTL_CHK_FILES := $(wildcard rtl/*/*_chk.sv)
-RTL_LINT_TOPS := pineda_top front_end cp cp_regs cp_fetch dma resolve resolve_pixel ia setup coarse_raster fine_raster hiz pixel_writer sram_1r1w sram_sp sram_fifo \
+RTL_LINT_TOPS := pineda_top front_end cp cp_regs cp_fetch dma resolve resolve_pixel resolve_srgb resolve_unpack resolve_line ia setup coarse_raster fine_raster hiz pixel_writer sram_1r1w sram_sp sram_fifo sram_rom \
                  line_stream_reader
 VERILATOR ?= verilator
 

@@ -4,6 +4,7 @@ rtl/common/stream_fifo.sv
 rtl/common/sram_1r1w.sv
 rtl/common/sram_sp.sv
 rtl/common/sram_fifo.sv
+rtl/common/sram_rom.sv
 rtl/common/stream_reg.sv
 rtl/common/stream_throttle.sv
 rtl/common/line_stream_reader.sv
@@ -17,7 +18,10 @@ rtl/common/fp32_to_fix.sv
 rtl/common/fp32_from_int.sv
 rtl/mem/mem_line_arbiter.sv
 rtl/dma/dma.sv
+rtl/dma/resolve_srgb.sv
 rtl/dma/resolve_pixel.sv
+rtl/dma/resolve_unpack.sv
+rtl/dma/resolve_line.sv
 rtl/dma/resolve.sv
 rtl/cp/cp_regs.sv
 rtl/cp/cp_fetch.sv

@@ -6,22 +6,24 @@
 // A job (resolve_pkt_t, checked by the CP: non-empty rectangle, src and src pitch multiples of
 // the 4x pixel P = 16 bytes (8 for B5G6R5), dst and dst pitch dword aligned, spans inside the
 // valid window and disjoint) is accepted only while the unit is idle (job_ready_o = idle_o).
-// Reads: row by row, the source lines covering the row's 4x pixels [s, e) (s = src + y*src_pitch
-// + x0*P, e = s + (x1 - x0)*P), up to FetchLines reads in flight or buffered, through the client
-// port the DMA uses too (rtl/common/line_port.sv: credits, an sram_fifo, one held write, the
-// stream lock, TAG = 1); one read per clock when the port is free, so 200 cycles of latency are
-// covered by the FIFO's depth.
-// Each source line (64 bytes: 4 pixels of 4 samples of 4 bytes, or 8 pixels of 4 halfwords) is
-// resolved in one clock into a 16-byte chunk of destination pixels, with a byte mask of the
-// pixels inside [s, e). Chunk k of a row lands at c = d - s[5:0]/4 + 16k (d = the row's first
-// destination byte; P / bpp = 4 for every format), which is dword (4-byte formats) or halfword
-// (B5G6R5) aligned. Chunks are merged into a two-line window (the line at L and the next): a
-// chunk whose line is L + 64 first sends the line at L (if any byte of it is enabled) and shifts
-// the window. After a row's last chunk the window's two lines go out (those with bytes enabled).
-// So every destination line covering a row is written once, left to right, with be = the row's
-// bytes in it and wdata 0 elsewhere: whole lines inside the row.
-// Port (line_port): the held write first, unless a read was offered and not accepted. Steady state: 4 reads and 1 write per 4 source lines (0.8 source lines per clock when the
-// memory keeps up). idle_o: no job, nothing in flight, every write acknowledged.
+// Setup: the first row's source and destination bytes (s = src + y0*src_pitch + x0*P,
+// d = dst + y0*dst_pitch + x0*P/4), the products by shift-and-add, one bit of y0 per clock.
+// Reads (here): row by row, the source lines covering the row's 4x pixels [s, e) (e = s +
+// (x1 - x0)*P), up to FetchLines reads in flight or buffered, through the client port the DMA
+// uses too (rtl/common/line_port.sv: credits, an sram_fifo, one held write, the stream lock,
+// TAG = 1); one read per clock when the port is free, so 200 cycles of latency are covered by
+// the FIFO's depth.
+// Then one 4x pixel per clock through three stages with valid/ready:
+//   resolve_unpack: the consume walk, a pixel's samples out of the FIFO head line and its
+//                   destination byte;
+//   resolve_pixel:  the arithmetic (five stages; the sRGB tables in block RAM);
+//   resolve_line:   a one-line destination buffer, sent as one line write when a pixel for
+//                   another line arrives or the row ends (be = the row's bytes in the line,
+//                   wdata 0 elsewhere): every destination line covering a row written once,
+//                   left to right.
+// Port (line_port): the held write first, unless a read was offered and not accepted. Steady
+// state, RGBA8: 1 read per 4 pixels and 1 write per 16. idle_o: no job, nothing in flight,
+// every write acknowledged.
 module resolve #(
   parameter int unsigned FetchLines   = 128,  // power of two
   parameter int unsigned OutstandingW = 16
@@ -43,49 +45,42 @@ module resolve #(
   output logic                      idle_o
 );
 
-  localparam int unsigned LineW   = pineda_pkg::LINE_BYTES * 8;  // 512
+  localparam int unsigned LineW = pineda_pkg::LINE_BYTES * 8;  // 512
+  localparam int unsigned MetaW = 33;                          // destination byte, row's last
 
   // Job
   logic [1:0]  fmt_q, fmt_d;
+  logic        b565_q, b565_d;
   logic [15:0] sp_q, sp_d;        // source pitch
   logic [15:0] dp_q, dp_d;        // destination pitch
+  logic [14:0] rows_q, rows_d;    // y1 - y0
+  logic [14:0] npx_q, npx_d;      // x1 - x0
+  logic [18:0] rowb_q, rowb_d;    // a row's source bytes
+  // Setup: s += src_pitch << k, d += dst_pitch << k for every set bit k of y0
+  logic        setup_q, setup_d;
+  logic [14:0] m_q, m_d;          // y0 >> k
+  logic [32:0] mcs_q, mcs_d;      // src_pitch << k
+  logic [31:0] mcd_q, mcd_d;      // dst_pitch << k
+  logic [32:0] accs_q, accs_d;    // s
+  logic [31:0] accd_q, accd_d;    // d
   // Read walk
   logic [14:0] rd_rows_q, rd_rows_d;  // rows still to read (0: no reads)
   logic [32:0] rd_s_q, rd_s_d;        // the row's first source byte
   logic [32:0] rd_l_q, rd_l_d;        // next line to read
   logic [32:0] rd_e_q, rd_e_d;        // the row's end (exclusive)
-  // Consume walk
-  logic [14:0] cs_rows_q, cs_rows_d;  // rows still to consume
-  logic [32:0] cs_s_q, cs_s_d;        // the row's first source byte
-  logic [32:0] cs_e_q, cs_e_d;        // the row's source end
-  logic [32:0] cs_l_q, cs_l_d;        // the line at the FIFO head
-  logic [31:0] cs_d_q, cs_d_d;        // the row's first destination byte
-  logic [31:0] cs_c_q, cs_c_d;        // the chunk address of the FIFO head
-  logic [1:0]  tail_q, tail_d;        // window lines still to send after a row's last chunk
-  // Window: the line at win_l_q (bytes 0..63) and the next (64..127)
-  logic                win_valid_q, win_valid_d;
-  logic [31:0]         win_l_q, win_l_d;
-  logic [2*LineW-1:0]  win_data_q, win_data_d;
-  logic [127:0]        win_be_q, win_be_d;
-  // The write handed to the port this cycle; the port's read lines (FIFO head)
-  logic                      wr_valid;
-  pineda_pkg::mem_line_req_t wr;
-  logic                      f_out_valid, f_out_ready, wr_free, rd_fire, port_busy;
-  logic [LineW-1:0]          f_out;
 
-  // Job decode: the first row's source and destination bytes.
-  logic        job_fire, b565;
-  logic [32:0] j_s0, j_d0, j_e0, j_rowb;
-  always_comb begin
-    job_fire = job_valid_i && job_ready_o;
-    b565     = (job_i.fmt == pineda_pkg::RT_FMT_B5G6R5);
-    j_rowb   = (33'(job_i.rect.x1) - 33'(job_i.rect.x0)) << (b565 ? 3 : 4);
-    j_s0     = 33'(job_i.src) + 33'(32'(job_i.rect.y0) * 32'(job_i.src_pitch)) +
-               (33'(job_i.rect.x0) << (b565 ? 3 : 4));
-    j_e0     = j_s0 + j_rowb;
-    j_d0     = 33'(job_i.dst) + 33'(32'(job_i.rect.y0) * 32'(job_i.dst_pitch)) +
-               (33'(job_i.rect.x0) << (b565 ? 1 : 2));
-  end
+  logic                      start, job_fire, rd_fire, port_busy;
+  logic                      f_out_valid, f_out_ready, wr_free, wr_valid;
+  logic [LineW-1:0]          f_out;
+  pineda_pkg::mem_line_req_t wr;
+  // unpack -> pixel -> line
+  logic                      up_valid, up_ready, up_last, up_busy;
+  logic [127:0]              up_src;
+  logic [31:0]               up_da;
+  logic                      px_valid, px_ready, px_busy;
+  logic [31:0]               px_pix;
+  logic [MetaW-1:0]          px_meta;
+  logic                      ln_busy;
 
   line_port #(
     .FetchLines  (FetchLines),
@@ -112,9 +107,54 @@ module resolve #(
     .busy_o         (port_busy)
   );
 
+  // Status (a block of its own: ready never depends on valid).
   always_comb begin
-    idle_o      = (rd_rows_q == '0) && (cs_rows_q == '0) && (tail_q == '0) && !port_busy;
+    idle_o      = !setup_q && (rd_rows_q == '0) && !up_busy && !px_busy && !ln_busy && !port_busy;
     job_ready_o = idle_o;
+  end
+  assign job_fire = job_valid_i && job_ready_o;
+
+  // Job and setup.
+  always_comb begin
+    fmt_d   = fmt_q;
+    b565_d  = b565_q;
+    sp_d    = sp_q;
+    dp_d    = dp_q;
+    rows_d  = rows_q;
+    npx_d   = npx_q;
+    rowb_d  = rowb_q;
+    setup_d = setup_q;
+    m_d     = m_q;
+    mcs_d   = mcs_q;
+    mcd_d   = mcd_q;
+    accs_d  = accs_q;
+    accd_d  = accd_q;
+    start   = setup_q && (m_q == '0);
+    if (setup_q) begin
+      if (m_q[0]) begin
+        accs_d = accs_q + mcs_q;
+        accd_d = accd_q + mcd_q;
+      end
+      m_d     = m_q >> 1;
+      mcs_d   = mcs_q << 1;
+      mcd_d   = mcd_q << 1;
+      setup_d = !start;
+    end
+    if (job_fire) begin
+      fmt_d   = job_i.fmt;
+      b565_d  = (job_i.fmt == pineda_pkg::RT_FMT_B5G6R5);
+      sp_d    = job_i.src_pitch;
+      dp_d    = job_i.dst_pitch;
+      rows_d  = job_i.rect.y1 - job_i.rect.y0;
+      npx_d   = job_i.rect.x1 - job_i.rect.x0;
+      rowb_d  = 19'(npx_d) << (b565_d ? 3 : 4);
+      setup_d = 1'b1;
+      m_d     = job_i.rect.y0;
+      mcs_d   = 33'(job_i.src_pitch);
+      mcd_d   = 32'(job_i.dst_pitch);
+      accs_d  = 33'(job_i.src) + (33'(job_i.rect.x0) << (b565_d ? 3 : 4));
+      accd_d  = job_i.dst + (32'(job_i.rect.x0) << (b565_d ? 1 : 2));
+    end
   end
 
   // Read walk.
@@ -135,201 +175,111 @@ module resolve #(
         rd_l_d = rd_l_q + 33'(pineda_pkg::LINE_BYTES);
       end
     end
-    if (job_fire) begin
-      rd_rows_d = job_i.rect.y1 - job_i.rect.y0;
-      rd_s_d    = j_s0;
-      rd_l_d    = {j_s0[32:6], 6'd0};
-      rd_e_d    = j_e0;
+    if (start) begin
+      rd_rows_d = rows_q;
+      rd_s_d    = accs_q;
+      rd_l_d    = {accs_q[32:6], 6'd0};
+      rd_e_d    = accs_q + 33'(rowb_q);
     end
   end
 
-  // Resolve the FIFO head: a 16-byte chunk and its byte mask.
-  logic [127:0] chunk;
-  logic [15:0]  chunk_be;
-  logic [63:0]  src_be;
-  logic [127:0] res_px;            // each 16-byte group of the FIFO head resolved (resolve_pixel)
-  for (genvar i = 0; i < 4; i++) begin : g_px
-    resolve_pixel u_px (
-      .fmt_i (fmt_q),
-      .src_i (f_out[128*i +: 128]),
-      .pix_o (res_px[32*i +: 32])
-    );
-  end
-  logic [32:0]  cs_left;
-  logic [5:0]   cs_lo;
-  always_comb begin
-    cs_left = cs_e_q - cs_l_q;
-    cs_lo   = (cs_l_q[32:6] == cs_s_q[32:6]) ? cs_s_q[5:0] : 6'd0;
-    src_be  = '1 << cs_lo;
-    if (cs_left < 33'(pineda_pkg::LINE_BYTES)) begin
-      src_be = src_be & ~('1 << cs_left[5:0]);
-    end
-    chunk_be = '0;
-    for (int i = 0; i < 4; i++) begin
-      if (fmt_q == pineda_pkg::RT_FMT_B5G6R5) chunk_be[4*i +: 4] = {{2{src_be[16*i + 8]}}, {2{src_be[16*i]}}};
-      else                                    chunk_be[4*i +: 4] = {4{src_be[16*i]}};
-    end
-    chunk = res_px;
-    for (int b = 0; b < 16; b++) begin
-      if (!chunk_be[b]) chunk[8*b +: 8] = 8'd0;
-    end
-  end
+  resolve_unpack u_unpack (
+    .clk_i,
+    .rst_ni,
+    .start_i     (start),
+    .b565_i      (b565_q),
+    .rows_i      (rows_q),
+    .npx_i       (npx_q),
+    .s_lo_i      (accs_q[5:0]),
+    .d0_i        (accd_q),
+    .sp_lo_i     (sp_q[5:0]),
+    .dp_i        (dp_q),
+    .line_valid_i(f_out_valid),
+    .line_ready_o(f_out_ready),
+    .line_i      (f_out),
+    .out_valid_o (up_valid),
+    .out_ready_i (up_ready),
+    .out_src_o   (up_src),
+    .out_da_o    (up_da),
+    .out_last_o  (up_last),
+    .busy_o      (up_busy)
+  );
 
-  // Consume walk, window and writes.
-  logic               next_line, emit_lo, cs_row_end, take;
-  logic [2*LineW-1:0] sh_data, placed;
-  logic [127:0]       sh_be, placed_be;
-  logic [31:0]        base_l;
-  logic [5:0]         off;
-  always_comb begin
-    fmt_d       = fmt_q;
-    sp_d        = sp_q;
-    dp_d        = dp_q;
-    cs_rows_d   = cs_rows_q;
-    cs_s_d      = cs_s_q;
-    cs_e_d      = cs_e_q;
-    cs_l_d      = cs_l_q;
-    cs_d_d      = cs_d_q;
-    cs_c_d      = cs_c_q;
-    tail_d      = tail_q;
-    win_valid_d = win_valid_q;
-    win_l_d     = win_l_q;
-    win_data_d  = win_data_q;
-    win_be_d    = win_be_q;
-    wr_valid    = 1'b0;
-    wr          = '0;
-    f_out_ready = 1'b0;
-    take        = 1'b0;
-    emit_lo     = 1'b0;
+  resolve_pixel #(
+    .MetaW(MetaW)
+  ) u_pixel (
+    .clk_i,
+    .rst_ni,
+    .fmt_i      (fmt_q),
+    .in_valid_i (up_valid),
+    .in_ready_o (up_ready),
+    .src_i      (up_src),
+    .meta_i     ({up_last, up_da}),
+    .out_valid_o(px_valid),
+    .out_ready_i(px_ready),
+    .pix_o      (px_pix),
+    .meta_o     (px_meta),
+    .busy_o     (px_busy)
+  );
 
-    cs_row_end = (cs_left <= 33'(pineda_pkg::LINE_BYTES));
-    // The window shifted by one line (the low line leaves).
-    sh_data    = {512'd0, win_data_q[2*LineW-1:LineW]};
-    sh_be      = {64'd0, win_be_q[127:64]};
-    next_line  = win_valid_q && (cs_c_q[31:6] != win_l_q[31:6]);
-
-    if (tail_q != 2'd0) begin
-      // After a row's last chunk: send the low line (if any byte), shift; twice.
-      if (wr_free || (win_be_q[63:0] == '0)) begin
-        emit_lo     = (win_be_q[63:0] != '0);
-        win_data_d  = sh_data;
-        win_be_d    = sh_be;
-        win_l_d     = win_l_q + 32'd64;
-        tail_d      = tail_q - 2'd1;
-        win_valid_d = (tail_q != 2'd1);
-      end
-    end else if (f_out_valid && cs_rows_q != '0) begin
-      if (!(next_line && (win_be_q[63:0] != '0) && !wr_free)) begin
-        take = 1'b1;
-      end
-    end
-
-    // Insert the head's chunk into the (possibly shifted, possibly new) window.
-    base_l    = next_line ? win_l_q + 32'd64 : (win_valid_q ? win_l_q : {cs_c_q[31:6], 6'd0});
-    off       = cs_c_q[5:0];
-    placed    = {896'd0, chunk} << {off, 3'b000};
-    placed_be = {112'd0, chunk_be} << off;
-    if (take) begin
-      f_out_ready = 1'b1;
-      emit_lo     = next_line && (win_be_q[63:0] != '0);
-      win_valid_d = 1'b1;
-      win_l_d     = base_l;
-      if (next_line) begin
-        win_data_d = sh_data | placed;
-        win_be_d   = sh_be | placed_be;
-      end else begin
-        win_data_d = (win_valid_q ? win_data_q : '0) | placed;
-        win_be_d   = (win_valid_q ? win_be_q : '0) | placed_be;
-      end
-      if (cs_row_end) begin
-        cs_rows_d = cs_rows_q - 15'd1;
-        cs_s_d    = cs_s_q + 33'(sp_q);
-        cs_e_d    = cs_e_q + 33'(sp_q);
-        cs_l_d    = {cs_s_d[32:6], 6'd0};
-        cs_d_d    = cs_d_q + 32'(dp_q);
-        cs_c_d    = cs_d_d - 32'(cs_s_d[5:2]);
-        tail_d    = 2'd2;
-      end else begin
-        cs_l_d = cs_l_q + 33'(pineda_pkg::LINE_BYTES);
-        cs_c_d = cs_c_q + 32'd16;
-      end
-    end
-
-    if (emit_lo) begin
-      wr_valid = 1'b1;
-      wr.we    = 1'b1;
-      wr.addr  = win_l_q;
-      wr.wdata = win_data_q[LineW-1:0];
-      wr.be    = win_be_q[63:0];
-    end
-
-    if (job_fire) begin
-      fmt_d       = job_i.fmt;
-      sp_d        = job_i.src_pitch;
-      dp_d        = job_i.dst_pitch;
-      cs_rows_d   = job_i.rect.y1 - job_i.rect.y0;
-      cs_s_d      = j_s0;
-      cs_e_d      = j_e0;
-      cs_l_d      = {j_s0[32:6], 6'd0};
-      cs_d_d      = j_d0[31:0];
-      cs_c_d      = j_d0[31:0] - 32'(j_s0[5:2]);
-      tail_d      = 2'd0;
-      win_valid_d = 1'b0;
-      win_data_d  = '0;
-      win_be_d    = '0;
-    end
-  end
+  resolve_line u_line (
+    .clk_i,
+    .rst_ni,
+    .b565_i    (b565_q),
+    .in_valid_i(px_valid),
+    .in_ready_o(px_ready),
+    .in_pix_i  (px_pix),
+    .in_da_i   (px_meta[31:0]),
+    .in_last_i (px_meta[32]),
+    .wr_free_i (wr_free),
+    .wr_valid_o(wr_valid),
+    .wr_o      (wr),
+    .busy_o    (ln_busy)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      fmt_q       <= '0;
-      sp_q        <= '0;
-      dp_q        <= '0;
-      rd_rows_q   <= '0;
-      rd_s_q      <= '0;
-      rd_l_q      <= '0;
-      rd_e_q      <= '0;
-      cs_rows_q   <= '0;
-      cs_s_q      <= '0;
-      cs_e_q      <= '0;
-      cs_l_q      <= '0;
-      cs_d_q      <= '0;
-      cs_c_q      <= '0;
-      tail_q      <= '0;
-      win_valid_q <= 1'b0;
-      win_l_q     <= '0;
-      win_data_q  <= '0;
-      win_be_q    <= '0;
+      fmt_q     <= '0;
+      b565_q    <= 1'b0;
+      sp_q      <= '0;
+      dp_q      <= '0;
+      rows_q    <= '0;
+      npx_q     <= '0;
+      rowb_q    <= '0;
+      setup_q   <= 1'b0;
+      m_q       <= '0;
+      mcs_q     <= '0;
+      mcd_q     <= '0;
+      accs_q    <= '0;
+      accd_q    <= '0;
+      rd_rows_q <= '0;
+      rd_s_q    <= '0;
+      rd_l_q    <= '0;
+      rd_e_q    <= '0;
     end else begin
-      fmt_q       <= fmt_d;
-      sp_q        <= sp_d;
-      dp_q        <= dp_d;
-      rd_rows_q   <= rd_rows_d;
-      rd_s_q      <= rd_s_d;
-      rd_l_q      <= rd_l_d;
-      rd_e_q      <= rd_e_d;
-      cs_rows_q   <= cs_rows_d;
-      cs_s_q      <= cs_s_d;
-      cs_e_q      <= cs_e_d;
-      cs_l_q      <= cs_l_d;
-      cs_d_q      <= cs_d_d;
-      cs_c_q      <= cs_c_d;
-      tail_q      <= tail_d;
-      win_valid_q <= win_valid_d;
-      win_l_q     <= win_l_d;
-      win_data_q  <= win_data_d;
-      win_be_q    <= win_be_d;
+      fmt_q     <= fmt_d;
+      b565_q    <= b565_d;
+      sp_q      <= sp_d;
+      dp_q      <= dp_d;
+      rows_q    <= rows_d;
+      npx_q     <= npx_d;
+      rowb_q    <= rowb_d;
+      setup_q   <= setup_d;
+      m_q       <= m_d;
+      mcs_q     <= mcs_d;
+      mcd_q     <= mcd_d;
+      accs_q    <= accs_d;
+      accd_q    <= accd_d;
+      rd_rows_q <= rd_rows_d;
+      rd_s_q    <= rd_s_d;
+      rd_l_q    <= rd_l_d;
+      rd_e_q    <= rd_e_d;
     end
   end
-
-  logic unused_sig;
-  assign unused_sig = ^{j_d0[32], cs_s_q[1:0], 1'b0};
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (!(f_out_valid && cs_rows_q == '0))
-        else $error("%m: a line in the FIFO that no row needs");
       assert (!(job_valid_i && job_ready_o && (job_i.rect.x0 >= job_i.rect.x1 ||
                                                job_i.rect.y0 >= job_i.rect.y1)))
         else $error("%m: a resolve job with an empty rectangle");
