@@ -22,31 +22,40 @@ module combiner (
   output logic                       idle_o
 );
   // ---- the frozen arithmetic (docs/comb.md section 2)
-  // round(n / 255) for 0 <= n <= 65025, exact (no ties: 255 is odd): x = n + 128,
-  // (x + (x >> 8)) >> 8. Every intermediate fits 16 bits (x + (x >> 8) <= 65407).
-  function automatic logic [7:0] div255(logic [15:0] n);
-    logic [15:0] x, y;
-    x = n + 16'd128;
-    y = x + (x >> 8);
-    div255 = 8'(y >> 8);
-  endfunction
-
   // One channel of one stage: c the colour, t the texel, ta the texel's alpha, alpha: the
   // channel is A. Modes 4..7 (reserved) pass the colour.
+  //
+  // One 8 x 8 product per channel serves MODULATE (t * c), ADD's alpha (t * c) and DECAL
+  // (t * ta + c * (255 - ta)): since 255 - ta = ~ta, the DECAL sum is
+  //   sum_i 2^i * (ta[i] ? t : c)
+  // so partial-product row i is (sel[i] ? t : alt) with sel = ta, alt = c for DECAL and
+  // sel = c, alt = 0 for the product t * c: one carry-save tree of eight rows and the rounding
+  // constant 128 gives x = n + 128 for the n of the contract (n <= 65025, x <= 65153).
+  // div255(n) = (x + (x >> 8)) >> 8 = x[15:8] + carry(x[7:0] + x[15:8]) (x <= 65153: no wrap).
   function automatic logic [7:0] comb_ch(logic [2:0] mode, logic alpha, logic [7:0] c, logic [7:0] t,
                                          logic [7:0] ta);
-    // Two multipliers per channel: m1 = t x (DECAL ? ta : c) serves MODULATE, ADD's alpha and
-    // DECAL; m2 = c x (255 - ta) only DECAL's colour (removed for the alpha channel).
+    logic        decal;
+    logic [7:0]  sel, alt;
+    logic [7:0]  row;
+    logic [15:0] x;
     logic [8:0]  sum;
-    logic [15:0] m1, m2;
-    sum = {1'b0, c} + {1'b0, t};
-    m1  = {8'd0, t} * {8'd0, (mode == pineda_pkg::COMB_DECAL) ? ta : c};
-    m2  = {8'd0, c} * {8'd0, 8'd255 - ta};
+    logic [7:0]  q;
+    decal = (mode == pineda_pkg::COMB_DECAL) && !alpha;
+    sel   = decal ? ta : c;
+    alt   = decal ? c : 8'd0;
+    x     = 16'd128;
+    for (int i = 0; i < 8; i++) begin
+      row = sel[i] ? t : alt;
+      x   = x + (16'(row) << i);
+    end
+    // carry(x[7:0] + x[15:8]) = x[7:0] > 255 - x[15:8] = x[7:0] > ~x[15:8]
+    q     = x[15:8] + {7'd0, x[7:0] > ~x[15:8]};  // div255(n)
+    sum   = {1'b0, c} + {1'b0, t};
     unique case (mode)
-      pineda_pkg::COMB_MODULATE: comb_ch = div255(m1);
+      pineda_pkg::COMB_MODULATE: comb_ch = q;
       pineda_pkg::COMB_REPLACE:  comb_ch = t;
-      pineda_pkg::COMB_ADD:      comb_ch = alpha ? div255(m1) : (sum[8] ? 8'd255 : sum[7:0]);
-      pineda_pkg::COMB_DECAL:    comb_ch = alpha ? c : div255(m1 + m2);  // m1 + m2 <= 65025
+      pineda_pkg::COMB_ADD:      comb_ch = alpha ? q : (sum[8] ? 8'd255 : sum[7:0]);
+      pineda_pkg::COMB_DECAL:    comb_ch = alpha ? c : q;
       default:                   comb_ch = c;
     endcase
   endfunction
