@@ -99,82 +99,105 @@ module combiner (
     end
   endfunction
 
-  // ---- pipeline control
-  logic [1:0] v_q, v_d;
+  // ---- pipeline control: one enable; a stalled stage holds its payload
+  logic [2:0] v_q, v_d;
   logic       en, keep;
-  assign en          = !v_q[1] || out_ready_i;
+  assign en          = !v_q[2] || out_ready_i;
   assign in_ready_o  = en;
-  assign out_valid_o = v_q[1];
+  assign out_valid_o = v_q[2];
   assign idle_o      = (v_q == '0);
 
-  // ---- S0: stage 0
-  pineda_pkg::comb_in_pkt_t s0_q, s0_d;
+  // ---- S0: stage 0 (texel0 is consumed here)
+  pineda_pkg::interp_pkt_t  s0_ip_q, s0_ip_d;
+  logic [3:0][31:0]         s0_tx1_q, s0_tx1_d;
+  pineda_pkg::comb_state_t  s0_st_q, s0_st_d;
   always_comb begin
-    s0_d = s0_q;
+    s0_ip_d  = s0_ip_q;
+    s0_tx1_d = s0_tx1_q;
+    s0_st_d  = s0_st_q;
     if (en) begin
-      s0_d = in_i;
-      s0_d.texel0 = '0;  // consumed here
+      s0_ip_d  = in_i.ip;
+      s0_tx1_d = in_i.texel1;
+      s0_st_d  = in_i.st;
       if (!in_i.ip.quad.eop && in_i.st.tex) begin
-        for (int p = 0; p < 4; p++) s0_d.ip.pcolor[p] = comb_px(in_i.st.mode, in_i.ip.pcolor[p], in_i.texel0[p]);
+        for (int p = 0; p < 4; p++) s0_ip_d.pcolor[p] = comb_px(in_i.st.mode, in_i.ip.pcolor[p], in_i.texel0[p]);
       end
     end
   end
 
-  // ---- S1: stage 1, alpha test, kill
-  pineda_pkg::interp_pkt_t s1_q, s1_d;
-  logic [3:0][31:0]        col;
+  // ---- S1: stage 1 (texel1 is consumed here)
+  pineda_pkg::interp_pkt_t  s1_ip_q, s1_ip_d;
+  pineda_pkg::comb_state_t  s1_st_q, s1_st_d;
+  always_comb begin
+    s1_ip_d = s1_ip_q;
+    s1_st_d = s1_st_q;
+    if (en) begin
+      s1_ip_d = s0_ip_q;
+      s1_st_d = s0_st_q;
+      if (!s0_ip_q.quad.eop && s0_st_q.tex1) begin
+        for (int p = 0; p < 4; p++) s1_ip_d.pcolor[p] = comb_px(s0_st_q.mode1, s0_ip_q.pcolor[p], s0_tx1_q[p]);
+      end
+    end
+  end
+
+  // ---- S2: the alpha test and alpha to coverage on the final alpha, kill, drop
+  pineda_pkg::interp_pkt_t s2_q, s2_d;
   logic [3:0]              kill;
   logic [3:0][3:0]         a2c;   // alpha to coverage: the samples kept of each pixel (1x: bit 0)
   logic [15:0]             mask;
   always_comb begin
-    col  = s0_q.ip.pcolor;
     kill = '0;
     a2c  = '1;
-    mask = s0_q.ip.quad.mask;
-    if (!s0_q.ip.quad.eop) begin
+    mask = s1_ip_q.quad.mask;
+    if (!s1_ip_q.quad.eop) begin
       for (int p = 0; p < 4; p++) begin
-        if (s0_q.st.tex1) col[p] = comb_px(s0_q.st.mode1, s0_q.ip.pcolor[p], s0_q.texel1[p]);
-        kill[p] = s0_q.st.alpha_test && !cmp_pass(s0_q.st.alpha_func, col[p][31:24], s0_q.st.alpha_ref);
-        if (s0_q.st.a2c) a2c[p] = a2c_mask(col[p][31:24], s0_q.ip.quad.target.msaa);
+        kill[p] = s1_st_q.alpha_test && !cmp_pass(s1_st_q.alpha_func, s1_ip_q.pcolor[p][31:24], s1_st_q.alpha_ref);
+        if (s1_st_q.a2c) a2c[p] = a2c_mask(s1_ip_q.pcolor[p][31:24], s1_ip_q.quad.target.msaa);
       end
       for (int i = 0; i < 16; i++) begin
         // 1x: bit p is pixel p; 4x: bit 4p + s is sample s of pixel p
-        if (s0_q.ip.quad.target.msaa ? (kill[i / 4] || !a2c[i / 4][i % 4])
+        if (s1_ip_q.quad.target.msaa ? (kill[i / 4] || !a2c[i / 4][i % 4])
                                      : (i < 4 && (kill[i % 4] || !a2c[i % 4][0]))) mask[i] = 1'b0;
       end
     end
-    keep = s0_q.ip.quad.eop || (mask != '0);
-    s1_d = s1_q;
+    keep = s1_ip_q.quad.eop || (mask != '0);
+    s2_d = s2_q;
     if (en) begin
-      s1_d = s0_q.ip;
-      s1_d.pcolor = col;
-      s1_d.quad.mask = mask;
+      s2_d = s1_ip_q;
+      s2_d.quad.mask = mask;
       for (int i = 0; i < 16; i++) begin
-        if (!mask[i]) s1_d.quad.z[i] = '0;  // the packet rule: depth 0 where mask is 0
+        if (!mask[i]) s2_d.quad.z[i] = '0;  // the packet rule: depth 0 where mask is 0
       end
     end
   end
-  assign out_o = s1_q;
+  assign out_o = s2_q;
 
   always_comb begin
     v_d = v_q;
-    if (en) v_d = {v_q[0] && keep, in_valid_i};
+    if (en) v_d = {v_q[1] && keep, v_q[0], in_valid_i};
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      v_q  <= '0;
-      s0_q <= '0;
-      s1_q <= '0;
+      v_q <= '0;
     end else begin
-      v_q  <= v_d;
-      s0_q <= s0_d;
-      s1_q <= s1_d;
+      v_q <= v_d;
     end
   end
 
+  // The payload needs no reset (it is read only where its valid bit is set); without one the
+  // depth clear maps onto the flip-flops' synchronous reset.
+  always_ff @(posedge clk_i) begin
+    s0_ip_q  <= s0_ip_d;
+    s0_tx1_q <= s0_tx1_d;
+    s0_st_q  <= s0_st_d;
+    s1_ip_q  <= s1_ip_d;
+    s1_st_q  <= s1_st_d;
+    s2_q     <= s2_d;
+  end
+
   logic unused_sig;
-  assign unused_sig = ^s0_q.texel0;  // zeroed in S0 (kept in the carried struct for simplicity)
+  assign unused_sig = ^{s1_st_q.mode1, s1_st_q.tex1, s1_st_q.mode, s1_st_q.tex};  // used in S0 / S1
 
 `ifndef SYNTHESIS
   stream_assert #(.Width($bits(in_i))) u_in_chk (
@@ -186,7 +209,7 @@ module combiner (
     if (rst_ni && out_valid_o) begin
       assert (out_o.quad.eop || out_o.quad.mask != '0) else $error("%m: an empty quad left the combiner");
     end
-    if (rst_ni && en && v_q[0] && s0_q.ip.quad.eop) begin
+    if (rst_ni && en && v_q[1] && s1_ip_q.quad.eop) begin
       assert (keep) else $error("%m: an end-of-pipe token was dropped");
     end
   end
