@@ -23,48 +23,59 @@ module combiner (
 );
   // ---- the frozen arithmetic (docs/comb.md section 2)
   // One channel of one stage: c the colour, t the texel, ta the texel's alpha, alpha: the
-  // channel is A. Modes 4..7 (reserved) pass the colour.
+  // channel is A; on: the stage combines this pixel (off: the colour passes); decal: mode is
+  // COMB_DECAL (decoded by the caller, ahead of the product). Modes 4..7 (reserved) pass the
+  // colour.
   //
   // One 8 x 8 product per channel serves MODULATE (t * c), ADD's alpha (t * c) and DECAL
   // (t * ta + c * (255 - ta)): since 255 - ta = ~ta, the DECAL sum is
   //   sum_i 2^i * (ta[i] ? t : c)
   // so partial-product row i is (sel[i] ? t : alt) with sel = ta, alt = c for DECAL and
   // sel = c, alt = 0 for the product t * c: one carry-save tree of eight rows and the rounding
-  // constant 128 gives x = n + 128 for the n of the contract (n <= 65025, x <= 65153).
-  // div255(n) = (x + (x >> 8)) >> 8 = x[15:8] + carry(x[7:0] + x[15:8]) (x <= 65153: no wrap).
-  function automatic logic [7:0] comb_ch(logic [2:0] mode, logic alpha, logic [7:0] c, logic [7:0] t,
-                                         logic [7:0] ta);
-    logic        decal;
-    logic [7:0]  sel, alt;
-    logic [7:0]  row;
+  // constant 128 gives x = n + 128 for the n of the contract (n <= 65025, x <= 65153), and
+  // div255(n) = (x + (x >> 8)) >> 8 is one more 16-bit add (x + (x >> 8) <= 65407).
+  // The result is (useq ? q : other): the product's path ends in one 2-way select, the
+  // rest (REPLACE, ADD's saturated sum, pass) is ready beside it.
+  function automatic logic [7:0] comb_ch(logic [2:0] mode, logic on, logic decal, logic alpha,
+                                         logic [7:0] c, logic [7:0] t, logic [7:0] ta);
+    logic        dc, useq;
+    logic [7:0]  sel, alt, row, other;
     logic [15:0] x;
-    logic [8:0]  sum;
     logic [7:0]  q;
-    decal = (mode == pineda_pkg::COMB_DECAL) && !alpha;
-    sel   = decal ? ta : c;
-    alt   = decal ? c : 8'd0;
+    logic [8:0]  sum;
+    dc    = decal && !alpha;
+    sel   = dc ? ta : c;
+    alt   = dc ? c : 8'd0;
     x     = 16'd128;
     for (int i = 0; i < 8; i++) begin
       row = sel[i] ? t : alt;
       x   = x + (16'(row) << i);
     end
-    // carry(x[7:0] + x[15:8]) = x[7:0] > 255 - x[15:8] = x[7:0] > ~x[15:8]
-    q     = x[15:8] + {7'd0, x[7:0] > ~x[15:8]};  // div255(n)
+    q     = 8'((x + {8'd0, x[15:8]}) >> 8);  // div255(n)
     sum   = {1'b0, c} + {1'b0, t};
-    unique case (mode)
-      pineda_pkg::COMB_MODULATE: comb_ch = q;
-      pineda_pkg::COMB_REPLACE:  comb_ch = t;
-      pineda_pkg::COMB_ADD:      comb_ch = alpha ? q : (sum[8] ? 8'd255 : sum[7:0]);
-      pineda_pkg::COMB_DECAL:    comb_ch = alpha ? c : q;
-      default:                   comb_ch = c;
-    endcase
+    useq  = 1'b0;
+    other = c;
+    if (on) begin
+      unique case (mode)
+        pineda_pkg::COMB_MODULATE: useq = 1'b1;
+        pineda_pkg::COMB_REPLACE:  other = t;
+        pineda_pkg::COMB_ADD: begin
+          useq  = alpha;
+          other = sum[8] ? 8'd255 : sum[7:0];
+        end
+        pineda_pkg::COMB_DECAL:    useq = !alpha;
+        default:                   other = c;
+      endcase
+    end
+    comb_ch = useq ? q : other;
   endfunction
 
-  function automatic logic [31:0] comb_px(logic [2:0] mode, logic [31:0] c, logic [31:0] t);
-    comb_px = {comb_ch(mode, 1'b1, c[31:24], t[31:24], t[31:24]),
-               comb_ch(mode, 1'b0, c[23:16], t[23:16], t[31:24]),
-               comb_ch(mode, 1'b0, c[15:8],  t[15:8],  t[31:24]),
-               comb_ch(mode, 1'b0, c[7:0],   t[7:0],   t[31:24])};
+  function automatic logic [31:0] comb_px(logic [2:0] mode, logic on, logic decal, logic [31:0] c,
+                                          logic [31:0] t);
+    comb_px = {comb_ch(mode, on, decal, 1'b1, c[31:24], t[31:24], t[31:24]),
+               comb_ch(mode, on, decal, 1'b0, c[23:16], t[23:16], t[31:24]),
+               comb_ch(mode, on, decal, 1'b0, c[15:8],  t[15:8],  t[31:24]),
+               comb_ch(mode, on, decal, 1'b0, c[7:0],   t[7:0],   t[31:24])};
   endfunction
 
   // CMP_* of the alpha test: pass when (a OP ref).
@@ -111,17 +122,24 @@ module combiner (
   pineda_pkg::interp_pkt_t  s0_ip_q, s0_ip_d;
   logic [3:0][31:0]         s0_tx1_q, s0_tx1_d;
   pineda_pkg::comb_state_t  s0_st_q, s0_st_d;
+  logic                     s0_on1_q, s0_on1_d;     // stage 1 combines this quad
+  logic                     s0_decal1_q, s0_decal1_d;  // stage 1's mode is COMB_DECAL
+  logic                     on0, decal0;
   always_comb begin
-    s0_ip_d  = s0_ip_q;
-    s0_tx1_d = s0_tx1_q;
-    s0_st_d  = s0_st_q;
+    on0         = !in_i.ip.quad.eop && in_i.st.tex;
+    decal0      = in_i.st.mode == pineda_pkg::COMB_DECAL;
+    s0_ip_d     = s0_ip_q;
+    s0_tx1_d    = s0_tx1_q;
+    s0_st_d     = s0_st_q;
+    s0_on1_d    = s0_on1_q;
+    s0_decal1_d = s0_decal1_q;
     if (en) begin
-      s0_ip_d  = in_i.ip;
-      s0_tx1_d = in_i.texel1;
-      s0_st_d  = in_i.st;
-      if (!in_i.ip.quad.eop && in_i.st.tex) begin
-        for (int p = 0; p < 4; p++) s0_ip_d.pcolor[p] = comb_px(in_i.st.mode, in_i.ip.pcolor[p], in_i.texel0[p]);
-      end
+      s0_ip_d     = in_i.ip;
+      s0_tx1_d    = in_i.texel1;
+      s0_st_d     = in_i.st;
+      s0_on1_d    = !in_i.ip.quad.eop && in_i.st.tex1;
+      s0_decal1_d = in_i.st.mode1 == pineda_pkg::COMB_DECAL;
+      for (int p = 0; p < 4; p++) s0_ip_d.pcolor[p] = comb_px(in_i.st.mode, on0, decal0, in_i.ip.pcolor[p], in_i.texel0[p]);
     end
   end
 
@@ -134,8 +152,8 @@ module combiner (
     if (en) begin
       s1_ip_d = s0_ip_q;
       s1_st_d = s0_st_q;
-      if (!s0_ip_q.quad.eop && s0_st_q.tex1) begin
-        for (int p = 0; p < 4; p++) s1_ip_d.pcolor[p] = comb_px(s0_st_q.mode1, s0_ip_q.pcolor[p], s0_tx1_q[p]);
+      for (int p = 0; p < 4; p++) begin
+        s1_ip_d.pcolor[p] = comb_px(s0_st_q.mode1, s0_on1_q, s0_decal1_q, s0_ip_q.pcolor[p], s0_tx1_q[p]);
       end
     end
   end
@@ -191,13 +209,15 @@ module combiner (
     s0_ip_q  <= s0_ip_d;
     s0_tx1_q <= s0_tx1_d;
     s0_st_q  <= s0_st_d;
+    s0_on1_q    <= s0_on1_d;
+    s0_decal1_q <= s0_decal1_d;
     s1_ip_q  <= s1_ip_d;
     s1_st_q  <= s1_st_d;
     s2_q     <= s2_d;
   end
 
   logic unused_sig;
-  assign unused_sig = ^{s1_st_q.mode1, s1_st_q.tex1, s1_st_q.mode, s1_st_q.tex};  // used in S0 / S1
+  assign unused_sig = ^{s1_st_q.mode1, s1_st_q.tex1, s1_st_q.mode, s1_st_q.tex, s0_st_q.tex1};  // used in S0
 
 `ifndef SYNTHESIS
   stream_assert #(.Width($bits(in_i))) u_in_chk (
