@@ -2,13 +2,16 @@
 // COMB: the fixed-function texture combiner (two stages) and the alpha test, one quad per clock
 // (docs/comb.md; model: cpp_model/comb/combiner.cpp, bit-exact).
 //
-// Two pipeline stages advancing together when the last one is empty or taken (one enable: a
-// stalled stage holds its payload):
+// Three pipeline stages advancing together when the last one is empty or taken (one enable: a
+// stalled stage holds its payload); one quad per clock, latency 3:
 //   S0  stage 0: colour = st.tex ? comb(st.mode, pcolor, texel0) : pcolor, per pixel
-//   S1  stage 1: colour = st.tex1 ? comb(st.mode1, colour, texel1) : colour; the alpha test on the
-//       final alpha kills failing pixels (coverage and depth cleared); with st.a2c (alpha to
-//       coverage) the final alpha also selects the samples kept (a2c_mask). A quad left with no
-//       coverage is dropped here; end-of-pipe tokens always pass, unchanged.
+//   S1  stage 1: colour = st.tex1 ? comb(st.mode1, colour, texel1) : colour
+//   S2  the alpha test on the final alpha kills failing pixels (coverage and depth cleared);
+//       with st.a2c (alpha to coverage) the final alpha also selects the samples kept
+//       (a2c_mask). A quad left with no coverage is dropped here; end-of-pipe tokens always
+//       pass, unchanged.
+// Each combiner stage is one operator: a channel's 8 x 8 carry-save product, the div255 add
+// and a 2-way select (comb_ch).
 // The combiner state rides in each packet (comb_in_pkt_t.st): no register holds draw state.
 module combiner (
   input  logic                       clk_i,
