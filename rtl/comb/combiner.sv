@@ -2,13 +2,16 @@
 // COMB: the fixed-function texture combiner (two stages) and the alpha test, one quad per clock
 // (docs/comb.md; model: cpp_model/comb/combiner.cpp, bit-exact).
 //
-// Two pipeline stages advancing together when the last one is empty or taken (one enable: a
-// stalled stage holds its payload):
+// Three pipeline stages advancing together when the last one is empty or taken (one enable: a
+// stalled stage holds its payload); one quad per clock, latency 3:
 //   S0  stage 0: colour = st.tex ? comb(st.mode, pcolor, texel0) : pcolor, per pixel
-//   S1  stage 1: colour = st.tex1 ? comb(st.mode1, colour, texel1) : colour; the alpha test on the
-//       final alpha kills failing pixels (coverage and depth cleared); with st.a2c (alpha to
-//       coverage) the final alpha also selects the samples kept (a2c_mask). A quad left with no
-//       coverage is dropped here; end-of-pipe tokens always pass, unchanged.
+//   S1  stage 1: colour = st.tex1 ? comb(st.mode1, colour, texel1) : colour
+//   S2  the alpha test on the final alpha kills failing pixels (coverage and depth cleared);
+//       with st.a2c (alpha to coverage) the final alpha also selects the samples kept
+//       (a2c_mask). A quad left with no coverage is dropped here; end-of-pipe tokens always
+//       pass, unchanged.
+// Each combiner stage is one operator: a channel's 8 x 8 carry-save product, the div255 add
+// and a 2-way select (comb_ch).
 // The combiner state rides in each packet (comb_in_pkt_t.st): no register holds draw state.
 module combiner (
   input  logic                       clk_i,
@@ -22,40 +25,60 @@ module combiner (
   output logic                       idle_o
 );
   // ---- the frozen arithmetic (docs/comb.md section 2)
-  // round(n / 255) for 0 <= n <= 65025, exact (no ties: 255 is odd): x = n + 128,
-  // (x + (x >> 8)) >> 8. Every intermediate fits 16 bits (x + (x >> 8) <= 65407).
-  function automatic logic [7:0] div255(logic [15:0] n);
-    logic [15:0] x, y;
-    x = n + 16'd128;
-    y = x + (x >> 8);
-    div255 = 8'(y >> 8);
-  endfunction
-
   // One channel of one stage: c the colour, t the texel, ta the texel's alpha, alpha: the
-  // channel is A. Modes 4..7 (reserved) pass the colour.
-  function automatic logic [7:0] comb_ch(logic [2:0] mode, logic alpha, logic [7:0] c, logic [7:0] t,
-                                         logic [7:0] ta);
-    // Two multipliers per channel: m1 = t x (DECAL ? ta : c) serves MODULATE, ADD's alpha and
-    // DECAL; m2 = c x (255 - ta) only DECAL's colour (removed for the alpha channel).
+  // channel is A; on: the stage combines this pixel (off: the colour passes); decal: mode is
+  // COMB_DECAL (decoded by the caller, ahead of the product). Modes 4..7 (reserved) pass the
+  // colour.
+  //
+  // One 8 x 8 product per channel serves MODULATE (t * c), ADD's alpha (t * c) and DECAL
+  // (t * ta + c * (255 - ta)): since 255 - ta = ~ta, the DECAL sum is
+  //   sum_i 2^i * (ta[i] ? t : c)
+  // so partial-product row i is (sel[i] ? t : alt) with sel = ta, alt = c for DECAL and
+  // sel = c, alt = 0 for the product t * c: one carry-save tree of eight rows and the rounding
+  // constant 128 gives x = n + 128 for the n of the contract (n <= 65025, x <= 65153), and
+  // div255(n) = (x + (x >> 8)) >> 8 is one more 16-bit add (x + (x >> 8) <= 65407).
+  // The result is (useq ? q : other): the product's path ends in one 2-way select, the
+  // rest (REPLACE, ADD's saturated sum, pass) is ready beside it.
+  function automatic logic [7:0] comb_ch(logic [2:0] mode, logic on, logic decal, logic alpha,
+                                         logic [7:0] c, logic [7:0] t, logic [7:0] ta);
+    logic        dc, useq;
+    logic [7:0]  sel, alt, row, other;
+    logic [15:0] x;
+    logic [7:0]  q;
     logic [8:0]  sum;
-    logic [15:0] m1, m2;
-    sum = {1'b0, c} + {1'b0, t};
-    m1  = {8'd0, t} * {8'd0, (mode == pineda_pkg::COMB_DECAL) ? ta : c};
-    m2  = {8'd0, c} * {8'd0, 8'd255 - ta};
-    unique case (mode)
-      pineda_pkg::COMB_MODULATE: comb_ch = div255(m1);
-      pineda_pkg::COMB_REPLACE:  comb_ch = t;
-      pineda_pkg::COMB_ADD:      comb_ch = alpha ? div255(m1) : (sum[8] ? 8'd255 : sum[7:0]);
-      pineda_pkg::COMB_DECAL:    comb_ch = alpha ? c : div255(m1 + m2);  // m1 + m2 <= 65025
-      default:                   comb_ch = c;
-    endcase
+    dc    = decal && !alpha;
+    sel   = dc ? ta : c;
+    alt   = dc ? c : 8'd0;
+    x     = 16'd128;
+    for (int i = 0; i < 8; i++) begin
+      row = sel[i] ? t : alt;
+      x   = x + (16'(row) << i);
+    end
+    q     = 8'((x + {8'd0, x[15:8]}) >> 8);  // div255(n)
+    sum   = {1'b0, c} + {1'b0, t};
+    useq  = 1'b0;
+    other = c;
+    if (on) begin
+      unique case (mode)
+        pineda_pkg::COMB_MODULATE: useq = 1'b1;
+        pineda_pkg::COMB_REPLACE:  other = t;
+        pineda_pkg::COMB_ADD: begin
+          useq  = alpha;
+          other = sum[8] ? 8'd255 : sum[7:0];
+        end
+        pineda_pkg::COMB_DECAL:    useq = !alpha;
+        default:                   other = c;
+      endcase
+    end
+    comb_ch = useq ? q : other;
   endfunction
 
-  function automatic logic [31:0] comb_px(logic [2:0] mode, logic [31:0] c, logic [31:0] t);
-    comb_px = {comb_ch(mode, 1'b1, c[31:24], t[31:24], t[31:24]),
-               comb_ch(mode, 1'b0, c[23:16], t[23:16], t[31:24]),
-               comb_ch(mode, 1'b0, c[15:8],  t[15:8],  t[31:24]),
-               comb_ch(mode, 1'b0, c[7:0],   t[7:0],   t[31:24])};
+  function automatic logic [31:0] comb_px(logic [2:0] mode, logic on, logic decal, logic [31:0] c,
+                                          logic [31:0] t);
+    comb_px = {comb_ch(mode, on, decal, 1'b1, c[31:24], t[31:24], t[31:24]),
+               comb_ch(mode, on, decal, 1'b0, c[23:16], t[23:16], t[31:24]),
+               comb_ch(mode, on, decal, 1'b0, c[15:8],  t[15:8],  t[31:24]),
+               comb_ch(mode, on, decal, 1'b0, c[7:0],   t[7:0],   t[31:24])};
   endfunction
 
   // CMP_* of the alpha test: pass when (a OP ref).
@@ -90,82 +113,114 @@ module combiner (
     end
   endfunction
 
-  // ---- pipeline control
-  logic [1:0] v_q, v_d;
+  // ---- pipeline control: one enable; a stalled stage holds its payload
+  logic [2:0] v_q, v_d;
   logic       en, keep;
-  assign en          = !v_q[1] || out_ready_i;
+  assign en          = !v_q[2] || out_ready_i;
   assign in_ready_o  = en;
-  assign out_valid_o = v_q[1];
+  assign out_valid_o = v_q[2];
   assign idle_o      = (v_q == '0);
 
-  // ---- S0: stage 0
-  pineda_pkg::comb_in_pkt_t s0_q, s0_d;
+  // ---- S0: stage 0 (texel0 is consumed here)
+  pineda_pkg::interp_pkt_t  s0_ip_q, s0_ip_d;
+  logic [3:0][31:0]         s0_tx1_q, s0_tx1_d;
+  pineda_pkg::comb_state_t  s0_st_q, s0_st_d;
+  logic                     s0_on1_q, s0_on1_d;     // stage 1 combines this quad
+  logic                     s0_decal1_q, s0_decal1_d;  // stage 1's mode is COMB_DECAL
+  logic                     on0, decal0;
   always_comb begin
-    s0_d = s0_q;
+    on0         = !in_i.ip.quad.eop && in_i.st.tex;
+    decal0      = in_i.st.mode == pineda_pkg::COMB_DECAL;
+    s0_ip_d     = s0_ip_q;
+    s0_tx1_d    = s0_tx1_q;
+    s0_st_d     = s0_st_q;
+    s0_on1_d    = s0_on1_q;
+    s0_decal1_d = s0_decal1_q;
     if (en) begin
-      s0_d = in_i;
-      s0_d.texel0 = '0;  // consumed here
-      if (!in_i.ip.quad.eop && in_i.st.tex) begin
-        for (int p = 0; p < 4; p++) s0_d.ip.pcolor[p] = comb_px(in_i.st.mode, in_i.ip.pcolor[p], in_i.texel0[p]);
+      s0_ip_d     = in_i.ip;
+      s0_tx1_d    = in_i.texel1;
+      s0_st_d     = in_i.st;
+      s0_on1_d    = !in_i.ip.quad.eop && in_i.st.tex1;
+      s0_decal1_d = in_i.st.mode1 == pineda_pkg::COMB_DECAL;
+      for (int p = 0; p < 4; p++) s0_ip_d.pcolor[p] = comb_px(in_i.st.mode, on0, decal0, in_i.ip.pcolor[p], in_i.texel0[p]);
+    end
+  end
+
+  // ---- S1: stage 1 (texel1 is consumed here)
+  pineda_pkg::interp_pkt_t  s1_ip_q, s1_ip_d;
+  pineda_pkg::comb_state_t  s1_st_q, s1_st_d;
+  always_comb begin
+    s1_ip_d = s1_ip_q;
+    s1_st_d = s1_st_q;
+    if (en) begin
+      s1_ip_d = s0_ip_q;
+      s1_st_d = s0_st_q;
+      for (int p = 0; p < 4; p++) begin
+        s1_ip_d.pcolor[p] = comb_px(s0_st_q.mode1, s0_on1_q, s0_decal1_q, s0_ip_q.pcolor[p], s0_tx1_q[p]);
       end
     end
   end
 
-  // ---- S1: stage 1, alpha test, kill
-  pineda_pkg::interp_pkt_t s1_q, s1_d;
-  logic [3:0][31:0]        col;
+  // ---- S2: the alpha test and alpha to coverage on the final alpha, kill, drop
+  pineda_pkg::interp_pkt_t s2_q, s2_d;
   logic [3:0]              kill;
   logic [3:0][3:0]         a2c;   // alpha to coverage: the samples kept of each pixel (1x: bit 0)
   logic [15:0]             mask;
   always_comb begin
-    col  = s0_q.ip.pcolor;
     kill = '0;
     a2c  = '1;
-    mask = s0_q.ip.quad.mask;
-    if (!s0_q.ip.quad.eop) begin
+    mask = s1_ip_q.quad.mask;
+    if (!s1_ip_q.quad.eop) begin
       for (int p = 0; p < 4; p++) begin
-        if (s0_q.st.tex1) col[p] = comb_px(s0_q.st.mode1, s0_q.ip.pcolor[p], s0_q.texel1[p]);
-        kill[p] = s0_q.st.alpha_test && !cmp_pass(s0_q.st.alpha_func, col[p][31:24], s0_q.st.alpha_ref);
-        if (s0_q.st.a2c) a2c[p] = a2c_mask(col[p][31:24], s0_q.ip.quad.target.msaa);
+        kill[p] = s1_st_q.alpha_test && !cmp_pass(s1_st_q.alpha_func, s1_ip_q.pcolor[p][31:24], s1_st_q.alpha_ref);
+        if (s1_st_q.a2c) a2c[p] = a2c_mask(s1_ip_q.pcolor[p][31:24], s1_ip_q.quad.target.msaa);
       end
       for (int i = 0; i < 16; i++) begin
         // 1x: bit p is pixel p; 4x: bit 4p + s is sample s of pixel p
-        if (s0_q.ip.quad.target.msaa ? (kill[i / 4] || !a2c[i / 4][i % 4])
+        if (s1_ip_q.quad.target.msaa ? (kill[i / 4] || !a2c[i / 4][i % 4])
                                      : (i < 4 && (kill[i % 4] || !a2c[i % 4][0]))) mask[i] = 1'b0;
       end
     end
-    keep = s0_q.ip.quad.eop || (mask != '0);
-    s1_d = s1_q;
+    keep = s1_ip_q.quad.eop || (mask != '0);
+    s2_d = s2_q;
     if (en) begin
-      s1_d = s0_q.ip;
-      s1_d.pcolor = col;
-      s1_d.quad.mask = mask;
+      s2_d = s1_ip_q;
+      s2_d.quad.mask = mask;
       for (int i = 0; i < 16; i++) begin
-        if (!mask[i]) s1_d.quad.z[i] = '0;  // the packet rule: depth 0 where mask is 0
+        if (!mask[i]) s2_d.quad.z[i] = '0;  // the packet rule: depth 0 where mask is 0
       end
     end
   end
-  assign out_o = s1_q;
+  assign out_o = s2_q;
 
   always_comb begin
     v_d = v_q;
-    if (en) v_d = {v_q[0] && keep, in_valid_i};
+    if (en) v_d = {v_q[1] && keep, v_q[0], in_valid_i};
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      v_q  <= '0;
-      s0_q <= '0;
-      s1_q <= '0;
+      v_q <= '0;
     end else begin
-      v_q  <= v_d;
-      s0_q <= s0_d;
-      s1_q <= s1_d;
+      v_q <= v_d;
     end
   end
 
+  // The payload needs no reset (it is read only where its valid bit is set); without one the
+  // depth clear maps onto the flip-flops' synchronous reset.
+  always_ff @(posedge clk_i) begin
+    s0_ip_q  <= s0_ip_d;
+    s0_tx1_q <= s0_tx1_d;
+    s0_st_q  <= s0_st_d;
+    s0_on1_q    <= s0_on1_d;
+    s0_decal1_q <= s0_decal1_d;
+    s1_ip_q  <= s1_ip_d;
+    s1_st_q  <= s1_st_d;
+    s2_q     <= s2_d;
+  end
+
   logic unused_sig;
-  assign unused_sig = ^s0_q.texel0;  // zeroed in S0 (kept in the carried struct for simplicity)
+  assign unused_sig = ^{s1_st_q.mode1, s1_st_q.tex1, s1_st_q.mode, s1_st_q.tex, s0_st_q.tex1};  // used in S0
 
 `ifndef SYNTHESIS
   stream_assert #(.Width($bits(in_i))) u_in_chk (
@@ -177,7 +232,7 @@ module combiner (
     if (rst_ni && out_valid_o) begin
       assert (out_o.quad.eop || out_o.quad.mask != '0) else $error("%m: an empty quad left the combiner");
     end
-    if (rst_ni && en && v_q[0] && s0_q.ip.quad.eop) begin
+    if (rst_ni && en && v_q[1] && s1_ip_q.quad.eop) begin
       assert (keep) else $error("%m: an end-of-pipe token was dropped");
     end
   end
