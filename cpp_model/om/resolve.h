@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // MSAA resolve (docs/om.md section 7, docs/numerics.md section 6): the model of the hardware
-// resolve engine (rtl/om/resolve.sv) behind OP_RESOLVE, and the harness's software resolve on top
+// resolve engine (rtl/dma/resolve.sv) behind OP_RESOLVE, and the harness's software resolve on top
 // of it.
 //
 // Each pixel of the rectangle becomes the average of its four samples:
