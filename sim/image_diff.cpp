@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "om/om_blend.h"
-#include "om/resolve.h"
+#include "dma/resolve.h"
 #include "png_writer.h"
 
 namespace pineda {

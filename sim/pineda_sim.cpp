@@ -22,7 +22,7 @@
 #include "report.h"
 #include "scene_capture.h"
 #include "scenes.h"
-#include "om/resolve.h"
+#include "dma/resolve.h"
 #include "tex/tex.h"
 #include "top/gpu.h"
 #include "top_harness.h"

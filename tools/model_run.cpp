@@ -10,7 +10,7 @@
 
 #include "png_writer.h"
 #include "scenes.h"
-#include "om/resolve.h"
+#include "dma/resolve.h"
 #include "top/gpu.h"
 
 namespace {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "top/gpu.h"
 
-#include "om/resolve.h"
+#include "dma/resolve.h"
 
 #include <algorithm>
 #include <utility>

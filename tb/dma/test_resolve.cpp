@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// RTL vs model: the MSAA resolve engine (rtl/dma/resolve.sv vs cpp_model/om/resolve,
+// RTL vs model: the MSAA resolve engine (rtl/dma/resolve.sv vs cpp_model/dma/resolve,
 // docs/om.md section 7). Jobs of every format (RGBA8, BGRA8, RGBA8 sRGB, B5G6R5), odd sizes (1
 // pixel, 1 row, widths that end mid-line), every source and destination alignment the CP
 // accepts, destination pitches narrower than a line and not line multiples, through the line-port
@@ -11,7 +11,7 @@
 #define CATCH_CONFIG_MAIN
 #include "Vresolve.h"
 #include "line_dram.h"
-#include "om/resolve.h"
+#include "dma/resolve.h"
 #include "unit_test_main.h"
 
 using namespace pineda;

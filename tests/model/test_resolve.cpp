@@ -8,7 +8,7 @@
 #include "command_writer.h"
 #include "cp/command_processor.h"
 #include "om/om_blend.h"
-#include "om/resolve.h"
+#include "dma/resolve.h"
 #include "test_util.h"
 #include "top/gpu.h"
 

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "om/resolve.h"
+#include "dma/resolve.h"
 #include "rt_test_util.h"
 #include "runtime.h"
 

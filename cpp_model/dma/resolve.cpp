@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "om/resolve.h"
+#include "dma/resolve.h"
 
 #include "om/om_blend.h"
 
