@@ -28,7 +28,7 @@ class VlDriver;
 constexpr int kNumBoundaries = static_cast<int>(Boundary::COUNT);
 
 // Rasterizers of the Verilated pineda_top this harness is compiled against (its NumRast
-// parameter): build/vl/pineda_top (1), pineda_top_r2, pineda_top_r4 (mk/tb.mk).
+// parameter): build/vl/pineda_top (1), pineda_top_r2, pineda_top_r4 (units.toml).
 #ifndef PINEDA_NUM_RAST
 #define PINEDA_NUM_RAST 1
 #endif

@@ -12,4 +12,5 @@ contract-check:
 	@tmp=$$(mktemp -d) && $(PYTHON) contracts/gen.py --out $$tmp && \
 	  for f in $(CONTRACT_OUT); do diff -u $$f $$tmp/$$f || { echo "stale: $$f (run make contract)"; exit 1; }; done && \
 	  rm -rf $$tmp && echo "contract-check: generated files are current"
+	@$(PYTHON) scripts/units.py check
 .PHONY: contract contract-check

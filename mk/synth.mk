@@ -14,7 +14,7 @@
 #   make synth-check                  make synth, then compare with synth/baseline.json (5% margin)
 #   make synth-baseline               make synth, then rewrite synth/baseline.json (commit it)
 #   make synth-selftest               fast test of the flow's bookkeeping (no Yosys)
-#   make lint-yosys                   Yosys read + hierarchy/proc/check of rtl/files.f, struct-width probe
+#   make lint-yosys                   Yosys read + hierarchy/proc/check of the RTL files (units.toml), struct-width probe
 #
 # Yosys is npm @yowasp/yosys (WebAssembly, pinned in package-lock.json), run through
 # synth/yosys.mjs; node_modules is (re)installed by scripts/deps.sh when package-lock.json

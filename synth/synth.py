@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """Pineda area flow: synthesise each unit with the pinned Yosys and tabulate its size.
 
-    python3 synth/synth.py [--units cp,ia,...] [--jobs N] [--files rtl/files.f] [--out out/synth]
+    python3 synth/synth.py [--units cp,ia,...] [--jobs N] [--files LIST.f] [--out out/synth]
 
 For every unit (a top module name) it runs one Yosys (npm @yowasp/yosys 0.55, through
 synth/yosys.mjs) with this script (also written to out/synth/<unit>.ys):
 
-    read_verilog -sv -DSYNTHESIS -defer <every file of rtl/files.f, in order>
+    read_verilog -sv -DSYNTHESIS -defer <every RTL file of units.toml, in order>
     hierarchy -check -top <unit>        # elaborates only what <unit> uses (-defer)
     design -save rtl
     synth -flatten -top <unit>          # generic gates: $_AND_, $_MUX_, $_DFF_*, ...
@@ -52,9 +52,10 @@ WRAPPER = os.path.join(REPO, "synth", "yosys.mjs")
 # front_end stops in ABC with a Yosys 0.55 internal error ("Assert `is_wire()' failed",
 # rtlil.cc, re-integrating ABC's netlist of ~300k gates); every unit synthesises on its own.
 # `--units pineda_top` still runs it (docs/architecture.md, "Front-end area").
-DEFAULT_UNITS = ["cp", "dma", "ia", "setup", "coarse_raster", "fine_raster", "pixel_writer",
-                 "mem_line_arbiter", "line_stream_reader", "vtx", "index_fetch", "vertex_tags",
-                 "vertex_fetch", "pa"]
+# The per-unit default set: the units marked `synth` in units.toml.
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+import units as unit_manifest  # noqa: E402
+DEFAULT_UNITS = unit_manifest.load(REPO).synth_units()
 
 
 class FlowError(Exception):
@@ -101,6 +102,13 @@ def parse_filelist(path, root):
     if not files:
         raise FlowError(f"{path}: no source files listed")
     return files, incdirs, defines
+
+
+def source_list(root, files_arg):
+    """(files, incdirs, defines): the file list `files_arg` if given, else units.toml's RTL files."""
+    if files_arg:
+        return parse_filelist(os.path.join(root, files_arg), root)
+    return unit_manifest.load(root).rtl_files(), [], []
 
 
 def read_cmd(files, incdirs, defines, defer=False):
@@ -393,7 +401,7 @@ def expected_seconds(batch):
 
 def run_hier(args, root, outdir_rel, jobs):
     tool = tool_version(root)
-    files, incdirs, defines = parse_filelist(os.path.join(root, args.files), root)
+    files, incdirs, defines = source_list(root, args.files)
     rasts = tuple(int(x) for x in args.rast.split(","))
     top, configs = top_configs(args.top, rasts)
     os.makedirs(os.path.join(root, outdir_rel, "cache"), exist_ok=True)
@@ -669,7 +677,8 @@ def main(argv=None):
     ap.add_argument("--jobs", "-j", type=int, default=int(os.environ.get("SYNTH_JOBS", "0") or 0),
                     help="units synthesised in parallel (default: number of cores)")
     ap.add_argument("--root", default=REPO, help="directory the file list's paths are relative to (default: the repo)")
-    ap.add_argument("--files", default="rtl/files.f", help="file list, relative to --root (default: rtl/files.f)")
+    ap.add_argument("--files", default="", help="a Verilator-style file list, relative to --root, to read "
+                    "instead of units.toml's RTL files")
     ap.add_argument("--out", default="out/synth", help="output directory, relative to --root (default: out/synth)")
     ap.add_argument("--allow-warnings", action="store_true",
                     help="report units whose read raised misread warnings instead of failing them")
@@ -705,7 +714,7 @@ def main(argv=None):
         return 2
     try:
         check_node()
-        files, incdirs, defines = parse_filelist(os.path.join(root, args.files), root)
+        files, incdirs, defines = source_list(root, args.files)
     except FlowError as e:
         print(f"synth: {e}", file=sys.stderr)
         return 2
@@ -730,7 +739,7 @@ def main(argv=None):
             return 1
     jobs = max(1, min(jobs, len(units)))
 
-    print(f"synth: {len(units)} unit(s), {jobs} in parallel, {len(files)} files from {args.files}; "
+    print(f"synth: {len(units)} unit(s), {jobs} in parallel, {len(files)} files from {args.files or 'units.toml'}; "
           f"logs in {outdir_rel}/<unit>.log", flush=True)
     # longest first (times of the last run in units.json; unknown units count as long, and
     # pineda_top, which contains everything, as longest), so the parallel run ends sooner

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """Quick Yosys read check of the RTL (the Yosys half of `make lint`); no synthesis.
 
-    python3 synth/yosys_read.py [--files rtl/files.f] [--top pineda_top]
+    python3 synth/yosys_read.py [--files LIST.f] [--top pineda_top]
 
 One Yosys run (npm @yowasp/yosys 0.55 through synth/yosys.mjs) with this script
 (written to out/lint/yosys_read.ys, log in out/lint/yosys_read.log):
 
-    read_verilog -sv -DSYNTHESIS <the files of rtl/files.f the top needs, in order>
+    read_verilog -sv -DSYNTHESIS <the RTL files of units.toml the top needs, in order>
     hierarchy -check -top <top> -chparam NumRast 2   # every unit elaborated as the GPU uses it
     proc
     check -assert                    # undriven/multiply-driven signals, comb loops
@@ -259,7 +259,7 @@ def elaborated_base(name):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", default=synth.REPO, help="directory the file list's paths are relative to")
-    ap.add_argument("--files", default="rtl/files.f", help="file list, relative to --root")
+    ap.add_argument("--files", default="", help="a file list relative to --root (default: units.toml's RTL files)")
     ap.add_argument("--top", default="pineda_top", help="top module for the elaborated check")
     ap.add_argument("--out", default="out/lint", help="output directory, relative to --root")
     ap.add_argument("--chparam", default="NumRast=2",
@@ -273,7 +273,7 @@ def main(argv=None):
     out_rel = os.path.relpath(os.path.abspath(os.path.join(root, args.out)), root)
     try:
         synth.check_node()
-        files, incdirs, defines = synth.parse_filelist(os.path.join(root, args.files), root)
+        files, incdirs, defines = synth.source_list(root, args.files)
     except synth.FlowError as e:
         print(f"lint-yosys: {e}", file=sys.stderr)
         return 2

@@ -25,7 +25,11 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+import units  # noqa: E402  (units.toml, the one list of units)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MANIFEST = units.load(ROOT)
 
 
 # The sanitized model tests skip the two CP fuzz cases ([fuzz]: 42 s of the ~65 s under ASan): they
@@ -81,20 +85,8 @@ def suites(build, long=False):
         ("san_runtime", [os.path.join(build, "san", "tests", "runtime_tests")], "catch2"),
         ("fuzz_smoke", ["make", "-s", "fuzz-smoke", f"BUILD={build}"], "single"),
     ]
-    # rtl/common primitives (SRAMs, SRAM FIFO) and the line-port DRAM model.
-    s.append(("rtl_common", [os.path.join(build, "tests", "rtl_common")], "catch2"))
-    # The line-port stream reader (CP, IA, index fetch).
-    s.append(("rtl_line_reader", [os.path.join(build, "tests", "rtl_line_reader")], "catch2"))
-    # The line arbiter: order, routing, round robin, counters.
-    s.append(("rtl_mem_line_arbiter", [os.path.join(build, "tests", "rtl_mem_line_arbiter")], "catch2"))
-    for u in ["cp", "dma", "resolve", "ia", "setup", "coarse_raster", "fine_raster", "hiz", "pixel_writer", "zs", "om_blend", "interp", "tex", "tex_bc_decode", "combiner"]:
-        s.append((f"rtl_{u}", [os.path.join(build, "tests", f"rtl_{u}")], "catch2"))
-    # Several rasterizers: the raster array with 1, 2 and 4 rasterizers.
-    s.append(("rtl_raster_array", [os.path.join(build, "tests", "rtl_raster_array")], "catch2"))
-    # The geometry front end: FP32 primitives, vertex transform, index fetch, vertex tags, vertex
-    # fetch, PA as units, then the whole front end inside pineda_top (DRAW_FE command buffers).
-    for u in ["fp32", "vtx", "index_fetch", "vertex_tags", "vertex_fetch", "pa", "front_end"]:
-        s.append((f"rtl_{u}", [os.path.join(build, "tests", f"rtl_{u}")], "catch2"))
+    # Every unit harness of units.toml, in pipeline order: RTL against its model twin.
+    s += [(t.name, [os.path.join(build, t.binary)], "catch2") for t in MANIFEST.tests()]
     s += [
         # Every scene through RTL and model at the default 200-cycle latency.
         # Each scene is also written as a capture file (replayed by the `cli` suite).
@@ -150,40 +142,22 @@ def changed_files(base):
     return sorted(set(git("diff", "--name-only", base) + git("ls-files", "--others", "--exclude-standard")))
 
 
-def unit_folder(unit):
-    """The rtl/ folder of RTL unit `unit` (the folder holding <unit>.sv), or None."""
-    for d in sorted(os.listdir("rtl")):
-        if os.path.exists(os.path.join("rtl", d, unit + ".sv")):
-            return d
-    return None
-
-
 def quick_suites(build, base):
     """The quick tier (see the module docstring) out of the full list."""
     full = {n: (n, c, k) for n, c, k in suites(build)}
     changed = changed_files(base)
-    units = [n[len("rtl_"):] for n in full if n.startswith("rtl_")]
-    folders = {u: unit_folder(u) for u in units}
+    # The units a changed path belongs to (units.toml): its RTL files, its harness, its model
+    # twin, or the cpp_model/ and tb/ folder it shares with its RTL.
     picked = set()
     for path in changed:
-        parts = path.split("/")
-        if len(parts) < 3 or parts[0] not in ("rtl", "cpp_model", "tb"):
-            continue
-        d = parts[1]
-        stem = os.path.splitext(parts[-1])[0]
-        if parts[0] == "tb" and d in units:
-            picked.add(d)
-        if stem in units:
-            picked.add(stem)
-        # Every unit whose RTL lives in that folder (cpp_model and tb folders share the names).
-        picked.update(u for u in units if folders[u] == d)
+        picked.update(u.name for u in MANIFEST.unit_of_path(path))
     rtl_changed = any(p.startswith("rtl/") or p.startswith("contracts/") for p in changed)
     sim = os.path.join(build, "pineda_sim")
     s = [full["contract"]]
     if rtl_changed:
         s.append(full["lint"])
     s += [full["model"], full["runtime"]]
-    s += [full["rtl_" + u] for u in units if u in picked]
+    s += [full[t.name] for t in MANIFEST.tests() if t.unit.name in picked]
     s.append(("scenes_quick", [sim, "--out", "out/test/quick", "--label", "scenes_quick",
                                *QUICK_SCENES.split(",")], "sim"))
     return s

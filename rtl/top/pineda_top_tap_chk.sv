@@ -3,7 +3,7 @@
 // Stream-rule checkers (stream_assert) on every tapped boundary of pineda_top, from
 // contracts/defs.py BOUNDARIES. Simulation only: rtl/top/pineda_top_bind.sv binds it into
 // pineda_top, whose tap ports it reads under their own names (the bind connects them with .*);
-// only Verilator reads these files (not rtl/files.f, so not Yosys).
+// only Verilator reads these files (not the RTL file list of units.toml, so not Yosys).
 module pineda_top_tap_chk #(
   parameter int unsigned NumRast = 1
 ) (
