@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "fp32.h"
-#include "setup/zplane.h"
+#include "rast/zplane_d24.h"
 
 namespace pineda::model {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rast/coarse_raster.h"
 
-#include "setup/zplane.h"
+#include "rast/zplane_d24.h"
 
 #include <stdexcept>
 

@@ -3,7 +3,7 @@
 
 #include "rast/lattice.h"
 #include "setup/iplane.h"
-#include "setup/zplane.h"
+#include "rast/zplane_d24.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -8,18 +8,6 @@
 
 namespace pineda::model {
 
-void Trace::clear() {
-  for_each([](auto, auto& stream) { stream.clear(); });
-}
-
-size_t Trace::count(Boundary b) const {
-  size_t n = 0;
-  for_each([&](auto traits, const auto& stream) {
-    if (decltype(traits)::id == b) n = stream.size();
-  });
-  return n;
-}
-
 Gpu::Gpu(Memory& mem) : mem_(mem), cp_(mem) {
   cp_.set_zs_fast_clear(true);  // pineda_top's zs_fast_clear = 1
 }
@@ -34,15 +22,10 @@ void Gpu::reset() {
   pw_.reset_counters();
   zs_ = Zs{};
   interp_.reset_counters();
-  tex_ = tex::Tex{};
-  comb_ = Combiner{};
+  ps_.reset();
   for (auto& h : hiz_) h.reset();
   dma_.reset_counters();
-  if_.reset_counters();
-  vt_.reset();
-  vf_.reset();
-  vtx_.reset();
-  pa_.reset();
+  fe_.reset();
   trace_.clear();
   stats_ = Stats{};
 }
@@ -79,32 +62,8 @@ void Gpu::process_fe(const IDrawPkt& p_in) {
     ++stats_.fe_draws;
   }
   if (trace_on_) trace_.cp_idraw.push_back(p);
-  const auto on_vtx_in = [this](const VtxInPkt& vi) {
-    if (trace_on_) trace_.vf_vtx.push_back(vi);
-    if (const auto c = vtx_.process(vi)) {
-      if (trace_on_) trace_.vtx_clip.push_back(*c);
-      pa_.push_vertex(*c);
-    }
-  };
-  const auto on_vertex = [this, &on_vtx_in](const VFetchPkt& v) {
-    if (trace_on_) trace_.vt_vertex.push_back(v);
-    vf_.process(v, mem_, on_vtx_in);
-  };
-  const auto on_prim = [this](const PrimPkt& pr) {
-    if (trace_on_) trace_.vt_prim.push_back(pr);
-    std::vector<PaTriPkt> out;
-    pa_.process(pr, out);
-    for (const PaTriPkt& t : out) {
-      if (trace_on_) trace_.pa_tri.push_back(t);
-      const TriPkt tri = pa_to_tri(t);  // the merge in front of SETUP
-      process_tri(tri);
-    }
-  };
-  if_.process(p, mem_, [&](const IndexPkt& ix) {
-    charge();
-    if (trace_on_) trace_.if_index.push_back(ix);
-    vt_.process(ix, on_vertex, on_prim);
-  });
+  fe_.process(p, mem_, trace_on_ ? &trace_ : nullptr, [this] { charge(); },
+              [this](const PaTriPkt& t) { process_tri(pa_to_tri(t)); });  // the merge in front of SETUP
   update_stats();
 }
 
@@ -160,25 +119,9 @@ void Gpu::process_tri(const TriPkt& tri) {
 }
 
 void Gpu::pixel_stage(const InterpPkt& ip) {
-  // TEX: stage 0's texels (uv0) for a quad of a draw with om.comb.tex, then stage 1's (uv1) with
-  // om.comb.tex1, two passes through TEX in that order (docs/comb.md section 5); a stage that is
-  // not sampled (and every token) gets texel 0. A fault is non-fatal: that stage's texels are 0,
-  // the CP's sticky STATUS.TEX_FAULT / IRQ_TEX_FAULT is set, decoding goes on.
-  const QuadPkt& q = ip.quad;
-  CombInPkt ci;
-  ci.ip = ip;
-  ci.st = q.om.comb;
-  const uint32_t stages = tex_stages(q);
-  for (uint32_t stage = 0; stage < 2; ++stage) {
-    if (!((stages >> stage) & 1u)) continue;
-    const TexInPkt ti = tex_in(ip, stage);
-    const TexOutPkt to = tex_.process(ti, mem_, cp_.valid_base(), cp_.valid_limit());
-    if (to.fault != TEX_FAULT_NONE) cp_.tex_fault();
-    for (size_t p = 0; p < 4; ++p) (stage ? ci.texel1 : ci.texel0)[p] = to.color[p];
-  }
-  // COMB: the stages and the alpha test; a quad left empty by the kill is dropped before PW.
-  // Alpha-tested draws are late-Z (PA), so their killed pixels write no depth (below).
-  const auto cq = comb_.process(ci);
+  // TEX and COMB; a quad left empty by the alpha test is dropped before PW. Alpha-tested draws
+  // are late-Z (PA), so their killed pixels write no depth (below).
+  const auto cq = ps_.process(ip, mem_, cp_);
   if (!cq) return;
   // ZS's late port: late-Z quads are tested without their killed pixels (which write no depth
   // or stencil); the rest pass. comb_quad is PW's input: the late port's output.
@@ -194,25 +137,6 @@ void Gpu::pixel_stage(const InterpPkt& ip) {
   PixelWriter::apply_quad(oq, mem_, &pcolor);
   // The token leaves the pixel writer once every earlier write is done (here: applied).
   if (oq.eop) cp_.eop_complete();
-}
-
-TexInPkt tex_in(const InterpPkt& ip, uint32_t stage) {
-  const QuadPkt& q = ip.quad;
-  TexInPkt t;
-  for (size_t p = 0; p < 4; ++p) {
-    t.tc[p] = stage ? ip.uv1[p] : ip.uv0[p];
-    const uint64_t cov = q.target.msaa ? (q.mask >> (4 * p)) & 0xFu : (q.mask >> p) & 1u;
-    if (cov != 0) t.live |= 1u << p;
-  }
-  t.tex = stage ? q.om.tex1 : q.om.tex;
-  t.samp = stage ? q.om.samp1 : q.om.samp;
-  t.tag = stage;
-  return t;
-}
-
-uint32_t tex_stages(const QuadPkt& q) {
-  if (q.eop) return 0;
-  return static_cast<uint32_t>((q.om.comb.tex ? 1u : 0u) | (q.om.comb.tex1 ? 2u : 0u));
 }
 
 void Gpu::update_stats() {
@@ -236,15 +160,17 @@ void Gpu::update_stats() {
     stats_.hiz_tested += h.tested();
     stats_.hiz_rejected += h.rejected();
   }
-  stats_.indices = if_.indices();
-  stats_.index_oob = if_.out_of_bounds();
-  stats_.vc_references = vt_.references();
-  stats_.vc_hits = vt_.hits();
-  stats_.vc_vertices = vt_.vertices();
-  stats_.vc_triangles = vt_.triangles();
-  stats_.vc_batches = vt_.batches();
-  stats_.vf_dwords = vf_.dwords_read();
-  const auto& ps = pa_.stats();
+  const IndexFetch& ifetch = fe_.index_fetch();
+  const VertexTags& tags = fe_.vertex_tags();
+  stats_.indices = ifetch.indices();
+  stats_.index_oob = ifetch.out_of_bounds();
+  stats_.vc_references = tags.references();
+  stats_.vc_hits = tags.hits();
+  stats_.vc_vertices = tags.vertices();
+  stats_.vc_triangles = tags.triangles();
+  stats_.vc_batches = tags.batches();
+  stats_.vf_dwords = fe_.vertex_fetch().dwords_read();
+  const auto& ps = fe_.pa().stats();
   stats_.pa_prims = ps.prims;
   stats_.pa_tris_out = ps.tris_out;
   stats_.pa_clipped = ps.clipped;
@@ -253,13 +179,13 @@ void Gpu::update_stats() {
   stats_.pa_culled_face = ps.culled_face;
   stats_.pa_culled_area = ps.culled_area;
   stats_.pa_culled_empty = ps.culled_empty;
-  const auto& ts = tex_.stats();
+  const auto& ts = ps_.tex().stats();
   stats_.tex_quads = ts.quads;
   stats_.tex_samples = ts.samples;
   stats_.tex_faults = ts.faults;
   stats_.tex_taps = ts.taps;
-  stats_.comb_killed_pixels = comb_.killed_pixels();
-  stats_.comb_dropped_quads = comb_.dropped_quads();
+  stats_.comb_killed_pixels = ps_.comb().killed_pixels();
+  stats_.comb_dropped_quads = ps_.comb().dropped_quads();
 }
 
 void Gpu::flush_pixels() {

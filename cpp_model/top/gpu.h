@@ -19,35 +19,23 @@
 #include "cp/command_processor.h"
 #include "dma/dma.h"
 #include "hiz/hiz.h"
-#include "ia/index_fetch.h"
 #include "ia/input_assembler.h"
-#include "ia/vertex_fetch.h"
-#include "ia/vertex_tags.h"
-#include "pa/pa.h"
-#include "vtx/vtx.h"
 #include "mem/memory.h"
 #include "om/pixel_writer.h"
 #include "pineda_boundaries.h"
 #include "pineda_contract.h"
 #include "rast/coarse_raster.h"
 #include "rast/fine_raster.h"
-#include "comb/combiner.h"
 #include "interp/interp.h"
-#include "tex/tex.h"
 #include "setup/iplane.h"
 #include "setup/setup.h"
+#include "top/front_end.h"
+#include "top/pixel_stage.h"
+#include "top/trace.h"
 #include "zs/zs.h"
 
 namespace pineda::model {
 
-// One packet stream per boundary of contracts/defs.py BOUNDARIES (pineda_boundaries.h), named
-// after it: trace.cp_draw, trace.get<Boundary::CP_DRAW>(), trace.for_each(...).
-template <class Pkt>
-using Stream = std::vector<Pkt>;
-struct Trace : PerBoundary<Stream> {
-  void clear();
-  size_t count(Boundary b) const;  // number of packets recorded on boundary b
-};
 
 struct Stats {
   uint64_t draws = 0;
@@ -110,14 +98,6 @@ struct Stats {
   double hit_rate() const { return vc_references ? double(vc_hits) / double(vc_references) : 0.0; }
   uint64_t triangles_culled() const { return triangles_culled_area + triangles_culled_empty; }
 };
-
-// TEX's input for INTERP's quad and combiner stage `stage` (0 or 1): live = pixels with a covered
-// sample; stage 0 samples uv0 with the draw's FE_TEX0 / FE_SAMP0 (om.tex, om.samp), stage 1 uv1
-// with FE_TEX1 / FE_SAMP1 (om.tex1, om.samp1); tag = the stage. A quad sends stage 0 when
-// om.comb.tex and then stage 1 when om.comb.tex1 (tex_stages); pineda_top builds the same packets.
-TexInPkt tex_in(const InterpPkt& ip, uint32_t stage = 0);
-// The stages a quad samples, in TEX's order: bit 0 stage 0, bit 1 stage 1 (0 for a token).
-uint32_t tex_stages(const QuadPkt& q);
 
 enum class RunResult { RING_EMPTY, HALTED, ERROR, DISABLED, BUDGET, WAITING };
 
@@ -189,7 +169,7 @@ class Gpu {
   const Stats& stats() const { return stats_; }
   const std::vector<FenceWrite>& fence_writes() const { return cp_.fence_writes(); }
   const CommandProcessor& cp() const { return cp_; }
-  const PrimitiveAssembly& pa() const { return pa_; }
+  const PrimitiveAssembly& pa() const { return fe_.pa(); }
   Memory& memory() { return mem_; }
 
  private:
@@ -202,18 +182,14 @@ class Gpu {
   PixelWriter pw_;
   Zs zs_;
   Interp interp_;
-  tex::Tex tex_;
-  Combiner comb_;
-  // INTERP's quad -> TEX (stage 0 when om.comb.tex, stage 1 when om.comb.tex1) -> COMB -> PW;
-  // recorded in comb_quad.
+  // TEX and COMB (rtl/top/pixel_stage.sv).
+  PixelStage ps_;
+  // INTERP's quad -> the pixel stage -> ZS's late port -> PW; recorded in comb_quad.
   void pixel_stage(const InterpPkt& ip);
   // Hierarchical Z, one per rasterizer (each owns its tiles' bounds), between COARSE and FINE.
   std::array<Hiz, 4> hiz_;
-  IndexFetch if_;
-  VertexTags vt_;
-  VertexFetch vf_;
-  VertexTransform vtx_;
-  PrimitiveAssembly pa_;
+  // The geometry front end of DRAW_FE draws (rtl/top/front_end.sv).
+  FrontEnd fe_;
   void process_tri(const TriPkt& tri);  // SETUP onwards
   void update_stats();
   Dma dma_;

@@ -2,7 +2,7 @@
 // zplane_d24: a depth plane value (pineda_pkg::ZPLANE_W bits signed, 2^-Z_FRAC D24 units) to
 // D24: rounded half up, (z + 2^(Z_FRAC-1)) >>> Z_FRAC, then clamped to [lo, hi] (lo <= hi; the
 // viewport depth range, docs/numerics.md §9). Monotone in z. Model: zplane_d24 in
-// cpp_model/setup/zplane.h. Combinational.
+// cpp_model/rast/zplane_d24.h. Combinational.
 module zplane_d24 (
   input  logic [pineda_pkg::ZPLANE_W-1:0] z_i,
   input  logic [23:0]                     lo_i,

@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "fp32.h"
-#include "setup/zplane.h"
+#include "rast/zplane_d24.h"
 #include "test_util.h"
 
 using namespace pineda;
