@@ -16,10 +16,10 @@
 #include <utility>
 #include <vector>
 
-#include "cp/command_processor.h"
+#include "cp/cp.h"
 #include "dma/dma.h"
 #include "hiz/hiz.h"
-#include "ia/input_assembler.h"
+#include "ia/ia.h"
 #include "mem/memory.h"
 #include "om/pixel_writer.h"
 #include "pineda_boundaries.h"

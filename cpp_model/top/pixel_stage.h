@@ -9,7 +9,7 @@
 #include <optional>
 
 #include "comb/combiner.h"
-#include "cp/command_processor.h"
+#include "cp/cp.h"
 #include "mem/memory.h"
 #include "pineda_contract.h"
 #include "tex/tex.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// RTL vs model: command processor (rtl/cp/cp.sv vs cpp_model/cp/command_processor).
+// RTL vs model: command processor (rtl/cp/cp.sv vs cpp_model/cp/cp).
 // The CP reads its ring and indirect buffers over the line port (LineDram: random latency, and
 // reduced bandwidth when stalling), its draw
 // output sees random back-pressure, `pipe_idle_i` is randomly low (COPY must wait for it), the
@@ -18,7 +18,7 @@
 
 #include "Vcp.h"
 #include "common/command_writer.h"
-#include "cp/command_processor.h"
+#include "cp/cp.h"
 #include "line_dram.h"
 #include "top/gpu.h"
 #include "unit_test_main.h"

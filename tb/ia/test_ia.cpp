@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// RTL vs model: input assembler (rtl/ia/ia.sv vs cpp_model/ia/input_assembler), reading its
+// RTL vs model: input assembler (rtl/ia/ia.sv vs cpp_model/ia/ia), reading its
 // vertex buffers over the line port (LineDram) with random latency and reduced bandwidth. The
 // vertex buffers start at any dword, so the assembler's groups (InDwords dwords, aligned) start
 // and end partial and a triangle straddles them at every offset; and its rate on one long draw.
 #define CATCH_CONFIG_MAIN
 #include "Via.h"
-#include "ia/input_assembler.h"
+#include "ia/ia.h"
 #include "unit_test_main.h"
 
 using namespace pineda;

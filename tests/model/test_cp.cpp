@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Command processor: registers, decoding of every opcode, clip, errors, IRQ, ring wrap.
 #include "command_writer.h"
-#include "cp/command_processor.h"
+#include "cp/cp.h"
 #include "test_util.h"
 
 using namespace pineda;

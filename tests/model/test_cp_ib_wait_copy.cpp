@@ -9,7 +9,7 @@
 #include <random>
 
 #include "command_writer.h"
-#include "cp/command_processor.h"
+#include "cp/cp.h"
 #include "test_util.h"
 #include "top/gpu.h"
 

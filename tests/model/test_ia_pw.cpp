@@ -2,7 +2,7 @@
 // Input assembler and pixel writer.
 #include <random>
 
-#include "ia/input_assembler.h"
+#include "ia/ia.h"
 #include "om/pixel_writer.h"
 #include "test_util.h"
 

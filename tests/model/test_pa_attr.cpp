@@ -7,7 +7,7 @@
 #include <random>
 
 #include "fp32.h"
-#include "ia/input_assembler.h"
+#include "ia/ia.h"
 #include "pa/pa.h"
 #include "pa_streams.h"
 #include "test_util.h"

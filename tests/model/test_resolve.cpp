@@ -6,7 +6,7 @@
 #include <random>
 
 #include "command_writer.h"
-#include "cp/command_processor.h"
+#include "cp/cp.h"
 #include "om/om_blend.h"
 #include "dma/resolve.h"
 #include "test_util.h"

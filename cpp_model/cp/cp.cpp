@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cp/command_processor.h"
+#include "cp/cp.h"
 
 #include <algorithm>
 

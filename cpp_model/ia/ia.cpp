@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "ia/input_assembler.h"
+#include "ia/ia.h"
 
 #include <algorithm>
 
