@@ -144,9 +144,81 @@ def module_src(mod):
     return None
 
 
+_ITEM_RE = re.compile(r"^\s*(localparam|typedef|function)\b")
+_IDENT_RE = re.compile(r"\b[A-Za-z_]\w*\b")
+
+
+def package_items(text):
+    """The items of a package source: a list of (names, code) for every localparam, typedef (its
+    name; an enum's enumerators too) and function, comments left out of `code`. None when a line
+    is none of these (the caller then treats the whole package as used by every module)."""
+    items = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        code = lines[i].split("//")[0]
+        if not code.strip() or re.match(r"^\s*(package\s+\w+\s*;|endpackage\b)", code):
+            i += 1
+            continue
+        m = _ITEM_RE.match(code)
+        if not m:
+            return None
+        kind, chunk = m.group(1), [code]
+        def done(c):
+            joined = " ".join(c)
+            if kind == "function":
+                return "endfunction" in joined
+            return joined.rstrip().endswith(";") and joined.count("{") == joined.count("}")
+        while not done(chunk):
+            i += 1
+            if i == len(lines):
+                return None
+            chunk.append(lines[i].split("//")[0])
+        i += 1
+        body = " ".join(" ".join(chunk).split())
+        if kind == "function":
+            n = re.search(r"(\w+)\s*\(", body)
+            names = [n.group(1)] if n else []
+        elif kind == "typedef":
+            n = re.search(r"(\w+)\s*;\s*$", body)
+            names = [n.group(1)] if n else []
+            if re.match(r"typedef\s+enum\b", body):
+                inner = body[body.index("{") + 1:body.rindex("}")]
+                names += [e.split("=")[0].strip() for e in inner.split(",") if e.strip()]
+        else:
+            n = re.search(r"(\w+)\s*(?:\[[^\]]*\]\s*)*=", body)
+            names = [n.group(1)] if n else []
+        if not names:
+            return None
+        items.append((names, body))
+    return items
+
+
+def package_use_hash(source_text, items):
+    """A hash of the package items a module's source uses: the items its identifiers name, and
+    every item those name in turn. An edit to any other item of the package leaves it unchanged."""
+    owner = {}
+    for k, (names, _) in enumerate(items):
+        for nm in names:
+            owner[nm] = k
+    todo = [owner[t] for t in set(_IDENT_RE.findall(source_text)) if t in owner]
+    used = set()
+    while todo:
+        k = todo.pop()
+        if k in used:
+            continue
+        used.add(k)
+        todo += [owner[t] for t in set(_IDENT_RE.findall(items[k][1])) if t in owner and owner[t] not in used]
+    h = hashlib.sha256()
+    for k in sorted(used):
+        h.update(items[k][1].encode() + b"\0")
+    return h.hexdigest()
+
+
 def job_key(name, text, mods, file_hash, common_hash, tool):
     """Cache key of one module: its name (which holds the parameter values), the hash of its
-    own source file, of the packages/includes every module sees (common_hash), its children's
+    own source file, of the package items and include files it uses (common_hash: see
+    package_use_hash), its children's
     ports (the stubs, without source locations), the per-module script, the tool and
     FLOW_VERSION. Yosys's elaborated text itself is not hashed: the order of its lines and
     its auto-numbering vary from run to run."""

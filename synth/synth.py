@@ -412,19 +412,39 @@ def run_hier(args, root, outdir_rel, jobs):
     if suspect and not args.allow_warnings:
         raise FlowError("Yosys misread the source (numbers would be wrong; --allow-warnings reports "
                         "them anyway):\n    " + "\n    ".join(suspect[:6]))
-    file_hash = {}
+    # The cache key of a module covers its own source, its children's ports and, of the packages,
+    # only the items its source names (and what those name in turn): a contract edit
+    # re-synthesises the modules that use what changed, not every module (hier.package_use_hash).
+    # Include files, if any, count whole for every module.
+    file_hash, file_text = {}, {}
     common = hashlib.sha256()
     pkg_re = re.compile(r"^\s*package\s+\w+", re.M)
     inc_files = sorted(os.path.join(d, x) for d in incdirs for x in os.listdir(os.path.join(root, d))
                        if os.path.isfile(os.path.join(root, d, x)))
+    pkg_items = []
     for p in files + inc_files:
         with open(os.path.join(root, p), "rb") as f:
             data = f.read()
         file_hash[p] = hashlib.sha256(data).hexdigest()
-        if p in inc_files or pkg_re.search(data.decode(errors="replace")):
+        file_text[p] = data.decode(errors="replace")
+        if p in inc_files:
             common.update(p.encode() + b"\0" + data)
+        elif pkg_re.search(file_text[p]):
+            items = hier.package_items(file_text[p])
+            if items is None:  # not the generated layout: every module uses all of it
+                common.update(p.encode() + b"\0" + data)
+            else:
+                pkg_items += items
     common.update(" ".join(defines).encode())
-    common_hash = common.hexdigest()
+    common_base = common.hexdigest()
+    use_hash = {}
+
+    def common_for(src):
+        if src not in use_hash:
+            h = hashlib.sha256(common_base.encode())
+            h.update(hier.package_use_hash(file_text.get(src, ""), pkg_items).encode())
+            use_hash[src] = h.hexdigest()
+        return use_hash[src]
     designs = {}
     jobs_by_key = {}
     for n, _, _ in configs:
@@ -435,7 +455,7 @@ def run_hier(args, root, outdir_rel, jobs):
         keys = {}
         for name in mods:
             text, _ = hier.job_text(mods, name)
-            key = hier.job_key(name, text, mods, file_hash, common_hash, tool)
+            key = hier.job_key(name, text, mods, file_hash, common_for(hier.module_src(mods[name])), tool)
             keys[name] = key
             jobs_by_key.setdefault(key, {"key": key, "text": text, "module": hier.base_name(name)})
         designs[n] = {"mods": mods, "top": tops[0], "keys": keys}

@@ -79,6 +79,62 @@ def fake_result(lut4, ffs=0, bram=0, bits=0, secs=1.0, arrays=()):
             "ff_arrays": list(arrays)}
 
 
+PKG = """package p;
+  localparam int unsigned A_W = 32'd8;  // a width
+  localparam int unsigned B_W = A_W + 32'd1;
+  localparam int unsigned C_W = 32'd3;
+  typedef enum logic [1:0] {
+    K_ZERO = 2'd0,
+    K_ONE = 2'd1
+  } k_e;
+  typedef struct packed {
+    logic [B_W-1:0] b;  // uses B_W, so A_W
+    k_e k;
+  } s_t;
+  function automatic logic [7:0] f(input logic [7:0] x);
+    return x + 8'd1;
+  endfunction
+endpackage
+"""
+
+
+class PackageUseTest(unittest.TestCase):
+    """Module cache keys cover only the package items a module's source names (transitively)."""
+
+    def h(self, src, pkg=PKG):
+        return hier.package_use_hash(src, hier.package_items(pkg))
+
+    def test_items(self):
+        items = hier.package_items(PKG)
+        self.assertEqual([n for n, _ in items],
+                         [["A_W"], ["B_W"], ["C_W"], ["k_e", "K_ZERO", "K_ONE"], ["s_t"], ["f"]])
+        self.assertIsNone(hier.package_items(PKG.replace("localparam int unsigned C_W", "wire C_W")))
+
+    def test_use_hash(self):
+        uses_s = "module m import p::*; (input s_t s_i); endmodule"
+        uses_c = "module n (output logic [p::C_W-1:0] c_o); endmodule"
+        k_s, k_c = self.h(uses_s), self.h(uses_c)
+        # A_W is used through s_t -> B_W -> A_W: an edit moves m's key, not n's
+        pkg2 = PKG.replace("A_W = 32'd8", "A_W = 32'd9")
+        self.assertNotEqual(k_s, self.h(uses_s, pkg2))
+        self.assertEqual(k_c, self.h(uses_c, pkg2))
+        # an enumerator of the struct's enum
+        pkg3 = PKG.replace("K_ONE = 2'd1", "K_ONE = 2'd3")
+        self.assertNotEqual(k_s, self.h(uses_s, pkg3))
+        # comments and items nobody names leave both keys alone
+        pkg4 = PKG.replace("// a width", "// the width of a").replace("x + 8'd1", "x + 8'd2")
+        self.assertEqual((k_s, k_c), (self.h(uses_s, pkg4), self.h(uses_c, pkg4)))
+        self.assertNotEqual(self.h("module q; wire [7:0] y = f(8'd0); endmodule"),
+                            self.h("module q; wire [7:0] y = f(8'd0); endmodule", pkg4))
+
+    def test_generated_package_parses(self):
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        with open(os.path.join(root, "rtl", "common", "pineda_pkg.sv")) as f:
+            items = hier.package_items(f.read())
+        self.assertIsNotNone(items, "pineda_pkg.sv no longer parses: every module would depend on all of it")
+        self.assertGreater(len(items), 100)
+
+
 class RtlilTest(unittest.TestCase):
     def setUp(self):
         self.mods = hier.parse_rtlil(RTLIL)
