@@ -39,6 +39,22 @@ struct UnitBenchResult {
   size_t outputs = 0;
 };
 
+// A unit bench's driver: its run named in reports by the test, the seed and the command that
+// replays it with a waveform (PINEDA_FST=unit.fst <binary> --rng-seed <seed>).
+inline DriverConfig unit_driver_config(const std::string& test, uint64_t seed, const std::string& binary,
+                                       uint64_t stall_timeout) {
+  DriverConfig d;
+  d.run = {test, seed, "PINEDA_FST=unit.fst " + binary + " --rng-seed " + std::to_string(seed)};
+  d.stall_timeout = stall_timeout;
+  return d;
+}
+
+// A unit bench's LineDram: its jitter follows the test's seed.
+inline LineDramConfig unit_dram_config(LineDramConfig dc, uint64_t seed) {
+  dc.seed = seed * 31 + 7;
+  return dc;
+}
+
 template <class V>
 auto has_mem_port(int) -> decltype(std::declval<V&>().mem_req_valid_o, std::true_type{});
 template <class V>
@@ -78,15 +94,10 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
   static_assert(kOut || kMem, "a unit needs an output stream or a memory port");
   static_assert(is_line_port<V>(), "a unit's memory port must be a line port (mem_line_req_t)");
   UnitBenchResult res;
-  DriverConfig dcfg;
-  dcfg.run = {cfg.test, cfg.seed, "PINEDA_FST=unit.fst <this test> --rng-seed " + std::to_string(cfg.seed)};
-  dcfg.stall_timeout = cfg.stall_timeout;
-  VlDriver<V> drv(dcfg);
+  VlDriver<V> drv(unit_driver_config(cfg.test, cfg.seed, "<this test>", cfg.stall_timeout));
   V& dut = drv.dut();
   Memory dummy;
-  LineDramConfig dc = cfg.line_dram;
-  dc.seed = cfg.seed * 31 + 7;
-  LineDram dram(mem ? *mem : dummy, dc);
+  LineDram dram(mem ? *mem : dummy, unit_dram_config(cfg.line_dram, cfg.seed));
   StreamSource<InPkt> src(inputs, cfg.in_gap);
   StreamSink<OutPkt> sink(out_name, expected, drv.run(), cfg.out_stall);
 

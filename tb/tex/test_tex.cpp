@@ -85,15 +85,10 @@ struct Result {
 
 Result run(const TexCase& c, const Expect& e, const Cfg& cfg) {
   Result res;
-  tb::DriverConfig dcfg;
-  dcfg.run = {cfg.test, cfg.seed, "PINEDA_FST=unit.fst build/tests/rtl_tex --rng-seed " + std::to_string(cfg.seed)};
-  dcfg.stall_timeout = 20'000;
-  tb::VlDriver<Vtex> drv(dcfg);
+  tb::VlDriver<Vtex> drv(tb::unit_driver_config(cfg.test, cfg.seed, "build/tests/rtl_tex", 20'000));
   Vtex& dut = drv.dut();
   Memory mem = c.mem;
-  tb::LineDramConfig dc = cfg.dram;
-  dc.seed = cfg.seed * 31 + 7;
-  tb::LineDram dram(mem, dc);
+  tb::LineDram dram(mem, tb::unit_dram_config(cfg.dram, cfg.seed));
   tb::StreamSink<TexOutPkt> sink("tex_out", e.out, drv.run(), cfg.out_stall);
   dut.in_valid_i = 0;
   dut.out_ready_i = 0;

@@ -190,15 +190,10 @@ struct BenchResult {
 
 BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
   BenchResult res;
-  tb::DriverConfig dcfg;
-  dcfg.run = {cfg.test, cfg.seed, "PINEDA_FST=unit.fst build/tests/rtl_zs --rng-seed " + std::to_string(cfg.seed)};
-  dcfg.stall_timeout = 20'000;
-  tb::VlDriver<Vzs> drv(dcfg);
+  tb::VlDriver<Vzs> drv(tb::unit_driver_config(cfg.test, cfg.seed, "build/tests/rtl_zs", 20'000));
   Vzs& dut = drv.dut();
   Memory mem = c.init;
-  tb::LineDramConfig dc = cfg.dram;
-  dc.seed = cfg.seed * 31 + 7;
-  tb::LineDram dram(mem, dc);
+  tb::LineDram dram(mem, tb::unit_dram_config(cfg.dram, cfg.seed));
   tb::StreamSink<InterpPkt> sink("zs_late_out", e.out, drv.run(), cfg.out_stall);
   tb::StreamSink<QuadPkt> esink("zs_out", e.early_out, drv.run(), 0.0);
   std::deque<std::pair<InterpPkt, uint64_t>> path;  // the pixel path: packet, cycle it may leave
