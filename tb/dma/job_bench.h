@@ -9,8 +9,17 @@
 #include <vector>
 
 #include "line_dram.h"
+#include "vl_driver.h"
 
 namespace pineda::tb {
+
+// The driver of a job engine's bench: the run named by the unit, the seed and the command that
+// replays it.
+inline DriverConfig job_driver_config(const std::string& unit, uint64_t seed) {
+  DriverConfig d;
+  d.run = {unit, seed, "build/tests/rtl_" + unit + " --rng-seed " + std::to_string(seed)};
+  return d;
+}
 
 // A round's memory: DRAM latency, random extra latency, bandwidth (bytes/clock), requests
 // outstanding, and the chance per cycle that the memory withholds req_ready.

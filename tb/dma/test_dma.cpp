@@ -37,9 +37,7 @@ uint64_t line_count(uint32_t a, uint32_t len) {
 
 DmaRun run_jobs(Memory& mem, const std::vector<model::CopyJob>& jobs, uint64_t seed, RunConfig rc) {
   DmaRun r;
-  tb::DriverConfig cfg;
-  cfg.run = {"dma", seed, "build/tests/rtl_dma --rng-seed " + std::to_string(seed)};
-  tb::VlDriver<Vdma> drv(cfg);
+  tb::VlDriver<Vdma> drv(tb::job_driver_config("dma", seed));
   Vdma& dut = drv.dut();
   rc.dram.seed = seed;
   tb::LineDram dram(mem, rc.dram);
@@ -274,9 +272,7 @@ std::string fill_desc(const ClearPkt& c) {
 
 DmaRun run_fills(Memory& mem, const std::vector<ClearPkt>& jobs, uint64_t seed, RunConfig rc) {
   DmaRun r;
-  tb::DriverConfig cfg;
-  cfg.run = {"dma", seed, "build/tests/rtl_dma --rng-seed " + std::to_string(seed)};
-  tb::VlDriver<Vdma> drv(cfg);
+  tb::VlDriver<Vdma> drv(tb::job_driver_config("dma", seed));
   Vdma& dut = drv.dut();
   rc.dram.seed = seed;
   tb::LineDram dram(mem, rc.dram);

@@ -39,9 +39,7 @@ std::string desc(const ResolvePkt& p) {
 
 Run run_jobs(Memory& mem, const std::vector<ResolvePkt>& jobs, uint64_t seed, RunConfig rc) {
   Run r;
-  tb::DriverConfig cfg;
-  cfg.run = {"resolve", seed, "build/tests/rtl_resolve --rng-seed " + std::to_string(seed)};
-  tb::VlDriver<Vresolve> drv(cfg);
+  tb::VlDriver<Vresolve> drv(tb::job_driver_config("resolve", seed));
   Vresolve& dut = drv.dut();
   rc.dram.seed = seed;
   tb::LineDram dram(mem, rc.dram);
