@@ -78,6 +78,19 @@ constexpr bool is_line_port() {
   }
 }
 
+// Before reset: the inputs of a unit's input stream, and of its output stream, end-of-pipe
+// completion and memory ports where it has them, idle.
+template <class V>
+void idle_ports(V& dut) {
+  dut.in_valid_i = 0;
+  if constexpr (decltype(has_out_port<V>(0))::value) dut.out_ready_i = 0;
+  if constexpr (decltype(has_eop_port<V>(0))::value) dut.eop_done_ready_i = 0;
+  if constexpr (decltype(has_mem_port<V>(0))::value) {
+    dut.mem_req_ready_i = 0;
+    dut.mem_rsp_valid_i = 0;
+  }
+}
+
 template <class V, class InPkt, class OutPkt>
 UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vector<OutPkt>& expected,
                                const UnitBenchConfig& cfg, Memory* mem = nullptr,
@@ -101,13 +114,7 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
   StreamSource<InPkt> src(inputs, cfg.in_gap);
   StreamSink<OutPkt> sink(out_name, expected, drv.run(), cfg.out_stall);
 
-  dut.in_valid_i = 0;
-  if constexpr (kOut) dut.out_ready_i = 0;
-  if constexpr (kEop) dut.eop_done_ready_i = 0;
-  if constexpr (kMem) {
-    dut.mem_req_ready_i = 0;
-    dut.mem_rsp_valid_i = 0;
-  }
+  idle_ports(dut);
   drv.reset();
 
   while (true) {

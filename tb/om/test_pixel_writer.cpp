@@ -131,11 +131,8 @@ BenchResult run_pw(const PwCase& c, const Expect& e, const BenchCfg& cfg) {
   Memory mem = c.init;
   tb::LineDram dram(mem, tb::unit_dram_config(cfg.dram, cfg.seed));
   tb::StreamSink<MemLineReq> sink("pw_line", e.lines, drv.run(), cfg.out_stall);
-  dut.in_valid_i = 0;
+  tb::idle_ports(dut);
   dut.flush_i = 0;
-  dut.eop_done_ready_i = 0;
-  dut.mem_req_ready_i = 0;
-  dut.mem_rsp_valid_i = 0;
   drv.reset();
 
   size_t seg = 0, tok = 0;
@@ -234,28 +231,11 @@ BenchResult run_pw(const PwCase& c, const Expect& e, const BenchCfg& cfg) {
 // of the bandwidth (8 B/clock) with jitter.
 void check_all(const std::string& name, const PwCase& c, uint64_t seed) {
   const Expect e = expect(c, model::PW_ENTRIES);
-  struct Mem {
-    const char* name;
-    double bw;
-    uint32_t lat, jit;
-  };
-  const Mem mems[] = {{"200", 32, 200, 0}, {"jitter", 32, 50, 60}, {"8B", 8, 100, 40}};
-  for (const auto& m : mems) {
-    for (const auto& p : tb::kStallPatterns) {
-      BenchCfg cfg;
-      cfg.seed = seed;
-      cfg.in_gap = p.in_gap;
-      cfg.out_stall = p.out_stall;
-      cfg.eop_stall = p.out_stall;
-      cfg.dram.bytes_per_clock = m.bw;
-      cfg.dram.latency = m.lat;
-      cfg.dram.jitter = m.jit;
-      cfg.test = name + "/" + m.name + "/" + p.name;
-      const BenchResult r = run_pw(c, e, cfg);
-      INFO(cfg.test << ": " << r.report);
-      REQUIRE(r.ok);
-    }
-  }
+  const tb::BenchMem mems[] = {{"200", 32, 200, 0}, {"jitter", 32, 50, 60}, {"8B", 8, 100, 40}};
+  tb::check_mems_and_stalls<BenchCfg>(name, seed, mems, [&](BenchCfg& cfg, const tb::StallPattern& p) {
+    cfg.eop_stall = p.out_stall;
+    return run_pw(c, e, cfg);
+  });
 }
 
 Target target(uint32_t base, uint32_t pitch, bool msaa) {

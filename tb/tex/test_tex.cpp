@@ -90,13 +90,10 @@ Result run(const TexCase& c, const Expect& e, const Cfg& cfg) {
   Memory mem = c.mem;
   tb::LineDram dram(mem, tb::unit_dram_config(cfg.dram, cfg.seed));
   tb::StreamSink<TexOutPkt> sink("tex_out", e.out, drv.run(), cfg.out_stall);
-  dut.in_valid_i = 0;
-  dut.out_ready_i = 0;
+  tb::idle_ports(dut);
   dut.inval_i = 0;
   dut.valid_base_i = c.vb;
   dut.valid_limit_i = c.vl;
-  dut.mem_req_ready_i = 0;
-  dut.mem_rsp_valid_i = 0;
   drv.reset();
   size_t seg = 0;
   bool need_inval = false;
