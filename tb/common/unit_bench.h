@@ -91,6 +91,18 @@ void idle_ports(V& dut) {
   }
 }
 
+// The clock edge of a bench whose unit has a line port: the unit and the LineDram step together.
+// False, with the assertion report in `report`, when an assertion failed.
+template <class V>
+bool edge_with_dram(VlDriver<V>& drv, LineDram& dram, bool req_fire, const MemLineReq& req, bool rsp_fire,
+                    std::string& report) {
+  drv.edge();
+  dram.clock(req_fire, req, rsp_fire);
+  if (!drv.failed()) return true;
+  report = drv.assertion_report();
+  return false;
+}
+
 template <class V, class InPkt, class OutPkt>
 UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vector<OutPkt>& expected,
                                const UnitBenchConfig& cfg, Memory* mem = nullptr,

@@ -194,12 +194,7 @@ BenchResult run_pw(const PwCase& c, const Expect& e, const BenchCfg& cfg) {
       if (seg == 0 && res.first_cycles == 0) res.first_cycles = drv.cycle();
       flushing = true;
     }
-    drv.edge();
-    dram.clock(req_fire, req, rsp_fire);
-    if (drv.failed()) {
-      res.report = drv.assertion_report();
-      return res;
-    }
+    if (!tb::edge_with_dram(drv, dram, req_fire, req, rsp_fire, res.report)) return res;
     if (seg >= c.segments.size() && dram.outstanding() == 0) break;
     if (drv.stalled()) {
       res.report = drv.no_progress_report("segment " + std::to_string(seg) + ", " + sink.progress("line writes") +

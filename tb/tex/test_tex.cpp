@@ -157,12 +157,7 @@ Result run(const TexCase& c, const Expect& e, const Cfg& cfg) {
       return res;
     }
     if (need_inval && dut.idle_o) need_inval = false;  // this clock's inval_i is taken
-    drv.edge();
-    dram.clock(req_fire, req, rsp_fire);
-    if (drv.failed()) {
-      res.report = drv.assertion_report();
-      return res;
-    }
+    if (!tb::edge_with_dram(drv, dram, req_fire, req, rsp_fire, res.report)) return res;
     if (seg + 1 == c.segs.size() && src->done() && sink.done() && dut.idle_o && dram.outstanding() == 0) break;
     if (drv.stalled()) {
       res.report = drv.no_progress_report("segment " + std::to_string(seg) + ", " + sink.progress("quads"));

@@ -314,12 +314,7 @@ BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
                ci == seg_clears().size() && dut.quiet_o && path.empty() && !early_fire) {
       flushing = true;
     }
-    drv.edge();
-    dram.clock(req_fire, req, rsp_fire);
-    if (drv.failed()) {
-      res.report = drv.assertion_report();
-      return res;
-    }
+    if (!tb::edge_with_dram(drv, dram, req_fire, req, rsp_fire, res.report)) return res;
     if (seg >= c.segments.size() && dram.outstanding() == 0) break;
     if (drv.stalled()) {
       res.report = drv.no_progress_report("segment " + std::to_string(seg) + ", " + sink.progress("quads") + ", " +
