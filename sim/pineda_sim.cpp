@@ -21,6 +21,7 @@
 #include "png_writer.h"
 #include "report.h"
 #include "scene_capture.h"
+#include "scene_top.h"
 #include "scenes.h"
 #include "dma/resolve.h"
 #include "tex/tex.h"
@@ -31,17 +32,12 @@ namespace {
 
 using namespace pineda;
 
-struct Options {
+// The RTL run's options (seed, dram, throttle, fst_path, wave_from, wave_to) are tb::TopRunOptions.
+struct Options : tb::TopRunOptions {
   std::vector<std::string> scenes;  // empty: all
-  uint64_t seed = 1;        // stalls, memory jitter, X initialisation
   uint32_t scene_seed = 1;  // scene content
-  tb::LineDramConfig dram;  // line-port DRAM: bytes/clock, latency, jitter
-  double throttle = 0.0;
   std::string out_dir = "out/sim";
   std::string json_path;
-  std::string fst_path;
-  uint64_t wave_from = 0;
-  uint64_t wave_to = UINT64_MAX;
   bool list = false;
   std::string label;  // printed in the table header
   std::string capture_dir;  // --capture: each scene also written as <dir>/<scene>.pcap
@@ -479,17 +475,7 @@ Row run_scene(const Options& o, const std::string& name) {
 
   // RTL.
   Memory rtl_mem = img.mem;
-  tb::TopConfig cfg;
-  cfg.dram = o.dram;
-  cfg.throttle = o.throttle;
-  cfg.seed = o.seed;
-  cfg.fst_path = o.fst_path;
-  cfg.wave_from = o.wave_from;
-  cfg.wave_to = o.wave_to;
-  cfg.rt_base = img.rt_base;
-  cfg.rt_pitch = img.rt_pitch;
-  cfg.wait_releases = img.wait_releases;
-  cfg.eop_fence_mask = img.eop_fence_mask;
+  const tb::TopConfig cfg = tb::scene_top_config(img, o);
   tb::TopHarness h(rtl_mem, cfg, tb::RunId{name, o.seed, replay_cmd(o, name)});
   uint32_t cmd_dwords = 0;
   for (const auto& [idx, val] : reg_writes) {

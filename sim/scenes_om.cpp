@@ -21,6 +21,28 @@
 
 namespace pineda::scenes {
 
+namespace {
+
+rt::BlendDesc blend_desc(rt::Blend src, rt::Blend dst, rt::BlendOp op, rt::Blend src_a, rt::Blend dst_a, rt::BlendOp op_a) {
+  rt::BlendDesc d;
+  d.render_target.blend_enable = true;
+  d.render_target.src_blend = src;
+  d.render_target.dest_blend = dst;
+  d.render_target.blend_op = op;
+  d.render_target.src_blend_alpha = src_a;
+  d.render_target.dest_blend_alpha = dst_a;
+  d.render_target.blend_op_alpha = op_a;
+  return d;
+}
+
+// "Over": colour src * src_alpha + dst * (1 - src_alpha), alpha src + dst * (1 - src_alpha).
+rt::BlendDesc over_blend() {
+  return blend_desc(rt::Blend::SRC_ALPHA, rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD, rt::Blend::ONE,
+                    rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD);
+}
+
+}  // namespace
+
 SceneImage scene_om_particles(uint32_t seed) {
   SceneRng rng(seed * 0x100000001ull + 61);
   const uint32_t w = 256, h = 256;
@@ -63,35 +85,18 @@ SceneImage scene_om_particles(uint32_t seed) {
     b.check(ctx.draw(static_cast<uint32_t>(v.size()), 0), "draw");
   };
 
-  rt::BlendDesc over;
-  over.render_target.blend_enable = true;
-  over.render_target.src_blend = rt::Blend::SRC_ALPHA;
-  over.render_target.dest_blend = rt::Blend::INV_SRC_ALPHA;
-  over.render_target.src_blend_alpha = rt::Blend::ONE;
-  over.render_target.dest_blend_alpha = rt::Blend::INV_SRC_ALPHA;
-  const rt::BlendState s_over = state(over);
+  const rt::BlendState s_over = state(over_blend());
   b.check(ctx.set_blend_state(&s_over), "set_blend_state");
   draw(particles(600, 0.08f, 40, 220));
 
-  rt::BlendDesc add;
-  add.render_target.blend_enable = true;
-  add.render_target.src_blend = rt::Blend::ONE;
-  add.render_target.dest_blend = rt::Blend::ONE;
-  add.render_target.src_blend_alpha = rt::Blend::ONE;
-  add.render_target.dest_blend_alpha = rt::Blend::ONE;
-  const rt::BlendState s_add = state(add);
+  const rt::BlendState s_add =
+      state(blend_desc(rt::Blend::ONE, rt::Blend::ONE, rt::BlendOp::ADD, rt::Blend::ONE, rt::Blend::ONE, rt::BlendOp::ADD));
   b.check(ctx.set_blend_state(&s_add), "set_blend_state");
   draw(particles(200, 0.06f, 10, 60));
 
-  rt::BlendDesc konst;
-  konst.render_target.blend_enable = true;
-  konst.render_target.src_blend = rt::Blend::BLEND_FACTOR;
-  konst.render_target.dest_blend = rt::Blend::INV_BLEND_FACTOR;
-  konst.render_target.blend_op = rt::BlendOp::REV_SUBTRACT;
-  konst.render_target.src_blend_alpha = rt::Blend::SRC_ALPHA_SAT;
-  konst.render_target.dest_blend_alpha = rt::Blend::DEST_ALPHA;
-  konst.render_target.blend_op_alpha = rt::BlendOp::MAX;
-  const rt::BlendState s_konst = state(konst);
+  const rt::BlendState s_konst = state(blend_desc(rt::Blend::BLEND_FACTOR, rt::Blend::INV_BLEND_FACTOR,
+                                                  rt::BlendOp::REV_SUBTRACT, rt::Blend::SRC_ALPHA_SAT,
+                                                  rt::Blend::DEST_ALPHA, rt::BlendOp::MAX));
   const float factor[4] = {0.25f, 0.5f, 0.75f, 1.0f};
   b.check(ctx.set_blend_state(&s_konst, factor), "set_blend_state");
   draw(particles(200, 0.06f, 0, 255));
@@ -181,16 +186,17 @@ struct OmScene {
   }
 };
 
-rt::BlendDesc blend_desc(rt::Blend src, rt::Blend dst, rt::BlendOp op, rt::Blend src_a, rt::Blend dst_a, rt::BlendOp op_a) {
-  rt::BlendDesc d;
-  d.render_target.blend_enable = true;
-  d.render_target.src_blend = src;
-  d.render_target.dest_blend = dst;
-  d.render_target.blend_op = op;
-  d.render_target.src_blend_alpha = src_a;
-  d.render_target.dest_blend_alpha = dst_a;
-  d.render_target.blend_op_alpha = op_a;
-  return d;
+// `n` triangles, corners at offsets `d` (x0, y0, x1, y1, x2, y2) from random points of
+// [0, w] x [0, h], of random colours with alpha alpha_lo..alpha_hi, drawn "over" in one draw.
+void draw_over(OmScene& s, SceneRng& rng, int n, uint32_t w, uint32_t h, const float (&d)[6], uint32_t alpha_lo,
+               uint32_t alpha_hi) {
+  const uint32_t first = s.mark();
+  for (int i = 0; i < n; ++i) {
+    const float x = static_cast<float>(rng.range(0, w)), y = static_cast<float>(rng.range(0, h));
+    s.tri(x + d[0], y + d[1], x + d[2], y + d[3], x + d[4], y + d[5],
+          static_cast<uint32_t>(rng.range(0, 0xFFFFFF)) | static_cast<uint32_t>(rng.range(alpha_lo, alpha_hi)) << 24);
+  }
+  s.draw(first, s.state(over_blend()));
 }
 
 // D3D11's thirteen single-source factors; for alpha a *_COLOR factor becomes its *_ALPHA.
@@ -275,9 +281,7 @@ SceneImage scene_om_writemask(uint32_t seed) {
   stripes(s, rng, s.state(rt::BlendDesc{}));
   for (uint32_t m = 0; m < 16; ++m) {
     for (uint32_t blend = 0; blend < 2; ++blend) {
-      rt::BlendDesc d = blend ? blend_desc(rt::Blend::SRC_ALPHA, rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD, rt::Blend::ONE,
-                                           rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD)
-                              : rt::BlendDesc{};
+      rt::BlendDesc d = blend ? over_blend() : rt::BlendDesc{};
       d.render_target.render_target_write_mask = static_cast<uint8_t>(m);
       const uint32_t first = s.mark();
       const float y = static_cast<float>(m * 4), x = blend ? 32.0f : 0.0f;
@@ -296,8 +300,7 @@ SceneImage srgb_scene(const char* name, rt::Format fmt, uint32_t seed) {
   SceneRng rng(seed * 0x100000001ull + 83);
   OmScene s(name, 64, 64, fmt, rgba(0, 0, 0));
   s.b.check(s.ctx.clear_render_target_view(s.b.target(), rgba(40, 90, 160)), "clear_render_target_view");
-  const rt::BlendState over = s.state(blend_desc(rt::Blend::SRC_ALPHA, rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD,
-                                                 rt::Blend::ONE, rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD));
+  const rt::BlendState over = s.state(over_blend());
   uint32_t first = s.mark();
   for (uint32_t i = 0; i < 16; ++i) {  // alpha 16 .. 255 in 16 bars, white and red
     const uint32_t a = 15 + i * 16;
@@ -355,14 +358,7 @@ SceneImage scene_om_bgra8(uint32_t seed) {
   SceneRng rng(seed * 0x100000001ull + 97);
   OmScene s("om_bgra8", 64, 64, rt::Format::B8G8R8A8_UNORM, rgba(0, 0, 0));
   s.b.check(s.ctx.clear_render_target_view(s.b.target(), rgba(30, 160, 90)), "clear_render_target_view");
-  uint32_t first = s.mark();
-  for (int i = 0; i < 40; ++i) {
-    const float x = static_cast<float>(rng.range(0, 64)), y = static_cast<float>(rng.range(0, 64));
-    s.tri(x, y - 10, x + 10, y + 8, x - 9, y + 6,
-          static_cast<uint32_t>(rng.range(0, 0xFFFFFF)) | static_cast<uint32_t>(rng.range(40, 255)) << 24);
-  }
-  s.draw(first, s.state(blend_desc(rt::Blend::SRC_ALPHA, rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD, rt::Blend::ONE,
-                                   rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD)));
+  draw_over(s, rng, 40, 64, 64, {0, -10, 10, 8, -9, 6}, 40, 255);
   return s.run();
 }
 
@@ -387,14 +383,7 @@ SceneImage scene_om_resolve_4x(uint32_t seed) {
     s.tri(x, y - 14, x + 17, y + 9, x - 12, y + 11, static_cast<uint32_t>(rng.range(0, 0xFFFFFF)) | 0xFF000000u);
   }
   s.draw(first, s.state(rt::BlendDesc{}));
-  first = s.mark();
-  for (int i = 0; i < 60; ++i) {
-    const float x = static_cast<float>(rng.range(0, w)), y = static_cast<float>(rng.range(0, h));
-    s.tri(x, y - 9, x + 8, y + 7, x - 10, y + 5,
-          static_cast<uint32_t>(rng.range(0, 0xFFFFFF)) | static_cast<uint32_t>(rng.range(40, 220)) << 24);
-  }
-  s.draw(first, s.state(blend_desc(rt::Blend::SRC_ALPHA, rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD, rt::Blend::ONE,
-                                   rt::Blend::INV_SRC_ALPHA, rt::BlendOp::ADD)));
+  draw_over(s, rng, 60, w, h, {0, -9, 8, 7, -10, 5}, 40, 220);
   return s.run();
 }
 

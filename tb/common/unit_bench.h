@@ -39,6 +39,22 @@ struct UnitBenchResult {
   size_t outputs = 0;
 };
 
+// A unit bench's driver: its run named in reports by the test, the seed and the command that
+// replays it with a waveform (PINEDA_FST=unit.fst <binary> --rng-seed <seed>).
+inline DriverConfig unit_driver_config(const std::string& test, uint64_t seed, const std::string& binary,
+                                       uint64_t stall_timeout) {
+  DriverConfig d;
+  d.run = {test, seed, "PINEDA_FST=unit.fst " + binary + " --rng-seed " + std::to_string(seed)};
+  d.stall_timeout = stall_timeout;
+  return d;
+}
+
+// A unit bench's LineDram: its jitter follows the test's seed.
+inline LineDramConfig unit_dram_config(LineDramConfig dc, uint64_t seed) {
+  dc.seed = seed * 31 + 7;
+  return dc;
+}
+
 template <class V>
 auto has_mem_port(int) -> decltype(std::declval<V&>().mem_req_valid_o, std::true_type{});
 template <class V>
@@ -62,6 +78,31 @@ constexpr bool is_line_port() {
   }
 }
 
+// Before reset: the inputs of a unit's input stream, and of its output stream, end-of-pipe
+// completion and memory ports where it has them, idle.
+template <class V>
+void idle_ports(V& dut) {
+  dut.in_valid_i = 0;
+  if constexpr (decltype(has_out_port<V>(0))::value) dut.out_ready_i = 0;
+  if constexpr (decltype(has_eop_port<V>(0))::value) dut.eop_done_ready_i = 0;
+  if constexpr (decltype(has_mem_port<V>(0))::value) {
+    dut.mem_req_ready_i = 0;
+    dut.mem_rsp_valid_i = 0;
+  }
+}
+
+// The clock edge of a bench whose unit has a line port: the unit and the LineDram step together.
+// False, with the assertion report in `report`, when an assertion failed.
+template <class V>
+bool edge_with_dram(VlDriver<V>& drv, LineDram& dram, bool req_fire, const MemLineReq& req, bool rsp_fire,
+                    std::string& report) {
+  drv.edge();
+  dram.clock(req_fire, req, rsp_fire);
+  if (!drv.failed()) return true;
+  report = drv.assertion_report();
+  return false;
+}
+
 template <class V, class InPkt, class OutPkt>
 UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vector<OutPkt>& expected,
                                const UnitBenchConfig& cfg, Memory* mem = nullptr,
@@ -78,25 +119,14 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
   static_assert(kOut || kMem, "a unit needs an output stream or a memory port");
   static_assert(is_line_port<V>(), "a unit's memory port must be a line port (mem_line_req_t)");
   UnitBenchResult res;
-  DriverConfig dcfg;
-  dcfg.run = {cfg.test, cfg.seed, "PINEDA_FST=unit.fst <this test> --rng-seed " + std::to_string(cfg.seed)};
-  dcfg.stall_timeout = cfg.stall_timeout;
-  VlDriver<V> drv(dcfg);
+  VlDriver<V> drv(unit_driver_config(cfg.test, cfg.seed, "<this test>", cfg.stall_timeout));
   V& dut = drv.dut();
   Memory dummy;
-  LineDramConfig dc = cfg.line_dram;
-  dc.seed = cfg.seed * 31 + 7;
-  LineDram dram(mem ? *mem : dummy, dc);
+  LineDram dram(mem ? *mem : dummy, unit_dram_config(cfg.line_dram, cfg.seed));
   StreamSource<InPkt> src(inputs, cfg.in_gap);
   StreamSink<OutPkt> sink(out_name, expected, drv.run(), cfg.out_stall);
 
-  dut.in_valid_i = 0;
-  if constexpr (kOut) dut.out_ready_i = 0;
-  if constexpr (kEop) dut.eop_done_ready_i = 0;
-  if constexpr (kMem) {
-    dut.mem_req_ready_i = 0;
-    dut.mem_rsp_valid_i = 0;
-  }
+  idle_ports(dut);
   drv.reset();
 
   while (true) {

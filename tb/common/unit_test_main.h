@@ -31,6 +31,37 @@ struct StallPattern {
 constexpr StallPattern kStallPatterns[] = {
     {"no-stalls", 0.0, 0.0}, {"light", 0.1, 0.1}, {"heavy", 0.5, 0.6}, {"starved", 0.8, 0.0}};
 
+// A memory a hand-written bench runs under: its name (in the test name), bandwidth (bytes/clock),
+// latency and random extra latency (cycles).
+struct BenchMem {
+  const char* name;
+  double bw;
+  uint32_t lat, jit;
+};
+
+// Every stall pattern under every memory of `mems`: a bench configuration `Cfg` with the seed,
+// the pattern's input gaps and output stalls, the memory and the test name
+// "<name>/<memory>/<pattern>"; run(cfg, pattern) sets the unit's own fields, runs the bench and
+// returns its result, which must be ok (else its report is shown).
+template <class Cfg, size_t N, class Run>
+void check_mems_and_stalls(const std::string& name, uint64_t seed, const BenchMem (&mems)[N], Run run) {
+  for (const BenchMem& m : mems) {
+    for (const StallPattern& p : kStallPatterns) {
+      Cfg cfg;
+      cfg.seed = seed;
+      cfg.in_gap = p.in_gap;
+      cfg.out_stall = p.out_stall;
+      cfg.dram.bytes_per_clock = m.bw;
+      cfg.dram.latency = m.lat;
+      cfg.dram.jitter = m.jit;
+      cfg.test = name + "/" + m.name + "/" + p.name;
+      const auto r = run(cfg, p);
+      INFO(cfg.test << ": " << r.report);
+      REQUIRE(r.ok);
+    }
+  }
+}
+
 template <class V, class In, class Out>
 void check_unit(const std::string& test, const std::vector<In>& in, const std::vector<Out>& exp,
                 uint64_t seed, Memory* mem = nullptr, LineDramConfig dram = {}) {

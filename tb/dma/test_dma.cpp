@@ -10,6 +10,7 @@
 #define CATCH_CONFIG_MAIN
 #include "Vdma.h"
 #include "dma/dma.h"
+#include "job_bench.h"
 #include "line_dram.h"
 #include "unit_test_main.h"
 
@@ -36,9 +37,7 @@ uint64_t line_count(uint32_t a, uint32_t len) {
 
 DmaRun run_jobs(Memory& mem, const std::vector<model::CopyJob>& jobs, uint64_t seed, RunConfig rc) {
   DmaRun r;
-  tb::DriverConfig cfg;
-  cfg.run = {"dma", seed, "build/tests/rtl_dma --rng-seed " + std::to_string(seed)};
-  tb::VlDriver<Vdma> drv(cfg);
+  tb::VlDriver<Vdma> drv(tb::job_driver_config("dma", seed));
   Vdma& dut = drv.dut();
   rc.dram.seed = seed;
   tb::LineDram dram(mem, rc.dram);
@@ -167,20 +166,8 @@ std::vector<model::CopyJob> random_jobs(tb::PrimGen& g, int n) {
 TEST_CASE("dma: random copies, every alignment, RTL memory == model memory") {
   const uint64_t seed = tb::announce_seed("rtl_dma");
   tb::PrimGen g(seed);
-  struct Round {
-    uint32_t latency, jitter;
-    double bw, stall;
-    uint32_t max_out;
-  };
-  const Round rounds[] = {
-      {200, 0, 32.0, 0.0, 256},  // the default memory
-      {50, 0, 8.0, 0.3, 256},    // a quarter of the bandwidth, random back-pressure
-      {200, 300, 20.0, 0.1, 256},  // random latency, reduced bandwidth
-      {1, 0, 64.0, 0.0, 256},    // the shortest latency, a line per clock
-      {30, 40, 32.0, 0.5, 3},    // few requests outstanding, heavy back-pressure
-  };
   int idx = 0;
-  for (const Round& rd : rounds) {
+  for (const tb::MemRound& rd : tb::kMemRounds) {
     Memory base;
     for (uint32_t i = 0; i < 0x20000; ++i) base.write8(0x10000 + i, static_cast<uint8_t>(g.bits64()));
     const std::vector<model::CopyJob> jobs = random_jobs(g, 60);
@@ -194,19 +181,12 @@ TEST_CASE("dma: random copies, every alignment, RTL memory == model memory") {
     Memory want = base;
     model::Dma dma;
     for (const auto& j : jobs) dma.copy(j, want);
-    RunConfig rc;
-    rc.dram.latency = rd.latency;
-    rc.dram.jitter = rd.jitter;
-    rc.dram.bytes_per_clock = rd.bw;
-    rc.dram.max_outstanding = rd.max_out;
-    rc.stall = rd.stall;
+    const RunConfig rc{tb::round_dram(rd), rd.stall};
     Memory got = base;
     const DmaRun r = run_jobs(got, jobs, seed + static_cast<uint64_t>(idx), rc);
     INFO("round " << idx << ": " << r.err);
     REQUIRE(r.err.empty());
-    const auto d = want.first_difference(got);
-    INFO("first difference at " << (d ? bits::hex(*d) : std::string("-")));
-    CHECK_FALSE(d.has_value());
+    tb::check_memory(want, got);
     std::printf("  dma round %d (latency %u, jitter %u, %.0f bytes/clock, stall %.1f, %u outstanding): %zu jobs, "
                 "%.0f bytes, %llu line reads, %llu line writes, %llu cycles\n",
                 idx, rd.latency, rd.jitter, rd.bw, rd.stall, rd.max_out, jobs.size(),
@@ -240,9 +220,7 @@ TEST_CASE("dma: every source and destination alignment, short lengths") {
   const DmaRun r = run_jobs(got, jobs, seed, rc);
   INFO(r.err);
   REQUIRE(r.err.empty());
-  const auto d = want.first_difference(got);
-  INFO("first difference at " << (d ? bits::hex(*d) : std::string("-")));
-  CHECK_FALSE(d.has_value());
+  tb::check_memory(want, got);
 }
 
 namespace {
@@ -294,9 +272,7 @@ std::string fill_desc(const ClearPkt& c) {
 
 DmaRun run_fills(Memory& mem, const std::vector<ClearPkt>& jobs, uint64_t seed, RunConfig rc) {
   DmaRun r;
-  tb::DriverConfig cfg;
-  cfg.run = {"dma", seed, "build/tests/rtl_dma --rng-seed " + std::to_string(seed)};
-  tb::VlDriver<Vdma> drv(cfg);
+  tb::VlDriver<Vdma> drv(tb::job_driver_config("dma", seed));
   Vdma& dut = drv.dut();
   rc.dram.seed = seed;
   tb::LineDram dram(mem, rc.dram);
@@ -326,17 +302,9 @@ DmaRun run_fills(Memory& mem, const std::vector<ClearPkt>& jobs, uint64_t seed, 
     if (req_fire) {
       ++r.writes;
       if (!req.we) r.err = "a read during a fill";
-      if (got_lines >= want.size()) {
-        r.err = "more line writes than the model's " + std::to_string(want.size());
-      } else {
-        const MemLineReq& w = want[got_lines];
-        if (req.addr != w.addr || req.be != w.be) {
-          r.err = "write " + std::to_string(got_lines) + ": line " + bits::hex(static_cast<uint32_t>(req.addr)) +
-                  " be " + bits::hex(req.be) + ", model line " + bits::hex(static_cast<uint32_t>(w.addr)) + " be " +
-                  bits::hex(w.be);
-        }
+      if (const MemLineReq* w = tb::expect_line_write(req, want, got_lines, r.err)) {
         for (uint32_t d = 0; d < LINE_DWORDS; ++d) {
-          if (((w.be >> (4 * d)) & 0xF) && req.wdata[d].data != w.wdata[d].data) r.err = "write data differs";
+          if (((w->be >> (4 * d)) & 0xF) && req.wdata[d].data != w->wdata[d].data) r.err = "write data differs";
         }
       }
       ++got_lines;
@@ -412,17 +380,8 @@ void reference_fill(const ClearPkt& c, Memory& mem) {
 TEST_CASE("dma: fills (CLEAR), random rectangles, RTL == model == per-sample reference") {
   const uint64_t seed = tb::announce_seed("rtl_dma");
   tb::PrimGen g(seed);
-  struct Round {
-    uint32_t latency, jitter;
-    double bw, stall;
-    uint32_t max_out;
-  };
-  const Round rounds[] = {
-      {200, 0, 32.0, 0.0, 256}, {50, 0, 8.0, 0.3, 256}, {200, 300, 20.0, 0.1, 256}, {1, 0, 64.0, 0.0, 256},
-      {30, 40, 32.0, 0.5, 3},
-  };
   int idx = 0;
-  for (const Round& rd : rounds) {
+  for (const tb::MemRound& rd : tb::kMemRounds) {
     uint32_t area = 0x100000;
     std::vector<ClearPkt> jobs;
     for (int k = 0; k < 50; ++k) jobs.push_back(random_fill(g, area));
@@ -437,19 +396,12 @@ TEST_CASE("dma: fills (CLEAR), random rectangles, RTL == model == per-sample ref
     const auto dref = ref.first_difference(want);
     INFO("model vs reference: first difference at " << (dref ? bits::hex(*dref) : std::string("-")));
     REQUIRE_FALSE(dref.has_value());
-    RunConfig rc;
-    rc.dram.latency = rd.latency;
-    rc.dram.jitter = rd.jitter;
-    rc.dram.bytes_per_clock = rd.bw;
-    rc.dram.max_outstanding = rd.max_out;
-    rc.stall = rd.stall;
+    const RunConfig rc{tb::round_dram(rd), rd.stall};
     Memory got = base;
     const DmaRun r = run_fills(got, jobs, seed + static_cast<uint64_t>(idx), rc);
     INFO("round " << idx << ": " << r.err);
     REQUIRE(r.err.empty());
-    const auto d = want.first_difference(got);
-    INFO("first difference at " << (d ? bits::hex(*d) : std::string("-")));
-    CHECK_FALSE(d.has_value());
+    tb::check_memory(want, got);
     std::printf("  dma fill round %d (latency %u, stall %.1f): %zu fills, %llu bytes, %llu line writes, %llu cycles\n",
                 idx, rd.latency, rd.stall, jobs.size(), static_cast<unsigned long long>(dma.bytes_filled()),
                 static_cast<unsigned long long>(r.writes), static_cast<unsigned long long>(r.cycles));

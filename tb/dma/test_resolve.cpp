@@ -10,8 +10,9 @@
 // (tests/model/test_resolve.cpp, tb/cp). "[.bench]" prints the rate of a 256x256 resolve.
 #define CATCH_CONFIG_MAIN
 #include "Vresolve.h"
-#include "line_dram.h"
 #include "dma/resolve.h"
+#include "job_bench.h"
+#include "line_dram.h"
 #include "unit_test_main.h"
 
 using namespace pineda;
@@ -38,9 +39,7 @@ std::string desc(const ResolvePkt& p) {
 
 Run run_jobs(Memory& mem, const std::vector<ResolvePkt>& jobs, uint64_t seed, RunConfig rc) {
   Run r;
-  tb::DriverConfig cfg;
-  cfg.run = {"resolve", seed, "build/tests/rtl_resolve --rng-seed " + std::to_string(seed)};
-  tb::VlDriver<Vresolve> drv(cfg);
+  tb::VlDriver<Vresolve> drv(tb::job_driver_config("resolve", seed));
   Vresolve& dut = drv.dut();
   rc.dram.seed = seed;
   tb::LineDram dram(mem, rc.dram);
@@ -72,19 +71,12 @@ Run run_jobs(Memory& mem, const std::vector<ResolvePkt>& jobs, uint64_t seed, Ru
       if (req.addr % LINE_BYTES) r.err = "request address not line aligned";
       if (req.we) {
         ++r.writes;
-        if (got >= want.size()) {
-          r.err = "more line writes than the model's " + std::to_string(want.size());
-        } else {
-          const MemLineReq& w = want[got];
-          if (req.addr != w.addr || req.be != w.be) {
-            r.err = "write " + std::to_string(got) + ": line " + bits::hex(static_cast<uint32_t>(req.addr)) + " be " +
-                    bits::hex(req.be) + ", model line " + bits::hex(static_cast<uint32_t>(w.addr)) + " be " + bits::hex(w.be);
-          }
+        if (const MemLineReq* w = tb::expect_line_write(req, want, got, r.err)) {
           for (uint32_t d = 0; d < LINE_DWORDS; ++d) {
-            if (req.wdata[d].data != w.wdata[d].data) {
-              r.err = "write " + std::to_string(got) + " line " + bits::hex(static_cast<uint32_t>(w.addr)) + " dword " +
+            if (req.wdata[d].data != w->wdata[d].data) {
+              r.err = "write " + std::to_string(got) + " line " + bits::hex(static_cast<uint32_t>(w->addr)) + " dword " +
                       std::to_string(d) + ": " + bits::hex(static_cast<uint32_t>(req.wdata[d].data)) + ", model " +
-                      bits::hex(static_cast<uint32_t>(w.wdata[d].data));
+                      bits::hex(static_cast<uint32_t>(w->wdata[d].data));
             }
           }
         }
@@ -157,9 +149,7 @@ void check_round(const std::vector<ResolvePkt>& jobs, uint64_t seed, RunConfig r
   const Run r = run_jobs(got, jobs, seed, rc);
   INFO(name << ": " << r.err);
   REQUIRE(r.err.empty());
-  const auto d = want.first_difference(got);
-  INFO("first difference at " << (d ? bits::hex(*d) : std::string("-")));
-  CHECK_FALSE(d.has_value());
+  tb::check_memory(want, got);
   std::printf("  resolve %s: %zu jobs, %llu line reads, %llu line writes, %llu cycles\n", name, jobs.size(),
               static_cast<unsigned long long>(r.reads), static_cast<unsigned long long>(r.writes),
               static_cast<unsigned long long>(r.cycles));
@@ -170,31 +160,12 @@ void check_round(const std::vector<ResolvePkt>& jobs, uint64_t seed, RunConfig r
 TEST_CASE("resolve: random jobs of every format under latency, jitter and back-pressure") {
   const uint64_t seed = tb::announce_seed("rtl_resolve");
   tb::PrimGen g(seed);
-  struct Round {
-    const char* name;
-    uint32_t latency, jitter;
-    double bw, stall;
-    uint32_t max_out;
-  };
-  const Round rounds[] = {
-      {"latency 200", 200, 0, 32.0, 0.0, 256},
-      {"latency 50, 8 B/clk, stall 0.3", 50, 0, 8.0, 0.3, 256},
-      {"latency 200 + 0..300, 20 B/clk, stall 0.1", 200, 300, 20.0, 0.1, 256},
-      {"latency 1, 64 B/clk", 1, 0, 64.0, 0.0, 256},
-      {"3 outstanding, stall 0.5", 30, 40, 32.0, 0.5, 3},
-  };
   int idx = 0;
-  for (const Round& rd : rounds) {
+  for (const tb::MemRound& rd : tb::kMemRounds) {
     uint32_t area = 0x10000;
     std::vector<ResolvePkt> jobs;
     for (int k = 0; k < 24; ++k) jobs.push_back(random_job(g, area, static_cast<uint32_t>(k % 4)));
-    RunConfig rc;
-    rc.dram.latency = rd.latency;
-    rc.dram.jitter = rd.jitter;
-    rc.dram.bytes_per_clock = rd.bw;
-    rc.dram.max_outstanding = rd.max_out;
-    rc.stall = rd.stall;
-    check_round(jobs, seed + static_cast<uint64_t>(idx), rc, rd.name, g, area);
+    check_round(jobs, seed + static_cast<uint64_t>(idx), RunConfig{tb::round_dram(rd), rd.stall}, rd.name, g, area);
     ++idx;
   }
 }

@@ -7,6 +7,7 @@
 // `--rng-seed N` replays it. The model itself is checked against the host FPU in
 // build/tests/model_tests "[fp32]".
 #define CATCH_CONFIG_MAIN
+#include <initializer_list>
 #include <memory>
 #include <string>
 
@@ -82,6 +83,12 @@ struct Count {
   }
 };
 
+// Each count's figures and mismatches, then no Verilator error in the run.
+void report(const Prims& p, std::initializer_list<Count*> counts) {
+  for (Count* c : counts) c->report();
+  CHECK_FALSE(p.ctx->gotError());
+}
+
 uint64_t fix_bits(int32_t v) { return static_cast<uint32_t>(v) & 0xFFFFFFu; }
 
 }  // namespace
@@ -98,11 +105,7 @@ TEST_CASE("fp32 rtl: every pair of special values") {
     rcp.check(a, 0, p.do_rcp(a), fp32::rcp(a));
     fix.check(a, 0, fix_bits(p.do_fix(a)), fix_bits(fp32::to_fix16_8(a)));
   }
-  add.report();
-  mul.report();
-  rcp.report();
-  fix.report();
-  CHECK_FALSE(p.ctx->gotError());
+  report(p, {&add, &mul, &rcp, &fix});
 }
 
 TEST_CASE("fp32 rtl: random operands of every class") {
@@ -131,11 +134,7 @@ TEST_CASE("fp32 rtl: random operands of every class") {
       fix.check(f, 0, fix_bits(p.do_fix(f)), fix_bits(fp32::to_fix16_8(f)));
     }
   }
-  add.report();
-  mul.report();
-  rcp.report();
-  fix.report();
-  CHECK_FALSE(p.ctx->gotError());
+  report(p, {&add, &mul, &rcp, &fix});
 }
 
 TEST_CASE("fp32 rtl: rcp of every significand, to_fix16_8 at every rounding exponent") {
@@ -166,7 +165,5 @@ TEST_CASE("fp32 rtl: rcp of every significand, to_fix16_8 at every rounding expo
       }
     }
   }
-  rcp.report();
-  fix.report();
-  CHECK_FALSE(p.ctx->gotError());
+  report(p, {&rcp, &fix});
 }

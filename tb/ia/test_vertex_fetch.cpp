@@ -76,12 +76,7 @@ VfResult run_vf(const std::vector<VFetchPkt>& in, const std::vector<VtxInPkt>& e
       if (res.outs++ == 0) res.first_out = drv.cycle();
       res.last_out = drv.cycle();
     }
-    drv.edge();
-    dram.clock(req_fire, req, rsp_fire);
-    if (drv.failed()) {
-      res.report = drv.assertion_report();
-      break;
-    }
+    if (!tb::edge_with_dram(drv, dram, req_fire, req, rsp_fire, res.report)) break;
     if (src.done() && out.done() && dut.idle_o && dram.outstanding() == 0) {
       // Nothing more may come out, and no further read may be issued (cycles not counted).
       const bool extra = drv.more_after_end(

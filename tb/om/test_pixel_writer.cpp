@@ -126,21 +126,13 @@ bool check_dwords(const std::map<uint32_t, uint32_t>& want, const Memory& mem, s
 
 BenchResult run_pw(const PwCase& c, const Expect& e, const BenchCfg& cfg) {
   BenchResult res;
-  tb::DriverConfig dcfg;
-  dcfg.run = {cfg.test, cfg.seed, "PINEDA_FST=unit.fst build/tests/rtl_pixel_writer --rng-seed " + std::to_string(cfg.seed)};
-  dcfg.stall_timeout = 20'000;
-  tb::VlDriver<Vpixel_writer> drv(dcfg);
+  tb::VlDriver<Vpixel_writer> drv(tb::unit_driver_config(cfg.test, cfg.seed, "build/tests/rtl_pixel_writer", 20'000));
   Vpixel_writer& dut = drv.dut();
   Memory mem = c.init;
-  tb::LineDramConfig dc = cfg.dram;
-  dc.seed = cfg.seed * 31 + 7;
-  tb::LineDram dram(mem, dc);
+  tb::LineDram dram(mem, tb::unit_dram_config(cfg.dram, cfg.seed));
   tb::StreamSink<MemLineReq> sink("pw_line", e.lines, drv.run(), cfg.out_stall);
-  dut.in_valid_i = 0;
+  tb::idle_ports(dut);
   dut.flush_i = 0;
-  dut.eop_done_ready_i = 0;
-  dut.mem_req_ready_i = 0;
-  dut.mem_rsp_valid_i = 0;
   drv.reset();
 
   size_t seg = 0, tok = 0;
@@ -202,12 +194,7 @@ BenchResult run_pw(const PwCase& c, const Expect& e, const BenchCfg& cfg) {
       if (seg == 0 && res.first_cycles == 0) res.first_cycles = drv.cycle();
       flushing = true;
     }
-    drv.edge();
-    dram.clock(req_fire, req, rsp_fire);
-    if (drv.failed()) {
-      res.report = drv.assertion_report();
-      return res;
-    }
+    if (!tb::edge_with_dram(drv, dram, req_fire, req, rsp_fire, res.report)) return res;
     if (seg >= c.segments.size() && dram.outstanding() == 0) break;
     if (drv.stalled()) {
       res.report = drv.no_progress_report("segment " + std::to_string(seg) + ", " + sink.progress("line writes") +
@@ -239,28 +226,11 @@ BenchResult run_pw(const PwCase& c, const Expect& e, const BenchCfg& cfg) {
 // of the bandwidth (8 B/clock) with jitter.
 void check_all(const std::string& name, const PwCase& c, uint64_t seed) {
   const Expect e = expect(c, model::PW_ENTRIES);
-  struct Mem {
-    const char* name;
-    double bw;
-    uint32_t lat, jit;
-  };
-  const Mem mems[] = {{"200", 32, 200, 0}, {"jitter", 32, 50, 60}, {"8B", 8, 100, 40}};
-  for (const auto& m : mems) {
-    for (const auto& p : tb::kStallPatterns) {
-      BenchCfg cfg;
-      cfg.seed = seed;
-      cfg.in_gap = p.in_gap;
-      cfg.out_stall = p.out_stall;
-      cfg.eop_stall = p.out_stall;
-      cfg.dram.bytes_per_clock = m.bw;
-      cfg.dram.latency = m.lat;
-      cfg.dram.jitter = m.jit;
-      cfg.test = name + "/" + m.name + "/" + p.name;
-      const BenchResult r = run_pw(c, e, cfg);
-      INFO(cfg.test << ": " << r.report);
-      REQUIRE(r.ok);
-    }
-  }
+  const tb::BenchMem mems[] = {{"200", 32, 200, 0}, {"jitter", 32, 50, 60}, {"8B", 8, 100, 40}};
+  tb::check_mems_and_stalls<BenchCfg>(name, seed, mems, [&](BenchCfg& cfg, const tb::StallPattern& p) {
+    cfg.eop_stall = p.out_stall;
+    return run_pw(c, e, cfg);
+  });
 }
 
 Target target(uint32_t base, uint32_t pitch, bool msaa) {
@@ -402,44 +372,78 @@ TEST_CASE("pixel_writer: targets smaller than a line, odd pitches and sizes, 4x 
   check_all("small_odd", c, seed);
 }
 
+namespace {
+
+// Targets 1x or 4x (40%), of pitch 1024 bytes or a random number of dwords, line- or dword-aligned.
+std::vector<Target> random_targets(tb::PrimGen& g, int n) {
+  std::vector<Target> ts;
+  for (int k = 0; k < n; ++k) {
+    const bool msaa = g.chance(0.4);
+    const uint32_t pitch = g.chance(0.5) ? 1024u : static_cast<uint32_t>(g.range(msaa ? 8 : 2, 300)) * 4u;
+    ts.push_back(target(static_cast<uint32_t>(g.bits64()) & (g.chance(0.5) ? ~63u : ~3u), pitch, msaa));
+  }
+  return ts;
+}
+
+// A quad's coverage: all samples, one, or random.
+uint32_t random_mask(tb::PrimGen& g) {
+  const int kind = static_cast<int>(g.range(0, 3));
+  return kind == 0 ? 0xFFFFu : kind == 1 ? (1u << g.range(0, 15)) : static_cast<uint32_t>(g.bits64() & 0xFFFFu);
+}
+
+// `n` quads within `spread` quads of a point that jumps now and then, each on a random target of
+// `ts` with a random state of `oms`, a random colour and some coverage; tokens among them.
+std::vector<QuadPkt> quads_near_point(tb::PrimGen& g, const std::vector<Target>& ts, const std::vector<OmState>& oms,
+                                      int n, uint32_t spread) {
+  std::vector<QuadPkt> seg;
+  uint32_t cx = static_cast<uint32_t>(g.range(0, 4000)), cy = static_cast<uint32_t>(g.range(0, 4000));
+  for (int i = 0; i < n; ++i) {
+    g.maybe_token(seg, 0.01);
+    if (g.chance(0.03)) cx = static_cast<uint32_t>(g.range(0, 4000)), cy = static_cast<uint32_t>(g.range(0, 4000));
+    const Target& t = ts[static_cast<size_t>(g.range(0, static_cast<int64_t>(ts.size()) - 1))];
+    const uint32_t qx = cx + static_cast<uint32_t>(g.range(0, spread));
+    const uint32_t qy = cy + static_cast<uint32_t>(g.range(0, spread));
+    uint32_t m = random_mask(g);
+    if ((t.msaa ? m : (m & 0xFu)) == 0) m |= 1;
+    QuadPkt q = quad(t, qx, qy, m, static_cast<uint32_t>(g.bits64()),
+                     oms[static_cast<size_t>(g.range(0, static_cast<int64_t>(oms.size()) - 1))]);
+    q.tri_id = static_cast<uint32_t>(i);
+    seg.push_back(q.canonical());
+  }
+  return seg;
+}
+
+void print_rmw(const char* name, const char* pixels, const Expect& e) {
+  std::printf("  %s: %llu %s pixels, %llu line fills, %zu line requests\n", name,
+              static_cast<unsigned long long>(e.rmw_pixels), pixels, static_cast<unsigned long long>(e.fills),
+              e.lines.size());
+}
+
+// A read-modify-write case on a random background: the model's stream must fill lines and
+// read-modify-write over 1,000 pixels; then every stall pattern.
+void check_rmw(const std::string& name, const char* pixels, PwCase& c, tb::PrimGen& g, uint64_t seed) {
+  random_background(c, g);
+  const Expect e = expect(c, model::PW_ENTRIES);
+  print_rmw(name.c_str(), pixels, e);
+  REQUIRE(e.fills > 0);
+  REQUIRE(e.rmw_pixels > 1000);
+  check_all(name, c, seed);
+}
+
+}  // namespace
+
 TEST_CASE("pixel_writer: blended and masked quads among plain ones, fills, tokens and flushes") {
   const uint64_t seed = tb::announce_seed("rtl_pixel_writer");
   tb::PrimGen g(seed ^ 0xB1E4Dull);
   PwCase c;
   for (int s = 0; s < 5; ++s) {
-    std::vector<QuadPkt> seg;
     // Pitches that keep a quad's two rows apart (a blended sample is read once per quad).
-    std::vector<Target> ts;
-    for (int k = 0; k < 3; ++k) {
-      const bool msaa = g.chance(0.4);
-      const uint32_t pitch = g.chance(0.5) ? 1024u : static_cast<uint32_t>(g.range(msaa ? 8 : 2, 300)) * 4u;
-      ts.push_back(target(static_cast<uint32_t>(g.bits64()) & (g.chance(0.5) ? ~63u : ~3u), pitch, msaa));
-    }
+    const std::vector<Target> ts = random_targets(g, 3);
     std::vector<OmState> oms;
     for (int k = 0; k < 4; ++k) oms.push_back(random_om(g, k != 0));
-    uint32_t cx = static_cast<uint32_t>(g.range(0, 4000)), cy = static_cast<uint32_t>(g.range(0, 4000));
-    for (int i = 0; i < 600; ++i) {
-      g.maybe_token(seg, 0.01);
-      if (g.chance(0.03)) cx = static_cast<uint32_t>(g.range(0, 4000)), cy = static_cast<uint32_t>(g.range(0, 4000));
-      const Target& t = ts[static_cast<size_t>(g.range(0, 2))];
-      const uint32_t qx = cx + static_cast<uint32_t>(g.range(0, 10));
-      const uint32_t qy = cy + static_cast<uint32_t>(g.range(0, 10));
-      const int kind = static_cast<int>(g.range(0, 3));
-      uint32_t m = kind == 0 ? 0xFFFFu : kind == 1 ? (1u << g.range(0, 15)) : static_cast<uint32_t>(g.bits64() & 0xFFFFu);
-      if ((t.msaa ? m : (m & 0xFu)) == 0) m |= 1;
-      QuadPkt q = quad(t, qx, qy, m, static_cast<uint32_t>(g.bits64()), oms[static_cast<size_t>(g.range(0, 3))]);
-      q.tri_id = static_cast<uint32_t>(i);
-      seg.push_back(q.canonical());
-    }
-    c.segments.push_back(seg);
+    c.segments.push_back(quads_near_point(g, ts, oms, 600, 10));
   }
-  random_background(c, g);
-  const Expect e = expect(c, model::PW_ENTRIES);
-  std::printf("  blend: %llu blended/masked pixels, %llu line fills, %zu line requests\n",
-              static_cast<unsigned long long>(e.rmw_pixels), static_cast<unsigned long long>(e.fills), e.lines.size());
-  REQUIRE(e.fills > 0);
-  REQUIRE(e.rmw_pixels > 1000);
-  check_all("blend", c, seed);
+  check_rmw("blend", "blended/masked", c, g, seed);
 }
 
 TEST_CASE("pixel_writer: logic ops, every op in every format, among plain quads") {
@@ -449,13 +453,7 @@ TEST_CASE("pixel_writer: logic ops, every op in every format, among plain quads"
   // One segment per format: the 16 LOP_* states (some with the blend fields set, which a logic
   // op ignores, some with a write mask) and a plain state, quads near a moving point.
   for (uint32_t fmt = 0; fmt < 4; ++fmt) {
-    std::vector<QuadPkt> seg;
-    std::vector<Target> ts;
-    for (int k = 0; k < 2; ++k) {
-      const bool msaa = g.chance(0.4);
-      const uint32_t pitch = g.chance(0.5) ? 1024u : static_cast<uint32_t>(g.range(msaa ? 8 : 2, 300)) * 4u;
-      ts.push_back(target(static_cast<uint32_t>(g.bits64()) & (g.chance(0.5) ? ~63u : ~3u), pitch, msaa));
-    }
+    const std::vector<Target> ts = random_targets(g, 2);
     std::vector<OmState> oms;
     for (uint32_t op = 0; op < 16; ++op) {
       OmState o = g.chance(0.3) ? random_om(g, true) : OmState{};
@@ -468,29 +466,9 @@ TEST_CASE("pixel_writer: logic ops, every op in every format, among plain quads"
     OmState plain;
     plain.fmt = fmt;
     oms.push_back(plain);
-    uint32_t cx = static_cast<uint32_t>(g.range(0, 4000)), cy = static_cast<uint32_t>(g.range(0, 4000));
-    for (int i = 0; i < 500; ++i) {
-      g.maybe_token(seg, 0.01);
-      if (g.chance(0.03)) cx = static_cast<uint32_t>(g.range(0, 4000)), cy = static_cast<uint32_t>(g.range(0, 4000));
-      const Target& t = ts[static_cast<size_t>(g.range(0, 1))];
-      const uint32_t qx = cx + static_cast<uint32_t>(g.range(0, 8));
-      const uint32_t qy = cy + static_cast<uint32_t>(g.range(0, 8));
-      const int kind = static_cast<int>(g.range(0, 3));
-      uint32_t m = kind == 0 ? 0xFFFFu : kind == 1 ? (1u << g.range(0, 15)) : static_cast<uint32_t>(g.bits64() & 0xFFFFu);
-      if ((t.msaa ? m : (m & 0xFu)) == 0) m |= 1;
-      QuadPkt q = quad(t, qx, qy, m, static_cast<uint32_t>(g.bits64()), oms[static_cast<size_t>(g.range(0, 16))]);
-      q.tri_id = static_cast<uint32_t>(i);
-      seg.push_back(q.canonical());
-    }
-    c.segments.push_back(seg);
+    c.segments.push_back(quads_near_point(g, ts, oms, 500, 8));
   }
-  random_background(c, g);
-  const Expect e = expect(c, model::PW_ENTRIES);
-  std::printf("  logic: %llu logic-op/masked pixels, %llu line fills, %zu line requests\n",
-              static_cast<unsigned long long>(e.rmw_pixels), static_cast<unsigned long long>(e.fills), e.lines.size());
-  REQUIRE(e.fills > 0);
-  REQUIRE(e.rmw_pixels > 1000);
-  check_all("logic", c, seed);
+  check_rmw("logic", "logic-op/masked", c, g, seed);
 }
 
 // The line stream of a model cache fed the quads with the fills reading memory the way
@@ -563,8 +541,7 @@ TEST_CASE("pixel_writer: B5G6R5 same-pixel ordering, quads in flight, evictions 
       if (i % 40 == 0 || g.chance(0.02)) cx = static_cast<uint32_t>(g.range(0, 44)), cy = static_cast<uint32_t>(g.range(0, 29));
       const uint32_t qx = cx + static_cast<uint32_t>(g.range(0, 3));
       const uint32_t qy = cy + static_cast<uint32_t>(g.range(0, 2));
-      const int kind = static_cast<int>(g.range(0, 3));
-      uint32_t m = kind == 0 ? 0xFFFFu : kind == 1 ? (1u << g.range(0, 15)) : static_cast<uint32_t>(g.bits64() & 0xFFFFu);
+      uint32_t m = random_mask(g);
       if (qx == 47) m &= msaa ? 0x0F0Fu : 0x5u;  // x = 95 is past the width
       if ((msaa ? m : (m & 0xFu)) == 0) m |= 1;
       QuadPkt q = quad(t, qx, qy, m, static_cast<uint32_t>(g.bits64()), oms[static_cast<size_t>(g.range(0, 4))]);
@@ -575,8 +552,7 @@ TEST_CASE("pixel_writer: B5G6R5 same-pixel ordering, quads in flight, evictions 
   }
   random_background(c, g);
   const Expect e = expect(c, model::PW_ENTRIES);
-  std::printf("  b5g6r5: %llu blended/masked pixels, %llu line fills, %zu line requests\n",
-              static_cast<unsigned long long>(e.rmw_pixels), static_cast<unsigned long long>(e.fills), e.lines.size());
+  print_rmw("b5g6r5", "blended/masked", e);
   REQUIRE(e.fills > 200);
   // The several-rasterizer harness's prediction of the fills (a dword-granular overlay read 0 in
   // the halfword a write-back did not enable: om_b5g6r5's mismatch at 2 and 4 rasterizers).

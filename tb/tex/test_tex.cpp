@@ -85,23 +85,15 @@ struct Result {
 
 Result run(const TexCase& c, const Expect& e, const Cfg& cfg) {
   Result res;
-  tb::DriverConfig dcfg;
-  dcfg.run = {cfg.test, cfg.seed, "PINEDA_FST=unit.fst build/tests/rtl_tex --rng-seed " + std::to_string(cfg.seed)};
-  dcfg.stall_timeout = 20'000;
-  tb::VlDriver<Vtex> drv(dcfg);
+  tb::VlDriver<Vtex> drv(tb::unit_driver_config(cfg.test, cfg.seed, "build/tests/rtl_tex", 20'000));
   Vtex& dut = drv.dut();
   Memory mem = c.mem;
-  tb::LineDramConfig dc = cfg.dram;
-  dc.seed = cfg.seed * 31 + 7;
-  tb::LineDram dram(mem, dc);
+  tb::LineDram dram(mem, tb::unit_dram_config(cfg.dram, cfg.seed));
   tb::StreamSink<TexOutPkt> sink("tex_out", e.out, drv.run(), cfg.out_stall);
-  dut.in_valid_i = 0;
-  dut.out_ready_i = 0;
+  tb::idle_ports(dut);
   dut.inval_i = 0;
   dut.valid_base_i = c.vb;
   dut.valid_limit_i = c.vl;
-  dut.mem_req_ready_i = 0;
-  dut.mem_rsp_valid_i = 0;
   drv.reset();
   size_t seg = 0;
   bool need_inval = false;
@@ -165,12 +157,7 @@ Result run(const TexCase& c, const Expect& e, const Cfg& cfg) {
       return res;
     }
     if (need_inval && dut.idle_o) need_inval = false;  // this clock's inval_i is taken
-    drv.edge();
-    dram.clock(req_fire, req, rsp_fire);
-    if (drv.failed()) {
-      res.report = drv.assertion_report();
-      return res;
-    }
+    if (!tb::edge_with_dram(drv, dram, req_fire, req, rsp_fire, res.report)) return res;
     if (seg + 1 == c.segs.size() && src->done() && sink.done() && dut.idle_o && dram.outstanding() == 0) break;
     if (drv.stalled()) {
       res.report = drv.no_progress_report("segment " + std::to_string(seg) + ", " + sink.progress("quads"));

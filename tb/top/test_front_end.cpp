@@ -186,6 +186,13 @@ void run_scene(const Scene& s, uint64_t seed) {
   }
 }
 
+// Runs the scene with the commands of `w`, ended (END), as its command stream.
+void run_scene(Scene& s, CommandWriter& w, uint64_t seed) {
+  w.end();
+  s.cmds = w.dwords();
+  run_scene(s, seed);
+}
+
 }  // namespace
 
 TEST_CASE("front end: an indexed grid through a perspective camera that clips it") {
@@ -205,9 +212,7 @@ TEST_CASE("front end: an indexed grid through a perspective camera that clips it
     w.set_state(FE_IB_BASE, kIb, static_cast<uint32_t>(ix.size()) * (i32 ? 4 : 2));
     w.draw_fe(CommandWriter::FE_INDEXED | (i32 ? CommandWriter::FE_INDEX32 : 0), 0, static_cast<uint32_t>(ix.size()));
     w.write_reg(1, 0x11, true);
-    w.end();
-    s.cmds = w.dwords();
-    run_scene(s, seed);
+    run_scene(s, w, seed);
   }
 }
 
@@ -242,9 +247,7 @@ TEST_CASE("front end: strips with restart, instancing with a per-instance colour
   w.set_state(FE_RASTER, PA_CULL_FRONT | 4u);
   w.draw_fe(CommandWriter::FE_INDEXED | CommandWriter::FE_STRIP, 0, static_cast<uint32_t>(ix.size()), 0, 1, 2);
   w.write_reg(2, 0x22, true);
-  w.end();
-  s.cmds = w.dwords();
-  run_scene(s, seed);
+  run_scene(s, w, seed);
 }
 
 TEST_CASE("front end: out-of-bounds indices and vertices, NaN positions, non-indexed draws") {
@@ -278,9 +281,7 @@ TEST_CASE("front end: out-of-bounds indices and vertices, NaN positions, non-ind
   }
   w.draw_fe(CommandWriter::FE_INDEXED, 0, 9, 0, 0, 0);  // zero instances: nothing
   w.write_reg(3, 0x33, true);
-  w.end();
-  s.cmds = w.dwords();
-  run_scene(s, seed);
+  run_scene(s, w, seed);
 }
 
 TEST_CASE("front end: path switches with DRAW, fences, and a COPY of the vertex buffer") {
@@ -312,9 +313,7 @@ TEST_CASE("front end: path switches with DRAW, fences, and a COPY of the vertex 
   w.set_state(FE_MATRIX0 + 3, fbits(0.3f));  // a matrix change between draws
   w.draw_fe(CommandWriter::FE_INDEXED | CommandWriter::FE_INDEX32, 0, static_cast<uint32_t>(ix.size()));
   w.write_reg(4, 3, true);
-  w.end();
-  s.cmds = w.dwords();
-  run_scene(s, seed);
+  run_scene(s, w, seed);
 }
 
 TEST_CASE("pixel writer: COPY right after draws (no fence), 1x and 4x, a frame ending without a fence") {
@@ -351,9 +350,7 @@ TEST_CASE("pixel writer: COPY right after draws (no fence), 1x and 4x, a frame e
   w.draw(3, 3);
   w.set_state(ST_VB_BASE, kLegacyVb, 0xFF0000FFu, kRt, kPitch, kW | (kH << 16));
   w.draw(0, 3);
-  w.end();
-  s.cmds = w.dwords();
-  run_scene(s, seed);
+  run_scene(s, w, seed);
 }
 
 // Combiner stage 1 without stage 0 (FE_COMBINE with COMB1_TEX_ENABLE and COMB_TEX_ENABLE clear;
@@ -442,7 +439,5 @@ TEST_CASE("pixel stage: combiner stage 1 without stage 0 among untextured and tw
     w.draw_fe(CommandWriter::FE_INDEXED, 0, static_cast<uint32_t>(ix.size()));
   }
   w.write_reg(1, 0x31, true);
-  w.end();
-  s.cmds = w.dwords();
-  run_scene(s, seed);
+  run_scene(s, w, seed);
 }

@@ -190,29 +190,21 @@ struct BenchResult {
 
 BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
   BenchResult res;
-  tb::DriverConfig dcfg;
-  dcfg.run = {cfg.test, cfg.seed, "PINEDA_FST=unit.fst build/tests/rtl_zs --rng-seed " + std::to_string(cfg.seed)};
-  dcfg.stall_timeout = 20'000;
-  tb::VlDriver<Vzs> drv(dcfg);
+  tb::VlDriver<Vzs> drv(tb::unit_driver_config(cfg.test, cfg.seed, "build/tests/rtl_zs", 20'000));
   Vzs& dut = drv.dut();
   Memory mem = c.init;
-  tb::LineDramConfig dc = cfg.dram;
-  dc.seed = cfg.seed * 31 + 7;
-  tb::LineDram dram(mem, dc);
+  tb::LineDram dram(mem, tb::unit_dram_config(cfg.dram, cfg.seed));
   tb::StreamSink<InterpPkt> sink("zs_late_out", e.out, drv.run(), cfg.out_stall);
   tb::StreamSink<QuadPkt> esink("zs_out", e.early_out, drv.run(), 0.0);
   std::deque<std::pair<InterpPkt, uint64_t>> path;  // the pixel path: packet, cycle it may leave
   uint64_t path_last = 0;
   bool late_offer = false;
-  dut.in_valid_i = 0;
-  dut.out_ready_i = 0;
+  tb::idle_ports(dut);
   dut.late_in_valid_i = 0;
   dut.late_out_ready_i = 0;
   dut.path_idle_i = 1;
   dut.flush_i = 0;
   dut.clear_valid_i = 0;
-  dut.mem_req_ready_i = 0;
-  dut.mem_rsp_valid_i = 0;
   drv.reset();
 
   size_t seg = 0, tok = 0, ci = 0;
@@ -322,12 +314,7 @@ BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
                ci == seg_clears().size() && dut.quiet_o && path.empty() && !early_fire) {
       flushing = true;
     }
-    drv.edge();
-    dram.clock(req_fire, req, rsp_fire);
-    if (drv.failed()) {
-      res.report = drv.assertion_report();
-      return res;
-    }
+    if (!tb::edge_with_dram(drv, dram, req_fire, req, rsp_fire, res.report)) return res;
     if (seg >= c.segments.size() && dram.outstanding() == 0) break;
     if (drv.stalled()) {
       res.report = drv.no_progress_report("segment " + std::to_string(seg) + ", " + sink.progress("quads") + ", " +
@@ -358,33 +345,16 @@ BenchResult run_zs(const ZsCase& c, const Expect& e, const BenchCfg& cfg) {
 
 void check_all(const std::string& name, const ZsCase& c, uint64_t seed) {
   const Expect e = expect(c);
-  struct Mem {
-    const char* name;
-    double bw;
-    uint32_t lat, jit;
-  };
-  const Mem mems[] = {{"200", 32, 200, 0}, {"jitter", 32, 1, 80}, {"8B", 8, 100, 40}};
-  for (const auto& m : mems) {
-    for (const auto& p : tb::kStallPatterns) {
-      BenchCfg cfg;
-      cfg.seed = seed;
-      cfg.in_gap = p.in_gap;
-      cfg.out_stall = p.out_stall;
-      cfg.dram.bytes_per_clock = m.bw;
-      cfg.dram.latency = m.lat;
-      cfg.dram.jitter = m.jit;
-      cfg.path_lat = p.in_gap == 0.0 ? 4 : 1;
-      cfg.path_jit = p.in_gap == 0.0 ? 0 : 40;
-      cfg.path_cap = p.out_stall > 0.3 ? 8 : 64;
-      cfg.path_stall = p.out_stall;
-      cfg.late_gap = p.in_gap;
-      cfg.drop_empty_late = p.out_stall == 0.1;  // the "light" pattern
-      cfg.test = name + "/" + m.name + "/" + p.name;
-      const BenchResult r = run_zs(c, e, cfg);
-      INFO(cfg.test << ": " << r.report);
-      REQUIRE(r.ok);
-    }
-  }
+  const tb::BenchMem mems[] = {{"200", 32, 200, 0}, {"jitter", 32, 1, 80}, {"8B", 8, 100, 40}};
+  tb::check_mems_and_stalls<BenchCfg>(name, seed, mems, [&](BenchCfg& cfg, const tb::StallPattern& p) {
+    cfg.path_lat = p.in_gap == 0.0 ? 4 : 1;
+    cfg.path_jit = p.in_gap == 0.0 ? 0 : 40;
+    cfg.path_cap = p.out_stall > 0.3 ? 8 : 64;
+    cfg.path_stall = p.out_stall;
+    cfg.late_gap = p.in_gap;
+    cfg.drop_empty_late = p.out_stall == 0.1;  // the "light" pattern
+    return run_zs(c, e, cfg);
+  });
 }
 
 Target target(bool msaa) {

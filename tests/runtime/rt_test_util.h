@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -196,6 +197,22 @@ class RuntimeFixture {
     REQUIRE(ctx.set_viewport({0, 0, w, h, 0, 1}) == Result::OK);
     REQUIRE(ctx.set_rasterizer_state({CullMode::NONE, false, true}) == Result::OK);
     return buf;
+  }
+  // A deferred context with a clip-space triangle (x, y, z per vertex, F32X3 POSITION layout) in
+  // slot 0, the fixture's target and a 16x16 viewport. `buf` gets the vertex buffer, which the
+  // caller releases.
+  std::unique_ptr<DeferredContext> deferred_triangle(Resource*& buf) {
+    std::unique_ptr<DeferredContext> dc;
+    REQUIRE(dev.create_deferred_context({}, &dc) == Result::OK);
+    const std::vector<float> xyz = {-1, -1, 0.5f, 1, -1, 0.5f, -1, 1, 0.5f};
+    REQUIRE(dev.create_buffer({36, BIND_VERTEX_BUFFER}, xyz.data(), &buf) == Result::OK);
+    InputLayout l;
+    REQUIRE(dev.create_input_layout({{Semantic::POSITION, VertexFormat::F32X3, 0, 0}}, &l) == Result::OK);
+    dc->set_input_layout(l);
+    REQUIRE(dc->set_vertex_buffer(0, buf, 12) == Result::OK);
+    REQUIRE(dc->set_render_target(rt) == Result::OK);
+    REQUIRE(dc->set_viewport({0, 0, 16, 16, 0, 1}) == Result::OK);
+    return dc;
   }
 
   B be;

@@ -147,17 +147,8 @@ TEST_CASE_METHOD(ManualFixture, "combiner: invalid values and draws without a te
 }
 
 TEST_CASE_METHOD(ManualFixture, "combiner: a deferred context's list writes FE_COMBINE", "[runtime][combine]") {
-  std::unique_ptr<DeferredContext> dc;
-  REQUIRE(dev.create_deferred_context({}, &dc) == Result::OK);
   Resource* buf = nullptr;
-  const std::vector<float> xyz = {-1, -1, 0.5f, 1, -1, 0.5f, -1, 1, 0.5f};
-  REQUIRE(dev.create_buffer({36, BIND_VERTEX_BUFFER}, xyz.data(), &buf) == Result::OK);
-  InputLayout l;
-  REQUIRE(dev.create_input_layout({{Semantic::POSITION, VertexFormat::F32X3, 0, 0}}, &l) == Result::OK);
-  dc->set_input_layout(l);
-  REQUIRE(dc->set_vertex_buffer(0, buf, 12) == Result::OK);
-  REQUIRE(dc->set_render_target(rt) == Result::OK);
-  REQUIRE(dc->set_viewport({0, 0, 16, 16, 0, 1}) == Result::OK);
+  const std::unique_ptr<DeferredContext> dc = deferred_triangle(buf);
   REQUIRE(dc->set_alpha_test(true, ComparisonFunc::LESS_EQUAL, 200) == Result::OK);
   REQUIRE(dc->draw(3, 0) == Result::OK);
   REQUIRE(dc->set_alpha_test(false) == Result::OK);

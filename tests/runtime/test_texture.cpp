@@ -405,17 +405,8 @@ TEST_CASE_METHOD(ManualFixture, "a deferred context's list patches FE_TEX0 / FE_
   SamplerState* s = nullptr;
   REQUIRE(dev.create_shader_resource_view(t, nullptr, &v) == Result::OK);
   REQUIRE(dev.create_sampler_state(SamplerDesc{}, &s) == Result::OK);
-  std::unique_ptr<DeferredContext> dc;
-  REQUIRE(dev.create_deferred_context({}, &dc) == Result::OK);
   Resource* buf = nullptr;
-  const std::vector<float> xyz = {-1, -1, 0.5f, 1, -1, 0.5f, -1, 1, 0.5f};
-  REQUIRE(dev.create_buffer({36, BIND_VERTEX_BUFFER}, xyz.data(), &buf) == Result::OK);
-  InputLayout l;
-  REQUIRE(dev.create_input_layout({{Semantic::POSITION, VertexFormat::F32X3, 0, 0}}, &l) == Result::OK);
-  dc->set_input_layout(l);
-  REQUIRE(dc->set_vertex_buffer(0, buf, 12) == Result::OK);
-  REQUIRE(dc->set_render_target(rt) == Result::OK);
-  REQUIRE(dc->set_viewport({0, 0, 16, 16, 0, 1}) == Result::OK);
+  const std::unique_ptr<DeferredContext> dc = deferred_triangle(buf);
   REQUIRE(dc->set_shader_resource(0, v) == Result::OK);
   REQUIRE(dc->set_sampler(0, s) == Result::OK);
   REQUIRE(dc->draw(3, 0) == Result::OK);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "scene_top.h"
 #include "top_harness.h"
 
 namespace pineda::cli {
@@ -32,18 +33,8 @@ ReplayOutcome replay(const SceneImage& img, const ReplayOptions& o) {
 
   const auto t0 = std::chrono::steady_clock::now();
   out.rtl_mem = img.mem;
-  tb::TopConfig cfg;
-  cfg.dram = o.dram;
-  cfg.throttle = o.throttle;
-  cfg.seed = o.seed;
+  tb::TopConfig cfg = tb::scene_top_config(img, o);
   cfg.max_cycles = o.max_cycles;
-  cfg.fst_path = o.fst_path;
-  cfg.wave_from = o.wave_from;
-  cfg.wave_to = o.wave_to;
-  cfg.rt_base = img.rt_base;
-  cfg.rt_pitch = img.rt_pitch;
-  cfg.wait_releases = img.wait_releases;
-  cfg.eop_fence_mask = img.eop_fence_mask;
   // The progress line: every ~2 s of wall time, PW line writes so far (of the model's, when known).
   const size_t want_px = out.model ? out.model->gpu->trace().pw_mem.size() : 0;
   const bool tty = isatty(STDERR_FILENO) != 0;

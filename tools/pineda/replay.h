@@ -10,6 +10,7 @@
 #include <string>
 
 #include "line_dram.h"
+#include "scene_top.h"
 #include "scene_capture.h"
 #include "scenes.h"
 
@@ -21,14 +22,10 @@ enum class Backend { MODEL, RTL, BOTH };
 // above the largest regression scene or model render (docs/runtime.md "Capture files").
 inline constexpr uint64_t kDefaultModelWork = 1'000'000'000;
 
-struct ReplayOptions {
+// The RTL run's options (dram, throttle, seed, fst_path, wave_from, wave_to) are tb::TopRunOptions.
+struct ReplayOptions : tb::TopRunOptions {
   Backend backend = Backend::MODEL;
-  tb::LineDramConfig dram;
-  double throttle = 0.0;
-  uint64_t seed = 1;
   bool progress = true;       // a progress line on stderr during RTL runs
-  std::string fst_path;       // RTL waveform (FST), with the cycle window below
-  uint64_t wave_from = 0, wave_to = UINT64_MAX;
   ModelBudget model_budget{kDefaultModelWork, 0};  // the model's bound (ModelBudgetExceeded)
   uint64_t max_cycles = 200'000'000;               // the RTL's bound (a TIMEOUT report)
 };
