@@ -34,6 +34,7 @@ rtl/setup/csa_dot2.sv
 rtl/setup/setup.sv
 rtl/rast/zplane_d24.sv
 rtl/rast/coarse_raster.sv
+rtl/rast/fine_cover.sv
 rtl/rast/fine_raster.sv
 rtl/rast/rast_dist.sv
 rtl/rast/quad_merge.sv
