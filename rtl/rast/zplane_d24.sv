@@ -3,7 +3,11 @@
 // D24: rounded half up, (z + 2^(Z_FRAC-1)) >>> Z_FRAC, then clamped to [lo, hi] (lo <= hi; the
 // viewport depth range, docs/numerics.md §9). Monotone in z. Model: zplane_d24 in
 // cpp_model/rast/zplane_d24.h. Combinational.
-module zplane_d24 (
+// Rounded = 1: z_i already holds z + 2^(Z_FRAC-1) (the caller folded the rounding constant
+// into an add it does anyway); the result is the same function of z.
+module zplane_d24 #(
+  parameter bit Rounded = 1'b0
+) (
   input  logic [pineda_pkg::ZPLANE_W-1:0] z_i,
   input  logic [23:0]                     lo_i,
   input  logic [23:0]                     hi_i,
@@ -18,7 +22,8 @@ module zplane_d24 (
   logic signed [RW-1:0] r;
 
   always_comb begin
-    zr = $signed(z_i) + $signed(ZW'(1) << (F - 1));  // |z| < 2^58: no overflow
+    // |z| < 2^58: no overflow
+    zr = Rounded ? $signed(z_i) : ($signed(z_i) + $signed(ZW'(1) << (F - 1)));
     r  = zr[ZW-1:F];
     if (r < $signed(RW'(lo_i)))      d_o = lo_i;
     else if (r > $signed(RW'(hi_i))) d_o = hi_i;
