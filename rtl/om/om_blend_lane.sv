@@ -46,19 +46,56 @@ module om_blend_lane (
     endcase
   endfunction
 
-  function automatic logic [15:0] combine(input logic [2:0] op, input logic [15:0] s, input logic [15:0] fs,
-                                          input logic [15:0] d, input logic [15:0] fd);
-    logic [31:0] ts, td;
-    logic [32:0] sum;
-    ts  = 32'(s) * 32'(fs);
-    td  = 32'(d) * 32'(fd);
-    sum = 33'(ts) + 33'(td);
+  // The alpha channel's factors are all UNORM8 values times 257 (alpha is UNORM8 in every format,
+  // B5G6R5's is 1): factor(code, 3, ...) / 257, exactly.
+  function automatic logic [7:0] factor_a8(input logic [4:0] code, input logic [7:0] sa, input logic [7:0] da,
+                                           input logic [7:0] ka);
+    unique case (code)
+      pineda_pkg::BF_ZERO:             factor_a8 = '0;
+      pineda_pkg::BF_ONE:              factor_a8 = 8'hFF;
+      pineda_pkg::BF_SRC_COLOR:        factor_a8 = sa;
+      pineda_pkg::BF_INV_SRC_COLOR:    factor_a8 = ~sa;
+      pineda_pkg::BF_SRC_ALPHA:        factor_a8 = sa;
+      pineda_pkg::BF_INV_SRC_ALPHA:    factor_a8 = ~sa;
+      pineda_pkg::BF_DEST_ALPHA:       factor_a8 = da;
+      pineda_pkg::BF_INV_DEST_ALPHA:   factor_a8 = ~da;
+      pineda_pkg::BF_DEST_COLOR:       factor_a8 = da;
+      pineda_pkg::BF_INV_DEST_COLOR:   factor_a8 = ~da;
+      pineda_pkg::BF_SRC_ALPHA_SAT:    factor_a8 = 8'hFF;
+      pineda_pkg::BF_BLEND_FACTOR:     factor_a8 = ka;
+      pineda_pkg::BF_INV_BLEND_FACTOR: factor_a8 = ~ka;
+      default:                         factor_a8 = '0;
+    endcase
+  endfunction
+
+  // p * 257 (p <= 255 * 65535: fits 32 bits)
+  function automatic logic [31:0] mul257(input logic [23:0] p);
+    mul257 = {p, 8'd0} + 32'(p);
+  endfunction
+
+  // p * 66049 = p * 257 * 257 (p <= 255 * 255: fits 32 bits)
+  function automatic logic [31:0] mul66049(input logic [15:0] p);
+    mul66049 = {p, 16'd0} + {7'd0, p, 9'd0} + 32'(p);
+  endfunction
+
+  // ts = s * Fs and td = d * Fd (each at most 65535^2), combined per op with one adder and one
+  // div65535r: ADD min(ts + td, 65535^2), SUBTRACT max(ts - td, 0), REV_SUBTRACT max(td - ts, 0)
+  function automatic logic [15:0] combine(input logic [2:0] op, input logic [15:0] s, input logic [31:0] ts,
+                                          input logic [15:0] d, input logic [31:0] td);
+    logic        rev, sub;
+    logic [31:0] a, b, n;
+    logic [32:0] r;
+    rev = (op == pineda_pkg::BOP_REV_SUBTRACT);
+    sub = (op == pineda_pkg::BOP_SUBTRACT) || rev;
+    a   = rev ? td : ts;
+    b   = rev ? ts : td;
+    r   = 33'(a) + (33'(b) ^ {33{sub}}) + 33'(sub);  // a - b (bit 32: negative) or a + b
+    if (sub) n = r[32] ? 32'd0 : r[31:0];
+    else     n = (r > 33'(32'hFFFE_0001)) ? 32'hFFFE_0001 : r[31:0];
     unique case (op)
-      pineda_pkg::BOP_SUBTRACT:     combine = pineda_pkg::div65535r((ts > td) ? ts - td : 32'd0);
-      pineda_pkg::BOP_REV_SUBTRACT: combine = pineda_pkg::div65535r((td > ts) ? td - ts : 32'd0);
-      pineda_pkg::BOP_MIN:          combine = (s < d) ? s : d;
-      pineda_pkg::BOP_MAX:          combine = (s > d) ? s : d;
-      default:                      combine = pineda_pkg::div65535r((sum > 33'(32'hFFFE_0001)) ? 32'hFFFE_0001 : sum[31:0]);
+      pineda_pkg::BOP_MIN: combine = (s < d) ? s : d;
+      pineda_pkg::BOP_MAX: combine = (s > d) ? s : d;
+      default:             combine = pineda_pkg::div65535r(n);
     endcase
   endfunction
 
@@ -85,6 +122,8 @@ module om_blend_lane (
   endfunction
 
   logic [3:0][15:0] k16, s16, d16, r16;
+  logic [3:0][31:0] ts, td;    // s * Fs, d * Fd per channel
+  logic [7:0]       da8;       // the destination's alpha, UNORM8
   logic [31:0]      wbits, full, enc, res;
   logic [15:0]      dr;
   logic             r_on, g_on, b_on, a_on;
@@ -129,14 +168,22 @@ module om_blend_lane (
       default: for (int c = 0; c < 4; c++) d16[c] = unorm8(dst_i[8*c +: 8]);
     endcase
 
+    // Products: the source is UNORM8 x 257, so s * Fs = 257 * (x * Fs), an 8 x 16 product; the
+    // destination (sRGB-decoded for RGBA8_SRGB) times its factor stays 16 x 16. The alpha channel
+    // is UNORM8 x 257 on both sides with factors UNORM8 x 257 (factor_a8): 66049 * (8 x 8).
+    for (int c = 0; c < 3; c++) begin
+      ts[c] = mul257(24'(src_i[8*c +: 8]) * 24'(factor(state_i.src, 2'(c), s16, d16, k16)));
+      td[c] = 32'(d16[c]) * 32'(factor(state_i.dst, 2'(c), s16, d16, k16));
+    end
+    da8   = (state_i.fmt == pineda_pkg::RT_FMT_B5G6R5) ? 8'hFF : dst_i[31:24];
+    ts[3] = mul66049(16'(src_i[31:24]) * 16'(factor_a8(state_i.src_a, src_i[31:24], da8, state_i.factor[31:24])));
+    td[3] = mul66049(16'(da8) * 16'(factor_a8(state_i.dst_a, src_i[31:24], da8, state_i.factor[31:24])));
     r16 = s16;
     if (state_i.blend && !state_i.lop_en) begin
       for (int c = 0; c < 3; c++) begin
-        r16[c] = combine(state_i.op, s16[c], factor(state_i.src, 2'(c), s16, d16, k16),
-                         d16[c], factor(state_i.dst, 2'(c), s16, d16, k16));
+        r16[c] = combine(state_i.op, s16[c], ts[c], d16[c], td[c]);
       end
-      r16[3] = combine(state_i.op_a, s16[3], factor(state_i.src_a, 2'd3, s16, d16, k16),
-                       d16[3], factor(state_i.dst_a, 2'd3, s16, d16, k16));
+      r16[3] = combine(state_i.op_a, s16[3], ts[3], d16[3], td[3]);
     end
   end
 
