@@ -707,6 +707,28 @@ STRUCTS = [
         Field("src", 4, "u", "the request's src: the line arbiter routes the response to that client"),
         Field("tag", 8, "u", "the request's tag"),
     ]),
+    # Port bundles (docs/contract.md sections 2.1 and 3): the signals of one port, one struct per
+    # direction, so a module lists a port in two lines. Not packets: no tap, no model twin.
+    Struct("mem_port_req_t", "MemPortReq", "line port, client -> memory: the request stream and the response ready (a module's mem_o)", [
+        Field("valid", 1, "u", "request valid"),
+        Field("req", 1, "mem_line_req_t", "the request"),
+        Field("rsp_ready", 1, "u", "the client takes the response (it must not wait on anything else)"),
+    ]),
+    Struct("mem_port_rsp_t", "MemPortRsp", "line port, memory -> client: the request ready and the response stream (a module's mem_i)", [
+        Field("req_ready", 1, "u", "memory takes the request"),
+        Field("rsp_valid", 1, "u", "response valid"),
+        Field("rsp", 1, "mem_line_rsp_t", "the response"),
+    ]),
+    Struct("reg_req_t", "RegReq", "host register port, host -> GPU (a module's reg_i): a write when valid && we (no ready: taken at once); reads are combinational from addr", [
+        Field("valid", 1, "u", "a write this cycle (with we)"),
+        Field("we", 1, "u", "1 = write"),
+        Field("addr", HOST_ADDR_BITS, "u", "register index (reg_addr_e)"),
+        Field("wdata", 32, "u", ""),
+    ]),
+    Struct("reg_rsp_t", "RegRsp", "host register port, GPU -> host (a module's reg_o)", [
+        Field("rdata", 32, "u", "the register at addr, combinational"),
+        Field("irq", 1, "u", "interrupt line: IRQ_STATUS & IRQ_ENABLE != 0"),
+    ]),
     # ---- vertex transform (VTX: vertex fetch -> VTX -> PA)
     Struct("fvec4_t", "FVec4", "four FP32 values (IEEE binary32 bit patterns)", [
         Field("x", 32, "u", ""), Field("y", 32, "u", ""), Field("z", 32, "u", ""), Field("w", 32, "u", ""),

@@ -1914,6 +1914,158 @@ struct MemLineRsp {
   }
 };
 
+// line port, client -> memory: the request stream and the response ready (a module's mem_o) (SV mem_port_req_t, 623 bits)
+struct MemPortReq {
+  static constexpr int WIDTH = 623;
+  static constexpr int WORDS = 20;
+  static constexpr const char* SV_NAME = "mem_port_req_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t valid = 0;  // request valid
+  MemLineReq req{};  // the request
+  uint64_t rsp_ready = 0;  // the client takes the response (it must not wait on anything else)
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 622, 1, static_cast<uint64_t>(valid));
+    req.pack_at(words_, lsb + 1);
+    bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(rsp_ready));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    valid = bits::get(words_, lsb + 622, 1);
+    req.unpack_at(words_, lsb + 1);
+    rsp_ready = bits::get(words_, lsb + 0, 1);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static MemPortReq unpack(const uint32_t* words_) { MemPortReq p; p.unpack_at(words_, 0); return p; }
+  MemPortReq canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const MemPortReq& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (valid != act.valid) out.push_back({pre + "valid", bits::hex(static_cast<uint64_t>(valid) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.valid) & bits::mask(1)), std::to_string(valid), std::to_string(act.valid)});
+    req.diff(act.req, pre + "req.", out);
+    if (rsp_ready != act.rsp_ready) out.push_back({pre + "rsp_ready", bits::hex(static_cast<uint64_t>(rsp_ready) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.rsp_ready) & bits::mask(1)), std::to_string(rsp_ready), std::to_string(act.rsp_ready)});
+  }
+  bool operator==(const MemPortReq& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const MemPortReq& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "valid=" + bits::hex(static_cast<uint64_t>(valid) & bits::mask(1));
+    s += " req=" + req.str();
+    s += " rsp_ready=" + bits::hex(static_cast<uint64_t>(rsp_ready) & bits::mask(1));
+    return s + "}";
+  }
+};
+
+// line port, memory -> client: the request ready and the response stream (a module's mem_i) (SV mem_port_rsp_t, 527 bits)
+struct MemPortRsp {
+  static constexpr int WIDTH = 527;
+  static constexpr int WORDS = 17;
+  static constexpr const char* SV_NAME = "mem_port_rsp_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t req_ready = 0;  // memory takes the request
+  uint64_t rsp_valid = 0;  // response valid
+  MemLineRsp rsp{};  // the response
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 526, 1, static_cast<uint64_t>(req_ready));
+    bits::put(words_, lsb + 525, 1, static_cast<uint64_t>(rsp_valid));
+    rsp.pack_at(words_, lsb + 0);
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    req_ready = bits::get(words_, lsb + 526, 1);
+    rsp_valid = bits::get(words_, lsb + 525, 1);
+    rsp.unpack_at(words_, lsb + 0);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static MemPortRsp unpack(const uint32_t* words_) { MemPortRsp p; p.unpack_at(words_, 0); return p; }
+  MemPortRsp canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const MemPortRsp& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (req_ready != act.req_ready) out.push_back({pre + "req_ready", bits::hex(static_cast<uint64_t>(req_ready) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.req_ready) & bits::mask(1)), std::to_string(req_ready), std::to_string(act.req_ready)});
+    if (rsp_valid != act.rsp_valid) out.push_back({pre + "rsp_valid", bits::hex(static_cast<uint64_t>(rsp_valid) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.rsp_valid) & bits::mask(1)), std::to_string(rsp_valid), std::to_string(act.rsp_valid)});
+    rsp.diff(act.rsp, pre + "rsp.", out);
+  }
+  bool operator==(const MemPortRsp& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const MemPortRsp& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "req_ready=" + bits::hex(static_cast<uint64_t>(req_ready) & bits::mask(1));
+    s += " rsp_valid=" + bits::hex(static_cast<uint64_t>(rsp_valid) & bits::mask(1));
+    s += " rsp=" + rsp.str();
+    return s + "}";
+  }
+};
+
+// host register port, host -> GPU (a module's reg_i): a write when valid && we (no ready: taken at once); reads are combinational from addr (SV reg_req_t, 42 bits)
+struct RegReq {
+  static constexpr int WIDTH = 42;
+  static constexpr int WORDS = 2;
+  static constexpr const char* SV_NAME = "reg_req_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t valid = 0;  // a write this cycle (with we)
+  uint64_t we = 0;  // 1 = write
+  uint64_t addr = 0;  // register index (reg_addr_e)
+  uint64_t wdata = 0;
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 41, 1, static_cast<uint64_t>(valid));
+    bits::put(words_, lsb + 40, 1, static_cast<uint64_t>(we));
+    bits::put(words_, lsb + 32, 8, static_cast<uint64_t>(addr));
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(wdata));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    valid = bits::get(words_, lsb + 41, 1);
+    we = bits::get(words_, lsb + 40, 1);
+    addr = bits::get(words_, lsb + 32, 8);
+    wdata = bits::get(words_, lsb + 0, 32);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static RegReq unpack(const uint32_t* words_) { RegReq p; p.unpack_at(words_, 0); return p; }
+  RegReq canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const RegReq& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (valid != act.valid) out.push_back({pre + "valid", bits::hex(static_cast<uint64_t>(valid) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.valid) & bits::mask(1)), std::to_string(valid), std::to_string(act.valid)});
+    if (we != act.we) out.push_back({pre + "we", bits::hex(static_cast<uint64_t>(we) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.we) & bits::mask(1)), std::to_string(we), std::to_string(act.we)});
+    if (addr != act.addr) out.push_back({pre + "addr", bits::hex(static_cast<uint64_t>(addr) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.addr) & bits::mask(8)), std::to_string(addr), std::to_string(act.addr)});
+    if (wdata != act.wdata) out.push_back({pre + "wdata", bits::hex(static_cast<uint64_t>(wdata) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.wdata) & bits::mask(32)), std::to_string(wdata), std::to_string(act.wdata)});
+  }
+  bool operator==(const RegReq& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const RegReq& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "valid=" + bits::hex(static_cast<uint64_t>(valid) & bits::mask(1));
+    s += " we=" + bits::hex(static_cast<uint64_t>(we) & bits::mask(1));
+    s += " addr=" + bits::hex(static_cast<uint64_t>(addr) & bits::mask(8));
+    s += " wdata=" + bits::hex(static_cast<uint64_t>(wdata) & bits::mask(32));
+    return s + "}";
+  }
+};
+
+// host register port, GPU -> host (a module's reg_o) (SV reg_rsp_t, 33 bits)
+struct RegRsp {
+  static constexpr int WIDTH = 33;
+  static constexpr int WORDS = 2;
+  static constexpr const char* SV_NAME = "reg_rsp_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t rdata = 0;  // the register at addr, combinational
+  uint64_t irq = 0;  // interrupt line: IRQ_STATUS & IRQ_ENABLE != 0
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 1, 32, static_cast<uint64_t>(rdata));
+    bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(irq));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    rdata = bits::get(words_, lsb + 1, 32);
+    irq = bits::get(words_, lsb + 0, 1);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static RegRsp unpack(const uint32_t* words_) { RegRsp p; p.unpack_at(words_, 0); return p; }
+  RegRsp canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const RegRsp& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (rdata != act.rdata) out.push_back({pre + "rdata", bits::hex(static_cast<uint64_t>(rdata) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rdata) & bits::mask(32)), std::to_string(rdata), std::to_string(act.rdata)});
+    if (irq != act.irq) out.push_back({pre + "irq", bits::hex(static_cast<uint64_t>(irq) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.irq) & bits::mask(1)), std::to_string(irq), std::to_string(act.irq)});
+  }
+  bool operator==(const RegRsp& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const RegRsp& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "rdata=" + bits::hex(static_cast<uint64_t>(rdata) & bits::mask(32));
+    s += " irq=" + bits::hex(static_cast<uint64_t>(irq) & bits::mask(1));
+    return s + "}";
+  }
+};
+
 // four FP32 values (IEEE binary32 bit patterns) (SV fvec4_t, 128 bits)
 struct FVec4 {
   static constexpr int WIDTH = 128;

@@ -11,6 +11,8 @@
 // held, or the held write goes out now); wr_valid_i with wr_i (we, addr, wdata, be) loads it.
 // Port: the held write first, unless a request was offered and not accepted (it stays offered
 // until taken: stream rule). Requests carry TAG = Tag. Write acknowledgements are counted.
+// mem_o depends on registers only (rsp_ready is 1), never on mem_i: a bundle that did would be a
+// combinational loop through the line arbiter to Verilator (docs/rtl_conventions.md).
 // busy_o: a read outstanding or buffered, a write held or not yet acknowledged.
 module line_port #(
   parameter int unsigned FetchLines   = 128,  // power of two
@@ -32,12 +34,8 @@ module line_port #(
   input  logic                                   wr_valid_i,
   input  pineda_pkg::mem_line_req_t              wr_i,
   // Line-port client
-  output logic                                   mem_req_valid_o,
-  input  logic                                   mem_req_ready_i,
-  output pineda_pkg::mem_line_req_t              mem_req_o,
-  input  logic                                   mem_rsp_valid_i,
-  output logic                                   mem_rsp_ready_o,
-  input  pineda_pkg::mem_line_rsp_t              mem_rsp_i,
+  output pineda_pkg::mem_port_req_t              mem_o,
+  input  pineda_pkg::mem_port_rsp_t              mem_i,
   // Status
   output logic                                   busy_o
 );
@@ -61,25 +59,27 @@ module line_port #(
   always_comb begin
     rd_valid        = rd_valid_i && (32'(used_q) < FetchLines);
     grant_wr        = lock_q ? lockwr_q : wr_valid_q;
-    mem_req_valid_o = grant_wr ? wr_valid_q : rd_valid;
-    mem_req_o       = '0;
+    mem_o.valid     = grant_wr ? wr_valid_q : rd_valid;
+    // Responses are always taken: write acknowledgements are counted, and every read has its
+    // line slot reserved (credits; asserted below). So mem_o never depends on mem_i.
+    mem_o.rsp_ready = 1'b1;
+    mem_o.req       = '0;
     if (grant_wr) begin
-      mem_req_o = wr_q;
+      mem_o.req = wr_q;
     end else begin
-      mem_req_o.addr = rd_addr_i;
-      mem_req_o.tag  = Tag;
+      mem_o.req.addr = rd_addr_i;
+      mem_o.req.tag  = Tag;
     end
   end
 
   // Handshakes and status (a block of their own: valid never depends on ready).
   always_comb begin
-    wr_fire         = grant_wr && wr_valid_q && mem_req_ready_i;
-    rd_take_o       = !grant_wr && rd_valid && mem_req_ready_i;
+    wr_fire         = grant_wr && wr_valid_q && mem_i.req_ready;
+    rd_take_o       = !grant_wr && rd_valid && mem_i.req_ready;
     wr_free_o       = !wr_valid_q || wr_fire;
     // Responses: write acknowledgements are counted, read lines go to the FIFO (room reserved).
-    mem_rsp_ready_o = mem_rsp_i.we ? 1'b1 : f_in_ready;
-    rsp_wr_fire     = mem_rsp_valid_i && mem_rsp_i.we;
-    f_in_valid      = mem_rsp_valid_i && !mem_rsp_i.we;
+    rsp_wr_fire     = mem_i.rsp_valid && mem_i.rsp.we;
+    f_in_valid      = mem_i.rsp_valid && !mem_i.rsp.we;
     busy_o          = (used_q != '0) || wr_valid_q || (outst_q != '0);
   end
 
@@ -92,7 +92,7 @@ module line_port #(
     .clear_i     (1'b0),
     .in_valid_i  (f_in_valid),
     .in_ready_o  (f_in_ready),
-    .in_data_i   (mem_rsp_i.rdata),
+    .in_data_i   (mem_i.rsp.rdata),
     .out_valid_o (line_valid_o),
     .out_ready_i (line_ready_i),
     .out_data_o  (line_o),
@@ -102,7 +102,7 @@ module line_port #(
   );
 
   always_comb begin
-    lock_d     = mem_req_valid_o && !mem_req_ready_i;
+    lock_d     = mem_o.valid && !mem_i.req_ready;
     lockwr_d   = grant_wr;
     wr_valid_d = wr_valid_q && !wr_fire;
     wr_d       = wr_q;
@@ -142,16 +142,16 @@ module line_port #(
   end
 
   logic unused_sig;
-  assign unused_sig = ^{f_full, f_empty, f_count, mem_rsp_i.src, mem_rsp_i.tag, 1'b0};
+  assign unused_sig = ^{f_full, f_empty, f_count, mem_i.rsp.src, mem_i.rsp.tag, 1'b0};
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (!(rsp_wr_fire && outst_q == '0 && !wr_fire))
         else $error("%m: write acknowledgement with no write outstanding");
-      assert (!(mem_rsp_valid_i && !mem_rsp_i.we && !f_in_ready))
+      assert (!(mem_i.rsp_valid && !mem_i.rsp.we && !f_in_ready))
         else $error("%m: read line with no room reserved");
-      assert (!(mem_rsp_valid_i && !mem_rsp_i.we && used_q == '0))
+      assert (!(mem_i.rsp_valid && !mem_i.rsp.we && used_q == '0))
         else $error("%m: read line with no read outstanding");
       assert (!(wr_valid_i && !wr_free_o))
         else $error("%m: a write handed while one is held");

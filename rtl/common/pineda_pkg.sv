@@ -848,6 +848,38 @@ package pineda_pkg;
   } mem_line_rsp_t;
   localparam int unsigned MEM_LINE_RSP_BITS = 32'd525;
 
+  // line port, client -> memory: the request stream and the response ready (a module's mem_o) (623 bits)
+  typedef struct packed {
+    logic valid;  // request valid
+    mem_line_req_t req;  // the request
+    logic rsp_ready;  // the client takes the response (it must not wait on anything else)
+  } mem_port_req_t;
+  localparam int unsigned MEM_PORT_REQ_BITS = 32'd623;
+
+  // line port, memory -> client: the request ready and the response stream (a module's mem_i) (527 bits)
+  typedef struct packed {
+    logic req_ready;  // memory takes the request
+    logic rsp_valid;  // response valid
+    mem_line_rsp_t rsp;  // the response
+  } mem_port_rsp_t;
+  localparam int unsigned MEM_PORT_RSP_BITS = 32'd527;
+
+  // host register port, host -> GPU (a module's reg_i): a write when valid && we (no ready: taken at once); reads are combinational from addr (42 bits)
+  typedef struct packed {
+    logic valid;  // a write this cycle (with we)
+    logic we;  // 1 = write
+    logic [7:0] addr;  // register index (reg_addr_e)
+    logic [31:0] wdata;
+  } reg_req_t;
+  localparam int unsigned REG_REQ_BITS = 32'd42;
+
+  // host register port, GPU -> host (a module's reg_o) (33 bits)
+  typedef struct packed {
+    logic [31:0] rdata;  // the register at addr, combinational
+    logic irq;  // interrupt line: IRQ_STATUS & IRQ_ENABLE != 0
+  } reg_rsp_t;
+  localparam int unsigned REG_RSP_BITS = 32'd33;
+
   // four FP32 values (IEEE binary32 bit patterns) (128 bits)
   typedef struct packed {
     logic [31:0] x;

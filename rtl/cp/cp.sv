@@ -62,19 +62,11 @@ module cp #(
   input  logic                    clk_i,
   input  logic                    rst_ni,
   // Host register port
-  input  logic                    reg_valid_i,
-  input  logic                    reg_we_i,
-  input  logic [7:0]              reg_addr_i,
-  input  logic [31:0]             reg_wdata_i,
-  output logic [31:0]             reg_rdata_o,
-  output logic                    irq_o,
-  // Memory client port (command fetch)
-  output logic                    mem_req_valid_o,
-  input  logic                    mem_req_ready_i,
-  output pineda_pkg::mem_line_req_t mem_req_o,
-  input  logic                    mem_rsp_valid_i,
-  output logic                    mem_rsp_ready_o,
-  input  pineda_pkg::mem_line_rsp_t mem_rsp_i,
+  input  pineda_pkg::reg_req_t    reg_i,
+  output pineda_pkg::reg_rsp_t    reg_o,
+  // Line-port client (command fetch)
+  output pineda_pkg::mem_port_req_t mem_o,
+  input  pineda_pkg::mem_port_rsp_t mem_i,
   // Draw output
   output logic                    out_valid_o,
   input  logic                    out_ready_i,
@@ -205,12 +197,8 @@ module cp #(
   cp_regs u_regs (
     .clk_i,
     .rst_ni,
-    .reg_valid_i,
-    .reg_we_i,
-    .reg_addr_i,
-    .reg_wdata_i,
-    .reg_rdata_o,
-    .irq_o,
+    .reg_i,
+    .reg_o,
     .status_i      (status),
     .ring_rptr_i   (pos_q.ring_rptr),
     .ib_depth_i    (32'(pos_q.sp)),
@@ -291,12 +279,8 @@ module cp #(
     .out_valid_o     (fifo_valid),
     .out_ready_i     (fifo_ready),
     .out_data_o      (fifo_data),
-    .mem_req_valid_o,
-    .mem_req_ready_i,
-    .mem_req_o,
-    .mem_rsp_valid_i,
-    .mem_rsp_ready_o,
-    .mem_rsp_i,
+    .mem_o,
+    .mem_i,
     .idle_o          (fetch_idle)
   );
 

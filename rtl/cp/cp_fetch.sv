@@ -61,12 +61,8 @@ module cp_fetch #(
   input  logic                          out_ready_i,
   output logic [31:0]                   out_data_o,
   // Line port client
-  output logic                          mem_req_valid_o,
-  input  logic                          mem_req_ready_i,
-  output pineda_pkg::mem_line_req_t     mem_req_o,
-  input  logic                          mem_rsp_valid_i,
-  output logic                          mem_rsp_ready_o,
-  input  pineda_pkg::mem_line_rsp_t     mem_rsp_i,
+  output pineda_pkg::mem_port_req_t     mem_o,
+  input  pineda_pkg::mem_port_rsp_t     mem_i,
   output logic                          idle_o
 );
 
@@ -141,12 +137,12 @@ module cp_fetch #(
     .out_data_o   (rd_data),
     .out_mask_o   (rd_mask),
     .out_last_o   (rd_last),
-    .mem_req_valid_o,
-    .mem_req_ready_i,
-    .mem_req_o,
-    .mem_rsp_valid_i,
-    .mem_rsp_ready_o,
-    .mem_rsp_i,
+    .mem_req_valid_o(mem_o.valid),
+    .mem_req_ready_i(mem_i.req_ready),
+    .mem_req_o      (mem_o.req),
+    .mem_rsp_valid_i(mem_i.rsp_valid),
+    .mem_rsp_ready_o(mem_o.rsp_ready),
+    .mem_rsp_i      (mem_i.rsp),
     .idle_o       (reader_idle)
   );
 

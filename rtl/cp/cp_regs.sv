@@ -3,8 +3,8 @@
 // and reset values in contracts/defs.py HOST_REGS).
 //
 // ID, CONTROL, STATUS, RING_BASE/SIZE/WPTR/RPTR, ERROR_CAUSE/ADDR, IRQ_STATUS (W1C),
-// IRQ_ENABLE, INT_PAYLOAD, (STATUS.TEX_FAULT mirrors IRQ_STATUS.TEX_FAULT, set by set_tex_fault_i) VALID_BASE/LIMIT, WATCHDOG, IB_DEPTH, FENCE0..15. reg_rdata_o is
-// combinational from reg_addr_i; addresses it does not own read 0. Writes take effect at the
+// IRQ_ENABLE, INT_PAYLOAD, (STATUS.TEX_FAULT mirrors IRQ_STATUS.TEX_FAULT, set by set_tex_fault_i) VALID_BASE/LIMIT, WATCHDOG, IB_DEPTH, FENCE0..15. reg_o.rdata is
+// combinational from reg_i.addr; addresses it does not own read 0. Writes take effect at the
 // clock edge. STATUS, RING_RPTR and IB_DEPTH belong to the decoder and come in as inputs.
 //
 // The decoder's updates of a cycle take priority over a host write of the same cycle, in this
@@ -14,12 +14,8 @@ module cp_regs (
   input  logic                         clk_i,
   input  logic                         rst_ni,
   // Host register port
-  input  logic                         reg_valid_i,
-  input  logic                         reg_we_i,
-  input  logic [7:0]                   reg_addr_i,
-  input  logic [31:0]                  reg_wdata_i,
-  output logic [31:0]                  reg_rdata_o,
-  output logic                         irq_o,
+  input  pineda_pkg::reg_req_t         reg_i,
+  output pineda_pkg::reg_rsp_t         reg_o,
   // Read-only values owned by the decoder
   input  logic [31:0]                  status_i,
   input  logic [31:0]                  ring_rptr_i,
@@ -79,30 +75,30 @@ module cp_regs (
   logic  is_fence;
 
   // The strobe on its own: the decoder's events below depend on it.
-  assign host_we    = reg_valid_i && reg_we_i;
-  assign is_fence   = ({reg_addr_i[7:4], 4'd0} == pineda_pkg::REG_FENCE0);
-  assign cp_reset_o = host_we && (reg_addr_i == pineda_pkg::REG_CONTROL) &&
-                      reg_wdata_i[pineda_pkg::CONTROL_CP_RESET];
+  assign host_we    = reg_i.valid && reg_i.we;
+  assign is_fence   = ({reg_i.addr[7:4], 4'd0} == pineda_pkg::REG_FENCE0);
+  assign cp_reset_o = host_we && (reg_i.addr == pineda_pkg::REG_CONTROL) &&
+                      reg_i.wdata[pineda_pkg::CONTROL_CP_RESET];
 
   always_comb begin
     regs_d = regs_q;
     if (host_we) begin
-      unique case (reg_addr_i)
+      unique case (reg_i.addr)
         pineda_pkg::REG_CONTROL: begin
-          regs_d.enable        = reg_wdata_i[pineda_pkg::CONTROL_ENABLE];
-          regs_d.no_fast_clear = reg_wdata_i[pineda_pkg::CONTROL_NO_FAST_CLEAR];
+          regs_d.enable        = reg_i.wdata[pineda_pkg::CONTROL_ENABLE];
+          regs_d.no_fast_clear = reg_i.wdata[pineda_pkg::CONTROL_NO_FAST_CLEAR];
           regs_d.halted = 1'b0;
         end
-        pineda_pkg::REG_RING_BASE:   regs_d.ring_base   = reg_wdata_i;
-        pineda_pkg::REG_RING_SIZE:   regs_d.ring_size   = reg_wdata_i;
-        pineda_pkg::REG_RING_WPTR:   regs_d.ring_wptr   = reg_wdata_i;
-        pineda_pkg::REG_IRQ_STATUS:  regs_d.irq_status  = regs_q.irq_status & ~reg_wdata_i[IrqW-1:0];
-        pineda_pkg::REG_IRQ_ENABLE:  regs_d.irq_enable  = reg_wdata_i[IrqW-1:0];
-        pineda_pkg::REG_VALID_BASE:  regs_d.valid_base  = reg_wdata_i;
-        pineda_pkg::REG_VALID_LIMIT: regs_d.valid_limit = reg_wdata_i;
-        pineda_pkg::REG_WATCHDOG:    regs_d.watchdog    = reg_wdata_i;
+        pineda_pkg::REG_RING_BASE:   regs_d.ring_base   = reg_i.wdata;
+        pineda_pkg::REG_RING_SIZE:   regs_d.ring_size   = reg_i.wdata;
+        pineda_pkg::REG_RING_WPTR:   regs_d.ring_wptr   = reg_i.wdata;
+        pineda_pkg::REG_IRQ_STATUS:  regs_d.irq_status  = regs_q.irq_status & ~reg_i.wdata[IrqW-1:0];
+        pineda_pkg::REG_IRQ_ENABLE:  regs_d.irq_enable  = reg_i.wdata[IrqW-1:0];
+        pineda_pkg::REG_VALID_BASE:  regs_d.valid_base  = reg_i.wdata;
+        pineda_pkg::REG_VALID_LIMIT: regs_d.valid_limit = reg_i.wdata;
+        pineda_pkg::REG_WATCHDOG:    regs_d.watchdog    = reg_i.wdata;
         default: begin
-          if (is_fence) regs_d.fence[reg_addr_i[3:0]] = reg_wdata_i;
+          if (is_fence) regs_d.fence[reg_i.addr[3:0]] = reg_i.wdata;
         end
       endcase
     end
@@ -145,36 +141,36 @@ module cp_regs (
   end
 
   always_comb begin
-    reg_rdata_o = '0;
-    unique case (reg_addr_i)
-      pineda_pkg::REG_ID:          reg_rdata_o = pineda_pkg::ID_VALUE;
+    reg_o.rdata = '0;
+    unique case (reg_i.addr)
+      pineda_pkg::REG_ID:          reg_o.rdata = pineda_pkg::ID_VALUE;
       pineda_pkg::REG_CONTROL: begin
-        reg_rdata_o[pineda_pkg::CONTROL_ENABLE]        = regs_q.enable;
-        reg_rdata_o[pineda_pkg::CONTROL_NO_FAST_CLEAR] = regs_q.no_fast_clear;
+        reg_o.rdata[pineda_pkg::CONTROL_ENABLE]        = regs_q.enable;
+        reg_o.rdata[pineda_pkg::CONTROL_NO_FAST_CLEAR] = regs_q.no_fast_clear;
       end
       pineda_pkg::REG_STATUS: begin
-        reg_rdata_o = status_i;
+        reg_o.rdata = status_i;
         // sticky and non-fatal: set by a TEX fault, cleared with IRQ_STATUS.TEX_FAULT (W1C)
-        reg_rdata_o[pineda_pkg::STATUS_TEX_FAULT] = regs_q.irq_status[pineda_pkg::IRQ_TEX_FAULT];
+        reg_o.rdata[pineda_pkg::STATUS_TEX_FAULT] = regs_q.irq_status[pineda_pkg::IRQ_TEX_FAULT];
       end
-      pineda_pkg::REG_RING_BASE:   reg_rdata_o = regs_q.ring_base;
-      pineda_pkg::REG_RING_SIZE:   reg_rdata_o = regs_q.ring_size;
-      pineda_pkg::REG_RING_WPTR:   reg_rdata_o = regs_q.ring_wptr;
-      pineda_pkg::REG_RING_RPTR:   reg_rdata_o = ring_rptr_i;
-      pineda_pkg::REG_ERROR_CAUSE: reg_rdata_o = regs_q.err_cause;
-      pineda_pkg::REG_ERROR_ADDR:  reg_rdata_o = regs_q.err_addr;
-      pineda_pkg::REG_IRQ_STATUS:  reg_rdata_o[IrqW-1:0] = regs_q.irq_status;
-      pineda_pkg::REG_IRQ_ENABLE:  reg_rdata_o[IrqW-1:0] = regs_q.irq_enable;
-      pineda_pkg::REG_INT_PAYLOAD: reg_rdata_o = regs_q.int_payload;
-      pineda_pkg::REG_VALID_BASE:  reg_rdata_o = regs_q.valid_base;
-      pineda_pkg::REG_VALID_LIMIT: reg_rdata_o = regs_q.valid_limit;
-      pineda_pkg::REG_WATCHDOG:    reg_rdata_o = regs_q.watchdog;
-      pineda_pkg::REG_IB_DEPTH:    reg_rdata_o = ib_depth_i;
+      pineda_pkg::REG_RING_BASE:   reg_o.rdata = regs_q.ring_base;
+      pineda_pkg::REG_RING_SIZE:   reg_o.rdata = regs_q.ring_size;
+      pineda_pkg::REG_RING_WPTR:   reg_o.rdata = regs_q.ring_wptr;
+      pineda_pkg::REG_RING_RPTR:   reg_o.rdata = ring_rptr_i;
+      pineda_pkg::REG_ERROR_CAUSE: reg_o.rdata = regs_q.err_cause;
+      pineda_pkg::REG_ERROR_ADDR:  reg_o.rdata = regs_q.err_addr;
+      pineda_pkg::REG_IRQ_STATUS:  reg_o.rdata[IrqW-1:0] = regs_q.irq_status;
+      pineda_pkg::REG_IRQ_ENABLE:  reg_o.rdata[IrqW-1:0] = regs_q.irq_enable;
+      pineda_pkg::REG_INT_PAYLOAD: reg_o.rdata = regs_q.int_payload;
+      pineda_pkg::REG_VALID_BASE:  reg_o.rdata = regs_q.valid_base;
+      pineda_pkg::REG_VALID_LIMIT: reg_o.rdata = regs_q.valid_limit;
+      pineda_pkg::REG_WATCHDOG:    reg_o.rdata = regs_q.watchdog;
+      pineda_pkg::REG_IB_DEPTH:    reg_o.rdata = ib_depth_i;
       default: begin
-        if (is_fence) reg_rdata_o = regs_q.fence[reg_addr_i[3:0]];
+        if (is_fence) reg_o.rdata = regs_q.fence[reg_i.addr[3:0]];
       end
     endcase
-    irq_o = |(regs_q.irq_status & regs_q.irq_enable);
+    reg_o.irq = |(regs_q.irq_status & regs_q.irq_enable);
   end
 
   assign enable_o        = regs_q.enable;

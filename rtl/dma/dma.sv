@@ -49,12 +49,8 @@ module dma #(
   output logic                      fill_ready_o,
   input  pineda_pkg::clear_pkt_t    fill_i,
   // Line-port client
-  output logic                      mem_req_valid_o,
-  input  logic                      mem_req_ready_i,
-  output pineda_pkg::mem_line_req_t mem_req_o,
-  input  logic                      mem_rsp_valid_i,
-  output logic                      mem_rsp_ready_o,
-  input  pineda_pkg::mem_line_rsp_t mem_rsp_i,
+  output pineda_pkg::mem_port_req_t mem_o,
+  input  pineda_pkg::mem_port_rsp_t mem_i,
   // Status
   output logic                      idle_o
 );
@@ -118,12 +114,8 @@ module dma #(
     .wr_free_o      (wr_free),
     .wr_valid_i     (wr_valid),
     .wr_i           (wr),
-    .mem_req_valid_o,
-    .mem_req_ready_i,
-    .mem_req_o,
-    .mem_rsp_valid_i,
-    .mem_rsp_ready_o,
-    .mem_rsp_i,
+    .mem_o,
+    .mem_i,
     .busy_o         (port_busy)
   );
 

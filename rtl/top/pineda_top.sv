@@ -158,12 +158,14 @@ module pineda_top #(
   logic eop_done_valid, eop_done_ready;
 
   // Line clients' payloads (valid/ready are the cl_* elements below).
-  pineda_pkg::mem_line_req_t cp_req, ia_req, dma_req, rs_req, tex_req;
-  pineda_pkg::mem_line_rsp_t cp_rsp, ia_rsp, pw_rsp, dma_rsp, rs_rsp;
-  // The DMA and the resolve engine share client MEM_LC_DMA (the CP runs one of them at a time);
-  // the engine tags its requests 1, the DMA 0, and responses are routed by the tag.
-  logic dma_req_valid, dma_req_ready, dma_rsp_valid, dma_rsp_ready, dma_unit_idle;
-  logic rs_req_valid, rs_req_ready, rs_rsp_valid, rs_rsp_ready, rs_idle;
+  pineda_pkg::mem_line_req_t ia_req, tex_req;
+  pineda_pkg::mem_line_rsp_t ia_rsp, pw_rsp;
+  // The bundled line ports (CP, DMA, resolve engine). The DMA and the resolve engine share
+  // client MEM_LC_DMA (the CP runs one of them at a time); the engine tags its requests 1, the
+  // DMA 0, and responses are routed by the tag.
+  pineda_pkg::mem_port_req_t cp_mem_req, dma_mem_req, rs_mem_req;
+  pineda_pkg::mem_port_rsp_t cp_mem_rsp, dma_mem_rsp, rs_mem_rsp;
+  logic dma_unit_idle, rs_idle;
   // Line arbiter client ports (plain 2-D arrays: Yosys 0.55 sizes packed arrays of structs wrongly)
   logic [NumClients-1:0]                                   cl_req_valid, cl_req_ready;
   logic [NumClients-1:0][pineda_pkg::MEM_LINE_REQ_BITS-1:0] cl_req;
@@ -177,15 +179,29 @@ module pineda_top #(
   logic ia_path_idle;
   logic tri_valid, tri_ready;  pineda_pkg::tri_pkt_t tri_in;   // merge -> SETUP
 
-  assign cl_req[pineda_pkg::MEM_LC_CP]  = cp_req;
   assign cl_req[pineda_pkg::MEM_LC_IA]  = ia_req;
-  assign cl_req[pineda_pkg::MEM_LC_DMA] = rs_req_valid ? rs_req : dma_req;
-  assign cp_rsp  = cl_rsp[pineda_pkg::MEM_LC_CP];
   assign ia_rsp  = cl_rsp[pineda_pkg::MEM_LC_IA];
-  assign dma_rsp = cl_rsp[pineda_pkg::MEM_LC_DMA];
-  assign rs_rsp  = cl_rsp[pineda_pkg::MEM_LC_DMA];
 
-  logic [31:0] cp_rdata, perf_rdata;
+  // The CP's bundled line port on client MEM_LC_CP.
+  assign cl_req_valid[pineda_pkg::MEM_LC_CP] = cp_mem_req.valid;
+  assign cl_req[pineda_pkg::MEM_LC_CP]       = cp_mem_req.req;
+  assign cl_rsp_ready[pineda_pkg::MEM_LC_CP] = cp_mem_req.rsp_ready;
+  assign cp_mem_rsp.req_ready = cl_req_ready[pineda_pkg::MEM_LC_CP];
+  assign cp_mem_rsp.rsp_valid = cl_rsp_valid[pineda_pkg::MEM_LC_CP];
+  assign cp_mem_rsp.rsp       = cl_rsp[pineda_pkg::MEM_LC_CP];
+
+  // The host register port (loose at the top, for the harness) to the CP's bundle.
+  pineda_pkg::reg_req_t cp_reg_req;
+  pineda_pkg::reg_rsp_t cp_reg_rsp;
+  always_comb begin
+    cp_reg_req.valid = reg_valid_i;
+    cp_reg_req.we    = reg_we_i;
+    cp_reg_req.addr  = reg_addr_i;
+    cp_reg_req.wdata = reg_wdata_i;
+  end
+  assign irq_o = cp_reg_rsp.irq;
+
+  logic [31:0] perf_rdata;
 
   // CP -> DMA copy jobs
   logic        copy_valid, copy_ready, dma_idle, dma_job_valid, dma_job_ready;
@@ -211,18 +227,10 @@ module pineda_top #(
   ) u_cp (
     .clk_i,
     .rst_ni,
-    .reg_valid_i,
-    .reg_we_i,
-    .reg_addr_i,
-    .reg_wdata_i,
-    .reg_rdata_o     (cp_rdata),
-    .irq_o,
-    .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_LC_CP]),
-    .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_LC_CP]),
-    .mem_req_o       (cp_req),
-    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_LC_CP]),
-    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_LC_CP]),
-    .mem_rsp_i       (cp_rsp),
+    .reg_i           (cp_reg_req),
+    .reg_o           (cp_reg_rsp),
+    .mem_o           (cp_mem_req),
+    .mem_i           (cp_mem_rsp),
     .out_valid_o     (cp_valid),
     .out_ready_i     (cp_ready),
     .out_o           (cp_draw),
@@ -269,12 +277,8 @@ module pineda_top #(
     .fill_valid_i    (dma_fill_valid),
     .fill_ready_o    (dma_fill_ready),
     .fill_i          (clear_pkt),
-    .mem_req_valid_o (dma_req_valid),
-    .mem_req_ready_i (dma_req_ready),
-    .mem_req_o       (dma_req),
-    .mem_rsp_valid_i (dma_rsp_valid),
-    .mem_rsp_ready_o (dma_rsp_ready),
-    .mem_rsp_i       (dma_rsp),
+    .mem_o           (dma_mem_req),
+    .mem_i           (dma_mem_rsp),
     .idle_o          (dma_unit_idle)
   );
 
@@ -285,21 +289,24 @@ module pineda_top #(
     .job_valid_i     (rs_job_valid),
     .job_ready_o     (rs_job_ready),
     .job_i           (resolve_pkt),
-    .mem_req_valid_o (rs_req_valid),
-    .mem_req_ready_i (rs_req_ready),
-    .mem_req_o       (rs_req),
-    .mem_rsp_valid_i (rs_rsp_valid),
-    .mem_rsp_ready_o (rs_rsp_ready),
-    .mem_rsp_i       (rs_rsp),
+    .mem_o           (rs_mem_req),
+    .mem_i           (rs_mem_rsp),
     .idle_o          (rs_idle)
   );
 
-  assign cl_req_valid[pineda_pkg::MEM_LC_DMA] = dma_req_valid || rs_req_valid;
-  assign cl_rsp_ready[pineda_pkg::MEM_LC_DMA] = rs_rsp.tag[0] ? rs_rsp_ready : dma_rsp_ready;
-  assign dma_req_ready = cl_req_ready[pineda_pkg::MEM_LC_DMA] && !rs_req_valid;
-  assign rs_req_ready  = cl_req_ready[pineda_pkg::MEM_LC_DMA];
-  assign rs_rsp_valid  = cl_rsp_valid[pineda_pkg::MEM_LC_DMA] && rs_rsp.tag[0];
-  assign dma_rsp_valid = cl_rsp_valid[pineda_pkg::MEM_LC_DMA] && !rs_rsp.tag[0];
+  // Client MEM_LC_DMA: the engine's request first; responses routed by tag[0].
+  pineda_pkg::mem_line_rsp_t dma_cl_rsp;
+  assign dma_cl_rsp = cl_rsp[pineda_pkg::MEM_LC_DMA];
+  assign cl_req_valid[pineda_pkg::MEM_LC_DMA] = dma_mem_req.valid || rs_mem_req.valid;
+  assign cl_req[pineda_pkg::MEM_LC_DMA]       = rs_mem_req.valid ? rs_mem_req.req : dma_mem_req.req;
+  assign cl_rsp_ready[pineda_pkg::MEM_LC_DMA] =
+      dma_cl_rsp.tag[0] ? rs_mem_req.rsp_ready : dma_mem_req.rsp_ready;
+  assign dma_mem_rsp.req_ready = cl_req_ready[pineda_pkg::MEM_LC_DMA] && !rs_mem_req.valid;
+  assign dma_mem_rsp.rsp_valid = cl_rsp_valid[pineda_pkg::MEM_LC_DMA] && !dma_cl_rsp.tag[0];
+  assign dma_mem_rsp.rsp       = dma_cl_rsp;
+  assign rs_mem_rsp.req_ready  = cl_req_ready[pineda_pkg::MEM_LC_DMA];
+  assign rs_mem_rsp.rsp_valid  = cl_rsp_valid[pineda_pkg::MEM_LC_DMA] && dma_cl_rsp.tag[0];
+  assign rs_mem_rsp.rsp        = dma_cl_rsp;
   assign dma_idle      = dma_unit_idle && rs_idle;
   assign resolve_busy_o = !rs_idle;
 
@@ -841,7 +848,7 @@ module pineda_top #(
 
   always_comb begin
     perf_idx    = reg_addr_i - pineda_pkg::REG_PERF0;
-    reg_rdata_o = (reg_addr_i >= pineda_pkg::REG_PERF0) ? perf_rdata : cp_rdata;
+    reg_rdata_o = (reg_addr_i >= pineda_pkg::REG_PERF0) ? perf_rdata : cp_reg_rsp.rdata;
   end
 
 endmodule

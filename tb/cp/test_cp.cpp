@@ -20,6 +20,7 @@
 #include "common/command_writer.h"
 #include "cp/cp.h"
 #include "line_dram.h"
+#include "mem_port.h"
 #include "top/gpu.h"
 #include "unit_test_main.h"
 
@@ -53,7 +54,7 @@ class CpBench {
           d.seed = seed;
           return d;
         }()) {
-    dut_->reg_valid_i = 0;
+    tb::pack_sig(reg_, dut_->reg_i);
     dut_->pipe_idle_i = 1;
     dut_->ia_idle_i = 1;
     dut_->fe_idle_i = 1;
@@ -82,18 +83,21 @@ class CpBench {
   uint64_t cycles = 0;
 
   void reg_write(uint32_t idx, uint32_t v) {
-    dut_->reg_valid_i = 1;
-    dut_->reg_we_i = 1;
-    dut_->reg_addr_i = idx;
-    dut_->reg_wdata_i = v;
+    reg_.valid = 1;
+    reg_.we = 1;
+    reg_.addr = idx;
+    reg_.wdata = v;
+    tb::pack_sig(reg_, dut_->reg_i);
     cycle();
-    dut_->reg_valid_i = 0;
-    dut_->reg_we_i = 0;
+    reg_.valid = 0;
+    reg_.we = 0;
+    tb::pack_sig(reg_, dut_->reg_i);
   }
   uint32_t reg_read(uint32_t idx) {
-    dut_->reg_addr_i = idx;
+    reg_.addr = idx;
+    tb::pack_sig(reg_, dut_->reg_i);
     dut_->eval();
-    return dut_->reg_rdata_o;
+    return static_cast<uint32_t>(tb::unpack_sig<RegRsp>(dut_->reg_o).rdata);
   }
 
   // Runs until the ring is drained and the CP is back in the ring, idle (benchmark: no padding).
@@ -147,7 +151,7 @@ class CpBench {
     err = "NO PROGRESS: the CP did not finish within 4M cycles; STATUS=" + bits::hex(reg_read(REG_STATUS)) +
           " RPTR=" + bits::hex(reg_read(REG_RING_RPTR)) + " WPTR=" + bits::hex(reg_read(REG_RING_WPTR)) +
           " IB_DEPTH=" + std::to_string(reg_read(REG_IB_DEPTH)) + " next_action=" + std::to_string(next_action) +
-          " dram outstanding=" + std::to_string(dram_.outstanding()) + " req_valid=" + std::to_string(dut_->mem_req_valid_o) +
+          " dram outstanding=" + std::to_string(dram_.outstanding()) + " req_valid=" + std::to_string(tb::unpack_sig<MemPortReq>(dut_->mem_o).valid) +
           " out_valid=" + std::to_string(dut_->out_valid_o) + " idle=" + std::to_string(dut_->idle_o) +
           " copy_valid=" + std::to_string(dut_->copy_valid_o) + " dma_busy=" + std::to_string(dma_busy_) +
           " eop tokens out=" + std::to_string(tokens_.size());
@@ -169,15 +173,14 @@ class CpBench {
     dut_->zs_clear_ready_i = u(rng_) >= stall_;
     dut_->zs_fast_clear_i = zs_fast_clear;
     dut_->hiz_clear_ready_i = u(rng_) >= stall_;
-    dut_->mem_req_ready_i = dram_.req_ready();
-    dut_->mem_rsp_valid_i = dram_.rsp_valid();
-    tb::pack_sig(dram_.rsp(), dut_->mem_rsp_i);
+    const MemPortRsp mem_in = tb::drive_mem_port(dram_.req_ready(), dram_, dut_->mem_i);
     drv_.eval_low();
     const bool out_fire = dut_->out_valid_o && dut_->out_ready_i;
     const bool fe_fire = dut_->fe_valid_o && dut_->fe_ready_i;
-    const bool req_fire = dut_->mem_req_valid_o && dut_->mem_req_ready_i;
-    const bool rsp_fire = dut_->mem_rsp_valid_i && dut_->mem_rsp_ready_o;
-    const MemLineReq req = tb::unpack_sig<MemLineReq>(dut_->mem_req_o);
+    const MemPortReq mem_out = tb::unpack_sig<MemPortReq>(dut_->mem_o);
+    const bool req_fire = tb::req_fire(mem_out, mem_in);
+    const bool rsp_fire = tb::rsp_fire(mem_out, mem_in);
+    const MemLineReq& req = mem_out.req;
     const bool copy_fire = dut_->copy_valid_o && dut_->copy_ready_i;
     const bool fill_fire = dut_->fill_valid_o && dut_->fill_ready_i;
     const bool zs_fire = dut_->zs_clear_valid_o && dut_->zs_clear_ready_i;
@@ -243,6 +246,7 @@ class CpBench {
   std::deque<uint64_t> tokens_;  // end-of-pipe tokens out: cycle each may come back
   tb::VlDriver<Vcp> drv_;
   Vcp* dut_;
+  RegReq reg_{};  // what the bench drives on the register port (reg_i)
   std::mt19937_64 rng_;
   double stall_;
   uint32_t dma_busy_ = 0;

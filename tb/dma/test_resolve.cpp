@@ -13,6 +13,7 @@
 #include "dma/resolve.h"
 #include "job_bench.h"
 #include "line_dram.h"
+#include "mem_port.h"
 #include "unit_test_main.h"
 
 using namespace pineda;
@@ -56,15 +57,14 @@ Run run_jobs(Memory& mem, const std::vector<ResolvePkt>& jobs, uint64_t seed, Ru
       dut.job_valid_i = 1;
       tb::pack_sig(jobs[next], dut.job_i);
     }
-    dut.mem_req_ready_i = dram.req_ready() && !(rc.stall > 0 && g.chance(rc.stall));
-    dut.mem_rsp_valid_i = dram.rsp_valid();
-    tb::pack_sig(dram.rsp(), dut.mem_rsp_i);
+    const MemPortRsp mem_in = tb::drive_mem_port(dram.req_ready() && !(rc.stall > 0 && g.chance(rc.stall)), dram, dut.mem_i);
     drv.eval_low();
     const bool job_fire = dut.job_valid_i && dut.job_ready_o;
-    const bool req_fire = dut.mem_req_valid_o && dut.mem_req_ready_i;
-    const bool rsp_fire = dut.mem_rsp_valid_i && dut.mem_rsp_ready_o;
-    if (dut.mem_rsp_valid_i && !dut.mem_rsp_ready_o) r.err = "a response was not accepted (contract 2.1)";
-    const MemLineReq req = tb::unpack_sig<MemLineReq>(dut.mem_req_o);
+    const MemPortReq mem_out = tb::unpack_sig<MemPortReq>(dut.mem_o);
+    const bool req_fire = tb::req_fire(mem_out, mem_in);
+    const bool rsp_fire = tb::rsp_fire(mem_out, mem_in);
+    if (mem_in.rsp_valid && !mem_out.rsp_ready) r.err = "a response was not accepted (contract 2.1)";
+    const MemLineReq& req = mem_out.req;
     if (job_fire || req_fire || rsp_fire) drv.progress();
     if (req_fire) {
       if (req.tag != 1) r.err = "request tag is not 1";
