@@ -53,6 +53,7 @@ module fine_raster (
   logic                  htok_q,   htok_d;    // the held entry is an end-of-pipe token
   logic [63:0]           hmask_q,  hmask_d;   // the held tile's coverage (lattice order)
   logic [15:0]           hqnz_q,   hqnz_d;    // its non-empty quads not yet emitted
+  logic                  hlast_q,  hlast_d;   // ... at most one of them (or a token)
   pineda_pkg::tile_pkt_t htile_q,  htile_d;   // tx, ty, color, target, tri_id, ... of the tile
   logic                  ovalid_q, ovalid_d;  // output register
   pineda_pkg::quad_pkt_t oquad_q,  oquad_d;   // the quad leaving (z filled in below)
@@ -79,7 +80,7 @@ module fine_raster (
     hmsaa  = htile_q.target.msaa;
     lowbit = hqnz_q & (~hqnz_q + 16'd1);
     rest   = hqnz_q & ~lowbit;
-    last   = htok_q || (rest == 16'd0);
+    last   = hlast_q;  // htok_q || (rest == 16'd0), from a register: in_ready_o is shallow
     qsel   = '0;
     for (int n = 0; n < 16; n++) begin
       if (lowbit[n]) qsel = qsel | 4'(n);
@@ -163,6 +164,7 @@ module fine_raster (
     htok_d   = htok_q;
     hmask_d  = hmask_q;
     hqnz_d   = hqnz_q;
+    hlast_d  = hlast_q;
     htile_d  = htile_q;
     ovalid_d = ovalid_q;
     oquad_d  = oquad_q;
@@ -181,6 +183,7 @@ module fine_raster (
       ozlo_d   = htile_q.zlo;
       ozhi_d   = htile_q.zhi;
       hqnz_d   = rest;
+      hlast_d  = ((rest & (rest - 16'd1)) == 16'd0);
       if (last) begin
         hvalid_d = 1'b0;
         htok_d   = 1'b0;
@@ -192,6 +195,7 @@ module fine_raster (
       htok_d   = in_i.eop;
       hmask_d  = in_i.eop ? 64'd0 : in_mask;
       hqnz_d   = in_i.eop ? 16'd0 : in_qnz;
+      hlast_d  = in_i.eop || ((in_qnz & (in_qnz - 16'd1)) == 16'd0);
       htile_d  = in_i;
       // Not needed after the coverage (a synthesiser removes their registers).
       htile_d.edges   = '0;
@@ -209,6 +213,7 @@ module fine_raster (
       htok_q   <= 1'b0;
       hmask_q  <= '0;
       hqnz_q   <= '0;
+      hlast_q  <= 1'b0;
       htile_q  <= '0;
       ovalid_q <= 1'b0;
       oquad_q  <= '0;
@@ -222,6 +227,7 @@ module fine_raster (
       htok_q   <= htok_d;
       hmask_q  <= hmask_d;
       hqnz_q   <= hqnz_d;
+      hlast_q  <= hlast_d;
       htile_q  <= htile_d;
       ovalid_q <= ovalid_d;
       oquad_q  <= oquad_d;
@@ -298,6 +304,8 @@ module fine_raster (
     if (rst_ni) begin
       assert (!(hvalid_q && !htok_q && hqnz_q == 16'd0))
         else $error("%m: holding a tile with no coverage left");
+      assert (!(hvalid_q && hlast_q != (htok_q || rest == 16'd0)))
+        else $error("%m: hlast_q out of step with the quads left");
       assert (!(in_valid_i && in_i.eop && in_i != pineda_pkg::tile_pkt_t'({1'b1, {($bits(in_i) - 1){1'b0}}})))
         else $error("%m: end-of-pipe token with a field not 0");
     end
