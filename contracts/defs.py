@@ -662,7 +662,7 @@ STRUCTS = [
         Field("zhi", 24, "u", ""),
         Field("it", 1, "interp_tri_t", "interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token"),
     ]),
-    Struct("quad_pkt_t", "QuadPkt", "FINE -> PW: coverage of one 2x2 pixel quad (never empty)", [
+    Struct("quad_pkt_t", "QuadPkt", "FINE -> ZS (then INTERP, the pixel stage, PW): coverage of one 2x2 pixel quad (never empty)", [
         Field("eop", 1, "u", "1: end-of-pipe token (every other field 0), forwarded in order, never culled"),
         Field("qx", 13, "u", "quad column: pixels x = 2*qx, 2*qx + 1"),
         Field("qy", 13, "u", "quad row: pixels y = 2*qy, 2*qy + 1"),
@@ -899,7 +899,7 @@ STRUCTS = [
 # into pineda_top (rtl/top/pineda_top_tap_chk.sv). Adding a boundary: add it here, give
 # pineda_top its tap_<name>_valid_o / _ready_o / _o ports (the consumer side of a
 # stream_throttle on throttle_i[pineda_pkg::BOUNDARY_<NAME>]) and record its packets in the
-# model (cpp_model/top/gpu.cpp); the harness and the trace need nothing more.
+# model (cpp_model/top/pineda_top.cpp); the harness and the trace need nothing more.
 from typing import NamedTuple  # noqa: E402
 
 
@@ -922,7 +922,7 @@ BOUNDARIES = [
     StreamBoundary("ia_tri", "tri_pkt_t", "IA -> SETUP"),
     StreamBoundary("setup_tri", "setup_pkt_t", "SETUP -> COARSE"),
     StreamBoundary("coarse_tile", "tile_pkt_t", "COARSE -> FINE", "per_lane"),
-    StreamBoundary("fine_quad", "quad_pkt_t", "FINE -> PW", "per_owner"),
+    StreamBoundary("fine_quad", "quad_pkt_t", "FINE -> ZS", "per_owner"),
     StreamBoundary("pw_mem", "mem_line_req_t", "PW (colour cache line writes) -> line arbiter", "from_rtl"),
     # the geometry front end (OP_DRAW_FE), appended so the throttle bits above keep their index
     StreamBoundary("cp_idraw", "idraw_pkt_t", "CP -> index fetch: front-end draws, state writes, tokens"),

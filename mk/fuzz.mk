@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # mk/fuzz.mk — coverage-guided fuzzing with libFuzzer (Debian clang 14 + libclang-rt-14-dev), issue 12.
 #
-#   build/fuzz/fuzz_cp        command streams into model::Gpu             tests/fuzz/fuzz_cp.cpp
+#   build/fuzz/fuzz_cp        command streams into model::PinedaTop             tests/fuzz/fuzz_cp.cpp
 #   build/fuzz/fuzz_runtime   sequences of runtime API calls (golden)      tests/fuzz/fuzz_runtime.cpp
 #   build/fuzz/fuzz_capture   capture files into rt::decode_capture        tests/fuzz/fuzz_capture.cpp
 # The model and runtime are compiled with clang, -fsanitize=fuzzer-no-link,address,undefined into

@@ -3,7 +3,7 @@
 #
 # Libraries (link order: $(SCENES_LIB) $(RUNTIME_LIB) $(MODEL_LIB), then $(SCENES_IO_LDLIBS) $(RUNTIME_LDLIBS)
 # for what each links, -pthread):
-#   $(MODEL_LIB)   build/libpineda_model.a   every cpp_model/**/*.cpp (Memory, CommandWriter, units, Gpu)
+#   $(MODEL_LIB)   build/libpineda_model.a   every cpp_model/**/*.cpp (Memory, CommandWriter, units, PinedaTop)
 #   $(SCENES_LIB)  build/libpineda_scenes.a  sim/*.cpp but pineda_sim.cpp: the scenes and png_writer
 #                                            (needs libpng); the scenes are built with the host runtime
 #                                            (mk/runtime.mk)

@@ -15,7 +15,7 @@
 #include "pineda_contract.h"
 
 namespace pineda::model {
-class Gpu;
+class PinedaTop;
 }
 
 namespace pineda::rt {
@@ -64,7 +64,7 @@ class RegisterBackend : public Backend {
   uint32_t fence_index_ = 0;
 };
 
-// The golden model (model::Gpu over a Memory). advance() decodes up to `dwords_per_advance`
+// The golden model (model::PinedaTop over a Memory). advance() decodes up to `dwords_per_advance`
 // ring dwords, every draw running to completion.
 class GoldenBackend : public RegisterBackend {
  public:
@@ -76,14 +76,14 @@ class GoldenBackend : public RegisterBackend {
   void set_watchdog(std::chrono::milliseconds t) override { watchdog_ = t; }
   uint32_t read_reg(uint32_t idx) override;
   void write_reg(uint32_t idx, uint32_t value) override;
-  model::Gpu& gpu() { return *gpu_; }
+  model::PinedaTop& gpu() { return *gpu_; }
   bool hung() const { return hung_; }  // a draw ran past the watchdog and was abandoned
   // Runs until the ring is empty (no budget).
   void run_to_idle();
 
  private:
   Memory mem_;
-  std::unique_ptr<model::Gpu> gpu_;
+  std::unique_ptr<model::PinedaTop> gpu_;
   uint64_t budget_;
   std::chrono::milliseconds watchdog_{0};  // 0: none
   bool hung_ = false;

@@ -6,7 +6,7 @@
 #include "command_writer.h"
 #include "fence.h"
 #include "pineda_contract.h"
-#include "top/gpu.h"
+#include "top/pineda_top.h"
 
 namespace pineda::rt {
 
@@ -32,7 +32,7 @@ uint32_t RegisterBackend::read_fence() { return read_reg(REG_FENCE0 + fence_inde
 // ---- golden ------------------------------------------------------------------------------------
 
 GoldenBackend::GoldenBackend(uint64_t dwords_per_advance)
-    : gpu_(std::make_unique<model::Gpu>(mem_)), budget_(dwords_per_advance) {
+    : gpu_(std::make_unique<model::PinedaTop>(mem_)), budget_(dwords_per_advance) {
   gpu_->set_trace_enabled(false);
 }
 

@@ -54,11 +54,12 @@ class Unit:
         self.rtl = [f"rtl/{self.dir}/{f}" for f in u.get("rtl", [])]
         self.lint = list(u.get("lint", [self.name] if self.rtl else []))
         self.model = u.get("model")
+        self.no_model = u.get("no_model")  # why a unit with RTL has no model twin
         synth = u.get("synth", False)
         self.synth = [self.name] if synth is True else list(synth or [])
         self.tests = [Test(self, t) for t in u.get("tests", [])]
         for k in u:
-            if k not in ("name", "dir", "rtl", "lint", "model", "synth", "tests"):
+            if k not in ("name", "dir", "rtl", "lint", "model", "no_model", "synth", "tests"):
                 raise ManifestError(f"unit {self.name}: unknown key {k!r}")
 
     def modules(self):
@@ -191,6 +192,15 @@ def check(man):
     for u in man.units:
         if u.model and not os.path.exists(os.path.join(root, "cpp_model", u.model + ".h")):
             errs.append(f"unit {u.name}: its model cpp_model/{u.model}.h does not exist")
+        # Twins in the same rooms: rtl/<dir>/<name>.sv's model is cpp_model/<dir>/<name>.h (a
+        # folder of primitives, a unit named like its folder, names one model of that folder).
+        if u.model:
+            mdir, mname = os.path.split(u.model)
+            if mdir != u.dir or (u.name != u.dir and mname != u.name):
+                errs.append(f"unit {u.name}: its model twin should be cpp_model/{u.dir}/{u.name}.h, not "
+                            f"cpp_model/{u.model}.h")
+        elif u.rtl and not u.no_model:
+            errs.append(f"unit {u.name}: no model twin (say why with no_model = \"...\")")
         for m in u.lint + u.synth:
             if m not in modules:
                 errs.append(f"unit {u.name}: {m} is not a module of any unit's rtl list")

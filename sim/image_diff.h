@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "mem/memory.h"
-#include "top/gpu.h"
+#include "top/pineda_top.h"
 
 namespace pineda {
 

@@ -25,7 +25,7 @@
 #include "scenes.h"
 #include "dma/resolve.h"
 #include "tex/tex.h"
-#include "top/gpu.h"
+#include "top/pineda_top.h"
 #include "top_harness.h"
 
 namespace {
@@ -454,7 +454,7 @@ Row run_scene(const Options& o, const std::string& name) {
 
   // Golden model.
   Memory model_mem = img.mem;
-  model::Gpu gpu(model_mem);
+  model::PinedaTop gpu(model_mem);
   gpu.set_num_rast(tb::kNumRast);  // the rasterizers of the Verilated top (per-rasterizer order)
   // --no-fast-clear: every CONTROL write also sets NO_FAST_CLEAR (model and RTL alike).
   auto reg_writes = img.reg_writes;

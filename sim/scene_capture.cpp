@@ -78,10 +78,10 @@ std::string compare_result(const rt::CaptureResult& want, const rt::CaptureResul
 ModelRun run_model(const SceneImage& img, uint32_t num_rast, bool trace, const ModelBudget& budget) {
   ModelRun m;
   m.mem = img.mem;
-  m.gpu = std::make_unique<model::Gpu>(m.mem);
+  m.gpu = std::make_unique<model::PinedaTop>(m.mem);
   m.gpu->set_num_rast(num_rast);
   m.gpu->set_trace_enabled(trace);
-  const model::Gpu* g = m.gpu.get();
+  const model::PinedaTop* g = m.gpu.get();
   const auto t0 = std::chrono::steady_clock::now();
   const auto seconds = [t0] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   if (budget.max_work || budget.max_seconds > 0) {

@@ -32,7 +32,7 @@ std::string compare_result(const rt::CaptureResult& want, const rt::CaptureResul
 // stream can loop for ever (a ring that jumps to itself) or hold a draw that takes hours
 // (draw_instanced(3, 2^32 - 1)). 0 = no bound.
 struct ModelBudget {
-  uint64_t max_work = 0;    // units of model::Gpu::work(): deterministic
+  uint64_t max_work = 0;    // units of model::PinedaTop::work(): deterministic
   double max_seconds = 0;   // wall clock, as the runtime's watchdog
 };
 // Thrown by run_model when the budget runs out; what() says which and how far the run got.
@@ -43,7 +43,7 @@ struct ModelBudgetExceeded : std::runtime_error {
 // The scene through the golden model alone (the trace kept when `trace`), as pineda_sim runs it.
 struct ModelRun {
   Memory mem;
-  std::unique_ptr<model::Gpu> gpu;
+  std::unique_ptr<model::PinedaTop> gpu;
   rt::CaptureResult result;
 };
 ModelRun run_model(const SceneImage& img, uint32_t num_rast, bool trace, const ModelBudget& budget = {});

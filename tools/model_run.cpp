@@ -11,7 +11,7 @@
 #include "png_writer.h"
 #include "scenes.h"
 #include "dma/resolve.h"
-#include "top/gpu.h"
+#include "top/pineda_top.h"
 
 namespace {
 
@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
   if (out.empty()) out = scene + ".png";
   try {
     pineda::SceneImage img = pineda::build_scene(scene, seed);
-    pineda::model::Gpu gpu(img.mem);
+    pineda::model::PinedaTop gpu(img.mem);
     gpu.set_trace_enabled(trace);
     for (const auto& [idx, val] : img.reg_writes) gpu.reg_write(idx, val);
     const auto t0 = std::chrono::steady_clock::now();

@@ -47,7 +47,7 @@ struct BoundaryTraits<Boundary::COARSE_TILE> {  // COARSE -> FINE
   static constexpr MultiRast multi_rast = MultiRast::PER_LANE;
 };
 template <>
-struct BoundaryTraits<Boundary::FINE_QUAD> {  // FINE -> PW
+struct BoundaryTraits<Boundary::FINE_QUAD> {  // FINE -> ZS
   using Pkt = QuadPkt;
   static constexpr Boundary id = Boundary::FINE_QUAD;
   static constexpr const char* name = "fine_quad";
@@ -137,7 +137,7 @@ struct PerBoundary {
   F<TriPkt> ia_tri{};  // IA -> SETUP
   F<SetupPkt> setup_tri{};  // SETUP -> COARSE
   F<TilePkt> coarse_tile{};  // COARSE -> FINE
-  F<QuadPkt> fine_quad{};  // FINE -> PW
+  F<QuadPkt> fine_quad{};  // FINE -> ZS
   F<MemLineReq> pw_mem{};  // PW (colour cache line writes) -> line arbiter
   F<IDrawPkt> cp_idraw{};  // CP -> index fetch: front-end draws, state writes, tokens
   F<IndexPkt> if_index{};  // index fetch -> vertex tags

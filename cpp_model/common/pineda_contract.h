@@ -1618,7 +1618,7 @@ struct TilePkt {
   }
 };
 
-// FINE -> PW: coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 1804 bits)
+// FINE -> ZS (then INTERP, the pixel stage, PW): coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 1804 bits)
 struct QuadPkt {
   static constexpr int WIDTH = 1804;
   static constexpr int WORDS = 57;

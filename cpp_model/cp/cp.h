@@ -21,7 +21,7 @@
 // the path of the last draw (DRAW: step()'s DrawPkt; DRAW_FE: take_fe()'s IDrawPkt). The RTL
 // switches path only once the other path has drained, so the model's sequential order is the
 // RTL's order at SETUP.
-// COPY is handed to the DMA: the completed copy is returned by take_copy() (the Gpu runs it
+// COPY is handed to the DMA: the completed copy is returned by take_copy() (the PinedaTop runs it
 // before decoding on; in the model all earlier work has completed at that point).
 // CLEAR (docs/depth.md section 5): the header's arg must be CLEAR_COLOR alone or a non-empty
 // subset of CLEAR_DEPTH | CLEAR_STENCIL (else ERR_BAD_CLEAR); at the last payload dword the
@@ -86,7 +86,7 @@ class CommandProcessor {
   bool take_hiz_forget();
   // Every packet the CP sent on the HIZ port (depth clears and forgets), in order.
   const std::vector<ClearPkt>& hiz_packets() const { return hiz_log_; }
-  // ZS offers depth/stencil fast clear (the RTL's zs_fast_clear_i); Gpu sets it (pineda_top ties it to 1).
+  // ZS offers depth/stencil fast clear (the RTL's zs_fast_clear_i); PinedaTop sets it (pineda_top ties it to 1).
   void set_zs_fast_clear(bool on) { zs_fast_clear_ = on; }
   bool clear_to_zs(const ClearPkt& c) const {
     return c.color == 0 && zs_fast_clear_ && ((control_ >> CONTROL_NO_FAST_CLEAR) & 1u) == 0 &&

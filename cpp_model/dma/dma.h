@@ -32,7 +32,7 @@ class Dma {
  public:
   void copy(const CopyJob& job, Memory& mem);
   // The fill's line writes, in the RTL's order.
-  // on_line (optional) is called before each line (the Gpu polls its abort check there: a fill
+  // on_line (optional) is called before each line (the PinedaTop polls its abort check there: a fill
   // may write up to 16384 rows of 256 KiB).
   static void fill_lines(const ClearPkt& c, const std::function<void(const MemLineReq&)>& emit,
                          const std::function<void()>& on_line = {});

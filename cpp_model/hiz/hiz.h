@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Hierarchical Z (docs/depth.md section 6): per raster tile, a conservative bound of the depth
 // buffer, tested against each tile's zmin / zmax between the coarse and the fine rasterizer
-// (RTL: rtl/hiz/hiz.sv, one per rasterizer in raster_array; the model's Gpu has one per
+// (RTL: rtl/hiz/hiz.sv, one per rasterizer in raster_array; the model's PinedaTop has one per
 // rasterizer too).
 //
 // Directions: LESS / LESS_EQUAL ("L") need the tile's farthest depth (an upper bound of the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Primitive assembly, clipping, projection, viewport, snap and culling (rtl/pa/pa.sv;
-// docs/frontend.md section 6, docs/numerics.md section 8). Used by model::Gpu's front end.
+// docs/frontend.md section 6, docs/numerics.md section 8). Used by model::PinedaTop's front end.
 //
 // Two input streams: the clip-space vertices of VTX (ClipVtxPkt, a batch's vertices in slot
 // order, vtx_id[5] = first of the batch) and the triangle stream of vertex tags (PrimPkt: slots,

@@ -24,7 +24,7 @@ class FrontEnd {
   void reset();
   // One idraw packet: its pa_tri packets go to on_tri in order. The inner boundaries (if_index,
   // vt_vertex, vt_prim, vf_vtx, vtx_clip, pa_tri) are recorded in *trace unless it is null;
-  // on_index is called once per index position (the Gpu's work count).
+  // on_index is called once per index position (the PinedaTop's work count).
   void process(const IDrawPkt& p, const Memory& mem, Trace* trace, const std::function<void()>& on_index,
                const std::function<void(const PaTriPkt&)>& on_tri);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Vertex transform (rtl/vtx/vtx.sv; docs/contract.md section 5.1, docs/numerics.md section 7.5).
-// In model::Gpu's front end between vertex fetch (vf_vtx) and PA (vtx_clip).
+// In model::PinedaTop's front end between vertex fetch (vf_vtx) and PA (vtx_clip).
 //
 // A stream of VtxInPkt in order: VTX_KIND_MATRIX_ROW packets replace one row of the position
 // matrix (reset: identity) for the vertices behind them; each VTX_KIND_VERTEX packet gives one

@@ -788,7 +788,7 @@ package pineda_pkg;
   } tile_pkt_t;
   localparam int unsigned TILE_PKT_BITS = 32'd1988;
 
-  // FINE -> PW: coverage of one 2x2 pixel quad (never empty) (1804 bits)
+  // FINE -> ZS (then INTERP, the pixel stage, PW): coverage of one 2x2 pixel quad (never empty) (1804 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [12:0] qx;  // quad column: pixels x = 2*qx, 2*qx + 1
@@ -1088,7 +1088,7 @@ package pineda_pkg;
   localparam int unsigned BOUNDARY_IA_TRI = 32'd1;  // IA -> SETUP
   localparam int unsigned BOUNDARY_SETUP_TRI = 32'd2;  // SETUP -> COARSE
   localparam int unsigned BOUNDARY_COARSE_TILE = 32'd3;  // COARSE -> FINE
-  localparam int unsigned BOUNDARY_FINE_QUAD = 32'd4;  // FINE -> PW
+  localparam int unsigned BOUNDARY_FINE_QUAD = 32'd4;  // FINE -> ZS
   localparam int unsigned BOUNDARY_PW_MEM = 32'd5;  // PW (colour cache line writes) -> line arbiter
   localparam int unsigned BOUNDARY_CP_IDRAW = 32'd6;  // CP -> index fetch: front-end draws, state writes, tokens
   localparam int unsigned BOUNDARY_IF_INDEX = 32'd7;  // index fetch -> vertex tags

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// pineda_top: the pipeline CP -> IA -> SETUP -> COARSE -> FINE -> ZS -> INTERP -> PW -> memory, the geometry
-// front end CP -> front_end (index fetch, vertex tags, vertex fetch, VTX, PA) -> SETUP for
-// DRAW_FE draws, and the DMA copy engine fed by the CP (COPY).
+// pineda_top: the pipeline CP -> IA -> SETUP -> raster_array (COARSE -> HIZ -> FINE, 1/2/4 rasterizers)
+// -> ZS (early port) -> INTERP -> pixel_stage (TEX, COMB) -> ZS (late port) -> PW -> memory, the
+// geometry front end CP -> front_end (index fetch, vertex tags, vertex fetch, VTX, PA) -> SETUP for
+// DRAW_FE draws, the DMA copy and fill engine (COPY, CLEAR) and the resolve engine (RESOLVE), both
+// fed by the CP.
 //
 // The two paths into SETUP: IA's triangles (pre-transformed DRAW) and PA's (DRAW_FE) go through
 // a merge that takes whichever is valid; the CP only switches path once the other one has
@@ -9,10 +11,11 @@
 // The seven front-end boundaries (cp_idraw, if_index, vt_vertex, vt_prim, vf_vtx, vtx_clip,
 // pa_tri) are throttled and tapped like the others inside rtl/top/front_end.sv.
 // Memory: the external port is the line port (mem_line_req_t / mem_line_rsp_t, docs/contract.md
-// §2.1). mem_line_arbiter serves the line clients, client MEM_LC_X on its element X: CP, IA, PW, ZS (depth tile cache),
-// DMA, and the front end's index fetch (MEM_LC_IF) and vertex fetch (MEM_LC_VF). Every client
-// speaks lines: CP and IA through line_stream_reader, PW is a colour cache of lines, the DMA
-// copies lines, IF and VF fetch lines.
+// §2.1). mem_line_arbiter serves the line clients, client MEM_LC_X on its element X: CP, IA, PW,
+// ZS (depth tile cache), DMA (which the resolve engine shares: the CP runs one job at a time),
+// TEX (its L1), and the front end's index fetch (MEM_LC_IF) and vertex fetch (MEM_LC_VF). Every
+// client speaks lines: CP and IA through line_stream_reader, PW and ZS are caches of lines, the
+// DMA and the resolve engine copy, fill and write lines, IF and VF fetch lines.
 // Its per-client counters (requests granted, cycles waiting) are mem_grants_o / mem_waits_o,
 // indexed by client id (ids without a client read 0).
 //

@@ -21,7 +21,7 @@
 #include "cp/cp.h"
 #include "line_dram.h"
 #include "mem_port.h"
-#include "top/gpu.h"
+#include "top/pineda_top.h"
 #include "unit_test_main.h"
 
 using namespace pineda;

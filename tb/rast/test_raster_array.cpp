@@ -20,7 +20,7 @@
 #include "rast/fine_raster.h"
 #include "scenes.h"
 #include "setup/setup.h"
-#include "top/gpu.h"
+#include "top/pineda_top.h"
 #include "unit_test_main.h"
 
 using namespace pineda;
@@ -241,7 +241,7 @@ TEST_CASE("raster_array: the scenes' triangles through 1, 2 and 4 rasterizers", 
   for (const char* name : {"quad_full", "quad_full_4x", "tiny_10k", "tiny_10k_4x", "slivers", "slivers_4x",
                            "dense_mesh", "dense_mesh_4x"}) {
     SceneImage img = build_scene(name, 1);
-    model::Gpu gpu(img.mem);
+    model::PinedaTop gpu(img.mem);
     for (const auto& [idx, val] : img.reg_writes) gpu.reg_write(idx, val);
     gpu.run();
     const std::vector<SetupPkt> in = gpu.trace().setup_tri;

@@ -2,7 +2,7 @@
 // The geometry front end alone (rtl/top/front_end.sv) on the line port: a rate bench for
 // scenes with DRAW_FE draws, without the rest of the GPU.
 //
-// The scene is run through the golden model (model::Gpu) with its trace on; the CP's idraw
+// The scene is run through the golden model (model::PinedaTop) with its trace on; the CP's idraw
 // packets (cp_idraw) drive the front end's input and its output (pa_tri) is checked packet for
 // packet against the model's. Index fetch and vertex fetch share one LineDram (latency, jitter
 // and bytes per clock as given; default 200 cycles, 32 bytes per clock): the harness takes one
@@ -21,7 +21,7 @@
 #include "Vfront_end.h"
 #include "line_dram.h"
 #include "scenes.h"
-#include "top/gpu.h"
+#include "top/pineda_top.h"
 #include "vl_bits.h"
 #include "vl_driver.h"
 
@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
 
   // Golden model: the front end's input and output streams.
   Memory model_mem = img.mem;
-  model::Gpu gpu(model_mem);
+  model::PinedaTop gpu(model_mem);
   gpu.set_num_rast(1);
   for (const auto& [idx, val] : img.reg_writes) gpu.reg_write(idx, val);
   std::vector<model::HostAction> actions;

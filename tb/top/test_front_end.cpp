@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The geometry front end inside pineda_top (RTL vs model::Gpu on all 13 boundaries, memory
+// The geometry front end inside pineda_top (RTL vs model::PinedaTop on all 13 boundaries, memory
 // byte for byte): hand-built command buffers with DRAW_FE draws of object-space meshes through a
 // perspective transform that clips them, 16- and 32-bit indices, strips with restart,
 // instancing with a per-instance colour, out-of-bounds indices and vertices, NaN positions, path
@@ -21,7 +21,7 @@
 #include "mem/memory.h"
 #include "pineda_contract.h"
 #include "tex/tex_gen.h"
-#include "top/gpu.h"
+#include "top/pineda_top.h"
 #include "top_harness.h"
 #include "unit_test_main.h"
 
@@ -141,7 +141,7 @@ void run_scene(const Scene& s, uint64_t seed) {
   Memory base = model_mem;
   const auto regs = place_in_ring(model_mem, kRing, kRingSize, s.cmds, 0);
   place_in_ring(base, kRing, kRingSize, s.cmds, 0);
-  model::Gpu gpu(model_mem);
+  model::PinedaTop gpu(model_mem);
   gpu.reg_write(REG_IRQ_ENABLE, 0xFFFFFFFFu);
   for (const auto& [i, v] : regs) gpu.reg_write(i, v);
   gpu.run();

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// libFuzzer target: command streams into the golden model (model::Gpu), issue 12.
+// libFuzzer target: command streams into the golden model (model::PinedaTop), issue 12.
 //
 // The input is the ring: little-endian dwords placed at RING_BASE, with CP fetches and copies
 // limited to a window (VALID_BASE..VALID_LIMIT) that holds the ring and a scratch area. Asserted
 // (abort = a finding):
 //  - no hang: run() returns within a decode budget; a draw longer than a work cap is abandoned
-//    through Gpu::set_abort_check (a long draw is legal, not a finding);
+//    through PinedaTop::set_abort_check (a long draw is legal, not a finding);
 //  - no write outside the bound targets: every byte that changed lies in the VALID window (COPY, CLEAR)
 //    or in the render target of a triangle that reached SETUP (its base, pitch and pixel box);
 //  - an unknown opcode in the first header stops the CP with STATUS.ERROR and ERR_BAD_OPCODE;
@@ -18,7 +18,7 @@
 
 #include "mem/memory.h"
 #include "pineda_contract.h"
-#include "top/gpu.h"
+#include "top/pineda_top.h"
 
 using namespace pineda;
 
@@ -53,9 +53,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (uint32_t i = 0; i < 256; ++i) mem.write32(0x00018000u + 4 * i, (i * 0x9E3779B9u) >> 8);
   mem.write(RING_BASE, ring.data(), n * 4);
   const Memory before = mem;
-  model::Gpu gpu(mem);
+  model::PinedaTop gpu(mem);
   uint64_t polls = 0;
-  gpu.set_abort_check([&polls] { return ++polls > 1; });  // 8k units of work (Gpu::work) per input
+  gpu.set_abort_check([&polls] { return ++polls > 1; });  // 8k units of work (PinedaTop::work) per input
   gpu.reg_write(REG_VALID_BASE, WINDOW_BASE);
   gpu.reg_write(REG_VALID_LIMIT, WINDOW_LIMIT);
   gpu.reg_write(REG_WATCHDOG, 1000);

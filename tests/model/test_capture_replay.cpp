@@ -81,7 +81,7 @@ Outcome try_replay(const std::vector<uint8_t>& file) {
   Memory mem;
   try {
     ModelRun m = run_model(img, 1, false, ModelBudget{kWorkBudget, 0});
-    CHECK(m.gpu->work() < kWorkBudget + model::Gpu::ABORT_POLL_WORK);
+    CHECK(m.gpu->work() < kWorkBudget + model::PinedaTop::ABORT_POLL_WORK);
     mem = std::move(m.mem);
   } catch (const ModelBudgetExceeded& e) {
     CHECK_THAT(e.what(), Catch::Contains("units of work"));

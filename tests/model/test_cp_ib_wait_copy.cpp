@@ -11,7 +11,7 @@
 #include "command_writer.h"
 #include "cp/cp.h"
 #include "test_util.h"
-#include "top/gpu.h"
+#include "top/pineda_top.h"
 
 using namespace pineda;
 
@@ -85,7 +85,7 @@ struct Outcome {
 Outcome run_checked(const Fixture& f, const std::vector<uint32_t>& cmds) {
   Memory mem = f.mem;
   model::CommandProcessor cp(mem);
-  model::Gpu pipe(mem);
+  model::PinedaTop pipe(mem);
   pipe.set_trace_enabled(false);
   model::Dma dma;
   cp.reg_write(REG_WATCHDOG, 100);
@@ -225,12 +225,12 @@ TEST_CASE("cp: WAIT_REG compare modes, wrap-safe GEQUAL, watchdog, CP reset", "[
   CHECK(cp.reg_read(REG_ERROR_CAUSE) == ERR_WAIT_TIMEOUT);  // kept as a record
 }
 
-TEST_CASE("cp: COPY any alignment through the Gpu, then a draw reads the copy", "[cp][copy]") {
+TEST_CASE("cp: COPY any alignment through the PinedaTop, then a draw reads the copy", "[cp][copy]") {
   Fixture f;
   for (uint32_t s_off = 0; s_off < 4; ++s_off) {
     for (uint32_t d_off = 0; d_off < 4; ++d_off) {
       Memory mem = f.mem;
-      model::Gpu gpu(mem);
+      model::PinedaTop gpu(mem);
       CommandWriter w;
       w.copy(kSrc + s_off, kDst + d_off, 37 + s_off).end();
       for (const auto& [i, v] : place_in_ring(mem, kRing, kRingSize, w.dwords())) gpu.reg_write(i, v);
@@ -242,7 +242,7 @@ TEST_CASE("cp: COPY any alignment through the Gpu, then a draw reads the copy", 
   }
   // Vertex buffer copied, then drawn from: same image as drawing from the original.
   Memory a = f.mem, b = f.mem;
-  model::Gpu ga(a), gb(b);
+  model::PinedaTop ga(a), gb(b);
   CommandWriter wa, wb;
   f.prologue(wa);
   f.prologue(wb);
@@ -259,10 +259,10 @@ TEST_CASE("cp: COPY any alignment through the Gpu, then a draw reads the copy", 
   }
 }
 
-TEST_CASE("cp: CLEAR through the Gpu: after a draw, before a COPY, masks, clamping, errors", "[cp][clear]") {
+TEST_CASE("cp: CLEAR through the PinedaTop: after a draw, before a COPY, masks, clamping, errors", "[cp][clear]") {
   Fixture f;
   Memory mem = f.mem;
-  model::Gpu gpu(mem);
+  model::PinedaTop gpu(mem);
   CommandWriter w;
   f.prologue(w);
   w.set_state(ST_COLOR, 0x11111111u).draw(0, 3);                          // covers (0, 0)
@@ -298,7 +298,7 @@ TEST_CASE("cp: CLEAR through the Gpu: after a draw, before a COPY, masks, clampi
   // Errors: a bad arg at the header, a target outside the window at the header.
   for (const uint32_t arg : {0u, 3u, 5u, 7u, 9u}) {
     Memory m2 = f.mem;
-    model::Gpu g2(m2);
+    model::PinedaTop g2(m2);
     CommandWriter e;
     e.clear(arg, kDst, 64, false, 0, 0, 1, 1, 0).end();
     for (const auto& [i, v] : place_in_ring(m2, kRing, kRingSize, e.dwords())) g2.reg_write(i, v);
@@ -307,7 +307,7 @@ TEST_CASE("cp: CLEAR through the Gpu: after a draw, before a COPY, masks, clampi
     CHECK(g2.reg_read(REG_ERROR_ADDR) == kRing);
   }
   Memory m3 = f.mem;
-  model::Gpu g3(m3);
+  model::PinedaTop g3(m3);
   CommandWriter e;
   e.nop(0).clear(1, kDst, 64, false, 0, 0, 1, 2, 0x5).end();
   for (const auto& [i, v] : place_in_ring(m3, kRing, kRingSize, e.dwords())) g3.reg_write(i, v);

@@ -9,7 +9,7 @@
 #include "scene_list.h"
 #include "scenes.h"
 #include "test_util.h"
-#include "top/gpu.h"
+#include "top/pineda_top.h"
 
 using namespace pineda;
 
@@ -21,7 +21,7 @@ struct Run {
 };
 
 Run run(SceneImage img, uint32_t num_rast) {  // by value: the scene's memory is run in place
-  model::Gpu gpu(img.mem);
+  model::PinedaTop gpu(img.mem);
   gpu.set_num_rast(num_rast);
   gpu.set_trace_enabled(false);
   for (const auto& [i, v] : img.reg_writes) gpu.reg_write(i, v);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Primitive assembly model (cpp_model/pa): per-vertex attributes (1/w, colour, tex0, tex1)
 // through assembly, trivial accept and clipping (docs/numerics.md section 8.2 step 4), and the
-// merge into tri_pkt_t.a (model::Gpu).
+// merge into tri_pkt_t.a (model::PinedaTop).
 #include <algorithm>
 #include <cmath>
 #include <random>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // MSAA resolve (docs/om.md section 7): the per-pixel averages of every format, the engine's
 // line-write stream against a per-pixel reference on random rectangles, and OP_RESOLVE through
-// the Gpu (ordering after a draw, every error cause, nothing written on an error).
+// the PinedaTop (ordering after a draw, every error cause, nothing written on an error).
 #include <cmath>
 #include <random>
 
@@ -10,7 +10,7 @@
 #include "om/om_blend.h"
 #include "dma/resolve.h"
 #include "test_util.h"
-#include "top/gpu.h"
+#include "top/pineda_top.h"
 
 using namespace pineda;
 using namespace pineda::model;
@@ -127,12 +127,12 @@ TEST_CASE("resolve: the engine's line writes against a per-pixel reference", "[r
   }
 }
 
-TEST_CASE("resolve: OP_RESOLVE through the Gpu, errors", "[resolve][cp]") {
+TEST_CASE("resolve: OP_RESOLVE through the PinedaTop, errors", "[resolve][cp]") {
   Memory base;
   for (uint32_t a = 0; a < 0x2000; a += 4) base.write32(kSrc + a, 0x01020304u * (a / 4 + 1));
   {
     Memory mem = base;
-    model::Gpu gpu(mem);
+    model::PinedaTop gpu(mem);
     CommandWriter w;
     // 8x4 4x target at kSrc (pitch 128), resolved whole, then one pixel of it again as sRGB.
     w.resolve(RT_FMT_RGBA8, kSrc, 128, kDst, 32, 0, 0, 8, 4);
@@ -169,7 +169,7 @@ TEST_CASE("resolve: OP_RESOLVE through the Gpu, errors", "[resolve][cp]") {
   for (const Bad& b : bads) {
     INFO("dst " << std::hex << b.dst << " src " << b.src);
     Memory mem = base;
-    model::Gpu gpu(mem);
+    model::PinedaTop gpu(mem);
     CommandWriter w;
     w.nop(0).resolve(b.fmt, b.src, b.sp, b.dst, b.dp, b.x0, b.y0, b.x1, b.y1).end();
     for (const auto& [i, v] : place_in_ring(mem, kRing, kRingSize, w.dwords())) gpu.reg_write(i, v);

@@ -9,7 +9,7 @@
 
 #include "rt_test_util.h"
 #include "runtime.h"
-#include "top/gpu.h"
+#include "top/pineda_top.h"
 
 using namespace pineda;
 using namespace pineda::rt;
@@ -89,7 +89,7 @@ TEST_CASE("a GPU wait on a user fence holds later work until the CPU signals it 
   REQUIRE(f.draw(rgba(1, 2, 3)) == Result::OK);
   REQUIRE(f.ctx.signal(done, 7) == Result::OK);
   REQUIRE(f.ctx.flush() == Result::OK);
-  model::Gpu& gpu = f.be.gpu();
+  model::PinedaTop& gpu = f.be.gpu();
   CHECK(gpu.run() == model::RunResult::WAITING);
   CHECK(seen->completed_value() == 1);        // top of pipe: before the wait
   CHECK(done->completed_value() == 0);
@@ -308,7 +308,7 @@ TEST_CASE("the capture backend records a stream that replays to the golden backe
   REQUIRE(writes.size() >= 7);
   CHECK(writes[4] == std::make_pair(uint32_t{REG_CONTROL}, 1u));
   CHECK(writes.back().first == uint32_t{REG_RING_WPTR});
-  model::Gpu gpu(image);
+  model::PinedaTop gpu(image);
   for (const auto& [i, v] : writes) gpu.reg_write(i, v);
   CHECK(gpu.run() == model::RunResult::HALTED);
   CHECK(gpu.reg_read(REG_FENCE0 + 15) == fence);

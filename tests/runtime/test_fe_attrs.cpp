@@ -11,7 +11,7 @@
 #include "pa/pa.h"
 #include "rt_test_util.h"
 #include "runtime.h"
-#include "top/gpu.h"
+#include "top/pineda_top.h"
 
 using namespace pineda;
 using namespace pineda::rt;

@@ -10,7 +10,7 @@
 
 #include "runtime.h"
 #include "tex_pipe_scene.h"
-#include "top/gpu.h"
+#include "top/pineda_top.h"
 
 using namespace pineda;
 using namespace pineda::rt;

@@ -18,7 +18,7 @@ namespace pineda::cli {
 
 enum class Backend { MODEL, RTL, BOTH };
 
-// The model's default work budget (model::Gpu::work()): about 2 minutes of model time here, far
+// The model's default work budget (model::PinedaTop::work()): about 2 minutes of model time here, far
 // above the largest regression scene or model render (docs/runtime.md "Capture files").
 inline constexpr uint64_t kDefaultModelWork = 1'000'000'000;
 

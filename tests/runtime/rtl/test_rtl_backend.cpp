@@ -6,7 +6,7 @@
 #include "rtl_backend.h"
 #include "runtime.h"
 #include "tex_pipe_scene.h"
-#include "top/gpu.h"
+#include "top/pineda_top.h"
 
 using namespace pineda;
 using namespace pineda::rt;

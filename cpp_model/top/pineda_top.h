@@ -18,14 +18,12 @@
 
 #include "cp/cp.h"
 #include "dma/dma.h"
-#include "hiz/hiz.h"
 #include "ia/ia.h"
 #include "mem/memory.h"
 #include "om/pixel_writer.h"
 #include "pineda_boundaries.h"
 #include "pineda_contract.h"
-#include "rast/coarse_raster.h"
-#include "rast/fine_raster.h"
+#include "rast/raster_array.h"
 #include "interp/interp.h"
 #include "setup/iplane.h"
 #include "setup/setup.h"
@@ -108,21 +106,21 @@ struct HostAction {
   uint32_t delay = 0;  // RTL only: cycles to wait after STATUS.WAITING is seen
 };
 
-// Thrown out of run() when the abort check (Gpu::set_abort_check) says stop: the draw in flight
-// is abandoned half done and the Gpu must not be used again (a host's watchdog gave up on it).
+// Thrown out of run() when the abort check (PinedaTop::set_abort_check) says stop: the draw in flight
+// is abandoned half done and the PinedaTop must not be used again (a host's watchdog gave up on it).
 struct GpuAborted : std::runtime_error {
-  GpuAborted() : std::runtime_error("model::Gpu: aborted by the host's abort check") {}
+  GpuAborted() : std::runtime_error("model::PinedaTop: aborted by the host's abort check") {}
 };
 
-class Gpu {
+class PinedaTop {
  public:
-  explicit Gpu(Memory& mem);
+  explicit PinedaTop(Memory& mem);
   void reset();  // registers, counters, ids, statistics and trace back to reset; memory untouched
   // Rasterizers (1, 2 or 4; numerics section 4.3): each triangle's tiles are walked per
   // rasterizer, so coarse_tile holds, per triangle, rasterizer 0's tiles, then 1's, ...: every
   // rasterizer's own stream is the trace filtered by CoarseRaster::owner (tokens go to all).
-  void set_num_rast(uint32_t n) { num_rast_ = n; }
-  uint32_t num_rast() const { return num_rast_; }
+  void set_num_rast(uint32_t n) { rast_.set_num_rast(n); }
+  uint32_t num_rast() const { return rast_.num_rast(); }
 
   void reg_write(uint32_t idx, uint32_t value) { cp_.reg_write(idx, value); }
   uint32_t reg_read(uint32_t idx) const { return cp_.reg_read(idx); }
@@ -177,8 +175,8 @@ class Gpu {
   CommandProcessor cp_;
   InputAssembler ia_;
   Setup setup_;
-  CoarseRaster coarse_;
-  FineRaster fine_;
+  // COARSE -> HIZ -> FINE, one chain per rasterizer (rtl/rast/raster_array.sv).
+  RasterArray rast_;
   PixelWriter pw_;
   Zs zs_;
   Interp interp_;
@@ -186,8 +184,6 @@ class Gpu {
   PixelStage ps_;
   // INTERP's quad -> the pixel stage -> ZS's late port -> PW; recorded in comb_quad.
   void pixel_stage(const InterpPkt& ip);
-  // Hierarchical Z, one per rasterizer (each owns its tiles' bounds), between COARSE and FINE.
-  std::array<Hiz, 4> hiz_;
   // The geometry front end of DRAW_FE draws (rtl/top/front_end.sv).
   FrontEnd fe_;
   void process_tri(const TriPkt& tri);  // SETUP onwards
@@ -203,7 +199,6 @@ class Gpu {
     work_ += units;
     if (abort_check_ && before / ABORT_POLL_WORK != work_ / ABORT_POLL_WORK && abort_check_()) throw GpuAborted();
   }
-  uint32_t num_rast_ = 1;
   Trace trace_;
   Stats stats_;
 };

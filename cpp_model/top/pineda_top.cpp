@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "top/gpu.h"
+#include "top/pineda_top.h"
 
 #include "dma/resolve.h"
 
@@ -8,35 +8,33 @@
 
 namespace pineda::model {
 
-Gpu::Gpu(Memory& mem) : mem_(mem), cp_(mem) {
+PinedaTop::PinedaTop(Memory& mem) : mem_(mem), cp_(mem) {
   cp_.set_zs_fast_clear(true);  // pineda_top's zs_fast_clear = 1
 }
 
-void Gpu::reset() {
+void PinedaTop::reset() {
   work_ = 0;
   cp_.reset();
   ia_.reset();
   setup_.reset_counters();
-  coarse_.reset_counters();
-  fine_.reset_counters();
+  rast_.reset();
   pw_.reset_counters();
   zs_ = Zs{};
   interp_.reset_counters();
   ps_.reset();
-  for (auto& h : hiz_) h.reset();
   dma_.reset_counters();
   fe_.reset();
   trace_.clear();
   stats_ = Stats{};
 }
 
-Trace Gpu::take_trace() {
+Trace PinedaTop::take_trace() {
   Trace t = std::move(trace_);
   trace_.clear();
   return t;
 }
 
-void Gpu::process_draw(const DrawPkt& draw_in) {
+void PinedaTop::process_draw(const DrawPkt& draw_in) {
   const DrawPkt draw = draw_in.canonical();
   if (draw.eop) {
     ++stats_.eop_tokens;
@@ -51,7 +49,7 @@ void Gpu::process_draw(const DrawPkt& draw_in) {
   update_stats();
 }
 
-void Gpu::process_fe(const IDrawPkt& p_in) {
+void PinedaTop::process_fe(const IDrawPkt& p_in) {
   const IDrawPkt p = p_in.canonical();
   if (p.eop) {
     ++stats_.eop_tokens;
@@ -67,58 +65,34 @@ void Gpu::process_fe(const IDrawPkt& p_in) {
   update_stats();
 }
 
-void Gpu::process_tri(const TriPkt& tri) {
+void PinedaTop::process_tri(const TriPkt& tri) {
   charge();
   if (!tri.eop) ++stats_.triangles_in;
   const auto s = setup_.process(tri);
   if (!s) return;
   if (!s->eop) ++stats_.triangles_setup;
   if (trace_on_) trace_.setup_tri.push_back(*s);
-  uint32_t lane = 0;  // the rasterizer whose tiles are walked
-  const auto on_tile = [this, &lane](const TilePkt& tile) {
-    charge();  // one triangle can cover 2^22 tiles
-    if (trace_on_) trace_.coarse_tile.push_back(tile);
-    // Hierarchical Z of the tile's rasterizer: a rejected tile never reaches FINE (tokens pass).
-    if (!hiz_[lane].process(tile)) return;
-    bool covered = false, visible = false;  // the tile has samples; one of them passed ZS
-    fine_.process(tile, [this, &covered, &visible](const QuadPkt& quad) {
-      charge();  // a tile's quads are most of a large triangle's work
-      if (trace_on_) trace_.fine_quad.push_back(quad);
-      covered = covered || (!quad.eop && quad.mask != 0);
-      // ZS's early port: the depth and stencil tests of early-Z quads; depth-stencil memory is
-      // updated at once (its cache's lines are not a boundary). A quad with no sample left is
-      // dropped. Late-Z quads (ds.late_z, set by PA for alpha-tested draws) pass untested: ZS's
-      // late port tests them after COMB (pixel_stage). The model runs one quad at a time, so the
-      // RTL's order rule (early-Z quads wait while late ones are in flight) is this order.
-      const auto zq = zs_.early(quad, mem_);
-      if (!zq) return;
-      visible = visible || !zq->eop;
-      if (trace_on_) trace_.zs_quad.push_back(*zq);
-      // Memory gets every pixel write at once; the colour cache's line requests (evictions,
-      // fills of blended quads, the flush of an end-of-pipe token) are the pw_mem boundary. The
-      // cache goes first: its fills read memory as it is before the quad.
-      // INTERP: per-pixel colour and texture coordinates at the pixel centres (tokens pass).
-      const InterpPkt ip = interp_.process(*zq);
-      if (trace_on_) trace_.interp_quad.push_back(ip);
-      pixel_stage(ip);
-    });
-    if (!tile.eop && tile.ds.z_enable && covered && !visible) ++stats_.tiles_occluded_passed;
-  };
-  if (s->eop) {  // one token for every rasterizer: forwarded once, merged behind the PW
-    coarse_.process(*s, on_tile);
-    for (uint32_t r = 0; r < num_rast_; ++r) ++stats_.rast_decisions[r];
-    return;
-  }
-  for (uint32_t r = 0; r < num_rast_; ++r) {
-    lane = r;
-    const uint64_t v0 = coarse_.tiles_visited(), e0 = coarse_.tiles_emitted();
-    coarse_.process(*s, CoarseRaster::lattice(num_rast_, r), on_tile);
-    stats_.rast_decisions[r] += coarse_.tiles_visited() - v0;
-    stats_.rast_tiles[r] += coarse_.tiles_emitted() - e0;
-  }
+  rast_.process(*s, trace_on_ ? &trace_ : nullptr, [this] { charge(); }, [this](const QuadPkt& quad) {
+    // ZS's early port: the depth and stencil tests of early-Z quads; depth-stencil memory is
+    // updated at once (its cache's lines are not a boundary). A quad with no sample left is
+    // dropped. Late-Z quads (ds.late_z, set by PA for alpha-tested draws) pass untested: ZS's
+    // late port tests them after COMB (pixel_stage). The model runs one quad at a time, so the
+    // RTL's order rule (early-Z quads wait while late ones are in flight) is this order.
+    const auto zq = zs_.early(quad, mem_);
+    if (!zq) return false;
+    if (trace_on_) trace_.zs_quad.push_back(*zq);
+    // Memory gets every pixel write at once; the colour cache's line requests (evictions,
+    // fills of blended quads, the flush of an end-of-pipe token) are the pw_mem boundary. The
+    // cache goes first: its fills read memory as it is before the quad.
+    // INTERP: per-pixel colour and texture coordinates at the pixel centres (tokens pass).
+    const InterpPkt ip = interp_.process(*zq);
+    if (trace_on_) trace_.interp_quad.push_back(ip);
+    pixel_stage(ip);
+    return true;
+  });
 }
 
-void Gpu::pixel_stage(const InterpPkt& ip) {
+void PinedaTop::pixel_stage(const InterpPkt& ip) {
   // TEX and COMB; a quad left empty by the alpha test is dropped before PW. Alpha-tested draws
   // are late-Z (PA), so their killed pixels write no depth (below).
   const auto cq = ps_.process(ip, mem_, cp_);
@@ -139,15 +113,16 @@ void Gpu::pixel_stage(const InterpPkt& ip) {
   if (oq.eop) cp_.eop_complete();
 }
 
-void Gpu::update_stats() {
+void PinedaTop::update_stats() {
   stats_.triangles_culled_area = setup_.culled_zero_area();
   stats_.triangles_culled_empty = setup_.culled_empty();
-  stats_.tiles_visited = coarse_.tiles_visited();
-  stats_.tiles_in_bbox = coarse_.tiles_in_bbox();
-  stats_.tiles_emitted = coarse_.tiles_emitted();
-  stats_.tiles_accepted = coarse_.tiles_accepted();
-  stats_.tiles_covered = fine_.tiles_covered();
-  stats_.quads = fine_.quads_emitted();
+  const CoarseRaster& coarse = rast_.coarse();
+  stats_.tiles_visited = coarse.tiles_visited();
+  stats_.tiles_in_bbox = coarse.tiles_in_bbox();
+  stats_.tiles_emitted = coarse.tiles_emitted();
+  stats_.tiles_accepted = coarse.tiles_accepted();
+  stats_.tiles_covered = rast_.fine().tiles_covered();
+  stats_.quads = rast_.fine().quads_emitted();
   stats_.pixels_written = pw_.pixels_written();
   stats_.pw_lines = pw_.lines_written() + pw_.fills();
   stats_.pw_fills = pw_.fills();
@@ -156,10 +131,13 @@ void Gpu::update_stats() {
   stats_.zs_samples_passed = zs_.samples_passed();
   stats_.zs_quads_dropped = zs_.quads_in() - zs_.quads_out();
   stats_.hiz_tested = stats_.hiz_rejected = 0;
-  for (const auto& h : hiz_) {
-    stats_.hiz_tested += h.tested();
-    stats_.hiz_rejected += h.rejected();
+  for (uint32_t r = 0; r < 4; ++r) {
+    stats_.hiz_tested += rast_.hiz(r).tested();
+    stats_.hiz_rejected += rast_.hiz(r).rejected();
+    stats_.rast_decisions[r] = rast_.decisions(r);
+    stats_.rast_tiles[r] = rast_.tiles(r);
   }
+  stats_.tiles_occluded_passed = rast_.tiles_occluded_passed();
   const IndexFetch& ifetch = fe_.index_fetch();
   const VertexTags& tags = fe_.vertex_tags();
   stats_.indices = ifetch.indices();
@@ -188,14 +166,14 @@ void Gpu::update_stats() {
   stats_.comb_dropped_quads = ps_.comb().dropped_quads();
 }
 
-void Gpu::flush_pixels() {
+void PinedaTop::flush_pixels() {
   pw_.flush([this](const MemLineReq& line) {
     if (trace_on_) trace_.pw_mem.push_back(line);
   });
   update_stats();
 }
 
-RunResult Gpu::run_with_host(const std::vector<HostAction>& actions, uint64_t max_dwords) {
+RunResult PinedaTop::run_with_host(const std::vector<HostAction>& actions, uint64_t max_dwords) {
   size_t next = 0;
   while (true) {
     const RunResult r = run(max_dwords);
@@ -208,7 +186,7 @@ RunResult Gpu::run_with_host(const std::vector<HostAction>& actions, uint64_t ma
   }
 }
 
-RunResult Gpu::run(uint64_t max_dwords) {
+RunResult PinedaTop::run(uint64_t max_dwords) {
   uint64_t n = 0;
   while (cp_.can_decode()) {
     if (n == max_dwords) return RunResult::BUDGET;
@@ -222,7 +200,7 @@ RunResult Gpu::run(uint64_t max_dwords) {
     if (cp_.take_hiz_forget()) {
       // A COPY / colour clear / RESOLVE into the Hi-Z buffer: every HIZ forgets it first (the
       // RTL's hiz_clear_o with hiz_forget).
-      for (auto& h : hiz_) h.forget();
+      rast_.hiz_forget();
     }
     if (auto c = cp_.take_copy()) {
       flush_pixels();       // the copy may read what earlier draws wrote
@@ -233,9 +211,7 @@ RunResult Gpu::run(uint64_t max_dwords) {
     }
     if (auto c = cp_.take_clear()) {
       // Every depth clear resets the Hi-Z of every rasterizer first (the RTL's hiz_clear_*).
-      if (c->depth) {
-        for (auto& h : hiz_) h.clear(*c);
-      }
+      if (c->depth) rast_.hiz_clear(*c);
       if (cp_.clear_to_zs(*c)) {
         // ZS's fast clear: once ZS is flushed (an end-of-pipe token, COPY, host flush), memory
         // holds what the DMA fill would have written.

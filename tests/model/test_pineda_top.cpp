@@ -6,13 +6,13 @@
 #include "png_writer.h"
 #include "scenes.h"
 #include "test_util.h"
-#include "top/gpu.h"
+#include "top/pineda_top.h"
 
 using namespace pineda;
 
 namespace {
 
-model::RunResult run_scene(SceneImage& img, model::Gpu& gpu) {
+model::RunResult run_scene(SceneImage& img, model::PinedaTop& gpu) {
   for (const auto& [i, v] : img.reg_writes) gpu.reg_write(i, v);
   std::vector<model::HostAction> actions;
   for (const auto& w : img.wait_releases) actions.push_back({w, 0});
@@ -40,7 +40,7 @@ TEST_CASE("gpu: every scene runs to END with its fence and irq", "[gpu][scenes]"
     CHECK(img.reg_writes.back().first == uint32_t{REG_RING_WPTR});
     CHECK(img.fence_value >= 1u);
     const Memory before = img.mem;
-    model::Gpu gpu(img.mem);
+    model::PinedaTop gpu(img.mem);
     CHECK(run_scene(img, gpu) == model::RunResult::HALTED);
     CHECK(gpu.reg_read(REG_FENCE0 + img.fence_index) == img.fence_value);
     CHECK(gpu.reg_read(REG_ERROR_CAUSE) == ERR_NONE);
@@ -125,7 +125,7 @@ TEST_CASE("gpu: scenes are deterministic and tracing does not change results", "
     CHECK(a.mem == b.mem);
     CHECK(a.reg_writes == b.reg_writes);  // the same ring and submissions, bit for bit
     CHECK(a.mem.digest() != c.mem.digest());
-    model::Gpu ga(a.mem), gb(b.mem);
+    model::PinedaTop ga(a.mem), gb(b.mem);
     gb.set_trace_enabled(false);
     run_scene(a, ga);
     run_scene(b, gb);
@@ -137,7 +137,7 @@ TEST_CASE("gpu: scenes are deterministic and tracing does not change results", "
 
 TEST_CASE("gpu: tiny_10k has 10,000 triangles; scissor target is not a multiple of 8", "[gpu][scenes]") {
   SceneImage img = build_scene("tiny_10k", 3);
-  model::Gpu gpu(img.mem);
+  model::PinedaTop gpu(img.mem);
   run_scene(img, gpu);
   CHECK(gpu.stats().triangles_in == 10000u);
   const SceneImage s = build_scene("scissor", 3);
@@ -149,7 +149,7 @@ TEST_CASE("gpu: tiny_10k has 10,000 triangles; scissor target is not a multiple 
 
 TEST_CASE("gpu: process order follows the pipeline (tile walk, pixel order)", "[gpu]") {
   Memory mem;
-  model::Gpu gpu(mem);
+  model::PinedaTop gpu(mem);
   DrawPkt d;
   d.vb_base = 0x1000;
   d.vertex_count = 3;
@@ -194,7 +194,7 @@ TEST_CASE("gpu: error stops the run; reset restarts", "[gpu]") {
   Memory mem;
   CommandWriter w;
   w.write_reg(0, 5, false).raw(0x42000000u).write_reg(1, 6, false).end();
-  model::Gpu gpu(mem);
+  model::PinedaTop gpu(mem);
   for (const auto& [i, v] : place_in_ring(mem, 0x100000, 4096, w.dwords())) gpu.reg_write(i, v);
   CHECK(gpu.run() == model::RunResult::ERROR);
   CHECK(gpu.reg_read(REG_FENCE0) == 5u);
@@ -236,7 +236,7 @@ TEST_CASE("gpu: the abort check runs on work done, quads included, so a huge dra
   Memory mem;
   for (uint32_t i = 0; i < 256; ++i) mem.write32(0x00018000u + 4 * i, (i * 0x9E3779B9u) >> 8);
   mem.write(RING, seed, N * 4);
-  model::Gpu gpu(mem);
+  model::PinedaTop gpu(mem);
   uint64_t polls = 0;
   gpu.set_abort_check([&polls] { return ++polls > 1; });
   gpu.reg_write(REG_VALID_BASE, 0x00010000u);
@@ -247,6 +247,6 @@ TEST_CASE("gpu: the abort check runs on work done, quads included, so a huge dra
   gpu.reg_write(REG_CONTROL, 1);
   CHECK_THROWS_AS(gpu.run(100000), model::GpuAborted);
   CHECK(polls == 2);
-  CHECK(gpu.work() == 2 * model::Gpu::ABORT_POLL_WORK);
-  CHECK(gpu.trace().fine_quad.size() <= 2 * model::Gpu::ABORT_POLL_WORK);
+  CHECK(gpu.work() == 2 * model::PinedaTop::ABORT_POLL_WORK);
+  CHECK(gpu.trace().fine_quad.size() <= 2 * model::PinedaTop::ABORT_POLL_WORK);
 }
