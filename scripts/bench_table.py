@@ -154,6 +154,24 @@ def main():
         on, off = cyc["ds_occlusion"], cyc["ds_occlusion_nohiz"]
         print(f"\nHi-Z occlusion scene: {on} cycles with Hi-Z on, {off} with Hi-Z off ({off/on:.2f}x)")
     area_per_work(doc, "out/synth/area.json")
+    sim_speed(doc)
+
+
+def sim_speed(doc):
+    """Simulation speed: per scene, the RTL run's wall time (the Verilated top, the harness and its
+    stream comparison with the model) and simulated cycles per second. Wall-clock figures depend
+    on the machine and its load; the total is cycles over seconds of all scenes."""
+    rows = [s for s in doc["scenes"] if s.get("rtl_seconds")]
+    if not rows:
+        return
+    print(f"
+simulation speed (Verilated pineda_top with the harness; wall clock, machine-dependent):")
+    print(f"{'scene':20s} {'cycles':>9s} {'RTL s':>7s} {'cycles/s':>9s}")
+    for s in rows:
+        print(f"{s['scene']:20s} {s['cycles']:9d} {s['rtl_seconds']:7.2f} {s['cycles'] / s['rtl_seconds']:9.0f}")
+    cyc = sum(s["cycles"] for s in rows)
+    sec = sum(s["rtl_seconds"] for s in rows)
+    print(f"{'all scenes':20s} {cyc:9d} {sec:7.2f} {cyc / sec:9.0f}")
 
 
 def area_per_work(doc, area_path):

@@ -120,7 +120,8 @@ struct Row {
   std::string why;
   uint64_t cycles = 0;
   size_t tris = 0, setup = 0, tiles = 0, covs = 0, pixels = 0;
-  double seconds = 0;
+  double seconds = 0;      // the whole scene: build, model, RTL, images
+  double rtl_seconds = 0;  // the RTL run alone (Verilated top, harness, stream comparison)
   nlohmann::json bench;
   std::vector<std::string> mismatch_images;  // model, RTL, diff (file names in the output directory)
 };
@@ -483,7 +484,9 @@ Row run_scene(const Options& o, const std::string& name) {
     if (idx == REG_RING_WPTR) cmd_dwords = val / 4;
   }
   tb::ExpectedStreams exp = tb::expect_all(tr);
+  const auto rtl_t0 = std::chrono::steady_clock::now();
   const tb::TopResult r = h.run(exp);
+  row.rtl_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - rtl_t0).count();
   row.cycles = r.cycles;
   row.tris = tr.ia_tri.size() + tr.pa_tri.size();  // into SETUP from both paths
   row.setup = tr.setup_tri.size();
@@ -579,6 +582,10 @@ Row run_scene(const Options& o, const std::string& name) {
   }
   row.bench["scene"] = name;
   row.bench["ok"] = row.ok;
+  // Simulation speed: the RTL run's wall time and its simulated cycles per second (wall-clock,
+  // so it depends on the machine and its load; the cycles themselves do not).
+  row.bench["rtl_seconds"] = row.rtl_seconds;
+  row.bench["sim_cycles_per_second"] = row.rtl_seconds > 0 ? static_cast<double>(r.cycles) / row.rtl_seconds : 0.0;
   row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return row;
 }
@@ -622,14 +629,15 @@ int main(int argc, char** argv) {
     if (!r.ok) std::fputs(r.why.c_str(), stdout);
     std::fflush(stdout);
   }
-  std::printf("\n%-16s %8s %8s %8s %8s %9s %10s %7s  %s\n", "scene", "tris", "setup", "tiles",
-              "quads", "pixels", "cycles", "sec", "result");
+  std::printf("\n%-16s %8s %8s %8s %8s %9s %10s %7s %9s  %s\n", "scene", "tris", "setup", "tiles",
+              "quads", "pixels", "cycles", "sec", "rtl cyc/s", "result");
   int pass = 0, fail = 0;
   nlohmann::json all = nlohmann::json::array();
   for (const auto& r : rows) {
-    std::printf("%-16s %8zu %8zu %8zu %8zu %9zu %10llu %7.1f  %s\n", r.scene.c_str(), r.tris,
+    std::printf("%-16s %8zu %8zu %8zu %8zu %9zu %10llu %7.1f %9.0f  %s\n", r.scene.c_str(), r.tris,
                 r.setup, r.tiles, r.covs, r.pixels, static_cast<unsigned long long>(r.cycles),
-                r.seconds, r.ok ? "PASS" : "FAIL");
+                r.seconds, r.rtl_seconds > 0 ? static_cast<double>(r.cycles) / r.rtl_seconds : 0.0,
+                r.ok ? "PASS" : "FAIL");
     (r.ok ? pass : fail)++;
     all.push_back(r.bench);
   }

@@ -65,6 +65,25 @@ inline const MemLineReq* expect_line_write(const MemLineReq& req, const std::vec
   return &w;
 }
 
+// The end of a cycle of a job bench. A failed assertion or an error ends the run, the error naming
+// the job (job(): its description) and the cycle; so does the engine idle after the last job
+// (last_idle), when every write must be acknowledged and incomplete() (what the last job has not
+// written yet; empty when it is complete) must be empty. true: the run is over.
+template <class Driver, class JobDesc, class Incomplete>
+bool job_cycle_end(Driver& drv, const LineDram& dram, std::string& err, const JobDesc& job, bool last_idle,
+                   const Incomplete& incomplete) {
+  if (drv.failed()) err = drv.assertion_report();
+  if (!err.empty()) {
+    err += " (" + job() + ", cycle " + std::to_string(drv.cycle()) + ")";
+    return true;
+  }
+  if (!last_idle) return false;
+  if (dram.outstanding_writes() != 0) err = "idle with writes unacknowledged";
+  const std::string left = incomplete();
+  if (!left.empty()) err = left;
+  return true;
+}
+
 // The memory after a run is the model's, byte for byte.
 inline void check_memory(const Memory& want, const Memory& got) {
   const auto d = want.first_difference(got);

@@ -112,17 +112,13 @@ DmaRun run_jobs(Memory& mem, const std::vector<model::CopyJob>& jobs, uint64_t s
       started = true;
     }
     if (started) ++r.cycles;
-    if (drv.failed()) r.err = drv.assertion_report();
-    if (!r.err.empty()) {
-      r.err += " (job " + std::to_string(next - 1) + ", cycle " + std::to_string(drv.cycle()) + ")";
-      return r;
-    }
-    if (next == jobs.size() && dut.idle_o && !job_fire) {
-      if (dram.outstanding_writes() != 0) r.err = "idle with writes unacknowledged";
+    const auto copy_left = [&] {
       const model::CopyJob& p = jobs.back();
-      if (wr_lines != line_count(p.dst, p.len) || rd_lines != line_count(p.src, p.len)) {
-        r.err = "last job ended after " + std::to_string(rd_lines) + " reads, " + std::to_string(wr_lines) + " writes";
-      }
+      if (wr_lines == line_count(p.dst, p.len) && rd_lines == line_count(p.src, p.len)) return std::string();
+      return "last job ended after " + std::to_string(rd_lines) + " reads, " + std::to_string(wr_lines) + " writes";
+    };
+    if (tb::job_cycle_end(drv, dram, r.err, [&] { return "job " + std::to_string(next - 1); },
+                          next == jobs.size() && dut.idle_o && !job_fire, copy_left)) {
       return r;
     }
   }
@@ -321,14 +317,9 @@ DmaRun run_fills(Memory& mem, const std::vector<ClearPkt>& jobs, uint64_t seed, 
       ++next;
     }
     if (next > 0) ++r.cycles;
-    if (drv.failed()) r.err = drv.assertion_report();
-    if (!r.err.empty()) {
-      r.err += " (" + fill_desc(jobs[next - 1]) + ", cycle " + std::to_string(drv.cycle()) + ")";
-      return r;
-    }
-    if (next == jobs.size() && dut.idle_o && !job_fire) {
-      if (dram.outstanding_writes() != 0) r.err = "idle with writes unacknowledged";
-      if (got_lines != want.size()) r.err = "last fill ended early";
+    if (tb::job_cycle_end(drv, dram, r.err, [&] { return fill_desc(jobs[next - 1]); },
+                          next == jobs.size() && dut.idle_o && !job_fire,
+                          [&] { return std::string(got_lines == want.size() ? "" : "last fill ended early"); })) {
       return r;
     }
   }

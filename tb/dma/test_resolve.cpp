@@ -102,14 +102,11 @@ Run run_jobs(Memory& mem, const std::vector<ResolvePkt>& jobs, uint64_t seed, Ru
       ++next;
     }
     if (next > 0) ++r.cycles;
-    if (drv.failed()) r.err = drv.assertion_report();
-    if (!r.err.empty()) {
-      r.err += " (" + desc(jobs[next - 1]) + ", cycle " + std::to_string(drv.cycle()) + ")";
-      return r;
-    }
-    if (next == jobs.size() && dut.idle_o && !job_fire) {
-      if (dram.outstanding_writes() != 0) r.err = "idle with writes unacknowledged";
-      if (got != want.size()) r.err = "last job ended after " + std::to_string(got) + " of " + std::to_string(want.size()) + " writes";
+    if (tb::job_cycle_end(drv, dram, r.err, [&] { return desc(jobs[next - 1]); },
+                          next == jobs.size() && dut.idle_o && !job_fire, [&] {
+                            if (got == want.size()) return std::string();
+                            return "last job ended after " + std::to_string(got) + " of " + std::to_string(want.size()) + " writes";
+                          })) {
       return r;
     }
   }
