@@ -164,8 +164,7 @@ def sim_speed(doc):
     rows = [s for s in doc["scenes"] if s.get("rtl_seconds")]
     if not rows:
         return
-    print(f"
-simulation speed (Verilated pineda_top with the harness; wall clock, machine-dependent):")
+    print("\nsimulation speed (Verilated pineda_top with the harness; wall clock, machine-dependent):")
     print(f"{'scene':20s} {'cycles':>9s} {'RTL s':>7s} {'cycles/s':>9s}")
     for s in rows:
         print(f"{s['scene']:20s} {s['cycles']:9d} {s['rtl_seconds']:7.2f} {s['cycles'] / s['rtl_seconds']:9.0f}")
