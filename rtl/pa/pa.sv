@@ -195,6 +195,8 @@ module pa (
   logic [PjAges:1]         ag_bank_q, ag_bank_d;
   logic [PjAges:1][4:0]    ag_slot_q, ag_slot_d;
   pjv_t                    pjv_q, pjv_d;
+  logic                    e_valid_q, e_valid_d;   // emission register: a triangle to cull
+  pineda_pkg::pa_tri_pkt_t e_q, e_d;
   logic                    out_valid_q, out_valid_d;
   pineda_pkg::pa_tri_pkt_t out_q, out_d;
 
@@ -483,8 +485,9 @@ module pa (
   logic [15:0]        rtw, rth;
   pineda_pkg::rect_t  clip;
   logic               front, cull;
-  pineda_pkg::pa_tri_pkt_t etri;
-  pineda_pkg::vtx_t   tv;
+  pineda_pkg::pa_tri_pkt_t etri;        // the triangle going into the emission register e_q
+  pineda_pkg::pa_tri_pkt_t otri;        // e_q going out, with its facing, tri_id and the state
+  pineda_pkg::vtx_t   tv, ev0, ev1, ev2;
   pineda_pkg::pa_attr_t ta;
   pineda_pkg::ds_state_t eds;
   pineda_pkg::om_state_t eom;
@@ -525,9 +528,14 @@ module pa (
     clip.y0 = 15'(min16(fe_q.scissor_y[15:0], rth));
     clip.y1 = 15'(min16(fe_q.scissor_y[31:16], rth));
 
-    ex0 = $signed(pv0.sx); ey0 = $signed(pv0.sy);
-    ex1 = $signed(pv1.sx); ey1 = $signed(pv1.sy);
-    ex2 = $signed(pv2.sx); ey2 = $signed(pv2.sy);
+    // culling on the registered triangle e_q (the state it reads does not change while e_q holds
+    // a triangle: writes and tokens wait)
+    ev0 = pineda_pkg::vtx_t'(e_q.v[0]);
+    ev1 = pineda_pkg::vtx_t'(e_q.v[1]);
+    ev2 = pineda_pkg::vtx_t'(e_q.v[2]);
+    ex0 = ev0.x; ey0 = ev0.y;
+    ex1 = ev1.x; ey1 = ev1.y;
+    ex2 = ev2.x; ey2 = ev2.y;
     area2 = (51'(ex1) - 51'(ex0)) * (51'(ey2) - 51'(ey0)) - (51'(ex2) - 51'(ex0)) * (51'(ey1) - 51'(ey0));
     front = (area2 > 51'sd0) != front_ccw;
     xmin = (ex0 < ex1) ? ex0 : ex1;  xmin = (ex2 < xmin) ? ex2 : xmin;
@@ -571,10 +579,10 @@ module pa (
     etri.target.pitch = fe_q.rt_pitch[pineda_pkg::RT_PITCH_MSB:pineda_pkg::RT_PITCH_LSB];
     etri.target.msaa  = fe_q.rt_pitch[pineda_pkg::RT_MSAA_BIT];
     etri.clip    = clip;
-    etri.tri_id  = seq_q.tri_id;
+    etri.tri_id  = 32'd0;
     etri.prim_id = prim_i.prim_id;
     etri.draw_id = prim_i.draw_id;
-    etri.front   = front;
+    etri.front   = 1'b0;
     eds              = '0;
     eds.base         = fe_q.ds_base;
     eds.pitch        = fe_q.ds_pitch;
@@ -614,6 +622,15 @@ module pa (
     etri.om      = eom;
     etri.zlo     = vz_q[47:24];
     etri.zhi     = vz_q[23:0];
+    otri         = e_q;
+    otri.front   = front;
+    otri.tri_id  = seq_q.tri_id;
+    otri.target  = etri.target;
+    otri.clip    = etri.clip;
+    otri.ds      = etri.ds;
+    otri.om      = etri.om;
+    otri.zlo     = etri.zlo;
+    otri.zhi     = etri.zhi;
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -621,7 +638,7 @@ module pa (
   // ---------------------------------------------------------------------------------------------
   logic       vtx_bank;  // bank the input vertex goes to
   logic       out_free, vtx_fire, pos_nan_a, pos_nan_b, pos_nan_p, prim_done, proj_rdy, vp_wr;
-  logic       nan_pj, nb_rb_todo, nb_bank, pj_go, inj_go;
+  logic       nan_pj, nb_rb_todo, nb_bank, pj_go, inj_go, e_free;
   logic [4:0] smax;
   logic [6:0] code_mask, code_ld_a, code_ld_b, or_next;
   logic [2:0] pl_next;
@@ -657,8 +674,20 @@ module pa (
     proj_we = 1'b0; proj_waddr = '0; proj_wdata = '0;
     pc_we = 1'b0; pc_waddr = '0; pc_wdata = '0;
 
+    e_valid_d   = e_valid_q;
+    e_d         = e_q;
     out_free = !out_valid_q || out_ready_i;
     if (out_valid_q && out_ready_i) out_valid_d = 1'b0;
+    // the emission register moves on whenever the output is free (a culled triangle vanishes)
+    e_free = !e_valid_q || out_free;
+    if (e_valid_q && out_free) begin
+      e_valid_d = 1'b0;
+      if (!cull) begin
+        out_valid_d  = 1'b1;
+        out_d        = otri;
+        seq_d.tri_id = seq_q.tri_id + 32'd1;
+      end
+    end
 
     // ---- vertex stream
     vtx_bank    = vtx_i.vtx_id[5] ? vb_q.wr_bank : !vb_q.wr_bank;
@@ -700,7 +729,9 @@ module pa (
 
     unique case (state_q)
       SIdle: begin
-        if (prim_valid_i) begin
+        // tokens and state writes wait for the emission register (order; its culling reads the
+        // state)
+        if (prim_valid_i && !(e_valid_q && (prim_i.eop || prim_i.wr))) begin
           if (prim_i.eop) begin
             if (out_free) begin
               prim_ready_o = 1'b1;
@@ -800,12 +831,9 @@ module pa (
             prim_done = 1'b1;         // NaN or rejected
           end else if (or_next == 7'd0) begin
             // fast path: not clipped, the cached projections; waits here for the output
-            if (cull || out_free) begin
-              if (!cull) begin
-                out_valid_d = 1'b1;
-                out_d       = etri;
-                seq_d.tri_id       = seq_q.tri_id + 32'd1;
-              end
+            if (e_free) begin
+              e_valid_d = 1'b1;
+              e_d       = etri;
               prim_done = 1'b1;
             end
           end else begin
@@ -942,12 +970,9 @@ module pa (
       end
       SEmit: begin
         // fan triangle (0, i, i + 1); i + 1 < n
-        if (cull || out_free) begin
-          if (!cull) begin
-            out_valid_d = 1'b1;
-            out_d       = etri;
-            seq_d.tri_id       = seq_q.tri_id + 32'd1;
-          end
+        if (e_free) begin
+          e_valid_d = 1'b1;
+          e_d       = etri;
           if (seq_q.vtx_idx + 4'd2 == seq_q.poly_len) begin
             state_d = SDone;
           end else begin
@@ -1036,7 +1061,7 @@ module pa (
 
     out_valid_o = out_valid_q;
     out_o       = out_q;
-    idle_o      = (state_q == SIdle) && !out_valid_q && (vb_q.busy == 2'b00) && !pj_any;
+    idle_o      = (state_q == SIdle) && !e_valid_q && !out_valid_q && (vb_q.busy == 2'b00) && !pj_any;
     clip_busy_o = (state_q == SClip) || (state_q == SInt);
   end
 
@@ -1064,6 +1089,8 @@ module pa (
       fix_q          <= '0;
       vz_s_q         <= '0;
       vz_q           <= '0;
+      e_valid_q      <= 1'b0;
+      e_q            <= '0;
       out_valid_q    <= 1'b0;
       out_q          <= '0;
       byp_q          <= 1'b0;
@@ -1081,6 +1108,8 @@ module pa (
       fix_q       <= fix_y;
       vz_s_q      <= vz_s_d;
       vz_q        <= vz_d;
+      e_valid_q   <= e_valid_d;
+      e_q         <= e_d;
       out_valid_q <= out_valid_d;
       out_q       <= out_d;
       byp_q       <= byp_d;
