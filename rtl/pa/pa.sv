@@ -161,6 +161,7 @@ module pa (
     logic [31:0] lerp_s;      // INT: 1 - t, weight of the inside vertex
     logic [8:0]  lerp_t8;     // INT: t in 1/256, clamped to [0, 256] (colour)
     cv_t         new_vtx;     // INT: the new vertex
+    logic [6:0]  nv_code;     // INT: its clip code
     logic [31:0] tri_id;      // output triangles since reset
     pv_t         fast_pv0;    // LOAD: cached projection of vertex 0
   } seq_t;
@@ -386,10 +387,10 @@ module pa (
   logic [31:0] rcp_a, rcp_y, m1_a, m1_b, m1_y, m2_a, m2_b, m2_y, a1_a, a1_b, a1_y, a2_a, a2_b, a2_y;
   logic [31:0] fix_a;
   logic [23:0] fix_y, fix_q;
-  logic [2:0]  kj;                      // SInt: attribute of the multiplies (k - 14)
+  logic [2:0]  kj;                      // SInt: attribute of the multiplies (k - 13)
 
   always_comb begin
-    kj = 3'(seq_q.k - 5'd14);
+    kj = 3'(seq_q.k - 5'd13);
     dsel  = pos_in;
     rcp_a = pos_in[3];
     m1_a = 32'd0; m1_b = 32'd0; m2_a = 32'd0; m2_b = 32'd0;
@@ -444,14 +445,14 @@ module pa (
           5'd7:  begin a1_a = m1_y; a1_b = m2_y ^ Sign; end                     // scaled dI - dO
           5'd9:  begin m1_a = seq_q.d_in; m1_b = rcp_y; end                     // t
           5'd11: begin a1_a = One; a1_b = m1_y ^ Sign; fix_a = m1_y; end       // 1 - t, T
-          5'd26: dsel = nv_snap.a[3:0];                                        // the new code
+          5'd21: dsel = nv_snap.a[3:0];                                        // the new code
           default: ;
         endcase
-        if (seq_q.k >= 5'd14 && seq_q.k <= 5'd21) begin
-          m1_a = seq_q.lerp_s; m1_b = cv_i.a[kj];                             // s * a_in
+        if (seq_q.k >= 5'd13 && seq_q.k <= 5'd20) begin
+          m1_a = (seq_q.k == 5'd13) ? a1_y : seq_q.lerp_s; m1_b = cv_i.a[kj];  // s * a_in
           m2_a = seq_q.lerp_t; m2_b = cv_o.a[kj];                             // t * a_out
         end
-        if (seq_q.k >= 5'd16 && seq_q.k <= 5'd23) begin
+        if (seq_q.k >= 5'd15 && seq_q.k <= 5'd22) begin
           a1_a = m1_y; a1_b = m2_y;
         end
       end
@@ -890,8 +891,9 @@ module pa (
         //   0 dist(I) (waits for the projector's pipeline to empty)   1 dist(O)
         //   2 dI   3 dO, A1 dI - dO   5 D: |D| >= 2^64 (once): M1 dI*2^-64, M2 dO*2^-64 -> 7,
         //   else rcp(D) -> 9   7 dI scaled, A1 dI - dO -> 5   9 M1 t = dI*rcp(D)
-        //   11 t: A1 1 - t, fix(t)   12 T   13 s   14..21 M1 s*a_in, M2 t*a_out   16..23 A1 sum
-        //   18..25 the new vertex's attributes   26 dist(new vertex)   28 its code: written
+        //   11 t: A1 1 - t, fix(t)   12 T   13 s   13..20 M1 s*a_in, M2 t*a_out   15..22 A1 sum
+        //   17..24 the new vertex's attributes   21 dist(its position, complete)   23 its code
+        //   25 the new vertex is written
         seq_d.k = seq_q.k + 5'd1;
         unique case (seq_q.k)
           5'd0:  if (!pj_empty) seq_d.k = 5'd0;
@@ -921,10 +923,11 @@ module pa (
             end
           end
           5'd13: seq_d.lerp_s = a1_y;
-          5'd28: begin
+          5'd23: seq_d.nv_code = dout;
+          5'd25: begin
             poly_we    = 1'b1;
             poly_waddr = paddr(!seq_q.cur_buf, seq_q.out_len);
-            poly_wdata = {dout & {4'hF, !depth_clip_off, !depth_clip_off, 1'b1}, CvW'(nv_snap)};
+            poly_wdata = {seq_q.nv_code & {4'hF, !depth_clip_off, !depth_clip_off, 1'b1}, CvW'(nv_snap)};
             seq_d.out_len        = seq_q.out_len + 4'd1;
             if (ib == 4'd0) begin
               seq_d.cur_buf = !seq_q.cur_buf;
@@ -946,8 +949,8 @@ module pa (
           end
           default: ;
         endcase
-        if (seq_q.k >= 5'd18 && seq_q.k <= 5'd25) begin
-          seq_d.new_vtx.a[3'(seq_q.k - 5'd18)] = a1_y;    // s * a_in + t * a_out
+        if (seq_q.k >= 5'd17 && seq_q.k <= 5'd24) begin
+          seq_d.new_vtx.a[3'(seq_q.k - 5'd17)] = a1_y;    // s * a_in + t * a_out
         end
       end
       SProj: begin
