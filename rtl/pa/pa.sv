@@ -75,6 +75,7 @@ module pa (
   localparam logic [31:0] Half = 32'h3F00_0000;
   localparam logic [31:0] TwoM64 = 32'h1F80_0000;  // 2^-64
   localparam logic [31:0] Sign = 32'h8000_0000;
+  localparam logic [31:0] VzScale = 32'h4B7F_FFFF;  // 2^24 - 1
 
   typedef struct packed {
     logic [31:0]      color;
@@ -92,7 +93,7 @@ module pa (
   } pv_t;
 
   typedef enum logic [3:0] {
-    SIdle, SDer1, SDer2, SDer3, SLoad, SLoadW, SClip, SInt, SProj, SProjW, SEmit, SDone
+    SIdle, SDer1, SDer2, SDer3, SDer4, SLoad, SLoadW, SClip, SInt, SProj, SProjW, SEmit, SDone
   } state_e;
 
   // ---------------------------------------------------------------------------------------------
@@ -326,7 +327,8 @@ module pa (
     pos_in   = (state_q == SProj) ? cv_a.a[3:0] : pj_pos;
     // the sequencer's states that use the units themselves (SDer*, SInt: once the pipeline is
     // empty), or hold them for that (SLoadW, SClip), or inject polygon vertices (SProj)
-    pj_block = (state_q == SDer1) || (state_q == SDer2) || (state_q == SDer3) || (state_q == SLoadW)
+    pj_block = (state_q == SDer1) || (state_q == SDer2) || (state_q == SDer3) || (state_q == SDer4)
+            || (state_q == SLoadW)
             || (state_q == SClip) || (state_q == SInt) || (state_q == SProj);
   end
 
@@ -427,10 +429,14 @@ module pa (
     unique case (state_q)
       SDer1: begin
         if (pj_empty) begin
-          m1_a = fe_q.vp_w;    m1_b = Half;
-          m2_a = fe_q.vp_h;    m2_b = Half;
+          m1_a = fe_q.vp_zmin; m1_b = VzScale;                // the depth clamp range (vz_s_q)
+          m2_a = fe_q.vp_zmax; m2_b = VzScale;
           a1_a = fe_q.vp_zmax; a1_b = fe_q.vp_zmin ^ Sign;
         end
+      end
+      SDer2: begin
+        m1_a = fe_q.vp_w;    m1_b = Half;
+        m2_a = fe_q.vp_h;    m2_b = Half;
       end
       SInt: begin
         unique case (seq_q.k)
@@ -497,24 +503,21 @@ module pa (
   // FE_VP_ZMIN and FE_VP_ZMAX, as a sample's depth is rounded (zplane_d24 of
   // fix(v * (2^24 - 1)), clamped to [0, DEPTH_MAX]), zhi raised to zlo when below it. Derived
   // from the state registers (not per triangle).
-  logic [31:0]                    vz_lo_s, vz_hi_s;
-  logic [63:0]                    vz_s_q, vz_s_d;   // the two products, registered
+  logic [63:0]                    vz_s_q, vz_s_d;   // the two products (SDer3; reset: 0, right for 0)
   logic [pineda_pkg::ZREF_W-1:0]  vz_lo_f, vz_hi_f;
   logic [23:0]                    vz_lo, vz_hi;
   logic [47:0]                    vz_q, vz_d;       // {zlo, zhi}, registered
-  fp32_mul u_vzlo_m (.a_i(fe_q.vp_zmin), .b_i(32'h4B7F_FFFF), .y_o(vz_lo_s));
-  fp32_mul u_vzhi_m (.a_i(fe_q.vp_zmax), .b_i(32'h4B7F_FFFF), .y_o(vz_hi_s));
   fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZREF_W)) u_vzlo_f (.a_i(vz_s_q[63:32]), .y_o(vz_lo_f));
   fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZREF_W)) u_vzhi_f (.a_i(vz_s_q[31:0]), .y_o(vz_hi_f));
   zplane_d24 u_vzlo_d (.z_i(pineda_pkg::ZPLANE_W'($signed(vz_lo_f))), .lo_i(24'd0),
                        .hi_i(pineda_pkg::DEPTH_MAX), .d_o(vz_lo));
   zplane_d24 u_vzhi_d (.z_i(pineda_pkg::ZPLANE_W'($signed(vz_hi_f))), .lo_i(24'd0),
                        .hi_i(pineda_pkg::DEPTH_MAX), .d_o(vz_hi));
-  // Two register stages: a viewport write reaches vz_q 3 clocks after it is taken, before the
-  // first triangle behind it can be emitted (SDer1..3 and LOAD take longer).
+  // mul(v, 2^24 - 1) of FE_VP_ZMIN and FE_VP_ZMAX on the units in SDer1 (into vz_s_q in SDer3),
+  // the rest from vz_s_q into vz_q every clock: vz_q has them in SIdle after SDer4, before the
+  // first triangle behind the write is emitted.
   always_comb begin
-    vz_s_d = {vz_lo_s, vz_hi_s};
-    vz_d   = {vz_lo, (vz_hi < vz_lo) ? vz_lo : vz_hi};
+    vz_d = {vz_lo, (vz_hi < vz_lo) ? vz_lo : vz_hi};
   end
 
   function automatic logic [15:0] min16(input logic [15:0] a, input logic [15:0] b);
@@ -676,6 +679,7 @@ module pa (
     pc_we = 1'b0; pc_waddr = '0; pc_wdata = '0;
 
     e_valid_d   = e_valid_q;
+    vz_s_d      = vz_s_q;
     e_d         = e_q;
     out_free = !out_valid_q || out_ready_i;
     if (out_valid_q && out_ready_i) out_valid_d = 1'b0;
@@ -781,7 +785,7 @@ module pa (
               pineda_pkg::FE_COMBINE:     fe_d.combine     = prim_i.wr_val[20:0];
               default: ;
             endcase
-            // a viewport write: derived values in SDer1, SDer2
+            // a viewport write: derived values in SDer1..4
             state_d = vp_wr ? SDer1 : SIdle;
           end else if (proj_rdy) begin
             // LOAD, first clock: vertices 0 and 1 are read (banks A, B, cache a, b)
@@ -798,9 +802,13 @@ module pa (
       end
       SDer2: state_d = SDer3;
       SDer3: begin
+        fe_d.z_range = a1_y;
+        vz_s_d       = {m1_y, m2_y};
+        state_d = SDer4;
+      end
+      SDer4: begin
         fe_d.half_w  = m1_y;
         fe_d.half_h  = m2_y;
-        fe_d.z_range = a1_y;
         state_d = SIdle;
       end
       SLoad: begin
@@ -1156,7 +1164,7 @@ module pa (
       // The projector's units: a vertex every 3k clocks, never while the sequencer uses them.
       ProjectorSpacing: assert (!(ag_valid_q[1] && (ag_valid_q[2] || ag_valid_q[3])))
         else $error("pa: projector issued less than 3 clocks apart");
-      ProjectorOwnsUnits: assert (!(!pj_empty && (state_q == SDer2 || state_q == SDer3 ||
+      ProjectorOwnsUnits: assert (!(!pj_empty && (state_q == SDer2 || state_q == SDer3 || state_q == SDer4 ||
                                                   (state_q == SInt && seq_q.k != 5'd0))))
         else $error("pa: the sequencer uses the FP units while the projector's pipeline is busy");
       // Banks fill and drain in the same order: the bank after the read bank is busy only if
