@@ -21,16 +21,16 @@
 // projector's, read every clock at the word the projector works on in the next clock, with a
 // bypass for a vertex written to that word in the same clock.
 //
-// Projector (pj_*): every vertex of a bank is projected once (1/w, viewport, snap, z) and its
-// clip codes and NaN flag computed (pa_dist) into a per-slot cache (sram_1r1w, two copies for
-// LOAD's two ports: {NaN, code, sx, sy, z, 1/w}), in slot order, as the vertices arrive: the
-// read bank first, then the bank being loaded; vb_q.loaded[b] vertices are loaded,
-// vb_q.projected[b] projected. 3 clocks per vertex, with one fp32_mul and one fp32_add of its
-// own and the sequencer's fp32_rcp, fp32_mul, fp32_add and fp32_to_fix16_8 while the sequencer
-// does not use them (it waits while the sequencer clips; phase 0, which also uses pa_dist, waits
-// in SInt0 and SIntW too). A write to a viewport register (FE_VP_*), applied in
+// Projector (pj_*, ag_*, pjv_q): every vertex of a bank is projected once (1/w, viewport, snap,
+// z) and its clip codes and NaN flag computed (pa_dist_p) into a per-slot cache (sram_1r1w, two
+// copies for LOAD's two ports: {NaN, code, sx, sy, z, 1/w}), in slot order, as the vertices
+// arrive: the read bank first, then the bank being loaded; vb_q.loaded[b] vertices are loaded,
+// vb_q.issued[b] issued, vb_q.projected[b] projected. A pipeline of 13 clocks with one FP32
+// operation per unit per clock (the units below), a vertex issued every 3 clocks at most; it is
+// blocked while the sequencer uses the units (SDer*, SInt, after the pipeline has emptied) or
+// injects a polygon's vertices (SProj). A write to a viewport register (FE_VP_*), applied in
 // order on the triangle stream and changing the register, empties the cache of both banks
-// (vb_q.projected = 0) and cancels the vertex in flight; freeing a bank empties its cache. So every
+// (vb_q.projected = 0) and cancels the vertices in flight; freeing a bank empties its cache. So every
 // projection in the cache was made with the viewport state that applies to the triangle reading
 // it, and equals the model's projection of that triangle's vertex (an unclipped triangle's
 // vertices are the input vertices bit for bit, numerics §8.2).
@@ -41,16 +41,20 @@
 //          (bank A, cache a) with those of the second; bank B and cache b keep vertex 1. The
 //          second clock writes vertex 0 into polygon buffer 0, the third vertex 1, with their
 //          cached clip codes. In the third clock: NaN or AND of the codes -> discarded; OR of
-//          the codes 0 (the fast path) -> area, face and bounding-box culling on the cached
-//          projections and output, the triangle is accepted; otherwise the slow path, after one
-//          more clock (LOADW) writing vertex 2 into the polygon buffer:
-//   CLIP   per plane in the OR of the codes, per polygon edge: 1 clock, plus INT (22 clocks)
-//          for an edge crossing the plane (Sutherland-Hodgman, ping-pong between two buffers)
-//   PROJ   6 clocks per polygon vertex: 1/w, viewport, snap (the shared operators)
-//   EMIT   1 clock per fan triangle: area, face and bounding-box culling, output
+//          the codes 0 (the fast path) -> the triangle (cached projections) into the emission
+//          register e_q, accepted; otherwise the slow path, after one more clock (LOADW)
+//          writing vertex 2 into the polygon buffer:
+//   CLIP   per plane in the OR of the codes, per polygon edge: 1 clock, plus INT (24 clocks,
+//          one FP operation issued per step) for an edge crossing the plane (Sutherland-Hodgman,
+//          ping-pong between two buffers)
+//   PROJ   the polygon's vertices injected into the projector (one per 3 clocks), then PROJW
+//          until the last one's results are in proj_q
+//   EMIT   1 clock per fan triangle into e_q
 //   DONE   the triangle packet is accepted (the prim input is held stable until then)
-// An unclipped triangle takes 3 clocks. A token leaves in order through the output register;
-// a state write takes 1 clock, one changing the viewport 3 (derived W/2, H/2, zmax - zmin).
+// e_q: area, face and bounding-box culling on the registered triangle, then the output
+// register. An unclipped triangle takes 3 clocks. A token leaves in order through the output
+// register; a state write takes 1 clock, one changing the viewport 6 (SDer1..4: W/2, H/2,
+// zmax - zmin and the depth clamp range's products on the units); both wait while e_q is full.
 module pa (
   input  logic                      clk_i,
   input  logic                      rst_ni,
