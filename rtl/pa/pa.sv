@@ -53,7 +53,7 @@
 //   DONE   the triangle packet is accepted (the prim input is held stable until then)
 // e_q: area, face and bounding-box culling on the registered triangle, then the output
 // register. An unclipped triangle takes 3 clocks. A token leaves in order through the output
-// register; a state write takes 1 clock, one changing the viewport 6 (SDer1..4: W/2, H/2,
+// register; a state write takes 1 clock, one changing the viewport 5 (SDer1..4: W/2, H/2,
 // zmax - zmin and the depth clamp range's products on the units); both wait while e_q is full.
 module pa (
   input  logic                      clk_i,
