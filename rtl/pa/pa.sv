@@ -21,16 +21,16 @@
 // projector's, read every clock at the word the projector works on in the next clock, with a
 // bypass for a vertex written to that word in the same clock.
 //
-// Projector (pj_*): every vertex of a bank is projected once (1/w, viewport, snap, z) and its
-// clip codes and NaN flag computed (pa_dist) into a per-slot cache (sram_1r1w, two copies for
-// LOAD's two ports: {NaN, code, sx, sy, z, 1/w}), in slot order, as the vertices arrive: the
-// read bank first, then the bank being loaded; vb_q.loaded[b] vertices are loaded,
-// vb_q.projected[b] projected. 3 clocks per vertex, with one fp32_mul and one fp32_add of its
-// own and the sequencer's fp32_rcp, fp32_mul, fp32_add and fp32_to_fix16_8 while the sequencer
-// does not use them (it waits while the sequencer clips; phase 0, which also uses pa_dist, waits
-// in SInt0 and SIntW too). A write to a viewport register (FE_VP_*), applied in
+// Projector (pj_*, ag_*, pjv_q): every vertex of a bank is projected once (1/w, viewport, snap,
+// z) and its clip codes and NaN flag computed (pa_dist_p) into a per-slot cache (sram_1r1w, two
+// copies for LOAD's two ports: {NaN, code, sx, sy, z, 1/w}), in slot order, as the vertices
+// arrive: the read bank first, then the bank being loaded; vb_q.loaded[b] vertices are loaded,
+// vb_q.issued[b] issued, vb_q.projected[b] projected. A pipeline of 13 clocks with one FP32
+// operation per unit per clock (the units below), a vertex issued every 3 clocks at most; it is
+// blocked while the sequencer uses the units (SDer*, SInt, after the pipeline has emptied) or
+// injects a polygon's vertices (SProj). A write to a viewport register (FE_VP_*), applied in
 // order on the triangle stream and changing the register, empties the cache of both banks
-// (vb_q.projected = 0) and cancels the vertex in flight; freeing a bank empties its cache. So every
+// (vb_q.projected = 0) and cancels the vertices in flight; freeing a bank empties its cache. So every
 // projection in the cache was made with the viewport state that applies to the triangle reading
 // it, and equals the model's projection of that triangle's vertex (an unclipped triangle's
 // vertices are the input vertices bit for bit, numerics §8.2).
@@ -41,16 +41,20 @@
 //          (bank A, cache a) with those of the second; bank B and cache b keep vertex 1. The
 //          second clock writes vertex 0 into polygon buffer 0, the third vertex 1, with their
 //          cached clip codes. In the third clock: NaN or AND of the codes -> discarded; OR of
-//          the codes 0 (the fast path) -> area, face and bounding-box culling on the cached
-//          projections and output, the triangle is accepted; otherwise the slow path, after one
-//          more clock (LOADW) writing vertex 2 into the polygon buffer:
-//   CLIP   per plane in the OR of the codes, per polygon edge: 1 clock, plus INT (22 clocks)
-//          for an edge crossing the plane (Sutherland-Hodgman, ping-pong between two buffers)
-//   PROJ   6 clocks per polygon vertex: 1/w, viewport, snap (the shared operators)
-//   EMIT   1 clock per fan triangle: area, face and bounding-box culling, output
+//          the codes 0 (the fast path) -> the triangle (cached projections) into the emission
+//          register e_q, accepted; otherwise the slow path, after one more clock (LOADW)
+//          writing vertex 2 into the polygon buffer:
+//   CLIP   per plane in the OR of the codes, per polygon edge: 1 clock, plus INT (24 clocks,
+//          one FP operation issued per step) for an edge crossing the plane (Sutherland-Hodgman,
+//          ping-pong between two buffers)
+//   PROJ   the polygon's vertices injected into the projector (one per 3 clocks), then PROJW
+//          until the last one's results are in proj_q
+//   EMIT   1 clock per fan triangle into e_q
 //   DONE   the triangle packet is accepted (the prim input is held stable until then)
-// An unclipped triangle takes 3 clocks. A token leaves in order through the output register;
-// a state write takes 1 clock, one changing the viewport 3 (derived W/2, H/2, zmax - zmin).
+// e_q: area, face and bounding-box culling on the registered triangle, then the output
+// register. An unclipped triangle takes 3 clocks. A token leaves in order through the output
+// register; a state write takes 1 clock, one changing the viewport 5 (SDer1..4: W/2, H/2,
+// zmax - zmin and the depth clamp range's products on the units); both wait while e_q is full.
 module pa (
   input  logic                      clk_i,
   input  logic                      rst_ni,
@@ -75,6 +79,7 @@ module pa (
   localparam logic [31:0] Half = 32'h3F00_0000;
   localparam logic [31:0] TwoM64 = 32'h1F80_0000;  // 2^-64
   localparam logic [31:0] Sign = 32'h8000_0000;
+  localparam logic [31:0] VzScale = 32'h4B7F_FFFF;  // 2^24 - 1
 
   typedef struct packed {
     logic [31:0]      color;
@@ -92,8 +97,7 @@ module pa (
   } pv_t;
 
   typedef enum logic [3:0] {
-    SIdle, SDer1, SDer2, SLoad, SLoadW, SClip, SInt0, SInt1, SInt2, SInt3, SIntA, SIntB, SIntW,
-    SProj, SEmit, SDone
+    SIdle, SDer1, SDer2, SDer3, SDer4, SLoad, SLoadW, SClip, SInt, SProj, SProjW, SEmit, SDone
   } state_e;
 
   // ---------------------------------------------------------------------------------------------
@@ -138,7 +142,8 @@ module pa (
     logic            wr_bank;    // bank the next batch's first vertex takes (!wr_bank: loading)
     logic            rd_bank;    // bank whose triangles are processed
     logic [1:0][5:0] loaded;     // per bank: vertices loaded
-    logic [1:0][5:0] projected;  // per bank: vertices projected into pcache_q (<= loaded)
+    logic [1:0][5:0] issued;     // per bank: vertices issued to the projector (<= loaded)
+    logic [1:0][5:0] projected;  // per bank: vertices projected into pcache_q (<= issued)
   } vb_t;
 
   // The triangle sequencer.
@@ -154,42 +159,50 @@ module pa (
     logic [3:0]  vtx_idx;     // CLIP: edge; PROJ: vertex; EMIT: fan triangle
     logic [2:0]  plane;       // CLIP: plane
     logic        in_first;    // INT: the inside vertex is the edge's first (A)
-    logic [2:0]  phase;       // INT: attribute; PROJ: phase
+    logic [4:0]  k;           // INT: step (one FP operation issued per step, see SInt)
     logic [31:0] d_in;        // INT: plane distance of the inside vertex
-    logic [31:0] d_diff;      // INT: d_in - distance of the outside vertex
-    logic [31:0] lerp_t;      // INT: t = d_in / d_diff, weight of the outside vertex
+    logic [31:0] d_out;       // INT: plane distance of the outside vertex
+    logic [31:0] lerp_t;      // INT: t = d_in / (d_in - d_out), weight of the outside vertex
     logic [31:0] lerp_s;      // INT: 1 - t, weight of the inside vertex
-    logic [31:0] lerp_in;     // INT: s * attribute of the inside vertex
     logic [8:0]  lerp_t8;     // INT: t in 1/256, clamped to [0, 256] (colour)
     cv_t         new_vtx;     // INT: the new vertex
-    logic [31:0] proj_rhw;    // PROJ: 1/w
-    logic [31:0] proj_zn;     // PROJ: z/w
-    logic [31:0] proj_tmp;    // PROJ: x/w + 1, then 1 - y/w
-    logic [23:0] proj_sx;     // PROJ: snapped x, then snapped y
+    logic [6:0]  nv_code;     // INT: its clip code
     logic [31:0] tri_id;      // output triangles since reset
     pv_t         fast_pv0;    // LOAD: cached projection of vertex 0
   } seq_t;
 
-  // The projector.
+  // The projector: a pipeline of 13 clocks (ages 0..12), a new vertex every 3 clocks at most
+  // (issued when ph3_q == 0), one FP operation per unit per clock (see "Projector" below).
+  // Per age 1..12 a valid bit, whether the vertex is a bank vertex (-> projection cache
+  // {bank, slot}) or a polygon vertex injected by PROJ (-> proj_q[slot]); its values travel in
+  // the per-age registers of pjv_t.
+  localparam int PjAges = 12;
   typedef struct packed {
-    logic        busy;         // a vertex in flight (phases 1, 2)
-    logic [1:0]  phase;
-    logic        bank;         // its bank
-    logic [4:0]  slot;         // its slot
-    logic [31:0] rhw;          // 1/w
-    logic [31:0] x_plus1;      // x/w + 1
-    logic [31:0] one_minus_y;  // 1 - y/w
-    logic [31:0] zn;           // z/w
-    logic [23:0] sx;           // snapped x
-    logic [7:0]  code;         // NaN in the position [7], clip code [6:0] (depth clip on)
-  } pj_t;
+    logic [3:0][31:0]    p1;     // age 1: x, y, z, w
+    logic [3:0][31:0]    p2;     // age 2
+    logic [31:0]         z3;     // age 3: z
+    logic [9:0][31:0]    r;      // ages 3..12: 1/w
+    logic [9:0][7:0]     code;   // ages 3..12: {NaN, clip code}
+    logic [31:0]         zn6;    // age 6: z/w
+    logic [31:0]         zn7;    // age 7
+    logic [31:0]         xp7;    // age 7: x/w + 1
+    logic [31:0]         z12;    // age 12: z
+    logic [23:0]         sy12;   // age 12: snapped y
+  } pjv_t;
 
   state_e                  state_q, state_d;
-  logic                    hv_q, hv_d;  // SInt1: |dI - dO| >= 2^64, retrying scaled by 2^-64
+  logic                    hv_q, hv_d;  // SInt: |dI - dO| >= 2^64, retrying scaled by 2^-64
   fe_t                     fe_q, fe_d;
   vb_t                     vb_q, vb_d;
   seq_t                    seq_q, seq_d;
-  pj_t                     pj_q, pj_d;
+  logic [1:0]              ph3_q, ph3_d;          // free-running 0, 1, 2: the projector issues at 0
+  logic [PjAges:1]         ag_valid_q, ag_valid_d;
+  logic [PjAges:1]         ag_poly_q, ag_poly_d;
+  logic [PjAges:1]         ag_bank_q, ag_bank_d;
+  logic [PjAges:1][4:0]    ag_slot_q, ag_slot_d;
+  pjv_t                    pjv_q, pjv_d;
+  logic                    e_valid_q, e_valid_d;   // emission register: a triangle to cull
+  pineda_pkg::pa_tri_pkt_t e_q, e_d;
   logic                    out_valid_q, out_valid_d;
   pineda_pkg::pa_tri_pkt_t out_q, out_d;
 
@@ -298,34 +311,29 @@ module pa (
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Projector: the vertex it works on, and whether it may use the shared operators this clock
+  // Projector: the vertex it would issue this clock
   // ---------------------------------------------------------------------------------------------
-  logic        rb_todo, ob_todo, pj_any, pj_go, ops_free, pj_bank;
+  logic        rb_todo, ob_todo, pj_any, pj_empty, pj_block, pj_bank;
   logic [4:0]  pj_slot;
-  logic [1:0]  pj_ph;
-  logic [3:0][31:0] pj_pos;             // x, y, z, w of the projector's vertex
+  logic [3:0][31:0] pj_pos;             // x, y, z, w of the bank vertex (bank P)
+  logic [3:0][31:0] pos_in;             // the position issued (bank vertex, or PROJ's polygon vertex)
 
   always_comb begin
-    rb_todo = vb_q.projected[vb_q.rd_bank] < vb_q.loaded[vb_q.rd_bank];
-    ob_todo = vb_q.projected[!vb_q.rd_bank] < vb_q.loaded[!vb_q.rd_bank];
-    pj_any  = pj_q.busy || rb_todo || ob_todo;
-    if (pj_q.busy) begin
-      pj_bank = pj_q.bank;
-    end else begin
-      pj_bank = rb_todo ? vb_q.rd_bank : !vb_q.rd_bank;
-    end
-    pj_slot = pj_q.busy ? pj_q.slot : vb_q.projected[pj_bank][4:0];
-    pj_ph   = pj_q.busy ? pj_q.phase : 2'd0;
+    rb_todo  = vb_q.issued[vb_q.rd_bank] < vb_q.loaded[vb_q.rd_bank];
+    ob_todo  = vb_q.issued[!vb_q.rd_bank] < vb_q.loaded[!vb_q.rd_bank];
+    pj_empty = (ag_valid_q == '0);
+    pj_any   = !pj_empty || rb_todo || ob_todo;
+    pj_bank  = rb_todo ? vb_q.rd_bank : !vb_q.rd_bank;
+    pj_slot  = vb_q.issued[pj_bank][4:0];
     // bank P was read at {pj_bank, pj_slot} in the previous clock (pj_raddr); a vertex written
     // to that word in that clock comes from the bypass
-    pj_pos  = byp_q ? byp_pos_q : vbp_rdata;
-    // the sequencer's states that leave fp32_rcp, fp32_mul, fp32_add and fp32_to_fix16_8 free;
-    // phase 0 also uses pa_dist (the vertex's clip codes), which INT uses in SInt0 and SIntW
-    ops_free = (state_q == SIdle) || (state_q == SLoad) || (state_q == SLoadW)
-            || (state_q == SClip) || (state_q == SInt0) || (state_q == SIntW)
-            || (state_q == SEmit) || (state_q == SDone);
-    pj_go   = pj_any && ops_free
-           && !((pj_ph == 2'd0) && ((state_q == SInt0) || (state_q == SIntW)));
+    pj_pos   = byp_q ? byp_pos_q : vbp_rdata;
+    pos_in   = (state_q == SProj) ? cv_a.a[3:0] : pj_pos;
+    // the sequencer's states that use the units themselves (SDer*, SInt: once the pipeline is
+    // empty), or hold them for that (SLoadW, SClip), or inject polygon vertices (SProj)
+    pj_block = (state_q == SDer1) || (state_q == SDer2) || (state_q == SDer3) || (state_q == SDer4)
+            || (state_q == SLoadW)
+            || (state_q == SClip) || (state_q == SInt) || (state_q == SProj);
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -368,128 +376,107 @@ module pa (
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Operators and their operands (one always_comb per operator: chains go one way only)
+  // The FP32 units, one operation each per clock, each result a register: fp32_rcp_p, pa_dist_p,
+  // two fp32_mul_p, two fp32_add_p (latency 2) and fp32_to_fix16_8 with a result register
+  // (latency 1). The projector uses them at fixed ages of its vertices:
+  //   age 0: rcp(w), dist(x, y, z, w)        age 2: M1 x*r, M2 y*r      age 3: M1 z*r
+  //   age 4: A1 xn + 1, A2 1 - yn            age 6: M2 (1 - yn)*H/2     age 7: M1 (xn + 1)*W/2,
+  //   M2 zn*(zmax - zmin)   age 8: A2 Y = .. + VP_Y   age 9: A1 X = .. + VP_X, A2 Z = .. + zmin
+  //   age 10: fix(Y)   age 11: fix(X)   age 12: the results are written (cache or proj_q)
+  // Per unit the ages are distinct modulo 3 and vertices are issued 3k clocks apart, so no two
+  // vertices use a unit in the same clock. The sequencer uses the units in SDer* and SInt only
+  // with the pipeline empty (pj_empty) and the projector blocked (pj_block).
   // ---------------------------------------------------------------------------------------------
-  logic [31:0] dx, dy, dz, dw;
   logic [6:0][31:0] dd;
   logic [6:0]  dout;
-  logic [31:0] rcp_a, rcp_y, mul_a, mul_b, mul_y, add_a, add_b, add_y, fix_a;
-  logic [31:0] mul2_a, mul2_b, mul2_y, add2_a, add2_b, add2_y;   // the projector's own
-  logic [23:0] fix_y;
-  logic [3:0][31:0] dsel;               // x, y, z, w of the vertex pa_dist looks at
+  logic [3:0][31:0] dsel;               // x, y, z, w of the vertex pa_dist_p looks at
+  logic [31:0] rcp_a, rcp_y, m1_a, m1_b, m1_y, m2_a, m2_b, m2_y, a1_a, a1_b, a1_y, a2_a, a2_b, a2_y;
+  logic [31:0] fix_a;
+  logic [23:0] fix_y, fix_q;
+  logic [2:0]  kj;                      // SInt: attribute of the multiplies (k - 13)
 
   always_comb begin
+    kj = 3'(seq_q.k - 5'd13);
+    dsel  = pos_in;
+    rcp_a = pos_in[3];
+    m1_a = 32'd0; m1_b = 32'd0; m2_a = 32'd0; m2_b = 32'd0;
+    a1_a = 32'd0; a1_b = 32'd0; a2_a = 32'd0; a2_b = 32'd0;
+    fix_a = 32'd0;
+    // the projector, by age
+    if (ag_valid_q[2]) begin
+      m1_a = pjv_q.p2[0]; m1_b = rcp_y;                 // x * r
+      m2_a = pjv_q.p2[1]; m2_b = rcp_y;                 // y * r
+    end else if (ag_valid_q[3]) begin
+      m1_a = pjv_q.z3;    m1_b = pjv_q.r[0];            // z * r
+    end else if (ag_valid_q[7]) begin
+      m1_a = pjv_q.xp7;   m1_b = fe_q.half_w;           // (x/w + 1) * W/2
+      m2_a = pjv_q.zn7;   m2_b = fe_q.z_range;          // z/w * (zmax - zmin)
+    end
+    if (ag_valid_q[6]) begin
+      m2_a = a2_y;        m2_b = fe_q.half_h;           // (1 - y/w) * H/2
+    end
+    if (ag_valid_q[4]) begin
+      a1_a = m1_y; a1_b = One;                          // x/w + 1
+      a2_a = One;  a2_b = m2_y ^ Sign;                  // 1 - y/w
+    end else if (ag_valid_q[8]) begin
+      a2_a = m2_y; a2_b = fe_q.vp_y;                    // Y
+    end else if (ag_valid_q[9]) begin
+      a1_a = m1_y; a1_b = fe_q.vp_x;                    // X
+      a2_a = m2_y; a2_b = fe_q.vp_zmin;                 // Z
+    end
+    if (ag_valid_q[10]) begin
+      fix_a = a2_y;                                     // sy
+    end else if (ag_valid_q[11]) begin
+      fix_a = a1_y;                                     // sx
+    end
+    // the sequencer
     unique case (state_q)
-      SInt0:   dsel = cv_i.a[3:0];
-      SInt1:   dsel = cv_o.a[3:0];
-      SIntW:   dsel = nv_snap.a[3:0];
-      default: dsel = pj_pos;             // projector phase 0: the vertex's clip codes
-    endcase
-    dx = dsel[0];
-    dy = dsel[1];
-    dz = dsel[2];
-    dw = dsel[3];
-  end
-  pa_dist u_dist (.x_i(dx), .y_i(dy), .z_i(dz), .w_i(dw), .d_o(dd), .out_o(dout));
-
-  always_comb begin
-    unique case (state_q)
-      SInt2:   rcp_a = seq_q.d_diff;
-      SProj:   rcp_a = cv_a.a[3];
-      default: rcp_a = pj_pos[3];         // projector phase 0: 1/w
-    endcase
-  end
-  fp32_rcp u_rcp (.a_i(rcp_a), .y_o(rcp_y));
-
-  always_comb begin
-    mul_a = 32'd0;
-    mul_b = 32'd0;
-    unique case (state_q)
-      SDer1: begin mul_a = fe_q.vp_w; mul_b = Half; end
-      SDer2: begin mul_a = fe_q.vp_h; mul_b = Half; end
-      SInt1: begin mul_a = hv_q ? dd[seq_q.plane] : seq_q.d_in; mul_b = TwoM64; end  // |dI - dO| >= 2^64: scale
-      SInt2: begin mul_a = seq_q.d_in;  mul_b = rcp_y; end
-      SIntA: begin mul_a = seq_q.lerp_s;   mul_b = cv_i.a[seq_q.phase]; end
-      SIntB: begin mul_a = seq_q.lerp_t;   mul_b = cv_o.a[seq_q.phase]; end
-      SProj: begin
-        unique case (seq_q.phase)
-          3'd0:    begin mul_a = cv_a.a[2]; mul_b = rcp_y; end   // z * (1/w)
-          3'd1:    begin mul_a = cv_a.a[0]; mul_b = seq_q.proj_rhw;   end   // x/w
-          3'd2:    begin mul_a = seq_q.proj_tmp;      mul_b = fe_q.half_w;  end
-          3'd3:    begin mul_a = cv_a.a[1]; mul_b = seq_q.proj_rhw;   end   // y/w
-          3'd4:    begin mul_a = seq_q.proj_tmp;      mul_b = fe_q.half_h;  end
-          default: begin mul_a = seq_q.proj_zn;      mul_b = fe_q.z_range;  end
-        endcase
-      end
-      default: begin
-        if (pj_go) begin
-          unique case (pj_ph)
-            2'd0:    begin mul_a = pj_pos[0]; mul_b = rcp_y; end  // x/w
-            2'd1:    begin mul_a = pj_pos[2]; mul_b = pj_q.rhw;  end  // z/w
-            default: begin mul_a = pj_q.zn;      mul_b = fe_q.z_range;  end
-          endcase
+      SDer1: begin
+        if (pj_empty) begin
+          m1_a = fe_q.vp_zmin; m1_b = VzScale;                // the depth clamp range (vz_s_q)
+          m2_a = fe_q.vp_zmax; m2_b = VzScale;
+          a1_a = fe_q.vp_zmax; a1_b = fe_q.vp_zmin ^ Sign;
         end
       end
-    endcase
-  end
-  fp32_mul u_mul (.a_i(mul_a), .b_i(mul_b), .y_o(mul_y));
-
-  always_comb begin
-    add_a = 32'd0;
-    add_b = 32'd0;
-    unique case (state_q)
-      SDer1: begin add_a = fe_q.vp_zmax; add_b = fe_q.vp_zmin ^ Sign; end
-      SInt1: begin add_a = seq_q.d_in;   add_b = (hv_q ? mul_y : dd[seq_q.plane]) ^ Sign; end
-      SInt3: begin add_a = One;    add_b = seq_q.lerp_t ^ Sign; end
-      SIntB: begin add_a = seq_q.lerp_in;   add_b = mul_y; end
-      SProj: begin
-        unique case (seq_q.phase)
-          3'd1:    begin add_a = mul_y; add_b = One; end          // x/w + 1
-          3'd2:    begin add_a = mul_y; add_b = fe_q.vp_x; end
-          3'd3:    begin add_a = One;   add_b = mul_y ^ Sign; end // 1 - y/w
-          3'd4:    begin add_a = mul_y; add_b = fe_q.vp_y; end
-          3'd5:    begin add_a = mul_y; add_b = fe_q.vp_zmin; end
+      SDer2: begin
+        m1_a = fe_q.vp_w;    m1_b = Half;
+        m2_a = fe_q.vp_h;    m2_b = Half;
+      end
+      SInt: begin
+        unique case (seq_q.k)
+          5'd0:  dsel = cv_i.a[3:0];
+          5'd1:  dsel = cv_o.a[3:0];
+          5'd3:  begin a1_a = seq_q.d_in; a1_b = dd[seq_q.plane] ^ Sign; end      // dI - dO
+          5'd5:  begin
+            rcp_a = a1_y;                                                      // rcp(dI - dO)
+            m1_a = seq_q.d_in;  m1_b = TwoM64;                                 // (|D| >= 2^64)
+            m2_a = seq_q.d_out; m2_b = TwoM64;
+          end
+          5'd7:  begin a1_a = m1_y; a1_b = m2_y ^ Sign; end                     // scaled dI - dO
+          5'd9:  begin m1_a = seq_q.d_in; m1_b = rcp_y; end                     // t
+          5'd11: begin a1_a = One; a1_b = m1_y ^ Sign; fix_a = m1_y; end       // 1 - t, T
+          5'd21: dsel = nv_snap.a[3:0];                                        // the new code
           default: ;
         endcase
-      end
-      default: begin
-        if (pj_go) begin
-          unique case (pj_ph)
-            2'd0:    begin add_a = mul_y;  add_b = One;   end    // x/w + 1
-            2'd1:    begin add_a = mul2_y; add_b = fe_q.vp_x; end    // X
-            default: begin add_a = mul2_y; add_b = fe_q.vp_y; end    // Y
-          endcase
+        if (seq_q.k >= 5'd13 && seq_q.k <= 5'd20) begin
+          m1_a = (seq_q.k == 5'd13) ? a1_y : seq_q.lerp_s; m1_b = cv_i.a[kj];  // s * a_in
+          m2_a = seq_q.lerp_t; m2_b = cv_o.a[kj];                             // t * a_out
+        end
+        if (seq_q.k >= 5'd15 && seq_q.k <= 5'd22) begin
+          a1_a = m1_y; a1_b = m2_y;
         end
       end
+      default: ;
     endcase
   end
-  fp32_add u_add (.a_i(add_a), .b_i(add_b), .y_o(add_y));
 
-  // the projector's mul and add: phase 0 y/w, 1 - y/w; phase 1 (x/w + 1) * W/2; phase 2
-  // (1 - y/w) * H/2, z/w * (zmax - zmin) + zmin
-  always_comb begin
-    unique case (pj_ph)
-      2'd0:    begin mul2_a = pj_pos[1]; mul2_b = rcp_y; end
-      2'd1:    begin mul2_a = pj_q.x_plus1;      mul2_b = fe_q.half_w;  end
-      default: begin mul2_a = pj_q.one_minus_y;      mul2_b = fe_q.half_h;  end
-    endcase
-  end
-  fp32_mul u_mul2 (.a_i(mul2_a), .b_i(mul2_b), .y_o(mul2_y));
-
-  always_comb begin
-    if (pj_ph == 2'd0) begin
-      add2_a = One;
-      add2_b = mul2_y ^ Sign;
-    end else begin
-      add2_a = mul_y;
-      add2_b = fe_q.vp_zmin;
-    end
-  end
-  fp32_add u_add2 (.a_i(add2_a), .b_i(add2_b), .y_o(add2_y));
-
-  always_comb begin
-    fix_a = (state_q == SInt3) ? seq_q.lerp_t : add_y;
-  end
+  pa_dist_p      u_dist (.clk_i, .rst_ni, .x_i(dsel[0]), .y_i(dsel[1]), .z_i(dsel[2]), .w_i(dsel[3]),
+                         .d_o(dd), .out_o(dout));
+  fp32_rcp_p     u_rcp  (.clk_i, .rst_ni, .a_i(rcp_a), .y_o(rcp_y));
+  fp32_mul_p     u_m1   (.clk_i, .rst_ni, .a_i(m1_a), .b_i(m1_b), .y_o(m1_y));
+  fp32_mul_p     u_m2   (.clk_i, .rst_ni, .a_i(m2_a), .b_i(m2_b), .y_o(m2_y));
+  fp32_add_p     u_a1   (.clk_i, .rst_ni, .a_i(a1_a), .b_i(a1_b), .y_o(a1_y));
+  fp32_add_p     u_a2   (.clk_i, .rst_ni, .a_i(a2_a), .b_i(a2_b), .y_o(a2_y));
   fp32_to_fix16_8 u_fix (.a_i(fix_a), .y_o(fix_y));
 
   // ---------------------------------------------------------------------------------------------
@@ -509,8 +496,9 @@ module pa (
   logic [15:0]        rtw, rth;
   pineda_pkg::rect_t  clip;
   logic               front, cull;
-  pineda_pkg::pa_tri_pkt_t etri;
-  pineda_pkg::vtx_t   tv;
+  pineda_pkg::pa_tri_pkt_t etri;        // the triangle going into the emission register e_q
+  pineda_pkg::pa_tri_pkt_t otri;        // e_q going out, with its facing, tri_id and the state
+  pineda_pkg::vtx_t   tv, ev0, ev1, ev2;
   pineda_pkg::pa_attr_t ta;
   pineda_pkg::ds_state_t eds;
   pineda_pkg::om_state_t eom;
@@ -519,17 +507,22 @@ module pa (
   // FE_VP_ZMIN and FE_VP_ZMAX, as a sample's depth is rounded (zplane_d24 of
   // fix(v * (2^24 - 1)), clamped to [0, DEPTH_MAX]), zhi raised to zlo when below it. Derived
   // from the state registers (not per triangle).
-  logic [31:0]                    vz_lo_s, vz_hi_s;
+  logic [63:0]                    vz_s_q, vz_s_d;   // the two products (SDer3; reset: 0, right for 0)
   logic [pineda_pkg::ZREF_W-1:0]  vz_lo_f, vz_hi_f;
   logic [23:0]                    vz_lo, vz_hi;
-  fp32_mul u_vzlo_m (.a_i(fe_q.vp_zmin), .b_i(32'h4B7F_FFFF), .y_o(vz_lo_s));
-  fp32_mul u_vzhi_m (.a_i(fe_q.vp_zmax), .b_i(32'h4B7F_FFFF), .y_o(vz_hi_s));
-  fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZREF_W)) u_vzlo_f (.a_i(vz_lo_s), .y_o(vz_lo_f));
-  fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZREF_W)) u_vzhi_f (.a_i(vz_hi_s), .y_o(vz_hi_f));
+  logic [47:0]                    vz_q, vz_d;       // {zlo, zhi}, registered
+  fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZREF_W)) u_vzlo_f (.a_i(vz_s_q[63:32]), .y_o(vz_lo_f));
+  fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZREF_W)) u_vzhi_f (.a_i(vz_s_q[31:0]), .y_o(vz_hi_f));
   zplane_d24 u_vzlo_d (.z_i(pineda_pkg::ZPLANE_W'($signed(vz_lo_f))), .lo_i(24'd0),
                        .hi_i(pineda_pkg::DEPTH_MAX), .d_o(vz_lo));
   zplane_d24 u_vzhi_d (.z_i(pineda_pkg::ZPLANE_W'($signed(vz_hi_f))), .lo_i(24'd0),
                        .hi_i(pineda_pkg::DEPTH_MAX), .d_o(vz_hi));
+  // mul(v, 2^24 - 1) of FE_VP_ZMIN and FE_VP_ZMAX on the units in SDer1 (into vz_s_q in SDer3),
+  // the rest from vz_s_q into vz_q every clock: vz_q has them in SIdle after SDer4, before the
+  // first triangle behind the write is emitted.
+  always_comb begin
+    vz_d = {vz_lo, (vz_hi < vz_lo) ? vz_lo : vz_hi};
+  end
 
   function automatic logic [15:0] min16(input logic [15:0] a, input logic [15:0] b);
     min16 = (a < b) ? a : b;
@@ -543,9 +536,14 @@ module pa (
     clip.y0 = 15'(min16(fe_q.scissor_y[15:0], rth));
     clip.y1 = 15'(min16(fe_q.scissor_y[31:16], rth));
 
-    ex0 = $signed(pv0.sx); ey0 = $signed(pv0.sy);
-    ex1 = $signed(pv1.sx); ey1 = $signed(pv1.sy);
-    ex2 = $signed(pv2.sx); ey2 = $signed(pv2.sy);
+    // culling on the registered triangle e_q (the state it reads does not change while e_q holds
+    // a triangle: writes and tokens wait)
+    ev0 = pineda_pkg::vtx_t'(e_q.v[0]);
+    ev1 = pineda_pkg::vtx_t'(e_q.v[1]);
+    ev2 = pineda_pkg::vtx_t'(e_q.v[2]);
+    ex0 = ev0.x; ey0 = ev0.y;
+    ex1 = ev1.x; ey1 = ev1.y;
+    ex2 = ev2.x; ey2 = ev2.y;
     area2 = (51'(ex1) - 51'(ex0)) * (51'(ey2) - 51'(ey0)) - (51'(ex2) - 51'(ex0)) * (51'(ey1) - 51'(ey0));
     front = (area2 > 51'sd0) != front_ccw;
     xmin = (ex0 < ex1) ? ex0 : ex1;  xmin = (ex2 < xmin) ? ex2 : xmin;
@@ -589,10 +587,10 @@ module pa (
     etri.target.pitch = fe_q.rt_pitch[pineda_pkg::RT_PITCH_MSB:pineda_pkg::RT_PITCH_LSB];
     etri.target.msaa  = fe_q.rt_pitch[pineda_pkg::RT_MSAA_BIT];
     etri.clip    = clip;
-    etri.tri_id  = seq_q.tri_id;
+    etri.tri_id  = 32'd0;
     etri.prim_id = prim_i.prim_id;
     etri.draw_id = prim_i.draw_id;
-    etri.front   = front;
+    etri.front   = 1'b0;
     eds              = '0;
     eds.base         = fe_q.ds_base;
     eds.pitch        = fe_q.ds_pitch;
@@ -630,8 +628,17 @@ module pa (
     eom.samp1    = fe_q.samp1;
     eom.comb     = pineda_pkg::comb_state_t'(fe_q.combine);
     etri.om      = eom;
-    etri.zlo     = vz_lo;
-    etri.zhi     = (vz_hi < vz_lo) ? vz_lo : vz_hi;
+    etri.zlo     = vz_q[47:24];
+    etri.zhi     = vz_q[23:0];
+    otri         = e_q;
+    otri.front   = front;
+    otri.tri_id  = seq_q.tri_id;
+    otri.target  = etri.target;
+    otri.clip    = etri.clip;
+    otri.ds      = etri.ds;
+    otri.om      = etri.om;
+    otri.zlo     = etri.zlo;
+    otri.zhi     = etri.zhi;
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -639,7 +646,7 @@ module pa (
   // ---------------------------------------------------------------------------------------------
   logic       vtx_bank;  // bank the input vertex goes to
   logic       out_free, vtx_fire, pos_nan_a, pos_nan_b, pos_nan_p, prim_done, proj_rdy, vp_wr;
-  logic       nan_pj, nb_rb_todo, nb_bank;
+  logic       nan_pj, nb_rb_todo, nb_bank, pj_go, inj_go, e_free;
   logic [4:0] smax;
   logic [6:0] code_mask, code_ld_a, code_ld_b, or_next;
   logic [2:0] pl_next;
@@ -663,7 +670,8 @@ module pa (
     fe_d        = fe_q;
     vb_d        = vb_q;
     seq_d       = seq_q;
-    pj_d        = pj_q;
+    ph3_d       = (ph3_q == 2'd2) ? 2'd0 : ph3_q + 2'd1;
+    inj_go      = 1'b0;
     out_valid_d = out_valid_q;
     out_d       = out_q;
     prim_ready_o = 1'b0;
@@ -674,8 +682,21 @@ module pa (
     proj_we = 1'b0; proj_waddr = '0; proj_wdata = '0;
     pc_we = 1'b0; pc_waddr = '0; pc_wdata = '0;
 
+    e_valid_d   = e_valid_q;
+    vz_s_d      = vz_s_q;
+    e_d         = e_q;
     out_free = !out_valid_q || out_ready_i;
     if (out_valid_q && out_ready_i) out_valid_d = 1'b0;
+    // the emission register moves on whenever the output is free (a culled triangle vanishes)
+    e_free = !e_valid_q || out_free;
+    if (e_valid_q && out_free) begin
+      e_valid_d = 1'b0;
+      if (!cull) begin
+        out_valid_d  = 1'b1;
+        out_d        = otri;
+        seq_d.tri_id = seq_q.tri_id + 32'd1;
+      end
+    end
 
     // ---- vertex stream
     vtx_bank    = vtx_i.vtx_id[5] ? vb_q.wr_bank : !vb_q.wr_bank;
@@ -694,39 +715,6 @@ module pa (
         vb_d.busy[vb_q.wr_bank] = 1'b1;
         vb_d.wr_bank            = !vb_q.wr_bank;
       end
-    end
-
-    // ---- projector: phase 0 1/w, x/w + 1, 1 - y/w; phase 1 z/w, sx; phase 2 sy, z -> cache
-    nan_pj = 1'b0;
-    for (int c = 0; c < 4; c++) begin
-      nan_pj = nan_pj || ((pj_pos[c][30:23] == 8'hFF) && (pj_pos[c][22:0] != 23'd0));
-    end
-    if (pj_go) begin
-      unique case (pj_ph)
-        2'd0: begin
-          pj_d.code   = {nan_pj, dout};
-          pj_d.rhw    = rcp_y;
-          pj_d.x_plus1   = add_y;
-          pj_d.one_minus_y   = add2_y;
-          pj_d.busy = 1'b1;
-          pj_d.phase   = 2'd1;
-          pj_d.bank    = pj_bank;
-          pj_d.slot    = pj_slot;
-        end
-        2'd1: begin
-          pj_d.zn = mul_y;
-          pj_d.sx = fix_y;
-          pj_d.phase = 2'd2;
-        end
-        default: begin
-          pc_we    = 1'b1;
-          pc_waddr = {pj_q.bank, pj_q.slot};
-          pc_wdata = {pj_q.code, pj_q.sx, fix_y, add2_y, pj_q.rhw};
-          vb_d.projected[pj_q.bank] = vb_q.projected[pj_q.bank] + 6'd1;
-          pj_d.busy  = 1'b0;
-          pj_d.phase    = 2'd0;
-        end
-      endcase
     end
 
     // a triangle starts once its batch has begun and its three slots are projected
@@ -750,7 +738,9 @@ module pa (
 
     unique case (state_q)
       SIdle: begin
-        if (prim_valid_i) begin
+        // tokens and state writes wait for the emission register (order; its culling reads the
+        // state)
+        if (prim_valid_i && !(e_valid_q && (prim_i.eop || prim_i.wr))) begin
           if (prim_i.eop) begin
             if (out_free) begin
               prim_ready_o = 1'b1;
@@ -799,7 +789,7 @@ module pa (
               pineda_pkg::FE_COMBINE:     fe_d.combine     = prim_i.wr_val[20:0];
               default: ;
             endcase
-            // a viewport write: derived values in SDer1, SDer2
+            // a viewport write: derived values in SDer1..4
             state_d = vp_wr ? SDer1 : SIdle;
           end else if (proj_rdy) begin
             // LOAD, first clock: vertices 0 and 1 are read (banks A, B, cache a, b)
@@ -811,12 +801,18 @@ module pa (
         end
       end
       SDer1: begin
-        fe_d.half_w    = mul_y;
-        fe_d.z_range    = add_y;
-        state_d = SDer2;
+        // W/2, H/2 and zmax - zmin issued once the projector's pipeline is empty
+        if (pj_empty) state_d = SDer2;
       end
-      SDer2: begin
-        fe_d.half_h    = mul_y;
+      SDer2: state_d = SDer3;
+      SDer3: begin
+        fe_d.z_range = a1_y;
+        vz_s_d       = {m1_y, m2_y};
+        state_d = SDer4;
+      end
+      SDer4: begin
+        fe_d.half_w  = m1_y;
+        fe_d.half_h  = m2_y;
         state_d = SIdle;
       end
       SLoad: begin
@@ -844,17 +840,13 @@ module pa (
           seq_d.cur_buf = 1'b0;
           seq_d.poly_len   = 4'd3;
           seq_d.out_len   = 4'd0;
-          seq_d.phase  = 3'd0;
           if (seq_q.pos_nan || pos_nan_a || ((seq_q.code_and & code_ld_a) != 7'd0)) begin
             prim_done = 1'b1;         // NaN or rejected
           end else if (or_next == 7'd0) begin
             // fast path: not clipped, the cached projections; waits here for the output
-            if (cull || out_free) begin
-              if (!cull) begin
-                out_valid_d = 1'b1;
-                out_d       = etri;
-                seq_d.tri_id       = seq_q.tri_id + 32'd1;
-              end
+            if (e_free) begin
+              e_valid_d = 1'b1;
+              e_d       = etri;
               prim_done = 1'b1;
             end
           end else begin
@@ -885,7 +877,8 @@ module pa (
         seq_d.out_len = seq_q.out_len + (in_a ? 4'd1 : 4'd0);
         if (in_a != in_b) begin
           seq_d.in_first = in_a;
-          state_d = SInt0;
+          seq_d.k        = 5'd0;
+          state_d = SInt;
         end else if (ib == 4'd0) begin
           // plane done
           if (seq_q.out_len + (in_a ? 4'd1 : 4'd0) < 4'd3) begin
@@ -899,115 +892,102 @@ module pa (
               seq_d.plane = pl_next;
             end else begin
               state_d = SProj;
-              seq_d.phase    = 3'd0;
             end
           end
         end else begin
           seq_d.vtx_idx = seq_q.vtx_idx + 4'd1;
         end
       end
-      SInt0: begin
-        seq_d.d_in    = dd[seq_q.plane];
-        state_d = SInt1;
-      end
-      SInt1: begin
-        if (!hv_q && (add_y[30:23] >= 8'hBF)) begin
-          seq_d.d_in = mul_y;      // |dI - dO| >= 2^64 (or Inf): again with dI, dO scaled by 2^-64
-          hv_d = 1'b1;
-        end else begin
-          seq_d.d_diff   = add_y;         // dI - dO
-          hv_d    = 1'b0;
-          state_d = SInt2;
-        end
-      end
-      SInt2: begin
-        seq_d.lerp_t     = mul_y;           // dI * rcp(dI - dO)
-        state_d = SInt3;
-      end
-      SInt3: begin
-        seq_d.lerp_s     = add_y;           // 1 - t
-        if ($signed(fix_y) < 24'sd0) begin
-          seq_d.lerp_t8 = 9'd0;
-        end else if ($signed(fix_y) > 24'sd256) begin
-          seq_d.lerp_t8 = 9'd256;
-        end else begin
-          seq_d.lerp_t8 = fix_y[8:0];
-        end
-        seq_d.phase    = 3'd0;
-        state_d = SIntA;
-      end
-      SIntA: begin
-        seq_d.lerp_in    = mul_y;           // s * a_in
-        state_d = SIntB;
-      end
-      SIntB: begin
-        seq_d.new_vtx.a[seq_q.phase] = add_y;      // s * a_in + t * a_out
-        seq_d.phase    = seq_q.phase + 3'd1;
-        state_d = (seq_q.phase == 3'd7) ? SIntW : SIntA;
-      end
-      SIntW: begin
-        poly_we    = 1'b1;
-        poly_waddr = paddr(!seq_q.cur_buf, seq_q.out_len);
-        poly_wdata = {dout & {4'hF, !depth_clip_off, !depth_clip_off, 1'b1}, CvW'(nv_snap)};
-        seq_d.out_len        = seq_q.out_len + 4'd1;
-        if (ib == 4'd0) begin
-          seq_d.cur_buf = !seq_q.cur_buf;
-          seq_d.poly_len   = seq_q.out_len + 4'd1;
-          seq_d.out_len   = 4'd0;
-          seq_d.vtx_idx   = 4'd0;
-          if (seq_q.out_len + 4'd1 < 4'd3) begin
-            state_d = SDone;
-          end else if (pl_found) begin
-            seq_d.plane    = pl_next;
-            state_d = SClip;
-          end else begin
-            state_d = SProj;
-            seq_d.phase    = 3'd0;
+      SInt: begin
+        // One FP operation issued per step k, its result 2 steps later (fix: 1):
+        //   0 dist(I) (waits for the projector's pipeline to empty)   1 dist(O)
+        //   2 dI   3 dO, A1 dI - dO   5 D: |D| >= 2^64 (once): M1 dI*2^-64, M2 dO*2^-64 -> 7,
+        //   else rcp(D) -> 9   7 dI scaled, A1 dI - dO -> 5   9 M1 t = dI*rcp(D)
+        //   11 t: A1 1 - t, fix(t)   12 T   13 s   13..20 M1 s*a_in, M2 t*a_out   15..22 A1 sum
+        //   17..24 the new vertex's attributes   21 dist(its position, complete)   23 its code
+        //   25 the new vertex is written
+        seq_d.k = seq_q.k + 5'd1;
+        unique case (seq_q.k)
+          5'd0:  if (!pj_empty) seq_d.k = 5'd0;
+          5'd2:  seq_d.d_in  = dd[seq_q.plane];
+          5'd3:  seq_d.d_out = dd[seq_q.plane];
+          5'd5: begin
+            if (!hv_q && (a1_y[30:23] >= 8'hBF)) begin
+              hv_d    = 1'b1;             // |dI - dO| >= 2^64 (or Inf): again scaled by 2^-64
+              seq_d.k = 5'd6;
+            end else begin
+              hv_d    = 1'b0;
+              seq_d.k = 5'd8;             // rcp(D) issued: its result in step 9
+            end
           end
-        end else begin
-          seq_d.vtx_idx     = seq_q.vtx_idx + 4'd1;
-          state_d = SClip;
+          5'd7: begin
+            seq_d.d_in = m1_y;
+            seq_d.k    = 5'd4;            // scaled dI - dO issued: its result in step 5
+          end
+          5'd11: seq_d.lerp_t = m1_y;
+          5'd12: begin
+            if ($signed(fix_q) < 24'sd0) begin
+              seq_d.lerp_t8 = 9'd0;
+            end else if ($signed(fix_q) > 24'sd256) begin
+              seq_d.lerp_t8 = 9'd256;
+            end else begin
+              seq_d.lerp_t8 = fix_q[8:0];
+            end
+          end
+          5'd13: seq_d.lerp_s = a1_y;
+          5'd23: seq_d.nv_code = dout;
+          5'd25: begin
+            poly_we    = 1'b1;
+            poly_waddr = paddr(!seq_q.cur_buf, seq_q.out_len);
+            poly_wdata = {seq_q.nv_code & {4'hF, !depth_clip_off, !depth_clip_off, 1'b1}, CvW'(nv_snap)};
+            seq_d.out_len        = seq_q.out_len + 4'd1;
+            if (ib == 4'd0) begin
+              seq_d.cur_buf = !seq_q.cur_buf;
+              seq_d.poly_len   = seq_q.out_len + 4'd1;
+              seq_d.out_len   = 4'd0;
+              seq_d.vtx_idx   = 4'd0;
+              if (seq_q.out_len + 4'd1 < 4'd3) begin
+                state_d = SDone;
+              end else if (pl_found) begin
+                seq_d.plane    = pl_next;
+                state_d = SClip;
+              end else begin
+                state_d = SProj;
+              end
+            end else begin
+              seq_d.vtx_idx     = seq_q.vtx_idx + 4'd1;
+              state_d = SClip;
+            end
+          end
+          default: ;
+        endcase
+        if (seq_q.k >= 5'd17 && seq_q.k <= 5'd24) begin
+          seq_d.new_vtx.a[3'(seq_q.k - 5'd17)] = a1_y;    // s * a_in + t * a_out
         end
       end
       SProj: begin
-        seq_d.phase = seq_q.phase + 3'd1;
-        unique case (seq_q.phase)
-          3'd0: begin
-            seq_d.proj_rhw  = rcp_y;
-            seq_d.proj_zn = mul_y;
-            if (pos_nan_p) state_d = SDone;
-          end
-          3'd1: seq_d.proj_tmp = add_y;
-          3'd2: seq_d.proj_sx = fix_y;
-          3'd3: seq_d.proj_tmp = add_y;
-          3'd4: begin
-            proj_we    = 1'b1;      // sx, sy now; z and 1/w with phase 5
-            proj_waddr = seq_q.vtx_idx;
-            proj_wdata = {seq_q.proj_sx, fix_y, 32'd0, 32'd0};
-            seq_d.proj_sx       = fix_y;     // keep sy
-          end
-          default: begin
-            proj_we    = 1'b1;
-            proj_waddr = seq_q.vtx_idx;
-            proj_wdata = {proj_q[seq_q.vtx_idx][111:88], seq_q.proj_sx, add_y, seq_q.proj_rhw};
-            seq_d.phase       = 3'd0;
-            if (seq_q.vtx_idx + 4'd1 == seq_q.poly_len) begin
-              seq_d.vtx_idx     = 4'd1;
-              state_d = SEmit;
-            end else begin
-              seq_d.vtx_idx = seq_q.vtx_idx + 4'd1;
-            end
-          end
-        endcase
+        // the polygon's vertices injected into the projector (one per 3 clocks, results in
+        // proj_q 12 clocks later); a NaN position discards the triangle
+        if (seq_q.vtx_idx == seq_q.poly_len) begin
+          state_d = SProjW;
+        end else if (pos_nan_p) begin
+          state_d = SDone;
+        end else if (ph3_q == 2'd0) begin
+          inj_go        = 1'b1;
+          seq_d.vtx_idx = seq_q.vtx_idx + 4'd1;
+        end
+      end
+      SProjW: begin
+        if ((ag_valid_q & ag_poly_q) == '0) begin
+          seq_d.vtx_idx = 4'd1;
+          state_d = SEmit;
+        end
       end
       SEmit: begin
         // fan triangle (0, i, i + 1); i + 1 < n
-        if (cull || out_free) begin
-          if (!cull) begin
-            out_valid_d = 1'b1;
-            out_d       = etri;
-            seq_d.tri_id       = seq_q.tri_id + 32'd1;
-          end
+        if (e_free) begin
+          e_valid_d = 1'b1;
+          e_d       = etri;
           if (seq_q.vtx_idx + 4'd2 == seq_q.poly_len) begin
             state_d = SDone;
           end else begin
@@ -1021,6 +1001,44 @@ module pa (
       default: state_d = SIdle;
     endcase
 
+    // ---- projector: the vertex at age 12 is written (cache or proj_q); a new vertex is issued
+    // at ph3_q == 0 (PROJ's polygon vertex first, else the read bank's next, else the other's)
+    pj_go = (rb_todo || ob_todo) && (ph3_q == 2'd0) && !pj_block;
+    if (ag_valid_q[PjAges]) begin
+      if (ag_poly_q[PjAges]) begin
+        proj_we    = 1'b1;
+        proj_waddr = ag_slot_q[PjAges][3:0];
+        proj_wdata = {fix_q, pjv_q.sy12, pjv_q.z12, pjv_q.r[9]};
+      end else begin
+        pc_we    = 1'b1;
+        pc_waddr = {ag_bank_q[PjAges], ag_slot_q[PjAges]};
+        pc_wdata = {pjv_q.code[9], fix_q, pjv_q.sy12, pjv_q.z12, pjv_q.r[9]};
+        vb_d.projected[ag_bank_q[PjAges]] = vb_q.projected[ag_bank_q[PjAges]] + 6'd1;
+      end
+    end
+    ag_valid_d = {ag_valid_q[PjAges-1:1], inj_go || pj_go};
+    ag_poly_d  = {ag_poly_q[PjAges-1:1], inj_go};
+    ag_bank_d  = {ag_bank_q[PjAges-1:1], pj_bank};
+    ag_slot_d  = {ag_slot_q[PjAges-1:1], inj_go ? {1'b0, seq_q.vtx_idx} : pj_slot};
+    if (pj_go && !inj_go) begin
+      vb_d.issued[pj_bank] = vb_q.issued[pj_bank] + 6'd1;
+    end
+    // the values that travel with the vertices (every clock; each meaningful at its age)
+    nan_pj = 1'b0;
+    for (int c = 0; c < 4; c++) begin
+      nan_pj = nan_pj || ((pjv_q.p2[c][30:23] == 8'hFF) && (pjv_q.p2[c][22:0] != 23'd0));
+    end
+    pjv_d.p1   = pos_in;
+    pjv_d.p2   = pjv_q.p1;
+    pjv_d.z3   = pjv_q.p2[2];
+    pjv_d.r    = {pjv_q.r[8:0], rcp_y};
+    pjv_d.code = {pjv_q.code[8:0], {nan_pj, dout}};
+    pjv_d.zn6  = m1_y;
+    pjv_d.zn7  = pjv_q.zn6;
+    pjv_d.xp7  = a1_y;
+    pjv_d.z12  = a2_y;
+    pjv_d.sy12 = fix_q;
+
     // the triangle is accepted; its batch's last triangle frees the bank (and its cache)
     if (prim_done) begin
       prim_ready_o = 1'b1;
@@ -1030,38 +1048,36 @@ module pa (
         vb_d.busy[vb_q.rd_bank] = 1'b0;
         vb_d.rd_bank         = !vb_q.rd_bank;
         vb_d.loaded[vb_q.rd_bank] = 6'd0;
+        vb_d.issued[vb_q.rd_bank] = 6'd0;
         vb_d.projected[vb_q.rd_bank] = 6'd0;
-        if (pj_d.busy && (pj_d.bank == vb_q.rd_bank)) begin
-          pj_d.busy = 1'b0;
-          pj_d.phase   = 2'd0;
+        // the bank's vertices in the projector are cancelled (polygon vertices are not)
+        for (int a = 1; a <= PjAges; a++) begin
+          if (!ag_poly_d[a] && (ag_bank_d[a] == vb_q.rd_bank)) ag_valid_d[a] = 1'b0;
         end
       end
     end
     // a viewport write: every cached projection is stale, the vertex in flight too
     if (vp_wr) begin
+      vb_d.issued     = '0;
       vb_d.projected  = '0;
-      pj_d.busy = 1'b0;
-      pj_d.phase   = 2'd0;
+      for (int a = 1; a <= PjAges; a++) begin
+        if (!ag_poly_d[a]) ag_valid_d[a] = 1'b0;
+      end
     end
 
     // Bank P is read every clock at the word the projector works on in the next clock: the
     // same choice as pj_bank / pj_slot, made on the next-state values. The read returns the
     // word as it was before this clock's write; a write to that word goes to the bypass.
-    nb_rb_todo = vb_d.projected[vb_d.rd_bank] < vb_d.loaded[vb_d.rd_bank];
-    if (pj_d.busy) begin
-      nb_bank = pj_d.bank;
-    end else begin
-      nb_bank = nb_rb_todo ? vb_d.rd_bank : !vb_d.rd_bank;
-    end
-    pj_raddr  = {nb_bank, pj_d.busy ? pj_d.slot : vb_d.projected[nb_bank][4:0]};
+    nb_rb_todo = vb_d.issued[vb_d.rd_bank] < vb_d.loaded[vb_d.rd_bank];
+    nb_bank    = nb_rb_todo ? vb_d.rd_bank : !vb_d.rd_bank;
+    pj_raddr   = {nb_bank, vb_d.issued[nb_bank][4:0]};
     byp_d     = vb_we && (vb_waddr == pj_raddr);
     byp_pos_d = vb_wdata.a[3:0];
 
     out_valid_o = out_valid_q;
     out_o       = out_q;
-    idle_o      = (state_q == SIdle) && !out_valid_q && (vb_q.busy == 2'b00) && !pj_any;
-    clip_busy_o = (state_q == SClip) || (state_q == SInt0) || (state_q == SInt1) || (state_q == SInt2)
-               || (state_q == SInt3) || (state_q == SIntA) || (state_q == SIntB) || (state_q == SIntW);
+    idle_o      = (state_q == SIdle) && !e_valid_q && !out_valid_q && (vb_q.busy == 2'b00) && !pj_any;
+    clip_busy_o = (state_q == SClip) || (state_q == SInt);
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -1079,7 +1095,17 @@ module pa (
       fe_q.blend_factor <= pineda_pkg::FE_BLEND_FACTOR_RESET;
       vb_q           <= '0;
       seq_q          <= '0;
-      pj_q           <= '0;
+      ph3_q          <= '0;
+      ag_valid_q     <= '0;
+      ag_poly_q      <= '0;
+      ag_bank_q      <= '0;
+      ag_slot_q      <= '0;
+      pjv_q          <= '0;
+      fix_q          <= '0;
+      vz_s_q         <= '0;
+      vz_q           <= '0;
+      e_valid_q      <= 1'b0;
+      e_q            <= '0;
       out_valid_q    <= 1'b0;
       out_q          <= '0;
       byp_q          <= 1'b0;
@@ -1088,7 +1114,17 @@ module pa (
       fe_q        <= fe_d;
       vb_q        <= vb_d;
       seq_q       <= seq_d;
-      pj_q        <= pj_d;
+      ph3_q       <= ph3_d;
+      ag_valid_q  <= ag_valid_d;
+      ag_poly_q   <= ag_poly_d;
+      ag_bank_q   <= ag_bank_d;
+      ag_slot_q   <= ag_slot_d;
+      pjv_q       <= pjv_d;
+      fix_q       <= fix_y;
+      vz_s_q      <= vz_s_d;
+      vz_q        <= vz_d;
+      e_valid_q   <= e_valid_d;
+      e_q         <= e_d;
       out_valid_q <= out_valid_d;
       out_q       <= out_d;
       byp_q       <= byp_d;
@@ -1124,15 +1160,23 @@ module pa (
                           32'(vb_q.loaded[1]) <= pineda_pkg::VTX_BATCH_SLOTS)
         else $error("pa: a bank holds more vertices than a batch (%0d, %0d)", vb_q.loaded[0],
                     vb_q.loaded[1]);
-      BankProjected: assert (vb_q.projected[0] <= vb_q.loaded[0] && vb_q.projected[1] <= vb_q.loaded[1])
-        else $error("pa: more vertices projected than loaded (%0d of %0d, %0d of %0d)",
-                    vb_q.projected[0], vb_q.loaded[0], vb_q.projected[1], vb_q.loaded[1]);
+      BankProjected: assert (vb_q.projected[0] <= vb_q.issued[0] && vb_q.issued[0] <= vb_q.loaded[0] &&
+                             vb_q.projected[1] <= vb_q.issued[1] && vb_q.issued[1] <= vb_q.loaded[1])
+        else $error("pa: projected <= issued <= loaded broken (%0d, %0d, %0d; %0d, %0d, %0d)",
+                    vb_q.projected[0], vb_q.issued[0], vb_q.loaded[0],
+                    vb_q.projected[1], vb_q.issued[1], vb_q.loaded[1]);
+      // The projector's units: a vertex every 3k clocks, never while the sequencer uses them.
+      ProjectorSpacing: assert (!(ag_valid_q[1] && (ag_valid_q[2] || ag_valid_q[3])))
+        else $error("pa: projector issued less than 3 clocks apart");
+      ProjectorOwnsUnits: assert (!(!pj_empty && (state_q == SDer2 || state_q == SDer3 || state_q == SDer4 ||
+                                                  (state_q == SInt && seq_q.k != 5'd0))))
+        else $error("pa: the sequencer uses the FP units while the projector's pipeline is busy");
       // Banks fill and drain in the same order: the bank after the read bank is busy only if
       // the read bank is.
       BankOrder: assert (!vb_q.busy[!vb_q.rd_bank] || vb_q.busy[vb_q.rd_bank])
         else $error("pa: bank %0d busy before the read bank %0d", !vb_q.rd_bank, vb_q.rd_bank);
-      ProjectorSlotLoaded: assert (!pj_q.busy || {1'b0, pj_q.slot} < vb_q.loaded[pj_q.bank])
-        else $error("pa: projecting slot %0d of bank %0d, not loaded", pj_q.slot, pj_q.bank);
+      ProjectorSlotLoaded: assert (!pj_go || {1'b0, pj_slot} < vb_q.loaded[pj_bank])
+        else $error("pa: projecting slot %0d of bank %0d, not loaded", pj_slot, pj_bank);
       TriangleSlotsLoaded: assert (state_q != SLoad ||
                                    ({1'b0, prim_i.s0} < vb_q.loaded[vb_q.rd_bank] &&
                                     {1'b0, prim_i.s1} < vb_q.loaded[vb_q.rd_bank] &&
@@ -1148,7 +1192,7 @@ module pa (
                     vb_waddr[4:0], vb_q.rd_bank);
       // The projector's read of bank P (issued the clock before with pj_raddr) is of the word
       // it works on.
-      ProjectorReadAddress: assert (!pj_go || pj_raddr_q == {pj_bank, pj_slot})
+      ProjectorReadAddress: assert (!pj_go || inj_go || pj_raddr_q == {pj_bank, pj_slot})
         else $error("pa: projector reads word %0d, works on %0d", pj_raddr_q, {pj_bank, pj_slot});
     end
   end

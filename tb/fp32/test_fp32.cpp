@@ -1,19 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
 // RTL vs model: the combinational FP32 primitives (rtl/common/fp32_{add,mul,rcp,to_fix16_8}.sv
-// vs cpp_model/common/fp32.cpp), each Verilated on its own and driven directly (no clock):
+// vs cpp_model/common/fp32.cpp), each Verilated on its own and driven directly (no clock), and
+// their two-stage pipelined forms (fp32_{add,mul,rcp}_p.sv: a new operand every clock, the
+// result 2 clocks later, the same bits):
 // every pair of special values, millions of random operands of every class (the generator of
 // the model tests, tests/model/fp32_vectors.h), every significand of the reciprocal at one
 // exponent, the rounding exponents of the 16.8 conversion. Each case prints its seed;
 // `--rng-seed N` replays it. The model itself is checked against the host FPU in
 // build/tests/model_tests "[fp32]".
 #define CATCH_CONFIG_MAIN
+#include <array>
 #include <initializer_list>
+#include <iterator>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "Vfp32_add.h"
+#include "Vfp32_add_p.h"
 #include "Vfp32_mul.h"
+#include "Vfp32_mul_p.h"
 #include "Vfp32_rcp.h"
+#include "Vfp32_rcp_p.h"
 #include "Vfp32_to_fix16_8.h"
 #include "fp32.h"
 #include "fp32_vectors.h"
@@ -166,4 +174,61 @@ TEST_CASE("fp32 rtl: rcp of every significand, to_fix16_8 at every rounding expo
     }
   }
   report(p, {&rcp, &fix});
+}
+
+TEST_CASE("fp32 rtl: the pipelined add, mul and rcp, a new operand every clock") {
+  const uint64_t seed = tb::announce_seed("rtl_fp32");
+  std::unique_ptr<VerilatedContext> ctx(tb::make_context(seed));
+  Vfp32_add_p add(ctx.get(), "add_p");
+  Vfp32_mul_p mul(ctx.get(), "mul_p");
+  Vfp32_rcp_p rcp(ctx.get(), "rcp_p");
+  OperandGen g(seed);
+  Count cadd{"add_p", seed}, cmul{"mul_p", seed}, crcp{"rcp_p", seed};
+  auto clock = [&](int clk) {
+    add.clk_i = mul.clk_i = rcp.clk_i = static_cast<uint8_t>(clk);
+    add.eval();
+    mul.eval();
+    rcp.eval();
+  };
+  add.rst_ni = mul.rst_ni = rcp.rst_ni = 0;
+  clock(0);
+  add.rst_ni = mul.rst_ni = rcp.rst_ni = 1;
+  clock(0);
+  std::vector<std::array<uint32_t, 3>> in;  // a, b (add), c (mul) issued per clock
+  constexpr int kN = 1 << 20;
+  for (int i = 0; i < kN + 2; ++i) {
+    uint32_t a = 0, b = 0, c = 0;
+    if (i < 64) {
+      a = kSpecials[static_cast<size_t>(i) % std::size(kSpecials)];
+      b = kSpecials[static_cast<size_t>(i / 8) % std::size(kSpecials)];
+      c = b;
+    } else {
+      switch (i & 3) {
+        case 0: a = g.u32(); b = g.u32(); c = b; break;
+        case 1: a = g.structured(); b = g.structured(); c = b; break;
+        case 2: a = g.structured(); b = g.near(a); c = g.product_edge(a); break;
+        default:
+          a = g.below(2) ? g.special() : g.structured();
+          b = g.below(2) ? g.special() : g.near(a);
+          c = g.below(2) ? g.special() : g.product_edge(a);
+          break;
+      }
+    }
+    add.a_i = a;
+    add.b_i = b;
+    mul.a_i = a;
+    mul.b_i = c;
+    rcp.a_i = a;
+    in.push_back({a, b, c});
+    clock(1);
+    clock(0);
+    if (i >= 1) {  // after this edge the outputs hold the operation issued one clock earlier
+      const auto& o = in[static_cast<size_t>(i - 1)];
+      cadd.check(o[0], o[1], add.y_o, fp32::add(o[0], o[1]));
+      cmul.check(o[0], o[2], mul.y_o, fp32::mul(o[0], o[2]));
+      crcp.check(o[0], 0, rcp.y_o, fp32::rcp(o[0]));
+    }
+  }
+  for (Count* c : {&cadd, &cmul, &crcp}) c->report();
+  CHECK_FALSE(ctx->gotError());
 }
