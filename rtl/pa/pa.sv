@@ -347,7 +347,7 @@ module pa (
 
   always_comb begin
     nv_snap = seq_q.new_vtx;
-    // 2w as fp32 mul(w, 2.0) (see pa_dist)
+    // 2w as fp32 mul(w, 2.0) (docs/numerics.md §8.1)
     if (seq_q.new_vtx.a[3][30:23] == 8'h00) begin
       w2n = {seq_q.new_vtx.a[3][31], 31'd0};
     end else if (seq_q.new_vtx.a[3][30:23] == 8'hFF && seq_q.new_vtx.a[3][22:0] != 23'd0) begin

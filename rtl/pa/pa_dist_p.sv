@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// pa_dist_p: pa_dist (the signed distances of one clip-space position to the seven clip planes
-// and its clip code, docs/numerics.md §8.1, same bits) in two pipeline stages: a new position
+// pa_dist_p: the signed distances of one clip-space position to the seven clip planes and its
+// clip code (docs/numerics.md §8.1) in two pipeline stages: a new position
 // every clock, its distances and code 2 clocks later (latency 2, no stall). Each distance is one
 // fp32_add_p; the NEAR distance z is delayed to match.
 module pa_dist_p (
@@ -17,7 +17,7 @@ module pa_dist_p (
   logic [31:0] w2, neg_eps, neg_z, neg_x, neg_y;
   logic [1:0][31:0] z_q, z_d;
 
-  // 2w exactly as fp32 mul(w, 2.0) (see pa_dist)
+  // 2w exactly as fp32 mul(w, 2.0) (docs/numerics.md §8.1)
   always_comb begin
     if (w_i[30:23] == 8'h00) begin
       w2 = {w_i[31], 31'd0};
