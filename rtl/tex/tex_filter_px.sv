@@ -19,13 +19,24 @@ module tex_filter_px (
   output logic [31:0]       color_o
 );
 
+  // The bilinear sum of docs/tex.md section 4 step 10, sum_k (wu_k * wv_k) * t_k + 32768 with
+  // wu = (256 - fu, fu), wv = (256 - fv, fv), is evaluated as two nested lerps,
+  //   r0 = 256 * t00 + fu * (t10 - t00),  r1 = 256 * t01 + fu * (t11 - t01),
+  //   sum = 256 * r0 + fv * (r1 - r0) + 32768,
+  // which is the same integer (exact arithmetic, no rounding before the final >> 16), with three
+  // signed 8-bit products per channel instead of four 17 x 16 weight products and the four
+  // 9 x 9 weight products. Point sampling is fu = fv = 0 (weights 65536, 0, 0, 0). The trilinear
+  // blend b0 * (256 - f) + b * f + 128 is likewise 256 * b0 + f * (b - b0) + 128.
   logic [3:0][3:0][15:0] tval;
-  logic [3:0][16:0] tw;
-  logic [3:0][33:0] fsum;
-  logic [3:0][15:0] cres;
-  logic [3:0][25:0] tri_sum;
-  logic [3:0][23:0] out_sum;
-  logic [8:0]  wu0, wu1, wv0, wv1;
+  logic [7:0]              ku, kv;
+  logic [3:0][16:0]        d0, d1;    // t10 - t00, t11 - t01 (signed)
+  logic [3:0][24:0]        r0, r1;    // 0 .. 256 * 65535
+  logic [3:0][25:0]        dr;        // r1 - r0 (signed)
+  logic [3:0][33:0]        fsum;
+  logic [3:0][16:0]        db;        // bres - b0 (signed)
+  logic [3:0][15:0]        cres;
+  logic [3:0][25:0]        tri_sum;
+  logic [3:0][23:0]        out_sum;
   always_comb begin
     for (int t = 0; t < 4; t++) begin
       for (int c = 0; c < 4; c++) begin
@@ -34,26 +45,18 @@ module tex_filter_px (
         else tval[t][c] = {tex_i[t][8*c +: 8], tex_i[t][8*c +: 8]};
       end
     end
-    wu1 = {1'b0, fu_i};
-    wu0 = 9'd256 - wu1;
-    wv1 = {1'b0, fv_i};
-    wv0 = 9'd256 - wv1;
-    if (linear_i) begin
-      tw[0] = 17'({8'd0, wu0} * {8'd0, wv0});
-      tw[1] = 17'({8'd0, wu1} * {8'd0, wv0});
-      tw[2] = 17'({8'd0, wu0} * {8'd0, wv1});
-      tw[3] = 17'({8'd0, wu1} * {8'd0, wv1});
-    end else begin
-      tw[0] = 17'd65536;
-      tw[1] = 17'd0;
-      tw[2] = 17'd0;
-      tw[3] = 17'd0;
-    end
+    ku = linear_i ? fu_i : 8'd0;
+    kv = linear_i ? fv_i : 8'd0;
     for (int c = 0; c < 4; c++) begin
-      fsum[c] = 34'd32768;
-      for (int k = 0; k < 4; k++) fsum[c] = fsum[c] + 34'(tw[k]) * 34'(tval[k][c]);
+      d0[c] = {1'b0, tval[1][c]} - {1'b0, tval[0][c]};
+      d1[c] = {1'b0, tval[3][c]} - {1'b0, tval[2][c]};
+      r0[c] = 25'({1'b0, tval[0][c], 8'd0} + 26'($signed(d0[c]) * $signed({1'b0, ku})));
+      r1[c] = 25'({1'b0, tval[2][c], 8'd0} + 26'($signed(d1[c]) * $signed({1'b0, ku})));
+      dr[c] = {1'b0, r1[c]} - {1'b0, r0[c]};
+      fsum[c] = {1'b0, r0[c], 8'd0} + 34'($signed(dr[c]) * $signed({1'b0, kv})) + 34'd32768;
       bres_o[c] = fsum[c][31:16];
-      tri_sum[c] = {10'd0, b0_i[c]} * {17'd0, 9'd256 - {1'b0, f_i}} + {10'd0, bres_o[c]} * {18'd0, f_i} + 26'd128;
+      db[c] = {1'b0, bres_o[c]} - {1'b0, b0_i[c]};
+      tri_sum[c] = {2'd0, b0_i[c], 8'd0} + 26'($signed(db[c]) * $signed({1'b0, f_i})) + 26'd128;
       cres[c] = two_i ? tri_sum[c][23:8] : bres_o[c];
       out_sum[c] = {8'd0, cres[c]} * 24'd255 + 24'd32768;
       color_o[8*c +: 8] = out_sum[c][23:16];
