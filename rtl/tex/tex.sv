@@ -80,7 +80,6 @@ module tex #(
   localparam int unsigned RawLines  = 32;   // raw-line buffer entries (tex_line_buf)
   localparam int unsigned RawW      = $clog2(RawLines);
   localparam int unsigned FiW       = 1 + 1 + RawW + 1 + 16 + IdxW + 3 + 3;  // fill record (fi_t)
-  localparam int unsigned NLev      = 13;
   localparam int unsigned PassDepth = 256;  // sub-passes between the tag stage and the data read
   localparam int unsigned FillDepth = 256;  // line requests in flight (not yet written)
   localparam int unsigned TSW       = $clog2(TexSlots);
@@ -160,12 +159,12 @@ module tex #(
   logic [3:0]  cl_q, cl_d;             // chain: level being laid out
   logic [33:0] cur_q, cur_d;           // chain: start of that level
   // texture slots: allocated (tag valid), descriptor arrived, checked (chain laid out), tag,
-  // descriptor (tex_desc_t), fault of the checks, level bases, quads in flight, age (0: newest)
+  // descriptor (tex_desc_t), fault of the checks, quads in flight, age (0: newest); their level
+  // bases are in block RAM (u_lbase below)
   logic [TexSlots-1:0]        ts_tv_q, ts_tv_d, ts_arr_q, ts_arr_d, ts_ck_q, ts_ck_d;
   logic [TexSlots-1:0][31:0]  ts_addr_q, ts_addr_d;
   logic [TexSlots-1:0][255:0] ts_desc_q, ts_desc_d;
   logic [TexSlots-1:0][2:0]   ts_flt_q, ts_flt_d;
-  logic [TexSlots-1:0][NLev-1:0][32:0] ts_lb_q, ts_lb_d;
   logic [TexSlots-1:0][CntW-1:0] ts_cnt_q, ts_cnt_d;
   logic [TexSlots-1:0][TSW-1:0]  ts_age_q, ts_age_d;
   // sampler slots: allocated, arrived, tag, descriptor (samp_desc_t), quads in flight, age
@@ -557,6 +556,13 @@ module tex #(
     .fv_o     (am_fv)
   );
 
+  // the texture slots' level bases: one block RAM word per slot and level ({slot, level}),
+  // written as stage A lays out a chain (one level a clock), read for the pass in D as it moves
+  // to E (so lb_base is the base of E's slot and level for as long as E holds the pass). A slot
+  // being laid out is used by no quad in flight (its count is 0), so a read of the word written
+  // in the same clock only happens for a token or faulted quad, which reads no texels.
+  logic [32:0] lb_base;
+
   // T: block addresses, L1 index, tags, banks of the 16 taps of the pass in E
   logic [15:0] tp_fetch, tp_border;
   logic [15:0][31:0] tp_tag;
@@ -568,7 +574,7 @@ module tex #(
     .live_i   (e_info_q.live),
     .width_i  (e_td.width),
     .lvl_i    (e_l_q),
-    .lbase_i  (ts_lb_q[e_info_q.ts][e_l_q]),
+    .lbase_i  (lb_base),
     .bpb_lg_i (e_bpb_lg),
     .dclass_i (e_dclass),
     .xi_i     (e_xi_q),
@@ -695,6 +701,18 @@ module tex #(
     pf_in_valid = emit;
     pf_in_data = sp_out;
   end
+
+  // (the level-base RAM u_lbase: its read moves with front_adv)
+  sram_1r1w #(.Width(33), .Depth((1 << TSW) * 16), .MaskW(1)) u_lbase (
+    .clk_i   (clk_i),
+    .we_i    (a_valid_q && a_chain_q),
+    .waddr_i ({a_th, cl_q}),
+    .wdata_i (cur_q[32:0]),
+    .wmask_i (1'b1),
+    .re_i    (front_adv),
+    .raddr_i ({d_info_q.ts, d_l_q}),
+    .rdata_o (lb_base)
+  );
 
   // the allocations' fill records (the last readers come from tex_tags at the allocated lines:
   // a block of its own, after the tag check that picks the lines), and the raw-line buffer
@@ -847,7 +865,6 @@ module tex #(
     ts_addr_d = ts_addr_q;
     ts_desc_d = ts_desc_q;
     ts_flt_d = ts_flt_q;
-    ts_lb_d = ts_lb_q;
     ts_cnt_d = ts_cnt_q;
     ts_age_d = ts_age_q;
     ss_tv_d = ss_tv_q;
@@ -960,7 +977,7 @@ module tex #(
     end
     if (a_valid_q && a_chain_q) begin
       // one level per clock into the slot's level bases
-      ts_lb_d[a_th][cl_q] = cur_q[32:0];
+      // (level base cur_q[32:0] written into u_lbase at {a_th, cl_q})
       cur_d = (lend + 34'd63) & ~34'd63;
       cl_d = cl_q + 4'd1;
       if (cl_q == a_td.levels - 4'd1) begin
@@ -1180,7 +1197,6 @@ module tex #(
       ts_addr_q <= '0;
       ts_desc_q <= '0;
       ts_flt_q <= '0;
-      ts_lb_q <= '0;
       ts_cnt_q <= '0;
       for (int k = 0; k < TexSlots; k++) ts_age_q[k] <= TSW'(k);
       ss_tv_q <= '0;
@@ -1271,7 +1287,6 @@ module tex #(
       ts_addr_q <= ts_addr_d;
       ts_desc_q <= ts_desc_d;
       ts_flt_q <= ts_flt_d;
-      ts_lb_q <= ts_lb_d;
       ts_cnt_q <= ts_cnt_d;
       ts_age_q <= ts_age_d;
       ss_tv_q <= ss_tv_d;
