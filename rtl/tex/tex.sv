@@ -18,7 +18,8 @@
 //      other slots keep flowing, and lays out the chain one level per clock; it waits only
 //      when every slot of its kind is in use.
 //   B  level-0 coordinates of the four pixels (4 fp32_mul + fp32_to_fix16_8 per axis);
-//   C  LOD, bias, clamps, filter and levels; holds a trilinear quad for two clocks;
+//   S  the LOD's first half: derivatives and the larger squared length (tex_lod_sq);
+//   C  the LOD's log2, bias, clamps, filter and levels; holds a trilinear quad for two clocks;
 //   D  level coordinates of the four pixels (4 more multipliers per axis);
 //   E  address modes: per pixel and axis one modulo for i0, i0 + 1 derived from it;
 //   T  tag stage, ahead of the data: the 16 taps' block addresses, L1 index, tag, bank. Each
@@ -181,6 +182,14 @@ module tex #(
   logic        b_hold_q, b_hold_d;
   logic [TSW-1:0] b_ts_q, b_ts_d;
   logic [SSW-1:0] b_ss_q, b_ss_d;
+  // S: the larger squared derivative length (the LOD's first half)
+  logic        s_valid_q, s_valid_d;
+  pineda_pkg::tex_in_pkt_t s_pkt_q, s_pkt_d;
+  logic [2:0]  s_fault_q, s_fault_d;
+  logic [49:0] s_rr_q, s_rr_d;
+  logic        s_hold_q, s_hold_d;
+  logic [TSW-1:0] s_ts_q, s_ts_d;
+  logic [SSW-1:0] s_ss_q, s_ss_d;
   // C: LOD result
   logic        c_valid_q, c_valid_d, c_linear_q, c_linear_d, c_two_q, c_two_d, c_lv_q, c_lv_d;
   pineda_pkg::tex_in_pkt_t c_pkt_q, c_pkt_d;
@@ -315,8 +324,8 @@ module tex #(
   // Each stage reads its quad's descriptors through the slot numbers it carries: A the hit slots
   // (a_th, a_sh), B b_ts / b_ss, C c_ts, D and E their info_t, F f_info_q.
   pineda_pkg::tex_desc_t  a_td, c_td, d_td, e_td, f_td;
-  pineda_pkg::samp_desc_t a_sd, b_sd, d_sd, f_sd;
-  pineda_pkg::tex_desc_t  b_td;
+  pineda_pkg::samp_desc_t a_sd, s_sd, d_sd, f_sd;
+  pineda_pkg::tex_desc_t  s_td;
   logic           a_thit, a_shit;   // the quad in A: its descriptor addresses are allocated slots
   logic [TSW-1:0] a_th;
   logic [SSW-1:0] a_sh;
@@ -361,8 +370,8 @@ module tex #(
   endfunction
 
   always_comb begin
-    b_td = pineda_pkg::tex_desc_t'(ts_desc_q[b_ts_q]);
-    b_sd = pineda_pkg::samp_desc_t'(ss_desc_q[b_ss_q]);
+    s_td = pineda_pkg::tex_desc_t'(ts_desc_q[s_ts_q]);
+    s_sd = pineda_pkg::samp_desc_t'(ss_desc_q[s_ss_q]);
     m0_w = i2f(a_td.width[12:0]);
     m0_h = i2f(a_td.height[12:0]);
     c_td = pineda_pkg::tex_desc_t'(ts_desc_q[c_ts_q]);
@@ -426,12 +435,18 @@ module tex #(
     .range_bad_o   (range_bad)
   );
 
+  logic [49:0] lod_rr;
+  tex_lod_sq u_lod_sq (
+    .x0_i (b_x0_q),
+    .y0_i (b_y0_q),
+    .rr_o (lod_rr)
+  );
+
   tex_lod u_lod (
-    .x0_i     (b_x0_q),
-    .y0_i     (b_y0_q),
-    .sd_i     (b_sd),
-    .levels_i (b_td.levels),
-    .skip_i   (b_pkt_q.eop || b_fault_q != pineda_pkg::TEX_FAULT_NONE),
+    .rr_i     (s_rr_q),
+    .sd_i     (s_sd),
+    .levels_i (s_td.levels),
+    .skip_i   (s_pkt_q.eop || s_fault_q != pineda_pkg::TEX_FAULT_NONE),
     .linear_o (lod_linear),
     .two_o    (lod_two),
     .l0_o     (lod_l0),
@@ -451,7 +466,7 @@ module tex #(
   logic [SSW:0]   s_vkey;
   fi_t            a_fi;
   always_comb begin
-    pipe_empty = !b_valid_q && !c_valid_q && !d_valid_q && !e_valid_q && !t_valid_q && pf_empty &&
+    pipe_empty = !b_valid_q && !s_valid_q && !c_valid_q && !d_valid_q && !e_valid_q && !t_valid_q && pf_empty &&
                  !r_valid_q && !f_valid_q && !o_valid_q && fi_empty && rq_empty &&
                  !sp_valid_q && !g_valid_q;
     // the victim of a miss: a slot no quad in flight uses, an unallocated one first, else the
@@ -881,6 +896,13 @@ module tex #(
     b_hold_d = b_hold_q;
     b_ts_d = b_ts_q;
     b_ss_d = b_ss_q;
+    s_valid_d = s_valid_q;
+    s_pkt_d = s_pkt_q;
+    s_fault_d = s_fault_q;
+    s_rr_d = s_rr_q;
+    s_hold_d = s_hold_q;
+    s_ts_d = s_ts_q;
+    s_ss_d = s_ss_q;
     c_valid_d = c_valid_q;
     c_pkt_d = c_pkt_q;
     c_fault_d = c_fault_q;
@@ -1062,17 +1084,26 @@ module tex #(
       t_lock_d = '0;
     end
     if (b_mv) begin
-      c_valid_d = b_valid_q;
-      c_pkt_d = b_pkt_q;
-      c_fault_d = b_fault_q;
+      // B -> S
+      s_valid_d = b_valid_q;
+      s_pkt_d = b_pkt_q;
+      s_fault_d = b_fault_q;
+      s_rr_d = lod_rr;
+      s_hold_d = b_valid_q && b_hold_q;
+      s_ts_d = b_ts_q;
+      s_ss_d = b_ss_q;
+      // S -> C
+      c_valid_d = s_valid_q;
+      c_pkt_d = s_pkt_q;
+      c_fault_d = s_fault_q;
       c_linear_d = lod_linear;
       c_two_d = lod_two;
       c_l0_d = lod_l0;
       c_f_d = lod_f;
       c_lv_d = 1'b0;
-      c_hold_d = b_valid_q && b_hold_q;
-      c_ts_d = b_ts_q;
-      c_ss_d = b_ss_q;
+      c_hold_d = s_valid_q && s_hold_q;
+      c_ts_d = s_ts_q;
+      c_ss_d = s_ss_q;
     end
 
     // ---- T: tag check (when the pass stays)
@@ -1213,6 +1244,13 @@ module tex #(
       b_hold_q <= 1'b0;
       b_ts_q <= '0;
       b_ss_q <= '0;
+      s_valid_q <= 1'b0;
+      s_pkt_q <= '0;
+      s_fault_q <= '0;
+      s_rr_q <= '0;
+      s_hold_q <= 1'b0;
+      s_ts_q <= '0;
+      s_ss_q <= '0;
       c_valid_q <= 1'b0;
       c_pkt_q <= '0;
       c_fault_q <= '0;
@@ -1303,6 +1341,13 @@ module tex #(
       b_hold_q <= b_hold_d;
       b_ts_q <= b_ts_d;
       b_ss_q <= b_ss_d;
+      s_valid_q <= s_valid_d;
+      s_pkt_q <= s_pkt_d;
+      s_fault_q <= s_fault_d;
+      s_rr_q <= s_rr_d;
+      s_hold_q <= s_hold_d;
+      s_ts_q <= s_ts_d;
+      s_ss_q <= s_ss_d;
       c_valid_q <= c_valid_d;
       c_pkt_q <= c_pkt_d;
       c_fault_q <= c_fault_d;
@@ -1372,7 +1417,7 @@ module tex #(
   assign unused_sig = ^{mem_rsp_i.src, mem_rsp_i.tag, mem_rsp_i.we,
                         rq_count, rq_full, fi_count, fi_full, pf_count, pf_full, t_fetch_q,
                         a_bpb_lg, a_dclass, e_bpb,
-                        b_td, c_td, d_td, e_td, f_td, d_sd, f_sd};  // the fields a stage does not read
+                        s_td, c_td, d_td, e_td, f_td, d_sd, f_sd};  // the fields a stage does not read
 
 `ifndef SYNTHESIS
   initial begin
