@@ -302,7 +302,8 @@ module tex #(
   end
 
   // ---------------------------------------------------------------------------------- multipliers
-  // B: (u, v) of the four pixels times (W, H); D: times the level's (w_l, h_l)
+  // B: (u, v) of the four pixels times (W, H); D: times the level's (w_l, h_l). The sizes are
+  // floats of 13-bit integers (i2f), so at most 13 significant bits: fp32_mul's narrow form.
   logic [3:0][31:0] m0_pu, m0_pv, m1_pu, m1_pv;
   logic [3:0][23:0] m0_fu, m0_fv, m1_fu, m1_fv;
   logic [31:0] m0_w, m0_h, m1_w, m1_h;
@@ -310,12 +311,12 @@ module tex #(
   logic [12:0] c_lw, c_lh;
 
   for (genvar p = 0; p < 4; p++) begin : g_mul
-    fp32_mul u_m0u (.a_i(a_pkt_q.tc[p][63:32]), .b_i(m0_w), .y_o(m0_pu[p]));
-    fp32_mul u_m0v (.a_i(a_pkt_q.tc[p][31:0]),  .b_i(m0_h), .y_o(m0_pv[p]));
+    fp32_mul #(.BSigW(13)) u_m0u (.a_i(a_pkt_q.tc[p][63:32]), .b_i(m0_w), .y_o(m0_pu[p]));
+    fp32_mul #(.BSigW(13)) u_m0v (.a_i(a_pkt_q.tc[p][31:0]),  .b_i(m0_h), .y_o(m0_pv[p]));
     fp32_to_fix16_8 u_f0u (.a_i(m0_pu[p]), .y_o(m0_fu[p]));
     fp32_to_fix16_8 u_f0v (.a_i(m0_pv[p]), .y_o(m0_fv[p]));
-    fp32_mul u_m1u (.a_i(c_pkt_q.tc[p][63:32]), .b_i(m1_w), .y_o(m1_pu[p]));
-    fp32_mul u_m1v (.a_i(c_pkt_q.tc[p][31:0]),  .b_i(m1_h), .y_o(m1_pv[p]));
+    fp32_mul #(.BSigW(13)) u_m1u (.a_i(c_pkt_q.tc[p][63:32]), .b_i(m1_w), .y_o(m1_pu[p]));
+    fp32_mul #(.BSigW(13)) u_m1v (.a_i(c_pkt_q.tc[p][31:0]),  .b_i(m1_h), .y_o(m1_pv[p]));
     fp32_to_fix16_8 u_f1u (.a_i(m1_pu[p]), .y_o(m1_fu[p]));
     fp32_to_fix16_8 u_f1v (.a_i(m1_pv[p]), .y_o(m1_fv[p]));
   end
@@ -806,10 +807,29 @@ module tex #(
     .rdata_o (lb_rdata)
   );
 
+  // F's sRGB linear values: one SRGB_TO_LIN16 ROM per tap and colour channel, read with the texels
+  // that load stage F (R -> F), so f_lin is SRGB_TO_LIN16 of f_tex_q's codes while F holds them
+  logic        f_load;
+  logic [15:0][31:0] mt;
+  logic [15:0][2:0][15:0] f_lin;
+  for (genvar t = 0; t < 16; t++) begin : g_lin
+    for (genvar c = 0; c < 3; c++) begin : g_ch
+      sram_rom #(
+        .Width(16),
+        .Depth(256),
+        .Init (pineda_pkg::SRGB_TO_LIN16)
+      ) u_lin (
+        .clk_i,
+        .re_i   (f_load),
+        .addr_i (mt[t][8*c +: 8]),
+        .rdata_o(f_lin[t][c])
+      );
+    end
+  end
+
   // data stage, filter, output
   sp_t         head;
   logic        adv, fill_rdy, fill_now, read_now;
-  logic [15:0][31:0] mt;
   logic [3:0][3:0][15:0] bres;
   logic [3:0][31:0] pcol;
   info_t       r_info;
@@ -818,6 +838,7 @@ module tex #(
     .border_i       (f_border_q),
     .border_color_i (f_sd.border),
     .srgb_i         (f_td.fmt == pineda_pkg::TEX_FMT_RGBA8_SRGB),
+    .lin_i          (f_lin),
     .fu_i           (f_fu_q),
     .fv_i           (f_fv_q),
     .linear_i       (f_info_q.linear),
@@ -858,6 +879,7 @@ module tex #(
 
     // R: the taps' texels, merged with the earlier sub-passes of the pass
     r_info = info_t'(r_rec_q.info);
+    f_load = adv && r_valid_q && r_rec_q.last;  // (the condition under which R -> F loads f_tex_q)
     for (int t = 0; t < 16; t++) begin
       mt[t] = r_rec_q.mask[t] ? bk_rdata[4*(t/4) + 32'(r_rec_q.bank[t])][32*r_rec_q.sel[t] +: 32] : tb_q[t];
     end
@@ -1487,6 +1509,8 @@ module tex #(
       for (int k = 0; k < TexSlots; k++) assert (ts_cnt_q[k] < CntW'(PassDepth + 16)) else $error("tex: slot count overflow");
       for (int k = 0; k < SampSlots; k++) assert (ss_cnt_q[k] < CntW'(PassDepth + 16)) else $error("tex: slot count overflow");
       if (a_inval) assert (ts_cnt_q == '0 && ss_cnt_q == '0) else $error("tex: inval with quads holding slots");
+      assert (m0_w[10:0] == '0 && m0_h[10:0] == '0 && m1_w[10:0] == '0 && m1_h[10:0] == '0) else
+        $error("tex: a level size with more than 13 significant bits (fp32_mul BSigW)");
       out_hold_q <= out_valid_o && !out_ready_i;
       req_hold_q <= mem_req_valid_o && !mem_req_ready_i;
       out_prev_q <= out_o;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // tex_filter_px: stage F of the sampler for one pixel (docs/tex.md section 4 steps 9..11),
-// combinational: the pixel's four taps' values (border colour, sRGB linearised, or UNORM8 widened
-// to 16 bits), the bilinear weights (or point), the filtered 16-bit channels, the trilinear blend
+// combinational: the pixel's four taps' values (border colour, sRGB linearised (the linear values
+// of the taps' R, G, B codes come in lin_i, looked up in block RAM as stage F is loaded), or UNORM8
+// widened to 16 bits), the bilinear weights (or point), the filtered 16-bit channels, the trilinear blend
 // with the first pass's result and the RGBA8 colour. tex_filter instantiates one per pixel of the
 // quad (a module of its own so that synthesis measures one pixel's products).
 module tex_filter_px (
@@ -9,6 +10,7 @@ module tex_filter_px (
   input  logic [3:0]        border_i,  // tap k reads the border colour
   input  logic [31:0]       border_color_i,
   input  logic              srgb_i,    // RGBA8_SRGB: linearise R, G, B
+  input  logic [3:0][2:0][15:0] lin_i, // SRGB_TO_LIN16 of tap k's channel c code
   input  logic [7:0]        fu_i,
   input  logic [7:0]        fv_i,
   input  logic              linear_i,
@@ -41,7 +43,7 @@ module tex_filter_px (
     for (int t = 0; t < 4; t++) begin
       for (int c = 0; c < 4; c++) begin
         if (border_i[t]) tval[t][c] = {border_color_i[8*c +: 8], border_color_i[8*c +: 8]};
-        else if (srgb_i && c < 3) tval[t][c] = pineda_pkg::srgb_to_lin16(tex_i[t][8*c +: 8]);
+        else if (srgb_i && c < 3) tval[t][c] = lin_i[t][c];
         else tval[t][c] = {tex_i[t][8*c +: 8], tex_i[t][8*c +: 8]};
       end
     end
