@@ -43,8 +43,10 @@ module tex_filter_px (
     for (int t = 0; t < 4; t++) begin
       for (int c = 0; c < 4; c++) begin
         if (border_i[t]) tval[t][c] = {border_color_i[8*c +: 8], border_color_i[8*c +: 8]};
-        else if (srgb_i && c < 3) tval[t][c] = lin_i[t][c];
         else tval[t][c] = {tex_i[t][8*c +: 8], tex_i[t][8*c +: 8]};
+      end
+      for (int c = 0; c < 3; c++) begin
+        if (!border_i[t] && srgb_i) tval[t][c] = lin_i[t][c];
       end
     end
     ku = linear_i ? fu_i : 8'd0;
