@@ -2,8 +2,13 @@
 // fp32_mul: y = a * b, IEEE-754 binary32, round to nearest even, denormal inputs read as zero,
 // tiny results flushed to a zero with the product's sign, overflow to Inf, every NaN result
 // FP32_QNAN (docs/numerics.md §7; C++ twin: fp32::mul in cpp_model/common/fp32.cpp).
-// Combinational (latency 0): one 24x24 multiplier, a 1-bit normalisation and the rounding.
-module fp32_mul (
+// Combinational (latency 0): one 24xBSigW multiplier, a 1-bit normalisation and the rounding.
+// BSigW < 24 is for a client whose b_i always has at most BSigW significant significand bits
+// (its mantissa's low 24 - BSigW bits are zero, e.g. a float made from a 13-bit integer): the
+// product is then the same 48 bits from a narrower multiplier, so the result is unchanged.
+module fp32_mul #(
+  parameter int unsigned BSigW = 24  // significant bits of b_i's significand (hidden bit included), 1..24
+) (
   input  logic [31:0] a_i,
   input  logic [31:0] b_i,
   output logic [31:0] y_o
@@ -28,7 +33,7 @@ module fp32_mul (
     b_zero = (b_i[30:23] == 8'h00);
 
     // 2. 24 x 24 -> 48-bit product in [2^46, 2^48), normalised by at most one bit.
-    prod  = 48'({1'b1, a_i[22:0]}) * 48'({1'b1, b_i[22:0]});
+    prod  = (48'({1'b1, a_i[22:0]}) * 48'({1'b1, b_i[22:24-BSigW]})) << (24 - BSigW);
     exp_n = $signed({2'b00, a_i[30:23]}) + $signed({2'b00, b_i[30:23]}) - 10'sd127;
     if (prod[47]) begin
       exp_n  = exp_n + 10'sd1;

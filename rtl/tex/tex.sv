@@ -18,7 +18,8 @@
 //      other slots keep flowing, and lays out the chain one level per clock; it waits only
 //      when every slot of its kind is in use.
 //   B  level-0 coordinates of the four pixels (4 fp32_mul + fp32_to_fix16_8 per axis);
-//   C  LOD, bias, clamps, filter and levels; holds a trilinear quad for two clocks;
+//   S  the LOD's first half: derivatives and the larger squared length (tex_lod_sq);
+//   C  the LOD's log2, bias, clamps, filter and levels; holds a trilinear quad for two clocks;
 //   D  level coordinates of the four pixels (4 more multipliers per axis);
 //   E  address modes: per pixel and axis one modulo for i0, i0 + 1 derived from it;
 //   T  tag stage, ahead of the data: the 16 taps' block addresses, L1 index, tag, bank. Each
@@ -80,7 +81,6 @@ module tex #(
   localparam int unsigned RawLines  = 32;   // raw-line buffer entries (tex_line_buf)
   localparam int unsigned RawW      = $clog2(RawLines);
   localparam int unsigned FiW       = 1 + 1 + RawW + 1 + 16 + IdxW + 3 + 3;  // fill record (fi_t)
-  localparam int unsigned NLev      = 13;
   localparam int unsigned PassDepth = 256;  // sub-passes between the tag stage and the data read
   localparam int unsigned FillDepth = 256;  // line requests in flight (not yet written)
   localparam int unsigned TSW       = $clog2(TexSlots);
@@ -160,12 +160,12 @@ module tex #(
   logic [3:0]  cl_q, cl_d;             // chain: level being laid out
   logic [33:0] cur_q, cur_d;           // chain: start of that level
   // texture slots: allocated (tag valid), descriptor arrived, checked (chain laid out), tag,
-  // descriptor (tex_desc_t), fault of the checks, level bases, quads in flight, age (0: newest)
+  // descriptor (tex_desc_t), fault of the checks, quads in flight, age (0: newest); their level
+  // bases are in block RAM (u_lbase below)
   logic [TexSlots-1:0]        ts_tv_q, ts_tv_d, ts_arr_q, ts_arr_d, ts_ck_q, ts_ck_d;
   logic [TexSlots-1:0][31:0]  ts_addr_q, ts_addr_d;
   logic [TexSlots-1:0][255:0] ts_desc_q, ts_desc_d;
   logic [TexSlots-1:0][2:0]   ts_flt_q, ts_flt_d;
-  logic [TexSlots-1:0][NLev-1:0][32:0] ts_lb_q, ts_lb_d;
   logic [TexSlots-1:0][CntW-1:0] ts_cnt_q, ts_cnt_d;
   logic [TexSlots-1:0][TSW-1:0]  ts_age_q, ts_age_d;
   // sampler slots: allocated, arrived, tag, descriptor (samp_desc_t), quads in flight, age
@@ -182,6 +182,14 @@ module tex #(
   logic        b_hold_q, b_hold_d;
   logic [TSW-1:0] b_ts_q, b_ts_d;
   logic [SSW-1:0] b_ss_q, b_ss_d;
+  // S: the larger squared derivative length (the LOD's first half)
+  logic        s_valid_q, s_valid_d;
+  pineda_pkg::tex_in_pkt_t s_pkt_q, s_pkt_d;
+  logic [2:0]  s_fault_q, s_fault_d;
+  logic [49:0] s_rr_q, s_rr_d;
+  logic        s_hold_q, s_hold_d;
+  logic [TSW-1:0] s_ts_q, s_ts_d;
+  logic [SSW-1:0] s_ss_q, s_ss_d;
   // C: LOD result
   logic        c_valid_q, c_valid_d, c_linear_q, c_linear_d, c_two_q, c_two_d, c_lv_q, c_lv_d;
   pineda_pkg::tex_in_pkt_t c_pkt_q, c_pkt_d;
@@ -294,7 +302,8 @@ module tex #(
   end
 
   // ---------------------------------------------------------------------------------- multipliers
-  // B: (u, v) of the four pixels times (W, H); D: times the level's (w_l, h_l)
+  // B: (u, v) of the four pixels times (W, H); D: times the level's (w_l, h_l). The sizes are
+  // floats of 13-bit integers (i2f), so at most 13 significant bits: fp32_mul's narrow form.
   logic [3:0][31:0] m0_pu, m0_pv, m1_pu, m1_pv;
   logic [3:0][23:0] m0_fu, m0_fv, m1_fu, m1_fv;
   logic [31:0] m0_w, m0_h, m1_w, m1_h;
@@ -302,12 +311,12 @@ module tex #(
   logic [12:0] c_lw, c_lh;
 
   for (genvar p = 0; p < 4; p++) begin : g_mul
-    fp32_mul u_m0u (.a_i(a_pkt_q.tc[p][63:32]), .b_i(m0_w), .y_o(m0_pu[p]));
-    fp32_mul u_m0v (.a_i(a_pkt_q.tc[p][31:0]),  .b_i(m0_h), .y_o(m0_pv[p]));
+    fp32_mul #(.BSigW(13)) u_m0u (.a_i(a_pkt_q.tc[p][63:32]), .b_i(m0_w), .y_o(m0_pu[p]));
+    fp32_mul #(.BSigW(13)) u_m0v (.a_i(a_pkt_q.tc[p][31:0]),  .b_i(m0_h), .y_o(m0_pv[p]));
     fp32_to_fix16_8 u_f0u (.a_i(m0_pu[p]), .y_o(m0_fu[p]));
     fp32_to_fix16_8 u_f0v (.a_i(m0_pv[p]), .y_o(m0_fv[p]));
-    fp32_mul u_m1u (.a_i(c_pkt_q.tc[p][63:32]), .b_i(m1_w), .y_o(m1_pu[p]));
-    fp32_mul u_m1v (.a_i(c_pkt_q.tc[p][31:0]),  .b_i(m1_h), .y_o(m1_pv[p]));
+    fp32_mul #(.BSigW(13)) u_m1u (.a_i(c_pkt_q.tc[p][63:32]), .b_i(m1_w), .y_o(m1_pu[p]));
+    fp32_mul #(.BSigW(13)) u_m1v (.a_i(c_pkt_q.tc[p][31:0]),  .b_i(m1_h), .y_o(m1_pv[p]));
     fp32_to_fix16_8 u_f1u (.a_i(m1_pu[p]), .y_o(m1_fu[p]));
     fp32_to_fix16_8 u_f1v (.a_i(m1_pv[p]), .y_o(m1_fv[p]));
   end
@@ -316,8 +325,8 @@ module tex #(
   // Each stage reads its quad's descriptors through the slot numbers it carries: A the hit slots
   // (a_th, a_sh), B b_ts / b_ss, C c_ts, D and E their info_t, F f_info_q.
   pineda_pkg::tex_desc_t  a_td, c_td, d_td, e_td, f_td;
-  pineda_pkg::samp_desc_t a_sd, b_sd, d_sd, f_sd;
-  pineda_pkg::tex_desc_t  b_td;
+  pineda_pkg::samp_desc_t a_sd, s_sd, d_sd, f_sd;
+  pineda_pkg::tex_desc_t  s_td;
   logic           a_thit, a_shit;   // the quad in A: its descriptor addresses are allocated slots
   logic [TSW-1:0] a_th;
   logic [SSW-1:0] a_sh;
@@ -362,8 +371,8 @@ module tex #(
   endfunction
 
   always_comb begin
-    b_td = pineda_pkg::tex_desc_t'(ts_desc_q[b_ts_q]);
-    b_sd = pineda_pkg::samp_desc_t'(ss_desc_q[b_ss_q]);
+    s_td = pineda_pkg::tex_desc_t'(ts_desc_q[s_ts_q]);
+    s_sd = pineda_pkg::samp_desc_t'(ss_desc_q[s_ss_q]);
     m0_w = i2f(a_td.width[12:0]);
     m0_h = i2f(a_td.height[12:0]);
     c_td = pineda_pkg::tex_desc_t'(ts_desc_q[c_ts_q]);
@@ -427,12 +436,18 @@ module tex #(
     .range_bad_o   (range_bad)
   );
 
+  logic [49:0] lod_rr;
+  tex_lod_sq u_lod_sq (
+    .x0_i (b_x0_q),
+    .y0_i (b_y0_q),
+    .rr_o (lod_rr)
+  );
+
   tex_lod u_lod (
-    .x0_i     (b_x0_q),
-    .y0_i     (b_y0_q),
-    .sd_i     (b_sd),
-    .levels_i (b_td.levels),
-    .skip_i   (b_pkt_q.eop || b_fault_q != pineda_pkg::TEX_FAULT_NONE),
+    .rr_i     (s_rr_q),
+    .sd_i     (s_sd),
+    .levels_i (s_td.levels),
+    .skip_i   (s_pkt_q.eop || s_fault_q != pineda_pkg::TEX_FAULT_NONE),
     .linear_o (lod_linear),
     .two_o    (lod_two),
     .l0_o     (lod_l0),
@@ -452,7 +467,7 @@ module tex #(
   logic [SSW:0]   s_vkey;
   fi_t            a_fi;
   always_comb begin
-    pipe_empty = !b_valid_q && !c_valid_q && !d_valid_q && !e_valid_q && !t_valid_q && pf_empty &&
+    pipe_empty = !b_valid_q && !s_valid_q && !c_valid_q && !d_valid_q && !e_valid_q && !t_valid_q && pf_empty &&
                  !r_valid_q && !f_valid_q && !o_valid_q && fi_empty && rq_empty &&
                  !sp_valid_q && !g_valid_q;
     // the victim of a miss: a slot no quad in flight uses, an unallocated one first, else the
@@ -557,6 +572,13 @@ module tex #(
     .fv_o     (am_fv)
   );
 
+  // the texture slots' level bases: one block RAM word per slot and level ({slot, level}),
+  // written as stage A lays out a chain (one level a clock), read for the pass in D as it moves
+  // to E (so lb_base is the base of E's slot and level for as long as E holds the pass). A slot
+  // being laid out is used by no quad in flight (its count is 0), so a read of the word written
+  // in the same clock only happens for a token or faulted quad, which reads no texels.
+  logic [32:0] lb_base;
+
   // T: block addresses, L1 index, tags, banks of the 16 taps of the pass in E
   logic [15:0] tp_fetch, tp_border;
   logic [15:0][31:0] tp_tag;
@@ -568,7 +590,7 @@ module tex #(
     .live_i   (e_info_q.live),
     .width_i  (e_td.width),
     .lvl_i    (e_l_q),
-    .lbase_i  (ts_lb_q[e_info_q.ts][e_l_q]),
+    .lbase_i  (lb_base),
     .bpb_lg_i (e_bpb_lg),
     .dclass_i (e_dclass),
     .xi_i     (e_xi_q),
@@ -696,6 +718,18 @@ module tex #(
     pf_in_data = sp_out;
   end
 
+  // (the level-base RAM u_lbase: its read moves with front_adv)
+  sram_1r1w #(.Width(33), .Depth((1 << TSW) * 16), .MaskW(1)) u_lbase (
+    .clk_i   (clk_i),
+    .we_i    (a_valid_q && a_chain_q),
+    .waddr_i ({a_th, cl_q}),
+    .wdata_i (cur_q[32:0]),
+    .wmask_i (1'b1),
+    .re_i    (front_adv),
+    .raddr_i ({d_info_q.ts, d_l_q}),
+    .rdata_o (lb_base)
+  );
+
   // the allocations' fill records (the last readers come from tex_tags at the allocated lines:
   // a block of its own, after the tag check that picks the lines), and the raw-line buffer
   // lookup of the record pushed this clock
@@ -773,10 +807,29 @@ module tex #(
     .rdata_o (lb_rdata)
   );
 
+  // F's sRGB linear values: one SRGB_TO_LIN16 ROM per tap and colour channel, read with the texels
+  // that load stage F (R -> F), so f_lin is SRGB_TO_LIN16 of f_tex_q's codes while F holds them
+  logic        f_load;
+  logic [15:0][31:0] mt;
+  logic [15:0][2:0][15:0] f_lin;
+  for (genvar t = 0; t < 16; t++) begin : g_lin
+    for (genvar c = 0; c < 3; c++) begin : g_ch
+      sram_rom #(
+        .Width(16),
+        .Depth(256),
+        .Init (pineda_pkg::SRGB_TO_LIN16)
+      ) u_lin (
+        .clk_i,
+        .re_i   (f_load),
+        .addr_i (mt[t][8*c +: 8]),
+        .rdata_o(f_lin[t][c])
+      );
+    end
+  end
+
   // data stage, filter, output
   sp_t         head;
   logic        adv, fill_rdy, fill_now, read_now;
-  logic [15:0][31:0] mt;
   logic [3:0][3:0][15:0] bres;
   logic [3:0][31:0] pcol;
   info_t       r_info;
@@ -785,6 +838,7 @@ module tex #(
     .border_i       (f_border_q),
     .border_color_i (f_sd.border),
     .srgb_i         (f_td.fmt == pineda_pkg::TEX_FMT_RGBA8_SRGB),
+    .lin_i          (f_lin),
     .fu_i           (f_fu_q),
     .fv_i           (f_fv_q),
     .linear_i       (f_info_q.linear),
@@ -825,6 +879,7 @@ module tex #(
 
     // R: the taps' texels, merged with the earlier sub-passes of the pass
     r_info = info_t'(r_rec_q.info);
+    f_load = adv && r_valid_q && r_rec_q.last;  // (the condition under which R -> F loads f_tex_q)
     for (int t = 0; t < 16; t++) begin
       mt[t] = r_rec_q.mask[t] ? bk_rdata[4*(t/4) + 32'(r_rec_q.bank[t])][32*r_rec_q.sel[t] +: 32] : tb_q[t];
     end
@@ -847,7 +902,6 @@ module tex #(
     ts_addr_d = ts_addr_q;
     ts_desc_d = ts_desc_q;
     ts_flt_d = ts_flt_q;
-    ts_lb_d = ts_lb_q;
     ts_cnt_d = ts_cnt_q;
     ts_age_d = ts_age_q;
     ss_tv_d = ss_tv_q;
@@ -864,6 +918,13 @@ module tex #(
     b_hold_d = b_hold_q;
     b_ts_d = b_ts_q;
     b_ss_d = b_ss_q;
+    s_valid_d = s_valid_q;
+    s_pkt_d = s_pkt_q;
+    s_fault_d = s_fault_q;
+    s_rr_d = s_rr_q;
+    s_hold_d = s_hold_q;
+    s_ts_d = s_ts_q;
+    s_ss_d = s_ss_q;
     c_valid_d = c_valid_q;
     c_pkt_d = c_pkt_q;
     c_fault_d = c_fault_q;
@@ -960,7 +1021,7 @@ module tex #(
     end
     if (a_valid_q && a_chain_q) begin
       // one level per clock into the slot's level bases
-      ts_lb_d[a_th][cl_q] = cur_q[32:0];
+      // (level base cur_q[32:0] written into u_lbase at {a_th, cl_q})
       cur_d = (lend + 34'd63) & ~34'd63;
       cl_d = cl_q + 4'd1;
       if (cl_q == a_td.levels - 4'd1) begin
@@ -1045,17 +1106,26 @@ module tex #(
       t_lock_d = '0;
     end
     if (b_mv) begin
-      c_valid_d = b_valid_q;
-      c_pkt_d = b_pkt_q;
-      c_fault_d = b_fault_q;
+      // B -> S
+      s_valid_d = b_valid_q;
+      s_pkt_d = b_pkt_q;
+      s_fault_d = b_fault_q;
+      s_rr_d = lod_rr;
+      s_hold_d = b_valid_q && b_hold_q;
+      s_ts_d = b_ts_q;
+      s_ss_d = b_ss_q;
+      // S -> C
+      c_valid_d = s_valid_q;
+      c_pkt_d = s_pkt_q;
+      c_fault_d = s_fault_q;
       c_linear_d = lod_linear;
       c_two_d = lod_two;
       c_l0_d = lod_l0;
       c_f_d = lod_f;
       c_lv_d = 1'b0;
-      c_hold_d = b_valid_q && b_hold_q;
-      c_ts_d = b_ts_q;
-      c_ss_d = b_ss_q;
+      c_hold_d = s_valid_q && s_hold_q;
+      c_ts_d = s_ts_q;
+      c_ss_d = s_ss_q;
     end
 
     // ---- T: tag check (when the pass stays)
@@ -1180,7 +1250,6 @@ module tex #(
       ts_addr_q <= '0;
       ts_desc_q <= '0;
       ts_flt_q <= '0;
-      ts_lb_q <= '0;
       ts_cnt_q <= '0;
       for (int k = 0; k < TexSlots; k++) ts_age_q[k] <= TSW'(k);
       ss_tv_q <= '0;
@@ -1197,6 +1266,13 @@ module tex #(
       b_hold_q <= 1'b0;
       b_ts_q <= '0;
       b_ss_q <= '0;
+      s_valid_q <= 1'b0;
+      s_pkt_q <= '0;
+      s_fault_q <= '0;
+      s_rr_q <= '0;
+      s_hold_q <= 1'b0;
+      s_ts_q <= '0;
+      s_ss_q <= '0;
       c_valid_q <= 1'b0;
       c_pkt_q <= '0;
       c_fault_q <= '0;
@@ -1271,7 +1347,6 @@ module tex #(
       ts_addr_q <= ts_addr_d;
       ts_desc_q <= ts_desc_d;
       ts_flt_q <= ts_flt_d;
-      ts_lb_q <= ts_lb_d;
       ts_cnt_q <= ts_cnt_d;
       ts_age_q <= ts_age_d;
       ss_tv_q <= ss_tv_d;
@@ -1288,6 +1363,13 @@ module tex #(
       b_hold_q <= b_hold_d;
       b_ts_q <= b_ts_d;
       b_ss_q <= b_ss_d;
+      s_valid_q <= s_valid_d;
+      s_pkt_q <= s_pkt_d;
+      s_fault_q <= s_fault_d;
+      s_rr_q <= s_rr_d;
+      s_hold_q <= s_hold_d;
+      s_ts_q <= s_ts_d;
+      s_ss_q <= s_ss_d;
       c_valid_q <= c_valid_d;
       c_pkt_q <= c_pkt_d;
       c_fault_q <= c_fault_d;
@@ -1357,7 +1439,7 @@ module tex #(
   assign unused_sig = ^{mem_rsp_i.src, mem_rsp_i.tag, mem_rsp_i.we,
                         rq_count, rq_full, fi_count, fi_full, pf_count, pf_full, t_fetch_q,
                         a_bpb_lg, a_dclass, e_bpb,
-                        b_td, c_td, d_td, e_td, f_td, d_sd, f_sd};  // the fields a stage does not read
+                        s_td, c_td, d_td, e_td, f_td, d_sd, f_sd};  // the fields a stage does not read
 
 `ifndef SYNTHESIS
   initial begin
@@ -1427,6 +1509,8 @@ module tex #(
       for (int k = 0; k < TexSlots; k++) assert (ts_cnt_q[k] < CntW'(PassDepth + 16)) else $error("tex: slot count overflow");
       for (int k = 0; k < SampSlots; k++) assert (ss_cnt_q[k] < CntW'(PassDepth + 16)) else $error("tex: slot count overflow");
       if (a_inval) assert (ts_cnt_q == '0 && ss_cnt_q == '0) else $error("tex: inval with quads holding slots");
+      assert (m0_w[10:0] == '0 && m0_h[10:0] == '0 && m1_w[10:0] == '0 && m1_h[10:0] == '0) else
+        $error("tex: a level size with more than 13 significant bits (fp32_mul BSigW)");
       out_hold_q <= out_valid_o && !out_ready_i;
       req_hold_q <= mem_req_valid_o && !mem_req_ready_i;
       out_prev_q <= out_o;

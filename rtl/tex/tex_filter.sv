@@ -7,6 +7,7 @@ module tex_filter (
   input  logic [15:0]            border_i,  // tap reads the border colour
   input  logic [31:0]            border_color_i,
   input  logic                   srgb_i,    // RGBA8_SRGB: linearise R, G, B
+  input  logic [15:0][2:0][15:0] lin_i,     // SRGB_TO_LIN16 of tap 4p + k's R, G, B codes
   input  logic [3:0][7:0]        fu_i,
   input  logic [3:0][7:0]        fv_i,
   input  logic                   linear_i,
@@ -23,6 +24,7 @@ module tex_filter (
       .border_i       (border_i[4*p +: 4]),
       .border_color_i,
       .srgb_i,
+      .lin_i          (lin_i[4*p +: 4]),
       .fu_i           (fu_i[p]),
       .fv_i           (fv_i[p]),
       .linear_i,

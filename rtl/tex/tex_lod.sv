@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // tex_lod: stage C of the sampler (docs/tex.md section 4 steps 2..5), combinational: the LOD of
-// a quad from its four pixels' level-0 texel coordinates (signed 16.8), the sampler's bias and
-// clamps, and from it the filter (linear or point), the first level and the trilinear fraction.
+// a quad from the larger squared length of its two derivative vectors (tex_lod_sq, registered in
+// stage S), the sampler's bias and clamps, and from it the filter (linear or point), the first level
+// and the trilinear fraction.
 // A token or a faulted quad (skip_i) samples nothing: level 0, no second pass, point.
 // Split out of tex.sv so that synthesis reports it on its own (docs/synthesis.md).
 module tex_lod (
-  input  logic [3:0][23:0]        x0_i,      // pixel p's u * W (fix16.8), p = {y, x}
-  input  logic [3:0][23:0]        y0_i,      // pixel p's v * H
+  input  logic [49:0]             rr_i,      // max(dudx^2 + dvdx^2, dudy^2 + dvdy^2) (tex_lod_sq)
   input  pineda_pkg::samp_desc_t  sd_i,
   input  logic [3:0]              levels_i,  // the texture's levels (>= 1)
   input  logic                    skip_i,
@@ -16,26 +16,14 @@ module tex_lod (
   output logic [7:0]              f_o
 );
 
-  logic signed [24:0] dux, dvx, duy, dvy;
-  logic [24:0] adux, advx, aduy, advy;
-  logic [49:0] sq_lx, sq_ly, rr, rnorm;
+  logic [49:0] rr, rnorm;
   logic [5:0]  e;
   logic signed [17:0] lod_raw, lod_b;
   logic [11:0] lod;
   logic [3:0]  last_l, il;
 
   always_comb begin
-    dux = $signed({x0_i[1][23], x0_i[1]}) - $signed({x0_i[0][23], x0_i[0]});
-    dvx = $signed({y0_i[1][23], y0_i[1]}) - $signed({y0_i[0][23], y0_i[0]});
-    duy = $signed({x0_i[2][23], x0_i[2]}) - $signed({x0_i[0][23], x0_i[0]});
-    dvy = $signed({y0_i[2][23], y0_i[2]}) - $signed({y0_i[0][23], y0_i[0]});
-    adux = dux[24] ? 25'(-dux) : 25'(dux);
-    advx = dvx[24] ? 25'(-dvx) : 25'(dvx);
-    aduy = duy[24] ? 25'(-duy) : 25'(duy);
-    advy = dvy[24] ? 25'(-dvy) : 25'(dvy);
-    sq_lx = {25'd0, adux} * {25'd0, adux} + {25'd0, advx} * {25'd0, advx};
-    sq_ly = {25'd0, aduy} * {25'd0, aduy} + {25'd0, advy} * {25'd0, advy};
-    rr = (sq_lx > sq_ly) ? sq_lx : sq_ly;
+    rr = rr_i;
     e = 6'd0;
     for (int b = 0; b < 50; b++) begin
       if (rr[b]) e = 6'(b);
@@ -72,7 +60,7 @@ module tex_lod (
   end
 
   logic unused_sig;
-  assign unused_sig = ^{x0_i[3], y0_i[3], rnorm[49], rnorm[40:0], sd_i.rsv7, sd_i.rsv6, sd_i.rsv5, sd_i.rsv4, sd_i.border,
+  assign unused_sig = ^{rnorm[49], rnorm[40:0], sd_i.rsv7, sd_i.rsv6, sd_i.rsv5, sd_i.rsv4, sd_i.border,
                         sd_i.rsv2b, sd_i.rsv2a, sd_i.rsv1, sd_i.rsv0, sd_i.addr_u, sd_i.addr_v};
 
 endmodule
