@@ -49,11 +49,11 @@
 //     one. Tested quads of both ports share one test pipeline (T, quad FIFO, A, B, the cache):
 //     with that rule they never overlap in time (a late quad reaches the late port only after
 //     every earlier early quad left the early port; an early quad waits for every earlier late
-//     one), so a second zs_sample bank would never run in parallel with the first. Per port, an
-//     order FIFO (1 = from the pipeline, 0 = passed) merges the pipeline's results with the
-//     passed packets (a small bypass FIFO) in arrival order; a tested quad left empty is dropped
-//     at the merge. A late-port quad carries its colour and coordinates through the pipeline in
-//     its (unused after INTERP) quad.it bits; the late output has quad.it = 0.
+//     one), so a second zs_sample bank would never run in parallel with the first. Per port, a
+//     payload FIFO (zs_pay_fifo, block RAM) holds every packet in arrival order with a flag
+//     (1 = tested: its mask comes from the pipeline's result FIFO, 0 = passed untouched); the test
+//     pipeline carries only the fields it tests and returns the mask of the samples kept; a tested
+//     quad left empty is dropped at the output. The late output has quad.it = 0.
 // LatePort = 0: one test point at the early port, today's pineda_top (every quad with depth or
 //   stencil on is tested there, tokens flush there, the late port is unused).
 module zs #(
