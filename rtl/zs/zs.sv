@@ -49,11 +49,11 @@
 //     one. Tested quads of both ports share one test pipeline (T, quad FIFO, A, B, the cache):
 //     with that rule they never overlap in time (a late quad reaches the late port only after
 //     every earlier early quad left the early port; an early quad waits for every earlier late
-//     one), so a second zs_sample bank would never run in parallel with the first. Per port, an
-//     order FIFO (1 = from the pipeline, 0 = passed) merges the pipeline's results with the
-//     passed packets (a small bypass FIFO) in arrival order; a tested quad left empty is dropped
-//     at the merge. A late-port quad carries its colour and coordinates through the pipeline in
-//     its (unused after INTERP) quad.it bits; the late output has quad.it = 0.
+//     one), so a second zs_sample bank would never run in parallel with the first. Per port, a
+//     payload FIFO (zs_pay_fifo, block RAM) holds every packet in arrival order with a flag
+//     (1 = tested: its mask comes from the pipeline's result FIFO, 0 = passed untouched); the test
+//     pipeline carries only the fields it tests and returns the mask of the samples kept; a tested
+//     quad left empty is dropped at the output. The late output has quad.it = 0.
 // LatePort = 0: one test point at the early port, today's pineda_top (every quad with depth or
 //   stencil on is tested there, tokens flush there, the late port is unused).
 module zs #(
@@ -109,19 +109,23 @@ module zs #(
   localparam int unsigned LineW = 26;
   localparam int unsigned RW    = $clog2(QDepth + 8) + 1;   // reference counts
   localparam int unsigned QW    = pineda_pkg::QUAD_PKT_BITS;
-  localparam int unsigned QFW   = 1 + QW + 2 + 2 * SW;       // {port, quad, need, slots}
+  localparam int unsigned DSW   = 56;                         // ds_state_t without base, pitch
+  localparam int unsigned TQW   = 16 + 16 * 24 + 3 + 1 + 1 + DSW;  // tq_pack: what B tests
+  localparam int unsigned QFW   = 1 + TQW + 2 + 2 * SW;      // {port, test quad, need, slots}
   localparam int unsigned RQW   = 2 + SW + LineW;             // {we, cf, bank, entry, line}
   localparam int unsigned CR    = ClrRows;
   localparam int unsigned CRW   = $clog2(ClrRows);
   localparam int unsigned FFW   = SW + 512;
   localparam int unsigned OFD   = 4;
-  localparam int unsigned OFW   = 1 + QW;                   // result FIFO: {port, quad}
-  localparam int unsigned ITW   = pineda_pkg::INTERP_TRI_BITS;
-  localparam int unsigned XW    = 4 * 32 + 2 * 4 * 64;      // pcolor, uv0, uv1 of a late-port quad
+  localparam int unsigned OFW   = 1 + 16;                   // result FIFO: {port, samples kept}
   localparam int unsigned IPW   = pineda_pkg::INTERP_PKT_BITS;
-  localparam int unsigned OrdD  = 2 * QDepth;               // order FIFOs
-  localparam int unsigned BPD   = 4;                        // bypass FIFOs
+  localparam int unsigned PFD   = QDepth;                   // payload FIFOs
+  localparam int unsigned PLW   = $clog2(PFD) + 2;          // late packets in the early payload FIFO
   localparam int unsigned LCW   = 16;                       // late quads in flight
+
+  // The fields of a quad the test pipeline uses (T: in_s, lin_s below; the quad FIFO and B:
+  // t_tq's). Everything else stays in the ports' payload FIFOs; the zeroed fields' flip-flops
+  // are constants.
 
   // ---------------------------------------------------------------------------------------------
   // State
@@ -135,7 +139,8 @@ module zs #(
   logic                     e_valid_q, e_valid_d;
   pineda_pkg::quad_pkt_t    e_q, e_d;
   logic                     l_valid_q, l_valid_d;
-  pineda_pkg::interp_pkt_t  l_q, l_d;
+  pineda_pkg::quad_pkt_t    l_q, l_d;             // the late packet's quad (tq_strip)
+  logic [PLW-1:0]           epl_q, epl_d;         // late-Z quads and tokens in the early payload FIFO
   logic [LCW-1:0]           late_cnt_q, late_cnt_d;
 
   logic [1:0][E-1:0][LineW-1:0] tag_q, tag_d;
@@ -205,14 +210,12 @@ module zs #(
   logic [OFW-1:0]           of_in_data, of_out_data;
   logic [$clog2(OFD):0]     of_count;
 
-  // Per port: order FIFO (1 = the next packet out is the pipeline's result, 0 = the bypass's)
-  // and bypass FIFO (packets passed untouched)
-  logic                     eo_in_valid, eo_in_ready, eo_in_data, eo_out_valid, eo_out_ready, eo_out_data, eo_empty;
-  logic                     lo_in_valid, lo_in_ready, lo_in_data, lo_out_valid, lo_out_ready, lo_out_data, lo_empty;
-  logic                     ep_in_valid, ep_in_ready, ep_out_valid, ep_out_ready, ep_empty;
-  pineda_pkg::quad_pkt_t    ep_out_data;
-  logic                     lp_in_valid, lp_in_ready, lp_out_valid, lp_out_ready, lp_empty;
-  pineda_pkg::interp_pkt_t  lp_out_data;
+  // Per port: the payload FIFO, every packet in arrival order with a flag: 1 = its mask comes from
+  // the test pipeline's result FIFO (a tested quad or a flushing token), 0 = it passes untouched.
+  logic                     epf_in_valid, epf_in_ready, epf_out_valid, epf_out_ready, epf_empty;
+  logic [QW:0]              epf_in_data, epf_out_data;
+  logic                     lpf_in_valid, lpf_in_ready, lpf_out_valid, lpf_out_ready, lpf_empty;
+  logic [IPW:0]             lpf_in_data, lpf_out_data;
 
   logic [1:0]               s_we, s_re;
   logic [1:0][EW-1:0]       s_waddr, s_raddr;
@@ -247,7 +250,12 @@ module zs #(
   logic [511:0]     fc_line;
   logic             ce_start;
 
+  logic [TQW-1:0]   t_tq;            // what B needs of T's quad
+
   always_comb begin
+    t_tq  = {t_q.mask, t_q.z, t_q.qx[2:0], t_q.target.msaa, t_q.front,
+             t_q.ds.z_enable, t_q.ds.z_func, t_q.ds.z_write, t_q.ds.late_z, t_q.ds.hiz, t_q.ds.s_enable,
+             t_q.ds.s_ref, t_q.ds.s_read_mask, t_q.ds.s_write_mask, t_q.ds.s_front, t_q.ds.s_back};
     t_act = !t_q.eop && (t_q.ds.z_enable || t_q.ds.s_enable);
     for (int r = 0; r < 2; r++) begin
       t_y[r]    = {t_q.qy, r[0]};
@@ -341,7 +349,7 @@ module zs #(
                                        tag_q[walk_bank][walk_idx]};
 
     qf_in_valid = t_push_q;
-    qf_in_data  = {t_port_q, t_q, t_need, t_res_q[1] ? t_slot_q[1] : hslot[1], t_res_q[0] ? t_slot_q[0] : hslot[0]};
+    qf_in_data  = {t_port_q, t_tq, t_need, t_res_q[1] ? t_slot_q[1] : hslot[1], t_res_q[0] ? t_slot_q[0] : hslot[0]};
     // A miss-resolved piece takes the victim slot.
     if (miss_go && cur == 1'b0 && !t_res_q[0]) qf_in_data[SW-1:0]      = {1'b0, vic};
     if (miss_go && cur == 1'b1 && !t_res_q[1]) qf_in_data[2*SW-1:SW]   = {1'b1, vic};
@@ -354,57 +362,82 @@ module zs #(
   logic                  l_act, l_drop, l_tst, l_take, l_go;
   logic [1:0]            late_dec;
   logic                  late_sync;
-  pineda_pkg::quad_pkt_t t_in;
+  pineda_pkg::quad_pkt_t t_in, in_s, lin_s;
+  logic                  in_tst, in_late, lin_act, lin_drop, lin_tst, epl_pop;
+
+  // The arriving quads stripped to the fields T uses.
+  always_comb begin
+    in_s             = '0;
+    in_s.eop         = in_i.eop;
+    in_s.qx          = in_i.qx;
+    in_s.qy          = in_i.qy;
+    in_s.mask        = in_i.mask;
+    in_s.target.msaa = in_i.target.msaa;
+    in_s.z           = in_i.z;
+    in_s.front       = in_i.front;
+    in_s.ds          = in_i.ds;
+    lin_s             = '0;
+    lin_s.eop         = late_in_i.quad.eop;
+    lin_s.qx          = late_in_i.quad.qx;
+    lin_s.qy          = late_in_i.quad.qy;
+    lin_s.mask        = late_in_i.quad.mask;
+    lin_s.target.msaa = late_in_i.quad.target.msaa;
+    lin_s.z           = late_in_i.quad.z;
+    lin_s.front       = late_in_i.quad.front;
+    lin_s.ds          = late_in_i.quad.ds;
+  end
 
   always_comb begin
     t_free = !t_valid_q || t_done;
     e_act  = e_valid_q && !e_q.eop && (e_q.ds.z_enable || e_q.ds.s_enable);
     e_late = (LatePort != 0) && e_valid_q && (e_q.eop || (e_act && e_q.ds.late_z));
     e_tst  = (LatePort != 0) ? (e_act && !e_q.ds.late_z) : (e_act || (e_valid_q && e_q.eop));
-    l_act  = (LatePort != 0) && l_valid_q && !l_q.quad.eop && (l_q.quad.ds.z_enable || l_q.quad.ds.s_enable) &&
-             l_q.quad.ds.late_z;
-    l_drop = l_act && (l_q.quad.mask == '0);
-    l_tst  = (LatePort != 0) && l_valid_q && ((l_act && !l_drop) || l_q.quad.eop);
-    l_take = l_tst && t_free && lo_in_ready;
-    l_go   = l_take || l_drop || (l_valid_q && !l_tst && !l_drop && lp_in_ready && lo_in_ready);
+    l_act  = (LatePort != 0) && l_valid_q && !l_q.eop && (l_q.ds.z_enable || l_q.ds.s_enable) && l_q.ds.late_z;
+    l_drop = l_act && (l_q.mask == '0);
+    l_tst  = (LatePort != 0) && l_valid_q && ((l_act && !l_drop) || l_q.eop);
+    l_take = l_tst && t_free;
+    l_go   = l_take || l_drop || (l_valid_q && !l_tst && !l_drop);
     // An early-Z quad waits while late quads or tokens are in flight.
-    e_take = e_tst && t_free && !l_tst && (late_cnt_q == '0) && eo_in_ready;
-    e_go   = e_take || (e_valid_q && !e_tst && ep_in_ready && eo_in_ready);
+    e_take = e_tst && t_free && !l_tst && (late_cnt_q == '0);
+    e_go   = e_take || (e_valid_q && !e_tst);
     t_load = l_take || e_take;
-    t_in   = e_q;
-    if (l_take) begin
-      t_in    = l_q.quad;
-      t_in.it = pineda_pkg::interp_tri_t'({{(ITW - XW){1'b0}}, l_q.pcolor, l_q.uv0, l_q.uv1});
-    end
+    t_in   = l_take ? l_q : e_q;
 
-    in_ready_o      = (!e_valid_q || e_go) && !ce_busy_q && !clear_valid_i;
-    late_in_ready_o = (LatePort != 0) && (!l_valid_q || l_go);
+    // The same classification of the packets arriving (their payload FIFO flags).
+    in_tst   = (LatePort != 0) ? (!in_i.eop && (in_i.ds.z_enable || in_i.ds.s_enable) && !in_i.ds.late_z)
+                               : (in_i.eop || in_i.ds.z_enable || in_i.ds.s_enable);
+    in_late  = (LatePort != 0) && (in_i.eop || ((in_i.ds.z_enable || in_i.ds.s_enable) && in_i.ds.late_z));
+    lin_act  = !late_in_i.quad.eop && (late_in_i.quad.ds.z_enable || late_in_i.quad.ds.s_enable) &&
+               late_in_i.quad.ds.late_z;
+    lin_drop = lin_act && (late_in_i.quad.mask == '0);
+    lin_tst  = (lin_act && !lin_drop) || late_in_i.quad.eop;
+
+    in_ready_o      = (!e_valid_q || e_go) && !ce_busy_q && !clear_valid_i && epf_in_ready;
+    late_in_ready_o = (LatePort != 0) && (!l_valid_q || l_go) && lpf_in_ready;
     e_valid_d = e_valid_q && !e_go;
     e_d       = e_q;
     if (in_valid_i && in_ready_o) begin
       e_valid_d = 1'b1;
-      e_d       = in_i;
+      e_d       = in_s;
     end
     l_valid_d = l_valid_q && !l_go;
     l_d       = l_q;
     if (late_in_valid_i && late_in_ready_o) begin
       l_valid_d = 1'b1;
-      l_d       = late_in_i;
+      l_d       = lin_s;
     end
 
-    eo_in_valid = e_go;
-    eo_in_data  = e_take;
-    ep_in_valid = e_go && !e_take;
-    lo_in_valid = l_go && !l_drop;
-    lo_in_data  = l_take;
-    lp_in_valid = l_go && !l_take && !l_drop;
+    epf_in_valid = in_valid_i && in_ready_o;
+    epf_in_data  = {in_tst, in_i};
+    lpf_in_valid = late_in_valid_i && late_in_ready_o && !lin_drop;
+    lpf_in_data  = {lin_tst, late_in_i};
 
     late_dec   = {l_go && l_drop, t_done && t_port_q};
     late_cnt_d = late_cnt_q + LCW'(e_go && e_late) - LCW'(late_dec[0]) - LCW'(late_dec[1]);
-    // Nothing late anywhere between the two ports (the path, the early bypass, the late input
-    // register, T): no late quad is in flight, whatever the count says (it is too high when the
-    // path dropped late quads). A late quad passing the early port this clock still counts.
-    late_sync = (LatePort != 0) && path_idle_i && ep_empty && !l_valid_q && !(t_valid_q && t_port_q);
+    // Nothing late anywhere between the two ports (the path, the early payload FIFO, the late
+    // input register, T): no late quad is in flight, whatever the count says (it is too high when
+    // the path dropped late quads). A late quad passing the early port this clock still counts.
+    late_sync = (LatePort != 0) && path_idle_i && (epl_q == '0) && !l_valid_q && !(t_valid_q && t_port_q);
     if (late_sync) late_cnt_d = LCW'(e_go && e_late);
   end
 
@@ -412,13 +445,19 @@ module zs #(
   // A: SRAM reads of the head quad's pieces
   // ---------------------------------------------------------------------------------------------
   pineda_pkg::quad_pkt_t  a_quad;
+  logic [TQW-1:0]         a_tq;
   logic                   a_port;
   logic [1:0]             a_need, a_rem, a_ok, a_go;
   logic [1:0][SW-1:0]     a_slot;
   logic                   a_block, a_last, a_fire;
 
   always_comb begin
-    {a_port, a_quad, a_need, a_slot[1], a_slot[0]} = qf_out_data;
+    {a_port, a_tq, a_need, a_slot[1], a_slot[0]} = qf_out_data;
+    a_quad = '0;
+    {a_quad.mask, a_quad.z, a_quad.qx[2:0], a_quad.target.msaa, a_quad.front,
+     a_quad.ds.z_enable, a_quad.ds.z_func, a_quad.ds.z_write, a_quad.ds.late_z, a_quad.ds.hiz,
+     a_quad.ds.s_enable, a_quad.ds.s_ref, a_quad.ds.s_read_mask, a_quad.ds.s_write_mask,
+     a_quad.ds.s_front, a_quad.ds.s_back} = a_tq;
     for (int r = 0; r < 2; r++) begin
       a_rem[r] = a_need[r] && !a_done_q[r];
       a_ok[r]  = dval_q[a_slot[r][EW]][a_slot[r][EW-1:0]];
@@ -449,7 +488,6 @@ module zs #(
   logic [15:0]        b_fail_now, b_fail_all;
   logic [1:0]         b_wr;            // per bank: B writes it this clock
   logic [1:0]         b_wrp;           // per piece: B writes its line
-  pineda_pkg::quad_pkt_t b_out;
 
   always_comb begin
     b_d0 = b_quad_q.target.msaa ? {b_quad_q.qx[0], 3'd0} : {b_quad_q.qx[2:0], 1'b0};
@@ -524,13 +562,10 @@ module zs #(
       b_wr[b] = (b_wrp[0] && b_bank[0] == b[0]) || (b_wrp[1] && b_bank[1] == b[0]);
     end
 
-    b_out      = b_quad_q;
-    b_out.mask = b_quad_q.mask & ~b_fail_all;
-    for (int i = 0; i < 16; i++) if (!b_out.mask[i]) b_out.z[i] = '0;
 
     // Every tested quad, also one left empty (its order FIFO entry waits for it; the merge drops it).
     of_in_valid = (b_valid_q && b_last_q) || t_tok_out;
-    of_in_data  = t_tok_out ? {t_port_q, t_q} : {b_port_q, b_out};
+    of_in_data  = t_tok_out ? {t_port_q, 16'hFFFF} : {b_port_q, ~b_fail_all};
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -963,105 +998,82 @@ module zs #(
     .full_o      (of_full)
   );
 
-  logic [$clog2(OrdD+2):0] eo_count, lo_count;
-  logic                    eo_full, lo_full;
-  sram_fifo #(.Depth(OrdD), .Width(1)) u_eo (
+  zs_pay_fifo #(.Depth(PFD), .Width(QW + 1)) u_epf (
     .clk_i,
     .rst_ni,
-    .clear_i     (1'b0),
-    .in_valid_i  (eo_in_valid),
-    .in_ready_o  (eo_in_ready),
-    .in_data_i   (eo_in_data),
-    .out_valid_o (eo_out_valid),
-    .out_ready_i (eo_out_ready),
-    .out_data_o  (eo_out_data),
-    .count_o     (eo_count),
-    .empty_o     (eo_empty),
-    .full_o      (eo_full)
+    .in_valid_i  (epf_in_valid),
+    .in_ready_o  (epf_in_ready),
+    .in_data_i   (epf_in_data),
+    .out_valid_o (epf_out_valid),
+    .out_ready_i (epf_out_ready),
+    .out_data_o  (epf_out_data),
+    .empty_o     (epf_empty)
   );
-  sram_fifo #(.Depth(OrdD), .Width(1)) u_lo (
+  zs_pay_fifo #(.Depth(PFD), .Width(IPW + 1)) u_lpf (
     .clk_i,
     .rst_ni,
-    .clear_i     (1'b0),
-    .in_valid_i  (lo_in_valid),
-    .in_ready_o  (lo_in_ready),
-    .in_data_i   (lo_in_data),
-    .out_valid_o (lo_out_valid),
-    .out_ready_i (lo_out_ready),
-    .out_data_o  (lo_out_data),
-    .count_o     (lo_count),
-    .empty_o     (lo_empty),
-    .full_o      (lo_full)
+    .in_valid_i  (lpf_in_valid),
+    .in_ready_o  (lpf_in_ready),
+    .in_data_i   (lpf_in_data),
+    .out_valid_o (lpf_out_valid),
+    .out_ready_i (lpf_out_ready),
+    .out_data_o  (lpf_out_data),
+    .empty_o     (lpf_empty)
   );
 
-  logic [$clog2(BPD):0] ep_count, lp_count;
-  logic                 ep_full, lp_full;
-  stream_fifo #(.Depth(BPD), .Width(QW)) u_ep (
-    .clk_i,
-    .rst_ni,
-    .clear_i     (1'b0),
-    .in_valid_i  (ep_in_valid),
-    .in_ready_o  (ep_in_ready),
-    .in_data_i   (e_q),
-    .out_valid_o (ep_out_valid),
-    .out_ready_i (ep_out_ready),
-    .out_data_o  (ep_out_data),
-    .count_o     (ep_count),
-    .empty_o     (ep_empty),
-    .full_o      (ep_full)
-  );
-  stream_fifo #(.Depth(BPD), .Width(IPW)) u_lp (
-    .clk_i,
-    .rst_ni,
-    .clear_i     (1'b0),
-    .in_valid_i  (lp_in_valid),
-    .in_ready_o  (lp_in_ready),
-    .in_data_i   (l_q),
-    .out_valid_o (lp_out_valid),
-    .out_ready_i (lp_out_ready),
-    .out_data_o  (lp_out_data),
-    .count_o     (lp_count),
-    .empty_o     (lp_empty),
-    .full_o      (lp_full)
-  );
-
-  // Output merges, per port in arrival order: the order FIFO's head names the source; a tested
+  // Output merges, per port in arrival order: the payload FIFO's head is the packet; when flagged,
+  // its mask is the head result's (samples kept) and z is zeroed where the mask is 0; a tested
   // quad left with no sample is dropped here. (Valid and data apart from the readies: no
   // combinational path from a ready to a valid.)
-  logic                  of_port, e_res, e_res_drop, e_byp, l_res, l_res_drop, l_byp;
-  pineda_pkg::quad_pkt_t of_quad;
+  logic                    of_port, e_hd_t, e_res, e_drop, l_hd_t, l_res, l_drop_o, e_hd_late;
+  logic [15:0]             of_keep, e_mask, l_mask;
+  pineda_pkg::quad_pkt_t   e_hd;
+  pineda_pkg::interp_pkt_t l_hd;
   always_comb begin
-    {of_port, of_quad} = of_out_data;
-    e_res      = eo_out_valid && eo_out_data && of_out_valid && !of_port;
-    e_res_drop = e_res && !of_quad.eop && (of_quad.mask == '0);
-    e_byp      = eo_out_valid && !eo_out_data && ep_out_valid;
-    out_valid_o = (e_res && !e_res_drop) || e_byp;
-    out_o       = eo_out_data ? of_quad : ep_out_data;
+    {of_port, of_keep} = of_out_data;
+    {e_hd_t, e_hd}     = epf_out_data;
+    e_hd_late = e_hd.eop || ((e_hd.ds.z_enable || e_hd.ds.s_enable) && e_hd.ds.late_z);
+    e_res     = epf_out_valid && e_hd_t && of_out_valid && !of_port;
+    e_mask    = e_hd.mask & of_keep;
+    e_drop    = e_res && !e_hd.eop && (e_mask == '0);
+    out_valid_o = epf_out_valid && (e_hd_t ? (e_res && !e_drop) : 1'b1);
+    out_o       = e_hd;
+    if (e_hd_t) begin
+      out_o.mask = e_mask;
+      for (int i = 0; i < 16; i++) if (!e_mask[i]) out_o.z[i] = '0;
+    end
 
-    l_res      = lo_out_valid && lo_out_data && of_out_valid && of_port;
-    l_res_drop = l_res && !of_quad.eop && (of_quad.mask == '0);
-    l_byp      = lo_out_valid && !lo_out_data && lp_out_valid;
-    late_out_valid_o = (l_res && !l_res_drop) || l_byp;
-    late_out_o       = lp_out_data;
-    if (lo_out_data) begin
-      late_out_o.quad = of_quad;
-      {late_out_o.pcolor, late_out_o.uv0, late_out_o.uv1} = of_quad.it[XW-1:0];
+    {l_hd_t, l_hd} = lpf_out_data;
+    l_res    = lpf_out_valid && l_hd_t && of_out_valid && of_port;
+    l_mask   = l_hd.quad.mask & of_keep;
+    l_drop_o = l_res && !l_hd.quad.eop && (l_mask == '0);
+    late_out_valid_o = lpf_out_valid && (l_hd_t ? (l_res && !l_drop_o) : 1'b1);
+    late_out_o       = l_hd;
+    if (l_hd_t) begin
+      late_out_o.quad.mask = l_mask;
+      for (int i = 0; i < 16; i++) if (!l_mask[i]) late_out_o.quad.z[i] = '0;
     end
     late_out_o.quad.it = '0;
   end
 
+  // Late packets (late-Z quads, tokens) in the early payload FIFO, not yet out of the early port.
+  // (Its own block: the output readies must not reach the input readies, not even in Verilator's
+  // per-variable ordering.)
   always_comb begin
-    eo_out_ready = (e_res && (e_res_drop || out_ready_i)) || (e_byp && out_ready_i);
-    ep_out_ready = e_byp && out_ready_i;
-    lo_out_ready = (l_res && (l_res_drop || late_out_ready_i)) || (l_byp && late_out_ready_i);
-    lp_out_ready = l_byp && late_out_ready_i;
-    of_out_ready = (e_res && (e_res_drop || out_ready_i)) || (l_res && (l_res_drop || late_out_ready_i));
+    epl_pop = epf_out_valid && epf_out_ready && (LatePort != 0) && e_hd_late;
+    epl_d   = epl_q + PLW'(epf_in_valid && in_late) - PLW'(epl_pop);
+  end
+
+  always_comb begin
+    epf_out_ready = e_hd_t ? (e_res && (e_drop || out_ready_i)) : (epf_out_valid && out_ready_i);
+    lpf_out_ready = l_hd_t ? (l_res && (l_drop_o || late_out_ready_i)) : (lpf_out_valid && late_out_ready_i);
+    of_out_ready  = (e_res && (e_drop || out_ready_i)) || (l_res && (l_drop_o || late_out_ready_i));
   end
 
   always_comb begin
     // (a clear in progress is not a packet: the CP holds its offer on pipe idle)
-    quiet_o = !t_valid_q && qf_empty && !b_valid_q && of_empty && !e_valid_q && !l_valid_q && eo_empty &&
-              lo_empty && ep_empty && lp_empty;
+    quiet_o = !t_valid_q && qf_empty && !b_valid_q && of_empty && !e_valid_q && !l_valid_q && epf_empty &&
+              lpf_empty;
     clean_o = all_clean;
     idle_o  = quiet_o && all_clean;
   end
@@ -1078,6 +1090,7 @@ module zs #(
       l_valid_q  <= 1'b0;
       l_q        <= '0;
       late_cnt_q <= '0;
+      epl_q      <= '0;
       b_port_q   <= 1'b0;
       tag_q      <= '0;
       tval_q     <= '0;
@@ -1133,6 +1146,7 @@ module zs #(
       l_valid_q  <= l_valid_d;
       l_q        <= l_d;
       late_cnt_q <= late_cnt_d;
+      epl_q      <= epl_d;
       b_port_q   <= b_port_d;
       tag_q      <= tag_d;
       tval_q     <= tval_d;
@@ -1182,8 +1196,7 @@ module zs #(
 
   logic unused_sig;
   assign unused_sig = ^{mem_rsp_i.src, qf_count, qf_full, rq_count, rq_full, ff_count, ff_empty, ff_full,
-                        of_full, t_q.ds.base[5:0], t_q.ds.pitch[5:0], t_y, eo_count, lo_count, eo_full, lo_full,
-                        ep_count, lp_count, ep_full, lp_full, of_quad.it[ITW-1:XW]};
+                        of_full, t_q.ds.base[5:0], t_q.ds.pitch[5:0], t_y, epf_empty, lpf_empty};
 
 `ifndef SYNTHESIS
   initial begin
@@ -1240,7 +1253,7 @@ module zs #(
       assert (!(clear_valid_i && clear_i.color)) else $error("%m: a colour clear offered to ZS");
       // Late port
       assert ((LatePort != 0) || !late_in_valid_i) else $error("%m: a packet on the late port with LatePort = 0");
-      assert (!(l_valid_q && (l_act || l_q.quad.eop) && late_cnt_q == '0))
+      assert (!(l_valid_q && (l_act || l_q.eop) && late_cnt_q == '0))
         else $error("%m: a late quad or token at the late port that did not pass the early port");
       assert (!(late_cnt_q == '0 && late_dec != '0)) else $error("%m: late-in-flight count underflow");
       assert (!(late_cnt_q == '1 && e_go && e_late)) else $error("%m: late-in-flight count overflow");
