@@ -15,23 +15,24 @@
 // tags in two sram_1r1w banks (even and odd sets, both ways' tags in one word), valid and LRU
 // bits in flops. Every in-bounds element is read through it (a line read may cover
 // bytes outside the buffer; only the element's dwords are used).
-// GROUPS: the in-bounds attributes of a vertex, in order, are packed into groups of two
-// consecutive lines (G, G + 1): an attribute whose lines lie in the current group's pair joins
-// it, else it opens a new group at its first line. An interleaved vertex of up to 64 bytes is
-// one group. ISSUE has two stages: V registers the input vertex's groups (or a state write),
-// L looks one group per clock up (lines G and G + 1: their tag words were read from the tag
-// SRAMs as L was loaded, the word written in that clock forwarded; tags allocated in order in
-// L's first clock; a missing line is one line read request) and makes it one descriptor. At
-// CONSUME, in the same order, a descriptor's missing lines are taken from the response FIFO and written into
-// the SRAM, its other lines are read from the SRAM, and its attributes' dwords are picked from
-// the two-line window: one group per clock (a group with two missing lines takes two clocks,
-// which the memory's bandwidth allows anyway). Since data are written and read in the order the
-// tags were allocated, a hit on a line still in flight reads the fill (consumed earlier) and an
-// eviction never overwrites data an earlier hit still needs. Any state write, and the first
-// vertex of every draw (a draw_id different from the previous vertex's), invalidates every line
-// (in L, in order). A matrix write (FE_MATRIX0..+15) travels in the descriptor stream and sends its row (kind
-// MATRIX_ROW) in order; other state writes take effect as they enter V (a vertex already issued keeps
-// its formats in its descriptors).
+// GROUPS: the in-bounds attributes of a vertex, in order, are packed into groups of two consecutive
+// lines (G, G + 1): an attribute whose lines lie in the current group's pair joins it, else it
+// opens a new group at its first line. An interleaved vertex of up to 64 bytes is one group. ISSUE
+// has three stages: A registers the input's elements (address, bounds, first line and whether the
+// last dword is in the next line), V the vertex's groups (or a state write), L looks one group per
+// clock up (lines G and G + 1: their tag words were read from the tag SRAMs as L was loaded, the
+// word written in that clock forwarded; tags allocated in order in L's first clock; a missing line
+// is one line read request) and makes it one descriptor. At CONSUME, in the same order, a
+// descriptor's missing lines are taken from the response FIFO and written into the SRAM, its other
+// lines are read from the SRAM, and its attributes' dwords are picked from the two-line window: one
+// group per clock (a group with two missing lines takes two clocks, which the memory's bandwidth
+// allows anyway). Since data are written and read in the order the tags were allocated, a hit on a
+// line still in flight reads the fill (consumed earlier) and an eviction never overwrites data an
+// earlier hit still needs. Any state write, and the first vertex of every draw (a draw_id different
+// from the previous vertex's), invalidates every line (in L, in order). A matrix write
+// (FE_MATRIX0..+15) travels in the descriptor stream and sends its row (kind MATRIX_ROW) in order;
+// other state writes take effect as they enter A (a vertex already issued keeps its formats in its
+// descriptors).
 // Output: one vtx_in_pkt_t per vertex (kind VERTEX, vtx_id = {first, slot}): F32xN: the N
 // components, the rest (0, 0, 0, 1); UNORM8X4: c / 255 per byte (unorm8_to_f32); disabled (or
 // reserved format): (0, 0, 0, 1). Colour: UNORM8X4 passes the dword; otherwise the four
@@ -171,19 +172,37 @@ module vertex_fetch #(
   logic [3:0][31:0]  attr_q,      attr_d;
 
   // ---------------------------------------------------------------------------------------------
-  // Issue stage: addresses, groups, tags, requests
+  // Stage A: the input's elements (addresses, bounds, lines) in registers. State writes take
+  // effect as they enter A (a vertex ahead of a write has its elements computed already).
   // ---------------------------------------------------------------------------------------------
   logic [1:0][47:0] prod;            // element * stride per buffer
   logic [3:0]       en, inb, abuf;
   logic [3:0][2:0]  n_dw;
   logic [3:0][31:0] a_addr;
   logic [3:0][2:0]  a_fmt;
-  logic [3:0][25:0] a_l0, a_l1;      // first and last line of each element
+  logic [3:0][25:0] a_l0;            // first line of each element
+  logic [3:0]       a_two;           // ... its last line is the next one
   logic [49:0]      a_end [4];
   logic [49:0]      a_ofs [4];
-  logic [31:0]      a_last;          // scratch: byte address of an element's last dword
+  logic [4:0]       a_dw;            // scratch: an element's last dword within its first line
 
-  // groups of the input vertex
+  logic             e_valid_q, e_valid_d;
+  logic             e_wr_q,    e_wr_d;
+  logic             e_mat_q,   e_mat_d;
+  logic [3:0]       e_widx_q,  e_widx_d;
+  logic [31:0]      e_wval_q,  e_wval_d;
+  logic [15:0]      e_draw_q,  e_draw_d;
+  logic [4:0]       e_slot_q,  e_slot_d;
+  logic             e_first_q, e_first_d;
+  logic [3:0]       e_inb_q,   e_inb_d;
+  logic [3:0][25:0] e_l0_q,    e_l0_d;
+  logic [3:0]       e_two_q,   e_two_d;
+  logic [3:0][3:0]  e_lo_q,    e_lo_d;     // the element's first dword within its line
+  logic [3:0][2:0]  e_fmt_q,   e_fmt_d;
+  logic             e_take;                // V takes A's packet this clock
+  logic             is_mat;
+
+  // groups of the packet in A
   logic [2:0]       ng;              // groups (0: nothing in bounds)
   logic [3:0][25:0] g_l0;            // line G of group k
   logic [3:0]       g_use1;
@@ -195,6 +214,7 @@ module vertex_fetch #(
   always_comb begin
     prod[0] = 48'(in_i.index)   * 48'(vb_stride_q[0]);
     prod[1] = 48'(in_i.inst_id) * 48'(vb_stride_q[1]);
+    a_dw    = '0;
     for (int a = 0; a < 4; a++) begin
       a_fmt[a]  = attr_q[a][2:0];
       abuf[a]   = attr_q[a][3];
@@ -204,10 +224,47 @@ module vertex_fetch #(
       a_end[a]  = a_ofs[a] + 50'({n_dw[a], 2'b00});
       inb[a]    = en[a] && (a_end[a] <= 50'(vb_size_q[abuf[a]]));
       a_addr[a] = vb_base_q[abuf[a]] + prod[abuf[a]][31:0] + {16'd0, attr_q[a][31:16]};
-      a_last    = {a_addr[a][31:2], 2'b00} + {27'd0, n_dw[a], 2'b00} - 32'd4;
+      // its last dword is at most 3 dwords on: in the same line or the next (mod 2^26)
+      a_dw      = {1'b0, a_addr[a][5:2]} + {2'd0, n_dw[a]} - 5'd1;
       a_l0[a]   = a_addr[a][31:6];
-      a_l1[a]   = a_last[31:6];
+      a_two[a]  = inb[a] && a_dw[4];
     end
+    is_mat = in_i.wr && (in_i.wr_idx >= pineda_pkg::FE_MATRIX0) &&
+             (in_i.wr_idx < pineda_pkg::FE_MATRIX0 + 8'd16);
+
+    in_ready_o = !e_valid_q || e_take;
+    e_valid_d  = e_valid_q && !e_take;
+    e_wr_d     = e_wr_q;
+    e_mat_d    = e_mat_q;
+    e_widx_d   = e_widx_q;
+    e_wval_d   = e_wval_q;
+    e_draw_d   = e_draw_q;
+    e_slot_d   = e_slot_q;
+    e_first_d  = e_first_q;
+    e_inb_d    = e_inb_q;
+    e_l0_d     = e_l0_q;
+    e_two_d    = e_two_q;
+    e_lo_d     = e_lo_q;
+    e_fmt_d    = e_fmt_q;
+    if (in_valid_i && in_ready_o) begin
+      e_valid_d = 1'b1;
+      e_wr_d    = in_i.wr;
+      e_mat_d   = is_mat;
+      e_widx_d  = in_i.wr_idx[3:0];
+      e_wval_d  = in_i.wr_val;
+      e_draw_d  = in_i.draw_id;
+      e_slot_d  = in_i.slot;
+      e_first_d = in_i.first;
+      e_inb_d   = in_i.wr ? 4'd0 : inb;
+      e_l0_d    = a_l0;
+      e_two_d   = a_two;
+      for (int a = 0; a < 4; a++) e_lo_d[a] = a_addr[a][5:2];
+      e_fmt_d   = a_fmt;
+    end
+  end
+
+  // The groups of A's packet
+  always_comb begin
     ng      = '0;
     g_l0    = '0;
     g_use1  = '0;
@@ -216,20 +273,20 @@ module vertex_fetch #(
     gk      = '0;
     gp      = '0;
     for (int a = 0; a < 4; a++) begin
-      if (inb[a]) begin
+      if (e_inb_q[a]) begin
         gp = 2'(ng - 3'd1);  // the current (last opened) group
         if (ng != 3'd0 &&
-            (a_l0[a] == g_l0[gp] || a_l0[a] == g_l0[gp] + 26'd1) &&
-            (a_l1[a] == g_l0[gp] || a_l1[a] == g_l0[gp] + 26'd1)) begin
+            (e_two_q[a] ? (e_l0_q[a] == g_l0[gp])
+                        : (e_l0_q[a] == g_l0[gp] || e_l0_q[a] == g_l0[gp] + 26'd1))) begin
           gk = gp;
         end else begin
           gk = ng[1:0];
-          g_l0[gk] = a_l0[a];
+          g_l0[gk] = e_l0_q[a];
           ng = ng + 3'd1;
         end
         g_amask[gk][a] = 1'b1;
-        if (a_l0[a] != g_l0[gk] || a_l1[a] != g_l0[gk]) g_use1[gk] = 1'b1;
-        a_w[a] = {a_l0[a] != g_l0[gk], a_addr[a][5:2]};
+        if (e_two_q[a] || e_l0_q[a] != g_l0[gk]) g_use1[gk] = 1'b1;
+                a_w[a] = {e_l0_q[a] != g_l0[gk], e_lo_q[a]};
       end
     end
   end
@@ -257,7 +314,6 @@ module vertex_fetch #(
   logic                  cdv_q,     cdv_d;       // ... valid (since reset / the last write)
   logic                  v_last;                 // V's current group is its last
   logic                  l_load;                 // L takes V's current group this clock
-  logic                  is_mat;
 
   // ---------------------------------------------------------------------------------------------
   // Stage L: tag lookup (tags read from the tag SRAMs in the clock L was loaded), allocation,
@@ -325,11 +381,9 @@ module vertex_fetch #(
 
   // Stage V
   always_comb begin
-    is_mat = in_i.wr && (in_i.wr_idx >= pineda_pkg::FE_MATRIX0) &&
-             (in_i.wr_idx < pineda_pkg::FE_MATRIX0 + 8'd16);
     v_last = v_wr_q || (v_ng_q <= 3'd1) || ({1'b0, gi_q} == 3'(v_ng_q - 3'd1));
     l_load = v_valid_q && (!l_valid_q || l_done);
-    in_ready_o = !v_valid_q || (l_load && v_last);
+    e_take = e_valid_q && (!v_valid_q || (l_load && v_last));
 
     v_valid_d = v_valid_q;
     v_wr_d    = v_wr_q;
@@ -356,25 +410,25 @@ module vertex_fetch #(
         gi_d = gi_q + 2'd1;
       end
     end
-    if (in_valid_i && in_ready_o) begin
+    if (e_take) begin
       v_valid_d = 1'b1;
-      v_wr_d    = in_i.wr;
-      v_mat_d   = is_mat;
-      v_widx_d  = in_i.wr_idx[3:0];
-      v_wval_d  = in_i.wr_val;
-      v_nd_d    = !in_i.wr && (!cdv_q || (in_i.draw_id != cdraw_q));
+      v_wr_d    = e_wr_q;
+      v_mat_d   = e_mat_q;
+      v_widx_d  = e_widx_q;
+      v_wval_d  = e_wval_q;
+      v_nd_d    = !e_wr_q && (!cdv_q || (e_draw_q != cdraw_q));
       v_ng_d    = ng;
       v_gl0_d   = g_l0;
       v_use1_d  = g_use1;
       v_amask_d = g_amask;
       v_aw_d    = a_w;
-      v_fmt_d   = a_fmt;
-      v_slot_d  = in_i.slot;
-      v_first_d = in_i.first;
-      if (in_i.wr) begin
+      v_fmt_d   = e_fmt_q;
+      v_slot_d  = e_slot_q;
+      v_first_d = e_first_q;
+      if (e_wr_q) begin
         cdv_d = 1'b0;
       end else begin
-        cdraw_d = in_i.draw_id;
+        cdraw_d = e_draw_q;
         cdv_d   = 1'b1;
       end
     end
@@ -587,7 +641,7 @@ module vertex_fetch #(
     );
   end
 
-  // State writes (they take effect as the write enters stage V, in order with the vertices)
+  // State writes (they take effect as the write enters stage A, in order with the vertices)
   always_comb begin
     vb_base_d   = vb_base_q;
     vb_stride_d = vb_stride_q;
@@ -875,6 +929,19 @@ module vertex_fetch #(
       vb_size_q   <= '0;
       attr_q      <= '0;
       mat_q       <= MatReset;
+      e_valid_q   <= 1'b0;
+      e_wr_q      <= 1'b0;
+      e_mat_q     <= 1'b0;
+      e_widx_q    <= '0;
+      e_wval_q    <= '0;
+      e_draw_q    <= '0;
+      e_slot_q    <= '0;
+      e_first_q   <= 1'b0;
+      e_inb_q     <= '0;
+      e_l0_q      <= '0;
+      e_two_q     <= '0;
+      e_lo_q      <= '0;
+      e_fmt_q     <= '0;
       v_valid_q   <= 1'b0;
       v_wr_q      <= 1'b0;
       v_mat_q     <= 1'b0;
@@ -935,6 +1002,19 @@ module vertex_fetch #(
       vb_size_q   <= vb_size_d;
       attr_q      <= attr_d;
       mat_q       <= mat_d;
+      e_valid_q   <= e_valid_d;
+      e_wr_q      <= e_wr_d;
+      e_mat_q     <= e_mat_d;
+      e_widx_q    <= e_widx_d;
+      e_wval_q    <= e_wval_d;
+      e_draw_q    <= e_draw_d;
+      e_slot_q    <= e_slot_d;
+      e_first_q   <= e_first_d;
+      e_inb_q     <= e_inb_d;
+      e_l0_q      <= e_l0_d;
+      e_two_q     <= e_two_d;
+      e_lo_q      <= e_lo_d;
+      e_fmt_q     <= e_fmt_d;
       v_valid_q   <= v_valid_d;
       v_wr_q      <= v_wr_d;
       v_mat_q     <= v_mat_d;
@@ -1011,7 +1091,7 @@ module vertex_fetch #(
   );
 
   always_comb begin
-    idle_o = !v_valid_q && !l_valid_q && desc_empty && !c1_valid_q && !pk_valid_q &&
+    idle_o = !e_valid_q && !v_valid_q && !l_valid_q && desc_empty && !c1_valid_q && !pk_valid_q &&
              !out_valid_o && (cred_q == '0);
   end
 
@@ -1046,6 +1126,6 @@ module vertex_fetch #(
   logic unused_sig;
   assign unused_sig = ^{rq_count, rq_empty, rq_full, desc_full, desc_count, rsp_empty, rsp_full, rsp_count, t0_c[3:2], t1_c[3:2],
                         a_addr[0][1:0], a_addr[1][1:0], a_addr[2][1:0], a_addr[3][1:0],
-                        mem_rsp_i.src, mem_rsp_i.tag, mem_rsp_i.we, a_last[5:0], n_s1[0]};
+                        mem_rsp_i.src, mem_rsp_i.tag, mem_rsp_i.we, n_s1[0], a_dw[3:0]};
 
 endmodule
