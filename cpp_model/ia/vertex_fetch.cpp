@@ -15,19 +15,27 @@ void VertexFetch::reset() {
   vertices_ = oob_ = hits_ = misses_ = groups_ = 0;
   tag_.assign(lines_, 0);
   valid_.assign(lines_, false);
+  lru_.assign(lines_ / kWays, 0);
   have_draw_ = false;
   draw_ = 0;
 }
 
 bool VertexFetch::line(uint32_t line_addr) {
-  const uint32_t set = line_addr % lines_;
-  if (valid_[set] && tag_[set] == line_addr) {
-    ++hits_;
-    return true;
+  const uint32_t sets = lines_ / kWays;
+  const uint32_t set = line_addr % sets;
+  for (uint32_t w = 0; w < kWays; ++w) {
+    if (valid_[set * kWays + w] && tag_[set * kWays + w] == line_addr) {
+      ++hits_;
+      lru_[set] = 1 - w;  // the other way is replaced next
+      return true;
+    }
   }
   if (cache_) {
-    valid_[set] = true;
-    tag_[set] = line_addr;
+    // the first invalid way, else the least recently used
+    const uint32_t w = !valid_[set * kWays] ? 0 : !valid_[set * kWays + 1] ? 1 : lru_[set];
+    valid_[set * kWays + w] = true;
+    tag_[set * kWays + w] = line_addr;
+    lru_[set] = 1 - w;
   }
   ++misses_;
   return false;

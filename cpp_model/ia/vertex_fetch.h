@@ -6,9 +6,10 @@
 // same stream update the vertex buffers, attribute layouts and the position matrix; a write to a
 // matrix register sends that matrix row to VTX (VTX_KIND_MATRIX_ROW).
 //
-// Fetch cache (docs/frontend.md section 5): the model mirrors the RTL's tags exactly (direct
-// mapped, `lines` lines of LINE_BYTES, every line invalidated by any state write and by a new
-// draw) so that it predicts the memory reads: lines_read() is the number of line read requests
+// Fetch cache (docs/frontend.md section 5): the model mirrors the RTL's tags exactly (two-way
+// set associative, `lines` lines of LINE_BYTES in lines / 2 sets, set = line address mod sets; a
+// miss takes the first invalid way, else the least recently used; every line invalidated by any
+// state write and by a new draw) so that it predicts the memory reads: lines_read() is the number of line read requests
 // the RTL issues. A vertex's in-bounds elements, in attribute order, form groups of two
 // consecutive lines (G, G + 1): an element whose lines lie in the current pair joins it, else it
 // opens a new group at its first line; each group looks up line G, then G + 1 if it is used,
@@ -31,6 +32,7 @@ class VertexFetch {
   static constexpr uint32_t NUM_FE_STATE = FE_MATRIX0 + 16;
 
   static constexpr uint32_t kDefaultLines = 128;
+  static constexpr uint32_t kWays = 2;
   // cache = false: no line is kept (every group's lines are read again; for comparisons).
   explicit VertexFetch(bool cache = true, uint32_t lines = kDefaultLines) : cache_(cache), lines_(lines) {
     reset();
@@ -66,8 +68,9 @@ class VertexFetch {
   std::array<uint32_t, NUM_FE_STATE> st_{};
   bool cache_;
   uint32_t lines_;
-  std::vector<uint32_t> tag_;   // line address per set
+  std::vector<uint32_t> tag_;   // line address per set and way ([set * kWays + way])
   std::vector<bool> valid_;
+  std::vector<uint32_t> lru_;   // per set: the way replaced next when both are valid
   bool have_draw_ = false;  // draw_ holds the draw of the last vertex (since reset / a write)
   uint32_t draw_ = 0;
   uint64_t vertices_ = 0, oob_ = 0, hits_ = 0, misses_ = 0, groups_ = 0;

@@ -9,25 +9,30 @@
 // offset (exact); it is in bounds when ofs + 4n <= size and is then read at A = base + ofs
 // (mod 2^32, dword aligned); an element out of bounds reads 0 and costs no read.
 //
-// Fetch cache: direct mapped, CacheLines lines of LINE_BYTES = 64 (set = line address mod
-// CacheLines), data in two sram_1r1w banks (even and odd sets, one 512-bit line per word), tags
-// and valid bits in flops. Every in-bounds element is read through it (a line read may cover
+// Fetch cache: two-way set associative, CacheLines lines of LINE_BYTES = 64 in CacheLines / 2
+// sets (set = line address mod sets; a miss takes the first invalid way, else the least recently
+// used), data in two sram_1r1w banks (even and odd sets, one 512-bit line per word {set, way}),
+// tags in two sram_1r1w banks (even and odd sets, both ways' tags in one word), valid and LRU
+// bits in flops. Every in-bounds element is read through it (a line read may cover
 // bytes outside the buffer; only the element's dwords are used).
-// GROUPS: the in-bounds attributes of a vertex, in order, are packed into groups of two
-// consecutive lines (G, G + 1): an attribute whose lines lie in the current group's pair joins
-// it, else it opens a new group at its first line. An interleaved vertex of up to 64 bytes is
-// one group. Each group is looked up at ISSUE (line G, then G + 1 if used; tags allocated in
-// order; a missing line is one line read request) and becomes one descriptor. At CONSUME, in the
-// same order, a descriptor's missing lines are taken from the response FIFO and written into
-// the SRAM, its other lines are read from the SRAM, and its attributes' dwords are picked from
-// the two-line window: one group per clock (a group with two missing lines takes two clocks,
-// which the memory's bandwidth allows anyway). Since data are written and read in the order the
-// tags were allocated, a hit on a line still in flight reads the fill (consumed earlier) and an
-// eviction never overwrites data an earlier hit still needs. Any state write, and the first
-// vertex of every draw (a draw_id different from the previous vertex's), invalidates every line.
-// A matrix write (FE_MATRIX0..+15) travels in the descriptor stream and sends its row (kind
-// MATRIX_ROW) in order; other state writes take effect at issue (a vertex already issued keeps
-// its formats in its descriptors).
+// GROUPS: the in-bounds attributes of a vertex, in order, are packed into groups of two consecutive
+// lines (G, G + 1): an attribute whose lines lie in the current group's pair joins it, else it
+// opens a new group at its first line. An interleaved vertex of up to 64 bytes is one group. ISSUE
+// has three stages: A registers the input's elements (address, bounds, first line and whether the
+// last dword is in the next line), V the vertex's groups (or a state write), L looks one group per
+// clock up (lines G and G + 1: their tag words were read from the tag SRAMs as L was loaded, the
+// word written in that clock forwarded; tags allocated in order in L's first clock; a missing line
+// is one line read request) and makes it one descriptor. At CONSUME, in the same order, a
+// descriptor's missing lines are taken from the response FIFO and written into the SRAM, its other
+// lines are read from the SRAM, and its attributes' dwords are picked from the two-line window: one
+// group per clock (a group with two missing lines takes two clocks, which the memory's bandwidth
+// allows anyway). Since data are written and read in the order the tags were allocated, a hit on a
+// line still in flight reads the fill (consumed earlier) and an eviction never overwrites data an
+// earlier hit still needs. Any state write, and the first vertex of every draw (a draw_id different
+// from the previous vertex's), invalidates every line (in L, in order). A matrix write
+// (FE_MATRIX0..+15) travels in the descriptor stream and sends its row (kind MATRIX_ROW) in order;
+// other state writes take effect as they enter A (a vertex already issued keeps its formats in its
+// descriptors).
 // Output: one vtx_in_pkt_t per vertex (kind VERTEX, vtx_id = {first, slot}): F32xN: the N
 // components, the rest (0, 0, 0, 1); UNORM8X4: c / 255 per byte (unorm8_to_f32); disabled (or
 // reserved format): (0, 0, 0, 1). Colour: UNORM8X4 passes the dword; otherwise the four
@@ -41,7 +46,7 @@
 // per clock, like consume) never wins the clock back, so every such wait became a clock
 // without output once issue led consume by just the memory latency.
 module vertex_fetch #(
-  parameter int unsigned CacheLines = 128,  // a power of two, >= 4
+  parameter int unsigned CacheLines = 128,  // a power of two, >= 8
   parameter int unsigned RspDepth   = 128,  // lines requested and not yet consumed
   parameter int unsigned DescDepth  = 256,  // groups issued and not yet consumed
   parameter int unsigned ReqDepth   = 8     // line requests queued for the port (power of two)
@@ -67,9 +72,11 @@ module vertex_fetch #(
   // mat[4r + c] = M[r][c]; resets to the identity.
   localparam logic [511:0] MatReset = pineda_pkg::FE_MATRIX0_RESET;
 
-  localparam int unsigned SetW  = $clog2(CacheLines);
+  localparam int unsigned Sets  = CacheLines / 2;  // two ways
+  localparam int unsigned SetW  = $clog2(Sets);
   localparam int unsigned TagW  = 26 - SetW;   // line address [25:0] = {tag, set}
-  localparam int unsigned BankW = SetW - 1;    // index within a bank
+  localparam int unsigned IdxW  = SetW - 1;    // a set's index within its bank (set[0] = bank)
+  localparam int unsigned BankW = SetW;        // a data word within a bank: {set index, way}
   localparam int unsigned CredW = $clog2(RspDepth + 1);
 
   typedef struct packed {
@@ -82,6 +89,8 @@ module vertex_fetch #(
     logic                  miss0;   // line G comes from the response FIFO
     logic                  miss1;   // line G + 1 comes from the response FIFO
     logic [SetW-1:0]       set0;    // set of line G (G + 1: set0 + 1)
+    logic                  way0;    // way of line G
+    logic                  way1;    // way of line G + 1
     logic [3:0]            amask;   // attributes whose dwords are in this group
     logic [3:0][4:0]       aw;      // their first dword in the window {G + 1, G}
     logic [4:0]            slot;
@@ -163,19 +172,37 @@ module vertex_fetch #(
   logic [3:0][31:0]  attr_q,      attr_d;
 
   // ---------------------------------------------------------------------------------------------
-  // Issue stage: addresses, groups, tags, requests
+  // Stage A: the input's elements (addresses, bounds, lines) in registers. State writes take
+  // effect as they enter A (a vertex ahead of a write has its elements computed already).
   // ---------------------------------------------------------------------------------------------
   logic [1:0][47:0] prod;            // element * stride per buffer
   logic [3:0]       en, inb, abuf;
   logic [3:0][2:0]  n_dw;
   logic [3:0][31:0] a_addr;
   logic [3:0][2:0]  a_fmt;
-  logic [3:0][25:0] a_l0, a_l1;      // first and last line of each element
+  logic [3:0][25:0] a_l0;            // first line of each element
+  logic [3:0]       a_two;           // ... its last line is the next one
   logic [49:0]      a_end [4];
   logic [49:0]      a_ofs [4];
-  logic [31:0]      a_last;          // scratch: byte address of an element's last dword
+  logic [4:0]       a_dw;            // scratch: an element's last dword within its first line
 
-  // groups of the input vertex
+  logic             e_valid_q, e_valid_d;
+  logic             e_wr_q,    e_wr_d;
+  logic             e_mat_q,   e_mat_d;
+  logic [3:0]       e_widx_q,  e_widx_d;
+  logic [31:0]      e_wval_q,  e_wval_d;
+  logic [15:0]      e_draw_q,  e_draw_d;
+  logic [4:0]       e_slot_q,  e_slot_d;
+  logic             e_first_q, e_first_d;
+  logic [3:0]       e_inb_q,   e_inb_d;
+  logic [3:0][25:0] e_l0_q,    e_l0_d;
+  logic [3:0]       e_two_q,   e_two_d;
+  logic [3:0][3:0]  e_lo_q,    e_lo_d;     // the element's first dword within its line
+  logic [3:0][2:0]  e_fmt_q,   e_fmt_d;
+  logic             e_take;                // V takes A's packet this clock
+  logic             is_mat;
+
+  // groups of the packet in A
   logic [2:0]       ng;              // groups (0: nothing in bounds)
   logic [3:0][25:0] g_l0;            // line G of group k
   logic [3:0]       g_use1;
@@ -187,6 +214,7 @@ module vertex_fetch #(
   always_comb begin
     prod[0] = 48'(in_i.index)   * 48'(vb_stride_q[0]);
     prod[1] = 48'(in_i.inst_id) * 48'(vb_stride_q[1]);
+    a_dw    = '0;
     for (int a = 0; a < 4; a++) begin
       a_fmt[a]  = attr_q[a][2:0];
       abuf[a]   = attr_q[a][3];
@@ -196,10 +224,47 @@ module vertex_fetch #(
       a_end[a]  = a_ofs[a] + 50'({n_dw[a], 2'b00});
       inb[a]    = en[a] && (a_end[a] <= 50'(vb_size_q[abuf[a]]));
       a_addr[a] = vb_base_q[abuf[a]] + prod[abuf[a]][31:0] + {16'd0, attr_q[a][31:16]};
-      a_last    = {a_addr[a][31:2], 2'b00} + {27'd0, n_dw[a], 2'b00} - 32'd4;
+      // its last dword is at most 3 dwords on: in the same line or the next (mod 2^26)
+      a_dw      = {1'b0, a_addr[a][5:2]} + {2'd0, n_dw[a]} - 5'd1;
       a_l0[a]   = a_addr[a][31:6];
-      a_l1[a]   = a_last[31:6];
+      a_two[a]  = inb[a] && a_dw[4];
     end
+    is_mat = in_i.wr && (in_i.wr_idx >= pineda_pkg::FE_MATRIX0) &&
+             (in_i.wr_idx < pineda_pkg::FE_MATRIX0 + 8'd16);
+
+    in_ready_o = !e_valid_q || e_take;
+    e_valid_d  = e_valid_q && !e_take;
+    e_wr_d     = e_wr_q;
+    e_mat_d    = e_mat_q;
+    e_widx_d   = e_widx_q;
+    e_wval_d   = e_wval_q;
+    e_draw_d   = e_draw_q;
+    e_slot_d   = e_slot_q;
+    e_first_d  = e_first_q;
+    e_inb_d    = e_inb_q;
+    e_l0_d     = e_l0_q;
+    e_two_d    = e_two_q;
+    e_lo_d     = e_lo_q;
+    e_fmt_d    = e_fmt_q;
+    if (in_valid_i && in_ready_o) begin
+      e_valid_d = 1'b1;
+      e_wr_d    = in_i.wr;
+      e_mat_d   = is_mat;
+      e_widx_d  = in_i.wr_idx[3:0];
+      e_wval_d  = in_i.wr_val;
+      e_draw_d  = in_i.draw_id;
+      e_slot_d  = in_i.slot;
+      e_first_d = in_i.first;
+      e_inb_d   = in_i.wr ? 4'd0 : inb;
+      e_l0_d    = a_l0;
+      e_two_d   = a_two;
+      for (int a = 0; a < 4; a++) e_lo_d[a] = a_addr[a][5:2];
+      e_fmt_d   = a_fmt;
+    end
+  end
+
+  // The groups of A's packet
+  always_comb begin
     ng      = '0;
     g_l0    = '0;
     g_use1  = '0;
@@ -208,48 +273,105 @@ module vertex_fetch #(
     gk      = '0;
     gp      = '0;
     for (int a = 0; a < 4; a++) begin
-      if (inb[a]) begin
+      if (e_inb_q[a]) begin
         gp = 2'(ng - 3'd1);  // the current (last opened) group
         if (ng != 3'd0 &&
-            (a_l0[a] == g_l0[gp] || a_l0[a] == g_l0[gp] + 26'd1) &&
-            (a_l1[a] == g_l0[gp] || a_l1[a] == g_l0[gp] + 26'd1)) begin
+            (e_two_q[a] ? (e_l0_q[a] == g_l0[gp])
+                        : (e_l0_q[a] == g_l0[gp] || e_l0_q[a] == g_l0[gp] + 26'd1))) begin
           gk = gp;
         end else begin
           gk = ng[1:0];
-          g_l0[gk] = a_l0[a];
+          g_l0[gk] = e_l0_q[a];
           ng = ng + 3'd1;
         end
         g_amask[gk][a] = 1'b1;
-        if (a_l0[a] != g_l0[gk] || a_l1[a] != g_l0[gk]) g_use1[gk] = 1'b1;
-        a_w[a] = {a_l0[a] != g_l0[gk], a_addr[a][5:2]};
+        if (e_two_q[a] || e_l0_q[a] != g_l0[gk]) g_use1[gk] = 1'b1;
+                a_w[a] = {e_l0_q[a] != g_l0[gk], e_lo_q[a]};
       end
     end
   end
 
-  // Fetch cache tags (lookup and allocation at issue)
-  logic [CacheLines-1:0]           cval_q, cval_d;
-  logic [CacheLines-1:0][TagW-1:0] ctag_q, ctag_d;
-  logic [15:0]                     cdraw_q, cdraw_d;  // draw of the last vertex taken
-  logic                            cdv_q,   cdv_d;    // ... valid (since reset / the last write)
-  logic [1:0]                      gi_q,    gi_d;     // group being issued
-  logic                            g0d_q,   g0d_d;    // its line G has been requested already
+  // ---------------------------------------------------------------------------------------------
+  // Stage V: the input vertex's groups (or a state write) in registers, handed to stage L one
+  // group per clock (gi_q: the next group). A new draw is detected here, in input order.
+  // ---------------------------------------------------------------------------------------------
+  logic                  v_valid_q, v_valid_d;
+  logic                  v_wr_q,    v_wr_d;      // a state write (invalidates every line)
+  logic                  v_mat_q,   v_mat_d;     // ... to a matrix register
+  logic [3:0]            v_widx_q,  v_widx_d;
+  logic [31:0]           v_wval_q,  v_wval_d;
+  logic                  v_nd_q,    v_nd_d;      // the first vertex of a new draw
+  logic [2:0]            v_ng_q,    v_ng_d;
+  logic [3:0][25:0]      v_gl0_q,   v_gl0_d;
+  logic [3:0]            v_use1_q,  v_use1_d;
+  logic [3:0][3:0]       v_amask_q, v_amask_d;
+  logic [3:0][4:0]       v_aw_q,    v_aw_d;
+  logic [3:0][2:0]       v_fmt_q,   v_fmt_d;
+  logic [4:0]            v_slot_q,  v_slot_d;
+  logic                  v_first_q, v_first_d;
+  logic [1:0]            gi_q,      gi_d;        // the group V hands to L next
+  logic [15:0]           cdraw_q,   cdraw_d;     // draw of the last vertex taken
+  logic                  cdv_q,     cdv_d;       // ... valid (since reset / the last write)
+  logic                  v_last;                 // V's current group is its last
+  logic                  l_load;                 // L takes V's current group this clock
+
+  // ---------------------------------------------------------------------------------------------
+  // Stage L: tag lookup (tags read from the tag SRAMs in the clock L was loaded), allocation,
+  // line requests and the descriptor. Two ways per set: sets = line address mod Sets; the tags of
+  // the even and odd sets in two sram_1r1w banks (one word = both ways' tags), so lines G and
+  // G + 1 (consecutive sets) are looked up in one clock; valid bits and the LRU bit per set in
+  // flops (cleared in one clock by an invalidation).
+  // ---------------------------------------------------------------------------------------------
+  logic                  l_valid_q, l_valid_d;
+  logic                  l_new_q,   l_new_d;     // L's first clock: the tag SRAM output is its own
+  logic                  l_wr_q,    l_wr_d;
+  logic                  l_mat_q,   l_mat_d;
+  logic [3:0]            l_widx_q,  l_widx_d;
+  logic [31:0]           l_wval_q,  l_wval_d;
+  logic                  l_nd_q,    l_nd_d;      // invalidate every line before the lookup
+  logic [25:0]           l_l0_q,    l_l0_d;      // line G
+  logic                  l_use0_q,  l_use0_d;
+  logic                  l_use1_q,  l_use1_d;
+  logic                  l_eov_q,   l_eov_d;
+  logic [3:0]            l_amask_q, l_amask_d;
+  logic [3:0][4:0]       l_aw_q,    l_aw_d;
+  logic [3:0][2:0]       l_fmt_q,   l_fmt_d;
+  logic [4:0]            l_slot_q,  l_slot_d;
+  logic                  l_first_q, l_first_d;
+  logic                  l_miss0_q, l_miss0_d;   // the lookup's outcome, kept after the first clock
+  logic                  l_miss1_q, l_miss1_d;
+  logic                  l_way0_q,  l_way0_d;
+  logic                  l_way1_q,  l_way1_d;
+  logic                  g0d_q,     g0d_d;       // line G has been queued already
+  logic                  l_done;                 // L finishes its group (or write) this clock
+
+  logic [Sets-1:0][1:0]  cval_q,  cval_d;        // valid per set and way
+  logic [Sets-1:0]       clru_q,  clru_d;        // per set: the way to replace when both are valid
+  logic [1:0]            fwd_v_q, fwd_v_d;       // per bank: the tag word written last clock ...
+  logic [1:0][IdxW-1:0]  fwd_idx_q, fwd_idx_d;
+  logic [1:0][2*TagW-1:0] fwd_w_q, fwd_w_d;
+  logic [1:0]            t_we, t_re;
+  logic [1:0][IdxW-1:0]  t_waddr, t_raddr;
+  logic [1:0][2*TagW-1:0] t_wdata, t_rdata, t_word;
+
   logic [CredW-1:0]                cred_q,  cred_d;   // lines queued or requested and not yet
                                                       // consumed
   logic [$clog2(DescDepth+1)-1:0]  dcnt_q,  dcnt_d;   // descriptors pushed and not yet popped
   logic                            d_room;            // room for a descriptor (no combinational
                                                       // path from the FIFO's ready)
 
-  logic            v_first;      // the input vertex's first clock (group 0, nothing requested)
-  logic            c_newdraw;    // ... of a new draw: every line is invalid
-  logic [25:0]     c_l0, c_l1;
-  logic [SetW-1:0] c_s0, c_s1;
-  logic            c_use0, c_use1, c_hit0, c_hit1, c_miss0, c_miss1, c_last;
+  logic [25:0]     c_l1, n_l0;
+  logic [SetW-1:0] c_s0, c_s1, n_s0, n_s1;
+  logic [TagW-1:0] c_t0, c_t1;
+  logic [1:0]      c_v0, c_v1, c_h0, c_h1;
+  logic [2*TagW-1:0] c_w0, c_w1;
+  logic            c_hit0, c_hit1, c_vic0, c_vic1, c_nway0, c_nway1, c_nmiss0, c_nmiss1;
+  logic            c_miss0, c_miss1, c_way0, c_way1;
   logic            rq_room;      // the request queue and the response FIFO have room
   logic            req0, req1;   // line G / G + 1 is queued this clock
   logic            rq_ready;     // the request queue is not full
   logic [25:0]     rq_line;      // the line queued
   logic            g_done;       // the group issues (its descriptor is pushed)
-  logic            is_mat;
   logic            rsp_pop;      // a line leaves the response FIFO (consume)
 
   logic        desc_push, desc_in_ready, desc_valid, desc_pop;
@@ -257,48 +379,122 @@ module vertex_fetch #(
   logic [$clog2(DescDepth+2):0] desc_count;
   desc_t       desc_in, desc_head;
 
+  // Stage V
   always_comb begin
-    v_first   = (gi_q == 2'd0) && !g0d_q;
-    d_room    = (32'(dcnt_q) < DescDepth);
-    c_newdraw = in_valid_i && !in_i.wr && v_first && (!cdv_q || (in_i.draw_id != cdraw_q));
-    c_l0      = g_l0[gi_q];
-    c_l1      = c_l0 + 26'd1;
-    c_s0      = c_l0[SetW-1:0];
-    c_s1      = c_l1[SetW-1:0];
-    c_use0    = (ng != 3'd0);
-    c_use1    = g_use1[gi_q];
-    c_hit0    = !c_newdraw && cval_q[c_s0] && (ctag_q[c_s0] == c_l0[25:SetW]);
-    c_hit1    = !c_newdraw && cval_q[c_s1] && (ctag_q[c_s1] == c_l1[25:SetW]);
-    // line G, once requested (g0d_q), has been allocated and now hits: remember it missed
-    c_miss0   = c_use0 && (g0d_q || !c_hit0);
-    c_miss1   = c_use1 && !c_hit1;
-    c_last    = (ng <= 3'd1) || ({1'b0, gi_q} == 3'(ng - 3'd1));
-    is_mat    = in_i.wr && (in_i.wr_idx >= pineda_pkg::FE_MATRIX0) &&
-                (in_i.wr_idx < pineda_pkg::FE_MATRIX0 + 8'd16);
+    v_last = v_wr_q || (v_ng_q <= 3'd1) || ({1'b0, gi_q} == 3'(v_ng_q - 3'd1));
+    l_load = v_valid_q && (!l_valid_q || l_done);
+    e_take = e_valid_q && (!v_valid_q || (l_load && v_last));
+
+    v_valid_d = v_valid_q;
+    v_wr_d    = v_wr_q;
+    v_mat_d   = v_mat_q;
+    v_widx_d  = v_widx_q;
+    v_wval_d  = v_wval_q;
+    v_nd_d    = v_nd_q;
+    v_ng_d    = v_ng_q;
+    v_gl0_d   = v_gl0_q;
+    v_use1_d  = v_use1_q;
+    v_amask_d = v_amask_q;
+    v_aw_d    = v_aw_q;
+    v_fmt_d   = v_fmt_q;
+    v_slot_d  = v_slot_q;
+    v_first_d = v_first_q;
+    gi_d      = gi_q;
+    cdraw_d   = cdraw_q;
+    cdv_d     = cdv_q;
+    if (l_load) begin
+      if (v_last) begin
+        v_valid_d = 1'b0;
+        gi_d      = 2'd0;
+      end else begin
+        gi_d = gi_q + 2'd1;
+      end
+    end
+    if (e_take) begin
+      v_valid_d = 1'b1;
+      v_wr_d    = e_wr_q;
+      v_mat_d   = e_mat_q;
+      v_widx_d  = e_widx_q;
+      v_wval_d  = e_wval_q;
+      v_nd_d    = !e_wr_q && (!cdv_q || (e_draw_q != cdraw_q));
+      v_ng_d    = ng;
+      v_gl0_d   = g_l0;
+      v_use1_d  = g_use1;
+      v_amask_d = g_amask;
+      v_aw_d    = a_w;
+      v_fmt_d   = e_fmt_q;
+      v_slot_d  = e_slot_q;
+      v_first_d = e_first_q;
+      if (e_wr_q) begin
+        cdv_d = 1'b0;
+      end else begin
+        cdraw_d = e_draw_q;
+        cdv_d   = 1'b1;
+      end
+    end
+  end
+
+  // Stage L: the lookup (its first clock), then requests and the descriptor
+  always_comb begin
+    d_room  = (32'(dcnt_q) < DescDepth);
+    // the tag words of L's sets: the SRAM output, or the word written in the clock it was read
+    c_l1 = l_l0_q + 26'd1;
+    c_s0 = l_l0_q[SetW-1:0];
+    c_s1 = c_l1[SetW-1:0];
+    c_t0 = l_l0_q[25:SetW];
+    c_t1 = c_l1[25:SetW];
+    for (int b = 0; b < 2; b++) begin
+      t_word[b] = t_rdata[b];
+      if (fwd_v_q[b] && fwd_idx_q[b] == ((c_s0[0] == 1'(b)) ? c_s0[SetW-1:1] : c_s1[SetW-1:1])) begin
+        t_word[b] = fwd_w_q[b];
+      end
+    end
+    c_w0 = t_word[c_s0[0]];
+    c_w1 = t_word[c_s1[0]];
+    c_v0 = l_nd_q ? 2'b00 : cval_q[c_s0];
+    c_v1 = l_nd_q ? 2'b00 : cval_q[c_s1];
+    for (int w = 0; w < 2; w++) begin
+      c_h0[w] = c_v0[w] && (c_w0[w*TagW +: TagW] == c_t0);
+      c_h1[w] = c_v1[w] && (c_w1[w*TagW +: TagW] == c_t1);
+    end
+    c_hit0   = |c_h0;
+    c_hit1   = |c_h1;
+    c_vic0   = !c_v0[0] ? 1'b0 : !c_v0[1] ? 1'b1 : clru_q[c_s0];
+    c_vic1   = !c_v1[0] ? 1'b0 : !c_v1[1] ? 1'b1 : clru_q[c_s1];
+    c_nway0  = c_hit0 ? c_h0[1] : c_vic0;
+    c_nway1  = c_hit1 ? c_h1[1] : c_vic1;
+    c_nmiss0 = l_use0_q && !c_hit0;
+    c_nmiss1 = l_use1_q && !c_hit1;
+    c_miss0  = l_new_q ? c_nmiss0 : l_miss0_q;
+    c_miss1  = l_new_q ? c_nmiss1 : l_miss1_q;
+    c_way0   = l_new_q ? c_nway0  : l_way0_q;
+    c_way1   = l_new_q ? c_nway1  : l_way1_q;
 
     desc_in       = '0;
-    desc_in.eov   = c_last;
-    desc_in.use0  = c_use0;
-    desc_in.use1  = c_use1;
+    desc_in.eov   = l_eov_q;
+    desc_in.use0  = l_use0_q;
+    desc_in.use1  = l_use1_q;
     desc_in.miss0 = c_miss0;
     desc_in.miss1 = c_miss1;
     desc_in.set0  = c_s0;
-    desc_in.amask = g_amask[gi_q];
-    desc_in.aw    = a_w;
-    desc_in.slot  = in_i.slot;
-    desc_in.first = in_i.first;
-    desc_in.fmt   = a_fmt;
-    if (in_i.wr) begin
+    desc_in.way0  = c_way0;
+    desc_in.way1  = c_way1;
+    desc_in.amask = l_amask_q;
+    desc_in.aw    = l_aw_q;
+    desc_in.slot  = l_slot_q;
+    desc_in.first = l_first_q;
+    desc_in.fmt   = l_fmt_q;
+    if (l_wr_q) begin
       desc_in       = '0;
       desc_in.mat   = 1'b1;
-      desc_in.widx  = in_i.wr_idx[3:0];
-      desc_in.wval  = in_i.wr_val;
+      desc_in.widx  = l_widx_q;
+      desc_in.wval  = l_wval_q;
     end
 
     // Line G first (unless queued in an earlier clock), then line G + 1, each with room
     // reserved in the response FIFO; the queue offers them to the port (registered outputs).
     rq_room = rq_ready && (cred_q != CredW'(RspDepth));
-    rq_line = (c_miss0 && !g0d_q) ? c_l0 : c_l1;
+    rq_line = (c_miss0 && !g0d_q) ? l_l0_q : c_l1;
   end
 
   always_comb begin
@@ -306,39 +502,33 @@ module vertex_fetch #(
     req1       = 1'b0;
     g_done     = 1'b0;
     desc_push  = 1'b0;
-    in_ready_o = 1'b0;
-    gi_d       = gi_q;
+    l_done     = 1'b0;
     g0d_d      = g0d_q;
 
-    if (in_valid_i) begin
-      if (in_i.wr) begin
-        // A matrix write goes down the descriptor stream; other writes act at once.
-        in_ready_o = !is_mat || d_room;
-        desc_push  = is_mat && d_room;
+    if (l_valid_q) begin
+      if (l_wr_q) begin
+        // A matrix write goes down the descriptor stream; other writes only invalidate.
+        l_done    = !l_mat_q || d_room;
+        desc_push = l_mat_q && d_room;
       end else if (d_room) begin
         // Line G first (unless requested in an earlier clock), then line G + 1: one request per
         // clock, each with room reserved in the response FIFO.
         if (c_miss0 && !g0d_q) begin
-          req0            = rq_room;
+          req0 = rq_room;
           if (req0) begin
             if (c_miss1) g0d_d = 1'b1;
             else         g_done = 1'b1;
           end
         end else if (c_miss1) begin
-          req1            = rq_room;
-          g_done          = req1;
+          req1   = rq_room;
+          g_done = req1;
         end else begin
           g_done = 1'b1;
         end
         if (g_done) begin
           desc_push = 1'b1;
           g0d_d     = 1'b0;
-          if (c_last) begin
-            gi_d       = 2'd0;
-            in_ready_o = 1'b1;
-          end else begin
-            gi_d = gi_q + 2'd1;
-          end
+          l_done    = 1'b1;
         end
       end
     end
@@ -347,7 +537,111 @@ module vertex_fetch #(
     dcnt_d = dcnt_q + $bits(dcnt_q)'(desc_push) - $bits(dcnt_q)'(desc_pop);
   end
 
-  // State writes
+  // L's registers: V's current group when L is free or finishing; the lookup kept.
+  always_comb begin
+    n_l0 = v_gl0_q[gi_q];
+    n_s0 = n_l0[SetW-1:0];
+    n_s1 = n_s0 + SetW'(1);
+    // the tag words of the sets of the group L takes: read now, used in L's first clock
+    t_re = {2{l_load}};
+    for (int b = 0; b < 2; b++) begin
+      t_raddr[b] = (n_s0[0] == 1'(b)) ? n_s0[SetW-1:1] : n_s1[SetW-1:1];
+    end
+
+    l_valid_d = l_valid_q && !l_done;
+    l_new_d   = 1'b0;
+    l_wr_d    = l_wr_q;
+    l_mat_d   = l_mat_q;
+    l_widx_d  = l_widx_q;
+    l_wval_d  = l_wval_q;
+    l_nd_d    = l_nd_q;
+    l_l0_d    = l_l0_q;
+    l_use0_d  = l_use0_q;
+    l_use1_d  = l_use1_q;
+    l_eov_d   = l_eov_q;
+    l_amask_d = l_amask_q;
+    l_aw_d    = l_aw_q;
+    l_fmt_d   = l_fmt_q;
+    l_slot_d  = l_slot_q;
+    l_first_d = l_first_q;
+    l_miss0_d = c_miss0;
+    l_miss1_d = c_miss1;
+    l_way0_d  = c_way0;
+    l_way1_d  = c_way1;
+    if (l_load) begin
+      l_valid_d = 1'b1;
+      l_new_d   = 1'b1;
+      l_wr_d    = v_wr_q;
+      l_mat_d   = v_mat_q;
+      l_widx_d  = v_widx_q;
+      l_wval_d  = v_wval_q;
+      l_nd_d    = v_nd_q && (gi_q == 2'd0);
+      l_l0_d    = n_l0;
+      l_use0_d  = (v_ng_q != 3'd0);
+      l_use1_d  = v_use1_q[gi_q];
+      l_eov_d   = v_last;
+      l_amask_d = v_amask_q[gi_q];
+      l_aw_d    = v_aw_q;
+      l_fmt_d   = v_fmt_q;
+      l_slot_d  = v_slot_q;
+      l_first_d = v_first_q;
+    end
+  end
+
+  // Tag allocation, in L's first clock; a new draw's first vertex and any state write invalidate
+  // every line (before the allocation).
+  always_comb begin
+    cval_d  = cval_q;
+    clru_d  = clru_q;
+    t_we    = '0;
+    t_waddr = '0;
+    t_wdata = '0;
+    if (l_valid_q && l_new_q) begin
+      if (l_wr_q || l_nd_q) cval_d = '0;
+      if (!l_wr_q && l_use0_q) begin
+        clru_d[c_s0] = !c_nway0;
+        if (c_nmiss0) begin
+          cval_d[c_s0][c_nway0]  = 1'b1;
+          t_we[c_s0[0]]          = 1'b1;
+          t_waddr[c_s0[0]]       = c_s0[SetW-1:1];
+          t_wdata[c_s0[0]]       = c_w0;
+          t_wdata[c_s0[0]][c_nway0 * TagW +: TagW] = c_t0;
+        end
+      end
+      if (!l_wr_q && l_use1_q) begin
+        clru_d[c_s1] = !c_nway1;
+        if (c_nmiss1) begin
+          cval_d[c_s1][c_nway1]  = 1'b1;
+          t_we[c_s1[0]]          = 1'b1;
+          t_waddr[c_s1[0]]       = c_s1[SetW-1:1];
+          t_wdata[c_s1[0]]       = c_w1;
+          t_wdata[c_s1[0]][c_nway1 * TagW +: TagW] = c_t1;
+        end
+      end
+    end
+    fwd_v_d   = t_we;
+    fwd_idx_d = t_waddr;
+    fwd_w_d   = t_wdata;
+  end
+
+  for (genvar b = 0; b < 2; b++) begin : g_tag
+    sram_1r1w #(
+      .Width(2 * TagW),
+      .Depth(Sets / 2),
+      .MaskW(1)
+    ) u_tag (
+      .clk_i,
+      .we_i    (t_we[b]),
+      .waddr_i (t_waddr[b]),
+      .wdata_i (t_wdata[b]),
+      .wmask_i (1'b1),
+      .re_i    (t_re[b]),
+      .raddr_i (t_raddr[b]),
+      .rdata_o (t_rdata[b])
+    );
+  end
+
+  // State writes (they take effect as the write enters stage A, in order with the vertices)
   always_comb begin
     vb_base_d   = vb_base_q;
     vb_stride_d = vb_stride_q;
@@ -369,32 +663,6 @@ module vertex_fetch #(
       endcase
     end
   end
-
-  // Tag allocation; a new draw's first vertex and any state write invalidate every line.
-  always_comb begin
-    cval_d  = cval_q;
-    ctag_d  = ctag_q;
-    cdraw_d = cdraw_q;
-    cdv_d   = cdv_q;
-    if (in_valid_i && !in_i.wr && v_first) begin
-      if (c_newdraw) cval_d = '0;  // before this clock's allocation
-      cdraw_d = in_i.draw_id;
-      cdv_d   = 1'b1;
-    end
-    if (req0) begin
-      cval_d[c_s0] = 1'b1;
-      ctag_d[c_s0] = c_l0[25:SetW];
-    end
-    if (req1) begin
-      cval_d[c_s1] = 1'b1;
-      ctag_d[c_s1] = c_l1[25:SetW];
-    end
-    if (in_valid_i && in_ready_o && in_i.wr) begin
-      cval_d = '0;
-      cdv_d  = 1'b0;
-    end
-  end
-
   // Request queue: the lines to read, in issue order, offered to the port.
   logic [25:0]             rq_head;
   logic [$clog2(ReqDepth):0] rq_count;
@@ -485,6 +753,7 @@ module vertex_fetch #(
   logic [1:0][511:0] sr_rdata;
   logic [511:0]     sr_wdata;
   logic [SetW-1:0]  w_set;
+  logic             w_way;
 
   always_comb begin
     h_nf   = 2'(desc_head.miss0) + 2'(desc_head.miss1);
@@ -494,6 +763,7 @@ module vertex_fetch #(
     rsp_pop  = 1'b0;
     desc_pop = 1'b0;
     w_set    = desc_head.set0;
+    w_way    = desc_head.way0;
     sr_we    = '0;
     sr_re    = '0;
     sr_waddr = '0;
@@ -518,20 +788,21 @@ module vertex_fetch #(
         if (h_nf != 2'd0) begin
           rsp_pop = 1'b1;
           w_set   = desc_head.miss1 ? h_s1 : desc_head.set0;
+          w_way   = desc_head.miss1 ? desc_head.way1 : desc_head.way0;
           sr_we[w_set[0]] = 1'b1;
         end
         if (h_rd0) begin
           sr_re[desc_head.set0[0]]    = 1'b1;
-          sr_raddr[desc_head.set0[0]] = desc_head.set0[SetW-1:1];
+          sr_raddr[desc_head.set0[0]] = {desc_head.set0[SetW-1:1], desc_head.way0};
         end
         if (h_rd1) begin
           sr_re[h_s1[0]]    = 1'b1;
-          sr_raddr[h_s1[0]] = h_s1[SetW-1:1];
+          sr_raddr[h_s1[0]] = {h_s1[SetW-1:1], desc_head.way1};
         end
       end
     end
-    sr_waddr[0] = w_set[SetW-1:1];
-    sr_waddr[1] = w_set[SetW-1:1];
+    sr_waddr[0] = {w_set[SetW-1:1], w_way};
+    sr_waddr[1] = {w_set[SetW-1:1], w_way};
 
     c1_valid_d = c1_valid_q;
     c1_d       = c1_q;
@@ -658,12 +929,62 @@ module vertex_fetch #(
       vb_size_q   <= '0;
       attr_q      <= '0;
       mat_q       <= MatReset;
-      cval_q      <= '0;
-      ctag_q      <= '0;
+      e_valid_q   <= 1'b0;
+      e_wr_q      <= 1'b0;
+      e_mat_q     <= 1'b0;
+      e_widx_q    <= '0;
+      e_wval_q    <= '0;
+      e_draw_q    <= '0;
+      e_slot_q    <= '0;
+      e_first_q   <= 1'b0;
+      e_inb_q     <= '0;
+      e_l0_q      <= '0;
+      e_two_q     <= '0;
+      e_lo_q      <= '0;
+      e_fmt_q     <= '0;
+      v_valid_q   <= 1'b0;
+      v_wr_q      <= 1'b0;
+      v_mat_q     <= 1'b0;
+      v_widx_q    <= '0;
+      v_wval_q    <= '0;
+      v_nd_q      <= 1'b0;
+      v_ng_q      <= '0;
+      v_gl0_q     <= '0;
+      v_use1_q    <= '0;
+      v_amask_q   <= '0;
+      v_aw_q      <= '0;
+      v_fmt_q     <= '0;
+      v_slot_q    <= '0;
+      v_first_q   <= 1'b0;
+      gi_q        <= '0;
       cdraw_q     <= '0;
       cdv_q       <= 1'b0;
-      gi_q        <= '0;
+      l_valid_q   <= 1'b0;
+      l_new_q     <= 1'b0;
+      l_wr_q      <= 1'b0;
+      l_mat_q     <= 1'b0;
+      l_widx_q    <= '0;
+      l_wval_q    <= '0;
+      l_nd_q      <= 1'b0;
+      l_l0_q      <= '0;
+      l_use0_q    <= 1'b0;
+      l_use1_q    <= 1'b0;
+      l_eov_q     <= 1'b0;
+      l_amask_q   <= '0;
+      l_aw_q      <= '0;
+      l_fmt_q     <= '0;
+      l_slot_q    <= '0;
+      l_first_q   <= 1'b0;
+      l_miss0_q   <= 1'b0;
+      l_miss1_q   <= 1'b0;
+      l_way0_q    <= 1'b0;
+      l_way1_q    <= 1'b0;
       g0d_q       <= 1'b0;
+      cval_q      <= '0;
+      clru_q      <= '0;
+      fwd_v_q     <= '0;
+      fwd_idx_q   <= '0;
+      fwd_w_q     <= '0;
       cred_q      <= '0;
       dcnt_q      <= '0;
       f1_q        <= 1'b0;
@@ -681,12 +1002,62 @@ module vertex_fetch #(
       vb_size_q   <= vb_size_d;
       attr_q      <= attr_d;
       mat_q       <= mat_d;
-      cval_q      <= cval_d;
-      ctag_q      <= ctag_d;
+      e_valid_q   <= e_valid_d;
+      e_wr_q      <= e_wr_d;
+      e_mat_q     <= e_mat_d;
+      e_widx_q    <= e_widx_d;
+      e_wval_q    <= e_wval_d;
+      e_draw_q    <= e_draw_d;
+      e_slot_q    <= e_slot_d;
+      e_first_q   <= e_first_d;
+      e_inb_q     <= e_inb_d;
+      e_l0_q      <= e_l0_d;
+      e_two_q     <= e_two_d;
+      e_lo_q      <= e_lo_d;
+      e_fmt_q     <= e_fmt_d;
+      v_valid_q   <= v_valid_d;
+      v_wr_q      <= v_wr_d;
+      v_mat_q     <= v_mat_d;
+      v_widx_q    <= v_widx_d;
+      v_wval_q    <= v_wval_d;
+      v_nd_q      <= v_nd_d;
+      v_ng_q      <= v_ng_d;
+      v_gl0_q     <= v_gl0_d;
+      v_use1_q    <= v_use1_d;
+      v_amask_q   <= v_amask_d;
+      v_aw_q      <= v_aw_d;
+      v_fmt_q     <= v_fmt_d;
+      v_slot_q    <= v_slot_d;
+      v_first_q   <= v_first_d;
+      gi_q        <= gi_d;
       cdraw_q     <= cdraw_d;
       cdv_q       <= cdv_d;
-      gi_q        <= gi_d;
+      l_valid_q   <= l_valid_d;
+      l_new_q     <= l_new_d;
+      l_wr_q      <= l_wr_d;
+      l_mat_q     <= l_mat_d;
+      l_widx_q    <= l_widx_d;
+      l_wval_q    <= l_wval_d;
+      l_nd_q      <= l_nd_d;
+      l_l0_q      <= l_l0_d;
+      l_use0_q    <= l_use0_d;
+      l_use1_q    <= l_use1_d;
+      l_eov_q     <= l_eov_d;
+      l_amask_q   <= l_amask_d;
+      l_aw_q      <= l_aw_d;
+      l_fmt_q     <= l_fmt_d;
+      l_slot_q    <= l_slot_d;
+      l_first_q   <= l_first_d;
+      l_miss0_q   <= l_miss0_d;
+      l_miss1_q   <= l_miss1_d;
+      l_way0_q    <= l_way0_d;
+      l_way1_q    <= l_way1_d;
       g0d_q       <= g0d_d;
+      cval_q      <= cval_d;
+      clru_q      <= clru_d;
+      fwd_v_q     <= fwd_v_d;
+      fwd_idx_q   <= fwd_idx_d;
+      fwd_w_q     <= fwd_w_d;
       cred_q      <= cred_d;
       dcnt_q      <= dcnt_d;
       f1_q        <= f1_d;
@@ -720,8 +1091,8 @@ module vertex_fetch #(
   );
 
   always_comb begin
-    idle_o = desc_empty && !c1_valid_q && !pk_valid_q && !out_valid_o && (cred_q == '0) &&
-             (gi_q == 2'd0) && !g0d_q;
+    idle_o = !e_valid_q && !v_valid_q && !l_valid_q && desc_empty && !c1_valid_q && !pk_valid_q &&
+             !out_valid_o && (cred_q == '0);
   end
 
 `ifndef SYNTHESIS
@@ -755,6 +1126,6 @@ module vertex_fetch #(
   logic unused_sig;
   assign unused_sig = ^{rq_count, rq_empty, rq_full, desc_full, desc_count, rsp_empty, rsp_full, rsp_count, t0_c[3:2], t1_c[3:2],
                         a_addr[0][1:0], a_addr[1][1:0], a_addr[2][1:0], a_addr[3][1:0],
-                        mem_rsp_i.src, mem_rsp_i.tag, mem_rsp_i.we, a_last[5:0]};
+                        mem_rsp_i.src, mem_rsp_i.tag, mem_rsp_i.we, n_s1[0], a_dw[3:0]};
 
 endmodule
