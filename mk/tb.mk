@@ -27,7 +27,8 @@ $(BUILD)/vl/flags.txt: FORCE
 # its own class prefix. Verilator is given the package and the top's own file (and its bind file)
 # and finds every other module through -y, so its dependency list (<prefix>__ver.d) names exactly
 # the files the model uses; it becomes build/vl/<model>/deps.mk and a model rebuilds only when
-# one of them, or the flags, change.
+# one of them, or the flags, change. Each of those files also gets an empty rule there (gcc's -MP),
+# so that a source deleted since the last build rebuilds the model instead of stopping make.
 RTL_DIRS := $(sort $(dir $(RTL_FILES)))
 define VL_MODEL
 $(BUILD)/vl/$(1)/$(VL_PREFIX_$(1))__ALL.a: rtl/lint.vlt $(BUILD)/vl/flags.txt $$(if $$(wildcard $(BUILD)/vl/$(1)/deps.mk),,FORCE)
@@ -37,7 +38,8 @@ $(BUILD)/vl/$(1)/$(VL_PREFIX_$(1))__ALL.a: rtl/lint.vlt $(BUILD)/vl/flags.txt $$
 	  rtl/common/pineda_pkg.sv $$(filter %/$(VL_TOP_$(1)).sv %/$(VL_TOP_$(1))_bind.sv,$$(RTL_FILES) $$(RTL_BIND_FILES)) $$(addprefix -y ,$$(RTL_DIRS)) \
 	  > $$(@D)/build.log 2>&1 \
 	  || { tail -40 $$(@D)/build.log; exit 1; }
-	@{ printf '$$@:'; sed 's/.*: *//' $$(@D)/$(VL_PREFIX_$(1))__ver.d | tr ' ' '\n' | grep -E '\.(sv|vlt)$$$$' | tr '\n' ' '; echo; } > $$(@D)/deps.mk
+	@d="$$$$(sed 's/.*: *//' $$(@D)/$(VL_PREFIX_$(1))__ver.d | tr ' ' '\n' | grep -E '\.(sv|vlt)$$$$' | sort -u)"; \
+	  { printf '$$@:'; for f in $$$$d; do printf ' %s' "$$$$f"; done; echo; for f in $$$$d; do echo "$$$$f:"; done; } > $$(@D)/deps.mk
 -include $(BUILD)/vl/$(1)/deps.mk
 endef
 $(foreach m,$(VL_MODELS),$(eval $(call VL_MODEL,$(m))))
