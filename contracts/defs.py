@@ -51,6 +51,7 @@ class StateReg(NamedTuple):
     doc: str
     fields: Tuple[BitField, ...] = ()
     count: int = 1
+    type: str = ""  # the SV type of its value (a register struct below; "": logic [31:0])
 
 
 class HostReg(NamedTuple):
@@ -494,6 +495,102 @@ MEM_LINE_CLIENTS = [MemClient("MEM_LC_CP", 0), MemClient("MEM_LC_IA", 1), MemCli
                     MemClient("MEM_LC_DMA", 3), MemClient("MEM_LC_IF", 4), MemClient("MEM_LC_VF", 5),
                     MemClient("MEM_LC_ZS", 6), MemClient("MEM_LC_TEX", 7)]
 
+# ----------------------------------------------------------------------------- register types
+def reg_struct(name, cname, doc, fields, prefix="", kinds=None, width=32):
+    """A register's bit fields as a packed struct of `width` bits: the fields in bit order (the
+    most significant first), the bits no field names as rsvd<lsb> fields; a field is the BitField's
+    name in lower case without `prefix`, of the struct kind `kinds[name]` or unsigned."""
+    kinds = kinds or {}
+    out, top = [], width
+    for b in sorted(fields, key=lambda b: -b.msb):
+        if b.msb + 1 < top:
+            out.append(Field(f"rsvd{b.msb + 1}", top - b.msb - 1, "u", "reserved (written as 0)"))
+        fname = b.name[len(prefix):] if prefix and b.name.startswith(prefix) else b.name
+        fname = {"REF": "REF_VAL"}.get(fname, fname)  # `ref` is an SV keyword
+        if b.name in kinds:
+            out.append(Field(fname.lower(), 1, kinds[b.name], f"{b.name}: {b.doc}"))
+        else:
+            out.append(Field(fname.lower(), b.msb - b.lsb + 1, "u", f"{b.name}: {b.doc}"))
+        top = b.lsb
+    if top > 0:
+        out.append(Field("rsvd0", top, "u", "reserved (written as 0)"))
+    return Struct(name, cname, doc, out)
+
+
+REG_STRUCTS = [
+    reg_struct("pitch_reg_t", "PitchReg", "ST_RT_PITCH", PITCH_FIELDS, "RT_"),
+    reg_struct("fe_pitch_reg_t", "FePitchReg", "FE_RT_PITCH: ST_RT_PITCH's fields and the format", FE_PITCH_FIELDS, "RT_"),
+    reg_struct("size_reg_t", "SizeReg", "ST_RT_SIZE, FE_RT_SIZE", SIZE_FIELDS, "RT_"),
+    reg_struct("scissor_reg_t", "ScissorReg", "ST_SCISSOR_X/Y, FE_SCISSOR_X/Y", SCISSOR_FIELDS, "SCISSOR_"),
+    reg_struct("attr_reg_t", "AttrReg", "FE_ATTR_POS, FE_ATTR_COLOR, FE_ATTR_TEX0, FE_ATTR_TEX1", ATTR_FIELDS, "ATTR_"),
+    reg_struct("stencil_face_t", "StencilFace", "one face's stencil function and operations (FE_STENCIL_OPS halves, ds_state_t.s_front / s_back)",
+               STENCIL_FACE_FIELDS, "SFACE_", width=12),
+]
+
+
+def _fe_fields(name):
+    return next(r.fields for r in FE_STATE if r.name == name)
+
+
+REG_STRUCTS += [
+    reg_struct("depth_reg_t", "DepthReg", "FE_DEPTH", _fe_fields("FE_DEPTH"), "DEPTH_"),
+    reg_struct("stencil_reg_t", "StencilReg", "FE_STENCIL", _fe_fields("FE_STENCIL"), "STENCIL_"),
+    reg_struct("raster_reg_t", "RasterReg", "FE_RASTER", _fe_fields("FE_RASTER"), "RASTER_"),
+    reg_struct("stencil_ops_reg_t", "StencilOpsReg", "FE_STENCIL_OPS", _fe_fields("FE_STENCIL_OPS"), "STENCIL_",
+               kinds={"STENCIL_FRONT": "stencil_face_t", "STENCIL_BACK": "stencil_face_t"}),
+    reg_struct("blend_reg_t", "BlendReg", "FE_BLEND", BLEND_FIELDS, "BLEND_"),
+    reg_struct("shade_reg_t", "ShadeReg", "FE_SHADE", _fe_fields("FE_SHADE"), "SHADE_"),
+    reg_struct("combine_reg_t", "CombineReg", "FE_COMBINE ([20:0] has comb_state_t's layout)", _fe_fields("FE_COMBINE"), "COMB_"),
+    reg_struct("logic_op_reg_t", "LogicOpReg", "FE_LOGIC_OP", _fe_fields("FE_LOGIC_OP"), "LOGIC_"),
+]
+
+# The type of each register with fields (StateReg.type; the others are logic [31:0]).
+REG_TYPES = {
+    "ST_RT_PITCH": "pitch_reg_t", "ST_RT_SIZE": "size_reg_t", "ST_SCISSOR_X": "scissor_reg_t",
+    "ST_SCISSOR_Y": "scissor_reg_t", "FE_ATTR_POS": "attr_reg_t", "FE_ATTR_COLOR": "attr_reg_t",
+    "FE_ATTR_TEX0": "attr_reg_t", "FE_ATTR_TEX1": "attr_reg_t", "FE_DEPTH": "depth_reg_t",
+    "FE_STENCIL": "stencil_reg_t", "FE_RASTER": "raster_reg_t", "FE_RT_PITCH": "fe_pitch_reg_t",
+    "FE_RT_SIZE": "size_reg_t", "FE_SCISSOR_X": "scissor_reg_t", "FE_SCISSOR_Y": "scissor_reg_t",
+    "FE_STENCIL_OPS": "stencil_ops_reg_t", "FE_BLEND": "blend_reg_t", "FE_SHADE": "shade_reg_t",
+    "FE_COMBINE": "combine_reg_t", "FE_LOGIC_OP": "logic_op_reg_t",
+}
+STATE_REGS = [r._replace(type=REG_TYPES.get(r.name, "")) for r in STATE_REGS]
+FE_STATE = [r._replace(type=REG_TYPES.get(r.name, "")) for r in FE_STATE]
+
+
+class RegFile(NamedTuple):
+    """A unit's copy of some SET_STATE registers, written by index (state-write packets): a packed
+    struct of the registers, typed (field = the register's name in lower case without FE_/ST_),
+    its reset value <NAME>_RESET and a write function <name>_write(r, idx, val) in SV, a C++
+    struct with the same fields, reset() and write(idx, val)."""
+    name: str    # SV type name (..._t)
+    cname: str   # C++ type name
+    doc: str
+    regs: Tuple[str, ...]
+
+
+REG_FILES = [
+    RegFile("pa_regs_t", "PaRegs", "PA's copy of the front-end state (docs/frontend.md section 6)",
+            ("FE_VP_X", "FE_VP_Y", "FE_VP_W", "FE_VP_H", "FE_VP_ZMIN", "FE_VP_ZMAX", "FE_RASTER",
+             "FE_RT_BASE", "FE_RT_PITCH", "FE_RT_SIZE", "FE_SCISSOR_X", "FE_SCISSOR_Y", "FE_DS_BASE",
+             "FE_DS_PITCH", "FE_DEPTH", "FE_STENCIL", "FE_STENCIL_OPS", "FE_BLEND", "FE_BLEND_FACTOR",
+             "FE_LOGIC_OP", "FE_SHADE", "FE_TEX0", "FE_SAMP0", "FE_TEX1", "FE_SAMP1", "FE_COMBINE")),
+]
+
+
+def reg_by_name(name):
+    return next(r for r in STATE_REGS + FE_STATE if r.name == name)
+
+
+def regfile_field(reg_name):
+    return reg_name.split("_", 1)[1].lower()
+
+
+def regfile_struct(f):
+    return Struct(f.name, f.cname, f.doc, [
+        Field(regfile_field(n), 1, reg_by_name(n).type, reg_by_name(n).doc) if reg_by_name(n).type
+        else Field(regfile_field(n), 32, "u", reg_by_name(n).doc) for n in f.regs])
+
 # ----------------------------------------------------------------------------- structs
 STRUCTS = [
     Struct("vtx_t", "Vtx", "snapped screen-space vertex", [
@@ -891,6 +988,8 @@ STRUCTS = [
         Field("zhi", 24, "u", "max(zlo, D24 of FE_VP_ZMAX)"),
     ]),
 ]
+# The register types first (packets may use them), the register files last.
+STRUCTS = REG_STRUCTS + STRUCTS + [regfile_struct(f) for f in REG_FILES]
 
 # Stream boundaries tapped by the full-pipeline harness, in pipeline order. From this list
 # contracts/gen.py makes the Boundary enum and BOUNDARY_<NAME> throttle-bit indices, the C++

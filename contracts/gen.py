@@ -183,6 +183,63 @@ def all_constants():
     return c
 
 
+# ----------------------------------------------------------------------------- register files
+def regfiles():
+    return {f.name: f for f in defs.REG_FILES}
+
+
+def regfile_base(f):
+    """pa_regs_t -> pa_regs (the SV function and reset names)."""
+    return f.name[:-2] if f.name.endswith("_t") else f.name
+
+
+def sv_regfile(f):
+    """A register file's reset value and write function (after its struct typedef)."""
+    base = regfile_base(f)
+    table = state_reset_table()
+    regs = [defs.reg_by_name(n) for n in f.regs]
+    L = [f"  // reset value of {f.name}: the registers' reset values in its field order"]
+    L.append(f"  localparam logic [{32 * len(regs) - 1}:0] {base.upper()}_RESET = {{")
+    L += [f"    32'h{table[r.index]:08X}{',' if k + 1 < len(regs) else ''}  // {r.name}" for k, r in enumerate(regs)]
+    L.append("  };")
+    L.append("")
+    L.append(f"  // {f.name} with the register idx, if it is one of them, set to val (a state write)")
+    L.append(f"  function automatic {f.name} {base}_write(input {f.name} r, input logic [7:0] idx, input logic [31:0] val);")
+    L.append(f"    {f.name} o;")
+    L.append("    o = r;")
+    L.append("    case (idx)")
+    for r in regs:
+        val = f"{r.type}'(val)" if r.type else "val"
+        # the index as a literal: Yosys 0.55 does not resolve a package constant inside a package function
+        L.append(f"      8'd{r.index}: o.{defs.regfile_field(r.name)} = {val};  // {r.name}")
+    L.append("      default: ;")
+    L.append("    endcase")
+    L.append(f"    {base}_write = o;")
+    L.append("  endfunction")
+    L.append("")
+    return L
+
+
+def cpp_regfile(f, smap):
+    """A register file's reset() and write(idx, val) (inside its struct)."""
+    regs = [defs.reg_by_name(n) for n in f.regs]
+    L = ["  // The registers' reset values (STATE_RESET)."]
+    L.append("  void reset() { for (uint32_t idx : {" + ", ".join(r.name for r in regs) + "}) write(idx, STATE_RESET[idx]); }")
+    L.append("  // A state write: true when idx is one of the registers (then set to val).")
+    L.append("  bool write(uint32_t idx, uint32_t val) {")
+    L.append("    switch (idx) {")
+    for r in regs:
+        fld = defs.regfile_field(r.name)
+        if r.type:
+            L.append(f"      case {r.name}: {fld} = {smap[r.type].cname}::from_word(val); return true;")
+        else:
+            L.append(f"      case {r.name}: {fld} = val; return true;")
+    L.append("      default: return false;")
+    L.append("    }")
+    L.append("  }")
+    return L
+
+
 # ----------------------------------------------------------------------------- SV
 def gen_sv():
     smap = struct_map()
@@ -257,6 +314,8 @@ def gen_sv():
         L.append(f"  localparam int unsigned {name[:-2].upper() if name.endswith('_t') else name.upper()}_BITS = "
                  f"32'd{struct_width(s, smap)};")
         L.append("")
+        if name in regfiles():
+            L += sv_regfile(regfiles()[name])
     L += sv_boundary_constants()
     L.append("endpackage")
     return "\n".join(L) + "\n"
@@ -340,6 +399,11 @@ def gen_cpp():
         L.append(f"  static {cname} unpack(const uint32_t* words_) {{ {cname} p; p.unpack_at(words_, 0); return p; }}")
         # canonical: round-trip through the bits, so out-of-range values compare as the RTL sees them
         L.append(f"  {cname} canonical() const {{ Words words_ = pack(); return unpack(words_.data()); }}")
+        if W <= 32:  # a register value: one dword
+            L.append(f"  static {cname} from_word(uint32_t w) {{ return unpack(&w); }}")
+            L.append("  uint32_t word() const { return pack()[0]; }")
+        if name in regfiles():
+            L += cpp_regfile(regfiles()[name], smap)
         # diff
         L.append(f"  void diff(const {cname}& act, const std::string& pre, std::vector<FieldDiff>& out) const {{")
         for f in fields:
@@ -394,13 +458,25 @@ def gen_md():
           "| opcode | value | len | arg fields | meaning |", "|---|---|---|---|---|"]
     L += [f"| `{o.name}` | 0x{o.value:02X} | {'any' if o.length is None else o.length} | {fields_md(o.args)} | {o.doc} |"
           for o in defs.OPCODES]
-    L += ["", "## Draw state (SET_STATE index)", "", "| name | index | reset | fields | meaning |", "|---|---|---|---|---|"]
-    L += [f"| `{r.name}` | {r.index} | 0x{r.reset:08X} | {fields_md(r.fields)} | {r.doc} |" for r in defs.STATE_REGS]
-    L += ["", "## Front-end state (SET_STATE index)", "", "| name | index | reset | fields | meaning |", "|---|---|---|---|---|"]
+    def ty_md(r):
+        return f"`{r.type}` / `{smap[r.type].cname}`" if r.type else ""
+
+    L += ["", "## Draw state (SET_STATE index)", "",
+          "The type column names the register's generated struct (SV package / C++ header, in the",
+          "Packets section below): its fields by name, with `from_word` / `word()` in C++.", "",
+          "| name | index | reset | type | fields | meaning |", "|---|---|---|---|---|---|"]
+    L += [f"| `{r.name}` | {r.index} | 0x{r.reset:08X} | {ty_md(r)} | {fields_md(r.fields)} | {r.doc} |" for r in defs.STATE_REGS]
+    L += ["", "## Front-end state (SET_STATE index)", "", "| name | index | reset | type | fields | meaning |", "|---|---|---|---|---|---|"]
     for r in defs.FE_STATE:
         idx = f"{r.index}" if r.count == 1 else f"{r.index}..{r.index + r.count - 1}"
         rst = f"0x{r.reset:08X}" if r.count == 1 else ", ".join(f"0x{v:X}" for v in r.reset)
-        L.append(f"| `{r.name}` | {idx} | {rst} | {fields_md(r.fields)} | {r.doc} |")
+        L.append(f"| `{r.name}` | {idx} | {rst} | {ty_md(r)} | {fields_md(r.fields)} | {r.doc} |")
+    L += ["", "## Register files", "",
+          "A unit's copy of SET_STATE registers, written by index from state-write packets: a packed",
+          "struct of the typed registers, its reset value `<NAME>_RESET` and `<name>_write(r, idx, val)`",
+          "in the SV package; `reset()` and `write(idx, val)` in C++.", "",
+          "| struct | unit's copy of | registers |", "|---|---|---|"]
+    L += [f"| `{f.name}` / `{f.cname}` | {f.doc} | " + ", ".join(f"`{n}`" for n in f.regs) + " |" for f in defs.REG_FILES]
     L += ["", "## Host registers (dword index)", "", "| name | index | access | reset | meaning |", "|---|---|---|---|---|"]
     L += [f"| `{r.name}` | 0x{r.addr:02X} | {r.access} | 0x{r.reset:08X} | {r.doc} |" for r in defs.HOST_REGS]
     L += ["", "Status bits: " + ", ".join(f"`{b.name}`={b.bit}" for b in defs.STATUS_BITS) + ".",

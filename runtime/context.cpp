@@ -193,8 +193,13 @@ Result Context::clear_depth_stencil_rect(const DepthStencilView& dsv, uint32_t f
 Result Context::set_scissor(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) {
   if (x0 > 0xFFFFu || x1 > 0xFFFFu || y0 > 0xFFFFu || y1 > 0xFFFFu)
     return fail(Result::INVALID_ARG, "set_scissor: coordinates are 16 bits");
-  api_.scissor_x = (x1 << SCISSOR_HI_LSB) | (x0 << SCISSOR_LO_LSB);
-  api_.scissor_y = (y1 << SCISSOR_HI_LSB) | (y0 << SCISSOR_LO_LSB);
+  ScissorReg sx, sy;
+  sx.lo = x0;
+  sx.hi = x1;
+  sy.lo = y0;
+  sy.hi = y1;
+  api_.scissor_x = sx.word();
+  api_.scissor_y = sy.word();
   return Result::OK;
 }
 
@@ -413,12 +418,21 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
   d[FE_VP_H] = fp32::bits_of(vp.height);
   d[FE_VP_ZMIN] = fp32::bits_of(vp.min_depth);
   d[FE_VP_ZMAX] = fp32::bits_of(vp.max_depth);
-  d[FE_RASTER] = static_cast<uint32_t>(api_.raster.cull) | (api_.raster.front_ccw ? 4u : 0u) |
-                 (api_.raster.depth_clip ? 0u : 8u);
+  RasterReg raster;
+  raster.cull = static_cast<uint32_t>(api_.raster.cull);
+  raster.front_ccw = api_.raster.front_ccw;
+  raster.depth_clip_off = !api_.raster.depth_clip;
+  d[FE_RASTER] = raster.word();
   d[FE_RT_BASE] = address_of(api_.rt);
-  d[FE_RT_PITCH] = (api_.rt->pitch() << RT_PITCH_LSB) | (api_.rt->samples() == 4 ? 1u << RT_MSAA_BIT : 0u) |
-                   (rt_format_code(api_.rt->format()) << RT_FMT_LSB);
-  d[FE_RT_SIZE] = (api_.rt->height() << RT_HEIGHT_LSB) | (api_.rt->width() << RT_WIDTH_LSB);
+  FePitchReg pitch;
+  pitch.pitch = api_.rt->pitch();
+  pitch.msaa = api_.rt->samples() == 4;
+  pitch.fmt = rt_format_code(api_.rt->format());
+  d[FE_RT_PITCH] = pitch.word();
+  SizeReg size;
+  size.width = api_.rt->width();
+  size.height = api_.rt->height();
+  d[FE_RT_SIZE] = size.word();
   d[FE_SCISSOR_X] = api_.scissor_x;
   d[FE_SCISSOR_Y] = api_.scissor_y;
   used |= bits(FE_VP_X, FE_SCISSOR_Y - FE_VP_X + 1);
@@ -436,12 +450,15 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
     used |= bits(FE_DS_BASE, 2);
     const DepthStencilState& st = api_.ds_state;
     d[FE_DEPTH] = st.depth_word();
-    d[FE_STENCIL] = st.stencil_word();
-    if (st.stencil_word() & (1u << STENCIL_ENABLE_BIT)) d[FE_STENCIL] |= api_.stencil_ref << STENCIL_REF_LSB;
+    StencilReg stencil = StencilReg::from_word(st.stencil_word());
+    if (stencil.enable) stencil.ref_val = api_.stencil_ref;
+    d[FE_STENCIL] = stencil.word();
     d[FE_STENCIL_OPS] = st.stencil_ops_word();
     // Alpha to coverage removes samples in the pixel stage (COMB): depth and stencil must be
     // tested and written after it (docs/comb.md section 3b).
-    if (api_.blend.alpha_to_coverage()) d[FE_DEPTH] |= 1u << DEPTH_LATE_BIT;
+    DepthReg depth = DepthReg::from_word(d[FE_DEPTH]);
+    if (api_.blend.alpha_to_coverage()) depth.late = 1;
+    d[FE_DEPTH] = depth.word();
   }
   used |= bit(FE_DEPTH) | bit(FE_STENCIL) | bit(FE_STENCIL_OPS);
   // Output merger: the blend state and constant; the format is FE_RT_PITCH.RT_FMT (above).
@@ -453,7 +470,9 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
   d[FE_BLEND_FACTOR] = api_.blend_factor;
   d[FE_LOGIC_OP] = api_.blend.logic_word();
   used |= bit(FE_BLEND) | bit(FE_BLEND_FACTOR) | bit(FE_LOGIC_OP);
-  d[FE_SHADE] = api_.gouraud ? 1u << SHADE_GOURAUD_BIT : 0u;
+  ShadeReg shade;
+  shade.gouraud = api_.gouraud;
+  d[FE_SHADE] = shade.word();
   used |= bit(FE_SHADE);
   // The pixel stage's texture slots 0 and 1: the addresses of the bound views' and samplers'
   // descriptors (docs/runtime.md "Textures"); a register is left as it is when its slot has
@@ -484,7 +503,9 @@ Result Context::draw_fe(const char* what, bool indexed, uint32_t first, uint32_t
   }
   if (stage_on[1] && !api_.layout.has(Semantic::TEXCOORD1))
     return fail(Result::INVALID_CALL, w + ": texture stage 1 samples with uv1, but the input layout has no TEXCOORD1 element");
-  d[FE_COMBINE] = api_.combine.word() | (api_.blend.alpha_to_coverage() ? 1u << COMB_ALPHA_TO_COVERAGE_BIT : 0u);
+  CombineReg combine = CombineReg::from_word(api_.combine.word());
+  combine.alpha_to_coverage = api_.blend.alpha_to_coverage();
+  d[FE_COMBINE] = combine.word();
   used |= bit(FE_COMBINE);
 
   Result r;
@@ -658,8 +679,14 @@ void Context::emit_pretransformed_state() {
   d[ST_VB_BASE] = address_of(api_.pt_vb) + api_.pt_vb_offset;
   d[ST_COLOR] = api_.color;
   d[ST_RT_BASE] = address_of(api_.rt);
-  d[ST_RT_PITCH] = (api_.rt->pitch() << RT_PITCH_LSB) | (api_.rt->samples() == 4 ? 1u << RT_MSAA_BIT : 0u);
-  d[ST_RT_SIZE] = (api_.rt->height() << RT_HEIGHT_LSB) | (api_.rt->width() << RT_WIDTH_LSB);
+  PitchReg pitch;
+  pitch.pitch = api_.rt->pitch();
+  pitch.msaa = api_.rt->samples() == 4;
+  d[ST_RT_PITCH] = pitch.word();
+  SizeReg size;
+  size.width = api_.rt->width();
+  size.height = api_.rt->height();
+  d[ST_RT_SIZE] = size.word();
   d[ST_SCISSOR_X] = api_.scissor_x;
   d[ST_SCISSOR_Y] = api_.scissor_y;
   uint32_t first = kStateUsed, last = 0;

@@ -252,18 +252,36 @@ DepthStencilState encode_depth_stencil_state(const DepthStencilDesc& d) {
   const auto cmp = [](ComparisonFunc f) { return static_cast<uint32_t>(f) - 1; };
   const auto sop = [](StencilOp o) { return static_cast<uint32_t>(o) - 1; };
   const auto face = [&](const DepthStencilOpDesc& f) {
-    return (cmp(f.func) << SFACE_FUNC_LSB) | (sop(f.fail) << SFACE_FAIL_LSB) | (sop(f.depth_fail) << SFACE_ZFAIL_LSB) |
-           (sop(f.pass) << SFACE_PASS_LSB);
+    StencilFace r;
+    r.func = cmp(f.func);
+    r.fail = sop(f.fail);
+    r.zfail = sop(f.depth_fail);
+    r.pass = sop(f.pass);
+    return r;
   };
   DepthStencilState s;
-  s.depth_ = d.depth_enable ? ((1u << DEPTH_ENABLE_BIT) | (cmp(d.depth_func) << DEPTH_FUNC_LSB) |
-                               (uint32_t{d.depth_write} << DEPTH_WRITE_BIT) | (uint32_t{d.late_z} << DEPTH_LATE_BIT) |
-                               (uint32_t{d.hiz} << DEPTH_HIZ_BIT))
-                            : 0u;
-  s.stencil_ = d.stencil_enable ? ((1u << STENCIL_ENABLE_BIT) | (uint32_t{d.stencil_read_mask} << STENCIL_READ_MASK_LSB) |
-                                   (uint32_t{d.stencil_write_mask} << STENCIL_WRITE_MASK_LSB))
-                                : FE_STENCIL_RESET;
-  s.ops_ = d.stencil_enable ? (face(d.front) << STENCIL_FRONT_LSB) | (face(d.back) << STENCIL_BACK_LSB) : FE_STENCIL_OPS_RESET;
+  DepthReg z;  // off: all 0
+  if (d.depth_enable) {
+    z.enable = 1;
+    z.func = cmp(d.depth_func);
+    z.write = d.depth_write;
+    z.late = d.late_z;
+    z.hiz = d.hiz;
+  }
+  s.depth_ = z.word();
+  StencilReg st = StencilReg::from_word(FE_STENCIL_RESET);
+  StencilOpsReg ops = StencilOpsReg::from_word(FE_STENCIL_OPS_RESET);
+  if (d.stencil_enable) {
+    st = StencilReg{};
+    st.enable = 1;
+    st.read_mask = d.stencil_read_mask;
+    st.write_mask = d.stencil_write_mask;
+    ops = StencilOpsReg{};
+    ops.front = face(d.front);
+    ops.back = face(d.back);
+  }
+  s.stencil_ = st.word();
+  s.ops_ = ops.word();
   return s;
 }
 
@@ -272,12 +290,22 @@ BlendState encode_blend_state(const BlendDesc& d) {
   const auto f = [](Blend b) { return static_cast<uint32_t>(b) - 1; };
   const auto o = [](BlendOp b) { return static_cast<uint32_t>(b) - 1; };
   BlendState s;
-  s.word_ = (uint32_t{r.blend_enable} << BLEND_ENABLE_BIT) | (f(r.src_blend) << BLEND_SRC_LSB) |
-            (f(r.dest_blend) << BLEND_DST_LSB) | (o(r.blend_op) << BLEND_OP_LSB) |
-            (f(r.src_blend_alpha) << BLEND_SRC_A_LSB) | (f(r.dest_blend_alpha) << BLEND_DST_A_LSB) |
-            (o(r.blend_op_alpha) << BLEND_OP_A_LSB) |
-            ((~uint32_t{r.render_target_write_mask} & 0xFu) << BLEND_MASK_OFF_LSB);
-  s.logic_word_ = r.logic_op_enable ? (1u << LOGIC_ENABLE_BIT | static_cast<uint32_t>(r.logic_op) << LOGIC_OP_LSB) : 0u;
+  BlendReg b;
+  b.enable = r.blend_enable;
+  b.src = f(r.src_blend);
+  b.dst = f(r.dest_blend);
+  b.op = o(r.blend_op);
+  b.src_a = f(r.src_blend_alpha);
+  b.dst_a = f(r.dest_blend_alpha);
+  b.op_a = o(r.blend_op_alpha);
+  b.mask_off = ~uint32_t{r.render_target_write_mask} & 0xFu;
+  s.word_ = b.word();
+  LogicOpReg l;  // off: 0
+  if (r.logic_op_enable) {
+    l.enable = 1;
+    l.op = static_cast<uint32_t>(r.logic_op);
+  }
+  s.logic_word_ = l.word();
   s.a2c_ = d.alpha_to_coverage_enable;
   return s;
 }
@@ -409,7 +437,11 @@ Result Device::create_input_layout(const InputElement* elements, uint32_t count,
       return error(Result::INVALID_ARG, at + "slot " + std::to_string(e.slot) + ": the slots are 0 (per vertex) and 1 (per instance)");
     if ((e.offset & 3u) || e.offset > 0xFFFFu)
       return error(Result::INVALID_ARG, at + "offset " + std::to_string(e.offset) + " must be a multiple of 4 and at most 0xFFFF");
-    l.attr_[sem] = (fmt << ATTR_FMT_LSB) | (e.slot << ATTR_BUF1_BIT) | (e.offset << ATTR_OFFSET_LSB);
+    AttrReg a;
+    a.fmt = fmt;
+    a.buf1 = e.slot;
+    a.offset = e.offset;
+    l.attr_[sem] = a.word();
   }
   *out = l;
   return Result::OK;

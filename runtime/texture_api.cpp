@@ -248,14 +248,21 @@ Result Context::set_sampler(uint32_t slot, SamplerState* sampler) {
 uint32_t CombineState::word() const {
   // TextureCombine's values are COMB_* + 1 (DISABLE: the stage is off). Stage 1 only behind an
   // enabled stage 0 (D3D9: DISABLE disables every later stage).
-  uint32_t w = 0;
-  if (op != TextureCombine::DISABLE)
-    w |= 1u << COMB_TEX_ENABLE_BIT | (static_cast<uint32_t>(op) - 1u) << COMB_MODE_LSB;
-  if (stage1_on())
-    w |= 1u << COMB1_TEX_ENABLE_BIT | (static_cast<uint32_t>(op1) - 1u) << COMB1_MODE_LSB;
-  if (alpha_test)
-    w |= 1u << COMB_ALPHA_TEST_BIT | (alpha_func - 1u) << COMB_ALPHA_FUNC_LSB | alpha_ref << COMB_ALPHA_REF_LSB;
-  return w;
+  CombineReg w;
+  if (op != TextureCombine::DISABLE) {
+    w.tex_enable = 1;
+    w.mode = static_cast<uint32_t>(op) - 1u;
+  }
+  if (stage1_on()) {
+    w.comb1_tex_enable = 1;
+    w.comb1_mode = static_cast<uint32_t>(op1) - 1u;
+  }
+  if (alpha_test) {
+    w.alpha_test = 1;
+    w.alpha_func = alpha_func - 1u;
+    w.alpha_ref = alpha_ref;
+  }
+  return w.word();
 }
 
 Result Context::set_texture_combine(uint32_t stage, TextureCombine op) {

@@ -500,6 +500,661 @@ inline constexpr std::array<uint32_t, 256> LIN16_TO_SRGB_T = {{
     61236u, 61799u, 62366u, 62935u, 63508u, 64083u, 64662u, 65244u,  // 248..
 }};
 
+// ST_RT_PITCH (SV pitch_reg_t, 32 bits)
+struct PitchReg {
+  static constexpr int WIDTH = 32;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "pitch_reg_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t rsvd17 = 0;  // reserved (written as 0)
+  uint64_t msaa = 0;  // RT_MSAA: 4x MSAA (4 samples per pixel)
+  uint64_t pitch = 0;  // RT_PITCH: row pitch in bytes
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 17, 15, static_cast<uint64_t>(rsvd17));
+    bits::put(words_, lsb + 16, 1, static_cast<uint64_t>(msaa));
+    bits::put(words_, lsb + 0, 16, static_cast<uint64_t>(pitch));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    rsvd17 = bits::get(words_, lsb + 17, 15);
+    msaa = bits::get(words_, lsb + 16, 1);
+    pitch = bits::get(words_, lsb + 0, 16);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static PitchReg unpack(const uint32_t* words_) { PitchReg p; p.unpack_at(words_, 0); return p; }
+  PitchReg canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  static PitchReg from_word(uint32_t w) { return unpack(&w); }
+  uint32_t word() const { return pack()[0]; }
+  void diff(const PitchReg& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (rsvd17 != act.rsvd17) out.push_back({pre + "rsvd17", bits::hex(static_cast<uint64_t>(rsvd17) & bits::mask(15)), bits::hex(static_cast<uint64_t>(act.rsvd17) & bits::mask(15)), std::to_string(rsvd17), std::to_string(act.rsvd17)});
+    if (msaa != act.msaa) out.push_back({pre + "msaa", bits::hex(static_cast<uint64_t>(msaa) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.msaa) & bits::mask(1)), std::to_string(msaa), std::to_string(act.msaa)});
+    if (pitch != act.pitch) out.push_back({pre + "pitch", bits::hex(static_cast<uint64_t>(pitch) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.pitch) & bits::mask(16)), std::to_string(pitch), std::to_string(act.pitch)});
+  }
+  bool operator==(const PitchReg& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const PitchReg& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "rsvd17=" + bits::hex(static_cast<uint64_t>(rsvd17) & bits::mask(15));
+    s += " msaa=" + bits::hex(static_cast<uint64_t>(msaa) & bits::mask(1));
+    s += " pitch=" + bits::hex(static_cast<uint64_t>(pitch) & bits::mask(16));
+    return s + "}";
+  }
+};
+
+// FE_RT_PITCH: ST_RT_PITCH's fields and the format (SV fe_pitch_reg_t, 32 bits)
+struct FePitchReg {
+  static constexpr int WIDTH = 32;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "fe_pitch_reg_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t rsvd19 = 0;  // reserved (written as 0)
+  uint64_t fmt = 0;  // RT_FMT: RT_FMT_*: render-target format (front-end draws only)
+  uint64_t msaa = 0;  // RT_MSAA: 4x MSAA (4 samples per pixel)
+  uint64_t pitch = 0;  // RT_PITCH: row pitch in bytes
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 19, 13, static_cast<uint64_t>(rsvd19));
+    bits::put(words_, lsb + 17, 2, static_cast<uint64_t>(fmt));
+    bits::put(words_, lsb + 16, 1, static_cast<uint64_t>(msaa));
+    bits::put(words_, lsb + 0, 16, static_cast<uint64_t>(pitch));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    rsvd19 = bits::get(words_, lsb + 19, 13);
+    fmt = bits::get(words_, lsb + 17, 2);
+    msaa = bits::get(words_, lsb + 16, 1);
+    pitch = bits::get(words_, lsb + 0, 16);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static FePitchReg unpack(const uint32_t* words_) { FePitchReg p; p.unpack_at(words_, 0); return p; }
+  FePitchReg canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  static FePitchReg from_word(uint32_t w) { return unpack(&w); }
+  uint32_t word() const { return pack()[0]; }
+  void diff(const FePitchReg& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (rsvd19 != act.rsvd19) out.push_back({pre + "rsvd19", bits::hex(static_cast<uint64_t>(rsvd19) & bits::mask(13)), bits::hex(static_cast<uint64_t>(act.rsvd19) & bits::mask(13)), std::to_string(rsvd19), std::to_string(act.rsvd19)});
+    if (fmt != act.fmt) out.push_back({pre + "fmt", bits::hex(static_cast<uint64_t>(fmt) & bits::mask(2)), bits::hex(static_cast<uint64_t>(act.fmt) & bits::mask(2)), std::to_string(fmt), std::to_string(act.fmt)});
+    if (msaa != act.msaa) out.push_back({pre + "msaa", bits::hex(static_cast<uint64_t>(msaa) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.msaa) & bits::mask(1)), std::to_string(msaa), std::to_string(act.msaa)});
+    if (pitch != act.pitch) out.push_back({pre + "pitch", bits::hex(static_cast<uint64_t>(pitch) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.pitch) & bits::mask(16)), std::to_string(pitch), std::to_string(act.pitch)});
+  }
+  bool operator==(const FePitchReg& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const FePitchReg& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "rsvd19=" + bits::hex(static_cast<uint64_t>(rsvd19) & bits::mask(13));
+    s += " fmt=" + bits::hex(static_cast<uint64_t>(fmt) & bits::mask(2));
+    s += " msaa=" + bits::hex(static_cast<uint64_t>(msaa) & bits::mask(1));
+    s += " pitch=" + bits::hex(static_cast<uint64_t>(pitch) & bits::mask(16));
+    return s + "}";
+  }
+};
+
+// ST_RT_SIZE, FE_RT_SIZE (SV size_reg_t, 32 bits)
+struct SizeReg {
+  static constexpr int WIDTH = 32;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "size_reg_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t height = 0;  // RT_HEIGHT: height in pixels
+  uint64_t width = 0;  // RT_WIDTH: width in pixels
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 16, 16, static_cast<uint64_t>(height));
+    bits::put(words_, lsb + 0, 16, static_cast<uint64_t>(width));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    height = bits::get(words_, lsb + 16, 16);
+    width = bits::get(words_, lsb + 0, 16);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static SizeReg unpack(const uint32_t* words_) { SizeReg p; p.unpack_at(words_, 0); return p; }
+  SizeReg canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  static SizeReg from_word(uint32_t w) { return unpack(&w); }
+  uint32_t word() const { return pack()[0]; }
+  void diff(const SizeReg& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (height != act.height) out.push_back({pre + "height", bits::hex(static_cast<uint64_t>(height) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.height) & bits::mask(16)), std::to_string(height), std::to_string(act.height)});
+    if (width != act.width) out.push_back({pre + "width", bits::hex(static_cast<uint64_t>(width) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.width) & bits::mask(16)), std::to_string(width), std::to_string(act.width)});
+  }
+  bool operator==(const SizeReg& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const SizeReg& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "height=" + bits::hex(static_cast<uint64_t>(height) & bits::mask(16));
+    s += " width=" + bits::hex(static_cast<uint64_t>(width) & bits::mask(16));
+    return s + "}";
+  }
+};
+
+// ST_SCISSOR_X/Y, FE_SCISSOR_X/Y (SV scissor_reg_t, 32 bits)
+struct ScissorReg {
+  static constexpr int WIDTH = 32;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "scissor_reg_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t hi = 0;  // SCISSOR_HI: x1 / y1, exclusive
+  uint64_t lo = 0;  // SCISSOR_LO: x0 / y0, inclusive
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 16, 16, static_cast<uint64_t>(hi));
+    bits::put(words_, lsb + 0, 16, static_cast<uint64_t>(lo));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    hi = bits::get(words_, lsb + 16, 16);
+    lo = bits::get(words_, lsb + 0, 16);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static ScissorReg unpack(const uint32_t* words_) { ScissorReg p; p.unpack_at(words_, 0); return p; }
+  ScissorReg canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  static ScissorReg from_word(uint32_t w) { return unpack(&w); }
+  uint32_t word() const { return pack()[0]; }
+  void diff(const ScissorReg& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (hi != act.hi) out.push_back({pre + "hi", bits::hex(static_cast<uint64_t>(hi) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.hi) & bits::mask(16)), std::to_string(hi), std::to_string(act.hi)});
+    if (lo != act.lo) out.push_back({pre + "lo", bits::hex(static_cast<uint64_t>(lo) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.lo) & bits::mask(16)), std::to_string(lo), std::to_string(act.lo)});
+  }
+  bool operator==(const ScissorReg& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const ScissorReg& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "hi=" + bits::hex(static_cast<uint64_t>(hi) & bits::mask(16));
+    s += " lo=" + bits::hex(static_cast<uint64_t>(lo) & bits::mask(16));
+    return s + "}";
+  }
+};
+
+// FE_ATTR_POS, FE_ATTR_COLOR, FE_ATTR_TEX0, FE_ATTR_TEX1 (SV attr_reg_t, 32 bits)
+struct AttrReg {
+  static constexpr int WIDTH = 32;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "attr_reg_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t offset = 0;  // ATTR_OFFSET: byte offset in the vertex
+  uint64_t rsvd4 = 0;  // reserved (written as 0)
+  uint64_t buf1 = 0;  // ATTR_BUF1: from vertex buffer 1 (per instance)
+  uint64_t fmt = 0;  // ATTR_FMT: ATTR_FMT_*
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 16, 16, static_cast<uint64_t>(offset));
+    bits::put(words_, lsb + 4, 12, static_cast<uint64_t>(rsvd4));
+    bits::put(words_, lsb + 3, 1, static_cast<uint64_t>(buf1));
+    bits::put(words_, lsb + 0, 3, static_cast<uint64_t>(fmt));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    offset = bits::get(words_, lsb + 16, 16);
+    rsvd4 = bits::get(words_, lsb + 4, 12);
+    buf1 = bits::get(words_, lsb + 3, 1);
+    fmt = bits::get(words_, lsb + 0, 3);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static AttrReg unpack(const uint32_t* words_) { AttrReg p; p.unpack_at(words_, 0); return p; }
+  AttrReg canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  static AttrReg from_word(uint32_t w) { return unpack(&w); }
+  uint32_t word() const { return pack()[0]; }
+  void diff(const AttrReg& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (offset != act.offset) out.push_back({pre + "offset", bits::hex(static_cast<uint64_t>(offset) & bits::mask(16)), bits::hex(static_cast<uint64_t>(act.offset) & bits::mask(16)), std::to_string(offset), std::to_string(act.offset)});
+    if (rsvd4 != act.rsvd4) out.push_back({pre + "rsvd4", bits::hex(static_cast<uint64_t>(rsvd4) & bits::mask(12)), bits::hex(static_cast<uint64_t>(act.rsvd4) & bits::mask(12)), std::to_string(rsvd4), std::to_string(act.rsvd4)});
+    if (buf1 != act.buf1) out.push_back({pre + "buf1", bits::hex(static_cast<uint64_t>(buf1) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.buf1) & bits::mask(1)), std::to_string(buf1), std::to_string(act.buf1)});
+    if (fmt != act.fmt) out.push_back({pre + "fmt", bits::hex(static_cast<uint64_t>(fmt) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.fmt) & bits::mask(3)), std::to_string(fmt), std::to_string(act.fmt)});
+  }
+  bool operator==(const AttrReg& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const AttrReg& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "offset=" + bits::hex(static_cast<uint64_t>(offset) & bits::mask(16));
+    s += " rsvd4=" + bits::hex(static_cast<uint64_t>(rsvd4) & bits::mask(12));
+    s += " buf1=" + bits::hex(static_cast<uint64_t>(buf1) & bits::mask(1));
+    s += " fmt=" + bits::hex(static_cast<uint64_t>(fmt) & bits::mask(3));
+    return s + "}";
+  }
+};
+
+// one face's stencil function and operations (FE_STENCIL_OPS halves, ds_state_t.s_front / s_back) (SV stencil_face_t, 12 bits)
+struct StencilFace {
+  static constexpr int WIDTH = 12;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "stencil_face_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t pass = 0;  // SFACE_PASS: SOP_* when both pass
+  uint64_t zfail = 0;  // SFACE_ZFAIL: SOP_* when stencil passes and depth fails
+  uint64_t fail = 0;  // SFACE_FAIL: SOP_* when the stencil test fails
+  uint64_t func = 0;  // SFACE_FUNC: CMP_*: pass when ((ref & read mask) OP (stored & read mask))
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 9, 3, static_cast<uint64_t>(pass));
+    bits::put(words_, lsb + 6, 3, static_cast<uint64_t>(zfail));
+    bits::put(words_, lsb + 3, 3, static_cast<uint64_t>(fail));
+    bits::put(words_, lsb + 0, 3, static_cast<uint64_t>(func));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    pass = bits::get(words_, lsb + 9, 3);
+    zfail = bits::get(words_, lsb + 6, 3);
+    fail = bits::get(words_, lsb + 3, 3);
+    func = bits::get(words_, lsb + 0, 3);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static StencilFace unpack(const uint32_t* words_) { StencilFace p; p.unpack_at(words_, 0); return p; }
+  StencilFace canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  static StencilFace from_word(uint32_t w) { return unpack(&w); }
+  uint32_t word() const { return pack()[0]; }
+  void diff(const StencilFace& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (pass != act.pass) out.push_back({pre + "pass", bits::hex(static_cast<uint64_t>(pass) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.pass) & bits::mask(3)), std::to_string(pass), std::to_string(act.pass)});
+    if (zfail != act.zfail) out.push_back({pre + "zfail", bits::hex(static_cast<uint64_t>(zfail) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.zfail) & bits::mask(3)), std::to_string(zfail), std::to_string(act.zfail)});
+    if (fail != act.fail) out.push_back({pre + "fail", bits::hex(static_cast<uint64_t>(fail) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.fail) & bits::mask(3)), std::to_string(fail), std::to_string(act.fail)});
+    if (func != act.func) out.push_back({pre + "func", bits::hex(static_cast<uint64_t>(func) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.func) & bits::mask(3)), std::to_string(func), std::to_string(act.func)});
+  }
+  bool operator==(const StencilFace& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const StencilFace& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "pass=" + bits::hex(static_cast<uint64_t>(pass) & bits::mask(3));
+    s += " zfail=" + bits::hex(static_cast<uint64_t>(zfail) & bits::mask(3));
+    s += " fail=" + bits::hex(static_cast<uint64_t>(fail) & bits::mask(3));
+    s += " func=" + bits::hex(static_cast<uint64_t>(func) & bits::mask(3));
+    return s + "}";
+  }
+};
+
+// FE_DEPTH (SV depth_reg_t, 32 bits)
+struct DepthReg {
+  static constexpr int WIDTH = 32;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "depth_reg_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t rsvd7 = 0;  // reserved (written as 0)
+  uint64_t hiz = 0;  // DEPTH_HIZ: hierarchical Z may reject tiles
+  uint64_t late = 0;  // DEPTH_LATE: late Z: test after the pixel stage (same results where both are valid)
+  uint64_t write = 0;  // DEPTH_WRITE: write the new depth where the sample passes
+  uint64_t func = 0;  // DEPTH_FUNC: CMP_*: pass when (new depth OP stored depth)
+  uint64_t enable = 0;  // DEPTH_ENABLE: depth test on
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 7, 25, static_cast<uint64_t>(rsvd7));
+    bits::put(words_, lsb + 6, 1, static_cast<uint64_t>(hiz));
+    bits::put(words_, lsb + 5, 1, static_cast<uint64_t>(late));
+    bits::put(words_, lsb + 4, 1, static_cast<uint64_t>(write));
+    bits::put(words_, lsb + 1, 3, static_cast<uint64_t>(func));
+    bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(enable));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    rsvd7 = bits::get(words_, lsb + 7, 25);
+    hiz = bits::get(words_, lsb + 6, 1);
+    late = bits::get(words_, lsb + 5, 1);
+    write = bits::get(words_, lsb + 4, 1);
+    func = bits::get(words_, lsb + 1, 3);
+    enable = bits::get(words_, lsb + 0, 1);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static DepthReg unpack(const uint32_t* words_) { DepthReg p; p.unpack_at(words_, 0); return p; }
+  DepthReg canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  static DepthReg from_word(uint32_t w) { return unpack(&w); }
+  uint32_t word() const { return pack()[0]; }
+  void diff(const DepthReg& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (rsvd7 != act.rsvd7) out.push_back({pre + "rsvd7", bits::hex(static_cast<uint64_t>(rsvd7) & bits::mask(25)), bits::hex(static_cast<uint64_t>(act.rsvd7) & bits::mask(25)), std::to_string(rsvd7), std::to_string(act.rsvd7)});
+    if (hiz != act.hiz) out.push_back({pre + "hiz", bits::hex(static_cast<uint64_t>(hiz) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.hiz) & bits::mask(1)), std::to_string(hiz), std::to_string(act.hiz)});
+    if (late != act.late) out.push_back({pre + "late", bits::hex(static_cast<uint64_t>(late) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.late) & bits::mask(1)), std::to_string(late), std::to_string(act.late)});
+    if (write != act.write) out.push_back({pre + "write", bits::hex(static_cast<uint64_t>(write) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.write) & bits::mask(1)), std::to_string(write), std::to_string(act.write)});
+    if (func != act.func) out.push_back({pre + "func", bits::hex(static_cast<uint64_t>(func) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.func) & bits::mask(3)), std::to_string(func), std::to_string(act.func)});
+    if (enable != act.enable) out.push_back({pre + "enable", bits::hex(static_cast<uint64_t>(enable) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.enable) & bits::mask(1)), std::to_string(enable), std::to_string(act.enable)});
+  }
+  bool operator==(const DepthReg& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const DepthReg& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "rsvd7=" + bits::hex(static_cast<uint64_t>(rsvd7) & bits::mask(25));
+    s += " hiz=" + bits::hex(static_cast<uint64_t>(hiz) & bits::mask(1));
+    s += " late=" + bits::hex(static_cast<uint64_t>(late) & bits::mask(1));
+    s += " write=" + bits::hex(static_cast<uint64_t>(write) & bits::mask(1));
+    s += " func=" + bits::hex(static_cast<uint64_t>(func) & bits::mask(3));
+    s += " enable=" + bits::hex(static_cast<uint64_t>(enable) & bits::mask(1));
+    return s + "}";
+  }
+};
+
+// FE_STENCIL (SV stencil_reg_t, 32 bits)
+struct StencilReg {
+  static constexpr int WIDTH = 32;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "stencil_reg_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t write_mask = 0;  // STENCIL_WRITE_MASK: bits of the stored stencil an operation may change
+  uint64_t read_mask = 0;  // STENCIL_READ_MASK: ANDed with the reference and the stored value before the compare
+  uint64_t ref_val = 0;  // STENCIL_REF: reference value
+  uint64_t rsvd1 = 0;  // reserved (written as 0)
+  uint64_t enable = 0;  // STENCIL_ENABLE: stencil test on
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 24, 8, static_cast<uint64_t>(write_mask));
+    bits::put(words_, lsb + 16, 8, static_cast<uint64_t>(read_mask));
+    bits::put(words_, lsb + 8, 8, static_cast<uint64_t>(ref_val));
+    bits::put(words_, lsb + 1, 7, static_cast<uint64_t>(rsvd1));
+    bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(enable));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    write_mask = bits::get(words_, lsb + 24, 8);
+    read_mask = bits::get(words_, lsb + 16, 8);
+    ref_val = bits::get(words_, lsb + 8, 8);
+    rsvd1 = bits::get(words_, lsb + 1, 7);
+    enable = bits::get(words_, lsb + 0, 1);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static StencilReg unpack(const uint32_t* words_) { StencilReg p; p.unpack_at(words_, 0); return p; }
+  StencilReg canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  static StencilReg from_word(uint32_t w) { return unpack(&w); }
+  uint32_t word() const { return pack()[0]; }
+  void diff(const StencilReg& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (write_mask != act.write_mask) out.push_back({pre + "write_mask", bits::hex(static_cast<uint64_t>(write_mask) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.write_mask) & bits::mask(8)), std::to_string(write_mask), std::to_string(act.write_mask)});
+    if (read_mask != act.read_mask) out.push_back({pre + "read_mask", bits::hex(static_cast<uint64_t>(read_mask) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.read_mask) & bits::mask(8)), std::to_string(read_mask), std::to_string(act.read_mask)});
+    if (ref_val != act.ref_val) out.push_back({pre + "ref_val", bits::hex(static_cast<uint64_t>(ref_val) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.ref_val) & bits::mask(8)), std::to_string(ref_val), std::to_string(act.ref_val)});
+    if (rsvd1 != act.rsvd1) out.push_back({pre + "rsvd1", bits::hex(static_cast<uint64_t>(rsvd1) & bits::mask(7)), bits::hex(static_cast<uint64_t>(act.rsvd1) & bits::mask(7)), std::to_string(rsvd1), std::to_string(act.rsvd1)});
+    if (enable != act.enable) out.push_back({pre + "enable", bits::hex(static_cast<uint64_t>(enable) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.enable) & bits::mask(1)), std::to_string(enable), std::to_string(act.enable)});
+  }
+  bool operator==(const StencilReg& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const StencilReg& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "write_mask=" + bits::hex(static_cast<uint64_t>(write_mask) & bits::mask(8));
+    s += " read_mask=" + bits::hex(static_cast<uint64_t>(read_mask) & bits::mask(8));
+    s += " ref_val=" + bits::hex(static_cast<uint64_t>(ref_val) & bits::mask(8));
+    s += " rsvd1=" + bits::hex(static_cast<uint64_t>(rsvd1) & bits::mask(7));
+    s += " enable=" + bits::hex(static_cast<uint64_t>(enable) & bits::mask(1));
+    return s + "}";
+  }
+};
+
+// FE_RASTER (SV raster_reg_t, 32 bits)
+struct RasterReg {
+  static constexpr int WIDTH = 32;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "raster_reg_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t rsvd4 = 0;  // reserved (written as 0)
+  uint64_t depth_clip_off = 0;  // RASTER_DEPTH_CLIP_OFF: no near/far clipping
+  uint64_t front_ccw = 0;  // RASTER_FRONT_CCW: front faces are counter-clockwise
+  uint64_t cull = 0;  // RASTER_CULL: PA_CULL_*
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 4, 28, static_cast<uint64_t>(rsvd4));
+    bits::put(words_, lsb + 3, 1, static_cast<uint64_t>(depth_clip_off));
+    bits::put(words_, lsb + 2, 1, static_cast<uint64_t>(front_ccw));
+    bits::put(words_, lsb + 0, 2, static_cast<uint64_t>(cull));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    rsvd4 = bits::get(words_, lsb + 4, 28);
+    depth_clip_off = bits::get(words_, lsb + 3, 1);
+    front_ccw = bits::get(words_, lsb + 2, 1);
+    cull = bits::get(words_, lsb + 0, 2);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static RasterReg unpack(const uint32_t* words_) { RasterReg p; p.unpack_at(words_, 0); return p; }
+  RasterReg canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  static RasterReg from_word(uint32_t w) { return unpack(&w); }
+  uint32_t word() const { return pack()[0]; }
+  void diff(const RasterReg& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (rsvd4 != act.rsvd4) out.push_back({pre + "rsvd4", bits::hex(static_cast<uint64_t>(rsvd4) & bits::mask(28)), bits::hex(static_cast<uint64_t>(act.rsvd4) & bits::mask(28)), std::to_string(rsvd4), std::to_string(act.rsvd4)});
+    if (depth_clip_off != act.depth_clip_off) out.push_back({pre + "depth_clip_off", bits::hex(static_cast<uint64_t>(depth_clip_off) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.depth_clip_off) & bits::mask(1)), std::to_string(depth_clip_off), std::to_string(act.depth_clip_off)});
+    if (front_ccw != act.front_ccw) out.push_back({pre + "front_ccw", bits::hex(static_cast<uint64_t>(front_ccw) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.front_ccw) & bits::mask(1)), std::to_string(front_ccw), std::to_string(act.front_ccw)});
+    if (cull != act.cull) out.push_back({pre + "cull", bits::hex(static_cast<uint64_t>(cull) & bits::mask(2)), bits::hex(static_cast<uint64_t>(act.cull) & bits::mask(2)), std::to_string(cull), std::to_string(act.cull)});
+  }
+  bool operator==(const RasterReg& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const RasterReg& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "rsvd4=" + bits::hex(static_cast<uint64_t>(rsvd4) & bits::mask(28));
+    s += " depth_clip_off=" + bits::hex(static_cast<uint64_t>(depth_clip_off) & bits::mask(1));
+    s += " front_ccw=" + bits::hex(static_cast<uint64_t>(front_ccw) & bits::mask(1));
+    s += " cull=" + bits::hex(static_cast<uint64_t>(cull) & bits::mask(2));
+    return s + "}";
+  }
+};
+
+// FE_STENCIL_OPS (SV stencil_ops_reg_t, 32 bits)
+struct StencilOpsReg {
+  static constexpr int WIDTH = 32;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "stencil_ops_reg_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t rsvd28 = 0;  // reserved (written as 0)
+  StencilFace back{};  // STENCIL_BACK: back faces: STENCIL_FACE_* layout
+  uint64_t rsvd12 = 0;  // reserved (written as 0)
+  StencilFace front{};  // STENCIL_FRONT: front faces: STENCIL_FACE_* layout
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 28, 4, static_cast<uint64_t>(rsvd28));
+    back.pack_at(words_, lsb + 16);
+    bits::put(words_, lsb + 12, 4, static_cast<uint64_t>(rsvd12));
+    front.pack_at(words_, lsb + 0);
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    rsvd28 = bits::get(words_, lsb + 28, 4);
+    back.unpack_at(words_, lsb + 16);
+    rsvd12 = bits::get(words_, lsb + 12, 4);
+    front.unpack_at(words_, lsb + 0);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static StencilOpsReg unpack(const uint32_t* words_) { StencilOpsReg p; p.unpack_at(words_, 0); return p; }
+  StencilOpsReg canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  static StencilOpsReg from_word(uint32_t w) { return unpack(&w); }
+  uint32_t word() const { return pack()[0]; }
+  void diff(const StencilOpsReg& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (rsvd28 != act.rsvd28) out.push_back({pre + "rsvd28", bits::hex(static_cast<uint64_t>(rsvd28) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.rsvd28) & bits::mask(4)), std::to_string(rsvd28), std::to_string(act.rsvd28)});
+    back.diff(act.back, pre + "back.", out);
+    if (rsvd12 != act.rsvd12) out.push_back({pre + "rsvd12", bits::hex(static_cast<uint64_t>(rsvd12) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.rsvd12) & bits::mask(4)), std::to_string(rsvd12), std::to_string(act.rsvd12)});
+    front.diff(act.front, pre + "front.", out);
+  }
+  bool operator==(const StencilOpsReg& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const StencilOpsReg& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "rsvd28=" + bits::hex(static_cast<uint64_t>(rsvd28) & bits::mask(4));
+    s += " back=" + back.str();
+    s += " rsvd12=" + bits::hex(static_cast<uint64_t>(rsvd12) & bits::mask(4));
+    s += " front=" + front.str();
+    return s + "}";
+  }
+};
+
+// FE_BLEND (SV blend_reg_t, 32 bits)
+struct BlendReg {
+  static constexpr int WIDTH = 32;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "blend_reg_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t rsvd31 = 0;  // reserved (written as 0)
+  uint64_t mask_off = 0;  // BLEND_MASK_OFF: channels NOT written: bit 0 R, 1 G, 2 B, 3 A (the inverted D3D11 write mask)
+  uint64_t op_a = 0;  // BLEND_OP_A: BOP_*: alpha operation
+  uint64_t dst_a = 0;  // BLEND_DST_A: BF_*: alpha destination factor
+  uint64_t src_a = 0;  // BLEND_SRC_A: BF_*: alpha source factor
+  uint64_t op = 0;  // BLEND_OP: BOP_*: colour operation
+  uint64_t dst = 0;  // BLEND_DST: BF_*: colour destination factor
+  uint64_t src = 0;  // BLEND_SRC: BF_*: colour source factor
+  uint64_t enable = 0;  // BLEND_ENABLE: blending on (off: the source is written)
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 31, 1, static_cast<uint64_t>(rsvd31));
+    bits::put(words_, lsb + 27, 4, static_cast<uint64_t>(mask_off));
+    bits::put(words_, lsb + 24, 3, static_cast<uint64_t>(op_a));
+    bits::put(words_, lsb + 19, 5, static_cast<uint64_t>(dst_a));
+    bits::put(words_, lsb + 14, 5, static_cast<uint64_t>(src_a));
+    bits::put(words_, lsb + 11, 3, static_cast<uint64_t>(op));
+    bits::put(words_, lsb + 6, 5, static_cast<uint64_t>(dst));
+    bits::put(words_, lsb + 1, 5, static_cast<uint64_t>(src));
+    bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(enable));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    rsvd31 = bits::get(words_, lsb + 31, 1);
+    mask_off = bits::get(words_, lsb + 27, 4);
+    op_a = bits::get(words_, lsb + 24, 3);
+    dst_a = bits::get(words_, lsb + 19, 5);
+    src_a = bits::get(words_, lsb + 14, 5);
+    op = bits::get(words_, lsb + 11, 3);
+    dst = bits::get(words_, lsb + 6, 5);
+    src = bits::get(words_, lsb + 1, 5);
+    enable = bits::get(words_, lsb + 0, 1);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static BlendReg unpack(const uint32_t* words_) { BlendReg p; p.unpack_at(words_, 0); return p; }
+  BlendReg canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  static BlendReg from_word(uint32_t w) { return unpack(&w); }
+  uint32_t word() const { return pack()[0]; }
+  void diff(const BlendReg& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (rsvd31 != act.rsvd31) out.push_back({pre + "rsvd31", bits::hex(static_cast<uint64_t>(rsvd31) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.rsvd31) & bits::mask(1)), std::to_string(rsvd31), std::to_string(act.rsvd31)});
+    if (mask_off != act.mask_off) out.push_back({pre + "mask_off", bits::hex(static_cast<uint64_t>(mask_off) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.mask_off) & bits::mask(4)), std::to_string(mask_off), std::to_string(act.mask_off)});
+    if (op_a != act.op_a) out.push_back({pre + "op_a", bits::hex(static_cast<uint64_t>(op_a) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.op_a) & bits::mask(3)), std::to_string(op_a), std::to_string(act.op_a)});
+    if (dst_a != act.dst_a) out.push_back({pre + "dst_a", bits::hex(static_cast<uint64_t>(dst_a) & bits::mask(5)), bits::hex(static_cast<uint64_t>(act.dst_a) & bits::mask(5)), std::to_string(dst_a), std::to_string(act.dst_a)});
+    if (src_a != act.src_a) out.push_back({pre + "src_a", bits::hex(static_cast<uint64_t>(src_a) & bits::mask(5)), bits::hex(static_cast<uint64_t>(act.src_a) & bits::mask(5)), std::to_string(src_a), std::to_string(act.src_a)});
+    if (op != act.op) out.push_back({pre + "op", bits::hex(static_cast<uint64_t>(op) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.op) & bits::mask(3)), std::to_string(op), std::to_string(act.op)});
+    if (dst != act.dst) out.push_back({pre + "dst", bits::hex(static_cast<uint64_t>(dst) & bits::mask(5)), bits::hex(static_cast<uint64_t>(act.dst) & bits::mask(5)), std::to_string(dst), std::to_string(act.dst)});
+    if (src != act.src) out.push_back({pre + "src", bits::hex(static_cast<uint64_t>(src) & bits::mask(5)), bits::hex(static_cast<uint64_t>(act.src) & bits::mask(5)), std::to_string(src), std::to_string(act.src)});
+    if (enable != act.enable) out.push_back({pre + "enable", bits::hex(static_cast<uint64_t>(enable) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.enable) & bits::mask(1)), std::to_string(enable), std::to_string(act.enable)});
+  }
+  bool operator==(const BlendReg& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const BlendReg& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "rsvd31=" + bits::hex(static_cast<uint64_t>(rsvd31) & bits::mask(1));
+    s += " mask_off=" + bits::hex(static_cast<uint64_t>(mask_off) & bits::mask(4));
+    s += " op_a=" + bits::hex(static_cast<uint64_t>(op_a) & bits::mask(3));
+    s += " dst_a=" + bits::hex(static_cast<uint64_t>(dst_a) & bits::mask(5));
+    s += " src_a=" + bits::hex(static_cast<uint64_t>(src_a) & bits::mask(5));
+    s += " op=" + bits::hex(static_cast<uint64_t>(op) & bits::mask(3));
+    s += " dst=" + bits::hex(static_cast<uint64_t>(dst) & bits::mask(5));
+    s += " src=" + bits::hex(static_cast<uint64_t>(src) & bits::mask(5));
+    s += " enable=" + bits::hex(static_cast<uint64_t>(enable) & bits::mask(1));
+    return s + "}";
+  }
+};
+
+// FE_SHADE (SV shade_reg_t, 32 bits)
+struct ShadeReg {
+  static constexpr int WIDTH = 32;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "shade_reg_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t rsvd1 = 0;  // reserved (written as 0)
+  uint64_t gouraud = 0;  // SHADE_GOURAUD: 1: the vertex colours interpolated perspective-correct; 0: flat, the provoking (first) vertex's colour
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 1, 31, static_cast<uint64_t>(rsvd1));
+    bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(gouraud));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    rsvd1 = bits::get(words_, lsb + 1, 31);
+    gouraud = bits::get(words_, lsb + 0, 1);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static ShadeReg unpack(const uint32_t* words_) { ShadeReg p; p.unpack_at(words_, 0); return p; }
+  ShadeReg canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  static ShadeReg from_word(uint32_t w) { return unpack(&w); }
+  uint32_t word() const { return pack()[0]; }
+  void diff(const ShadeReg& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (rsvd1 != act.rsvd1) out.push_back({pre + "rsvd1", bits::hex(static_cast<uint64_t>(rsvd1) & bits::mask(31)), bits::hex(static_cast<uint64_t>(act.rsvd1) & bits::mask(31)), std::to_string(rsvd1), std::to_string(act.rsvd1)});
+    if (gouraud != act.gouraud) out.push_back({pre + "gouraud", bits::hex(static_cast<uint64_t>(gouraud) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.gouraud) & bits::mask(1)), std::to_string(gouraud), std::to_string(act.gouraud)});
+  }
+  bool operator==(const ShadeReg& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const ShadeReg& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "rsvd1=" + bits::hex(static_cast<uint64_t>(rsvd1) & bits::mask(31));
+    s += " gouraud=" + bits::hex(static_cast<uint64_t>(gouraud) & bits::mask(1));
+    return s + "}";
+  }
+};
+
+// FE_COMBINE ([20:0] has comb_state_t's layout) (SV combine_reg_t, 32 bits)
+struct CombineReg {
+  static constexpr int WIDTH = 32;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "combine_reg_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t rsvd21 = 0;  // reserved (written as 0)
+  uint64_t alpha_to_coverage = 0;  // COMB_ALPHA_TO_COVERAGE: alpha to coverage: the final alpha selects the samples kept (docs/comb.md; depth goes late-Z)
+  uint64_t comb1_mode = 0;  // COMB1_MODE: COMB_*: stage 1, with stage 0's result as the colour
+  uint64_t comb1_tex_enable = 0;  // COMB1_TEX_ENABLE: stage 1 samples FE_TEX1 / FE_SAMP1 with tex1 and combines it with stage 0's result (0: stage 0's result passes)
+  uint64_t alpha_ref = 0;  // COMB_ALPHA_REF: alpha test reference (UNORM8)
+  uint64_t alpha_func = 0;  // COMB_ALPHA_FUNC: CMP_*: pass when (combined alpha OP ALPHA_REF)
+  uint64_t alpha_test = 0;  // COMB_ALPHA_TEST: alpha test on: a pixel whose (alpha OP ref) fails is killed (depth goes late-Z)
+  uint64_t mode = 0;  // COMB_MODE: COMB_*: how the texel and the interpolated colour combine
+  uint64_t tex_enable = 0;  // COMB_TEX_ENABLE: stage 0 samples FE_TEX0 / FE_SAMP0 with tex0 (0: the colour passes unchanged)
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 21, 11, static_cast<uint64_t>(rsvd21));
+    bits::put(words_, lsb + 20, 1, static_cast<uint64_t>(alpha_to_coverage));
+    bits::put(words_, lsb + 17, 3, static_cast<uint64_t>(comb1_mode));
+    bits::put(words_, lsb + 16, 1, static_cast<uint64_t>(comb1_tex_enable));
+    bits::put(words_, lsb + 8, 8, static_cast<uint64_t>(alpha_ref));
+    bits::put(words_, lsb + 5, 3, static_cast<uint64_t>(alpha_func));
+    bits::put(words_, lsb + 4, 1, static_cast<uint64_t>(alpha_test));
+    bits::put(words_, lsb + 1, 3, static_cast<uint64_t>(mode));
+    bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(tex_enable));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    rsvd21 = bits::get(words_, lsb + 21, 11);
+    alpha_to_coverage = bits::get(words_, lsb + 20, 1);
+    comb1_mode = bits::get(words_, lsb + 17, 3);
+    comb1_tex_enable = bits::get(words_, lsb + 16, 1);
+    alpha_ref = bits::get(words_, lsb + 8, 8);
+    alpha_func = bits::get(words_, lsb + 5, 3);
+    alpha_test = bits::get(words_, lsb + 4, 1);
+    mode = bits::get(words_, lsb + 1, 3);
+    tex_enable = bits::get(words_, lsb + 0, 1);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static CombineReg unpack(const uint32_t* words_) { CombineReg p; p.unpack_at(words_, 0); return p; }
+  CombineReg canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  static CombineReg from_word(uint32_t w) { return unpack(&w); }
+  uint32_t word() const { return pack()[0]; }
+  void diff(const CombineReg& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (rsvd21 != act.rsvd21) out.push_back({pre + "rsvd21", bits::hex(static_cast<uint64_t>(rsvd21) & bits::mask(11)), bits::hex(static_cast<uint64_t>(act.rsvd21) & bits::mask(11)), std::to_string(rsvd21), std::to_string(act.rsvd21)});
+    if (alpha_to_coverage != act.alpha_to_coverage) out.push_back({pre + "alpha_to_coverage", bits::hex(static_cast<uint64_t>(alpha_to_coverage) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.alpha_to_coverage) & bits::mask(1)), std::to_string(alpha_to_coverage), std::to_string(act.alpha_to_coverage)});
+    if (comb1_mode != act.comb1_mode) out.push_back({pre + "comb1_mode", bits::hex(static_cast<uint64_t>(comb1_mode) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.comb1_mode) & bits::mask(3)), std::to_string(comb1_mode), std::to_string(act.comb1_mode)});
+    if (comb1_tex_enable != act.comb1_tex_enable) out.push_back({pre + "comb1_tex_enable", bits::hex(static_cast<uint64_t>(comb1_tex_enable) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.comb1_tex_enable) & bits::mask(1)), std::to_string(comb1_tex_enable), std::to_string(act.comb1_tex_enable)});
+    if (alpha_ref != act.alpha_ref) out.push_back({pre + "alpha_ref", bits::hex(static_cast<uint64_t>(alpha_ref) & bits::mask(8)), bits::hex(static_cast<uint64_t>(act.alpha_ref) & bits::mask(8)), std::to_string(alpha_ref), std::to_string(act.alpha_ref)});
+    if (alpha_func != act.alpha_func) out.push_back({pre + "alpha_func", bits::hex(static_cast<uint64_t>(alpha_func) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.alpha_func) & bits::mask(3)), std::to_string(alpha_func), std::to_string(act.alpha_func)});
+    if (alpha_test != act.alpha_test) out.push_back({pre + "alpha_test", bits::hex(static_cast<uint64_t>(alpha_test) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.alpha_test) & bits::mask(1)), std::to_string(alpha_test), std::to_string(act.alpha_test)});
+    if (mode != act.mode) out.push_back({pre + "mode", bits::hex(static_cast<uint64_t>(mode) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.mode) & bits::mask(3)), std::to_string(mode), std::to_string(act.mode)});
+    if (tex_enable != act.tex_enable) out.push_back({pre + "tex_enable", bits::hex(static_cast<uint64_t>(tex_enable) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.tex_enable) & bits::mask(1)), std::to_string(tex_enable), std::to_string(act.tex_enable)});
+  }
+  bool operator==(const CombineReg& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const CombineReg& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "rsvd21=" + bits::hex(static_cast<uint64_t>(rsvd21) & bits::mask(11));
+    s += " alpha_to_coverage=" + bits::hex(static_cast<uint64_t>(alpha_to_coverage) & bits::mask(1));
+    s += " comb1_mode=" + bits::hex(static_cast<uint64_t>(comb1_mode) & bits::mask(3));
+    s += " comb1_tex_enable=" + bits::hex(static_cast<uint64_t>(comb1_tex_enable) & bits::mask(1));
+    s += " alpha_ref=" + bits::hex(static_cast<uint64_t>(alpha_ref) & bits::mask(8));
+    s += " alpha_func=" + bits::hex(static_cast<uint64_t>(alpha_func) & bits::mask(3));
+    s += " alpha_test=" + bits::hex(static_cast<uint64_t>(alpha_test) & bits::mask(1));
+    s += " mode=" + bits::hex(static_cast<uint64_t>(mode) & bits::mask(3));
+    s += " tex_enable=" + bits::hex(static_cast<uint64_t>(tex_enable) & bits::mask(1));
+    return s + "}";
+  }
+};
+
+// FE_LOGIC_OP (SV logic_op_reg_t, 32 bits)
+struct LogicOpReg {
+  static constexpr int WIDTH = 32;
+  static constexpr int WORDS = 1;
+  static constexpr const char* SV_NAME = "logic_op_reg_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t rsvd5 = 0;  // reserved (written as 0)
+  uint64_t op = 0;  // LOGIC_OP: LOP_*
+  uint64_t enable = 0;  // LOGIC_ENABLE: logic op on: the stored pixel becomes LOGIC_OP(source encoded for the target, stored pixel); blending is ignored
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 5, 27, static_cast<uint64_t>(rsvd5));
+    bits::put(words_, lsb + 1, 4, static_cast<uint64_t>(op));
+    bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(enable));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    rsvd5 = bits::get(words_, lsb + 5, 27);
+    op = bits::get(words_, lsb + 1, 4);
+    enable = bits::get(words_, lsb + 0, 1);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static LogicOpReg unpack(const uint32_t* words_) { LogicOpReg p; p.unpack_at(words_, 0); return p; }
+  LogicOpReg canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  static LogicOpReg from_word(uint32_t w) { return unpack(&w); }
+  uint32_t word() const { return pack()[0]; }
+  void diff(const LogicOpReg& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (rsvd5 != act.rsvd5) out.push_back({pre + "rsvd5", bits::hex(static_cast<uint64_t>(rsvd5) & bits::mask(27)), bits::hex(static_cast<uint64_t>(act.rsvd5) & bits::mask(27)), std::to_string(rsvd5), std::to_string(act.rsvd5)});
+    if (op != act.op) out.push_back({pre + "op", bits::hex(static_cast<uint64_t>(op) & bits::mask(4)), bits::hex(static_cast<uint64_t>(act.op) & bits::mask(4)), std::to_string(op), std::to_string(act.op)});
+    if (enable != act.enable) out.push_back({pre + "enable", bits::hex(static_cast<uint64_t>(enable) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.enable) & bits::mask(1)), std::to_string(enable), std::to_string(act.enable)});
+  }
+  bool operator==(const LogicOpReg& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const LogicOpReg& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "rsvd5=" + bits::hex(static_cast<uint64_t>(rsvd5) & bits::mask(27));
+    s += " op=" + bits::hex(static_cast<uint64_t>(op) & bits::mask(4));
+    s += " enable=" + bits::hex(static_cast<uint64_t>(enable) & bits::mask(1));
+    return s + "}";
+  }
+};
+
 // snapped screen-space vertex (SV vtx_t, 48 bits)
 struct Vtx {
   static constexpr int WIDTH = 48;
@@ -711,6 +1366,8 @@ struct Dword {
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static Dword unpack(const uint32_t* words_) { Dword p; p.unpack_at(words_, 0); return p; }
   Dword canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  static Dword from_word(uint32_t w) { return unpack(&w); }
+  uint32_t word() const { return pack()[0]; }
   void diff(const Dword& act, const std::string& pre, std::vector<FieldDiff>& out) const {
     if (data != act.data) out.push_back({pre + "data", bits::hex(static_cast<uint64_t>(data) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.data) & bits::mask(32)), std::to_string(data), std::to_string(act.data)});
   }
@@ -848,6 +1505,8 @@ struct CombState {
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static CombState unpack(const uint32_t* words_) { CombState p; p.unpack_at(words_, 0); return p; }
   CombState canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  static CombState from_word(uint32_t w) { return unpack(&w); }
+  uint32_t word() const { return pack()[0]; }
   void diff(const CombState& act, const std::string& pre, std::vector<FieldDiff>& out) const {
     if (a2c != act.a2c) out.push_back({pre + "a2c", bits::hex(static_cast<uint64_t>(a2c) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.a2c) & bits::mask(1)), std::to_string(a2c), std::to_string(act.a2c)});
     if (mode1 != act.mode1) out.push_back({pre + "mode1", bits::hex(static_cast<uint64_t>(mode1) & bits::mask(3)), bits::hex(static_cast<uint64_t>(act.mode1) & bits::mask(3)), std::to_string(mode1), std::to_string(act.mode1)});
@@ -1079,6 +1738,8 @@ struct D24 {
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static D24 unpack(const uint32_t* words_) { D24 p; p.unpack_at(words_, 0); return p; }
   D24 canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  static D24 from_word(uint32_t w) { return unpack(&w); }
+  uint32_t word() const { return pack()[0]; }
   void diff(const D24& act, const std::string& pre, std::vector<FieldDiff>& out) const {
     if (v != act.v) out.push_back({pre + "v", bits::hex(static_cast<uint64_t>(v) & bits::mask(24)), bits::hex(static_cast<uint64_t>(act.v) & bits::mask(24)), std::to_string(v), std::to_string(act.v)});
   }
@@ -3065,6 +3726,193 @@ struct PaTriPkt {
     s += " om=" + om.str();
     s += " zlo=" + bits::hex(static_cast<uint64_t>(zlo) & bits::mask(24));
     s += " zhi=" + bits::hex(static_cast<uint64_t>(zhi) & bits::mask(24));
+    return s + "}";
+  }
+};
+
+// PA's copy of the front-end state (docs/frontend.md section 6) (SV pa_regs_t, 832 bits)
+struct PaRegs {
+  static constexpr int WIDTH = 832;
+  static constexpr int WORDS = 26;
+  static constexpr const char* SV_NAME = "pa_regs_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t vp_x = 0;  // viewport top-left X (FP32)
+  uint64_t vp_y = 0;  // viewport top-left Y (FP32)
+  uint64_t vp_w = 0;  // viewport width (FP32)
+  uint64_t vp_h = 0;  // viewport height (FP32)
+  uint64_t vp_zmin = 0;  // viewport min depth (FP32)
+  uint64_t vp_zmax = 0;  // viewport max depth (FP32)
+  RasterReg raster{};  // [1:0] cull PA_CULL_*, [2] front face counter-clockwise, [3] depth clip off
+  uint64_t rt_base = 0;  // render target byte address (as ST_RT_BASE)
+  FePitchReg rt_pitch{};  // render target row pitch in bytes ([15:0]), 4x MSAA [16] (as ST_RT_PITCH), format [18:17] (RT_FMT_*)
+  SizeReg rt_size{};  // width [15:0], height [31:16] (as ST_RT_SIZE)
+  ScissorReg scissor_x{};  // scissor x0 [15:0], x1 [31:16] (as ST_SCISSOR_X)
+  ScissorReg scissor_y{};  // scissor y0 [15:0], y1 [31:16] (as ST_SCISSOR_Y)
+  uint64_t ds_base = 0;  // depth-stencil target byte address (D24_UNORM_S8_UINT, layout as the colour target: docs/depth.md)
+  uint64_t ds_pitch = 0;  // depth-stencil target row pitch in bytes ([15:0]); its MSAA mode is the colour target's
+  DepthReg depth{};  // depth test state (reset: off)
+  StencilReg stencil{};  // stencil state (reset: off, masks 0xFF)
+  StencilOpsReg stencil_ops{};  // stencil functions and operations: front faces [11:0], back faces [27:16] (reset: ALWAYS, KEEP)
+  BlendReg blend{};  // blend state of the render target (docs/om.md; reset: off, ONE/ZERO/ADD, all channels written)
+  uint64_t blend_factor = 0;  // blend constant RGBA8 (BF_BLEND_FACTOR), layout as ST_COLOR (reset: 1, 1, 1, 1)
+  LogicOpReg logic_op{};  // logic operation of the render target (D3D11.1 LogicOpEnable / LogicOp; docs/om.md; reset: off)
+  ShadeReg shade{};  // shading of the pixel colour (docs/interp.md; reset: flat)
+  uint64_t tex0 = 0;  // texture descriptor 0 byte address (32-byte aligned; tex_desc_t, docs/tex.md)
+  uint64_t samp0 = 0;  // sampler descriptor 0 byte address (32-byte aligned; samp_desc_t, docs/tex.md)
+  uint64_t tex1 = 0;  // texture descriptor 1 byte address (combiner stage 1, sampled with uv1 when COMB1_TEX_ENABLE; docs/comb.md)
+  uint64_t samp1 = 0;  // sampler descriptor 1 byte address (combiner stage 1)
+  CombineReg combine{};  // texture combiner stages 0 and 1, alpha test, alpha to coverage (reset: no texture, no alpha test; docs/comb.md); [20:0] is comb_state_t
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 800, 32, static_cast<uint64_t>(vp_x));
+    bits::put(words_, lsb + 768, 32, static_cast<uint64_t>(vp_y));
+    bits::put(words_, lsb + 736, 32, static_cast<uint64_t>(vp_w));
+    bits::put(words_, lsb + 704, 32, static_cast<uint64_t>(vp_h));
+    bits::put(words_, lsb + 672, 32, static_cast<uint64_t>(vp_zmin));
+    bits::put(words_, lsb + 640, 32, static_cast<uint64_t>(vp_zmax));
+    raster.pack_at(words_, lsb + 608);
+    bits::put(words_, lsb + 576, 32, static_cast<uint64_t>(rt_base));
+    rt_pitch.pack_at(words_, lsb + 544);
+    rt_size.pack_at(words_, lsb + 512);
+    scissor_x.pack_at(words_, lsb + 480);
+    scissor_y.pack_at(words_, lsb + 448);
+    bits::put(words_, lsb + 416, 32, static_cast<uint64_t>(ds_base));
+    bits::put(words_, lsb + 384, 32, static_cast<uint64_t>(ds_pitch));
+    depth.pack_at(words_, lsb + 352);
+    stencil.pack_at(words_, lsb + 320);
+    stencil_ops.pack_at(words_, lsb + 288);
+    blend.pack_at(words_, lsb + 256);
+    bits::put(words_, lsb + 224, 32, static_cast<uint64_t>(blend_factor));
+    logic_op.pack_at(words_, lsb + 192);
+    shade.pack_at(words_, lsb + 160);
+    bits::put(words_, lsb + 128, 32, static_cast<uint64_t>(tex0));
+    bits::put(words_, lsb + 96, 32, static_cast<uint64_t>(samp0));
+    bits::put(words_, lsb + 64, 32, static_cast<uint64_t>(tex1));
+    bits::put(words_, lsb + 32, 32, static_cast<uint64_t>(samp1));
+    combine.pack_at(words_, lsb + 0);
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    vp_x = bits::get(words_, lsb + 800, 32);
+    vp_y = bits::get(words_, lsb + 768, 32);
+    vp_w = bits::get(words_, lsb + 736, 32);
+    vp_h = bits::get(words_, lsb + 704, 32);
+    vp_zmin = bits::get(words_, lsb + 672, 32);
+    vp_zmax = bits::get(words_, lsb + 640, 32);
+    raster.unpack_at(words_, lsb + 608);
+    rt_base = bits::get(words_, lsb + 576, 32);
+    rt_pitch.unpack_at(words_, lsb + 544);
+    rt_size.unpack_at(words_, lsb + 512);
+    scissor_x.unpack_at(words_, lsb + 480);
+    scissor_y.unpack_at(words_, lsb + 448);
+    ds_base = bits::get(words_, lsb + 416, 32);
+    ds_pitch = bits::get(words_, lsb + 384, 32);
+    depth.unpack_at(words_, lsb + 352);
+    stencil.unpack_at(words_, lsb + 320);
+    stencil_ops.unpack_at(words_, lsb + 288);
+    blend.unpack_at(words_, lsb + 256);
+    blend_factor = bits::get(words_, lsb + 224, 32);
+    logic_op.unpack_at(words_, lsb + 192);
+    shade.unpack_at(words_, lsb + 160);
+    tex0 = bits::get(words_, lsb + 128, 32);
+    samp0 = bits::get(words_, lsb + 96, 32);
+    tex1 = bits::get(words_, lsb + 64, 32);
+    samp1 = bits::get(words_, lsb + 32, 32);
+    combine.unpack_at(words_, lsb + 0);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static PaRegs unpack(const uint32_t* words_) { PaRegs p; p.unpack_at(words_, 0); return p; }
+  PaRegs canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  // The registers' reset values (STATE_RESET).
+  void reset() { for (uint32_t idx : {FE_VP_X, FE_VP_Y, FE_VP_W, FE_VP_H, FE_VP_ZMIN, FE_VP_ZMAX, FE_RASTER, FE_RT_BASE, FE_RT_PITCH, FE_RT_SIZE, FE_SCISSOR_X, FE_SCISSOR_Y, FE_DS_BASE, FE_DS_PITCH, FE_DEPTH, FE_STENCIL, FE_STENCIL_OPS, FE_BLEND, FE_BLEND_FACTOR, FE_LOGIC_OP, FE_SHADE, FE_TEX0, FE_SAMP0, FE_TEX1, FE_SAMP1, FE_COMBINE}) write(idx, STATE_RESET[idx]); }
+  // A state write: true when idx is one of the registers (then set to val).
+  bool write(uint32_t idx, uint32_t val) {
+    switch (idx) {
+      case FE_VP_X: vp_x = val; return true;
+      case FE_VP_Y: vp_y = val; return true;
+      case FE_VP_W: vp_w = val; return true;
+      case FE_VP_H: vp_h = val; return true;
+      case FE_VP_ZMIN: vp_zmin = val; return true;
+      case FE_VP_ZMAX: vp_zmax = val; return true;
+      case FE_RASTER: raster = RasterReg::from_word(val); return true;
+      case FE_RT_BASE: rt_base = val; return true;
+      case FE_RT_PITCH: rt_pitch = FePitchReg::from_word(val); return true;
+      case FE_RT_SIZE: rt_size = SizeReg::from_word(val); return true;
+      case FE_SCISSOR_X: scissor_x = ScissorReg::from_word(val); return true;
+      case FE_SCISSOR_Y: scissor_y = ScissorReg::from_word(val); return true;
+      case FE_DS_BASE: ds_base = val; return true;
+      case FE_DS_PITCH: ds_pitch = val; return true;
+      case FE_DEPTH: depth = DepthReg::from_word(val); return true;
+      case FE_STENCIL: stencil = StencilReg::from_word(val); return true;
+      case FE_STENCIL_OPS: stencil_ops = StencilOpsReg::from_word(val); return true;
+      case FE_BLEND: blend = BlendReg::from_word(val); return true;
+      case FE_BLEND_FACTOR: blend_factor = val; return true;
+      case FE_LOGIC_OP: logic_op = LogicOpReg::from_word(val); return true;
+      case FE_SHADE: shade = ShadeReg::from_word(val); return true;
+      case FE_TEX0: tex0 = val; return true;
+      case FE_SAMP0: samp0 = val; return true;
+      case FE_TEX1: tex1 = val; return true;
+      case FE_SAMP1: samp1 = val; return true;
+      case FE_COMBINE: combine = CombineReg::from_word(val); return true;
+      default: return false;
+    }
+  }
+  void diff(const PaRegs& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (vp_x != act.vp_x) out.push_back({pre + "vp_x", bits::hex(static_cast<uint64_t>(vp_x) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.vp_x) & bits::mask(32)), std::to_string(vp_x), std::to_string(act.vp_x)});
+    if (vp_y != act.vp_y) out.push_back({pre + "vp_y", bits::hex(static_cast<uint64_t>(vp_y) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.vp_y) & bits::mask(32)), std::to_string(vp_y), std::to_string(act.vp_y)});
+    if (vp_w != act.vp_w) out.push_back({pre + "vp_w", bits::hex(static_cast<uint64_t>(vp_w) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.vp_w) & bits::mask(32)), std::to_string(vp_w), std::to_string(act.vp_w)});
+    if (vp_h != act.vp_h) out.push_back({pre + "vp_h", bits::hex(static_cast<uint64_t>(vp_h) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.vp_h) & bits::mask(32)), std::to_string(vp_h), std::to_string(act.vp_h)});
+    if (vp_zmin != act.vp_zmin) out.push_back({pre + "vp_zmin", bits::hex(static_cast<uint64_t>(vp_zmin) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.vp_zmin) & bits::mask(32)), std::to_string(vp_zmin), std::to_string(act.vp_zmin)});
+    if (vp_zmax != act.vp_zmax) out.push_back({pre + "vp_zmax", bits::hex(static_cast<uint64_t>(vp_zmax) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.vp_zmax) & bits::mask(32)), std::to_string(vp_zmax), std::to_string(act.vp_zmax)});
+    raster.diff(act.raster, pre + "raster.", out);
+    if (rt_base != act.rt_base) out.push_back({pre + "rt_base", bits::hex(static_cast<uint64_t>(rt_base) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.rt_base) & bits::mask(32)), std::to_string(rt_base), std::to_string(act.rt_base)});
+    rt_pitch.diff(act.rt_pitch, pre + "rt_pitch.", out);
+    rt_size.diff(act.rt_size, pre + "rt_size.", out);
+    scissor_x.diff(act.scissor_x, pre + "scissor_x.", out);
+    scissor_y.diff(act.scissor_y, pre + "scissor_y.", out);
+    if (ds_base != act.ds_base) out.push_back({pre + "ds_base", bits::hex(static_cast<uint64_t>(ds_base) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.ds_base) & bits::mask(32)), std::to_string(ds_base), std::to_string(act.ds_base)});
+    if (ds_pitch != act.ds_pitch) out.push_back({pre + "ds_pitch", bits::hex(static_cast<uint64_t>(ds_pitch) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.ds_pitch) & bits::mask(32)), std::to_string(ds_pitch), std::to_string(act.ds_pitch)});
+    depth.diff(act.depth, pre + "depth.", out);
+    stencil.diff(act.stencil, pre + "stencil.", out);
+    stencil_ops.diff(act.stencil_ops, pre + "stencil_ops.", out);
+    blend.diff(act.blend, pre + "blend.", out);
+    if (blend_factor != act.blend_factor) out.push_back({pre + "blend_factor", bits::hex(static_cast<uint64_t>(blend_factor) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.blend_factor) & bits::mask(32)), std::to_string(blend_factor), std::to_string(act.blend_factor)});
+    logic_op.diff(act.logic_op, pre + "logic_op.", out);
+    shade.diff(act.shade, pre + "shade.", out);
+    if (tex0 != act.tex0) out.push_back({pre + "tex0", bits::hex(static_cast<uint64_t>(tex0) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.tex0) & bits::mask(32)), std::to_string(tex0), std::to_string(act.tex0)});
+    if (samp0 != act.samp0) out.push_back({pre + "samp0", bits::hex(static_cast<uint64_t>(samp0) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.samp0) & bits::mask(32)), std::to_string(samp0), std::to_string(act.samp0)});
+    if (tex1 != act.tex1) out.push_back({pre + "tex1", bits::hex(static_cast<uint64_t>(tex1) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.tex1) & bits::mask(32)), std::to_string(tex1), std::to_string(act.tex1)});
+    if (samp1 != act.samp1) out.push_back({pre + "samp1", bits::hex(static_cast<uint64_t>(samp1) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.samp1) & bits::mask(32)), std::to_string(samp1), std::to_string(act.samp1)});
+    combine.diff(act.combine, pre + "combine.", out);
+  }
+  bool operator==(const PaRegs& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const PaRegs& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "vp_x=" + bits::hex(static_cast<uint64_t>(vp_x) & bits::mask(32));
+    s += " vp_y=" + bits::hex(static_cast<uint64_t>(vp_y) & bits::mask(32));
+    s += " vp_w=" + bits::hex(static_cast<uint64_t>(vp_w) & bits::mask(32));
+    s += " vp_h=" + bits::hex(static_cast<uint64_t>(vp_h) & bits::mask(32));
+    s += " vp_zmin=" + bits::hex(static_cast<uint64_t>(vp_zmin) & bits::mask(32));
+    s += " vp_zmax=" + bits::hex(static_cast<uint64_t>(vp_zmax) & bits::mask(32));
+    s += " raster=" + raster.str();
+    s += " rt_base=" + bits::hex(static_cast<uint64_t>(rt_base) & bits::mask(32));
+    s += " rt_pitch=" + rt_pitch.str();
+    s += " rt_size=" + rt_size.str();
+    s += " scissor_x=" + scissor_x.str();
+    s += " scissor_y=" + scissor_y.str();
+    s += " ds_base=" + bits::hex(static_cast<uint64_t>(ds_base) & bits::mask(32));
+    s += " ds_pitch=" + bits::hex(static_cast<uint64_t>(ds_pitch) & bits::mask(32));
+    s += " depth=" + depth.str();
+    s += " stencil=" + stencil.str();
+    s += " stencil_ops=" + stencil_ops.str();
+    s += " blend=" + blend.str();
+    s += " blend_factor=" + bits::hex(static_cast<uint64_t>(blend_factor) & bits::mask(32));
+    s += " logic_op=" + logic_op.str();
+    s += " shade=" + shade.str();
+    s += " tex0=" + bits::hex(static_cast<uint64_t>(tex0) & bits::mask(32));
+    s += " samp0=" + bits::hex(static_cast<uint64_t>(samp0) & bits::mask(32));
+    s += " tex1=" + bits::hex(static_cast<uint64_t>(tex1) & bits::mask(32));
+    s += " samp1=" + bits::hex(static_cast<uint64_t>(samp1) & bits::mask(32));
+    s += " combine=" + combine.str();
     return s + "}";
   }
 };

@@ -29,13 +29,7 @@ struct PV {
 }  // namespace
 
 void PrimitiveAssembly::reset() {
-  st_.fill(0);
-  st_[FE_SCISSOR_X] = FE_SCISSOR_X_RESET;
-  st_[FE_SCISSOR_Y] = FE_SCISSOR_Y_RESET;
-  st_[FE_STENCIL] = FE_STENCIL_RESET;
-  st_[FE_STENCIL_OPS] = FE_STENCIL_OPS_RESET;
-  st_[FE_BLEND] = FE_BLEND_RESET;
-  st_[FE_BLEND_FACTOR] = FE_BLEND_FACTOR_RESET;
+  st_.reset();
   batches_.clear();
   tri_id_ = 0;
   stats_ = Stats{};
@@ -149,12 +143,12 @@ std::vector<PrimitiveAssembly::CV> PrimitiveAssembly::clip_polygon(std::vector<C
 
 Rect PrimitiveAssembly::clip_rect() const {
   Rect c;
-  const uint32_t w = std::min<uint32_t>(bits::field(st_[FE_RT_SIZE], RT_WIDTH_MSB, RT_WIDTH_LSB), MAX_RT_DIM);
-  const uint32_t h = std::min<uint32_t>(bits::field(st_[FE_RT_SIZE], RT_HEIGHT_MSB, RT_HEIGHT_LSB), MAX_RT_DIM);
-  c.x0 = std::min<uint32_t>(bits::field(st_[FE_SCISSOR_X], SCISSOR_LO_MSB, SCISSOR_LO_LSB), w);
-  c.x1 = std::min<uint32_t>(bits::field(st_[FE_SCISSOR_X], SCISSOR_HI_MSB, SCISSOR_HI_LSB), w);
-  c.y0 = std::min<uint32_t>(bits::field(st_[FE_SCISSOR_Y], SCISSOR_LO_MSB, SCISSOR_LO_LSB), h);
-  c.y1 = std::min<uint32_t>(bits::field(st_[FE_SCISSOR_Y], SCISSOR_HI_MSB, SCISSOR_HI_LSB), h);
+  const uint64_t w = std::min<uint64_t>(st_.rt_size.width, MAX_RT_DIM);
+  const uint64_t h = std::min<uint64_t>(st_.rt_size.height, MAX_RT_DIM);
+  c.x0 = std::min(st_.scissor_x.lo, w);
+  c.x1 = std::min(st_.scissor_x.hi, w);
+  c.y0 = std::min(st_.scissor_y.lo, h);
+  c.y1 = std::min(st_.scissor_y.hi, h);
   return c;
 }
 
@@ -167,7 +161,7 @@ void PrimitiveAssembly::process(const PrimPkt& p, std::vector<PaTriPkt>& out) {
     return;
   }
   if (p.wr) {
-    st_[p.wr_idx & 0xFFu] = static_cast<uint32_t>(p.wr_val);
+    st_.write(static_cast<uint32_t>(p.wr_idx), static_cast<uint32_t>(p.wr_val));  // others: not PA's
     ++stats_.state_writes;
     return;
   }
@@ -178,8 +172,7 @@ void PrimitiveAssembly::process(const PrimPkt& p, std::vector<PaTriPkt>& out) {
   std::vector<CV> poly;
   for (uint32_t s : sl) poly.push_back(s < batch.size() ? batch[s] : CV{});
   const uint32_t flat = poly[0].color;
-  const uint32_t raster = st_[FE_RASTER];
-  const bool depth_clip = bits::field(raster, RASTER_DEPTH_CLIP_OFF_BIT, RASTER_DEPTH_CLIP_OFF_BIT) == 0;
+  const bool depth_clip = st_.raster.depth_clip_off == 0;
   [&] {
     if (pos_nan(poly[0]) || pos_nan(poly[1]) || pos_nan(poly[2])) {
       ++stats_.nan;
@@ -208,23 +201,23 @@ void PrimitiveAssembly::process(const PrimPkt& p, std::vector<PaTriPkt>& out) {
       }
     }
     // Projection, viewport, snap (numerics §8.4).
-    const uint32_t hw = fp32::mul(st_[FE_VP_W], HALF), hh = fp32::mul(st_[FE_VP_H], HALF);
-    const uint32_t zr = fp32::sub(st_[FE_VP_ZMAX], st_[FE_VP_ZMIN]);
+    const uint32_t hw = fp32::mul(st_.vp_w, HALF), hh = fp32::mul(st_.vp_h, HALF);
+    const uint32_t zr = fp32::sub(st_.vp_zmax, st_.vp_zmin);
     std::vector<PV> pv;
     for (const CV& v : poly) {
       PV q;
       q.rhw = fp32::rcp(v.a[A_W]);
       const uint32_t xn = fp32::mul(v.a[A_X], q.rhw), yn = fp32::mul(v.a[A_Y], q.rhw), zn = fp32::mul(v.a[A_Z], q.rhw);
-      const uint32_t X = fp32::add(fp32::mul(fp32::add(xn, ONE), hw), st_[FE_VP_X]);
-      const uint32_t Y = fp32::add(fp32::mul(fp32::sub(ONE, yn), hh), st_[FE_VP_Y]);
-      q.z = fp32::add(fp32::mul(zn, zr), st_[FE_VP_ZMIN]);
+      const uint32_t X = fp32::add(fp32::mul(fp32::add(xn, ONE), hw), st_.vp_x);
+      const uint32_t Y = fp32::add(fp32::mul(fp32::sub(ONE, yn), hh), st_.vp_y);
+      q.z = fp32::add(fp32::mul(zn, zr), st_.vp_zmin);
       q.sx = fp32::to_fix16_8(X);
       q.sy = fp32::to_fix16_8(Y);
       pv.push_back(q);
     }
     const Rect clip = clip_rect();
-    const uint32_t cull = bits::field(raster, RASTER_CULL_MSB, RASTER_CULL_LSB);
-    const bool ccw = bits::field(raster, RASTER_FRONT_CCW_BIT, RASTER_FRONT_CCW_BIT) != 0;
+    const uint64_t cull = st_.raster.cull;
+    const bool ccw = st_.raster.front_ccw != 0;
     for (size_t j = 1; j + 1 < poly.size(); ++j) {
       const size_t idx[3] = {0, j, j + 1};
       const int64_t x0 = pv[0].sx, y0 = pv[0].sy;
@@ -247,7 +240,7 @@ void PrimitiveAssembly::process(const PrimPkt& p, std::vector<PaTriPkt>& out) {
         ymax = std::max<int64_t>(ymax, pv[idx[k]].sy);
       }
       // SETUP's sample box: samples lie within d = 0 (1x) or 96/256 pixel (4x MSAA) of the centre.
-      const int64_t d = ((st_[FE_RT_PITCH] >> 16) & 1u) ? 96 : 0;
+      const int64_t d = st_.rt_pitch.msaa ? 96 : 0;
       const int64_t px0 = std::max<int64_t>((xmin + 127 - d) >> 8, clip.x0);
       const int64_t px1 = std::min<int64_t>(((xmax - 128 + d) >> 8) + 1, clip.x1);
       const int64_t py0 = std::max<int64_t>((ymin + 127 - d) >> 8, clip.y0);
@@ -271,9 +264,9 @@ void PrimitiveAssembly::process(const PrimPkt& p, std::vector<PaTriPkt>& out) {
         t.attr[k].tex1.v = v.a[A_V1];
       }
       t.color = flat;
-      t.target.base = st_[FE_RT_BASE];
-      t.target.pitch = bits::field(st_[FE_RT_PITCH], RT_PITCH_MSB, RT_PITCH_LSB);
-      t.target.msaa = bits::field(st_[FE_RT_PITCH], RT_MSAA_BIT, RT_MSAA_BIT);  // as the CP's ST_RT_PITCH
+      t.target.base = st_.rt_base;
+      t.target.pitch = st_.rt_pitch.pitch;
+      t.target.msaa = st_.rt_pitch.msaa;  // as the CP's ST_RT_PITCH
       t.clip = clip;
       t.tri_id = tri_id_++;
       t.prim_id = p.prim_id;
@@ -281,8 +274,8 @@ void PrimitiveAssembly::process(const PrimPkt& p, std::vector<PaTriPkt>& out) {
       t.front = front ? 1 : 0;
       t.ds = ds_state();
       t.om = om_state();
-      t.zlo = zplane_bound(st_[FE_VP_ZMIN]);
-      t.zhi = std::max<uint64_t>(t.zlo, zplane_bound(st_[FE_VP_ZMAX]));
+      t.zlo = zplane_bound(st_.vp_zmin);
+      t.zhi = std::max<uint64_t>(t.zlo, zplane_bound(st_.vp_zmax));
       out.push_back(t);
       ++stats_.tris_out;
     }
@@ -324,48 +317,45 @@ std::vector<PaTriPkt> run_pa(const std::vector<ClipVtxPkt>& vtx, const std::vect
 
 DsState PrimitiveAssembly::ds_state() const {
   DsState d;
-  const uint32_t zs = st_[FE_DEPTH], ss = st_[FE_STENCIL], so = st_[FE_STENCIL_OPS];
-  d.base = st_[FE_DS_BASE];
-  d.pitch = st_[FE_DS_PITCH] & 0xFFFFu;
-  d.z_enable = bits::field(zs, DEPTH_ENABLE_BIT, DEPTH_ENABLE_BIT);
-  d.z_func = bits::field(zs, DEPTH_FUNC_MSB, DEPTH_FUNC_LSB);
-  d.z_write = bits::field(zs, DEPTH_WRITE_BIT, DEPTH_WRITE_BIT);
+  d.base = st_.ds_base;
+  d.pitch = st_.ds_pitch & 0xFFFFu;
+  d.z_enable = st_.depth.enable;
+  d.z_func = st_.depth.func;
+  d.z_write = st_.depth.write;
   // An alpha-tested draw tests depth late (docs/comb.md section 5): after the kill, at ZS's late
   // port; HIZ then does not update its bounds from it.
-  d.late_z = bits::field(zs, DEPTH_LATE_BIT, DEPTH_LATE_BIT) | bits::field(st_[FE_COMBINE], COMB_ALPHA_TEST_BIT, COMB_ALPHA_TEST_BIT) |
-             bits::field(st_[FE_COMBINE], COMB_ALPHA_TO_COVERAGE_BIT, COMB_ALPHA_TO_COVERAGE_BIT);
-  d.hiz = bits::field(zs, DEPTH_HIZ_BIT, DEPTH_HIZ_BIT);
-  d.s_enable = bits::field(ss, STENCIL_ENABLE_BIT, STENCIL_ENABLE_BIT);
-  d.s_ref = bits::field(ss, STENCIL_REF_MSB, STENCIL_REF_LSB);
-  d.s_read_mask = bits::field(ss, STENCIL_READ_MASK_MSB, STENCIL_READ_MASK_LSB);
-  d.s_write_mask = bits::field(ss, STENCIL_WRITE_MASK_MSB, STENCIL_WRITE_MASK_LSB);
-  d.s_front = bits::field(so, STENCIL_FRONT_MSB, STENCIL_FRONT_LSB);
-  d.s_back = bits::field(so, STENCIL_BACK_MSB, STENCIL_BACK_LSB);
+  d.late_z = st_.depth.late | st_.combine.alpha_test | st_.combine.alpha_to_coverage;
+  d.hiz = st_.depth.hiz;
+  d.s_enable = st_.stencil.enable;
+  d.s_ref = st_.stencil.ref_val;
+  d.s_read_mask = st_.stencil.read_mask;
+  d.s_write_mask = st_.stencil.write_mask;
+  d.s_front = st_.stencil_ops.front.word();
+  d.s_back = st_.stencil_ops.back.word();
   return d;
 }
 
 OmState PrimitiveAssembly::om_state() const {
   OmState o;
-  const uint32_t b = st_[FE_BLEND];
-  o.fmt = bits::field(st_[FE_RT_PITCH], RT_FMT_MSB, RT_FMT_LSB);
-  o.blend = bits::field(b, BLEND_ENABLE_BIT, BLEND_ENABLE_BIT);
-  o.src = bits::field(b, BLEND_SRC_MSB, BLEND_SRC_LSB);
-  o.dst = bits::field(b, BLEND_DST_MSB, BLEND_DST_LSB);
-  o.op = bits::field(b, BLEND_OP_MSB, BLEND_OP_LSB);
-  o.src_a = bits::field(b, BLEND_SRC_A_MSB, BLEND_SRC_A_LSB);
-  o.dst_a = bits::field(b, BLEND_DST_A_MSB, BLEND_DST_A_LSB);
-  o.op_a = bits::field(b, BLEND_OP_A_MSB, BLEND_OP_A_LSB);
-  o.mask_off = bits::field(b, BLEND_MASK_OFF_MSB, BLEND_MASK_OFF_LSB);
-  o.lop_en = bits::field(st_[FE_LOGIC_OP], LOGIC_ENABLE_BIT, LOGIC_ENABLE_BIT);
-  o.lop = bits::field(st_[FE_LOGIC_OP], LOGIC_OP_MSB, LOGIC_OP_LSB);
-  o.factor = st_[FE_BLEND_FACTOR];
-  o.gouraud = bits::field(st_[FE_SHADE], SHADE_GOURAUD_BIT, SHADE_GOURAUD_BIT);
+  o.fmt = st_.rt_pitch.fmt;
+  o.blend = st_.blend.enable;
+  o.src = st_.blend.src;
+  o.dst = st_.blend.dst;
+  o.op = st_.blend.op;
+  o.src_a = st_.blend.src_a;
+  o.dst_a = st_.blend.dst_a;
+  o.op_a = st_.blend.op_a;
+  o.mask_off = st_.blend.mask_off;
+  o.lop_en = st_.logic_op.enable;
+  o.lop = st_.logic_op.op;
+  o.factor = st_.blend_factor;
+  o.gouraud = st_.shade.gouraud;
   // The pixel stage's texture slots 0 and 1 and the combiner (docs/comb.md section 5).
-  o.tex = st_[FE_TEX0];
-  o.samp = st_[FE_SAMP0];
-  o.tex1 = st_[FE_TEX1];
-  o.samp1 = st_[FE_SAMP1];
-  const uint32_t cw = st_[FE_COMBINE] & ((1u << CombState::WIDTH) - 1u);
+  o.tex = st_.tex0;
+  o.samp = st_.samp0;
+  o.tex1 = st_.tex1;
+  o.samp1 = st_.samp1;
+  const uint32_t cw = st_.combine.word() & ((1u << CombState::WIDTH) - 1u);
   o.comb = CombState::unpack(&cw);
   return o;
 }

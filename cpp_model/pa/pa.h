@@ -62,7 +62,6 @@ class PrimitiveAssembly {
   // Clip a polygon against the planes in `planes` (bit p = plane p), in plane order.
   static std::vector<CV> clip_polygon(std::vector<CV> poly, uint32_t planes);
 
-  uint32_t reg(uint32_t idx) const { return st_[idx & 0xFFu]; }
   Rect clip_rect() const;
   // The depth-stencil state the next triangle is stamped with (FE_DS_*, FE_DEPTH, FE_STENCIL*).
   DsState ds_state() const;
@@ -70,7 +69,7 @@ class PrimitiveAssembly {
   const Stats& stats() const { return stats_; }
 
  private:
-  std::array<uint32_t, 256> st_{};
+  PaRegs st_;  // PA's copy of the front-end state (generated: contracts/defs.py REG_FILES)
   std::deque<std::vector<CV>> batches_;  // batches, oldest first (the newest may be loading)
   uint32_t tri_id_ = 0;
   Stats stats_;

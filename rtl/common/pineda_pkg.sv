@@ -560,6 +560,137 @@ package pineda_pkg;
     div257r = t[15:8];
   endfunction
 
+  // ST_RT_PITCH (32 bits)
+  typedef struct packed {
+    logic [14:0] rsvd17;  // reserved (written as 0)
+    logic msaa;  // RT_MSAA: 4x MSAA (4 samples per pixel)
+    logic [15:0] pitch;  // RT_PITCH: row pitch in bytes
+  } pitch_reg_t;
+  localparam int unsigned PITCH_REG_BITS = 32'd32;
+
+  // FE_RT_PITCH: ST_RT_PITCH's fields and the format (32 bits)
+  typedef struct packed {
+    logic [12:0] rsvd19;  // reserved (written as 0)
+    logic [1:0] fmt;  // RT_FMT: RT_FMT_*: render-target format (front-end draws only)
+    logic msaa;  // RT_MSAA: 4x MSAA (4 samples per pixel)
+    logic [15:0] pitch;  // RT_PITCH: row pitch in bytes
+  } fe_pitch_reg_t;
+  localparam int unsigned FE_PITCH_REG_BITS = 32'd32;
+
+  // ST_RT_SIZE, FE_RT_SIZE (32 bits)
+  typedef struct packed {
+    logic [15:0] height;  // RT_HEIGHT: height in pixels
+    logic [15:0] width;  // RT_WIDTH: width in pixels
+  } size_reg_t;
+  localparam int unsigned SIZE_REG_BITS = 32'd32;
+
+  // ST_SCISSOR_X/Y, FE_SCISSOR_X/Y (32 bits)
+  typedef struct packed {
+    logic [15:0] hi;  // SCISSOR_HI: x1 / y1, exclusive
+    logic [15:0] lo;  // SCISSOR_LO: x0 / y0, inclusive
+  } scissor_reg_t;
+  localparam int unsigned SCISSOR_REG_BITS = 32'd32;
+
+  // FE_ATTR_POS, FE_ATTR_COLOR, FE_ATTR_TEX0, FE_ATTR_TEX1 (32 bits)
+  typedef struct packed {
+    logic [15:0] offset;  // ATTR_OFFSET: byte offset in the vertex
+    logic [11:0] rsvd4;  // reserved (written as 0)
+    logic buf1;  // ATTR_BUF1: from vertex buffer 1 (per instance)
+    logic [2:0] fmt;  // ATTR_FMT: ATTR_FMT_*
+  } attr_reg_t;
+  localparam int unsigned ATTR_REG_BITS = 32'd32;
+
+  // one face's stencil function and operations (FE_STENCIL_OPS halves, ds_state_t.s_front / s_back) (12 bits)
+  typedef struct packed {
+    logic [2:0] pass;  // SFACE_PASS: SOP_* when both pass
+    logic [2:0] zfail;  // SFACE_ZFAIL: SOP_* when stencil passes and depth fails
+    logic [2:0] fail;  // SFACE_FAIL: SOP_* when the stencil test fails
+    logic [2:0] func;  // SFACE_FUNC: CMP_*: pass when ((ref & read mask) OP (stored & read mask))
+  } stencil_face_t;
+  localparam int unsigned STENCIL_FACE_BITS = 32'd12;
+
+  // FE_DEPTH (32 bits)
+  typedef struct packed {
+    logic [24:0] rsvd7;  // reserved (written as 0)
+    logic hiz;  // DEPTH_HIZ: hierarchical Z may reject tiles
+    logic late;  // DEPTH_LATE: late Z: test after the pixel stage (same results where both are valid)
+    logic write;  // DEPTH_WRITE: write the new depth where the sample passes
+    logic [2:0] func;  // DEPTH_FUNC: CMP_*: pass when (new depth OP stored depth)
+    logic enable;  // DEPTH_ENABLE: depth test on
+  } depth_reg_t;
+  localparam int unsigned DEPTH_REG_BITS = 32'd32;
+
+  // FE_STENCIL (32 bits)
+  typedef struct packed {
+    logic [7:0] write_mask;  // STENCIL_WRITE_MASK: bits of the stored stencil an operation may change
+    logic [7:0] read_mask;  // STENCIL_READ_MASK: ANDed with the reference and the stored value before the compare
+    logic [7:0] ref_val;  // STENCIL_REF: reference value
+    logic [6:0] rsvd1;  // reserved (written as 0)
+    logic enable;  // STENCIL_ENABLE: stencil test on
+  } stencil_reg_t;
+  localparam int unsigned STENCIL_REG_BITS = 32'd32;
+
+  // FE_RASTER (32 bits)
+  typedef struct packed {
+    logic [27:0] rsvd4;  // reserved (written as 0)
+    logic depth_clip_off;  // RASTER_DEPTH_CLIP_OFF: no near/far clipping
+    logic front_ccw;  // RASTER_FRONT_CCW: front faces are counter-clockwise
+    logic [1:0] cull;  // RASTER_CULL: PA_CULL_*
+  } raster_reg_t;
+  localparam int unsigned RASTER_REG_BITS = 32'd32;
+
+  // FE_STENCIL_OPS (32 bits)
+  typedef struct packed {
+    logic [3:0] rsvd28;  // reserved (written as 0)
+    stencil_face_t back;  // STENCIL_BACK: back faces: STENCIL_FACE_* layout
+    logic [3:0] rsvd12;  // reserved (written as 0)
+    stencil_face_t front;  // STENCIL_FRONT: front faces: STENCIL_FACE_* layout
+  } stencil_ops_reg_t;
+  localparam int unsigned STENCIL_OPS_REG_BITS = 32'd32;
+
+  // FE_BLEND (32 bits)
+  typedef struct packed {
+    logic rsvd31;  // reserved (written as 0)
+    logic [3:0] mask_off;  // BLEND_MASK_OFF: channels NOT written: bit 0 R, 1 G, 2 B, 3 A (the inverted D3D11 write mask)
+    logic [2:0] op_a;  // BLEND_OP_A: BOP_*: alpha operation
+    logic [4:0] dst_a;  // BLEND_DST_A: BF_*: alpha destination factor
+    logic [4:0] src_a;  // BLEND_SRC_A: BF_*: alpha source factor
+    logic [2:0] op;  // BLEND_OP: BOP_*: colour operation
+    logic [4:0] dst;  // BLEND_DST: BF_*: colour destination factor
+    logic [4:0] src;  // BLEND_SRC: BF_*: colour source factor
+    logic enable;  // BLEND_ENABLE: blending on (off: the source is written)
+  } blend_reg_t;
+  localparam int unsigned BLEND_REG_BITS = 32'd32;
+
+  // FE_SHADE (32 bits)
+  typedef struct packed {
+    logic [30:0] rsvd1;  // reserved (written as 0)
+    logic gouraud;  // SHADE_GOURAUD: 1: the vertex colours interpolated perspective-correct; 0: flat, the provoking (first) vertex's colour
+  } shade_reg_t;
+  localparam int unsigned SHADE_REG_BITS = 32'd32;
+
+  // FE_COMBINE ([20:0] has comb_state_t's layout) (32 bits)
+  typedef struct packed {
+    logic [10:0] rsvd21;  // reserved (written as 0)
+    logic alpha_to_coverage;  // COMB_ALPHA_TO_COVERAGE: alpha to coverage: the final alpha selects the samples kept (docs/comb.md; depth goes late-Z)
+    logic [2:0] comb1_mode;  // COMB1_MODE: COMB_*: stage 1, with stage 0's result as the colour
+    logic comb1_tex_enable;  // COMB1_TEX_ENABLE: stage 1 samples FE_TEX1 / FE_SAMP1 with tex1 and combines it with stage 0's result (0: stage 0's result passes)
+    logic [7:0] alpha_ref;  // COMB_ALPHA_REF: alpha test reference (UNORM8)
+    logic [2:0] alpha_func;  // COMB_ALPHA_FUNC: CMP_*: pass when (combined alpha OP ALPHA_REF)
+    logic alpha_test;  // COMB_ALPHA_TEST: alpha test on: a pixel whose (alpha OP ref) fails is killed (depth goes late-Z)
+    logic [2:0] mode;  // COMB_MODE: COMB_*: how the texel and the interpolated colour combine
+    logic tex_enable;  // COMB_TEX_ENABLE: stage 0 samples FE_TEX0 / FE_SAMP0 with tex0 (0: the colour passes unchanged)
+  } combine_reg_t;
+  localparam int unsigned COMBINE_REG_BITS = 32'd32;
+
+  // FE_LOGIC_OP (32 bits)
+  typedef struct packed {
+    logic [26:0] rsvd5;  // reserved (written as 0)
+    logic [3:0] op;  // LOGIC_OP: LOP_*
+    logic enable;  // LOGIC_ENABLE: logic op on: the stored pixel becomes LOGIC_OP(source encoded for the target, stored pixel); blending is ignored
+  } logic_op_reg_t;
+  localparam int unsigned LOGIC_OP_REG_BITS = 32'd32;
+
   // snapped screen-space vertex (48 bits)
   typedef struct packed {
     logic signed [23:0] x;  // 16.8 fixed point
@@ -1082,6 +1213,103 @@ package pineda_pkg;
     logic [23:0] zhi;  // max(zlo, D24 of FE_VP_ZMAX)
   } pa_tri_pkt_t;
   localparam int unsigned PA_TRI_PKT_BITS = 32'd1411;
+
+  // PA's copy of the front-end state (docs/frontend.md section 6) (832 bits)
+  typedef struct packed {
+    logic [31:0] vp_x;  // viewport top-left X (FP32)
+    logic [31:0] vp_y;  // viewport top-left Y (FP32)
+    logic [31:0] vp_w;  // viewport width (FP32)
+    logic [31:0] vp_h;  // viewport height (FP32)
+    logic [31:0] vp_zmin;  // viewport min depth (FP32)
+    logic [31:0] vp_zmax;  // viewport max depth (FP32)
+    raster_reg_t raster;  // [1:0] cull PA_CULL_*, [2] front face counter-clockwise, [3] depth clip off
+    logic [31:0] rt_base;  // render target byte address (as ST_RT_BASE)
+    fe_pitch_reg_t rt_pitch;  // render target row pitch in bytes ([15:0]), 4x MSAA [16] (as ST_RT_PITCH), format [18:17] (RT_FMT_*)
+    size_reg_t rt_size;  // width [15:0], height [31:16] (as ST_RT_SIZE)
+    scissor_reg_t scissor_x;  // scissor x0 [15:0], x1 [31:16] (as ST_SCISSOR_X)
+    scissor_reg_t scissor_y;  // scissor y0 [15:0], y1 [31:16] (as ST_SCISSOR_Y)
+    logic [31:0] ds_base;  // depth-stencil target byte address (D24_UNORM_S8_UINT, layout as the colour target: docs/depth.md)
+    logic [31:0] ds_pitch;  // depth-stencil target row pitch in bytes ([15:0]); its MSAA mode is the colour target's
+    depth_reg_t depth;  // depth test state (reset: off)
+    stencil_reg_t stencil;  // stencil state (reset: off, masks 0xFF)
+    stencil_ops_reg_t stencil_ops;  // stencil functions and operations: front faces [11:0], back faces [27:16] (reset: ALWAYS, KEEP)
+    blend_reg_t blend;  // blend state of the render target (docs/om.md; reset: off, ONE/ZERO/ADD, all channels written)
+    logic [31:0] blend_factor;  // blend constant RGBA8 (BF_BLEND_FACTOR), layout as ST_COLOR (reset: 1, 1, 1, 1)
+    logic_op_reg_t logic_op;  // logic operation of the render target (D3D11.1 LogicOpEnable / LogicOp; docs/om.md; reset: off)
+    shade_reg_t shade;  // shading of the pixel colour (docs/interp.md; reset: flat)
+    logic [31:0] tex0;  // texture descriptor 0 byte address (32-byte aligned; tex_desc_t, docs/tex.md)
+    logic [31:0] samp0;  // sampler descriptor 0 byte address (32-byte aligned; samp_desc_t, docs/tex.md)
+    logic [31:0] tex1;  // texture descriptor 1 byte address (combiner stage 1, sampled with uv1 when COMB1_TEX_ENABLE; docs/comb.md)
+    logic [31:0] samp1;  // sampler descriptor 1 byte address (combiner stage 1)
+    combine_reg_t combine;  // texture combiner stages 0 and 1, alpha test, alpha to coverage (reset: no texture, no alpha test; docs/comb.md); [20:0] is comb_state_t
+  } pa_regs_t;
+  localparam int unsigned PA_REGS_BITS = 32'd832;
+
+  // reset value of pa_regs_t: the registers' reset values in its field order
+  localparam logic [831:0] PA_REGS_RESET = {
+    32'h00000000,  // FE_VP_X
+    32'h00000000,  // FE_VP_Y
+    32'h00000000,  // FE_VP_W
+    32'h00000000,  // FE_VP_H
+    32'h00000000,  // FE_VP_ZMIN
+    32'h00000000,  // FE_VP_ZMAX
+    32'h00000000,  // FE_RASTER
+    32'h00000000,  // FE_RT_BASE
+    32'h00000000,  // FE_RT_PITCH
+    32'h00000000,  // FE_RT_SIZE
+    32'hFFFF0000,  // FE_SCISSOR_X
+    32'hFFFF0000,  // FE_SCISSOR_Y
+    32'h00000000,  // FE_DS_BASE
+    32'h00000000,  // FE_DS_PITCH
+    32'h00000000,  // FE_DEPTH
+    32'hFFFF0000,  // FE_STENCIL
+    32'h00070007,  // FE_STENCIL_OPS
+    32'h00004002,  // FE_BLEND
+    32'hFFFFFFFF,  // FE_BLEND_FACTOR
+    32'h00000000,  // FE_LOGIC_OP
+    32'h00000000,  // FE_SHADE
+    32'h00000000,  // FE_TEX0
+    32'h00000000,  // FE_SAMP0
+    32'h00000000,  // FE_TEX1
+    32'h00000000,  // FE_SAMP1
+    32'h00000000  // FE_COMBINE
+  };
+
+  // pa_regs_t with the register idx, if it is one of them, set to val (a state write)
+  function automatic pa_regs_t pa_regs_write(input pa_regs_t r, input logic [7:0] idx, input logic [31:0] val);
+    pa_regs_t o;
+    o = r;
+    case (idx)
+      8'd48: o.vp_x = val;  // FE_VP_X
+      8'd49: o.vp_y = val;  // FE_VP_Y
+      8'd50: o.vp_w = val;  // FE_VP_W
+      8'd51: o.vp_h = val;  // FE_VP_H
+      8'd52: o.vp_zmin = val;  // FE_VP_ZMIN
+      8'd53: o.vp_zmax = val;  // FE_VP_ZMAX
+      8'd54: o.raster = raster_reg_t'(val);  // FE_RASTER
+      8'd55: o.rt_base = val;  // FE_RT_BASE
+      8'd56: o.rt_pitch = fe_pitch_reg_t'(val);  // FE_RT_PITCH
+      8'd57: o.rt_size = size_reg_t'(val);  // FE_RT_SIZE
+      8'd58: o.scissor_x = scissor_reg_t'(val);  // FE_SCISSOR_X
+      8'd59: o.scissor_y = scissor_reg_t'(val);  // FE_SCISSOR_Y
+      8'd28: o.ds_base = val;  // FE_DS_BASE
+      8'd29: o.ds_pitch = val;  // FE_DS_PITCH
+      8'd30: o.depth = depth_reg_t'(val);  // FE_DEPTH
+      8'd31: o.stencil = stencil_reg_t'(val);  // FE_STENCIL
+      8'd60: o.stencil_ops = stencil_ops_reg_t'(val);  // FE_STENCIL_OPS
+      8'd61: o.blend = blend_reg_t'(val);  // FE_BLEND
+      8'd62: o.blend_factor = val;  // FE_BLEND_FACTOR
+      8'd69: o.logic_op = logic_op_reg_t'(val);  // FE_LOGIC_OP
+      8'd63: o.shade = shade_reg_t'(val);  // FE_SHADE
+      8'd64: o.tex0 = val;  // FE_TEX0
+      8'd65: o.samp0 = val;  // FE_SAMP0
+      8'd67: o.tex1 = val;  // FE_TEX1
+      8'd68: o.samp1 = val;  // FE_SAMP1
+      8'd66: o.combine = combine_reg_t'(val);  // FE_COMBINE
+      default: ;
+    endcase
+    pa_regs_write = o;
+  endfunction
 
   // Stream boundaries (contracts/defs.py BOUNDARIES): bit of pineda_top's throttle_i
   localparam int unsigned BOUNDARY_CP_DRAW = 32'd0;  // CP -> IA
