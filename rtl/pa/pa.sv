@@ -105,35 +105,10 @@ module pa (
   // ---------------------------------------------------------------------------------------------
   // Front-end state written on the triangle stream, and values derived from the viewport.
   typedef struct packed {
-    logic [31:0] vp_x;
-    logic [31:0] vp_y;
-    logic [31:0] vp_w;
-    logic [31:0] vp_h;
-    logic [31:0] vp_zmin;
-    logic [31:0] vp_zmax;
-    logic [3:0]  raster;       // FE_RASTER: cull [1:0], front CCW [2], depth clip off [3]
-    logic [31:0] rt_base;
-    logic [18:0] rt_pitch;     // pitch [15:0], 4x MSAA [16], format [18:17]
-    logic [31:0] rt_size;
-    logic [31:0] scissor_x;
-    logic [31:0] scissor_y;
-    logic [31:0] half_w;       // vp_w / 2
-    logic [31:0] half_h;       // vp_h / 2
-    logic [31:0] z_range;      // vp_zmax - vp_zmin
-    logic [31:0] ds_base;      // FE_DS_BASE
-    logic [15:0] ds_pitch;     // FE_DS_PITCH[15:0]
-    logic [6:0]  depth;        // FE_DEPTH[6:0]
-    logic [31:0] stencil;      // FE_STENCIL
-    logic [31:0] stencil_ops;  // FE_STENCIL_OPS
-    logic [30:0] blend;        // FE_BLEND[30:0]
-    logic [31:0] blend_factor; // FE_BLEND_FACTOR
-    logic [4:0]  logic_op;     // FE_LOGIC_OP[4:0]
-    logic        gouraud;      // FE_SHADE.SHADE_GOURAUD (docs/interp.md)
-    logic [31:0] tex0;         // FE_TEX0 (docs/tex.md)
-    logic [31:0] samp0;        // FE_SAMP0
-    logic [31:0] tex1;         // FE_TEX1 (docs/comb.md: stage 1)
-    logic [31:0] samp1;        // FE_SAMP1
-    logic [20:0] combine;      // FE_COMBINE[20:0] (docs/comb.md)
+    pineda_pkg::pa_regs_t regs;  // PA's front-end registers (generated: contracts/defs.py REG_FILES)
+    logic [31:0] half_w;         // vp_w / 2
+    logic [31:0] half_h;         // vp_h / 2
+    logic [31:0] z_range;        // vp_zmax - vp_zmin
   } fe_t;
 
   // The two vertex buffer banks.
@@ -419,10 +394,10 @@ module pa (
       a1_a = m1_y; a1_b = One;                          // x/w + 1
       a2_a = One;  a2_b = m2_y ^ Sign;                  // 1 - y/w
     end else if (ag_valid_q[8]) begin
-      a2_a = m2_y; a2_b = fe_q.vp_y;                    // Y
+      a2_a = m2_y; a2_b = fe_q.regs.vp_y;                    // Y
     end else if (ag_valid_q[9]) begin
-      a1_a = m1_y; a1_b = fe_q.vp_x;                    // X
-      a2_a = m2_y; a2_b = fe_q.vp_zmin;                 // Z
+      a1_a = m1_y; a1_b = fe_q.regs.vp_x;                    // X
+      a2_a = m2_y; a2_b = fe_q.regs.vp_zmin;                 // Z
     end
     if (ag_valid_q[10]) begin
       fix_a = a2_y;                                     // sy
@@ -433,14 +408,14 @@ module pa (
     unique case (state_q)
       SDer1: begin
         if (pj_empty) begin
-          m1_a = fe_q.vp_zmin; m1_b = VzScale;                // the depth clamp range (vz_s_q)
-          m2_a = fe_q.vp_zmax; m2_b = VzScale;
-          a1_a = fe_q.vp_zmax; a1_b = fe_q.vp_zmin ^ Sign;
+          m1_a = fe_q.regs.vp_zmin; m1_b = VzScale;                // the depth clamp range (vz_s_q)
+          m2_a = fe_q.regs.vp_zmax; m2_b = VzScale;
+          a1_a = fe_q.regs.vp_zmax; a1_b = fe_q.regs.vp_zmin ^ Sign;
         end
       end
       SDer2: begin
-        m1_a = fe_q.vp_w;    m1_b = Half;
-        m2_a = fe_q.vp_h;    m2_b = Half;
+        m1_a = fe_q.regs.vp_w;    m1_b = Half;
+        m2_a = fe_q.regs.vp_h;    m2_b = Half;
       end
       SInt: begin
         unique case (seq_q.k)
@@ -486,9 +461,9 @@ module pa (
   logic               front_ccw;
   logic               depth_clip_off;
 
-  assign cull_mode      = fe_q.raster[pineda_pkg::RASTER_CULL_MSB:pineda_pkg::RASTER_CULL_LSB];
-  assign front_ccw      = fe_q.raster[pineda_pkg::RASTER_FRONT_CCW_BIT];
-  assign depth_clip_off = fe_q.raster[pineda_pkg::RASTER_DEPTH_CLIP_OFF_BIT];
+  assign cull_mode      = fe_q.regs.raster.cull;
+  assign front_ccw      = fe_q.regs.raster.front_ccw;
+  assign depth_clip_off = fe_q.regs.raster.depth_clip_off;
 
   logic signed [23:0] ex0, ey0, ex1, ey1, ex2, ey2, xmin, xmax, ymin, ymax;
   logic signed [50:0] area2;
@@ -502,6 +477,7 @@ module pa (
   pineda_pkg::pa_attr_t ta;
   pineda_pkg::ds_state_t eds;
   pineda_pkg::om_state_t eom;
+  logic [31:0]           ecomb;         // FE_COMBINE as a word ([20:0]: comb_state_t)
 
   // The depth clamp range stamped on each triangle (docs/numerics.md §9): the D24 of
   // FE_VP_ZMIN and FE_VP_ZMAX, as a sample's depth is rounded (zplane_d24 of
@@ -529,12 +505,12 @@ module pa (
   endfunction
 
   always_comb begin
-    rtw = min16(fe_q.rt_size[15:0], 16'(pineda_pkg::MAX_RT_DIM));
-    rth = min16(fe_q.rt_size[31:16], 16'(pineda_pkg::MAX_RT_DIM));
-    clip.x0 = 15'(min16(fe_q.scissor_x[15:0], rtw));
-    clip.x1 = 15'(min16(fe_q.scissor_x[31:16], rtw));
-    clip.y0 = 15'(min16(fe_q.scissor_y[15:0], rth));
-    clip.y1 = 15'(min16(fe_q.scissor_y[31:16], rth));
+    rtw = min16(fe_q.regs.rt_size.width, 16'(pineda_pkg::MAX_RT_DIM));
+    rth = min16(fe_q.regs.rt_size.height, 16'(pineda_pkg::MAX_RT_DIM));
+    clip.x0 = 15'(min16(fe_q.regs.scissor_x.lo, rtw));
+    clip.x1 = 15'(min16(fe_q.regs.scissor_x.hi, rtw));
+    clip.y0 = 15'(min16(fe_q.regs.scissor_y.lo, rth));
+    clip.y1 = 15'(min16(fe_q.regs.scissor_y.hi, rth));
 
     // culling on the registered triangle e_q (the state it reads does not change while e_q holds
     // a triangle: writes and tokens wait)
@@ -551,7 +527,7 @@ module pa (
     ymin = (ey0 < ey1) ? ey0 : ey1;  ymin = (ey2 < ymin) ? ey2 : ymin;
     ymax = (ey0 > ey1) ? ey0 : ey1;  ymax = (ey2 > ymax) ? ey2 : ymax;
     // SETUP's sample box: samples within sd = 0 (1x) or 96/256 pixel (4x MSAA) of the centre.
-    sd  = fe_q.rt_pitch[pineda_pkg::RT_MSAA_BIT] ? 26'sd96 : 26'sd0;
+    sd  = fe_q.regs.rt_pitch.msaa ? 26'sd96 : 26'sd0;
     px0 = (26'(xmin) + 26'sd127 - sd) >>> 8;
     py0 = (26'(ymin) + 26'sd127 - sd) >>> 8;
     px1 = ((26'(xmax) - 26'sd128 + sd) >>> 8) + 26'sd1;
@@ -583,50 +559,52 @@ module pa (
     ta.tex0.u = cv_2.a[4]; ta.tex0.v = cv_2.a[5]; ta.tex1.u = cv_2.a[6]; ta.tex1.v = cv_2.a[7];
     etri.attr[2] = ta;
     etri.color   = seq_q.flat_color;
-    etri.target.base  = fe_q.rt_base;
-    etri.target.pitch = fe_q.rt_pitch[pineda_pkg::RT_PITCH_MSB:pineda_pkg::RT_PITCH_LSB];
-    etri.target.msaa  = fe_q.rt_pitch[pineda_pkg::RT_MSAA_BIT];
+    etri.target.base  = fe_q.regs.rt_base;
+    etri.target.pitch = fe_q.regs.rt_pitch.pitch;
+    etri.target.msaa  = fe_q.regs.rt_pitch.msaa;
     etri.clip    = clip;
     etri.tri_id  = 32'd0;
     etri.prim_id = prim_i.prim_id;
     etri.draw_id = prim_i.draw_id;
     etri.front   = 1'b0;
     eds              = '0;
-    eds.base         = fe_q.ds_base;
-    eds.pitch        = fe_q.ds_pitch;
-    eds.z_enable     = fe_q.depth[pineda_pkg::DEPTH_ENABLE_BIT];
-    eds.z_func       = fe_q.depth[pineda_pkg::DEPTH_FUNC_MSB:pineda_pkg::DEPTH_FUNC_LSB];
-    eds.z_write      = fe_q.depth[pineda_pkg::DEPTH_WRITE_BIT];
+    eds.base         = fe_q.regs.ds_base;
+    eds.pitch        = fe_q.regs.ds_pitch[15:0];
+    eds.z_enable     = fe_q.regs.depth.enable;
+    eds.z_func       = fe_q.regs.depth.func;
+    eds.z_write      = fe_q.regs.depth.write;
     // An alpha-tested draw tests depth late (docs/comb.md section 5)
-    eds.late_z       = fe_q.depth[pineda_pkg::DEPTH_LATE_BIT] | fe_q.combine[pineda_pkg::COMB_ALPHA_TEST_BIT] |
-                       fe_q.combine[pineda_pkg::COMB_ALPHA_TO_COVERAGE_BIT];
-    eds.hiz          = fe_q.depth[pineda_pkg::DEPTH_HIZ_BIT];
-    eds.s_enable     = fe_q.stencil[pineda_pkg::STENCIL_ENABLE_BIT];
-    eds.s_ref        = fe_q.stencil[pineda_pkg::STENCIL_REF_MSB:pineda_pkg::STENCIL_REF_LSB];
-    eds.s_read_mask  = fe_q.stencil[pineda_pkg::STENCIL_READ_MASK_MSB:pineda_pkg::STENCIL_READ_MASK_LSB];
-    eds.s_write_mask = fe_q.stencil[pineda_pkg::STENCIL_WRITE_MASK_MSB:pineda_pkg::STENCIL_WRITE_MASK_LSB];
-    eds.s_front      = fe_q.stencil_ops[pineda_pkg::STENCIL_FRONT_MSB:pineda_pkg::STENCIL_FRONT_LSB];
-    eds.s_back       = fe_q.stencil_ops[pineda_pkg::STENCIL_BACK_MSB:pineda_pkg::STENCIL_BACK_LSB];
+    eds.late_z       = fe_q.regs.depth.late | fe_q.regs.combine.alpha_test |
+                       fe_q.regs.combine.alpha_to_coverage;
+    eds.hiz          = fe_q.regs.depth.hiz;
+    eds.s_enable     = fe_q.regs.stencil.enable;
+    eds.s_ref        = fe_q.regs.stencil.ref_val;
+    eds.s_read_mask  = fe_q.regs.stencil.read_mask;
+    eds.s_write_mask = fe_q.regs.stencil.write_mask;
+    eds.s_front      = fe_q.regs.stencil_ops.front;
+    eds.s_back       = fe_q.regs.stencil_ops.back;
     etri.ds      = eds;
     eom          = '0;
-    eom.fmt      = fe_q.rt_pitch[pineda_pkg::RT_FMT_MSB:pineda_pkg::RT_FMT_LSB];
-    eom.blend    = fe_q.blend[pineda_pkg::BLEND_ENABLE_BIT];
-    eom.src      = fe_q.blend[pineda_pkg::BLEND_SRC_MSB:pineda_pkg::BLEND_SRC_LSB];
-    eom.dst      = fe_q.blend[pineda_pkg::BLEND_DST_MSB:pineda_pkg::BLEND_DST_LSB];
-    eom.op       = fe_q.blend[pineda_pkg::BLEND_OP_MSB:pineda_pkg::BLEND_OP_LSB];
-    eom.src_a    = fe_q.blend[pineda_pkg::BLEND_SRC_A_MSB:pineda_pkg::BLEND_SRC_A_LSB];
-    eom.dst_a    = fe_q.blend[pineda_pkg::BLEND_DST_A_MSB:pineda_pkg::BLEND_DST_A_LSB];
-    eom.op_a     = fe_q.blend[pineda_pkg::BLEND_OP_A_MSB:pineda_pkg::BLEND_OP_A_LSB];
-    eom.mask_off = fe_q.blend[pineda_pkg::BLEND_MASK_OFF_MSB:pineda_pkg::BLEND_MASK_OFF_LSB];
-    eom.lop_en   = fe_q.logic_op[pineda_pkg::LOGIC_ENABLE_BIT];
-    eom.lop      = fe_q.logic_op[pineda_pkg::LOGIC_OP_MSB:pineda_pkg::LOGIC_OP_LSB];
-    eom.factor   = fe_q.blend_factor;
-    eom.gouraud  = fe_q.gouraud;
-    eom.tex      = fe_q.tex0;
-    eom.samp     = fe_q.samp0;
-    eom.tex1     = fe_q.tex1;
-    eom.samp1    = fe_q.samp1;
-    eom.comb     = pineda_pkg::comb_state_t'(fe_q.combine);
+    eom.fmt      = fe_q.regs.rt_pitch.fmt;
+    eom.blend    = fe_q.regs.blend.enable;
+    eom.src      = fe_q.regs.blend.src;
+    eom.dst      = fe_q.regs.blend.dst;
+    eom.op       = fe_q.regs.blend.op;
+    eom.src_a    = fe_q.regs.blend.src_a;
+    eom.dst_a    = fe_q.regs.blend.dst_a;
+    eom.op_a     = fe_q.regs.blend.op_a;
+    eom.mask_off = fe_q.regs.blend.mask_off;
+    eom.lop_en   = fe_q.regs.logic_op.enable;
+    eom.lop      = fe_q.regs.logic_op.op;
+    eom.factor   = fe_q.regs.blend_factor;
+    eom.gouraud  = fe_q.regs.shade.gouraud;
+    eom.tex      = fe_q.regs.tex0;
+    eom.samp     = fe_q.regs.samp0;
+    eom.tex1     = fe_q.regs.tex1;
+    eom.samp1    = fe_q.regs.samp1;
+    // (through a word: Yosys 0.55 misreads a part-select of a struct member of a struct)
+    ecomb        = fe_q.regs.combine;
+    eom.comb     = pineda_pkg::comb_state_t'(ecomb[pineda_pkg::COMB_STATE_BITS-1:0]);
     etri.om      = eom;
     etri.zlo     = vz_q[47:24];
     etri.zhi     = vz_q[23:0];
@@ -752,43 +730,15 @@ module pa (
             prim_ready_o = 1'b1;
             // a viewport register changes (writing its value again changes nothing)
             unique case (prim_i.wr_idx)
-              pineda_pkg::FE_VP_X:    vp_wr = prim_i.wr_val != fe_q.vp_x;
-              pineda_pkg::FE_VP_Y:    vp_wr = prim_i.wr_val != fe_q.vp_y;
-              pineda_pkg::FE_VP_W:    vp_wr = prim_i.wr_val != fe_q.vp_w;
-              pineda_pkg::FE_VP_H:    vp_wr = prim_i.wr_val != fe_q.vp_h;
-              pineda_pkg::FE_VP_ZMIN: vp_wr = prim_i.wr_val != fe_q.vp_zmin;
-              pineda_pkg::FE_VP_ZMAX: vp_wr = prim_i.wr_val != fe_q.vp_zmax;
+              pineda_pkg::FE_VP_X:    vp_wr = prim_i.wr_val != fe_q.regs.vp_x;
+              pineda_pkg::FE_VP_Y:    vp_wr = prim_i.wr_val != fe_q.regs.vp_y;
+              pineda_pkg::FE_VP_W:    vp_wr = prim_i.wr_val != fe_q.regs.vp_w;
+              pineda_pkg::FE_VP_H:    vp_wr = prim_i.wr_val != fe_q.regs.vp_h;
+              pineda_pkg::FE_VP_ZMIN: vp_wr = prim_i.wr_val != fe_q.regs.vp_zmin;
+              pineda_pkg::FE_VP_ZMAX: vp_wr = prim_i.wr_val != fe_q.regs.vp_zmax;
               default: ;
             endcase
-            unique case (prim_i.wr_idx)
-              pineda_pkg::FE_VP_X:      fe_d.vp_x     = prim_i.wr_val;
-              pineda_pkg::FE_VP_Y:      fe_d.vp_y     = prim_i.wr_val;
-              pineda_pkg::FE_VP_W:      fe_d.vp_w     = prim_i.wr_val;
-              pineda_pkg::FE_VP_H:      fe_d.vp_h     = prim_i.wr_val;
-              pineda_pkg::FE_VP_ZMIN:   fe_d.vp_zmin    = prim_i.wr_val;
-              pineda_pkg::FE_VP_ZMAX:   fe_d.vp_zmax    = prim_i.wr_val;
-              pineda_pkg::FE_RASTER:    fe_d.raster  = prim_i.wr_val[3:0];
-              pineda_pkg::FE_RT_BASE:   fe_d.rt_base  = prim_i.wr_val;
-              pineda_pkg::FE_RT_PITCH:  fe_d.rt_pitch = prim_i.wr_val[18:0];
-              pineda_pkg::FE_RT_SIZE:   fe_d.rt_size  = prim_i.wr_val;
-              pineda_pkg::FE_SCISSOR_X: fe_d.scissor_x     = prim_i.wr_val;
-              pineda_pkg::FE_SCISSOR_Y: fe_d.scissor_y     = prim_i.wr_val;
-              pineda_pkg::FE_DS_BASE:     fe_d.ds_base     = prim_i.wr_val;
-              pineda_pkg::FE_DS_PITCH:    fe_d.ds_pitch    = prim_i.wr_val[15:0];
-              pineda_pkg::FE_DEPTH:       fe_d.depth       = prim_i.wr_val[6:0];
-              pineda_pkg::FE_STENCIL:     fe_d.stencil     = prim_i.wr_val;
-              pineda_pkg::FE_STENCIL_OPS: fe_d.stencil_ops = prim_i.wr_val;
-              pineda_pkg::FE_BLEND:       fe_d.blend       = prim_i.wr_val[30:0];
-              pineda_pkg::FE_BLEND_FACTOR: fe_d.blend_factor = prim_i.wr_val;
-              pineda_pkg::FE_LOGIC_OP:    fe_d.logic_op    = prim_i.wr_val[4:0];
-              pineda_pkg::FE_SHADE:       fe_d.gouraud     = prim_i.wr_val[pineda_pkg::SHADE_GOURAUD_BIT];
-              pineda_pkg::FE_TEX0:        fe_d.tex0        = prim_i.wr_val;
-              pineda_pkg::FE_SAMP0:       fe_d.samp0       = prim_i.wr_val;
-              pineda_pkg::FE_TEX1:        fe_d.tex1        = prim_i.wr_val;
-              pineda_pkg::FE_SAMP1:       fe_d.samp1       = prim_i.wr_val;
-              pineda_pkg::FE_COMBINE:     fe_d.combine     = prim_i.wr_val[20:0];
-              default: ;
-            endcase
+            fe_d.regs = pineda_pkg::pa_regs_write(fe_q.regs, prim_i.wr_idx, prim_i.wr_val);
             // a viewport write: derived values in SDer1..4
             state_d = vp_wr ? SDer1 : SIdle;
           end else if (proj_rdy) begin
@@ -1087,12 +1037,7 @@ module pa (
     if (!rst_ni) begin
       state_q        <= SIdle;
       fe_q           <= '0;
-      fe_q.scissor_x <= pineda_pkg::FE_SCISSOR_X_RESET;
-      fe_q.scissor_y <= pineda_pkg::FE_SCISSOR_Y_RESET;
-      fe_q.stencil     <= pineda_pkg::FE_STENCIL_RESET;
-      fe_q.stencil_ops <= pineda_pkg::FE_STENCIL_OPS_RESET;
-      fe_q.blend       <= 31'(pineda_pkg::FE_BLEND_RESET);
-      fe_q.blend_factor <= pineda_pkg::FE_BLEND_FACTOR_RESET;
+      fe_q.regs      <= pineda_pkg::PA_REGS_RESET;
       vb_q           <= '0;
       seq_q          <= '0;
       ph3_q          <= '0;
