@@ -26,9 +26,10 @@
 // copies for LOAD's two ports: {NaN, code, sx, sy, z, 1/w}), in slot order, as the vertices
 // arrive: the read bank first, then the bank being loaded; vb_q.loaded[b] vertices are loaded,
 // vb_q.issued[b] issued, vb_q.projected[b] projected. A pipeline of 13 clocks with one FP32
-// operation per unit per clock (the units below), a vertex issued every 3 clocks at most; it is
-// blocked while the sequencer uses the units (SDer*, SInt, after the pipeline has emptied) or
-// injects a polygon's vertices (SProj). A write to a viewport register (FE_VP_*), applied in
+// operation per unit per clock (the units below): the first vertex of a burst is issued at
+// once, the next ones every 3 clocks (pj_free); it is blocked while the sequencer uses the
+// units (SDer* once the pipeline has emptied, SInt once no vertex in flight meets it:
+// int_free) or injects a polygon's vertices (SProj). A write to a viewport register (FE_VP_*), applied in
 // order on the triangle stream and changing the register, empties the cache of both banks
 // (vb_q.projected = 0) and cancels the vertices in flight; freeing a bank empties its cache. So every
 // projection in the cache was made with the viewport state that applies to the triangle reading
@@ -36,9 +37,10 @@
 // vertices are the input vertices bit for bit, numerics §8.2).
 //
 // One sequencer (state_q) runs each triangle:
-//   LOAD   3 clocks (the first in IDLE, once the three slots are projected): vertices 0 and 1
-//          (banks A, B; cache a, b) are read with the addresses of the first clock, vertex 2
-//          (bank A, cache a) with those of the second; bank B and cache b keep vertex 1. The
+//   LOAD   3 clocks (the first in IDLE, once slot 0 is projected and slots 1 and 2 are projected
+//          or, one of them, written into the cache in that clock): vertices 0 and 1 (banks A,
+//          B; cache a, b) are read with the addresses of the first clock, vertex 2 (bank A,
+//          cache a) and vertex 1 again (bank B, cache b) with those of the second. The
 //          second clock writes vertex 0 into polygon buffer 0, the third vertex 1, with their
 //          cached clip codes. In the third clock: NaN or AND of the codes -> discarded; OR of
 //          the codes 0 (the fast path) -> the triangle (cached projections) into the emission
@@ -47,10 +49,11 @@
 //   CLIP   per plane in the OR of the codes, per polygon edge: 1 clock, plus INT (24 clocks,
 //          one FP operation issued per step) for an edge crossing the plane (Sutherland-Hodgman,
 //          ping-pong between two buffers)
-//   PROJ   the polygon's vertices injected into the projector (one per 3 clocks), then PROJW
-//          until the last one's results are in proj_q
-//   EMIT   1 clock per fan triangle into e_q
-//   DONE   the triangle packet is accepted (the prim input is held stable until then)
+//   PROJ   the polygon's vertices injected into the projector (the first at once, then one per
+//          3 clocks)
+//   EMIT   1 clock per fan triangle (0, i, i + 1) into e_q, each once vertex i + 1's results
+//          are in proj_q (proj_n_q); the last one accepts the triangle packet (the prim input
+//          is held stable until then)
 // e_q: area, face and bounding-box culling on the registered triangle, then the output
 // register. An unclipped triangle takes 3 clocks. A token leaves in order through the output
 // register; a state write takes 1 clock, one changing the viewport 5 (SDer1..4: W/2, H/2,
