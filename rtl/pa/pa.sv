@@ -26,9 +26,10 @@
 // copies for LOAD's two ports: {NaN, code, sx, sy, z, 1/w}), in slot order, as the vertices
 // arrive: the read bank first, then the bank being loaded; vb_q.loaded[b] vertices are loaded,
 // vb_q.issued[b] issued, vb_q.projected[b] projected. A pipeline of 13 clocks with one FP32
-// operation per unit per clock (the units below), a vertex issued every 3 clocks at most; it is
-// blocked while the sequencer uses the units (SDer*, SInt, after the pipeline has emptied) or
-// injects a polygon's vertices (SProj). A write to a viewport register (FE_VP_*), applied in
+// operation per unit per clock (the units below): the first vertex of a burst is issued at
+// once, the next ones every 3 clocks (pj_free); it is blocked while the sequencer uses the
+// units (SDer* once the pipeline has emptied, SInt once no vertex in flight meets it:
+// int_free) or injects a polygon's vertices (SProj). A write to a viewport register (FE_VP_*), applied in
 // order on the triangle stream and changing the register, empties the cache of both banks
 // (vb_q.projected = 0) and cancels the vertices in flight; freeing a bank empties its cache. So every
 // projection in the cache was made with the viewport state that applies to the triangle reading
@@ -36,9 +37,10 @@
 // vertices are the input vertices bit for bit, numerics §8.2).
 //
 // One sequencer (state_q) runs each triangle:
-//   LOAD   3 clocks (the first in IDLE, once the three slots are projected): vertices 0 and 1
-//          (banks A, B; cache a, b) are read with the addresses of the first clock, vertex 2
-//          (bank A, cache a) with those of the second; bank B and cache b keep vertex 1. The
+//   LOAD   3 clocks (the first in IDLE, once slot 0 is projected and slots 1 and 2 are projected
+//          or, one of them, written into the cache in that clock): vertices 0 and 1 (banks A,
+//          B; cache a, b) are read with the addresses of the first clock, vertex 2 (bank A,
+//          cache a) and vertex 1 again (bank B, cache b) with those of the second. The
 //          second clock writes vertex 0 into polygon buffer 0, the third vertex 1, with their
 //          cached clip codes. In the third clock: NaN or AND of the codes -> discarded; OR of
 //          the codes 0 (the fast path) -> the triangle (cached projections) into the emission
@@ -47,10 +49,11 @@
 //   CLIP   per plane in the OR of the codes, per polygon edge: 1 clock, plus INT (24 clocks,
 //          one FP operation issued per step) for an edge crossing the plane (Sutherland-Hodgman,
 //          ping-pong between two buffers)
-//   PROJ   the polygon's vertices injected into the projector (one per 3 clocks), then PROJW
-//          until the last one's results are in proj_q
-//   EMIT   1 clock per fan triangle into e_q
-//   DONE   the triangle packet is accepted (the prim input is held stable until then)
+//   PROJ   the polygon's vertices injected into the projector (the first at once, then one per
+//          3 clocks)
+//   EMIT   1 clock per fan triangle (0, i, i + 1) into e_q, each once vertex i + 1's results
+//          are in proj_q (proj_n_q); the last one accepts the triangle packet (the prim input
+//          is held stable until then)
 // e_q: area, face and bounding-box culling on the registered triangle, then the output
 // register. An unclipped triangle takes 3 clocks. A token leaves in order through the output
 // register; a state write takes 1 clock, one changing the viewport 5 (SDer1..4: W/2, H/2,
@@ -97,7 +100,7 @@ module pa (
   } pv_t;
 
   typedef enum logic [3:0] {
-    SIdle, SDer1, SDer2, SDer3, SDer4, SLoad, SLoadW, SClip, SInt, SProj, SProjW, SEmit, SDone
+    SIdle, SDer1, SDer2, SDer3, SDer4, SLoad, SLoadW, SClip, SInt, SProj, SEmit
   } state_e;
 
   // ---------------------------------------------------------------------------------------------
@@ -147,7 +150,7 @@ module pa (
   } seq_t;
 
   // The projector: a pipeline of 13 clocks (ages 0..12), a new vertex every 3 clocks at most
-  // (issued when ph3_q == 0), one FP operation per unit per clock (see "Projector" below).
+  // (pj_free), one FP operation per unit per clock (see "Projector" below).
   // Per age 1..12 a valid bit, whether the vertex is a bank vertex (-> projection cache
   // {bank, slot}) or a polygon vertex injected by PROJ (-> proj_q[slot]); its values travel in
   // the per-age registers of pjv_t.
@@ -170,7 +173,7 @@ module pa (
   fe_t                     fe_q, fe_d;
   vb_t                     vb_q, vb_d;
   seq_t                    seq_q, seq_d;
-  logic [1:0]              ph3_q, ph3_d;          // free-running 0, 1, 2: the projector issues at 0
+  logic [3:0]              proj_n_q, proj_n_d;    // PROJ / EMIT: polygon vertices written into proj_q
   logic [PjAges:1]         ag_valid_q, ag_valid_d;
   logic [PjAges:1]         ag_poly_q, ag_poly_d;
   logic [PjAges:1]         ag_bank_q, ag_bank_d;
@@ -288,7 +291,7 @@ module pa (
   // ---------------------------------------------------------------------------------------------
   // Projector: the vertex it would issue this clock
   // ---------------------------------------------------------------------------------------------
-  logic        rb_todo, ob_todo, pj_any, pj_empty, pj_block, pj_bank;
+  logic        rb_todo, ob_todo, pj_any, pj_empty, pj_block, pj_bank, pj_free, int_free;
   logic [4:0]  pj_slot;
   logic [3:0][31:0] pj_pos;             // x, y, z, w of the bank vertex (bank P)
   logic [3:0][31:0] pos_in;             // the position issued (bank vertex, or PROJ's polygon vertex)
@@ -298,6 +301,20 @@ module pa (
     ob_todo  = vb_q.issued[!vb_q.rd_bank] < vb_q.loaded[!vb_q.rd_bank];
     pj_empty = (ag_valid_q == '0);
     pj_any   = !pj_empty || rb_todo || ob_todo;
+    // A vertex may be issued (age 0) unless one in flight is at an age whose distance to a later
+    // use of the same unit is 1, 4 or 5 (M1 at 2, 3, 7; M2 at 2, 6, 7; A1 at 4, 9; A2 at 4, 8, 9;
+    // fix at 10, 11) or 2 (no conflict, but a vertex 2 clocks behind another blocks the next one
+    // until 8 clocks after the first; 3 apart they run every 3 clocks). So the first vertex of a
+    // burst goes at once, the rest every 3 clocks.
+    pj_free  = !(ag_valid_q[1] || ag_valid_q[2] || ag_valid_q[4] || ag_valid_q[5]);
+    // INT (SInt) may start (step 0) with vertices still in flight unless one is at age 1, 2 or 6.
+    // Counted in clocks from step 0, INT uses A1 at 3, 9, 12.. (with the |D| >= 2^64 retry: 3,
+    // 7, 13..), M1 at 5, 7, 10.. (5, 9, 11..), M2 at 5, 10.. (5, 9, 13..), fix at 9 (13), rcp
+    // at 5 (and 9), dist only at 0, 1 and 18 or later (the projector issues nothing during INT).
+    // A vertex of age a at step 0 uses A1 at 4 - a and 9 - a, M1 at 7 - a (and earlier), M2 at
+    // 6 - a and 7 - a, fix at 10 - a and 11 - a: they meet for a = 1 (A1, M2, fix), 2 (M1, M2,
+    // fix, the retry's A1) and 6 (A1) only (assertion UnitsShared below).
+    int_free = !(ag_valid_q[1] || ag_valid_q[2] || ag_valid_q[6]);
     pj_bank  = rb_todo ? vb_q.rd_bank : !vb_q.rd_bank;
     pj_slot  = vb_q.issued[pj_bank][4:0];
     // bank P was read at {pj_bank, pj_slot} in the previous clock (pj_raddr); a vertex written
@@ -358,9 +375,10 @@ module pa (
   //   age 4: A1 xn + 1, A2 1 - yn            age 6: M2 (1 - yn)*H/2     age 7: M1 (xn + 1)*W/2,
   //   M2 zn*(zmax - zmin)   age 8: A2 Y = .. + VP_Y   age 9: A1 X = .. + VP_X, A2 Z = .. + zmin
   //   age 10: fix(Y)   age 11: fix(X)   age 12: the results are written (cache or proj_q)
-  // Per unit the ages are distinct modulo 3 and vertices are issued 3k clocks apart, so no two
-  // vertices use a unit in the same clock. The sequencer uses the units in SDer* and SInt only
-  // with the pipeline empty (pj_empty) and the projector blocked (pj_block).
+  // Per unit the ages differ by 1, 4 or 5 and vertices are issued 3 or 6 and more clocks apart
+  // (pj_free), so no two vertices use a unit in the same clock. The sequencer uses the units in
+  // SDer* with the pipeline empty (pj_empty) and in SInt from when no vertex in flight meets it
+  // (int_free), both with the projector blocked (pj_block).
   // ---------------------------------------------------------------------------------------------
   logic [6:0][31:0] dd;
   logic [6:0]  dout;
@@ -369,6 +387,7 @@ module pa (
   logic [31:0] fix_a;
   logic [23:0] fix_y, fix_q;
   logic [2:0]  kj;                      // SInt: attribute of the multiplies (k - 13)
+  logic        su_m1, su_m2, su_a1, su_rcp, su_fix;  // the sequencer issues on M1, M2, A1, rcp, fix
 
   always_comb begin
     kj = 3'(seq_q.k - 5'd13);
@@ -377,6 +396,7 @@ module pa (
     m1_a = 32'd0; m1_b = 32'd0; m2_a = 32'd0; m2_b = 32'd0;
     a1_a = 32'd0; a1_b = 32'd0; a2_a = 32'd0; a2_b = 32'd0;
     fix_a = 32'd0;
+    su_m1 = 1'b0; su_m2 = 1'b0; su_a1 = 1'b0; su_rcp = 1'b0; su_fix = 1'b0;
     // the projector, by age
     if (ag_valid_q[2]) begin
       m1_a = pjv_q.p2[0]; m1_b = rcp_y;                 // x * r
@@ -411,33 +431,38 @@ module pa (
           m1_a = fe_q.regs.vp_zmin; m1_b = VzScale;                // the depth clamp range (vz_s_q)
           m2_a = fe_q.regs.vp_zmax; m2_b = VzScale;
           a1_a = fe_q.regs.vp_zmax; a1_b = fe_q.regs.vp_zmin ^ Sign;
+          su_m1 = 1'b1; su_m2 = 1'b1; su_a1 = 1'b1;
         end
       end
       SDer2: begin
         m1_a = fe_q.regs.vp_w;    m1_b = Half;
         m2_a = fe_q.regs.vp_h;    m2_b = Half;
+        su_m1 = 1'b1; su_m2 = 1'b1;
       end
       SInt: begin
         unique case (seq_q.k)
           5'd0:  dsel = cv_i.a[3:0];
           5'd1:  dsel = cv_o.a[3:0];
-          5'd3:  begin a1_a = seq_q.d_in; a1_b = dd[seq_q.plane] ^ Sign; end      // dI - dO
+          5'd3:  begin a1_a = seq_q.d_in; a1_b = dd[seq_q.plane] ^ Sign; su_a1 = 1'b1; end  // dI - dO
           5'd5:  begin
             rcp_a = a1_y;                                                      // rcp(dI - dO)
             m1_a = seq_q.d_in;  m1_b = TwoM64;                                 // (|D| >= 2^64)
             m2_a = seq_q.d_out; m2_b = TwoM64;
+            su_rcp = 1'b1; su_m1 = 1'b1; su_m2 = 1'b1;
           end
-          5'd7:  begin a1_a = m1_y; a1_b = m2_y ^ Sign; end                     // scaled dI - dO
-          5'd9:  begin m1_a = seq_q.d_in; m1_b = rcp_y; end                     // t
-          5'd11: begin a1_a = One; a1_b = m1_y ^ Sign; fix_a = m1_y; end       // 1 - t, T
+          5'd7:  begin a1_a = m1_y; a1_b = m2_y ^ Sign; su_a1 = 1'b1; end       // scaled dI - dO
+          5'd9:  begin m1_a = seq_q.d_in; m1_b = rcp_y; su_m1 = 1'b1; end       // t
+          5'd11: begin a1_a = One; a1_b = m1_y ^ Sign; fix_a = m1_y; su_a1 = 1'b1; su_fix = 1'b1; end  // 1 - t, T
           5'd21: dsel = nv_snap.a[3:0];                                        // the new code
           default: ;
         endcase
         if (seq_q.k >= 5'd13 && seq_q.k <= 5'd20) begin
           m1_a = (seq_q.k == 5'd13) ? a1_y : seq_q.lerp_s; m1_b = cv_i.a[kj];  // s * a_in
           m2_a = seq_q.lerp_t; m2_b = cv_o.a[kj];                             // t * a_out
+          su_m1 = 1'b1; su_m2 = 1'b1;
         end
         if (seq_q.k >= 5'd15 && seq_q.k <= 5'd22) begin
+          su_a1 = 1'b1;
           a1_a = m1_y; a1_b = m2_y;
         end
       end
@@ -477,7 +502,7 @@ module pa (
   pineda_pkg::pa_attr_t ta;
   pineda_pkg::ds_state_t eds;
   pineda_pkg::om_state_t eom;
-  logic [31:0]           ecomb;         // FE_COMBINE as a word ([20:0]: comb_state_t)
+  logic [pineda_pkg::COMB_STATE_BITS-1:0] ecomb;  // FE_COMBINE[20:0] (comb_state_t's layout)
 
   // The depth clamp range stamped on each triangle (docs/numerics.md §9): the D24 of
   // FE_VP_ZMIN and FE_VP_ZMAX, as a sample's depth is rounded (zplane_d24 of
@@ -602,9 +627,9 @@ module pa (
     eom.samp     = fe_q.regs.samp0;
     eom.tex1     = fe_q.regs.tex1;
     eom.samp1    = fe_q.regs.samp1;
-    // (through a word: Yosys 0.55 misreads a part-select of a struct member of a struct)
-    ecomb        = fe_q.regs.combine;
-    eom.comb     = pineda_pkg::comb_state_t'(ecomb[pineda_pkg::COMB_STATE_BITS-1:0]);
+    // (a size cast: Yosys 0.55 misreads a part-select of a struct member of a struct)
+    ecomb        = pineda_pkg::COMB_STATE_BITS'(fe_q.regs.combine);
+    eom.comb     = pineda_pkg::comb_state_t'(ecomb);
     etri.om      = eom;
     etri.zlo     = vz_q[47:24];
     etri.zhi     = vz_q[23:0];
@@ -626,7 +651,10 @@ module pa (
   logic       out_free, vtx_fire, pos_nan_a, pos_nan_b, pos_nan_p, prim_done, proj_rdy, vp_wr;
   logic       nan_pj, nb_rb_todo, nb_bank, pj_go, inj_go, e_free;
   logic [4:0] smax;
-  logic [6:0] code_mask, code_ld_a, code_ld_b, or_next;
+  logic       pc_rd_wr;   // the projection of a read bank slot is written into the cache now
+  logic [5:0] proj_n1;    // the read bank's projected slots at the end of this clock
+  logic [6:0] code_mask, code_ld_a, code_ld_b, or_next, and_next;
+  logic       nan_next;
   logic [2:0] pl_next;
   logic       pl_found;
 
@@ -648,7 +676,6 @@ module pa (
     fe_d        = fe_q;
     vb_d        = vb_q;
     seq_d       = seq_q;
-    ph3_d       = (ph3_q == 2'd2) ? 2'd0 : ph3_q + 2'd1;
     inj_go      = 1'b0;
     out_valid_d = out_valid_q;
     out_d       = out_q;
@@ -695,11 +722,16 @@ module pa (
       end
     end
 
-    // a triangle starts once its batch has begun and its three slots are projected
-    smax = prim_i.s0;
-    if (prim_i.s1 > smax) smax = prim_i.s1;
+    // A triangle starts (LOAD's first clock) once its batch has begun and its three slots are
+    // projected; slots 1 and 2 may also be the one written into the cache in this clock (the
+    // read bank's next slot, projections come in slot order): LOAD reads them on ports b and a
+    // again in its second clock and uses them in its third.
+    pc_rd_wr = ag_valid_q[PjAges] && !ag_poly_q[PjAges] && (ag_bank_q[PjAges] == vb_q.rd_bank);
+    proj_n1  = vb_q.projected[vb_q.rd_bank] + {5'd0, pc_rd_wr};
+    smax = prim_i.s1;
     if (prim_i.s2 > smax) smax = prim_i.s2;
-    proj_rdy = vb_q.busy[vb_q.rd_bank] && ({1'b0, smax} < vb_q.projected[vb_q.rd_bank]);
+    proj_rdy = vb_q.busy[vb_q.rd_bank] && ({1'b0, prim_i.s0} < vb_q.projected[vb_q.rd_bank])
+            && ({1'b0, smax} < proj_n1);
 
     // LOAD's clip codes and NaN flags, from the projection cache (near and far masked when
     // depth clipping is off)
@@ -708,7 +740,11 @@ module pa (
     code_ld_b  = pcode_b[6:0] & code_mask;
     pos_nan_a  = pcode_a[7];
     pos_nan_b  = pcode_b[7];
-    or_next    = seq_q.code_or | code_ld_a;
+    // LOAD's third clock: vertex 0's (from the second clock), vertex 1's (port b) and vertex 2's
+    // (port a)
+    or_next    = seq_q.code_or | code_ld_a | code_ld_b;
+    and_next   = seq_q.code_and & code_ld_a & code_ld_b;
+    nan_next   = seq_q.pos_nan || pos_nan_a || pos_nan_b;
     pos_nan_p  = 1'b0;
     for (int c = 0; c < 4; c++) begin
       pos_nan_p  = pos_nan_p  || ((cv_a.a[c][30:23] == 8'hFF) && (cv_a.a[c][22:0] != 23'd0));
@@ -767,30 +803,30 @@ module pa (
       end
       SLoad: begin
         if (seq_q.load_vtx == 2'd1) begin
-          // vertices 0 (port a) and 1 (port b) are here: vertex 0 into the polygon buffer;
-          // vertex 2 is read on port a
+          // vertex 0 is here (port a): into the polygon buffer; vertex 2 is read on port a,
+          // vertex 1 again on port b (its projection may have been written in the first clock)
           poly_we    = 1'b1;
           poly_waddr = paddr(1'b0, 4'd0);
           poly_wdata = {code_ld_a, CvW'(va_cv)};
           seq_d.flat_color = va_cv.color;
-          seq_d.code_and   = code_ld_a & code_ld_b;
-          seq_d.code_or    = code_ld_a | code_ld_b;
-          seq_d.pos_nan    = pos_nan_a || pos_nan_b;
+          seq_d.code_and   = code_ld_a;
+          seq_d.code_or    = code_ld_a;
+          seq_d.pos_nan    = pos_nan_a;
           seq_d.fast_pv0   = pc_a;
           seq_d.load_vtx   = 2'd2;
         end else begin
-          // vertex 2 is here (port a; port b still holds vertex 1): vertex 1 into the polygon
-          // buffer, the decision
+          // vertices 2 (port a) and 1 (port b) are here: vertex 1 into the polygon buffer, the
+          // decision
           poly_we    = 1'b1;
           poly_waddr = paddr(1'b0, 4'd1);
           poly_wdata = {code_ld_b, CvW'(vb_cv)};
-          seq_d.code_and = seq_q.code_and & code_ld_a;
+          seq_d.code_and = and_next;
           seq_d.code_or  = or_next;
-          seq_d.pos_nan  = seq_q.pos_nan || pos_nan_a;
+          seq_d.pos_nan  = nan_next;
           seq_d.cur_buf = 1'b0;
           seq_d.poly_len   = 4'd3;
           seq_d.out_len   = 4'd0;
-          if (seq_q.pos_nan || pos_nan_a || ((seq_q.code_and & code_ld_a) != 7'd0)) begin
+          if (nan_next || (and_next != 7'd0)) begin
             prim_done = 1'b1;         // NaN or rejected
           end else if (or_next == 7'd0) begin
             // fast path: not clipped, the cached projections; waits here for the output
@@ -832,7 +868,7 @@ module pa (
         end else if (ib == 4'd0) begin
           // plane done
           if (seq_q.out_len + (in_a ? 4'd1 : 4'd0) < 4'd3) begin
-            state_d = SDone;
+            prim_done = 1'b1;           // nothing left
           end else begin
             seq_d.cur_buf = !seq_q.cur_buf;
             seq_d.poly_len   = seq_q.out_len + (in_a ? 4'd1 : 4'd0);
@@ -850,7 +886,7 @@ module pa (
       end
       SInt: begin
         // One FP operation issued per step k, its result 2 steps later (fix: 1):
-        //   0 dist(I) (waits for the projector's pipeline to empty)   1 dist(O)
+        //   0 dist(I) (waits while a vertex in flight would meet INT: int_free)   1 dist(O)
         //   2 dI   3 dO, A1 dI - dO   5 D: |D| >= 2^64 (once): M1 dI*2^-64, M2 dO*2^-64 -> 7,
         //   else rcp(D) -> 9   7 dI scaled, A1 dI - dO -> 5   9 M1 t = dI*rcp(D)
         //   11 t: A1 1 - t, fix(t)   12 T   13 s   13..20 M1 s*a_in, M2 t*a_out   15..22 A1 sum
@@ -858,7 +894,7 @@ module pa (
         //   25 the new vertex is written
         seq_d.k = seq_q.k + 5'd1;
         unique case (seq_q.k)
-          5'd0:  if (!pj_empty) seq_d.k = 5'd0;
+          5'd0:  if (!int_free) seq_d.k = 5'd0;
           5'd2:  seq_d.d_in  = dd[seq_q.plane];
           5'd3:  seq_d.d_out = dd[seq_q.plane];
           5'd5: begin
@@ -897,7 +933,7 @@ module pa (
               seq_d.out_len   = 4'd0;
               seq_d.vtx_idx   = 4'd0;
               if (seq_q.out_len + 4'd1 < 4'd3) begin
-                state_d = SDone;
+                prim_done = 1'b1;
               end else if (pl_found) begin
                 seq_d.plane    = pl_next;
                 state_d = SClip;
@@ -916,44 +952,44 @@ module pa (
         end
       end
       SProj: begin
-        // the polygon's vertices injected into the projector (one per 3 clocks, results in
-        // proj_q 12 clocks later); a NaN position discards the triangle
-        if (seq_q.vtx_idx == seq_q.poly_len) begin
-          state_d = SProjW;
-        end else if (pos_nan_p) begin
-          state_d = SDone;
-        end else if (ph3_q == 2'd0) begin
+        // the polygon's vertices injected into the projector (the first at once, then one per
+        // 3 clocks: pj_free; results in proj_q 12 clocks later); a NaN position discards the
+        // triangle once the polygon's vertices injected before are out of the projector
+        if (pos_nan_p) begin
+          if ((ag_valid_q & ag_poly_q) == '0) prim_done = 1'b1;
+        end else if (pj_free) begin
           inj_go        = 1'b1;
           seq_d.vtx_idx = seq_q.vtx_idx + 4'd1;
-        end
-      end
-      SProjW: begin
-        if ((ag_valid_q & ag_poly_q) == '0) begin
-          seq_d.vtx_idx = 4'd1;
-          state_d = SEmit;
+          if (seq_q.vtx_idx + 4'd1 == seq_q.poly_len) begin
+            seq_d.vtx_idx = 4'd1;
+            state_d = SEmit;
+          end
         end
       end
       SEmit: begin
-        // fan triangle (0, i, i + 1); i + 1 < n
-        if (e_free) begin
+        // fan triangle (0, i, i + 1), i + 1 < n, as soon as vertex i + 1's projection is in
+        // proj_q (proj_n_q written, in order); the last one ends the triangle
+        if (e_free && (proj_n_q > seq_q.vtx_idx + 4'd1)) begin
           e_valid_d = 1'b1;
           e_d       = etri;
           if (seq_q.vtx_idx + 4'd2 == seq_q.poly_len) begin
-            state_d = SDone;
+            prim_done = 1'b1;
           end else begin
             seq_d.vtx_idx = seq_q.vtx_idx + 4'd1;
           end
         end
       end
-      SDone: begin
-        prim_done = 1'b1;
-      end
       default: state_d = SIdle;
     endcase
 
     // ---- projector: the vertex at age 12 is written (cache or proj_q); a new vertex is issued
-    // at ph3_q == 0 (PROJ's polygon vertex first, else the read bank's next, else the other's)
-    pj_go = (rb_todo || ob_todo) && (ph3_q == 2'd0) && !pj_block;
+    // when pj_free (PROJ's polygon vertex, else the read bank's next, else the other's)
+    pj_go = (rb_todo || ob_todo) && pj_free && !pj_block;
+    // PROJ / EMIT count the polygon's projections written
+    proj_n_d = 4'd0;
+    if ((state_q == SProj) || (state_q == SEmit)) begin
+      proj_n_d = proj_n_q + ((ag_valid_q[PjAges] && ag_poly_q[PjAges]) ? 4'd1 : 4'd0);
+    end
     if (ag_valid_q[PjAges]) begin
       if (ag_poly_q[PjAges]) begin
         proj_we    = 1'b1;
@@ -1040,7 +1076,7 @@ module pa (
       fe_q.regs      <= pineda_pkg::PA_REGS_RESET;
       vb_q           <= '0;
       seq_q          <= '0;
-      ph3_q          <= '0;
+      proj_n_q       <= '0;
       ag_valid_q     <= '0;
       ag_poly_q      <= '0;
       ag_bank_q      <= '0;
@@ -1059,7 +1095,7 @@ module pa (
       fe_q        <= fe_d;
       vb_q        <= vb_d;
       seq_q       <= seq_d;
-      ph3_q       <= ph3_d;
+      proj_n_q    <= proj_n_d;
       ag_valid_q  <= ag_valid_d;
       ag_poly_q   <= ag_poly_d;
       ag_bank_q   <= ag_bank_d;
@@ -1093,6 +1129,20 @@ module pa (
   // Invariants the sequencer and the projector rely on.
   logic [5:0] pj_raddr_q;   // bank P's read address of the previous clock
   always_ff @(posedge clk_i) pj_raddr_q <= pj_raddr;
+  logic       pj_close;     // two vertices in flight 1, 2, 4 or 5 clocks apart
+  logic       pu_m1, pu_m2, pu_a1, pu_fix;  // the projector's vertices issue on M1, M2, A1, fix
+  always_comb begin
+    pj_close = 1'b0;
+    for (int a = 1; a < PjAges; a++) begin
+      for (int d = 1; d <= 5; d++) begin
+        if (d != 3 && a + d <= PjAges && ag_valid_q[a] && ag_valid_q[a + d]) pj_close = 1'b1;
+      end
+    end
+    pu_m1  = ag_valid_q[2] || ag_valid_q[3] || ag_valid_q[7];
+    pu_m2  = ag_valid_q[2] || ag_valid_q[6] || ag_valid_q[7];
+    pu_a1  = ag_valid_q[4] || ag_valid_q[9];
+    pu_fix = ag_valid_q[10] || ag_valid_q[11];
+  end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       OutStable: assert (!(out_valid_q && !out_ready_i) || (out_valid_d && out_d == out_q))
@@ -1110,12 +1160,23 @@ module pa (
         else $error("pa: projected <= issued <= loaded broken (%0d, %0d, %0d; %0d, %0d, %0d)",
                     vb_q.projected[0], vb_q.issued[0], vb_q.loaded[0],
                     vb_q.projected[1], vb_q.issued[1], vb_q.loaded[1]);
-      // The projector's units: a vertex every 3k clocks, never while the sequencer uses them.
-      ProjectorSpacing: assert (!(ag_valid_q[1] && (ag_valid_q[2] || ag_valid_q[3])))
-        else $error("pa: projector issued less than 3 clocks apart");
-      ProjectorOwnsUnits: assert (!(!pj_empty && (state_q == SDer2 || state_q == SDer3 || state_q == SDer4 ||
-                                                  (state_q == SInt && seq_q.k != 5'd0))))
-        else $error("pa: the sequencer uses the FP units while the projector's pipeline is busy");
+      // The projector's units: vertices 3 or 6 and more clocks apart, never on a unit the
+      // sequencer issues on in the same clock (the projector's rcp and dist are used at age 0
+      // only, never while the sequencer runs them: pj_block).
+      ProjectorSpacing: assert (!pj_close)
+        else $error("pa: projector vertices in flight 1, 2, 4 or 5 clocks apart (%b)", ag_valid_q);
+      UnitsShared: assert (!((pu_m1 && su_m1) || (pu_m2 && su_m2) || (pu_a1 && su_a1) ||
+                             (pu_fix && su_fix) || ((pj_go || inj_go) && su_rcp)))
+        else $error("pa: the sequencer and the projector issue on one FP unit (state %0d, k %0d, ages %b)",
+                    state_q, seq_q.k, ag_valid_q);
+      // Polygon vertices are in flight only in PROJ and EMIT (proj_n_q counts them out).
+      PolyInFlight: assert (((ag_valid_q & ag_poly_q) == '0) || state_q == SProj || state_q == SEmit)
+        else $error("pa: a polygon vertex in flight in state %0d", state_q);
+      // A bank's projections are written in slot order (LOAD may start with slot 1 or 2 being
+      // written: proj_rdy).
+      CacheInOrder: assert (!pc_we || pc_waddr[4:0] == vb_q.projected[pc_waddr[5]][4:0])
+        else $error("pa: projection of slot %0d written, %0d expected", pc_waddr[4:0],
+                    vb_q.projected[pc_waddr[5]][4:0]);
       // Banks fill and drain in the same order: the bank after the read bank is busy only if
       // the read bank is.
       BankOrder: assert (!vb_q.busy[!vb_q.rd_bank] || vb_q.busy[vb_q.rd_bank])
