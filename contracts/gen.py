@@ -465,21 +465,24 @@ def gen_boundaries_cpp():
               f"  static constexpr MultiRast multi_rast = MultiRast::{MULTI_RAST[b.multi_rast]};", "};"]
     L += ["", "template <template <class> class F>", "struct PerBoundary {"]
     L += [f"  F<{smap[b.pkt][1]}> {b.name}{{}};  // {b.between}" for b in defs.BOUNDARIES]
-    L += ["", "  // fn(BoundaryTraits<B>{}, member) for every boundary B"]
-    for const in ("", " const"):
-        L += ["  template <class Fn>", f"  void for_each(Fn&& fn){const} {{"]
-        L += [f"    fn(BoundaryTraits<Boundary::{b.name.upper()}>{{}}, {b.name});" for b in defs.BOUNDARIES]
-        L += ["  }"]
-    L += ["  // fn(BoundaryTraits<B>{}, member, other's member) for every boundary B",
+    L += ["", "  // fn(BoundaryTraits<B>{}, member) for every boundary B",
+          "  template <class Fn>", "  void for_each(Fn&& fn) { visit(*this, fn); }",
+          "  template <class Fn>", "  void for_each(Fn&& fn) const { visit(*this, fn); }",
+          "  // fn(BoundaryTraits<B>{}, member, other's member) for every boundary B",
           "  template <class Other, class Fn>", "  void for_each_with(Other& other, Fn&& fn) {"]
     L += [f"    fn(BoundaryTraits<Boundary::{b.name.upper()}>{{}}, {b.name}, other.{b.name});" for b in defs.BOUNDARIES]
-    L += ["  }"]
-    for const in ("", "const "):
-        L += ["  template <Boundary B>", f"  {const}auto& get() {const}{{"]
-        for i, b in enumerate(defs.BOUNDARIES):
-            kw = "if constexpr" if i == 0 else "} else if constexpr"
-            L += [f"    {kw} (B == Boundary::{b.name.upper()}) {{", f"      return {b.name};"]
-        L += ["    } else {", "      static_assert(B != B, \"not a boundary\");", "    }", "  }"]
+    L += ["  }",
+          "  template <Boundary B>", "  auto& get() { return member<B>(*this); }",
+          "  template <Boundary B>", "  const auto& get() const { return member<B>(*this); }", "",
+          " private:",
+          "  // The bodies of the const and non-const for_each and get (Self: PerBoundary, maybe const).",
+          "  template <class Self, class Fn>", "  static void visit(Self& self, Fn& fn) {"]
+    L += [f"    fn(BoundaryTraits<Boundary::{b.name.upper()}>{{}}, self.{b.name});" for b in defs.BOUNDARIES]
+    L += ["  }", "  template <Boundary B, class Self>", "  static auto& member(Self& self) {"]
+    for i, b in enumerate(defs.BOUNDARIES):
+        kw = "if constexpr" if i == 0 else "} else if constexpr"
+        L += [f"    {kw} (B == Boundary::{b.name.upper()}) {{", f"      return self.{b.name};"]
+    L += ["    } else {", "      static_assert(B != B, \"not a boundary\");", "    }", "  }"]
     L += ["};", "",
           "// The taps of a Verilated pineda_top (ports tap_<name>_valid_o, _ready_o, _o):",
           "// fn(BoundaryTraits<B>{}, valid, ready, data) for every boundary B, valid and ready with one bit",
