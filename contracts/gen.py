@@ -137,6 +137,28 @@ SV_SRGB_FUNCTIONS = [
 ]
 
 
+# The one definition of the CMP_* comparison functions (contract constants CMP_*), used by ZS's
+# depth and stencil tests and the combiner's alpha test: pass when (a OP b), a the new value, b the
+# stored or reference one, unsigned; operands up to 24 bits (depth; stencil and alpha are 8).
+# (function, the result as an expression; None: never, True: always), in both languages.
+CMP_OPS = [("CMP_NEVER", None), ("CMP_LESS", "a < b"), ("CMP_EQUAL", "a == b"), ("CMP_LESS_EQUAL", "a <= b"),
+           ("CMP_GREATER", "a > b"), ("CMP_NOT_EQUAL", "a != b"), ("CMP_GREATER_EQUAL", "a >= b"),
+           ("default", True)]
+SV_CONST, CPP_CONST = {None: "1'b0", True: "1'b1"}, {None: "false", True: "true"}
+SV_CMP_FUNCTION = [
+    "  // CMP_* comparison f: pass when (a OP b), unsigned (depth 24 bits; stencil, alpha 8 zero-extended)",
+    "  function automatic logic cmp_pass(input logic [2:0] f, input logic [23:0] a, input logic [23:0] b);",
+    "    unique case (f)",
+] + [f"      {n + ':':<19}cmp_pass = {SV_CONST.get(e, e)};" for n, e in CMP_OPS] + [
+    "    endcase", "  endfunction", ""]
+CPP_CMP_FUNCTION = [
+    "// CMP_* comparison func (low 3 bits): pass when (a OP b), unsigned (the RTL's pineda_pkg::cmp_pass).",
+    "inline bool cmp_pass(uint32_t func, uint32_t a, uint32_t b) {",
+    "  switch (func & 7u) {",
+] + [f"    {n if n == 'default' else 'case ' + n}: return {CPP_CONST.get(e, e)};" for n, e in CMP_OPS] + [
+    "  }", "}", ""]
+
+
 def sv_enums():
     """[(type name, width, [(name, value, doc)])]"""
     smap = struct_map()
@@ -233,6 +255,7 @@ def gen_sv():
         L.append("")
     if any(t.name == "LIN16_TO_SRGB_T" for t in defs.TABLES):
         L += SV_SRGB_FUNCTIONS
+    L += SV_CMP_FUNCTION
     for s in defs.STRUCTS:
         name, _, doc, fields = s
         L.append(f"  // {doc} ({struct_width(s, smap)} bits)")
@@ -272,6 +295,7 @@ def gen_cpp():
         cmt = f"  // {d}" if d else ""
         L.append(f"constexpr uint32_t {n} = {v}u;{cmt}")
     L.append("")
+    L += CPP_CMP_FUNCTION
     table = state_reset_table()
     L.append("// Reset value of every SET_STATE index [0, FE_STATE_END): draw state, then front-end state.")
     L.append("inline constexpr std::array<uint32_t, FE_STATE_END> STATE_RESET = {{")
