@@ -78,6 +78,16 @@ module fp32_add_p (
     end
   end
 
+  // Stage 1 -> 2 register
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s1_q <= '0;
+    end else begin
+      s1_q <= s1_d;
+    end
+  end
+
+  // Stage 2
   logic [26:0]       norm;
   logic [4:0]        lzc;
   logic signed [9:0] exp_n;
@@ -115,14 +125,6 @@ module fp32_add_p (
     .sticky_i  (norm[1] | norm[0]),
     .y_o
   );
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      s1_q <= '0;
-    end else begin
-      s1_q <= s1_d;
-    end
-  end
 
   logic unused_lo;
   assign unused_lo = op_lo[31];

@@ -46,6 +46,16 @@ module fp32_mul_p (
     s1_d.exp  = 10'($signed({2'b00, a_i[30:23]}) + $signed({2'b00, b_i[30:23]}) - 10'sd127);
   end
 
+  // Stage 1 -> 2 register
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s1_q <= '0;
+    end else begin
+      s1_q <= s1_d;
+    end
+  end
+
+  // Stage 2
   logic signed [9:0] exp_n;
   logic [23:0]       sig;
   logic              guard, sticky;
@@ -75,13 +85,5 @@ module fp32_mul_p (
     .sticky_i  (sticky),
     .y_o
   );
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      s1_q <= '0;
-    end else begin
-      s1_q <= s1_d;
-    end
-  end
 
 endmodule

@@ -64,6 +64,16 @@ module fp32_rcp_p (
     s1_d.rem = rem1;
   end
 
+  // Stage 1 -> 2 register
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s1_q <= '0;
+    end else begin
+      s1_q <= s1_d;
+    end
+  end
+
+  // Stage 2
   logic [24:0] divisor2, rem2, trial2, quo;
 
   always_comb begin
@@ -92,13 +102,5 @@ module fp32_rcp_p (
     .sticky_i  (rem2 != 25'd0),
     .y_o
   );
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      s1_q <= '0;
-    end else begin
-      s1_q <= s1_d;
-    end
-  end
 
 endmodule
