@@ -333,33 +333,26 @@ def gen_cpp():
                     L.append(f"  std::array<{ct}, {count}> {fname}{{}};{cmt}")
                 else:
                     L.append(f"  {ct} {fname}{{}};{cmt}")
-        # pack
-        L.append("  void pack_at(uint32_t* words_, int lsb) const {")
+        # pack_at / unpack_at: one walk over the layout, each field's two directions side by side
+        pk, up = [], []
         for (f, flsb, fw) in lay:
             fname, count, kind, _ = f
+            at = f"lsb + {flsb}"
             if kind in ("u", "s"):
-                L.append(f"    bits::put(words_, lsb + {flsb}, {fw}, static_cast<uint64_t>({fname}));")
+                get = f"bits::get(words_, {at}, {fw})"
+                if kind == "s":
+                    get = f"bits::sext({get}, {fw})"
+                pk.append(f"    bits::put(words_, {at}, {fw}, static_cast<uint64_t>({fname}));")
+                up.append(f"    {fname} = {get};")
+            elif count > 1:
+                loop, at_k = f"    for (int k = 0; k < {count}; ++k) {fname}[k]", f"{at} + k * {fw // count}"
+                pk.append(f"{loop}.pack_at(words_, {at_k});")
+                up.append(f"{loop}.unpack_at(words_, {at_k});")
             else:
-                ew = fw // count
-                if count > 1:
-                    L.append(f"    for (int k = 0; k < {count}; ++k) {fname}[k].pack_at(words_, lsb + {flsb} + k * {ew});")
-                else:
-                    L.append(f"    {fname}.pack_at(words_, lsb + {flsb});")
-        L.append("  }")
-        L.append("  void unpack_at(const uint32_t* words_, int lsb) {")
-        for (f, flsb, fw) in lay:
-            fname, count, kind, _ = f
-            if kind == "u":
-                L.append(f"    {fname} = bits::get(words_, lsb + {flsb}, {fw});")
-            elif kind == "s":
-                L.append(f"    {fname} = bits::sext(bits::get(words_, lsb + {flsb}, {fw}), {fw});")
-            else:
-                ew = fw // count
-                if count > 1:
-                    L.append(f"    for (int k = 0; k < {count}; ++k) {fname}[k].unpack_at(words_, lsb + {flsb} + k * {ew});")
-                else:
-                    L.append(f"    {fname}.unpack_at(words_, lsb + {flsb});")
-        L.append("  }")
+                pk.append(f"    {fname}.pack_at(words_, {at});")
+                up.append(f"    {fname}.unpack_at(words_, {at});")
+        L += ["  void pack_at(uint32_t* words_, int lsb) const {"] + pk + ["  }"]
+        L += ["  void unpack_at(const uint32_t* words_, int lsb) {"] + up + ["  }"]
         L.append("  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }")
         L.append(f"  static {cname} unpack(const uint32_t* words_) {{ {cname} p; p.unpack_at(words_, 0); return p; }}")
         # canonical: round-trip through the bits, so out-of-range values compare as the RTL sees them
