@@ -137,6 +137,28 @@ SV_SRGB_FUNCTIONS = [
 ]
 
 
+# The one definition of the CMP_* comparison functions (contract constants CMP_*), used by ZS's
+# depth and stencil tests and the combiner's alpha test: pass when (a OP b), a the new value, b the
+# stored or reference one, unsigned; operands up to 24 bits (depth; stencil and alpha are 8).
+# (function, the result as an expression; None: never, True: always), in both languages.
+CMP_OPS = [("CMP_NEVER", None), ("CMP_LESS", "a < b"), ("CMP_EQUAL", "a == b"), ("CMP_LESS_EQUAL", "a <= b"),
+           ("CMP_GREATER", "a > b"), ("CMP_NOT_EQUAL", "a != b"), ("CMP_GREATER_EQUAL", "a >= b"),
+           ("default", True)]
+SV_CONST, CPP_CONST = {None: "1'b0", True: "1'b1"}, {None: "false", True: "true"}
+SV_CMP_FUNCTION = [
+    "  // CMP_* comparison f: pass when (a OP b), unsigned (depth 24 bits; stencil, alpha 8 zero-extended)",
+    "  function automatic logic cmp_pass(input logic [2:0] f, input logic [23:0] a, input logic [23:0] b);",
+    "    unique case (f)",
+] + [f"      {n + ':':<19}cmp_pass = {SV_CONST.get(e, e)};" for n, e in CMP_OPS] + [
+    "    endcase", "  endfunction", ""]
+CPP_CMP_FUNCTION = [
+    "// CMP_* comparison func (low 3 bits): pass when (a OP b), unsigned (the RTL's pineda_pkg::cmp_pass).",
+    "inline bool cmp_pass(uint32_t func, uint32_t a, uint32_t b) {",
+    "  switch (func & 7u) {",
+] + [f"    {n if n == 'default' else 'case ' + n}: return {CPP_CONST.get(e, e)};" for n, e in CMP_OPS] + [
+    "  }", "}", ""]
+
+
 def sv_enums():
     """[(type name, width, [(name, value, doc)])]"""
     smap = struct_map()
@@ -290,6 +312,7 @@ def gen_sv():
         L.append("")
     if any(t.name == "LIN16_TO_SRGB_T" for t in defs.TABLES):
         L += SV_SRGB_FUNCTIONS
+    L += SV_CMP_FUNCTION
     for s in defs.STRUCTS:
         name, _, doc, fields = s
         L.append(f"  // {doc} ({struct_width(s, smap)} bits)")
@@ -331,6 +354,7 @@ def gen_cpp():
         cmt = f"  // {d}" if d else ""
         L.append(f"constexpr uint32_t {n} = {v}u;{cmt}")
     L.append("")
+    L += CPP_CMP_FUNCTION
     table = state_reset_table()
     L.append("// Reset value of every SET_STATE index [0, FE_STATE_END): draw state, then front-end state.")
     L.append("inline constexpr std::array<uint32_t, FE_STATE_END> STATE_RESET = {{")
@@ -368,33 +392,26 @@ def gen_cpp():
                     L.append(f"  std::array<{ct}, {count}> {fname}{{}};{cmt}")
                 else:
                     L.append(f"  {ct} {fname}{{}};{cmt}")
-        # pack
-        L.append("  void pack_at(uint32_t* words_, int lsb) const {")
+        # pack_at / unpack_at: one walk over the layout, each field's two directions side by side
+        pk, up = [], []
         for (f, flsb, fw) in lay:
             fname, count, kind, _ = f
+            at = f"lsb + {flsb}"
             if kind in ("u", "s"):
-                L.append(f"    bits::put(words_, lsb + {flsb}, {fw}, static_cast<uint64_t>({fname}));")
+                get = f"bits::get(words_, {at}, {fw})"
+                if kind == "s":
+                    get = f"bits::sext({get}, {fw})"
+                pk.append(f"    bits::put(words_, {at}, {fw}, static_cast<uint64_t>({fname}));")
+                up.append(f"    {fname} = {get};")
+            elif count > 1:
+                loop, at_k = f"    for (int k = 0; k < {count}; ++k) {fname}[k]", f"{at} + k * {fw // count}"
+                pk.append(f"{loop}.pack_at(words_, {at_k});")
+                up.append(f"{loop}.unpack_at(words_, {at_k});")
             else:
-                ew = fw // count
-                if count > 1:
-                    L.append(f"    for (int k = 0; k < {count}; ++k) {fname}[k].pack_at(words_, lsb + {flsb} + k * {ew});")
-                else:
-                    L.append(f"    {fname}.pack_at(words_, lsb + {flsb});")
-        L.append("  }")
-        L.append("  void unpack_at(const uint32_t* words_, int lsb) {")
-        for (f, flsb, fw) in lay:
-            fname, count, kind, _ = f
-            if kind == "u":
-                L.append(f"    {fname} = bits::get(words_, lsb + {flsb}, {fw});")
-            elif kind == "s":
-                L.append(f"    {fname} = bits::sext(bits::get(words_, lsb + {flsb}, {fw}), {fw});")
-            else:
-                ew = fw // count
-                if count > 1:
-                    L.append(f"    for (int k = 0; k < {count}; ++k) {fname}[k].unpack_at(words_, lsb + {flsb} + k * {ew});")
-                else:
-                    L.append(f"    {fname}.unpack_at(words_, lsb + {flsb});")
-        L.append("  }")
+                pk.append(f"    {fname}.pack_at(words_, {at});")
+                up.append(f"    {fname}.unpack_at(words_, {at});")
+        L += ["  void pack_at(uint32_t* words_, int lsb) const {"] + pk + ["  }"]
+        L += ["  void unpack_at(const uint32_t* words_, int lsb) {"] + up + ["  }"]
         L.append("  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }")
         L.append(f"  static {cname} unpack(const uint32_t* words_) {{ {cname} p; p.unpack_at(words_, 0); return p; }}")
         # canonical: round-trip through the bits, so out-of-range values compare as the RTL sees them
@@ -541,21 +558,24 @@ def gen_boundaries_cpp():
               f"  static constexpr MultiRast multi_rast = MultiRast::{MULTI_RAST[b.multi_rast]};", "};"]
     L += ["", "template <template <class> class F>", "struct PerBoundary {"]
     L += [f"  F<{smap[b.pkt][1]}> {b.name}{{}};  // {b.between}" for b in defs.BOUNDARIES]
-    L += ["", "  // fn(BoundaryTraits<B>{}, member) for every boundary B"]
-    for const in ("", " const"):
-        L += ["  template <class Fn>", f"  void for_each(Fn&& fn){const} {{"]
-        L += [f"    fn(BoundaryTraits<Boundary::{b.name.upper()}>{{}}, {b.name});" for b in defs.BOUNDARIES]
-        L += ["  }"]
-    L += ["  // fn(BoundaryTraits<B>{}, member, other's member) for every boundary B",
+    L += ["", "  // fn(BoundaryTraits<B>{}, member) for every boundary B",
+          "  template <class Fn>", "  void for_each(Fn&& fn) { visit(*this, fn); }",
+          "  template <class Fn>", "  void for_each(Fn&& fn) const { visit(*this, fn); }",
+          "  // fn(BoundaryTraits<B>{}, member, other's member) for every boundary B",
           "  template <class Other, class Fn>", "  void for_each_with(Other& other, Fn&& fn) {"]
     L += [f"    fn(BoundaryTraits<Boundary::{b.name.upper()}>{{}}, {b.name}, other.{b.name});" for b in defs.BOUNDARIES]
-    L += ["  }"]
-    for const in ("", "const "):
-        L += ["  template <Boundary B>", f"  {const}auto& get() {const}{{"]
-        for i, b in enumerate(defs.BOUNDARIES):
-            kw = "if constexpr" if i == 0 else "} else if constexpr"
-            L += [f"    {kw} (B == Boundary::{b.name.upper()}) {{", f"      return {b.name};"]
-        L += ["    } else {", "      static_assert(B != B, \"not a boundary\");", "    }", "  }"]
+    L += ["  }",
+          "  template <Boundary B>", "  auto& get() { return member<B>(*this); }",
+          "  template <Boundary B>", "  const auto& get() const { return member<B>(*this); }", "",
+          " private:",
+          "  // The bodies of the const and non-const for_each and get (Self: PerBoundary, maybe const).",
+          "  template <class Self, class Fn>", "  static void visit(Self& self, Fn& fn) {"]
+    L += [f"    fn(BoundaryTraits<Boundary::{b.name.upper()}>{{}}, self.{b.name});" for b in defs.BOUNDARIES]
+    L += ["  }", "  template <Boundary B, class Self>", "  static auto& member(Self& self) {"]
+    for i, b in enumerate(defs.BOUNDARIES):
+        kw = "if constexpr" if i == 0 else "} else if constexpr"
+        L += [f"    {kw} (B == Boundary::{b.name.upper()}) {{", f"      return self.{b.name};"]
+    L += ["    } else {", "      static_assert(B != B, \"not a boundary\");", "    }", "  }"]
     L += ["};", "",
           "// The taps of a Verilated pineda_top (ports tap_<name>_valid_o, _ready_o, _o):",
           "// fn(BoundaryTraits<B>{}, valid, ready, data) for every boundary B, valid and ready with one bit",

@@ -219,15 +219,17 @@ def main():
         all_suites = quick_suites(a.build, a.base)
     else:
         all_suites = [x for x in suites(a.build, a.long) if a.long or x[0] not in LONG_SUITES]
+    only = set(filter(None, a.only.split(",")))
     if a.targets:
-        # Every suite's binary under the build folder is a make target; commands (make, python) are not.
-        print(" ".join(sorted({c[0] for _, c, _ in all_suites if c[0].startswith(a.build + os.sep)})))
+        # Every selected suite's binary under the build folder is a make target; commands (make,
+        # python) are not.
+        print(" ".join(sorted({c[0] for n, c, _ in all_suites
+                               if (not only or n in only) and c[0].startswith(a.build + os.sep)})))
         return
     if a.list:
         for n, c, _ in all_suites:
             print(n, " ".join(c))
         return
-    only = set(filter(None, a.only.split(",")))
     os.makedirs("out/test", exist_ok=True)
     total_p = total_f = 0
     rows = []

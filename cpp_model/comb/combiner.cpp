@@ -25,19 +25,6 @@ uint32_t Combiner::stage(uint32_t mode, uint32_t c, uint32_t t) {
   return out;
 }
 
-bool Combiner::alpha_pass(uint32_t func, uint32_t a, uint32_t ref) {
-  switch (func) {
-    case CMP_NEVER: return false;
-    case CMP_LESS: return a < ref;
-    case CMP_EQUAL: return a == ref;
-    case CMP_LESS_EQUAL: return a <= ref;
-    case CMP_GREATER: return a > ref;
-    case CMP_NOT_EQUAL: return a != ref;
-    case CMP_GREATER_EQUAL: return a >= ref;
-    default: return true;
-  }
-}
-
 uint32_t Combiner::a2c_mask(uint32_t a, bool msaa) {
   if (!msaa) return a >= 128u ? 1u : 0u;
   static constexpr uint32_t kMask[5] = {0x0u, 0x1u, 0x9u, 0xBu, 0xFu};
@@ -49,7 +36,7 @@ uint32_t Combiner::pixel(const CombState& st, uint32_t color, uint32_t texel0, u
   if (st.tex) c = stage(static_cast<uint32_t>(st.mode), c, texel0);
   if (st.tex1) c = stage(static_cast<uint32_t>(st.mode1), c, texel1);
   *killed = st.alpha_test &&
-            !alpha_pass(static_cast<uint32_t>(st.alpha_func), c >> 24, static_cast<uint32_t>(st.alpha_ref));
+            !cmp_pass(static_cast<uint32_t>(st.alpha_func), c >> 24, static_cast<uint32_t>(st.alpha_ref));
   return c;
 }
 

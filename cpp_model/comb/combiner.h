@@ -22,8 +22,6 @@ class Combiner {
   // One stage on one pixel: mode COMB_*, c the colour, t the texel (RGBA8, R in [7:0]).
   // Modes 4..7 are reserved and pass the colour.
   static uint32_t stage(uint32_t mode, uint32_t c, uint32_t t);
-  // CMP_* of the alpha test: pass when (a OP ref).
-  static bool alpha_pass(uint32_t func, uint32_t a, uint32_t ref);
   // Alpha to coverage (docs/comb.md section 3b): the samples of a pixel kept for its final alpha
   // `a` (UNORM8). 4x: n = (4a + 128) >> 8 samples (0 below 32, 1 from 32, 2 from 96, 3 from 160,
   // 4 from 224), the mask A2C_MASK[n] = 0x0, 0x1, 0x9, 0xB, 0xF (bit s: sample s; the same for

@@ -152,43 +152,9 @@ struct PerBoundary {
 
   // fn(BoundaryTraits<B>{}, member) for every boundary B
   template <class Fn>
-  void for_each(Fn&& fn) {
-    fn(BoundaryTraits<Boundary::CP_DRAW>{}, cp_draw);
-    fn(BoundaryTraits<Boundary::IA_TRI>{}, ia_tri);
-    fn(BoundaryTraits<Boundary::SETUP_TRI>{}, setup_tri);
-    fn(BoundaryTraits<Boundary::COARSE_TILE>{}, coarse_tile);
-    fn(BoundaryTraits<Boundary::FINE_QUAD>{}, fine_quad);
-    fn(BoundaryTraits<Boundary::PW_MEM>{}, pw_mem);
-    fn(BoundaryTraits<Boundary::CP_IDRAW>{}, cp_idraw);
-    fn(BoundaryTraits<Boundary::IF_INDEX>{}, if_index);
-    fn(BoundaryTraits<Boundary::VT_VERTEX>{}, vt_vertex);
-    fn(BoundaryTraits<Boundary::VT_PRIM>{}, vt_prim);
-    fn(BoundaryTraits<Boundary::VF_VTX>{}, vf_vtx);
-    fn(BoundaryTraits<Boundary::VTX_CLIP>{}, vtx_clip);
-    fn(BoundaryTraits<Boundary::PA_TRI>{}, pa_tri);
-    fn(BoundaryTraits<Boundary::ZS_QUAD>{}, zs_quad);
-    fn(BoundaryTraits<Boundary::INTERP_QUAD>{}, interp_quad);
-    fn(BoundaryTraits<Boundary::COMB_QUAD>{}, comb_quad);
-  }
+  void for_each(Fn&& fn) { visit(*this, fn); }
   template <class Fn>
-  void for_each(Fn&& fn) const {
-    fn(BoundaryTraits<Boundary::CP_DRAW>{}, cp_draw);
-    fn(BoundaryTraits<Boundary::IA_TRI>{}, ia_tri);
-    fn(BoundaryTraits<Boundary::SETUP_TRI>{}, setup_tri);
-    fn(BoundaryTraits<Boundary::COARSE_TILE>{}, coarse_tile);
-    fn(BoundaryTraits<Boundary::FINE_QUAD>{}, fine_quad);
-    fn(BoundaryTraits<Boundary::PW_MEM>{}, pw_mem);
-    fn(BoundaryTraits<Boundary::CP_IDRAW>{}, cp_idraw);
-    fn(BoundaryTraits<Boundary::IF_INDEX>{}, if_index);
-    fn(BoundaryTraits<Boundary::VT_VERTEX>{}, vt_vertex);
-    fn(BoundaryTraits<Boundary::VT_PRIM>{}, vt_prim);
-    fn(BoundaryTraits<Boundary::VF_VTX>{}, vf_vtx);
-    fn(BoundaryTraits<Boundary::VTX_CLIP>{}, vtx_clip);
-    fn(BoundaryTraits<Boundary::PA_TRI>{}, pa_tri);
-    fn(BoundaryTraits<Boundary::ZS_QUAD>{}, zs_quad);
-    fn(BoundaryTraits<Boundary::INTERP_QUAD>{}, interp_quad);
-    fn(BoundaryTraits<Boundary::COMB_QUAD>{}, comb_quad);
-  }
+  void for_each(Fn&& fn) const { visit(*this, fn); }
   // fn(BoundaryTraits<B>{}, member, other's member) for every boundary B
   template <class Other, class Fn>
   void for_each_with(Other& other, Fn&& fn) {
@@ -210,77 +176,65 @@ struct PerBoundary {
     fn(BoundaryTraits<Boundary::COMB_QUAD>{}, comb_quad, other.comb_quad);
   }
   template <Boundary B>
-  auto& get() {
-    if constexpr (B == Boundary::CP_DRAW) {
-      return cp_draw;
-    } else if constexpr (B == Boundary::IA_TRI) {
-      return ia_tri;
-    } else if constexpr (B == Boundary::SETUP_TRI) {
-      return setup_tri;
-    } else if constexpr (B == Boundary::COARSE_TILE) {
-      return coarse_tile;
-    } else if constexpr (B == Boundary::FINE_QUAD) {
-      return fine_quad;
-    } else if constexpr (B == Boundary::PW_MEM) {
-      return pw_mem;
-    } else if constexpr (B == Boundary::CP_IDRAW) {
-      return cp_idraw;
-    } else if constexpr (B == Boundary::IF_INDEX) {
-      return if_index;
-    } else if constexpr (B == Boundary::VT_VERTEX) {
-      return vt_vertex;
-    } else if constexpr (B == Boundary::VT_PRIM) {
-      return vt_prim;
-    } else if constexpr (B == Boundary::VF_VTX) {
-      return vf_vtx;
-    } else if constexpr (B == Boundary::VTX_CLIP) {
-      return vtx_clip;
-    } else if constexpr (B == Boundary::PA_TRI) {
-      return pa_tri;
-    } else if constexpr (B == Boundary::ZS_QUAD) {
-      return zs_quad;
-    } else if constexpr (B == Boundary::INTERP_QUAD) {
-      return interp_quad;
-    } else if constexpr (B == Boundary::COMB_QUAD) {
-      return comb_quad;
-    } else {
-      static_assert(B != B, "not a boundary");
-    }
-  }
+  auto& get() { return member<B>(*this); }
   template <Boundary B>
-  const auto& get() const {
+  const auto& get() const { return member<B>(*this); }
+
+ private:
+  // The bodies of the const and non-const for_each and get (Self: PerBoundary, maybe const).
+  template <class Self, class Fn>
+  static void visit(Self& self, Fn& fn) {
+    fn(BoundaryTraits<Boundary::CP_DRAW>{}, self.cp_draw);
+    fn(BoundaryTraits<Boundary::IA_TRI>{}, self.ia_tri);
+    fn(BoundaryTraits<Boundary::SETUP_TRI>{}, self.setup_tri);
+    fn(BoundaryTraits<Boundary::COARSE_TILE>{}, self.coarse_tile);
+    fn(BoundaryTraits<Boundary::FINE_QUAD>{}, self.fine_quad);
+    fn(BoundaryTraits<Boundary::PW_MEM>{}, self.pw_mem);
+    fn(BoundaryTraits<Boundary::CP_IDRAW>{}, self.cp_idraw);
+    fn(BoundaryTraits<Boundary::IF_INDEX>{}, self.if_index);
+    fn(BoundaryTraits<Boundary::VT_VERTEX>{}, self.vt_vertex);
+    fn(BoundaryTraits<Boundary::VT_PRIM>{}, self.vt_prim);
+    fn(BoundaryTraits<Boundary::VF_VTX>{}, self.vf_vtx);
+    fn(BoundaryTraits<Boundary::VTX_CLIP>{}, self.vtx_clip);
+    fn(BoundaryTraits<Boundary::PA_TRI>{}, self.pa_tri);
+    fn(BoundaryTraits<Boundary::ZS_QUAD>{}, self.zs_quad);
+    fn(BoundaryTraits<Boundary::INTERP_QUAD>{}, self.interp_quad);
+    fn(BoundaryTraits<Boundary::COMB_QUAD>{}, self.comb_quad);
+  }
+  template <Boundary B, class Self>
+  static auto& member(Self& self) {
     if constexpr (B == Boundary::CP_DRAW) {
-      return cp_draw;
+      return self.cp_draw;
     } else if constexpr (B == Boundary::IA_TRI) {
-      return ia_tri;
+      return self.ia_tri;
     } else if constexpr (B == Boundary::SETUP_TRI) {
-      return setup_tri;
+      return self.setup_tri;
     } else if constexpr (B == Boundary::COARSE_TILE) {
-      return coarse_tile;
+      return self.coarse_tile;
     } else if constexpr (B == Boundary::FINE_QUAD) {
-      return fine_quad;
+      return self.fine_quad;
     } else if constexpr (B == Boundary::PW_MEM) {
-      return pw_mem;
+      return self.pw_mem;
     } else if constexpr (B == Boundary::CP_IDRAW) {
-      return cp_idraw;
+      return self.cp_idraw;
     } else if constexpr (B == Boundary::IF_INDEX) {
-      return if_index;
+      return self.if_index;
     } else if constexpr (B == Boundary::VT_VERTEX) {
-      return vt_vertex;
+      return self.vt_vertex;
     } else if constexpr (B == Boundary::VT_PRIM) {
-      return vt_prim;
+      return self.vt_prim;
     } else if constexpr (B == Boundary::VF_VTX) {
-      return vf_vtx;
+      return self.vf_vtx;
     } else if constexpr (B == Boundary::VTX_CLIP) {
-      return vtx_clip;
+      return self.vtx_clip;
     } else if constexpr (B == Boundary::PA_TRI) {
-      return pa_tri;
+      return self.pa_tri;
     } else if constexpr (B == Boundary::ZS_QUAD) {
-      return zs_quad;
+      return self.zs_quad;
     } else if constexpr (B == Boundary::INTERP_QUAD) {
-      return interp_quad;
+      return self.interp_quad;
     } else if constexpr (B == Boundary::COMB_QUAD) {
-      return comb_quad;
+      return self.comb_quad;
     } else {
       static_assert(B != B, "not a boundary");
     }

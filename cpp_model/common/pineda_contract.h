@@ -412,6 +412,20 @@ constexpr uint32_t PERF_TEX_LINE_BYTES = 28u;  // perf counter index: bytes of l
 constexpr uint32_t NUM_PERF_EVENTS = 7u;  // event counters after the unit counters
 constexpr uint32_t NUM_PERF = 29u;  // number of perf counters
 
+// CMP_* comparison func (low 3 bits): pass when (a OP b), unsigned (the RTL's pineda_pkg::cmp_pass).
+inline bool cmp_pass(uint32_t func, uint32_t a, uint32_t b) {
+  switch (func & 7u) {
+    case CMP_NEVER: return false;
+    case CMP_LESS: return a < b;
+    case CMP_EQUAL: return a == b;
+    case CMP_LESS_EQUAL: return a <= b;
+    case CMP_GREATER: return a > b;
+    case CMP_NOT_EQUAL: return a != b;
+    case CMP_GREATER_EQUAL: return a >= b;
+    default: return true;
+  }
+}
+
 // Reset value of every SET_STATE index [0, FE_STATE_END): draw state, then front-end state.
 inline constexpr std::array<uint32_t, FE_STATE_END> STATE_RESET = {{
     0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0xFFFF0000u, 0xFFFF0000u, 0x00000000u,  // 0..7

@@ -5,19 +5,6 @@
 
 namespace pineda::model {
 
-bool Zs::compare(uint32_t func, uint32_t a, uint32_t b) {
-  switch (func & 7u) {
-    case CMP_NEVER: return false;
-    case CMP_LESS: return a < b;
-    case CMP_EQUAL: return a == b;
-    case CMP_LESS_EQUAL: return a <= b;
-    case CMP_GREATER: return a > b;
-    case CMP_NOT_EQUAL: return a != b;
-    case CMP_GREATER_EQUAL: return a >= b;
-    default: return true;
-  }
-}
-
 uint32_t Zs::stencil_op(uint32_t op, uint32_t s, uint32_t ref) {
   switch (op & 7u) {
     case SOP_KEEP: return s;
@@ -56,8 +43,8 @@ QuadPkt Zs::test(const QuadPkt& q, Memory& mem) {
     const uint32_t old = mem.read32(a);
     const uint32_t sd = old & 0xFFFFFFu, ss = old >> 24;
     const uint32_t z = static_cast<uint32_t>(q.z[bit].v) & 0xFFFFFFu;
-    const bool s_ok = !ds.s_enable || compare(sfunc, ref & rmask, ss & rmask);
-    const bool z_ok = !ds.z_enable || compare(static_cast<uint32_t>(ds.z_func), z, sd);
+    const bool s_ok = !ds.s_enable || cmp_pass(sfunc, ref & rmask, ss & rmask);
+    const bool z_ok = !ds.z_enable || cmp_pass(static_cast<uint32_t>(ds.z_func), z, sd);
     const uint32_t nd = (s_ok && z_ok && ds.z_enable && ds.z_write) ? z : sd;
     uint32_t ns = ss;
     if (ds.s_enable) {

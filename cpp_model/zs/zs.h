@@ -53,7 +53,6 @@ class Zs {
   static QuadPkt test(const QuadPkt& q, Memory& mem);
   static bool active(const QuadPkt& q) { return !q.eop && (q.ds.z_enable || q.ds.s_enable); }
   static uint32_t sample_addr(const QuadPkt& q, int bit);  // byte address of a mask bit's sample
-  static bool compare(uint32_t func, uint32_t a, uint32_t b);
   static uint32_t stencil_op(uint32_t op, uint32_t s, uint32_t ref);
 
   uint64_t samples_tested() const { return tested_; }

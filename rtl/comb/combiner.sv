@@ -81,20 +81,6 @@ module combiner (
                comb_ch(mode, on, decal, 1'b0, c[7:0],   t[7:0],   t[31:24])};
   endfunction
 
-  // CMP_* of the alpha test: pass when (a OP ref).
-  function automatic logic cmp_pass(logic [2:0] f, logic [7:0] a, logic [7:0] r);
-    unique case (f)
-      pineda_pkg::CMP_NEVER:         cmp_pass = 1'b0;
-      pineda_pkg::CMP_LESS:          cmp_pass = a < r;
-      pineda_pkg::CMP_EQUAL:         cmp_pass = a == r;
-      pineda_pkg::CMP_LESS_EQUAL:    cmp_pass = a <= r;
-      pineda_pkg::CMP_GREATER:       cmp_pass = a > r;
-      pineda_pkg::CMP_NOT_EQUAL:     cmp_pass = a != r;
-      pineda_pkg::CMP_GREATER_EQUAL: cmp_pass = a >= r;
-      default:                       cmp_pass = 1'b1;
-    endcase
-  endfunction
-
   // Alpha to coverage (docs/comb.md section 3b): the samples kept for alpha a. 4x: n = (4a + 128)
   // >> 8 = (a >= 32) + (a >= 96) + (a >= 160) + (a >= 224) samples, masks 0x0, 0x1, 0x9, 0xB, 0xF
   // (bit s: sample s); 1x: bit 0 = (a >= 128).
@@ -172,7 +158,8 @@ module combiner (
     mask = s1_ip_q.quad.mask;
     if (!s1_ip_q.quad.eop) begin
       for (int p = 0; p < 4; p++) begin
-        kill[p] = s1_st_q.alpha_test && !cmp_pass(s1_st_q.alpha_func, s1_ip_q.pcolor[p][31:24], s1_st_q.alpha_ref);
+        kill[p] = s1_st_q.alpha_test && !pineda_pkg::cmp_pass(s1_st_q.alpha_func, 24'(s1_ip_q.pcolor[p][31:24]),
+                                                          24'(s1_st_q.alpha_ref));
         if (s1_st_q.a2c) a2c[p] = a2c_mask(s1_ip_q.pcolor[p][31:24], s1_ip_q.quad.target.msaa);
       end
       for (int i = 0; i < 16; i++) begin

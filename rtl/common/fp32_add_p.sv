@@ -23,7 +23,6 @@ module fp32_add_p (
   } s1_t;
 
   s1_t         s1_q, s1_d;
-  logic [31:0] y_q, y_d;
 
   logic              a_nan, b_nan, a_inf, b_inf, a_zero, b_zero, swap;
   logic [31:0]       op_hi, op_lo;
@@ -79,10 +78,19 @@ module fp32_add_p (
     end
   end
 
+  // Stage 1 -> 2 register
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s1_q <= '0;
+    end else begin
+      s1_q <= s1_d;
+    end
+  end
+
+  // Stage 2
   logic [26:0]       norm;
   logic [4:0]        lzc;
   logic signed [9:0] exp_n;
-  logic [31:0]       rounded;
 
   always_comb begin
     exp_n = $signed({2'b00, s1_q.exp});
@@ -103,35 +111,20 @@ module fp32_add_p (
       norm  = s1_q.sum[26:0] << lzc;
       exp_n = exp_n - $signed({5'd0, lzc});
     end
-    if (s1_q.spec) begin
-      y_d = s1_q.spec_val;
-    end else if (s1_q.sum == 28'd0) begin
-      y_d = 32'd0;
-    end else begin
-      y_d = rounded;
-    end
   end
 
-  fp32_round u_round (
-    .sign_i  (s1_q.sign),
-    .exp_i   (exp_n),
-    .sig_i   (norm[26:3]),
-    .guard_i (norm[2]),
-    .sticky_i(norm[1] | norm[0]),
-    .y_o     (rounded)
+  // An exact cancellation (sum 0) gives +0, like a special case (spec_val is 0 unless spec).
+  fp32_round_q u_round (
+    .clk_i, .rst_ni,
+    .spec_i    (s1_q.spec || (s1_q.sum == 28'd0)),
+    .spec_val_i(s1_q.spec_val),
+    .sign_i    (s1_q.sign),
+    .exp_i     (exp_n),
+    .sig_i     (norm[26:3]),
+    .guard_i   (norm[2]),
+    .sticky_i  (norm[1] | norm[0]),
+    .y_o
   );
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      s1_q <= '0;
-      y_q  <= '0;
-    end else begin
-      s1_q <= s1_d;
-      y_q  <= y_d;
-    end
-  end
-
-  assign y_o = y_q;
 
   logic unused_lo;
   assign unused_lo = op_lo[31];

@@ -20,7 +20,6 @@ module fp32_mul_p (
   } s1_t;
 
   s1_t         s1_q, s1_d;
-  logic [31:0] y_q, y_d;
   logic        a_nan, b_nan, a_inf, b_inf, a_zero, b_zero;
 
   always_comb begin
@@ -47,10 +46,19 @@ module fp32_mul_p (
     s1_d.exp  = 10'($signed({2'b00, a_i[30:23]}) + $signed({2'b00, b_i[30:23]}) - 10'sd127);
   end
 
+  // Stage 1 -> 2 register
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s1_q <= '0;
+    end else begin
+      s1_q <= s1_d;
+    end
+  end
+
+  // Stage 2
   logic signed [9:0] exp_n;
   logic [23:0]       sig;
   logic              guard, sticky;
-  logic [31:0]       rounded;
 
   always_comb begin
     exp_n = $signed(s1_q.exp);
@@ -64,28 +72,18 @@ module fp32_mul_p (
       guard  = s1_q.prod[22];
       sticky = |s1_q.prod[21:0];
     end
-    y_d = s1_q.spec ? s1_q.spec_val : rounded;
   end
 
-  fp32_round u_round (
-    .sign_i  (s1_q.sign),
-    .exp_i   (exp_n),
-    .sig_i   (sig),
-    .guard_i (guard),
-    .sticky_i(sticky),
-    .y_o     (rounded)
+  fp32_round_q u_round (
+    .clk_i, .rst_ni,
+    .spec_i    (s1_q.spec),
+    .spec_val_i(s1_q.spec_val),
+    .sign_i    (s1_q.sign),
+    .exp_i     (exp_n),
+    .sig_i     (sig),
+    .guard_i   (guard),
+    .sticky_i  (sticky),
+    .y_o
   );
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      s1_q <= '0;
-      y_q  <= '0;
-    end else begin
-      s1_q <= s1_d;
-      y_q  <= y_d;
-    end
-  end
-
-  assign y_o = y_q;
 
 endmodule

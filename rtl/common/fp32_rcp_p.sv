@@ -22,7 +22,6 @@ module fp32_rcp_p (
   } s1_t;
 
   s1_t         s1_q, s1_d;
-  logic [31:0] y_q, y_d;
 
   logic              a_nan, a_inf, a_zero, pow2;
   logic [24:0]       divisor1, rem1, trial1;
@@ -65,8 +64,17 @@ module fp32_rcp_p (
     s1_d.rem = rem1;
   end
 
+  // Stage 1 -> 2 register
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s1_q <= '0;
+    end else begin
+      s1_q <= s1_d;
+    end
+  end
+
+  // Stage 2
   logic [24:0] divisor2, rem2, trial2, quo;
-  logic [31:0] rounded;
 
   always_comb begin
     divisor2 = {2'b01, s1_q.frac};
@@ -81,28 +89,18 @@ module fp32_rcp_p (
         rem2 = trial2;
       end
     end
-    y_d = s1_q.spec ? s1_q.spec_val : rounded;
   end
 
-  fp32_round u_round (
-    .sign_i  (s1_q.sign),
-    .exp_i   ($signed(s1_q.exp_n)),
-    .sig_i   (quo[24:1]),
-    .guard_i (quo[0]),
-    .sticky_i(rem2 != 25'd0),
-    .y_o     (rounded)
+  fp32_round_q u_round (
+    .clk_i, .rst_ni,
+    .spec_i    (s1_q.spec),
+    .spec_val_i(s1_q.spec_val),
+    .sign_i    (s1_q.sign),
+    .exp_i     ($signed(s1_q.exp_n)),
+    .sig_i     (quo[24:1]),
+    .guard_i   (quo[0]),
+    .sticky_i  (rem2 != 25'd0),
+    .y_o
   );
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      s1_q <= '0;
-      y_q  <= '0;
-    end else begin
-      s1_q <= s1_d;
-      y_q  <= y_d;
-    end
-  end
-
-  assign y_o = y_q;
 
 endmodule

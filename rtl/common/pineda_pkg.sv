@@ -560,6 +560,20 @@ package pineda_pkg;
     div257r = t[15:8];
   endfunction
 
+  // CMP_* comparison f: pass when (a OP b), unsigned (depth 24 bits; stencil, alpha 8 zero-extended)
+  function automatic logic cmp_pass(input logic [2:0] f, input logic [23:0] a, input logic [23:0] b);
+    unique case (f)
+      CMP_NEVER:         cmp_pass = 1'b0;
+      CMP_LESS:          cmp_pass = a < b;
+      CMP_EQUAL:         cmp_pass = a == b;
+      CMP_LESS_EQUAL:    cmp_pass = a <= b;
+      CMP_GREATER:       cmp_pass = a > b;
+      CMP_NOT_EQUAL:     cmp_pass = a != b;
+      CMP_GREATER_EQUAL: cmp_pass = a >= b;
+      default:           cmp_pass = 1'b1;
+    endcase
+  endfunction
+
   // ST_RT_PITCH (32 bits)
   typedef struct packed {
     logic [14:0] rsvd17;  // reserved (written as 0)

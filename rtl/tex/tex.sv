@@ -463,35 +463,16 @@ module tex #(
   logic           t_vok, s_vok;
   logic [TSW-1:0] t_vic;
   logic [SSW-1:0] s_vic;
-  logic [TSW:0]   t_vkey;
-  logic [SSW:0]   s_vkey;
   fi_t            a_fi;
+  // The victim of a miss in each slot table (t_vok/s_vok: there is one).
+  tex_slot_victim #(.Slots(TexSlots), .CntW(CntW)) u_t_victim (
+    .cnt_i(ts_cnt_q), .valid_i(ts_tv_q), .age_i(ts_age_q), .ok_o(t_vok), .idx_o(t_vic));
+  tex_slot_victim #(.Slots(SampSlots), .CntW(CntW)) u_s_victim (
+    .cnt_i(ss_cnt_q), .valid_i(ss_tv_q), .age_i(ss_age_q), .ok_o(s_vok), .idx_o(s_vic));
   always_comb begin
     pipe_empty = !b_valid_q && !s_valid_q && !c_valid_q && !d_valid_q && !e_valid_q && !t_valid_q && pf_empty &&
                  !r_valid_q && !f_valid_q && !o_valid_q && fi_empty && rq_empty &&
                  !sp_valid_q && !g_valid_q;
-    // the victim of a miss: a slot no quad in flight uses, an unallocated one first, else the
-    // least recently used
-    t_vok = 1'b0;
-    t_vic = '0;
-    t_vkey = '0;
-    for (int k = 0; k < TexSlots; k++) begin
-      if (ts_cnt_q[k] == '0 && (!t_vok || {!ts_tv_q[k], ts_age_q[k]} > t_vkey)) begin
-        t_vok = 1'b1;
-        t_vic = TSW'(k);
-        t_vkey = {!ts_tv_q[k], ts_age_q[k]};
-      end
-    end
-    s_vok = 1'b0;
-    s_vic = '0;
-    s_vkey = '0;
-    for (int k = 0; k < SampSlots; k++) begin
-      if (ss_cnt_q[k] == '0 && (!s_vok || {!ss_tv_q[k], ss_age_q[k]} > s_vkey)) begin
-        s_vok = 1'b1;
-        s_vic = SSW'(k);
-        s_vkey = {!ss_tv_q[k], ss_age_q[k]};
-      end
-    end
     a_push_ok = !sp_valid_q && rq_in_ready && fi_in_ready;
     a_go = 1'b0;
     a_hold = 1'b0;

@@ -11,19 +11,6 @@ module zs_sample (
   output logic [31:0]            word_o
 );
 
-  function automatic logic cmp(input logic [2:0] f, input logic [23:0] a, input logic [23:0] b);
-    unique case (f)
-      pineda_pkg::CMP_NEVER:         cmp = 1'b0;
-      pineda_pkg::CMP_LESS:          cmp = a < b;
-      pineda_pkg::CMP_EQUAL:         cmp = a == b;
-      pineda_pkg::CMP_LESS_EQUAL:    cmp = a <= b;
-      pineda_pkg::CMP_GREATER:       cmp = a > b;
-      pineda_pkg::CMP_NOT_EQUAL:     cmp = a != b;
-      pineda_pkg::CMP_GREATER_EQUAL: cmp = a >= b;
-      default:                       cmp = 1'b1;
-    endcase
-  endfunction
-
   function automatic logic [7:0] sop(input logic [2:0] op, input logic [7:0] s, input logic [7:0] ref_v);
     unique case (op)
       pineda_pkg::SOP_KEEP:     sop = s;
@@ -47,8 +34,8 @@ module zs_sample (
     face = front_i ? ds_i.s_front : ds_i.s_back;
     sd   = stored_i[23:0];
     ss   = stored_i[31:24];
-    s_ok = !ds_i.s_enable || cmp(face[2:0], {16'd0, ds_i.s_ref & ds_i.s_read_mask}, {16'd0, ss & ds_i.s_read_mask});
-    z_ok = !ds_i.z_enable || cmp(ds_i.z_func, z_i, sd);
+    s_ok = !ds_i.s_enable || pineda_pkg::cmp_pass(face[2:0], {16'd0, ds_i.s_ref & ds_i.s_read_mask}, {16'd0, ss & ds_i.s_read_mask});
+    z_ok = !ds_i.z_enable || pineda_pkg::cmp_pass(ds_i.z_func, z_i, sd);
     nd   = (s_ok && z_ok && ds_i.z_enable && ds_i.z_write) ? z_i : sd;
     op   = !s_ok ? face[5:3] : (!z_ok ? face[8:6] : face[11:9]);
     opv  = sop(op, ss, ds_i.s_ref);

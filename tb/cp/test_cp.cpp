@@ -173,14 +173,11 @@ class CpBench {
     dut_->zs_clear_ready_i = u(rng_) >= stall_;
     dut_->zs_fast_clear_i = zs_fast_clear;
     dut_->hiz_clear_ready_i = u(rng_) >= stall_;
-    const MemPortRsp mem_in = tb::drive_mem_port(dram_.req_ready(), dram_, dut_->mem_i);
-    drv_.eval_low();
+    const tb::MemPortCycle mem = tb::mem_port_settle(drv_, dram_);
     const bool out_fire = dut_->out_valid_o && dut_->out_ready_i;
     const bool fe_fire = dut_->fe_valid_o && dut_->fe_ready_i;
-    const MemPortReq mem_out = tb::unpack_sig<MemPortReq>(dut_->mem_o);
-    const bool req_fire = tb::req_fire(mem_out, mem_in);
-    const bool rsp_fire = tb::rsp_fire(mem_out, mem_in);
-    const MemLineReq& req = mem_out.req;
+    const bool req_fire = mem.req_fire, rsp_fire = mem.rsp_fire;
+    const MemLineReq& req = mem.out.req;
     const bool copy_fire = dut_->copy_valid_o && dut_->copy_ready_i;
     const bool fill_fire = dut_->fill_valid_o && dut_->fill_ready_i;
     const bool zs_fire = dut_->zs_clear_valid_o && dut_->zs_clear_ready_i;

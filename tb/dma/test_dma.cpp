@@ -57,16 +57,12 @@ DmaRun run_jobs(Memory& mem, const std::vector<model::CopyJob>& jobs, uint64_t s
       dut.job_dst_i = jobs[next].dst;
       dut.job_len_i = jobs[next].len;
     }
-    const MemPortRsp mem_in = tb::drive_mem_port(dram.req_ready() && !(rc.stall > 0 && g.chance(rc.stall)), dram, dut.mem_i);
-    drv.eval_low();
+    const tb::MemPortCycle m = tb::mem_port_settle(drv, dram, &g, rc.stall);
     const bool job_fire = dut.job_valid_i && dut.job_ready_o;
-    const MemPortReq mem_out = tb::unpack_sig<MemPortReq>(dut.mem_o);
-    const bool req_fire = tb::req_fire(mem_out, mem_in);
-    const bool rsp_fire = tb::rsp_fire(mem_out, mem_in);
-    if (mem_in.rsp_valid && !mem_out.rsp_ready) r.err = "a response was not accepted (contract 2.1)";
-    const MemLineReq& req = mem_out.req;
-    if (job_fire || req_fire || rsp_fire) drv.progress();
-    if (req_fire) {
+    if (m.rsp_refused()) r.err = "a response was not accepted (contract 2.1)";
+    const MemLineReq& req = m.out.req;
+    if (job_fire || m.req_fire || m.rsp_fire) drv.progress();
+    if (m.req_fire) {
       const model::CopyJob& j = jobs[next - (job_fire ? 0 : 1)];
       if (job_fire) r.err = "request in the cycle a job was accepted";
       if (req.addr % LINE_BYTES) r.err = "request address not line aligned";
@@ -98,7 +94,7 @@ DmaRun run_jobs(Memory& mem, const std::vector<model::CopyJob>& jobs, uint64_t s
       }
     }
     drv.edge();
-    dram.clock(req_fire, req, rsp_fire);
+    dram.clock(m.req_fire, req, m.rsp_fire);
     if (job_fire) {
       if (next > 0) {
         const model::CopyJob& p = jobs[next - 1];
@@ -285,16 +281,12 @@ DmaRun run_fills(Memory& mem, const std::vector<ClearPkt>& jobs, uint64_t seed, 
       dut.fill_valid_i = 1;
       tb::pack_sig(jobs[next], dut.fill_i);
     }
-    const MemPortRsp mem_in = tb::drive_mem_port(dram.req_ready() && !(rc.stall > 0 && g.chance(rc.stall)), dram, dut.mem_i);
-    drv.eval_low();
+    const tb::MemPortCycle m = tb::mem_port_settle(drv, dram, &g, rc.stall);
     const bool job_fire = dut.fill_valid_i && dut.fill_ready_o;
-    const MemPortReq mem_out = tb::unpack_sig<MemPortReq>(dut.mem_o);
-    const bool req_fire = tb::req_fire(mem_out, mem_in);
-    const bool rsp_fire = tb::rsp_fire(mem_out, mem_in);
-    const MemLineReq& req = mem_out.req;
-    if (job_fire || req_fire || rsp_fire) drv.progress();
+    const MemLineReq& req = m.out.req;
+    if (job_fire || m.req_fire || m.rsp_fire) drv.progress();
     if (job_fire && !dut.idle_o) r.err = "fill accepted while not idle";
-    if (req_fire) {
+    if (m.req_fire) {
       ++r.writes;
       if (!req.we) r.err = "a read during a fill";
       if (const MemLineReq* w = tb::expect_line_write(req, want, got_lines, r.err)) {
@@ -305,7 +297,7 @@ DmaRun run_fills(Memory& mem, const std::vector<ClearPkt>& jobs, uint64_t seed, 
       ++got_lines;
     }
     drv.edge();
-    dram.clock(req_fire, req, rsp_fire);
+    dram.clock(m.req_fire, req, m.rsp_fire);
     if (job_fire) {
       if (got_lines != want.size()) {
         r.err = "previous fill ended after " + std::to_string(got_lines) + " of " + std::to_string(want.size()) +

@@ -57,16 +57,12 @@ Run run_jobs(Memory& mem, const std::vector<ResolvePkt>& jobs, uint64_t seed, Ru
       dut.job_valid_i = 1;
       tb::pack_sig(jobs[next], dut.job_i);
     }
-    const MemPortRsp mem_in = tb::drive_mem_port(dram.req_ready() && !(rc.stall > 0 && g.chance(rc.stall)), dram, dut.mem_i);
-    drv.eval_low();
+    const tb::MemPortCycle m = tb::mem_port_settle(drv, dram, &g, rc.stall);
     const bool job_fire = dut.job_valid_i && dut.job_ready_o;
-    const MemPortReq mem_out = tb::unpack_sig<MemPortReq>(dut.mem_o);
-    const bool req_fire = tb::req_fire(mem_out, mem_in);
-    const bool rsp_fire = tb::rsp_fire(mem_out, mem_in);
-    if (mem_in.rsp_valid && !mem_out.rsp_ready) r.err = "a response was not accepted (contract 2.1)";
-    const MemLineReq& req = mem_out.req;
-    if (job_fire || req_fire || rsp_fire) drv.progress();
-    if (req_fire) {
+    if (m.rsp_refused()) r.err = "a response was not accepted (contract 2.1)";
+    const MemLineReq& req = m.out.req;
+    if (job_fire || m.req_fire || m.rsp_fire) drv.progress();
+    if (m.req_fire) {
       if (req.tag != 1) r.err = "request tag is not 1";
       if (req.addr % LINE_BYTES) r.err = "request address not line aligned";
       if (req.we) {
@@ -87,7 +83,7 @@ Run run_jobs(Memory& mem, const std::vector<ResolvePkt>& jobs, uint64_t seed, Ru
       }
     }
     drv.edge();
-    dram.clock(req_fire, req, rsp_fire);
+    dram.clock(m.req_fire, req, m.rsp_fire);
     if (job_fire) {
       if (got != want.size()) {
         r.err = "previous job ended after " + std::to_string(got) + " of " + std::to_string(want.size()) + " writes";

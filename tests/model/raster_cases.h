@@ -203,14 +203,24 @@ inline std::string check_case(const Case& c, const std::vector<Hit>& hits) {
 
 // ---- generators -------------------------------------------------------------------------------
 
-// Closed meshes over a window of `n` x `n` pixels at (ox, oy).
-inline std::vector<Case> mesh_cases(uint64_t seed, int count, bool msaa, int64_t ox = 0, int64_t oy = 0) {
+// `count` cases of one family from one Rng(seed): fill(c, rng, it) makes case `it` (c.msaa set).
+template <class Fill>
+std::vector<Case> cases_of(uint64_t seed, int count, bool msaa, Fill&& fill) {
   Rng rng(seed);
   std::vector<Case> out;
-  const int64_t n = 40;
   for (int it = 0; it < count; ++it) {
     Case c;
     c.msaa = msaa;
+    fill(c, rng, it);
+    out.push_back(c);
+  }
+  return out;
+}
+
+// Closed meshes over a window of `n` x `n` pixels at (ox, oy).
+inline std::vector<Case> mesh_cases(uint64_t seed, int count, bool msaa, int64_t ox = 0, int64_t oy = 0) {
+  const int64_t n = 40;
+  return cases_of(seed, count, msaa, [&](Case& c, Rng& rng, int it) {
     c.window = rect(static_cast<uint64_t>(ox), static_cast<uint64_t>(oy), static_cast<uint64_t>(ox + n),
                     static_cast<uint64_t>(oy + n));
     c.clip = c.window;
@@ -302,19 +312,13 @@ inline std::vector<Case> mesh_cases(uint64_t seed, int count, bool msaa, int64_t
         c.tris.push_back(make_tri(tri[0], tri[1], tri[2], c.clip, msaa, id++));
       }
     }
-    out.push_back(c);
-  }
-  return out;
+  });
 }
 
 // D3D11 top-left rule cases: small triangles and rectangles whose edges and vertices lie exactly
 // on samples, in all eight edge directions, both windings; checked against brute force.
 inline std::vector<Case> topleft_cases(uint64_t seed, int count, bool msaa) {
-  Rng rng(seed);
-  std::vector<Case> out;
-  for (int it = 0; it < count; ++it) {
-    Case c;
-    c.msaa = msaa;
+  return cases_of(seed, count, msaa, [&](Case& c, Rng& rng, int it) {
     c.what = "top-left #" + std::to_string(it);
     c.window = rect(0, 0, 24, 24);
     c.expect = Case::Expect::BRUTE_EACH;
@@ -338,20 +342,14 @@ inline std::vector<Case> topleft_cases(uint64_t seed, int count, bool msaa) {
     c.tris.push_back(make_tri(q0, q1, q2, rect(0, 0, 24, 24), msaa, 1));
     c.tris.push_back(make_tri(q0, q2, q3, rect(0, 0, 24, 24), msaa, 2));
     c.max_count = 2;  // the first triangle may overlap the square
-    out.push_back(c);
-  }
-  return out;
+  });
 }
 
 // Vertices at the 16.8 limits; a 24 x 24 window somewhere in a 16384 x 16384 target (often at
 // its corners and last pixels); brute force on the window.
 inline std::vector<Case> extreme_cases(uint64_t seed, int count, bool msaa) {
-  Rng rng(seed);
-  std::vector<Case> out;
   const int64_t lo = -(int64_t{1} << 23), hi = (int64_t{1} << 23) - 1;
-  for (int it = 0; it < count; ++it) {
-    Case c;
-    c.msaa = msaa;
+  return cases_of(seed, count, msaa, [&](Case& c, Rng& rng, int it) {
     c.what = "guard band #" + std::to_string(it);
     const int64_t w = 24;
     const int corner = static_cast<int>(rng.range(0, 4));
@@ -372,18 +370,12 @@ inline std::vector<Case> extreme_cases(uint64_t seed, int count, bool msaa) {
       if (rng.chance(40)) p[0] = sample_pos(wx + rng.range(0, w - 1), wy + rng.range(0, w - 1), static_cast<int>(rng.range(0, 3)), msaa);
       c.tris.push_back(make_tri(p[0], p[1], p[2], c.window, msaa, static_cast<uint32_t>(k)));
     }
-    out.push_back(c);
-  }
-  return out;
+  });
 }
 
 // Zero-area triangles (nothing) and triangles around exactly one sample.
 inline std::vector<Case> tiny_cases(uint64_t seed, int count, bool msaa) {
-  Rng rng(seed);
-  std::vector<Case> out;
-  for (int it = 0; it < count; ++it) {
-    Case c;
-    c.msaa = msaa;
+  return cases_of(seed, count, msaa, [&](Case& c, Rng& rng, int it) {
     c.window = rect(0, 0, 20, 20);
     const P2 s = sample_pos(rng.range(1, 18), rng.range(1, 18), static_cast<int>(rng.range(0, 3)), msaa);
     if (it % 2 == 0) {
@@ -403,18 +395,12 @@ inline std::vector<Case> tiny_cases(uint64_t seed, int count, bool msaa) {
       if (rng.chance(50)) std::swap(t[1], t[2]);
       c.tris.push_back(make_tri(t[0], t[1], t[2], c.window, msaa, 0));
     }
-    out.push_back(c);
-  }
-  return out;
+  });
 }
 
 // Random triangles with scissor rectangles cutting tiles anywhere (not on tile boundaries).
 inline std::vector<Case> scissor_cases(uint64_t seed, int count, bool msaa) {
-  Rng rng(seed);
-  std::vector<Case> out;
-  for (int it = 0; it < count; ++it) {
-    Case c;
-    c.msaa = msaa;
+  return cases_of(seed, count, msaa, [&](Case& c, Rng& rng, int it) {
     c.what = "scissor #" + std::to_string(it);
     c.window = rect(0, 0, 48, 48);
     c.expect = Case::Expect::BRUTE_EACH;
@@ -429,9 +415,7 @@ inline std::vector<Case> scissor_cases(uint64_t seed, int count, bool msaa) {
       for (auto& q : p) q = {cx + rng.range(-size, size), cy + rng.range(-size, size)};
       c.tris.push_back(make_tri(p[0], p[1], p[2], clip, msaa, static_cast<uint32_t>(k)));
     }
-    out.push_back(c);
-  }
-  return out;
+  });
 }
 
 // Every property case, 1x and 4x.

@@ -159,7 +159,7 @@ TEST_CASE("comb: alpha test, every function, every alpha and reference", "[comb]
   for (uint32_t f = 0; f < 8; ++f) {
     for (int a = 0; a < 256; ++a) {
       for (int r = 0; r < 256; ++r) {
-        if (Combiner::alpha_pass(f, uint32_t(a), uint32_t(r)) != ref[f](a, r))
+        if (cmp_pass(f, uint32_t(a), uint32_t(r)) != ref[f](a, r))
           FAIL("func " << f << " a " << a << " ref " << r);
       }
     }

@@ -21,19 +21,6 @@ struct RefDepth {
   uint32_t& at(int64_t x, int64_t y, int s) { return d[static_cast<size_t>((y * kW + x) * 4 + s)]; }
 };
 
-bool cmp(uint32_t func, uint32_t n, uint32_t s) {
-  switch (func) {
-    case CMP_NEVER: return false;
-    case CMP_LESS: return n < s;
-    case CMP_EQUAL: return n == s;
-    case CMP_LESS_EQUAL: return n <= s;
-    case CMP_GREATER: return n > s;
-    case CMP_NOT_EQUAL: return n != s;
-    case CMP_GREATER_EQUAL: return n >= s;
-    default: return true;
-  }
-}
-
 ClearPkt depth_clear(uint64_t base, bool msaa, Rect r, uint32_t v) {
   ClearPkt c;
   c.depth = 1;
@@ -72,7 +59,7 @@ uint64_t draw(const TriPkt& t, model::Hiz& hiz, RefDepth& ref, uint64_t& tiles, 
         const int64_t x = 2 * static_cast<int64_t>(q.qx) + (p & 1), y = 2 * static_cast<int64_t>(q.qy) + (p >> 1);
         uint32_t& stored = ref.at(x, y, smp);
         const uint32_t nz = static_cast<uint32_t>(q.z[n].v);
-        const bool zpass = !t.ds.z_enable || cmp(static_cast<uint32_t>(t.ds.z_func), nz, stored);
+        const bool zpass = !t.ds.z_enable || cmp_pass(static_cast<uint32_t>(t.ds.z_func), nz, stored);
         if (!pass) {
           INFO("rejected tile " << tile.tx << "," << tile.ty << " sample (" << x << "," << y << "," << smp
                                 << ") new " << nz << " stored " << stored << " func " << t.ds.z_func);

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// fp32_round_q: the shared last stage of the pipelined FP32 operators (fp32_add_p, fp32_mul_p,
+// fp32_rcp_p): fp32_round of the normalised significand, the special-case select (spec_i: the
+// result is spec_val_i, e.g. NaN, Inf or a zero operand) and the output register y_o, one
+// result every clock (no stall).
+module fp32_round_q (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  input  logic              spec_i,
+  input  logic [31:0]       spec_val_i,
+  // fp32_round's operands (sig_i[23] set unless spec_i)
+  input  logic              sign_i,
+  input  logic signed [9:0] exp_i,
+  input  logic [23:0]       sig_i,
+  input  logic              guard_i,
+  input  logic              sticky_i,
+  output logic [31:0]       y_o
+);
+
+  logic [31:0] rounded, y_q, y_d;
+
+  fp32_round u_round (
+    .sign_i,
+    .exp_i,
+    .sig_i,
+    .guard_i,
+    .sticky_i,
+    .y_o     (rounded)
+  );
+
+  assign y_d = spec_i ? spec_val_i : rounded;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      y_q <= '0;
+    end else begin
+      y_q <= y_d;
+    end
+  end
+
+  assign y_o = y_q;
+
+endmodule
