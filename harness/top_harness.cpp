@@ -88,6 +88,9 @@ TopHarness::TopHarness(Memory& mem, const TopConfig& cfg, RunId run)
   top_.mem_rsp_valid_i = 0;
   top_.throttle_i = 0;
   top_.pw_flush_i = 0;
+  // The first cycle's memory port and throttle values, into pineda_top's input registers by the
+  // reset clocks (kSimInputRegs; otherwise tick() drives them).
+  if (kSimInputRegs) drive_inputs();
   drv_->reset(4);
 }
 
@@ -151,14 +154,13 @@ void TopHarness::on_tap(Traits, uint32_t lane, const Pkt& pkt) {
   }
 }
 
-// One clock cycle: drive inputs, settle, sample every handshake, rising edge, advance memory.
-void TopHarness::tick() {
-  top_.reg_valid_i = reg_pending_;
-  top_.reg_we_i = reg_we_;
-  top_.reg_addr_i = reg_pending_ ? reg_addr_ : REG_FENCE0;
-  top_.reg_wdata_i = reg_wdata_;
-  top_.mem_req_ready_i = dram_.req_ready();
-  top_.mem_rsp_valid_i = dram_.rsp_valid();
+// The memory port's inputs and the throttles for the next cycle (kSimInputRegs) or this one: the
+// DRAM model's state after its last clock, one draw per boundary.
+void TopHarness::drive_inputs() {
+  in_req_ready_ = dram_.req_ready();
+  in_rsp_valid_ = dram_.rsp_valid();
+  top_.mem_req_ready_i = in_req_ready_;
+  top_.mem_rsp_valid_i = in_rsp_valid_;
   pack_sig(dram_.rsp(), top_.mem_rsp_i);
   static_assert(kNumBoundaries <= 32, "throttle_i is driven as one 32-bit word");
   uint32_t thr = 0;
@@ -169,13 +171,27 @@ void TopHarness::tick() {
     }
   }
   top_.throttle_i = thr;
+}
+
+// One clock cycle: drive inputs, settle, sample every handshake, advance memory, rising edge.
+// With kSimInputRegs pineda_top registers the memory port's inputs, throttle_i and pw_flush_i
+// (SimInputRegs), so they are driven one cycle ahead, just before the edge that loads them: the
+// DRAM model is clocked first, and the design sees exactly the values of the unregistered
+// drive. Only the register port is driven for this cycle, and the low eval() then runs little
+// beyond it (Verilator evaluates everything that depends combinationally on an input at every
+// eval(): docs/verification.md "Simulation speed").
+void TopHarness::tick() {
+  top_.reg_valid_i = reg_pending_;
+  top_.reg_we_i = reg_we_;
+  top_.reg_addr_i = reg_pending_ ? reg_addr_ : REG_FENCE0;
+  top_.reg_wdata_i = reg_wdata_;
+  if (!kSimInputRegs) drive_inputs();
   drv_->eval_low();
 
-  const bool req_fire = top_.mem_req_valid_o && top_.mem_req_ready_i;
-  const bool rsp_fire = top_.mem_rsp_valid_i && top_.mem_rsp_ready_o;
+  const bool req_fire = top_.mem_req_valid_o && in_req_ready_;
+  const bool rsp_fire = in_rsp_valid_ && top_.mem_rsp_ready_o;
   const MemLineReq req = unpack_sig<MemLineReq>(top_.mem_req_o);
   if (req_fire || rsp_fire) drv_->progress();
-
   if (taps_) {
     for_each_tap(top_, [&](auto traits, uint32_t valid, uint32_t ready, const auto& data) {
       using Pkt = typename decltype(traits)::Pkt;
@@ -204,8 +220,9 @@ void TopHarness::tick() {
     interp_fed_ += top_.tap_zs_quad_valid_o;
   }
 
-  drv_->edge();
   dram_.clock(req_fire, req, rsp_fire);
+  if (kSimInputRegs) drive_inputs();
+  drv_->edge();
   reg_pending_ = false;
 }
 

@@ -33,6 +33,12 @@ constexpr int kNumBoundaries = static_cast<int>(Boundary::COUNT);
 #define PINEDA_NUM_RAST 1
 #endif
 constexpr uint32_t kNumRast = PINEDA_NUM_RAST;
+// The Verilated pineda_top models are built with SimInputRegs = 1 (units.toml): the memory port's
+// inputs, throttle_i and pw_flush_i are registered inside, and TopHarness drives them a cycle ahead.
+#ifndef PINEDA_SIM_INPUT_REGS
+#define PINEDA_SIM_INPUT_REGS 1
+#endif
+constexpr bool kSimInputRegs = PINEDA_SIM_INPUT_REGS != 0;
 
 struct TopConfig {
   LineDramConfig dram;               // bandwidth (bytes/clock), latency, jitter; seed from `seed`
@@ -119,6 +125,7 @@ class TopHarness {
 
  private:
   void tick();
+  void drive_inputs();
   template <class Traits, class Pkt>
   void on_tap(Traits, uint32_t lane, const Pkt& pkt);
 
@@ -132,6 +139,8 @@ class TopHarness {
   std::array<uint64_t, kNumBoundaries> transfers_{};
   std::array<uint64_t, 4> rast_busy_{};
   uint64_t fe_busy_ = 0, pa_clip_busy_ = 0, interp_fed_ = 0, resolve_busy_ = 0;
+  bool in_req_ready_ = false;   // mem_req_ready_i / mem_rsp_valid_i as pineda_top's units see them
+  bool in_rsp_valid_ = false;
   bool reg_pending_ = false;
   bool reg_we_ = false;
   uint32_t reg_addr_ = 0;

@@ -16,10 +16,13 @@
 #include <verilated_fst_c.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "stream_checker.h"
@@ -46,6 +49,13 @@ struct DriverConfig {
   uint64_t stall_timeout = 50'000;   // cycles without progress before "no progress"
 };
 
+// A model Verilated with --trace-fst has trace(); one without it cannot write a waveform.
+template <class V, class = void>
+constexpr bool kHasTrace = false;
+template <class V>
+constexpr bool kHasTrace<V, std::void_t<decltype(std::declval<V&>().trace(static_cast<VerilatedFstC*>(nullptr), 0))>> =
+    true;
+
 template <class V>
 class VlDriver {
  public:
@@ -56,9 +66,15 @@ class VlDriver {
     ctx_ = make_context(cfg_.run.seed, !cfg_.fst_path.empty());
     dut_ = std::make_unique<V>(ctx_.get(), "TOP");
     if (!cfg_.fst_path.empty()) {
-      fst_ = std::make_unique<VerilatedFstC>();
-      dut_->trace(fst_.get(), 99);
-      fst_->open(cfg_.fst_path.c_str());
+      if constexpr (kHasTrace<V>) {
+        fst_ = std::make_unique<VerilatedFstC>();
+        dut_->trace(fst_.get(), 99);
+        fst_->open(cfg_.fst_path.c_str());
+      } else {
+        std::fprintf(stderr, "waveform %s not written: this model was Verilated without --trace-fst\n",
+                     cfg_.fst_path.c_str());
+        std::exit(2);
+      }
     }
     dut_->clk_i = 0;
     dut_->rst_ni = 0;

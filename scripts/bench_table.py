@@ -158,19 +158,28 @@ def main():
 
 
 def sim_speed(doc):
-    """Simulation speed: per scene, the RTL run's wall time (the Verilated top, the harness and its
-    stream comparison with the model) and simulated cycles per second. Wall-clock figures depend
-    on the machine and its load; the total is cycles over seconds of all scenes."""
+    """Simulation speed: per scene, the RTL run's wall time and CPU time (the Verilated top, the
+    harness and its stream comparison with the model) and simulated cycles per second of each.
+    Wall-clock figures depend on the machine and its load; CPU time much less so (compare those
+    on a shared machine). The total is cycles over seconds of all scenes."""
     rows = [s for s in doc["scenes"] if s.get("rtl_seconds")]
     if not rows:
         return
-    print("\nsimulation speed (Verilated pineda_top with the harness; wall clock, machine-dependent):")
-    print(f"{'scene':20s} {'cycles':>9s} {'RTL s':>7s} {'cycles/s':>9s}")
+    print("\nsimulation speed (Verilated pineda_top with the harness; machine-dependent):")
+    print(f"{'scene':20s} {'cycles':>9s} {'RTL s':>7s} {'cycles/s':>9s} {'CPU s':>7s} {'cyc/CPU s':>9s}")
+
+    def cpu(s):
+        return s.get("rtl_cpu_seconds", 0.0)
+
+    def rate(c, t):
+        return f"{c / t:9.0f}" if t > 0 else f"{'-':>9s}"
     for s in rows:
-        print(f"{s['scene']:20s} {s['cycles']:9d} {s['rtl_seconds']:7.2f} {s['cycles'] / s['rtl_seconds']:9.0f}")
+        print(f"{s['scene']:20s} {s['cycles']:9d} {s['rtl_seconds']:7.2f} {rate(s['cycles'], s['rtl_seconds'])} "
+              f"{cpu(s):7.2f} {rate(s['cycles'], cpu(s))}")
     cyc = sum(s["cycles"] for s in rows)
     sec = sum(s["rtl_seconds"] for s in rows)
-    print(f"{'all scenes':20s} {cyc:9d} {sec:7.2f} {cyc / sec:9.0f}")
+    csec = sum(cpu(s) for s in rows)
+    print(f"{'all scenes':20s} {cyc:9d} {sec:7.2f} {rate(cyc, sec)} {csec:7.2f} {rate(cyc, csec)}")
 
 
 def area_per_work(doc, area_path):

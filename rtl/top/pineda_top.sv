@@ -44,7 +44,13 @@ module pineda_top #(
   parameter int unsigned CpFetchLines  = 32,   // CP fetch: line buffer (512 dwords)
   parameter int unsigned IaFetchLines  = 64,   // IA: 64 lines, 4 dwords/clock at 200 cycles
   parameter int unsigned NumRast       = 1,    // rasterizers: 1, 2 or 4
-  parameter int unsigned RastFifoDepth = 4     // setup packets queued per rasterizer (NumRast > 1)
+  parameter int unsigned RastFifoDepth = 4,    // setup packets queued per rasterizer (NumRast > 1)
+  // Simulation only (units.toml's Verilated pineda_top models; synthesis keeps 0): the memory
+  // port's inputs, pw_flush_i and throttle_i pass through a register, and the harness drives
+  // each one clock ahead (harness/top_harness.cpp), so every unit sees the same values in the
+  // same cycle as with 0. This takes the pipeline's logic out of Verilator's input-combinational
+  // region, which every eval() runs (docs/verification.md "Simulation speed").
+  parameter int unsigned SimInputRegs  = 0
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -128,6 +134,36 @@ module pineda_top #(
 
   // Line clients: ids 0 .. NumClients-1 (MEM_LC_CP, IA, PW, DMA, IF, VF, ZS, TEX).
   localparam int unsigned NumClients = 8;
+
+  // The inputs as the units see them: the pins, or (SimInputRegs) the pins one clock later.
+  logic                                  mem_req_ready, mem_rsp_valid, pw_flush_in;
+  pineda_pkg::mem_line_rsp_t             mem_rsp;
+  logic [pineda_pkg::NUM_BOUNDARIES-1:0] throttle;
+  if (SimInputRegs != 0) begin : g_sim_in_q
+    logic                                  mem_req_ready_q, mem_rsp_valid_q, pw_flush_q;
+    pineda_pkg::mem_line_rsp_t             mem_rsp_q;
+    logic [pineda_pkg::NUM_BOUNDARIES-1:0] throttle_q;
+    // No reset: the harness drives the pins through reset, so the first clock after it sees
+    // the first cycle's values.
+    always_ff @(posedge clk_i) begin
+      mem_req_ready_q <= mem_req_ready_i;
+      mem_rsp_valid_q <= mem_rsp_valid_i;
+      mem_rsp_q       <= mem_rsp_i;
+      pw_flush_q      <= pw_flush_i;
+      throttle_q      <= throttle_i;
+    end
+    assign mem_req_ready = mem_req_ready_q;
+    assign mem_rsp_valid = mem_rsp_valid_q;
+    assign mem_rsp       = mem_rsp_q;
+    assign pw_flush_in   = pw_flush_q;
+    assign throttle      = throttle_q;
+  end else begin : g_in
+    assign mem_req_ready = mem_req_ready_i;
+    assign mem_rsp_valid = mem_rsp_valid_i;
+    assign mem_rsp       = mem_rsp_i;
+    assign pw_flush_in   = pw_flush_i;
+    assign throttle      = throttle_i;
+  end
 
   // ---------------------------------------------------------------------------------------------
   // Producer side of each boundary (before the throttle)
@@ -318,7 +354,7 @@ module pineda_top #(
   ) u_thr_cp_draw (
     .clk_i,
     .rst_ni,
-    .throttle_i  (throttle_i[pineda_pkg::BOUNDARY_CP_DRAW]),
+    .throttle_i  (throttle[pineda_pkg::BOUNDARY_CP_DRAW]),
     .in_valid_i  (cp_valid),
     .in_ready_o  (cp_ready),
     .in_data_i   (cp_draw),
@@ -352,7 +388,7 @@ module pineda_top #(
   ) u_thr_ia_tri (
     .clk_i,
     .rst_ni,
-    .throttle_i  (throttle_i[pineda_pkg::BOUNDARY_IA_TRI]),
+    .throttle_i  (throttle[pineda_pkg::BOUNDARY_IA_TRI]),
     .in_valid_i  (ia_valid),
     .in_ready_o  (ia_ready),
     .in_data_i   (ia_tri),
@@ -379,7 +415,7 @@ module pineda_top #(
     .out_valid_o           (tap_pa_tri_valid_o),
     .out_ready_i           (tap_pa_tri_ready_o),
     .out_o                 (tap_pa_tri_o),
-    .throttle_i            (throttle_i[pineda_pkg::BOUNDARY_PA_TRI:pineda_pkg::BOUNDARY_CP_IDRAW]),
+    .throttle_i            (throttle[pineda_pkg::BOUNDARY_PA_TRI:pineda_pkg::BOUNDARY_CP_IDRAW]),
     .tap_cp_idraw_valid_o,
     .tap_cp_idraw_ready_o,
     .tap_cp_idraw_o,
@@ -469,7 +505,7 @@ module pineda_top #(
   ) u_thr_setup_tri (
     .clk_i,
     .rst_ni,
-    .throttle_i  (throttle_i[pineda_pkg::BOUNDARY_SETUP_TRI]),
+    .throttle_i  (throttle[pineda_pkg::BOUNDARY_SETUP_TRI]),
     .in_valid_i  (setup_valid),
     .in_ready_o  (setup_ready),
     .in_data_i   (setup_tri),
@@ -489,7 +525,7 @@ module pineda_top #(
     .in_valid_i       (tap_setup_tri_valid_o),
     .in_ready_o       (tap_setup_tri_ready_o),
     .in_i             (tap_setup_tri_o),
-    .throttle_i       (throttle_i[pineda_pkg::BOUNDARY_COARSE_TILE]),
+    .throttle_i       (throttle[pineda_pkg::BOUNDARY_COARSE_TILE]),
     .hiz_clear_valid_i(hiz_clear_valid),
     .hiz_clear_ready_o(hiz_clear_ready),
     .hiz_clear_i      (hiz_clear_pkt),
@@ -514,7 +550,7 @@ module pineda_top #(
   ) u_thr_fine_quad (
     .clk_i,
     .rst_ni,
-    .throttle_i  (throttle_i[pineda_pkg::BOUNDARY_FINE_QUAD]),
+    .throttle_i  (throttle[pineda_pkg::BOUNDARY_FINE_QUAD]),
     .in_valid_i  (fine_valid),
     .in_ready_o  (fine_ready),
     .in_data_i   (fine_quad),
@@ -575,7 +611,7 @@ module pineda_top #(
   ) u_thr_zs_quad (
     .clk_i,
     .rst_ni,
-    .throttle_i  (throttle_i[pineda_pkg::BOUNDARY_ZS_QUAD]),
+    .throttle_i  (throttle[pineda_pkg::BOUNDARY_ZS_QUAD]),
     .in_valid_i  (zs_valid),
     .in_ready_o  (zs_ready),
     .in_data_i   (zs_quad),
@@ -604,7 +640,7 @@ module pineda_top #(
   ) u_thr_interp_quad (
     .clk_i,
     .rst_ni,
-    .throttle_i  (throttle_i[pineda_pkg::BOUNDARY_INTERP_QUAD]),
+    .throttle_i  (throttle[pineda_pkg::BOUNDARY_INTERP_QUAD]),
     .in_valid_i  (ip_valid),
     .in_ready_o  (ip_ready),
     .in_data_i   (ip_quad),
@@ -666,7 +702,7 @@ module pineda_top #(
   ) u_thr_comb_quad (   // comb_quad: PW's input, ZS's late output
     .clk_i,
     .rst_ni,
-    .throttle_i  (throttle_i[pineda_pkg::BOUNDARY_COMB_QUAD]),
+    .throttle_i  (throttle[pineda_pkg::BOUNDARY_COMB_QUAD]),
     .in_valid_i  (zs_late_out_valid),
     .in_ready_o  (zs_late_out_ready),
     .in_data_i   (zs_late_out),
@@ -719,9 +755,9 @@ module pineda_top #(
                    span_meets(copy_dst, copy_dst_end, zs_span_valid, zs_span_lo, zs_span_hi);
     fill_zs      = fill_lo[32] ||
                    span_meets(fill_lo[31:0], fill_end, zs_span_valid, zs_span_lo, zs_span_hi);
-    pw_flush       = copy_valid || fill_valid || resolve_valid || pw_flush_i;
+    pw_flush       = copy_valid || fill_valid || resolve_valid || pw_flush_in;
     // (a RESOLVE, rare, flushes ZS whole)
-    zs_flush       = (copy_valid && copy_zs) || (fill_valid && fill_zs) || resolve_valid || pw_flush_i;
+    zs_flush       = (copy_valid && copy_zs) || (fill_valid && fill_zs) || resolve_valid || pw_flush_in;
   end
 
   always_comb begin
@@ -740,7 +776,7 @@ module pineda_top #(
   ) u_thr_pw_mem (
     .clk_i,
     .rst_ni,
-    .throttle_i  (throttle_i[pineda_pkg::BOUNDARY_PW_MEM]),
+    .throttle_i  (throttle[pineda_pkg::BOUNDARY_PW_MEM]),
     .in_valid_i  (pw_valid),
     .in_ready_o  (pw_ready),
     .in_data_i   (pw_req),
@@ -770,11 +806,11 @@ module pineda_top #(
     .rsp_ready_i     (cl_rsp_ready),
     .rsp_o           (cl_rsp),
     .mem_req_valid_o,
-    .mem_req_ready_i,
+    .mem_req_ready_i (mem_req_ready),
     .mem_req_o,
-    .mem_rsp_valid_i,
+    .mem_rsp_valid_i (mem_rsp_valid),
     .mem_rsp_ready_o,
-    .mem_rsp_i,
+    .mem_rsp_i       (mem_rsp),
     .grants_o        (cl_grants),
     .waits_o         (cl_waits)
   );

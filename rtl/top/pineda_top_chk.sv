@@ -35,11 +35,11 @@ module pineda_top_chk #(
   input logic [NumClients-1:0]               cl_req_ready,
   input logic [NumClients-1:0][pineda_pkg::MEM_LINE_REQ_BITS-1:0] cl_req,
   input logic                                mem_req_valid_o,
-  input logic                                mem_req_ready_i,
+  input logic                                mem_req_ready,   // the units' view (SimInputRegs)
   input pineda_pkg::mem_line_req_t           mem_req_o,
-  input logic                                mem_rsp_valid_i,
+  input logic                                mem_rsp_valid,
   input logic                                mem_rsp_ready_o,
-  input pineda_pkg::mem_line_rsp_t           mem_rsp_i,
+  input pineda_pkg::mem_line_rsp_t           mem_rsp,
   input logic                                tap_ia_tri_valid_o,
   input logic                                tap_pa_tri_valid_o
 );
@@ -65,9 +65,9 @@ module pineda_top_chk #(
       .clk_i, .rst_ni, .valid_i(cl_req_valid[c]), .ready_i(cl_req_ready[c]), .data_i(cl_req[c]));
   end
   stream_assert #(.Width($bits(mem_req_o))) u_mem_req (
-    .clk_i, .rst_ni, .valid_i(mem_req_valid_o), .ready_i(mem_req_ready_i), .data_i(mem_req_o));
-  stream_assert #(.Width($bits(mem_rsp_i))) u_mem_rsp (
-    .clk_i, .rst_ni, .valid_i(mem_rsp_valid_i), .ready_i(mem_rsp_ready_o), .data_i(mem_rsp_i));
+    .clk_i, .rst_ni, .valid_i(mem_req_valid_o), .ready_i(mem_req_ready), .data_i(mem_req_o));
+  stream_assert #(.Width($bits(mem_rsp))) u_mem_rsp (
+    .clk_i, .rst_ni, .valid_i(mem_rsp_valid), .ready_i(mem_rsp_ready_o), .data_i(mem_rsp));
 
   // The CP switches path only when the other one has drained: never both at the merge.
   always_ff @(posedge clk_i) begin
