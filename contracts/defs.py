@@ -137,10 +137,9 @@ CONSTANTS = [
     Const("ZREF_W", 57, "depth at a vertex in plane units, saturated to |z| <= 2^56 - 1"),
     Const("ZPLANE_W", 59, "depth plane value width: |Z| < 2^58 at every evaluated sample (docs/numerics.md section 9)"),
     # Attribute interpolation (docs/numerics.md section 10, docs/interp.md)
-    Const("IP_FRAC", 36, "fraction bits of the interpolation planes (1/w and the two perspective barycentrics, normalised to [0, 2))"),
-    Const("IPGRAD_W", 37, "interpolation plane gradient width: per 1/256 px, |a|, |b| <= 2^36 - 1 (saturated: a change of 1 per 1/256 px)"),
-    Const("IPREF_W", 39, "interpolation plane value at vertex 0 (q0 < 2: |p0| < 2^37), saturated to 2^38 - 1"),
-    Const("IPLANE_W", 63, "interpolation plane value width: |P| < 2^62 at every pixel centre of the render target"),
+    Const("IPQ_W", 32, "normalised 1/w of a vertex as an unsigned integer (the largest in [2^31, 2^32), the others rounded to nearest, half up)"),
+    Const("IPGRAD_W", 57, "interpolation plane gradient width: sigma*sum Q_k*A_k (Q_k < 2^32, |A_k| + ... < 2^25 with sum A_k = 0): |a|, |b| < 2^56"),
+    Const("IPLANE_W", 84, "interpolation plane value width: sum Q_k*|E_k| < 3*2^32*2^49 < 2^83 at every pixel centre of the render target"),
     Const("DEPTH_MAX", 0xFFFFFF, "D24 UNORM: the depth 1.0 (depth values are 24-bit integers 0..2^24-1)", 24),
     # comparison functions (FE_DEPTH.DEPTH_FUNC, stencil funcs): D3D11_COMPARISON_* - 1; pass when (ref OP stored)
     Const("CMP_NEVER", 0, "never passes", 3),
@@ -666,10 +665,10 @@ STRUCTS = [
         Field("b", 33, "s", "dZ/dY per 1/256 px"),
         Field("c", 59, "s", "Z at the reference sample (see the packet)"),
     ]),
-    Struct("iplane_t", "IPlane", "interpolation plane P = c + a*(X - Xr) + b*(Y - Yr) in 2^-IP_FRAC units (docs/numerics.md section 10)", [
-        Field("a", 37, "s", "dP/dX per 1/256 px"),
-        Field("b", 37, "s", "dP/dY per 1/256 px"),
-        Field("c", 63, "s", "P at the reference point (interp_tri_t: vertex 0)"),
+    Struct("iplane_t", "IPlane", "interpolation plane P(X, Y) = c + a*(X - 128) + b*(Y - 128), exact integers: sum of Q_k * E_k (docs/numerics.md section 10)", [
+        Field("a", 57, "s", "dP/dX per 1/256 px"),
+        Field("b", 57, "s", "dP/dY per 1/256 px"),
+        Field("c", 84, "s", "P at the centre of pixel (0, 0), X = Y = 128"),
     ]),
     Struct("d24_t", "D24", "one D24 UNORM depth value", [
         Field("v", 24, "u", "0 .. DEPTH_MAX"),
@@ -711,10 +710,9 @@ STRUCTS = [
         Field("a", 3, "vattr_t", "per-vertex attributes in the order of v (0 in an end-of-pipe token)"),
     ]),
     Struct("interp_tri_t", "InterpTri", "SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes, carried unchanged from SETUP to INTERP", [
-        Field("org", 1, "vtx_t", "vertex 0 (API order, 16.8): each plane's c is its value there"),
-        Field("w", 1, "iplane_t", "1/w plane: values q0, q1, q2 (the normalised 1/w) at the vertices"),
-        Field("l1", 1, "iplane_t", "lambda1/w plane: values 0, q1, 0"),
-        Field("l2", 1, "iplane_t", "lambda2/w plane: values 0, 0, q2"),
+        Field("w", 1, "iplane_t", "W = L0 + L1 + L2 (the 1/w plane times the doubled area)"),
+        Field("l1", 1, "iplane_t", "L1 = Q1 * E1 (oriented): lambda1 / w times the doubled area"),
+        Field("l2", 1, "iplane_t", "L2 = Q2 * E2"),
         Field("c0", 32, "u", "vertex colours RGBA8, API order"),
         Field("c1", 32, "u", ""),
         Field("c2", 32, "u", ""),

@@ -385,7 +385,7 @@ def gen_cpp():
             if kind == "u":
                 L.append(f"  uint64_t {fname} = 0;{cmt}")
             elif kind == "s":
-                L.append(f"  int64_t {fname} = 0;{cmt}")
+                L.append(f"  {'bits::i128' if count > 64 else 'int64_t'} {fname} = 0;{cmt}")
             else:
                 ct = smap[kind][1]
                 if count > 1:
@@ -397,7 +397,10 @@ def gen_cpp():
         for (f, flsb, fw) in lay:
             fname, count, kind, _ = f
             at = f"lsb + {flsb}"
-            if kind in ("u", "s"):
+            if kind == "s" and fw > 64:
+                pk.append(f"    bits::put128(words_, {at}, {fw}, {fname});")
+                up.append(f"    {fname} = bits::get128(words_, {at}, {fw});")
+            elif kind in ("u", "s"):
                 get = f"bits::get(words_, {at}, {fw})"
                 if kind == "s":
                     get = f"bits::sext({get}, {fw})"
@@ -425,7 +428,11 @@ def gen_cpp():
         L.append(f"  void diff(const {cname}& act, const std::string& pre, std::vector<FieldDiff>& out) const {{")
         for f in fields:
             fname, count, kind, _ = f
-            if kind in ("u", "s"):
+            if kind == "s" and count > 64:
+                L.append(f"    if ({fname} != act.{fname}) out.push_back({{pre + \"{fname}\", "
+                         f"bits::hex128({fname}, {count}), bits::hex128(act.{fname}, {count}), "
+                         f"bits::dec128({fname}), bits::dec128(act.{fname})}});")
+            elif kind in ("u", "s"):
                 L.append(f"    if ({fname} != act.{fname}) out.push_back({{pre + \"{fname}\", "
                          f"bits::hex(static_cast<uint64_t>({fname}) & bits::mask({count})), bits::hex(static_cast<uint64_t>(act.{fname}) & bits::mask({count})), "
                          f"std::to_string({fname}), std::to_string(act.{fname})}});")
@@ -442,7 +449,9 @@ def gen_cpp():
         for i, f in enumerate(fields):
             fname, count, kind, _ = f
             sep = "" if i == 0 else " "
-            if kind in ("u", "s"):
+            if kind == "s" and count > 64:
+                L.append(f"    s += \"{sep}{fname}=\" + bits::hex128({fname}, {count});")
+            elif kind in ("u", "s"):
                 L.append(f"    s += \"{sep}{fname}=\" + bits::hex(static_cast<uint64_t>({fname}) & bits::mask({count}));")
             elif count > 1:
                 L.append(f"    s += \"{sep}{fname}=[\";")

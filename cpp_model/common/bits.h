@@ -68,5 +68,45 @@ inline std::string hex(uint64_t v) {
   return buf;
 }
 
+// Signed fields wider than 64 bits (the interpolation planes, docs/numerics.md section 10).
+__extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
+
+inline void put128(uint32_t* w, int lsb, int width, i128 v) {
+  const u128 u = static_cast<u128>(v);
+  put(w, lsb, 64, static_cast<uint64_t>(u));
+  put(w, lsb + 64, width - 64, static_cast<uint64_t>(u >> 64));
+}
+
+inline i128 get128(const uint32_t* w, int lsb, int width) {
+  const u128 u = (static_cast<u128>(get(w, lsb + 64, width - 64)) << 64) | get(w, lsb, 64);
+  const u128 m = u128{1} << (width - 1);
+  return static_cast<i128>((u ^ m) - m);
+}
+
+inline bool fits_signed128(i128 v, int width) {
+  const i128 hi = (i128{1} << (width - 1)) - 1;
+  return v >= -hi - 1 && v <= hi;
+}
+
+inline std::string hex128(i128 v, int width) {
+  const u128 u = static_cast<u128>(v) & ((u128{1} << width) - 1);
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "0x%llx%016llx", static_cast<unsigned long long>(u >> 64),
+                static_cast<unsigned long long>(u));
+  return buf;
+}
+
+inline std::string dec128(i128 v) {
+  const bool neg = v < 0;
+  u128 u = neg ? u128{0} - static_cast<u128>(v) : static_cast<u128>(v);
+  std::string s;
+  do {
+    s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
+    u /= 10;
+  } while (u != 0);
+  return neg ? "-" + s : s;
+}
+
 }  // namespace bits
 }  // namespace pineda

@@ -39,6 +39,8 @@ int32_t to_fix16_8(uint32_t a);
 int64_t to_fix(uint32_t a, int frac, int width);
 // A signed integer rounded to nearest even to FP32 (exact up to 24 significant bits).
 uint32_t from_int(int64_t v);
+// The same rounding for a wider integer (INTERP's plane values, docs/numerics.md section 10).
+uint32_t from_int128(bits::i128 v);
 
 // Classification of a bit pattern (denormals count as zero: DAZ).
 inline uint32_t exp_field(uint32_t a) { return (a >> 23) & 0xFFu; }

@@ -46,10 +46,9 @@ constexpr uint32_t Z_FRAC = 16u;  // fraction bits of the depth plane (units of 
 constexpr uint32_t ZGRAD_W = 33u;  // depth plane gradient width: dZ per 1/256 px, |a|, |b| <= 2^32 - 1 (saturated)
 constexpr uint32_t ZREF_W = 57u;  // depth at a vertex in plane units, saturated to |z| <= 2^56 - 1
 constexpr uint32_t ZPLANE_W = 59u;  // depth plane value width: |Z| < 2^58 at every evaluated sample (docs/numerics.md section 9)
-constexpr uint32_t IP_FRAC = 36u;  // fraction bits of the interpolation planes (1/w and the two perspective barycentrics, normalised to [0, 2))
-constexpr uint32_t IPGRAD_W = 37u;  // interpolation plane gradient width: per 1/256 px, |a|, |b| <= 2^36 - 1 (saturated: a change of 1 per 1/256 px)
-constexpr uint32_t IPREF_W = 39u;  // interpolation plane value at vertex 0 (q0 < 2: |p0| < 2^37), saturated to 2^38 - 1
-constexpr uint32_t IPLANE_W = 63u;  // interpolation plane value width: |P| < 2^62 at every pixel centre of the render target
+constexpr uint32_t IPQ_W = 32u;  // normalised 1/w of a vertex as an unsigned integer (the largest in [2^31, 2^32), the others rounded to nearest, half up)
+constexpr uint32_t IPGRAD_W = 57u;  // interpolation plane gradient width: sigma*sum Q_k*A_k (Q_k < 2^32, |A_k| + ... < 2^25 with sum A_k = 0): |a|, |b| < 2^56
+constexpr uint32_t IPLANE_W = 84u;  // interpolation plane value width: sum Q_k*|E_k| < 3*2^32*2^49 < 2^83 at every pixel centre of the render target
 constexpr uint32_t DEPTH_MAX = 16777215u;  // D24 UNORM: the depth 1.0 (depth values are 24-bit integers 0..2^24-1)
 constexpr uint32_t CMP_NEVER = 0u;  // never passes
 constexpr uint32_t CMP_LESS = 1u;  // new < stored
@@ -1698,40 +1697,40 @@ struct ZPlane {
   }
 };
 
-// interpolation plane P = c + a*(X - Xr) + b*(Y - Yr) in 2^-IP_FRAC units (docs/numerics.md section 10) (SV iplane_t, 137 bits)
+// interpolation plane P(X, Y) = c + a*(X - 128) + b*(Y - 128), exact integers: sum of Q_k * E_k (docs/numerics.md section 10) (SV iplane_t, 198 bits)
 struct IPlane {
-  static constexpr int WIDTH = 137;
-  static constexpr int WORDS = 5;
+  static constexpr int WIDTH = 198;
+  static constexpr int WORDS = 7;
   static constexpr const char* SV_NAME = "iplane_t";
   using Words = std::array<uint32_t, WORDS>;
   int64_t a = 0;  // dP/dX per 1/256 px
   int64_t b = 0;  // dP/dY per 1/256 px
-  int64_t c = 0;  // P at the reference point (interp_tri_t: vertex 0)
+  bits::i128 c = 0;  // P at the centre of pixel (0, 0), X = Y = 128
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 100, 37, static_cast<uint64_t>(a));
-    bits::put(words_, lsb + 63, 37, static_cast<uint64_t>(b));
-    bits::put(words_, lsb + 0, 63, static_cast<uint64_t>(c));
+    bits::put(words_, lsb + 141, 57, static_cast<uint64_t>(a));
+    bits::put(words_, lsb + 84, 57, static_cast<uint64_t>(b));
+    bits::put128(words_, lsb + 0, 84, c);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    a = bits::sext(bits::get(words_, lsb + 100, 37), 37);
-    b = bits::sext(bits::get(words_, lsb + 63, 37), 37);
-    c = bits::sext(bits::get(words_, lsb + 0, 63), 63);
+    a = bits::sext(bits::get(words_, lsb + 141, 57), 57);
+    b = bits::sext(bits::get(words_, lsb + 84, 57), 57);
+    c = bits::get128(words_, lsb + 0, 84);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
   static IPlane unpack(const uint32_t* words_) { IPlane p; p.unpack_at(words_, 0); return p; }
   IPlane canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const IPlane& act, const std::string& pre, std::vector<FieldDiff>& out) const {
-    if (a != act.a) out.push_back({pre + "a", bits::hex(static_cast<uint64_t>(a) & bits::mask(37)), bits::hex(static_cast<uint64_t>(act.a) & bits::mask(37)), std::to_string(a), std::to_string(act.a)});
-    if (b != act.b) out.push_back({pre + "b", bits::hex(static_cast<uint64_t>(b) & bits::mask(37)), bits::hex(static_cast<uint64_t>(act.b) & bits::mask(37)), std::to_string(b), std::to_string(act.b)});
-    if (c != act.c) out.push_back({pre + "c", bits::hex(static_cast<uint64_t>(c) & bits::mask(63)), bits::hex(static_cast<uint64_t>(act.c) & bits::mask(63)), std::to_string(c), std::to_string(act.c)});
+    if (a != act.a) out.push_back({pre + "a", bits::hex(static_cast<uint64_t>(a) & bits::mask(57)), bits::hex(static_cast<uint64_t>(act.a) & bits::mask(57)), std::to_string(a), std::to_string(act.a)});
+    if (b != act.b) out.push_back({pre + "b", bits::hex(static_cast<uint64_t>(b) & bits::mask(57)), bits::hex(static_cast<uint64_t>(act.b) & bits::mask(57)), std::to_string(b), std::to_string(act.b)});
+    if (c != act.c) out.push_back({pre + "c", bits::hex128(c, 84), bits::hex128(act.c, 84), bits::dec128(c), bits::dec128(act.c)});
   }
   bool operator==(const IPlane& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
   bool operator!=(const IPlane& o) const { return !(*this == o); }
   std::string str() const {
     std::string s = "{";
-    s += "a=" + bits::hex(static_cast<uint64_t>(a) & bits::mask(37));
-    s += " b=" + bits::hex(static_cast<uint64_t>(b) & bits::mask(37));
-    s += " c=" + bits::hex(static_cast<uint64_t>(c) & bits::mask(63));
+    s += "a=" + bits::hex(static_cast<uint64_t>(a) & bits::mask(57));
+    s += " b=" + bits::hex(static_cast<uint64_t>(b) & bits::mask(57));
+    s += " c=" + bits::hex128(c, 84);
     return s + "}";
   }
 };
@@ -1999,16 +1998,15 @@ struct TriPkt {
   }
 };
 
-// SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes, carried unchanged from SETUP to INTERP (SV interp_tri_t, 939 bits)
+// SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes, carried unchanged from SETUP to INTERP (SV interp_tri_t, 1074 bits)
 struct InterpTri {
-  static constexpr int WIDTH = 939;
-  static constexpr int WORDS = 30;
+  static constexpr int WIDTH = 1074;
+  static constexpr int WORDS = 34;
   static constexpr const char* SV_NAME = "interp_tri_t";
   using Words = std::array<uint32_t, WORDS>;
-  Vtx org{};  // vertex 0 (API order, 16.8): each plane's c is its value there
-  IPlane w{};  // 1/w plane: values q0, q1, q2 (the normalised 1/w) at the vertices
-  IPlane l1{};  // lambda1/w plane: values 0, q1, 0
-  IPlane l2{};  // lambda2/w plane: values 0, 0, q2
+  IPlane w{};  // W = L0 + L1 + L2 (the 1/w plane times the doubled area)
+  IPlane l1{};  // L1 = Q1 * E1 (oriented): lambda1 / w times the doubled area
+  IPlane l2{};  // L2 = Q2 * E2
   uint64_t c0 = 0;  // vertex colours RGBA8, API order
   uint64_t c1 = 0;
   uint64_t c2 = 0;
@@ -2016,9 +2014,8 @@ struct InterpTri {
   std::array<FVec2, 2> d1{};  // uv - uv of vertex 0 for vertex 1 (FP32 sub), uv0 [0] and uv1 [1]
   std::array<FVec2, 2> d2{};  // the same for vertex 2
   void pack_at(uint32_t* words_, int lsb) const {
-    org.pack_at(words_, lsb + 891);
-    w.pack_at(words_, lsb + 754);
-    l1.pack_at(words_, lsb + 617);
+    w.pack_at(words_, lsb + 876);
+    l1.pack_at(words_, lsb + 678);
     l2.pack_at(words_, lsb + 480);
     bits::put(words_, lsb + 448, 32, static_cast<uint64_t>(c0));
     bits::put(words_, lsb + 416, 32, static_cast<uint64_t>(c1));
@@ -2028,9 +2025,8 @@ struct InterpTri {
     for (int k = 0; k < 2; ++k) d2[k].pack_at(words_, lsb + 0 + k * 64);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    org.unpack_at(words_, lsb + 891);
-    w.unpack_at(words_, lsb + 754);
-    l1.unpack_at(words_, lsb + 617);
+    w.unpack_at(words_, lsb + 876);
+    l1.unpack_at(words_, lsb + 678);
     l2.unpack_at(words_, lsb + 480);
     c0 = bits::get(words_, lsb + 448, 32);
     c1 = bits::get(words_, lsb + 416, 32);
@@ -2043,7 +2039,6 @@ struct InterpTri {
   static InterpTri unpack(const uint32_t* words_) { InterpTri p; p.unpack_at(words_, 0); return p; }
   InterpTri canonical() const { Words words_ = pack(); return unpack(words_.data()); }
   void diff(const InterpTri& act, const std::string& pre, std::vector<FieldDiff>& out) const {
-    org.diff(act.org, pre + "org.", out);
     w.diff(act.w, pre + "w.", out);
     l1.diff(act.l1, pre + "l1.", out);
     l2.diff(act.l2, pre + "l2.", out);
@@ -2058,8 +2053,7 @@ struct InterpTri {
   bool operator!=(const InterpTri& o) const { return !(*this == o); }
   std::string str() const {
     std::string s = "{";
-    s += "org=" + org.str();
-    s += " w=" + w.str();
+    s += "w=" + w.str();
     s += " l1=" + l1.str();
     s += " l2=" + l2.str();
     s += " c0=" + bits::hex(static_cast<uint64_t>(c0) & bits::mask(32));
@@ -2078,10 +2072,10 @@ struct InterpTri {
   }
 };
 
-// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 1976 bits)
+// SETUP -> COARSE: a triangle that may cover samples (SV setup_pkt_t, 2111 bits)
 struct SetupPkt {
-  static constexpr int WIDTH = 1976;
-  static constexpr int WORDS = 62;
+  static constexpr int WIDTH = 2111;
+  static constexpr int WORDS = 66;
   static constexpr const char* SV_NAME = "setup_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -2100,37 +2094,37 @@ struct SetupPkt {
   uint64_t zhi = 0;
   InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1975, 1, static_cast<uint64_t>(eop));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1675 + k * 100);
-    tiles.pack_at(words_, lsb + 1623);
-    bits::put(words_, lsb + 1610, 13, static_cast<uint64_t>(start));
-    pix.pack_at(words_, lsb + 1550);
-    bits::put(words_, lsb + 1518, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1469);
-    bits::put(words_, lsb + 1437, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 1436, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 1332);
-    om.pack_at(words_, lsb + 1112);
-    zp.pack_at(words_, lsb + 987);
-    bits::put(words_, lsb + 963, 24, static_cast<uint64_t>(zlo));
-    bits::put(words_, lsb + 939, 24, static_cast<uint64_t>(zhi));
+    bits::put(words_, lsb + 2110, 1, static_cast<uint64_t>(eop));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1810 + k * 100);
+    tiles.pack_at(words_, lsb + 1758);
+    bits::put(words_, lsb + 1745, 13, static_cast<uint64_t>(start));
+    pix.pack_at(words_, lsb + 1685);
+    bits::put(words_, lsb + 1653, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1604);
+    bits::put(words_, lsb + 1572, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 1571, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1467);
+    om.pack_at(words_, lsb + 1247);
+    zp.pack_at(words_, lsb + 1122);
+    bits::put(words_, lsb + 1098, 24, static_cast<uint64_t>(zlo));
+    bits::put(words_, lsb + 1074, 24, static_cast<uint64_t>(zhi));
     it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1975, 1);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1675 + k * 100);
-    tiles.unpack_at(words_, lsb + 1623);
-    start = bits::get(words_, lsb + 1610, 13);
-    pix.unpack_at(words_, lsb + 1550);
-    color = bits::get(words_, lsb + 1518, 32);
-    target.unpack_at(words_, lsb + 1469);
-    tri_id = bits::get(words_, lsb + 1437, 32);
-    front = bits::get(words_, lsb + 1436, 1);
-    ds.unpack_at(words_, lsb + 1332);
-    om.unpack_at(words_, lsb + 1112);
-    zp.unpack_at(words_, lsb + 987);
-    zlo = bits::get(words_, lsb + 963, 24);
-    zhi = bits::get(words_, lsb + 939, 24);
+    eop = bits::get(words_, lsb + 2110, 1);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1810 + k * 100);
+    tiles.unpack_at(words_, lsb + 1758);
+    start = bits::get(words_, lsb + 1745, 13);
+    pix.unpack_at(words_, lsb + 1685);
+    color = bits::get(words_, lsb + 1653, 32);
+    target.unpack_at(words_, lsb + 1604);
+    tri_id = bits::get(words_, lsb + 1572, 32);
+    front = bits::get(words_, lsb + 1571, 1);
+    ds.unpack_at(words_, lsb + 1467);
+    om.unpack_at(words_, lsb + 1247);
+    zp.unpack_at(words_, lsb + 1122);
+    zlo = bits::get(words_, lsb + 1098, 24);
+    zhi = bits::get(words_, lsb + 1074, 24);
     it.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
@@ -2178,10 +2172,10 @@ struct SetupPkt {
   }
 };
 
-// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 1988 bits)
+// COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (SV tile_pkt_t, 2123 bits)
 struct TilePkt {
-  static constexpr int WIDTH = 1988;
-  static constexpr int WORDS = 63;
+  static constexpr int WIDTH = 2123;
+  static constexpr int WORDS = 67;
   static constexpr const char* SV_NAME = "tile_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -2203,43 +2197,43 @@ struct TilePkt {
   uint64_t zhi = 0;
   InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1987, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 1974, 13, static_cast<uint64_t>(tx));
-    bits::put(words_, lsb + 1961, 13, static_cast<uint64_t>(ty));
-    bits::put(words_, lsb + 1958, 3, static_cast<uint64_t>(edge_in));
-    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1658 + k * 100);
-    pix.pack_at(words_, lsb + 1598);
-    bits::put(words_, lsb + 1566, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1517);
-    bits::put(words_, lsb + 1485, 32, static_cast<uint64_t>(tri_id));
-    bits::put(words_, lsb + 1461, 24, static_cast<uint64_t>(zmin));
-    bits::put(words_, lsb + 1437, 24, static_cast<uint64_t>(zmax));
-    bits::put(words_, lsb + 1436, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 1332);
-    om.pack_at(words_, lsb + 1112);
-    zp.pack_at(words_, lsb + 987);
-    bits::put(words_, lsb + 963, 24, static_cast<uint64_t>(zlo));
-    bits::put(words_, lsb + 939, 24, static_cast<uint64_t>(zhi));
+    bits::put(words_, lsb + 2122, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 2109, 13, static_cast<uint64_t>(tx));
+    bits::put(words_, lsb + 2096, 13, static_cast<uint64_t>(ty));
+    bits::put(words_, lsb + 2093, 3, static_cast<uint64_t>(edge_in));
+    for (int k = 0; k < 3; ++k) edges[k].pack_at(words_, lsb + 1793 + k * 100);
+    pix.pack_at(words_, lsb + 1733);
+    bits::put(words_, lsb + 1701, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1652);
+    bits::put(words_, lsb + 1620, 32, static_cast<uint64_t>(tri_id));
+    bits::put(words_, lsb + 1596, 24, static_cast<uint64_t>(zmin));
+    bits::put(words_, lsb + 1572, 24, static_cast<uint64_t>(zmax));
+    bits::put(words_, lsb + 1571, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1467);
+    om.pack_at(words_, lsb + 1247);
+    zp.pack_at(words_, lsb + 1122);
+    bits::put(words_, lsb + 1098, 24, static_cast<uint64_t>(zlo));
+    bits::put(words_, lsb + 1074, 24, static_cast<uint64_t>(zhi));
     it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1987, 1);
-    tx = bits::get(words_, lsb + 1974, 13);
-    ty = bits::get(words_, lsb + 1961, 13);
-    edge_in = bits::get(words_, lsb + 1958, 3);
-    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1658 + k * 100);
-    pix.unpack_at(words_, lsb + 1598);
-    color = bits::get(words_, lsb + 1566, 32);
-    target.unpack_at(words_, lsb + 1517);
-    tri_id = bits::get(words_, lsb + 1485, 32);
-    zmin = bits::get(words_, lsb + 1461, 24);
-    zmax = bits::get(words_, lsb + 1437, 24);
-    front = bits::get(words_, lsb + 1436, 1);
-    ds.unpack_at(words_, lsb + 1332);
-    om.unpack_at(words_, lsb + 1112);
-    zp.unpack_at(words_, lsb + 987);
-    zlo = bits::get(words_, lsb + 963, 24);
-    zhi = bits::get(words_, lsb + 939, 24);
+    eop = bits::get(words_, lsb + 2122, 1);
+    tx = bits::get(words_, lsb + 2109, 13);
+    ty = bits::get(words_, lsb + 2096, 13);
+    edge_in = bits::get(words_, lsb + 2093, 3);
+    for (int k = 0; k < 3; ++k) edges[k].unpack_at(words_, lsb + 1793 + k * 100);
+    pix.unpack_at(words_, lsb + 1733);
+    color = bits::get(words_, lsb + 1701, 32);
+    target.unpack_at(words_, lsb + 1652);
+    tri_id = bits::get(words_, lsb + 1620, 32);
+    zmin = bits::get(words_, lsb + 1596, 24);
+    zmax = bits::get(words_, lsb + 1572, 24);
+    front = bits::get(words_, lsb + 1571, 1);
+    ds.unpack_at(words_, lsb + 1467);
+    om.unpack_at(words_, lsb + 1247);
+    zp.unpack_at(words_, lsb + 1122);
+    zlo = bits::get(words_, lsb + 1098, 24);
+    zhi = bits::get(words_, lsb + 1074, 24);
     it.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
@@ -2293,10 +2287,10 @@ struct TilePkt {
   }
 };
 
-// FINE -> ZS (then INTERP, the pixel stage, PW): coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 1804 bits)
+// FINE -> ZS (then INTERP, the pixel stage, PW): coverage of one 2x2 pixel quad (never empty) (SV quad_pkt_t, 1939 bits)
 struct QuadPkt {
-  static constexpr int WIDTH = 1804;
-  static constexpr int WORDS = 57;
+  static constexpr int WIDTH = 1939;
+  static constexpr int WORDS = 61;
   static constexpr const char* SV_NAME = "quad_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   uint64_t eop = 0;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
@@ -2312,31 +2306,31 @@ struct QuadPkt {
   OmState om{};  // output-merger state (0 from OP_DRAW)
   InterpTri it{};  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   void pack_at(uint32_t* words_, int lsb) const {
-    bits::put(words_, lsb + 1803, 1, static_cast<uint64_t>(eop));
-    bits::put(words_, lsb + 1790, 13, static_cast<uint64_t>(qx));
-    bits::put(words_, lsb + 1777, 13, static_cast<uint64_t>(qy));
-    bits::put(words_, lsb + 1761, 16, static_cast<uint64_t>(mask));
-    bits::put(words_, lsb + 1729, 32, static_cast<uint64_t>(color));
-    target.pack_at(words_, lsb + 1680);
-    bits::put(words_, lsb + 1648, 32, static_cast<uint64_t>(tri_id));
-    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 1264 + k * 24);
-    bits::put(words_, lsb + 1263, 1, static_cast<uint64_t>(front));
-    ds.pack_at(words_, lsb + 1159);
-    om.pack_at(words_, lsb + 939);
+    bits::put(words_, lsb + 1938, 1, static_cast<uint64_t>(eop));
+    bits::put(words_, lsb + 1925, 13, static_cast<uint64_t>(qx));
+    bits::put(words_, lsb + 1912, 13, static_cast<uint64_t>(qy));
+    bits::put(words_, lsb + 1896, 16, static_cast<uint64_t>(mask));
+    bits::put(words_, lsb + 1864, 32, static_cast<uint64_t>(color));
+    target.pack_at(words_, lsb + 1815);
+    bits::put(words_, lsb + 1783, 32, static_cast<uint64_t>(tri_id));
+    for (int k = 0; k < 16; ++k) z[k].pack_at(words_, lsb + 1399 + k * 24);
+    bits::put(words_, lsb + 1398, 1, static_cast<uint64_t>(front));
+    ds.pack_at(words_, lsb + 1294);
+    om.pack_at(words_, lsb + 1074);
     it.pack_at(words_, lsb + 0);
   }
   void unpack_at(const uint32_t* words_, int lsb) {
-    eop = bits::get(words_, lsb + 1803, 1);
-    qx = bits::get(words_, lsb + 1790, 13);
-    qy = bits::get(words_, lsb + 1777, 13);
-    mask = bits::get(words_, lsb + 1761, 16);
-    color = bits::get(words_, lsb + 1729, 32);
-    target.unpack_at(words_, lsb + 1680);
-    tri_id = bits::get(words_, lsb + 1648, 32);
-    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 1264 + k * 24);
-    front = bits::get(words_, lsb + 1263, 1);
-    ds.unpack_at(words_, lsb + 1159);
-    om.unpack_at(words_, lsb + 939);
+    eop = bits::get(words_, lsb + 1938, 1);
+    qx = bits::get(words_, lsb + 1925, 13);
+    qy = bits::get(words_, lsb + 1912, 13);
+    mask = bits::get(words_, lsb + 1896, 16);
+    color = bits::get(words_, lsb + 1864, 32);
+    target.unpack_at(words_, lsb + 1815);
+    tri_id = bits::get(words_, lsb + 1783, 32);
+    for (int k = 0; k < 16; ++k) z[k].unpack_at(words_, lsb + 1399 + k * 24);
+    front = bits::get(words_, lsb + 1398, 1);
+    ds.unpack_at(words_, lsb + 1294);
+    om.unpack_at(words_, lsb + 1074);
     it.unpack_at(words_, lsb + 0);
   }
   Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
@@ -2784,10 +2778,10 @@ struct FVec4 {
   }
 };
 
-// INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (SV interp_pkt_t, 2444 bits)
+// INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (SV interp_pkt_t, 2579 bits)
 struct InterpPkt {
-  static constexpr int WIDTH = 2444;
-  static constexpr int WORDS = 77;
+  static constexpr int WIDTH = 2579;
+  static constexpr int WORDS = 81;
   static constexpr const char* SV_NAME = "interp_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   QuadPkt quad{};  // the quad as it left ZS, with it = 0 (not needed after INTERP)
@@ -3124,10 +3118,10 @@ struct TexOutPkt {
   }
 };
 
-// INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (SV comb_in_pkt_t, 2721 bits)
+// INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (SV comb_in_pkt_t, 2856 bits)
 struct CombInPkt {
-  static constexpr int WIDTH = 2721;
-  static constexpr int WORDS = 86;
+  static constexpr int WIDTH = 2856;
+  static constexpr int WORDS = 90;
   static constexpr const char* SV_NAME = "comb_in_pkt_t";
   using Words = std::array<uint32_t, WORDS>;
   InterpPkt ip{};  // INTERP's quad (ip.quad.eop: end-of-pipe token, passed through)

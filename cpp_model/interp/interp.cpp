@@ -8,13 +8,13 @@
 
 namespace pineda::model {
 
-Interp::Bary Interp::bary(int64_t w, int64_t p1, int64_t p2) {
+Interp::Bary Interp::bary(bits::i128 w, bits::i128 p1, bits::i128 p2) {
   using namespace fp32;
   Bary l;
   if (w <= 0) return l;  // outside the triangle's 1/w > 0 region: vertex 0's attributes
-  const uint32_t rw = rcp(from_int(w));
-  l.l1 = mul(from_int(p1), rw);
-  l.l2 = mul(from_int(p2), rw);
+  const uint32_t rw = rcp(from_int128(w));
+  l.l1 = mul(from_int128(p1), rw);
+  l.l2 = mul(from_int128(p2), rw);
   return l;
 }
 
@@ -45,14 +45,14 @@ InterpPkt Interp::process(const QuadPkt& q) {
   ++quads_;
   const InterpTri& t = q.it;
   // The planes at the centre of the quad's pixel (0, 0), then at its 4 pixels.
-  const int64_t cw = iplane_at_quad(t.w, t.org, q.qx, q.qy);
-  const int64_t c1 = iplane_at_quad(t.l1, t.org, q.qx, q.qy);
-  const int64_t c2 = iplane_at_quad(t.l2, t.org, q.qx, q.qy);
+  const bits::i128 cw = iplane_at_quad(t.w, q.qx, q.qy);
+  const bits::i128 c1 = iplane_at_quad(t.l1, q.qx, q.qy);
+  const bits::i128 c2 = iplane_at_quad(t.l2, q.qx, q.qy);
   for (int p = 0; p < 4; ++p) {
-    const int64_t dx = (p & 1) ? 256 : 0, dy = (p & 2) ? 256 : 0;
-    const int64_t w = cw + t.w.a * dx + t.w.b * dy;
-    const int64_t p1 = c1 + t.l1.a * dx + t.l1.b * dy;
-    const int64_t p2 = c2 + t.l2.a * dx + t.l2.b * dy;
+    const bits::i128 dx = (p & 1) ? 256 : 0, dy = (p & 2) ? 256 : 0;
+    const bits::i128 w = cw + t.w.a * dx + t.w.b * dy;  // |.| < 2^83 (numerics section 10.2)
+    const bits::i128 p1 = c1 + t.l1.a * dx + t.l1.b * dy;
+    const bits::i128 p2 = c2 + t.l2.a * dx + t.l2.b * dy;
     const Bary l = bary(w, p1, p2);
     o.pcolor[p].data = q.om.gouraud ? color(static_cast<uint32_t>(t.c0), static_cast<uint32_t>(t.c1),
                                                   static_cast<uint32_t>(t.c2), l)

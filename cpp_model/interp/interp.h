@@ -20,7 +20,7 @@ class Interp {
   struct Bary {
     uint32_t l1 = 0, l2 = 0;
   };
-  static Bary bary(int64_t w, int64_t p1, int64_t p2);
+  static Bary bary(bits::i128 w, bits::i128 p1, bits::i128 p2);
   // One RGBA8 colour from the vertex colours and the barycentrics.
   static uint32_t color(uint32_t c0, uint32_t c1, uint32_t c2, const Bary& l);
   // The barycentric as a 0.16 weight, clamped to [0, 65536].

@@ -7,22 +7,7 @@
 
 namespace pineda::model {
 
-IPlaneGrad iplane_grad(const std::array<Vtx, 3>& v, const std::array<uint32_t, 3>& p, int64_t area2) {
-  using namespace fp32;
-  const uint32_t fx1 = from_int(v[1].x - v[0].x), fy1 = from_int(v[1].y - v[0].y);
-  const uint32_t fx2 = from_int(v[2].x - v[0].x), fy2 = from_int(v[2].y - v[0].y);
-  const uint32_t ra = rcp(from_int(area2));
-  const uint32_t d1 = sub(p[1], p[0]), d2 = sub(p[2], p[0]);
-  const uint32_t nx = sub(mul(d1, fy2), mul(d2, fy1));
-  const uint32_t ny = sub(mul(d2, fx1), mul(d1, fx2));
-  IPlaneGrad g;
-  g.a = to_fix(mul(nx, ra), IP_FRAC, IPGRAD_W);
-  g.b = to_fix(mul(ny, ra), IP_FRAC, IPGRAD_W);
-  g.p0 = to_fix(p[0], IP_FRAC, IPREF_W);
-  return g;
-}
-
-std::array<uint32_t, 3> iplane_q(const std::array<uint32_t, 3>& rhw) {
+std::array<uint64_t, 3> iplane_q(const std::array<uint32_t, 3>& rhw) {
   bool ok = true;
   uint32_t emax = 0;
   for (uint32_t r : rhw) {
@@ -30,33 +15,45 @@ std::array<uint32_t, 3> iplane_q(const std::array<uint32_t, 3>& rhw) {
     ok = ok && (r & fp32::SIGN) == 0 && e != 0 && e != 0xFFu;
     emax = std::max(emax, e);
   }
-  std::array<uint32_t, 3> q{FP32_ONE, FP32_ONE, FP32_ONE};
+  const uint64_t one = uint64_t{1} << (IPQ_W - 1);
+  std::array<uint64_t, 3> q{one, one, one};
   if (!ok) return q;
   for (int k = 0; k < 3; ++k) {
-    const uint32_t e = fp32::exp_field(rhw[k]);
-    const uint32_t ne = e + 127u - emax;  // e <= emax: 127 - (emax - e), below 1: flushed to +0
-    q[k] = (e + 127u <= emax) ? 0u : ((ne << 23) | fp32::frac_field(rhw[k]));
+    const uint32_t s = emax - fp32::exp_field(rhw[k]);
+    const uint64_t sig9 = static_cast<uint64_t>(0x800000u | fp32::frac_field(rhw[k])) << 9;  // < 2^33
+    q[k] = s >= 34 ? 0u : ((sig9 >> s) + 1u) >> 1;  // round(sig * 2^(8 - s)), half up
   }
   return q;
 }
 
-static IPlane to_plane(const IPlaneGrad& g) {
-  IPlane p;
-  p.a = g.a;
-  p.b = g.b;
-  p.c = g.p0;
-  return p;
-}
-
 InterpTri interp_tri(const std::array<Vtx, 3>& v, const std::array<VAttr, 3>& a, int64_t area2) {
   using namespace fp32;
-  const std::array<uint32_t, 3> q =
+  const std::array<uint64_t, 3> q =
       iplane_q({static_cast<uint32_t>(a[0].rhw), static_cast<uint32_t>(a[1].rhw), static_cast<uint32_t>(a[2].rhw)});
+  // L_k = sigma * Q_k * E_k with E_k the unbiased edge function of the edge v[k+1] -> v[k+2]
+  // (API order; E_k(v[k]) = area2) and sigma the sign of area2, so that every L_k >= 0 inside.
+  std::array<IPlane, 3> l;
+  for (int k = 0; k < 3; ++k) {
+    const Vtx& vi = v[static_cast<size_t>((k + 1) % 3)];
+    const Vtx& vj = v[static_cast<size_t>((k + 2) % 3)];
+    const int64_t ak = vi.y - vj.y, bk = vj.x - vi.x;             // |.| < 2^24
+    const int64_t ek = ak * (128 - vi.x) + bk * (128 - vi.y);     // E_k at (128, 128): |.| < 2^49
+    const int64_t sq = area2 < 0 ? -static_cast<int64_t>(q[static_cast<size_t>(k)]) : static_cast<int64_t>(q[static_cast<size_t>(k)]);
+    l[static_cast<size_t>(k)].a = sq * ak;
+    l[static_cast<size_t>(k)].b = sq * bk;
+    l[static_cast<size_t>(k)].c = static_cast<bits::i128>(sq) * ek;
+  }
   InterpTri it;
-  it.org = v[0];
-  it.w = to_plane(iplane_grad(v, q, area2));
-  it.l1 = to_plane(iplane_grad(v, {0u, q[1], 0u}, area2));
-  it.l2 = to_plane(iplane_grad(v, {0u, 0u, q[2]}, area2));
+  it.w.a = l[0].a + l[1].a + l[2].a;
+  it.w.b = l[0].b + l[1].b + l[2].b;
+  it.w.c = l[0].c + l[1].c + l[2].c;
+  it.l1 = l[1];
+  it.l2 = l[2];
+  for (const IPlane* p : {&it.w, &it.l1, &it.l2}) {
+    check_signed(p->a, IPGRAD_W, "interpolation plane a");
+    check_signed(p->b, IPGRAD_W, "interpolation plane b");
+    check_signed(p->c, IPLANE_W, "interpolation plane c");
+  }
   it.c0 = a[0].color;
   it.c1 = a[1].color;
   it.c2 = a[2].color;
@@ -71,10 +68,9 @@ InterpTri interp_tri(const std::array<Vtx, 3>& v, const std::array<VAttr, 3>& a,
   return it;
 }
 
-int64_t iplane_at_quad(const IPlane& p, const Vtx& org, uint64_t qx, uint64_t qy) {
-  const int64_t dx = static_cast<int64_t>(qx) * 512 + 128 - org.x;
-  const int64_t dy = static_cast<int64_t>(qy) * 512 + 128 - org.y;
-  const int64_t c = p.c + p.a * dx + p.b * dy;
+bits::i128 iplane_at_quad(const IPlane& p, uint64_t qx, uint64_t qy) {
+  const bits::i128 c = p.c + 512 * (static_cast<bits::i128>(p.a) * static_cast<int64_t>(qx) +
+                                    static_cast<bits::i128>(p.b) * static_cast<int64_t>(qy));
   check_signed(c, IPLANE_W, "interpolation plane at a quad");
   return c;
 }

@@ -19,6 +19,13 @@ void check_signed(int64_t v, int width, const char* what) {
   }
 }
 
+void check_signed(bits::i128 v, int width, const char* what) {
+  if (!bits::fits_signed128(v, width)) {
+    throw std::logic_error(std::string("contract width violated: ") + what + " = " + bits::dec128(v) +
+                           " does not fit " + std::to_string(width) + "-bit signed");
+  }
+}
+
 int64_t Setup::area2(const Vtx& v0, const Vtx& v1, const Vtx& v2) {
   const int64_t a = (v1.x - v0.x) * (v2.y - v0.y) - (v2.x - v0.x) * (v1.y - v0.y);
   check_signed(a, 51, "area2");

@@ -35,5 +35,6 @@ class Setup {
 
 // Throws std::logic_error naming `what` when v does not fit a width-bit signed value.
 void check_signed(int64_t v, int width, const char* what);
+void check_signed(bits::i128 v, int width, const char* what);
 
 }  // namespace pineda::model

@@ -4,7 +4,7 @@
 // leading one moved to bit W-1), its top 24 bits are the significand, the next the guard bit,
 // the rest the sticky; fp32_round rounds and packs. Combinational.
 module fp32_from_int #(
-  parameter int unsigned W = 51   // 26 .. 64
+  parameter int unsigned W = 51   // 26 .. 127
 ) (
   input  logic [W-1:0] a_i,
   output logic [31:0]  y_o

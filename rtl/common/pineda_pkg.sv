@@ -37,10 +37,9 @@ package pineda_pkg;
   localparam int unsigned ZGRAD_W = 32'd33;  // depth plane gradient width: dZ per 1/256 px, |a|, |b| <= 2^32 - 1 (saturated)
   localparam int unsigned ZREF_W = 32'd57;  // depth at a vertex in plane units, saturated to |z| <= 2^56 - 1
   localparam int unsigned ZPLANE_W = 32'd59;  // depth plane value width: |Z| < 2^58 at every evaluated sample (docs/numerics.md section 9)
-  localparam int unsigned IP_FRAC = 32'd36;  // fraction bits of the interpolation planes (1/w and the two perspective barycentrics, normalised to [0, 2))
-  localparam int unsigned IPGRAD_W = 32'd37;  // interpolation plane gradient width: per 1/256 px, |a|, |b| <= 2^36 - 1 (saturated: a change of 1 per 1/256 px)
-  localparam int unsigned IPREF_W = 32'd39;  // interpolation plane value at vertex 0 (q0 < 2: |p0| < 2^37), saturated to 2^38 - 1
-  localparam int unsigned IPLANE_W = 32'd63;  // interpolation plane value width: |P| < 2^62 at every pixel centre of the render target
+  localparam int unsigned IPQ_W = 32'd32;  // normalised 1/w of a vertex as an unsigned integer (the largest in [2^31, 2^32), the others rounded to nearest, half up)
+  localparam int unsigned IPGRAD_W = 32'd57;  // interpolation plane gradient width: sigma*sum Q_k*A_k (Q_k < 2^32, |A_k| + ... < 2^25 with sum A_k = 0): |a|, |b| < 2^56
+  localparam int unsigned IPLANE_W = 32'd84;  // interpolation plane value width: sum Q_k*|E_k| < 3*2^32*2^49 < 2^83 at every pixel centre of the render target
   localparam logic [23:0] DEPTH_MAX = 24'd16777215;  // D24 UNORM: the depth 1.0 (depth values are 24-bit integers 0..2^24-1)
   localparam logic [2:0] CMP_NEVER = 3'd0;  // never passes
   localparam logic [2:0] CMP_LESS = 3'd1;  // new < stored
@@ -814,13 +813,13 @@ package pineda_pkg;
   } zplane_t;
   localparam int unsigned ZPLANE_BITS = 32'd125;
 
-  // interpolation plane P = c + a*(X - Xr) + b*(Y - Yr) in 2^-IP_FRAC units (docs/numerics.md section 10) (137 bits)
+  // interpolation plane P(X, Y) = c + a*(X - 128) + b*(Y - 128), exact integers: sum of Q_k * E_k (docs/numerics.md section 10) (198 bits)
   typedef struct packed {
-    logic signed [36:0] a;  // dP/dX per 1/256 px
-    logic signed [36:0] b;  // dP/dY per 1/256 px
-    logic signed [62:0] c;  // P at the reference point (interp_tri_t: vertex 0)
+    logic signed [56:0] a;  // dP/dX per 1/256 px
+    logic signed [56:0] b;  // dP/dY per 1/256 px
+    logic signed [83:0] c;  // P at the centre of pixel (0, 0), X = Y = 128
   } iplane_t;
-  localparam int unsigned IPLANE_BITS = 32'd137;
+  localparam int unsigned IPLANE_BITS = 32'd198;
 
   // one D24 UNORM depth value (24 bits)
   typedef struct packed {
@@ -875,12 +874,11 @@ package pineda_pkg;
   } tri_pkt_t;
   localparam int unsigned TRI_PKT_BITS = 32'd1363;
 
-  // SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes, carried unchanged from SETUP to INTERP (939 bits)
+  // SETUP's interpolation state of a triangle (docs/numerics.md section 10): three planes and the vertex attributes, carried unchanged from SETUP to INTERP (1074 bits)
   typedef struct packed {
-    vtx_t org;  // vertex 0 (API order, 16.8): each plane's c is its value there
-    iplane_t w;  // 1/w plane: values q0, q1, q2 (the normalised 1/w) at the vertices
-    iplane_t l1;  // lambda1/w plane: values 0, q1, 0
-    iplane_t l2;  // lambda2/w plane: values 0, 0, q2
+    iplane_t w;  // W = L0 + L1 + L2 (the 1/w plane times the doubled area)
+    iplane_t l1;  // L1 = Q1 * E1 (oriented): lambda1 / w times the doubled area
+    iplane_t l2;  // L2 = Q2 * E2
     logic [31:0] c0;  // vertex colours RGBA8, API order
     logic [31:0] c1;
     logic [31:0] c2;
@@ -888,9 +886,9 @@ package pineda_pkg;
     logic [1:0][63:0] d1;  // 2 x fvec2_t: uv - uv of vertex 0 for vertex 1 (FP32 sub), uv0 [0] and uv1 [1]
     logic [1:0][63:0] d2;  // 2 x fvec2_t: the same for vertex 2
   } interp_tri_t;
-  localparam int unsigned INTERP_TRI_BITS = 32'd939;
+  localparam int unsigned INTERP_TRI_BITS = 32'd1074;
 
-  // SETUP -> COARSE: a triangle that may cover samples (1976 bits)
+  // SETUP -> COARSE: a triangle that may cover samples (2111 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [2:0][99:0] edges;  // 3 x edge_t: e = E at the first sample of raster tile (start, tiles.y0)
@@ -908,9 +906,9 @@ package pineda_pkg;
     logic [23:0] zhi;
     interp_tri_t it;  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   } setup_pkt_t;
-  localparam int unsigned SETUP_PKT_BITS = 32'd1976;
+  localparam int unsigned SETUP_PKT_BITS = 32'd2111;
 
-  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (1988 bits)
+  // COARSE -> FINE: one raster tile (8x8 samples) not rejected by the corner test (2123 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [12:0] tx;
@@ -931,9 +929,9 @@ package pineda_pkg;
     logic [23:0] zhi;
     interp_tri_t it;  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   } tile_pkt_t;
-  localparam int unsigned TILE_PKT_BITS = 32'd1988;
+  localparam int unsigned TILE_PKT_BITS = 32'd2123;
 
-  // FINE -> ZS (then INTERP, the pixel stage, PW): coverage of one 2x2 pixel quad (never empty) (1804 bits)
+  // FINE -> ZS (then INTERP, the pixel stage, PW): coverage of one 2x2 pixel quad (never empty) (1939 bits)
   typedef struct packed {
     logic eop;  // 1: end-of-pipe token (every other field 0), forwarded in order, never culled
     logic [12:0] qx;  // quad column: pixels x = 2*qx, 2*qx + 1
@@ -948,7 +946,7 @@ package pineda_pkg;
     om_state_t om;  // output-merger state (0 from OP_DRAW)
     interp_tri_t it;  // interpolation state (docs/interp.md), unchanged from SETUP to INTERP; 0 in a token
   } quad_pkt_t;
-  localparam int unsigned QUAD_PKT_BITS = 32'd1804;
+  localparam int unsigned QUAD_PKT_BITS = 32'd1939;
 
   // CP -> ZS (depth/stencil fast clear) or the DMA fill: one OP_CLEAR with a non-empty rectangle, sent once the pipe is idle and the colour cache clean (145 bits)
   typedef struct packed {
@@ -1034,14 +1032,14 @@ package pineda_pkg;
   } fvec4_t;
   localparam int unsigned FVEC4_BITS = 32'd128;
 
-  // INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (2444 bits)
+  // INTERP -> PW: a quad with per-pixel colour and texture coordinates (evaluated at the pixel centres) (2579 bits)
   typedef struct packed {
     quad_pkt_t quad;  // the quad as it left ZS, with it = 0 (not needed after INTERP)
     logic [3:0][31:0] pcolor;  // 4 x dword_t: RGBA8 of pixel p (p = 0..3 as quad_pkt_t.mask at 1x); flat: every pixel quad.color
     logic [3:0][63:0] uv0;  // 4 x fvec2_t: texture coordinate 0 of pixel p (FP32)
     logic [3:0][63:0] uv1;  // 4 x fvec2_t: texture coordinate 1 of pixel p (FP32)
   } interp_pkt_t;
-  localparam int unsigned INTERP_PKT_BITS = 32'd2444;
+  localparam int unsigned INTERP_PKT_BITS = 32'd2579;
 
   // texture descriptor (memory, 32 bytes at FE_TEX0) (256 bits)
   typedef struct packed {
@@ -1102,14 +1100,14 @@ package pineda_pkg;
   } tex_out_pkt_t;
   localparam int unsigned TEX_OUT_PKT_BITS = 32'd152;
 
-  // INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (2721 bits)
+  // INTERP + TEX -> COMB: a quad with its per-pixel colour, the texels of both stages and the combiner state (2856 bits)
   typedef struct packed {
     interp_pkt_t ip;  // INTERP's quad (ip.quad.eop: end-of-pipe token, passed through)
     logic [3:0][31:0] texel0;  // 4 x dword_t: stage 0 texel of pixel p (tex_out_pkt_t.color, RGBA8 linear); read when st.tex
     logic [3:0][31:0] texel1;  // 4 x dword_t: stage 1 texel of pixel p; read when st.tex1
     comb_state_t st;  // the draw's FE_COMBINE
   } comb_in_pkt_t;
-  localparam int unsigned COMB_IN_PKT_BITS = 32'd2721;
+  localparam int unsigned COMB_IN_PKT_BITS = 32'd2856;
 
   // -> VTX: an object-space vertex, or one row of the position matrix (325 bits)
   typedef struct packed {

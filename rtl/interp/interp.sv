@@ -4,9 +4,10 @@
 //
 // Six pipeline stages, all advancing together when the last one is empty or taken (one global
 // enable: a stalled stage holds its payload):
-//   S0  the three planes (carried from SETUP in quad_pkt_t.it, c at vertex 0) at the centre of
-//       the quad's pixel (0, 0): c + a*(X - x0) + b*(Y - y0), exact (37 x 25-bit products)
-//   S1  the three planes at the 4 pixel centres (exact 63-bit adds), each to FP32 (from_int)
+//   S0  the three planes (carried from SETUP in quad_pkt_t.it, c at the centre of pixel (0, 0))
+//       at the centre of the quad's pixel (0, 0): c + 512*(a*qx + b*qy), exact (57 x 14-bit
+//       products)
+//   S1  the three planes at the 4 pixel centres (exact 84-bit adds), each to FP32 (from_int)
 //   S2  rw = rcp(W) per pixel
 //   S3  l1 = L1 * rw, l2 = L2 * rw (0 where W <= 0)
 //   S4  colour: 0.16 weights, the integer lerp per channel, clamp (or the flat colour);
@@ -24,7 +25,7 @@ module interp (
   output pineda_pkg::interp_pkt_t       out_o,
   output logic                          idle_o
 );
-  localparam int unsigned PW = pineda_pkg::IPLANE_W;  // 63
+  localparam int unsigned PW = pineda_pkg::IPLANE_W;  // 84
 
   // ---- pipeline control: one enable for every stage
   logic [5:0] v_q, v_d;
@@ -41,25 +42,32 @@ module interp (
   // ---- S0: the planes at the centre of the quad's pixel (0, 0)
   pineda_pkg::quad_pkt_t s0_q, s0_d;
   logic [2:0][PW-1:0]    s0_c_q, s0_c_d;
-  logic signed [24:0]    qdx, qdy;     // |X - x0|, |Y - y0| < 2^24 (numerics §10.2)
-  logic signed [25:0]    qdx26, qdy26;
+  logic signed [13:0]    qxs, qys;     // the quad's column and row (13 bits unsigned)
   // One signal per plane: Yosys 0.55 misreads arrays of struct types (yosys#2677).
   pineda_pkg::iplane_t   ipl0, ipl1, ipl2;
+
+  // c + 512*(a*qx + b*qy): exact, |.| < 2^83 at every pixel centre of the render target.
+  function automatic logic [PW-1:0] plane_at_quad(pineda_pkg::iplane_t p, logic signed [13:0] qx,
+                                                  logic signed [13:0] qy);
+    logic [PW-10:0] ax, by;  // modulo 2^(PW-9): only c + 512*(ax + by) modulo 2^PW is needed
+    ax = (PW - 9)'($signed(p.a) * qx);
+    by = (PW - 9)'($signed(p.b) * qy);
+    plane_at_quad = p.c + {ax + by, 9'd0};
+  endfunction
+
   always_comb begin
     ipl0 = in_i.it.w;
     ipl1 = in_i.it.l1;
     ipl2 = in_i.it.l2;
-    qdx26 = $signed({4'd0, in_i.qx, 9'd128}) - 26'($signed(in_i.it.org.x));
-    qdy26 = $signed({4'd0, in_i.qy, 9'd128}) - 26'($signed(in_i.it.org.y));
-    qdx   = qdx26[24:0];
-    qdy   = qdy26[24:0];
+    qxs  = $signed({1'b0, in_i.qx});
+    qys  = $signed({1'b0, in_i.qy});
     s0_d   = s0_q;
     s0_c_d = s0_c_q;
     if (en) begin
       s0_d = in_i;
-      s0_c_d[0] = ipl0.c + PW'($signed(ipl0.a) * qdx) + PW'($signed(ipl0.b) * qdy);
-      s0_c_d[1] = ipl1.c + PW'($signed(ipl1.a) * qdx) + PW'($signed(ipl1.b) * qdy);
-      s0_c_d[2] = ipl2.c + PW'($signed(ipl2.a) * qdx) + PW'($signed(ipl2.b) * qdy);
+      s0_c_d[0] = plane_at_quad(ipl0, qxs, qys);
+      s0_c_d[1] = plane_at_quad(ipl1, qxs, qys);
+      s0_c_d[2] = plane_at_quad(ipl2, qxs, qys);
     end
   end
 
@@ -323,9 +331,6 @@ module interp (
       s5_q       <= s5_d;
     end
   end
-
-  logic unused_sig;
-  assign unused_sig = ^{qdx26[25], qdy26[25]};  // |X - x0| < 2^24: the 26th bit is a sign copy
 
 `ifndef SYNTHESIS
   stream_assert #(.Width($bits(in_i))) u_in_chk (

@@ -20,10 +20,12 @@
 // Stage A also forms the gradients a = fix(nx/area), b = fix(ny/area) and z0 = fix(zs0) (fixed
 //   point, Z_FRAC fraction bits, saturated); stage B the reference value
 //   c = z0 + a*(X - x0) + b*(Y - y0) at the edges' reference sample.
-// Interpolation planes (docs/numerics.md §10), beside the depth plane: P1 normalises the three
-//   1/w (q_k) and forms the texture coordinate deltas; P2 the numerators of the planes W
-//   (q0, q1, q2), L1 (0, q1, 0) and L2 (0, 0, q2); A their fixed-point gradients and W's value at
-//   v0. The interp_tri_t rides unchanged in setup_pkt_t -> tile_pkt_t -> quad_pkt_t to INTERP.
+// Interpolation planes (docs/numerics.md §10), beside the depth plane, exact integers: P1
+//   normalises the three 1/w to integers Q_k and forms the edge coefficients A_k, B_k and the
+//   unbiased edge functions E_k at the centre of pixel (0, 0) (API order, edge v[k+1] -> v[k+2]),
+//   and the texture coordinate deltas; P2 the products Q_k*A_k, Q_k*B_k, Q_k*E_k; A the planes
+//   L1, L2 and W = L0 + L1 + L2, oriented by the sign of area2. The interp_tri_t rides unchanged
+//   in setup_pkt_t -> tile_pkt_t -> quad_pkt_t to INTERP.
 // Every multi-operand sum of stage B (the three edge constants and c) is one carry-save tree with
 // one carry-propagate add (csa_dot2; CarrySave = 0 selects the plain multiply-and-add form).
 // Culled triangles are dropped between stages A and B. An end-of-pipe token (eop = 1) is never
@@ -69,7 +71,9 @@ module setup #(
     logic [31:0]            fa;                 // area2 (FP32)
     logic [3:0][31:0]       fd;                 // dx1, dy1, dx2, dy2 (FP32)
     logic [2:0][31:0]       zs;                 // z * (2^24 - 1) (FP32)
-    logic [2:0][31:0]       q;                  // normalised 1/w (numerics §10.2)
+    logic [2:0][pineda_pkg::IPQ_W-1:0] q;       // normalised 1/w as integers (numerics §10.2)
+    logic [2:0][24:0]       ia, ib;             // edge coefficients A_k, B_k (API order)
+    logic [2:0][49:0]       ie;                 // E_k at (128, 128)
     logic [1:0][3:0][31:0]  uvd;                // [0]: uv(v1) - uv(v0), [1]: uv(v2) - uv(v0); u0, v0, u1, v1
   } stage_p1_t;
 
@@ -79,8 +83,8 @@ module setup #(
     logic [31:0]            ra;                 // 1 / area2
     logic [31:0]            nx, ny;             // gradient numerators
     logic [31:0]            zs0;
-    logic [2:0][31:0]       inx, iny;           // interpolation planes W, L1, L2: numerators
-    logic [31:0]            q0;
+    logic [2:0][pineda_pkg::IPGRAD_W-1:0] ipa, ipb;  // Q_k*A_k, Q_k*B_k
+    logic [2:0][81:0]       ipc;                // Q_k*E_k
     logic [1:0][3:0][31:0]  uvd;
   } stage_p2_t;
 
@@ -127,14 +131,28 @@ module setup #(
   assign p1_in.area2 = p_area2;
 
   // Interpolation (numerics §10.2): a bad 1/w reads as 1.0 for all three; else
-  // q_k = rhw_k * 2^(127 - max exponent), flushed to +0 below 2^-126. Texture coordinate deltas.
+  // Q_k = round(sig_k * 2^(8 - s_k)), half up, s_k = max exponent - e_k (0 for s_k >= 34).
+  // The edge functions of the interpolation planes, exact. Texture coordinate deltas.
   logic [2:0][31:0]      vrhw;
   logic [2:0][3:0][31:0] vuv;   // per vertex: u0, v0, u1, v1
   logic [2:0][8:0]       vexp;
   logic [8:0]            emax;
+  logic [8:0]            qs;
+  logic [32:0]           qsh;
   logic                  rhw_ok;
   pineda_pkg::vattr_t    va;
+  logic signed [24:0]    pia, pib, pex, pey;
   always_comb begin
+    for (int k = 0; k < 3; k++) begin
+      // E_k: edge v[i] -> v[j], i = k+1, j = k+2 (mod 3), at X = Y = 128.
+      pia = 25'(pvy[(k + 1) % 3]) - 25'(pvy[(k + 2) % 3]);
+      pib = 25'(pvx[(k + 2) % 3]) - 25'(pvx[(k + 1) % 3]);
+      pex = 25'sd128 - 25'(pvx[(k + 1) % 3]);
+      pey = 25'sd128 - 25'(pvy[(k + 1) % 3]);
+      p1_in.ia[k] = pia;
+      p1_in.ib[k] = pib;
+      p1_in.ie[k] = 50'(pia * pex) + 50'(pib * pey);  // |.| < 2^49
+    end
     rhw_ok = 1'b1;
     emax   = '0;
     for (int k = 0; k < 3; k++) begin
@@ -148,10 +166,14 @@ module setup #(
       rhw_ok    = rhw_ok && !va.rhw[31] && (va.rhw[30:23] != 8'd0) && (va.rhw[30:23] != 8'hFF);
       if (vexp[k] > emax) emax = vexp[k];
     end
+    qs  = '0;
+    qsh = '0;
     for (int k = 0; k < 3; k++) begin
-      if (!rhw_ok)                      p1_in.q[k] = pineda_pkg::FP32_ONE;
-      else if (vexp[k] + 9'd127 <= emax) p1_in.q[k] = 32'd0;
-      else p1_in.q[k] = {1'b0, 8'(vexp[k] + 9'd127 - emax), vrhw[k][22:0]};
+      qs  = emax - vexp[k];
+      qsh = {1'b1, vrhw[k][22:0], 9'd0} >> qs[5:0];  // sig * 2^(9 - s)
+      if (!rhw_ok)                p1_in.q[k] = 32'h8000_0000;
+      else if (qs >= 9'd34)       p1_in.q[k] = '0;
+      else                        p1_in.q[k] = 32'((qsh + 33'd1) >> 1);
     end
   end
   for (genvar d = 0; d < 2; d++) begin : g_uvd
@@ -179,24 +201,15 @@ module setup #(
   assign p2_in.tp   = p1_q.tp;
   assign p2_in.area2 = p1_q.area2;
   assign p2_in.zs0   = p1_q.zs[0];
-  assign p2_in.q0    = p1_q.q[0];
   assign p2_in.uvd   = p1_q.uvd;
 
-  // Interpolation planes: the depth plane's numerators on the values W (q0, q1, q2),
-  // L1 (0, q1, 0), L2 (0, 0, q2).
-  for (genvar j = 0; j < 3; j++) begin : g_ipn
-    logic [31:0] pv0, pv1, pv2, id1, id2, im1, im2, im3, im4;
-    assign pv0 = (j == 0) ? p1_q.q[0] : 32'd0;
-    assign pv1 = (j != 2) ? p1_q.q[1] : 32'd0;
-    assign pv2 = (j != 1) ? p1_q.q[2] : 32'd0;
-    fp32_add u_d1 (.a_i(pv1), .b_i(pv0 ^ 32'h8000_0000), .y_o(id1));
-    fp32_add u_d2 (.a_i(pv2), .b_i(pv0 ^ 32'h8000_0000), .y_o(id2));
-    fp32_mul u_m1 (.a_i(id1), .b_i(p1_q.fd[3]), .y_o(im1));  // d1 * dy2
-    fp32_mul u_m2 (.a_i(id2), .b_i(p1_q.fd[1]), .y_o(im2));  // d2 * dy1
-    fp32_mul u_m3 (.a_i(id2), .b_i(p1_q.fd[0]), .y_o(im3));  // d2 * dx1
-    fp32_mul u_m4 (.a_i(id1), .b_i(p1_q.fd[2]), .y_o(im4));  // d1 * dx2
-    fp32_add u_nx (.a_i(im1), .b_i(im2 ^ 32'h8000_0000), .y_o(p2_in.inx[j]));
-    fp32_add u_ny (.a_i(im3), .b_i(im4 ^ 32'h8000_0000), .y_o(p2_in.iny[j]));
+  // Interpolation planes: the products of each vertex's Q_k with its edge (exact; Q_k < 2^32).
+  for (genvar k = 0; k < 3; k++) begin : g_ipn
+    logic signed [32:0] qk;
+    assign qk = $signed({1'b0, p1_q.q[k]});
+    assign p2_in.ipa[k] = pineda_pkg::IPGRAD_W'(qk * $signed(p1_q.ia[k]));  // |.| < 2^56
+    assign p2_in.ipb[k] = pineda_pkg::IPGRAD_W'(qk * $signed(p1_q.ib[k]));
+    assign p2_in.ipc[k] = 82'(qk * $signed(p1_q.ie[k]));                    // |.| < 2^81
   end
 
   // Stage A's depth part: gradients and the reference depth in fixed point.
@@ -209,17 +222,26 @@ module setup #(
   fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZGRAD_W)) u_xb (.a_i(fzb), .y_o(a_zb));
   fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZREF_W))  u_x0 (.a_i(p2_q.zs0), .y_o(a_z0));
 
-  // Stage A's interpolation part: the planes' gradients and W's value at v0 (L1, L2: 0 there).
-  logic [2:0][pineda_pkg::IPGRAD_W-1:0] a_ia, a_ib;
-  logic [pineda_pkg::IPREF_W-1:0]       a_iw0;
-  for (genvar j = 0; j < 3; j++) begin : g_ipg
-    logic [31:0] fia, fib;
-    fp32_mul u_fa (.a_i(p2_q.inx[j]), .b_i(p2_q.ra), .y_o(fia));
-    fp32_mul u_fb (.a_i(p2_q.iny[j]), .b_i(p2_q.ra), .y_o(fib));
-    fp32_to_fix #(.FracBits(pineda_pkg::IP_FRAC), .W(pineda_pkg::IPGRAD_W)) u_xa (.a_i(fia), .y_o(a_ia[j]));
-    fp32_to_fix #(.FracBits(pineda_pkg::IP_FRAC), .W(pineda_pkg::IPGRAD_W)) u_xb (.a_i(fib), .y_o(a_ib[j]));
+  // Stage A's interpolation part: L_k = sigma * Q_k * E_k (sigma: the sign of area2, so that
+  // every L_k >= 0 inside), W = L0 + L1 + L2. -x = ~x + 1: the negations fold into the sums.
+  localparam int unsigned GW = pineda_pkg::IPGRAD_W;
+  localparam int unsigned PW = pineda_pkg::IPLANE_W;
+  logic              a_sg;
+  logic [GW-1:0]     a_wa, a_wb;
+  logic [2:0][GW-1:0] a_pa, a_pb;
+  logic [2:0][PW-1:0] a_pc;
+  logic [PW-1:0]     a_wc;
+  always_comb begin
+    a_sg = p2_q.area2[50];
+    for (int k = 0; k < 3; k++) begin
+      a_pa[k] = p2_q.ipa[k] ^ {GW{a_sg}};
+      a_pb[k] = p2_q.ipb[k] ^ {GW{a_sg}};
+      a_pc[k] = PW'($signed(p2_q.ipc[k])) ^ {PW{a_sg}};
+    end
+    a_wa = a_pa[0] + a_pa[1] + a_pa[2] + {{(GW - 2){1'b0}}, a_sg, a_sg};  // + 3 sigma
+    a_wb = a_pb[0] + a_pb[1] + a_pb[2] + {{(GW - 2){1'b0}}, a_sg, a_sg};
+    a_wc = a_pc[0] + a_pc[1] + a_pc[2] + {{(PW - 2){1'b0}}, a_sg, a_sg};
   end
-  fp32_to_fix #(.FracBits(pineda_pkg::IP_FRAC), .W(pineda_pkg::IPREF_W)) u_iw0 (.a_i(p2_q.q0), .y_o(a_iw0));
 
   // ---------------------------------------------------------------------------------------------
   // Stage A
@@ -339,17 +361,16 @@ module setup #(
     a_in.zb     = a_zb;
     a_in.z0     = a_z0;
     // Interpolation state (numerics §10.2), API order.
-    a_ip0.a  = a_ia[0];
-    a_ip0.b  = a_ib[0];
-    a_ip0.c  = pineda_pkg::IPLANE_W'($signed(a_iw0));
-    a_ip1.a  = a_ia[1];
-    a_ip1.b  = a_ib[1];
-    a_ip1.c  = '0;
-    a_ip2.a  = a_ia[2];
-    a_ip2.b  = a_ib[2];
-    a_ip2.c  = '0;
+    a_ip0.a  = a_wa;
+    a_ip0.b  = a_wb;
+    a_ip0.c  = a_wc;
+    a_ip1.a  = a_pa[1] + GW'(a_sg);
+    a_ip1.b  = a_pb[1] + GW'(a_sg);
+    a_ip1.c  = a_pc[1] + PW'(a_sg);
+    a_ip2.a  = a_pa[2] + GW'(a_sg);
+    a_ip2.b  = a_pb[2] + GW'(a_sg);
+    a_ip2.c  = a_pc[2] + PW'(a_sg);
     a_it     = '0;
-    a_it.org = tri_a.v[0];
     a_it.w   = a_ip0;
     a_it.l1  = a_ip1;
     a_it.l2  = a_ip2;

@@ -34,9 +34,10 @@ IPlane rand_plane(tb::PrimGen& g) {
   IPlane p;
   p.a = rand_signed(g, IPGRAD_W);
   p.b = rand_signed(g, IPGRAD_W);
-  // c is the value at vertex 0 (IPREF_W bits): every pixel's value is then below 2^62, as the
-  // contract guarantees.
-  p.c = rand_signed(g, IPREF_W);
+  // c, the value at pixel (0, 0), below 2^82: with |a|, |b| < 2^56 every pixel's value is then
+  // below 2^83, as the contract guarantees.
+  const int sh = static_cast<int>(g.range(0, 81));
+  p.c = static_cast<bits::i128>((static_cast<bits::u128>(g.bits64()) << 64) | g.bits64()) >> (128 - 82 + sh);
   if (g.chance(0.1)) p.c = -p.c;
   return p;
 }
@@ -99,12 +100,14 @@ TEST_CASE("interp: real and random planes, flat and Gouraud, tokens, random stal
   for (int i = 0; i < 1500; ++i) {
     QuadPkt p;
     rand_quad(g, p);
-    p.it.org.x = g.range(-(1 << 23), (1 << 23) - 1);
-    p.it.org.y = g.range(-(1 << 23), (1 << 23) - 1);
     p.it.w = rand_plane(g);
     p.it.l1 = rand_plane(g);
     p.it.l2 = rand_plane(g);
-    if (g.chance(0.2)) p.it.w.c = std::abs(p.it.w.c) >> g.range(0, 60);  // small positive W
+    if (g.chance(0.2)) {  // small positive W
+      p.it.w.c = (p.it.w.c < 0 ? -p.it.w.c : p.it.w.c) >> g.range(0, 80);
+      p.it.w.a >>= g.range(0, 56);
+      p.it.w.b >>= g.range(0, 56);
+    }
     p.it.c0 = g.bits64() & 0xFFFFFFFFu;
     p.it.c1 = g.bits64() & 0xFFFFFFFFu;
     p.it.c2 = g.bits64() & 0xFFFFFFFFu;

@@ -110,9 +110,9 @@ TEST_CASE("contract: generated constants are consistent with the docs", "[contra
   CHECK(DrawPkt::WIDTH == 254);
   CHECK(OmState::WIDTH == 220);  // 71 (with FE_LOGIC_OP) + FE_TEX0, FE_SAMP0, FE_TEX1, FE_SAMP1 (32 each), comb_state_t (21)
   CHECK(TriPkt::WIDTH == 1363);  // 787 + 3 x vattr_t (192)
-  CHECK(SetupPkt::WIDTH == 1976);  // + interp_tri_t (939)
-  CHECK(TilePkt::WIDTH == 1988);
-  CHECK(QuadPkt::WIDTH == 1804);
+  CHECK(SetupPkt::WIDTH == 2111);  // + interp_tri_t (1074)
+  CHECK(TilePkt::WIDTH == 2123);
+  CHECK(QuadPkt::WIDTH == 1939);
   CHECK(MemLineReq::WIDTH == 621);
   CHECK(MemLineRsp::WIDTH == 525);
   CHECK(std::string(BOUNDARY_NAMES[0]) == "cp_draw");

@@ -141,7 +141,7 @@ TEST_CASE("interp: perspective colour and uv against a double reference", "[inte
           const double g = double(fp32::float_of(static_cast<uint32_t>(c2 ? got[s]->v : got[s]->u)));
           const double rel = std::fabs(g - ref) / mag;
           max_uverr = std::max(max_uverr, rel);
-          REQUIRE(rel <= std::ldexp(1.0, -15));  // section 10.4
+          REQUIRE(rel <= std::ldexp(1.0, -20));  // section 10.4
         }
       }
     });

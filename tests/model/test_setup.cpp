@@ -70,7 +70,13 @@ TEST_CASE("setup: negative area swaps v1 and v2", "[setup]") {
   REQUIRE(a);
   REQUIRE(b);
   // The interpolation state follows the API order (its attributes belong to the vertices).
-  CHECK(a->it.org.x == cw.v[0].x);
+  // With rhw = 1 (here: unset, read as 1) W is the constant |area2| * 2^31 in both windings.
+  const int64_t a2 = model::Setup::area2(cw.v[0], cw.v[1], cw.v[2]);
+  CHECK(a->it.w.a == 0);
+  CHECK(a->it.w.b == 0);
+  CHECK(a->it.w.c == static_cast<bits::i128>(a2) << 31);
+  CHECK(a->it.w == b->it.w);
+  CHECK(a->it.l1 == b->it.l2);  // v1 and v2 trade places
   a->it = InterpTri{};
   b->it = InterpTri{};
   CHECK(*a == *b);
