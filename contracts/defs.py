@@ -569,6 +569,9 @@ class RegFile(NamedTuple):
 
 
 REG_FILES = [
+    RegFile("vf_regs_t", "VfRegs", "vertex fetch's copy of the vertex-buffer and attribute state (docs/frontend.md section 5)",
+            ("FE_VB0_BASE", "FE_VB0_STRIDE", "FE_VB0_SIZE", "FE_VB1_BASE", "FE_VB1_STRIDE", "FE_VB1_SIZE",
+             "FE_ATTR_POS", "FE_ATTR_COLOR", "FE_ATTR_TEX0", "FE_ATTR_TEX1")),
     RegFile("pa_regs_t", "PaRegs", "PA's copy of the front-end state (docs/frontend.md section 6)",
             ("FE_VP_X", "FE_VP_Y", "FE_VP_W", "FE_VP_H", "FE_VP_ZMIN", "FE_VP_ZMAX", "FE_RASTER",
              "FE_RT_BASE", "FE_RT_PITCH", "FE_RT_SIZE", "FE_SCISSOR_X", "FE_SCISSOR_Y", "FE_DS_BASE",

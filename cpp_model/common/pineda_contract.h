@@ -3738,6 +3738,97 @@ struct PaTriPkt {
   }
 };
 
+// vertex fetch's copy of the vertex-buffer and attribute state (docs/frontend.md section 5) (SV vf_regs_t, 320 bits)
+struct VfRegs {
+  static constexpr int WIDTH = 320;
+  static constexpr int WORDS = 10;
+  static constexpr const char* SV_NAME = "vf_regs_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t vb0_base = 0;  // vertex buffer 0 (per vertex) byte address
+  uint64_t vb0_stride = 0;  // vertex buffer 0 stride in bytes ([15:0])
+  uint64_t vb0_size = 0;  // vertex buffer 0 size in bytes
+  uint64_t vb1_base = 0;  // vertex buffer 1 (per instance) byte address
+  uint64_t vb1_stride = 0;  // vertex buffer 1 stride in bytes ([15:0])
+  uint64_t vb1_size = 0;  // vertex buffer 1 size in bytes
+  AttrReg attr_pos{};  // position attribute: [2:0] ATTR_FMT_*, [3] buffer 1, [31:16] byte offset
+  AttrReg attr_color{};  // colour attribute (same layout)
+  AttrReg attr_tex0{};  // texture coordinate 0 attribute (same layout)
+  AttrReg attr_tex1{};  // texture coordinate 1 attribute (same layout)
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 288, 32, static_cast<uint64_t>(vb0_base));
+    bits::put(words_, lsb + 256, 32, static_cast<uint64_t>(vb0_stride));
+    bits::put(words_, lsb + 224, 32, static_cast<uint64_t>(vb0_size));
+    bits::put(words_, lsb + 192, 32, static_cast<uint64_t>(vb1_base));
+    bits::put(words_, lsb + 160, 32, static_cast<uint64_t>(vb1_stride));
+    bits::put(words_, lsb + 128, 32, static_cast<uint64_t>(vb1_size));
+    attr_pos.pack_at(words_, lsb + 96);
+    attr_color.pack_at(words_, lsb + 64);
+    attr_tex0.pack_at(words_, lsb + 32);
+    attr_tex1.pack_at(words_, lsb + 0);
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    vb0_base = bits::get(words_, lsb + 288, 32);
+    vb0_stride = bits::get(words_, lsb + 256, 32);
+    vb0_size = bits::get(words_, lsb + 224, 32);
+    vb1_base = bits::get(words_, lsb + 192, 32);
+    vb1_stride = bits::get(words_, lsb + 160, 32);
+    vb1_size = bits::get(words_, lsb + 128, 32);
+    attr_pos.unpack_at(words_, lsb + 96);
+    attr_color.unpack_at(words_, lsb + 64);
+    attr_tex0.unpack_at(words_, lsb + 32);
+    attr_tex1.unpack_at(words_, lsb + 0);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static VfRegs unpack(const uint32_t* words_) { VfRegs p; p.unpack_at(words_, 0); return p; }
+  VfRegs canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  // The registers' reset values (STATE_RESET).
+  void reset() { for (uint32_t idx : {FE_VB0_BASE, FE_VB0_STRIDE, FE_VB0_SIZE, FE_VB1_BASE, FE_VB1_STRIDE, FE_VB1_SIZE, FE_ATTR_POS, FE_ATTR_COLOR, FE_ATTR_TEX0, FE_ATTR_TEX1}) write(idx, STATE_RESET[idx]); }
+  // A state write: true when idx is one of the registers (then set to val).
+  bool write(uint32_t idx, uint32_t val) {
+    switch (idx) {
+      case FE_VB0_BASE: vb0_base = val; return true;
+      case FE_VB0_STRIDE: vb0_stride = val; return true;
+      case FE_VB0_SIZE: vb0_size = val; return true;
+      case FE_VB1_BASE: vb1_base = val; return true;
+      case FE_VB1_STRIDE: vb1_stride = val; return true;
+      case FE_VB1_SIZE: vb1_size = val; return true;
+      case FE_ATTR_POS: attr_pos = AttrReg::from_word(val); return true;
+      case FE_ATTR_COLOR: attr_color = AttrReg::from_word(val); return true;
+      case FE_ATTR_TEX0: attr_tex0 = AttrReg::from_word(val); return true;
+      case FE_ATTR_TEX1: attr_tex1 = AttrReg::from_word(val); return true;
+      default: return false;
+    }
+  }
+  void diff(const VfRegs& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (vb0_base != act.vb0_base) out.push_back({pre + "vb0_base", bits::hex(static_cast<uint64_t>(vb0_base) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.vb0_base) & bits::mask(32)), std::to_string(vb0_base), std::to_string(act.vb0_base)});
+    if (vb0_stride != act.vb0_stride) out.push_back({pre + "vb0_stride", bits::hex(static_cast<uint64_t>(vb0_stride) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.vb0_stride) & bits::mask(32)), std::to_string(vb0_stride), std::to_string(act.vb0_stride)});
+    if (vb0_size != act.vb0_size) out.push_back({pre + "vb0_size", bits::hex(static_cast<uint64_t>(vb0_size) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.vb0_size) & bits::mask(32)), std::to_string(vb0_size), std::to_string(act.vb0_size)});
+    if (vb1_base != act.vb1_base) out.push_back({pre + "vb1_base", bits::hex(static_cast<uint64_t>(vb1_base) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.vb1_base) & bits::mask(32)), std::to_string(vb1_base), std::to_string(act.vb1_base)});
+    if (vb1_stride != act.vb1_stride) out.push_back({pre + "vb1_stride", bits::hex(static_cast<uint64_t>(vb1_stride) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.vb1_stride) & bits::mask(32)), std::to_string(vb1_stride), std::to_string(act.vb1_stride)});
+    if (vb1_size != act.vb1_size) out.push_back({pre + "vb1_size", bits::hex(static_cast<uint64_t>(vb1_size) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.vb1_size) & bits::mask(32)), std::to_string(vb1_size), std::to_string(act.vb1_size)});
+    attr_pos.diff(act.attr_pos, pre + "attr_pos.", out);
+    attr_color.diff(act.attr_color, pre + "attr_color.", out);
+    attr_tex0.diff(act.attr_tex0, pre + "attr_tex0.", out);
+    attr_tex1.diff(act.attr_tex1, pre + "attr_tex1.", out);
+  }
+  bool operator==(const VfRegs& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const VfRegs& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "vb0_base=" + bits::hex(static_cast<uint64_t>(vb0_base) & bits::mask(32));
+    s += " vb0_stride=" + bits::hex(static_cast<uint64_t>(vb0_stride) & bits::mask(32));
+    s += " vb0_size=" + bits::hex(static_cast<uint64_t>(vb0_size) & bits::mask(32));
+    s += " vb1_base=" + bits::hex(static_cast<uint64_t>(vb1_base) & bits::mask(32));
+    s += " vb1_stride=" + bits::hex(static_cast<uint64_t>(vb1_stride) & bits::mask(32));
+    s += " vb1_size=" + bits::hex(static_cast<uint64_t>(vb1_size) & bits::mask(32));
+    s += " attr_pos=" + attr_pos.str();
+    s += " attr_color=" + attr_color.str();
+    s += " attr_tex0=" + attr_tex0.str();
+    s += " attr_tex1=" + attr_tex1.str();
+    return s + "}";
+  }
+};
+
 // PA's copy of the front-end state (docs/frontend.md section 6) (SV pa_regs_t, 832 bits)
 struct PaRegs {
   static constexpr int WIDTH = 832;

@@ -11,6 +11,7 @@ constexpr uint32_t kOne = FP32_ONE;  // 1.0f
 
 void VertexFetch::reset() {
   st_.fill(0);
+  regs_.reset();
   for (uint32_t k = 0; k < 16; ++k) st_[FE_MATRIX0 + k] = STATE_RESET[FE_MATRIX0 + k];  // the identity
   vertices_ = oob_ = hits_ = misses_ = groups_ = 0;
   tag_.assign(lines_, 0);
@@ -76,21 +77,21 @@ uint32_t VertexFetch::f32_to_unorm8(uint32_t f) {
 
 std::array<uint32_t, 4> VertexFetch::attribute(uint32_t a, const VFetchPkt& p, const Memory& mem, uint32_t& raw,
                                                bool& unorm, Elem& el) {
-  const uint32_t w = st_[FE_ATTR_POS + a];
-  const uint32_t fmt = bits::field(w, ATTR_FMT_MSB, ATTR_FMT_LSB);
+  const AttrReg& at = a == 0 ? regs_.attr_pos : a == 1 ? regs_.attr_color : a == 2 ? regs_.attr_tex0 : regs_.attr_tex1;
+  const uint32_t fmt = static_cast<uint32_t>(at.fmt);
   std::array<uint32_t, 4> c{0, 0, 0, kOne};
   raw = 0;
   unorm = false;
   el = Elem{};
   if (fmt == ATTR_FMT_NONE || fmt > ATTR_FMT_UNORM8X4) return c;
-  const uint32_t buf = bits::field(w, ATTR_BUF1_BIT, ATTR_BUF1_BIT);
-  const uint32_t base = st_[buf ? FE_VB1_BASE : FE_VB0_BASE];
-  const uint32_t stride = st_[buf ? FE_VB1_STRIDE : FE_VB0_STRIDE] & 0xFFFFu;
-  const uint32_t size = st_[buf ? FE_VB1_SIZE : FE_VB0_SIZE];
+  const bool buf = at.buf1 != 0;
+  const uint32_t base = static_cast<uint32_t>(buf ? regs_.vb1_base : regs_.vb0_base);
+  const uint32_t stride = static_cast<uint32_t>(buf ? regs_.vb1_stride : regs_.vb0_stride) & 0xFFFFu;
+  const uint32_t size = static_cast<uint32_t>(buf ? regs_.vb1_size : regs_.vb0_size);
   const uint64_t elem = buf ? p.inst_id : p.index;
   unorm = fmt == ATTR_FMT_UNORM8X4;
   const uint32_t n = unorm ? 1 : fmt;
-  const uint64_t ofs = elem * stride + bits::field(w, ATTR_OFFSET_MSB, ATTR_OFFSET_LSB);
+  const uint64_t ofs = elem * stride + at.offset;
   const bool inb = ofs + 4 * n <= size;
   std::array<uint32_t, 4> d{};
   if (inb) {
@@ -119,6 +120,7 @@ void VertexFetch::process(const VFetchPkt& p, const Memory& mem, const std::func
     const uint32_t idx = static_cast<uint32_t>(p.wr_idx);
     if (idx >= NUM_FE_STATE) return;  // not a front-end register: ignored
     st_[idx] = static_cast<uint32_t>(p.wr_val);
+    regs_.write(idx, static_cast<uint32_t>(p.wr_val));  // FE_VB*, FE_ATTR_*
     if (idx >= FE_MATRIX0) {
       const uint32_t r = (idx - FE_MATRIX0) / 4;
       VtxInPkt m;

@@ -65,7 +65,8 @@ class VertexFetch {
                                     Elem& el);
   // Looks a line up and allocates it on a miss; returns true on a hit.
   bool line(uint32_t line_addr);
-  std::array<uint32_t, NUM_FE_STATE> st_{};
+  std::array<uint32_t, NUM_FE_STATE> st_{};  // every front-end register (the matrix rows go to VTX)
+  VfRegs regs_;                                 // FE_VB*, FE_ATTR_* (generated register file)
   bool cache_;
   uint32_t lines_;
   std::vector<uint32_t> tag_;   // line address per set and way ([set * kWays + way])

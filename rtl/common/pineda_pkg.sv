@@ -1226,6 +1226,55 @@ package pineda_pkg;
   } pa_tri_pkt_t;
   localparam int unsigned PA_TRI_PKT_BITS = 32'd1411;
 
+  // vertex fetch's copy of the vertex-buffer and attribute state (docs/frontend.md section 5) (320 bits)
+  typedef struct packed {
+    logic [31:0] vb0_base;  // vertex buffer 0 (per vertex) byte address
+    logic [31:0] vb0_stride;  // vertex buffer 0 stride in bytes ([15:0])
+    logic [31:0] vb0_size;  // vertex buffer 0 size in bytes
+    logic [31:0] vb1_base;  // vertex buffer 1 (per instance) byte address
+    logic [31:0] vb1_stride;  // vertex buffer 1 stride in bytes ([15:0])
+    logic [31:0] vb1_size;  // vertex buffer 1 size in bytes
+    attr_reg_t attr_pos;  // position attribute: [2:0] ATTR_FMT_*, [3] buffer 1, [31:16] byte offset
+    attr_reg_t attr_color;  // colour attribute (same layout)
+    attr_reg_t attr_tex0;  // texture coordinate 0 attribute (same layout)
+    attr_reg_t attr_tex1;  // texture coordinate 1 attribute (same layout)
+  } vf_regs_t;
+  localparam int unsigned VF_REGS_BITS = 32'd320;
+
+  // reset value of vf_regs_t: the registers' reset values in its field order
+  localparam logic [319:0] VF_REGS_RESET = {
+    32'h00000000,  // FE_VB0_BASE
+    32'h00000000,  // FE_VB0_STRIDE
+    32'h00000000,  // FE_VB0_SIZE
+    32'h00000000,  // FE_VB1_BASE
+    32'h00000000,  // FE_VB1_STRIDE
+    32'h00000000,  // FE_VB1_SIZE
+    32'h00000000,  // FE_ATTR_POS
+    32'h00000000,  // FE_ATTR_COLOR
+    32'h00000000,  // FE_ATTR_TEX0
+    32'h00000000  // FE_ATTR_TEX1
+  };
+
+  // vf_regs_t with the register idx, if it is one of them, set to val (a state write)
+  function automatic vf_regs_t vf_regs_write(input vf_regs_t r, input logic [7:0] idx, input logic [31:0] val);
+    vf_regs_t o;
+    o = r;
+    case (idx)
+      8'd16: o.vb0_base = val;  // FE_VB0_BASE
+      8'd17: o.vb0_stride = val;  // FE_VB0_STRIDE
+      8'd18: o.vb0_size = val;  // FE_VB0_SIZE
+      8'd19: o.vb1_base = val;  // FE_VB1_BASE
+      8'd20: o.vb1_stride = val;  // FE_VB1_STRIDE
+      8'd21: o.vb1_size = val;  // FE_VB1_SIZE
+      8'd22: o.attr_pos = attr_reg_t'(val);  // FE_ATTR_POS
+      8'd23: o.attr_color = attr_reg_t'(val);  // FE_ATTR_COLOR
+      8'd24: o.attr_tex0 = attr_reg_t'(val);  // FE_ATTR_TEX0
+      8'd25: o.attr_tex1 = attr_reg_t'(val);  // FE_ATTR_TEX1
+      default: ;
+    endcase
+    vf_regs_write = o;
+  endfunction
+
   // PA's copy of the front-end state (docs/frontend.md section 6) (832 bits)
   typedef struct packed {
     logic [31:0] vp_x;  // viewport top-left X (FP32)

@@ -166,10 +166,22 @@ module vertex_fetch #(
   // ---------------------------------------------------------------------------------------------
   // State (issue side)
   // ---------------------------------------------------------------------------------------------
-  logic [1:0][31:0]  vb_base_q,   vb_base_d;
-  logic [1:0][15:0]  vb_stride_q, vb_stride_d;
-  logic [1:0][31:0]  vb_size_q,   vb_size_d;
-  logic [3:0][31:0]  attr_q,      attr_d;
+  pineda_pkg::vf_regs_t regs_q, regs_d;  // FE_VB*, FE_ATTR_* (generated: contracts/defs.py REG_FILES)
+  // the same registers by buffer and by attribute
+  logic [1:0][31:0]  vb_base_q, vb_size_q;
+  logic [1:0][15:0]  vb_stride_q;
+  logic [3:0][2:0]   at_fmt_q;   // per attribute (FE_ATTR_POS, _COLOR, _TEX0, _TEX1): its fields
+  logic [3:0]        at_buf1_q;
+  logic [3:0][15:0]  at_ofs_q;
+  always_comb begin
+    vb_base_q   = {regs_q.vb1_base, regs_q.vb0_base};
+    vb_stride_q = {regs_q.vb1_stride[15:0], regs_q.vb0_stride[15:0]};
+    vb_size_q   = {regs_q.vb1_size, regs_q.vb0_size};
+    at_fmt_q    = {regs_q.attr_tex1.fmt, regs_q.attr_tex0.fmt, regs_q.attr_color.fmt, regs_q.attr_pos.fmt};
+    at_buf1_q   = {regs_q.attr_tex1.buf1, regs_q.attr_tex0.buf1, regs_q.attr_color.buf1, regs_q.attr_pos.buf1};
+    at_ofs_q    = {regs_q.attr_tex1.offset, regs_q.attr_tex0.offset, regs_q.attr_color.offset,
+                   regs_q.attr_pos.offset};
+  end
 
   // ---------------------------------------------------------------------------------------------
   // Stage A: the input's elements (addresses, bounds, lines) in registers. State writes take
@@ -216,14 +228,14 @@ module vertex_fetch #(
     prod[1] = 48'(in_i.inst_id) * 48'(vb_stride_q[1]);
     a_dw    = '0;
     for (int a = 0; a < 4; a++) begin
-      a_fmt[a]  = attr_q[a][2:0];
-      abuf[a]   = attr_q[a][3];
+      a_fmt[a]  = at_fmt_q[a];
+      abuf[a]   = at_buf1_q[a];
       en[a]     = (a_fmt[a] >= 3'd1) && (a_fmt[a] <= 3'd5);
       n_dw[a]   = (a_fmt[a] == 3'd5) ? 3'd1 : a_fmt[a];
-      a_ofs[a]  = 50'(prod[abuf[a]]) + 50'(attr_q[a][31:16]);
+      a_ofs[a]  = 50'(prod[abuf[a]]) + 50'(at_ofs_q[a]);
       a_end[a]  = a_ofs[a] + 50'({n_dw[a], 2'b00});
       inb[a]    = en[a] && (a_end[a] <= 50'(vb_size_q[abuf[a]]));
-      a_addr[a] = vb_base_q[abuf[a]] + prod[abuf[a]][31:0] + {16'd0, attr_q[a][31:16]};
+      a_addr[a] = vb_base_q[abuf[a]] + prod[abuf[a]][31:0] + {16'd0, at_ofs_q[a]};
       // its last dword is at most 3 dwords on: in the same line or the next (mod 2^26)
       a_dw      = {1'b0, a_addr[a][5:2]} + {2'd0, n_dw[a]} - 5'd1;
       a_l0[a]   = a_addr[a][31:6];
@@ -643,25 +655,8 @@ module vertex_fetch #(
 
   // State writes (they take effect as the write enters stage A, in order with the vertices)
   always_comb begin
-    vb_base_d   = vb_base_q;
-    vb_stride_d = vb_stride_q;
-    vb_size_d   = vb_size_q;
-    attr_d      = attr_q;
-    if (in_valid_i && in_ready_o && in_i.wr) begin
-      unique case (in_i.wr_idx)
-        pineda_pkg::FE_VB0_BASE:   vb_base_d[0]   = in_i.wr_val;
-        pineda_pkg::FE_VB0_STRIDE: vb_stride_d[0] = in_i.wr_val[15:0];
-        pineda_pkg::FE_VB0_SIZE:   vb_size_d[0]   = in_i.wr_val;
-        pineda_pkg::FE_VB1_BASE:   vb_base_d[1]   = in_i.wr_val;
-        pineda_pkg::FE_VB1_STRIDE: vb_stride_d[1] = in_i.wr_val[15:0];
-        pineda_pkg::FE_VB1_SIZE:   vb_size_d[1]   = in_i.wr_val;
-        pineda_pkg::FE_ATTR_POS:   attr_d[0]      = in_i.wr_val;
-        pineda_pkg::FE_ATTR_COLOR: attr_d[1]      = in_i.wr_val;
-        pineda_pkg::FE_ATTR_TEX0:  attr_d[2]      = in_i.wr_val;
-        pineda_pkg::FE_ATTR_TEX1:  attr_d[3]      = in_i.wr_val;
-        default: ;
-      endcase
-    end
+    regs_d = regs_q;
+    if (in_valid_i && in_ready_o && in_i.wr) regs_d = pineda_pkg::vf_regs_write(regs_q, in_i.wr_idx, in_i.wr_val);
   end
   // Request queue: the lines to read, in issue order, offered to the port.
   logic [25:0]             rq_head;
@@ -924,10 +919,7 @@ module vertex_fetch #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      vb_base_q   <= '0;
-      vb_stride_q <= '0;
-      vb_size_q   <= '0;
-      attr_q      <= '0;
+      regs_q      <= pineda_pkg::VF_REGS_RESET;
       mat_q       <= MatReset;
       e_valid_q   <= 1'b0;
       e_wr_q      <= 1'b0;
@@ -997,10 +989,7 @@ module vertex_fetch #(
       pk_q        <= '0;
       pk_raw_q    <= '0;
     end else begin
-      vb_base_q   <= vb_base_d;
-      vb_stride_q <= vb_stride_d;
-      vb_size_q   <= vb_size_d;
-      attr_q      <= attr_d;
+      regs_q      <= regs_d;
       mat_q       <= mat_d;
       e_valid_q   <= e_valid_d;
       e_wr_q      <= e_wr_d;
