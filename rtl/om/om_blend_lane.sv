@@ -11,8 +11,12 @@
 // The result is encoded (om_encode) and the channels in state_i.mask_off keep dst's bits.
 // With state_i.lop_en (D3D11.1 logic ops) blending is ignored: the encoded source s and the stored
 // pixel d combine bitwise by state_i.lop (LOP_*), then the write mask applies as above.
-// A module of its own so that synthesis measures one lane (om_blend instantiates Lanes of them).
-module om_blend_lane (
+// A module of its own so that synthesis measures one lane. SrgbOnly = 1 builds the lane for
+// RGBA8_SRGB alone (state_i.fmt is not read; the other formats' decode and encode are pruned):
+// om_blend's sRGB lanes, next to the om_blend_lane8 that serve the other formats.
+module om_blend_lane #(
+  parameter bit SrgbOnly = 1'b0
+) (
   input  pineda_pkg::om_state_t state_i,
   input  logic [31:0]           src_i,
   input  logic [31:0]           dst_i,
@@ -121,6 +125,7 @@ module om_blend_lane (
     endcase
   endfunction
 
+  logic [1:0]       fmt;       // state_i.fmt, or RGBA8_SRGB (SrgbOnly)
   logic [3:0][15:0] k16, s16, d16, r16;
   logic [3:0][31:0] ts, td;    // s * Fs, d * Fd per channel
   logic [7:0]       da8;       // the destination's alpha, UNORM8
@@ -129,13 +134,14 @@ module om_blend_lane (
   logic             r_on, g_on, b_on, a_on;
 
   always_comb begin
+    fmt = SrgbOnly ? pineda_pkg::RT_FMT_RGBA8_SRGB : state_i.fmt;
     for (int c = 0; c < 4; c++) k16[c] = unorm8(state_i.factor[8*c +: 8]);
     r_on = !state_i.mask_off[0];
     g_on = !state_i.mask_off[1];
     b_on = !state_i.mask_off[2];
     a_on = !state_i.mask_off[3];
     full = 32'hFFFF_FFFF;
-    unique case (state_i.fmt)
+    unique case (fmt)
       pineda_pkg::RT_FMT_BGRA8: wbits = {{8{a_on}}, {8{r_on}}, {8{g_on}}, {8{b_on}}};
       pineda_pkg::RT_FMT_B5G6R5: begin
         wbits = {16'd0, {5{r_on}}, {6{g_on}}, {5{b_on}}};
@@ -148,7 +154,7 @@ module om_blend_lane (
   always_comb begin
     dr = dst_i[15:0];
     for (int c = 0; c < 4; c++) s16[c] = unorm8(src_i[8*c +: 8]);
-    unique case (state_i.fmt)
+    unique case (fmt)
       pineda_pkg::RT_FMT_BGRA8: begin
         d16[0] = unorm8(dst_i[23:16]);
         d16[1] = unorm8(dst_i[15:8]);
@@ -175,7 +181,7 @@ module om_blend_lane (
       ts[c] = mul257(24'(src_i[8*c +: 8]) * 24'(factor(state_i.src, 2'(c), s16, d16, k16)));
       td[c] = 32'(d16[c]) * 32'(factor(state_i.dst, 2'(c), s16, d16, k16));
     end
-    da8   = (state_i.fmt == pineda_pkg::RT_FMT_B5G6R5) ? 8'hFF : dst_i[31:24];
+    da8   = (fmt == pineda_pkg::RT_FMT_B5G6R5) ? 8'hFF : dst_i[31:24];
     ts[3] = mul66049(16'(src_i[31:24]) * 16'(factor_a8(state_i.src_a, src_i[31:24], da8, state_i.factor[31:24])));
     td[3] = mul66049(16'(da8) * 16'(factor_a8(state_i.dst_a, src_i[31:24], da8, state_i.factor[31:24])));
     r16 = s16;
@@ -188,7 +194,7 @@ module om_blend_lane (
   end
 
   om_encode u_enc (
-    .fmt_i (state_i.fmt),
+    .fmt_i (fmt),
     .v_i   (r16),
     .pix_o (enc)
   );
@@ -199,7 +205,7 @@ module om_blend_lane (
   end
 
   logic unused_sig;
-  assign unused_sig = ^{state_i.gouraud, state_i.tex, state_i.samp, state_i.tex1, state_i.samp1,
+  assign unused_sig = ^{state_i.fmt, state_i.gouraud, state_i.tex, state_i.samp, state_i.tex1, state_i.samp1,
                         state_i.comb};  // read by INTERP, TEX, COMB, not by the blend
 
 endmodule

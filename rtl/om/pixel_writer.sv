@@ -45,6 +45,9 @@
 // 4x), so a piece blends in one clock; a piece holding both rows of a quad (stage 1 merged them:
 // pitch below 64 bytes) can have up to 16 and then stays in stage 3 a second clock for the
 // units after the 8th, reading the line as the first clock left it (wf_*), while stage B waits.
+// The lanes are 8-bit lanes (om_blend_lane8: RGBA8, BGRA8, B5G6R5); only SrgbLanes (2) of them
+// per bank also have the U16 path that RGBA8_SRGB needs, so an sRGB piece takes SrgbLanes units
+// a clock (a 1x quad row still one clock, a 4x quad row four; docs/om.md section 5).
 // Interlocks: an rmw piece waits for its fill's data; a miss never takes an entry a queued
 // piece still uses (busy bit, cleared by the last quad that used it, after its last stage-3
 // clock); stage A's SRAM reads take the read port first. Write-backs and fills leave in one sequence (the
@@ -63,7 +66,8 @@ module pixel_writer #(
   parameter int unsigned OutstandingW   = 10,
   parameter int unsigned QDepth         = 256, // stage A -> B queue (quads): covers the fill latency
   parameter int unsigned RfDepth        = 32,  // fills in flight per bank (power of two)
-  parameter int unsigned BlendLanes     = 8    // stage 3's blend lanes per bank (1..16)
+  parameter int unsigned BlendLanes     = 8,   // stage 3's blend lanes per bank (1..16)
+  parameter int unsigned SrgbLanes      = 2    // of them, lanes with the sRGB (U16) path (1..BlendLanes)
 ) (
   input  logic                        clk_i,
   input  logic                        rst_ni,
@@ -709,7 +713,7 @@ module pixel_writer #(
 
     // stage 3: the line as it is now (last clock's stage-3 line when it wrote this entry, else the
     // SRAM read), the fill data in the halfwords that were not valid, the piece's units blended
-    pw_stage3 #(.EW(EW), .Lanes(BlendLanes)) u_s3 (
+    pw_stage3 #(.EW(EW), .Lanes(BlendLanes), .SrgbLanes(SrgbLanes)) u_s3 (
       .valid_i    (s3_valid_q[b]),
       .ent_i      (s3_ent_q[b]),
       .mask_i     (s3_mask_q[b]),
@@ -919,6 +923,7 @@ module pixel_writer #(
       else $fatal(1, "pixel_writer: WbDepth / RfDepth too large for the sequence numbers");
     assert (QDepth + 8 < (1 << QW)) else $fatal(1, "pixel_writer: QW too small");
     assert (BlendLanes >= 1 && BlendLanes <= 16) else $fatal(1, "pixel_writer: BlendLanes must be 1..16");
+    assert (SrgbLanes >= 1 && SrgbLanes <= BlendLanes) else $fatal(1, "pixel_writer: SrgbLanes must be 1..BlendLanes");
   end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin

@@ -6,10 +6,12 @@
 // its dwords (4-byte formats) or halfwords (B5G6R5); lane i takes the unit of rank i (the i-th
 // active one): its destination bits (B5G6R5: in the lane's low 16 bits) and its pixel's source
 // colour; each blended unit goes back to its place in the line from its lane. Units of rank Lanes
-// and above are left for the next clock (more_o: the pixel writer holds the piece).
+// (SrgbLanes for an RGBA8_SRGB target: only that many lanes have the U16 sRGB path) and above
+// are left for the next clock (more_o: the pixel writer holds the piece).
 module pw_stage3 #(
   parameter int unsigned EW    = 5,  // entry index bits
-  parameter int unsigned Lanes = 8   // blend lanes (1..16)
+  parameter int unsigned Lanes = 8,  // blend lanes (1..16)
+  parameter int unsigned SrgbLanes = 2  // of them, lanes with the sRGB path (1..Lanes)
 ) (
   input  logic                  valid_i,   // a piece is in stage 3
   input  logic [EW-1:0]         ent_i,     // its entry
@@ -33,6 +35,7 @@ module pw_stage3 #(
   logic [31:0]                 um;      // the piece's units
   logic [31:0][4:0]            rank;    // the number of units below each
   logic [4:0]                  cnt;
+  logic [4:0]                  nl;      // lanes this clock (RGBA8_SRGB: SrgbLanes)
   logic [Lanes-1:0][31:0]      lsel;    // lane i takes unit p (one-hot in p)
   logic [Lanes-1:0][31:0]      dst, srcl, pix;
   logic [Lanes-1:0][1:0]       lpx;     // the pixel of each blend lane
@@ -40,6 +43,7 @@ module pw_stage3 #(
   // the line as it is now, the fill data in the halfwords that were not valid
   always_comb begin
     b565 = (om_i.fmt == pineda_pkg::RT_FMT_B5G6R5);
+    nl   = (om_i.fmt == pineda_pkg::RT_FMT_RGBA8_SRGB) ? 5'(SrgbLanes) : 5'(Lanes);
     base = (wf_valid_i && wf_ent_i == ent_i) ? wf_data_i : rdata_i;
     for (int k = 0; k < 32; k++) begin
       line[16*k +: 16] = fm_i[k] ? fd_i[16*k +: 16] : base[16*k +: 16];
@@ -59,7 +63,7 @@ module pw_stage3 #(
     end
     pass_o = '0;
     for (int p = 0; p < 32; p++) begin
-      if (um[p] && 32'(rank[p]) < Lanes) begin
+      if (um[p] && rank[p] < nl) begin
         if (b565) pass_o[p] = 1'b1;
         else      pass_o[(2 * p) % 32 +: 2] = 2'b11;
       end
@@ -100,7 +104,7 @@ module pw_stage3 #(
     end
   end
 
-  om_blend #(.Lanes(Lanes)) u_blend (
+  om_blend #(.Lanes(Lanes), .SrgbLanes(SrgbLanes)) u_blend (
     .state_i (om_i),
     .src_i   (srcl),
     .dst_i   (dst),

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // RTL vs model: rtl/om/om_blend.sv (16 lanes, combinational) against cpp_model/om/om_blend,
-// driven directly (no clock). Every format x colour op x source factor x destination factor
+// driven directly (no clock). om_blend's default build has 16 om_blend_lane8 (RGBA8, BGRA8,
+// B5G6R5) and the U16 om_blend_lane in lanes 0..3 only: RGBA8_SRGB is checked on those 4 lanes
+// (the others' sRGB output is not defined), every other format on all 16. Every format x colour op x source factor x destination factor
 // (the full 5-bit codes, unassigned ones included) with random alpha state, write masks,
 // constants and pixels, then lanes of edge values, then fully random states. Each case prints
 // its seed; `--rng-seed N` replays it.
@@ -8,6 +10,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "Vom_blend.h"
 #include "om/om_blend.h"
@@ -20,6 +23,7 @@ namespace om = pineda::model::om;
 namespace {
 
 constexpr int kLanes = 16;
+constexpr int kSrgbLanes = 4;  // om_blend's SrgbLanes default
 
 struct Dut {
   std::unique_ptr<VerilatedContext> ctx;
@@ -35,8 +39,10 @@ struct Dut {
       m->dst_i.at(l) = dst[l];
     }
     m->eval();
-    for (int l = 0; l < kLanes; ++l) {
+    const int nl = s.fmt == RT_FMT_RGBA8_SRGB ? kSrgbLanes : kLanes;
+    for (int l = 0; l < nl; ++l) {
       ++n;
+      n_srgb += nl == kSrgbLanes ? 1u : 0u;
       const uint32_t want = om::blend_pixel(s, src[l], dst[l]), got = m->pix_o.at(l);
       if (want != got && ++bad <= 8) {
         first += "MISMATCH fmt=" + std::to_string(s.fmt) + " blend=" + std::to_string(s.blend) +
@@ -48,8 +54,10 @@ struct Dut {
       }
     }
   }
+  uint64_t n_srgb = 0;  // of n, RGBA8_SRGB lanes (the U16 path)
   void require() {
-    std::printf("  %llu lanes, %llu mismatches\n", static_cast<unsigned long long>(n), static_cast<unsigned long long>(bad));
+    std::printf("  %llu lanes (%llu RGBA8_SRGB), %llu mismatches\n", static_cast<unsigned long long>(n),
+                static_cast<unsigned long long>(n_srgb), static_cast<unsigned long long>(bad));
     INFO(first);
     REQUIRE(bad == 0);
     REQUIRE(n > 0);
@@ -152,6 +160,105 @@ TEST_CASE("om_blend: random states and pixels", "[om_blend]") {
     }
     d.check(s, src, dst);
   }
+  d.require();
+}
+
+// om_blend_lane8 encodes a blended channel from P = clamp(x*f +/- y*g, 0, 65025) (8 x 8
+// products) with its own rounding (docs/om.md section 2c). Here every P in 0..65025 goes through
+// every encode of every non-sRGB format (RGBA8 and BGRA8: 8 bits, each channel; B5G6R5: the 5-bit
+// R and B fields, the 6-bit G field), each against the model's U16 formula: colour channel c as
+// P = a_c * sa + b_c * 255 (ADD, src SRC_ALPHA, dst ONE; b_c a value the format's destination
+// can hold), or where that has no solution P = b_c * 255 - a_c * sa (REV_SUBTRACT); alpha as
+// P = sa * 255 + da * 1 (ADD, src_a ONE, dst_a BLEND_FACTOR with constant 1).
+TEST_CASE("om_blend: 8-bit lanes, every P through every encode", "[om_blend]") {
+  const uint64_t seed = tb::announce_seed("rtl_om_blend");
+  std::mt19937 rng(static_cast<uint32_t>(seed));
+  Dut d(seed);
+  constexpr uint32_t kMaxP = 255u * 255u;
+  uint64_t covered = 0, missed = 0;
+  for (uint32_t fmt : {uint32_t{RT_FMT_RGBA8}, uint32_t{RT_FMT_BGRA8}, uint32_t{RT_FMT_B5G6R5}}) {
+    const int nch = fmt == RT_FMT_B5G6R5 ? 3 : 4;
+    for (int ch = 0; ch < nch; ++ch) {
+      // the values channel ch of the destination can hold: its field's bits, widened to 8
+      const int fbits = fmt != RT_FMT_B5G6R5 ? 8 : (ch == 1 ? 6 : 5);
+      std::vector<uint32_t> todo(kMaxP + 1u);
+      for (uint32_t p = 0; p <= kMaxP; ++p) todo[p] = p;
+      for (const uint32_t op : {uint32_t{BOP_ADD}, uint32_t{BOP_REV_SUBTRACT}}) {
+        const bool rev = op == BOP_REV_SUBTRACT;
+        OmState s;
+        s.fmt = fmt;
+        s.blend = 1;
+        s.op = op;
+        s.src = BF_SRC_ALPHA;
+        s.dst = BF_ONE;
+        s.op_a = BOP_ADD;
+        s.src_a = BF_ONE;
+        s.dst_a = BF_BLEND_FACTOR;
+        s.factor = 0x01000000u | (rng() & 0xFFFFFFu);
+        std::array<uint32_t, kLanes> src{}, dst{};
+        std::vector<uint32_t> left;
+        int l = 0;
+        for (const uint32_t p : todo) {
+          uint32_t a = 0, sa = 0, field = 0;  // field: the destination channel's raw bits
+          bool found = false;
+          if (ch == 3) {
+            sa = p / 255u;
+            field = p % 255u;
+            found = true;
+          }
+          for (int v = (1 << fbits) - 1; v >= 0 && !found; --v) {
+            const uint32_t b = fbits == 8 ? v : fbits == 6 ? (v << 2 | v >> 4) : (v << 3 | v >> 2);
+            if (rev ? b * 255u < p : b * 255u > p) continue;
+            const uint32_t r = rev ? b * 255u - p : p - b * 255u;  // a * sa
+            for (uint32_t f = r == 0 ? 1u : (r + 254u) / 255u; f <= 255u; ++f) {
+              if (r % f == 0) {
+                sa = f;
+                a = r / f;
+                field = static_cast<uint32_t>(v);
+                found = true;
+                break;
+              }
+            }
+          }
+          if (!found) {
+            left.push_back(p);
+            continue;
+          }
+          ++covered;
+          uint32_t sc = rng();
+          sc = (sc & ~(0xFFu << 8 * ch)) | a << 8 * ch;
+          sc = (sc & 0x00FFFFFFu) | sa << 24;  // (ch 3: sa is a)
+          uint32_t dc = rng();
+          if (fmt == RT_FMT_B5G6R5) {
+            const int sh = ch == 0 ? 11 : ch == 1 ? 5 : 0;
+            dc = (dc & ~(((1u << fbits) - 1u) << sh)) | field << sh;
+          } else {
+            const int byte = fmt == RT_FMT_BGRA8 && ch != 1 && ch != 3 ? 2 - ch : ch;
+            dc = (dc & ~(0xFFu << 8 * byte)) | field << 8 * byte;
+          }
+          src[l] = sc;
+          dst[l] = dc;
+          if (++l == kLanes) {
+            d.check(s, src, dst);
+            l = 0;
+          }
+        }
+        if (l > 0) {
+          for (; l < kLanes; ++l) {
+            src[l] = rng();
+            dst[l] = rand_dst(rng, fmt);
+          }
+          d.check(s, src, dst);
+        }
+        todo.swap(left);
+      }
+      missed += todo.size();
+    }
+  }
+  std::printf("  %llu (format, channel, P) covered, %llu without a decomposition\n",
+              static_cast<unsigned long long>(covered), static_cast<unsigned long long>(missed));
+  REQUIRE(missed == 0);
+  REQUIRE(covered == 11u * (kMaxP + 1u));
   d.require();
 }
 
