@@ -159,6 +159,30 @@ CPP_CMP_FUNCTION = [
     "  }", "}", ""]
 
 
+# The one definition of the D3D11.1 logic ops (contract constants LOP_*), used by the blend lanes
+# (rtl/om/om_blend_lane*.sv) and the model's blend (cpp_model/om/om_blend.cpp): s the encoded
+# source, d the stored pixel, 32 raw bits; the result as an expression, in both languages.
+LOP_OPS = [("LOP_CLEAR", "'0", "0u"), ("LOP_SET", "'1", "~0u"), ("LOP_COPY", "s", "s"),
+           ("LOP_COPY_INVERTED", "~s", "~s"), ("LOP_NOOP", "d", "d"), ("LOP_INVERT", "~d", "~d"),
+           ("LOP_AND", "s & d", "s & d"), ("LOP_NAND", "~(s & d)", "~(s & d)"), ("LOP_OR", "s | d", "s | d"),
+           ("LOP_NOR", "~(s | d)", "~(s | d)"), ("LOP_XOR", "s ^ d", "s ^ d"), ("LOP_EQUIV", "~(s ^ d)", "~(s ^ d)"),
+           ("LOP_AND_REVERSE", "s & ~d", "s & ~d"), ("LOP_AND_INVERTED", "~s & d", "~s & d"),
+           ("LOP_OR_REVERSE", "s | ~d", "s | ~d"), ("default", "~s | d", "~s | d")]  # default: LOP_OR_INVERTED
+SV_LOP_FUNCTION = [
+    "  // LOP_* logic op on raw pixel bits: s the encoded source, d the stored pixel (default: LOP_OR_INVERTED)",
+    "  function automatic logic [31:0] logic_op(input logic [3:0] op, input logic [31:0] s, input logic [31:0] d);",
+    "    unique case (op)",
+] + [f"      {n + ':':<19}logic_op = {e};" for n, e, _ in LOP_OPS] + [
+    "    endcase", "  endfunction", ""]
+CPP_LOP_FUNCTION = [
+    "// LOP_* logic op (low 4 bits) on raw pixel bits: s the encoded source, d the stored pixel (the RTL's",
+    "// pineda_pkg::logic_op; default: LOP_OR_INVERTED).",
+    "inline uint32_t logic_op(uint32_t op, uint32_t s, uint32_t d) {",
+    "  switch (op & 15u) {",
+] + [f"    {n if n == 'default' else 'case ' + n}: return {e};" for n, _, e in LOP_OPS] + [
+    "  }", "}", ""]
+
+
 def sv_enums():
     """[(type name, width, [(name, value, doc)])]"""
     smap = struct_map()
@@ -313,6 +337,7 @@ def gen_sv():
     if any(t.name == "LIN16_TO_SRGB_T" for t in defs.TABLES):
         L += SV_SRGB_FUNCTIONS
     L += SV_CMP_FUNCTION
+    L += SV_LOP_FUNCTION
     for s in defs.STRUCTS:
         name, _, doc, fields = s
         L.append(f"  // {doc} ({struct_width(s, smap)} bits)")
@@ -355,6 +380,7 @@ def gen_cpp():
         L.append(f"constexpr uint32_t {n} = {v}u;{cmt}")
     L.append("")
     L += CPP_CMP_FUNCTION
+    L += CPP_LOP_FUNCTION
     table = state_reset_table()
     L.append("// Reset value of every SET_STATE index [0, FE_STATE_END): draw state, then front-end state.")
     L.append("inline constexpr std::array<uint32_t, FE_STATE_END> STATE_RESET = {{")

@@ -425,6 +425,29 @@ inline bool cmp_pass(uint32_t func, uint32_t a, uint32_t b) {
   }
 }
 
+// LOP_* logic op (low 4 bits) on raw pixel bits: s the encoded source, d the stored pixel (the RTL's
+// pineda_pkg::logic_op; default: LOP_OR_INVERTED).
+inline uint32_t logic_op(uint32_t op, uint32_t s, uint32_t d) {
+  switch (op & 15u) {
+    case LOP_CLEAR: return 0u;
+    case LOP_SET: return ~0u;
+    case LOP_COPY: return s;
+    case LOP_COPY_INVERTED: return ~s;
+    case LOP_NOOP: return d;
+    case LOP_INVERT: return ~d;
+    case LOP_AND: return s & d;
+    case LOP_NAND: return ~(s & d);
+    case LOP_OR: return s | d;
+    case LOP_NOR: return ~(s | d);
+    case LOP_XOR: return s ^ d;
+    case LOP_EQUIV: return ~(s ^ d);
+    case LOP_AND_REVERSE: return s & ~d;
+    case LOP_AND_INVERTED: return ~s & d;
+    case LOP_OR_REVERSE: return s | ~d;
+    default: return ~s | d;
+  }
+}
+
 // Reset value of every SET_STATE index [0, FE_STATE_END): draw state, then front-end state.
 inline constexpr std::array<uint32_t, FE_STATE_END> STATE_RESET = {{
     0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0xFFFF0000u, 0xFFFF0000u, 0x00000000u,  // 0..7

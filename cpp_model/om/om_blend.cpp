@@ -116,27 +116,6 @@ uint32_t combine(uint32_t op, uint32_t s, uint32_t fs, uint32_t d, uint32_t fd) 
   }
 }
 
-uint32_t logic_op(uint32_t op, uint32_t s, uint32_t d) {
-  switch (op & 15u) {
-    case LOP_CLEAR: return 0;
-    case LOP_SET: return ~0u;
-    case LOP_COPY: return s;
-    case LOP_COPY_INVERTED: return ~s;
-    case LOP_NOOP: return d;
-    case LOP_INVERT: return ~d;
-    case LOP_AND: return s & d;
-    case LOP_NAND: return ~(s & d);
-    case LOP_OR: return s | d;
-    case LOP_NOR: return ~(s | d);
-    case LOP_XOR: return s ^ d;
-    case LOP_EQUIV: return ~(s ^ d);
-    case LOP_AND_REVERSE: return s & ~d;
-    case LOP_AND_INVERTED: return ~s & d;
-    case LOP_OR_REVERSE: return s | ~d;
-    default: return ~s | d;  // LOP_OR_INVERTED
-  }
-}
-
 uint32_t blend_pixel(const OmState& st, uint32_t src_rgba8, uint32_t dst_raw) {
   const uint32_t fmt = static_cast<uint32_t>(st.fmt);
   const Rgba16 s = decode_src(src_rgba8);

@@ -42,11 +42,9 @@ bool needs_dst(const OmState& s);
 
 uint32_t factor(uint32_t code, int ch, const Rgba16& s, const Rgba16& d, const Rgba16& k);
 uint32_t combine(uint32_t op, uint32_t s, uint32_t fs, uint32_t d, uint32_t fd);
-// LOP_* (D3D11.1 logic ops) on raw pixel bits: s the encoded source, d the stored pixel.
-uint32_t logic_op(uint32_t op, uint32_t s, uint32_t d);
 // The new raw pixel: blended (or the source when blending is off), encoded, merged with dst under
 // the write mask. Bits beyond the format's width are 0. With s.lop_en the blend is ignored and the
-// encoded source goes through logic_op(s.lop, ., dst) before the write mask.
+// encoded source goes through pineda::logic_op(s.lop, ., dst) (generated, pineda_contract.h) before the write mask.
 uint32_t blend_pixel(const OmState& s, uint32_t src_rgba8, uint32_t dst_raw);
 
 }  // namespace pineda::model::om

@@ -573,6 +573,28 @@ package pineda_pkg;
     endcase
   endfunction
 
+  // LOP_* logic op on raw pixel bits: s the encoded source, d the stored pixel (default: LOP_OR_INVERTED)
+  function automatic logic [31:0] logic_op(input logic [3:0] op, input logic [31:0] s, input logic [31:0] d);
+    unique case (op)
+      LOP_CLEAR:         logic_op = '0;
+      LOP_SET:           logic_op = '1;
+      LOP_COPY:          logic_op = s;
+      LOP_COPY_INVERTED: logic_op = ~s;
+      LOP_NOOP:          logic_op = d;
+      LOP_INVERT:        logic_op = ~d;
+      LOP_AND:           logic_op = s & d;
+      LOP_NAND:          logic_op = ~(s & d);
+      LOP_OR:            logic_op = s | d;
+      LOP_NOR:           logic_op = ~(s | d);
+      LOP_XOR:           logic_op = s ^ d;
+      LOP_EQUIV:         logic_op = ~(s ^ d);
+      LOP_AND_REVERSE:   logic_op = s & ~d;
+      LOP_AND_INVERTED:  logic_op = ~s & d;
+      LOP_OR_REVERSE:    logic_op = s | ~d;
+      default:           logic_op = ~s | d;
+    endcase
+  endfunction
+
   // ST_RT_PITCH (32 bits)
   typedef struct packed {
     logic [14:0] rsvd17;  // reserved (written as 0)

@@ -69,28 +69,6 @@ module om_blend_lane8 (
     u16_of = p + 16'(({1'b0, p, 16'd0} + {9'd0, p, 8'd0} + 33'(p) + 33'd4194304) >> 23);  // < 2^33
   endfunction
 
-  // LOP_* on raw pixel bits: s the encoded source, d the stored pixel
-  function automatic logic [31:0] logic_op(input logic [3:0] op, input logic [31:0] s, input logic [31:0] d);
-    unique case (op)
-      pineda_pkg::LOP_CLEAR:         logic_op = '0;
-      pineda_pkg::LOP_SET:           logic_op = '1;
-      pineda_pkg::LOP_COPY:          logic_op = s;
-      pineda_pkg::LOP_COPY_INVERTED: logic_op = ~s;
-      pineda_pkg::LOP_NOOP:          logic_op = d;
-      pineda_pkg::LOP_INVERT:        logic_op = ~d;
-      pineda_pkg::LOP_AND:           logic_op = s & d;
-      pineda_pkg::LOP_NAND:          logic_op = ~(s & d);
-      pineda_pkg::LOP_OR:            logic_op = s | d;
-      pineda_pkg::LOP_NOR:           logic_op = ~(s | d);
-      pineda_pkg::LOP_XOR:           logic_op = s ^ d;
-      pineda_pkg::LOP_EQUIV:         logic_op = ~(s ^ d);
-      pineda_pkg::LOP_AND_REVERSE:   logic_op = s & ~d;
-      pineda_pkg::LOP_AND_INVERTED:  logic_op = ~s & d;
-      pineda_pkg::LOP_OR_REVERSE:    logic_op = s | ~d;
-      default:                       logic_op = ~s | d;  // LOP_OR_INVERTED
-    endcase
-  endfunction
-
   logic [3:0][7:0]  s8, d8, k8, m8, e8;
   logic [3:0][15:0] ts, td, p16, u16;
   logic [3:0]       lin;   // the channel's result is m8 (MIN/MAX, unblended), not a rounding of P
@@ -159,7 +137,7 @@ module om_blend_lane8 (
   end
 
   always_comb begin
-    res   = state_i.lop_en ? logic_op(state_i.lop, enc, dst_i) : enc;
+    res   = state_i.lop_en ? pineda_pkg::logic_op(state_i.lop, enc, dst_i) : enc;
     pix_o = ((res & wbits) | (dst_i & ~wbits)) & full;
   end
 
