@@ -3,8 +3,9 @@
 // one per 2 clocks for a quad that samples texture 1 (docs/interp.md, docs/numerics.md section 10;
 // model: cpp_model/interp/interp.cpp, bit-exact).
 //
-// Six pipeline stages. S4 and S5 advance together when S5 is empty or taken (one enable: a stalled
-// stage holds its payload); S0..S3 advance with them except for the first clock of a two-clock quad:
+// Seven pipeline stages, at most one FP32 operation deep each. S4..S6 advance together when S6 is
+// empty or taken (one enable: a stalled stage holds its payload); S0..S3 advance with them except
+// for the first clock of a two-clock quad:
 //   S0  the three planes (carried from SETUP in quad_pkt_t.it, c at the centre of pixel (0, 0))
 //       at the centre of the quad's pixel (0, 0): c + 512*(a*qx + b*qy), exact (57 x 14-bit
 //       products)
@@ -13,8 +14,9 @@
 //   S3  l1 = L1 * rw, l2 = L2 * rw (0 where W <= 0)
 //   S4  colour: 0.16 weights, the integer lerp per channel, clamp (or the flat colour);
 //       texture coordinates: l1 * d1, l2 * d2 per component of one coordinate (16 fp32_mul)
-//   S5  uv = t0 + (l1 * d1 + l2 * d2) of that coordinate (16 fp32_add)
-// The one uv datapath (S4, S5) computes uv0; a quad whose om.comb.tex1 is set (combiner stage 1
+//   S5  l1 * d1 + l2 * d2 per component (8 fp32_add)
+//   S6  uv = t0 + (l1 * d1 + l2 * d2) (8 fp32_add)
+// The one uv datapath (S4..S6) computes uv0; a quad whose om.comb.tex1 is set (combiner stage 1
 // samples texture 1 with uv1) goes through it twice, uv0 then uv1, and S0..S3 hold for that clock.
 // Otherwise uv1 is 0. End-of-pipe tokens pass in order with every per-pixel field 0.
 module interp (
@@ -30,20 +32,22 @@ module interp (
 );
   localparam int unsigned PW = pineda_pkg::IPLANE_W;  // 84
 
-  // ---- pipeline control. S4 and S5 (the one uv datapath) advance on `en`; S0..S3 and the input
+  // ---- pipeline control. S4..S6 (the one uv datapath) advance on `en`; S0..S3 and the input
   // on `en_up`, which also holds them for the first of the two clocks of a quad that samples
   // texture 1 (om.comb.tex1): its uv0 products leave S3 first (phase 0), then its uv1 (phase 1).
-  logic [5:0] v_q, v_d;
+  logic [6:0] v_q, v_d;
   logic       en, en_up, hold;
   logic       ph_q, ph_d;      // S3's quad has sent its phase 0 (uv0) to S4
-  logic       s3_two;          // S3 holds a quad that samples texture 1: two clocks in S4/S5
+  logic       s3_two;          // S3 holds a quad that samples texture 1: two clocks in S4..S6
   logic       s4_first_q, s4_first_d;  // S4 holds phase 0 of a two-clock quad (uv0; no output)
   logic       s4_ph_q, s4_ph_d;        // S4's products are of uv1 (phase 1), else of uv0
-  assign en          = !v_q[5] || out_ready_i;
+  logic       s5_first_q, s5_first_d;  // the same for S5
+  logic       s5_ph_q, s5_ph_d;
+  assign en          = !v_q[6] || out_ready_i;
   assign hold        = v_q[3] && s3_two && !ph_q;
   assign en_up       = en && !hold;
   assign in_ready_o  = en_up;
-  assign out_valid_o = v_q[5];
+  assign out_valid_o = v_q[6];
   assign idle_o      = (v_q == '0);
   always_comb begin
     v_d  = v_q;
@@ -51,7 +55,8 @@ module interp (
     if (en_up) v_d[3:0] = {v_q[2:0], in_valid_i};
     if (en) begin
       v_d[4] = v_q[3];
-      v_d[5] = v_q[4] && !s4_first_q;  // phase 0 of a two-clock quad only fills S5's uv0
+      v_d[5] = v_q[4];
+      v_d[6] = v_q[5] && !s5_first_q;  // phase 0 of a two-clock quad only fills S6's uv0
       ph_d   = hold;
     end
   end
@@ -265,47 +270,69 @@ module interp (
     end
   end
 
-  // ---- S5: the texture coordinates of S4's phase; phase 0 of a two-clock quad writes uv0 into
-  // S5 without making it valid, phase 1 then adds uv1 (and everything else) beside it
-  pineda_pkg::interp_pkt_t s5_q, s5_d;
-  logic [3:0][1:0][31:0] sum, uv;
-  logic [1:0][31:0]      t0c;
+  // ---- S5: the sums of the products; the phase's t0
+  pineda_pkg::quad_pkt_t s5_quad_q, s5_quad_d;
+  logic [3:0][31:0]      s5_color_q, s5_color_d;
+  logic [1:0][31:0]      s5_t0_q, s5_t0_d;               // [component u, v]
+  logic [3:0][1:0][31:0] s5_sum_q, s5_sum_d, sum;        // [pixel][component u, v]
   pineda_pkg::fvec2_t    t_f2;
-  always_comb begin
-    t_f2   = s4_ph_q ? s4_q.t0[1] : s4_q.t0[0];
-    t0c[0] = t_f2.u;
-    t0c[1] = t_f2.v;
-  end
   for (genvar p = 0; p < 4; p++) begin : g_s5
     for (genvar j = 0; j < 2; j++) begin : g_comp
       fp32_add u_sum (.a_i(s4_m1_q[p][j]), .b_i(s4_m2_q[p][j]), .y_o(sum[p][j]));
-      fp32_add u_uv  (.a_i(t0c[j]),        .b_i(sum[p][j]),     .y_o(uv[p][j]));
     end
   end
   always_comb begin
-    s5_d = s5_q;
+    s5_quad_d  = s5_quad_q;
+    s5_color_d = s5_color_q;
+    s5_t0_d    = s5_t0_q;
+    s5_sum_d   = s5_sum_q;
+    s5_first_d = s5_first_q;
+    s5_ph_d    = s5_ph_q;
+    t_f2       = s4_ph_q ? s4_q.t0[1] : s4_q.t0[0];
     if (en) begin
-      if (s4_first_q) begin
-        for (int p = 0; p < 4; p++) s5_d.uv0[p] = {uv[p][0], uv[p][1]};
+      s5_quad_d  = s4_q.quad;
+      s5_color_d = s4_color_q;
+      s5_t0_d[0] = t_f2.u;
+      s5_t0_d[1] = t_f2.v;
+      s5_sum_d   = sum;
+      s5_first_d = s4_first_q;
+      s5_ph_d    = s4_ph_q;
+    end
+  end
+
+  // ---- S6: the texture coordinates of S5's phase; phase 0 of a two-clock quad writes uv0 into
+  // S6 without making it valid, phase 1 then adds uv1 (and everything else) beside it
+  pineda_pkg::interp_pkt_t s6_q, s6_d;
+  logic [3:0][1:0][31:0] uv;
+  for (genvar p = 0; p < 4; p++) begin : g_s6
+    for (genvar j = 0; j < 2; j++) begin : g_comp
+      fp32_add u_uv (.a_i(s5_t0_q[j]), .b_i(s5_sum_q[p][j]), .y_o(uv[p][j]));
+    end
+  end
+  always_comb begin
+    s6_d = s6_q;
+    if (en) begin
+      if (s5_first_q) begin
+        for (int p = 0; p < 4; p++) s6_d.uv0[p] = {uv[p][0], uv[p][1]};
       end else begin
-        s5_d      = '0;
-        s5_d.quad = s4_q.quad;
-        if (!s4_q.quad.eop) begin
+        s6_d      = '0;
+        s6_d.quad = s5_quad_q;
+        if (!s5_quad_q.eop) begin
           for (int p = 0; p < 4; p++) begin
-            s5_d.pcolor[p] = s4_color_q[p];
+            s6_d.pcolor[p] = s5_color_q[p];
             // fvec2_t: u is the upper field; uv1 = 0 unless the quad samples texture 1
-            if (s4_ph_q) begin
-              s5_d.uv0[p] = s5_q.uv0[p];
-              s5_d.uv1[p] = {uv[p][0], uv[p][1]};
+            if (s5_ph_q) begin
+              s6_d.uv0[p] = s6_q.uv0[p];
+              s6_d.uv1[p] = {uv[p][0], uv[p][1]};
             end else begin
-              s5_d.uv0[p] = {uv[p][0], uv[p][1]};
+              s6_d.uv0[p] = {uv[p][0], uv[p][1]};
             end
           end
         end
       end
     end
   end
-  assign out_o = s5_q;
+  assign out_o = s6_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -332,7 +359,13 @@ module interp (
       s4_color_q <= '0;
       s4_m1_q    <= '0;
       s4_m2_q    <= '0;
-      s5_q       <= '0;
+      s5_quad_q  <= '0;
+      s5_color_q <= '0;
+      s5_t0_q    <= '0;
+      s5_sum_q   <= '0;
+      s5_first_q <= 1'b0;
+      s5_ph_q    <= 1'b0;
+      s6_q       <= '0;
     end else begin
       v_q        <= v_d;
       ph_q       <= ph_d;
@@ -357,7 +390,13 @@ module interp (
       s4_color_q <= s4_color_d;
       s4_m1_q    <= s4_m1_d;
       s4_m2_q    <= s4_m2_d;
-      s5_q       <= s5_d;
+      s5_quad_q  <= s5_quad_d;
+      s5_color_q <= s5_color_d;
+      s5_t0_q    <= s5_t0_d;
+      s5_sum_q   <= s5_sum_d;
+      s5_first_q <= s5_first_d;
+      s5_ph_q    <= s5_ph_d;
+      s6_q       <= s6_d;
     end
   end
 
