@@ -835,7 +835,7 @@ STRUCTS = [
         Field("quad", 1, "quad_pkt_t", "the quad as it left ZS, with it = 0 (not needed after INTERP)"),
         Field("pcolor", 4, "dword_t", "RGBA8 of pixel p (p = 0..3 as quad_pkt_t.mask at 1x); flat: every pixel quad.color"),
         Field("uv0", 4, "fvec2_t", "texture coordinate 0 of pixel p (FP32)"),
-        Field("uv1", 4, "fvec2_t", "texture coordinate 1 of pixel p (FP32)"),
+        Field("uv1", 4, "fvec2_t", "texture coordinate 1 of pixel p (FP32) when quad.om.comb.tex1 (combiner stage 1 samples texture 1), else 0"),
     ]),
     # ---- texture sampler (docs/tex.md). Descriptors are 8 little-endian dwords in memory; the
     # struct lists dw7 first so that dword k of the descriptor is bits [32k +: 32] (a line's rdata).

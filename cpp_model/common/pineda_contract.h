@@ -2810,7 +2810,7 @@ struct InterpPkt {
   QuadPkt quad{};  // the quad as it left ZS, with it = 0 (not needed after INTERP)
   std::array<Dword, 4> pcolor{};  // RGBA8 of pixel p (p = 0..3 as quad_pkt_t.mask at 1x); flat: every pixel quad.color
   std::array<FVec2, 4> uv0{};  // texture coordinate 0 of pixel p (FP32)
-  std::array<FVec2, 4> uv1{};  // texture coordinate 1 of pixel p (FP32)
+  std::array<FVec2, 4> uv1{};  // texture coordinate 1 of pixel p (FP32) when quad.om.comb.tex1 (combiner stage 1 samples texture 1), else 0
   void pack_at(uint32_t* words_, int lsb) const {
     quad.pack_at(words_, lsb + 640);
     for (int k = 0; k < 4; ++k) pcolor[k].pack_at(words_, lsb + 512 + k * 32);

@@ -57,7 +57,10 @@ InterpPkt Interp::process(const QuadPkt& q) {
     o.pcolor[p].data = q.om.gouraud ? color(static_cast<uint32_t>(t.c0), static_cast<uint32_t>(t.c1),
                                                   static_cast<uint32_t>(t.c2), l)
                                           : static_cast<uint32_t>(q.color);
-    for (int i = 0; i < 2; ++i) {
+    // uv1 only for a quad whose combiner stage 1 samples texture 1 (else 0: INTERP's one uv
+    // datapath computes it in a second clock only for those quads; docs/interp.md section 1).
+    const int coords = q.om.comb.tex1 ? 2 : 1;
+    for (int i = 0; i < coords; ++i) {
       FVec2 uv;
       uv.u = add(static_cast<uint32_t>(t.t0[i].u), add(mul(l.l1, static_cast<uint32_t>(t.d1[i].u)),
                                                        mul(l.l2, static_cast<uint32_t>(t.d2[i].u))));

@@ -13,7 +13,8 @@ namespace pineda::model {
 
 class Interp {
  public:
-  // A quad that left ZS (its `it` from SETUP) -> per-pixel colour and texture coordinates.
+  // A quad that left ZS (its `it` from SETUP) -> per-pixel colour and texture coordinates (uv1
+  // only when q.om.comb.tex1, else 0).
   InterpPkt process(const QuadPkt& q);
 
   // The perspective barycentrics (FP32) of the pixel whose plane values are w, p1, p2.

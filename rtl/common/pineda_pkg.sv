@@ -1059,7 +1059,7 @@ package pineda_pkg;
     quad_pkt_t quad;  // the quad as it left ZS, with it = 0 (not needed after INTERP)
     logic [3:0][31:0] pcolor;  // 4 x dword_t: RGBA8 of pixel p (p = 0..3 as quad_pkt_t.mask at 1x); flat: every pixel quad.color
     logic [3:0][63:0] uv0;  // 4 x fvec2_t: texture coordinate 0 of pixel p (FP32)
-    logic [3:0][63:0] uv1;  // 4 x fvec2_t: texture coordinate 1 of pixel p (FP32)
+    logic [3:0][63:0] uv1;  // 4 x fvec2_t: texture coordinate 1 of pixel p (FP32) when quad.om.comb.tex1 (combiner stage 1 samples texture 1), else 0
   } interp_pkt_t;
   localparam int unsigned INTERP_PKT_BITS = 32'd2579;
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// INTERP: per-pixel perspective-correct colour and texture coordinates of one quad per clock
-// (docs/interp.md, docs/numerics.md section 10; model: cpp_model/interp/interp.cpp, bit-exact).
+// INTERP: per-pixel perspective-correct colour and texture coordinates of one quad per clock, or
+// one per 2 clocks for a quad that samples texture 1 (docs/interp.md, docs/numerics.md section 10;
+// model: cpp_model/interp/interp.cpp, bit-exact).
 //
-// Six pipeline stages, all advancing together when the last one is empty or taken (one global
-// enable: a stalled stage holds its payload):
+// Seven pipeline stages, at most one FP32 operation deep each. S4..S6 advance together when S6 is
+// empty or taken (one enable: a stalled stage holds its payload); S0..S3 advance with them except
+// for the first clock of a two-clock quad:
 //   S0  the three planes (carried from SETUP in quad_pkt_t.it, c at the centre of pixel (0, 0))
 //       at the centre of the quad's pixel (0, 0): c + 512*(a*qx + b*qy), exact (57 x 14-bit
 //       products)
@@ -11,9 +13,12 @@
 //   S2  rw = rcp(W) per pixel
 //   S3  l1 = L1 * rw, l2 = L2 * rw (0 where W <= 0)
 //   S4  colour: 0.16 weights, the integer lerp per channel, clamp (or the flat colour);
-//       texture coordinates: l1 * d1, l2 * d2 per component
-//   S5  uv = uv0 + (l1 * d1 + l2 * d2)
-// End-of-pipe tokens pass in order with every per-pixel field 0.
+//       texture coordinates: l1 * d1, l2 * d2 per component of one coordinate (16 fp32_mul)
+//   S5  l1 * d1 + l2 * d2 per component (8 fp32_add)
+//   S6  uv = t0 + (l1 * d1 + l2 * d2) (8 fp32_add)
+// The one uv datapath (S4..S6) computes uv0; a quad whose om.comb.tex1 is set (combiner stage 1
+// samples texture 1 with uv1) goes through it twice, uv0 then uv1, and S0..S3 hold for that clock.
+// Otherwise uv1 is 0. End-of-pipe tokens pass in order with every per-pixel field 0.
 module interp (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -27,16 +32,33 @@ module interp (
 );
   localparam int unsigned PW = pineda_pkg::IPLANE_W;  // 84
 
-  // ---- pipeline control: one enable for every stage
-  logic [5:0] v_q, v_d;
-  logic       en;
-  assign en          = !v_q[5] || out_ready_i;
-  assign in_ready_o  = en;
-  assign out_valid_o = v_q[5];
+  // ---- pipeline control. S4..S6 (the one uv datapath) advance on `en`; S0..S3 and the input
+  // on `en_up`, which also holds them for the first of the two clocks of a quad that samples
+  // texture 1 (om.comb.tex1): its uv0 products leave S3 first (phase 0), then its uv1 (phase 1).
+  logic [6:0] v_q, v_d;
+  logic       en, en_up, hold;
+  logic       ph_q, ph_d;      // S3's quad has sent its phase 0 (uv0) to S4
+  logic       s3_two;          // S3 holds a quad that samples texture 1: two clocks in S4..S6
+  logic       s4_first_q, s4_first_d;  // S4 holds phase 0 of a two-clock quad (uv0; no output)
+  logic       s4_ph_q, s4_ph_d;        // S4's products are of uv1 (phase 1), else of uv0
+  logic       s5_first_q, s5_first_d;  // the same for S5
+  logic       s5_ph_q, s5_ph_d;
+  assign en          = !v_q[6] || out_ready_i;
+  assign hold        = v_q[3] && s3_two && !ph_q;
+  assign en_up       = en && !hold;
+  assign in_ready_o  = en_up;
+  assign out_valid_o = v_q[6];
   assign idle_o      = (v_q == '0);
   always_comb begin
-    v_d = v_q;
-    if (en) v_d = {v_q[4:0], in_valid_i};
+    v_d  = v_q;
+    ph_d = ph_q;
+    if (en_up) v_d[3:0] = {v_q[2:0], in_valid_i};
+    if (en) begin
+      v_d[4] = v_q[3];
+      v_d[5] = v_q[4];
+      v_d[6] = v_q[5] && !s5_first_q;  // phase 0 of a two-clock quad only fills S6's uv0
+      ph_d   = hold;
+    end
   end
 
   // ---- S0: the planes at the centre of the quad's pixel (0, 0)
@@ -63,7 +85,7 @@ module interp (
     qys  = $signed({1'b0, in_i.qy});
     s0_d   = s0_q;
     s0_c_d = s0_c_q;
-    if (en) begin
+    if (en_up) begin
       s0_d = in_i;
       s0_c_d[0] = plane_at_quad(ipl0, qxs, qys);
       s0_c_d[1] = plane_at_quad(ipl1, qxs, qys);
@@ -116,7 +138,7 @@ module interp (
     s1_fw_d   = s1_fw_q;
     s1_f1_d   = s1_f1_q;
     s1_f2_d   = s1_f2_q;
-    if (en) begin
+    if (en_up) begin
       s1_d.quad    = s0_q;
       s1_d.quad.it = '0;  // not needed after INTERP
       s1_d.c0      = s0_q.it.c0;
@@ -146,7 +168,7 @@ module interp (
     s2_rw_d   = s2_rw_q;
     s2_f1_d   = s2_f1_q;
     s2_f2_d   = s2_f2_q;
-    if (en) begin
+    if (en_up) begin
       s2_d      = s1_q;
       s2_wpos_d = s1_wpos_q;
       s2_rw_d   = rw;
@@ -167,7 +189,7 @@ module interp (
     s3_d    = s3_q;
     s3_l1_d = s3_l1_q;
     s3_l2_d = s3_l2_q;
-    if (en) begin
+    if (en_up) begin
       s3_d = s2_q;
       for (int p = 0; p < 4; p++) begin
         s3_l1_d[p] = s2_wpos_q[p] ? l1[p] : 32'd0;
@@ -176,31 +198,27 @@ module interp (
     end
   end
 
-  // ---- S4: colour; texture coordinate products
+  // ---- S4: colour; texture coordinate products of uv0 (phase 0) or uv1 (phase 1)
   carry_t              s4_q, s4_d;
   logic [3:0][31:0]    s4_color_q, s4_color_d;
-  logic [3:0][3:0][31:0] s4_m1_q, s4_m1_d, s4_m2_q, s4_m2_d;  // [pixel][component]
+  logic [3:0][1:0][31:0] s4_m1_q, s4_m1_d, s4_m2_q, s4_m2_d;  // [pixel][component u, v]
   logic [3:0][24:0]    t1_fix, t2_fix;
-  logic [3:0][3:0][31:0] m1, m2;
-  logic [3:0][31:0]    d1c, d2c;  // components: uv0.u, uv0.v, uv1.u, uv1.v
+  logic [3:0][1:0][31:0] m1, m2;
+  logic [1:0][31:0]    d1c, d2c;  // components u, v of the phase's coordinate
   pineda_pkg::fvec2_t  d_f2;      // an element, then its fields (Yosys 0.55, yosys#2677)
   always_comb begin
-    d1c  = '0;
-    d2c  = '0;
-    d_f2 = '0;
-    for (int i = 0; i < 2; i++) begin
-      d_f2       = s3_q.d1[i];
-      d1c[2*i]   = d_f2.u;
-      d1c[2*i+1] = d_f2.v;
-      d_f2       = s3_q.d2[i];
-      d2c[2*i]   = d_f2.u;
-      d2c[2*i+1] = d_f2.v;
-    end
+    s3_two = !s3_q.quad.eop && s3_q.quad.om.comb.tex1;
+    d_f2   = ph_q ? s3_q.d1[1] : s3_q.d1[0];
+    d1c[0] = d_f2.u;
+    d1c[1] = d_f2.v;
+    d_f2   = ph_q ? s3_q.d2[1] : s3_q.d2[0];
+    d2c[0] = d_f2.u;
+    d2c[1] = d_f2.v;
   end
   for (genvar p = 0; p < 4; p++) begin : g_s4
     fp32_to_fix #(.FracBits(16), .W(25)) u_t1 (.a_i(s3_l1_q[p]), .y_o(t1_fix[p]));
     fp32_to_fix #(.FracBits(16), .W(25)) u_t2 (.a_i(s3_l2_q[p]), .y_o(t2_fix[p]));
-    for (genvar j = 0; j < 4; j++) begin : g_comp
+    for (genvar j = 0; j < 2; j++) begin : g_comp
       fp32_mul u_m1 (.a_i(s3_l1_q[p]), .b_i(d1c[j]), .y_o(m1[p][j]));
       fp32_mul u_m2 (.a_i(s3_l2_q[p]), .b_i(d2c[j]), .y_o(m2[p][j]));
     end
@@ -236,10 +254,14 @@ module interp (
     s4_color_d = s4_color_q;
     s4_m1_d    = s4_m1_q;
     s4_m2_d    = s4_m2_q;
+    s4_first_d = s4_first_q;
+    s4_ph_d    = s4_ph_q;
     if (en) begin
-      s4_d    = s3_q;
-      s4_m1_d = m1;
-      s4_m2_d = m2;
+      s4_d       = s3_q;
+      s4_m1_d    = m1;
+      s4_m2_d    = m2;
+      s4_first_d = hold;
+      s4_ph_d    = ph_q;
       for (int p = 0; p < 4; p++) begin
         s4_color_d[p] = s3_q.quad.om.gouraud
                       ? lerp_color(s3_q.c0, s3_q.c1, s3_q.c2, weight16(t1_fix[p]), weight16(t2_fix[p]))
@@ -248,45 +270,76 @@ module interp (
     end
   end
 
-  // ---- S5: the texture coordinates
-  pineda_pkg::interp_pkt_t s5_q, s5_d;
-  logic [3:0][3:0][31:0] sum, uv;
-  logic [3:0][31:0]      t0c;
+  // ---- S5: the sums of the products; the phase's t0
+  pineda_pkg::quad_pkt_t s5_quad_q, s5_quad_d;
+  logic [3:0][31:0]      s5_color_q, s5_color_d;
+  logic [1:0][31:0]      s5_t0_q, s5_t0_d;               // [component u, v]
+  logic [3:0][1:0][31:0] s5_sum_q, s5_sum_d, sum;        // [pixel][component u, v]
   pineda_pkg::fvec2_t    t_f2;
-  always_comb begin
-    t0c  = '0;
-    t_f2 = '0;
-    for (int i = 0; i < 2; i++) begin
-      t_f2       = s4_q.t0[i];
-      t0c[2*i]   = t_f2.u;
-      t0c[2*i+1] = t_f2.v;
-    end
-  end
   for (genvar p = 0; p < 4; p++) begin : g_s5
-    for (genvar j = 0; j < 4; j++) begin : g_comp
+    for (genvar j = 0; j < 2; j++) begin : g_comp
       fp32_add u_sum (.a_i(s4_m1_q[p][j]), .b_i(s4_m2_q[p][j]), .y_o(sum[p][j]));
-      fp32_add u_uv  (.a_i(t0c[j]),        .b_i(sum[p][j]),     .y_o(uv[p][j]));
     end
   end
   always_comb begin
-    s5_d = s5_q;
+    s5_quad_d  = s5_quad_q;
+    s5_color_d = s5_color_q;
+    s5_t0_d    = s5_t0_q;
+    s5_sum_d   = s5_sum_q;
+    s5_first_d = s5_first_q;
+    s5_ph_d    = s5_ph_q;
+    t_f2       = s4_ph_q ? s4_q.t0[1] : s4_q.t0[0];
     if (en) begin
-      s5_d      = '0;
-      s5_d.quad = s4_q.quad;
-      if (!s4_q.quad.eop) begin
-        for (int p = 0; p < 4; p++) begin
-          s5_d.pcolor[p]      = s4_color_q[p];
-          s5_d.uv0[p]         = {uv[p][0], uv[p][1]};  // fvec2_t: u is the upper field
-          s5_d.uv1[p]         = {uv[p][2], uv[p][3]};
+      s5_quad_d  = s4_q.quad;
+      s5_color_d = s4_color_q;
+      s5_t0_d[0] = t_f2.u;
+      s5_t0_d[1] = t_f2.v;
+      s5_sum_d   = sum;
+      s5_first_d = s4_first_q;
+      s5_ph_d    = s4_ph_q;
+    end
+  end
+
+  // ---- S6: the texture coordinates of S5's phase; phase 0 of a two-clock quad writes uv0 into
+  // S6 without making it valid, phase 1 then adds uv1 (and everything else) beside it
+  pineda_pkg::interp_pkt_t s6_q, s6_d;
+  logic [3:0][1:0][31:0] uv;
+  for (genvar p = 0; p < 4; p++) begin : g_s6
+    for (genvar j = 0; j < 2; j++) begin : g_comp
+      fp32_add u_uv (.a_i(s5_t0_q[j]), .b_i(s5_sum_q[p][j]), .y_o(uv[p][j]));
+    end
+  end
+  always_comb begin
+    s6_d = s6_q;
+    if (en) begin
+      if (s5_first_q) begin
+        for (int p = 0; p < 4; p++) s6_d.uv0[p] = {uv[p][0], uv[p][1]};
+      end else begin
+        s6_d      = '0;
+        s6_d.quad = s5_quad_q;
+        if (!s5_quad_q.eop) begin
+          for (int p = 0; p < 4; p++) begin
+            s6_d.pcolor[p] = s5_color_q[p];
+            // fvec2_t: u is the upper field; uv1 = 0 unless the quad samples texture 1
+            if (s5_ph_q) begin
+              s6_d.uv0[p] = s6_q.uv0[p];
+              s6_d.uv1[p] = {uv[p][0], uv[p][1]};
+            end else begin
+              s6_d.uv0[p] = {uv[p][0], uv[p][1]};
+            end
+          end
         end
       end
     end
   end
-  assign out_o = s5_q;
+  assign out_o = s6_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       v_q        <= '0;
+      ph_q       <= 1'b0;
+      s4_first_q <= 1'b0;
+      s4_ph_q    <= 1'b0;
       s0_q       <= '0;
       s0_c_q     <= '0;
       s1_q       <= '0;
@@ -306,9 +359,18 @@ module interp (
       s4_color_q <= '0;
       s4_m1_q    <= '0;
       s4_m2_q    <= '0;
-      s5_q       <= '0;
+      s5_quad_q  <= '0;
+      s5_color_q <= '0;
+      s5_t0_q    <= '0;
+      s5_sum_q   <= '0;
+      s5_first_q <= 1'b0;
+      s5_ph_q    <= 1'b0;
+      s6_q       <= '0;
     end else begin
       v_q        <= v_d;
+      ph_q       <= ph_d;
+      s4_first_q <= s4_first_d;
+      s4_ph_q    <= s4_ph_d;
       s0_q       <= s0_d;
       s0_c_q     <= s0_c_d;
       s1_q       <= s1_d;
@@ -328,7 +390,13 @@ module interp (
       s4_color_q <= s4_color_d;
       s4_m1_q    <= s4_m1_d;
       s4_m2_q    <= s4_m2_d;
-      s5_q       <= s5_d;
+      s5_quad_q  <= s5_quad_d;
+      s5_color_q <= s5_color_d;
+      s5_t0_q    <= s5_t0_d;
+      s5_sum_q   <= s5_sum_d;
+      s5_first_q <= s5_first_d;
+      s5_ph_q    <= s5_ph_d;
+      s6_q       <= s6_d;
     end
   end
 

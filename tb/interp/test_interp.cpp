@@ -2,7 +2,8 @@
 // RTL vs model: INTERP (rtl/interp/interp.sv vs cpp_model/interp), random stalls. Inputs: quads of
 // real triangles (SETUP's planes at random quads, perspective 1/w, flat and Gouraud), random
 // planes with extreme values (every plane value within the contract's |P| < 2^62), W <= 0,
-// special FP32 texture coordinates (NaN, Inf, denormals, huge), and end-of-pipe tokens.
+// special FP32 texture coordinates (NaN, Inf, denormals, huge), quads with and without texture 1
+// (om.comb.tex1: uv1 in a second clock, else 0), and end-of-pipe tokens.
 #define CATCH_CONFIG_MAIN
 #include "Vinterp.h"
 #include "fp32.h"
@@ -51,6 +52,8 @@ void rand_quad(tb::PrimGen& g, QuadPkt& q) {
   q.target.msaa = g.chance(0.3) ? 1 : 0;
   q.om.gouraud = g.chance(0.8) ? 1 : 0;
   q.om.blend = g.chance(0.2) ? 1 : 0;
+  q.om.comb.tex = g.chance(0.7) ? 1 : 0;
+  q.om.comb.tex1 = g.chance(0.3) ? 1 : 0;  // two clocks in INTERP, uv1 computed (else 0)
   for (auto& z : q.z) z.v = static_cast<uint64_t>(g.range(0, DEPTH_MAX));
 }
 
@@ -62,9 +65,10 @@ QuadPkt token() {
 
 }  // namespace
 
-TEST_CASE("interp: real and random planes, flat and Gouraud, tokens, random stalls") {
-  const uint64_t seed = tb::announce_seed("rtl_interp");
-  tb::PrimGen g(seed);
+namespace {
+
+// The test's quads; tex1: -1 random om.comb.tex1 (rand_quad), 0 or 1 every quad's.
+std::vector<QuadPkt> make_quads(tb::PrimGen& g, int tex1) {
   std::vector<QuadPkt> in;
   // Quads of real triangles: SETUP's planes moved to random quads around the triangle.
   for (int i = 0; i < 150; ++i) {
@@ -92,6 +96,7 @@ TEST_CASE("interp: real and random planes, flat and Gouraud, tokens, random stal
       p.qx = static_cast<uint64_t>(std::clamp<int64_t>((cx + g.range(-r, r)) / 512, 0, 8191));
       p.qy = static_cast<uint64_t>(std::clamp<int64_t>((cy + g.range(-r, r)) / 512, 0, 8191));
       p.it = it;
+      if (tex1 >= 0) p.om.comb.tex1 = static_cast<uint64_t>(tex1);
       in.push_back(p);
     }
     while (g.chance(0.02)) in.push_back(token());
@@ -119,12 +124,30 @@ TEST_CASE("interp: real and random planes, flat and Gouraud, tokens, random stal
       p.it.d2[j].u = rand_fp32(g);
       p.it.d2[j].v = rand_fp32(g);
     }
+    if (tex1 >= 0) p.om.comb.tex1 = static_cast<uint64_t>(tex1);
     in.push_back(p);
     while (g.chance(0.01)) in.push_back(token());
   }
   in.push_back(token());
+  return in;
+}
+
+void run(const char* name, int tex1) {
+  const uint64_t seed = tb::announce_seed("rtl_interp");
+  tb::PrimGen g(seed);
+  const std::vector<QuadPkt> in = make_quads(g, tex1);
   model::Interp interp;
   std::vector<InterpPkt> exp;
   for (const auto& p : in) exp.push_back(interp.process(p));
-  tb::check_unit<Vinterp>("interp", in, exp, seed);
+  tb::check_unit<Vinterp>(name, in, exp, seed);
 }
+
+}  // namespace
+
+TEST_CASE("interp: real and random planes, flat and Gouraud, texture 1 on and off, tokens, random stalls") {
+  run("interp", -1);
+}
+
+// Rates: single-texture quads one per clock, quads that sample texture 1 one per 2 clocks.
+TEST_CASE("interp: every quad without texture 1 (one per clock)") { run("interp_tex0", 0); }
+TEST_CASE("interp: every quad with texture 1 (uv0 and uv1: one per 2 clocks)") { run("interp_tex1", 1); }

@@ -45,7 +45,8 @@ std::array<double, 3> persp_bary(const RefTri& t, double X, double Y) {
 
 double channel(uint32_t c, int ch) { return double((c >> (8 * ch)) & 0xFFu); }
 
-// Runs INTERP over every quad of the triangle's pixel bounding box (gouraud on); calls
+// Runs INTERP over every quad of the triangle's pixel bounding box (texture 1 on; also checks that
+// with it off the packet differs only by uv1 = 0); calls
 // f(x, y, pixel out, pcolor, uv0, uv1) for each pixel.
 template <class F>
 void each_pixel(const RefTri& t, bool gouraud, F f) {
@@ -68,7 +69,18 @@ void each_pixel(const RefTri& t, bool gouraud, F f) {
       in.color = 0x11223344u;
       in.om.gouraud = gouraud ? 1 : 0;
       in.it = it;
+      in.om.comb.tex1 = 1;  // combiner stage 1 samples texture 1: uv1 is computed
       const InterpPkt o = ip.process(in);
+      // Without texture 1 the same packet with uv1 = 0 (numerics section 10.3).
+      in.om.comb.tex1 = 0;
+      InterpPkt o0 = ip.process(in);
+      o0.quad.om.comb.tex1 = 1;
+      for (int p = 0; p < 4; ++p) {
+        REQUIRE(o0.uv1[p].u == 0);
+        REQUIRE(o0.uv1[p].v == 0);
+        o0.uv1[p] = o.uv1[p];
+      }
+      REQUIRE(o0 == o);
       for (int p = 0; p < 4; ++p) {
         const int64_t x = 2 * qx + (p & 1), y = 2 * qy + (p >> 1);
         f(x, y, static_cast<uint32_t>(o.pcolor[p].data), o.uv0[p], o.uv1[p]);
