@@ -201,7 +201,6 @@ module zs #(
   // FIFOs and SRAMs
   logic                     qf_in_valid, qf_in_ready, qf_out_valid, qf_out_ready, qf_empty;
   logic [QFW-1:0]           qf_in_data, qf_out_data;
-  logic [$clog2(QDepth+2):0] qf_count;
   logic                     rq_in_valid, rq_in_ready, rq_out_valid, rq_out_ready, rq_empty;
   logic [RQW-1:0]           rq_in_data, rq_out_data;
   logic                     ff_in_valid, ff_in_ready, ff_out_valid, ff_out_ready;
@@ -928,20 +927,18 @@ module zs #(
     .rdata_o (bm_rdata)
   );
 
-  logic qf_full;
-  sram_fifo #(.Depth(QDepth), .Width(QFW)) u_qf (
+  // (zs_pay_fifo: the head is the SRAM's read register, held until A takes the quad; no wide
+  // output flip-flops. A push is visible 2 clocks later: one clock of latency, not of rate.)
+  zs_pay_fifo #(.Depth(QDepth), .Width(QFW)) u_qf (
     .clk_i,
     .rst_ni,
-    .clear_i     (1'b0),
     .in_valid_i  (qf_in_valid),
     .in_ready_o  (qf_in_ready),
     .in_data_i   (qf_in_data),
     .out_valid_o (qf_out_valid),
     .out_ready_i (qf_out_ready),
     .out_data_o  (qf_out_data),
-    .count_o     (qf_count),
-    .empty_o     (qf_empty),
-    .full_o      (qf_full)
+    .empty_o     (qf_empty)
   );
 
   logic [3:0] rq_count;
@@ -963,21 +960,17 @@ module zs #(
 
   // Fill buffer: every line read has its slot reserved before it is requested (rcred_q), so a
   // response is always taken at once (contract 2.1) even while B's writes hold the data SRAM.
-  logic [$clog2(FillDepth+2):0] ff_count;
-  logic                         ff_empty, ff_full;
-  sram_fifo #(.Depth(FillDepth), .Width(FFW)) u_ff (
+  logic ff_empty;
+  zs_pay_fifo #(.Depth(FillDepth), .Width(FFW)) u_ff (
     .clk_i,
     .rst_ni,
-    .clear_i     (1'b0),
     .in_valid_i  (ff_in_valid),
     .in_ready_o  (ff_in_ready),
     .in_data_i   (ff_in_data),
     .out_valid_o (ff_out_valid),
     .out_ready_i (ff_out_ready),
     .out_data_o  (ff_out_data),
-    .count_o     (ff_count),
-    .empty_o     (ff_empty),
-    .full_o      (ff_full)
+    .empty_o     (ff_empty)
   );
 
   // Results of the test pipeline ({port, quad}, both ports: see the header for why they never
@@ -1195,7 +1188,7 @@ module zs #(
   end
 
   logic unused_sig;
-  assign unused_sig = ^{mem_rsp_i.src, qf_count, qf_full, rq_count, rq_full, ff_count, ff_empty, ff_full,
+  assign unused_sig = ^{mem_rsp_i.src, rq_count, rq_full, ff_empty,
                         of_full, t_q.ds.base[5:0], t_q.ds.pitch[5:0], t_y, epf_empty, lpf_empty};
 
 `ifndef SYNTHESIS
