@@ -155,9 +155,12 @@ module zs #(
   logic [LineW-1:0]         span_lo_q, span_lo_d, span_hi_q, span_hi_d;
 
   // Fast clear: a bitmap of cleared lines of one target (fc_*), ClrRows pixel rows x 64 lines, in
-  // an sram_1r1w; rowv_q: the row's SRAM word is valid and may hold set bits.
+  // an sram_1r1w. The rows whose SRAM word is valid and may hold set bits are [rv_lo_q, rv_hi_q):
+  // always one range (the clear engine sets rows in ascending order from an empty bitmap, since
+  // a clear starts only once ZS is clean; the resolve takes the lowest row), so two counters
+  // instead of a flip-flop per row, its priority encoder and its two row muxes.
   logic [1:0][E-1:0]        cval_q, cval_d;       // entry's data is the clear value (not in the SRAM)
-  logic [CR-1:0]            rowv_q, rowv_d;
+  logic [CRW:0]             rv_lo_q, rv_lo_d, rv_hi_q, rv_hi_d;
   logic [25:0]              fc_base_q, fc_base_d; // target base, line address
   logic [9:0]               fc_pitch_q, fc_pitch_d;  // target pitch in lines
   logic                     fc_msaa_q, fc_msaa_d;
@@ -266,14 +269,14 @@ module zs #(
     end
     // Fast-cleared lines: a quad of another target (or beyond the pitch) waits until they are
     // written out (a flush); a piece in the bitmap's range looks its bit up on a miss.
-    fc_any  = rowv_q != '0;
+    fc_any  = rv_lo_q != rv_hi_q;
     fc_lim  = (fc_pitch_q >= 10'd64) ? 7'd64 : 7'(fc_pitch_q);
     fc_line = {16{fc_value_q}};
     t_match = t_q.ds.base[31:6] == fc_base_q && t_q.ds.pitch[15:6] == fc_pitch_q && t_q.target.msaa == fc_msaa_q;
     for (int r = 0; r < 2; r++) begin
       t_amb[r] = t_need[r] && (32'(t_xl[r]) >= 32'(fc_pitch_q));
       t_lk[r]  = fc_any && t_match && (32'(t_y[r]) < CR) && (32'(t_xl[r]) < 32'(fc_lim)) &&
-                 rowv_q[t_y[r][CRW-1:0]];
+                 (32'(t_y[r]) >= 32'(rv_lo_q)) && (32'(t_y[r]) < 32'(rv_hi_q));
     end
     // (and every quad waits while a resolve is writing lines out: its reads would overtake them)
     t_hold = t_valid_q && t_act && (t_need != '0) &&
@@ -649,8 +652,7 @@ module zs #(
     fc_value_d = ce_start ? clear_i.value              : fc_value_q;
 
     // Resolve: the lowest valid bitmap row, once the dirty walk is done.
-    rs_pick = '0;
-    for (int i = CR - 1; i >= 0; i--) if (rowv_q[i]) rs_pick = CRW'(i);
+    rs_pick = rv_lo_q[CRW-1:0];
     rs_start = walk_en && fc_any && !any_dirty && rq_empty && !wbr_q && !rs_rd_q && !rs_act_q;
     rs_bit   = '0;
     for (int i = 63; i >= 0; i--) if (rs_bits_q[i]) rs_bit = 6'(i);
@@ -676,9 +678,16 @@ module zs #(
     if (alloc || t_done || !t_valid_q) lk_v_d = 1'b0;
   end
 
-  for (genvar i = 0; i < CR; i++) begin : g_rowv
-    assign rowv_d[i] = (ce_busy_q && ce_rowfast && ce_y_q[CRW-1:0] == CRW'(i)) ||
-                       (rowv_q[i] && !(rs_start && rs_pick == CRW'(i)));
+  // Valid bitmap rows: the engine adds its row (the next one up, or the first of an empty range),
+  // the resolve takes the lowest. (Never in the same clock: the resolve waits for the engine.)
+  always_comb begin
+    rv_lo_d = rv_lo_q;
+    rv_hi_d = rv_hi_q;
+    if (ce_busy_q && ce_rowfast) begin
+      if (!fc_any) rv_lo_d = (CRW + 1)'(ce_y_q[CRW-1:0]);
+      rv_hi_d = (CRW + 1)'(ce_y_q[CRW-1:0]) + (CRW + 1)'(1);
+    end
+    if (rs_start) rv_lo_d = rv_lo_q + (CRW + 1)'(1);
   end
 
   always_comb begin
@@ -1113,7 +1122,8 @@ module zs #(
       wb_be_q    <= '0;
       wbr_cf_q   <= 1'b0;
       cval_q     <= '0;
-      rowv_q     <= '0;
+      rv_lo_q    <= '0;
+      rv_hi_q    <= '0;
       fc_base_q  <= '0;
       fc_pitch_q <= '0;
       fc_msaa_q  <= 1'b0;
@@ -1169,7 +1179,8 @@ module zs #(
       wb_be_q    <= wb_be_d;
       wbr_cf_q   <= wbr_cf_d;
       cval_q     <= cval_d;
-      rowv_q     <= rowv_d;
+      rv_lo_q    <= rv_lo_d;
+      rv_hi_q    <= rv_hi_d;
       fc_base_q  <= fc_base_d;
       fc_pitch_q <= fc_pitch_d;
       fc_msaa_q  <= fc_msaa_d;
@@ -1244,6 +1255,11 @@ module zs #(
       assert (!(req_fire && (!span_v_d || mem_req_o.addr[31:6] < span_lo_d || mem_req_o.addr[31:6] > span_hi_d)))
         else $error("%m: a line request outside the span");
       assert (!(clear_valid_i && clear_i.color)) else $error("%m: a colour clear offered to ZS");
+      // The valid bitmap rows stay one range: the engine adds the row just above it (or starts it).
+      assert (!(ce_busy_q && ce_rowfast && fc_any && 32'(ce_y_q) != 32'(rv_hi_q) &&
+                32'(ce_y_q) + 1 != 32'(rv_hi_q)))
+        else $error("%m: a fast-cleared row outside the valid range");
+      assert (!(ce_busy_q && ce_rowfast && rs_start)) else $error("%m: a resolve during a clear");
       // Late port
       assert ((LatePort != 0) || !late_in_valid_i) else $error("%m: a packet on the late port with LatePort = 0");
       assert (!(l_valid_q && (l_act || l_q.eop) && late_cnt_q == '0))
