@@ -142,6 +142,9 @@ module zs #(
   pineda_pkg::quad_pkt_t    l_q, l_d;             // the late packet's quad (tq_strip)
   logic [PLW-1:0]           epl_q, epl_d;         // late-Z quads and tokens in the early payload FIFO
   logic [LCW-1:0]           late_cnt_q, late_cnt_d;
+  // The line addresses of a quad's two pixel rows (base + y * pitch + x), computed as the packet
+  // enters its port register and carried into T: the product is not on T's lookup path.
+  logic [1:0][LineW-1:0]    e_line_q, e_line_d, l_line_q, l_line_d, t_line_q, t_line_d;
 
   logic [1:0][E-1:0][LineW-1:0] tag_q, tag_d;
   logic [1:0][E-1:0]        tval_q, tval_d;       // entry holds a line
@@ -261,8 +264,7 @@ module zs #(
     t_act = !t_q.eop && (t_q.ds.z_enable || t_q.ds.s_enable);
     for (int r = 0; r < 2; r++) begin
       t_y[r]    = {t_q.qy, r[0]};
-      t_line[r] = t_q.ds.base[31:6] + LineW'(t_y[r]) * LineW'(t_q.ds.pitch[15:6]) +
-                  (t_q.target.msaa ? LineW'(t_q.qx[12:1]) : LineW'(t_q.qx[12:3]));
+      t_line[r] = t_line_q[r];
       t_need[r] = t_valid_q && t_act &&
                   (t_q.target.msaa ? (t_q.mask[8*r +: 8] != '0) : (t_q.mask[2*r +: 2] != '0));
       t_xl[r]   = t_q.target.msaa ? t_q.qx[12:1] : 12'(t_q.qx[12:3]);
@@ -366,6 +368,7 @@ module zs #(
   logic                  late_sync;
   pineda_pkg::quad_pkt_t t_in, in_s, lin_s;
   logic                  in_tst, in_late, lin_act, lin_drop, lin_tst, epl_pop;
+  logic [1:0][LineW-1:0] in_line, lin_line;
 
   // The arriving quads stripped to the fields T uses.
   always_comb begin
@@ -387,6 +390,14 @@ module zs #(
     lin_s.z           = late_in_i.quad.z;
     lin_s.front       = late_in_i.quad.front;
     lin_s.ds          = late_in_i.quad.ds;
+    // Row 0's line, and row 1's one pitch further.
+    in_line[0]  = in_i.ds.base[31:6] + LineW'({in_i.qy, 1'b0}) * LineW'(in_i.ds.pitch[15:6]) +
+                  (in_i.target.msaa ? LineW'(in_i.qx[12:1]) : LineW'(in_i.qx[12:3]));
+    in_line[1]  = in_line[0] + LineW'(in_i.ds.pitch[15:6]);
+    lin_line[0] = late_in_i.quad.ds.base[31:6] +
+                  LineW'({late_in_i.quad.qy, 1'b0}) * LineW'(late_in_i.quad.ds.pitch[15:6]) +
+                  (late_in_i.quad.target.msaa ? LineW'(late_in_i.quad.qx[12:1]) : LineW'(late_in_i.quad.qx[12:3]));
+    lin_line[1] = lin_line[0] + LineW'(late_in_i.quad.ds.pitch[15:6]);
   end
 
   always_comb begin
@@ -418,15 +429,19 @@ module zs #(
     late_in_ready_o = (LatePort != 0) && (!l_valid_q || l_go) && lpf_in_ready;
     e_valid_d = e_valid_q && !e_go;
     e_d       = e_q;
+    e_line_d  = e_line_q;
     if (in_valid_i && in_ready_o) begin
       e_valid_d = 1'b1;
       e_d       = in_s;
+      e_line_d  = in_line;
     end
     l_valid_d = l_valid_q && !l_go;
     l_d       = l_q;
+    l_line_d  = l_line_q;
     if (late_in_valid_i && late_in_ready_o) begin
       l_valid_d = 1'b1;
       l_d       = lin_s;
+      l_line_d  = lin_line;
     end
 
     epf_in_valid = in_valid_i && in_ready_o;
@@ -847,9 +862,11 @@ module zs #(
       t_res_d   = '0;
     end
     t_port_d = t_port_q;
+    t_line_d = t_line_q;
     if (t_load) begin
       t_valid_d = 1'b1;
       t_d       = t_in;
+      t_line_d  = l_take ? l_line_q : e_line_q;
       t_res_d   = '0;
       t_port_d  = l_take;
     end
@@ -1093,6 +1110,9 @@ module zs #(
       l_q        <= '0;
       late_cnt_q <= '0;
       epl_q      <= '0;
+      e_line_q   <= '0;
+      l_line_q   <= '0;
+      t_line_q   <= '0;
       b_port_q   <= 1'b0;
       tag_q      <= '0;
       tval_q     <= '0;
@@ -1150,6 +1170,9 @@ module zs #(
       l_q        <= l_d;
       late_cnt_q <= late_cnt_d;
       epl_q      <= epl_d;
+      e_line_q   <= e_line_d;
+      l_line_q   <= l_line_d;
+      t_line_q   <= t_line_d;
       b_port_q   <= b_port_d;
       tag_q      <= tag_d;
       tval_q     <= tval_d;
