@@ -142,6 +142,9 @@ module zs #(
   pineda_pkg::quad_pkt_t    l_q, l_d;             // the late packet's quad (tq_strip)
   logic [PLW-1:0]           epl_q, epl_d;         // late-Z quads and tokens in the early payload FIFO
   logic [LCW-1:0]           late_cnt_q, late_cnt_d;
+  // The line addresses of a quad's two pixel rows (base + y * pitch + x), computed as the packet
+  // enters its port register and carried into T: the product is not on T's lookup path.
+  logic [1:0][LineW-1:0]    e_line_q, e_line_d, l_line_q, l_line_d, t_line_q, t_line_d;
 
   logic [1:0][E-1:0][LineW-1:0] tag_q, tag_d;
   logic [1:0][E-1:0]        tval_q, tval_d;       // entry holds a line
@@ -155,9 +158,12 @@ module zs #(
   logic [LineW-1:0]         span_lo_q, span_lo_d, span_hi_q, span_hi_d;
 
   // Fast clear: a bitmap of cleared lines of one target (fc_*), ClrRows pixel rows x 64 lines, in
-  // an sram_1r1w; rowv_q: the row's SRAM word is valid and may hold set bits.
+  // an sram_1r1w. The rows whose SRAM word is valid and may hold set bits are [rv_lo_q, rv_hi_q):
+  // always one range (the clear engine sets rows in ascending order from an empty bitmap, since
+  // a clear starts only once ZS is clean; the resolve takes the lowest row), so two counters
+  // instead of a flip-flop per row, its priority encoder and its two row muxes.
   logic [1:0][E-1:0]        cval_q, cval_d;       // entry's data is the clear value (not in the SRAM)
-  logic [CR-1:0]            rowv_q, rowv_d;
+  logic [CRW:0]             rv_lo_q, rv_lo_d, rv_hi_q, rv_hi_d;
   logic [25:0]              fc_base_q, fc_base_d; // target base, line address
   logic [9:0]               fc_pitch_q, fc_pitch_d;  // target pitch in lines
   logic                     fc_msaa_q, fc_msaa_d;
@@ -201,7 +207,6 @@ module zs #(
   // FIFOs and SRAMs
   logic                     qf_in_valid, qf_in_ready, qf_out_valid, qf_out_ready, qf_empty;
   logic [QFW-1:0]           qf_in_data, qf_out_data;
-  logic [$clog2(QDepth+2):0] qf_count;
   logic                     rq_in_valid, rq_in_ready, rq_out_valid, rq_out_ready, rq_empty;
   logic [RQW-1:0]           rq_in_data, rq_out_data;
   logic                     ff_in_valid, ff_in_ready, ff_out_valid, ff_out_ready;
@@ -259,22 +264,21 @@ module zs #(
     t_act = !t_q.eop && (t_q.ds.z_enable || t_q.ds.s_enable);
     for (int r = 0; r < 2; r++) begin
       t_y[r]    = {t_q.qy, r[0]};
-      t_line[r] = t_q.ds.base[31:6] + LineW'(t_y[r]) * LineW'(t_q.ds.pitch[15:6]) +
-                  (t_q.target.msaa ? LineW'(t_q.qx[12:1]) : LineW'(t_q.qx[12:3]));
+      t_line[r] = t_line_q[r];
       t_need[r] = t_valid_q && t_act &&
                   (t_q.target.msaa ? (t_q.mask[8*r +: 8] != '0) : (t_q.mask[2*r +: 2] != '0));
       t_xl[r]   = t_q.target.msaa ? t_q.qx[12:1] : 12'(t_q.qx[12:3]);
     end
     // Fast-cleared lines: a quad of another target (or beyond the pitch) waits until they are
     // written out (a flush); a piece in the bitmap's range looks its bit up on a miss.
-    fc_any  = rowv_q != '0;
+    fc_any  = rv_lo_q != rv_hi_q;
     fc_lim  = (fc_pitch_q >= 10'd64) ? 7'd64 : 7'(fc_pitch_q);
     fc_line = {16{fc_value_q}};
     t_match = t_q.ds.base[31:6] == fc_base_q && t_q.ds.pitch[15:6] == fc_pitch_q && t_q.target.msaa == fc_msaa_q;
     for (int r = 0; r < 2; r++) begin
       t_amb[r] = t_need[r] && (32'(t_xl[r]) >= 32'(fc_pitch_q));
       t_lk[r]  = fc_any && t_match && (32'(t_y[r]) < CR) && (32'(t_xl[r]) < 32'(fc_lim)) &&
-                 rowv_q[t_y[r][CRW-1:0]];
+                 (32'(t_y[r]) >= 32'(rv_lo_q)) && (32'(t_y[r]) < 32'(rv_hi_q));
     end
     // (and every quad waits while a resolve is writing lines out: its reads would overtake them)
     t_hold = t_valid_q && t_act && (t_need != '0) &&
@@ -364,6 +368,7 @@ module zs #(
   logic                  late_sync;
   pineda_pkg::quad_pkt_t t_in, in_s, lin_s;
   logic                  in_tst, in_late, lin_act, lin_drop, lin_tst, epl_pop;
+  logic [1:0][LineW-1:0] in_line, lin_line;
 
   // The arriving quads stripped to the fields T uses.
   always_comb begin
@@ -385,6 +390,14 @@ module zs #(
     lin_s.z           = late_in_i.quad.z;
     lin_s.front       = late_in_i.quad.front;
     lin_s.ds          = late_in_i.quad.ds;
+    // Row 0's line, and row 1's one pitch further.
+    in_line[0]  = in_i.ds.base[31:6] + LineW'({in_i.qy, 1'b0}) * LineW'(in_i.ds.pitch[15:6]) +
+                  (in_i.target.msaa ? LineW'(in_i.qx[12:1]) : LineW'(in_i.qx[12:3]));
+    in_line[1]  = in_line[0] + LineW'(in_i.ds.pitch[15:6]);
+    lin_line[0] = late_in_i.quad.ds.base[31:6] +
+                  LineW'({late_in_i.quad.qy, 1'b0}) * LineW'(late_in_i.quad.ds.pitch[15:6]) +
+                  (late_in_i.quad.target.msaa ? LineW'(late_in_i.quad.qx[12:1]) : LineW'(late_in_i.quad.qx[12:3]));
+    lin_line[1] = lin_line[0] + LineW'(late_in_i.quad.ds.pitch[15:6]);
   end
 
   always_comb begin
@@ -416,15 +429,19 @@ module zs #(
     late_in_ready_o = (LatePort != 0) && (!l_valid_q || l_go) && lpf_in_ready;
     e_valid_d = e_valid_q && !e_go;
     e_d       = e_q;
+    e_line_d  = e_line_q;
     if (in_valid_i && in_ready_o) begin
       e_valid_d = 1'b1;
       e_d       = in_s;
+      e_line_d  = in_line;
     end
     l_valid_d = l_valid_q && !l_go;
     l_d       = l_q;
+    l_line_d  = l_line_q;
     if (late_in_valid_i && late_in_ready_o) begin
       l_valid_d = 1'b1;
       l_d       = lin_s;
+      l_line_d  = lin_line;
     end
 
     epf_in_valid = in_valid_i && in_ready_o;
@@ -650,8 +667,7 @@ module zs #(
     fc_value_d = ce_start ? clear_i.value              : fc_value_q;
 
     // Resolve: the lowest valid bitmap row, once the dirty walk is done.
-    rs_pick = '0;
-    for (int i = CR - 1; i >= 0; i--) if (rowv_q[i]) rs_pick = CRW'(i);
+    rs_pick = rv_lo_q[CRW-1:0];
     rs_start = walk_en && fc_any && !any_dirty && rq_empty && !wbr_q && !rs_rd_q && !rs_act_q;
     rs_bit   = '0;
     for (int i = 63; i >= 0; i--) if (rs_bits_q[i]) rs_bit = 6'(i);
@@ -677,9 +693,16 @@ module zs #(
     if (alloc || t_done || !t_valid_q) lk_v_d = 1'b0;
   end
 
-  for (genvar i = 0; i < CR; i++) begin : g_rowv
-    assign rowv_d[i] = (ce_busy_q && ce_rowfast && ce_y_q[CRW-1:0] == CRW'(i)) ||
-                       (rowv_q[i] && !(rs_start && rs_pick == CRW'(i)));
+  // Valid bitmap rows: the engine adds its row (the next one up, or the first of an empty range),
+  // the resolve takes the lowest. (Never in the same clock: the resolve waits for the engine.)
+  always_comb begin
+    rv_lo_d = rv_lo_q;
+    rv_hi_d = rv_hi_q;
+    if (ce_busy_q && ce_rowfast) begin
+      if (!fc_any) rv_lo_d = (CRW + 1)'(ce_y_q[CRW-1:0]);
+      rv_hi_d = (CRW + 1)'(ce_y_q[CRW-1:0]) + (CRW + 1)'(1);
+    end
+    if (rs_start) rv_lo_d = rv_lo_q + (CRW + 1)'(1);
   end
 
   always_comb begin
@@ -839,9 +862,11 @@ module zs #(
       t_res_d   = '0;
     end
     t_port_d = t_port_q;
+    t_line_d = t_line_q;
     if (t_load) begin
       t_valid_d = 1'b1;
       t_d       = t_in;
+      t_line_d  = l_take ? l_line_q : e_line_q;
       t_res_d   = '0;
       t_port_d  = l_take;
     end
@@ -928,20 +953,18 @@ module zs #(
     .rdata_o (bm_rdata)
   );
 
-  logic qf_full;
-  sram_fifo #(.Depth(QDepth), .Width(QFW)) u_qf (
+  // (zs_pay_fifo: the head is the SRAM's read register, held until A takes the quad; no wide
+  // output flip-flops. A push is visible 2 clocks later: one clock of latency, not of rate.)
+  zs_pay_fifo #(.Depth(QDepth), .Width(QFW)) u_qf (
     .clk_i,
     .rst_ni,
-    .clear_i     (1'b0),
     .in_valid_i  (qf_in_valid),
     .in_ready_o  (qf_in_ready),
     .in_data_i   (qf_in_data),
     .out_valid_o (qf_out_valid),
     .out_ready_i (qf_out_ready),
     .out_data_o  (qf_out_data),
-    .count_o     (qf_count),
-    .empty_o     (qf_empty),
-    .full_o      (qf_full)
+    .empty_o     (qf_empty)
   );
 
   logic [3:0] rq_count;
@@ -963,21 +986,17 @@ module zs #(
 
   // Fill buffer: every line read has its slot reserved before it is requested (rcred_q), so a
   // response is always taken at once (contract 2.1) even while B's writes hold the data SRAM.
-  logic [$clog2(FillDepth+2):0] ff_count;
-  logic                         ff_empty, ff_full;
-  sram_fifo #(.Depth(FillDepth), .Width(FFW)) u_ff (
+  logic ff_empty;
+  zs_pay_fifo #(.Depth(FillDepth), .Width(FFW)) u_ff (
     .clk_i,
     .rst_ni,
-    .clear_i     (1'b0),
     .in_valid_i  (ff_in_valid),
     .in_ready_o  (ff_in_ready),
     .in_data_i   (ff_in_data),
     .out_valid_o (ff_out_valid),
     .out_ready_i (ff_out_ready),
     .out_data_o  (ff_out_data),
-    .count_o     (ff_count),
-    .empty_o     (ff_empty),
-    .full_o      (ff_full)
+    .empty_o     (ff_empty)
   );
 
   // Results of the test pipeline ({port, quad}, both ports: see the header for why they never
@@ -1091,6 +1110,9 @@ module zs #(
       l_q        <= '0;
       late_cnt_q <= '0;
       epl_q      <= '0;
+      e_line_q   <= '0;
+      l_line_q   <= '0;
+      t_line_q   <= '0;
       b_port_q   <= 1'b0;
       tag_q      <= '0;
       tval_q     <= '0;
@@ -1120,7 +1142,8 @@ module zs #(
       wb_be_q    <= '0;
       wbr_cf_q   <= 1'b0;
       cval_q     <= '0;
-      rowv_q     <= '0;
+      rv_lo_q    <= '0;
+      rv_hi_q    <= '0;
       fc_base_q  <= '0;
       fc_pitch_q <= '0;
       fc_msaa_q  <= 1'b0;
@@ -1147,6 +1170,9 @@ module zs #(
       l_q        <= l_d;
       late_cnt_q <= late_cnt_d;
       epl_q      <= epl_d;
+      e_line_q   <= e_line_d;
+      l_line_q   <= l_line_d;
+      t_line_q   <= t_line_d;
       b_port_q   <= b_port_d;
       tag_q      <= tag_d;
       tval_q     <= tval_d;
@@ -1176,7 +1202,8 @@ module zs #(
       wb_be_q    <= wb_be_d;
       wbr_cf_q   <= wbr_cf_d;
       cval_q     <= cval_d;
-      rowv_q     <= rowv_d;
+      rv_lo_q    <= rv_lo_d;
+      rv_hi_q    <= rv_hi_d;
       fc_base_q  <= fc_base_d;
       fc_pitch_q <= fc_pitch_d;
       fc_msaa_q  <= fc_msaa_d;
@@ -1195,7 +1222,7 @@ module zs #(
   end
 
   logic unused_sig;
-  assign unused_sig = ^{mem_rsp_i.src, qf_count, qf_full, rq_count, rq_full, ff_count, ff_empty, ff_full,
+  assign unused_sig = ^{mem_rsp_i.src, rq_count, rq_full, ff_empty,
                         of_full, t_q.ds.base[5:0], t_q.ds.pitch[5:0], t_y, epf_empty, lpf_empty};
 
 `ifndef SYNTHESIS
@@ -1251,6 +1278,11 @@ module zs #(
       assert (!(req_fire && (!span_v_d || mem_req_o.addr[31:6] < span_lo_d || mem_req_o.addr[31:6] > span_hi_d)))
         else $error("%m: a line request outside the span");
       assert (!(clear_valid_i && clear_i.color)) else $error("%m: a colour clear offered to ZS");
+      // The valid bitmap rows stay one range: the engine adds the row just above it (or starts it).
+      assert (!(ce_busy_q && ce_rowfast && fc_any && 32'(ce_y_q) != 32'(rv_hi_q) &&
+                32'(ce_y_q) + 1 != 32'(rv_hi_q)))
+        else $error("%m: a fast-cleared row outside the valid range");
+      assert (!(ce_busy_q && ce_rowfast && rs_start)) else $error("%m: a resolve during a clear");
       // Late port
       assert ((LatePort != 0) || !late_in_valid_i) else $error("%m: a packet on the late port with LatePort = 0");
       assert (!(l_valid_q && (l_act || l_q.eop) && late_cnt_q == '0))
