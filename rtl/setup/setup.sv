@@ -222,6 +222,7 @@ module setup #(
   logic [2:0][31:0]      q0;
   pineda_pkg::vattr_t    va;
   pineda_pkg::tri_pkt_t  tp1;
+  logic [2:0][191:0]     ta;
 
   always_comb begin
     for (int k = 0; k < 3; k++) begin
@@ -321,17 +322,15 @@ module setup #(
     end
     // Stage 1: what S1..S4 need of the triangle (the depth, 1/w and vertex 1 and 2's texture
     // coordinates went into the results; zero fields leave no flip-flops).
-    tp1 = r0_q;
+    // vattr_t: rhw [191:160], color [159:128], uv0 and uv1 [127:0].
+    tp1   = r0_q;
     tp1.z = '0;
+    ta    = r0_q.a;
     for (int k = 0; k < 3; k++) begin
-      va     = tp1.a[k];
-      va.rhw = '0;
-      if (k != 0) begin
-        va.uv0 = '0;
-        va.uv1 = '0;
-      end
-      tp1.a[k] = va;
+      ta[k][191:160] = '0;
+      if (k != 0) ta[k][127:0] = '0;
     end
+    tp1.a = ta;
     r1_in.tp    = tp1;
     r1_in.area2 = h0_q.pa - ar_p;
     r1_in.fd    = {fi_y[1], fi_y[0], h0_q.fd};
