@@ -285,7 +285,8 @@ nlohmann::json bench_json(const tb::TopResult& r, const model::Trace& t,
   const UnitRate units[] = {
       {"CP", PERF_CP_BUSY, static_cast<double>(cmd_dwords), 1.0, "command dwords/clock"},
       {"IA", PERF_IA_BUSY, ia_dwords, 4.0, "vertex dwords/clock"},  // ia.sv InDwords = 4
-      {"SETUP", PERF_SETUP_BUSY, static_cast<double>(t.ia_tri.size() + t.pa_tri.size()), 1.0, "triangles/clock"},
+      {"SETUP", PERF_SETUP_BUSY, static_cast<double>(t.ia_tri.size() + t.pa_tri.size()), 0.5,
+       "triangles/clock"},  // setup.sv: one triangle per 2 clocks
       {"COARSE", PERF_COARSE_BUSY, static_cast<double>(s.tiles_visited), 1.0,
        "tile decisions/clock"},
       {"FINE", PERF_FINE_BUSY, static_cast<double>(s.tiles_emitted) * 64.0, 64.0 * tb::kNumRast,

@@ -1,36 +1,49 @@
 // SPDX-License-Identifier: Apache-2.0
-// setup: triangle setup (docs/numerics.md §3).
+// setup: triangle setup (docs/numerics.md §3, §9, §10), one triangle every 2 clocks.
 //
-// Stage A (input -> a_q): doubled area (51-bit signed), sample bounding box
-//   px0 = (xmin + 127 - d) >>> 8, px1 = ((xmax - 128 + d) >>> 8) + 1 (same for y; d = 0, or 96
-//   at 4x MSAA where samples lie within 96/256 pixel of the centre), intersection with
-//   clip, raster-tile rectangle (8x8 pixels, 4x4 at 4x MSAA: target.msaa), the walk's first
-//   column start (the topmost vertex's tile column, clamped to the rectangle), and the cull
-//   decision (area2 == 0 or an empty pixel rectangle).
-// Stage B (a_q -> output register): swap v1/v2 when area2 < 0, the three edges
-//   k: v[k] -> v[(k+1)%3] with A = yi - yj, B = xj - xi, top-left bias (0 for A > 0 or
-//   A == 0 && B > 0, else -1), and e = A*(X - xi) + B*(Y - yi) + bias at sample 0 of the first
-//   pixel of raster tile (start, tiles.y0): X = start*2048 + 128, Y = tiles.y0*2048 + 128 (1x),
-//   X = start*1024 + 96, Y = tiles.y0*1024 + 32 (4x: D3D sample 0 at (-2, -6)/16 pixel).
-// Depth plane (docs/numerics.md §9), in two stages in front of A and finished in A and B:
-// Stage P1 (input -> p1_q): the doubled area and the vertex deltas (API order) to FP32, each z
-//   scaled by 2^24 - 1 (FP32).
-// Stage P2 (p1_q -> p2_q): 1/area, the z deltas and the numerators
-//   nx = dz1*dy2 - dz2*dy1, ny = dz2*dx1 - dz1*dx2 (FP32).
-// Stage A also forms the gradients a = fix(nx/area), b = fix(ny/area) and z0 = fix(zs0) (fixed
-//   point, Z_FRAC fraction bits, saturated); stage B the reference value
-//   c = z0 + a*(X - x0) + b*(Y - y0) at the edges' reference sample.
-// Interpolation planes (docs/numerics.md §10), beside the depth plane, exact integers: P1
-//   normalises the three 1/w to integers Q_k and forms the edge coefficients A_k, B_k and the
-//   unbiased edge functions E_k at the centre of pixel (0, 0) (API order, edge v[k+1] -> v[k+2]),
-//   and the texture coordinate deltas; P2 the products Q_k*A_k, Q_k*B_k, Q_k*E_k; A the planes
-//   L1, L2 and W = L0 + L1 + L2, oriented by the sign of area2. The interp_tri_t rides unchanged
-//   in setup_pkt_t -> tile_pkt_t -> quad_pkt_t to INTERP.
-// Every multi-operand sum of stage B (the three edge constants and c) is one carry-save tree with
-// one carry-propagate add (csa_dot2; CarrySave = 0 selects the plain multiply-and-add form).
-// Culled triangles are dropped between stages A and B. An end-of-pipe token (eop = 1) is never
+// A lockstep pipeline of five 2-clock slots S0..S4 behind the input register r0: every stage
+// register r1..r4 and the output register advance together at the slot boundary (the second
+// clock of a slot, ph_q = 1, when the output can take a packet); a triangle is accepted only
+// there (in_ready_o). In the first clock of a slot (ph_q = 0) each stage writes its phase-0
+// results to its own h register; the second clock uses them. Every FP32 operator and every wide
+// integer multiplier serves two operations per triangle, one in each phase, and no clock chains
+// two FP32 operations: 5 fp32_mul, 6 fp32_add, 1 fp32_rcp, 3 fp32_from_int, 2 fp32_to_fix,
+// 1 + 3 + 6 integer multipliers and 2 csa_dot2 trees (where each is used: the table below).
+//
+//  slot  phase 0 (-> h)                              phase 1 (-> next stage register)
+//  S0    zs_k = z_k * (2^24 - 1) (3 mul); dx1, dy1   dz1 = zs1 - zs0, dz2 = zs2 - zs0 (2 add);
+//        to FP32; 5 uv deltas (add);                 dx2, dy2 to FP32; 3 uv deltas; area2 =
+//        dx1*dy2; A_k*(128 - x_i)                    dx1*dy2 - dx2*dy1; E_k += B_k*(128 - y_i)
+//  S1    fa = FP32(area2); m1 = dz1*dy2,             ra = 1/fa; m3 = dz2*dx1, m4 = dz1*dx2;
+//        m2 = dz2*dy1; Q_k*A_k                       nx = m1 - m2; Q_k*B_k
+//  S2    ny = m3 - m4; Q_k*E_k[24:0]                 fza = nx*ra, fzb = ny*ra; Q_k*E_k
+//  S3    za = fix(fza)                               zb = fix(fzb), z0 = fix(zs0); box, clip,
+//                                                    tiles, start, cull; planes L1, L2, W
+//  S4    edges 0 and 1 (csa_dot2)                    edge 2 and the depth plane's c (csa_dot2)
+//
+// Sample bounding box (S3): px0 = (xmin + 127 - d) >>> 8, px1 = ((xmax - 128 + d) >>> 8) + 1
+//   (same for y; d = 0, or 96 at 4x MSAA where samples lie within 96/256 pixel of the centre),
+//   intersection with clip, raster-tile rectangle (8x8 pixels, 4x4 at 4x MSAA: target.msaa),
+//   the walk's first column start (the topmost vertex's tile column, clamped to the rectangle),
+//   and the cull decision (area2 == 0 or an empty pixel rectangle).
+// Edges (S4): swap v1/v2 when area2 < 0, the three edges k: v[k] -> v[(k+1)%3] with A = yi - yj,
+//   B = xj - xi, top-left bias (0 for A > 0 or A == 0 && B > 0, else -1), and
+//   e = A*(X - xi) + B*(Y - yi) + bias at sample 0 of the first pixel of raster tile
+//   (start, tiles.y0): X = start*2048 + 128, Y = tiles.y0*2048 + 128 (1x), X = start*1024 + 96,
+//   Y = tiles.y0*1024 + 32 (4x: D3D sample 0 at (-2, -6)/16 pixel).
+// Depth plane (docs/numerics.md §9): FP32 gradients a = fix(nx/area), b = fix(ny/area) with
+//   nx = dz1*dy2 - dz2*dy1, ny = dz2*dx1 - dz1*dx2 (z scaled by 2^24 - 1), z0 = fix(zs0) (fixed
+//   point, Z_FRAC fraction bits, saturated), and c = z0 + a*(X - x0) + b*(Y - y0) at the edges'
+//   reference sample (one carry-save tree).
+// Interpolation planes (docs/numerics.md §10), exact integers: the three 1/w normalised to
+//   integers Q_k, the edge coefficients A_k, B_k and the unbiased edge functions E_k at the
+//   centre of pixel (0, 0) (API order, edge v[k+1] -> v[k+2]), the products Q_k*A_k, Q_k*B_k,
+//   Q_k*E_k (E_k in two halves), the planes L1, L2 and W = L0 + L1 + L2, oriented by the sign of
+//   area2. The interp_tri_t rides unchanged in setup_pkt_t -> tile_pkt_t -> quad_pkt_t to INTERP.
+// Culled triangles leave no packet (S4 -> output). An end-of-pipe token (eop = 1) is never
 // culled and leaves as a setup_pkt_t token (every other field 0).
-// Throughput: one triangle per clock. Latency: 4 clocks.
+// Throughput: one triangle per 2 clocks. Latency: 11 or 12 clocks (a triangle that arrives in
+// the first clock of a slot waits one clock).
 module setup #(
   parameter bit CarrySave = 1'b1
 ) (
@@ -45,6 +58,13 @@ module setup #(
   output logic                   idle_o
 );
 
+  localparam int unsigned GW = pineda_pkg::IPGRAD_W;
+  localparam int unsigned PW = pineda_pkg::IPLANE_W;
+  localparam int unsigned CW = pineda_pkg::ZPLANE_W;   // csa_dot2 width (edges use [49:0])
+  localparam logic [31:0] DepthScale = 32'h4B7F_FFFF;  // 16777215.0 = 2^24 - 1
+  localparam logic [31:0] Neg = 32'h8000_0000;         // FP32 sign bit
+
+  // S4's input: the triangle after S3.
   typedef struct packed {
     logic                   eop;    // end-of-pipe token
     logic [2:0][2*pineda_pkg::COORD_W-1:0] v;  // vtx_t x3, API order
@@ -65,74 +85,133 @@ module setup #(
     pineda_pkg::interp_tri_t it;             // interpolation state (numerics §10)
   } stage_a_t;
 
-  typedef struct packed {
+  typedef struct packed {   // S0, phase 0
+    logic [2:0][31:0]       zs;                 // z * (2^24 - 1) (FP32)
+    logic [1:0][31:0]       fd;                 // dx1, dy1 (FP32)
+    logic [4:0][31:0]       uvd;                // uv deltas 0..4 (index 4*d + c)
+    logic [50:0]            pa;                 // dx1*dy2
+    logic [2:0][49:0]       iex;                // A_k*(128 - x_i)
+  } h0_t;
+
+  typedef struct packed {   // S0 -> S1
     pineda_pkg::tri_pkt_t   tp;
     logic [50:0]            area2;
-    logic [31:0]            fa;                 // area2 (FP32)
     logic [3:0][31:0]       fd;                 // dx1, dy1, dx2, dy2 (FP32)
-    logic [2:0][31:0]       zs;                 // z * (2^24 - 1) (FP32)
+    logic [31:0]            zs0;
+    logic [31:0]            dz1, dz2;
     logic [2:0][pineda_pkg::IPQ_W-1:0] q;       // normalised 1/w as integers (numerics §10.2)
     logic [2:0][24:0]       ia, ib;             // edge coefficients A_k, B_k (API order)
     logic [2:0][49:0]       ie;                 // E_k at (128, 128)
-    logic [1:0][3:0][31:0]  uvd;                // [0]: uv(v1) - uv(v0), [1]: uv(v2) - uv(v0); u0, v0, u1, v1
-  } stage_p1_t;
+    logic [7:0][31:0]       uvd;                // uv(v[1 + i/4]) - uv(v0), component i%4: u0, v0, u1, v1
+  } stage_1_t;
 
-  typedef struct packed {
+  typedef struct packed {   // S1, phase 0
+    logic [31:0]            fa;                 // area2 (FP32)
+    logic [31:0]            m1, m2;
+    logic [2:0][GW-1:0]     ipa;                // Q_k*A_k
+  } h1_t;
+
+  typedef struct packed {   // S1 -> S2
     pineda_pkg::tri_pkt_t   tp;
     logic [50:0]            area2;
     logic [31:0]            ra;                 // 1 / area2
-    logic [31:0]            nx, ny;             // gradient numerators
+    logic [31:0]            nx, m3, m4;
     logic [31:0]            zs0;
-    logic [2:0][pineda_pkg::IPGRAD_W-1:0] ipa, ipb;  // Q_k*A_k, Q_k*B_k
+    logic [2:0][pineda_pkg::IPQ_W-1:0] q;
+    logic [2:0][49:0]       ie;
+    logic [2:0][GW-1:0]     ipa, ipb;           // Q_k*A_k, Q_k*B_k
+    logic [7:0][31:0]       uvd;
+  } stage_2_t;
+
+  typedef struct packed {   // S2, phase 0
+    logic [31:0]            ny;
+    logic [2:0][58:0]       cl;                 // Q_k*E_k[24:0]
+  } h2_t;
+
+  typedef struct packed {   // S2 -> S3
+    pineda_pkg::tri_pkt_t   tp;
+    logic [50:0]            area2;
+    logic [31:0]            fza, fzb;           // nx / area2, ny / area2 (FP32)
+    logic [31:0]            zs0;
+    logic [2:0][GW-1:0]     ipa, ipb;
     logic [2:0][81:0]       ipc;                // Q_k*E_k
-    logic [1:0][3:0][31:0]  uvd;
-  } stage_p2_t;
-
-  localparam logic [31:0] DepthScale = 32'h4B7F_FFFF;  // 16777215.0 = 2^24 - 1
+    logic [7:0][31:0]       uvd;
+  } stage_3_t;
 
   // ---------------------------------------------------------------------------------------------
-  // Stage P1
+  // Slot control
   // ---------------------------------------------------------------------------------------------
-  stage_p1_t          p1_in, p1_q, p1_d;
-  logic               p1_valid_q, p1_valid_d;
+  logic ph_q, ph_d;        // 0: first clock of the slot, 1: second (the boundary)
+  logic blk, bnd;
+  logic v0_q, v1_q, v2_q, v3_q, v4_q, ov_q;
+  logic v0_d, v1_d, v2_d, v3_d, v4_d, ov_d;
+
+  pineda_pkg::tri_pkt_t   r0_q, r0_d;
+  h0_t                    h0_q, h0_d;
+  stage_1_t               r1_q, r1_d, r1_in;
+  h1_t                    h1_q, h1_d;
+  stage_2_t               r2_q, r2_d, r2_in;
+  h2_t                    h2_q, h2_d;
+  stage_3_t               r3_q, r3_d, r3_in;
+  logic [pineda_pkg::ZGRAD_W-1:0] h3_q, h3_d;   // za
+  stage_a_t               r4_q, r4_d, a_in;
+  logic [1:0][49:0]       h4_q, h4_d;           // edge values 0 and 1
+  pineda_pkg::setup_pkt_t ob_q, ob_d, b_new;
+
+  always_comb begin
+    blk        = ov_q && !out_ready_i;
+    bnd        = ph_q && !blk;
+    ph_d       = !ph_q || blk;
+    in_ready_o = bnd;
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // The shared operators. Operands: phase 0 ? first use : second use.
+  // ---------------------------------------------------------------------------------------------
+  logic [4:0][31:0] mul_a, mul_b, mul_y;
+  logic [5:0][31:0] add_a, add_b, add_y;
+  logic [1:0][25:0] fi_a;
+  logic [1:0][31:0] fi_y;
+  logic [31:0]      fa_y, ra_y, fx_a;
+  logic [pineda_pkg::ZGRAD_W-1:0] fx_y;
+  logic [pineda_pkg::ZREF_W-1:0]  a_z0;
+
+  for (genvar g = 0; g < 5; g++) begin : g_mul
+    fp32_mul u_mul (.a_i(mul_a[g]), .b_i(mul_b[g]), .y_o(mul_y[g]));
+  end
+  for (genvar g = 0; g < 6; g++) begin : g_add
+    fp32_add u_add (.a_i(add_a[g]), .b_i(add_b[g]), .y_o(add_y[g]));
+  end
+  for (genvar g = 0; g < 2; g++) begin : g_fi
+    fp32_from_int #(.W(26)) u_fi (.a_i(fi_a[g]), .y_o(fi_y[g]));
+  end
+  fp32_from_int #(.W(51)) u_fa (.a_i(r1_q.area2), .y_o(fa_y));
+  fp32_rcp u_ra (.a_i(h1_q.fa), .y_o(ra_y));
+  fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZGRAD_W)) u_fx (.a_i(fx_a), .y_o(fx_y));
+  fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZREF_W)) u_z0 (
+    .a_i(r3_q.zs0), .y_o(a_z0)
+  );
+
+  // ---------------------------------------------------------------------------------------------
+  // S0 (r0: the triangle as received)
+  // ---------------------------------------------------------------------------------------------
   logic signed [25:0] pd [4];
-  logic signed [50:0] p_area2;
   logic signed [23:0] pvx [3];
   logic signed [23:0] pvy [3];
   pineda_pkg::vtx_t   pvin;
-
-  always_comb begin
-    for (int k = 0; k < 3; k++) begin
-      pvin   = in_i.v[k];
-      pvx[k] = $signed(pvin.x);
-      pvy[k] = $signed(pvin.y);
-    end
-    pd[0]   = 26'(pvx[1]) - 26'(pvx[0]);
-    pd[1]   = 26'(pvy[1]) - 26'(pvy[0]);
-    pd[2]   = 26'(pvx[2]) - 26'(pvx[0]);
-    pd[3]   = 26'(pvy[2]) - 26'(pvy[0]);
-    p_area2 = 51'(pd[0]) * 51'(pd[3]) - 51'(pd[2]) * 51'(pd[1]);
-  end
-
-  for (genvar g = 0; g < 4; g++) begin : g_fd
-    fp32_from_int #(.W(26)) u_fd (.a_i(pd[g]), .y_o(p1_in.fd[g]));
-  end
-  fp32_from_int #(.W(51)) u_fa (.a_i(p_area2), .y_o(p1_in.fa));
-  for (genvar g = 0; g < 3; g++) begin : g_zs
-    pineda_pkg::dword_t pz;
-    logic [31:0] zin;
-    always_comb begin
-      pz  = in_i.z[g];
-      zin = pz.data;
-    end
-    fp32_mul u_zs (.a_i(zin), .b_i(DepthScale), .y_o(p1_in.zs[g]));
-  end
-  assign p1_in.tp   = in_i;
-  assign p1_in.area2 = p_area2;
-
+  pineda_pkg::dword_t pz;
+  logic [2:0][31:0]   zin;
+  logic signed [25:0] ar_a, ar_b;
+  logic signed [50:0] ar_p;                // the area multiplier (products mod 2^51)
+  logic signed [24:0] pia [3];
+  logic signed [24:0] pib [3];
+  logic signed [24:0] pex [3];
+  logic signed [24:0] pey [3];
+  logic signed [24:0] ie_a [3];
+  logic signed [24:0] ie_b [3];
+  logic signed [49:0] ie_p [3];            // the edge-function multipliers
   // Interpolation (numerics §10.2): a bad 1/w reads as 1.0 for all three; else
   // Q_k = round(sig_k * 2^(8 - s_k)), half up, s_k = max exponent - e_k (0 for s_k >= 34).
-  // The edge functions of the interpolation planes, exact. Texture coordinate deltas.
   logic [2:0][31:0]      vrhw;
   logic [2:0][3:0][31:0] vuv;   // per vertex: u0, v0, u1, v1
   logic [2:0][8:0]       vexp;
@@ -140,23 +219,41 @@ module setup #(
   logic [8:0]            qs;
   logic [32:0]           qsh;
   logic                  rhw_ok;
+  logic [2:0][31:0]      q0;
   pineda_pkg::vattr_t    va;
-  logic signed [24:0]    pia, pib, pex, pey;
+  pineda_pkg::tri_pkt_t  tp1;
+  logic [2:0][191:0]     ta;
+
   always_comb begin
     for (int k = 0; k < 3; k++) begin
-      // E_k: edge v[i] -> v[j], i = k+1, j = k+2 (mod 3), at X = Y = 128.
-      pia = 25'(pvy[(k + 1) % 3]) - 25'(pvy[(k + 2) % 3]);
-      pib = 25'(pvx[(k + 2) % 3]) - 25'(pvx[(k + 1) % 3]);
-      pex = 25'sd128 - 25'(pvx[(k + 1) % 3]);
-      pey = 25'sd128 - 25'(pvy[(k + 1) % 3]);
-      p1_in.ia[k] = pia;
-      p1_in.ib[k] = pib;
-      p1_in.ie[k] = 50'(pia * pex) + 50'(pib * pey);  // |.| < 2^49
+      pvin   = r0_q.v[k];
+      pvx[k] = $signed(pvin.x);
+      pvy[k] = $signed(pvin.y);
+      pz     = r0_q.z[k];
+      zin[k] = pz.data;
+    end
+    pd[0] = 26'(pvx[1]) - 26'(pvx[0]);
+    pd[1] = 26'(pvy[1]) - 26'(pvy[0]);
+    pd[2] = 26'(pvx[2]) - 26'(pvx[0]);
+    pd[3] = 26'(pvy[2]) - 26'(pvy[0]);
+    // Doubled signed area (x1-x0)*(y2-y0) - (x2-x0)*(y1-y0), exact in 51 bits.
+    ar_a = ph_q ? pd[2] : pd[0];
+    ar_b = ph_q ? pd[1] : pd[3];
+    ar_p = ar_a * ar_b;
+    // E_k: edge v[i] -> v[j], i = k+1, j = k+2 (mod 3), at X = Y = 128; |E_k| < 2^49.
+    for (int k = 0; k < 3; k++) begin
+      pia[k]  = 25'(pvy[(k + 1) % 3]) - 25'(pvy[(k + 2) % 3]);
+      pib[k]  = 25'(pvx[(k + 2) % 3]) - 25'(pvx[(k + 1) % 3]);
+      pex[k]  = 25'sd128 - 25'(pvx[(k + 1) % 3]);
+      pey[k]  = 25'sd128 - 25'(pvy[(k + 1) % 3]);
+      ie_a[k] = ph_q ? pib[k] : pia[k];
+      ie_b[k] = ph_q ? pey[k] : pex[k];
+      ie_p[k] = ie_a[k] * ie_b[k];
     end
     rhw_ok = 1'b1;
     emax   = '0;
     for (int k = 0; k < 3; k++) begin
-      va        = in_i.a[k];
+      va        = r0_q.a[k];
       vrhw[k]   = va.rhw;
       vuv[k][0] = va.uv0.u;
       vuv[k][1] = va.uv0.v;
@@ -171,82 +268,163 @@ module setup #(
     for (int k = 0; k < 3; k++) begin
       qs  = emax - vexp[k];
       qsh = {1'b1, vrhw[k][22:0], 9'd0} >> qs[5:0];  // sig * 2^(9 - s)
-      if (!rhw_ok)                p1_in.q[k] = 32'h8000_0000;
-      else if (qs >= 9'd34)       p1_in.q[k] = '0;
-      else                        p1_in.q[k] = 32'((qsh + 33'd1) >> 1);
-    end
-  end
-  for (genvar d = 0; d < 2; d++) begin : g_uvd
-    for (genvar c = 0; c < 4; c++) begin : g_c
-      fp32_add u_uvd (.a_i(vuv[d+1][c]), .b_i(vuv[0][c] ^ 32'h8000_0000), .y_o(p1_in.uvd[d][c]));
+      if (!rhw_ok)          q0[k] = 32'h8000_0000;
+      else if (qs >= 9'd34) q0[k] = '0;
+      else                  q0[k] = 32'((qsh + 33'd1) >> 1);
     end
   end
 
-  // ---------------------------------------------------------------------------------------------
-  // Stage P2
-  // ---------------------------------------------------------------------------------------------
-  stage_p2_t   p2_in, p2_q, p2_d;
-  logic        p2_valid_q, p2_valid_d;
-  logic [31:0] dz1, dz2, m1, m2, m3, m4;
-
-  fp32_rcp u_ra  (.a_i(p1_q.fa), .y_o(p2_in.ra));
-  fp32_add u_dz1 (.a_i(p1_q.zs[1]), .b_i(p1_q.zs[0] ^ 32'h8000_0000), .y_o(dz1));
-  fp32_add u_dz2 (.a_i(p1_q.zs[2]), .b_i(p1_q.zs[0] ^ 32'h8000_0000), .y_o(dz2));
-  fp32_mul u_m1  (.a_i(dz1), .b_i(p1_q.fd[3]), .y_o(m1));  // dz1 * dy2
-  fp32_mul u_m2  (.a_i(dz2), .b_i(p1_q.fd[1]), .y_o(m2));  // dz2 * dy1
-  fp32_mul u_m3  (.a_i(dz2), .b_i(p1_q.fd[0]), .y_o(m3));  // dz2 * dx1
-  fp32_mul u_m4  (.a_i(dz1), .b_i(p1_q.fd[2]), .y_o(m4));  // dz1 * dx2
-  fp32_add u_nx  (.a_i(m1), .b_i(m2 ^ 32'h8000_0000), .y_o(p2_in.nx));
-  fp32_add u_ny  (.a_i(m3), .b_i(m4 ^ 32'h8000_0000), .y_o(p2_in.ny));
-  assign p2_in.tp   = p1_q.tp;
-  assign p2_in.area2 = p1_q.area2;
-  assign p2_in.zs0   = p1_q.zs[0];
-  assign p2_in.uvd   = p1_q.uvd;
-
-  // Interpolation planes: the products of each vertex's Q_k with its edge (exact; Q_k < 2^32).
-  for (genvar k = 0; k < 3; k++) begin : g_ipn
-    logic signed [32:0] qk;
-    assign qk = $signed({1'b0, p1_q.q[k]});
-    assign p2_in.ipa[k] = pineda_pkg::IPGRAD_W'(qk * $signed(p1_q.ia[k]));  // |.| < 2^56
-    assign p2_in.ipb[k] = pineda_pkg::IPGRAD_W'(qk * $signed(p1_q.ib[k]));
-    assign p2_in.ipc[k] = 82'(qk * $signed(p1_q.ie[k]));                    // |.| < 2^81
+  // S0's FP32 operands: phase 0 the depth scaling, dx1, dy1 and uv deltas 0..4; phase 1 the z
+  // deltas, dx2, dy2 and uv deltas 5..7. (S1 and S2 use the other slots of the same units.)
+  always_comb begin
+    fi_a[0] = ph_q ? pd[2] : pd[0];
+    fi_a[1] = ph_q ? pd[3] : pd[1];
+    // add 0, 1: dz1, dz2 in phase 1; add 2..4: uv deltas 5..7 in phase 1; all five: uv deltas
+    // 0..4 in phase 0; add 5: ny in phase 0 (S2), nx in phase 1 (S1).
+    for (int i = 0; i < 5; i++) begin
+      if (!ph_q) begin
+        add_a[i] = vuv[1 + i / 4][i % 4];
+        add_b[i] = vuv[0][i % 4] ^ Neg;
+      end else if (i < 2) begin
+        add_a[i] = h0_q.zs[i + 1];
+        add_b[i] = h0_q.zs[0] ^ Neg;
+      end else begin
+        add_a[i] = vuv[1 + (i + 3) / 4][(i + 3) % 4];
+        add_b[i] = vuv[0][(i + 3) % 4] ^ Neg;
+      end
+    end
+    add_a[5] = ph_q ? h1_q.m1 : r2_q.m3;
+    add_b[5] = ph_q ? (h1_q.m2 ^ Neg) : (r2_q.m4 ^ Neg);
+    // mul 0..2: zs in phase 0; m3, m4 (S1) and fza (S2) in phase 1. mul 3, 4: m1, m2 (S1) in
+    // phase 0; fzb (S2) in phase 1 (mul 4 idle).
+    mul_a[0] = ph_q ? r1_q.dz2 : zin[0];
+    mul_b[0] = ph_q ? r1_q.fd[0] : DepthScale;
+    mul_a[1] = ph_q ? r1_q.dz1 : zin[1];
+    mul_b[1] = ph_q ? r1_q.fd[2] : DepthScale;
+    mul_a[2] = ph_q ? r2_q.nx : zin[2];
+    mul_b[2] = ph_q ? r2_q.ra : DepthScale;
+    mul_a[3] = ph_q ? h2_q.ny : r1_q.dz1;
+    mul_b[3] = ph_q ? r2_q.ra : r1_q.fd[3];
+    mul_a[4] = r1_q.dz2;
+    mul_b[4] = r1_q.fd[1];
+    // to_fix: za in phase 0, zb in phase 1 (S3).
+    fx_a = ph_q ? r3_q.fzb : r3_q.fza;
   end
 
-  // Stage A's depth part: gradients and the reference depth in fixed point.
-  logic [31:0] fza, fzb;
-  logic [pineda_pkg::ZGRAD_W-1:0] a_za, a_zb;
-  logic [pineda_pkg::ZREF_W-1:0]  a_z0;
-  fp32_mul u_fza (.a_i(p2_q.nx), .b_i(p2_q.ra), .y_o(fza));
-  fp32_mul u_fzb (.a_i(p2_q.ny), .b_i(p2_q.ra), .y_o(fzb));
-  fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZGRAD_W)) u_xa (.a_i(fza), .y_o(a_za));
-  fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZGRAD_W)) u_xb (.a_i(fzb), .y_o(a_zb));
-  fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZREF_W))  u_x0 (.a_i(p2_q.zs0), .y_o(a_z0));
+  always_comb begin
+    h0_d = h0_q;
+    if (!ph_q) begin
+      h0_d.zs  = {mul_y[2], mul_y[1], mul_y[0]};
+      h0_d.fd  = {fi_y[1], fi_y[0]};
+      h0_d.uvd = {add_y[4], add_y[3], add_y[2], add_y[1], add_y[0]};
+      h0_d.pa  = ar_p;
+      for (int k = 0; k < 3; k++) h0_d.iex[k] = ie_p[k];
+    end
+    // Stage 1: what S1..S4 need of the triangle (the depth, 1/w and vertex 1 and 2's texture
+    // coordinates went into the results; zero fields leave no flip-flops).
+    // vattr_t: rhw [191:160], color [159:128], uv0 and uv1 [127:0].
+    tp1   = r0_q;
+    tp1.z = '0;
+    ta    = r0_q.a;
+    for (int k = 0; k < 3; k++) begin
+      ta[k][191:160] = '0;
+      if (k != 0) ta[k][127:0] = '0;
+    end
+    tp1.a = ta;
+    r1_in.tp    = tp1;
+    r1_in.area2 = h0_q.pa - ar_p;
+    r1_in.fd    = {fi_y[1], fi_y[0], h0_q.fd};
+    r1_in.zs0   = h0_q.zs[0];
+    r1_in.dz1   = add_y[0];
+    r1_in.dz2   = add_y[1];
+    r1_in.q     = q0;
+    for (int k = 0; k < 3; k++) begin
+      r1_in.ia[k] = pia[k];
+      r1_in.ib[k] = pib[k];
+      r1_in.ie[k] = h0_q.iex[k] + 50'(ie_p[k]);
+    end
+    r1_in.uvd = {add_y[4], add_y[3], add_y[2], h0_q.uvd};
+  end
 
-  // Stage A's interpolation part: L_k = sigma * Q_k * E_k (sigma: the sign of area2, so that
+  // ---------------------------------------------------------------------------------------------
+  // S1, S2: the Q_k products (6 multipliers of 33 x 26 bits: 0..2 for S1, 3..5 for S2)
+  // ---------------------------------------------------------------------------------------------
+  logic signed [32:0] iq_a [6];
+  logic signed [25:0] iq_b [6];
+  logic signed [58:0] iq_p [6];
+
+  always_comb begin
+    for (int k = 0; k < 3; k++) begin
+      iq_a[k]     = $signed({1'b0, r1_q.q[k]});
+      iq_b[k]     = ph_q ? 26'($signed(r1_q.ib[k])) : 26'($signed(r1_q.ia[k]));
+      iq_a[k + 3] = $signed({1'b0, r2_q.q[k]});
+      // Q_k*E_k = Q_k*E_k[49:25]*2^25 + Q_k*E_k[24:0]
+      iq_b[k + 3] = ph_q ? 26'($signed(r2_q.ie[k][49:25])) : $signed({1'b0, r2_q.ie[k][24:0]});
+    end
+    for (int g = 0; g < 6; g++) iq_p[g] = iq_a[g] * iq_b[g];  // |.| < 2^58
+
+    h1_d = h1_q;
+    if (!ph_q) begin
+      h1_d.fa = fa_y;
+      h1_d.m1 = mul_y[3];
+      h1_d.m2 = mul_y[4];
+      for (int k = 0; k < 3; k++) h1_d.ipa[k] = GW'(iq_p[k]);
+    end
+    r2_in.tp    = r1_q.tp;
+    r2_in.area2 = r1_q.area2;
+    r2_in.ra    = ra_y;
+    r2_in.nx    = add_y[5];
+    r2_in.m3    = mul_y[0];
+    r2_in.m4    = mul_y[1];
+    r2_in.zs0   = r1_q.zs0;
+    r2_in.q     = r1_q.q;
+    r2_in.ie    = r1_q.ie;
+    r2_in.ipa   = h1_q.ipa;
+    for (int k = 0; k < 3; k++) r2_in.ipb[k] = GW'(iq_p[k]);
+    r2_in.uvd   = r1_q.uvd;
+
+    h2_d = h2_q;
+    if (!ph_q) begin
+      h2_d.ny = add_y[5];
+      for (int k = 0; k < 3; k++) h2_d.cl[k] = iq_p[k + 3];
+    end
+    r3_in.tp    = r2_q.tp;
+    r3_in.area2 = r2_q.area2;
+    r3_in.fza   = mul_y[2];
+    r3_in.fzb   = mul_y[3];
+    r3_in.zs0   = r2_q.zs0;
+    r3_in.ipa   = r2_q.ipa;
+    r3_in.ipb   = r2_q.ipb;
+    for (int k = 0; k < 3; k++) begin
+      r3_in.ipc[k] = (82'(iq_p[k + 3]) << 25) + 82'($signed(h2_q.cl[k]));  // |.| < 2^81
+    end
+    r3_in.uvd   = r2_q.uvd;
+
+    h3_d = ph_q ? h3_q : fx_y;
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // S3 (r3): fixed-point depth, box, tiles, cull; the interpolation planes
+  // ---------------------------------------------------------------------------------------------
+  // The interpolation part: L_k = sigma * Q_k * E_k (sigma: the sign of area2, so that
   // every L_k >= 0 inside), W = L0 + L1 + L2. -x = ~x + 1: the negations fold into the sums.
-  localparam int unsigned GW = pineda_pkg::IPGRAD_W;
-  localparam int unsigned PW = pineda_pkg::IPLANE_W;
   logic              a_sg;
   logic [GW-1:0]     a_wa, a_wb;
   logic [2:0][GW-1:0] a_pa, a_pb;
   logic [2:0][PW-1:0] a_pc;
   logic [PW-1:0]     a_wc;
   always_comb begin
-    a_sg = p2_q.area2[50];
+    a_sg = r3_q.area2[50];
     for (int k = 0; k < 3; k++) begin
-      a_pa[k] = p2_q.ipa[k] ^ {GW{a_sg}};
-      a_pb[k] = p2_q.ipb[k] ^ {GW{a_sg}};
-      a_pc[k] = PW'($signed(p2_q.ipc[k])) ^ {PW{a_sg}};
+      a_pa[k] = r3_q.ipa[k] ^ {GW{a_sg}};
+      a_pb[k] = r3_q.ipb[k] ^ {GW{a_sg}};
+      a_pc[k] = PW'($signed(r3_q.ipc[k])) ^ {PW{a_sg}};
     end
     a_wa = a_pa[0] + a_pa[1] + a_pa[2] + {{(GW - 2){1'b0}}, a_sg, a_sg};  // + 3 sigma
     a_wb = a_pb[0] + a_pb[1] + a_pb[2] + {{(GW - 2){1'b0}}, a_sg, a_sg};
     a_wc = a_pc[0] + a_pc[1] + a_pc[2] + {{(PW - 2){1'b0}}, a_sg, a_sg};
   end
 
-  // ---------------------------------------------------------------------------------------------
-  // Stage A
-  // ---------------------------------------------------------------------------------------------
-  stage_a_t a_in;
   pineda_pkg::interp_tri_t a_it;
   // One signal per plane and vertex: Yosys 0.55 misreads arrays of struct types (yosys#2677).
   pineda_pkg::iplane_t     a_ip0, a_ip1, a_ip2;
@@ -288,13 +466,13 @@ module setup #(
     // Doubled signed area: (x1-x0)*(y2-y0) - (x2-x0)*(y1-y0). Differences are 25-bit, products
     // 50-bit, the difference 51-bit; computed in 51 bits (exact).
     // Element -> plain struct variable -> fields (see the note in ia.sv).
-    tri_a = p2_q.tp;
+    tri_a = r3_q.tp;
     for (int k = 0; k < 3; k++) begin
       vin   = tri_a.v[k];
       vx[k] = $signed(vin.x);
       vy[k] = $signed(vin.y);
     end
-    area2 = $signed(p2_q.area2);  // (x1-x0)*(y2-y0) - (x2-x0)*(y1-y0), from stage P1
+    area2 = $signed(r3_q.area2);  // (x1-x0)*(y2-y0) - (x2-x0)*(y1-y0), from S0
 
     // Sample bounding box: first pixel whose centre is >= min, last whose centre is <= max.
     xmin = min3(vx[0], vx[1], vx[2]);
@@ -357,8 +535,8 @@ module setup #(
     a_in.om     = tri_a.om;
     a_in.zlo    = tri_a.zlo;
     a_in.zhi    = tri_a.zhi;
-    a_in.za     = a_za;
-    a_in.zb     = a_zb;
+    a_in.za     = h3_q;
+    a_in.zb     = fx_y;
     a_in.z0     = a_z0;
     // Interpolation state (numerics §10.2), API order.
     a_ip0.a  = a_wa;
@@ -383,23 +561,17 @@ module setup #(
     a_va0    = tri_a.a[0];
     a_it.c0  = a_va0.color;
     for (int i = 0; i < 2; i++) begin
-      a_f2       = {p2_q.uvd[0][2*i], p2_q.uvd[0][2*i+1]};  // fvec2_t: u is the upper field
+      a_f2       = {r3_q.uvd[2*i], r3_q.uvd[2*i+1]};  // fvec2_t: u is the upper field
       a_it.d1[i] = a_f2;
-      a_f2       = {p2_q.uvd[1][2*i], p2_q.uvd[1][2*i+1]};
+      a_f2       = {r3_q.uvd[4 + 2*i], r3_q.uvd[4 + 2*i + 1]};
       a_it.d2[i] = a_f2;
     end
     a_in.it = a_it;
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Stage B
+  // S4 (r4): orientation, edges and the depth plane's reference value
   // ---------------------------------------------------------------------------------------------
-  stage_a_t               a_q, a_d;
-  logic                   a_valid_q, a_valid_d;
-  pineda_pkg::setup_pkt_t b_q, b_d;
-  pineda_pkg::setup_pkt_t b_new;
-  logic                   b_valid_q, b_valid_d;
-
   logic signed [23:0]     wx [3];            // oriented vertices
   logic signed [23:0]     wy [3];
   pineda_pkg::vtx_t       w0, w1, w2;
@@ -408,28 +580,28 @@ module setup #(
   logic signed [24:0]     eb [3];
   logic signed [24:0]     ex [3];
   logic signed [24:0]     ey [3];
-  logic [51:0]            ebias [3];
-  logic [51:0]            ev [3];
+  logic [2:0]             ebias;             // top-left bias -1
   logic signed [24:0]     zdx, zdy;
-  logic [pineda_pkg::ZPLANE_W-1:0] zc;
+  logic signed [51:0]     sx, sy;            // sample position of the reference pixel
+  // Two carry-save trees (csa_dot2), each used twice: phase 0 edges 0 and 1, phase 1 edge 2 and
+  // the depth plane's c = z0 + a*(X - x0) + b*(Y - y0).
+  logic signed [pineda_pkg::ZGRAD_W-1:0] cs_a [2];
+  logic signed [pineda_pkg::ZGRAD_W-1:0] cs_b [2];
+  logic signed [24:0]     cs_x [2];
+  logic signed [24:0]     cs_z [2];
+  logic [CW-1:0]          cs_c [2];
+  logic [CW-1:0]          cs_y [2];
 
-  // The edge constants e = A*(X - xi) + B*(Y - yi) + bias and the plane's
-  // c = z0 + a*(X - x0) + b*(Y - y0): one carry-save tree each.
-  for (genvar k = 0; k < 3; k++) begin : g_edge
-    csa_dot2 #(.AW(25), .MW(25), .OW(52), .CarrySave(CarrySave)) u_e (
-      .a_i(ea[k]), .x_i(ex[k]), .b_i(eb[k]), .z_i(ey[k]), .c_i(ebias[k]), .y_o(ev[k])
+  for (genvar g = 0; g < 2; g++) begin : g_csa
+    csa_dot2 #(.AW(pineda_pkg::ZGRAD_W), .MW(25), .OW(CW), .CarrySave(CarrySave)) u_csa (
+      .a_i(cs_a[g]), .x_i(cs_x[g]), .b_i(cs_b[g]), .z_i(cs_z[g]), .c_i(cs_c[g]), .y_o(cs_y[g])
     );
   end
-  csa_dot2 #(.AW(pineda_pkg::ZGRAD_W), .MW(25), .OW(pineda_pkg::ZPLANE_W), .CarrySave(CarrySave)) u_zc (
-    .a_i($signed(a_q.za)), .x_i(zdx), .b_i($signed(a_q.zb)), .z_i(zdy),
-    .c_i(pineda_pkg::ZPLANE_W'($signed(a_q.z0))), .y_o(zc)
-  );
-  logic signed [51:0]     sx, sy;            // sample position of the reference pixel
 
   always_comb begin
-    w0    = a_q.v[0];
-    w1    = a_q.neg ? a_q.v[2] : a_q.v[1];
-    w2    = a_q.neg ? a_q.v[1] : a_q.v[2];
+    w0    = r4_q.v[0];
+    w1    = r4_q.neg ? r4_q.v[2] : r4_q.v[1];
+    w2    = r4_q.neg ? r4_q.v[1] : r4_q.v[2];
     wx[0] = $signed(w0.x);
     wy[0] = $signed(w0.y);
     wx[1] = $signed(w1.x);
@@ -438,12 +610,12 @@ module setup #(
     wy[2] = $signed(w2.y);
 
     // Sample 0 of the first pixel of raster tile (start, tiles.y0).
-    if (a_q.target.msaa) begin
-      sx = $signed({29'd0, a_q.start, 10'd96});
-      sy = $signed({29'd0, a_q.tiles.y0, 10'd32});
+    if (r4_q.target.msaa) begin
+      sx = $signed({29'd0, r4_q.start, 10'd96});
+      sy = $signed({29'd0, r4_q.tiles.y0, 10'd32});
     end else begin
-      sx = $signed({28'd0, a_q.start, 11'd128});
-      sy = $signed({28'd0, a_q.tiles.y0, 11'd128});
+      sx = $signed({28'd0, r4_q.start, 11'd128});
+      sy = $signed({28'd0, r4_q.tiles.y0, 11'd128});
     end
 
     for (int k = 0; k < 3; k++) begin
@@ -453,117 +625,153 @@ module setup #(
       ex[k] = 25'(sx - 52'(wx[k]));  // |X - xi| < 2^24 (numerics §2)
       ey[k] = 25'(sy - 52'(wy[k]));
       // Top-left rule: bias -1 unless a left edge (A > 0) or a top edge (A == 0 && B > 0).
-      ebias[k] = ((ea[k] > 25'sd0) || ((ea[k] == 25'sd0) && (eb[k] > 25'sd0))) ? '0 : '1;
+      ebias[k] = !((ea[k] > 25'sd0) || ((ea[k] == 25'sd0) && (eb[k] > 25'sd0)));
     end
     // Depth plane: c at the same reference sample (x0, y0: v0, unchanged by the swap).
     zdx = 25'(sx - 52'(wx[0]));
     zdy = 25'(sy - 52'(wy[0]));
+
+    for (int g = 0; g < 2; g++) begin
+      cs_a[g] = pineda_pkg::ZGRAD_W'(ea[g]);
+      cs_b[g] = pineda_pkg::ZGRAD_W'(eb[g]);
+      cs_x[g] = ex[g];
+      cs_z[g] = ey[g];
+      cs_c[g] = {CW{ebias[g]}};
+    end
+    if (ph_q) begin
+      cs_a[0] = pineda_pkg::ZGRAD_W'(ea[2]);
+      cs_b[0] = pineda_pkg::ZGRAD_W'(eb[2]);
+      cs_x[0] = ex[2];
+      cs_z[0] = ey[2];
+      cs_c[0] = {CW{ebias[2]}};
+      cs_a[1] = $signed(r4_q.za);
+      cs_b[1] = $signed(r4_q.zb);
+      cs_x[1] = zdx;
+      cs_z[1] = zdy;
+      cs_c[1] = CW'($signed(r4_q.z0));
+    end
+    h4_d = h4_q;
+    if (!ph_q) begin
+      h4_d[0] = cs_y[0][49:0];  // |E| < 2^49 + 1 (numerics.md §2)
+      h4_d[1] = cs_y[1][49:0];
+    end
   end
 
   always_comb begin
     b_new        = '0;
-    b_new.tiles  = a_q.tiles;
-    b_new.start  = a_q.start;
-    b_new.pix    = a_q.pix;
-    b_new.color  = a_q.color;
-    b_new.target = a_q.target;
-    b_new.tri_id = a_q.tri_id;
+    b_new.tiles  = r4_q.tiles;
+    b_new.start  = r4_q.start;
+    b_new.pix    = r4_q.pix;
+    b_new.color  = r4_q.color;
+    b_new.target = r4_q.target;
+    b_new.tri_id = r4_q.tri_id;
 
     for (int k = 0; k < 3; k++) begin
       ed.a           = ea[k];
       ed.b           = eb[k];
-      ed.e           = ev[k][49:0];  // |E| < 2^49 + 1 (numerics.md §2)
+      ed.e           = (k == 2) ? cs_y[0][49:0] : h4_q[k];
       b_new.edges[k] = ed;
     end
-    b_new.zp.a  = a_q.za;
-    b_new.zp.b  = a_q.zb;
-    b_new.zp.c  = zc;
-    b_new.zlo   = a_q.zlo;
-    b_new.zhi   = a_q.zhi;
-    b_new.front = a_q.front;
-    b_new.ds    = a_q.ds;
-    b_new.om    = a_q.om;
-    b_new.it    = a_q.it;
-    if (a_q.eop) begin
+    b_new.zp.a  = r4_q.za;
+    b_new.zp.b  = r4_q.zb;
+    b_new.zp.c  = cs_y[1];
+    b_new.zlo   = r4_q.zlo;
+    b_new.zhi   = r4_q.zhi;
+    b_new.front = r4_q.front;
+    b_new.ds    = r4_q.ds;
+    b_new.om    = r4_q.om;
+    b_new.it    = r4_q.it;
+    if (r4_q.eop) begin
       b_new     = '0;  // end-of-pipe token
       b_new.eop = 1'b1;
     end
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Pipeline control: each stage advances when the next one has room; culled entries drain.
+  // Registers: h at the end of phase 0, the stages at the boundary; culled triangles leave none.
   // ---------------------------------------------------------------------------------------------
-  logic b_en, a_free;
-
   always_comb begin
-    out_valid_o = b_valid_q;
-    out_o       = b_q;
-    idle_o      = !p1_valid_q && !p2_valid_q && !a_valid_q && !b_valid_q;
-  end
+    out_valid_o = ov_q;
+    out_o       = ob_q;
+    idle_o      = !v0_q && !v1_q && !v2_q && !v3_q && !v4_q && !ov_q;
 
-  logic p1_free, p2_free;
-  assign b_en       = !b_valid_q || out_ready_i;
-  assign a_free     = !a_valid_q || a_q.cull || b_en;
-  assign p2_free    = !p2_valid_q || a_free;
-  assign p1_free    = !p1_valid_q || p2_free;
-  assign in_ready_o = p1_free;
-
-  always_comb begin
-    p1_valid_d = p1_valid_q;
-    p1_d       = p1_q;
-    if (p1_free) begin
-      p1_valid_d = in_valid_i;
-      if (in_valid_i) p1_d = p1_in;
-    end
-    p2_valid_d = p2_valid_q;
-    p2_d       = p2_q;
-    if (p2_free) begin
-      p2_valid_d = p1_valid_q;
-      if (p1_valid_q) p2_d = p2_in;
-    end
-    a_valid_d = a_valid_q;
-    a_d       = a_q;
-    if (a_free) begin
-      a_valid_d = p2_valid_q;
-      if (p2_valid_q) begin
-        a_d = a_in;
-      end
-    end
-
-    b_valid_d = b_valid_q;
-    b_d       = b_q;
-    if (b_en) begin
-      b_valid_d = a_valid_q && !a_q.cull;
-      if (a_valid_q && !a_q.cull) begin
-        b_d = b_new;
-      end
+    v0_d = v0_q;
+    v1_d = v1_q;
+    v2_d = v2_q;
+    v3_d = v3_q;
+    v4_d = v4_q;
+    ov_d = ov_q && !out_ready_i;
+    r0_d = r0_q;
+    r1_d = r1_q;
+    r2_d = r2_q;
+    r3_d = r3_q;
+    r4_d = r4_q;
+    ob_d = ob_q;
+    if (bnd) begin
+      v0_d = in_valid_i;
+      v1_d = v0_q;
+      v2_d = v1_q;
+      v3_d = v2_q;
+      v4_d = v3_q;
+      ov_d = v4_q && !r4_q.cull;
+      if (in_valid_i) r0_d = in_i;
+      if (v0_q) r1_d = r1_in;
+      if (v1_q) r2_d = r2_in;
+      if (v2_q) r3_d = r3_in;
+      if (v3_q) r4_d = a_in;
+      if (v4_q && !r4_q.cull) ob_d = b_new;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      p1_valid_q <= 1'b0;
-      p1_q       <= '0;
-      p2_valid_q <= 1'b0;
-      p2_q       <= '0;
-      a_valid_q <= 1'b0;
-      a_q       <= '0;
-      b_valid_q <= 1'b0;
-      b_q       <= '0;
+      ph_q <= 1'b0;
+      v0_q <= 1'b0;
+      v1_q <= 1'b0;
+      v2_q <= 1'b0;
+      v3_q <= 1'b0;
+      v4_q <= 1'b0;
+      ov_q <= 1'b0;
+      r0_q <= '0;
+      h0_q <= '0;
+      r1_q <= '0;
+      h1_q <= '0;
+      r2_q <= '0;
+      h2_q <= '0;
+      r3_q <= '0;
+      h3_q <= '0;
+      r4_q <= '0;
+      h4_q <= '0;
+      ob_q <= '0;
     end else begin
-      p1_valid_q <= p1_valid_d;
-      p1_q       <= p1_d;
-      p2_valid_q <= p2_valid_d;
-      p2_q       <= p2_d;
-      a_valid_q <= a_valid_d;
-      a_q       <= a_d;
-      b_valid_q <= b_valid_d;
-      b_q       <= b_d;
+      ph_q <= ph_d;
+      v0_q <= v0_d;
+      v1_q <= v1_d;
+      v2_q <= v2_d;
+      v3_q <= v3_d;
+      v4_q <= v4_d;
+      ov_q <= ov_d;
+      r0_q <= r0_d;
+      h0_q <= h0_d;
+      r1_q <= r1_d;
+      h1_q <= h1_d;
+      r2_q <= r2_d;
+      h2_q <= h2_d;
+      r3_q <= r3_d;
+      h3_q <= h3_d;
+      r4_q <= r4_d;
+      h4_q <= h4_d;
+      ob_q <= ob_d;
     end
   end
 
+  // The output holds its packet while it waits (valid/ready, docs/contract.md §1; empty in
+  // synthesis).
+  stream_assert #(.Width($bits(out_o))) u_out_chk (
+    .clk_i, .rst_ni, .valid_i(out_valid_o), .ready_i(out_ready_i), .data_i(out_o)
+  );
+
   logic unused_sig;
-  assign unused_sig = ^{pix_x1m1[2:0], pix_y1m1[2:0], tri_a.z, va.color,  // z: used by stage P1; colours: stage A
-                       a_va0.rhw};  // stage A takes colours and uv from a_va0; rhw went into the planes in P1
+  assign unused_sig = ^{pix_x1m1[2:0], pix_y1m1[2:0], tri_a.z, a_va0.rhw, va.color};
 
 endmodule
