@@ -174,6 +174,17 @@ SV_LOP_FUNCTION = [
     "    unique case (op)",
 ] + [f"      {n + ':':<19}logic_op = {e};" for n, e, _ in LOP_OPS] + [
     "    endcase", "  endfunction", ""]
+# The render-target bits a pixel's write mask leaves writable (mask_off bit c: channel c of
+# R, G, B, A not written), per RT_FMT_* layout; the model's twin is model::om::write_bits.
+SV_WRITE_BITS_FUNCTION = [
+    "  // The bits of a stored pixel that a write with channel mask mask_off (bit c set: channel c of",
+    "  // R, G, B, A not written) may change, per RT_FMT_* layout (B5G6R5: the low halfword)",
+    "  function automatic logic [31:0] write_bits(input logic [1:0] fmt, input logic [3:0] mask_off);",
+    "    unique case (fmt)",
+    "      RT_FMT_BGRA8:  write_bits = {{8{~mask_off[3]}}, {8{~mask_off[0]}}, {8{~mask_off[1]}}, {8{~mask_off[2]}}};",
+    "      RT_FMT_B5G6R5: write_bits = {16'd0, {5{~mask_off[0]}}, {6{~mask_off[1]}}, {5{~mask_off[2]}}};",
+    "      default:       write_bits = {{8{~mask_off[3]}}, {8{~mask_off[2]}}, {8{~mask_off[1]}}, {8{~mask_off[0]}}};",
+    "    endcase", "  endfunction", ""]
 CPP_LOP_FUNCTION = [
     "// LOP_* logic op (low 4 bits) on raw pixel bits: s the encoded source, d the stored pixel (the RTL's",
     "// pineda_pkg::logic_op; default: LOP_OR_INVERTED).",
@@ -338,6 +349,7 @@ def gen_sv():
         L += SV_SRGB_FUNCTIONS
     L += SV_CMP_FUNCTION
     L += SV_LOP_FUNCTION
+    L += SV_WRITE_BITS_FUNCTION
     for s in defs.STRUCTS:
         name, _, doc, fields = s
         L.append(f"  // {doc} ({struct_width(s, smap)} bits)")

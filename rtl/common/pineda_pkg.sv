@@ -595,6 +595,16 @@ package pineda_pkg;
     endcase
   endfunction
 
+  // The bits of a stored pixel that a write with channel mask mask_off (bit c set: channel c of
+  // R, G, B, A not written) may change, per RT_FMT_* layout (B5G6R5: the low halfword)
+  function automatic logic [31:0] write_bits(input logic [1:0] fmt, input logic [3:0] mask_off);
+    unique case (fmt)
+      RT_FMT_BGRA8:  write_bits = {{8{~mask_off[3]}}, {8{~mask_off[0]}}, {8{~mask_off[1]}}, {8{~mask_off[2]}}};
+      RT_FMT_B5G6R5: write_bits = {16'd0, {5{~mask_off[0]}}, {6{~mask_off[1]}}, {5{~mask_off[2]}}};
+      default:       write_bits = {{8{~mask_off[3]}}, {8{~mask_off[2]}}, {8{~mask_off[1]}}, {8{~mask_off[0]}}};
+    endcase
+  endfunction
+
   // ST_RT_PITCH (32 bits)
   typedef struct packed {
     logic [14:0] rsvd17;  // reserved (written as 0)

@@ -109,24 +109,12 @@ module om_blend_lane #(
   logic [7:0]       da8;       // the destination's alpha, UNORM8
   logic [31:0]      wbits, full, enc, res;
   logic [15:0]      dr;
-  logic             r_on, g_on, b_on, a_on;
 
   always_comb begin
     fmt = SrgbOnly ? pineda_pkg::RT_FMT_RGBA8_SRGB : state_i.fmt;
     for (int c = 0; c < 4; c++) k16[c] = unorm8(state_i.factor[8*c +: 8]);
-    r_on = !state_i.mask_off[0];
-    g_on = !state_i.mask_off[1];
-    b_on = !state_i.mask_off[2];
-    a_on = !state_i.mask_off[3];
-    full = 32'hFFFF_FFFF;
-    unique case (fmt)
-      pineda_pkg::RT_FMT_BGRA8: wbits = {{8{a_on}}, {8{r_on}}, {8{g_on}}, {8{b_on}}};
-      pineda_pkg::RT_FMT_B5G6R5: begin
-        wbits = {16'd0, {5{r_on}}, {6{g_on}}, {5{b_on}}};
-        full  = 32'h0000_FFFF;
-      end
-      default:                  wbits = {{8{a_on}}, {8{b_on}}, {8{g_on}}, {8{r_on}}};
-    endcase
+    wbits = pineda_pkg::write_bits(fmt, state_i.mask_off);
+    full  = (fmt == pineda_pkg::RT_FMT_B5G6R5) ? 32'h0000_FFFF : 32'hFFFF_FFFF;
   end
 
   always_comb begin
