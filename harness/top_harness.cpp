@@ -276,6 +276,7 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
   std::ostringstream err;
   bool done = false;
   bool was_waiting = false;
+  bool cp_stopped = false;
   size_t next_release = 0;
   while (!done) {
     tick();
@@ -304,24 +305,31 @@ TopResult TopHarness::run(const ExpectedStreams& exp) {
     }
     if (cfg_.eop_fence_mask & ~1u) reg_read(REG_FENCE0);
     if (fence_bad) break;
-    if ((drv_->cycle() & 31) == 0) {
+    // STATUS is read every 32 clocks while the CP runs, every clock once it has stopped, so that
+    // the end of a run (and with it the measured cycles) is not rounded up to the poll period.
+    const bool poll32 = (drv_->cycle() & 31) == 0;
+    if (poll32 || cp_stopped) {
       const uint32_t st = reg_read(REG_STATUS);
       const bool stopped = (st >> STATUS_HALTED & 1u) || (st >> STATUS_ERROR & 1u);
+      cp_stopped = stopped;
       // The host reads memory once the CP has stopped and the pipeline has drained: PW first
       // writes back its colour cache (pw_flush_i), then the run ends.
       const bool drained = stopped && !(st >> STATUS_PIPE_BUSY & 1u);
       if (drained) top_.pw_flush_i = 1;
       if (drained && top_.pw_clean_o && dram_.outstanding() == 0) done = true;
       // A release is applied to a CP blocked on a wait with the pipeline drained (no end-of-pipe
-      // write in flight), the point at which the model applies it.
+      // write in flight), the point at which the model applies it: seen on two polls 32 clocks
+      // apart.
       const bool waiting = ((st >> STATUS_WAITING) & 1u) && !((st >> STATUS_PIPE_BUSY) & 1u);
-      if (waiting && was_waiting && next_release < cfg_.wait_releases.size()) {
-        for (const auto& [idx, v] : cfg_.wait_releases[next_release]) reg_write(idx, v);
-        ++next_release;
-        drv_->progress();
-        was_waiting = false;
-      } else {
-        was_waiting = waiting;
+      if (poll32) {
+        if (waiting && was_waiting && next_release < cfg_.wait_releases.size()) {
+          for (const auto& [idx, v] : cfg_.wait_releases[next_release]) reg_write(idx, v);
+          ++next_release;
+          drv_->progress();
+          was_waiting = false;
+        } else {
+          was_waiting = waiting;
+        }
       }
       reg_read(REG_FENCE0);
     }
