@@ -76,6 +76,7 @@ class ErrorCause(NamedTuple):
 class MemClient(NamedTuple):
     name: str
     id: int
+    writes: bool = False  # the client writes memory; the others' we, wdata and be are ignored
 
 
 class Field(NamedTuple):
@@ -490,9 +491,9 @@ PERF_EVENTS = [("HIZ_TESTED", "raster tiles tested by hierarchical Z (every rast
                ("TEX_LINE_BYTES", "bytes of line responses read by TEX (descriptors and texels, 64 per line)")]
 
 # Line-port clients (mem_line_req_t.src, stamped by the line arbiter; MEM_LINE_CLIENTS_MAX at most).
-MEM_LINE_CLIENTS = [MemClient("MEM_LC_CP", 0), MemClient("MEM_LC_IA", 1), MemClient("MEM_LC_PW", 2),
-                    MemClient("MEM_LC_DMA", 3), MemClient("MEM_LC_IF", 4), MemClient("MEM_LC_VF", 5),
-                    MemClient("MEM_LC_ZS", 6), MemClient("MEM_LC_TEX", 7)]
+MEM_LINE_CLIENTS = [MemClient("MEM_LC_CP", 0), MemClient("MEM_LC_IA", 1), MemClient("MEM_LC_PW", 2, True),
+                    MemClient("MEM_LC_DMA", 3, True), MemClient("MEM_LC_IF", 4), MemClient("MEM_LC_VF", 5),
+                    MemClient("MEM_LC_ZS", 6, True), MemClient("MEM_LC_TEX", 7)]
 
 # ----------------------------------------------------------------------------- register types
 def reg_struct(name, cname, doc, fields, prefix="", kinds=None, width=32):

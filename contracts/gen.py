@@ -225,6 +225,9 @@ def all_constants():
     c += [(b.name, b.bit, "CONTROL bit index", 0) for b in defs.CONTROL_BITS]
     c += [(e.name, e.value, e.doc, 0) for e in defs.ERROR_CAUSES]
     c += [(m.name, m.id, "line-port client id (mem_line_req_t.src)", 0) for m in defs.MEM_LINE_CLIENTS]
+    c += [("MEM_LC_WRITERS", sum(1 << m.id for m in defs.MEM_LINE_CLIENTS if m.writes),
+           "bit X set: client MEM_LC_X writes memory (the line arbiter passes we, wdata and be of these only)",
+           16)]
     c += [(n, v, d, 0) for b, where in all_bitfields() for n, v, d in bitfield_consts([b], where)]
     c += [("PERF_CYCLES", 0, "perf counter index: cycles since reset", 0)]
     i = 1

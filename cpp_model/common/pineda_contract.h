@@ -282,6 +282,7 @@ constexpr uint32_t MEM_LC_IF = 4u;  // line-port client id (mem_line_req_t.src)
 constexpr uint32_t MEM_LC_VF = 5u;  // line-port client id (mem_line_req_t.src)
 constexpr uint32_t MEM_LC_ZS = 6u;  // line-port client id (mem_line_req_t.src)
 constexpr uint32_t MEM_LC_TEX = 7u;  // line-port client id (mem_line_req_t.src)
+constexpr uint32_t MEM_LC_WRITERS = 76u;  // bit X set: client MEM_LC_X writes memory (the line arbiter passes we, wdata and be of these only)
 constexpr uint32_t CMD_OP_MSB = 31u;  // command header: opcode
 constexpr uint32_t CMD_OP_LSB = 24u;  // command header: opcode
 constexpr uint32_t CMD_ARG_MSB = 23u;  // command header: argument

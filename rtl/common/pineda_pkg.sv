@@ -193,6 +193,7 @@ package pineda_pkg;
   localparam int unsigned MEM_LC_VF = 32'd5;  // line-port client id (mem_line_req_t.src)
   localparam int unsigned MEM_LC_ZS = 32'd6;  // line-port client id (mem_line_req_t.src)
   localparam int unsigned MEM_LC_TEX = 32'd7;  // line-port client id (mem_line_req_t.src)
+  localparam logic [15:0] MEM_LC_WRITERS = 16'd76;  // bit X set: client MEM_LC_X writes memory (the line arbiter passes we, wdata and be of these only)
   localparam int unsigned CMD_OP_MSB = 32'd31;  // command header: opcode
   localparam int unsigned CMD_OP_LSB = 32'd24;  // command header: opcode
   localparam int unsigned CMD_ARG_MSB = 32'd23;  // command header: argument

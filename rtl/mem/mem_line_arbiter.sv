@@ -18,11 +18,18 @@
 // Counters (per client, 32 bits, wrapping, reset by rst_ni only): grants_o[c] requests of c
 // accepted, waits_o[c] cycles in which c had a request valid and not accepted.
 //
+// Only the clients of WriteClients (bit c: client c writes; pineda_top passes
+// pineda_pkg::MEM_LC_WRITERS) write memory: the request's we, wdata and be are multiplexed among
+// them alone (3 of 8 clients in pineda_top: 577 of the 621 bits through a 3-way instead of an
+// 8-way multiplexer), and a request of any other client leaves as a read (simulation assertion:
+// such a client never offers we = 1).
+//
 // The client arrays are plain 2-D logic arrays holding one mem_line_req_t / mem_line_rsp_t per
 // client (Yosys 0.55 sizes packed arrays of structs wrongly).
 module mem_line_arbiter #(
   parameter int unsigned NumClients = 5,
-  parameter bit          OutReg     = 1'b1
+  parameter bit          OutReg     = 1'b1,
+  parameter logic [pineda_pkg::MEM_LINE_CLIENTS_MAX-1:0] WriteClients = '1
 ) (
   input  logic                                                  clk_i,
   input  logic                                                  rst_ni,
@@ -61,6 +68,29 @@ module mem_line_arbiter #(
   logic                      arb_valid, arb_ready;
   pineda_pkg::mem_line_req_t arb_req;
 
+  // The writing clients, in id order: client c is writer writer_rank(c).
+  function automatic int unsigned writer_rank(int unsigned c);
+    writer_rank = 0;
+    for (int unsigned k = 0; k < c; k++) writer_rank += 32'(WriteClients[k]);
+  endfunction
+  localparam int unsigned NumW    = writer_rank(NumClients);
+  localparam int unsigned NumWArr = (NumW > 0) ? NumW : 1;
+  localparam int unsigned WSelW   = (NumW > 1) ? $clog2(NumW) : 1;
+  logic [NumWArr-1:0][pineda_pkg::MEM_LINE_REQ_BITS-1:0] wr_req;  // the writers' requests
+  logic [WSelW-1:0]          wsel;       // the granted client's writer rank ...
+  logic                      gwrites;    // ... if it is a writer
+  pineda_pkg::mem_line_req_t g_req, w_req;
+  for (genvar c = 0; c < NumClients; c++) begin : g_wr
+    if (WriteClients[c]) begin : g_w
+      assign wr_req[writer_rank(c)] = req_i[c];
+    end
+  end
+  if (NumW == 0) begin : g_no_wr
+    assign wr_req = '0;
+  end
+  logic unused_req_bits;  // the writer mux's address fields, the grant mux's write fields
+  assign unused_req_bits = ^{w_req.addr, w_req.src, w_req.tag, g_req.we, g_req.wdata, g_req.be, g_req.src};
+
   // Grant: the locked client, else the first requesting client from prio_q upwards (mod N).
   always_comb begin
     grant = lockid_q;
@@ -79,8 +109,21 @@ module mem_line_arbiter #(
   end
 
   always_comb begin
+    wsel    = '0;
+    gwrites = 1'b0;
+    for (int unsigned c = 0; c < NumClients; c++) begin
+      if (WriteClients[c] && 32'(grant) == c) begin
+        wsel    = WSelW'(writer_rank(c));
+        gwrites = 1'b1;
+      end
+    end
+    g_req         = pineda_pkg::mem_line_req_t'(req_i[grant]);
+    w_req         = pineda_pkg::mem_line_req_t'(wr_req[wsel]);
     arb_valid     = |req_valid_i;
-    arb_req       = req_i[grant];
+    arb_req       = g_req;
+    arb_req.we    = gwrites && w_req.we;
+    arb_req.wdata = w_req.wdata;
+    arb_req.be    = w_req.be;
     arb_req.src   = grant;
     req_ready_o   = '0;
     for (int unsigned c = 0; c < NumClients; c++) begin
@@ -172,6 +215,17 @@ module mem_line_arbiter #(
         else $error("%m: response for unknown client id %0d", mem_rsp_i.src);
       assert (!(locked_q && !valid_all[lockid_q]))
         else $error("%m: client %0d dropped a stalled request", lockid_q);
+    end
+  end
+  for (genvar c = 0; c < NumClients; c++) begin : g_we_chk
+    if (!WriteClients[c]) begin : g_ro
+      always_ff @(posedge clk_i) begin
+        if (rst_ni) begin
+          // (.we is mem_line_req_t's first, most significant field)
+          assert (!(req_valid_i[c] && req_i[c][pineda_pkg::MEM_LINE_REQ_BITS-1]))
+            else $error("%m: client %0d is not in WriteClients and offers a write", c);
+        end
+      end
     end
   end
   for (genvar c = 0; c < NumClients; c++) begin : g_rsp_chk

@@ -795,7 +795,8 @@ module pineda_top #(
   // Memory: the line arbiter
   // ---------------------------------------------------------------------------------------------
   mem_line_arbiter #(
-    .NumClients(NumClients)
+    .NumClients  (NumClients),
+    .WriteClients(pineda_pkg::MEM_LC_WRITERS)
   ) u_arb (
     .clk_i,
     .rst_ni,
