@@ -745,28 +745,88 @@ module pineda_top #(
     span_meets = v && (end_x > {1'b0, lo}) && (last_line >= {1'b0, slo}) && (lo[31:6] <= shi);
   endfunction
 
-  logic [32:0] copy_src_end, copy_dst_end, fill_lo, fill_end;
+  // The job's byte ranges, registered so that no adder or multiplier is in series with a job's
+  // valid: range A is a COPY's source or a fill's rows [base + y0*pitch, base + y1*pitch) (one
+  // 15 x 16 multiplier, y0 in the job's first clock, y1 in its second), range B a COPY's
+  // destination. The decisions use them from the job's third clock on (the CP holds a job's
+  // payload until it is taken), which costs a COPY or a clear two clocks.
+  logic [1:0]  jph_q, jph_d;             // clocks the current job has been offered (up to 2)
+  logic [32:0] ra_lo_q, ra_lo_d, ra_end_q, ra_end_d, rb_end_q, rb_end_d;
+  logic [31:0] rb_lo_q, rb_lo_d;
+  logic [14:0] jy;                       // y0, then y1
+  logic [30:0] jprod;                    // jy * pitch
+  logic        job_fire, job_ranged, ra_zs, rb_zs;
   always_comb begin
-    copy_src_end = {1'b0, copy_src} + {1'b0, copy_len};
-    copy_dst_end = {1'b0, copy_dst} + {1'b0, copy_len};
-    fill_lo      = {1'b0, clear_pkt.target.base} + 33'(clear_pkt.rect.y0) * 33'(clear_pkt.target.pitch);
-    fill_end     = {1'b0, clear_pkt.target.base} + 33'(clear_pkt.rect.y1) * 33'(clear_pkt.target.pitch);
-    copy_zs      = span_meets(copy_src, copy_src_end, zs_span_valid, zs_span_lo, zs_span_hi) ||
-                   span_meets(copy_dst, copy_dst_end, zs_span_valid, zs_span_lo, zs_span_hi);
-    fill_zs      = fill_lo[32] ||
-                   span_meets(fill_lo[31:0], fill_end, zs_span_valid, zs_span_lo, zs_span_hi);
+    job_fire = (copy_valid && copy_ready) || (fill_valid && fill_ready);
+    jph_d    = (!(copy_valid || fill_valid) || job_fire) ? 2'd0 : ((jph_q == 2'd2) ? 2'd2 : jph_q + 2'd1);
+    jy       = (jph_q == 2'd0) ? clear_pkt.rect.y0 : clear_pkt.rect.y1;
+    jprod    = 31'(jy) * 31'(clear_pkt.target.pitch);
+    ra_lo_d  = ra_lo_q;
+    ra_end_d = ra_end_q;
+    rb_lo_d  = copy_dst;
+    rb_end_d = {1'b0, copy_dst} + {1'b0, copy_len};
+    if (copy_valid) begin
+      ra_lo_d  = {1'b0, copy_src};
+      ra_end_d = {1'b0, copy_src} + {1'b0, copy_len};
+    end else if (jph_q == 2'd0) begin
+      ra_lo_d  = {1'b0, clear_pkt.target.base} + 33'(jprod);
+    end else if (jph_q == 2'd1) begin
+      ra_end_d = {1'b0, clear_pkt.target.base} + 33'(jprod);
+    end
+    job_ranged = jph_q == 2'd2;
+    ra_zs      = ra_lo_q[32] || span_meets(ra_lo_q[31:0], ra_end_q, zs_span_valid, zs_span_lo, zs_span_hi);
+    rb_zs      = span_meets(rb_lo_q, rb_end_q, zs_span_valid, zs_span_lo, zs_span_hi);
+    copy_zs    = !job_ranged || ra_zs || rb_zs;
+    fill_zs    = !job_ranged || ra_zs;
     pw_flush       = copy_valid || fill_valid || resolve_valid || pw_flush_in;
     // (a RESOLVE, rare, flushes ZS whole)
-    zs_flush       = (copy_valid && copy_zs) || (fill_valid && fill_zs) || resolve_valid || pw_flush_in;
+    zs_flush       = (copy_valid && job_ranged && copy_zs) || (fill_valid && job_ranged && fill_zs) ||
+                     resolve_valid || pw_flush_in;
   end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      jph_q    <= '0;
+      ra_lo_q  <= '0;
+      ra_end_q <= '0;
+      rb_lo_q  <= '0;
+      rb_end_q <= '0;
+    end else begin
+      jph_q    <= jph_d;
+      ra_lo_q  <= ra_lo_d;
+      ra_end_q <= ra_end_d;
+      rb_lo_q  <= rb_lo_d;
+      rb_end_q <= rb_end_d;
+    end
+  end
+
+`ifndef SYNTHESIS
+  // The ranges are computed from the job's payload over its first two clocks: the CP offers one
+  // job at a time and holds it until it is taken.
+  logic [31:0] chk_src_q, chk_dst_q, chk_len_q;
+  pineda_pkg::clear_pkt_t chk_clear_q;
+  always_ff @(posedge clk_i) begin
+    chk_src_q   <= copy_src;
+    chk_dst_q   <= copy_dst;
+    chk_len_q   <= copy_len;
+    chk_clear_q <= clear_pkt;
+    if (rst_ni) begin
+      assert (!(copy_valid && fill_valid)) else $error("%m: a COPY and a CLEAR fill offered together");
+      assert (!(copy_valid && jph_q != 2'd0 && {copy_src, copy_dst, copy_len} != {chk_src_q, chk_dst_q, chk_len_q}))
+        else $error("%m: a COPY's payload changed while it was offered");
+      assert (!(fill_valid && jph_q != 2'd0 && clear_pkt != chk_clear_q))
+        else $error("%m: a CLEAR fill's payload changed while it was offered");
+    end
+  end
+`endif
 
   always_comb begin
     pw_flushing_o  = pw_flush && pw_quiet;
     pw_clean_o     = pw_clean && zs_clean;
-    dma_job_valid  = copy_valid && pw_clean && (zs_clean || !copy_zs);
-    copy_ready     = dma_job_ready && pw_clean && (zs_clean || !copy_zs);
-    dma_fill_valid = fill_valid && pw_clean && (zs_clean || !fill_zs);
-    fill_ready     = dma_fill_ready && pw_clean && (zs_clean || !fill_zs);
+    dma_job_valid  = copy_valid && job_ranged && pw_clean && (zs_clean || !copy_zs);
+    copy_ready     = dma_job_ready && job_ranged && pw_clean && (zs_clean || !copy_zs);
+    dma_fill_valid = fill_valid && job_ranged && pw_clean && (zs_clean || !fill_zs);
+    fill_ready     = dma_fill_ready && job_ranged && pw_clean && (zs_clean || !fill_zs);
     rs_job_valid   = resolve_valid && pw_clean && zs_clean;
     resolve_ready  = rs_job_ready && pw_clean && zs_clean;
   end
