@@ -834,8 +834,9 @@ module vertex_fetch #(
   // ---------------------------------------------------------------------------------------------
   // Consume stage C1: the attributes' dwords from the window; the vertex to the pack register
   // ---------------------------------------------------------------------------------------------
-  logic [511:0]          ln0, ln1;         // lines G and G + 1
-  logic [1023:0]         win;
+  logic [1:0][511:0]     bank;             // per data bank: its line, or the fill if it is that bank's
+  logic                  fill_bank;        // the bank of the line taken from the response FIFO
+  logic [2047:0]         win;              // the two banks' lines twice: a rotation by dwords
   logic [3:0][3:0][31:0] raw_q, raw_d;     // the vertex being assembled [attribute][dword]
   logic [15:0][31:0]     mat_q, mat_d;     // the matrix, in descriptor order
   logic                  pk_valid_q, pk_valid_d;   // pack register: a finished vertex or a row
@@ -848,9 +849,15 @@ module vertex_fetch #(
   logic                  pk_free;
 
   always_comb begin
-    ln0 = (c1_fv_q && !c1_fs_q) ? c1_fill_q : sr_rdata[c1_q.set0[0]];
-    ln1 = (c1_fv_q && c1_fs_q)  ? c1_fill_q : sr_rdata[!c1_q.set0[0]];
-    win = {ln1, ln0};
+    // The window is {bank 1, bank 0}: line G is bank set0[0], G + 1 the other one, so a window
+    // position {line, dword} is {line ^ set0[0], dword} and an attribute crossing from G into
+    // G + 1 wraps round from position 31 to 0 (a rotation; dwords past an attribute's are not
+    // used). This selects banks on 5 address bits instead of 1,024 data bits.
+    fill_bank = c1_fs_q ? !c1_q.set0[0] : c1_q.set0[0];
+    for (int b = 0; b < 2; b++) begin
+      bank[b] = (c1_fv_q && (fill_bank == 1'(b))) ? c1_fill_q : sr_rdata[b];
+    end
+    win = {bank, bank};
 
     pk_free    = !pk_valid_q || push_ready;
     push       = pk_valid_q && push_ready;
@@ -874,7 +881,7 @@ module vertex_fetch #(
       end else if (!c1_q.eov || pk_free) begin
         c1_done = 1'b1;
         for (int a = 0; a < 4; a++) begin
-          if (c1_q.amask[a]) raw_d[a] = 128'(win >> {c1_q.aw[a], 5'd0});
+          if (c1_q.amask[a]) raw_d[a] = 128'(win >> {c1_q.aw[a] ^ {c1_q.set0[0], 4'd0}, 5'd0});
         end
         if (c1_q.eov) begin
           pk_valid_d = 1'b1;

@@ -15,22 +15,27 @@
 //  - an end-of-pipe token (eop = 1, whatever the other fields) leaves as a clip_vtx_pkt_t token
 //    (every other field 0), in order behind the vertices ahead of it.
 //
-// Datapath: `Lanes` matrix rows per clock (1, 2 or 4; default 2: half a vertex per clock, see
-// docs/architecture.md "VTX throughput and area"). A vertex stays on the input port (the stream
-// keeps it stable) while its 4 / Lanes beats issue, rows Lanes*b .. Lanes*b + Lanes - 1 in beat
-// b, and is accepted with its last beat. Each lane is the same row pipeline: issue (4 fp32_mul:
-// the row's products) -> S1 (fp32_add: p0+p1) -> S2 (+p2) -> S3 (+p3, the row's result). Every
-// row is computed in exactly the documented order whatever the lane count; lanes only change
-// which rows are in flight together. The rows of earlier beats wait in acc_q; the last beat
-// forms the output register with them and the vertex's pass-through fields, which travel down
-// the pipeline with the last beat (ctx in S1..S3). A token takes one beat through the stages
-// (as a last beat with s*_eop set) and forms a token output.
-// Throughput: Lanes / 4 vertices per clock; a matrix row or a token takes 1 clock. Latency: 4 /
-// Lanes + 3 clocks from the first beat's issue to out_valid_o. The pipeline collapses bubbles;
-// only the last beat waits for the output register.
-module vtx #(
-  parameter int unsigned Lanes = 2
-) (
+// Datapath: one vertex per 3 clocks (the front end feeds VTX at most 1/3 triangle per clock
+// times its ACMR: 0.257 vertices per clock on fe_bunny_full_opt; docs/architecture.md "VTX
+// throughput and area"), on 6 fp32_mul and 4 fp32_add, each used by one operation per clock.
+// A vertex stays on the input port (the stream keeps it stable) for its 3 beats t0..t2 and is
+// accepted with t2; it then passes t3 and t4 (registers v3_q, v4_q). Products p_rk = M[r][k]*v[k]:
+//   multiplier  t0        t1        t2            adder  t1         t2         t3         t4
+//   A0          p00       p30       p33           X0     p00+p01    +p02       +p03
+//   A1          p10       p31       -             X1     p10+p11    +p12       +p13
+//   A2          p20       -         p32           X2     p20+p21    +p22       +p23
+//   Br (r<3)    p_r1      p_r2      p_r3          X3                p30+p31    +p32       +p33
+// A product is registered (pa_q, pb_q) and added in the next clock (p33 waits one more in
+// p33_q); every row is the documented ((p0 + p1) + p2) + p3. Beats of consecutive vertices are
+// at least 3 clocks apart, so a multiplier or adder serves at most one of the stages that share
+// it (A and B: t0..t2; X0..X2: t1..t3; X3: t2..t4) in any clock. Rows 0..2 wait in res_q from
+// t3; t4 forms the output register with row 3 and the pass-through fields (ctx_q, taken at t2).
+// A token is accepted in one clock and passes t3 and t4 without arithmetic, in order.
+// Stall: the stages only hold when t4 has a packet and the output register is full
+// (adv = 0); then the input is not accepted and nothing changes.
+// Throughput: 1/3 vertex per clock; a matrix row or a token takes 1 clock. Latency: 5 clocks
+// from t0 to out_valid_o.
+module vtx (
   input  logic                      clk_i,
   input  logic                      rst_ni,
   input  logic                      in_valid_i,
@@ -41,9 +46,6 @@ module vtx #(
   output pineda_pkg::clip_vtx_pkt_t out_o,
   output logic                      idle_o
 );
-
-  localparam int unsigned Beats = 4 / Lanes;
-  localparam logic [1:0] LastBeat = 2'(Beats - 1);
 
   // Pass-through fields of a vertex.
   typedef struct packed {
@@ -64,198 +66,186 @@ module vtx #(
   // ---------------------------------------------------------------------------------------------
   // State
   // ---------------------------------------------------------------------------------------------
-  logic [3:0][127:0]             mat_q, mat_d;        // row r: fvec4_t (M[r][0..3] in x, y, z, w)
-  logic [1:0]                    beat_q, beat_d;      // next beat to issue for the input vertex
-  logic                          s1_valid_q, s1_valid_d;
-  logic                          s1_eop_q, s1_eop_d;  // an end-of-pipe token (a last beat)
-  logic [1:0]                    s1_beat_q, s1_beat_d;
-  logic [Lanes-1:0][3:0][31:0]   s1_p_q, s1_p_d;      // per lane: M[r][k] * v[k]
-  ctx_t                          s1_ctx_q, s1_ctx_d;  // the vertex's pass-through (last beat)
-  logic                          s2_valid_q, s2_valid_d;
-  logic                          s2_eop_q, s2_eop_d;
-  logic [1:0]                    s2_beat_q, s2_beat_d;
-  logic [Lanes-1:0][31:0]        s2_sum_q, s2_sum_d;  // p0 + p1
-  logic [Lanes-1:0][31:0]        s2_p2_q, s2_p2_d;
-  logic [Lanes-1:0][31:0]        s2_p3_q, s2_p3_d;
-  ctx_t                          s2_ctx_q, s2_ctx_d;
-  logic                          s3_valid_q, s3_valid_d;
-  logic                          s3_eop_q, s3_eop_d;
-  logic [1:0]                    s3_beat_q, s3_beat_d;
-  logic [Lanes-1:0][31:0]        s3_sum_q, s3_sum_d;  // (p0 + p1) + p2
-  logic [Lanes-1:0][31:0]        s3_p3_q, s3_p3_d;
-  ctx_t                          s3_ctx_q, s3_ctx_d;
-  logic [3:0][31:0]              acc_q, acc_d;        // results of the earlier beats' rows
-  logic                          out_valid_q, out_valid_d;
-  pineda_pkg::clip_vtx_pkt_t     out_q, out_d;
+  logic [3:0][127:0] mat_q, mat_d;        // row r: fvec4_t (M[r][0..3] in x, y, z, w)
+  logic [1:0]        phase_q, phase_d;    // the input vertex's next beat (t0, t1, t2)
+  logic [2:0][31:0]  pa_q, pa_d;          // products of A0..A2 in the last beat
+  logic [2:0][31:0]  pb_q, pb_d;          // products of B0..B2 in the last beat
+  logic [31:0]       p33_q, p33_d;        // p33 from t3 to t4
+  logic [3:0][31:0]  acc_q, acc_d;        // partial sums of rows 0..3
+  logic [2:0][31:0]  res_q, res_d;        // rows 0..2 of the vertex in t4
+  ctx_t              ctx_q, ctx_d;        // pass-through of the vertex in t3..t4
+  logic              v3_q, v3_d;          // t3 holds a vertex or a token
+  logic              e3_q, e3_d;          // ... a token
+  logic              v4_q, v4_d;
+  logic              e4_q, e4_d;
+  logic              out_valid_q, out_valid_d;
+  pineda_pkg::clip_vtx_pkt_t out_q, out_d;
 
   // ---------------------------------------------------------------------------------------------
-  // Control and the issue stage's operands (nothing here reads an FP result)
+  // Control
   // ---------------------------------------------------------------------------------------------
-  logic               in_token, in_vertex, in_matrix, in_fire;
-  logic               out_free, s3_last, s3_go, s3_free, s2_free, s1_free;
-  logic               issue, issue_last, issue_token;
-  pineda_pkg::fvec4_t pos;
-  logic [Lanes-1:0][127:0] row;  // per lane: its matrix row (fvec4_t: x at the top, w at the bottom)
-  ctx_t               in_ctx;
+  logic in_token, in_vertex, in_matrix, in_fire;
+  logic out_free, adv, issue, issue_t1, issue_t2, go_t3;
 
   always_comb begin
-    in_token   = in_i.eop;
-    in_vertex  = !in_i.eop && (in_i.kind == pineda_pkg::VTX_KIND_VERTEX);
-    in_matrix  = !in_i.eop && (in_i.kind == pineda_pkg::VTX_KIND_MATRIX_ROW);
+    in_token  = in_i.eop;
+    in_vertex = !in_i.eop && (in_i.kind == pineda_pkg::VTX_KIND_VERTEX);
+    in_matrix = !in_i.eop && (in_i.kind == pineda_pkg::VTX_KIND_MATRIX_ROW);
 
-    out_free   = !out_valid_q || out_ready_i;
-    s3_last    = s3_beat_q == LastBeat;
-    s3_go      = s3_valid_q && (!s3_last || out_free);  // S3 hands its rows on
-    s3_free    = !s3_valid_q || s3_go;
-    s2_free    = !s2_valid_q || s3_free;
-    s1_free    = !s1_valid_q || s2_free;
-    issue       = in_valid_i && in_vertex && s1_free;
-    issue_last  = issue && (beat_q == LastBeat);
-    issue_token = in_valid_i && in_token && s1_free;
+    out_free = !out_valid_q || out_ready_i;
+    adv      = !v4_q || out_free;  // every stage moves on
+    issue    = in_valid_i && in_vertex && adv;  // a beat of the input vertex
+    issue_t1 = issue && (phase_q == 2'd1);
+    issue_t2 = issue && (phase_q == 2'd2);
+    go_t3    = adv && v3_q && !e3_q;
 
-    // A vertex is accepted with its last beat, a token when S1 takes it, anything else at once.
+    // A vertex is accepted with its last beat, a token when it enters t3, anything else at once.
     if (in_vertex) begin
-      in_ready_o = s1_free && (beat_q == LastBeat);
+      in_ready_o = adv && (phase_q == 2'd2);
     end else if (in_token) begin
-      in_ready_o = s1_free;
+      in_ready_o = adv;
     end else begin
       in_ready_o = 1'b1;
     end
-    in_fire    = in_valid_i && in_ready_o;
-
-    for (int l = 0; l < Lanes; l++) begin
-      row[l] = mat_q[2'(beat_q * Lanes + l)];
-    end
-    pos = in_i.pos;
-
-    in_ctx.color  = in_i.color;
-    in_ctx.tex0   = in_i.tex0;
-    in_ctx.tex1   = in_i.tex1;
-    in_ctx.vtx_id = in_i.vtx_id;
+    in_fire = in_valid_i && in_ready_o;
   end
 
   // ---------------------------------------------------------------------------------------------
-  // FP32 operators: per lane 4 fp32_mul and 3 fp32_add
+  // FP32 operators and their operands
   // ---------------------------------------------------------------------------------------------
-  logic [Lanes-1:0][3:0][31:0] prod;
-  logic [Lanes-1:0][31:0]      add1, add2, add3;
+  logic [3:0][3:0][31:0] m;  // m[r][3 - k] = M[r][k] (mat_q's rows as 4 columns each)
+  logic [2:0][31:0]      a_op, a_pos, b_op, b_pos, a_y, b_y;
+  logic [3:0][31:0]      x_a, x_b, x_y;
 
-  for (genvar l = 0; l < Lanes; l++) begin : g_lane
-    fp32_mul u_mul0 (.a_i(row[l][127:96]), .b_i(pos.x), .y_o(prod[l][0]));
-    fp32_mul u_mul1 (.a_i(row[l][95:64]),  .b_i(pos.y), .y_o(prod[l][1]));
-    fp32_mul u_mul2 (.a_i(row[l][63:32]),  .b_i(pos.z), .y_o(prod[l][2]));
-    fp32_mul u_mul3 (.a_i(row[l][31:0]),   .b_i(pos.w), .y_o(prod[l][3]));
+  always_comb begin
+    m = mat_q;
+    // Multipliers (the beat is phase_q; A1's t2 and A2's t1 are idle and take the other beat's).
+    unique case (phase_q)
+      2'd0: begin
+        a_op[0] = m[0][3];  a_pos[0] = in_i.pos.x;
+      end
+      2'd1: begin
+        a_op[0] = m[3][3];  a_pos[0] = in_i.pos.x;
+      end
+      default: begin
+        a_op[0] = m[3][0];  a_pos[0] = in_i.pos.w;
+      end
+    endcase
+    if (phase_q == 2'd0) begin
+      a_op[1] = m[1][3];  a_pos[1] = in_i.pos.x;
+      a_op[2] = m[2][3];  a_pos[2] = in_i.pos.x;
+    end else begin
+      a_op[1] = m[3][2];  a_pos[1] = in_i.pos.y;
+      a_op[2] = m[3][1];  a_pos[2] = in_i.pos.z;
+    end
+    for (int r = 0; r < 3; r++) begin
+      unique case (phase_q)
+        2'd0: begin
+          b_op[r] = m[r][2];  b_pos[r] = in_i.pos.y;
+        end
+        2'd1: begin
+          b_op[r] = m[r][1];  b_pos[r] = in_i.pos.z;
+        end
+        default: begin
+          b_op[r] = m[r][0];  b_pos[r] = in_i.pos.w;
+        end
+      endcase
+    end
 
-    fp32_add u_add1 (.a_i(s1_p_q[l][0]), .b_i(s1_p_q[l][1]), .y_o(add1[l]));  // p0 + p1
-    fp32_add u_add2 (.a_i(s2_sum_q[l]),  .b_i(s2_p2_q[l]),   .y_o(add2[l]));  // + p2
-    fp32_add u_add3 (.a_i(s3_sum_q[l]),  .b_i(s3_p3_q[l]),   .y_o(add3[l]));  // + p3
+    // Adders: X0..X2 start rows 0..2 at t1 (p_r0 + p_r1), X3 row 3 at t2 (p30 + p31).
+    for (int r = 0; r < 3; r++) begin
+      x_a[r] = (phase_q == 2'd1) ? pa_q[r] : acc_q[r];
+      x_b[r] = pb_q[r];
+    end
+    if (phase_q == 2'd2) begin
+      x_a[3] = pa_q[0];  // p30
+      x_b[3] = pa_q[1];  // p31
+    end else if (v4_q && !e4_q) begin
+      x_a[3] = acc_q[3];
+      x_b[3] = p33_q;
+    end else begin
+      x_a[3] = acc_q[3];
+      x_b[3] = pa_q[2];  // p32
+    end
+  end
+
+  for (genvar i = 0; i < 3; i++) begin : g_mul
+    fp32_mul u_mul_a (.a_i(a_op[i]), .b_i(a_pos[i]), .y_o(a_y[i]));
+    fp32_mul u_mul_b (.a_i(b_op[i]), .b_i(b_pos[i]), .y_o(b_y[i]));
+  end
+  for (genvar r = 0; r < 4; r++) begin : g_add
+    fp32_add u_add (.a_i(x_a[r]), .b_i(x_b[r]), .y_o(x_y[r]));
   end
 
   // ---------------------------------------------------------------------------------------------
   // Next state
   // ---------------------------------------------------------------------------------------------
-  logic [3:0][31:0] res;  // rows 0..3 of the vertex in the last beat
-
   always_comb begin
     mat_d       = mat_q;
-    beat_d      = beat_q;
-    s1_valid_d  = s1_valid_q;
-    s1_eop_d    = s1_eop_q;
-    s1_beat_d   = s1_beat_q;
-    s1_p_d      = s1_p_q;
-    s1_ctx_d    = s1_ctx_q;
-    s2_valid_d  = s2_valid_q;
-    s2_eop_d    = s2_eop_q;
-    s2_beat_d   = s2_beat_q;
-    s2_sum_d    = s2_sum_q;
-    s2_p2_d     = s2_p2_q;
-    s2_p3_d     = s2_p3_q;
-    s2_ctx_d    = s2_ctx_q;
-    s3_valid_d  = s3_valid_q;
-    s3_eop_d    = s3_eop_q;
-    s3_beat_d   = s3_beat_q;
-    s3_sum_d    = s3_sum_q;
-    s3_p3_d     = s3_p3_q;
-    s3_ctx_d    = s3_ctx_q;
+    phase_d     = phase_q;
+    pa_d        = pa_q;
+    pb_d        = pb_q;
+    p33_d       = p33_q;
     acc_d       = acc_q;
+    res_d       = res_q;
+    ctx_d       = ctx_q;
+    v3_d        = v3_q;
+    e3_d        = e3_q;
+    v4_d        = v4_q;
+    e4_d        = e4_q;
     out_valid_d = out_valid_q;
     out_d       = out_q;
-    res         = acc_q;
 
-    // Input: matrix rows and the issue of a vertex's beats.
     if (in_fire && in_matrix) begin
       mat_d[in_i.row] = in_i.pos;
     end
+
+    // t0..t2: the beats' products; X0..X2 at t1 and t2, X3 at t2.
     if (issue) begin
-      beat_d = issue_last ? 2'd0 : beat_q + 2'd1;
+      phase_d = (phase_q == 2'd2) ? 2'd0 : phase_q + 2'd1;
+      pa_d    = a_y;
+      pb_d    = b_y;
+    end
+    if (issue_t1 || issue_t2) begin
+      for (int r = 0; r < 3; r++) begin
+        acc_d[r] = x_y[r];
+      end
+    end
+    if (issue_t2) begin
+      acc_d[3]     = x_y[3];
+      ctx_d.color  = in_i.color;
+      ctx_d.tex0   = in_i.tex0;
+      ctx_d.tex1   = in_i.tex1;
+      ctx_d.vtx_id = in_i.vtx_id;
     end
 
-    // Issue -> S1: the beat's products (a token's are don't-care); the last beat takes the
-    // vertex's pass-through fields along.
-    if (s1_free) begin
-      s1_valid_d = issue || issue_token;
-      if (issue || issue_token) begin
-        s1_eop_d  = issue_token;
-        s1_beat_d = issue_token ? LastBeat : beat_q;
-        s1_p_d    = prod;
+    // t3: rows 0..2 done, row 3 + p32; t4: row 3 done, the output packet.
+    if (go_t3) begin
+      for (int r = 0; r < 3; r++) begin
+        res_d[r] = x_y[r];
       end
-      if (issue_last) begin
-        s1_ctx_d = in_ctx;
-      end
+      acc_d[3] = x_y[3];
+      p33_d    = pa_q[0];
     end
-
-    // S1 -> S2: p0 + p1.
-    if (s2_free) begin
-      s2_valid_d = s1_valid_q;
-      if (s1_valid_q) begin
-        s2_eop_d  = s1_eop_q;
-        s2_beat_d = s1_beat_q;
-        for (int l = 0; l < Lanes; l++) begin
-          s2_sum_d[l] = add1[l];
-          s2_p2_d[l]  = s1_p_q[l][2];
-          s2_p3_d[l]  = s1_p_q[l][3];
-        end
-      end
-      if (s1_valid_q && (s1_beat_q == LastBeat)) begin
-        s2_ctx_d = s1_ctx_q;
-      end
-    end
-
-    // S2 -> S3: + p2.
-    if (s3_free) begin
-      s3_valid_d = s2_valid_q;
-      if (s2_valid_q) begin
-        s3_eop_d  = s2_eop_q;
-        s3_beat_d = s2_beat_q;
-        s3_sum_d  = add2;
-        s3_p3_d   = s2_p3_q;
-      end
-      if (s2_valid_q && (s2_beat_q == LastBeat)) begin
-        s3_ctx_d = s2_ctx_q;
-      end
-    end
-
-    // S3: + p3. Earlier beats' rows wait in acc_q; the last beat forms the output packet, a
-    // token a token.
-    for (int l = 0; l < Lanes; l++) begin
-      res[2'(s3_beat_q * Lanes + l)] = add3[l];
-    end
-    if (s3_go && !s3_last) begin
-      acc_d = res;
+    if (adv) begin
+      v3_d = issue_t2 || (in_valid_i && in_token);
+      e3_d = in_valid_i && in_token;
+      v4_d = v3_q;
+      e4_d = e3_q;
     end
     if (out_free) begin
-      out_valid_d = s3_valid_q && s3_last;
-      if (s3_valid_q && s3_last) begin
-        out_d.pos.x  = res[0];
-        out_d.pos.y  = res[1];
-        out_d.pos.z  = res[2];
-        out_d.pos.w  = res[3];
-        out_d.color  = s3_ctx_q.color;
-        out_d.tex0   = s3_ctx_q.tex0;
-        out_d.tex1   = s3_ctx_q.tex1;
-        out_d.vtx_id = s3_ctx_q.vtx_id;
+      out_valid_d = v4_q;
+      if (v4_q) begin
+        out_d.pos.x  = res_q[0];
+        out_d.pos.y  = res_q[1];
+        out_d.pos.z  = res_q[2];
+        out_d.pos.w  = x_y[3];
+        out_d.color  = ctx_q.color;
+        out_d.tex0   = ctx_q.tex0;
+        out_d.tex1   = ctx_q.tex1;
+        out_d.vtx_id = ctx_q.vtx_id;
         out_d.eop    = 1'b0;
-        if (s3_eop_q) begin
+        if (e4_q) begin
           out_d     = '0;
           out_d.eop = 1'b1;
         end
@@ -266,59 +256,45 @@ module vtx #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       mat_q       <= Identity;
-      beat_q      <= '0;
-      s1_valid_q  <= 1'b0;
-      s1_eop_q    <= 1'b0;
-      s1_beat_q   <= '0;
-      s1_p_q      <= '0;
-      s1_ctx_q    <= '0;
-      s2_valid_q  <= 1'b0;
-      s2_eop_q    <= 1'b0;
-      s2_beat_q   <= '0;
-      s2_sum_q    <= '0;
-      s2_p2_q     <= '0;
-      s2_p3_q     <= '0;
-      s2_ctx_q    <= '0;
-      s3_valid_q  <= 1'b0;
-      s3_eop_q    <= 1'b0;
-      s3_beat_q   <= '0;
-      s3_sum_q    <= '0;
-      s3_p3_q     <= '0;
-      s3_ctx_q    <= '0;
+      phase_q     <= '0;
+      pa_q        <= '0;
+      pb_q        <= '0;
+      p33_q       <= '0;
       acc_q       <= '0;
+      res_q       <= '0;
+      ctx_q       <= '0;
+      v3_q        <= 1'b0;
+      e3_q        <= 1'b0;
+      v4_q        <= 1'b0;
+      e4_q        <= 1'b0;
       out_valid_q <= 1'b0;
-      out_q       <= '0;
     end else begin
       mat_q       <= mat_d;
-      beat_q      <= beat_d;
-      s1_valid_q  <= s1_valid_d;
-      s1_eop_q    <= s1_eop_d;
-      s1_beat_q   <= s1_beat_d;
-      s1_p_q      <= s1_p_d;
-      s1_ctx_q    <= s1_ctx_d;
-      s2_valid_q  <= s2_valid_d;
-      s2_eop_q    <= s2_eop_d;
-      s2_beat_q   <= s2_beat_d;
-      s2_sum_q    <= s2_sum_d;
-      s2_p2_q     <= s2_p2_d;
-      s2_p3_q     <= s2_p3_d;
-      s2_ctx_q    <= s2_ctx_d;
-      s3_valid_q  <= s3_valid_d;
-      s3_eop_q    <= s3_eop_d;
-      s3_beat_q   <= s3_beat_d;
-      s3_sum_q    <= s3_sum_d;
-      s3_p3_q     <= s3_p3_d;
-      s3_ctx_q    <= s3_ctx_d;
+      phase_q     <= phase_d;
+      pa_q        <= pa_d;
+      pb_q        <= pb_d;
+      p33_q       <= p33_d;
       acc_q       <= acc_d;
+      res_q       <= res_d;
+      ctx_q       <= ctx_d;
+      v3_q        <= v3_d;
+      e3_q        <= e3_d;
+      v4_q        <= v4_d;
+      e4_q        <= e4_d;
       out_valid_q <= out_valid_d;
-      out_q       <= out_d;
     end
+  end
+
+  // The output register needs no reset (it is read only with out_valid_q); without one, a
+  // token's zeros are the flip-flops' synchronous reset instead of 321 LUT4 of select.
+  always_ff @(posedge clk_i) begin
+    out_q <= out_d;
   end
 
   always_comb begin
     out_valid_o = out_valid_q;
     out_o       = out_q;
-    idle_o      = !s1_valid_q && !s2_valid_q && !s3_valid_q && !out_valid_q && (beat_q == 2'd0);
+    idle_o      = !v3_q && !v4_q && !out_valid_q && (phase_q == 2'd0);
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -332,16 +308,14 @@ module vtx #(
   );
 
 `ifndef SYNTHESIS
-  initial begin
-    assert (Lanes == 1 || Lanes == 2 || Lanes == 4)
-      else $error("%m: Lanes must be 1, 2 or 4");
-  end
-  // The beats of one vertex issue back to back in order (the input holds the vertex), so a beat
-  // in S1..S3 is followed by the next beat of the same vertex or by a first beat / token.
+  // The shared operators: a vertex in t3 or t4 never meets another vertex's beat that uses the
+  // same adder (beats of consecutive vertices are at least 3 clocks apart).
   always_ff @(posedge clk_i) begin
-    if (rst_ni && s3_go && !s3_last && s2_valid_q) begin
-      assert (!s2_eop_q && (s2_beat_q == s3_beat_q + 2'd1))
-        else $error("%m: beats of a vertex out of order in the pipeline");
+    if (rst_ni && v3_q && !e3_q) begin
+      assert (phase_q == 2'd0) else $error("%m: t3 overlaps a t1/t2 beat");
+    end
+    if (rst_ni && v4_q && !e4_q) begin
+      assert ((phase_q != 2'd2) && !(v3_q && !e3_q)) else $error("%m: t4 overlaps X3's t2/t3");
     end
   end
 `endif
