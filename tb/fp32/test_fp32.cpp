@@ -190,6 +190,7 @@ TEST_CASE("fp32 rtl: the pipelined add, mul and rcp, a new operand every clock")
     mul.eval();
     rcp.eval();
   };
+  add.en_i = mul.en_i = rcp.en_i = 1;
   add.rst_ni = mul.rst_ni = rcp.rst_ni = 0;
   clock(0);
   add.rst_ni = mul.rst_ni = rcp.rst_ni = 1;
