@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // fp32_add_p: fp32_add (y = a + b, same bits for every input: docs/numerics.md §7) in two
 // pipeline stages, a new operation every clock, the result 2 clocks after its operands
-// (latency 2, no stall). Stage 1: specials, order by magnitude, align, add or subtract the
+// (latency 2); en_i low holds both stages (a stall: tie it to 1 in a pipeline that never
+// stops). Stage 1: specials, order by magnitude, align, add or subtract the
 // significands (fp32_add's steps 1-4 up to the raw sum); stage 2: normalise (carry or
 // leading-zero shift), round (fp32_round) and the special-case select. y_o is a register.
 module fp32_add_p (
   input  logic        clk_i,
   input  logic        rst_ni,
+  input  logic        en_i,
   input  logic [31:0] a_i,
   input  logic [31:0] b_i,
   output logic [31:0] y_o
@@ -76,9 +78,10 @@ module fp32_add_p (
     end else begin
       s1_d.sum = {1'b0, m_hi - m_aligned};
     end
+    if (!en_i) s1_d = s1_q;
   end
 
-  // Stage 1 -> 2 register
+  // Stage 1 -> 2 register (s1_d holds s1_q unless en_i)
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       s1_q <= '0;
@@ -115,7 +118,7 @@ module fp32_add_p (
 
   // An exact cancellation (sum 0) gives +0, like a special case (spec_val is 0 unless spec).
   fp32_round_q u_round (
-    .clk_i, .rst_ni,
+    .clk_i, .rst_ni, .en_i,
     .spec_i    (s1_q.spec || (s1_q.sum == 28'd0)),
     .spec_val_i(s1_q.spec_val),
     .sign_i    (s1_q.sign),

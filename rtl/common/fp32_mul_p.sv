@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // fp32_mul_p: fp32_mul (y = a * b, same bits for every input: docs/numerics.md §7) in two
 // pipeline stages, a new operation every clock, the result 2 clocks after its operands
-// (latency 2, no stall). Stage 1: specials and the 24 x 24 product; stage 2: the 1-bit
+// (latency 2); en_i low holds both stages (a stall: tie it to 1 in a pipeline that never
+// stops). Stage 1: specials and the 24 x 24 product; stage 2: the 1-bit
 // normalisation, rounding (fp32_round) and the special-case select. y_o is a register.
 module fp32_mul_p (
   input  logic        clk_i,
   input  logic        rst_ni,
+  input  logic        en_i,
   input  logic [31:0] a_i,
   input  logic [31:0] b_i,
   output logic [31:0] y_o
@@ -44,9 +46,10 @@ module fp32_mul_p (
     end
     s1_d.prod = 48'({1'b1, a_i[22:0]}) * 48'({1'b1, b_i[22:0]});
     s1_d.exp  = 10'($signed({2'b00, a_i[30:23]}) + $signed({2'b00, b_i[30:23]}) - 10'sd127);
+    if (!en_i) s1_d = s1_q;
   end
 
-  // Stage 1 -> 2 register
+  // Stage 1 -> 2 register (s1_d holds s1_q unless en_i)
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       s1_q <= '0;
@@ -75,7 +78,7 @@ module fp32_mul_p (
   end
 
   fp32_round_q u_round (
-    .clk_i, .rst_ni,
+    .clk_i, .rst_ni, .en_i,
     .spec_i    (s1_q.spec),
     .spec_val_i(s1_q.spec_val),
     .sign_i    (s1_q.sign),

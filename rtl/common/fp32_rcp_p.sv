@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // fp32_rcp_p: fp32_rcp (y = 1/a correctly rounded, same bits for every input: docs/numerics.md
 // §7.3) in two pipeline stages, a new operation every clock, the result 2 clocks after its
-// operand (latency 2, no stall). The restoring division's 25 rows are cut after row 12: stage 1
+// operand (latency 2); en_i low holds both stages (a stall: tie it to 1 in a pipeline that never
+// stops). The restoring division's 25 rows are cut after row 12: stage 1
 // computes quotient bits 24..12 and the partial remainder, stage 2 bits 11..0, the rounding
 // (fp32_round) and the special-case select. y_o is a register.
 module fp32_rcp_p (
   input  logic        clk_i,
   input  logic        rst_ni,
+  input  logic        en_i,
   input  logic [31:0] a_i,
   output logic [31:0] y_o
 );
@@ -62,9 +64,10 @@ module fp32_rcp_p (
       end
     end
     s1_d.rem = rem1;
+    if (!en_i) s1_d = s1_q;
   end
 
-  // Stage 1 -> 2 register
+  // Stage 1 -> 2 register (s1_d holds s1_q unless en_i)
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       s1_q <= '0;
@@ -92,7 +95,7 @@ module fp32_rcp_p (
   end
 
   fp32_round_q u_round (
-    .clk_i, .rst_ni,
+    .clk_i, .rst_ni, .en_i,
     .spec_i    (s1_q.spec),
     .spec_val_i(s1_q.spec_val),
     .sign_i    (s1_q.sign),

@@ -2,10 +2,11 @@
 // fp32_round_q: the shared last stage of the pipelined FP32 operators (fp32_add_p, fp32_mul_p,
 // fp32_rcp_p): fp32_round of the normalised significand, the special-case select (spec_i: the
 // result is spec_val_i, e.g. NaN, Inf or a zero operand) and the output register y_o, one
-// result every clock (no stall).
+// result every clock in which en_i is set (en_i low holds y_o: the stall of the user's pipeline).
 module fp32_round_q (
   input  logic              clk_i,
   input  logic              rst_ni,
+  input  logic              en_i,
   input  logic              spec_i,
   input  logic [31:0]       spec_val_i,
   // fp32_round's operands (sig_i[23] set unless spec_i)
@@ -28,7 +29,10 @@ module fp32_round_q (
     .y_o     (rounded)
   );
 
-  assign y_d = spec_i ? spec_val_i : rounded;
+  always_comb begin
+    y_d = y_q;
+    if (en_i) y_d = spec_i ? spec_val_i : rounded;
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

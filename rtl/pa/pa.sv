@@ -472,11 +472,11 @@ module pa (
 
   pa_dist_p      u_dist (.clk_i, .rst_ni, .x_i(dsel[0]), .y_i(dsel[1]), .z_i(dsel[2]), .w_i(dsel[3]),
                          .d_o(dd), .out_o(dout));
-  fp32_rcp_p     u_rcp  (.clk_i, .rst_ni, .a_i(rcp_a), .y_o(rcp_y));
-  fp32_mul_p     u_m1   (.clk_i, .rst_ni, .a_i(m1_a), .b_i(m1_b), .y_o(m1_y));
-  fp32_mul_p     u_m2   (.clk_i, .rst_ni, .a_i(m2_a), .b_i(m2_b), .y_o(m2_y));
-  fp32_add_p     u_a1   (.clk_i, .rst_ni, .a_i(a1_a), .b_i(a1_b), .y_o(a1_y));
-  fp32_add_p     u_a2   (.clk_i, .rst_ni, .a_i(a2_a), .b_i(a2_b), .y_o(a2_y));
+  fp32_rcp_p     u_rcp  (.clk_i, .rst_ni, .en_i(1'b1), .a_i(rcp_a), .y_o(rcp_y));
+  fp32_mul_p     u_m1   (.clk_i, .rst_ni, .en_i(1'b1), .a_i(m1_a), .b_i(m1_b), .y_o(m1_y));
+  fp32_mul_p     u_m2   (.clk_i, .rst_ni, .en_i(1'b1), .a_i(m2_a), .b_i(m2_b), .y_o(m2_y));
+  fp32_add_p     u_a1   (.clk_i, .rst_ni, .en_i(1'b1), .a_i(a1_a), .b_i(a1_b), .y_o(a1_y));
+  fp32_add_p     u_a2   (.clk_i, .rst_ni, .en_i(1'b1), .a_i(a2_a), .b_i(a2_b), .y_o(a2_y));
   fp32_to_fix16_8 u_fix (.a_i(fix_a), .y_o(fix_y));
 
   // ---------------------------------------------------------------------------------------------

@@ -35,12 +35,12 @@ module pa_dist_p (
     z_d     = {z_q[0], z_i};
   end
 
-  fp32_add_p u_w   (.clk_i, .rst_ni, .a_i(w_i), .b_i(neg_eps), .y_o(d_o[0]));
-  fp32_add_p u_far (.clk_i, .rst_ni, .a_i(w_i), .b_i(neg_z),   .y_o(d_o[2]));
-  fp32_add_p u_l   (.clk_i, .rst_ni, .a_i(w2),  .b_i(x_i),     .y_o(d_o[3]));
-  fp32_add_p u_r   (.clk_i, .rst_ni, .a_i(w2),  .b_i(neg_x),   .y_o(d_o[4]));
-  fp32_add_p u_b   (.clk_i, .rst_ni, .a_i(w2),  .b_i(y_i),     .y_o(d_o[5]));
-  fp32_add_p u_t   (.clk_i, .rst_ni, .a_i(w2),  .b_i(neg_y),   .y_o(d_o[6]));
+  fp32_add_p u_w   (.clk_i, .rst_ni, .en_i(1'b1), .a_i(w_i), .b_i(neg_eps), .y_o(d_o[0]));
+  fp32_add_p u_far (.clk_i, .rst_ni, .en_i(1'b1), .a_i(w_i), .b_i(neg_z),   .y_o(d_o[2]));
+  fp32_add_p u_l   (.clk_i, .rst_ni, .en_i(1'b1), .a_i(w2),  .b_i(x_i),     .y_o(d_o[3]));
+  fp32_add_p u_r   (.clk_i, .rst_ni, .en_i(1'b1), .a_i(w2),  .b_i(neg_x),   .y_o(d_o[4]));
+  fp32_add_p u_b   (.clk_i, .rst_ni, .en_i(1'b1), .a_i(w2),  .b_i(y_i),     .y_o(d_o[5]));
+  fp32_add_p u_t   (.clk_i, .rst_ni, .en_i(1'b1), .a_i(w2),  .b_i(neg_y),   .y_o(d_o[6]));
   assign d_o[1] = z_q[1];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -2,7 +2,9 @@
 // RTL vs model: the combinational FP32 primitives (rtl/common/fp32_{add,mul,rcp,to_fix16_8}.sv
 // vs cpp_model/common/fp32.cpp), each Verilated on its own and driven directly (no clock), and
 // their two-stage pipelined forms (fp32_{add,mul,rcp}_p.sv: a new operand every clock, the
-// result 2 clocks later, the same bits):
+// result 2 clocks later, the same bits; also with random stalls, en_i low holding both stages);
+// fp32_from_int and fp32_from_int_p at INTERP's 84 bits against fp32::from_int128 (directed
+// edges, random widths, random stalls):
 // every pair of special values, millions of random operands of every class (the generator of
 // the model tests, tests/model/fp32_vectors.h), every significand of the reciprocal at one
 // exponent, the rounding exponents of the 16.8 conversion. Each case prints its seed;
@@ -18,6 +20,8 @@
 
 #include "Vfp32_add.h"
 #include "Vfp32_add_p.h"
+#include "Vfp32_from_int84.h"
+#include "Vfp32_from_int_p84.h"
 #include "Vfp32_mul.h"
 #include "Vfp32_mul_p.h"
 #include "Vfp32_rcp.h"
@@ -190,6 +194,7 @@ TEST_CASE("fp32 rtl: the pipelined add, mul and rcp, a new operand every clock")
     mul.eval();
     rcp.eval();
   };
+  add.en_i = mul.en_i = rcp.en_i = 1;
   add.rst_ni = mul.rst_ni = rcp.rst_ni = 0;
   clock(0);
   add.rst_ni = mul.rst_ni = rcp.rst_ni = 1;
@@ -230,5 +235,180 @@ TEST_CASE("fp32 rtl: the pipelined add, mul and rcp, a new operand every clock")
     }
   }
   for (Count* c : {&cadd, &cmul, &crcp}) c->report();
+  CHECK_FALSE(ctx->gotError());
+}
+
+// The pipelined add, mul and rcp with en_i random (a stall holds both stages): after an edge
+// with en_i set the outputs hold the operation issued two enabled edges earlier.
+TEST_CASE("fp32 rtl: the pipelined add mul and rcp under random stalls") {
+  const uint64_t seed = tb::announce_seed("rtl_fp32");
+  std::unique_ptr<VerilatedContext> ctx(tb::make_context(seed));
+  Vfp32_add_p add(ctx.get(), "add_p");
+  Vfp32_mul_p mul(ctx.get(), "mul_p");
+  Vfp32_rcp_p rcp(ctx.get(), "rcp_p");
+  OperandGen g(seed);
+  Count cadd{"add_p stalls", seed}, cmul{"mul_p stalls", seed}, crcp{"rcp_p stalls", seed};
+  auto clock = [&](int clk) {
+    add.clk_i = mul.clk_i = rcp.clk_i = static_cast<uint8_t>(clk);
+    add.eval();
+    mul.eval();
+    rcp.eval();
+  };
+  add.en_i = mul.en_i = rcp.en_i = 0;
+  add.rst_ni = mul.rst_ni = rcp.rst_ni = 0;
+  clock(0);
+  add.rst_ni = mul.rst_ni = rcp.rst_ni = 1;
+  clock(0);
+  std::vector<std::array<uint32_t, 3>> in;  // a, b (add), c (mul) of each enabled edge
+  constexpr int kN = 1 << 18;
+  for (int i = 0; i < kN; ++i) {
+    const uint32_t a = g.below(4) == 0 ? g.special() : g.structured();
+    const uint32_t b = g.below(2) ? g.near(a) : g.structured();
+    const uint32_t c = g.below(2) ? g.product_edge(a) : g.structured();
+    const bool en = g.below(10) < 6;
+    add.a_i = a;
+    add.b_i = b;
+    mul.a_i = a;
+    mul.b_i = c;
+    rcp.a_i = a;
+    add.en_i = mul.en_i = rcp.en_i = en ? 1 : 0;
+    if (en) in.push_back({a, b, c});
+    clock(1);
+    // the operands change after the edge: a stalled stage must not follow them
+    add.a_i = mul.a_i = rcp.a_i = g.u32();
+    add.b_i = mul.b_i = g.u32();
+    clock(0);
+    if (in.size() >= 2) {
+      const auto& o = in[in.size() - 2];
+      cadd.check(o[0], o[1], add.y_o, fp32::add(o[0], o[1]));
+      cmul.check(o[0], o[2], mul.y_o, fp32::mul(o[0], o[2]));
+      crcp.check(o[0], 0, rcp.y_o, fp32::rcp(o[0]));
+    }
+  }
+  for (Count* c : {&cadd, &cmul, &crcp}) c->report();
+  CHECK_FALSE(ctx->gotError());
+}
+
+namespace {
+
+constexpr int kFromIntW = 84;  // pineda_pkg::IPLANE_W, INTERP's planes
+
+// Directed and random W-bit integers for from_int: zero, +-1, +-2^k and their neighbours, the
+// extremes, rounding ties and their neighbours at every shift; random values of every width.
+struct FromIntGen {
+  explicit FromIntGen(uint64_t seed) : g(seed) {}
+  OperandGen g;
+  static bits::i128 wrap(bits::i128 v) {  // to the W-bit two's-complement range
+    const bits::u128 m = (bits::u128{1} << kFromIntW) - 1;
+    const bits::u128 u = static_cast<bits::u128>(v) & m;
+    const bits::u128 sb = bits::u128{1} << (kFromIntW - 1);
+    return static_cast<bits::i128>((u ^ sb) - sb);
+  }
+  std::vector<bits::i128> directed() const {
+    std::vector<bits::i128> v;
+    const bits::i128 one = 1;
+    for (int k = 0; k < kFromIntW; ++k) {
+      const bits::i128 p = one << k;
+      for (bits::i128 d : {p, p - 1, p + 1}) {
+        v.push_back(wrap(d));
+        v.push_back(wrap(-d));
+      }
+      // ties and their neighbours: 24 significant bits plus a half (1.x...x1 followed by 1 0..0)
+      if (k >= 25) {
+        for (bits::i128 sig : {bits::i128{0xFFFFFF}, bits::i128{0x800001}, bits::i128{0x800000},
+                               bits::i128{0xABCDEF}}) {
+          const bits::i128 base = sig << (k - 23);
+          const bits::i128 half = one << (k - 24);
+          for (bits::i128 d : {base + half, base + half - 1, base + half + 1, base + 2 * half - 1}) {
+            v.push_back(wrap(d));
+            v.push_back(wrap(-d));
+          }
+        }
+      }
+    }
+    v.push_back(0);
+    v.push_back(wrap((one << (kFromIntW - 1)) - 1));  // the largest
+    v.push_back(-(one << (kFromIntW - 1)));          // the smallest
+    return v;
+  }
+  bits::i128 random() {
+    const bits::u128 u = (static_cast<bits::u128>(g.u32()) << 96) | (static_cast<bits::u128>(g.u32()) << 64) |
+                         (static_cast<bits::u128>(g.u32()) << 32) | g.u32();
+    const int width = 1 + static_cast<int>(g.below(kFromIntW));  // significant bits
+    bits::i128 v = static_cast<bits::i128>(u >> (128 - width));
+    if (g.below(4) == 0) v |= bits::i128{1} << (width - 1);     // a full-width magnitude
+    return wrap(g.below(2) ? -v : v);
+  }
+};
+
+void put_w(uint32_t* w, bits::i128 v) { bits::put128(w, 0, kFromIntW, v); }
+
+std::string hex128(bits::i128 v) {
+  const bits::u128 u = static_cast<bits::u128>(v);
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "0x%llx%016llx", static_cast<unsigned long long>(u >> 64),
+                static_cast<unsigned long long>(u));
+  return buf;
+}
+
+}  // namespace
+
+TEST_CASE("fp32 rtl: from_int and from_int_p at 84 bits under random stalls") {
+  const uint64_t seed = tb::announce_seed("rtl_fp32");
+  std::unique_ptr<VerilatedContext> ctx(tb::make_context(seed));
+  Vfp32_from_int84 comb(ctx.get(), "from_int");
+  Vfp32_from_int_p84 pipe(ctx.get(), "from_int_p");
+  FromIntGen fg(seed);
+  uint64_t n_comb = 0, n_pipe = 0, bad = 0;
+  std::string first;
+  auto check = [&](const char* what, bits::i128 a, uint32_t rtl) {
+    const uint32_t model = fp32::from_int128(a);
+    if (rtl != model && ++bad <= 8) {
+      first += std::string("MISMATCH ") + what + " seed=" + std::to_string(seed) + " a=" + hex128(a) +
+               " expected(model)=" + bits::hex(model) + " actual(rtl)=" + bits::hex(rtl) + "\n";
+    }
+  };
+  auto clock = [&](int clk) {
+    pipe.clk_i = static_cast<uint8_t>(clk);
+    pipe.eval();
+  };
+  pipe.en_i = 0;
+  pipe.rst_ni = 0;
+  clock(0);
+  pipe.rst_ni = 1;
+  clock(0);
+  std::vector<bits::i128> ops = fg.directed();
+  const size_t n_directed = ops.size();
+  constexpr size_t kRandom = 1 << 19;
+  for (size_t i = 0; i < kRandom; ++i) ops.push_back(fg.random());
+  std::vector<bits::i128> in;  // the operand of each enabled edge
+  size_t next = 0;
+  while (next < ops.size() || in.size() < ops.size() + 2) {
+    const bits::i128 a = next < ops.size() ? ops[next] : 0;
+    // the directed values every clock, then random stalls
+    const bool en = next < n_directed || fg.g.below(10) < 7;
+    put_w(comb.a_i.data(), a);
+    comb.eval();
+    ++n_comb;
+    check("from_int", a, comb.y_o);
+    put_w(pipe.a_i.data(), a);
+    pipe.en_i = en ? 1 : 0;
+    if (en) {
+      in.push_back(a);
+      ++next;
+    }
+    clock(1);
+    put_w(pipe.a_i.data(), fg.random());  // a stalled stage must not follow its input
+    clock(0);
+    if (in.size() >= 2) {
+      ++n_pipe;
+      check("from_int_p", in[in.size() - 2], pipe.y_o);
+    }
+  }
+  std::printf("  from_int (84 bits): %llu vectors, from_int_p: %llu checks (%zu directed), %llu mismatches\n",
+              static_cast<unsigned long long>(n_comb), static_cast<unsigned long long>(n_pipe), n_directed,
+              static_cast<unsigned long long>(bad));
+  INFO(first);
+  CHECK(bad == 0);
   CHECK_FALSE(ctx->gotError());
 }

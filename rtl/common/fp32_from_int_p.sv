@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+// fp32_from_int_p: fp32_from_int (a W-bit signed integer rounded to nearest even to FP32, same
+// bits for every input: docs/numerics.md §9) in two pipeline stages, a new operation every clock
+// in which en_i is set, the result 2 such clocks after its operand (latency 2); en_i low holds
+// both stages (a stall). Stage 1: the magnitude (a negation) and its leading-zero count;
+// stage 2: the normalising shift, guard and sticky, the rounding (fp32_round) and the zero
+// select. y_o is a register.
+module fp32_from_int_p #(
+  parameter int unsigned W = 51   // 26 .. 127
+) (
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  input  logic         en_i,
+  input  logic [W-1:0] a_i,
+  output logic [31:0]  y_o
+);
+
+  // stage 1 -> 2
+  typedef struct packed {
+    logic         sign;
+    logic         zero;   // a_i == 0: the result is +0
+    logic [6:0]   lz;     // leading zeros of mag
+    logic [W-1:0] mag;    // |a_i| (-2^(W-1) stays 2^(W-1) as unsigned)
+  } s1_t;
+
+  s1_t s1_q, s1_d;
+
+  always_comb begin
+    s1_d      = '0;
+    s1_d.sign = a_i[W-1];
+    s1_d.mag  = a_i[W-1] ? -a_i : a_i;
+    s1_d.zero = (a_i == '0);
+    s1_d.lz   = 7'(W);
+    for (int i = 0; i < W; i++) begin
+      if (s1_d.mag[i]) s1_d.lz = 7'(W - 1 - i);
+    end
+    if (!en_i) s1_d = s1_q;
+  end
+
+  // Stage 1 -> 2 register (s1_d holds s1_q unless en_i)
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s1_q <= '0;
+    end else begin
+      s1_q <= s1_d;
+    end
+  end
+
+  // Stage 2
+  logic [W-1:0]      norm;
+  logic signed [9:0] exp;
+
+  always_comb begin
+    norm = s1_q.mag << s1_q.lz;
+    exp  = 10'sd127 + 10'(W - 1) - $signed({3'd0, s1_q.lz});
+  end
+
+  fp32_round_q u_round (
+    .clk_i, .rst_ni, .en_i,
+    .spec_i    (s1_q.zero),
+    .spec_val_i(32'd0),
+    .sign_i    (s1_q.sign),
+    .exp_i     (exp),
+    .sig_i     (norm[W-1:W-24]),
+    .guard_i   (norm[W-25]),
+    .sticky_i  (|norm[W-26:0]),
+    .y_o
+  );
+
+endmodule
