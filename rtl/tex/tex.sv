@@ -220,7 +220,7 @@ module tex #(
   logic [15:0][IdxW-1:0] t_idx_q, t_idx_d;
   logic [15:0][1:0]  t_bank_q, t_bank_d, t_sel_q, t_sel_d, t_grp_q, t_grp_d;
   logic [15:0] t_rem_q, t_rem_d, t_sub_q, t_sub_d;
-  logic [L1Lines-1:0] t_lock_q, t_lock_d;
+  logic [15:0]       t_lock_q, t_lock_d;  // taps whose lines the current sub-pass reads
   logic [15:0] alloc_cnt_q, alloc_cnt_d, emit_cnt_q, emit_cnt_d;     // lines allocated, sub-passes emitted
   logic        sp_valid_q, sp_valid_d;   // spill: the second line allocated in a clock
   logic [25:0] sp_rq_q, sp_rq_d;
@@ -593,7 +593,8 @@ module tex #(
   logic [15:0] hv, cand, place, news, missv, rem_after, same, emask, cand2, same2, got;
   logic [3:0]  mtap2;
   logic        alloc2, has2, rd_pend2;
-  logic [L1Lines-1:0] lockv, elock;
+  logic [15:0] lockv, elock, lk;       // taps whose lines are locked (read by the sub-pass)
+  logic [15:0][15:0] teq;              // teq[u][t]: taps u and t on one L1 line
   logic [15:0] efmark;
   logic [3:0]  mtap;
   logic        emit, alloc, t_last, t_done, front_adv, rd_pend;
@@ -634,26 +635,28 @@ module tex #(
     cand = t_rem_q & gmask[cur_g];
     place = cand & ~t_sub_q & hv;
     news = t_sub_q | place;
-    lockv = t_lock_q;
-    for (int t = 0; t < 16; t++) begin
-      if (place[t]) lockv[t_idx_q[t]] = 1'b1;
+    // the lines the sub-pass reads, as the taps on them: a line is locked when a tap on it is
+    for (int u = 0; u < 16; u++) begin
+      for (int t = 0; t < 16; t++) teq[u][t] = t_idx_q[u] == t_idx_q[t];
     end
+    lockv = t_lock_q | place;
+    for (int u = 0; u < 16; u++) lk[u] = (lockv & teq[u]) != 16'd0;
     missv = cand & ~news;
     mtap = 4'd0;
     for (int t = 15; t >= 0; t--) begin
       if (missv[t]) mtap = 4'(t);
     end
     // the missing taps on the allocated tap's line
-    for (int t = 0; t < 16; t++) same[t] = missv[t] && t_idx_q[t] == t_idx_q[mtap] && t_tag_q[t] == t_tag_q[mtap];
+    for (int t = 0; t < 16; t++) same[t] = missv[t] && teq[mtap][t] && t_tag_q[t] == t_tag_q[mtap];
     // a second missing line at another index (allocated in the same clock, its request and fill
     // record pushed the next clock from the spill register)
-    for (int t = 0; t < 16; t++) cand2[t] = missv[t] && t_idx_q[t] != t_idx_q[mtap];
+    for (int t = 0; t < 16; t++) cand2[t] = missv[t] && !teq[mtap][t];
     mtap2 = 4'd0;
     for (int t = 15; t >= 0; t--) begin
       if (cand2[t]) mtap2 = 4'(t);
     end
     has2 = cand2 != 16'd0;
-    for (int t = 0; t < 16; t++) same2[t] = missv[t] && t_idx_q[t] == t_idx_q[mtap2] && t_tag_q[t] == t_tag_q[mtap2];
+    for (int t = 0; t < 16; t++) same2[t] = missv[t] && teq[mtap2][t] && t_tag_q[t] == t_tag_q[mtap2];
     emit = 1'b0;
     alloc = 1'b0;
     alloc2 = 1'b0;
@@ -664,18 +667,18 @@ module tex #(
     if (t_valid_q) begin
       if (missv == 16'd0) begin
         emit = pf_in_ready;
-      end else if (lockv[t_idx_q[mtap]]) begin
+      end else if (lk[mtap]) begin
         emit = pf_in_ready;
       end else begin
         alloc = rq_in_ready && fi_in_ready && !sp_valid_q && !a_push;
-        alloc2 = alloc && has2 && !lockv[t_idx_q[mtap2]];
+        alloc2 = alloc && has2 && !lk[mtap2];
         got = same | (alloc2 ? same2 : 16'd0);
         // the sub-pass's last missing lines: allocate and emit in one clock
         if (alloc && (missv & ~got) == 16'd0) begin
           emit = pf_in_ready;
           emask = news | got;
-          elock[t_idx_q[mtap]] = 1'b1;
-          if (alloc2) elock[t_idx_q[mtap2]] = 1'b1;
+          elock[mtap] = 1'b1;
+          if (alloc2) elock[mtap2] = 1'b1;
           efmark = alloc_cnt_q + (alloc2 ? 16'd2 : 16'd1);
         end
       end
@@ -715,7 +718,7 @@ module tex #(
   // a block of its own, after the tag check that picks the lines), and the raw-line buffer
   // lookup of the record pushed this clock
   logic        push, push_shared, lb_hit;
-  logic [25:0] push_line;
+  logic [25:0] push_line, lb_line;
   logic [RawW-1:0] lb_ent;
   fi_t         push_base, push_fi, m_fi, m_fi2;
   always_comb begin
@@ -747,6 +750,9 @@ module tex #(
       push_base = m_fi;
     end
     push_shared = !push_base.desc && shared_cls(push_base.dclass);
+    // the raw-line buffer's lookup line: a descriptor line (a_push) is never shared, so the
+    // lookup reads the spill or the allocation only, off the path from A's descriptor checks
+    lb_line = sp_valid_q ? sp_rq_q : t_tag_q[mtap][31:6];
     sp_valid_d = sp_valid_q && !(rq_in_ready && fi_in_ready);
     sp_rq_d = sp_rq_q;
     sp_fi_d = sp_fi_q;
@@ -777,7 +783,7 @@ module tex #(
     .rst_ni  (rst_ni),
     .clear_i (tags_clear),
     .look_i  (push && push_shared),
-    .line_i  (push_line),
+    .line_i  (lb_line),
     .hit_o   (lb_hit),
     .ent_o   (lb_ent),
     .we_i    (lb_we),
@@ -1120,8 +1126,8 @@ module tex #(
         t_lock_d = lockv;
         if (alloc) begin
           t_sub_d = news | got;
-          t_lock_d[t_idx_q[mtap]] = 1'b1;
-          if (alloc2) t_lock_d[t_idx_q[mtap2]] = 1'b1;
+          t_lock_d[mtap] = 1'b1;
+          if (alloc2) t_lock_d[mtap2] = 1'b1;
         end
       end
     end
