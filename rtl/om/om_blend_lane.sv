@@ -159,7 +159,7 @@ module om_blend_lane #(
     end
   end
 
-  om_encode u_enc (
+  om_encode #(.SrgbOnly(SrgbOnly)) u_enc (
     .fmt_i (fmt),
     .v_i   (r16),
     .pix_o (enc)

@@ -5,15 +5,21 @@
 //   RGBA8_SRGB:    R, G, B lin16_to_srgb (LIN16_TO_SRGB_T binary search), A div257r;
 //   B5G6R5:        div65535r(v * 31 | 63) per field in the low 16 bits, the high 16 bits 0.
 // Used by every blend lane (om_blend_lane) and by the pixel writer's plain quads, whose source
-// needs no blend.
-module om_encode (
+// needs no blend. SrgbOnly = 1 builds the RGBA8_SRGB encode alone (fmt_i is not read; the other
+// formats' division and rounding are not built): om_blend_lane #(SrgbOnly), om_blend's sRGB lanes.
+module om_encode #(
+  parameter bit SrgbOnly = 1'b0
+) (
   input  logic [1:0]       fmt_i,   // RT_FMT_*
   input  logic [3:0][15:0] v_i,     // R, G, B, A
   output logic [31:0]      pix_o
 );
 
+  logic [1:0] fmt;
+  assign fmt = SrgbOnly ? pineda_pkg::RT_FMT_RGBA8_SRGB : fmt_i;
+
   always_comb begin
-    unique case (fmt_i)
+    unique case (fmt)
       pineda_pkg::RT_FMT_BGRA8:
         pix_o = {pineda_pkg::div257r(v_i[3]), pineda_pkg::div257r(v_i[0]), pineda_pkg::div257r(v_i[1]),
                  pineda_pkg::div257r(v_i[2])};
@@ -30,6 +36,11 @@ module om_encode (
         pix_o = {pineda_pkg::div257r(v_i[3]), pineda_pkg::div257r(v_i[2]), pineda_pkg::div257r(v_i[1]),
                  pineda_pkg::div257r(v_i[0])};
     endcase
+  end
+
+  if (SrgbOnly) begin : g_unused
+    logic unused_sig;
+    assign unused_sig = ^fmt_i;
   end
 
 endmodule

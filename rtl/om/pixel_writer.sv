@@ -36,29 +36,33 @@
 // evicts (SRAM read into the write-back FIFO) and issues the fill of every rmw piece whose
 // dwords are not all valid at once (non-blocking: up to RfDepth per bank in flight, data routed
 // back by tag = bank); stage B (b_*) applies the pieces strictly in stream order: a plain piece
-// writes the SRAM (its line from pw_plain_line), an rmw piece is read (or taken from stage 3's
-// last line when stage 3 writes the same entry), and stage 3 (one pw_stage3 per bank, its
-// registers s3_* here) merges the fill data, blends (om_blend) and writes the line back.
+// writes the SRAM (its line from pw_plain_line), an rmw piece is read (or taken from stage 3
+// when stage 3 holds the same entry), and stage 3 blends it in two clocks: stage 3R (one
+// pw_stage3 per bank, registers s3_*) merges the fill data and compacts the piece's units into
+// the lanes, stage 3W (one pw_stage3w per bank, registers s3w_*) blends (om_blend), scatters the
+// results back and writes the line. Stage 3R takes a line stage 3W holds from stage 3W (with
+// last clock's stage-3W writes, wf_*); a piece sharing a halfword with stage 3R's piece on the
+// same entry waits a clock in stage B (stage 3R would not see that piece's results).
 // Stage 3 has BlendLanes (8) blend lanes per bank: lane i takes the piece's i-th active unit (a
 // dword, or a halfword for B5G6R5: its destination bits and its pixel's colour) and the results
 // go back to their units' places. A quad row has at most 8 units (2 pixels at 1x, 8 samples at
 // 4x), so a piece blends in one clock; a piece holding both rows of a quad (stage 1 merged them:
-// pitch below 64 bytes) can have up to 16 and then stays in stage 3 a second clock for the
-// units after the 8th, reading the line as the first clock left it (wf_*), while stage B waits.
+// pitch below 64 bytes) can have up to 16 and then stays in stage 3R a second clock for the
+// units after the 8th, reading the line the first clock's stage 3W blends into, while stage B waits.
 // The lanes are 8-bit lanes (om_blend_lane8: RGBA8, BGRA8, B5G6R5); only SrgbLanes (2) of them
 // per bank also have the U16 path that RGBA8_SRGB needs, so an sRGB piece takes SrgbLanes units
 // a clock (a 1x quad row still one clock, a 4x quad row four; docs/om.md section 5).
 // Interlocks: an rmw piece waits for its fill's data; a miss never takes an entry a queued
-// piece still uses (busy bit, cleared by the last quad that used it, after its last stage-3
-// clock); stage A's SRAM reads take the read port first. Write-backs and fills leave in one sequence (the
+// piece still uses (busy bit, cleared by the last quad that used it, at its last stage-3W
+// write); stage A's SRAM reads take the read port first. Write-backs and fills leave in one sequence (the
 // model's order). A flush waits for stage B to empty and also drops every clean line (memory
 // may change behind the cache: DMA fills, COPY, the host).
 //
 // Parts (so that synthesis takes each on its own: the flat module ran the WebAssembly Yosys out of
 // memory): pw_pieces (stage 1, combinational), pw_tag_bank x 2 (stage A's per-bank state and its
-// lookups and updates), pw_plain_line x 2 (stage B, one per piece slot), pw_stage3 x 2 (stage 3
-// of a bank: line, fill merge, rank compaction, om_blend of BlendLanes lanes, scatter; its
-// registers stay here), om_encode x 4 (plain quads' colours). This module keeps the stage
+// lookups and updates), pw_plain_line x 2 (stage B, one per piece slot), pw_stage3 x 2 (stage 3R
+// of a bank: line, fill merge, rank compaction), pw_stage3w x 2 (stage 3W of a bank: om_blend of
+// BlendLanes lanes, scatter; the stage registers stay here), om_encode x 4 (plain quads' colours). This module keeps the stage
 // registers, stage A's and B's control, the queue, the SRAMs, the FIFOs and the line port.
 module pixel_writer #(
   parameter int unsigned EntriesPerBank = 32,  // power of two
@@ -176,16 +180,33 @@ module pixel_writer #(
   logic [3:0][31:0]      s3_src_q,   s3_src_d;
   logic [1:0][63:0]      s3_sel_q,   s3_sel_d;    // the pixel of each halfword of the line
   pineda_pkg::om_state_t s3_om_q,    s3_om_d;
+  // stage 3W (the blend lanes and the scatter, one clock after stage 3R: the s3_* registers above)
+  logic [1:0]            s3w_valid_q, s3w_valid_d;
+  logic [1:0]            s3w_last_q,  s3w_last_d;   // the piece's last pass (busy clear)
+  logic [1:0][EW-1:0]    s3w_ent_q,   s3w_ent_d;
+  logic [1:0][511:0]     s3w_line_q,  s3w_line_d;   // the line stage 3R saw, fill merged
+  logic [1:0][31:0]      s3w_pass_q,  s3w_pass_d;   // halfwords blended by this pass
+  logic [1:0][31:0]      s3w_fm_q,    s3w_fm_d;     // halfwords from the fill data
+  logic [1:0][BlendLanes-1:0][31:0] s3w_dst_q, s3w_dst_d;  // the lanes' operands
+  logic [1:0][BlendLanes-1:0][31:0] s3w_src_q, s3w_src_d;
+  logic [1:0][31:0][3:0] s3w_lane_q,  s3w_lane_d;   // per halfword: its unit's lane
+  pineda_pkg::om_state_t s3w_om_q,    s3w_om_d;
+  logic [QW-1:0]         s3w_qn_q,    s3w_qn_d;
   logic [1:0]            wf_valid_q, wf_valid_d;
   logic [1:0][EW-1:0]    wf_ent_q,   wf_ent_d;
-  logic [1:0][511:0]     wf_data_q,  wf_data_d;   // the whole line after last clock's stage 3
+  logic [1:0][511:0]     wf_data_q,  wf_data_d;   // the whole line after last clock's stage 3W
+  logic [1:0][31:0]      wf_wm_q,    wf_wm_d;     // the halfwords it wrote
   logic                  s3_busy;
-  // Stage 3 of each bank (pw_stage3): the line merged and blended, BlendLanes lanes taking the
-  // piece's units in rank order; units of rank BlendLanes and above wait for the next clock
-  // (stage 3 holds the piece, s3_more).
-  logic [1:0][511:0]     s3_out;   // the whole line after this clock
-  logic [1:0][31:0]      s3_pass;  // halfwords blended this clock
+  // Stage 3R of each bank (pw_stage3): the line merged, the piece's units ranked and compacted
+  // into BlendLanes lanes; units of rank BlendLanes and above wait for the next clock (stage 3R
+  // holds the piece, s3_more). Stage 3W (pw_stage3w): the lanes blend, the results go back.
+  logic [1:0][511:0]     s3_line;  // the line stage 3R sees (fill merged)
+  logic [1:0][31:0]      s3_pass;  // halfwords blended by this pass
   logic [1:0]            s3_more;  // units left for the next clock
+  logic [1:0][BlendLanes-1:0][31:0] s3_dst, s3_srcl;
+  logic [1:0][31:0][3:0] s3_lane;
+  logic [1:0][511:0]     s3w_pre;  // the line stage 3W blends into
+  logic [1:0][511:0]     s3w_out;  // the whole line after stage 3W
   logic                  s3_hold;  // a piece takes another clock: stage B waits
   logic                             s3_b565;
   assign s3_b565 = (s3_om_q.fmt == pineda_pkg::RT_FMT_B5G6R5);
@@ -261,8 +282,8 @@ module pixel_writer #(
       .ftag_o   (t_ftag[b]),
       .fdm_o    (t_fdm[b]),
       .c3_i     (t_c3[b]),
-      .c3_ent_i (s3_ent_q[b]),
-      .c3_qn_i  (s3_qn_q),
+      .c3_ent_i (s3w_ent_q[b]),
+      .c3_qn_i  (s3w_qn_q),
       .cb_i     (t_cb[b]),
       .cb_ent_i (t_cbent[b]),
       .cb_qn_i  (b_qn_q),
@@ -340,7 +361,7 @@ module pixel_writer #(
 
     // Flush walk: lowest dirty entry of each bank (fd, fidx from the tag banks).
     any_dirty = |fd;
-    s3_busy   = (s3_valid_q != '0);
+    s3_busy   = (s3_valid_q != '0) || (s3w_valid_q != '0);
     b_idle    = q_empty && !b_valid_q && !s3_busy;
     flushing  = pc_valid_q ? pc_eop_q : flush_i;
     fgo       = flushing && b_idle && any_dirty && (!fd[0] || room[0]) && (!fd[1] || room[1]);
@@ -360,13 +381,13 @@ module pixel_writer #(
   end
 
   // from flip-flops only (pineda_top's flush request depends on it)
-  assign quiet_o = !pc_valid_q && q_empty && !b_valid_q && (s3_valid_q == '0);
+  assign quiet_o = !pc_valid_q && q_empty && !b_valid_q && (s3_valid_q == '0) && (s3w_valid_q == '0);
 
   // ---------------------------------------------------------------------------------------------
   // Stage B: the pieces applied in stream order
   // ---------------------------------------------------------------------------------------------
   logic [3:0]            brem, brem_after;
-  logic [1:0]            bsel_ok, bbank, bfill, chain, bok, bgo;
+  logic [1:0]            bsel_ok, bbank, bfill, chain, raw, bok, bgo;
   logic [1:0][1:0]       bsel_idx;
   logic [1:0][EW-1:0]    bent;
   logic [1:0][31:0]      bm, bfm;
@@ -421,11 +442,17 @@ module pixel_writer #(
       bfill[s] = b_fill_q[bsel_idx[s]];
       bfm[s]   = b_fm_q[bsel_idx[s]];
       bsel[s]  = b_sel_q[bsel_idx[s]];
-      // the line is in stage 3 now: it comes from there next clock, no SRAM read
-      chain[s] = s3_valid_q[bbank[s]] && (s3_ent_q[bbank[s]] == bent[s]);
+      // the line is in stage 3R or 3W now: it comes from there next clock, no SRAM read (which
+      // could also meet stage 3W's write of the entry)
+      chain[s] = (s3_valid_q[bbank[s]] && (s3_ent_q[bbank[s]] == bent[s])) ||
+                 (s3w_valid_q[bbank[s]] && (s3w_ent_q[bbank[s]] == bent[s]));
+      // stage 3R's piece on the entry: next clock it is in stage 3W and its results are not
+      // seen by stage 3R, so a piece that shares a halfword with it waits a clock
+      raw[s]   = s3_valid_q[bbank[s]] && (s3_ent_q[bbank[s]] == bent[s]) &&
+                 ((bm[s] & s3_mask_q[bbank[s]]) != '0);
       if (b_rmw_q) begin
         // an rmw piece waits for its line's fill data (the interlock) and for the read port
-        bok[s] = (!bfill[s] || rf_out_valid[bbank[s]]) && (chain[s] || !a_re[bbank[s]]);
+        bok[s] = (!bfill[s] || rf_out_valid[bbank[s]]) && (chain[s] || !a_re[bbank[s]]) && !raw[s];
       end else begin
         bok[s] = !s3_busy;  // a plain write waits while stage 3 writes
       end
@@ -482,9 +509,21 @@ module pixel_writer #(
     s3_src_d   = s3_src_q;
     s3_sel_d   = s3_sel_q;
     s3_om_d    = s3_om_q;
-    wf_valid_d = s3_valid_q;
-    wf_ent_d   = s3_ent_q;
-    wf_data_d  = s3_out;
+    s3w_valid_d = '0;
+    s3w_last_d  = s3w_last_q;
+    s3w_ent_d   = s3w_ent_q;
+    s3w_line_d  = s3w_line_q;
+    s3w_pass_d  = s3w_pass_q;
+    s3w_fm_d    = s3w_fm_q;
+    s3w_dst_d   = s3w_dst_q;
+    s3w_src_d   = s3w_src_q;
+    s3w_lane_d  = s3w_lane_q;
+    s3w_om_d    = s3w_om_q;
+    s3w_qn_d    = s3w_qn_q;
+    wf_valid_d = s3w_valid_q;
+    wf_ent_d   = s3w_ent_q;
+    wf_data_d  = s3w_out;
+    wf_wm_d    = s3w_pass_q | s3w_fm_q;
     ev_valid_d = '0;
     ev_line_d  = ev_line_q;
     ev_mask_d  = ev_mask_q;
@@ -511,20 +550,35 @@ module pixel_writer #(
     t_fclr     = '0;
     t_vclr     = 1'b0;
 
-    // ---- stage 3: the blended rmw pieces (and their fills) go back into the SRAM; a piece with
-    // units left stays for the next clock, which takes its line from wf_* (this clock's output)
+    // ---- stage 3W: the blended rmw pieces (and their fills) go back into the SRAM
+    for (int b = 0; b < 2; b++) begin
+      if (s3w_valid_q[b]) begin
+        s_we[b]    = 1'b1;
+        s_waddr[b] = s3w_ent_q[b];
+        s_wmask[b] = s3w_pass_q[b] | s3w_fm_q[b];
+        s_wdata[b] = s3w_out[b];
+        t_c3[b]    = s3w_last_q[b];  // busy cleared when this is the entry's last quad
+      end
+    end
+    // ---- stage 3R: the compacted units go to stage 3W; a piece with units left stays for the
+    // next clock, which takes its line from stage 3W (pw_stage3w's line_pre_o)
     for (int b = 0; b < 2; b++) begin
       if (s3_valid_q[b]) begin
-        s_we[b]    = 1'b1;
-        s_waddr[b] = s3_ent_q[b];
-        s_wmask[b] = s3_pass[b] | s3_fm_q[b];
-        s_wdata[b] = s3_out[b];
+        s3w_valid_d[b] = 1'b1;
+        s3w_last_d[b]  = !s3_more[b];
+        s3w_ent_d[b]   = s3_ent_q[b];
+        s3w_line_d[b]  = s3_line[b];
+        s3w_pass_d[b]  = s3_pass[b];
+        s3w_fm_d[b]    = s3_fm_q[b];
+        s3w_dst_d[b]   = s3_dst[b];
+        s3w_src_d[b]   = s3_srcl[b];
+        s3w_lane_d[b]  = s3_lane[b];
+        s3w_om_d       = s3_om_q;
+        s3w_qn_d       = s3_qn_q;
         if (s3_more[b]) begin
           s3_valid_d[b] = 1'b1;
           s3_mask_d[b]  = s3_mask_q[b] & ~s3_pass[b];
-          s3_fm_d[b]    = '0;  // merged and written this clock
-        end else begin
-          t_c3[b] = 1'b1;  // busy cleared when this is the entry's last quad
+          s3_fm_d[b]    = '0;  // merged this clock (stage 3W writes it)
         end
       end
     end
@@ -686,7 +740,8 @@ module pixel_writer #(
     // emulation: an eviction's victim is never busy, so no queued piece writes it in the cycle
     // stage A reads it (a busy bit is cleared by the write itself, so the earliest read of a
     // freed entry is the next cycle); a flush step reads only when stage B and 3 are empty; a
-    // stage-B read of the entry stage 3 writes is not made (chain: the line comes from wf_*),
+    // stage-B read of an entry stage 3R or 3W holds is not made (chain: the line comes from
+    // stage 3W or wf_*),
     // and a plain piece's write never shares a cycle with a stage-B read (one quad is plain or
     // rmw; its two pieces use two banks).
     sram_1r1w #(.Width(512), .Depth(EntriesPerBank), .MaskW(32)) u_data (
@@ -711,8 +766,9 @@ module pixel_writer #(
       fv[b] = fq_out_valid[b] && (f_seq[b] == nseq_q);
     end
 
-    // stage 3: the line as it is now (last clock's stage-3 line when it wrote this entry, else the
-    // SRAM read), the fill data in the halfwords that were not valid, the piece's units blended
+    // stage 3R: the line as it is now (the line stage 3W blends into when it holds this entry,
+    // else last clock's stage-3W line when it wrote this entry, else the SRAM read), the fill
+    // data in the halfwords that were not valid, the piece's units compacted into the lanes
     pw_stage3 #(.EW(EW), .Lanes(BlendLanes), .SrgbLanes(SrgbLanes)) u_s3 (
       .valid_i    (s3_valid_q[b]),
       .ent_i      (s3_ent_q[b]),
@@ -721,14 +777,37 @@ module pixel_writer #(
       .fd_i       (s3_fd_q[b]),
       .sel_i      (s3_sel_q[b]),
       .src_i      (s3_src_q),
-      .om_i       (s3_om_q),
+      .fmt_i      (s3_om_q.fmt),
+      .w_valid_i  (s3w_valid_q[b]),
+      .w_ent_i    (s3w_ent_q[b]),
+      .w_line_i   (s3w_pre[b]),
       .wf_valid_i (wf_valid_q[b]),
       .wf_ent_i   (wf_ent_q[b]),
       .wf_data_i  (wf_data_q[b]),
       .rdata_i    (s_rdata[b]),
-      .line_o     (s3_out[b]),
+      .line_o     (s3_line[b]),
       .pass_o     (s3_pass[b]),
-      .more_o     (s3_more[b])
+      .more_o     (s3_more[b]),
+      .dst_o      (s3_dst[b]),
+      .src_o      (s3_srcl[b]),
+      .lane_o     (s3_lane[b])
+    );
+
+    // stage 3W: the lanes blend, the results go back to their halfwords
+    pw_stage3w #(.EW(EW), .Lanes(BlendLanes), .SrgbLanes(SrgbLanes)) u_s3w (
+      .ent_i      (s3w_ent_q[b]),
+      .line_i     (s3w_line_q[b]),
+      .pass_i     (s3w_pass_q[b]),
+      .dst_i      (s3w_dst_q[b]),
+      .src_i      (s3w_src_q[b]),
+      .lane_i     (s3w_lane_q[b]),
+      .om_i       (s3w_om_q),
+      .wf_valid_i (wf_valid_q[b]),
+      .wf_ent_i   (wf_ent_q[b]),
+      .wf_data_i  (wf_data_q[b]),
+      .wf_wm_i    (wf_wm_q[b]),
+      .line_pre_o (s3w_pre[b]),
+      .line_o     (s3w_out[b])
     );
 
     sram_fifo #(.Depth(WbDepth), .Width(WbW)) u_wb (
@@ -850,9 +929,21 @@ module pixel_writer #(
       s3_src_q   <= '0;
       s3_sel_q   <= '0;
       s3_om_q    <= '0;
+      s3w_valid_q <= '0;
+      s3w_last_q  <= '0;
+      s3w_ent_q   <= '0;
+      s3w_line_q  <= '0;
+      s3w_pass_q  <= '0;
+      s3w_fm_q    <= '0;
+      s3w_dst_q   <= '0;
+      s3w_src_q   <= '0;
+      s3w_lane_q  <= '0;
+      s3w_om_q    <= '0;
+      s3w_qn_q    <= '0;
       wf_valid_q <= '0;
       wf_ent_q   <= '0;
       wf_data_q  <= '0;
+      wf_wm_q    <= '0;
       ev_valid_q <= '0;
       ev_line_q  <= '0;
       ev_mask_q  <= '0;
@@ -896,9 +987,21 @@ module pixel_writer #(
       s3_src_q   <= s3_src_d;
       s3_sel_q   <= s3_sel_d;
       s3_om_q    <= s3_om_d;
+      s3w_valid_q <= s3w_valid_d;
+      s3w_last_q  <= s3w_last_d;
+      s3w_ent_q   <= s3w_ent_d;
+      s3w_line_q  <= s3w_line_d;
+      s3w_pass_q  <= s3w_pass_d;
+      s3w_fm_q    <= s3w_fm_d;
+      s3w_dst_q   <= s3w_dst_d;
+      s3w_src_q   <= s3w_src_d;
+      s3w_lane_q  <= s3w_lane_d;
+      s3w_om_q    <= s3w_om_d;
+      s3w_qn_q    <= s3w_qn_d;
       wf_valid_q <= wf_valid_d;
       wf_ent_q   <= wf_ent_d;
       wf_data_q  <= wf_data_d;
+      wf_wm_q    <= wf_wm_d;
       ev_valid_q <= ev_valid_d;
       ev_line_q  <= ev_line_d;
       ev_mask_q  <= ev_mask_d;
@@ -937,7 +1040,7 @@ module pixel_writer #(
       assert (!(go[0] && pc_split)) else $error("%m: split while a piece is issued");
       assert (!(|hv && fill_sel)) else $error("%m: two line requests with one sequence number");
       assert (!(mem_rsp_valid_i && !mem_rsp_i.we && mem_rsp_i.tag[7:1] != '0)) else $error("%m: fill data with a foreign tag");
-      assert (!(s3_valid_q[0] && s_waddr[0] != s3_ent_q[0]) && !(s3_valid_q[1] && s_waddr[1] != s3_ent_q[1]))
+      assert (!(s3w_valid_q[0] && s_waddr[0] != s3w_ent_q[0]) && !(s3w_valid_q[1] && s_waddr[1] != s3w_ent_q[1]))
         else $error("%m: two SRAM writes in one bank");
       assert (!(s_we[0] && s_wmask[0] != '0 && s_re[0] && s_waddr[0] == s_raddr[0]) &&
               !(s_we[1] && s_wmask[1] != '0 && s_re[1] && s_waddr[1] == s_raddr[1]))
