@@ -180,25 +180,57 @@ TEST_CASE("fp32 rtl: rcp of every significand, to_fix16_8 at every rounding expo
   report(p, {&rcp, &fix});
 }
 
-TEST_CASE("fp32 rtl: the pipelined add, mul and rcp, a new operand every clock") {
-  const uint64_t seed = tb::announce_seed("rtl_fp32");
-  std::unique_ptr<VerilatedContext> ctx(tb::make_context(seed));
-  Vfp32_add_p add(ctx.get(), "add_p");
-  Vfp32_mul_p mul(ctx.get(), "mul_p");
-  Vfp32_rcp_p rcp(ctx.get(), "rcp_p");
-  OperandGen g(seed);
-  Count cadd{"add_p", seed}, cmul{"mul_p", seed}, crcp{"rcp_p", seed};
-  auto clock = [&](int clk) {
+namespace {
+
+// The three two-stage operators side by side, driven with the same operand a (b for the add, c
+// for the mul) and checked against the model.
+struct PipeOps {
+  PipeOps(VerilatedContext* ctx, uint64_t seed, bool stalls)
+      : add(ctx, "add_p"), mul(ctx, "mul_p"), rcp(ctx, "rcp_p"),
+        cadd{stalls ? "add_p stalls" : "add_p", seed}, cmul{stalls ? "mul_p stalls" : "mul_p", seed},
+        crcp{stalls ? "rcp_p stalls" : "rcp_p", seed} {
+    set_en(false);
+    add.rst_ni = mul.rst_ni = rcp.rst_ni = 0;
+    clock(0);
+    add.rst_ni = mul.rst_ni = rcp.rst_ni = 1;
+    clock(0);
+  }
+  void clock(int clk) {
     add.clk_i = mul.clk_i = rcp.clk_i = static_cast<uint8_t>(clk);
     add.eval();
     mul.eval();
     rcp.eval();
-  };
-  add.en_i = mul.en_i = rcp.en_i = 1;
-  add.rst_ni = mul.rst_ni = rcp.rst_ni = 0;
-  clock(0);
-  add.rst_ni = mul.rst_ni = rcp.rst_ni = 1;
-  clock(0);
+  }
+  void set_en(bool en) { add.en_i = mul.en_i = rcp.en_i = en ? 1 : 0; }
+  void drive(uint32_t a, uint32_t b, uint32_t c) {
+    add.a_i = a;
+    add.b_i = b;
+    mul.a_i = a;
+    mul.b_i = c;
+    rcp.a_i = a;
+  }
+  void check(const std::array<uint32_t, 3>& o) {  // the outputs hold the operation on o
+    cadd.check(o[0], o[1], add.y_o, fp32::add(o[0], o[1]));
+    cmul.check(o[0], o[2], mul.y_o, fp32::mul(o[0], o[2]));
+    crcp.check(o[0], 0, rcp.y_o, fp32::rcp(o[0]));
+  }
+  void report() {
+    for (Count* c : {&cadd, &cmul, &crcp}) c->report();
+  }
+  Vfp32_add_p add;
+  Vfp32_mul_p mul;
+  Vfp32_rcp_p rcp;
+  Count cadd, cmul, crcp;
+};
+
+}  // namespace
+
+TEST_CASE("fp32 rtl: the pipelined add, mul and rcp, a new operand every clock") {
+  const uint64_t seed = tb::announce_seed("rtl_fp32");
+  std::unique_ptr<VerilatedContext> ctx(tb::make_context(seed));
+  PipeOps ops(ctx.get(), seed, false);
+  OperandGen g(seed);
+  ops.set_en(true);
   std::vector<std::array<uint32_t, 3>> in;  // a, b (add), c (mul) issued per clock
   constexpr int kN = 1 << 20;
   for (int i = 0; i < kN + 2; ++i) {
@@ -219,22 +251,14 @@ TEST_CASE("fp32 rtl: the pipelined add, mul and rcp, a new operand every clock")
           break;
       }
     }
-    add.a_i = a;
-    add.b_i = b;
-    mul.a_i = a;
-    mul.b_i = c;
-    rcp.a_i = a;
+    ops.drive(a, b, c);
     in.push_back({a, b, c});
-    clock(1);
-    clock(0);
-    if (i >= 1) {  // after this edge the outputs hold the operation issued one clock earlier
-      const auto& o = in[static_cast<size_t>(i - 1)];
-      cadd.check(o[0], o[1], add.y_o, fp32::add(o[0], o[1]));
-      cmul.check(o[0], o[2], mul.y_o, fp32::mul(o[0], o[2]));
-      crcp.check(o[0], 0, rcp.y_o, fp32::rcp(o[0]));
-    }
+    ops.clock(1);
+    ops.clock(0);
+    // after this edge the outputs hold the operation issued one clock earlier
+    if (i >= 1) ops.check(in[static_cast<size_t>(i - 1)]);
   }
-  for (Count* c : {&cadd, &cmul, &crcp}) c->report();
+  ops.report();
   CHECK_FALSE(ctx->gotError());
 }
 
@@ -243,22 +267,8 @@ TEST_CASE("fp32 rtl: the pipelined add, mul and rcp, a new operand every clock")
 TEST_CASE("fp32 rtl: the pipelined add mul and rcp under random stalls") {
   const uint64_t seed = tb::announce_seed("rtl_fp32");
   std::unique_ptr<VerilatedContext> ctx(tb::make_context(seed));
-  Vfp32_add_p add(ctx.get(), "add_p");
-  Vfp32_mul_p mul(ctx.get(), "mul_p");
-  Vfp32_rcp_p rcp(ctx.get(), "rcp_p");
+  PipeOps ops(ctx.get(), seed, true);
   OperandGen g(seed);
-  Count cadd{"add_p stalls", seed}, cmul{"mul_p stalls", seed}, crcp{"rcp_p stalls", seed};
-  auto clock = [&](int clk) {
-    add.clk_i = mul.clk_i = rcp.clk_i = static_cast<uint8_t>(clk);
-    add.eval();
-    mul.eval();
-    rcp.eval();
-  };
-  add.en_i = mul.en_i = rcp.en_i = 0;
-  add.rst_ni = mul.rst_ni = rcp.rst_ni = 0;
-  clock(0);
-  add.rst_ni = mul.rst_ni = rcp.rst_ni = 1;
-  clock(0);
   std::vector<std::array<uint32_t, 3>> in;  // a, b (add), c (mul) of each enabled edge
   constexpr int kN = 1 << 18;
   for (int i = 0; i < kN; ++i) {
@@ -266,26 +276,18 @@ TEST_CASE("fp32 rtl: the pipelined add mul and rcp under random stalls") {
     const uint32_t b = g.below(2) ? g.near(a) : g.structured();
     const uint32_t c = g.below(2) ? g.product_edge(a) : g.structured();
     const bool en = g.below(10) < 6;
-    add.a_i = a;
-    add.b_i = b;
-    mul.a_i = a;
-    mul.b_i = c;
-    rcp.a_i = a;
-    add.en_i = mul.en_i = rcp.en_i = en ? 1 : 0;
+    ops.drive(a, b, c);
+    ops.set_en(en);
     if (en) in.push_back({a, b, c});
-    clock(1);
+    ops.clock(1);
     // the operands change after the edge: a stalled stage must not follow them
-    add.a_i = mul.a_i = rcp.a_i = g.u32();
-    add.b_i = mul.b_i = g.u32();
-    clock(0);
-    if (in.size() >= 2) {
-      const auto& o = in[in.size() - 2];
-      cadd.check(o[0], o[1], add.y_o, fp32::add(o[0], o[1]));
-      cmul.check(o[0], o[2], mul.y_o, fp32::mul(o[0], o[2]));
-      crcp.check(o[0], 0, rcp.y_o, fp32::rcp(o[0]));
-    }
+    const uint32_t na = g.u32();
+    const uint32_t nb = g.u32();
+    ops.drive(na, nb, nb);
+    ops.clock(0);
+    if (in.size() >= 2) ops.check(in[in.size() - 2]);
   }
-  for (Count* c : {&cadd, &cmul, &crcp}) c->report();
+  ops.report();
   CHECK_FALSE(ctx->gotError());
 }
 
