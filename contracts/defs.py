@@ -1040,3 +1040,7 @@ BOUNDARIES = [
     # texturing and the combiner, appended so the throttle bits above keep their index
     StreamBoundary("comb_quad", "interp_pkt_t", "COMB -> PW: the quads after TEX and the combiner (pcolor combined, alpha-killed pixels removed, empty quads dropped)", "per_owner"),
 ]
+# The boundaries inside front_end (rtl/top/front_end.sv): it hands their taps to pineda_top as one
+# pineda_pkg::fe_taps_t (<name>_valid, <name>_ready, <name> per boundary), which pineda_top
+# spreads onto its tap_<name>_* ports. pa_tri is front_end's own output, not a tap.
+FE_TAPS = ["cp_idraw", "if_index", "vt_vertex", "vt_prim", "vf_vtx", "vtx_clip"]

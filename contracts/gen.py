@@ -585,6 +585,14 @@ def sv_boundary_constants():
     L += [f"  localparam int unsigned BOUNDARY_{b.name.upper()} = 32'd{i};  // {b.between}"
           for i, b in enumerate(defs.BOUNDARIES)]
     L += [f"  localparam int unsigned NUM_BOUNDARIES = 32'd{len(defs.BOUNDARIES)};", ""]
+    by_name = {b.name: b for b in defs.BOUNDARIES}
+    L += ["  // The taps of the boundaries inside front_end (contracts/defs.py FE_TAPS): the consumer side",
+          "  // of each throttle, spread by pineda_top onto its tap_<name>_valid_o / _ready_o / _o ports.",
+          "  typedef struct packed {"]
+    for n in defs.FE_TAPS:
+        L += [f"    logic {n}_valid;  // {by_name[n].between}", f"    logic {n}_ready;",
+              f"    {by_name[n].pkt} {n};"]
+    L += ["  } fe_taps_t;", ""]
     return L
 
 

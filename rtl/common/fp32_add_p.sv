@@ -78,17 +78,10 @@ module fp32_add_p (
     end else begin
       s1_d.sum = {1'b0, m_hi - m_aligned};
     end
-    if (!en_i) s1_d = s1_q;
   end
 
-  // Stage 1 -> 2 register (s1_d holds s1_q unless en_i)
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      s1_q <= '0;
-    end else begin
-      s1_q <= s1_d;
-    end
-  end
+  // Stage 1 -> 2 register (holds while en_i is low)
+  flop_en #(.Width($bits(s1_d))) u_s1 (.clk_i, .rst_ni, .en_i, .d_i(s1_d), .q_o(s1_q));
 
   // Stage 2
   logic [26:0]       norm;

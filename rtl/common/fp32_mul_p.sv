@@ -46,17 +46,10 @@ module fp32_mul_p (
     end
     s1_d.prod = 48'({1'b1, a_i[22:0]}) * 48'({1'b1, b_i[22:0]});
     s1_d.exp  = 10'($signed({2'b00, a_i[30:23]}) + $signed({2'b00, b_i[30:23]}) - 10'sd127);
-    if (!en_i) s1_d = s1_q;
   end
 
-  // Stage 1 -> 2 register (s1_d holds s1_q unless en_i)
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      s1_q <= '0;
-    end else begin
-      s1_q <= s1_d;
-    end
-  end
+  // Stage 1 -> 2 register (holds while en_i is low)
+  flop_en #(.Width($bits(s1_d))) u_s1 (.clk_i, .rst_ni, .en_i, .d_i(s1_d), .q_o(s1_q));
 
   // Stage 2
   logic signed [9:0] exp_n;

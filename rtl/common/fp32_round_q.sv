@@ -18,7 +18,7 @@ module fp32_round_q (
   output logic [31:0]       y_o
 );
 
-  logic [31:0] rounded, y_q, y_d;
+  logic [31:0] rounded;
 
   fp32_round u_round (
     .sign_i,
@@ -29,19 +29,12 @@ module fp32_round_q (
     .y_o     (rounded)
   );
 
-  always_comb begin
-    y_d = y_q;
-    if (en_i) y_d = spec_i ? spec_val_i : rounded;
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      y_q <= '0;
-    end else begin
-      y_q <= y_d;
-    end
-  end
-
-  assign y_o = y_q;
+  flop_en #(.Width(32)) u_y (
+    .clk_i,
+    .rst_ni,
+    .en_i,
+    .d_i   (spec_i ? spec_val_i : rounded),
+    .q_o   (y_o)
+  );
 
 endmodule

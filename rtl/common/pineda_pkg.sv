@@ -1424,4 +1424,27 @@ package pineda_pkg;
   localparam int unsigned BOUNDARY_COMB_QUAD = 32'd15;  // COMB -> PW: the quads after TEX and the combiner (pcolor combined, alpha-killed pixels removed, empty quads dropped)
   localparam int unsigned NUM_BOUNDARIES = 32'd16;
 
+  // The taps of the boundaries inside front_end (contracts/defs.py FE_TAPS): the consumer side
+  // of each throttle, spread by pineda_top onto its tap_<name>_valid_o / _ready_o / _o ports.
+  typedef struct packed {
+    logic cp_idraw_valid;  // CP -> index fetch: front-end draws, state writes, tokens
+    logic cp_idraw_ready;
+    idraw_pkt_t cp_idraw;
+    logic if_index_valid;  // index fetch -> vertex tags
+    logic if_index_ready;
+    index_pkt_t if_index;
+    logic vt_vertex_valid;  // vertex tags -> vertex fetch (batch vertices, state writes)
+    logic vt_vertex_ready;
+    vfetch_pkt_t vt_vertex;
+    logic vt_prim_valid;  // vertex tags -> PA (batch triangles, state writes, tokens)
+    logic vt_prim_ready;
+    prim_pkt_t vt_prim;
+    logic vf_vtx_valid;  // vertex fetch -> VTX
+    logic vf_vtx_ready;
+    vtx_in_pkt_t vf_vtx;
+    logic vtx_clip_valid;  // VTX -> PA
+    logic vtx_clip_ready;
+    clip_vtx_pkt_t vtx_clip;
+  } fe_taps_t;
+
 endpackage

@@ -7,8 +7,9 @@
 //
 // Each of the seven boundaries passes through a stream_throttle driven by one bit of throttle_i
 // (bit order as listed in the contract's BOUNDARIES after pw_mem: cp_idraw, if_index, vt_vertex,
-// vt_prim, vf_vtx, vtx_clip, pa_tri) and is exported as tap_*, the consumer side of the
-// throttle. pa_tri's consumer is out_* (the merge in front of SETUP).
+// vt_prim, vf_vtx, vtx_clip, pa_tri). The consumer side of each throttle is exported in taps_o
+// (pineda_pkg::fe_taps_t, one field triple per boundary, which pineda_top spreads onto its
+// tap_* ports); pa_tri's consumer is out_* (the merge in front of SETUP).
 //
 // The triangle FIFO (PrimFifoDepth >= VTX_BATCH_TRIS entries, an sram_fifo) between vertex
 // tags and PA lets vertex tags run ahead of PA. Vertex tags sends each vertex as it allocates it
@@ -37,25 +38,8 @@ module front_end #(
   output pineda_pkg::pa_tri_pkt_t   out_o,
   // Stall injection: 0 cp_idraw, 1 if_index, 2 vt_vertex, 3 vt_prim, 4 vf_vtx, 5 vtx_clip, 6 pa_tri
   input  logic [6:0]                throttle_i,
-  // Taps (consumer side of each throttle; pa_tri is out_*)
-  output logic                      tap_cp_idraw_valid_o,
-  output logic                      tap_cp_idraw_ready_o,
-  output pineda_pkg::idraw_pkt_t    tap_cp_idraw_o,
-  output logic                      tap_if_index_valid_o,
-  output logic                      tap_if_index_ready_o,
-  output pineda_pkg::index_pkt_t    tap_if_index_o,
-  output logic                      tap_vt_vertex_valid_o,
-  output logic                      tap_vt_vertex_ready_o,
-  output pineda_pkg::vfetch_pkt_t   tap_vt_vertex_o,
-  output logic                      tap_vt_prim_valid_o,
-  output logic                      tap_vt_prim_ready_o,
-  output pineda_pkg::prim_pkt_t     tap_vt_prim_o,
-  output logic                      tap_vf_vtx_valid_o,
-  output logic                      tap_vf_vtx_ready_o,
-  output pineda_pkg::vtx_in_pkt_t   tap_vf_vtx_o,
-  output logic                      tap_vtx_clip_valid_o,
-  output logic                      tap_vtx_clip_ready_o,
-  output pineda_pkg::clip_vtx_pkt_t tap_vtx_clip_o,
+  // Taps (consumer side of each throttle; pa_tri is out_*), spread by pineda_top onto its ports
+  output pineda_pkg::fe_taps_t      taps_o,
   // Line client ports: index fetch (MEM_LC_IF) and vertex fetch (MEM_LC_VF)
   output logic                      if_mem_req_valid_o,
   input  logic                      if_mem_req_ready_i,
@@ -74,6 +58,30 @@ module front_end #(
   output logic                      busy_o,       // some unit holds work (perf)
   output logic                      clip_busy_o   // PA's clipper is working
 );
+
+  // The taps, one variable per stream (a struct read and driven inside this module would be one
+  // variable in a combinational loop for Verilator), gathered into taps_o
+  logic tap_cp_idraw_valid, tap_cp_idraw_ready;
+  pineda_pkg::idraw_pkt_t tap_cp_idraw;
+  logic tap_if_index_valid, tap_if_index_ready;
+  pineda_pkg::index_pkt_t tap_if_index;
+  logic tap_vt_vertex_valid, tap_vt_vertex_ready;
+  pineda_pkg::vfetch_pkt_t tap_vt_vertex;
+  logic tap_vt_prim_valid, tap_vt_prim_ready;
+  pineda_pkg::prim_pkt_t tap_vt_prim;
+  logic tap_vf_vtx_valid, tap_vf_vtx_ready;
+  pineda_pkg::vtx_in_pkt_t tap_vf_vtx;
+  logic tap_vtx_clip_valid, tap_vtx_clip_ready;
+  pineda_pkg::clip_vtx_pkt_t tap_vtx_clip;
+  // fe_taps_t's fields in order (contracts/defs.py FE_TAPS), the first at the top bits
+  assign taps_o = {
+    tap_cp_idraw_valid, tap_cp_idraw_ready, tap_cp_idraw,
+    tap_if_index_valid, tap_if_index_ready, tap_if_index,
+    tap_vt_vertex_valid, tap_vt_vertex_ready, tap_vt_vertex,
+    tap_vt_prim_valid, tap_vt_prim_ready, tap_vt_prim,
+    tap_vf_vtx_valid, tap_vf_vtx_ready, tap_vf_vtx,
+    tap_vtx_clip_valid, tap_vtx_clip_ready, tap_vtx_clip
+  };
 
   // Producer side of each boundary (before its throttle).
   logic if_valid, if_ready;   pineda_pkg::index_pkt_t    if_pkt;
@@ -96,15 +104,15 @@ module front_end #(
   stream_throttle #(.Width($bits(in_i))) u_thr_cp_idraw (
     .clk_i, .rst_ni, .throttle_i(throttle_i[0]),
     .in_valid_i(in_valid_i), .in_ready_o(in_ready_o), .in_data_i(in_i),
-    .out_valid_o(tap_cp_idraw_valid_o), .out_ready_i(tap_cp_idraw_ready_o),
-    .out_data_o(tap_cp_idraw_o));
+    .out_valid_o(tap_cp_idraw_valid), .out_ready_i(tap_cp_idraw_ready),
+    .out_data_o(tap_cp_idraw));
 
   index_fetch u_index_fetch (
     .clk_i,
     .rst_ni,
-    .in_valid_i      (tap_cp_idraw_valid_o),
-    .in_ready_o      (tap_cp_idraw_ready_o),
-    .in_i            (tap_cp_idraw_o),
+    .in_valid_i      (tap_cp_idraw_valid),
+    .in_ready_o      (tap_cp_idraw_ready),
+    .in_i            (tap_cp_idraw),
     .out_valid_o     (if_valid),
     .out_ready_i     (if_ready),
     .out_o           (if_pkt),
@@ -120,8 +128,8 @@ module front_end #(
   stream_throttle #(.Width($bits(if_pkt))) u_thr_if_index (
     .clk_i, .rst_ni, .throttle_i(throttle_i[1]),
     .in_valid_i(if_valid), .in_ready_o(if_ready), .in_data_i(if_pkt),
-    .out_valid_o(tap_if_index_valid_o), .out_ready_i(tap_if_index_ready_o),
-    .out_data_o(tap_if_index_o));
+    .out_valid_o(tap_if_index_valid), .out_ready_i(tap_if_index_ready),
+    .out_data_o(tap_if_index));
 
   // ---------------------------------------------------------------------------------------------
   // Vertex tags: vertex stream and triangle stream
@@ -129,9 +137,9 @@ module front_end #(
   vertex_tags u_vertex_tags (
     .clk_i,
     .rst_ni,
-    .in_valid_i   (tap_if_index_valid_o),
-    .in_ready_o   (tap_if_index_ready_o),
-    .in_i         (tap_if_index_o),
+    .in_valid_i   (tap_if_index_valid),
+    .in_ready_o   (tap_if_index_ready),
+    .in_i         (tap_if_index),
     .vtx_valid_o  (vv_valid),
     .vtx_ready_i  (vv_ready),
     .vtx_o        (vv_pkt),
@@ -144,8 +152,8 @@ module front_end #(
   stream_throttle #(.Width($bits(vv_pkt))) u_thr_vt_vertex (
     .clk_i, .rst_ni, .throttle_i(throttle_i[2]),
     .in_valid_i(vv_valid), .in_ready_o(vv_ready), .in_data_i(vv_pkt),
-    .out_valid_o(tap_vt_vertex_valid_o), .out_ready_i(tap_vt_vertex_ready_o),
-    .out_data_o(tap_vt_vertex_o));
+    .out_valid_o(tap_vt_vertex_valid), .out_ready_i(tap_vt_vertex_ready),
+    .out_data_o(tap_vt_vertex));
 
   sram_fifo #(
     .Depth(PrimFifoDepth),
@@ -168,8 +176,8 @@ module front_end #(
   stream_throttle #(.Width($bits(pf_pkt))) u_thr_vt_prim (
     .clk_i, .rst_ni, .throttle_i(throttle_i[3]),
     .in_valid_i(pf_valid), .in_ready_o(pf_ready), .in_data_i(pf_pkt),
-    .out_valid_o(tap_vt_prim_valid_o), .out_ready_i(tap_vt_prim_ready_o),
-    .out_data_o(tap_vt_prim_o));
+    .out_valid_o(tap_vt_prim_valid), .out_ready_i(tap_vt_prim_ready),
+    .out_data_o(tap_vt_prim));
 
   // ---------------------------------------------------------------------------------------------
   // Vertex fetch -> VTX
@@ -177,9 +185,9 @@ module front_end #(
   vertex_fetch u_vertex_fetch (
     .clk_i,
     .rst_ni,
-    .in_valid_i      (tap_vt_vertex_valid_o),
-    .in_ready_o      (tap_vt_vertex_ready_o),
-    .in_i            (tap_vt_vertex_o),
+    .in_valid_i      (tap_vt_vertex_valid),
+    .in_ready_o      (tap_vt_vertex_ready),
+    .in_i            (tap_vt_vertex),
     .out_valid_o     (vf_valid),
     .out_ready_i     (vf_ready),
     .out_o           (vf_pkt),
@@ -195,15 +203,15 @@ module front_end #(
   stream_throttle #(.Width($bits(vf_pkt))) u_thr_vf_vtx (
     .clk_i, .rst_ni, .throttle_i(throttle_i[4]),
     .in_valid_i(vf_valid), .in_ready_o(vf_ready), .in_data_i(vf_pkt),
-    .out_valid_o(tap_vf_vtx_valid_o), .out_ready_i(tap_vf_vtx_ready_o),
-    .out_data_o(tap_vf_vtx_o));
+    .out_valid_o(tap_vf_vtx_valid), .out_ready_i(tap_vf_vtx_ready),
+    .out_data_o(tap_vf_vtx));
 
   vtx u_vtx (
     .clk_i,
     .rst_ni,
-    .in_valid_i  (tap_vf_vtx_valid_o),
-    .in_ready_o  (tap_vf_vtx_ready_o),
-    .in_i        (tap_vf_vtx_o),
+    .in_valid_i  (tap_vf_vtx_valid),
+    .in_ready_o  (tap_vf_vtx_ready),
+    .in_i        (tap_vf_vtx),
     .out_valid_o (vx_valid),
     .out_ready_i (vx_ready),
     .out_o       (vx_pkt),
@@ -213,8 +221,8 @@ module front_end #(
   stream_throttle #(.Width($bits(vx_pkt))) u_thr_vtx_clip (
     .clk_i, .rst_ni, .throttle_i(throttle_i[5]),
     .in_valid_i(vx_valid), .in_ready_o(vx_ready), .in_data_i(vx_pkt),
-    .out_valid_o(tap_vtx_clip_valid_o), .out_ready_i(tap_vtx_clip_ready_o),
-    .out_data_o(tap_vtx_clip_o));
+    .out_valid_o(tap_vtx_clip_valid), .out_ready_i(tap_vtx_clip_ready),
+    .out_data_o(tap_vtx_clip));
 
   // ---------------------------------------------------------------------------------------------
   // PA
@@ -222,12 +230,12 @@ module front_end #(
   pa u_pa (
     .clk_i,
     .rst_ni,
-    .vtx_valid_i  (tap_vtx_clip_valid_o),
-    .vtx_ready_o  (tap_vtx_clip_ready_o),
-    .vtx_i        (tap_vtx_clip_o),
-    .prim_valid_i (tap_vt_prim_valid_o),
-    .prim_ready_o (tap_vt_prim_ready_o),
-    .prim_i       (tap_vt_prim_o),
+    .vtx_valid_i  (tap_vtx_clip_valid),
+    .vtx_ready_o  (tap_vtx_clip_ready),
+    .vtx_i        (tap_vtx_clip),
+    .prim_valid_i (tap_vt_prim_valid),
+    .prim_ready_o (tap_vt_prim_ready),
+    .prim_i       (tap_vt_prim),
     .out_valid_o  (pa_valid),
     .out_ready_i  (pa_ready),
     .out_o        (pa_pkt),

@@ -406,6 +406,26 @@ module pineda_top #(
   assign fe_if_lrsp = cl_rsp[pineda_pkg::MEM_LC_IF];
   assign fe_vf_lrsp = cl_rsp[pineda_pkg::MEM_LC_VF];
 
+  pineda_pkg::fe_taps_t fe_taps;
+  assign tap_cp_idraw_valid_o = fe_taps.cp_idraw_valid;
+  assign tap_cp_idraw_ready_o = fe_taps.cp_idraw_ready;
+  assign tap_cp_idraw_o       = fe_taps.cp_idraw;
+  assign tap_if_index_valid_o = fe_taps.if_index_valid;
+  assign tap_if_index_ready_o = fe_taps.if_index_ready;
+  assign tap_if_index_o       = fe_taps.if_index;
+  assign tap_vt_vertex_valid_o = fe_taps.vt_vertex_valid;
+  assign tap_vt_vertex_ready_o = fe_taps.vt_vertex_ready;
+  assign tap_vt_vertex_o       = fe_taps.vt_vertex;
+  assign tap_vt_prim_valid_o = fe_taps.vt_prim_valid;
+  assign tap_vt_prim_ready_o = fe_taps.vt_prim_ready;
+  assign tap_vt_prim_o       = fe_taps.vt_prim;
+  assign tap_vf_vtx_valid_o = fe_taps.vf_vtx_valid;
+  assign tap_vf_vtx_ready_o = fe_taps.vf_vtx_ready;
+  assign tap_vf_vtx_o       = fe_taps.vf_vtx;
+  assign tap_vtx_clip_valid_o = fe_taps.vtx_clip_valid;
+  assign tap_vtx_clip_ready_o = fe_taps.vtx_clip_ready;
+  assign tap_vtx_clip_o       = fe_taps.vtx_clip;
+
   front_end u_fe (
     .clk_i,
     .rst_ni,
@@ -416,24 +436,7 @@ module pineda_top #(
     .out_ready_i           (tap_pa_tri_ready_o),
     .out_o                 (tap_pa_tri_o),
     .throttle_i            (throttle[pineda_pkg::BOUNDARY_PA_TRI:pineda_pkg::BOUNDARY_CP_IDRAW]),
-    .tap_cp_idraw_valid_o,
-    .tap_cp_idraw_ready_o,
-    .tap_cp_idraw_o,
-    .tap_if_index_valid_o,
-    .tap_if_index_ready_o,
-    .tap_if_index_o,
-    .tap_vt_vertex_valid_o,
-    .tap_vt_vertex_ready_o,
-    .tap_vt_vertex_o,
-    .tap_vt_prim_valid_o,
-    .tap_vt_prim_ready_o,
-    .tap_vt_prim_o,
-    .tap_vf_vtx_valid_o,
-    .tap_vf_vtx_ready_o,
-    .tap_vf_vtx_o,
-    .tap_vtx_clip_valid_o,
-    .tap_vtx_clip_ready_o,
-    .tap_vtx_clip_o,
+    .taps_o                (fe_taps),
     .if_mem_req_valid_o    (cl_req_valid[pineda_pkg::MEM_LC_IF]),
     .if_mem_req_ready_i    (cl_req_ready[pineda_pkg::MEM_LC_IF]),
     .if_mem_req_o          (fe_if_lreq),
