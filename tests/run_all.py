@@ -239,7 +239,8 @@ def main():
         t0 = time.time()
         log = os.path.join("out/test", f"{name}.log")
         try:
-            r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               errors="replace")  # a failing test may print raw bytes
             out, rc = r.stdout, r.returncode
         except OSError as e:
             out, rc = f"cannot run {cmd[0]}: {e}\n", 127

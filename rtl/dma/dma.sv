@@ -9,7 +9,8 @@
 // and last line).
 // Reads: up to FetchLines line reads in flight or buffered, through the shared client port
 // rtl/common/line_port.sv (credits, an sram_fifo of FetchLines lines, one held write, the stream
-// lock, write acknowledgements counted; the resolve engine uses the same port).
+// lock, write acknowledgements counted; the resolve engine has a port of its own on the same
+// client, MEM_LC_DMA).
 // Funnel: with o_s = src[5:0], o_d = dst[5:0] and rot = (o_s - o_d) mod 64, destination line j is
 // bytes rot .. rot + 63 of the 128-byte window {V[j+1], V[j]} of the "virtual" source lines V:
 // V = the source lines in order when o_s >= o_d, and one don't-care line followed by them when
@@ -127,7 +128,7 @@ module dma #(
 
   // Window and writes.
   logic            need_head, emit, load;
-  logic [2*LineW-1:0] window;
+  logic [LineW-1:0] window;     // bytes rot .. rot + 63 of {f_out, lo_q}
   logic [63:0]     be;
   // Read issue.
   always_comb begin
@@ -220,7 +221,15 @@ module dma #(
     need_head = (pop_rem_q != '0);
     load      = !lo_valid_q && need_head && f_out_valid;
     emit      = lo_valid_q && (wr_rem_q != '0) && (!need_head || f_out_valid) && wr_free;
-    window    = {f_out, lo_q} >> {rot_q, 3'b000};
+    // The funnel as select-then-rotate: byte j of m is lo_q's where j >= rot, the head's
+    // below; window byte i = m byte (i + rot) mod 64, a 64-byte rotation in six 2:1 stages
+    // (a 128-byte shifter costs about twice as much).
+    for (int j = 0; j < pineda_pkg::LINE_BYTES; j++) begin
+      window[8*j +: 8] = (6'(j) >= rot_q) ? lo_q[8*j +: 8] : f_out[8*j +: 8];
+    end
+    for (int k = 0; k < 6; k++) begin
+      if (rot_q[k]) window = (window >> (8 << k)) | (window << (LineW - (8 << k)));
+    end
     be        = '1;
     if (first_q) begin
       be = be & ('1 << od_q);
@@ -238,7 +247,7 @@ module dma #(
       wr_valid   = 1'b1;
       wr.we      = 1'b1;
       wr.addr    = wr_addr_q;
-      wr.wdata   = window[LineW-1:0];
+      wr.wdata   = window;
       wr.be      = be;
       wr_addr_d  = wr_addr_q + 32'(pineda_pkg::LINE_BYTES);
       wr_rem_d   = wr_rem_q - NW'(1);
@@ -314,7 +323,7 @@ module dma #(
   end
 
   logic unused_sig;
-  assign unused_sig = ^{last_s[5:0], last_d[32:6], window[2*LineW-1:LineW], fl_l_q[5:0], fill_i.hiz_forget,
+  assign unused_sig = ^{last_s[5:0], last_d[32:6], fl_l_q[5:0], fill_i.hiz_forget,
                         1'b0};
 
 `ifndef SYNTHESIS
