@@ -212,6 +212,11 @@ module cp_fetch #(
   logic [11:0] len;
   logic [31:0] pring_inc;
   logic        pop_ps;
+  logic [2:0]  adv;                      // dwords passed this clock
+  logic [Lanes-1:0][31:0] rem_at;        // IB dwords left at lane k
+  logic [2:0]  npre;
+  logic [Lanes-1:0][31:0] tgt_at;        // lane k's JUMP/CALL target, if it is the len
+  logic [Lanes-1:0]       tgt_ok;        // ... aligned and [target, target + 4 len) in the window
 
   always_comb begin
     ps_d         = ps_q;
@@ -226,6 +231,25 @@ module cp_fetch #(
     len          = '0;
     pring_inc    = '0;
     pop_ps       = 1'b0;
+    adv          = '0;
+    // A JUMP/CALL's target check for each lane as if it held the len (the last payload dword):
+    // the target is the dword before it, in this group or the last one (masks are contiguous),
+    // checked from the data alone so that it is not in series with the header walk.
+    tgt_at[0] = ps_q.target;
+    for (int unsigned k = 1; k < Lanes; k++) begin
+      tgt_at[k] = rd_mask[k - 1] ? rd_data[k - 1] : ps_q.target;
+    end
+    for (int unsigned k = 0; k < Lanes; k++) begin
+      tgt_ok[k] = (tgt_at[k][1:0] == 2'b00) &&
+                  range_ok(tgt_at[k], 35'({rd_data[k], 2'b00}), valid_base_i, valid_limit_i);
+    end
+    // IB dwords left before lane k: rem less the group's live lanes below k (from the mask, so
+    // no lane waits for the ones before it to count).
+    for (int unsigned k = 0; k < Lanes; k++) begin
+      npre = '0;
+      for (int unsigned j = 0; j < k; j++) npre = npre + 3'(rd_mask[j]);
+      rem_at[k] = ps_q.at.rem - 32'(npre);
+    end
 
     if (!ps_q.parked) begin
       if (ps_q.at.in_ib && ps_q.at.rem == 32'd0) begin
@@ -240,7 +264,7 @@ module cp_fetch #(
               len     = rd_data[k][pineda_pkg::CMD_LEN_MSB:pineda_pkg::CMD_LEN_LSB];
               if (ps_d.skip == 12'd0) begin
                 // A header. Where the decoder will stop with an error, stop too.
-                if (ps_d.at.in_ib && (33'(len) + 33'd1 > 33'(ps_d.at.rem))) begin
+                if (ps_q.at.in_ib && (33'(len) + 33'd1 > 33'(rem_at[k]))) begin
                   ps_d.parked = 1'b1;
                 end else if (op == pineda_pkg::OP_JUMP || op == pineda_pkg::OP_CALL) begin
                   if (len != pineda_pkg::OP_JUMP_LEN ||
@@ -254,7 +278,7 @@ module cp_fetch #(
                 end else if (op == pineda_pkg::OP_RET) begin
                   if (len != pineda_pkg::OP_RET_LEN || !ps_d.at.in_ib) begin
                     ps_d.parked = 1'b1;
-                  end else if (ps_d.at.rem > 32'(RetCut)) begin
+                  end else if (rem_at[k] > 32'(RetCut)) begin
                     ret_cut = 1'b1;   // much of the IB left: cheaper to refetch at the return
                   end else begin
                     ps_d.dead = 1'b1; // drop the rest of the IB as it arrives
@@ -269,8 +293,7 @@ module cp_fetch #(
                     ps_d.target = rd_data[k];
                   end else begin
                     ps_d.cj = 1'b0;
-                    if (ps_d.target[1:0] != 2'b00 ||
-                        !range_ok(ps_d.target, 35'({rd_data[k], 2'b00}), valid_base_i, valid_limit_i)) begin
+                    if (!tgt_ok[k]) begin
                       ps_d.parked = 1'b1;
                     end else begin
                       redirect     = 1'b1;
@@ -280,16 +303,19 @@ module cp_fetch #(
                 end
               end
             end
-            // Position after this dword (dropped ones too).
-            if (ps_d.at.in_ib) begin
-              ps_d.at.addr = ps_d.at.addr + 32'd4;
-              ps_d.at.rem  = ps_d.at.rem - 32'd1;
-            end else begin
-              pring_inc  = ps_d.pring + 32'd4;
-              ps_d.pring = (pring_inc == ring_size_i) ? 32'd0 : pring_inc;
-            end
+            adv  = adv + 3'd1;  // the position passes this dword (dropped ones too)
             stop = ps_d.parked || redirect || ret_cut;
           end
+        end
+        // Position after the group's passed dwords, in one step. A group holds one reader job's
+        // dwords, and a ring job ends at the ring's end at the latest, so the ring pointer meets
+        // ring_size only after the last of them.
+        if (ps_q.at.in_ib) begin
+          ps_d.at.addr = ps_q.at.addr + {27'd0, adv, 2'b00};
+          ps_d.at.rem  = ps_q.at.rem - 32'(adv);
+        end else begin
+          pring_inc  = ps_q.pring + {27'd0, adv, 2'b00};
+          ps_d.pring = (pring_inc == ring_size_i) ? 32'd0 : pring_inc;
         end
         dq_push = (live != '0);
       end
