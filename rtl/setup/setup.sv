@@ -10,9 +10,8 @@
 // two-stage fp32_*_p: an operation started in phase p of slot Sk has its result (the operator's
 // output register) in phase p of slot Sk+1, for that one clock (it is kept in an h or stage
 // register when needed later). In a stalled boundary clock (the output blocked) every operator
-// holds (en_i), so a stall is invisible to them. 5 fp32_mul_p, 6 fp32_add_p, 1 fp32_rcp_p (in
-// three stages: its result lands a clock later, in phase 1), 3 fp32_from_int_p, 2 fp32_to_fix,
-// 1 + 3 + 6 integer multipliers and 2 csa_dot2 trees.
+// holds (en_i), so a stall is invisible to them. 5 fp32_mul_p, 6 fp32_add_p, 1 fp32_rcp_p,
+// 3 fp32_from_int_p, 2 fp32_to_fix, 1 + 3 + 6 integer multipliers and 2 csa_dot2 trees.
 //
 //  slot  phase 0                                    phase 1
 //  S0    start zs_k = z_k * (2^24 - 1) (mul 0..2),   start dx2, dy2 to FP32, uv deltas 4..7;
@@ -22,8 +21,8 @@
 //        zs0 (add 4, 5); start fa = FP32(area2);
 //        keep zs0, dx1, dy1, uv deltas 0..3; Q_k*A_k
 //  S2    dz, fa land: start m1 = dz1*dy2, m2 =       start m3 = dz2*dx1, m4 = dz1*dx2
-//        dz2*dy1 (mul 3, 4), ra = 1/fa (3-stage      (mul 0, 1); Q_k*E_k
-//        rcp); Q_k*E_k[24:0]
+//        dz2*dy1 (mul 3, 4), ra = 1/fa (rcp);        (mul 0, 1); Q_k*E_k
+//        Q_k*E_k[24:0]
 //  S3    keep m1, m2                                 start nx = m1 - m2, ny = m3 - m4 (add 4, 5);
 //                                                    ra lands
 //  S4    -                                           nx, ny land: start fza = nx*ra, fzb = ny*ra
@@ -212,8 +211,7 @@ module setup #(
   fp32_from_int_p #(.W(51)) u_fa (
     .clk_i, .rst_ni, .en_i(op_en), .a_i(r1_q.area2), .y_o(fa_y)
   );
-  // 1/fa in three stages: started in S2's phase 0, it lands in S3's phase 1.
-  fp32_rcp_p #(.Stages(3)) u_ra (.clk_i, .rst_ni, .en_i(op_en), .a_i(fa_y), .y_o(ra_y));
+  fp32_rcp_p u_ra (.clk_i, .rst_ni, .en_i(op_en), .a_i(fa_y), .y_o(ra_y));
   fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZGRAD_W)) u_fx (.a_i(fx_a), .y_o(fx_y));
   fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZREF_W)) u_z0 (
     .a_i(r5_q.zs0), .y_o(a_z0)
