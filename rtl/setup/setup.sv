@@ -1,32 +1,42 @@
 // SPDX-License-Identifier: Apache-2.0
 // setup: triangle setup (docs/numerics.md §3, §9, §10), one triangle every 2 clocks.
 //
-// A lockstep pipeline of five 2-clock slots S0..S4 behind the input register r0: every stage
-// register r1..r4 and the output register advance together at the slot boundary (the second
+// A lockstep pipeline of seven 2-clock slots S0..S6 behind the input register r0: every stage
+// register r1..r6 and the output register advance together at the slot boundary (the second
 // clock of a slot, ph_q = 1, when the output can take a packet); a triangle is accepted only
-// there (in_ready_o). In the first clock of a slot (ph_q = 0) each stage writes its phase-0
-// results to its own h register; the second clock uses them. Every FP32 operator and every wide
-// integer multiplier serves two operations per triangle, one in each phase, and no clock chains
-// two FP32 operations: 5 fp32_mul, 6 fp32_add, 1 fp32_rcp, 3 fp32_from_int, 2 fp32_to_fix,
-// 1 + 3 + 6 integer multipliers and 2 csa_dot2 trees (where each is used: the table below).
+// there (in_ready_o). In the first clock of a slot (ph_q = 0) a stage may write results to its
+// own h register; the second clock uses them. Every FP32 operator and every wide integer
+// multiplier serves two operations per triangle, one in each phase. The FP32 operators are the
+// two-stage fp32_*_p: an operation started in phase p of slot Sk has its result (the operator's
+// output register) in phase p of slot Sk+1, for that one clock (it is kept in an h or stage
+// register when needed later). In a stalled boundary clock (the output blocked) every operator
+// holds (en_i), so a stall is invisible to them. 5 fp32_mul_p, 6 fp32_add_p, 1 fp32_rcp_p,
+// 3 fp32_from_int_p, 2 fp32_to_fix, 1 + 3 + 6 integer multipliers and 2 csa_dot2 trees.
 //
-//  slot  phase 0 (-> h)                              phase 1 (-> next stage register)
-//  S0    zs_k = z_k * (2^24 - 1) (3 mul); dx1, dy1   dz1 = zs1 - zs0, dz2 = zs2 - zs0 (2 add);
-//        to FP32; 5 uv deltas (add);                 dx2, dy2 to FP32; 3 uv deltas; area2 =
-//        dx1*dy2; A_k*(128 - x_i)                    dx1*dy2 - dx2*dy1; E_k += B_k*(128 - y_i)
-//  S1    fa = FP32(area2); m1 = dz1*dy2,             ra = 1/fa; m3 = dz2*dx1, m4 = dz1*dx2;
-//        m2 = dz2*dy1; Q_k*A_k                       nx = m1 - m2; Q_k*B_k
-//  S2    ny = m3 - m4; Q_k*E_k[24:0]                 fza = nx*ra, fzb = ny*ra; Q_k*E_k
-//  S3    za = fix(fza)                               zb = fix(fzb), z0 = fix(zs0); box, clip,
-//                                                    tiles, start, cull; planes L1, L2, W
-//  S4    edges 0 and 1 (csa_dot2)                    edge 2 and the depth plane's c (csa_dot2)
+//  slot  phase 0                                    phase 1
+//  S0    start zs_k = z_k * (2^24 - 1) (mul 0..2),   start dx2, dy2 to FP32, uv deltas 4..7;
+//        dx1, dy1 to FP32, uv deltas 0..3 (add       area2 = dx1*dy2 - dx2*dy1; E_k +=
+//        0..3); dx1*dy2; A_k*(128 - x_i)             B_k*(128 - y_i)
+//  S1    zs -> start dz1 = zs1 - zs0, dz2 = zs2 -    dx2, dy2, uv deltas 4..7 land; Q_k*B_k
+//        zs0 (add 4, 5); start fa = FP32(area2);
+//        keep zs0, dx1, dy1, uv deltas 0..3; Q_k*A_k
+//  S2    dz, fa land: start m1 = dz1*dy2, m2 =       start m3 = dz2*dx1, m4 = dz1*dx2
+//        dz2*dy1 (mul 3, 4), ra = 1/fa (rcp);        (mul 0, 1); Q_k*E_k
+//        Q_k*E_k[24:0]
+//  S3    keep m1, m2                                 start nx = m1 - m2, ny = m3 - m4 (add 4, 5);
+//                                                    ra lands
+//  S4    -                                           nx, ny land: start fza = nx*ra, fzb = ny*ra
+//                                                    (mul 2, 3)
+//  S5    z0 = fix(zs0)                               za = fix(fza); box, clip, tiles, start,
+//                                                    cull; planes L1, L2, W
+//  S6    edges 0 and 1 (csa_dot2), zb = fix(fzb)     edge 2 and the depth plane's c (csa_dot2)
 //
-// Sample bounding box (S3): px0 = (xmin + 127 - d) >>> 8, px1 = ((xmax - 128 + d) >>> 8) + 1
+// Sample bounding box (S5): px0 = (xmin + 127 - d) >>> 8, px1 = ((xmax - 128 + d) >>> 8) + 1
 //   (same for y; d = 0, or 96 at 4x MSAA where samples lie within 96/256 pixel of the centre),
 //   intersection with clip, raster-tile rectangle (8x8 pixels, 4x4 at 4x MSAA: target.msaa),
 //   the walk's first column start (the topmost vertex's tile column, clamped to the rectangle),
 //   and the cull decision (area2 == 0 or an empty pixel rectangle).
-// Edges (S4): swap v1/v2 when area2 < 0, the three edges k: v[k] -> v[(k+1)%3] with A = yi - yj,
+// Edges (S6): swap v1/v2 when area2 < 0, the three edges k: v[k] -> v[(k+1)%3] with A = yi - yj,
 //   B = xj - xi, top-left bias (0 for A > 0 or A == 0 && B > 0, else -1), and
 //   e = A*(X - xi) + B*(Y - yi) + bias at sample 0 of the first pixel of raster tile
 //   (start, tiles.y0): X = start*2048 + 128, Y = tiles.y0*2048 + 128 (1x), X = start*1024 + 96,
@@ -40,9 +50,9 @@
 //   centre of pixel (0, 0) (API order, edge v[k+1] -> v[k+2]), the products Q_k*A_k, Q_k*B_k,
 //   Q_k*E_k (E_k in two halves), the planes L1, L2 and W = L0 + L1 + L2, oriented by the sign of
 //   area2. The interp_tri_t rides unchanged in setup_pkt_t -> tile_pkt_t -> quad_pkt_t to INTERP.
-// Culled triangles leave no packet (S4 -> output). An end-of-pipe token (eop = 1) is never
+// Culled triangles leave no packet (S6 -> output). An end-of-pipe token (eop = 1) is never
 // culled and leaves as a setup_pkt_t token (every other field 0).
-// Throughput: one triangle per 2 clocks. Latency: 11 or 12 clocks (a triangle that arrives in
+// Throughput: one triangle per 2 clocks. Latency: 15 or 16 clocks (a triangle that arrives in
 // the first clock of a slot waits one clock).
 module setup #(
   parameter bit CarrySave = 1'b1
@@ -64,7 +74,7 @@ module setup #(
   localparam logic [31:0] DepthScale = 32'h4B7F_FFFF;  // 16777215.0 = 2^24 - 1
   localparam logic [31:0] Neg = 32'h8000_0000;         // FP32 sign bit
 
-  // S4's input: the triangle after S3.
+  // S6's input: the triangle after S5.
   typedef struct packed {
     logic                   eop;    // end-of-pipe token
     logic [2:0][2*pineda_pkg::COORD_W-1:0] v;  // vtx_t x3, API order
@@ -80,15 +90,13 @@ module setup #(
     pineda_pkg::ds_state_t  ds;
     pineda_pkg::om_state_t  om;
     logic [23:0]            zlo, zhi;
-    logic [pineda_pkg::ZGRAD_W-1:0] za, zb;  // depth gradients
+    logic [pineda_pkg::ZGRAD_W-1:0] za;      // depth gradient a
+    logic [31:0]            fzb;             // ny / area2 (FP32; fixed point in S6)
     logic [pineda_pkg::ZREF_W-1:0]  z0;      // depth at v0
     pineda_pkg::interp_tri_t it;             // interpolation state (numerics §10)
   } stage_a_t;
 
   typedef struct packed {   // S0, phase 0
-    logic [2:0][31:0]       zs;                 // z * (2^24 - 1) (FP32)
-    logic [1:0][31:0]       fd;                 // dx1, dy1 (FP32)
-    logic [4:0][31:0]       uvd;                // uv deltas 0..4 (index 4*d + c)
     logic [50:0]            pa;                 // dx1*dy2
     logic [2:0][49:0]       iex;                // A_k*(128 - x_i)
   } h0_t;
@@ -96,55 +104,60 @@ module setup #(
   typedef struct packed {   // S0 -> S1
     pineda_pkg::tri_pkt_t   tp;
     logic [50:0]            area2;
-    logic [3:0][31:0]       fd;                 // dx1, dy1, dx2, dy2 (FP32)
-    logic [31:0]            zs0;
-    logic [31:0]            dz1, dz2;
     logic [2:0][pineda_pkg::IPQ_W-1:0] q;       // normalised 1/w as integers (numerics §10.2)
     logic [2:0][24:0]       ia, ib;             // edge coefficients A_k, B_k (API order)
     logic [2:0][49:0]       ie;                 // E_k at (128, 128)
-    logic [7:0][31:0]       uvd;                // uv(v[1 + i/4]) - uv(v0), component i%4: u0, v0, u1, v1
   } stage_1_t;
 
   typedef struct packed {   // S1, phase 0
-    logic [31:0]            fa;                 // area2 (FP32)
-    logic [31:0]            m1, m2;
+    logic [31:0]            zs0;                // z0 * (2^24 - 1) (FP32)
+    logic [1:0][31:0]       fd;                 // dx1, dy1 (FP32)
+    logic [3:0][31:0]       uvd;                // uv deltas 0..3
     logic [2:0][GW-1:0]     ipa;                // Q_k*A_k
   } h1_t;
 
   typedef struct packed {   // S1 -> S2
     pineda_pkg::tri_pkt_t   tp;
     logic [50:0]            area2;
-    logic [31:0]            ra;                 // 1 / area2
-    logic [31:0]            nx, m3, m4;
+    logic [3:0][31:0]       fd;                 // dx1, dy1, dx2, dy2 (FP32)
     logic [31:0]            zs0;
     logic [2:0][pineda_pkg::IPQ_W-1:0] q;
     logic [2:0][49:0]       ie;
     logic [2:0][GW-1:0]     ipa, ipb;           // Q_k*A_k, Q_k*B_k
-    logic [7:0][31:0]       uvd;
+    logic [7:0][31:0]       uvd;                // uv(v[1 + i/4]) - uv(v0), component i%4: u0, v0, u1, v1
   } stage_2_t;
 
   typedef struct packed {   // S2, phase 0
-    logic [31:0]            ny;
+    logic [31:0]            dz1, dz2;           // zs1 - zs0, zs2 - zs0
     logic [2:0][58:0]       cl;                 // Q_k*E_k[24:0]
   } h2_t;
 
-  typedef struct packed {   // S2 -> S3
+  typedef struct packed {   // S2 -> S3, S3 -> S4 (with ra), S4 -> S5
     pineda_pkg::tri_pkt_t   tp;
     logic [50:0]            area2;
-    logic [31:0]            fza, fzb;           // nx / area2, ny / area2 (FP32)
+    logic [31:0]            ra;                 // 1 / area2 (FP32; S4 only)
     logic [31:0]            zs0;
     logic [2:0][GW-1:0]     ipa, ipb;
     logic [2:0][81:0]       ipc;                // Q_k*E_k
     logic [7:0][31:0]       uvd;
   } stage_3_t;
 
+  typedef struct packed {   // S3, phase 0
+    logic [31:0]            m1, m2;             // dz1*dy2, dz2*dy1
+  } h3_t;
+
+  typedef struct packed {   // S6, phase 0
+    logic [1:0][49:0]       e;                  // edge values 0 and 1
+    logic [pineda_pkg::ZGRAD_W-1:0] zb;         // depth gradient b
+  } h6_t;
+
   // ---------------------------------------------------------------------------------------------
   // Slot control
   // ---------------------------------------------------------------------------------------------
   logic ph_q, ph_d;        // 0: first clock of the slot, 1: second (the boundary)
-  logic blk, bnd;
-  logic v0_q, v1_q, v2_q, v3_q, v4_q, ov_q;
-  logic v0_d, v1_d, v2_d, v3_d, v4_d, ov_d;
+  logic blk, bnd, op_en;
+  logic v0_q, v1_q, v2_q, v3_q, v4_q, v5_q, v6_q, ov_q;
+  logic v0_d, v1_d, v2_d, v3_d, v4_d, v5_d, v6_d, ov_d;
 
   pineda_pkg::tri_pkt_t   r0_q, r0_d;
   h0_t                    h0_q, h0_d;
@@ -153,9 +166,11 @@ module setup #(
   stage_2_t               r2_q, r2_d, r2_in;
   h2_t                    h2_q, h2_d;
   stage_3_t               r3_q, r3_d, r3_in;
-  logic [pineda_pkg::ZGRAD_W-1:0] h3_q, h3_d;   // za
-  stage_a_t               r4_q, r4_d, a_in;
-  logic [1:0][49:0]       h4_q, h4_d;           // edge values 0 and 1
+  h3_t                    h3_q, h3_d;
+  stage_3_t               r4_q, r4_d, r4_in;
+  stage_3_t               r5_q, r5_d, r5_in;
+  stage_a_t               r6_q, r6_d, a_in;
+  h6_t                    h6_q, h6_d;
   pineda_pkg::setup_pkt_t ob_q, ob_d, b_new;
 
   always_comb begin
@@ -163,10 +178,12 @@ module setup #(
     bnd        = ph_q && !blk;
     ph_d       = !ph_q || blk;
     in_ready_o = bnd;
+    op_en      = !ph_q || !blk;   // the operators hold in a stalled boundary clock
   end
 
   // ---------------------------------------------------------------------------------------------
-  // The shared operators. Operands: phase 0 ? first use : second use.
+  // The shared operators (two-stage: the result one slot later, same phase). Operands:
+  // phase 0 ? first use : second use.
   // ---------------------------------------------------------------------------------------------
   logic [4:0][31:0] mul_a, mul_b, mul_y;
   logic [5:0][31:0] add_a, add_b, add_y;
@@ -177,19 +194,27 @@ module setup #(
   logic [pineda_pkg::ZREF_W-1:0]  a_z0;
 
   for (genvar g = 0; g < 5; g++) begin : g_mul
-    fp32_mul u_mul (.a_i(mul_a[g]), .b_i(mul_b[g]), .y_o(mul_y[g]));
+    fp32_mul_p u_mul (
+      .clk_i, .rst_ni, .en_i(op_en), .a_i(mul_a[g]), .b_i(mul_b[g]), .y_o(mul_y[g])
+    );
   end
   for (genvar g = 0; g < 6; g++) begin : g_add
-    fp32_add u_add (.a_i(add_a[g]), .b_i(add_b[g]), .y_o(add_y[g]));
+    fp32_add_p u_add (
+      .clk_i, .rst_ni, .en_i(op_en), .a_i(add_a[g]), .b_i(add_b[g]), .y_o(add_y[g])
+    );
   end
   for (genvar g = 0; g < 2; g++) begin : g_fi
-    fp32_from_int #(.W(26)) u_fi (.a_i(fi_a[g]), .y_o(fi_y[g]));
+    fp32_from_int_p #(.W(26)) u_fi (
+      .clk_i, .rst_ni, .en_i(op_en), .a_i(fi_a[g]), .y_o(fi_y[g])
+    );
   end
-  fp32_from_int #(.W(51)) u_fa (.a_i(r1_q.area2), .y_o(fa_y));
-  fp32_rcp u_ra (.a_i(h1_q.fa), .y_o(ra_y));
+  fp32_from_int_p #(.W(51)) u_fa (
+    .clk_i, .rst_ni, .en_i(op_en), .a_i(r1_q.area2), .y_o(fa_y)
+  );
+  fp32_rcp_p u_ra (.clk_i, .rst_ni, .en_i(op_en), .a_i(fa_y), .y_o(ra_y));
   fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZGRAD_W)) u_fx (.a_i(fx_a), .y_o(fx_y));
   fp32_to_fix #(.FracBits(pineda_pkg::Z_FRAC), .W(pineda_pkg::ZREF_W)) u_z0 (
-    .a_i(r3_q.zs0), .y_o(a_z0)
+    .a_i(r5_q.zs0), .y_o(a_z0)
   );
 
   // ---------------------------------------------------------------------------------------------
@@ -274,54 +299,48 @@ module setup #(
     end
   end
 
-  // S0's FP32 operands: phase 0 the depth scaling, dx1, dy1 and uv deltas 0..4; phase 1 the z
-  // deltas, dx2, dy2 and uv deltas 5..7. (S1 and S2 use the other slots of the same units.)
+  // The FP32 operands (the slot table above). Phase 0: the depth scaling, dx1, dy1 and uv deltas
+  // 0..3 of S0, dz1 and dz2 of S1, m1 and m2 of S2; phase 1: dx2, dy2 and uv deltas 4..7 of S0,
+  // m3 and m4 of S2, nx and ny of S3, fza and fzb of S4 (mul 4 idle).
   always_comb begin
     fi_a[0] = ph_q ? pd[2] : pd[0];
     fi_a[1] = ph_q ? pd[3] : pd[1];
-    // add 0, 1: dz1, dz2 in phase 1; add 2..4: uv deltas 5..7 in phase 1; all five: uv deltas
-    // 0..4 in phase 0; add 5: ny in phase 0 (S2), nx in phase 1 (S1).
-    for (int i = 0; i < 5; i++) begin
-      if (!ph_q) begin
-        add_a[i] = vuv[1 + i / 4][i % 4];
-        add_b[i] = vuv[0][i % 4] ^ Neg;
-      end else if (i < 2) begin
-        add_a[i] = h0_q.zs[i + 1];
-        add_b[i] = h0_q.zs[0] ^ Neg;
-      end else begin
-        add_a[i] = vuv[1 + (i + 3) / 4][(i + 3) % 4];
-        add_b[i] = vuv[0][(i + 3) % 4] ^ Neg;
-      end
+    // add 0..3: uv deltas i (phase 0) and 4 + i (phase 1): uv(v[1 + i/4]) - uv(v0).
+    for (int i = 0; i < 4; i++) begin
+      add_a[i] = ph_q ? vuv[2][i] : vuv[1][i];
+      add_b[i] = vuv[0][i] ^ Neg;
     end
-    add_a[5] = ph_q ? h1_q.m1 : r2_q.m3;
-    add_b[5] = ph_q ? (h1_q.m2 ^ Neg) : (r2_q.m4 ^ Neg);
-    // mul 0..2: zs in phase 0; m3, m4 (S1) and fza (S2) in phase 1. mul 3, 4: m1, m2 (S1) in
-    // phase 0; fzb (S2) in phase 1 (mul 4 idle).
-    mul_a[0] = ph_q ? r1_q.dz2 : zin[0];
-    mul_b[0] = ph_q ? r1_q.fd[0] : DepthScale;
-    mul_a[1] = ph_q ? r1_q.dz1 : zin[1];
-    mul_b[1] = ph_q ? r1_q.fd[2] : DepthScale;
-    mul_a[2] = ph_q ? r2_q.nx : zin[2];
-    mul_b[2] = ph_q ? r2_q.ra : DepthScale;
-    mul_a[3] = ph_q ? h2_q.ny : r1_q.dz1;
-    mul_b[3] = ph_q ? r2_q.ra : r1_q.fd[3];
-    mul_a[4] = r1_q.dz2;
-    mul_b[4] = r1_q.fd[1];
-    // to_fix: za in phase 0, zb in phase 1 (S3).
-    fx_a = ph_q ? r3_q.fzb : r3_q.fza;
+    // add 4: dz1 = zs1 - zs0 (S1, phase 0), nx = m1 - m2 (S3, phase 1);
+    // add 5: dz2 = zs2 - zs0 (S1, phase 0), ny = m3 - m4 (S3, phase 1).
+    add_a[4] = ph_q ? h3_q.m1 : mul_y[1];
+    add_b[4] = (ph_q ? h3_q.m2 : mul_y[0]) ^ Neg;
+    add_a[5] = ph_q ? mul_y[0] : mul_y[2];
+    add_b[5] = (ph_q ? mul_y[1] : mul_y[0]) ^ Neg;
+    // mul 0..2: zs (S0) in phase 0; m3 = dz2*dx1, m4 = dz1*dx2 (S2) and fza = nx*ra (S4) in
+    // phase 1. mul 3: m1 = dz1*dy2 (S2) in phase 0, fzb = ny*ra (S4) in phase 1; mul 4:
+    // m2 = dz2*dy1 (S2) in phase 0.
+    mul_a[0] = ph_q ? h2_q.dz2 : zin[0];
+    mul_b[0] = ph_q ? r2_q.fd[0] : DepthScale;
+    mul_a[1] = ph_q ? h2_q.dz1 : zin[1];
+    mul_b[1] = ph_q ? r2_q.fd[2] : DepthScale;
+    mul_a[2] = ph_q ? add_y[4] : zin[2];
+    mul_b[2] = ph_q ? r4_q.ra : DepthScale;
+    mul_a[3] = ph_q ? add_y[5] : add_y[4];
+    mul_b[3] = ph_q ? r4_q.ra : r2_q.fd[3];
+    mul_a[4] = add_y[5];
+    mul_b[4] = r2_q.fd[1];
+    // to_fix: za in phase 1 (S5), zb in phase 0 (S6).
+    fx_a = ph_q ? mul_y[2] : r6_q.fzb;
   end
 
   always_comb begin
     h0_d = h0_q;
     if (!ph_q) begin
-      h0_d.zs  = {mul_y[2], mul_y[1], mul_y[0]};
-      h0_d.fd  = {fi_y[1], fi_y[0]};
-      h0_d.uvd = {add_y[4], add_y[3], add_y[2], add_y[1], add_y[0]};
       h0_d.pa  = ar_p;
       for (int k = 0; k < 3; k++) h0_d.iex[k] = ie_p[k];
     end
-    // Stage 1: what S1..S4 need of the triangle (the depth, 1/w and vertex 1 and 2's texture
-    // coordinates went into the results; zero fields leave no flip-flops).
+    // Stage 1: what S1..S6 need of the triangle (the depth, 1/w and vertex 1 and 2's texture
+    // coordinates went into the operators; zero fields leave no flip-flops).
     // vattr_t: rhw [191:160], color [159:128], uv0 and uv1 [127:0].
     tp1   = r0_q;
     tp1.z = '0;
@@ -333,21 +352,17 @@ module setup #(
     tp1.a = ta;
     r1_in.tp    = tp1;
     r1_in.area2 = h0_q.pa - ar_p;
-    r1_in.fd    = {fi_y[1], fi_y[0], h0_q.fd};
-    r1_in.zs0   = h0_q.zs[0];
-    r1_in.dz1   = add_y[0];
-    r1_in.dz2   = add_y[1];
     r1_in.q     = q0;
     for (int k = 0; k < 3; k++) begin
       r1_in.ia[k] = pia[k];
       r1_in.ib[k] = pib[k];
       r1_in.ie[k] = h0_q.iex[k] + 50'(ie_p[k]);
     end
-    r1_in.uvd = {add_y[4], add_y[3], add_y[2], h0_q.uvd};
   end
 
   // ---------------------------------------------------------------------------------------------
-  // S1, S2: the Q_k products (6 multipliers of 33 x 26 bits: 0..2 for S1, 3..5 for S2)
+  // S1, S2: the Q_k products (6 multipliers of 33 x 26 bits: 0..2 for S1, 3..5 for S2) and the
+  // FP32 results that land there; S3, S4: FP32 results only
   // ---------------------------------------------------------------------------------------------
   logic signed [32:0] iq_a [6];
   logic signed [25:0] iq_b [6];
@@ -363,35 +378,34 @@ module setup #(
     end
     for (int g = 0; g < 6; g++) iq_p[g] = iq_a[g] * iq_b[g];  // |.| < 2^58
 
+    // S1: zs, dx1, dy1 and uv deltas 0..3 land in phase 0, dx2, dy2 and uv deltas 4..7 in 1.
     h1_d = h1_q;
     if (!ph_q) begin
-      h1_d.fa = fa_y;
-      h1_d.m1 = mul_y[3];
-      h1_d.m2 = mul_y[4];
+      h1_d.zs0 = mul_y[0];
+      h1_d.fd  = {fi_y[1], fi_y[0]};
+      h1_d.uvd = {add_y[3], add_y[2], add_y[1], add_y[0]};
       for (int k = 0; k < 3; k++) h1_d.ipa[k] = GW'(iq_p[k]);
     end
     r2_in.tp    = r1_q.tp;
     r2_in.area2 = r1_q.area2;
-    r2_in.ra    = ra_y;
-    r2_in.nx    = add_y[5];
-    r2_in.m3    = mul_y[0];
-    r2_in.m4    = mul_y[1];
-    r2_in.zs0   = r1_q.zs0;
+    r2_in.fd    = {fi_y[1], fi_y[0], h1_q.fd};
+    r2_in.zs0   = h1_q.zs0;
     r2_in.q     = r1_q.q;
     r2_in.ie    = r1_q.ie;
     r2_in.ipa   = h1_q.ipa;
     for (int k = 0; k < 3; k++) r2_in.ipb[k] = GW'(iq_p[k]);
-    r2_in.uvd   = r1_q.uvd;
+    r2_in.uvd   = {add_y[3], add_y[2], add_y[1], add_y[0], h1_q.uvd};
 
+    // S2: dz1, dz2 land in phase 0 (m3 and m4 start from h2 in phase 1).
     h2_d = h2_q;
     if (!ph_q) begin
-      h2_d.ny = add_y[5];
+      h2_d.dz1 = add_y[4];
+      h2_d.dz2 = add_y[5];
       for (int k = 0; k < 3; k++) h2_d.cl[k] = iq_p[k + 3];
     end
+    r3_in       = '0;
     r3_in.tp    = r2_q.tp;
     r3_in.area2 = r2_q.area2;
-    r3_in.fza   = mul_y[2];
-    r3_in.fzb   = mul_y[3];
     r3_in.zs0   = r2_q.zs0;
     r3_in.ipa   = r2_q.ipa;
     r3_in.ipb   = r2_q.ipb;
@@ -400,11 +414,21 @@ module setup #(
     end
     r3_in.uvd   = r2_q.uvd;
 
-    h3_d = ph_q ? h3_q : fx_y;
+    // S3: m1, m2 land in phase 0, m3, m4 and ra in phase 1.
+    h3_d = h3_q;
+    if (!ph_q) begin
+      h3_d.m1 = mul_y[3];
+      h3_d.m2 = mul_y[4];
+    end
+    r4_in    = r3_q;
+    r4_in.ra = ra_y;
+    // S4: nx, ny land in phase 1 (fza, fzb start there with ra).
+    r5_in    = r4_q;
+    r5_in.ra = '0;
   end
 
   // ---------------------------------------------------------------------------------------------
-  // S3 (r3): fixed-point depth, box, tiles, cull; the interpolation planes
+  // S5 (r5): fixed-point depth, box, tiles, cull; the interpolation planes
   // ---------------------------------------------------------------------------------------------
   // The interpolation part: L_k = sigma * Q_k * E_k (sigma: the sign of area2, so that
   // every L_k >= 0 inside), W = L0 + L1 + L2. -x = ~x + 1: the negations fold into the sums.
@@ -414,11 +438,11 @@ module setup #(
   logic [2:0][PW-1:0] a_pc;
   logic [PW-1:0]     a_wc;
   always_comb begin
-    a_sg = r3_q.area2[50];
+    a_sg = r5_q.area2[50];
     for (int k = 0; k < 3; k++) begin
-      a_pa[k] = r3_q.ipa[k] ^ {GW{a_sg}};
-      a_pb[k] = r3_q.ipb[k] ^ {GW{a_sg}};
-      a_pc[k] = PW'($signed(r3_q.ipc[k])) ^ {PW{a_sg}};
+      a_pa[k] = r5_q.ipa[k] ^ {GW{a_sg}};
+      a_pb[k] = r5_q.ipb[k] ^ {GW{a_sg}};
+      a_pc[k] = PW'($signed(r5_q.ipc[k])) ^ {PW{a_sg}};
     end
     a_wa = a_pa[0] + a_pa[1] + a_pa[2] + {{(GW - 2){1'b0}}, a_sg, a_sg};  // + 3 sigma
     a_wb = a_pb[0] + a_pb[1] + a_pb[2] + {{(GW - 2){1'b0}}, a_sg, a_sg};
@@ -466,13 +490,13 @@ module setup #(
     // Doubled signed area: (x1-x0)*(y2-y0) - (x2-x0)*(y1-y0). Differences are 25-bit, products
     // 50-bit, the difference 51-bit; computed in 51 bits (exact).
     // Element -> plain struct variable -> fields (see the note in ia.sv).
-    tri_a = r3_q.tp;
+    tri_a = r5_q.tp;
     for (int k = 0; k < 3; k++) begin
       vin   = tri_a.v[k];
       vx[k] = $signed(vin.x);
       vy[k] = $signed(vin.y);
     end
-    area2 = $signed(r3_q.area2);  // (x1-x0)*(y2-y0) - (x2-x0)*(y1-y0), from S0
+    area2 = $signed(r5_q.area2);  // (x1-x0)*(y2-y0) - (x2-x0)*(y1-y0), from S0
 
     // Sample bounding box: first pixel whose centre is >= min, last whose centre is <= max.
     xmin = min3(vx[0], vx[1], vx[2]);
@@ -535,8 +559,8 @@ module setup #(
     a_in.om     = tri_a.om;
     a_in.zlo    = tri_a.zlo;
     a_in.zhi    = tri_a.zhi;
-    a_in.za     = h3_q;
-    a_in.zb     = fx_y;
+    a_in.za     = fx_y;
+    a_in.fzb    = mul_y[3];
     a_in.z0     = a_z0;
     // Interpolation state (numerics §10.2), API order.
     a_ip0.a  = a_wa;
@@ -561,16 +585,16 @@ module setup #(
     a_va0    = tri_a.a[0];
     a_it.c0  = a_va0.color;
     for (int i = 0; i < 2; i++) begin
-      a_f2       = {r3_q.uvd[2*i], r3_q.uvd[2*i+1]};  // fvec2_t: u is the upper field
+      a_f2       = {r5_q.uvd[2*i], r5_q.uvd[2*i+1]};  // fvec2_t: u is the upper field
       a_it.d1[i] = a_f2;
-      a_f2       = {r3_q.uvd[4 + 2*i], r3_q.uvd[4 + 2*i + 1]};
+      a_f2       = {r5_q.uvd[4 + 2*i], r5_q.uvd[4 + 2*i + 1]};
       a_it.d2[i] = a_f2;
     end
     a_in.it = a_it;
   end
 
   // ---------------------------------------------------------------------------------------------
-  // S4 (r4): orientation, edges and the depth plane's reference value
+  // S6 (r6): orientation, edges and the depth plane's reference value
   // ---------------------------------------------------------------------------------------------
   logic signed [23:0]     wx [3];            // oriented vertices
   logic signed [23:0]     wy [3];
@@ -599,9 +623,9 @@ module setup #(
   end
 
   always_comb begin
-    w0    = r4_q.v[0];
-    w1    = r4_q.neg ? r4_q.v[2] : r4_q.v[1];
-    w2    = r4_q.neg ? r4_q.v[1] : r4_q.v[2];
+    w0    = r6_q.v[0];
+    w1    = r6_q.neg ? r6_q.v[2] : r6_q.v[1];
+    w2    = r6_q.neg ? r6_q.v[1] : r6_q.v[2];
     wx[0] = $signed(w0.x);
     wy[0] = $signed(w0.y);
     wx[1] = $signed(w1.x);
@@ -610,12 +634,12 @@ module setup #(
     wy[2] = $signed(w2.y);
 
     // Sample 0 of the first pixel of raster tile (start, tiles.y0).
-    if (r4_q.target.msaa) begin
-      sx = $signed({29'd0, r4_q.start, 10'd96});
-      sy = $signed({29'd0, r4_q.tiles.y0, 10'd32});
+    if (r6_q.target.msaa) begin
+      sx = $signed({29'd0, r6_q.start, 10'd96});
+      sy = $signed({29'd0, r6_q.tiles.y0, 10'd32});
     end else begin
-      sx = $signed({28'd0, r4_q.start, 11'd128});
-      sy = $signed({28'd0, r4_q.tiles.y0, 11'd128});
+      sx = $signed({28'd0, r6_q.start, 11'd128});
+      sy = $signed({28'd0, r6_q.tiles.y0, 11'd128});
     end
 
     for (int k = 0; k < 3; k++) begin
@@ -644,44 +668,45 @@ module setup #(
       cs_x[0] = ex[2];
       cs_z[0] = ey[2];
       cs_c[0] = {CW{ebias[2]}};
-      cs_a[1] = $signed(r4_q.za);
-      cs_b[1] = $signed(r4_q.zb);
+      cs_a[1] = $signed(r6_q.za);
+      cs_b[1] = $signed(h6_q.zb);
       cs_x[1] = zdx;
       cs_z[1] = zdy;
-      cs_c[1] = CW'($signed(r4_q.z0));
+      cs_c[1] = CW'($signed(r6_q.z0));
     end
-    h4_d = h4_q;
+    h6_d = h6_q;
     if (!ph_q) begin
-      h4_d[0] = cs_y[0][49:0];  // |E| < 2^49 + 1 (numerics.md §2)
-      h4_d[1] = cs_y[1][49:0];
+      h6_d.e[0] = cs_y[0][49:0];  // |E| < 2^49 + 1 (numerics.md §2)
+      h6_d.e[1] = cs_y[1][49:0];
+      h6_d.zb   = fx_y;
     end
   end
 
   always_comb begin
     b_new        = '0;
-    b_new.tiles  = r4_q.tiles;
-    b_new.start  = r4_q.start;
-    b_new.pix    = r4_q.pix;
-    b_new.color  = r4_q.color;
-    b_new.target = r4_q.target;
-    b_new.tri_id = r4_q.tri_id;
+    b_new.tiles  = r6_q.tiles;
+    b_new.start  = r6_q.start;
+    b_new.pix    = r6_q.pix;
+    b_new.color  = r6_q.color;
+    b_new.target = r6_q.target;
+    b_new.tri_id = r6_q.tri_id;
 
     for (int k = 0; k < 3; k++) begin
       ed.a           = ea[k];
       ed.b           = eb[k];
-      ed.e           = (k == 2) ? cs_y[0][49:0] : h4_q[k];
+      ed.e           = (k == 2) ? cs_y[0][49:0] : h6_q.e[k];
       b_new.edges[k] = ed;
     end
-    b_new.zp.a  = r4_q.za;
-    b_new.zp.b  = r4_q.zb;
+    b_new.zp.a  = r6_q.za;
+    b_new.zp.b  = h6_q.zb;
     b_new.zp.c  = cs_y[1];
-    b_new.zlo   = r4_q.zlo;
-    b_new.zhi   = r4_q.zhi;
-    b_new.front = r4_q.front;
-    b_new.ds    = r4_q.ds;
-    b_new.om    = r4_q.om;
-    b_new.it    = r4_q.it;
-    if (r4_q.eop) begin
+    b_new.zlo   = r6_q.zlo;
+    b_new.zhi   = r6_q.zhi;
+    b_new.front = r6_q.front;
+    b_new.ds    = r6_q.ds;
+    b_new.om    = r6_q.om;
+    b_new.it    = r6_q.it;
+    if (r6_q.eop) begin
       b_new     = '0;  // end-of-pipe token
       b_new.eop = 1'b1;
     end
@@ -693,19 +718,23 @@ module setup #(
   always_comb begin
     out_valid_o = ov_q;
     out_o       = ob_q;
-    idle_o      = !v0_q && !v1_q && !v2_q && !v3_q && !v4_q && !ov_q;
+    idle_o      = !v0_q && !v1_q && !v2_q && !v3_q && !v4_q && !v5_q && !v6_q && !ov_q;
 
     v0_d = v0_q;
     v1_d = v1_q;
     v2_d = v2_q;
     v3_d = v3_q;
     v4_d = v4_q;
+    v5_d = v5_q;
+    v6_d = v6_q;
     ov_d = ov_q && !out_ready_i;
     r0_d = r0_q;
     r1_d = r1_q;
     r2_d = r2_q;
     r3_d = r3_q;
     r4_d = r4_q;
+    r5_d = r5_q;
+    r6_d = r6_q;
     ob_d = ob_q;
     if (bnd) begin
       v0_d = in_valid_i;
@@ -713,13 +742,17 @@ module setup #(
       v2_d = v1_q;
       v3_d = v2_q;
       v4_d = v3_q;
-      ov_d = v4_q && !r4_q.cull;
+      v5_d = v4_q;
+      v6_d = v5_q;
+      ov_d = v6_q && !r6_q.cull;
       if (in_valid_i) r0_d = in_i;
       if (v0_q) r1_d = r1_in;
       if (v1_q) r2_d = r2_in;
       if (v2_q) r3_d = r3_in;
-      if (v3_q) r4_d = a_in;
-      if (v4_q && !r4_q.cull) ob_d = b_new;
+      if (v3_q) r4_d = r4_in;
+      if (v4_q) r5_d = r5_in;
+      if (v5_q) r6_d = a_in;
+      if (v6_q && !r6_q.cull) ob_d = b_new;
     end
   end
 
@@ -731,6 +764,8 @@ module setup #(
       v2_q <= 1'b0;
       v3_q <= 1'b0;
       v4_q <= 1'b0;
+      v5_q <= 1'b0;
+      v6_q <= 1'b0;
       ov_q <= 1'b0;
       r0_q <= '0;
       h0_q <= '0;
@@ -741,7 +776,9 @@ module setup #(
       r3_q <= '0;
       h3_q <= '0;
       r4_q <= '0;
-      h4_q <= '0;
+      r5_q <= '0;
+      r6_q <= '0;
+      h6_q <= '0;
       ob_q <= '0;
     end else begin
       ph_q <= ph_d;
@@ -750,6 +787,8 @@ module setup #(
       v2_q <= v2_d;
       v3_q <= v3_d;
       v4_q <= v4_d;
+      v5_q <= v5_d;
+      v6_q <= v6_d;
       ov_q <= ov_d;
       r0_q <= r0_d;
       h0_q <= h0_d;
@@ -760,7 +799,9 @@ module setup #(
       r3_q <= r3_d;
       h3_q <= h3_d;
       r4_q <= r4_d;
-      h4_q <= h4_d;
+      r5_q <= r5_d;
+      r6_q <= r6_d;
+      h6_q <= h6_d;
       ob_q <= ob_d;
     end
   end
@@ -775,3 +816,4 @@ module setup #(
   assign unused_sig = ^{pix_x1m1[2:0], pix_y1m1[2:0], tri_a.z, a_va0.rhw, va.color};
 
 endmodule
+
