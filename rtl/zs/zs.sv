@@ -16,7 +16,9 @@
 //   pointer of bank r (its pixel row) when no queued quad references it (else the pointer moves
 //   on), first queueing its write-back when dirty, then its fill read (one request per clock into
 //   the request queue). The entry is referenced (count + 1) until B has processed the piece.
-//   A quad whose pieces both hit leaves T in one clock.
+//   A quad whose pieces both hit leaves T in one clock. The tag compare is done as the quad enters
+//   T (against the port register's lines) and registered (th_q, ts_q); while the quad waits, each
+//   line T allocates and a completed flush correct it, so T decides without a 128-way compare.
 // Quads wait in the quad FIFO while their lines arrive: with QDepth quads in flight, the fill
 //   reads of 200-cycle memory overlap.
 // A: the head quad's pieces whose line data is valid read their bank (two per clock when the
@@ -30,7 +32,7 @@
 //   order, so a write-back reaches memory before any later fill of the same line.
 // Fills: read responses wait in a small FIFO and are written when B does not write that bank.
 // Flush: an end-of-pipe token waits in T until every earlier quad is done; then every dirty line is
-//   queued for write-back and the token leaves once all are acknowledged. flush_i (COPY, CLEAR,
+//   queued for write-back (one per clock: the entry picked a clock ahead, pk_q, if still dirty) and the token leaves once all are acknowledged. flush_i (COPY, CLEAR,
 //   host flush) does the same with no packet held. A completed flush invalidates every line, so
 //   memory written behind ZS afterwards (DMA clear fill, COPY, host) is read again. quiet_o: no packet held; clean_o: no dirty line, no
 //   request queued or unanswered.
