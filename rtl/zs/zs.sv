@@ -16,7 +16,9 @@
 //   pointer of bank r (its pixel row) when no queued quad references it (else the pointer moves
 //   on), first queueing its write-back when dirty, then its fill read (one request per clock into
 //   the request queue). The entry is referenced (count + 1) until B has processed the piece.
-//   A quad whose pieces both hit leaves T in one clock.
+//   A quad whose pieces both hit leaves T in one clock. The tag compare is done as the quad enters
+//   T (against the port register's lines) and registered (th_q, ts_q); while the quad waits, each
+//   line T allocates and a completed flush correct it, so T decides without a 128-way compare.
 // Quads wait in the quad FIFO while their lines arrive: with QDepth quads in flight, the fill
 //   reads of 200-cycle memory overlap.
 // A: the head quad's pieces whose line data is valid read their bank (two per clock when the
@@ -30,7 +32,7 @@
 //   order, so a write-back reaches memory before any later fill of the same line.
 // Fills: read responses wait in a small FIFO and are written when B does not write that bank.
 // Flush: an end-of-pipe token waits in T until every earlier quad is done; then every dirty line is
-//   queued for write-back and the token leaves once all are acknowledged. flush_i (COPY, CLEAR,
+//   queued for write-back (one per clock: the entry picked a clock ahead, pk_q, if still dirty) and the token leaves once all are acknowledged. flush_i (COPY, CLEAR,
 //   host flush) does the same with no packet held. A completed flush invalidates every line, so
 //   memory written behind ZS afterwards (DMA clear fill, COPY, host) is read again. quiet_o: no packet held; clean_o: no dirty line, no
 //   request queued or unanswered.
@@ -135,6 +137,13 @@ module zs #(
   logic [1:0]               t_res_q, t_res_d;
   logic [1:0][SW-1:0]       t_slot_q, t_slot_d;
   logic                     t_port_q, t_port_d;   // T holds a late-port packet
+  // T's lookup, done as the quad enters T (against the port register's lines) and kept current
+  // while it waits (the lines T allocates since, a completed flush): per piece, its line is in
+  // entry ts_q (th_q). No 128-way compare on T's decision path.
+  logic [1:0]               th_q, th_d;
+  logic [1:0][SW-1:0]       ts_q, ts_d;
+  logic                     pk_v_q, pk_v_d;       // the flush walk's pick (registered)
+  logic [SW-1:0]            pk_q, pk_d;
   // Port input registers and the late-in-flight count
   logic                     e_valid_q, e_valid_d;
   pineda_pkg::quad_pkt_t    e_q, e_d;
@@ -189,6 +198,8 @@ module zs #(
   logic [15:0]              b_fail_q, b_fail_d;   // failed samples of pieces done in earlier clocks
 
   logic [1:0]               fwd_v_q, fwd_v_d;
+  logic [1:0]               fwd_w_q, fwd_w_d;     // the forwarded piece was written (its clear value is gone)
+  logic [1:0]               b_cv_q, b_cv_d;       // per piece: its entry was clear-valued when A read it
   logic [1:0][EW-1:0]       fwd_idx_q, fwd_idx_d;
   logic [1:0][511:0]        fwd_data_q, fwd_data_d;
 
@@ -256,8 +267,13 @@ module zs #(
   logic             ce_start;
 
   logic [TQW-1:0]   t_tq;            // what B needs of T's quad
+  logic [1:0]       vb_busy, vb_dirty, vb_cval;   // per bank: the entry at its pointer
+  logic [1:0][LineW-1:0] vb_tag;
+  logic [1:0][E-1:0] dt;             // dirty entries (valid and dirty)
+  logic [1:0][E-1:0] refnz;          // referenced entries
 
   always_comb begin
+    dt    = tval_q & dirty_q;
     t_tq  = {t_q.mask, t_q.z, t_q.qx[2:0], t_q.target.msaa, t_q.front,
              t_q.ds.z_enable, t_q.ds.z_func, t_q.ds.z_write, t_q.ds.late_z, t_q.ds.hiz, t_q.ds.s_enable,
              t_q.ds.s_ref, t_q.ds.s_read_mask, t_q.ds.s_write_mask, t_q.ds.s_front, t_q.ds.s_back};
@@ -283,23 +299,24 @@ module zs #(
     // (and every quad waits while a resolve is writing lines out: its reads would overtake them)
     t_hold = t_valid_q && t_act && (t_need != '0) &&
              ((fc_any && (!t_match || t_amb != '0)) || rs_rd_q || rs_act_q);
+    // The lookup was done as the quad entered T and is kept current since (th_q, ts_q).
     for (int r = 0; r < 2; r++) begin
       pend[r]   = t_need[r] && !t_res_q[r] && !t_hold;
-      hit[r]    = 1'b0;
-      hslot[r]  = '0;
-      for (int b = 0; b < 2; b++) begin
-        for (int e = 0; e < E; e++) begin
-          if (tval_q[b][e] && tag_q[b][e] == t_line[r]) begin
-            hit[r]   = 1'b1;
-            hslot[r] = {b[0], EW'(e)};
-          end
-        end
-      end
+      hit[r]    = th_q[r];
+      hslot[r]  = ts_q[r];
     end
     cur       = !pend[0];
     vic       = ptr_q[cur];
-    vic_busy  = ref_q[cur][vic] != '0;
-    vic_dirty = tval_q[cur][vic] && dirty_q[cur][vic];
+    // (per bank first, the piece's bank last: cur is later than the pointers)
+    for (int b = 0; b < 2; b++) begin
+      for (int e = 0; e < E; e++) refnz[b][e] = ref_q[b][e] != '0;
+      vb_busy[b]  = refnz[b][ptr_q[b]];
+      vb_dirty[b] = tval_q[b][ptr_q[b]] && dirty_q[b][ptr_q[b]];
+      vb_cval[b]  = cval_q[b][ptr_q[b]];
+      vb_tag[b]   = tag_q[b][ptr_q[b]];
+    end
+    vic_busy  = vb_busy[cur];
+    vic_dirty = vb_dirty[cur];
 
     // Hits resolve at once (piece 1 only after piece 0); a miss takes the request queue.
     res_now = '0;
@@ -316,7 +333,7 @@ module zs #(
     if (miss_pend && !lk_wait) begin
       if (!vic_busy) begin
         t_rq_valid = 1'b1;
-        if (vic_dirty) t_rq = {1'b1, cval_q[cur][vic], cur, vic, tag_q[cur][vic]};
+        if (vic_dirty) t_rq = {1'b1, vb_cval[cur], cur, vic, vb_tag[cur]};
         else           t_rq = {1'b0, lk_bit, cur, vic, t_line[cur]};
         miss_go = !vic_dirty && rq_in_ready;
       end
@@ -327,20 +344,11 @@ module zs #(
     down_empty = qf_empty && !b_valid_q;
     t_push_q   = t_valid_q && !t_q.eop && ((~t_need | t_res_q | res_now) == 2'b11) && qf_in_ready;
 
-    // Flush walk: the lowest dirty entry, bank 0 first.
-    walk_any  = 1'b0;
-    walk_bank = 1'b0;
-    walk_idx  = '0;
-    for (int b = 1; b >= 0; b--) begin
-      for (int e = E - 1; e >= 0; e--) begin
-        if (tval_q[b][e] && dirty_q[b][e]) begin
-          walk_any  = 1'b1;
-          walk_bank = b[0];
-          walk_idx  = EW'(e);
-        end
-      end
-    end
-    any_dirty = walk_any;
+    // Flush walk: the dirty entry picked last clock (pk_q), if it is still dirty.
+    walk_bank = pk_q[EW];
+    walk_idx  = pk_q[EW-1:0];
+    walk_any  = pk_v_q && dt[walk_bank][walk_idx];
+    any_dirty = dt != '0;
     walk_en   = (t_valid_q ? (t_q.eop || t_hold) : (flush_i || clear_valid_i)) && down_empty && !ce_busy_q;
     all_clean = !any_dirty && rq_empty && !wbr_q && !wb_valid_q && (outst_q == '0) && !fc_any &&
                 !rs_rd_q && !rs_act_q && !ce_busy_q;
@@ -351,6 +359,36 @@ module zs #(
     rq_in_valid = t_rq_valid || (walk_en && walk_any);
     rq_in_data  = t_rq_valid ? t_rq : {1'b1, cval_q[walk_bank][walk_idx], walk_bank, walk_idx,
                                        tag_q[walk_bank][walk_idx]};
+  end
+
+  // The flush walk's pick for the next clock: the lowest dirty entry (bank 0 first) other than
+  // this clock's pick (it may be written back now; if not, it is picked again a clock later).
+  // Registered: the 128-way pick is not on the request queue's path. Two levels of 16-way picks.
+  localparam int unsigned PkG = (2 * E + 15) / 16;   // groups of 16 entries
+  logic [PkG*16-1:0]       pk_cand;
+  logic [PkG-1:0]          pk_gv;
+  logic [PkG-1:0][3:0]     pk_gi;
+  logic [$clog2(PkG+1)-1:0] pk_g;
+  always_comb begin
+    pk_cand = '0;
+    for (int b = 0; b < 2; b++) begin
+      for (int e = 0; e < E; e++) begin
+        pk_cand[b * E + e] = dt[b][e] && !(pk_v_q && pk_q == SW'(b * E + e));
+      end
+    end
+    for (int g = 0; g < PkG; g++) begin
+      pk_gv[g] = pk_cand[16*g +: 16] != '0;
+      pk_gi[g] = '0;
+      for (int i = 15; i >= 0; i--) if (pk_cand[16*g + i]) pk_gi[g] = 4'(i);
+    end
+    pk_g = '0;
+    for (int g = PkG - 1; g >= 0; g--) if (pk_gv[g]) pk_g = ($clog2(PkG+1))'(g);
+    pk_v_d = pk_gv != '0;
+    pk_d   = SW'({pk_g, pk_gi[pk_g]});
+  end
+
+  always_comb begin
+
 
     qf_in_valid = t_push_q;
     qf_in_data  = {t_port_q, t_tq, t_need, t_res_q[1] ? t_slot_q[1] : hslot[1], t_res_q[0] ? t_slot_q[0] : hslot[0]};
@@ -464,7 +502,7 @@ module zs #(
   pineda_pkg::quad_pkt_t  a_quad;
   logic [TQW-1:0]         a_tq;
   logic                   a_port;
-  logic [1:0]             a_need, a_rem, a_ok, a_go;
+  logic [1:0]             a_need, a_rem, a_ok, a_go, a_cv;
   logic [1:0][SW-1:0]     a_slot;
   logic                   a_block, a_last, a_fire;
 
@@ -478,6 +516,7 @@ module zs #(
     for (int r = 0; r < 2; r++) begin
       a_rem[r] = a_need[r] && !a_done_q[r];
       a_ok[r]  = dval_q[a_slot[r][EW]][a_slot[r][EW-1:0]];
+      a_cv[r]  = cval_q[a_slot[r][EW]][a_slot[r][EW-1:0]];
     end
     a_block = wbr_issue || ((32'(of_count) + 32'(b_valid_q)) >= OFD);
     a_go[0] = qf_out_valid && !a_block && a_rem[0] && a_ok[0];
@@ -493,6 +532,7 @@ module zs #(
   // B: test and update
   // ---------------------------------------------------------------------------------------------
   logic [1:0][511:0]  b_line, b_new;
+  logic [1:0]         b_fm, b_cvn;
   logic [1:0][15:0]   b_chg;
   logic [1:0][7:0]    b_pass;
   logic [1:0][7:0]    b_cov;
@@ -512,9 +552,13 @@ module zs #(
     for (int r = 0; r < 2; r++) begin
       b_bank[r] = b_slot_q[r][EW];
       b_idx[r]  = b_slot_q[r][EW-1:0];
-      if (cval_q[b_bank[r]][b_idx[r]])                                 b_line[r] = fc_line;
-      else if (fwd_v_q[b_bank[r]] && fwd_idx_q[b_bank[r]] == b_idx[r]) b_line[r] = fwd_data_q[b_bank[r]];
-      else                                                             b_line[r] = s_rdata[b_bank[r]];
+      // The forward first: it is the line as B left it last clock (also when it was clear-valued,
+      // whose flag A read a clock ago and B may have cleared since); then the clear value.
+      b_fm[r] = fwd_v_q[b_bank[r]] && fwd_idx_q[b_bank[r]] == b_idx[r];
+      b_cvn[r] = b_cv_q[r] && !(b_fm[r] && fwd_w_q[b_bank[r]]);   // = cval_q of the entry
+      if (b_fm[r])        b_line[r] = fwd_data_q[b_bank[r]];
+      else if (b_cv_q[r]) b_line[r] = fc_line;
+      else                b_line[r] = s_rdata[b_bank[r]];
       for (int k = 0; k < 8; k++) begin
         if (b_quad_q.target.msaa) begin
           b_cov[r][k] = b_go_q[r] && b_quad_q.mask[8*r + k];
@@ -876,9 +920,44 @@ module zs #(
     b_last_d  = a_last;
     b_go_d    = a_go;
     b_slot_d  = a_slot;
+    b_cv_d    = a_cv;
     b_quad_d  = a_fire ? a_quad : b_quad_q;
     b_port_d  = a_fire ? a_port : b_port_q;
     b_fail_d  = b_valid_q ? (b_last_q ? 16'd0 : b_fail_all) : b_fail_q;
+  end
+
+  // T's lookup: the lines of the packet T takes next (the late port's when it has one: an early
+  // packet is taken only when the late port has none to test), compared with every valid tag. A
+  // line is in one entry at most, so the slot is an OR of the matching entries' numbers. The
+  // result is corrected for this clock's allocation (and a completed flush) and registered with
+  // the quad; while the quad waits in T, the same correction keeps it current.
+  logic [1:0][LineW-1:0]  lk_line;
+  logic [1:0][2*E-1:0]    lk_m;
+  logic [1:0]             lk_hit, hl, hh, al_ln, al_lh;
+  logic [1:0][SW-1:0]     lk_slot;
+  logic [SW-1:0][2*E-1:0] slot_bit;    // constant: slot_bit[j][k] = bit j of k
+  logic [SW-1:0]          al_slot;
+  always_comb begin
+    for (int k = 0; k < 2 * E; k++) begin
+      for (int j = 0; j < SW; j++) slot_bit[j][k] = ((k >> j) & 1) != 0;
+    end
+    al_slot = {cur, vic};
+    for (int r = 0; r < 2; r++) begin
+      lk_line[r] = l_tst ? l_line_q[r] : e_line_q[r];
+      for (int b = 0; b < 2; b++) begin
+        for (int e = 0; e < E; e++) lk_m[r][b * E + e] = tval_q[b][e] && tag_q[b][e] == lk_line[r];
+      end
+      lk_hit[r] = lk_m[r] != '0;
+      for (int j = 0; j < SW; j++) lk_slot[r][j] = (lk_m[r] & slot_bit[j]) != '0;
+      // the line allocated this clock is this piece's (load / hold)
+      al_ln[r] = alloc && lk_line[r] == t_line[cur];
+      al_lh[r] = alloc && t_line_q[r] == t_line[cur];
+      hl[r]    = al_ln[r] || (lk_hit[r] && !(alloc && lk_slot[r] == al_slot));
+      hh[r]    = al_lh[r] || (th_q[r] && !(alloc && ts_q[r] == al_slot));
+      th_d[r]  = !flush_inv && (t_load ? hl[r] : hh[r]);
+      if (t_load) ts_d[r] = al_ln[r] ? al_slot : lk_slot[r];
+      else        ts_d[r] = al_lh[r] ? al_slot : ts_q[r];
+    end
   end
 
   // Per bank: SRAM ports (A's reads or a write-back read; B's write or a fill) and B's forward.
@@ -902,17 +981,19 @@ module zs #(
       s_wmask[b]    = '0;
       s_wdata[b]    = '0;
       fwd_v_d[b]    = 1'b0;
+      fwd_w_d[b]    = 1'b0;
       fwd_idx_d[b]  = fwd_idx_q[b];
       fwd_data_d[b] = fwd_data_q[b];
       for (int r = 0; r < 2; r++) begin
         if (b_use[r] && b_bank[r] == b[0]) begin
           fwd_v_d[b]    = 1'b1;
+          fwd_w_d[b]    = b_chg[r] != '0;
           fwd_idx_d[b]  = b_idx[r];
           fwd_data_d[b] = b_new[r];
           if (b_chg[r] != '0) begin
             s_we[b]    = 1'b1;
             s_waddr[b] = b_idx[r];
-            s_wmask[b] = cval_q[b][b_idx[r]] ? '1 : b_chg[r];
+            s_wmask[b] = b_cvn[r] ? '1 : b_chg[r];
             s_wdata[b] = b_new[r];
           end
         end
@@ -1104,6 +1185,10 @@ module zs #(
       t_res_q    <= '0;
       t_slot_q   <= '0;
       t_port_q   <= 1'b0;
+      th_q       <= '0;
+      ts_q       <= '0;
+      pk_v_q     <= 1'b0;
+      pk_q       <= '0;
       e_valid_q  <= 1'b0;
       e_q        <= '0;
       l_valid_q  <= 1'b0;
@@ -1131,6 +1216,8 @@ module zs #(
       b_quad_q   <= '0;
       b_fail_q   <= '0;
       fwd_v_q    <= '0;
+      fwd_w_q    <= '0;
+      b_cv_q     <= '0;
       fwd_idx_q  <= '0;
       fwd_data_q <= '0;
       wbr_q      <= 1'b0;
@@ -1164,6 +1251,10 @@ module zs #(
       t_res_q    <= t_res_d;
       t_slot_q   <= t_slot_d;
       t_port_q   <= t_port_d;
+      th_q       <= th_d;
+      ts_q       <= ts_d;
+      pk_v_q     <= pk_v_d;
+      pk_q       <= pk_d;
       e_valid_q  <= e_valid_d;
       e_q        <= e_d;
       l_valid_q  <= l_valid_d;
@@ -1191,6 +1282,8 @@ module zs #(
       b_quad_q   <= b_quad_d;
       b_fail_q   <= b_fail_d;
       fwd_v_q    <= fwd_v_d;
+      fwd_w_q    <= fwd_w_d;
+      b_cv_q     <= b_cv_d;
       fwd_idx_q  <= fwd_idx_d;
       fwd_data_q <= fwd_data_d;
       wbr_q      <= wbr_d;
@@ -1242,10 +1335,25 @@ module zs #(
     .clk_i, .rst_ni, .valid_i(late_out_valid_o), .ready_i(late_out_ready_i), .data_i(late_out_o));
   stream_assert #(.Width($bits(pineda_pkg::mem_line_req_t))) u_mem_chk (
     .clk_i, .rst_ni, .valid_i(mem_req_valid_o), .ready_i(mem_req_ready_i), .data_i(mem_req_o));
-  logic chk_unref, chk_unfilled;
+  logic chk_unref, chk_unfilled, chk_cv, chk_hit;
   always_comb begin
     chk_unref    = 1'b0;
     chk_unfilled = 1'b0;
+    chk_cv       = 1'b0;
+    chk_hit      = 1'b0;
+    for (int r = 0; r < 2; r++) begin
+      // B's clear-value flag (read by A, corrected by the forward) is the entry's
+      if (b_valid_q && b_go_q[r] && b_cvn[r] != cval_q[b_bank[r]][b_idx[r]]) chk_cv = 1'b1;
+      // T's kept lookup is the lookup of its line now
+      if (t_valid_q && t_need[r] && !t_res_q[r]) begin
+        for (int b = 0; b < 2; b++) begin
+          for (int e = 0; e < E; e++) begin
+            if ((tval_q[b][e] && tag_q[b][e] == t_line_q[r]) != (th_q[r] && ts_q[r] == SW'(b * E + e)))
+              chk_hit = 1'b1;
+          end
+        end
+      end
+    end
     for (int r = 0; r < 2; r++) begin
       if (b_valid_q && b_go_q[r] && ref_q[b_bank[r]][b_idx[r]] == '0) chk_unref = 1'b1;
       if (a_go[r] && !dval_q[a_slot[r][EW]][a_slot[r][EW-1:0]]) chk_unfilled = 1'b1;
@@ -1267,6 +1375,8 @@ module zs #(
       assert (!(mem_rsp_valid_i && !mem_rsp_i.we && !ff_in_ready))
         else $error("%m: line read response with no fill-buffer slot (read credits)");
       assert (!chk_unref) else $error("%m: piece on an unreferenced entry");
+      assert (!chk_cv) else $error("%m: B's clear-value flag differs from the entry's");
+      assert (!chk_hit) else $error("%m: T's kept lookup differs from a lookup now");
       assert (!chk_unfilled) else $error("%m: read of an unfilled entry");
       assert (!(fill_go && dval_q[f_bank][f_idx])) else $error("%m: fill of a valid entry");
       assert (!(cf_go && dval_q[h_bank][h_idx])) else $error("%m: clear fill of a valid entry");
