@@ -18,10 +18,12 @@
 //      other slots keep flowing, and lays out the chain one level per clock; it waits only
 //      when every slot of its kind is in use. A miss's line request waits a clock in the
 //      register dq (off the path from A's checks to the tag stage's allocation).
-//   B  level-0 coordinates of the four pixels (4 fp32_mul + fp32_to_fix16_8 per axis);
+//   B  level-0 coordinates of the four pixels: the products (4 fp32_mul per axis, of A's quad);
+//   Q  their fp32_to_fix16_8;
 //   S  the LOD's first half: derivatives and the larger squared length (tex_lod_sq);
 //   C  the LOD's log2, bias, clamps, filter and levels; holds a trilinear quad for two clocks;
-//   D  level coordinates of the four pixels (4 more multipliers per axis);
+//   D  level coordinates of the four pixels: the products (4 more multipliers per axis, of C's
+//      pass); their fp32_to_fix16_8 feeds H;
 //   H  address modes, first half (tex_amode_pre): per pixel and axis i0, the modulus and the
 //      modulo's first division steps;
 //   E  address modes, second half (tex_amode): the modulo's last steps, the mode, i0 + 1 derived
@@ -182,10 +184,18 @@ module tex #(
   logic        b_valid_q, b_valid_d;
   pineda_pkg::tex_in_pkt_t b_pkt_q, b_pkt_d;
   logic [2:0]  b_fault_q, b_fault_d;
-  logic [3:0][23:0] b_x0_q, b_x0_d, b_y0_q, b_y0_d;
+  logic [3:0][31:0] b_pu_q, b_pu_d, b_pv_q, b_pv_d;  // u * W, v * H (FP32)
   logic        b_hold_q, b_hold_d;
   logic [TSW-1:0] b_ts_q, b_ts_d;
   logic [SSW-1:0] b_ss_q, b_ss_d;
+  // Q: level-0 coordinates in fix16.8 (fp32_to_fix16_8 of B's products)
+  logic        q_valid_q, q_valid_d;
+  pineda_pkg::tex_in_pkt_t q_pkt_q, q_pkt_d;
+  logic [2:0]  q_fault_q, q_fault_d;
+  logic [3:0][23:0] q_x0_q, q_x0_d, q_y0_q, q_y0_d;
+  logic        q_hold_q, q_hold_d;
+  logic [TSW-1:0] q_ts_q, q_ts_d;
+  logic [SSW-1:0] q_ss_q, q_ss_d;
   // S: the larger squared derivative length (the LOD's first half)
   logic        s_valid_q, s_valid_d;
   pineda_pkg::tex_in_pkt_t s_pkt_q, s_pkt_d;
@@ -218,7 +228,7 @@ module tex #(
   logic [13:0] h_du_q, h_du_d, h_dv_q, h_dv_d;
   logic [3:0][13:0] h_ru_q, h_ru_d, h_rv_q, h_rv_d;
   logic [3:0][7:0] h_fu_q, h_fu_d, h_fv_q, h_fv_d;
-  logic [3:0][23:0] d_x_q, d_x_d, d_y_q, d_y_d;
+  logic [3:0][31:0] d_pu_q, d_pu_d, d_pv_q, d_pv_d;  // u * w_l, v * h_l (FP32)
   // E: address-moded indices
   logic        e_valid_q, e_valid_d;
   info_t       e_info_q, e_info_d;
@@ -331,12 +341,12 @@ module tex #(
   for (genvar p = 0; p < 4; p++) begin : g_mul
     fp32_mul #(.BSigW(13)) u_m0u (.a_i(a_pkt_q.tc[p][63:32]), .b_i(m0_w), .y_o(m0_pu[p]));
     fp32_mul #(.BSigW(13)) u_m0v (.a_i(a_pkt_q.tc[p][31:0]),  .b_i(m0_h), .y_o(m0_pv[p]));
-    fp32_to_fix16_8 u_f0u (.a_i(m0_pu[p]), .y_o(m0_fu[p]));
-    fp32_to_fix16_8 u_f0v (.a_i(m0_pv[p]), .y_o(m0_fv[p]));
+    fp32_to_fix16_8 u_f0u (.a_i(b_pu_q[p]), .y_o(m0_fu[p]));
+    fp32_to_fix16_8 u_f0v (.a_i(b_pv_q[p]), .y_o(m0_fv[p]));
     fp32_mul #(.BSigW(13)) u_m1u (.a_i(c_pkt_q.tc[p][63:32]), .b_i(m1_w), .y_o(m1_pu[p]));
     fp32_mul #(.BSigW(13)) u_m1v (.a_i(c_pkt_q.tc[p][31:0]),  .b_i(m1_h), .y_o(m1_pv[p]));
-    fp32_to_fix16_8 u_f1u (.a_i(m1_pu[p]), .y_o(m1_fu[p]));
-    fp32_to_fix16_8 u_f1v (.a_i(m1_pv[p]), .y_o(m1_fv[p]));
+    fp32_to_fix16_8 u_f1u (.a_i(d_pu_q[p]), .y_o(m1_fu[p]));
+    fp32_to_fix16_8 u_f1v (.a_i(d_pv_q[p]), .y_o(m1_fv[p]));
   end
 
   // ---------------------------------------------------------------------------------- slots
@@ -456,8 +466,8 @@ module tex #(
 
   logic [49:0] lod_rr;
   tex_lod_sq u_lod_sq (
-    .x0_i (b_x0_q),
-    .y0_i (b_y0_q),
+    .x0_i (q_x0_q),
+    .y0_i (q_y0_q),
     .rr_o (lod_rr)
   );
 
@@ -489,7 +499,7 @@ module tex #(
   tex_slot_victim #(.Slots(SampSlots), .CntW(CntW)) u_s_victim (
     .cnt_i(ss_cnt_q), .valid_i(ss_tv_q), .age_i(ss_age_q), .ok_o(s_vok), .idx_o(s_vic));
   always_comb begin
-    pipe_empty = !dq_valid_q && !b_valid_q && !s_valid_q && !c_valid_q && !d_valid_q && !h_valid_q && !e_valid_q && !t_valid_q && pf_empty &&
+    pipe_empty = !dq_valid_q && !b_valid_q && !q_valid_q && !s_valid_q && !c_valid_q && !d_valid_q && !h_valid_q && !e_valid_q && !t_valid_q && pf_empty &&
                  !r_valid_q && !f_valid_q && !o_valid_q && fi_empty && rq_empty &&
                  !sp_valid_q && !g_valid_q;
     // dq leaves this clock (the spill goes first), so A may fill it again: a texture and a
@@ -555,14 +565,14 @@ module tex #(
 
   // H: the address modes' first half, of the pass in D (the index i0, the modulus and the
   // modulo's first division steps); E: the second half, of the pass in H
-  localparam int unsigned AmSplit = 8;  // the dividend bits 16..AmSplit are divided in H
+  localparam int unsigned AmSplit = 9;  // the dividend bits 16..AmSplit are divided in H
   logic [3:0][16:0] ap_iu, ap_iv;
   logic [13:0]      ap_du, ap_dv;
   logic [3:0][13:0] ap_ru, ap_rv;
   logic [3:0][7:0]  am_fu, am_fv;
   tex_amode_pre #(.Split(AmSplit)) u_amode_pre (
-    .x_i      (d_x_q),
-    .y_i      (d_y_q),
+    .x_i      (m1_fu),
+    .y_i      (m1_fv),
     .linear_i (d_info_q.linear),
     .lw_i     (d_lw_q),
     .lh_i     (d_lh_q),
@@ -946,11 +956,19 @@ module tex #(
     b_valid_d = b_valid_q;
     b_pkt_d = b_pkt_q;
     b_fault_d = b_fault_q;
-    b_x0_d = b_x0_q;
-    b_y0_d = b_y0_q;
+    b_pu_d = b_pu_q;
+    b_pv_d = b_pv_q;
     b_hold_d = b_hold_q;
     b_ts_d = b_ts_q;
     b_ss_d = b_ss_q;
+    q_valid_d = q_valid_q;
+    q_pkt_d = q_pkt_q;
+    q_fault_d = q_fault_q;
+    q_x0_d = q_x0_q;
+    q_y0_d = q_y0_q;
+    q_hold_d = q_hold_q;
+    q_ts_d = q_ts_q;
+    q_ss_d = q_ss_q;
     s_valid_d = s_valid_q;
     s_pkt_d = s_pkt_q;
     s_fault_d = s_fault_q;
@@ -989,8 +1007,8 @@ module tex #(
     h_rv_d = h_rv_q;
     h_fu_d = h_fu_q;
     h_fv_d = h_fv_q;
-    d_x_d = d_x_q;
-    d_y_d = d_y_q;
+    d_pu_d = d_pu_q;
+    d_pv_d = d_pv_q;
     e_valid_d = e_valid_q;
     e_info_d = e_info_q;
     e_l_d = e_l_q;
@@ -1105,8 +1123,8 @@ module tex #(
       b_valid_d = a_valid_q && a_go;
       b_pkt_d = a_pkt_q;
       b_fault_d = a_fault;
-      b_x0_d = m0_fu;
-      b_y0_d = m0_fv;
+      b_pu_d = m0_pu;
+      b_pv_d = m0_pv;
       b_hold_d = a_hold;
       b_ts_d = a_th;
       b_ss_d = a_sh;
@@ -1128,8 +1146,8 @@ module tex #(
       d_l_d = c_l;
       d_lw_d = c_lw;
       d_lh_d = c_lh;
-      d_x_d = m1_fu;
-      d_y_d = m1_fv;
+      d_pu_d = m1_pu;
+      d_pv_d = m1_pv;
       if (c_valid_q && !c_acc) c_lv_d = 1'b1;
       // D -> H
       h_valid_d = d_valid_q;
@@ -1175,13 +1193,23 @@ module tex #(
     end
     if (b_mv) begin
       // B -> S
-      s_valid_d = b_valid_q;
-      s_pkt_d = b_pkt_q;
-      s_fault_d = b_fault_q;
+      // B -> Q
+      q_valid_d = b_valid_q;
+      q_pkt_d = b_pkt_q;
+      q_fault_d = b_fault_q;
+      q_x0_d = m0_fu;
+      q_y0_d = m0_fv;
+      q_hold_d = b_valid_q && b_hold_q;
+      q_ts_d = b_ts_q;
+      q_ss_d = b_ss_q;
+      // Q -> S
+      s_valid_d = q_valid_q;
+      s_pkt_d = q_pkt_q;
+      s_fault_d = q_fault_q;
       s_rr_d = lod_rr;
-      s_hold_d = b_valid_q && b_hold_q;
-      s_ts_d = b_ts_q;
-      s_ss_d = b_ss_q;
+      s_hold_d = q_valid_q && q_hold_q;
+      s_ts_d = q_ts_q;
+      s_ss_d = q_ss_q;
       // S -> C
       c_valid_d = s_valid_q;
       c_pkt_d = s_pkt_q;
@@ -1329,8 +1357,16 @@ module tex #(
       b_valid_q <= 1'b0;
       b_pkt_q <= '0;
       b_fault_q <= '0;
-      b_x0_q <= '0;
-      b_y0_q <= '0;
+      b_pu_q <= '0;
+      b_pv_q <= '0;
+      q_valid_q <= 1'b0;
+      q_pkt_q <= '0;
+      q_fault_q <= '0;
+      q_x0_q <= '0;
+      q_y0_q <= '0;
+      q_hold_q <= 1'b0;
+      q_ts_q <= '0;
+      q_ss_q <= '0;
       b_hold_q <= 1'b0;
       b_ts_q <= '0;
       b_ss_q <= '0;
@@ -1372,8 +1408,8 @@ module tex #(
       h_rv_q <= '0;
       h_fu_q <= '0;
       h_fv_q <= '0;
-      d_x_q <= '0;
-      d_y_q <= '0;
+      d_pu_q <= '0;
+      d_pv_q <= '0;
       e_valid_q <= 1'b0;
       e_info_q <= '0;
       e_l_q <= '0;
@@ -1446,8 +1482,16 @@ module tex #(
       b_valid_q <= b_valid_d;
       b_pkt_q <= b_pkt_d;
       b_fault_q <= b_fault_d;
-      b_x0_q <= b_x0_d;
-      b_y0_q <= b_y0_d;
+      b_pu_q <= b_pu_d;
+      b_pv_q <= b_pv_d;
+      q_valid_q <= q_valid_d;
+      q_pkt_q <= q_pkt_d;
+      q_fault_q <= q_fault_d;
+      q_x0_q <= q_x0_d;
+      q_y0_q <= q_y0_d;
+      q_hold_q <= q_hold_d;
+      q_ts_q <= q_ts_d;
+      q_ss_q <= q_ss_d;
       b_hold_q <= b_hold_d;
       b_ts_q <= b_ts_d;
       b_ss_q <= b_ss_d;
@@ -1489,8 +1533,8 @@ module tex #(
       h_rv_q <= h_rv_d;
       h_fu_q <= h_fu_d;
       h_fv_q <= h_fv_d;
-      d_x_q <= d_x_d;
-      d_y_q <= d_y_d;
+      d_pu_q <= d_pu_d;
+      d_pv_q <= d_pv_d;
       e_valid_q <= e_valid_d;
       e_info_q <= e_info_d;
       e_l_q <= e_l_d;
