@@ -50,8 +50,9 @@
 //      read in one clock (up to 16 different lines) unless an address mode folds two taps of a
 //      pixel onto one parity (wrap/mirror of odd sizes, clamp) at different lines.
 //   R  bank words -> the taps' texels (merged over sub-passes);
-//   F  filter (per pixel 4 weights x 4 channels), trilinear blend with the level-0 pass's
-//      result, output register.
+//   F  filter (per pixel 4 weights x 4 channels: the bilinear lerps, tex_filter);
+//   P  trilinear blend with the level-0 pass's result and the colour (tex_filter_out), output
+//      register.
 // inval_i (while idle_o) forgets every descriptor slot, their checks and the whole L1: the
 // integration pulses it when descriptors, texels or REG_VALID_BASE/LIMIT may have changed.
 module tex #(
@@ -269,6 +270,9 @@ module tex #(
   logic [15:0][31:0] f_tex_q, f_tex_d;
   logic [15:0] f_border_q, f_border_d;
   logic [3:0][7:0] f_fu_q, f_fu_d, f_fv_q, f_fv_d;
+  logic        p_valid_q, p_valid_d;   // P: the pass's filtered channels (trilinear blend, colour)
+  info_t       p_info_q, p_info_d;
+  logic [3:0][3:0][15:0] p_bres_q, p_bres_d;
   logic [3:0][3:0][15:0] b0_q, b0_d;   // level l0 result of the quad (trilinear)
   logic        o_valid_q, o_valid_d;
   pineda_pkg::tex_out_pkt_t o_q, o_d;
@@ -500,7 +504,7 @@ module tex #(
     .cnt_i(ss_cnt_q), .valid_i(ss_tv_q), .age_i(ss_age_q), .ok_o(s_vok), .idx_o(s_vic));
   always_comb begin
     pipe_empty = !dq_valid_q && !b_valid_q && !q_valid_q && !s_valid_q && !c_valid_q && !d_valid_q && !h_valid_q && !e_valid_q && !t_valid_q && pf_empty &&
-                 !r_valid_q && !f_valid_q && !o_valid_q && fi_empty && rq_empty &&
+                 !r_valid_q && !f_valid_q && !p_valid_q && !o_valid_q && fi_empty && rq_empty &&
                  !sp_valid_q && !g_valid_q;
     // dq leaves this clock (the spill goes first), so A may fill it again: a texture and a
     // sampler miss of one quad still go out in consecutive clocks
@@ -885,11 +889,14 @@ module tex #(
     .fu_i           (f_fu_q),
     .fv_i           (f_fv_q),
     .linear_i       (f_info_q.linear),
-    .two_i          (f_info_q.two),
-    .f_i            (f_info_q.f),
-    .b0_i           (b0_q),
-    .bres_o         (bres),
-    .color_o        (pcol)
+    .bres_o         (bres)
+  );
+  tex_filter_out u_filter_out (
+    .bres_i  (p_bres_q),
+    .two_i   (p_info_q.two),
+    .f_i     (p_info_q.f),
+    .b0_i    (b0_q),
+    .color_o (pcol)
   );
   always_comb begin
     head = sp_t'(pf_out_data);
@@ -1050,6 +1057,9 @@ module tex #(
     f_fu_d = f_fu_q;
     f_fv_d = f_fv_q;
     b0_d = b0_q;
+    p_valid_d = p_valid_q;
+    p_info_d = p_info_q;
+    p_bres_d = p_bres_q;
     o_valid_d = o_valid_q;
     o_d = o_q;
     mem_rsp_ready_o = 1'b0;
@@ -1271,21 +1281,25 @@ module tex #(
           f_fv_d = r_rec_q.fv;
         end
       end
-      // F -> O
+      // F -> P
+      p_valid_d = f_valid_q;
+      p_info_d = f_info_q;
+      p_bres_d = bres;
+      // P -> O
       o_valid_d = 1'b0;
-      if (f_valid_q) begin
-        if (f_info_q.two && !f_info_q.lv) begin
-          b0_d = bres;
+      if (p_valid_q) begin
+        if (p_info_q.two && !p_info_q.lv) begin
+          b0_d = p_bres_q;
         end else begin
           o_valid_d = 1'b1;
           o_d = '0;
-          o_d.eop = f_info_q.eop;
-          if (!f_info_q.eop) begin
-            o_d.live = f_info_q.live;
-            o_d.tag = f_info_q.tag;
-            o_d.fault = f_info_q.fault;
+          o_d.eop = p_info_q.eop;
+          if (!p_info_q.eop) begin
+            o_d.live = p_info_q.live;
+            o_d.tag = p_info_q.tag;
+            o_d.fault = p_info_q.fault;
             for (int p = 0; p < 4; p++) begin
-              if (f_info_q.live[p] && f_info_q.fault == pineda_pkg::TEX_FAULT_NONE) o_d.color[p] = pcol[p];
+              if (p_info_q.live[p] && p_info_q.fault == pineda_pkg::TEX_FAULT_NONE) o_d.color[p] = pcol[p];
             end
           end
         end
@@ -1457,6 +1471,9 @@ module tex #(
       f_fu_q <= '0;
       f_fv_q <= '0;
       b0_q <= '0;
+      p_valid_q <= 1'b0;
+      p_info_q <= '0;
+      p_bres_q <= '0;
       o_valid_q <= 1'b0;
       o_q <= '0;
     end else begin
@@ -1582,6 +1599,9 @@ module tex #(
       f_fu_q <= f_fu_d;
       f_fv_q <= f_fv_d;
       b0_q <= b0_d;
+      p_valid_q <= p_valid_d;
+      p_info_q <= p_info_d;
+      p_bres_q <= p_bres_d;
       o_valid_q <= o_valid_d;
       o_q <= o_d;
     end
