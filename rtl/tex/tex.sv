@@ -545,11 +545,15 @@ module tex #(
       a_fi.idx = IdxW'(s_vic);
       a_fi.idx[IdxW-1] = 1'b1;
       a_fi.b53 = a_pkt_q.samp[5:3];
-    end else if (!ts_arr_q[a_th] || !ss_arr_q[a_sh]) begin
-      // a descriptor line still on its way
+    end else if (!ts_arr_q[a_th]) begin
+      // the texture's line still on its way
     end else if (!ts_ck_q[a_th]) begin
+      // the chain is laid out while the sampler's line may still be on its way (it comes the
+      // clock after the texture's when both missed: one clock less per draw)
       a_cstart = 1'b1;
       a_tbad = tex_static_bad;
+    end else if (!ss_arr_q[a_sh]) begin
+      // the sampler's line still on its way
     end else begin
       a_go = 1'b1;
       a_hold = 1'b1;
