@@ -1206,7 +1206,6 @@ module tex #(
       t_lock_d = '0;
     end
     if (b_mv) begin
-      // B -> S
       // B -> Q
       q_valid_d = b_valid_q;
       q_pkt_d = b_pkt_q;
