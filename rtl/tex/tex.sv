@@ -16,12 +16,18 @@
 //      else the least recently used), requests the line through the texel request queue (the
 //      response lands in order, in the fill stage, straight into the slot) while quads on the
 //      other slots keep flowing, and lays out the chain one level per clock; it waits only
-//      when every slot of its kind is in use.
-//   B  level-0 coordinates of the four pixels (4 fp32_mul + fp32_to_fix16_8 per axis);
+//      when every slot of its kind is in use. A miss's line request waits a clock in the
+//      register dq (off the path from A's checks to the tag stage's allocation).
+//   B  level-0 coordinates of the four pixels: the products (4 fp32_mul per axis, of A's quad);
+//   Q  their fp32_to_fix16_8;
 //   S  the LOD's first half: derivatives and the larger squared length (tex_lod_sq);
 //   C  the LOD's log2, bias, clamps, filter and levels; holds a trilinear quad for two clocks;
-//   D  level coordinates of the four pixels (4 more multipliers per axis);
-//   E  address modes: per pixel and axis one modulo for i0, i0 + 1 derived from it;
+//   D  level coordinates of the four pixels: the products (4 more multipliers per axis, of C's
+//      pass); their fp32_to_fix16_8 feeds H;
+//   H  address modes, first half (tex_amode_pre): per pixel and axis i0, the modulus and the
+//      modulo's first division steps;
+//   E  address modes, second half (tex_amode): the modulo's last steps, the mode, i0 + 1 derived
+//      from i0's remainder;
 //   T  tag stage, ahead of the data: the 16 taps' block addresses, L1 index, tag, bank. Each
 //      clock every remaining tap that hits joins the current sub-pass and up to two missing
 //      lines are allocated (tags written now: the tags are the cache's *future* state), their
@@ -44,8 +50,9 @@
 //      read in one clock (up to 16 different lines) unless an address mode folds two taps of a
 //      pixel onto one parity (wrap/mirror of odd sizes, clamp) at different lines.
 //   R  bank words -> the taps' texels (merged over sub-passes);
-//   F  filter (per pixel 4 weights x 4 channels), trilinear blend with the level-0 pass's
-//      result, output register.
+//   F  filter (per pixel 4 weights x 4 channels: the bilinear lerps, tex_filter);
+//   P  trilinear blend with the level-0 pass's result and the colour (tex_filter_out), output
+//      register.
 // inval_i (while idle_o) forgets every descriptor slot, their checks and the whole L1: the
 // integration pulses it when descriptors, texels or REG_VALID_BASE/LIMIT may have changed.
 module tex #(
@@ -178,10 +185,18 @@ module tex #(
   logic        b_valid_q, b_valid_d;
   pineda_pkg::tex_in_pkt_t b_pkt_q, b_pkt_d;
   logic [2:0]  b_fault_q, b_fault_d;
-  logic [3:0][23:0] b_x0_q, b_x0_d, b_y0_q, b_y0_d;
+  logic [3:0][31:0] b_pu_q, b_pu_d, b_pv_q, b_pv_d;  // u * W, v * H (FP32)
   logic        b_hold_q, b_hold_d;
   logic [TSW-1:0] b_ts_q, b_ts_d;
   logic [SSW-1:0] b_ss_q, b_ss_d;
+  // Q: level-0 coordinates in fix16.8 (fp32_to_fix16_8 of B's products)
+  logic        q_valid_q, q_valid_d;
+  pineda_pkg::tex_in_pkt_t q_pkt_q, q_pkt_d;
+  logic [2:0]  q_fault_q, q_fault_d;
+  logic [3:0][23:0] q_x0_q, q_x0_d, q_y0_q, q_y0_d;
+  logic        q_hold_q, q_hold_d;
+  logic [TSW-1:0] q_ts_q, q_ts_d;
+  logic [SSW-1:0] q_ss_q, q_ss_d;
   // S: the larger squared derivative length (the LOD's first half)
   logic        s_valid_q, s_valid_d;
   pineda_pkg::tex_in_pkt_t s_pkt_q, s_pkt_d;
@@ -203,7 +218,18 @@ module tex #(
   logic        d_valid_q, d_valid_d;
   info_t       d_info_q, d_info_d;
   logic [3:0]  d_l_q, d_l_d;
-  logic [3:0][23:0] d_x_q, d_x_d, d_y_q, d_y_d;
+  logic [12:0] d_lw_q, d_lw_d, d_lh_q, d_lh_d;  // the pass's level size
+  // H: the address modes' first half (tex_amode_pre: i0, modulus, the first division steps)
+  logic        h_valid_q, h_valid_d;
+  info_t       h_info_q, h_info_d;
+  logic [3:0]  h_l_q, h_l_d;
+  logic [12:0] h_lw_q, h_lw_d, h_lh_q, h_lh_d;
+  logic [2:0]  h_au_q, h_au_d, h_av_q, h_av_d;   // address modes
+  logic [3:0][16:0] h_iu_q, h_iu_d, h_iv_q, h_iv_d;
+  logic [13:0] h_du_q, h_du_d, h_dv_q, h_dv_d;
+  logic [3:0][13:0] h_ru_q, h_ru_d, h_rv_q, h_rv_d;
+  logic [3:0][7:0] h_fu_q, h_fu_d, h_fv_q, h_fv_d;
+  logic [3:0][31:0] d_pu_q, d_pu_d, d_pv_q, d_pv_d;  // u * w_l, v * h_l (FP32)
   // E: address-moded indices
   logic        e_valid_q, e_valid_d;
   info_t       e_info_q, e_info_d;
@@ -225,6 +251,9 @@ module tex #(
   logic        sp_valid_q, sp_valid_d;   // spill: the second line allocated in a clock
   logic [25:0] sp_rq_q, sp_rq_d;
   logic [FiW-1:0] sp_fi_q, sp_fi_d;
+  logic        dq_valid_q, dq_valid_d;   // A's descriptor line request, pushed the clock after
+  logic [25:0] dq_line_q, dq_line_d;
+  logic [FiW-1:0] dq_fi_q, dq_fi_d;
   // L1 tags (future state): tex_tags (valid, {block addr [31:3], decode class}, last reader per line)
   // fill: stage G decodes and writes the L1 line of a record that read its raw-line buffer
   // entry in the clock before (its L1 line, decode class, block address [5:3])
@@ -241,6 +270,9 @@ module tex #(
   logic [15:0][31:0] f_tex_q, f_tex_d;
   logic [15:0] f_border_q, f_border_d;
   logic [3:0][7:0] f_fu_q, f_fu_d, f_fv_q, f_fv_d;
+  logic        p_valid_q, p_valid_d;   // P: the pass's filtered channels (trilinear blend, colour)
+  info_t       p_info_q, p_info_d;
+  logic [3:0][3:0][15:0] p_bres_q, p_bres_d;
   logic [3:0][3:0][15:0] b0_q, b0_d;   // level l0 result of the quad (trilinear)
   logic        o_valid_q, o_valid_d;
   pineda_pkg::tex_out_pkt_t o_q, o_d;
@@ -313,18 +345,18 @@ module tex #(
   for (genvar p = 0; p < 4; p++) begin : g_mul
     fp32_mul #(.BSigW(13)) u_m0u (.a_i(a_pkt_q.tc[p][63:32]), .b_i(m0_w), .y_o(m0_pu[p]));
     fp32_mul #(.BSigW(13)) u_m0v (.a_i(a_pkt_q.tc[p][31:0]),  .b_i(m0_h), .y_o(m0_pv[p]));
-    fp32_to_fix16_8 u_f0u (.a_i(m0_pu[p]), .y_o(m0_fu[p]));
-    fp32_to_fix16_8 u_f0v (.a_i(m0_pv[p]), .y_o(m0_fv[p]));
+    fp32_to_fix16_8 u_f0u (.a_i(b_pu_q[p]), .y_o(m0_fu[p]));
+    fp32_to_fix16_8 u_f0v (.a_i(b_pv_q[p]), .y_o(m0_fv[p]));
     fp32_mul #(.BSigW(13)) u_m1u (.a_i(c_pkt_q.tc[p][63:32]), .b_i(m1_w), .y_o(m1_pu[p]));
     fp32_mul #(.BSigW(13)) u_m1v (.a_i(c_pkt_q.tc[p][31:0]),  .b_i(m1_h), .y_o(m1_pv[p]));
-    fp32_to_fix16_8 u_f1u (.a_i(m1_pu[p]), .y_o(m1_fu[p]));
-    fp32_to_fix16_8 u_f1v (.a_i(m1_pv[p]), .y_o(m1_fv[p]));
+    fp32_to_fix16_8 u_f1u (.a_i(d_pu_q[p]), .y_o(m1_fu[p]));
+    fp32_to_fix16_8 u_f1v (.a_i(d_pv_q[p]), .y_o(m1_fv[p]));
   end
 
   // ---------------------------------------------------------------------------------- slots
   // Each stage reads its quad's descriptors through the slot numbers it carries: A the hit slots
   // (a_th, a_sh), B b_ts / b_ss, C c_ts, D and E their info_t, F f_info_q.
-  pineda_pkg::tex_desc_t  a_td, c_td, d_td, e_td, f_td;
+  pineda_pkg::tex_desc_t  a_td, c_td, e_td, f_td;
   pineda_pkg::samp_desc_t a_sd, s_sd, d_sd, f_sd;
   pineda_pkg::tex_desc_t  s_td;
   logic           a_thit, a_shit;   // the quad in A: its descriptor addresses are allocated slots
@@ -438,8 +470,8 @@ module tex #(
 
   logic [49:0] lod_rr;
   tex_lod_sq u_lod_sq (
-    .x0_i (b_x0_q),
-    .y0_i (b_y0_q),
+    .x0_i (q_x0_q),
+    .y0_i (q_y0_q),
     .rr_o (lod_rr)
   );
 
@@ -454,9 +486,10 @@ module tex #(
     .f_o      (lod_f)
   );
 
-  // A: what the quad in A does this clock. From registers and FIFO flags only: the tag stage's
-  // allocation yields to a descriptor request (a_push), so nothing here may depend on it.
-  logic           pipe_empty, a_go, a_hold, a_push, a_push_ok, a_talloc, a_salloc, a_cstart, a_tbad, a_inval;
+  // A: what the quad in A does this clock. A descriptor miss takes its slot now and leaves its
+  // line request in the register dq (pushed the next clock, ahead of the tag stage's allocation,
+  // which yields to dq_valid_q: a register, so the allocation no longer waits for A's checks).
+  logic           pipe_empty, a_go, a_hold, a_push, a_push_ok, dq_push, a_talloc, a_salloc, a_cstart, a_tbad, a_inval;
   logic [2:0]     a_fault;
   logic [25:0]    a_push_line;
   logic [FiW-1:0] a_push_fi;
@@ -470,10 +503,13 @@ module tex #(
   tex_slot_victim #(.Slots(SampSlots), .CntW(CntW)) u_s_victim (
     .cnt_i(ss_cnt_q), .valid_i(ss_tv_q), .age_i(ss_age_q), .ok_o(s_vok), .idx_o(s_vic));
   always_comb begin
-    pipe_empty = !b_valid_q && !s_valid_q && !c_valid_q && !d_valid_q && !e_valid_q && !t_valid_q && pf_empty &&
-                 !r_valid_q && !f_valid_q && !o_valid_q && fi_empty && rq_empty &&
+    pipe_empty = !dq_valid_q && !b_valid_q && !q_valid_q && !s_valid_q && !c_valid_q && !d_valid_q && !h_valid_q && !e_valid_q && !t_valid_q && pf_empty &&
+                 !r_valid_q && !f_valid_q && !p_valid_q && !o_valid_q && fi_empty && rq_empty &&
                  !sp_valid_q && !g_valid_q;
-    a_push_ok = !sp_valid_q && rq_in_ready && fi_in_ready;
+    // dq leaves this clock (the spill goes first), so A may fill it again: a texture and a
+    // sampler miss of one quad still go out in consecutive clocks
+    dq_push = dq_valid_q && !sp_valid_q && rq_in_ready && fi_in_ready;
+    a_push_ok = !dq_valid_q || dq_push;
     a_go = 1'b0;
     a_hold = 1'b0;
     a_fault = pineda_pkg::TEX_FAULT_NONE;
@@ -509,11 +545,15 @@ module tex #(
       a_fi.idx = IdxW'(s_vic);
       a_fi.idx[IdxW-1] = 1'b1;
       a_fi.b53 = a_pkt_q.samp[5:3];
-    end else if (!ts_arr_q[a_th] || !ss_arr_q[a_sh]) begin
-      // a descriptor line still on its way
+    end else if (!ts_arr_q[a_th]) begin
+      // the texture's line still on its way
     end else if (!ts_ck_q[a_th]) begin
+      // the chain is laid out while the sampler's line may still be on its way (it comes the
+      // clock after the texture's when both missed: one clock less per draw)
       a_cstart = 1'b1;
       a_tbad = tex_static_bad;
+    end else if (!ss_arr_q[a_sh]) begin
+      // the sampler's line still on its way
     end else begin
       a_go = 1'b1;
       a_hold = 1'b1;
@@ -525,36 +565,57 @@ module tex #(
 
   // D, E, F: their quads' descriptors
   always_comb begin
-    d_td = pineda_pkg::tex_desc_t'(ts_desc_q[d_info_q.ts]);
     d_sd = pineda_pkg::samp_desc_t'(ss_desc_q[d_info_q.ss]);
     e_td = pineda_pkg::tex_desc_t'(ts_desc_q[e_info_q.ts]);
     f_td = pineda_pkg::tex_desc_t'(ts_desc_q[f_info_q.ts]);
     f_sd = pineda_pkg::samp_desc_t'(ss_desc_q[f_info_q.ss]);
   end
 
-  // E: address modes of the quad in D
-  logic [3:0][1:0][12:0] am_xi, am_yj;
-  logic [3:0][1:0]       am_inu, am_inv;
-  logic [3:0][7:0]       am_fu, am_fv;
-  tex_amode u_amode (
-    .x_i      (d_x_q),
-    .y_i      (d_y_q),
+  // H: the address modes' first half, of the pass in D (the index i0, the modulus and the
+  // modulo's first division steps); E: the second half, of the pass in H
+  localparam int unsigned AmSplit = 9;  // the dividend bits 16..AmSplit are divided in H
+  logic [3:0][16:0] ap_iu, ap_iv;
+  logic [13:0]      ap_du, ap_dv;
+  logic [3:0][13:0] ap_ru, ap_rv;
+  logic [3:0][7:0]  am_fu, am_fv;
+  tex_amode_pre #(.Split(AmSplit)) u_amode_pre (
+    .x_i      (m1_fu),
+    .y_i      (m1_fv),
     .linear_i (d_info_q.linear),
-    .width_i  (d_td.width),
-    .height_i (d_td.height),
-    .lvl_i    (d_l_q),
+    .lw_i     (d_lw_q),
+    .lh_i     (d_lh_q),
     .addr_u_i (d_sd.addr_u),
     .addr_v_i (d_sd.addr_v),
-    .xi_o     (am_xi),
-    .inu_o    (am_inu),
-    .yj_o     (am_yj),
-    .inv_o    (am_inv),
+    .iu_o     (ap_iu),
+    .iv_o     (ap_iv),
+    .du_o     (ap_du),
+    .dv_o     (ap_dv),
+    .ru_o     (ap_ru),
+    .rv_o     (ap_rv),
     .fu_o     (am_fu),
     .fv_o     (am_fv)
   );
+  logic [3:0][1:0][12:0] am_xi, am_yj;
+  logic [3:0][1:0]       am_inu, am_inv;
+  tex_amode #(.Split(AmSplit)) u_amode (
+    .iu_i     (h_iu_q),
+    .iv_i     (h_iv_q),
+    .du_i     (h_du_q),
+    .dv_i     (h_dv_q),
+    .ru_i     (h_ru_q),
+    .rv_i     (h_rv_q),
+    .lw_i     (h_lw_q),
+    .lh_i     (h_lh_q),
+    .addr_u_i (h_au_q),
+    .addr_v_i (h_av_q),
+    .xi_o     (am_xi),
+    .inu_o    (am_inu),
+    .yj_o     (am_yj),
+    .inv_o    (am_inv)
+  );
 
   // the texture slots' level bases: one block RAM word per slot and level ({slot, level}),
-  // written as stage A lays out a chain (one level a clock), read for the pass in D as it moves
+  // written as stage A lays out a chain (one level a clock), read for the pass in H as it moves
   // to E (so lb_base is the base of E's slot and level for as long as E holds the pass). A slot
   // being laid out is used by no quad in flight (its count is 0), so a read of the word written
   // in the same clock only happens for a token or faulted quad, which reads no texels.
@@ -670,7 +731,7 @@ module tex #(
       end else if (lk[mtap]) begin
         emit = pf_in_ready;
       end else begin
-        alloc = rq_in_ready && fi_in_ready && !sp_valid_q && !a_push;
+        alloc = rq_in_ready && fi_in_ready && !sp_valid_q && !dq_valid_q;
         alloc2 = alloc && has2 && !lk[mtap2];
         got = same | (alloc2 ? same2 : 16'd0);
         // the sub-pass's last missing lines: allocate and emit in one clock
@@ -710,7 +771,7 @@ module tex #(
     .wdata_i (cur_q[32:0]),
     .wmask_i (1'b1),
     .re_i    (front_adv),
-    .raddr_i ({d_info_q.ts, d_l_q}),
+    .raddr_i ({h_info_q.ts, h_l_q}),
     .rdata_o (lb_base)
   );
 
@@ -738,22 +799,25 @@ module tex #(
     m_fi2.b53 = t_tag_q[mtap2][5:3];
     // one record a clock: the spill first, then a descriptor line of stage A, then the tag
     // stage's allocation (each waits for room in both FIFOs)
-    push = (sp_valid_q && rq_in_ready && fi_in_ready) || alloc || a_push;
+    push = (sp_valid_q && rq_in_ready && fi_in_ready) || alloc || dq_push;
     if (sp_valid_q) begin
       push_line = sp_rq_q;
       push_base = fi_t'(sp_fi_q);
-    end else if (a_push) begin
-      push_line = a_push_line;
-      push_base = fi_t'(a_push_fi);
+    end else if (dq_valid_q) begin
+      push_line = dq_line_q;
+      push_base = fi_t'(dq_fi_q);
     end else begin
       push_line = t_tag_q[mtap][31:6];
       push_base = m_fi;
     end
     push_shared = !push_base.desc && shared_cls(push_base.dclass);
-    // the raw-line buffer's lookup line: a descriptor line (a_push) is never shared, so the
+    // the raw-line buffer's lookup line: a descriptor line (dq) is never shared, so the
     // lookup reads the spill or the allocation only, off the path from A's descriptor checks
     lb_line = sp_valid_q ? sp_rq_q : t_tag_q[mtap][31:6];
     sp_valid_d = sp_valid_q && !(rq_in_ready && fi_in_ready);
+    dq_valid_d = (dq_valid_q && !dq_push) || a_push;
+    dq_line_d = a_push ? a_push_line : dq_line_q;
+    dq_fi_d = a_push ? a_push_fi : dq_fi_q;
     sp_rq_d = sp_rq_q;
     sp_fi_d = sp_fi_q;
     if (alloc2) begin
@@ -829,11 +893,14 @@ module tex #(
     .fu_i           (f_fu_q),
     .fv_i           (f_fv_q),
     .linear_i       (f_info_q.linear),
-    .two_i          (f_info_q.two),
-    .f_i            (f_info_q.f),
-    .b0_i           (b0_q),
-    .bres_o         (bres),
-    .color_o        (pcol)
+    .bres_o         (bres)
+  );
+  tex_filter_out u_filter_out (
+    .bres_i  (p_bres_q),
+    .two_i   (p_info_q.two),
+    .f_i     (p_info_q.f),
+    .b0_i    (b0_q),
+    .color_o (pcol)
   );
   always_comb begin
     head = sp_t'(pf_out_data);
@@ -900,11 +967,19 @@ module tex #(
     b_valid_d = b_valid_q;
     b_pkt_d = b_pkt_q;
     b_fault_d = b_fault_q;
-    b_x0_d = b_x0_q;
-    b_y0_d = b_y0_q;
+    b_pu_d = b_pu_q;
+    b_pv_d = b_pv_q;
     b_hold_d = b_hold_q;
     b_ts_d = b_ts_q;
     b_ss_d = b_ss_q;
+    q_valid_d = q_valid_q;
+    q_pkt_d = q_pkt_q;
+    q_fault_d = q_fault_q;
+    q_x0_d = q_x0_q;
+    q_y0_d = q_y0_q;
+    q_hold_d = q_hold_q;
+    q_ts_d = q_ts_q;
+    q_ss_d = q_ss_q;
     s_valid_d = s_valid_q;
     s_pkt_d = s_pkt_q;
     s_fault_d = s_fault_q;
@@ -926,8 +1001,25 @@ module tex #(
     d_valid_d = d_valid_q;
     d_info_d = d_info_q;
     d_l_d = d_l_q;
-    d_x_d = d_x_q;
-    d_y_d = d_y_q;
+    d_lw_d = d_lw_q;
+    d_lh_d = d_lh_q;
+    h_valid_d = h_valid_q;
+    h_info_d = h_info_q;
+    h_l_d = h_l_q;
+    h_lw_d = h_lw_q;
+    h_lh_d = h_lh_q;
+    h_au_d = h_au_q;
+    h_av_d = h_av_q;
+    h_iu_d = h_iu_q;
+    h_iv_d = h_iv_q;
+    h_du_d = h_du_q;
+    h_dv_d = h_dv_q;
+    h_ru_d = h_ru_q;
+    h_rv_d = h_rv_q;
+    h_fu_d = h_fu_q;
+    h_fv_d = h_fv_q;
+    d_pu_d = d_pu_q;
+    d_pv_d = d_pv_q;
     e_valid_d = e_valid_q;
     e_info_d = e_info_q;
     e_l_d = e_l_q;
@@ -969,6 +1061,9 @@ module tex #(
     f_fu_d = f_fu_q;
     f_fv_d = f_fv_q;
     b0_d = b0_q;
+    p_valid_d = p_valid_q;
+    p_info_d = p_info_q;
+    p_bres_d = p_bres_q;
     o_valid_d = o_valid_q;
     o_d = o_q;
     mem_rsp_ready_o = 1'b0;
@@ -1042,8 +1137,8 @@ module tex #(
       b_valid_d = a_valid_q && a_go;
       b_pkt_d = a_pkt_q;
       b_fault_d = a_fault;
-      b_x0_d = m0_fu;
-      b_y0_d = m0_fv;
+      b_pu_d = m0_pu;
+      b_pv_d = m0_pv;
       b_hold_d = a_hold;
       b_ts_d = a_th;
       b_ss_d = a_sh;
@@ -1063,19 +1158,37 @@ module tex #(
       d_info_d.ts = c_ts_q;
       d_info_d.ss = c_ss_q;
       d_l_d = c_l;
-      d_x_d = m1_fu;
-      d_y_d = m1_fv;
+      d_lw_d = c_lw;
+      d_lh_d = c_lh;
+      d_pu_d = m1_pu;
+      d_pv_d = m1_pv;
       if (c_valid_q && !c_acc) c_lv_d = 1'b1;
-      // D -> E
-      e_valid_d = d_valid_q;
-      e_info_d = d_info_q;
-      e_l_d = d_l_q;
+      // D -> H
+      h_valid_d = d_valid_q;
+      h_info_d = d_info_q;
+      h_l_d = d_l_q;
+      h_lw_d = d_lw_q;
+      h_lh_d = d_lh_q;
+      h_au_d = d_sd.addr_u;
+      h_av_d = d_sd.addr_v;
+      h_iu_d = ap_iu;
+      h_iv_d = ap_iv;
+      h_du_d = ap_du;
+      h_dv_d = ap_dv;
+      h_ru_d = ap_ru;
+      h_rv_d = ap_rv;
+      h_fu_d = am_fu;
+      h_fv_d = am_fv;
+      // H -> E
+      e_valid_d = h_valid_q;
+      e_info_d = h_info_q;
+      e_l_d = h_l_q;
       e_xi_d = am_xi;
       e_inu_d = am_inu;
       e_yj_d = am_yj;
       e_inv_d = am_inv;
-      e_fu_d = am_fu;
-      e_fv_d = am_fv;
+      e_fu_d = h_fu_q;
+      e_fv_d = h_fv_q;
       // E -> T
       t_valid_d = e_valid_q;
       t_info_d = e_info_q;
@@ -1093,14 +1206,23 @@ module tex #(
       t_lock_d = '0;
     end
     if (b_mv) begin
-      // B -> S
-      s_valid_d = b_valid_q;
-      s_pkt_d = b_pkt_q;
-      s_fault_d = b_fault_q;
+      // B -> Q
+      q_valid_d = b_valid_q;
+      q_pkt_d = b_pkt_q;
+      q_fault_d = b_fault_q;
+      q_x0_d = m0_fu;
+      q_y0_d = m0_fv;
+      q_hold_d = b_valid_q && b_hold_q;
+      q_ts_d = b_ts_q;
+      q_ss_d = b_ss_q;
+      // Q -> S
+      s_valid_d = q_valid_q;
+      s_pkt_d = q_pkt_q;
+      s_fault_d = q_fault_q;
       s_rr_d = lod_rr;
-      s_hold_d = b_valid_q && b_hold_q;
-      s_ts_d = b_ts_q;
-      s_ss_d = b_ss_q;
+      s_hold_d = q_valid_q && q_hold_q;
+      s_ts_d = q_ts_q;
+      s_ss_d = q_ss_q;
       // S -> C
       c_valid_d = s_valid_q;
       c_pkt_d = s_pkt_q;
@@ -1162,21 +1284,25 @@ module tex #(
           f_fv_d = r_rec_q.fv;
         end
       end
-      // F -> O
+      // F -> P
+      p_valid_d = f_valid_q;
+      p_info_d = f_info_q;
+      p_bres_d = bres;
+      // P -> O
       o_valid_d = 1'b0;
-      if (f_valid_q) begin
-        if (f_info_q.two && !f_info_q.lv) begin
-          b0_d = bres;
+      if (p_valid_q) begin
+        if (p_info_q.two && !p_info_q.lv) begin
+          b0_d = p_bres_q;
         end else begin
           o_valid_d = 1'b1;
           o_d = '0;
-          o_d.eop = f_info_q.eop;
-          if (!f_info_q.eop) begin
-            o_d.live = f_info_q.live;
-            o_d.tag = f_info_q.tag;
-            o_d.fault = f_info_q.fault;
+          o_d.eop = p_info_q.eop;
+          if (!p_info_q.eop) begin
+            o_d.live = p_info_q.live;
+            o_d.tag = p_info_q.tag;
+            o_d.fault = p_info_q.fault;
             for (int p = 0; p < 4; p++) begin
-              if (f_info_q.live[p] && f_info_q.fault == pineda_pkg::TEX_FAULT_NONE) o_d.color[p] = pcol[p];
+              if (p_info_q.live[p] && p_info_q.fault == pineda_pkg::TEX_FAULT_NONE) o_d.color[p] = pcol[p];
             end
           end
         end
@@ -1248,8 +1374,16 @@ module tex #(
       b_valid_q <= 1'b0;
       b_pkt_q <= '0;
       b_fault_q <= '0;
-      b_x0_q <= '0;
-      b_y0_q <= '0;
+      b_pu_q <= '0;
+      b_pv_q <= '0;
+      q_valid_q <= 1'b0;
+      q_pkt_q <= '0;
+      q_fault_q <= '0;
+      q_x0_q <= '0;
+      q_y0_q <= '0;
+      q_hold_q <= 1'b0;
+      q_ts_q <= '0;
+      q_ss_q <= '0;
       b_hold_q <= 1'b0;
       b_ts_q <= '0;
       b_ss_q <= '0;
@@ -1274,8 +1408,25 @@ module tex #(
       d_valid_q <= 1'b0;
       d_info_q <= '0;
       d_l_q <= '0;
-      d_x_q <= '0;
-      d_y_q <= '0;
+      d_lw_q <= '0;
+      d_lh_q <= '0;
+      h_valid_q <= 1'b0;
+      h_info_q <= '0;
+      h_l_q <= '0;
+      h_lw_q <= '0;
+      h_lh_q <= '0;
+      h_au_q <= '0;
+      h_av_q <= '0;
+      h_iu_q <= '0;
+      h_iv_q <= '0;
+      h_du_q <= '0;
+      h_dv_q <= '0;
+      h_ru_q <= '0;
+      h_rv_q <= '0;
+      h_fu_q <= '0;
+      h_fv_q <= '0;
+      d_pu_q <= '0;
+      d_pv_q <= '0;
       e_valid_q <= 1'b0;
       e_info_q <= '0;
       e_l_q <= '0;
@@ -1302,6 +1453,9 @@ module tex #(
       alloc_cnt_q <= '0;
       emit_cnt_q <= '0;
       sp_valid_q <= 1'b0;
+      dq_valid_q <= 1'b0;
+      dq_line_q <= '0;
+      dq_fi_q <= '0;
       sp_rq_q <= '0;
       sp_fi_q <= '0;
       g_valid_q <= 1'b0;
@@ -1320,6 +1474,9 @@ module tex #(
       f_fu_q <= '0;
       f_fv_q <= '0;
       b0_q <= '0;
+      p_valid_q <= 1'b0;
+      p_info_q <= '0;
+      p_bres_q <= '0;
       o_valid_q <= 1'b0;
       o_q <= '0;
     end else begin
@@ -1345,8 +1502,16 @@ module tex #(
       b_valid_q <= b_valid_d;
       b_pkt_q <= b_pkt_d;
       b_fault_q <= b_fault_d;
-      b_x0_q <= b_x0_d;
-      b_y0_q <= b_y0_d;
+      b_pu_q <= b_pu_d;
+      b_pv_q <= b_pv_d;
+      q_valid_q <= q_valid_d;
+      q_pkt_q <= q_pkt_d;
+      q_fault_q <= q_fault_d;
+      q_x0_q <= q_x0_d;
+      q_y0_q <= q_y0_d;
+      q_hold_q <= q_hold_d;
+      q_ts_q <= q_ts_d;
+      q_ss_q <= q_ss_d;
       b_hold_q <= b_hold_d;
       b_ts_q <= b_ts_d;
       b_ss_q <= b_ss_d;
@@ -1371,8 +1536,25 @@ module tex #(
       d_valid_q <= d_valid_d;
       d_info_q <= d_info_d;
       d_l_q <= d_l_d;
-      d_x_q <= d_x_d;
-      d_y_q <= d_y_d;
+      d_lw_q <= d_lw_d;
+      d_lh_q <= d_lh_d;
+      h_valid_q <= h_valid_d;
+      h_info_q <= h_info_d;
+      h_l_q <= h_l_d;
+      h_lw_q <= h_lw_d;
+      h_lh_q <= h_lh_d;
+      h_au_q <= h_au_d;
+      h_av_q <= h_av_d;
+      h_iu_q <= h_iu_d;
+      h_iv_q <= h_iv_d;
+      h_du_q <= h_du_d;
+      h_dv_q <= h_dv_d;
+      h_ru_q <= h_ru_d;
+      h_rv_q <= h_rv_d;
+      h_fu_q <= h_fu_d;
+      h_fv_q <= h_fv_d;
+      d_pu_q <= d_pu_d;
+      d_pv_q <= d_pv_d;
       e_valid_q <= e_valid_d;
       e_info_q <= e_info_d;
       e_l_q <= e_l_d;
@@ -1399,6 +1581,9 @@ module tex #(
       alloc_cnt_q <= alloc_cnt_d;
       emit_cnt_q <= emit_cnt_d;
       sp_valid_q <= sp_valid_d;
+      dq_valid_q <= dq_valid_d;
+      dq_line_q <= dq_line_d;
+      dq_fi_q <= dq_fi_d;
       sp_rq_q <= sp_rq_d;
       sp_fi_q <= sp_fi_d;
       g_valid_q <= g_valid_d;
@@ -1417,6 +1602,9 @@ module tex #(
       f_fu_q <= f_fu_d;
       f_fv_q <= f_fv_d;
       b0_q <= b0_d;
+      p_valid_q <= p_valid_d;
+      p_info_q <= p_info_d;
+      p_bres_q <= p_bres_d;
       o_valid_q <= o_valid_d;
       o_q <= o_d;
     end
@@ -1426,7 +1614,7 @@ module tex #(
   assign unused_sig = ^{mem_rsp_i.src, mem_rsp_i.tag, mem_rsp_i.we,
                         rq_count, rq_full, fi_count, fi_full, pf_count, pf_full, t_fetch_q,
                         a_bpb_lg, a_dclass, e_bpb,
-                        s_td, c_td, d_td, e_td, f_td, d_sd, f_sd};  // the fields a stage does not read
+                        s_td, c_td, e_td, f_td, d_sd, f_sd};  // the fields a stage does not read
 
 `ifndef SYNTHESIS
   initial begin

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// tex_filter: stage F of the sampler (docs/tex.md section 4 steps 9..11), combinational: one
-// tex_filter_px per pixel of the quad (the pixel's four taps, weights, trilinear blend, colour).
+// tex_filter: stage F of the sampler (docs/tex.md section 4 steps 9 and 10), combinational: one
+// tex_filter_px per pixel of the quad (the pixel's four taps, weights, bilinear lerps; the
+// trilinear blend and the colour are tex_filter_out's, a stage later).
 // Split out of tex.sv so that synthesis reports it on its own (docs/synthesis.md).
 module tex_filter (
   input  logic [15:0][31:0]      tex_i,     // tap 4p + k's texel (RGBA8)
@@ -11,11 +12,7 @@ module tex_filter (
   input  logic [3:0][7:0]        fu_i,
   input  logic [3:0][7:0]        fv_i,
   input  logic                   linear_i,
-  input  logic                   two_i,     // second pass of a trilinear quad: blend with b0_i
-  input  logic [7:0]             f_i,       // trilinear fraction
-  input  logic [3:0][3:0][15:0]  b0_i,      // the first pass's result
-  output logic [3:0][3:0][15:0]  bres_o,    // this pass's filtered channels
-  output logic [3:0][31:0]       color_o
+  output logic [3:0][3:0][15:0]  bres_o     // this pass's filtered channels
 );
 
   for (genvar p = 0; p < 4; p++) begin : g_px
@@ -28,11 +25,7 @@ module tex_filter (
       .fu_i           (fu_i[p]),
       .fv_i           (fv_i[p]),
       .linear_i,
-      .two_i,
-      .f_i,
-      .b0_i           (b0_i[p]),
-      .bres_o         (bres_o[p]),
-      .color_o        (color_o[p])
+      .bres_o         (bres_o[p])
     );
   end
 

@@ -2,9 +2,10 @@
 // tex_filter_px: stage F of the sampler for one pixel (docs/tex.md section 4 steps 9..11),
 // combinational: the pixel's four taps' values (border colour, sRGB linearised (the linear values
 // of the taps' R, G, B codes come in lin_i, looked up in block RAM as stage F is loaded), or UNORM8
-// widened to 16 bits), the bilinear weights (or point), the filtered 16-bit channels, the trilinear blend
-// with the first pass's result and the RGBA8 colour. tex_filter instantiates one per pixel of the
-// quad (a module of its own so that synthesis measures one pixel's products).
+// widened to 16 bits), the bilinear weights (or point) and the filtered 16-bit channels (the
+// trilinear blend with the first pass's result and the RGBA8 colour are tex_filter_out's, a stage
+// later). tex_filter instantiates one per pixel of the quad (a module of its own so that synthesis
+// measures one pixel's products).
 module tex_filter_px (
   input  logic [3:0][31:0]  tex_i,     // tap k's texel (RGBA8): k = 0 (i0, j0), 1 (i1, j0), 2 (i0, j1), 3 (i1, j1)
   input  logic [3:0]        border_i,  // tap k reads the border colour
@@ -14,11 +15,7 @@ module tex_filter_px (
   input  logic [7:0]        fu_i,
   input  logic [7:0]        fv_i,
   input  logic              linear_i,
-  input  logic              two_i,     // second pass of a trilinear quad: blend with b0_i
-  input  logic [7:0]        f_i,       // trilinear fraction
-  input  logic [3:0][15:0]  b0_i,      // the first pass's result
-  output logic [3:0][15:0]  bres_o,    // this pass's filtered channels
-  output logic [31:0]       color_o
+  output logic [3:0][15:0]  bres_o     // this pass's filtered channels
 );
 
   // The bilinear sum of docs/tex.md section 4 step 10, sum_k (wu_k * wv_k) * t_k + 32768 with
@@ -27,18 +24,13 @@ module tex_filter_px (
   //   sum = 256 * r0 + fv * (r1 - r0) + 32768,
   // which is the same integer (exact arithmetic, no rounding before the final >> 16), with three
   // signed 8-bit products per channel instead of four 17 x 16 weight products and the four
-  // 9 x 9 weight products. Point sampling is fu = fv = 0 (weights 65536, 0, 0, 0). The trilinear
-  // blend b0 * (256 - f) + b * f + 128 is likewise 256 * b0 + f * (b - b0) + 128.
+  // 9 x 9 weight products. Point sampling is fu = fv = 0 (weights 65536, 0, 0, 0).
   logic [3:0][3:0][15:0] tval;
   logic [7:0]              ku, kv;
   logic [3:0][16:0]        d0, d1;    // t10 - t00, t11 - t01 (signed)
   logic [3:0][24:0]        r0, r1;    // 0 .. 256 * 65535
   logic [3:0][25:0]        dr;        // r1 - r0 (signed)
   logic [3:0][33:0]        fsum;
-  logic [3:0][16:0]        db;        // bres - b0 (signed)
-  logic [3:0][15:0]        cres;
-  logic [3:0][25:0]        tri_sum;
-  logic [3:0][23:0]        out_sum;
   always_comb begin
     for (int t = 0; t < 4; t++) begin
       for (int c = 0; c < 4; c++) begin
@@ -59,15 +51,10 @@ module tex_filter_px (
       dr[c] = {1'b0, r1[c]} - {1'b0, r0[c]};
       fsum[c] = {1'b0, r0[c], 8'd0} + 34'($signed(dr[c]) * $signed({1'b0, kv})) + 34'd32768;
       bres_o[c] = fsum[c][31:16];
-      db[c] = {1'b0, bres_o[c]} - {1'b0, b0_i[c]};
-      tri_sum[c] = {2'd0, b0_i[c], 8'd0} + 26'($signed(db[c]) * $signed({1'b0, f_i})) + 26'd128;
-      cres[c] = two_i ? tri_sum[c][23:8] : bres_o[c];
-      out_sum[c] = {8'd0, cres[c]} * 24'd255 + 24'd32768;
-      color_o[8*c +: 8] = out_sum[c][23:16];
     end
   end
 
   logic unused_sig;
-  assign unused_sig = ^{tri_sum, out_sum, fsum};
+  assign unused_sig = ^fsum;
 
 endmodule
