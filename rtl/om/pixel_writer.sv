@@ -37,12 +37,13 @@
 // dwords are not all valid at once (non-blocking: up to RfDepth per bank in flight, data routed
 // back by tag = bank); stage B (b_*) applies the pieces strictly in stream order: a plain piece
 // writes the SRAM (its line from pw_plain_line), an rmw piece is read (or taken from stage 3
-// when stage 3 holds the same entry), and stage 3 blends it in two clocks: stage 3R (one
+// when stage 3 holds the same entry), and stage 3 blends it in three clocks: stage 3R (one
 // pw_stage3 per bank, registers s3_*) merges the fill data and compacts the piece's units into
-// the lanes, stage 3W (one pw_stage3w per bank, registers s3w_*) blends (om_blend), scatters the
-// results back and writes the line. Stage 3R takes a line stage 3W holds from stage 3W (with
-// last clock's stage-3W writes, wf_*); a piece sharing a halfword with stage 3R's piece on the
-// same entry waits a clock in stage B (stage 3R would not see that piece's results).
+// the lanes, stages 3X and 3W (one pw_stage3w per bank, registers s3x_* and s3w_*) blend
+// (om_blend #(Pipe): a register inside every lane), scatter the results back and write the line.
+// Stage 3R takes a line stage 3X or 3W holds from there (with last clock's stage-3W writes,
+// wf_*); a piece sharing a halfword with stage 3R's or 3X's piece on the same entry waits in
+// stage B (stage 3R would not see that piece's results).
 // Stage 3 has BlendLanes (8) blend lanes per bank: lane i takes the piece's i-th active unit (a
 // dword, or a halfword for B5G6R5: its destination bits and its pixel's colour) and the results
 // go back to their units' places. A quad row has at most 8 units (2 pixels at 1x, 8 samples at
@@ -61,8 +62,9 @@
 // Parts (so that synthesis takes each on its own: the flat module ran the WebAssembly Yosys out of
 // memory): pw_pieces (stage 1, combinational), pw_tag_bank x 2 (stage A's per-bank state and its
 // lookups and updates), pw_plain_line x 2 (stage B, one per piece slot), pw_stage3 x 2 (stage 3R
-// of a bank: line, fill merge, rank compaction), pw_stage3w x 2 (stage 3W of a bank: om_blend of
-// BlendLanes lanes, scatter; the stage registers stay here), om_encode x 4 (plain quads' colours). This module keeps the stage
+// of a bank: line, fill merge, rank compaction), pw_stage3w x 2 (stages 3X and 3W of a bank:
+// om_blend of BlendLanes lanes with the lanes' own registers, scatter; the other stage registers
+// stay here), om_encode x 4 (plain quads' colours). This module keeps the stage
 // registers, stage A's and B's control, the queue, the SRAMs, the FIFOs and the line port.
 module pixel_writer #(
   parameter int unsigned EntriesPerBank = 32,  // power of two
@@ -199,7 +201,8 @@ module pixel_writer #(
   logic [1:0][511:0]     s3w_line_q,  s3w_line_d;   // stage 3X's line with its clock's wf_* writes
   logic [1:0][31:0]      s3w_pass_q,  s3w_pass_d;   // halfwords blended by this pass
   logic [1:0][31:0]      s3w_fm_q,    s3w_fm_d;     // halfwords from the fill data
-  logic [1:0][31:0][3:0] s3w_lane_q,  s3w_lane_d;   // per halfword: its unit's lane
+  logic [1:0][31:0][BlendLanes-1:0] s3w_lane_q, s3w_lane_d;  // per halfword: its unit's lane,
+                                                    // one-hot (0: not blended by this pass)
   pineda_pkg::om_state_t s3w_om_q,    s3w_om_d;
   logic [QW-1:0]         s3w_qn_q,    s3w_qn_d;
   logic [1:0]            wf_valid_q, wf_valid_d;
@@ -543,7 +546,11 @@ module pixel_writer #(
     s3w_line_d  = s3x_pre;
     s3w_pass_d  = s3x_pass_q;
     s3w_fm_d    = s3x_fm_q;
-    s3w_lane_d  = s3x_lane_q;
+    for (int b = 0; b < 2; b++) begin
+      for (int h = 0; h < 32; h++) begin
+        for (int i = 0; i < BlendLanes; i++) s3w_lane_d[b][h][i] = s3x_pass_q[b][h] && (s3x_lane_q[b][h] == 4'(i));
+      end
+    end
     s3w_om_d    = s3x_om_q;
     s3w_qn_d    = s3x_qn_q;
     wf_valid_d = s3w_valid_q;

@@ -49,7 +49,7 @@ module pw_stage3 #(
   logic [511:0]                base, line;
   logic [31:0]                 um;      // the piece's units
   logic [31:0][4:0]            rank;    // the number of units below each
-  logic [4:0]                  cnt;
+  logic [31:0][5:0]            pre;     // the number of units up to each (inclusive)
   logic [4:0]                  nl;      // lanes this clock (RGBA8_SRGB: SrgbLanes)
   logic [Lanes-1:0][31:0]      lsel;    // lane i takes unit p (one-hot in p)
   logic [Lanes-1:0][1:0]       lpx;     // the pixel of each blend lane
@@ -74,11 +74,14 @@ module pw_stage3 #(
     for (int p = 0; p < 32; p++) begin
       um[p] = b565 ? mask_i[p] : (p < 16) && mask_i[(2 * p) % 32];
     end
-    cnt = '0;
-    for (int p = 0; p < 32; p++) begin
-      rank[p] = cnt;
-      cnt     = cnt + 5'(um[p]);
+    // ranks by a parallel prefix (Sklansky: 5 levels of adders, not a chain of 32)
+    for (int p = 0; p < 32; p++) pre[p] = 6'(um[p]);
+    for (int k = 0; k < 5; k++) begin
+      for (int p = 0; p < 32; p++) begin
+        if (((p >> k) & 1) == 1) pre[p] = pre[p] + pre[((p >> k) << k) - 1];
+      end
     end
+    for (int p = 0; p < 32; p++) rank[p] = (p == 0) ? 5'd0 : 5'(pre[(p + 31) % 32]);
     pass_o = '0;
     for (int p = 0; p < 32; p++) begin
       if (um[p] && rank[p] < nl) begin

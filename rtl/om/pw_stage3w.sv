@@ -29,7 +29,8 @@ module pw_stage3w #(
   input  logic [EW-1:0]          ent_i,     // the piece's entry
   input  logic [511:0]           line_i,    // stage 3X's x_line_pre_o, one clock later
   input  logic [31:0]            pass_i,    // halfwords blended by this pass
-  input  logic [31:0][3:0]       lane_i,    // per halfword: its unit's lane
+  input  logic [31:0][Lanes-1:0] lane_i,    // per halfword: its unit's lane, one-hot (0: not
+                                            // blended by this pass)
   input  pineda_pkg::om_state_t  om_i,
   input  logic                   wf_valid_i,  // last clock's stage-3W line of this bank
   input  logic [EW-1:0]          wf_ent_i,
@@ -41,7 +42,7 @@ module pw_stage3w #(
 
   logic                   b565;
   logic [Lanes-1:0][31:0] pix;   // stage 3W's piece's results
-  logic [31:0]            w;
+  logic [15:0]            w;
   logic                   xf, wfw;
 
   om_blend #(.Lanes(Lanes), .SrgbLanes(SrgbLanes), .Pipe(1'b1)) u_blend (
@@ -64,10 +65,14 @@ module pw_stage3w #(
       x_line_pre_o[16*h +: 16] = (xf && wf_wm_i[h]) ? wf_data_i[16*h +: 16] : x_line_i[16*h +: 16];
       line_pre_o[16*h +: 16]   = (wfw && wf_wm_i[h]) ? wf_data_i[16*h +: 16] : line_i[16*h +: 16];
     end
+    // the scatter as an AND-OR of one-hot selects (no mux tree after the lanes)
     for (int h = 0; h < 32; h++) begin
-      w = pix[lane_i[h]];
-      line_o[16*h +: 16] = !pass_i[h] ? line_pre_o[16*h +: 16] :
-                           (b565 || h % 2 == 0) ? w[15:0] : w[31:16];
+      w = pass_i[h] ? 16'd0 : line_pre_o[16*h +: 16];
+      for (int i = 0; i < Lanes; i++) begin
+        if (b565 || h % 2 == 0) w = w | ({16{lane_i[h][i]}} & pix[i][15:0]);
+        else                    w = w | ({16{lane_i[h][i]}} & pix[i][31:16]);
+      end
+      line_o[16*h +: 16] = w;
     end
   end
 
