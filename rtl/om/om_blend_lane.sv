@@ -123,9 +123,10 @@ module om_blend_lane #(
   logic [3:0][15:0] r16_b;
   logic [31:0]      dst_b;
 
+  logic [3:0][15:0] r16_q;   // the lane's register (Pipe)
+  logic [31:0]      dst_q;
+
   if (Pipe) begin : g_pipe
-    logic [3:0][15:0] r16_q;
-    logic [31:0]      dst_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         r16_q <= '0;
@@ -142,8 +143,10 @@ module om_blend_lane #(
     assign sb    = state_i;
     assign r16_b = r16;
     assign dst_b = dst_i;
+    assign r16_q = '0;
+    assign dst_q = '0;
     logic unused_pipe;
-    assign unused_pipe = ^{clk_i, rst_ni, state_b_i};
+    assign unused_pipe = ^{clk_i, rst_ni, state_b_i, r16_q, dst_q};
   end
 
   always_comb begin

@@ -94,11 +94,12 @@ module om_blend_lane8 #(
   logic [3:0]       lin_b;
   logic [31:0]      dst_b;
 
+  logic [3:0][15:0] p16_q;   // the lane's register (Pipe)
+  logic [3:0][7:0]  m8_q;
+  logic [3:0]       lin_q;
+  logic [31:0]      dst_q;
+
   if (Pipe) begin : g_pipe
-    logic [3:0][15:0] p16_q;
-    logic [3:0][7:0]  m8_q;
-    logic [3:0]       lin_q;
-    logic [31:0]      dst_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         p16_q <= '0;
@@ -123,8 +124,12 @@ module om_blend_lane8 #(
     assign m8_b  = m8;
     assign lin_b = lin;
     assign dst_b = dst_i;
+    assign p16_q = '0;
+    assign m8_q  = '0;
+    assign lin_q = '0;
+    assign dst_q = '0;
     logic unused_pipe;
-    assign unused_pipe = ^{clk_i, rst_ni, state_b_i};
+    assign unused_pipe = ^{clk_i, rst_ni, state_b_i, p16_q, m8_q, lin_q, dst_q};
   end
 
   always_comb begin
