@@ -14,10 +14,18 @@
 // A module of its own so that synthesis measures one lane. SrgbOnly = 1 builds the lane for
 // RGBA8_SRGB alone (state_i.fmt is not read; the other formats' decode and encode are pruned):
 // om_blend's sRGB lanes, next to the om_blend_lane8 that serve the other formats.
+// Pipe = 1 puts a register inside the lane (the pixel writer's stage 3X / 3W, docs/om.md
+// section 5): the blended U16 channels and dst are registered each clock, and the encode, logic
+// op and write mask read them with state_b_i (the om state of the pixel now in the second half):
+// pix_o is the result for the operands of the clock before. Pipe = 0: combinational.
 module om_blend_lane #(
-  parameter bit SrgbOnly = 1'b0
+  parameter bit SrgbOnly = 1'b0,
+  parameter bit Pipe     = 1'b0
 ) (
+  input  logic                  clk_i,      // Pipe only
+  input  logic                  rst_ni,     // Pipe only
   input  pineda_pkg::om_state_t state_i,
+  input  pineda_pkg::om_state_t state_b_i,  // Pipe: the second half's om state
   input  logic [31:0]           src_i,
   input  logic [31:0]           dst_i,
   output logic [31:0]           pix_o
@@ -104,17 +112,49 @@ module om_blend_lane #(
   endfunction
 
   logic [1:0]       fmt;       // state_i.fmt, or RGBA8_SRGB (SrgbOnly)
+  logic [1:0]       fmt_b;     // the second half's
   logic [3:0][15:0] k16, s16, d16, r16;
   logic [3:0][31:0] ts, td;    // s * Fs, d * Fd per channel
   logic [7:0]       da8;       // the destination's alpha, UNORM8
   logic [31:0]      wbits, full, enc, res;
   logic [15:0]      dr;
+  // the second half's operands: the first half's results (Pipe: registered)
+  pineda_pkg::om_state_t sb;
+  logic [3:0][15:0] r16_b;
+  logic [31:0]      dst_b;
+
+  logic [3:0][15:0] r16_q;   // the lane's register (Pipe)
+  logic [31:0]      dst_q;
+
+  if (Pipe) begin : g_pipe
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        r16_q <= '0;
+        dst_q <= '0;
+      end else begin
+        r16_q <= r16;
+        dst_q <= dst_i;
+      end
+    end
+    assign sb    = state_b_i;
+    assign r16_b = r16_q;
+    assign dst_b = dst_q;
+  end else begin : g_comb
+    assign sb    = state_i;
+    assign r16_b = r16;
+    assign dst_b = dst_i;
+    assign r16_q = '0;
+    assign dst_q = '0;
+    logic unused_pipe;
+    assign unused_pipe = ^{clk_i, rst_ni, state_b_i, r16_q, dst_q};
+  end
 
   always_comb begin
-    fmt = SrgbOnly ? pineda_pkg::RT_FMT_RGBA8_SRGB : state_i.fmt;
+    fmt   = SrgbOnly ? pineda_pkg::RT_FMT_RGBA8_SRGB : state_i.fmt;
+    fmt_b = SrgbOnly ? pineda_pkg::RT_FMT_RGBA8_SRGB : sb.fmt;
     for (int c = 0; c < 4; c++) k16[c] = unorm8(state_i.factor[8*c +: 8]);
-    wbits = pineda_pkg::write_bits(fmt, state_i.mask_off);
-    full  = (fmt == pineda_pkg::RT_FMT_B5G6R5) ? 32'h0000_FFFF : 32'hFFFF_FFFF;
+    wbits = pineda_pkg::write_bits(fmt_b, sb.mask_off);
+    full  = (fmt_b == pineda_pkg::RT_FMT_B5G6R5) ? 32'h0000_FFFF : 32'hFFFF_FFFF;
   end
 
   always_comb begin
@@ -159,19 +199,21 @@ module om_blend_lane #(
     end
   end
 
+  // second half (Pipe: one clock later): the encode, the logic op, the write mask
   om_encode #(.SrgbOnly(SrgbOnly)) u_enc (
-    .fmt_i (fmt),
-    .v_i   (r16),
+    .fmt_i (fmt_b),
+    .v_i   (r16_b),
     .pix_o (enc)
   );
 
   always_comb begin
-    res   = state_i.lop_en ? pineda_pkg::logic_op(state_i.lop, enc, dst_i) : enc;
-    pix_o = ((res & wbits) | (dst_i & ~wbits)) & full;
+    res   = sb.lop_en ? pineda_pkg::logic_op(sb.lop, enc, dst_b) : enc;
+    pix_o = ((res & wbits) | (dst_b & ~wbits)) & full;
   end
 
   logic unused_sig;
-  assign unused_sig = ^{state_i.fmt, state_i.gouraud, state_i.tex, state_i.samp, state_i.tex1, state_i.samp1,
-                        state_i.comb};  // read by INTERP, TEX, COMB, not by the blend
+  // gouraud, tex, samp, tex1, samp1, comb: read by INTERP, TEX, COMB, not by the blend (and with
+  // Pipe each half reads only its own fields of its state)
+  assign unused_sig = ^{state_i, sb};
 
 endmodule

@@ -16,8 +16,18 @@
 //   B5G6R5:     div65535r(U16 * 31 | 63) of that U16, as om_encode
 // (both identities hold for every P in 0..65025: test_om_lane8_round checks them exhaustively).
 // Write masks and logic ops (state_i.lop_en) as om_blend_lane.
-module om_blend_lane8 (
+// Pipe = 1 puts a register inside the lane (the pixel writer's stage 3X / 3W, docs/om.md
+// section 5): the products and their combination (P, the MIN/MAX value, dst) from src_i, dst_i
+// and state_i are registered each clock, and the encode, logic op and write mask that follow
+// read them with state_b_i (the om state of the pixel now in the second half): pix_o is the
+// result for the operands of the clock before. Pipe = 0: combinational, state_b_i unused.
+module om_blend_lane8 #(
+  parameter bit Pipe = 1'b0
+) (
+  input  logic                  clk_i,      // Pipe only
+  input  logic                  rst_ni,     // Pipe only
   input  pineda_pkg::om_state_t state_i,
+  input  pineda_pkg::om_state_t state_b_i,  // Pipe: the second half's om state
   input  logic [31:0]           src_i,
   input  logic [31:0]           dst_i,
   output logic [31:0]           pix_o
@@ -77,10 +87,54 @@ module om_blend_lane8 (
   logic [15:0]      dr;
   logic [4:0]       r5, b5;
   logic [5:0]       g6;
+  // the second half's operands: the first half's results (Pipe: registered)
+  pineda_pkg::om_state_t sb;
+  logic [3:0][15:0] p16_b;
+  logic [3:0][7:0]  m8_b;
+  logic [3:0]       lin_b;
+  logic [31:0]      dst_b;
+
+  logic [3:0][15:0] p16_q;   // the lane's register (Pipe)
+  logic [3:0][7:0]  m8_q;
+  logic [3:0]       lin_q;
+  logic [31:0]      dst_q;
+
+  if (Pipe) begin : g_pipe
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        p16_q <= '0;
+        m8_q  <= '0;
+        lin_q <= '0;
+        dst_q <= '0;
+      end else begin
+        p16_q <= p16;
+        m8_q  <= m8;
+        lin_q <= lin;
+        dst_q <= dst_i;
+      end
+    end
+    assign sb    = state_b_i;
+    assign p16_b = p16_q;
+    assign m8_b  = m8_q;
+    assign lin_b = lin_q;
+    assign dst_b = dst_q;
+  end else begin : g_comb
+    assign sb    = state_i;
+    assign p16_b = p16;
+    assign m8_b  = m8;
+    assign lin_b = lin;
+    assign dst_b = dst_i;
+    assign p16_q = '0;
+    assign m8_q  = '0;
+    assign lin_q = '0;
+    assign dst_q = '0;
+    logic unused_pipe;
+    assign unused_pipe = ^{clk_i, rst_ni, state_b_i, p16_q, m8_q, lin_q, dst_q};
+  end
 
   always_comb begin
-    wbits = pineda_pkg::write_bits(state_i.fmt, state_i.mask_off);
-    full  = (state_i.fmt == pineda_pkg::RT_FMT_B5G6R5) ? 32'h0000_FFFF : 32'hFFFF_FFFF;
+    wbits = pineda_pkg::write_bits(sb.fmt, sb.mask_off);
+    full  = (sb.fmt == pineda_pkg::RT_FMT_B5G6R5) ? 32'h0000_FFFF : 32'hFFFF_FFFF;
   end
 
   always_comb begin
@@ -110,14 +164,20 @@ module om_blend_lane8 (
           default:             lin[c] = 1'b0;
         endcase
       end
-      e8[c]  = lin[c] ? m8[c] : enc8(p16[c]);
-      u16[c] = lin[c] ? {m8[c], m8[c]} : u16_of(p16[c]);
+    end
+  end
+
+  // second half (Pipe: one clock later): the encode, the logic op, the write mask
+  always_comb begin
+    for (int c = 0; c < 4; c++) begin
+      e8[c]  = lin_b[c] ? m8_b[c] : enc8(p16_b[c]);
+      u16[c] = lin_b[c] ? {m8_b[c], m8_b[c]} : u16_of(p16_b[c]);
     end
 
     r5 = 5'(pineda_pkg::div65535r(32'(u16[0]) * 32'd31));
     g6 = 6'(pineda_pkg::div65535r(32'(u16[1]) * 32'd63));
     b5 = 5'(pineda_pkg::div65535r(32'(u16[2]) * 32'd31));
-    unique case (state_i.fmt)
+    unique case (sb.fmt)
       pineda_pkg::RT_FMT_BGRA8:  enc = {e8[3], e8[0], e8[1], e8[2]};
       pineda_pkg::RT_FMT_B5G6R5: enc = {16'd0, r5, g6, b5};
       default:                   enc = e8;
@@ -125,12 +185,13 @@ module om_blend_lane8 (
   end
 
   always_comb begin
-    res   = state_i.lop_en ? pineda_pkg::logic_op(state_i.lop, enc, dst_i) : enc;
-    pix_o = ((res & wbits) | (dst_i & ~wbits)) & full;
+    res   = sb.lop_en ? pineda_pkg::logic_op(sb.lop, enc, dst_b) : enc;
+    pix_o = ((res & wbits) | (dst_b & ~wbits)) & full;
   end
 
   logic unused_sig;
-  assign unused_sig = ^{state_i.gouraud, state_i.tex, state_i.samp, state_i.tex1, state_i.samp1,
-                        state_i.comb, u16[3]};  // read by INTERP, TEX, COMB, not by the blend
+  // gouraud, tex, samp, tex1, samp1, comb: read by INTERP, TEX, COMB, not by the blend (and with
+  // Pipe each half reads only its own fields of its state)
+  assign unused_sig = ^{state_i, sb, u16[3]};
 
 endmodule

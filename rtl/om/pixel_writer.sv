@@ -37,12 +37,13 @@
 // dwords are not all valid at once (non-blocking: up to RfDepth per bank in flight, data routed
 // back by tag = bank); stage B (b_*) applies the pieces strictly in stream order: a plain piece
 // writes the SRAM (its line from pw_plain_line), an rmw piece is read (or taken from stage 3
-// when stage 3 holds the same entry), and stage 3 blends it in two clocks: stage 3R (one
+// when stage 3 holds the same entry), and stage 3 blends it in three clocks: stage 3R (one
 // pw_stage3 per bank, registers s3_*) merges the fill data and compacts the piece's units into
-// the lanes, stage 3W (one pw_stage3w per bank, registers s3w_*) blends (om_blend), scatters the
-// results back and writes the line. Stage 3R takes a line stage 3W holds from stage 3W (with
-// last clock's stage-3W writes, wf_*); a piece sharing a halfword with stage 3R's piece on the
-// same entry waits a clock in stage B (stage 3R would not see that piece's results).
+// the lanes, stages 3X and 3W (one pw_stage3w per bank, registers s3x_* and s3w_*) blend
+// (om_blend #(Pipe): a register inside every lane), scatter the results back and write the line.
+// Stage 3R takes a line stage 3X or 3W holds from there (with last clock's stage-3W writes,
+// wf_*); a piece sharing a halfword with stage 3R's or 3X's piece on the same entry waits in
+// stage B (stage 3R would not see that piece's results).
 // Stage 3 has BlendLanes (8) blend lanes per bank: lane i takes the piece's i-th active unit (a
 // dword, or a halfword for B5G6R5: its destination bits and its pixel's colour) and the results
 // go back to their units' places. A quad row has at most 8 units (2 pixels at 1x, 8 samples at
@@ -61,8 +62,9 @@
 // Parts (so that synthesis takes each on its own: the flat module ran the WebAssembly Yosys out of
 // memory): pw_pieces (stage 1, combinational), pw_tag_bank x 2 (stage A's per-bank state and its
 // lookups and updates), pw_plain_line x 2 (stage B, one per piece slot), pw_stage3 x 2 (stage 3R
-// of a bank: line, fill merge, rank compaction), pw_stage3w x 2 (stage 3W of a bank: om_blend of
-// BlendLanes lanes, scatter; the stage registers stay here), om_encode x 4 (plain quads' colours). This module keeps the stage
+// of a bank: line, fill merge, rank compaction), pw_stage3w x 2 (stages 3X and 3W of a bank:
+// om_blend of BlendLanes lanes with the lanes' own registers, scatter; the other stage registers
+// stay here), om_encode x 4 (plain quads' colours). This module keeps the stage
 // registers, stage A's and B's control, the queue, the SRAMs, the FIFOs and the line port.
 module pixel_writer #(
   parameter int unsigned EntriesPerBank = 32,  // power of two
@@ -180,16 +182,27 @@ module pixel_writer #(
   logic [3:0][31:0]      s3_src_q,   s3_src_d;
   logic [1:0][63:0]      s3_sel_q,   s3_sel_d;    // the pixel of each halfword of the line
   pineda_pkg::om_state_t s3_om_q,    s3_om_d;
-  // stage 3W (the blend lanes and the scatter, one clock after stage 3R: the s3_* registers above)
+  // stage 3X (the blend lanes' first half, one clock after stage 3R: the s3_* registers above)
+  logic [1:0]            s3x_valid_q, s3x_valid_d;
+  logic [1:0]            s3x_last_q,  s3x_last_d;   // the piece's last pass (busy clear)
+  logic [1:0][EW-1:0]    s3x_ent_q,   s3x_ent_d;
+  logic [1:0][511:0]     s3x_line_q,  s3x_line_d;   // the line stage 3R saw, fill merged
+  logic [1:0][31:0]      s3x_pass_q,  s3x_pass_d;   // halfwords blended by this pass
+  logic [1:0][31:0]      s3x_fm_q,    s3x_fm_d;     // halfwords from the fill data
+  logic [1:0][BlendLanes-1:0][31:0] s3x_dst_q, s3x_dst_d;  // the lanes' operands
+  logic [1:0][BlendLanes-1:0][31:0] s3x_src_q, s3x_src_d;
+  logic [1:0][31:0][3:0] s3x_lane_q,  s3x_lane_d;   // per halfword: its unit's lane
+  pineda_pkg::om_state_t s3x_om_q,    s3x_om_d;
+  logic [QW-1:0]         s3x_qn_q,    s3x_qn_d;
+  // stage 3W (the lanes' second half, the scatter and the write, one clock after stage 3X)
   logic [1:0]            s3w_valid_q, s3w_valid_d;
   logic [1:0]            s3w_last_q,  s3w_last_d;   // the piece's last pass (busy clear)
   logic [1:0][EW-1:0]    s3w_ent_q,   s3w_ent_d;
-  logic [1:0][511:0]     s3w_line_q,  s3w_line_d;   // the line stage 3R saw, fill merged
+  logic [1:0][511:0]     s3w_line_q,  s3w_line_d;   // stage 3X's line with its clock's wf_* writes
   logic [1:0][31:0]      s3w_pass_q,  s3w_pass_d;   // halfwords blended by this pass
   logic [1:0][31:0]      s3w_fm_q,    s3w_fm_d;     // halfwords from the fill data
-  logic [1:0][BlendLanes-1:0][31:0] s3w_dst_q, s3w_dst_d;  // the lanes' operands
-  logic [1:0][BlendLanes-1:0][31:0] s3w_src_q, s3w_src_d;
-  logic [1:0][31:0][3:0] s3w_lane_q,  s3w_lane_d;   // per halfword: its unit's lane
+  logic [1:0][31:0][BlendLanes-1:0] s3w_lane_q, s3w_lane_d;  // per halfword: its unit's lane,
+                                                    // one-hot (0: not blended by this pass)
   pineda_pkg::om_state_t s3w_om_q,    s3w_om_d;
   logic [QW-1:0]         s3w_qn_q,    s3w_qn_d;
   logic [1:0]            wf_valid_q, wf_valid_d;
@@ -205,6 +218,7 @@ module pixel_writer #(
   logic [1:0]            s3_more;  // units left for the next clock
   logic [1:0][BlendLanes-1:0][31:0] s3_dst, s3_srcl;
   logic [1:0][31:0][3:0] s3_lane;
+  logic [1:0][511:0]     s3x_pre;  // stage 3X's line with last clock's stage-3W writes
   logic [1:0][511:0]     s3w_pre;  // the line stage 3W blends into
   logic [1:0][511:0]     s3w_out;  // the whole line after stage 3W
   logic                  s3_hold;  // a piece takes another clock: stage B waits
@@ -361,7 +375,7 @@ module pixel_writer #(
 
     // Flush walk: lowest dirty entry of each bank (fd, fidx from the tag banks).
     any_dirty = |fd;
-    s3_busy   = (s3_valid_q != '0) || (s3w_valid_q != '0);
+    s3_busy   = (s3_valid_q != '0) || (s3x_valid_q != '0) || (s3w_valid_q != '0);
     b_idle    = q_empty && !b_valid_q && !s3_busy;
     flushing  = pc_valid_q ? pc_eop_q : flush_i;
     fgo       = flushing && b_idle && any_dirty && (!fd[0] || room[0]) && (!fd[1] || room[1]);
@@ -381,7 +395,8 @@ module pixel_writer #(
   end
 
   // from flip-flops only (pineda_top's flush request depends on it)
-  assign quiet_o = !pc_valid_q && q_empty && !b_valid_q && (s3_valid_q == '0) && (s3w_valid_q == '0);
+  assign quiet_o = !pc_valid_q && q_empty && !b_valid_q && (s3_valid_q == '0) && (s3x_valid_q == '0) &&
+                   (s3w_valid_q == '0);
 
   // ---------------------------------------------------------------------------------------------
   // Stage B: the pieces applied in stream order
@@ -442,14 +457,18 @@ module pixel_writer #(
       bfill[s] = b_fill_q[bsel_idx[s]];
       bfm[s]   = b_fm_q[bsel_idx[s]];
       bsel[s]  = b_sel_q[bsel_idx[s]];
-      // the line is in stage 3R or 3W now: it comes from there next clock, no SRAM read (which
-      // could also meet stage 3W's write of the entry)
+      // the line is in stage 3R, 3X or 3W now: it comes from there next clock, no SRAM read
+      // (which could also meet stage 3W's write of the entry)
       chain[s] = (s3_valid_q[bbank[s]] && (s3_ent_q[bbank[s]] == bent[s])) ||
+                 (s3x_valid_q[bbank[s]] && (s3x_ent_q[bbank[s]] == bent[s])) ||
                  (s3w_valid_q[bbank[s]] && (s3w_ent_q[bbank[s]] == bent[s]));
-      // stage 3R's piece on the entry: next clock it is in stage 3W and its results are not
-      // seen by stage 3R, so a piece that shares a halfword with it waits a clock
-      raw[s]   = s3_valid_q[bbank[s]] && (s3_ent_q[bbank[s]] == bent[s]) &&
-                 ((bm[s] & s3_mask_q[bbank[s]]) != '0);
+      // stage 3R's and 3X's pieces on the entry: next clock they are in stages 3X and 3W and
+      // their results are not seen by stage 3R, so a piece that shares a halfword with either
+      // waits
+      raw[s]   = (s3_valid_q[bbank[s]] && (s3_ent_q[bbank[s]] == bent[s]) &&
+                  ((bm[s] & s3_mask_q[bbank[s]]) != '0)) ||
+                 (s3x_valid_q[bbank[s]] && (s3x_ent_q[bbank[s]] == bent[s]) &&
+                  ((bm[s] & s3x_pass_q[bbank[s]]) != '0));
       if (b_rmw_q) begin
         // an rmw piece waits for its line's fill data (the interlock) and for the read port
         bok[s] = (!bfill[s] || rf_out_valid[bbank[s]]) && (chain[s] || !a_re[bbank[s]]) && !raw[s];
@@ -509,17 +528,31 @@ module pixel_writer #(
     s3_src_d   = s3_src_q;
     s3_sel_d   = s3_sel_q;
     s3_om_d    = s3_om_q;
-    s3w_valid_d = '0;
-    s3w_last_d  = s3w_last_q;
-    s3w_ent_d   = s3w_ent_q;
-    s3w_line_d  = s3w_line_q;
-    s3w_pass_d  = s3w_pass_q;
-    s3w_fm_d    = s3w_fm_q;
-    s3w_dst_d   = s3w_dst_q;
-    s3w_src_d   = s3w_src_q;
-    s3w_lane_d  = s3w_lane_q;
-    s3w_om_d    = s3w_om_q;
-    s3w_qn_d    = s3w_qn_q;
+    s3x_valid_d = '0;
+    s3x_last_d  = s3x_last_q;
+    s3x_ent_d   = s3x_ent_q;
+    s3x_line_d  = s3x_line_q;
+    s3x_pass_d  = s3x_pass_q;
+    s3x_fm_d    = s3x_fm_q;
+    s3x_dst_d   = s3x_dst_q;
+    s3x_src_d   = s3x_src_q;
+    s3x_lane_d  = s3x_lane_q;
+    s3x_om_d    = s3x_om_q;
+    s3x_qn_d    = s3x_qn_q;
+    // stage 3X -> 3W every clock (the lanes' registers move with it)
+    s3w_valid_d = s3x_valid_q;
+    s3w_last_d  = s3x_last_q;
+    s3w_ent_d   = s3x_ent_q;
+    s3w_line_d  = s3x_pre;
+    s3w_pass_d  = s3x_pass_q;
+    s3w_fm_d    = s3x_fm_q;
+    for (int b = 0; b < 2; b++) begin
+      for (int h = 0; h < 32; h++) begin
+        for (int i = 0; i < BlendLanes; i++) s3w_lane_d[b][h][i] = s3x_pass_q[b][h] && (s3x_lane_q[b][h] == 4'(i));
+      end
+    end
+    s3w_om_d    = s3x_om_q;
+    s3w_qn_d    = s3x_qn_q;
     wf_valid_d = s3w_valid_q;
     wf_ent_d   = s3w_ent_q;
     wf_data_d  = s3w_out;
@@ -560,21 +593,21 @@ module pixel_writer #(
         t_c3[b]    = s3w_last_q[b];  // busy cleared when this is the entry's last quad
       end
     end
-    // ---- stage 3R: the compacted units go to stage 3W; a piece with units left stays for the
-    // next clock, which takes its line from stage 3W (pw_stage3w's line_pre_o)
+    // ---- stage 3R: the compacted units go to stage 3X; a piece with units left stays for the
+    // next clock, which takes its line from stage 3X (pw_stage3w's x_line_pre_o)
     for (int b = 0; b < 2; b++) begin
       if (s3_valid_q[b]) begin
-        s3w_valid_d[b] = 1'b1;
-        s3w_last_d[b]  = !s3_more[b];
-        s3w_ent_d[b]   = s3_ent_q[b];
-        s3w_line_d[b]  = s3_line[b];
-        s3w_pass_d[b]  = s3_pass[b];
-        s3w_fm_d[b]    = s3_fm_q[b];
-        s3w_dst_d[b]   = s3_dst[b];
-        s3w_src_d[b]   = s3_srcl[b];
-        s3w_lane_d[b]  = s3_lane[b];
-        s3w_om_d       = s3_om_q;
-        s3w_qn_d       = s3_qn_q;
+        s3x_valid_d[b] = 1'b1;
+        s3x_last_d[b]  = !s3_more[b];
+        s3x_ent_d[b]   = s3_ent_q[b];
+        s3x_line_d[b]  = s3_line[b];
+        s3x_pass_d[b]  = s3_pass[b];
+        s3x_fm_d[b]    = s3_fm_q[b];
+        s3x_dst_d[b]   = s3_dst[b];
+        s3x_src_d[b]   = s3_srcl[b];
+        s3x_lane_d[b]  = s3_lane[b];
+        s3x_om_d       = s3_om_q;
+        s3x_qn_d       = s3_qn_q;
         if (s3_more[b]) begin
           s3_valid_d[b] = 1'b1;
           s3_mask_d[b]  = s3_mask_q[b] & ~s3_pass[b];
@@ -740,8 +773,8 @@ module pixel_writer #(
     // emulation: an eviction's victim is never busy, so no queued piece writes it in the cycle
     // stage A reads it (a busy bit is cleared by the write itself, so the earliest read of a
     // freed entry is the next cycle); a flush step reads only when stage B and 3 are empty; a
-    // stage-B read of an entry stage 3R or 3W holds is not made (chain: the line comes from
-    // stage 3W or wf_*),
+    // stage-B read of an entry stage 3R, 3X or 3W holds is not made (chain: the line comes from
+    // stage 3X, 3W or wf_*),
     // and a plain piece's write never shares a cycle with a stage-B read (one quad is plain or
     // rmw; its two pieces use two banks).
     sram_1r1w #(.Width(512), .Depth(EntriesPerBank), .MaskW(32)) u_data (
@@ -766,8 +799,9 @@ module pixel_writer #(
       fv[b] = fq_out_valid[b] && (f_seq[b] == nseq_q);
     end
 
-    // stage 3R: the line as it is now (the line stage 3W blends into when it holds this entry,
-    // else last clock's stage-3W line when it wrote this entry, else the SRAM read), the fill
+    // stage 3R: the line as it is now (stage 3X's line when it holds this entry, else the line
+    // stage 3W blends into when it does, else last clock's stage-3W line when it wrote this
+    // entry, else the SRAM read), the fill
     // data in the halfwords that were not valid, the piece's units compacted into the lanes
     pw_stage3 #(.EW(EW), .Lanes(BlendLanes), .SrgbLanes(SrgbLanes)) u_s3 (
       .valid_i    (s3_valid_q[b]),
@@ -778,6 +812,9 @@ module pixel_writer #(
       .sel_i      (s3_sel_q[b]),
       .src_i      (s3_src_q),
       .fmt_i      (s3_om_q.fmt),
+      .x_valid_i  (s3x_valid_q[b]),
+      .x_ent_i    (s3x_ent_q[b]),
+      .x_line_i   (s3x_pre[b]),
       .w_valid_i  (s3w_valid_q[b]),
       .w_ent_i    (s3w_ent_q[b]),
       .w_line_i   (s3w_pre[b]),
@@ -793,13 +830,20 @@ module pixel_writer #(
       .lane_o     (s3_lane[b])
     );
 
-    // stage 3W: the lanes blend, the results go back to their halfwords
+    // stages 3X and 3W: the lanes blend (a register inside), the results go back to their
+    // halfwords
     pw_stage3w #(.EW(EW), .Lanes(BlendLanes), .SrgbLanes(SrgbLanes)) u_s3w (
+      .clk_i,
+      .rst_ni,
+      .x_ent_i    (s3x_ent_q[b]),
+      .x_line_i   (s3x_line_q[b]),
+      .dst_i      (s3x_dst_q[b]),
+      .src_i      (s3x_src_q[b]),
+      .om_x_i     (s3x_om_q),
+      .x_line_pre_o (s3x_pre[b]),
       .ent_i      (s3w_ent_q[b]),
       .line_i     (s3w_line_q[b]),
       .pass_i     (s3w_pass_q[b]),
-      .dst_i      (s3w_dst_q[b]),
-      .src_i      (s3w_src_q[b]),
       .lane_i     (s3w_lane_q[b]),
       .om_i       (s3w_om_q),
       .wf_valid_i (wf_valid_q[b]),
@@ -929,14 +973,23 @@ module pixel_writer #(
       s3_src_q   <= '0;
       s3_sel_q   <= '0;
       s3_om_q    <= '0;
+      s3x_valid_q <= '0;
+      s3x_last_q  <= '0;
+      s3x_ent_q   <= '0;
+      s3x_line_q  <= '0;
+      s3x_pass_q  <= '0;
+      s3x_fm_q    <= '0;
+      s3x_dst_q   <= '0;
+      s3x_src_q   <= '0;
+      s3x_lane_q  <= '0;
+      s3x_om_q    <= '0;
+      s3x_qn_q    <= '0;
       s3w_valid_q <= '0;
       s3w_last_q  <= '0;
       s3w_ent_q   <= '0;
       s3w_line_q  <= '0;
       s3w_pass_q  <= '0;
       s3w_fm_q    <= '0;
-      s3w_dst_q   <= '0;
-      s3w_src_q   <= '0;
       s3w_lane_q  <= '0;
       s3w_om_q    <= '0;
       s3w_qn_q    <= '0;
@@ -987,14 +1040,23 @@ module pixel_writer #(
       s3_src_q   <= s3_src_d;
       s3_sel_q   <= s3_sel_d;
       s3_om_q    <= s3_om_d;
+      s3x_valid_q <= s3x_valid_d;
+      s3x_last_q  <= s3x_last_d;
+      s3x_ent_q   <= s3x_ent_d;
+      s3x_line_q  <= s3x_line_d;
+      s3x_pass_q  <= s3x_pass_d;
+      s3x_fm_q    <= s3x_fm_d;
+      s3x_dst_q   <= s3x_dst_d;
+      s3x_src_q   <= s3x_src_d;
+      s3x_lane_q  <= s3x_lane_d;
+      s3x_om_q    <= s3x_om_d;
+      s3x_qn_q    <= s3x_qn_d;
       s3w_valid_q <= s3w_valid_d;
       s3w_last_q  <= s3w_last_d;
       s3w_ent_q   <= s3w_ent_d;
       s3w_line_q  <= s3w_line_d;
       s3w_pass_q  <= s3w_pass_d;
       s3w_fm_q    <= s3w_fm_d;
-      s3w_dst_q   <= s3w_dst_d;
-      s3w_src_q   <= s3w_src_d;
       s3w_lane_q  <= s3w_lane_d;
       s3w_om_q    <= s3w_om_d;
       s3w_qn_q    <= s3w_qn_d;

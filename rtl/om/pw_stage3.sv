@@ -3,10 +3,12 @@
 // lanes"), combinational, from stage 3R's registers: the line as it is now, the fill data merged
 // into the halfwords the fill provides, and the piece's units ranked and compacted into Lanes
 // lane inputs for stage 3W (pw_stage3w, one clock later: the blend lanes and the scatter back).
-// The line as it is now: when the piece in stage 3W this clock is on the same entry, the line it
-// blends into (pw_stage3w's line_pre_o: everything before it; its own units this piece never
-// shares, the pixel writer holds such a piece in stage B); else last clock's stage-3W line when
-// that wrote this entry; else the SRAM read. A piece's units are its dwords (4-byte formats) or
+// The line as it is now: when the piece in stage 3X this clock is on the same entry, its line
+// (pw_stage3w's x_line_pre_o: everything before it but the results of the piece in stage 3W);
+// else, when the piece in stage 3W is, the line it blends into (line_pre_o: everything before
+// it); else last clock's stage-3W line when that wrote this entry; else the SRAM read. The units
+// of the pieces in stages 3X and 3W this piece never shares (the pixel writer holds such a piece
+// in stage B), and stages 3X and 3W add their results to its line later (pw_stage3w). A piece's units are its dwords (4-byte formats) or
 // halfwords (B5G6R5); lane i takes the unit of rank i (the i-th active one): its destination bits
 // (B5G6R5: in the lane's low 16 bits) and its pixel's source colour; lane_o gives, per halfword,
 // the lane its unit went to (stage 3W scatters the results back by it). Units of rank Lanes
@@ -25,6 +27,9 @@ module pw_stage3 #(
   input  logic [63:0]           sel_i,     // the pixel of each halfword of the line
   input  logic [3:0][31:0]      src_i,     // the source colour of each pixel
   input  logic [1:0]            fmt_i,     // RT_FMT_*
+  input  logic                  x_valid_i, // the piece in stage 3X of this bank
+  input  logic [EW-1:0]         x_ent_i,
+  input  logic [511:0]          x_line_i,  // its line (without stage 3W's results)
   input  logic                  w_valid_i, // the piece in stage 3W of this bank
   input  logic [EW-1:0]         w_ent_i,
   input  logic [511:0]          w_line_i,  // the line it blends into
@@ -44,7 +49,7 @@ module pw_stage3 #(
   logic [511:0]                base, line;
   logic [31:0]                 um;      // the piece's units
   logic [31:0][4:0]            rank;    // the number of units below each
-  logic [4:0]                  cnt;
+  logic [31:0][5:0]            pre;     // the number of units up to each (inclusive)
   logic [4:0]                  nl;      // lanes this clock (RGBA8_SRGB: SrgbLanes)
   logic [Lanes-1:0][31:0]      lsel;    // lane i takes unit p (one-hot in p)
   logic [Lanes-1:0][1:0]       lpx;     // the pixel of each blend lane
@@ -53,7 +58,8 @@ module pw_stage3 #(
   always_comb begin
     b565 = (fmt_i == pineda_pkg::RT_FMT_B5G6R5);
     nl   = (fmt_i == pineda_pkg::RT_FMT_RGBA8_SRGB) ? 5'(SrgbLanes) : 5'(Lanes);
-    if (w_valid_i && w_ent_i == ent_i)        base = w_line_i;
+    if (x_valid_i && x_ent_i == ent_i)        base = x_line_i;
+    else if (w_valid_i && w_ent_i == ent_i)   base = w_line_i;
     else if (wf_valid_i && wf_ent_i == ent_i) base = wf_data_i;
     else                                      base = rdata_i;
     for (int k = 0; k < 32; k++) begin
@@ -68,11 +74,14 @@ module pw_stage3 #(
     for (int p = 0; p < 32; p++) begin
       um[p] = b565 ? mask_i[p] : (p < 16) && mask_i[(2 * p) % 32];
     end
-    cnt = '0;
-    for (int p = 0; p < 32; p++) begin
-      rank[p] = cnt;
-      cnt     = cnt + 5'(um[p]);
+    // ranks by a parallel prefix (Sklansky: 5 levels of adders, not a chain of 32)
+    for (int p = 0; p < 32; p++) pre[p] = 6'(um[p]);
+    for (int k = 0; k < 5; k++) begin
+      for (int p = 0; p < 32; p++) begin
+        if (((p >> k) & 1) == 1) pre[p] = pre[p] + pre[((p >> k) << k) - 1];
+      end
     end
+    for (int p = 0; p < 32; p++) rank[p] = (p == 0) ? 5'd0 : 5'(pre[(p + 31) % 32]);
     pass_o = '0;
     for (int p = 0; p < 32; p++) begin
       if (um[p] && rank[p] < nl) begin
