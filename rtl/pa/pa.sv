@@ -184,9 +184,8 @@ module pa (
   logic                    out_valid_q, out_valid_d;
   pineda_pkg::pa_tri_pkt_t out_q, out_d;
 
-  // storage (no reset): the vertex banks and the projection cache in sram_1r1w (below), the
-  // polygon buffers and the polygon's projections in flip-flops
-  logic [PeW-1:0]    poly_q [2*MaxPoly];
+  // storage (no reset): the vertex banks, the projection cache and the polygon buffers in
+  // sram_1r1w (below), the polygon's projections in flip-flops
   logic [111:0]      proj_q [MaxPoly];
   logic              vb_we, poly_we, proj_we, pc_we;
   logic [5:0]        pc_waddr;
@@ -232,6 +231,25 @@ module pa (
     .clk_i, .we_i(pc_we), .waddr_i(pc_waddr), .wdata_i(pc_wdata), .wmask_i(1'b1),
     .re_i(1'b1), .raddr_i(ld_raddr_b), .rdata_o(pcb_rdata));
 
+  // Polygon buffers (two of MaxPoly entries {code, cv}, ping-pong between clip planes): two
+  // sram_1r1w copies written together, read every clock at the next state's edge (i, ib) so that
+  // pe_a / pe_b are what a read at seq_q's addresses after this clock's write gives: a word
+  // written in the clock of its read comes from the bypass register. Each buffer's vertex 0 (the
+  // fan's apex) is a register of its own (the third read).
+  logic [4:0]     pr_raddr_a, pr_raddr_b;   // from seq_d: vertices vtx_idx and ib
+  logic [3:0]     ib_n;                     // seq_d's ib
+  logic [PeW-1:0] pra_rdata, prb_rdata;
+  logic [1:0]     pbyp_q, pbyp_d;           // port a / b read the word written in its read clock
+  logic [PeW-1:0] pwr_q, pwr_d;             // that word (the previous clock's poly_wdata)
+  logic [1:0][CvW-1:0] pv0_q, pv0_d;        // vertex 0 of buffers 0 and 1
+
+  sram_1r1w #(.Width(PeW), .Depth(2 * MaxPoly), .MaskW(1)) u_poly_a (
+    .clk_i, .we_i(poly_we), .waddr_i(poly_waddr), .wdata_i(poly_wdata), .wmask_i(1'b1),
+    .re_i(1'b1), .raddr_i(pr_raddr_a), .rdata_o(pra_rdata));
+  sram_1r1w #(.Width(PeW), .Depth(2 * MaxPoly), .MaskW(1)) u_poly_b (
+    .clk_i, .we_i(poly_we), .waddr_i(poly_waddr), .wdata_i(poly_wdata), .wmask_i(1'b1),
+    .re_i(1'b1), .raddr_i(pr_raddr_b), .rdata_o(prb_rdata));
+
   cv_t         va_cv, vb_cv;            // banks A and B (addresses of the previous clock)
   pv_t         pc_a, pc_b;              // cache ports a and b (addresses of the previous clock)
   logic [7:0]  pcode_a, pcode_b;        // their {NaN, clip code}
@@ -256,9 +274,9 @@ module pa (
     pcode_a = pca_rdata[PcW-1:112];
     pcode_b = pcb_rdata[PcW-1:112];
     ib     = (seq_q.vtx_idx + 4'd1 == seq_q.poly_len) ? 4'd0 : seq_q.vtx_idx + 4'd1;
-    pe_a   = poly_q[paddr(seq_q.cur_buf, seq_q.vtx_idx)];
-    pe_b   = poly_q[paddr(seq_q.cur_buf, ib)];
-    cv_0   = cv_t'(poly_q[paddr(seq_q.cur_buf, 4'd0)][CvW-1:0]);
+    pe_a   = pbyp_q[0] ? pwr_q : pra_rdata;
+    pe_b   = pbyp_q[1] ? pwr_q : prb_rdata;
+    cv_0   = cv_t'(pv0_q[seq_q.cur_buf]);
     cv_a   = cv_t'(pe_a[CvW-1:0]);
     cv_b   = cv_t'(pe_b[CvW-1:0]);
     code_a = pe_a[PeW-1:CvW];
@@ -1060,6 +1078,16 @@ module pa (
     byp_d     = vb_we && (vb_waddr == pj_raddr);
     byp_pos_d = vb_wdata.a[3:0];
 
+    // polygon buffers: the next clock's reads (the edge (i, ib) of seq_d) and their bypass
+    ib_n       = (seq_d.vtx_idx + 4'd1 == seq_d.poly_len) ? 4'd0 : seq_d.vtx_idx + 4'd1;
+    pr_raddr_a = paddr(seq_d.cur_buf, seq_d.vtx_idx);
+    pr_raddr_b = paddr(seq_d.cur_buf, ib_n);
+    pbyp_d     = {poly_we && (poly_waddr == pr_raddr_b), poly_we && (poly_waddr == pr_raddr_a)};
+    pwr_d      = poly_wdata;
+    pv0_d      = pv0_q;
+    if (poly_we && poly_waddr == paddr(1'b0, 4'd0)) pv0_d[0] = poly_wdata[CvW-1:0];
+    if (poly_we && poly_waddr == paddr(1'b1, 4'd0)) pv0_d[1] = poly_wdata[CvW-1:0];
+
     out_valid_o = out_valid_q;
     out_o       = out_q;
     idle_o      = (state_q == SIdle) && !e_valid_q && !out_valid_q && (vb_q.busy == 2'b00) && !pj_any;
@@ -1090,6 +1118,7 @@ module pa (
       out_valid_q    <= 1'b0;
       out_q          <= '0;
       byp_q          <= 1'b0;
+      pbyp_q         <= '0;
     end else begin
       state_q     <= state_d;
       fe_q        <= fe_d;
@@ -1109,6 +1138,7 @@ module pa (
       out_valid_q <= out_valid_d;
       out_q       <= out_d;
       byp_q       <= byp_d;
+      pbyp_q      <= pbyp_d;
     end
   end
 
@@ -1120,9 +1150,10 @@ module pa (
 
   // Storage arrays (written one entry per clock, no reset).
   always_ff @(posedge clk_i) begin
-    if (poly_we) poly_q[poly_waddr] <= poly_wdata;
     if (proj_we) proj_q[proj_waddr] <= proj_wdata;
     byp_pos_q <= byp_pos_d;
+    pwr_q     <= pwr_d;
+    pv0_q     <= pv0_d;
   end
 
 `ifndef SYNTHESIS
