@@ -184,9 +184,8 @@ module pa (
   logic                    out_valid_q, out_valid_d;
   pineda_pkg::pa_tri_pkt_t out_q, out_d;
 
-  // storage (no reset): the vertex banks, the projection cache and the polygon buffers in
-  // sram_1r1w (below), the polygon's projections in flip-flops
-  logic [111:0]      proj_q [MaxPoly];
+  // storage (no reset): the vertex banks, the projection cache, the polygon buffers and the
+  // polygon's projections in sram_1r1w (below)
   logic              vb_we, poly_we, proj_we, pc_we;
   logic [5:0]        pc_waddr;
   logic [PcW-1:0]    pc_wdata;
@@ -231,6 +230,8 @@ module pa (
     .clk_i, .we_i(pc_we), .waddr_i(pc_waddr), .wdata_i(pc_wdata), .wmask_i(1'b1),
     .re_i(1'b1), .raddr_i(ld_raddr_b), .rdata_o(pcb_rdata));
 
+  // (The copies are 32 and 16 words deep, a power of two: the read addresses follow the index
+  // registers in every state, also where nothing reads the data.)
   // Polygon buffers (two of MaxPoly entries {code, cv}, ping-pong between clip planes): two
   // sram_1r1w copies written together, read every clock at the next state's edge (i, ib) so that
   // pe_a / pe_b are what a read at seq_q's addresses after this clock's write gives: a word
@@ -242,13 +243,28 @@ module pa (
   logic [1:0]     pbyp_q, pbyp_d;           // port a / b read the word written in its read clock
   logic [PeW-1:0] pwr_q, pwr_d;             // that word (the previous clock's poly_wdata)
   logic [1:0][CvW-1:0] pv0_q, pv0_d;        // vertex 0 of buffers 0 and 1
+  // The polygon's projections (MaxPoly entries, pv_t): the same scheme, read at vertices vtx_idx
+  // and ib (EMIT's fan triangle (0, i, i + 1)), a bypass of the projector's write, entry 0 in a
+  // register.
+  logic [3:0]     pj_raddr_a, pj_raddr_b;
+  logic [111:0]   pja_rdata, pjb_rdata;
+  logic [1:0]     jbyp_q, jbyp_d;
+  logic [111:0]   jwr_q, jwr_d;
+  logic [111:0]   pj0_q, pj0_d;
 
-  sram_1r1w #(.Width(PeW), .Depth(2 * MaxPoly), .MaskW(1)) u_poly_a (
+  sram_1r1w #(.Width(PeW), .Depth(32), .MaskW(1)) u_poly_a (
     .clk_i, .we_i(poly_we), .waddr_i(poly_waddr), .wdata_i(poly_wdata), .wmask_i(1'b1),
     .re_i(1'b1), .raddr_i(pr_raddr_a), .rdata_o(pra_rdata));
-  sram_1r1w #(.Width(PeW), .Depth(2 * MaxPoly), .MaskW(1)) u_poly_b (
+  sram_1r1w #(.Width(PeW), .Depth(32), .MaskW(1)) u_poly_b (
     .clk_i, .we_i(poly_we), .waddr_i(poly_waddr), .wdata_i(poly_wdata), .wmask_i(1'b1),
     .re_i(1'b1), .raddr_i(pr_raddr_b), .rdata_o(prb_rdata));
+
+  sram_1r1w #(.Width(112), .Depth(16), .MaskW(1)) u_proj_a (
+    .clk_i, .we_i(proj_we), .waddr_i(proj_waddr), .wdata_i(proj_wdata), .wmask_i(1'b1),
+    .re_i(1'b1), .raddr_i(pj_raddr_a), .rdata_o(pja_rdata));
+  sram_1r1w #(.Width(112), .Depth(16), .MaskW(1)) u_proj_b (
+    .clk_i, .we_i(proj_we), .waddr_i(proj_waddr), .wdata_i(proj_wdata), .wmask_i(1'b1),
+    .re_i(1'b1), .raddr_i(pj_raddr_b), .rdata_o(pjb_rdata));
 
   cv_t         va_cv, vb_cv;            // banks A and B (addresses of the previous clock)
   pv_t         pc_a, pc_b;              // cache ports a and b (addresses of the previous clock)
@@ -297,11 +313,10 @@ module pa (
       cv_1 = vb_cv;
       cv_2 = va_cv;
     end else begin
-      pe_tmp = proj_q[0];
-      pv0    = pv_t'(pe_tmp);
-      pe_tmp = proj_q[seq_q.vtx_idx];
+      pv0    = pv_t'(pj0_q);
+      pe_tmp = jbyp_q[0] ? jwr_q : pja_rdata;
       pv1    = pv_t'(pe_tmp);
-      pe_tmp = proj_q[ib];
+      pe_tmp = jbyp_q[1] ? jwr_q : pjb_rdata;
       pv2    = pv_t'(pe_tmp);
     end
   end
@@ -1087,6 +1102,13 @@ module pa (
     pv0_d      = pv0_q;
     if (poly_we && poly_waddr == paddr(1'b0, 4'd0)) pv0_d[0] = poly_wdata[CvW-1:0];
     if (poly_we && poly_waddr == paddr(1'b1, 4'd0)) pv0_d[1] = poly_wdata[CvW-1:0];
+    // the polygon's projections: the same reads and bypass
+    pj_raddr_a = seq_d.vtx_idx;
+    pj_raddr_b = ib_n;
+    jbyp_d     = {proj_we && (proj_waddr == pj_raddr_b), proj_we && (proj_waddr == pj_raddr_a)};
+    jwr_d      = proj_wdata;
+    pj0_d      = pj0_q;
+    if (proj_we && proj_waddr == 4'd0) pj0_d = proj_wdata;
 
     out_valid_o = out_valid_q;
     out_o       = out_q;
@@ -1119,6 +1141,7 @@ module pa (
       out_q          <= '0;
       byp_q          <= 1'b0;
       pbyp_q         <= '0;
+      jbyp_q         <= '0;
     end else begin
       state_q     <= state_d;
       fe_q        <= fe_d;
@@ -1139,6 +1162,7 @@ module pa (
       out_q       <= out_d;
       byp_q       <= byp_d;
       pbyp_q      <= pbyp_d;
+      jbyp_q      <= jbyp_d;
     end
   end
 
@@ -1150,7 +1174,8 @@ module pa (
 
   // Storage arrays (written one entry per clock, no reset).
   always_ff @(posedge clk_i) begin
-    if (proj_we) proj_q[proj_waddr] <= proj_wdata;
+    jwr_q     <= jwr_d;
+    pj0_q     <= pj0_d;
     byp_pos_q <= byp_pos_d;
     pwr_q     <= pwr_d;
     pv0_q     <= pv0_d;
