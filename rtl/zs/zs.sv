@@ -533,7 +533,9 @@ module zs #(
   // ---------------------------------------------------------------------------------------------
   logic [1:0][511:0]  b_line, b_new;
   logic [1:0]         b_fm, b_cvn;
-  logic [1:0][15:0]   b_chg;
+  logic [1:0][15:0]   b_cvd;           // per dword of a piece's line: a covered sample's
+  logic [1:0][7:0]    b_schg;          // per sample: its dword changes
+  logic [1:0]         b_chg;           // per piece: its line changes (B writes it)
   logic [1:0][7:0]    b_pass;
   logic [1:0][7:0]    b_cov;
   logic [1:0]         b_bank;
@@ -543,8 +545,7 @@ module zs #(
   logic [1:0][7:0][23:0] b_z;
   logic [7:0][3:0]    b_dw;            // dword of the line of sample k of a piece
   logic [15:0]        b_fail_now, b_fail_all;
-  logic [1:0]         b_wr;            // per bank: B writes it this clock
-  logic [1:0]         b_wrp;           // per piece: B writes its line
+  logic [1:0]         b_on;            // per bank: B has a piece on it this clock (may write it)
 
   always_comb begin
     b_d0 = b_quad_q.target.msaa ? {b_quad_q.qx[0], 3'd0} : {b_quad_q.qx[2:0], 1'b0};
@@ -581,13 +582,20 @@ module zs #(
         .ds_i     (b_quad_q.ds),
         .front_i  (b_quad_q.front),
         .pass_o   (b_pass[r][k]),
-        .word_o   (b_word[r][k])
+        .word_o   (b_word[r][k]),
+        .chg_o    (b_schg[r][k])
       );
     end
   end
 
   // The updated lines, one dword at a time (fixed-index writes: dword d of row r takes sample
-  // k = d - b_d0 of that row when it is covered).
+  // k = d - b_d0 of that row when it is covered). A piece's line changes when one of its samples'
+  // dwords does (the samples' dwords are distinct): that, from zs_sample's change beside its
+  // word, and not a compare of the muxed dwords, decides B's write, its flags and the forward.
+  // The write's mask is the covered dwords (an unchanged one is written with the value it holds).
+  for (genvar r = 0; r < 2; r++) begin : g_chg
+    assign b_chg[r] = b_schg[r] != 8'd0;
+  end
   for (genvar r = 0; r < 2; r++) begin : g_upd
     for (genvar d = 0; d < 16; d++) begin : g_dw
       logic [31:0] nd;
@@ -598,12 +606,12 @@ module zs #(
         for (int k = 0; k < 8; k++) begin
           if (b_dw[k] == 4'(d) && b_cov[r][k]) begin
             nd = b_word[r][k];
-            ch = (b_word[r][k] != b_stored[r][k]);
+            ch = 1'b1;
           end
         end
       end
       assign b_new[r][32*d +: 32] = nd;
-      assign b_chg[r][d]          = ch;
+      assign b_cvd[r][d]          = ch;
     end
   end
 
@@ -618,9 +626,8 @@ module zs #(
       end
     end
     b_fail_all = b_fail_q | b_fail_now;
-    for (int r = 0; r < 2; r++) b_wrp[r] = b_valid_q && b_go_q[r] && b_chg[r] != '0;
     for (int b = 0; b < 2; b++) begin
-      b_wr[b] = (b_wrp[0] && b_bank[0] == b[0]) || (b_wrp[1] && b_bank[1] == b[0]);
+      b_on[b] = b_valid_q && ((b_go_q[0] && b_bank[0] == b[0]) || (b_go_q[1] && b_bank[1] == b[0]));
     end
 
 
@@ -659,6 +666,8 @@ module zs #(
   logic             rs_start, rs_emit;
   logic [CRW-1:0]   rs_pick;
   logic [5:0]       rs_bit;
+  logic [15:0]      rs_gany, rs_glow;      // per group of 4 bits: any set / any set in a lower group
+  logic [63:0]      rs_low, rs_one;        // per bit: a lower bit is set / it is the lowest set
   logic [LineW-1:0] rs_line;
 
   // The write register is free for the engine or the resolve (a write-back read owns it otherwise).
@@ -713,15 +722,25 @@ module zs #(
     // Resolve: the lowest valid bitmap row, once the dirty walk is done.
     rs_pick = rv_lo_q[CRW-1:0];
     rs_start = walk_en && fc_any && !any_dirty && rq_empty && !wbr_q && !rs_rd_q && !rs_act_q;
-    rs_bit   = '0;
-    for (int i = 63; i >= 0; i--) if (rs_bits_q[i]) rs_bit = 6'(i);
+    // The lowest set bit as a tree (groups of 4, then a prefix over the 16 groups), not a
+    // 64-deep priority chain; its number an OR of the one-hot's bits.
+    for (int g = 0; g < 16; g++) rs_gany[g] = rs_bits_q[4*g +: 4] != 4'd0;
+    for (int g = 0; g < 16; g++) rs_glow[g] = (rs_gany & ((16'd1 << g) - 16'd1)) != 16'd0;
+    for (int i = 0; i < 64; i++) begin
+      rs_low[i] = rs_glow[i / 4] || ((rs_bits_q[4*(i/4) +: 4] & ((4'd1 << (i % 4)) - 4'd1)) != 4'd0);
+      rs_one[i] = rs_bits_q[i] && !rs_low[i];
+    end
+    for (int j = 0; j < 6; j++) begin
+      rs_bit[j] = 1'b0;
+      for (int i = 0; i < 64; i++) if (((i >> j) & 1) != 0) rs_bit[j] = rs_bit[j] | rs_one[i];
+    end
     rs_emit  = rs_act_q && rs_bits_q != '0 && wb_free;
     rs_line  = fc_base_q + LineW'(rs_row_q) * LineW'(fc_pitch_q) + LineW'(rs_bit);
     rs_rd_d  = rs_start;
     rs_row_d = rs_start ? rs_pick : rs_row_q;
     rs_act_d = rs_rd_q || (rs_act_q && rs_bits_q != '0);
     rs_bits_d = rs_bits_q;
-    if (rs_emit) rs_bits_d[rs_bit] = 1'b0;
+    if (rs_emit) rs_bits_d = rs_bits_q & ~rs_one;
     if (rs_rd_q) rs_bits_d = bm_rdata;
 
     // Bitmap port: T's lookup or the resolve's row read; T's bit clear or the engine's row write.
@@ -805,7 +824,10 @@ module zs #(
     ff_in_valid = mem_rsp_valid_i && !mem_rsp_i.we;
     ff_in_data  = {SW'(mem_rsp_i.tag), mem_rsp_i.rdata};
     {f_bank, f_idx, f_data} = ff_out_data;
-    fill_go      = ff_out_valid && !b_wr[f_bank];
+    // The fill takes a bank's write port when B has no piece on it this clock (registered state:
+    // B's change compare, deep, is not on the fill's slot; a piece that changes nothing costs the
+    // fill a clock).
+    fill_go      = ff_out_valid && !b_on[f_bank];
     ff_out_ready = fill_go;
 
     // read credits: one per free fill-buffer slot
@@ -874,7 +896,7 @@ module zs #(
         for (int r = 0; r < 2; r++) begin
           at_hit[r] = res_now[r] && hit[r] && hslot[r] == Slot;
           at_b[r]   = b_use[r] && b_slot_q[r] == Slot;
-          at_bw[r]  = at_b[r] && b_chg[r] != '0;
+          at_bw[r]  = at_b[r] && b_chg[r];
         end
       end
       assign ref_d[b][e]   = ref_q[b][e] + RW'(at_hit[0]) + RW'(at_hit[1]) + RW'(alloc && at_vic)
@@ -987,13 +1009,13 @@ module zs #(
       for (int r = 0; r < 2; r++) begin
         if (b_use[r] && b_bank[r] == b[0]) begin
           fwd_v_d[b]    = 1'b1;
-          fwd_w_d[b]    = b_chg[r] != '0;
+          fwd_w_d[b]    = b_chg[r];
           fwd_idx_d[b]  = b_idx[r];
           fwd_data_d[b] = b_new[r];
-          if (b_chg[r] != '0) begin
+          if (b_chg[r]) begin
             s_we[b]    = 1'b1;
             s_waddr[b] = b_idx[r];
-            s_wmask[b] = b_cvn[r] ? '1 : b_chg[r];
+            s_wmask[b] = b_cvn[r] ? '1 : b_cvd[r];
             s_wdata[b] = b_new[r];
           end
         end

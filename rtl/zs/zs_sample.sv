@@ -8,7 +8,8 @@ module zs_sample (
   input  pineda_pkg::ds_state_t  ds_i,
   input  logic                   front_i,
   output logic                   pass_o,
-  output logic [31:0]            word_o
+  output logic [31:0]            word_o,
+  output logic                   chg_o       // word_o != stored_i (computed beside word_o, shallower)
 );
 
   function automatic logic [7:0] sop(input logic [2:0] op, input logic [7:0] s, input logic [7:0] ref_v);
@@ -27,7 +28,7 @@ module zs_sample (
   logic [11:0] face;
   logic [7:0]  ss, ns, opv;
   logic [23:0] sd, nd;
-  logic        s_ok, z_ok;
+  logic        s_ok, z_ok, wz;
   logic [2:0]  op;
 
   always_comb begin
@@ -36,12 +37,16 @@ module zs_sample (
     ss   = stored_i[31:24];
     s_ok = !ds_i.s_enable || pineda_pkg::cmp_pass(face[2:0], {16'd0, ds_i.s_ref & ds_i.s_read_mask}, {16'd0, ss & ds_i.s_read_mask});
     z_ok = !ds_i.z_enable || pineda_pkg::cmp_pass(ds_i.z_func, z_i, sd);
-    nd   = (s_ok && z_ok && ds_i.z_enable && ds_i.z_write) ? z_i : sd;
+    wz   = s_ok && z_ok && ds_i.z_enable && ds_i.z_write;
+    nd   = wz ? z_i : sd;
     op   = !s_ok ? face[5:3] : (!z_ok ? face[8:6] : face[11:9]);
     opv  = sop(op, ss, ds_i.s_ref);
     ns   = ds_i.s_enable ? ((ss & ~ds_i.s_write_mask) | (opv & ds_i.s_write_mask)) : ss;
     pass_o = cov_i && s_ok && z_ok;
     word_o = cov_i ? {ns, nd} : stored_i;
+    // depth changes when written with a different value; stencil when a written bit differs
+    chg_o  = cov_i && ((wz && z_i != sd) ||
+                       (ds_i.s_enable && ((opv ^ ss) & ds_i.s_write_mask) != 8'd0));
   end
 
   logic unused_ds;
