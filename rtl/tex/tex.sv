@@ -1785,10 +1785,6 @@ module tex #(
       if (g_valid_q) assert (!(fill_now && !fhead.desc && !fhead.raw)) else $error("tex: two L1 fills in one clock");
       if (a_valid_q) assert (n_tmatch <= 1 && n_smatch <= 1) else $error("tex: a descriptor address in two slots");
       if (a_chain_q) assert (a_valid_q && a_thit && ts_arr_q[a_th] && !ts_ck_q[a_th] && ch_ts_q == a_th) else $error("tex: chain of a lost slot");
-      // the chain's copy of its slot's fields (tex_desc_check shifts by the bytes per block)
-      if (a_chain_q) assert (ch_w_q == a_td.width && ch_h_q == a_td.height && ch_base_q == a_td.base &&
-                             ch_lvm1_q == a_td.levels - 4'd1 && ch_bpb_q == a_bpb && $onehot(ch_bpb_q) &&
-                             ch_bpb_q[2:0] == 3'd0) else $error("tex: the chain's fields differ from its slot's");
       if (a_go && a_hold) assert (a_thit && a_shit && ts_arr_q[a_th] && ss_arr_q[a_sh] && ts_ck_q[a_th]) else $error("tex: quad leaves A without its descriptors");
       if (a_talloc) assert (ts_cnt_q[t_vic] == '0 && !(ts_tv_q[t_vic] && !ts_arr_q[t_vic])) else $error("tex: texture slot evicted in use");
       if (a_salloc) assert (ss_cnt_q[s_vic] == '0 && !(ss_tv_q[s_vic] && !ss_arr_q[s_vic])) else $error("tex: sampler slot evicted in use");
