@@ -166,6 +166,14 @@ module tex #(
   logic        a_chain_q, a_chain_d;   // laying out the chain of the quad's texture slot
   logic [3:0]  cl_q, cl_d;             // chain: level being laid out
   logic [33:0] cur_q, cur_d;           // chain: start of that level
+  // chain: its texture slot and that slot's fields, copied as the chain starts (the slot's
+  // descriptor does not change while its chain is laid out), so the chain step reads registers
+  // and not A's slot hit and descriptor multiplexer
+  logic [TSW-1:0] ch_ts_q, ch_ts_d;
+  logic [15:0] ch_w_q, ch_w_d, ch_h_q, ch_h_d;
+  logic [31:0] ch_base_q, ch_base_d;
+  logic [3:0]  ch_lvm1_q, ch_lvm1_d;   // levels - 1
+  logic [6:0]  ch_bpb_q, ch_bpb_d;
   // texture slots: allocated (tag valid), descriptor arrived, checked (chain laid out), tag,
   // descriptor (tex_desc_t), fault of the checks, quads in flight, age (0: newest); their level
   // bases are in block RAM (u_lbase below)
@@ -237,6 +245,24 @@ module tex #(
   logic [3:0][1:0][12:0] e_xi_q, e_xi_d, e_yj_q, e_yj_d;
   logic [3:0][1:0] e_inu_q, e_inu_d, e_inv_q, e_inv_d;
   logic [3:0][7:0] e_fu_q, e_fu_d, e_fv_q, e_fv_d;
+  // K: skid register between E and T. The front (A to E) advances when K is empty (a register,
+  // not the tag stage's decision): E's pass then goes into T if T takes a pass this clock, else
+  // into K (with its level base); while K holds a pass the front waits and T takes K's next.
+  logic        k_valid_q, k_valid_d;
+  info_t       k_info_q, k_info_d;
+  logic [3:0]  k_l_q, k_l_d;
+  logic [3:0][1:0][12:0] k_xi_q, k_xi_d, k_yj_q, k_yj_d;
+  logic [3:0][1:0] k_inu_q, k_inu_d, k_inv_q, k_inv_d;
+  logic [3:0][7:0] k_fu_q, k_fu_d, k_fv_q, k_fv_d;
+  logic [32:0] k_lb_q, k_lb_d;
+  // X: the pass next in line for T (K's, else E's)
+  logic        x_valid;
+  info_t       x_info;
+  logic [3:0]  x_l;
+  logic [3:0][1:0][12:0] x_xi, x_yj;
+  logic [3:0][1:0] x_inu, x_inv;
+  logic [3:0][7:0] x_fu, x_fv;
+  logic [32:0] x_lb;
   // T: tag stage
   logic        t_valid_q, t_valid_d;
   info_t       t_info_q, t_info_d;
@@ -457,7 +483,10 @@ module tex #(
     .valid_limit_i (valid_limit_i),
     .td_i          (a_td),
     .sd_i          (a_sd),
-    .bpb_i         (a_bpb),
+    .ch_w_i        (ch_w_q),
+    .ch_h_i        (ch_h_q),
+    .ch_base_i     (ch_base_q),
+    .ch_bpb_i      (ch_bpb_q),
     .cl_i          (cl_q),
     .cur_i         (cur_q),
     .fa_tex_o      (fa_tex),
@@ -503,7 +532,7 @@ module tex #(
   tex_slot_victim #(.Slots(SampSlots), .CntW(CntW)) u_s_victim (
     .cnt_i(ss_cnt_q), .valid_i(ss_tv_q), .age_i(ss_age_q), .ok_o(s_vok), .idx_o(s_vic));
   always_comb begin
-    pipe_empty = !dq_valid_q && !b_valid_q && !q_valid_q && !s_valid_q && !c_valid_q && !d_valid_q && !h_valid_q && !e_valid_q && !t_valid_q && pf_empty &&
+    pipe_empty = !dq_valid_q && !b_valid_q && !q_valid_q && !s_valid_q && !c_valid_q && !d_valid_q && !h_valid_q && !e_valid_q && !k_valid_q && !t_valid_q && pf_empty &&
                  !r_valid_q && !f_valid_q && !p_valid_q && !o_valid_q && fi_empty && rq_empty &&
                  !sp_valid_q && !g_valid_q;
     // dq leaves this clock (the spill goes first), so A may fill it again: a texture and a
@@ -566,7 +595,7 @@ module tex #(
   // D, E, F: their quads' descriptors
   always_comb begin
     d_sd = pineda_pkg::samp_desc_t'(ss_desc_q[d_info_q.ss]);
-    e_td = pineda_pkg::tex_desc_t'(ts_desc_q[e_info_q.ts]);
+    e_td = pineda_pkg::tex_desc_t'(ts_desc_q[x_info.ts]);  // (X's: K's, else E's)
     f_td = pineda_pkg::tex_desc_t'(ts_desc_q[f_info_q.ts]);
     f_sd = pineda_pkg::samp_desc_t'(ss_desc_q[f_info_q.ss]);
   end
@@ -620,25 +649,37 @@ module tex #(
   // being laid out is used by no quad in flight (its count is 0), so a read of the word written
   // in the same clock only happens for a token or faulted quad, which reads no texels.
   logic [32:0] lb_base;
+  always_comb begin
+    x_valid = k_valid_q || e_valid_q;
+    x_info = k_valid_q ? k_info_q : e_info_q;
+    x_l = k_valid_q ? k_l_q : e_l_q;
+    x_xi = k_valid_q ? k_xi_q : e_xi_q;
+    x_yj = k_valid_q ? k_yj_q : e_yj_q;
+    x_inu = k_valid_q ? k_inu_q : e_inu_q;
+    x_inv = k_valid_q ? k_inv_q : e_inv_q;
+    x_fu = k_valid_q ? k_fu_q : e_fu_q;
+    x_fv = k_valid_q ? k_fv_q : e_fv_q;
+    x_lb = k_valid_q ? k_lb_q : lb_base;
+  end
 
-  // T: block addresses, L1 index, tags, banks of the 16 taps of the pass in E
+  // T: block addresses, L1 index, tags, banks of the 16 taps of the pass in X (K, else E)
   logic [15:0] tp_fetch, tp_border;
   logic [15:0][31:0] tp_tag;
   logic [15:0][IdxW-1:0] tp_idx;
   logic [15:0][1:0]  tp_bank, tp_sel, tp_grp;
   tex_tap_addr #(.IdxW(IdxW)) u_tap_addr (
-    .use_i    (!e_info_q.eop && e_info_q.fault == pineda_pkg::TEX_FAULT_NONE),
-    .linear_i (e_info_q.linear),
-    .live_i   (e_info_q.live),
+    .use_i    (!x_info.eop && x_info.fault == pineda_pkg::TEX_FAULT_NONE),
+    .linear_i (x_info.linear),
+    .live_i   (x_info.live),
     .width_i  (e_td.width),
-    .lvl_i    (e_l_q),
-    .lbase_i  (lb_base),
+    .lvl_i    (x_l),
+    .lbase_i  (x_lb),
     .bpb_lg_i (e_bpb_lg),
     .dclass_i (e_dclass),
-    .xi_i     (e_xi_q),
-    .inu_i    (e_inu_q),
-    .yj_i     (e_yj_q),
-    .inv_i    (e_inv_q),
+    .xi_i     (x_xi),
+    .inu_i    (x_inu),
+    .yj_i     (x_yj),
+    .inv_i    (x_inv),
     .fetch_o  (tp_fetch),
     .border_o (tp_border),
     .tag_o    (tp_tag),
@@ -658,7 +699,7 @@ module tex #(
   logic [15:0][15:0] teq;              // teq[u][t]: taps u and t on one L1 line
   logic [15:0] efmark;
   logic [3:0]  mtap;
-  logic        emit, alloc, t_last, t_done, front_adv, rd_pend;
+  logic        emit, alloc, t_last, t_done, t_take, front_adv, rd_pend;
   sp_t         sp_out;
   logic        tags_clear;
   logic [15:0] lastrd_m, lastrd_m2;
@@ -666,7 +707,7 @@ module tex #(
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
     .clear_i   (tags_clear),
-    .load_i    (front_adv),
+    .load_i    (t_take),
     .ridx_i    (tp_idx),
     .idx_i     (t_idx_q),
     .tag_i     (t_tag_q),
@@ -747,7 +788,8 @@ module tex #(
     rem_after = t_rem_q & ~emask;
     t_last = (rem_after == 16'd0);
     t_done = emit && t_last;
-    front_adv = !t_valid_q || t_done;
+    t_take = !t_valid_q || t_done;  // T takes X's pass at the next edge
+    front_adv = !k_valid_q;         // the front (A to E) moves: E's pass goes to T or K
 
     sp_out.mask = emask;
     sp_out.border = t_border_q;
@@ -767,7 +809,7 @@ module tex #(
   sram_1r1w #(.Width(33), .Depth((1 << TSW) * 16), .MaskW(1)) u_lbase (
     .clk_i   (clk_i),
     .we_i    (a_valid_q && a_chain_q),
-    .waddr_i ({a_th, cl_q}),
+    .waddr_i ({ch_ts_q, cl_q}),
     .wdata_i (cur_q[32:0]),
     .wmask_i (1'b1),
     .re_i    (front_adv),
@@ -950,6 +992,12 @@ module tex #(
     a_chain_d = a_chain_q;
     cl_d = cl_q;
     cur_d = cur_q;
+    ch_ts_d = ch_ts_q;
+    ch_w_d = ch_w_q;
+    ch_h_d = ch_h_q;
+    ch_base_d = ch_base_q;
+    ch_lvm1_d = ch_lvm1_q;
+    ch_bpb_d = ch_bpb_q;
     ts_tv_d = ts_tv_q;
     ts_arr_d = ts_arr_q;
     ts_ck_d = ts_ck_q;
@@ -1029,6 +1077,16 @@ module tex #(
     e_inv_d = e_inv_q;
     e_fu_d = e_fu_q;
     e_fv_d = e_fv_q;
+    k_valid_d = k_valid_q;
+    k_info_d = k_info_q;
+    k_l_d = k_l_q;
+    k_xi_d = k_xi_q;
+    k_yj_d = k_yj_q;
+    k_inu_d = k_inu_q;
+    k_inv_d = k_inv_q;
+    k_fu_d = k_fu_q;
+    k_fv_d = k_fv_q;
+    k_lb_d = k_lb_q;
     t_valid_d = t_valid_q;
     t_info_d = t_info_q;
     t_fu_d = t_fu_q;
@@ -1094,6 +1152,12 @@ module tex #(
     if (a_cstart) begin
       cl_d = 4'd0;
       cur_d = {2'd0, a_td.base};
+      ch_ts_d = a_th;
+      ch_w_d = a_td.width;
+      ch_h_d = a_td.height;
+      ch_base_d = a_td.base;
+      ch_lvm1_d = a_td.levels - 4'd1;
+      ch_bpb_d = a_bpb;
       if (a_tbad) begin
         ts_flt_d[a_th] = pineda_pkg::TEX_FAULT_TEX_DESC;
         ts_ck_d[a_th] = 1'b1;
@@ -1103,12 +1167,12 @@ module tex #(
     end
     if (a_valid_q && a_chain_q) begin
       // one level per clock into the slot's level bases
-      // (level base cur_q[32:0] written into u_lbase at {a_th, cl_q})
+      // (level base cur_q[32:0] written into u_lbase at {ch_ts_q, cl_q}; ch_ts_q = a_th)
       cur_d = (lend + 34'd63) & ~34'd63;
       cl_d = cl_q + 4'd1;
-      if (cl_q == a_td.levels - 4'd1) begin
-        ts_ck_d[a_th] = 1'b1;
-        ts_flt_d[a_th] = range_bad ? pineda_pkg::TEX_FAULT_TEX_RANGE : pineda_pkg::TEX_FAULT_NONE;
+      if (cl_q == ch_lvm1_q) begin
+        ts_ck_d[ch_ts_q] = 1'b1;
+        ts_flt_d[ch_ts_q] = range_bad ? pineda_pkg::TEX_FAULT_TEX_RANGE : pineda_pkg::TEX_FAULT_NONE;
         a_chain_d = 1'b0;
       end
     end
@@ -1189,11 +1253,27 @@ module tex #(
       e_inv_d = am_inv;
       e_fu_d = h_fu_q;
       e_fv_d = h_fv_q;
-      // E -> T
-      t_valid_d = e_valid_q;
-      t_info_d = e_info_q;
-      t_fu_d = e_fu_q;
-      t_fv_d = e_fv_q;
+      // E -> K when T does not take it now (E -> T below)
+      if (!t_take) begin
+        k_valid_d = e_valid_q;
+        k_info_d = e_info_q;
+        k_l_d = e_l_q;
+        k_xi_d = e_xi_q;
+        k_yj_d = e_yj_q;
+        k_inu_d = e_inu_q;
+        k_inv_d = e_inv_q;
+        k_fu_d = e_fu_q;
+        k_fv_d = e_fv_q;
+        k_lb_d = lb_base;
+      end
+    end
+    if (t_take) begin
+      // X -> T: K's pass (the front waits this clock), else E's (the front moves)
+      k_valid_d = 1'b0;
+      t_valid_d = x_valid;
+      t_info_d = x_info;
+      t_fu_d = x_fu;
+      t_fv_d = x_fv;
       t_fetch_d = tp_fetch;
       t_border_d = tp_border;
       t_tag_d = tp_tag;
@@ -1357,6 +1437,12 @@ module tex #(
       a_chain_q <= 1'b0;
       cl_q <= '0;
       cur_q <= '0;
+      ch_ts_q <= '0;
+      ch_w_q <= '0;
+      ch_h_q <= '0;
+      ch_base_q <= '0;
+      ch_lvm1_q <= '0;
+      ch_bpb_q <= '0;
       ts_tv_q <= '0;
       ts_arr_q <= '0;
       ts_ck_q <= '0;
@@ -1436,6 +1522,16 @@ module tex #(
       e_inv_q <= '0;
       e_fu_q <= '0;
       e_fv_q <= '0;
+      k_valid_q <= 1'b0;
+      k_info_q <= '0;
+      k_l_q <= '0;
+      k_xi_q <= '0;
+      k_yj_q <= '0;
+      k_inu_q <= '0;
+      k_inv_q <= '0;
+      k_fu_q <= '0;
+      k_fv_q <= '0;
+      k_lb_q <= '0;
       t_valid_q <= 1'b0;
       t_info_q <= '0;
       t_fu_q <= '0;
@@ -1485,6 +1581,12 @@ module tex #(
       a_chain_q <= a_chain_d;
       cl_q <= cl_d;
       cur_q <= cur_d;
+      ch_ts_q <= ch_ts_d;
+      ch_w_q <= ch_w_d;
+      ch_h_q <= ch_h_d;
+      ch_base_q <= ch_base_d;
+      ch_lvm1_q <= ch_lvm1_d;
+      ch_bpb_q <= ch_bpb_d;
       ts_tv_q <= ts_tv_d;
       ts_arr_q <= ts_arr_d;
       ts_ck_q <= ts_ck_d;
@@ -1564,6 +1666,16 @@ module tex #(
       e_inv_q <= e_inv_d;
       e_fu_q <= e_fu_d;
       e_fv_q <= e_fv_d;
+      k_valid_q <= k_valid_d;
+      k_info_q <= k_info_d;
+      k_l_q <= k_l_d;
+      k_xi_q <= k_xi_d;
+      k_yj_q <= k_yj_d;
+      k_inu_q <= k_inu_d;
+      k_inv_q <= k_inv_d;
+      k_fu_q <= k_fu_d;
+      k_fv_q <= k_fv_d;
+      k_lb_q <= k_lb_d;
       t_valid_q <= t_valid_d;
       t_info_q <= t_info_d;
       t_fu_q <= t_fu_d;
@@ -1672,7 +1784,7 @@ module tex #(
       if (mem_rsp_ready_o && mem_rsp_valid_i) assert (fi_out_valid && !fhead.raw) else $error("tex: a line response with no fill record");
       if (g_valid_q) assert (!(fill_now && !fhead.desc && !fhead.raw)) else $error("tex: two L1 fills in one clock");
       if (a_valid_q) assert (n_tmatch <= 1 && n_smatch <= 1) else $error("tex: a descriptor address in two slots");
-      if (a_chain_q) assert (a_valid_q && a_thit && ts_arr_q[a_th] && !ts_ck_q[a_th]) else $error("tex: chain of a lost slot");
+      if (a_chain_q) assert (a_valid_q && a_thit && ts_arr_q[a_th] && !ts_ck_q[a_th] && ch_ts_q == a_th) else $error("tex: chain of a lost slot");
       if (a_go && a_hold) assert (a_thit && a_shit && ts_arr_q[a_th] && ss_arr_q[a_sh] && ts_ck_q[a_th]) else $error("tex: quad leaves A without its descriptors");
       if (a_talloc) assert (ts_cnt_q[t_vic] == '0 && !(ts_tv_q[t_vic] && !ts_arr_q[t_vic])) else $error("tex: texture slot evicted in use");
       if (a_salloc) assert (ss_cnt_q[s_vic] == '0 && !(ss_tv_q[s_vic] && !ss_arr_q[s_vic])) else $error("tex: sampler slot evicted in use");
