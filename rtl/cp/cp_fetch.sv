@@ -207,9 +207,6 @@ module cp_fetch #(
   logic        redirect;
   logic        ret_cut;
   logic [31:0] redirect_len;
-  logic        stop;
-  logic [7:0]  op;
-  logic [11:0] len;
   logic [31:0] pring_inc;
   logic        pop_ps;
   logic [2:0]  adv;                      // dwords passed this clock
@@ -217,6 +214,13 @@ module cp_fetch #(
   logic [2:0]  npre;
   logic [Lanes-1:0][31:0] tgt_at;        // lane k's JUMP/CALL target, if it is the len
   logic [Lanes-1:0]       tgt_ok;        // ... aligned and [target, target + 4 len) in the window
+  logic [1:0]             first;         // the group's first live lane
+  logic [Lanes-1:0][7:0]  op_k;
+  logic [Lanes-1:0][11:0] len_k, skc;
+  logic [Lanes-1:0]       ijc, icall, iret, h0hit, hdr, lastpay, tpay;
+  logic [Lanes-1:0]       fit_err, ret_ok, hpark, cut, dev, lpark, redir, stp, kill;
+  logic [Lanes-1:0]       proc, ev_at, jcset, lh;
+  logic [2:0]             cnt_mask, cnt_proc, above;
 
   always_comb begin
     ps_d         = ps_q;
@@ -226,9 +230,6 @@ module cp_fetch #(
     live         = '0;
     rd_ready     = 1'b0;
     dq_push      = 1'b0;
-    stop         = 1'b0;
-    op           = '0;
-    len          = '0;
     pring_inc    = '0;
     pop_ps       = 1'b0;
     adv          = '0;
@@ -251,60 +252,108 @@ module cp_fetch #(
       rem_at[k] = ps_q.at.rem - 32'(npre);
     end
 
+    // The header walk, in parallel: the group's first header is skip lanes after its first live
+    // lane, each header's successor len + 1 lanes after it; hdr[k] is an OR over the lanes below
+    // of small compares (len = 0, 1, 2), not a chain of payload counters.
+    first = '0;
+    for (int k = Lanes - 1; k >= 0; k--) begin
+      if (rd_mask[k]) first = 2'(k);
+    end
+    for (int unsigned k = 0; k < Lanes; k++) begin
+      op_k[k]  = rd_data[k][pineda_pkg::CMD_OP_MSB:pineda_pkg::CMD_OP_LSB];
+      len_k[k] = rd_data[k][pineda_pkg::CMD_LEN_MSB:pineda_pkg::CMD_LEN_LSB];
+      ijc[k]   = (op_k[k] == pineda_pkg::OP_JUMP) || (op_k[k] == pineda_pkg::OP_CALL);
+      icall[k] = (op_k[k] == pineda_pkg::OP_CALL);
+      iret[k]  = (op_k[k] == pineda_pkg::OP_RET);
+      h0hit[k] = (ps_q.skip[11:2] == 10'd0) && ({1'b0, first} + {1'b0, ps_q.skip[1:0]} == 3'(k));
+    end
+    for (int unsigned k = 0; k < Lanes; k++) begin
+      hdr[k] = h0hit[k];
+      for (int unsigned j = 0; j < k; j++) begin
+        if (hdr[j] && (len_k[j] == 12'(k - j - 1))) hdr[k] = 1'b1;
+      end
+      // a JUMP/CALL (OP_JUMP_LEN = 2): its target one lane on, its len (the last payload) two
+      lastpay[k] = ps_q.cj && ((ps_q.skip == 12'd1 && 2'(k) == first) ||
+                               (ps_q.skip == 12'd2 && 3'(k) == {1'b0, first} + 3'd1));
+      tpay[k]    = ps_q.cj && (ps_q.skip == 12'd2) && (2'(k) == first);
+      for (int unsigned j = 0; j < k; j++) begin
+        if (hdr[j] && ijc[j] && (len_k[j] == pineda_pkg::OP_JUMP_LEN)) begin
+          if (j + 2 == k) lastpay[k] = 1'b1;
+          if (j + 1 == k) tpay[k] = 1'b1;
+        end
+      end
+    end
+    // What each lane would do if the walk reaches it; where the decoder will stop with an
+    // error, stop too.
+    for (int unsigned k = 0; k < Lanes; k++) begin
+      fit_err[k] = ps_q.at.in_ib && (33'(len_k[k]) + 33'd1 > 33'(rem_at[k]));
+      ret_ok[k]  = (len_k[k] == pineda_pkg::OP_RET_LEN) && ps_q.at.in_ib;
+      hpark[k]   = hdr[k] && (fit_err[k] ||
+                   (ijc[k] && (len_k[k] != pineda_pkg::OP_JUMP_LEN ||
+                               (icall[k] && ps_q.at.sp == SpW'(Depth)))) ||
+                   (iret[k] && !ret_ok[k]));
+      cut[k]     = hdr[k] && !fit_err[k] && iret[k] && ret_ok[k] && (rem_at[k] > 32'(RetCut));
+      dev[k]     = hdr[k] && !fit_err[k] && iret[k] && ret_ok[k] && !(rem_at[k] > 32'(RetCut));
+      lpark[k]   = lastpay[k] && !tgt_ok[k];
+      redir[k]   = lastpay[k] && tgt_ok[k];
+      stp[k]     = hpark[k] || cut[k] || lpark[k] || redir[k];
+      kill[k]    = rd_mask[k] && (stp[k] || dev[k]);
+    end
+    // Lanes the walk passes: up to and including the first that stops it (or starts dropping).
+    for (int unsigned k = 0; k < Lanes; k++) begin
+      proc[k] = rd_mask[k] && !ps_q.dead;
+      for (int unsigned j = 0; j < k; j++) begin
+        if (kill[j]) proc[k] = 1'b0;
+      end
+      ev_at[k] = proc[k] && kill[k];
+      jcset[k] = proc[k] && hdr[k] && ijc[k] && !hpark[k];
+    end
+    lh = '0;  // the last header passed
+    for (int unsigned k = 0; k < Lanes; k++) begin
+      if (proc[k] && hdr[k]) lh = Lanes'(1) << k;
+    end
+    cnt_mask = '0;
+    cnt_proc = '0;
+    for (int unsigned k = 0; k < Lanes; k++) begin
+      cnt_mask = cnt_mask + 3'(rd_mask[k]);
+      cnt_proc = cnt_proc + 3'(proc[k]);
+      // payload of lane k's command left after the group (if it is the last header)
+      above = '0;
+      for (int unsigned j = k + 1; j < Lanes; j++) above = above + 3'(rd_mask[j]);
+      skc[k] = len_k[k] - 12'(above);
+    end
+
     if (!ps_q.parked) begin
       if (ps_q.at.in_ib && ps_q.at.rem == 32'd0) begin
         pop_ps = 1'b1;  // the IB is used up (or dropped after a RET): continue at the return
       end else if (rd_valid && dq_room) begin
         rd_ready = 1'b1;
+        live     = proc;
+        adv      = (|(ev_at & stp)) ? cnt_proc : cnt_mask;
         for (int unsigned k = 0; k < Lanes; k++) begin
-          if (rd_mask[k] && !stop) begin
-            if (!ps_d.dead) begin
-              live[k] = 1'b1;
-              op      = rd_data[k][pineda_pkg::CMD_OP_MSB:pineda_pkg::CMD_OP_LSB];
-              len     = rd_data[k][pineda_pkg::CMD_LEN_MSB:pineda_pkg::CMD_LEN_LSB];
-              if (ps_d.skip == 12'd0) begin
-                // A header. Where the decoder will stop with an error, stop too.
-                if (ps_q.at.in_ib && (33'(len) + 33'd1 > 33'(rem_at[k]))) begin
-                  ps_d.parked = 1'b1;
-                end else if (op == pineda_pkg::OP_JUMP || op == pineda_pkg::OP_CALL) begin
-                  if (len != pineda_pkg::OP_JUMP_LEN ||
-                      (op == pineda_pkg::OP_CALL && ps_d.at.sp == SpW'(Depth))) begin
-                    ps_d.parked = 1'b1;
-                  end else begin
-                    ps_d.skip = len;
-                    ps_d.cj   = 1'b1;
-                    ps_d.call = (op == pineda_pkg::OP_CALL);
-                  end
-                end else if (op == pineda_pkg::OP_RET) begin
-                  if (len != pineda_pkg::OP_RET_LEN || !ps_d.at.in_ib) begin
-                    ps_d.parked = 1'b1;
-                  end else if (rem_at[k] > 32'(RetCut)) begin
-                    ret_cut = 1'b1;   // much of the IB left: cheaper to refetch at the return
-                  end else begin
-                    ps_d.dead = 1'b1; // drop the rest of the IB as it arrives
-                  end
-                end else begin
-                  ps_d.skip = len;
-                end
-              end else begin
-                ps_d.skip = ps_d.skip - 12'd1;
-                if (ps_d.cj) begin
-                  if (ps_d.skip != 12'd0) begin
-                    ps_d.target = rd_data[k];
-                  end else begin
-                    ps_d.cj = 1'b0;
-                    if (!tgt_ok[k]) begin
-                      ps_d.parked = 1'b1;
-                    end else begin
-                      redirect     = 1'b1;
-                      redirect_len = rd_data[k];
-                    end
-                  end
-                end
+          if (ev_at[k] && (hpark[k] || lpark[k])) ps_d.parked = 1'b1;
+          if (ev_at[k] && redir[k]) begin
+            redirect     = 1'b1;
+            redirect_len = rd_data[k];
+          end
+          if (ev_at[k] && cut[k]) ret_cut = 1'b1;  // much of the IB left: refetch at the return
+          if (ev_at[k] && dev[k]) ps_d.dead = 1'b1; // drop the rest of the IB as it arrives
+          if (proc[k] && tpay[k]) ps_d.target = rd_data[k];
+          if (jcset[k]) ps_d.call = icall[k];
+        end
+        if (!ps_q.dead) begin
+          if (ev_at != '0) begin
+            ps_d.skip = '0;
+            ps_d.cj   = 1'b0;
+          end else if (lh != '0) begin
+            for (int unsigned k = 0; k < Lanes; k++) begin
+              if (lh[k]) begin
+                ps_d.skip = skc[k];
+                ps_d.cj   = ijc[k];
               end
             end
-            adv  = adv + 3'd1;  // the position passes this dword (dropped ones too)
-            stop = ps_d.parked || redirect || ret_cut;
+          end else begin
+            ps_d.skip = ps_q.skip - 12'(cnt_mask);
           end
         end
         // Position after the group's passed dwords, in one step. A group holds one reader job's

@@ -168,19 +168,40 @@ module vertex_fetch #(
   // ---------------------------------------------------------------------------------------------
   pineda_pkg::vf_regs_t regs_q, regs_d;  // FE_VB*, FE_ATTR_* (generated: contracts/defs.py REG_FILES)
   // the same registers by buffer and by attribute
-  logic [1:0][31:0]  vb_base_q, vb_size_q;
   logic [1:0][15:0]  vb_stride_q;
   logic [3:0][2:0]   at_fmt_q;   // per attribute (FE_ATTR_POS, _COLOR, _TEX0, _TEX1): its fields
   logic [3:0]        at_buf1_q;
-  logic [3:0][15:0]  at_ofs_q;
   always_comb begin
-    vb_base_q   = {regs_q.vb1_base, regs_q.vb0_base};
     vb_stride_q = {regs_q.vb1_stride[15:0], regs_q.vb0_stride[15:0]};
-    vb_size_q   = {regs_q.vb1_size, regs_q.vb0_size};
     at_fmt_q    = {regs_q.attr_tex1.fmt, regs_q.attr_tex0.fmt, regs_q.attr_color.fmt, regs_q.attr_pos.fmt};
     at_buf1_q   = {regs_q.attr_tex1.buf1, regs_q.attr_tex0.buf1, regs_q.attr_color.buf1, regs_q.attr_pos.buf1};
-    at_ofs_q    = {regs_q.attr_tex1.offset, regs_q.attr_tex0.offset, regs_q.attr_color.offset,
-                   regs_q.attr_pos.offset};
+  end
+
+  // Per attribute, from the registers as a write changes them (loaded with regs_q, so always in
+  // step with it): lim = size - offset - 4n (signed; the element is in bounds when
+  // element * stride <= lim, i.e. element * stride + offset + 4n <= size) and bo = base + offset
+  // (mod 2^32). Stage A then has the product and one add or compare behind it instead of two
+  // adds and a compare.
+  pineda_pkg::vf_regs_t regs_w;  // regs_q with the input's write applied (if it is one)
+  logic [3:0][33:0]  at_lim_q, at_lim_d, at_lim_w;
+  logic [3:0][31:0]  at_bo_q,  at_bo_d,  at_bo_w;
+  logic [1:0][31:0]  nx_base, nx_size;
+  logic [3:0][2:0]   nx_fmt, nx_n;
+  logic [3:0]        nx_buf1;
+  logic [3:0][15:0]  nx_ofs;
+  always_comb begin
+    regs_w  = pineda_pkg::vf_regs_write(regs_q, in_i.wr_idx, in_i.wr_val);
+    nx_base = {regs_w.vb1_base, regs_w.vb0_base};
+    nx_size = {regs_w.vb1_size, regs_w.vb0_size};
+    nx_fmt  = {regs_w.attr_tex1.fmt, regs_w.attr_tex0.fmt, regs_w.attr_color.fmt, regs_w.attr_pos.fmt};
+    nx_buf1 = {regs_w.attr_tex1.buf1, regs_w.attr_tex0.buf1, regs_w.attr_color.buf1, regs_w.attr_pos.buf1};
+    nx_ofs  = {regs_w.attr_tex1.offset, regs_w.attr_tex0.offset, regs_w.attr_color.offset,
+               regs_w.attr_pos.offset};
+    for (int a = 0; a < 4; a++) begin
+      nx_n[a]     = (nx_fmt[a] == 3'd5) ? 3'd1 : nx_fmt[a];
+      at_lim_w[a] = {2'b00, nx_size[nx_buf1[a]]} - {18'd0, nx_ofs[a]} - {29'd0, nx_n[a], 2'b00};
+      at_bo_w[a]  = nx_base[nx_buf1[a]] + {16'd0, nx_ofs[a]};
+    end
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -194,8 +215,7 @@ module vertex_fetch #(
   logic [3:0][2:0]  a_fmt;
   logic [3:0][25:0] a_l0;            // first line of each element
   logic [3:0]       a_two;           // ... its last line is the next one
-  logic [49:0]      a_end [4];
-  logic [49:0]      a_ofs [4];
+  logic [3:0][47:0] a_prod;          // its element * stride
   logic [4:0]       a_dw;            // scratch: an element's last dword within its first line
 
   logic             e_valid_q, e_valid_d;
@@ -232,10 +252,11 @@ module vertex_fetch #(
       abuf[a]   = at_buf1_q[a];
       en[a]     = (a_fmt[a] >= 3'd1) && (a_fmt[a] <= 3'd5);
       n_dw[a]   = (a_fmt[a] == 3'd5) ? 3'd1 : a_fmt[a];
-      a_ofs[a]  = 50'(prod[abuf[a]]) + 50'(at_ofs_q[a]);
-      a_end[a]  = a_ofs[a] + 50'({n_dw[a], 2'b00});
-      inb[a]    = en[a] && (a_end[a] <= 50'(vb_size_q[abuf[a]]));
-      a_addr[a] = vb_base_q[abuf[a]] + prod[abuf[a]][31:0] + {16'd0, at_ofs_q[a]};
+      a_prod[a] = prod[abuf[a]];
+      // element * stride + offset + 4n <= size (exact), as element * stride <= lim
+      inb[a]    = en[a] && !at_lim_q[a][33] && (a_prod[a][47:32] == 16'd0) &&
+                  (a_prod[a][31:0] <= at_lim_q[a][31:0]);
+      a_addr[a] = at_bo_q[a] + a_prod[a][31:0];
       // its last dword is at most 3 dwords on: in the same line or the next (mod 2^26)
       a_dw      = {1'b0, a_addr[a][5:2]} + {2'd0, n_dw[a]} - 5'd1;
       a_l0[a]   = a_addr[a][31:6];
@@ -656,7 +677,13 @@ module vertex_fetch #(
   // State writes (they take effect as the write enters stage A, in order with the vertices)
   always_comb begin
     regs_d = regs_q;
-    if (in_valid_i && in_ready_o && in_i.wr) regs_d = pineda_pkg::vf_regs_write(regs_q, in_i.wr_idx, in_i.wr_val);
+    at_lim_d = at_lim_q;
+    at_bo_d  = at_bo_q;
+    if (in_valid_i && in_ready_o && in_i.wr) begin
+      regs_d   = regs_w;
+      at_lim_d = at_lim_w;
+      at_bo_d  = at_bo_w;
+    end
   end
   // Request queue: the lines to read, in issue order, offered to the port.
   logic [25:0]             rq_head;
@@ -927,6 +954,8 @@ module vertex_fetch #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       regs_q      <= pineda_pkg::VF_REGS_RESET;
+      at_lim_q    <= '0;  // of VF_REGS_RESET (all zero): size 0 - offset 0 - 4 * 0
+      at_bo_q     <= '0;
       mat_q       <= MatReset;
       e_valid_q   <= 1'b0;
       e_wr_q      <= 1'b0;
@@ -997,6 +1026,8 @@ module vertex_fetch #(
       pk_raw_q    <= '0;
     end else begin
       regs_q      <= regs_d;
+      at_lim_q    <= at_lim_d;
+      at_bo_q     <= at_bo_d;
       mat_q       <= mat_d;
       e_valid_q   <= e_valid_d;
       e_wr_q      <= e_wr_d;
