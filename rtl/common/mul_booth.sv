@@ -19,28 +19,12 @@ module mul_booth #(
   localparam int unsigned D  = (BW + 1) / 2;  // Booth digits
   localparam int unsigned N  = D + 1;         // rows: the digits' products and the negation bits
 
-  // Rows left after level l of the adder tree (pairs added, an odd row passes).
+  localparam int unsigned L  = $clog2(N);      // adder levels: pairs added, an odd row passes
+
+  // Rows left after level l of the tree: ceil(N / 2^l).
   function automatic int unsigned rows_at(input int unsigned l);
-    int unsigned n;
-    n = N;
-    for (int unsigned i = 0; i < l; i++) n = (n + 1) / 2;
-    rows_at = n;
+    rows_at = (N + (1 << l) - 1) >> l;
   endfunction
-
-  function automatic int unsigned levels(input int unsigned rows);
-    int unsigned n, k;
-    n = rows;
-    k = 0;
-    for (int unsigned i = 0; i < 32; i++) begin
-      if (n > 1) begin
-        n = (n + 1) / 2;
-        k = k + 1;
-      end
-    end
-    levels = k;
-  endfunction
-
-  localparam int unsigned L = levels(N);
 
   logic [2*D:0]  be;              // {b sign-extended to 2D bits, b[-1] = 0}
   logic [AW:0]   sel;             // the digit's multiple of a, AW + 1 bits signed
