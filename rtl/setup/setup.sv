@@ -264,7 +264,6 @@ module setup #(
     // Doubled signed area (x1-x0)*(y2-y0) - (x2-x0)*(y1-y0), exact in 51 bits.
     ar_a = ph_q ? pd[2] : pd[0];
     ar_b = ph_q ? pd[1] : pd[3];
-    ar_p = ar_a * ar_b;
     // E_k: edge v[i] -> v[j], i = k+1, j = k+2 (mod 3), at X = Y = 128; |E_k| < 2^49.
     for (int k = 0; k < 3; k++) begin
       pia[k]  = 25'(pvy[(k + 1) % 3]) - 25'(pvy[(k + 2) % 3]);
@@ -273,7 +272,6 @@ module setup #(
       pey[k]  = 25'sd128 - 25'(pvy[(k + 1) % 3]);
       ie_a[k] = ph_q ? pib[k] : pia[k];
       ie_b[k] = ph_q ? pey[k] : pex[k];
-      ie_p[k] = ie_a[k] * ie_b[k];
     end
     rhw_ok = 1'b1;
     emax   = '0;
@@ -297,6 +295,16 @@ module setup #(
       else if (qs >= 9'd34) q0[k] = '0;
       else                  q0[k] = 32'((qsh + 33'd1) >> 1);
     end
+  end
+
+  // The area and edge-function products (radix-4 Booth; the area modulo 2^51).
+  logic signed [51:0] ar_full;
+  mul_booth #(.AW(26), .BW(26)) u_ar (.a_i(ar_a), .b_i(ar_b), .y_o(ar_full));
+  assign ar_p = ar_full[50:0];
+  logic unused_ar;      // the area is used modulo 2^51 (exact in 51 bits signed)
+  assign unused_ar = ar_full[51];
+  for (genvar k = 0; k < 3; k++) begin : g_ie
+    mul_booth #(.AW(25), .BW(25)) u_mul (.a_i(ie_a[k]), .b_i(ie_b[k]), .y_o(ie_p[k]));
   end
 
   // The FP32 operands (the slot table above). Phase 0: the depth scaling, dx1, dy1 and uv deltas
@@ -376,8 +384,13 @@ module setup #(
       // Q_k*E_k = Q_k*E_k[49:25]*2^25 + Q_k*E_k[24:0]
       iq_b[k + 3] = ph_q ? 26'($signed(r2_q.ie[k][49:25])) : $signed({1'b0, r2_q.ie[k][24:0]});
     end
-    for (int g = 0; g < 6; g++) iq_p[g] = iq_a[g] * iq_b[g];  // |.| < 2^58
+  end
+  // |iq_p| < 2^58
+  for (genvar g = 0; g < 6; g++) begin : g_iq
+    mul_booth #(.AW(33), .BW(26)) u_mul (.a_i(iq_a[g]), .b_i(iq_b[g]), .y_o(iq_p[g]));
+  end
 
+  always_comb begin
     // S1: zs, dx1, dy1 and uv deltas 0..3 land in phase 0, dx2, dy2 and uv deltas 4..7 in 1.
     h1_d = h1_q;
     if (!ph_q) begin
