@@ -17,8 +17,9 @@
 // become up to four pieces (row r's line and the next line when the row straddles it), empty ones
 // dropped, a row-1 piece on a row-0 piece's line merged into it. Stage A (below): the pieces in
 // order, up to two per clock when they use different banks: a hit or a miss (the entry at the
-// round-robin pointer of bank r, its pixel row, evicted when dirty: the SRAM reads the old line,
-// the next cycle it goes into the bank's write-back FIFO with a sequence number). The write-back
+// round-robin pointer of bank r, its pixel row, evicted when dirty: the SRAM reads the old line
+// the next cycle (ar_*), and the cycle after it goes into the bank's write-back FIFO with the
+// sequence number handed out at the decision). The write-back
 // and fill FIFOs drain to the line port in sequence order, so the line requests leave in exactly
 // the model's order.
 // Flushes: an end-of-pipe token, or flush_i with no quad held, writes back every dirty line
