@@ -17,9 +17,8 @@
 // become up to four pieces (row r's line and the next line when the row straddles it), empty ones
 // dropped, a row-1 piece on a row-0 piece's line merged into it. Stage A (below): the pieces in
 // order, up to two per clock when they use different banks: a hit or a miss (the entry at the
-// round-robin pointer of bank r, its pixel row, evicted when dirty: the SRAM reads the old line
-// the next cycle (ar_*), and the cycle after it goes into the bank's write-back FIFO with the
-// sequence number handed out at the decision). The write-back
+// round-robin pointer of bank r, its pixel row, evicted when dirty: the SRAM reads the old line,
+// the next cycle it goes into the bank's write-back FIFO with a sequence number). The write-back
 // and fill FIFOs drain to the line port in sequence order, so the line requests leave in exactly
 // the model's order.
 // Flushes: an end-of-pipe token, or flush_i with no quad held, writes back every dirty line
@@ -153,14 +152,6 @@ module pixel_writer #(
   logic [QW-1:0]                             aq_q,  aq_d;    // number of stage A's quad
   logic [1:0][CrW-1:0]                       cr_q,  cr_d;    // fills issued and not yet consumed
 
-  // Stage A's SRAM reads (an eviction's victim, a flush step) are made the clock after its
-  // decision (ar_*), so that stage B's read-port check (a_re) comes from registers, not from
-  // stage A's lookup; the victim is not busy, so no piece writes it meanwhile.
-  logic [1:0]            ar_valid_q, ar_valid_d;  // stage A reads an evicted line this clock
-  logic [1:0][EW-1:0]    ar_ent_q,   ar_ent_d;
-  logic [1:0][LineW-1:0] ar_line_q,  ar_line_d;
-  logic [1:0][31:0]      ar_mask_q,  ar_mask_d;
-  logic [1:0][SeqW-1:0]  ar_seq_q,   ar_seq_d;
   logic [1:0]            ev_valid_q, ev_valid_d;  // an evicted line is being read from the SRAM
   logic [1:0][LineW-1:0] ev_line_q,  ev_line_d;
   logic [1:0][31:0]      ev_mask_q,  ev_mask_d;
@@ -380,8 +371,7 @@ module pixel_writer #(
     end
 
     for (int b = 0; b < 2; b++) begin
-      room[b] = ({1'b0, wb_count[b]} + (CountW + 1)'(ev_valid_q[b]) + (CountW + 1)'(ar_valid_q[b])) <
-                (CountW + 1)'(WbDepth);
+      room[b] = ({1'b0, wb_count[b]} + (CountW + 1)'(ev_valid_q[b])) < (CountW + 1)'(WbDepth);
     end
 
     go[0] = pc_valid_q && !pc_eop_q && q_in_ready && sel_ok[0] && !abusy[0] &&
@@ -404,7 +394,7 @@ module pixel_writer #(
     b_idle    = q_empty && !b_valid_q && !s3_busy;
     flushing  = pc_valid_q ? pc_eop_q : flush_i;
     fgo       = flushing && b_idle && any_dirty && (!fd[0] || room[0]) && (!fd[1] || room[1]);
-    all_clean = !any_dirty && b_idle && (ar_valid_q == '0) && (ev_valid_q == '0) && (wb_empty == 2'b11) && (fq_empty == 2'b11) &&
+    all_clean = !any_dirty && b_idle && (ev_valid_q == '0) && (wb_empty == 2'b11) && (fq_empty == 2'b11) &&
                 (outst_q == '0);
     tok_done  = pc_valid_q && pc_eop_q && all_clean && eop_done_ready_i;
 
@@ -476,9 +466,10 @@ module pixel_writer #(
         bsel_ok[0]  = 1'b1;
       end
     end
-    // stage A's reads (write-backs, flush steps, the clock after their decision) take the read
-    // port first
-    a_re = ar_valid_q;
+    // stage A's reads (write-backs, flush steps) take the read port first
+    a_re = '0;
+    for (int s = 0; s < 2; s++) if (go[s] && evict[s]) a_re[bank[s]] = 1'b1;
+    if (fgo) a_re = fd;
     for (int s = 0; s < 2; s++) begin
       bbank[s] = b_bank_q[bsel_idx[s]];
       bent[s]  = b_ent_q[bsel_idx[s]];
@@ -587,11 +578,6 @@ module pixel_writer #(
     wf_ent_d   = s3w_ent_q;
     wf_data_d  = s3w_out;
     wf_wm_d    = s3w_pass_q | s3w_fm_q;
-    ar_valid_d = '0;
-    ar_ent_d   = ar_ent_q;
-    ar_line_d  = ar_line_q;
-    ar_mask_d  = ar_mask_q;
-    ar_seq_d   = ar_seq_q;
     ev_valid_d = '0;
     ev_line_d  = ev_line_q;
     ev_mask_d  = ev_mask_q;
@@ -648,18 +634,6 @@ module pixel_writer #(
           s3_mask_d[b]  = s3_mask_q[b] & ~s3_pass[b];
           s3_fm_d[b]    = '0;  // merged this clock (stage 3W writes it)
         end
-      end
-    end
-
-    // ---- stage A's reads decided last clock (stage B's reads wait: a_re)
-    for (int b = 0; b < 2; b++) begin
-      if (ar_valid_q[b]) begin
-        s_re[b]       = 1'b1;
-        s_raddr[b]    = ar_ent_q[b];
-        ev_valid_d[b] = 1'b1;
-        ev_line_d[b]  = ar_line_q[b];
-        ev_mask_d[b]  = ar_mask_q[b];
-        ev_seq_d[b]   = ar_seq_q[b];
       end
     end
 
@@ -722,12 +696,13 @@ module pixel_writer #(
         end
         t_wmiss[bank[s]] = !hit[s];
         if (evict[s]) begin
-          // a miss: the victim is the entry at the pointer (read next clock)
-          ar_valid_d[bank[s]] = 1'b1;
-          ar_ent_d[bank[s]]   = ent[s];
-          ar_line_d[bank[s]]  = t_ptag[bank[s]];
-          ar_mask_d[bank[s]]  = t_pdm[bank[s]];
-          ar_seq_d[bank[s]]   = (s == 0) ? seq_q : seq_e1;
+          // a miss: the victim is the entry at the pointer
+          s_re[bank[s]]       = 1'b1;
+          s_raddr[bank[s]]    = ent[s];
+          ev_valid_d[bank[s]] = 1'b1;
+          ev_line_d[bank[s]]  = t_ptag[bank[s]];
+          ev_mask_d[bank[s]]  = t_pdm[bank[s]];
+          ev_seq_d[bank[s]]   = (s == 0) ? seq_q : seq_e1;
         end
         if (nf[s]) begin
           fq_in_valid[bank[s]] = 1'b1;
@@ -760,11 +735,12 @@ module pixel_writer #(
     if (fgo) begin
       for (int b = 0; b < 2; b++) begin
         if (fd[b]) begin
-          ar_valid_d[b] = 1'b1;  // read next clock
-          ar_ent_d[b]   = fidx[b];
-          ar_line_d[b]  = t_ftag[b];
-          ar_mask_d[b]  = t_fdm[b];
-          ar_seq_d[b]   = (b == 0) ? seq_q : seq_q + SeqW'(fd[0]);
+          s_re[b]       = 1'b1;
+          s_raddr[b]    = fidx[b];
+          ev_valid_d[b] = 1'b1;
+          ev_line_d[b]  = t_ftag[b];
+          ev_mask_d[b]  = t_fdm[b];
+          ev_seq_d[b]   = (b == 0) ? seq_q : seq_q + SeqW'(fd[0]);
           t_fclr[b]     = 1'b1;
         end
       end
@@ -1045,11 +1021,6 @@ module pixel_writer #(
       wf_ent_q   <= '0;
       wf_data_q  <= '0;
       wf_wm_q    <= '0;
-      ar_valid_q <= '0;
-      ar_ent_q   <= '0;
-      ar_line_q  <= '0;
-      ar_mask_q  <= '0;
-      ar_seq_q   <= '0;
       ev_valid_q <= '0;
       ev_line_q  <= '0;
       ev_mask_q  <= '0;
@@ -1118,11 +1089,6 @@ module pixel_writer #(
       wf_ent_q   <= wf_ent_d;
       wf_data_q  <= wf_data_d;
       wf_wm_q    <= wf_wm_d;
-      ar_valid_q <= ar_valid_d;
-      ar_ent_q   <= ar_ent_d;
-      ar_line_q  <= ar_line_d;
-      ar_mask_q  <= ar_mask_d;
-      ar_seq_q   <= ar_seq_d;
       ev_valid_q <= ev_valid_d;
       ev_line_q  <= ev_line_d;
       ev_mask_q  <= ev_mask_d;
