@@ -532,16 +532,26 @@ package pineda_pkg;
     srgb_to_lin16 = SRGB_TO_LIN16[16*c +: 16];
   endfunction
 
-  // linear U16 -> the nearest sRGB8 code: the number of c in 1..255 with LIN16_TO_SRGB_T[c] <= v,
-  // an 8-step binary search (the table increases; entry 0 is 0)
+  // linear U16 -> the nearest sRGB8 code: the number of c in 1..255 with LIN16_TO_SRGB_T[c] <= v
+  // (the table increases; entry 0 is 0), in two radix-16 steps: the high nibble counts the
+  // entries 16, 32, .., 240 that are <= v (15 compares with constants), the low nibble the
+  // entries 16*hi + 1 .. 16*hi + 15 (15 compares with entries picked by hi). A count of a
+  // thermometer code t[1..15] (t[k] implies t[k-1]) has bit b = XOR of t[k] over the k that
+  // 2^b divides. The same count as the model's 8-step binary search, in fewer logic levels.
   function automatic logic [7:0] lin16_to_srgb(input logic [15:0] v);
-    logic [7:0] c, cand;
-    c = '0;
-    for (int b = 7; b >= 0; b--) begin
-      cand = c | (8'd1 << b);
-      if (v >= LIN16_TO_SRGB_T[16*cand +: 16]) c = cand;
-    end
-    lin16_to_srgb = c;
+    logic [15:0] t;
+    logic [3:0]  hi, lo;
+    t = '0;
+    for (int k = 1; k < 16; k++) t[k] = (v >= LIN16_TO_SRGB_T[256*k +: 16]);
+    hi = '0;
+    for (int k = 1; k < 16; k++)
+      for (int b = 0; b < 4; b++) if ((k % (1 << b)) == 0) hi[b] = hi[b] ^ t[k];
+    t = '0;
+    for (int k = 1; k < 16; k++) t[k] = (v >= LIN16_TO_SRGB_T[16*{hi, 4'(k)} +: 16]);
+    lo = '0;
+    for (int k = 1; k < 16; k++)
+      for (int b = 0; b < 4; b++) if ((k % (1 << b)) == 0) lo[b] = lo[b] ^ t[k];
+    lin16_to_srgb = {hi, lo};
   endfunction
 
   // round(x / 65535) for x <= 65535^2 (docs/om.md section 2: the blend's one rounding)

@@ -141,6 +141,7 @@ module pixel_writer #(
   pineda_pkg::om_state_t pc_om_q,    pc_om_d;
   logic [3:0][LineW-1:0] pc_line_q,  pc_line_d;
   logic [3:0][31:0]      pc_mask_q,  pc_mask_d;   // 0: piece done (or none)
+  logic [3:0]            pc_live_q,  pc_live_d;   // pc_mask != 0, registered (stage A's depth)
   logic [3:0][31:0]      pc_pm_q,    pc_pm_d;     // the piece's dwords (kept for the record)
   logic [3:0]            pc_pb_q,    pc_pb_d;     // decisions: bank, entry, fill, fill dwords
   logic [3:0][EW-1:0]    pc_pe_q,    pc_pe_d;
@@ -261,6 +262,7 @@ module pixel_writer #(
   logic [1:0][EW-1:0] fidx;
   logic             flushing, fgo, pc_done, pc_split, tok_done, all_clean, any_dirty, b_idle;
   logic [SeqW-1:0]  seq_f0, seq_e1, seq_f1;
+  logic [2:0]       n_f0, n_e1, n_f1, n_all;
 
   // the tag banks: lookups of both slots in each bank, victims, flush walk, and their updates
   logic [1:0][1:0]          t_hit;     // [bank][slot]
@@ -317,7 +319,7 @@ module pixel_writer #(
   always_comb begin
     // The first two remaining pieces.
     rem = '0;
-    for (int k = 0; k < 4; k++) rem[k] = (pc_mask_q[k] != '0);
+    rem = pc_live_q;
     sel_ok  = '0;
     sel_idx = '0;
     for (int k = 3; k >= 0; k--) begin
@@ -335,6 +337,20 @@ module pixel_writer #(
     end
   end
 
+  // per bank, from registers only (stage A's decisions pick them by the piece's bank, which is
+  // known only after the lookup): the victim dirty, its last quad this quad, a fill credit left;
+  // the sequence numbers seq_q + 0..4 (the decisions pick one by how many requests precede)
+  logic [1:0] pdirty, plq_aq, bcr_ok;
+  logic [4:0][SeqW-1:0] seq_k;
+  always_comb begin
+    for (int b = 0; b < 2; b++) begin
+      pdirty[b] = (t_pdm[b] != '0);
+      plq_aq[b] = (t_plq[b] == aq_q);
+      bcr_ok[b] = (cr_q[b] < CrW'(RfDepth));
+    end
+    for (int k = 0; k < 5; k++) seq_k[k] = seq_q + SeqW'(k);
+  end
+
   always_comb begin
     for (int s = 0; s < 2; s++) begin
       // a line is in one entry; should both banks match, bank 1 wins (as the flat lookup did)
@@ -345,13 +361,13 @@ module pixel_writer #(
       hdm[s]   = t_hit[1][s] ? t_hdm[1][s] : t_hdm[0][s];
       bank[s]  = hit[s] ? hbank[s] : sb[s];
       ent[s]   = hit[s] ? hidx[s] : t_ptr[bank[s]];
-      evict[s] = !hit[s] && (t_pdm[bank[s]] != '0);
+      evict[s] = !hit[s] && pdirty[bank[s]];
       // a miss may not take an entry that queued pieces still use
       abusy[s] = !hit[s] && t_pbusy[bank[s]];
       // an rmw piece whose dwords are not all valid fills its line
       nf[s]    = pc_rmw_q && !(hit[s] && ((hvm[s] & sm[s]) == sm[s]));
       sfm[s]   = nf[s] ? (hit[s] ? ~hvm[s] : 32'hFFFF_FFFF) : 32'd0;
-      cr_ok[s] = (cr_q[bank[s]] < CrW'(RfDepth));
+      cr_ok[s] = bcr_ok[bank[s]];
     end
 
     for (int b = 0; b < 2; b++) begin
@@ -370,8 +386,7 @@ module pixel_writer #(
     // A miss whose victim is held busy by an earlier piece of this same quad (whose record is not
     // in the queue yet) would wait forever: the pieces done so far go to stage B as a quad of
     // their own (a new number), and the rest follow as the next one. Same order, no deadlock.
-    pc_split = pc_valid_q && !pc_eop_q && q_in_ready && sel_ok[0] && abusy[0] &&
-               (t_plq[bank[0]] == aq_q);
+    pc_split = pc_valid_q && !pc_eop_q && q_in_ready && sel_ok[0] && abusy[0] && plq_aq[bank[0]];
 
     // Flush walk: lowest dirty entry of each bank (fd, fidx from the tag banks).
     any_dirty = |fd;
@@ -389,9 +404,14 @@ module pixel_writer #(
     idle_o           = !pc_valid_q && all_clean;
 
     // request order: piece 0's write-back, its fill, piece 1's write-back, its fill (the model's)
-    seq_f0 = seq_q  + SeqW'(go[0] && evict[0]);
-    seq_e1 = seq_f0 + SeqW'(go[0] && nf[0]);
-    seq_f1 = seq_e1 + SeqW'(go[1] && evict[1]);
+    // (picked from seq_k: no adder behind the decisions)
+    n_f0   = 3'(go[0] && evict[0]);
+    n_e1   = n_f0 + 3'(go[0] && nf[0]);
+    n_f1   = n_e1 + 3'(go[1] && evict[1]);
+    n_all  = n_f1 + 3'(go[1] && nf[1]);
+    seq_f0 = seq_k[n_f0];
+    seq_e1 = seq_k[n_e1];
+    seq_f1 = seq_k[n_f1];
   end
 
   // from flip-flops only (pineda_top's flush request depends on it)
@@ -501,6 +521,7 @@ module pixel_writer #(
     pc_om_d    = pc_om_q;
     pc_line_d  = pc_line_q;
     pc_mask_d  = pc_mask_q;
+    pc_live_d  = pc_live_q;
     pc_pm_d    = pc_pm_q;
     pc_pb_d    = pc_pb_q;
     pc_pe_d    = pc_pe_q;
@@ -693,9 +714,10 @@ module pixel_writer #(
         pc_pf_d[sel_idx[s]]   = nf[s];
         pc_pfm_d[sel_idx[s]]  = sfm[s];
         pc_mask_d[sel_idx[s]] = '0;
+        pc_live_d[sel_idx[s]] = 1'b0;
       end
     end
-    seq_d = seq_f1 + SeqW'(go[1] && nf[1]);
+    seq_d = seq_k[n_all];
 
     // the quad's record goes to stage B once every piece is issued
     q_in_valid = pc_done || pc_split;
@@ -703,9 +725,9 @@ module pixel_writer #(
     q_in_data[RecW-1 -: 1 + 128 + OmW] = {pc_rmw_q, pc_src_q, pc_om_q};
     for (int k = 0; k < 4; k++) begin
       // a split sends only the pieces already issued (and forgets them)
-      q_in_data[k*PieceW +: PieceW] = {(pc_split && pc_mask_q[k] != '0) ? 32'd0 : pc_pm_q[k], pc_pfm_d[k],
+      q_in_data[k*PieceW +: PieceW] = {(pc_split && pc_live_q[k]) ? 32'd0 : pc_pm_q[k], pc_pfm_d[k],
                                        pc_pf_d[k], pc_pb_d[k], pc_pe_d[k], pc_sel_q[k]};
-      if (pc_split && pc_mask_q[k] == '0) pc_pm_d[k] = '0;
+      if (pc_split && !pc_live_q[k]) pc_pm_d[k] = '0;
     end
     if (pc_done || pc_split) aq_d = aq_q + QW'(1);
 
@@ -737,6 +759,7 @@ module pixel_writer #(
       pc_om_d    = inq.om;
       pc_line_d  = nl;
       pc_mask_d  = inq.eop ? '0 : nm;
+      for (int k = 0; k < 4; k++) pc_live_d[k] = !inq.eop && (nm[k] != '0);
       pc_pm_d    = inq.eop ? '0 : nm;
     end
   end
@@ -946,6 +969,7 @@ module pixel_writer #(
       pc_om_q    <= '0;
       pc_line_q  <= '0;
       pc_mask_q  <= '0;
+      pc_live_q  <= '0;
       pc_pm_q    <= '0;
       pc_pb_q    <= '0;
       pc_pe_q    <= '0;
@@ -1013,6 +1037,7 @@ module pixel_writer #(
       pc_om_q    <= pc_om_d;
       pc_line_q  <= pc_line_d;
       pc_mask_q  <= pc_mask_d;
+      pc_live_q  <= pc_live_d;
       pc_pm_q    <= pc_pm_d;
       pc_pb_q    <= pc_pb_d;
       pc_pe_q    <= pc_pe_d;

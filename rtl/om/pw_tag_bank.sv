@@ -4,7 +4,7 @@
 // masks (dirty is a subset of valid; valid 0 = empty), the busy bit and the number of the last
 // quad that uses the entry; and the bank's round-robin pointer.
 //   Lookup (combinational, from the registers): for each of stage A's two piece slots, whether
-//   the line is in a valid entry of this bank (the highest such entry), with that entry's valid
+//   the line is in a valid entry of this bank (at most one holds it), with that entry's valid
 //   and dirty masks; the entry at the pointer (the victim of a miss: its tag, dirty mask, busy
 //   bit and last quad); the lowest dirty entry (the flush walk).
 //   Updates, in this order (as the flat pixel writer made them): busy cleared by stage 3 and by
@@ -65,18 +65,23 @@ module pw_tag_bank #(
   logic [Entries-1:0]            busy_q, busy_d; // a queued or applying piece uses the entry
   logic [Entries-1:0][QW-1:0]    lq_q,  lq_d;    // number of the last quad that uses it
 
+  // A line is in at most one valid entry (a miss allocates only when no entry of either bank
+  // holds it; asserted below), so the hit entry's index and masks are ORs over the one-hot
+  // match, not a priority pick and a mux behind it (fewer logic levels on stage A's path).
+  logic [1:0][Entries-1:0] match;
+
   always_comb begin
     for (int s = 0; s < 2; s++) begin
-      hit_o[s]  = 1'b0;
       hidx_o[s] = '0;
+      hvm_o[s]  = '0;
+      hdm_o[s]  = '0;
       for (int e = 0; e < Entries; e++) begin
-        if (vm_q[e] != '0 && tag_q[e] == line_i[s]) begin
-          hit_o[s]  = 1'b1;
-          hidx_o[s] = EW'(e);
-        end
+        match[s][e] = (vm_q[e] != '0) && (tag_q[e] == line_i[s]);
+        hidx_o[s]   = hidx_o[s] | (match[s][e] ? EW'(e) : EW'(0));
+        hvm_o[s]    = hvm_o[s] | (match[s][e] ? vm_q[e] : 32'd0);
+        hdm_o[s]    = hdm_o[s] | (match[s][e] ? dm_q[e] : 32'd0);
       end
-      hvm_o[s] = vm_q[hidx_o[s]];
-      hdm_o[s] = dm_q[hidx_o[s]];
+      hit_o[s] = (match[s] != '0);
     end
     ptr_o   = ptr_q;
     ptag_o  = tag_q[ptr_q];
@@ -133,5 +138,14 @@ module pw_tag_bank #(
       lq_q   <= lq_d;
     end
   end
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert ($countones(match[0]) <= 1 && $countones(match[1]) <= 1)
+        else $error("%m: a line in two entries of a bank");
+    end
+  end
+`endif
 
 endmodule
