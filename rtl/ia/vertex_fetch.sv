@@ -18,8 +18,10 @@
 // GROUPS: the in-bounds attributes of a vertex, in order, are packed into groups of two consecutive
 // lines (G, G + 1): an attribute whose lines lie in the current group's pair joins it, else it
 // opens a new group at its first line. An interleaved vertex of up to 64 bytes is one group. ISSUE
-// has three stages: A registers the input's elements (address, bounds, first line and whether the
-// last dword is in the next line), V the vertex's groups (or a state write), L looks one group per
+// has four stages: P registers the input and its element * stride (two partial products per
+// buffer), A the elements (address = (base + offset) + product, bounds as product <= size -
+// offset - 4n with both per-attribute terms kept in registers, first line and whether the last
+// dword is in the next line), V the vertex's groups (or a state write), L looks one group per
 // clock up (lines G and G + 1: their tag words were read from the tag SRAMs as L was loaded, the
 // word written in that clock forwarded; tags allocated in order in L's first clock; a missing line
 // is one line read request) and makes it one descriptor. At CONSUME, in the same order, a
@@ -31,8 +33,8 @@
 // earlier hit still needs. Any state write, and the first vertex of every draw (a draw_id different
 // from the previous vertex's), invalidates every line (in L, in order). A matrix write
 // (FE_MATRIX0..+15) travels in the descriptor stream and sends its row (kind MATRIX_ROW) in order;
-// other state writes take effect as they enter A (a vertex already issued keeps its formats in its
-// descriptors).
+// other state writes take effect as they enter A from P (a vertex already issued keeps its formats
+// in its descriptors).
 // Output: one vtx_in_pkt_t per vertex (kind VERTEX, vtx_id = {first, slot}): F32xN: the N
 // components, the rest (0, 0, 0, 1); UNORM8X4: c / 255 per byte (unorm8_to_f32); disabled (or
 // reserved format): (0, 0, 0, 1). Colour: UNORM8X4 passes the dword; otherwise the four
@@ -167,6 +169,11 @@ module vertex_fetch #(
   // State (issue side)
   // ---------------------------------------------------------------------------------------------
   pineda_pkg::vf_regs_t regs_q, regs_d;  // FE_VB*, FE_ATTR_* (generated: contracts/defs.py REG_FILES)
+  // stage P (below): the input packet and its element * stride as two partial products
+  logic                         p_valid_q, p_valid_d;
+  pineda_pkg::vfetch_pkt_t      p_q, p_d;
+  logic [1:0][39:0]             p_lo_q, p_lo_d;   // element * stride[7:0] per buffer
+  logic [1:0][39:0]             p_hi_q, p_hi_d;   // element * stride[15:8]
   // the same registers by buffer and by attribute
   logic [1:0][15:0]  vb_stride_q;
   logic [3:0][2:0]   at_fmt_q;   // per attribute (FE_ATTR_POS, _COLOR, _TEX0, _TEX1): its fields
@@ -190,7 +197,7 @@ module vertex_fetch #(
   logic [3:0]        nx_buf1;
   logic [3:0][15:0]  nx_ofs;
   always_comb begin
-    regs_w  = pineda_pkg::vf_regs_write(regs_q, in_i.wr_idx, in_i.wr_val);
+    regs_w  = pineda_pkg::vf_regs_write(regs_q, p_q.wr_idx, p_q.wr_val);
     nx_base = {regs_w.vb1_base, regs_w.vb0_base};
     nx_size = {regs_w.vb1_size, regs_w.vb0_size};
     nx_fmt  = {regs_w.attr_tex1.fmt, regs_w.attr_tex0.fmt, regs_w.attr_color.fmt, regs_w.attr_pos.fmt};
@@ -201,6 +208,34 @@ module vertex_fetch #(
       nx_n[a]     = (nx_fmt[a] == 3'd5) ? 3'd1 : nx_fmt[a];
       at_lim_w[a] = {2'b00, nx_size[nx_buf1[a]]} - {18'd0, nx_ofs[a]} - {29'd0, nx_n[a], 2'b00};
       at_bo_w[a]  = nx_base[nx_buf1[a]] + {16'd0, nx_ofs[a]};
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Stage P: the input packet and its element * stride in registers, as two partial products
+  // per buffer (stride bits [7:0] and [15:8]; A adds them), so that the multiplier and A's
+  // bounds compare and address add are in different clocks. The stride is the one the packet
+  // will meet in A: regs_q, or the write in P if P holds one (it leaves for A as the packet
+  // enters P; a packet enters P only when P is empty or its packet leaves).
+  // ---------------------------------------------------------------------------------------------
+  logic [1:0][15:0]             p_stride;         // the stride the input packet meets in A
+  logic                         a_ready;          // A takes P's packet this clock
+
+  always_comb begin
+    p_stride = (p_valid_q && p_q.wr) ? {regs_w.vb1_stride[15:0], regs_w.vb0_stride[15:0]}
+                                     : vb_stride_q;
+    in_ready_o = !p_valid_q || a_ready;
+    p_valid_d  = p_valid_q && !a_ready;
+    p_d        = p_q;
+    p_lo_d     = p_lo_q;
+    p_hi_d     = p_hi_q;
+    if (in_valid_i && in_ready_o) begin
+      p_valid_d = 1'b1;
+      p_d       = in_i;
+      p_lo_d[0] = 40'(in_i.index)   * 40'(p_stride[0][7:0]);
+      p_hi_d[0] = 40'(in_i.index)   * 40'(p_stride[0][15:8]);
+      p_lo_d[1] = 40'(in_i.inst_id) * 40'(p_stride[1][7:0]);
+      p_hi_d[1] = 40'(in_i.inst_id) * 40'(p_stride[1][15:8]);
     end
   end
 
@@ -244,8 +279,8 @@ module vertex_fetch #(
   logic [1:0]       gp;              // scratch: the last group opened
 
   always_comb begin
-    prod[0] = 48'(in_i.index)   * 48'(vb_stride_q[0]);
-    prod[1] = 48'(in_i.inst_id) * 48'(vb_stride_q[1]);
+    prod[0] = 48'(p_lo_q[0]) + {p_hi_q[0], 8'd0};
+    prod[1] = 48'(p_lo_q[1]) + {p_hi_q[1], 8'd0};
     a_dw    = '0;
     for (int a = 0; a < 4; a++) begin
       a_fmt[a]  = at_fmt_q[a];
@@ -262,10 +297,10 @@ module vertex_fetch #(
       a_l0[a]   = a_addr[a][31:6];
       a_two[a]  = inb[a] && a_dw[4];
     end
-    is_mat = in_i.wr && (in_i.wr_idx >= pineda_pkg::FE_MATRIX0) &&
-             (in_i.wr_idx < pineda_pkg::FE_MATRIX0 + 8'd16);
+    is_mat = p_q.wr && (p_q.wr_idx >= pineda_pkg::FE_MATRIX0) &&
+             (p_q.wr_idx < pineda_pkg::FE_MATRIX0 + 8'd16);
 
-    in_ready_o = !e_valid_q || e_take;
+    a_ready    = !e_valid_q || e_take;
     e_valid_d  = e_valid_q && !e_take;
     e_wr_d     = e_wr_q;
     e_mat_d    = e_mat_q;
@@ -279,16 +314,16 @@ module vertex_fetch #(
     e_two_d    = e_two_q;
     e_lo_d     = e_lo_q;
     e_fmt_d    = e_fmt_q;
-    if (in_valid_i && in_ready_o) begin
+    if (p_valid_q && a_ready) begin
       e_valid_d = 1'b1;
-      e_wr_d    = in_i.wr;
+      e_wr_d    = p_q.wr;
       e_mat_d   = is_mat;
-      e_widx_d  = in_i.wr_idx[3:0];
-      e_wval_d  = in_i.wr_val;
-      e_draw_d  = in_i.draw_id;
-      e_slot_d  = in_i.slot;
-      e_first_d = in_i.first;
-      e_inb_d   = in_i.wr ? 4'd0 : inb;
+      e_widx_d  = p_q.wr_idx[3:0];
+      e_wval_d  = p_q.wr_val;
+      e_draw_d  = p_q.draw_id;
+      e_slot_d  = p_q.slot;
+      e_first_d = p_q.first;
+      e_inb_d   = p_q.wr ? 4'd0 : inb;
       e_l0_d    = a_l0;
       e_two_d   = a_two;
       for (int a = 0; a < 4; a++) e_lo_d[a] = a_addr[a][5:2];
@@ -674,12 +709,12 @@ module vertex_fetch #(
     );
   end
 
-  // State writes (they take effect as the write enters stage A, in order with the vertices)
+  // State writes (they take effect as the write enters stage A from P, in order with the vertices)
   always_comb begin
     regs_d = regs_q;
     at_lim_d = at_lim_q;
     at_bo_d  = at_bo_q;
-    if (in_valid_i && in_ready_o && in_i.wr) begin
+    if (p_valid_q && a_ready && p_q.wr) begin
       regs_d   = regs_w;
       at_lim_d = at_lim_w;
       at_bo_d  = at_bo_w;
@@ -958,6 +993,10 @@ module vertex_fetch #(
       at_bo_q     <= '0;
       mat_q       <= MatReset;
       e_valid_q   <= 1'b0;
+      p_valid_q   <= 1'b0;
+      p_q         <= '0;
+      p_lo_q      <= '0;
+      p_hi_q      <= '0;
       e_wr_q      <= 1'b0;
       e_mat_q     <= 1'b0;
       e_widx_q    <= '0;
@@ -1030,6 +1069,10 @@ module vertex_fetch #(
       at_bo_q     <= at_bo_d;
       mat_q       <= mat_d;
       e_valid_q   <= e_valid_d;
+      p_valid_q   <= p_valid_d;
+      p_q         <= p_d;
+      p_lo_q      <= p_lo_d;
+      p_hi_q      <= p_hi_d;
       e_wr_q      <= e_wr_d;
       e_mat_q     <= e_mat_d;
       e_widx_q    <= e_widx_d;
@@ -1151,7 +1194,7 @@ module vertex_fetch #(
 `endif
 
   logic unused_sig;
-  assign unused_sig = ^{rq_count, rq_empty, rq_full, desc_full, desc_count, rsp_empty, rsp_full, rsp_count, t0_c[3:2], t1_c[3:2],
+  assign unused_sig = ^{p_q.index, p_q.inst_id, rq_count, rq_empty, rq_full, desc_full, desc_count, rsp_empty, rsp_full, rsp_count, t0_c[3:2], t1_c[3:2],
                         a_addr[0][1:0], a_addr[1][1:0], a_addr[2][1:0], a_addr[3][1:0],
                         mem_rsp_i.src, mem_rsp_i.tag, mem_rsp_i.we, n_s1[0], a_dw[3:0]};
 
