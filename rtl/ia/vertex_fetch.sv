@@ -253,19 +253,25 @@ module vertex_fetch #(
   logic [3:0][47:0] a_prod;          // its element * stride
   logic [4:0]       a_dw;            // scratch: an element's last dword within its first line
 
-  logic             e_valid_q, e_valid_d;
-  logic             e_wr_q,    e_wr_d;
-  logic             e_mat_q,   e_mat_d;
-  logic [3:0]       e_widx_q,  e_widx_d;
-  logic [31:0]      e_wval_q,  e_wval_d;
-  logic [15:0]      e_draw_q,  e_draw_d;
-  logic [4:0]       e_slot_q,  e_slot_d;
-  logic             e_first_q, e_first_d;
-  logic [3:0]       e_inb_q,   e_inb_d;
-  logic [3:0][25:0] e_l0_q,    e_l0_d;
-  logic [3:0]       e_two_q,   e_two_d;
-  logic [3:0][3:0]  e_lo_q,    e_lo_d;     // the element's first dword within its line
-  logic [3:0][2:0]  e_fmt_q,   e_fmt_d;
+  // Stage E: A's packet (the elements) in a stream_reg, so that A's ready is a register
+  // (the skid) and not V's and L's decisions of this clock (l_done -> l_load -> e_take)
+  typedef struct packed {
+    logic              wr;
+    logic              mat;
+    logic [3:0]        widx;
+    logic [31:0]       wval;
+    logic [15:0]       draw;
+    logic [4:0]        slot;
+    logic              first;
+    logic [3:0]        inb;
+    logic [3:0][25:0]  l0;
+    logic [3:0]        two;
+    logic [3:0][3:0]   lo; // the element's first dword within its line
+    logic [3:0][2:0]   fmt;
+  } e_pkt_t;
+  e_pkt_t           a_pkt;                 // A's result for P's packet
+  e_pkt_t           e_head;                // the packet in E (stream_reg's main register)
+  logic             e_valid;
   logic             e_take;                // V takes A's packet this clock
   logic             is_mat;
 
@@ -300,36 +306,31 @@ module vertex_fetch #(
     is_mat = p_q.wr && (p_q.wr_idx >= pineda_pkg::FE_MATRIX0) &&
              (p_q.wr_idx < pineda_pkg::FE_MATRIX0 + 8'd16);
 
-    a_ready    = !e_valid_q || e_take;
-    e_valid_d  = e_valid_q && !e_take;
-    e_wr_d     = e_wr_q;
-    e_mat_d    = e_mat_q;
-    e_widx_d   = e_widx_q;
-    e_wval_d   = e_wval_q;
-    e_draw_d   = e_draw_q;
-    e_slot_d   = e_slot_q;
-    e_first_d  = e_first_q;
-    e_inb_d    = e_inb_q;
-    e_l0_d     = e_l0_q;
-    e_two_d    = e_two_q;
-    e_lo_d     = e_lo_q;
-    e_fmt_d    = e_fmt_q;
-    if (p_valid_q && a_ready) begin
-      e_valid_d = 1'b1;
-      e_wr_d    = p_q.wr;
-      e_mat_d   = is_mat;
-      e_widx_d  = p_q.wr_idx[3:0];
-      e_wval_d  = p_q.wr_val;
-      e_draw_d  = p_q.draw_id;
-      e_slot_d  = p_q.slot;
-      e_first_d = p_q.first;
-      e_inb_d   = p_q.wr ? 4'd0 : inb;
-      e_l0_d    = a_l0;
-      e_two_d   = a_two;
-      for (int a = 0; a < 4; a++) e_lo_d[a] = a_addr[a][5:2];
-      e_fmt_d   = a_fmt;
-    end
+    a_pkt       = '0;
+    a_pkt.wr    = p_q.wr;
+    a_pkt.mat   = is_mat;
+    a_pkt.widx  = p_q.wr_idx[3:0];
+    a_pkt.wval  = p_q.wr_val;
+    a_pkt.draw  = p_q.draw_id;
+    a_pkt.slot  = p_q.slot;
+    a_pkt.first = p_q.first;
+    a_pkt.inb   = p_q.wr ? 4'd0 : inb;
+    a_pkt.l0    = a_l0;
+    a_pkt.two   = a_two;
+    for (int a = 0; a < 4; a++) a_pkt.lo[a] = a_addr[a][5:2];
+    a_pkt.fmt   = a_fmt;
   end
+
+  stream_reg #(.Width($bits(e_pkt_t))) u_e (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (p_valid_q),
+    .in_ready_o  (a_ready),
+    .in_data_i   (a_pkt),
+    .out_valid_o (e_valid),
+    .out_ready_i (e_take),
+    .out_data_o  (e_head)
+  );
 
   // The groups of A's packet
   always_comb begin
@@ -341,20 +342,20 @@ module vertex_fetch #(
     gk      = '0;
     gp      = '0;
     for (int a = 0; a < 4; a++) begin
-      if (e_inb_q[a]) begin
+      if (e_head.inb[a]) begin
         gp = 2'(ng - 3'd1);  // the current (last opened) group
         if (ng != 3'd0 &&
-            (e_two_q[a] ? (e_l0_q[a] == g_l0[gp])
-                        : (e_l0_q[a] == g_l0[gp] || e_l0_q[a] == g_l0[gp] + 26'd1))) begin
+            (e_head.two[a] ? (e_head.l0[a] == g_l0[gp])
+                        : (e_head.l0[a] == g_l0[gp] || e_head.l0[a] == g_l0[gp] + 26'd1))) begin
           gk = gp;
         end else begin
           gk = ng[1:0];
-          g_l0[gk] = e_l0_q[a];
+          g_l0[gk] = e_head.l0[a];
           ng = ng + 3'd1;
         end
         g_amask[gk][a] = 1'b1;
-        if (e_two_q[a] || e_l0_q[a] != g_l0[gk]) g_use1[gk] = 1'b1;
-                a_w[a] = {e_l0_q[a] != g_l0[gk], e_lo_q[a]};
+        if (e_head.two[a] || e_head.l0[a] != g_l0[gk]) g_use1[gk] = 1'b1;
+                a_w[a] = {e_head.l0[a] != g_l0[gk], e_head.lo[a]};
       end
     end
   end
@@ -451,7 +452,7 @@ module vertex_fetch #(
   always_comb begin
     v_last = v_wr_q || (v_ng_q <= 3'd1) || ({1'b0, gi_q} == 3'(v_ng_q - 3'd1));
     l_load = v_valid_q && (!l_valid_q || l_done);
-    e_take = e_valid_q && (!v_valid_q || (l_load && v_last));
+    e_take = e_valid && (!v_valid_q || (l_load && v_last));
 
     v_valid_d = v_valid_q;
     v_wr_d    = v_wr_q;
@@ -480,23 +481,23 @@ module vertex_fetch #(
     end
     if (e_take) begin
       v_valid_d = 1'b1;
-      v_wr_d    = e_wr_q;
-      v_mat_d   = e_mat_q;
-      v_widx_d  = e_widx_q;
-      v_wval_d  = e_wval_q;
-      v_nd_d    = !e_wr_q && (!cdv_q || (e_draw_q != cdraw_q));
+      v_wr_d    = e_head.wr;
+      v_mat_d   = e_head.mat;
+      v_widx_d  = e_head.widx;
+      v_wval_d  = e_head.wval;
+      v_nd_d    = !e_head.wr && (!cdv_q || (e_head.draw != cdraw_q));
       v_ng_d    = ng;
       v_gl0_d   = g_l0;
       v_use1_d  = g_use1;
       v_amask_d = g_amask;
       v_aw_d    = a_w;
-      v_fmt_d   = e_fmt_q;
-      v_slot_d  = e_slot_q;
-      v_first_d = e_first_q;
-      if (e_wr_q) begin
+      v_fmt_d   = e_head.fmt;
+      v_slot_d  = e_head.slot;
+      v_first_d = e_head.first;
+      if (e_head.wr) begin
         cdv_d = 1'b0;
       end else begin
-        cdraw_d = e_draw_q;
+        cdraw_d = e_head.draw;
         cdv_d   = 1'b1;
       end
     end
@@ -992,23 +993,10 @@ module vertex_fetch #(
       at_lim_q    <= '0;  // of VF_REGS_RESET (all zero): size 0 - offset 0 - 4 * 0
       at_bo_q     <= '0;
       mat_q       <= MatReset;
-      e_valid_q   <= 1'b0;
       p_valid_q   <= 1'b0;
       p_q         <= '0;
       p_lo_q      <= '0;
       p_hi_q      <= '0;
-      e_wr_q      <= 1'b0;
-      e_mat_q     <= 1'b0;
-      e_widx_q    <= '0;
-      e_wval_q    <= '0;
-      e_draw_q    <= '0;
-      e_slot_q    <= '0;
-      e_first_q   <= 1'b0;
-      e_inb_q     <= '0;
-      e_l0_q      <= '0;
-      e_two_q     <= '0;
-      e_lo_q      <= '0;
-      e_fmt_q     <= '0;
       v_valid_q   <= 1'b0;
       v_wr_q      <= 1'b0;
       v_mat_q     <= 1'b0;
@@ -1068,23 +1056,10 @@ module vertex_fetch #(
       at_lim_q    <= at_lim_d;
       at_bo_q     <= at_bo_d;
       mat_q       <= mat_d;
-      e_valid_q   <= e_valid_d;
       p_valid_q   <= p_valid_d;
       p_q         <= p_d;
       p_lo_q      <= p_lo_d;
       p_hi_q      <= p_hi_d;
-      e_wr_q      <= e_wr_d;
-      e_mat_q     <= e_mat_d;
-      e_widx_q    <= e_widx_d;
-      e_wval_q    <= e_wval_d;
-      e_draw_q    <= e_draw_d;
-      e_slot_q    <= e_slot_d;
-      e_first_q   <= e_first_d;
-      e_inb_q     <= e_inb_d;
-      e_l0_q      <= e_l0_d;
-      e_two_q     <= e_two_d;
-      e_lo_q      <= e_lo_d;
-      e_fmt_q     <= e_fmt_d;
       v_valid_q   <= v_valid_d;
       v_wr_q      <= v_wr_d;
       v_mat_q     <= v_mat_d;
@@ -1161,7 +1136,7 @@ module vertex_fetch #(
   );
 
   always_comb begin
-    idle_o = !e_valid_q && !v_valid_q && !l_valid_q && desc_empty && !c1_valid_q && !pk_valid_q &&
+    idle_o = !p_valid_q && !e_valid && !v_valid_q && !l_valid_q && desc_empty && !c1_valid_q && !pk_valid_q &&
              !out_valid_o && (cred_q == '0);
   end
 
