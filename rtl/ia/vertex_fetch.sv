@@ -321,7 +321,7 @@ module vertex_fetch #(
     a_pkt.fmt   = a_fmt;
   end
 
-  stream_reg #(.Width($bits(e_pkt_t))) u_e (
+  stream_reg #(.Width($bits(a_pkt))) u_e (
     .clk_i,
     .rst_ni,
     .in_valid_i  (p_valid_q),
