@@ -399,6 +399,7 @@ module vertex_fetch #(
   logic [31:0]           l_wval_q,  l_wval_d;
   logic                  l_nd_q,    l_nd_d;      // invalidate every line before the lookup
   logic [25:0]           l_l0_q,    l_l0_d;      // line G
+  logic [25:0]           l_l1_q,    l_l1_d;      // line G + 1 (mod 2^26), added as L is loaded
   logic                  l_use0_q,  l_use0_d;
   logic                  l_use1_q,  l_use1_d;
   logic                  l_eov_q,   l_eov_d;
@@ -507,7 +508,7 @@ module vertex_fetch #(
   always_comb begin
     d_room  = (32'(dcnt_q) < DescDepth);
     // the tag words of L's sets: the SRAM output, or the word written in the clock it was read
-    c_l1 = l_l0_q + 26'd1;
+    c_l1 = l_l1_q;
     c_s0 = l_l0_q[SetW-1:0];
     c_s1 = c_l1[SetW-1:0];
     c_t0 = l_l0_q[25:SetW];
@@ -625,6 +626,7 @@ module vertex_fetch #(
     l_wval_d  = l_wval_q;
     l_nd_d    = l_nd_q;
     l_l0_d    = l_l0_q;
+    l_l1_d    = l_l1_q;
     l_use0_d  = l_use0_q;
     l_use1_d  = l_use1_q;
     l_eov_d   = l_eov_q;
@@ -646,6 +648,7 @@ module vertex_fetch #(
       l_wval_d  = v_wval_q;
       l_nd_d    = v_nd_q && (gi_q == 2'd0);
       l_l0_d    = n_l0;
+      l_l1_d    = n_l0 + 26'd1;
       l_use0_d  = (v_ng_q != 3'd0);
       l_use1_d  = v_use1_q[gi_q];
       l_eov_d   = v_last;
@@ -1022,6 +1025,7 @@ module vertex_fetch #(
       l_wval_q    <= '0;
       l_nd_q      <= 1'b0;
       l_l0_q      <= '0;
+      l_l1_q      <= 26'd1;
       l_use0_q    <= 1'b0;
       l_use1_q    <= 1'b0;
       l_eov_q     <= 1'b0;
@@ -1085,6 +1089,7 @@ module vertex_fetch #(
       l_wval_q    <= l_wval_d;
       l_nd_q      <= l_nd_d;
       l_l0_q      <= l_l0_d;
+      l_l1_q      <= l_l1_d;
       l_use0_q    <= l_use0_d;
       l_use1_q    <= l_use1_d;
       l_eov_q     <= l_eov_d;
