@@ -21,9 +21,10 @@
 // has four stages: P registers the input and its element * stride (two partial products per
 // buffer), A the elements (address = (base + offset) + product, bounds as product <= size -
 // offset - 4n with both per-attribute terms kept in registers, first line and whether the last
-// dword is in the next line), V the vertex's groups (or a state write), L looks one group per
-// clock up (lines G and G + 1: their tag words were read from the tag SRAMs as L was loaded, the
-// word written in that clock forwarded; tags allocated in order in L's first clock; a missing line
+// dword is in the next line) into E, a stream_reg (so that A's ready is its skid register, not
+// the decisions of V and L), V the vertex's groups (or a state write), L looks one group per
+// clock up (lines G and G + 1, both registered as L is loaded: their tag words were read from the
+// tag SRAMs then, the word written in that clock forwarded; tags allocated in order in L's first clock; a missing line
 // is one line read request) and makes it one descriptor. At CONSUME, in the same order, a
 // descriptor's missing lines are taken from the response FIFO and written into the SRAM, its other
 // lines are read from the SRAM, and its attributes' dwords are picked from the two-line window: one
