@@ -18,10 +18,13 @@
 // GROUPS: the in-bounds attributes of a vertex, in order, are packed into groups of two consecutive
 // lines (G, G + 1): an attribute whose lines lie in the current group's pair joins it, else it
 // opens a new group at its first line. An interleaved vertex of up to 64 bytes is one group. ISSUE
-// has three stages: A registers the input's elements (address, bounds, first line and whether the
-// last dword is in the next line), V the vertex's groups (or a state write), L looks one group per
-// clock up (lines G and G + 1: their tag words were read from the tag SRAMs as L was loaded, the
-// word written in that clock forwarded; tags allocated in order in L's first clock; a missing line
+// has four stages: P registers the input and its element * stride (two partial products per
+// buffer), A the elements (address = (base + offset) + product, bounds as product <= size -
+// offset - 4n with both per-attribute terms kept in registers, first line and whether the last
+// dword is in the next line) into E, a stream_reg (so that A's ready is its skid register, not
+// the decisions of V and L), V the vertex's groups (or a state write), L looks one group per
+// clock up (lines G and G + 1, both registered as L is loaded: their tag words were read from the
+// tag SRAMs then, the word written in that clock forwarded; tags allocated in order in L's first clock; a missing line
 // is one line read request) and makes it one descriptor. At CONSUME, in the same order, a
 // descriptor's missing lines are taken from the response FIFO and written into the SRAM, its other
 // lines are read from the SRAM, and its attributes' dwords are picked from the two-line window: one
@@ -31,8 +34,8 @@
 // earlier hit still needs. Any state write, and the first vertex of every draw (a draw_id different
 // from the previous vertex's), invalidates every line (in L, in order). A matrix write
 // (FE_MATRIX0..+15) travels in the descriptor stream and sends its row (kind MATRIX_ROW) in order;
-// other state writes take effect as they enter A (a vertex already issued keeps its formats in its
-// descriptors).
+// other state writes take effect as they enter A from P (a vertex already issued keeps its formats
+// in its descriptors).
 // Output: one vtx_in_pkt_t per vertex (kind VERTEX, vtx_id = {first, slot}): F32xN: the N
 // components, the rest (0, 0, 0, 1); UNORM8X4: c / 255 per byte (unorm8_to_f32); disabled (or
 // reserved format): (0, 0, 0, 1). Colour: UNORM8X4 passes the dword; otherwise the four
@@ -167,6 +170,11 @@ module vertex_fetch #(
   // State (issue side)
   // ---------------------------------------------------------------------------------------------
   pineda_pkg::vf_regs_t regs_q, regs_d;  // FE_VB*, FE_ATTR_* (generated: contracts/defs.py REG_FILES)
+  // stage P (below): the input packet and its element * stride as two partial products
+  logic                         p_valid_q, p_valid_d;
+  pineda_pkg::vfetch_pkt_t      p_q, p_d;
+  logic [1:0][39:0]             p_lo_q, p_lo_d;   // element * stride[7:0] per buffer
+  logic [1:0][39:0]             p_hi_q, p_hi_d;   // element * stride[15:8]
   // the same registers by buffer and by attribute
   logic [1:0][15:0]  vb_stride_q;
   logic [3:0][2:0]   at_fmt_q;   // per attribute (FE_ATTR_POS, _COLOR, _TEX0, _TEX1): its fields
@@ -190,7 +198,7 @@ module vertex_fetch #(
   logic [3:0]        nx_buf1;
   logic [3:0][15:0]  nx_ofs;
   always_comb begin
-    regs_w  = pineda_pkg::vf_regs_write(regs_q, in_i.wr_idx, in_i.wr_val);
+    regs_w  = pineda_pkg::vf_regs_write(regs_q, p_q.wr_idx, p_q.wr_val);
     nx_base = {regs_w.vb1_base, regs_w.vb0_base};
     nx_size = {regs_w.vb1_size, regs_w.vb0_size};
     nx_fmt  = {regs_w.attr_tex1.fmt, regs_w.attr_tex0.fmt, regs_w.attr_color.fmt, regs_w.attr_pos.fmt};
@@ -201,6 +209,34 @@ module vertex_fetch #(
       nx_n[a]     = (nx_fmt[a] == 3'd5) ? 3'd1 : nx_fmt[a];
       at_lim_w[a] = {2'b00, nx_size[nx_buf1[a]]} - {18'd0, nx_ofs[a]} - {29'd0, nx_n[a], 2'b00};
       at_bo_w[a]  = nx_base[nx_buf1[a]] + {16'd0, nx_ofs[a]};
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Stage P: the input packet and its element * stride in registers, as two partial products
+  // per buffer (stride bits [7:0] and [15:8]; A adds them), so that the multiplier and A's
+  // bounds compare and address add are in different clocks. The stride is the one the packet
+  // will meet in A: regs_q, or the write in P if P holds one (it leaves for A as the packet
+  // enters P; a packet enters P only when P is empty or its packet leaves).
+  // ---------------------------------------------------------------------------------------------
+  logic [1:0][15:0]             p_stride;         // the stride the input packet meets in A
+  logic                         a_ready;          // A takes P's packet this clock
+
+  always_comb begin
+    p_stride = (p_valid_q && p_q.wr) ? {regs_w.vb1_stride[15:0], regs_w.vb0_stride[15:0]}
+                                     : vb_stride_q;
+    in_ready_o = !p_valid_q || a_ready;
+    p_valid_d  = p_valid_q && !a_ready;
+    p_d        = p_q;
+    p_lo_d     = p_lo_q;
+    p_hi_d     = p_hi_q;
+    if (in_valid_i && in_ready_o) begin
+      p_valid_d = 1'b1;
+      p_d       = in_i;
+      p_lo_d[0] = 40'(in_i.index)   * 40'(p_stride[0][7:0]);
+      p_hi_d[0] = 40'(in_i.index)   * 40'(p_stride[0][15:8]);
+      p_lo_d[1] = 40'(in_i.inst_id) * 40'(p_stride[1][7:0]);
+      p_hi_d[1] = 40'(in_i.inst_id) * 40'(p_stride[1][15:8]);
     end
   end
 
@@ -218,19 +254,25 @@ module vertex_fetch #(
   logic [3:0][47:0] a_prod;          // its element * stride
   logic [4:0]       a_dw;            // scratch: an element's last dword within its first line
 
-  logic             e_valid_q, e_valid_d;
-  logic             e_wr_q,    e_wr_d;
-  logic             e_mat_q,   e_mat_d;
-  logic [3:0]       e_widx_q,  e_widx_d;
-  logic [31:0]      e_wval_q,  e_wval_d;
-  logic [15:0]      e_draw_q,  e_draw_d;
-  logic [4:0]       e_slot_q,  e_slot_d;
-  logic             e_first_q, e_first_d;
-  logic [3:0]       e_inb_q,   e_inb_d;
-  logic [3:0][25:0] e_l0_q,    e_l0_d;
-  logic [3:0]       e_two_q,   e_two_d;
-  logic [3:0][3:0]  e_lo_q,    e_lo_d;     // the element's first dword within its line
-  logic [3:0][2:0]  e_fmt_q,   e_fmt_d;
+  // Stage E: A's packet (the elements) in a stream_reg, so that A's ready is a register
+  // (the skid) and not V's and L's decisions of this clock (l_done -> l_load -> e_take)
+  typedef struct packed {
+    logic              wr;
+    logic              mat;
+    logic [3:0]        widx;
+    logic [31:0]       wval;
+    logic [15:0]       draw;
+    logic [4:0]        slot;
+    logic              first;
+    logic [3:0]        inb;
+    logic [3:0][25:0]  l0;
+    logic [3:0]        two;
+    logic [3:0][3:0]   lo; // the element's first dword within its line
+    logic [3:0][2:0]   fmt;
+  } e_pkt_t;
+  e_pkt_t           a_pkt;                 // A's result for P's packet
+  e_pkt_t           e_head;                // the packet in E (stream_reg's main register)
+  logic             e_valid;
   logic             e_take;                // V takes A's packet this clock
   logic             is_mat;
 
@@ -244,8 +286,8 @@ module vertex_fetch #(
   logic [1:0]       gp;              // scratch: the last group opened
 
   always_comb begin
-    prod[0] = 48'(in_i.index)   * 48'(vb_stride_q[0]);
-    prod[1] = 48'(in_i.inst_id) * 48'(vb_stride_q[1]);
+    prod[0] = 48'(p_lo_q[0]) + {p_hi_q[0], 8'd0};
+    prod[1] = 48'(p_lo_q[1]) + {p_hi_q[1], 8'd0};
     a_dw    = '0;
     for (int a = 0; a < 4; a++) begin
       a_fmt[a]  = at_fmt_q[a];
@@ -262,39 +304,34 @@ module vertex_fetch #(
       a_l0[a]   = a_addr[a][31:6];
       a_two[a]  = inb[a] && a_dw[4];
     end
-    is_mat = in_i.wr && (in_i.wr_idx >= pineda_pkg::FE_MATRIX0) &&
-             (in_i.wr_idx < pineda_pkg::FE_MATRIX0 + 8'd16);
+    is_mat = p_q.wr && (p_q.wr_idx >= pineda_pkg::FE_MATRIX0) &&
+             (p_q.wr_idx < pineda_pkg::FE_MATRIX0 + 8'd16);
 
-    in_ready_o = !e_valid_q || e_take;
-    e_valid_d  = e_valid_q && !e_take;
-    e_wr_d     = e_wr_q;
-    e_mat_d    = e_mat_q;
-    e_widx_d   = e_widx_q;
-    e_wval_d   = e_wval_q;
-    e_draw_d   = e_draw_q;
-    e_slot_d   = e_slot_q;
-    e_first_d  = e_first_q;
-    e_inb_d    = e_inb_q;
-    e_l0_d     = e_l0_q;
-    e_two_d    = e_two_q;
-    e_lo_d     = e_lo_q;
-    e_fmt_d    = e_fmt_q;
-    if (in_valid_i && in_ready_o) begin
-      e_valid_d = 1'b1;
-      e_wr_d    = in_i.wr;
-      e_mat_d   = is_mat;
-      e_widx_d  = in_i.wr_idx[3:0];
-      e_wval_d  = in_i.wr_val;
-      e_draw_d  = in_i.draw_id;
-      e_slot_d  = in_i.slot;
-      e_first_d = in_i.first;
-      e_inb_d   = in_i.wr ? 4'd0 : inb;
-      e_l0_d    = a_l0;
-      e_two_d   = a_two;
-      for (int a = 0; a < 4; a++) e_lo_d[a] = a_addr[a][5:2];
-      e_fmt_d   = a_fmt;
-    end
+    a_pkt       = '0;
+    a_pkt.wr    = p_q.wr;
+    a_pkt.mat   = is_mat;
+    a_pkt.widx  = p_q.wr_idx[3:0];
+    a_pkt.wval  = p_q.wr_val;
+    a_pkt.draw  = p_q.draw_id;
+    a_pkt.slot  = p_q.slot;
+    a_pkt.first = p_q.first;
+    a_pkt.inb   = p_q.wr ? 4'd0 : inb;
+    a_pkt.l0    = a_l0;
+    a_pkt.two   = a_two;
+    for (int a = 0; a < 4; a++) a_pkt.lo[a] = a_addr[a][5:2];
+    a_pkt.fmt   = a_fmt;
   end
+
+  stream_reg #(.Width($bits(a_pkt))) u_e (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i  (p_valid_q),
+    .in_ready_o  (a_ready),
+    .in_data_i   (a_pkt),
+    .out_valid_o (e_valid),
+    .out_ready_i (e_take),
+    .out_data_o  (e_head)
+  );
 
   // The groups of A's packet
   always_comb begin
@@ -306,20 +343,20 @@ module vertex_fetch #(
     gk      = '0;
     gp      = '0;
     for (int a = 0; a < 4; a++) begin
-      if (e_inb_q[a]) begin
+      if (e_head.inb[a]) begin
         gp = 2'(ng - 3'd1);  // the current (last opened) group
         if (ng != 3'd0 &&
-            (e_two_q[a] ? (e_l0_q[a] == g_l0[gp])
-                        : (e_l0_q[a] == g_l0[gp] || e_l0_q[a] == g_l0[gp] + 26'd1))) begin
+            (e_head.two[a] ? (e_head.l0[a] == g_l0[gp])
+                        : (e_head.l0[a] == g_l0[gp] || e_head.l0[a] == g_l0[gp] + 26'd1))) begin
           gk = gp;
         end else begin
           gk = ng[1:0];
-          g_l0[gk] = e_l0_q[a];
+          g_l0[gk] = e_head.l0[a];
           ng = ng + 3'd1;
         end
         g_amask[gk][a] = 1'b1;
-        if (e_two_q[a] || e_l0_q[a] != g_l0[gk]) g_use1[gk] = 1'b1;
-                a_w[a] = {e_l0_q[a] != g_l0[gk], e_lo_q[a]};
+        if (e_head.two[a] || e_head.l0[a] != g_l0[gk]) g_use1[gk] = 1'b1;
+                a_w[a] = {e_head.l0[a] != g_l0[gk], e_head.lo[a]};
       end
     end
   end
@@ -363,6 +400,7 @@ module vertex_fetch #(
   logic [31:0]           l_wval_q,  l_wval_d;
   logic                  l_nd_q,    l_nd_d;      // invalidate every line before the lookup
   logic [25:0]           l_l0_q,    l_l0_d;      // line G
+  logic [25:0]           l_l1_q,    l_l1_d;      // line G + 1 (mod 2^26), added as L is loaded
   logic                  l_use0_q,  l_use0_d;
   logic                  l_use1_q,  l_use1_d;
   logic                  l_eov_q,   l_eov_d;
@@ -416,7 +454,7 @@ module vertex_fetch #(
   always_comb begin
     v_last = v_wr_q || (v_ng_q <= 3'd1) || ({1'b0, gi_q} == 3'(v_ng_q - 3'd1));
     l_load = v_valid_q && (!l_valid_q || l_done);
-    e_take = e_valid_q && (!v_valid_q || (l_load && v_last));
+    e_take = e_valid && (!v_valid_q || (l_load && v_last));
 
     v_valid_d = v_valid_q;
     v_wr_d    = v_wr_q;
@@ -445,23 +483,23 @@ module vertex_fetch #(
     end
     if (e_take) begin
       v_valid_d = 1'b1;
-      v_wr_d    = e_wr_q;
-      v_mat_d   = e_mat_q;
-      v_widx_d  = e_widx_q;
-      v_wval_d  = e_wval_q;
-      v_nd_d    = !e_wr_q && (!cdv_q || (e_draw_q != cdraw_q));
+      v_wr_d    = e_head.wr;
+      v_mat_d   = e_head.mat;
+      v_widx_d  = e_head.widx;
+      v_wval_d  = e_head.wval;
+      v_nd_d    = !e_head.wr && (!cdv_q || (e_head.draw != cdraw_q));
       v_ng_d    = ng;
       v_gl0_d   = g_l0;
       v_use1_d  = g_use1;
       v_amask_d = g_amask;
       v_aw_d    = a_w;
-      v_fmt_d   = e_fmt_q;
-      v_slot_d  = e_slot_q;
-      v_first_d = e_first_q;
-      if (e_wr_q) begin
+      v_fmt_d   = e_head.fmt;
+      v_slot_d  = e_head.slot;
+      v_first_d = e_head.first;
+      if (e_head.wr) begin
         cdv_d = 1'b0;
       end else begin
-        cdraw_d = e_draw_q;
+        cdraw_d = e_head.draw;
         cdv_d   = 1'b1;
       end
     end
@@ -471,7 +509,7 @@ module vertex_fetch #(
   always_comb begin
     d_room  = (32'(dcnt_q) < DescDepth);
     // the tag words of L's sets: the SRAM output, or the word written in the clock it was read
-    c_l1 = l_l0_q + 26'd1;
+    c_l1 = l_l1_q;
     c_s0 = l_l0_q[SetW-1:0];
     c_s1 = c_l1[SetW-1:0];
     c_t0 = l_l0_q[25:SetW];
@@ -589,6 +627,7 @@ module vertex_fetch #(
     l_wval_d  = l_wval_q;
     l_nd_d    = l_nd_q;
     l_l0_d    = l_l0_q;
+    l_l1_d    = l_l1_q;
     l_use0_d  = l_use0_q;
     l_use1_d  = l_use1_q;
     l_eov_d   = l_eov_q;
@@ -610,6 +649,7 @@ module vertex_fetch #(
       l_wval_d  = v_wval_q;
       l_nd_d    = v_nd_q && (gi_q == 2'd0);
       l_l0_d    = n_l0;
+      l_l1_d    = n_l0 + 26'd1;
       l_use0_d  = (v_ng_q != 3'd0);
       l_use1_d  = v_use1_q[gi_q];
       l_eov_d   = v_last;
@@ -674,12 +714,12 @@ module vertex_fetch #(
     );
   end
 
-  // State writes (they take effect as the write enters stage A, in order with the vertices)
+  // State writes (they take effect as the write enters stage A from P, in order with the vertices)
   always_comb begin
     regs_d = regs_q;
     at_lim_d = at_lim_q;
     at_bo_d  = at_bo_q;
-    if (in_valid_i && in_ready_o && in_i.wr) begin
+    if (p_valid_q && a_ready && p_q.wr) begin
       regs_d   = regs_w;
       at_lim_d = at_lim_w;
       at_bo_d  = at_bo_w;
@@ -957,19 +997,10 @@ module vertex_fetch #(
       at_lim_q    <= '0;  // of VF_REGS_RESET (all zero): size 0 - offset 0 - 4 * 0
       at_bo_q     <= '0;
       mat_q       <= MatReset;
-      e_valid_q   <= 1'b0;
-      e_wr_q      <= 1'b0;
-      e_mat_q     <= 1'b0;
-      e_widx_q    <= '0;
-      e_wval_q    <= '0;
-      e_draw_q    <= '0;
-      e_slot_q    <= '0;
-      e_first_q   <= 1'b0;
-      e_inb_q     <= '0;
-      e_l0_q      <= '0;
-      e_two_q     <= '0;
-      e_lo_q      <= '0;
-      e_fmt_q     <= '0;
+      p_valid_q   <= 1'b0;
+      p_q         <= '0;
+      p_lo_q      <= '0;
+      p_hi_q      <= '0;
       v_valid_q   <= 1'b0;
       v_wr_q      <= 1'b0;
       v_mat_q     <= 1'b0;
@@ -995,6 +1026,7 @@ module vertex_fetch #(
       l_wval_q    <= '0;
       l_nd_q      <= 1'b0;
       l_l0_q      <= '0;
+      l_l1_q      <= 26'd1;
       l_use0_q    <= 1'b0;
       l_use1_q    <= 1'b0;
       l_eov_q     <= 1'b0;
@@ -1029,19 +1061,10 @@ module vertex_fetch #(
       at_lim_q    <= at_lim_d;
       at_bo_q     <= at_bo_d;
       mat_q       <= mat_d;
-      e_valid_q   <= e_valid_d;
-      e_wr_q      <= e_wr_d;
-      e_mat_q     <= e_mat_d;
-      e_widx_q    <= e_widx_d;
-      e_wval_q    <= e_wval_d;
-      e_draw_q    <= e_draw_d;
-      e_slot_q    <= e_slot_d;
-      e_first_q   <= e_first_d;
-      e_inb_q     <= e_inb_d;
-      e_l0_q      <= e_l0_d;
-      e_two_q     <= e_two_d;
-      e_lo_q      <= e_lo_d;
-      e_fmt_q     <= e_fmt_d;
+      p_valid_q   <= p_valid_d;
+      p_q         <= p_d;
+      p_lo_q      <= p_lo_d;
+      p_hi_q      <= p_hi_d;
       v_valid_q   <= v_valid_d;
       v_wr_q      <= v_wr_d;
       v_mat_q     <= v_mat_d;
@@ -1067,6 +1090,7 @@ module vertex_fetch #(
       l_wval_q    <= l_wval_d;
       l_nd_q      <= l_nd_d;
       l_l0_q      <= l_l0_d;
+      l_l1_q      <= l_l1_d;
       l_use0_q    <= l_use0_d;
       l_use1_q    <= l_use1_d;
       l_eov_q     <= l_eov_d;
@@ -1118,7 +1142,7 @@ module vertex_fetch #(
   );
 
   always_comb begin
-    idle_o = !e_valid_q && !v_valid_q && !l_valid_q && desc_empty && !c1_valid_q && !pk_valid_q &&
+    idle_o = !p_valid_q && !e_valid && !v_valid_q && !l_valid_q && desc_empty && !c1_valid_q && !pk_valid_q &&
              !out_valid_o && (cred_q == '0);
   end
 
@@ -1151,7 +1175,7 @@ module vertex_fetch #(
 `endif
 
   logic unused_sig;
-  assign unused_sig = ^{rq_count, rq_empty, rq_full, desc_full, desc_count, rsp_empty, rsp_full, rsp_count, t0_c[3:2], t1_c[3:2],
+  assign unused_sig = ^{p_q.index, p_q.inst_id, rq_count, rq_empty, rq_full, desc_full, desc_count, rsp_empty, rsp_full, rsp_count, t0_c[3:2], t1_c[3:2],
                         a_addr[0][1:0], a_addr[1][1:0], a_addr[2][1:0], a_addr[3][1:0],
                         mem_rsp_i.src, mem_rsp_i.tag, mem_rsp_i.we, n_s1[0], a_dw[3:0]};
 
