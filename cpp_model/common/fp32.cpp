@@ -195,17 +195,20 @@ uint32_t from_int(int64_t v) {
   return round_pack(sign, 127 + p, sig, guard, sticky);
 }
 
-uint32_t from_int128(bits::i128 v) {
+uint32_t from_int128(bits::i128 v) { return from_int128_scaled(v, 0); }
+
+uint32_t from_int128_scaled(bits::i128 v, int scale) {
   if (v == 0) return 0;
   const uint32_t sign = v < 0 ? SIGN : 0u;
   const bits::u128 mag = v < 0 ? bits::u128{0} - static_cast<bits::u128>(v) : static_cast<bits::u128>(v);
   int p = 127;
   while (((mag >> p) & 1u) == 0) --p;  // the leading one
-  if (p <= 23) return round_pack(sign, 127 + p, static_cast<uint32_t>(mag << (23 - p)), false, false);
+  const int32_t e = 127 + p + scale;
+  if (p <= 23) return round_pack(sign, e, static_cast<uint32_t>(mag << (23 - p)), false, false);
   const uint32_t sig = static_cast<uint32_t>(mag >> (p - 23));
   const bool guard = (mag >> (p - 24)) & 1u;
   const bool sticky = p >= 25 && (mag & ((bits::u128{1} << (p - 24)) - 1u)) != 0;
-  return round_pack(sign, 127 + p, sig, guard, sticky);
+  return round_pack(sign, e, sig, guard, sticky);
 }
 
 }  // namespace pineda::fp32

@@ -41,6 +41,10 @@ int64_t to_fix(uint32_t a, int frac, int width);
 uint32_t from_int(int64_t v);
 // The same rounding for a wider integer (INTERP's plane values, docs/numerics.md section 10).
 uint32_t from_int128(bits::i128 v);
+// v * 2^scale rounded the same way: the exponent is offset before the packing, so a result
+// below 2^-126 flushes to a zero of v's sign and one of 2^128 or more is +-Inf (INTERP's uv,
+// docs/numerics.md section 10.3; from_int128(v) == from_int128_scaled(v, 0)).
+uint32_t from_int128_scaled(bits::i128 v, int scale);
 
 // Classification of a bit pattern (denormals count as zero: DAZ).
 inline uint32_t exp_field(uint32_t a) { return (a >> 23) & 0xFFu; }

@@ -4,7 +4,9 @@
 // in which en_i is set, the result 2 such clocks after its operand (latency 2); en_i low holds
 // both stages (a stall). Stage 1: the magnitude (a negation) and its leading-zero count;
 // stage 2: the normalising shift, guard and sticky, the rounding (fp32_round) and the zero
-// select. y_o is a register.
+// select. y_o is a register. scale_i (signed, with a_i) offsets the exponent: y = a_i * 2^scale_i
+// rounded the same way, below 2^-126 a zero of a_i's sign (FTZ), from 2^128 +-Inf
+// (fp32::from_int128_scaled; 0 for plain from_int).
 module fp32_from_int_p #(
   parameter int unsigned W = 51   // 26 .. 127
 ) (
@@ -12,6 +14,7 @@ module fp32_from_int_p #(
   input  logic         rst_ni,
   input  logic         en_i,
   input  logic [W-1:0] a_i,
+  input  logic [9:0]   scale_i,
   output logic [31:0]  y_o
 );
 
@@ -20,6 +23,7 @@ module fp32_from_int_p #(
     logic         sign;
     logic         zero;   // a_i == 0: the result is +0
     logic [6:0]   lz;     // leading zeros of mag
+    logic [9:0]   scale;  // scale_i
     logic [W-1:0] mag;    // |a_i| (-2^(W-1) stays 2^(W-1) as unsigned)
   } s1_t;
 
@@ -30,6 +34,7 @@ module fp32_from_int_p #(
     s1_d.sign = a_i[W-1];
     s1_d.mag  = a_i[W-1] ? -a_i : a_i;
     s1_d.zero = (a_i == '0);
+    s1_d.scale = scale_i;
     s1_d.lz   = 7'(W);
     for (int i = 0; i < W; i++) begin
       if (s1_d.mag[i]) s1_d.lz = 7'(W - 1 - i);
@@ -45,7 +50,7 @@ module fp32_from_int_p #(
 
   always_comb begin
     norm = s1_q.mag << s1_q.lz;
-    exp  = 10'sd127 + 10'(W - 1) - $signed({3'd0, s1_q.lz});
+    exp  = 10'sd127 + 10'(W - 1) - $signed({3'd0, s1_q.lz}) + $signed(s1_q.scale);
   end
 
   fp32_round_q u_round (

@@ -197,11 +197,11 @@ module setup #(
   end
   for (genvar g = 0; g < 2; g++) begin : g_fi
     fp32_from_int_p #(.W(26)) u_fi (
-      .clk_i, .rst_ni, .en_i(op_en), .a_i(fi_a[g]), .y_o(fi_y[g])
+      .clk_i, .rst_ni, .en_i(op_en), .a_i(fi_a[g]), .scale_i(10'd0), .y_o(fi_y[g])
     );
   end
   fp32_from_int_p #(.W(51)) u_fa (
-    .clk_i, .rst_ni, .en_i(op_en), .a_i(r1_q.area2), .y_o(fa_y)
+    .clk_i, .rst_ni, .en_i(op_en), .a_i(r1_q.area2), .scale_i(10'd0), .y_o(fa_y)
   );
   fp32_rcp_p u_ra (.clk_i, .rst_ni, .en_i(op_en), .a_i(fa_y), .y_o(ra_y));
   // za (S4 phase 0) and zb (S4 phase 1): fza and fzb land on mul 2.

@@ -363,8 +363,10 @@ TEST_CASE("fp32 rtl: from_int and from_int_p at 84 bits under random stalls") {
   FromIntGen fg(seed);
   uint64_t n_comb = 0, n_pipe = 0, bad = 0;
   std::string first;
-  auto check = [&](const char* what, bits::i128 a, uint32_t rtl) {
-    const uint32_t model = fp32::from_int128(a);
+  // from_int_p also with an exponent offset (scale_i: INTERP's uv, -176..78; the directed
+  // values with 0): the model is fp32::from_int128_scaled.
+  auto check = [&](const char* what, bits::i128 a, uint32_t rtl, int scale = 0) {
+    const uint32_t model = fp32::from_int128_scaled(a, scale);
     if (rtl != model && ++bad <= 8) {
       first += std::string("MISMATCH ") + what + " seed=" + std::to_string(seed) + " a=" + hex128(a) +
                " expected(model)=" + bits::hex(model) + " actual(rtl)=" + bits::hex(rtl) + "\n";
@@ -384,6 +386,7 @@ TEST_CASE("fp32 rtl: from_int and from_int_p at 84 bits under random stalls") {
   constexpr size_t kRandom = 1 << 19;
   for (size_t i = 0; i < kRandom; ++i) ops.push_back(fg.random());
   std::vector<bits::i128> in;  // the operand of each enabled edge
+  std::vector<int> sc;         // and its scale
   size_t next = 0;
   while (next < ops.size() || in.size() < ops.size() + 2) {
     const bits::i128 a = next < ops.size() ? ops[next] : 0;
@@ -393,18 +396,22 @@ TEST_CASE("fp32 rtl: from_int and from_int_p at 84 bits under random stalls") {
     comb.eval();
     ++n_comb;
     check("from_int", a, comb.y_o);
+    const int scale = next < n_directed ? 0 : static_cast<int>(fg.g.below(301)) - 200;
     put_w(pipe.a_i.data(), a);
+    pipe.scale_i = static_cast<uint16_t>(scale & 0x3FF);
     pipe.en_i = en ? 1 : 0;
     if (en) {
       in.push_back(a);
+      sc.push_back(scale);
       ++next;
     }
     clock(1);
     put_w(pipe.a_i.data(), fg.random());  // a stalled stage must not follow its input
+    pipe.scale_i = static_cast<uint16_t>(fg.g.below(1024));
     clock(0);
     if (in.size() >= 2) {
       ++n_pipe;
-      check("from_int_p", in[in.size() - 2], pipe.y_o);
+      check("from_int_p", in[in.size() - 2], pipe.y_o, sc[sc.size() - 2]);
     }
   }
   std::printf("  from_int (84 bits): %llu vectors, from_int_p: %llu checks (%zu directed), %llu mismatches\n",

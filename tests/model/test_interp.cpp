@@ -230,11 +230,13 @@ TEST_CASE("interp: flat mode gives the quad's colour; bad rhw reads as 1", "[int
 
 TEST_CASE("interp: extreme planes and pixels far outside stay defined", "[interp]") {
   // W <= 0: vertex 0's attributes; huge weights clamp; colours stay in range by construction.
-  CHECK(Interp::bary(0, 5, 5).l1 == 0u);
-  CHECK(Interp::bary(-7, 5, 5).l2 == 0u);
-  CHECK(Interp::weight16(fp32::bits_of(-3.0f)) == 0);
-  CHECK(Interp::weight16(fp32::bits_of(1e30f)) == 65536);
-  CHECK(Interp::weight16(FP32_QNAN) == 0);
+  CHECK(Interp::bary(0, 5, 5).b1 == 0);
+  CHECK(Interp::bary(-7, 5, 5).b2 == 0);
+  CHECK(Interp::bary(5, 5, 0).b1 == int64_t{1} << Interp::UV_F);  // L1 = W: exactly 1
+  CHECK(std::abs(Interp::bary(3, 1, 2).b1 * 3 - (int64_t{1} << Interp::UV_F)) <= 3);  // 1/3 within 1 LSB
+  CHECK(Interp::weight16(-(int64_t{3} << Interp::UV_F)) == 0);
+  CHECK(Interp::weight16((int64_t{1} << 33) - 1) == 65536);
+  CHECK(Interp::bary(1, int64_t{1} << 57, -(int64_t{1} << 57)).b1 == (int64_t{1} << 33) - 1);  // saturated
   const Interp::Bary far = Interp::bary(1, int64_t{1} << 57, -(int64_t{1} << 57));
   CHECK(Interp::color(0x00000000u, 0xFFFFFFFFu, 0x00000000u, far) == 0xFFFFFFFFu);
   // A sliver (1/256 px high, 16384 px wide) and a huge triangle: every quad of a row evaluates.
