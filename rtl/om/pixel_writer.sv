@@ -44,12 +44,14 @@
 // Stage 3R takes a line stage 3X or 3W holds from there (with last clock's stage-3W writes,
 // wf_*); a piece sharing a halfword with stage 3R's or 3X's piece on the same entry waits in
 // stage B (stage 3R would not see that piece's results).
-// Stage 3 has BlendLanes (8) blend lanes per bank: lane i takes the piece's i-th active unit (a
+// Stage 3 has BlendLanes (4) blend lanes per bank: lane i takes the piece's i-th active unit (a
 // dword, or a halfword for B5G6R5: its destination bits and its pixel's colour) and the results
-// go back to their units' places. A quad row has at most 8 units (2 pixels at 1x, 8 samples at
-// 4x), so a piece blends in one clock; a piece holding both rows of a quad (stage 1 merged them:
-// pitch below 64 bytes) can have up to 16 and then stays in stage 3R a second clock for the
-// units after the 8th, reading the line the first clock's stage 3W blends into, while stage B waits.
+// go back to their units' places. A 1x quad row has at most 2 units (2 pixels; a merged 1x
+// piece up to 4), so it blends in one clock; a 4x quad row has up to 8 (samples) and takes two
+// clocks (4x blending at half a quad per clock, as ROPs blend MSAA), a piece holding both rows of
+// a quad (stage 1 merged them: pitch below 64 bytes) up to 16, four clocks: a piece with more
+// units than lanes stays in stage 3R a further clock for the units after the 4th (8th, 12th),
+// reading the line the previous clock's pass blends into, while stage B waits.
 // The lanes are 8-bit lanes (om_blend_lane8: RGBA8, BGRA8, B5G6R5); only SrgbLanes (2) of them
 // per bank also have the U16 path that RGBA8_SRGB needs, so an sRGB piece takes SrgbLanes units
 // a clock (a 1x quad row still one clock, a 4x quad row four; docs/om.md section 5).
@@ -72,7 +74,7 @@ module pixel_writer #(
   parameter int unsigned OutstandingW   = 10,
   parameter int unsigned QDepth         = 256, // stage A -> B queue (quads): covers the fill latency
   parameter int unsigned RfDepth        = 32,  // fills in flight per bank (power of two)
-  parameter int unsigned BlendLanes     = 8,   // stage 3's blend lanes per bank (1..16)
+  parameter int unsigned BlendLanes     = 4,   // stage 3's blend lanes per bank (1..16)
   parameter int unsigned SrgbLanes      = 2    // of them, lanes with the sRGB (U16) path (1..BlendLanes)
 ) (
   input  logic                        clk_i,

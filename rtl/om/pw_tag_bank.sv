@@ -64,6 +64,10 @@ module pw_tag_bank #(
   logic [EW-1:0]                 ptr_q, ptr_d;
   logic [Entries-1:0]            busy_q, busy_d; // a queued or applying piece uses the entry
   logic [Entries-1:0][QW-1:0]    lq_q,  lq_d;    // number of the last quad that uses it
+  // vm != 0 and dm != 0 of each entry, kept in flip-flops beside the masks (set from the written
+  // mask's OR, one per bank, not a 32-input OR per entry on the lookup and the flush walk)
+  logic [Entries-1:0]            vnz_q, vnz_d;   // valid mask not empty
+  logic [Entries-1:0]            dnz_q, dnz_d;   // dirty mask not empty
 
   // A line is in at most one valid entry (a miss allocates only when no entry of either bank
   // holds it; asserted below), so the hit entry's index and masks are ORs over the one-hot
@@ -76,7 +80,7 @@ module pw_tag_bank #(
       hvm_o[s]  = '0;
       hdm_o[s]  = '0;
       for (int e = 0; e < Entries; e++) begin
-        match[s][e] = (vm_q[e] != '0) && (tag_q[e] == line_i[s]);
+        match[s][e] = vnz_q[e] && (tag_q[e] == line_i[s]);
         hidx_o[s]   = hidx_o[s] | (match[s][e] ? EW'(e) : EW'(0));
         hvm_o[s]    = hvm_o[s] | (match[s][e] ? vm_q[e] : 32'd0);
         hdm_o[s]    = hdm_o[s] | (match[s][e] ? dm_q[e] : 32'd0);
@@ -91,7 +95,7 @@ module pw_tag_bank #(
     fd_o    = 1'b0;
     fidx_o  = '0;
     for (int e = Entries - 1; e >= 0; e--) begin
-      if (dm_q[e] != '0) begin
+      if (dnz_q[e]) begin
         fd_o   = 1'b1;
         fidx_o = EW'(e);
       end
@@ -107,6 +111,8 @@ module pw_tag_bank #(
     ptr_d  = ptr_q;
     busy_d = busy_q;
     lq_d   = lq_q;
+    vnz_d  = vnz_q;
+    dnz_d  = dnz_q;
     if (c3_i && lq_q[c3_ent_i] == c3_qn_i) busy_d[c3_ent_i] = 1'b0;
     if (cb_i && lq_q[cb_ent_i] == cb_qn_i) busy_d[cb_ent_i] = 1'b0;
     if (we_i) begin
@@ -115,10 +121,18 @@ module pw_tag_bank #(
       vm_d[went_i]   = wvm_i;
       busy_d[went_i] = 1'b1;
       lq_d[went_i]   = wlq_i;
+      vnz_d[went_i]  = (wvm_i != '0);
+      dnz_d[went_i]  = (wdm_i != '0);
       if (wmiss_i) ptr_d = ptr_q + EW'(1);
     end
-    if (fclr_i) dm_d[fidx_o] = '0;
-    if (vclr_i) vm_d = '0;
+    if (fclr_i) begin
+      dm_d[fidx_o]  = '0;
+      dnz_d[fidx_o] = 1'b0;
+    end
+    if (vclr_i) begin
+      vm_d  = '0;
+      vnz_d = '0;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -129,6 +143,8 @@ module pw_tag_bank #(
       ptr_q  <= '0;
       busy_q <= '0;
       lq_q   <= '0;
+      vnz_q  <= '0;
+      dnz_q  <= '0;
     end else begin
       tag_q  <= tag_d;
       dm_q   <= dm_d;
@@ -136,14 +152,24 @@ module pw_tag_bank #(
       ptr_q  <= ptr_d;
       busy_q <= busy_d;
       lq_q   <= lq_d;
+      vnz_q  <= vnz_d;
+      dnz_q  <= dnz_d;
     end
   end
 
 `ifndef SYNTHESIS
+  logic nz_bad;  // an entry whose vnz / dnz bit differs from its mask's OR
+  always_comb begin
+    nz_bad = 1'b0;
+    for (int e = 0; e < Entries; e++) begin
+      if (vnz_q[e] != (vm_q[e] != '0) || dnz_q[e] != (dm_q[e] != '0)) nz_bad = 1'b1;
+    end
+  end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert ($countones(match[0]) <= 1 && $countones(match[1]) <= 1)
         else $error("%m: a line in two entries of a bank");
+      assert (!nz_bad) else $error("%m: vnz / dnz do not follow the masks");
     end
   end
 `endif

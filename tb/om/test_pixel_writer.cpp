@@ -567,12 +567,12 @@ TEST_CASE("pixel_writer: B5G6R5 same-pixel ordering, quads in flight, evictions 
 
 // Pieces with more than 8 blend units: stage 1 merges a quad's row-1 piece into its row-0 piece
 // when both rows are on one line (pitch below 64 bytes), up to 16 dwords (4x RGBA8) or 16
-// halfwords (4x B5G6R5); stage 3's 8 blend lanes per bank take such a piece in two clocks (the
-// second sees the line as the first left it). Tiny targets (2 to 5 pixels wide at 4x, a 1x
+// halfwords (4x B5G6R5); stage 3's 4 blend lanes per bank take such a piece in four clocks (each
+// pass sees the line as the one before left it). Tiny targets (2 to 5 pixels wide at 4x, a 1x
 // B5G6R5 target whose rows are 32 bytes apart: halfwords k and k + 16 in one piece), blended,
 // masked, logic ops and plain, quads again and again on the same pixels, among ordinary quads on
 // large targets (whose pieces use the other bank's stage 3 at the same time), tokens and flushes.
-TEST_CASE("pixel_writer: rmw pieces of more than 8 units (both rows on one line), two clocks in stage 3") {
+TEST_CASE("pixel_writer: rmw pieces of more than 8 units (both rows on one line), several clocks in stage 3") {
   const uint64_t seed = tb::announce_seed("rtl_pixel_writer");
   tb::PrimGen g(seed ^ 0x1616ull);
   struct Tiny {
@@ -670,10 +670,12 @@ TEST_CASE("pixel_writer: blended quads on cached lines, one quad per clock") {
   const uint64_t seed = tb::announce_seed("rtl_pixel_writer");
   // A 32x16 (1x) or 16x8 (4x) rectangle (32 lines: the cache holds it), first drawn plain (the
   // lines are allocated, all valid), then `passes` times alpha-blended (or, mode 2, with the
-  // logic op XOR: the same read-modify-write path): every blended quad hits. Mode 3: a 2x64 4x
-  // target (pitch 32: both rows of a quad on one line, one 16-dword piece per quad, all in bank
-  // 0's 32 entries): 8 blend lanes per bank take such a piece in two clocks, half a quad per clock.
-  // Modes 4 and 5: the 1x and 4x rectangles blended on RGBA8_SRGB targets, whose pieces go
+  // logic op XOR: the same read-modify-write path): every blended quad hits. Stage 3 has
+  // BlendLanes (4) blend lanes per bank: a 1x quad row (2 dwords) blends in one clock, a 4x quad
+  // row (8 samples) in two, so blended 4x quads go at half a quad per clock (mode 1; with 8
+  // lanes it was one). Mode 3: a 2x64 4x target (pitch 32: both rows of a quad on one line, one
+  // 16-dword piece per quad, all in bank 0's 32 entries): 4 clocks per piece, a quarter quad per
+  // clock. Modes 4 and 5: the 1x and 4x rectangles blended on RGBA8_SRGB targets, whose pieces go
   // through the SrgbLanes (2) sRGB lanes per bank: a 1x quad row (2 units) in one clock, a 4x
   // one (8 samples) in four.
   for (const int mode : {0, 1, 2, 3, 4, 5}) {
@@ -727,7 +729,7 @@ TEST_CASE("pixel_writer: blended quads on cached lines, one quad per clock") {
     std::printf("  %s quads on cached lines (%s): %zu quads in %llu extra cycles: %.3f quads/clock\n",
                 mode == 2 ? "logic-op (XOR)" : srgb ? "sRGB-blended" : "blended", mode == 3 ? "4x, 2 pixels wide: 16-dword pieces" : msaa ? "4x" : "1x",
                 quads, static_cast<unsigned long long>(cyc[1] - cyc[0]), rate);
-    CHECK(rate >= (mode == 3 ? 0.45 : mode == 5 ? 0.24 : 0.95));
+    CHECK(rate >= (mode == 3 ? 0.24 : mode == 5 ? 0.24 : mode == 1 ? 0.48 : 0.95));
   }
 }
 
