@@ -818,6 +818,26 @@ STRUCTS = [
         Field("rsp_valid", 1, "u", "response valid"),
         Field("rsp", 1, "mem_line_rsp_t", "the response"),
     ]),
+    Struct("line_job_t", "LineJob", "line_stream_reader, user -> reader (its job_i): a run of dwords to stream from memory, taken with job_ready_o", [
+        Field("valid", 1, "u", "a job offered"),
+        Field("addr", 32, "u", "byte address of the first dword (addr[1:0] ignored)"),
+        Field("count", 33, "u", "dwords (0: accepted, reads nothing)"),
+    ]),
+    Struct("line_port_req_t", "LinePortReq", "line_port, engine -> line_port (its eng_i): the head line taken and the write handed; the read offer stays loose ports (rd_take_o depends on rd_valid_i)", [
+        Field("line_ready", 1, "u", "the engine takes the head read line"),
+        Field("wr_valid", 1, "u", "a write handed (only while wr_free)"),
+        Field("wr", 1, "mem_line_req_t", "the write (we = 1; line_port stamps the tag)"),
+    ]),
+    Struct("line_port_rsp_t", "LinePortRsp", "line_port -> engine (its eng_o): the head read line, the write slot and busy; functions of registers and mem_i only", [
+        Field("line_valid", 1, "u", "a read line is at the head"),
+        Field("line", 16, "dword_t", "the head read line, dword k = bytes addr + 4k .. + 3"),
+        Field("wr_free", 1, "u", "the engine may hand a write this cycle"),
+        Field("busy", 1, "u", "a read outstanding or buffered, a write held or not yet acknowledged"),
+    ]),
+    Struct("fp32_spec_t", "Fp32Spec", "a pipelined FP32 operator's special-case result, from its first stage to fp32_round_q (docs/numerics.md section 7)", [
+        Field("valid", 1, "u", "the result is val (NaN, Inf, a zero operand, ...), not the rounded value"),
+        Field("val", 32, "u", "the special-case result (0 when not valid)"),
+    ]),
     Struct("reg_req_t", "RegReq", "host register port, host -> GPU (a module's reg_i): a write when valid && we (no ready: taken at once); reads are combinational from addr", [
         Field("valid", 1, "u", "a write this cycle (with we)"),
         Field("we", 1, "u", "1 = write"),

@@ -12,7 +12,7 @@ usage: tests/run_all.py [--build DIR] [--only NAME[,NAME...]] [--long] [--quick 
 --long adds the opt-in suites (LONG_SUITES: the 2-rasterizer scene run, whose pineda_top build and
 run cost the default suite about 7 of its 30 minutes; `make test-long` builds and runs them).
 --quick is the developers' tier (`make test-quick`, a few minutes with warm builds): the contract
-check, lint when rtl/ changed, the model and runtime tests, the RTL unit tests of the units whose
+check, lint when rtl/ changed (the whole top and the changed units' tops), the model and runtime tests, the RTL unit tests of the units whose
 files changed since --base (default: the merge base with main; uncommitted and untracked files
 count), and a handful of scenes (QUICK_SCENES) through RTL and model. CI runs the full suite.
 --targets prints the build targets of the selected suites (for the Makefile) instead of running.
@@ -155,7 +155,10 @@ def quick_suites(build, base):
     sim = os.path.join(build, "pineda_sim")
     s = [full["contract"]]
     if rtl_changed:
-        s.append(full["lint"])
+        # The whole design (pineda_top: -Wall, the --cc scheduling check, the Yosys read) and the
+        # changed units' own lint tops, not every unit's.
+        tops = ["pineda_top"] + sorted({m for u in MANIFEST.units if u.name in picked for m in u.lint})
+        s.append(("lint", ["make", "-s", "lint", "RTL_LINT_TOPS=" + " ".join(dict.fromkeys(tops))], "single"))
     s += [full["model"], full["runtime"]]
     s += [full[t.name] for t in MANIFEST.tests() if t.unit.name in picked]
     s.append(("scenes_quick", [sim, "--out", "out/test/quick", "--label", "scenes_quick",

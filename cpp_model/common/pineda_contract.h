@@ -2683,6 +2683,160 @@ struct MemPortRsp {
   }
 };
 
+// line_stream_reader, user -> reader (its job_i): a run of dwords to stream from memory, taken with job_ready_o (SV line_job_t, 66 bits)
+struct LineJob {
+  static constexpr int WIDTH = 66;
+  static constexpr int WORDS = 3;
+  static constexpr const char* SV_NAME = "line_job_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t valid = 0;  // a job offered
+  uint64_t addr = 0;  // byte address of the first dword (addr[1:0] ignored)
+  uint64_t count = 0;  // dwords (0: accepted, reads nothing)
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 65, 1, static_cast<uint64_t>(valid));
+    bits::put(words_, lsb + 33, 32, static_cast<uint64_t>(addr));
+    bits::put(words_, lsb + 0, 33, static_cast<uint64_t>(count));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    valid = bits::get(words_, lsb + 65, 1);
+    addr = bits::get(words_, lsb + 33, 32);
+    count = bits::get(words_, lsb + 0, 33);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static LineJob unpack(const uint32_t* words_) { LineJob p; p.unpack_at(words_, 0); return p; }
+  LineJob canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const LineJob& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (valid != act.valid) out.push_back({pre + "valid", bits::hex(static_cast<uint64_t>(valid) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.valid) & bits::mask(1)), std::to_string(valid), std::to_string(act.valid)});
+    if (addr != act.addr) out.push_back({pre + "addr", bits::hex(static_cast<uint64_t>(addr) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.addr) & bits::mask(32)), std::to_string(addr), std::to_string(act.addr)});
+    if (count != act.count) out.push_back({pre + "count", bits::hex(static_cast<uint64_t>(count) & bits::mask(33)), bits::hex(static_cast<uint64_t>(act.count) & bits::mask(33)), std::to_string(count), std::to_string(act.count)});
+  }
+  bool operator==(const LineJob& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const LineJob& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "valid=" + bits::hex(static_cast<uint64_t>(valid) & bits::mask(1));
+    s += " addr=" + bits::hex(static_cast<uint64_t>(addr) & bits::mask(32));
+    s += " count=" + bits::hex(static_cast<uint64_t>(count) & bits::mask(33));
+    return s + "}";
+  }
+};
+
+// line_port, engine -> line_port (its eng_i): the head line taken and the write handed; the read offer stays loose ports (rd_take_o depends on rd_valid_i) (SV line_port_req_t, 623 bits)
+struct LinePortReq {
+  static constexpr int WIDTH = 623;
+  static constexpr int WORDS = 20;
+  static constexpr const char* SV_NAME = "line_port_req_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t line_ready = 0;  // the engine takes the head read line
+  uint64_t wr_valid = 0;  // a write handed (only while wr_free)
+  MemLineReq wr{};  // the write (we = 1; line_port stamps the tag)
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 622, 1, static_cast<uint64_t>(line_ready));
+    bits::put(words_, lsb + 621, 1, static_cast<uint64_t>(wr_valid));
+    wr.pack_at(words_, lsb + 0);
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    line_ready = bits::get(words_, lsb + 622, 1);
+    wr_valid = bits::get(words_, lsb + 621, 1);
+    wr.unpack_at(words_, lsb + 0);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static LinePortReq unpack(const uint32_t* words_) { LinePortReq p; p.unpack_at(words_, 0); return p; }
+  LinePortReq canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const LinePortReq& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (line_ready != act.line_ready) out.push_back({pre + "line_ready", bits::hex(static_cast<uint64_t>(line_ready) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.line_ready) & bits::mask(1)), std::to_string(line_ready), std::to_string(act.line_ready)});
+    if (wr_valid != act.wr_valid) out.push_back({pre + "wr_valid", bits::hex(static_cast<uint64_t>(wr_valid) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.wr_valid) & bits::mask(1)), std::to_string(wr_valid), std::to_string(act.wr_valid)});
+    wr.diff(act.wr, pre + "wr.", out);
+  }
+  bool operator==(const LinePortReq& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const LinePortReq& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "line_ready=" + bits::hex(static_cast<uint64_t>(line_ready) & bits::mask(1));
+    s += " wr_valid=" + bits::hex(static_cast<uint64_t>(wr_valid) & bits::mask(1));
+    s += " wr=" + wr.str();
+    return s + "}";
+  }
+};
+
+// line_port -> engine (its eng_o): the head read line, the write slot and busy; functions of registers and mem_i only (SV line_port_rsp_t, 515 bits)
+struct LinePortRsp {
+  static constexpr int WIDTH = 515;
+  static constexpr int WORDS = 17;
+  static constexpr const char* SV_NAME = "line_port_rsp_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t line_valid = 0;  // a read line is at the head
+  std::array<Dword, 16> line{};  // the head read line, dword k = bytes addr + 4k .. + 3
+  uint64_t wr_free = 0;  // the engine may hand a write this cycle
+  uint64_t busy = 0;  // a read outstanding or buffered, a write held or not yet acknowledged
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 514, 1, static_cast<uint64_t>(line_valid));
+    for (int k = 0; k < 16; ++k) line[k].pack_at(words_, lsb + 2 + k * 32);
+    bits::put(words_, lsb + 1, 1, static_cast<uint64_t>(wr_free));
+    bits::put(words_, lsb + 0, 1, static_cast<uint64_t>(busy));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    line_valid = bits::get(words_, lsb + 514, 1);
+    for (int k = 0; k < 16; ++k) line[k].unpack_at(words_, lsb + 2 + k * 32);
+    wr_free = bits::get(words_, lsb + 1, 1);
+    busy = bits::get(words_, lsb + 0, 1);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static LinePortRsp unpack(const uint32_t* words_) { LinePortRsp p; p.unpack_at(words_, 0); return p; }
+  LinePortRsp canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const LinePortRsp& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (line_valid != act.line_valid) out.push_back({pre + "line_valid", bits::hex(static_cast<uint64_t>(line_valid) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.line_valid) & bits::mask(1)), std::to_string(line_valid), std::to_string(act.line_valid)});
+    for (int k = 0; k < 16; ++k) line[k].diff(act.line[k], pre + "line[" + std::to_string(k) + "].", out);
+    if (wr_free != act.wr_free) out.push_back({pre + "wr_free", bits::hex(static_cast<uint64_t>(wr_free) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.wr_free) & bits::mask(1)), std::to_string(wr_free), std::to_string(act.wr_free)});
+    if (busy != act.busy) out.push_back({pre + "busy", bits::hex(static_cast<uint64_t>(busy) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.busy) & bits::mask(1)), std::to_string(busy), std::to_string(act.busy)});
+  }
+  bool operator==(const LinePortRsp& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const LinePortRsp& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "line_valid=" + bits::hex(static_cast<uint64_t>(line_valid) & bits::mask(1));
+    s += " line=[";
+    for (int k = 0; k < 16; ++k) s += (k ? "," : "") + line[k].str();
+    s += "]";
+    s += " wr_free=" + bits::hex(static_cast<uint64_t>(wr_free) & bits::mask(1));
+    s += " busy=" + bits::hex(static_cast<uint64_t>(busy) & bits::mask(1));
+    return s + "}";
+  }
+};
+
+// a pipelined FP32 operator's special-case result, from its first stage to fp32_round_q (docs/numerics.md section 7) (SV fp32_spec_t, 33 bits)
+struct Fp32Spec {
+  static constexpr int WIDTH = 33;
+  static constexpr int WORDS = 2;
+  static constexpr const char* SV_NAME = "fp32_spec_t";
+  using Words = std::array<uint32_t, WORDS>;
+  uint64_t valid = 0;  // the result is val (NaN, Inf, a zero operand, ...), not the rounded value
+  uint64_t val = 0;  // the special-case result (0 when not valid)
+  void pack_at(uint32_t* words_, int lsb) const {
+    bits::put(words_, lsb + 32, 1, static_cast<uint64_t>(valid));
+    bits::put(words_, lsb + 0, 32, static_cast<uint64_t>(val));
+  }
+  void unpack_at(const uint32_t* words_, int lsb) {
+    valid = bits::get(words_, lsb + 32, 1);
+    val = bits::get(words_, lsb + 0, 32);
+  }
+  Words pack() const { Words words_{}; pack_at(words_.data(), 0); return words_; }
+  static Fp32Spec unpack(const uint32_t* words_) { Fp32Spec p; p.unpack_at(words_, 0); return p; }
+  Fp32Spec canonical() const { Words words_ = pack(); return unpack(words_.data()); }
+  void diff(const Fp32Spec& act, const std::string& pre, std::vector<FieldDiff>& out) const {
+    if (valid != act.valid) out.push_back({pre + "valid", bits::hex(static_cast<uint64_t>(valid) & bits::mask(1)), bits::hex(static_cast<uint64_t>(act.valid) & bits::mask(1)), std::to_string(valid), std::to_string(act.valid)});
+    if (val != act.val) out.push_back({pre + "val", bits::hex(static_cast<uint64_t>(val) & bits::mask(32)), bits::hex(static_cast<uint64_t>(act.val) & bits::mask(32)), std::to_string(val), std::to_string(act.val)});
+  }
+  bool operator==(const Fp32Spec& o) const { std::vector<FieldDiff> d; diff(o, "", d); return d.empty(); }
+  bool operator!=(const Fp32Spec& o) const { return !(*this == o); }
+  std::string str() const {
+    std::string s = "{";
+    s += "valid=" + bits::hex(static_cast<uint64_t>(valid) & bits::mask(1));
+    s += " val=" + bits::hex(static_cast<uint64_t>(val) & bits::mask(32));
+    return s + "}";
+  }
+};
+
 // host register port, host -> GPU (a module's reg_i): a write when valid && we (no ready: taken at once); reads are combinational from addr (SV reg_req_t, 42 bits)
 struct RegReq {
   static constexpr int WIDTH = 42;

@@ -16,8 +16,7 @@ module fp32_add_p (
 
   // stage 1 -> 2
   typedef struct packed {
-    logic        spec;      // the result is spec_val (NaN, Inf, a zero operand)
-    logic [31:0] spec_val;
+    pineda_pkg::fp32_spec_t spec;  // valid: the result is spec.val (NaN, Inf, a zero operand)
     logic        sub;       // magnitudes subtracted (operand signs differ)
     logic        sign;      // sign of the larger magnitude
     logic [7:0]  exp;       // its biased exponent
@@ -39,22 +38,22 @@ module fp32_add_p (
     b_inf  = (b_i[30:23] == 8'hFF) && (b_i[22:0] == 23'd0);
     a_zero = (a_i[30:23] == 8'h00);
     b_zero = (b_i[30:23] == 8'h00);
-    s1_d.spec = 1'b1;
+    s1_d.spec.valid = 1'b1;
     if (a_nan || b_nan || (a_inf && b_inf && (a_i[31] != b_i[31]))) begin
-      s1_d.spec_val = pineda_pkg::FP32_QNAN;
+      s1_d.spec.val = pineda_pkg::FP32_QNAN;
     end else if (a_inf) begin
-      s1_d.spec_val = a_i;
+      s1_d.spec.val = a_i;
     end else if (b_inf) begin
-      s1_d.spec_val = b_i;
+      s1_d.spec.val = b_i;
     end else if (a_zero && b_zero) begin
-      s1_d.spec_val = {a_i[31] & b_i[31], 31'd0};
+      s1_d.spec.val = {a_i[31] & b_i[31], 31'd0};
     end else if (a_zero) begin
-      s1_d.spec_val = b_i;
+      s1_d.spec.val = b_i;
     end else if (b_zero) begin
-      s1_d.spec_val = a_i;
+      s1_d.spec.val = a_i;
     end else begin
-      s1_d.spec     = 1'b0;
-      s1_d.spec_val = 32'd0;
+      s1_d.spec.valid = 1'b0;
+      s1_d.spec.val = 32'd0;
     end
 
     swap  = b_i[30:0] > a_i[30:0];
@@ -109,11 +108,10 @@ module fp32_add_p (
     end
   end
 
-  // An exact cancellation (sum 0) gives +0, like a special case (spec_val is 0 unless spec).
+  // An exact cancellation (sum 0) gives +0, like a special case (spec.val is 0 unless valid).
   fp32_round_q u_round (
     .clk_i, .rst_ni, .en_i,
-    .spec_i    (s1_q.spec || (s1_q.sum == 28'd0)),
-    .spec_val_i(s1_q.spec_val),
+    .spec_i    ({s1_q.spec.valid || (s1_q.sum == 28'd0), s1_q.spec.val}),
     .sign_i    (s1_q.sign),
     .exp_i     (exp_n),
     .sig_i     (norm[26:3]),

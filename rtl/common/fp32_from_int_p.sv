@@ -55,8 +55,7 @@ module fp32_from_int_p #(
 
   fp32_round_q u_round (
     .clk_i, .rst_ni, .en_i,
-    .spec_i    (s1_q.zero),
-    .spec_val_i(32'd0),
+    .spec_i    ({s1_q.zero, 32'd0}),
     .sign_i    (s1_q.sign),
     .exp_i     (exp),
     .sig_i     (norm[W-1:W-24]),

@@ -14,8 +14,7 @@ module fp32_mul_p (
 );
 
   typedef struct packed {
-    logic        spec;      // the result is spec_val (NaN, Inf, a zero operand)
-    logic [31:0] spec_val;
+    pineda_pkg::fp32_spec_t spec;  // valid: the result is spec.val (NaN, Inf, a zero operand)
     logic        sign;
     logic [9:0]  exp;       // a's + b's biased exponent - 127
     logic [47:0] prod;      // the significands' product, in [2^46, 2^48)
@@ -33,16 +32,16 @@ module fp32_mul_p (
     b_inf  = (b_i[30:23] == 8'hFF) && (b_i[22:0] == 23'd0);
     a_zero = (a_i[30:23] == 8'h00);
     b_zero = (b_i[30:23] == 8'h00);
-    s1_d.spec = 1'b1;
+    s1_d.spec.valid = 1'b1;
     if (a_nan || b_nan || ((a_inf || b_inf) && (a_zero || b_zero))) begin
-      s1_d.spec_val = pineda_pkg::FP32_QNAN;
+      s1_d.spec.val = pineda_pkg::FP32_QNAN;
     end else if (a_inf || b_inf) begin
-      s1_d.spec_val = {s1_d.sign, 8'hFF, 23'd0};
+      s1_d.spec.val = {s1_d.sign, 8'hFF, 23'd0};
     end else if (a_zero || b_zero) begin
-      s1_d.spec_val = {s1_d.sign, 31'd0};
+      s1_d.spec.val = {s1_d.sign, 31'd0};
     end else begin
-      s1_d.spec     = 1'b0;
-      s1_d.spec_val = 32'd0;
+      s1_d.spec.valid = 1'b0;
+      s1_d.spec.val = 32'd0;
     end
     s1_d.prod = 48'({1'b1, a_i[22:0]}) * 48'({1'b1, b_i[22:0]});
     s1_d.exp  = 10'($signed({2'b00, a_i[30:23]}) + $signed({2'b00, b_i[30:23]}) - 10'sd127);
@@ -73,7 +72,6 @@ module fp32_mul_p (
   fp32_round_q u_round (
     .clk_i, .rst_ni, .en_i,
     .spec_i    (s1_q.spec),
-    .spec_val_i(s1_q.spec_val),
     .sign_i    (s1_q.sign),
     .exp_i     (exp_n),
     .sig_i     (sig),

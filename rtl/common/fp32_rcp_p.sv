@@ -14,8 +14,7 @@ module fp32_rcp_p (
 );
 
   typedef struct packed {
-    logic        spec;      // the result is spec_val (NaN, Inf, zero, power of two)
-    logic [31:0] spec_val;
+    pineda_pkg::fp32_spec_t spec;  // valid: the result is spec.val (NaN, Inf, zero, power of two)
     logic        sign;
     logic [9:0]  exp_n;     // 253 - the biased exponent
     logic [22:0] frac;      // a's fraction (the divisor)
@@ -36,18 +35,18 @@ module fp32_rcp_p (
     a_zero = (a_i[30:23] == 8'h00);
     pow2   = (a_i[22:0] == 23'd0);
     exp_p2 = 10'sd254 - $signed({2'b00, a_i[30:23]});
-    s1_d.spec = 1'b1;
+    s1_d.spec.valid = 1'b1;
     if (a_nan) begin
-      s1_d.spec_val = pineda_pkg::FP32_QNAN;
+      s1_d.spec.val = pineda_pkg::FP32_QNAN;
     end else if (a_inf) begin
-      s1_d.spec_val = {a_i[31], 31'd0};
+      s1_d.spec.val = {a_i[31], 31'd0};
     end else if (a_zero) begin
-      s1_d.spec_val = {a_i[31], 8'hFF, 23'd0};
+      s1_d.spec.val = {a_i[31], 8'hFF, 23'd0};
     end else if (pow2) begin
-      s1_d.spec_val = (exp_p2 <= 10'sd0) ? {a_i[31], 31'd0} : {a_i[31], exp_p2[7:0], 23'd0};
+      s1_d.spec.val = (exp_p2 <= 10'sd0) ? {a_i[31], 31'd0} : {a_i[31], exp_p2[7:0], 23'd0};
     end else begin
-      s1_d.spec     = 1'b0;
-      s1_d.spec_val = 32'd0;
+      s1_d.spec.valid = 1'b0;
+      s1_d.spec.val = 32'd0;
     end
     s1_d.sign  = a_i[31];
     s1_d.exp_n = 10'(10'sd253 - $signed({2'b00, a_i[30:23]}));
@@ -90,7 +89,6 @@ module fp32_rcp_p (
   fp32_round_q u_round (
     .clk_i, .rst_ni, .en_i,
     .spec_i    (s1_q.spec),
-    .spec_val_i(s1_q.spec_val),
     .sign_i    (s1_q.sign),
     .exp_i     ($signed(s1_q.exp_n)),
     .sig_i     (quo[24:1]),

@@ -2,18 +2,22 @@
 // line_port: the line-port client side of an engine that streams lines from memory and writes
 // lines back (the DMA's copy/fill and the resolve engine; docs/contract.md section 2.1).
 //
+// The engine side is two bundles (pineda_pkg::line_port_req_t eng_i, line_port_rsp_t eng_o) and
+// the loose read offer: rd_take_o depends on rd_valid_i, so folding the offer into eng_i/eng_o
+// would make the pair a combinational loop to Verilator; eng_o depends on registers and mem_i only.
 // Reads: the engine offers the next line address (rd_valid_i, rd_addr_i, from its registers);
 // the read is issued only while reads outstanding + lines buffered < FetchLines (credits), so
-// every response has room in the line FIFO (an sram_fifo of FetchLines lines) and responses are
+// every response has room in the line FIFO (an SRAM stream_fifo of FetchLines lines) and responses are
 // always accepted. rd_take_o: the read went out this cycle (the engine advances its walk). The
-// lines come out in order on line_*.
-// Writes: one held write register. wr_free_o: the engine may hand a write this cycle (nothing
-// held, or the held write goes out now); wr_valid_i with wr_i (we, addr, wdata, be) loads it.
+// lines come out in order on eng_o.line_valid / eng_o.line, taken with eng_i.line_ready.
+// Writes: one held write register. eng_o.wr_free: the engine may hand a write this cycle (nothing
+// held, or the held write goes out now); eng_i.wr_valid with eng_i.wr (we, addr, wdata, be) loads
+// it.
 // Port: the held write first, unless a request was offered and not accepted (it stays offered
 // until taken: stream rule). Requests carry TAG = Tag. Write acknowledgements are counted.
 // mem_o depends on registers only (rsp_ready is 1), never on mem_i: a bundle that did would be a
 // combinational loop through the line arbiter to Verilator (docs/rtl_conventions.md).
-// busy_o: a read outstanding or buffered, a write held or not yet acknowledged.
+// eng_o.busy: a read outstanding or buffered, a write held or not yet acknowledged.
 module line_port #(
   parameter int unsigned FetchLines   = 128,  // power of two
   parameter int unsigned OutstandingW = 16,
@@ -25,24 +29,17 @@ module line_port #(
   input  logic                                   rd_valid_i,
   input  logic [31:0]                            rd_addr_i,
   output logic                                   rd_take_o,
-  // The read lines, in order
-  output logic                                   line_valid_o,
-  input  logic                                   line_ready_i,
-  output logic [pineda_pkg::LINE_BYTES*8-1:0]    line_o,
-  // Writes from the engine
-  output logic                                   wr_free_o,
-  input  logic                                   wr_valid_i,
-  input  pineda_pkg::mem_line_req_t              wr_i,
+  // The read lines (in order) and the writes
+  input  pineda_pkg::line_port_req_t             eng_i,
+  output pineda_pkg::line_port_rsp_t             eng_o,
   // Line-port client
   output pineda_pkg::mem_port_req_t              mem_o,
-  input  pineda_pkg::mem_port_rsp_t              mem_i,
-  // Status
-  output logic                                   busy_o
+  input  pineda_pkg::mem_port_rsp_t              mem_i
 );
 
   localparam int unsigned LineW   = pineda_pkg::LINE_BYTES * 8;  // 512
   localparam int unsigned CntW    = $clog2(FetchLines) + 2;
-  localparam int unsigned FCountW = $clog2(FetchLines + 2) + 1;  // sram_fifo count_o
+  localparam int unsigned FCountW = $clog2(FetchLines + 2) + 1;  // SRAM stream_fifo count_o
 
   logic                      wr_valid_q, wr_valid_d;
   pineda_pkg::mem_line_req_t wr_q,       wr_d;
@@ -51,8 +48,9 @@ module line_port #(
   logic                      lock_q,     lock_d;   // a request was offered and not accepted
   logic                      lockwr_q,   lockwr_d; // ... and it was the write
 
-  logic               f_in_valid, f_in_ready, f_empty, f_full;
+  logic               f_in_valid, f_in_ready, f_empty, f_full, f_out_valid, wr_free;
   logic [FCountW-1:0] f_count;
+  logic [LineW-1:0]   f_out;
 
   // Request port: the held write first, unless a read is locked in.
   logic rd_valid, grant_wr, wr_fire, rsp_wr_fire;
@@ -76,14 +74,18 @@ module line_port #(
   always_comb begin
     wr_fire         = grant_wr && wr_valid_q && mem_i.req_ready;
     rd_take_o       = !grant_wr && rd_valid && mem_i.req_ready;
-    wr_free_o       = !wr_valid_q || wr_fire;
+    wr_free         = !wr_valid_q || wr_fire;
     // Responses: write acknowledgements are counted, read lines go to the FIFO (room reserved).
     rsp_wr_fire     = mem_i.rsp_valid && mem_i.rsp.we;
     f_in_valid      = mem_i.rsp_valid && !mem_i.rsp.we;
-    busy_o          = (used_q != '0) || wr_valid_q || (outst_q != '0);
+    eng_o.line_valid = f_out_valid;
+    eng_o.line       = f_out;
+    eng_o.wr_free    = wr_free;
+    eng_o.busy       = (used_q != '0) || wr_valid_q || (outst_q != '0);
   end
 
-  sram_fifo #(
+  stream_fifo #(
+    .Sram (1'b1),
     .Depth(FetchLines),
     .Width(LineW)
   ) u_lines (
@@ -93,9 +95,9 @@ module line_port #(
     .in_valid_i  (f_in_valid),
     .in_ready_o  (f_in_ready),
     .in_data_i   (mem_i.rsp.rdata),
-    .out_valid_o (line_valid_o),
-    .out_ready_i (line_ready_i),
-    .out_data_o  (line_o),
+    .out_valid_o (f_out_valid),
+    .out_ready_i (eng_i.line_ready),
+    .out_data_o  (f_out),
     .count_o     (f_count),
     .empty_o     (f_empty),
     .full_o      (f_full)
@@ -106,12 +108,12 @@ module line_port #(
     lockwr_d   = grant_wr;
     wr_valid_d = wr_valid_q && !wr_fire;
     wr_d       = wr_q;
-    if (wr_valid_i) begin
+    if (eng_i.wr_valid) begin
       wr_valid_d = 1'b1;
-      wr_d       = wr_i;
+      wr_d       = eng_i.wr;
       wr_d.tag   = Tag;
     end
-    unique case ({rd_take_o, line_ready_i && line_valid_o})
+    unique case ({rd_take_o, eng_i.line_ready && f_out_valid})
       2'b10:   used_d = used_q + CntW'(1);
       2'b01:   used_d = used_q - CntW'(1);
       default: used_d = used_q;
@@ -153,9 +155,9 @@ module line_port #(
         else $error("%m: read line with no room reserved");
       assert (!(mem_i.rsp_valid && !mem_i.rsp.we && used_q == '0))
         else $error("%m: read line with no read outstanding");
-      assert (!(wr_valid_i && !wr_free_o))
+      assert (!(eng_i.wr_valid && !wr_free))
         else $error("%m: a write handed while one is held");
-      assert (!(wr_valid_i && !wr_i.we))
+      assert (!(eng_i.wr_valid && !eng_i.wr.we))
         else $error("%m: a write request without we");
     end
   end

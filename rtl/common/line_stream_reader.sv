@@ -2,7 +2,8 @@
 // line_stream_reader: streams linear runs of dwords from memory over the line port
 // (docs/contract.md §2.1), the successor of mem_stream_reader.
 //
-// A job (job_addr_i, dword aligned: addr[1:0] ignored; job_count_i dwords, any alignment, 32-bit
+// A job (job_i: a pineda_pkg::line_job_t, offered with job_i.valid and taken with job_ready_o;
+// job_i.addr, dword aligned: addr[1:0] ignored; job_i.count dwords, any alignment, 32-bit
 // wraparound) is fetched as the whole 64-byte lines that hold it, one read request per line, in
 // order. Each line's data goes into a line buffer (sram_1r1w, DepthLines lines) and leaves as
 // groups of OutDwords dwords aligned to OutDwords * 4 bytes: out_data_o[k] is the dword at the
@@ -11,7 +12,7 @@
 // job's last group. Groups never mix two jobs.
 //
 // Credits: a request is issued only while (lines outstanding + lines buffered) < DepthLines, so
-// every response has a free line slot (mem_rsp_ready_o is 1) and the shared response path
+// every response has a free line slot (mem_o.rsp_ready is 1) and the shared response path
 // never blocks. Throughput: one group per clock as long as DepthLines lines cover the memory
 // round trip at the consumer's rate (OutDwords = 1: 16 lines hide ~250 cycles; a line is
 // requested when its first group is due ~DepthLines * 16 / OutDwords clocks ahead). A partial
@@ -34,23 +35,17 @@ module line_stream_reader #(
   input  logic                          rst_ni,
   input  logic                          flush_i,
   // Jobs
-  input  logic                          job_valid_i,
+  input  pineda_pkg::line_job_t         job_i,
   output logic                          job_ready_o,
-  input  logic [31:0]                   job_addr_i,
-  input  logic [32:0]                   job_count_i,
   // Data out
   output logic                          out_valid_o,
   input  logic                          out_ready_i,
   output logic [OutDwords-1:0][31:0]    out_data_o,
   output logic [OutDwords-1:0]          out_mask_o,
   output logic                          out_last_o,
-  // Line port client
-  output logic                          mem_req_valid_o,
-  input  logic                          mem_req_ready_i,
-  output pineda_pkg::mem_line_req_t     mem_req_o,
-  input  logic                          mem_rsp_valid_i,
-  output logic                          mem_rsp_ready_o,
-  input  pineda_pkg::mem_line_rsp_t     mem_rsp_i,
+  // Line port client (mem_o depends on registers only)
+  output pineda_pkg::mem_port_req_t     mem_o,
+  input  pineda_pkg::mem_port_rsp_t     mem_i,
   // Status
   output logic                          idle_o
 );
@@ -89,9 +84,10 @@ module line_stream_reader #(
 
   always_comb begin
     in_flight       = outstanding_q + filled_q;
-    mem_req_valid_o = zombie_q || ((left_q != '0) && (in_flight < CntW'(DepthLines)));
-    mem_req_o       = '0;
-    mem_req_o.addr  = {line_q, 6'b000000};
+    mem_o           = '0;
+    mem_o.valid     = zombie_q || ((left_q != '0) && (in_flight < CntW'(DepthLines)));
+    mem_o.req.addr  = {line_q, 6'b000000};
+    mem_o.rsp_ready = 1'b1;
     req_meta.start  = first_q ? start_q : 4'd0;
     req_meta.stop   = (left_q == 30'd1) ? stop_q : 4'd15;
     req_meta.last   = (left_q == 30'd1);
@@ -100,9 +96,8 @@ module line_stream_reader #(
   // A new job is taken when the current one has no line left to request, or requests its last
   // one in this cycle.
   assign job_ready_o     = !zombie_q &&
-                           ((left_q == '0) || ((left_q == 30'd1) && mem_req_valid_o && mem_req_ready_i));
-  assign mem_rsp_ready_o = 1'b1;
-  assign rsp_fire        = mem_rsp_valid_i;
+                           ((left_q == '0) || ((left_q == 30'd1) && mem_o.valid && mem_i.req_ready));
+  assign rsp_fire        = mem_i.rsp_valid;
   assign discarding      = (discard_q != '0);
 
   always_comb begin
@@ -112,10 +107,10 @@ module line_stream_reader #(
     start_d       = start_q;
     stop_d        = stop_q;
     zombie_d      = zombie_q;
-    job_fire      = job_valid_i & job_ready_o & ~flush_i;
-    req_fire      = mem_req_valid_o & mem_req_ready_i;
-    req_held      = mem_req_valid_o & ~mem_req_ready_i;
-    job_end       = 34'(job_addr_i[5:2]) + 34'(job_count_i);
+    job_fire      = job_i.valid & job_ready_o & ~flush_i;
+    req_fire      = mem_o.valid & mem_i.req_ready;
+    req_held      = mem_o.valid & ~mem_i.req_ready;
+    job_end       = 34'(job_i.addr[5:2]) + 34'(job_i.count);
 
     if (req_fire) begin
       if (zombie_q) begin
@@ -127,10 +122,10 @@ module line_stream_reader #(
       end
     end
     if (job_fire) begin
-      line_d  = job_addr_i[31:6];
-      left_d  = (job_count_i == 33'd0) ? 30'd0 : 30'((job_end + 34'd15) >> 4);
+      line_d  = job_i.addr[31:6];
+      left_d  = (job_i.count == 33'd0) ? 30'd0 : 30'((job_end + 34'd15) >> 4);
       first_d = 1'b1;
-      start_d = job_addr_i[5:2];
+      start_d = job_i.addr[5:2];
       stop_d  = 4'(job_end - 34'd1);
     end
 
@@ -180,14 +175,15 @@ module line_stream_reader #(
     .clk_i,
     .we_i    (sram_we),
     .waddr_i (wslot_q),
-    .wdata_i (mem_rsp_i.rdata),
+    .wdata_i (mem_i.rsp.rdata),
     .wmask_i (1'b1),
     .re_i    (sram_re),
     .raddr_i (rslot_q),
     .rdata_o (sram_rdata)
   );
 
-  sram_fifo #(
+  stream_fifo #(
+    .Sram (1'b1),
     .Depth (DepthLines),
     .Width (MetaW)
   ) u_meta (
@@ -277,8 +273,8 @@ module line_stream_reader #(
   end
 
   logic unused_sig;
-  assign unused_sig = ^{meta_in_ready, meta_empty, meta_full, meta_count, mem_rsp_i.we, job_addr_i[1:0],
-                        mem_rsp_i.src, mem_rsp_i.tag};
+  assign unused_sig = ^{meta_in_ready, meta_empty, meta_full, meta_count, mem_i.rsp.we, job_i.addr[1:0],
+                        mem_i.rsp.src, mem_i.rsp.tag};
 
 `ifndef SYNTHESIS
   initial begin
@@ -288,8 +284,8 @@ module line_stream_reader #(
       else $fatal(1, "line_stream_reader: OutDwords must be 1, 2, 4, 8 or 16");
   end
 
-  stream_assert #(.Width($bits(mem_req_o))) u_chk_req (
-    .clk_i, .rst_ni, .valid_i(mem_req_valid_o), .ready_i(mem_req_ready_i), .data_i(mem_req_o));
+  stream_assert #(.Width($bits(mem_o.req))) u_chk_req (
+    .clk_i, .rst_ni, .valid_i(mem_o.valid), .ready_i(mem_i.req_ready), .data_i(mem_o.req));
   // The output keeps the stream rules except across a flush (which withdraws it).
   logic                       out_held_q;
   logic [OutDwords*33:0]      out_pay_q;

@@ -1050,6 +1050,38 @@ package pineda_pkg;
   } mem_port_rsp_t;
   localparam int unsigned MEM_PORT_RSP_BITS = 32'd527;
 
+  // line_stream_reader, user -> reader (its job_i): a run of dwords to stream from memory, taken with job_ready_o (66 bits)
+  typedef struct packed {
+    logic valid;  // a job offered
+    logic [31:0] addr;  // byte address of the first dword (addr[1:0] ignored)
+    logic [32:0] count;  // dwords (0: accepted, reads nothing)
+  } line_job_t;
+  localparam int unsigned LINE_JOB_BITS = 32'd66;
+
+  // line_port, engine -> line_port (its eng_i): the head line taken and the write handed; the read offer stays loose ports (rd_take_o depends on rd_valid_i) (623 bits)
+  typedef struct packed {
+    logic line_ready;  // the engine takes the head read line
+    logic wr_valid;  // a write handed (only while wr_free)
+    mem_line_req_t wr;  // the write (we = 1; line_port stamps the tag)
+  } line_port_req_t;
+  localparam int unsigned LINE_PORT_REQ_BITS = 32'd623;
+
+  // line_port -> engine (its eng_o): the head read line, the write slot and busy; functions of registers and mem_i only (515 bits)
+  typedef struct packed {
+    logic line_valid;  // a read line is at the head
+    logic [15:0][31:0] line;  // 16 x dword_t: the head read line, dword k = bytes addr + 4k .. + 3
+    logic wr_free;  // the engine may hand a write this cycle
+    logic busy;  // a read outstanding or buffered, a write held or not yet acknowledged
+  } line_port_rsp_t;
+  localparam int unsigned LINE_PORT_RSP_BITS = 32'd515;
+
+  // a pipelined FP32 operator's special-case result, from its first stage to fp32_round_q (docs/numerics.md section 7) (33 bits)
+  typedef struct packed {
+    logic valid;  // the result is val (NaN, Inf, a zero operand, ...), not the rounded value
+    logic [31:0] val;  // the special-case result (0 when not valid)
+  } fp32_spec_t;
+  localparam int unsigned FP32_SPEC_BITS = 32'd33;
+
   // host register port, host -> GPU (a module's reg_i): a write when valid && we (no ready: taken at once); reads are combinational from addr (42 bits)
   typedef struct packed {
     logic valid;  // a write this cycle (with we)

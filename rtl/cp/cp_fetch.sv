@@ -112,9 +112,9 @@ module cp_fetch #(
   // ---------------------------------------------------------------------------------------------
   // Reader
   // ---------------------------------------------------------------------------------------------
-  logic                   job_valid, job_ready, job_fire;
-  logic [31:0]            job_addr, span;
-  logic [32:0]            job_count;
+  pineda_pkg::line_job_t  job;
+  logic                   job_ready, job_fire;
+  logic [31:0]            span;
   logic                   rd_valid, rd_ready, rd_last;
   logic [Lanes-1:0][31:0] rd_data;
   logic [Lanes-1:0]       rd_mask;
@@ -128,21 +128,15 @@ module cp_fetch #(
     .clk_i,
     .rst_ni,
     .flush_i      (flush),
-    .job_valid_i  (job_valid),
+    .job_i        (job),
     .job_ready_o  (job_ready),
-    .job_addr_i   (job_addr),
-    .job_count_i  (job_count),
     .out_valid_o  (rd_valid),
     .out_ready_i  (rd_ready),
     .out_data_o   (rd_data),
     .out_mask_o   (rd_mask),
     .out_last_o   (rd_last),
-    .mem_req_valid_o(mem_o.valid),
-    .mem_req_ready_i(mem_i.req_ready),
-    .mem_req_o      (mem_o.req),
-    .mem_rsp_valid_i(mem_i.rsp_valid),
-    .mem_rsp_ready_o(mem_o.rsp_ready),
-    .mem_rsp_i      (mem_i.rsp),
+    .mem_o,
+    .mem_i,
     .idle_o       (reader_idle)
   );
 
@@ -160,7 +154,8 @@ module cp_fetch #(
   logic [GrpCntW-1:0]     dq_cnt_q, dq_cnt_d;
   logic                   dq_room;
 
-  sram_fifo #(
+  stream_fifo #(
+    .Sram (1'b1),
     .Depth (DecGroups),
     .Width (Lanes * 33)
   ) u_decq (
@@ -191,7 +186,7 @@ module cp_fetch #(
   assign dq_pop = out_valid_o && out_ready_i && ((avail & ~pick) == '0);
 
   // Own occupancy count (groups held): room for a push without looking at the FIFO's ready,
-  // which sram_fifo computes in the same process as its push (a false combinational loop).
+  // which the SRAM stream_fifo computes in the same process as its push (a false combinational loop).
   always_comb begin
     used_d = used_q;
     if (out_valid_o && out_ready_i) used_d = dq_pop ? '0 : (used_q | pick);
@@ -403,14 +398,14 @@ module cp_fetch #(
   // ---------------------------------------------------------------------------------------------
   always_comb begin
     rq_d      = rq_q;
-    job_valid = 1'b0;
-    job_addr  = rq_q.at.addr;
-    job_count = {1'b0, rq_q.at.rem};
+    job.valid = 1'b0;
+    job.addr  = rq_q.at.addr;
+    job.count = {1'b0, rq_q.at.rem};
     span      = (ring_wptr_i > rq_q.fetch_ptr) ? (ring_wptr_i - rq_q.fetch_ptr)
                                                : (ring_size_i - rq_q.fetch_ptr);
     if (rq_q.at.in_ib) begin
       if (rq_q.pending) begin
-        job_valid = !error_i;
+        job.valid = !error_i;
       end else if (rq_q.at.sp != '0) begin
         // The IB's job is out: the return position comes next in decode order.
         rq_d.at.sp      = rq_q.at.sp - SpW'(1);
@@ -422,11 +417,11 @@ module cp_fetch #(
         rq_d.at.in_ib = 1'b0;
       end
     end else begin
-      job_valid = enable_i && !error_i && ring_ok_i && (rq_q.fetch_ptr != ring_wptr_i);
-      job_addr  = ring_base_i + rq_q.fetch_ptr;
-      job_count = {3'b000, span[31:2]};
+      job.valid = enable_i && !error_i && ring_ok_i && (rq_q.fetch_ptr != ring_wptr_i);
+      job.addr  = ring_base_i + rq_q.fetch_ptr;
+      job.count = {3'b000, span[31:2]};
     end
-    job_fire = job_valid && job_ready && !flush;
+    job_fire = job.valid && job_ready && !flush;
     if (job_fire) begin
       if (rq_q.at.in_ib) begin
         rq_d.pending = 1'b0;

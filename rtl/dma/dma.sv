@@ -8,7 +8,7 @@
 // enables = the bytes of the line inside the destination range (fewer than 64 only in the first
 // and last line).
 // Reads: up to FetchLines line reads in flight or buffered, through the shared client port
-// rtl/common/line_port.sv (credits, an sram_fifo of FetchLines lines, one held write, the stream
+// rtl/common/line_port.sv (credits, an SRAM stream_fifo of FetchLines lines, one held write, the stream
 // lock, write acknowledgements counted; the resolve engine has a port of its own on the same
 // client, MEM_LC_DMA).
 // Funnel: with o_s = src[5:0], o_d = dst[5:0] and rot = (o_s - o_d) mod 64, destination line j is
@@ -71,9 +71,6 @@ module dma #(
   logic [5:0]              rot_q,     rot_d;      // (src - dst) mod 64
   logic                    lo_valid_q, lo_valid_d;
   logic [LineW-1:0]        lo_q,      lo_d;       // V[j]
-  // The write handed to the port this cycle
-  logic                      wr_valid;
-  pineda_pkg::mem_line_req_t wr;
   // Fill state
   logic [14:0]               fl_rows_q,  fl_rows_d;  // rows still to write (0: no fill)
   logic [32:0]               fl_s_q,     fl_s_d;     // current row's first byte
@@ -83,9 +80,12 @@ module dma #(
   logic [31:0]               fl_val_q,   fl_val_d;
   logic [3:0]                fl_dm_q,    fl_dm_d;    // per-dword byte mask
 
-  // The port's read lines (FIFO head) and write slot
-  logic               f_out_valid, f_out_ready, wr_free, rd_fire, port_busy;
-  logic [LineW-1:0]   f_out;
+  // The port: the read lines (FIFO head) and the write slot (lp_rsp), the line taken and the
+  // write handed this cycle (lp_req)
+  pineda_pkg::line_port_req_t lp_req;
+  pineda_pkg::line_port_rsp_t lp_rsp;
+  logic                       rd_fire;
+  logic [LineW-1:0]           f_out;  // lp_rsp.line as bytes
 
   // Job decode
   logic        job_fire;
@@ -109,19 +109,15 @@ module dma #(
     .rd_valid_i     (rd_rem_q != '0),
     .rd_addr_i      (rd_addr_q),
     .rd_take_o      (rd_fire),
-    .line_valid_o   (f_out_valid),
-    .line_ready_i   (f_out_ready),
-    .line_o         (f_out),
-    .wr_free_o      (wr_free),
-    .wr_valid_i     (wr_valid),
-    .wr_i           (wr),
+    .eng_i          (lp_req),
+    .eng_o          (lp_rsp),
     .mem_o,
-    .mem_i,
-    .busy_o         (port_busy)
+    .mem_i
   );
+  assign f_out = lp_rsp.line;
 
   always_comb begin
-    idle_o       = (rd_rem_q == '0) && (wr_rem_q == '0) && (fl_rows_q == '0) && !port_busy;
+    idle_o       = (rd_rem_q == '0) && (wr_rem_q == '0) && (fl_rows_q == '0) && !lp_rsp.busy;
     job_ready_o  = idle_o;
     fill_ready_o = idle_o;  // the CP never offers a copy and a fill at once
   end
@@ -174,7 +170,7 @@ module dma #(
     fl_be      = fl_be & fl_dm64;
     fl_row_end = (fl_left <= 33'(pineda_pkg::LINE_BYTES));
     fl_next_s  = fl_s_q + 33'(fl_pitch_q);
-    fl_emit    = (fl_rows_q != '0) && wr_free;
+    fl_emit    = (fl_rows_q != '0) && lp_rsp.wr_free;
     if (fl_emit) begin
       if (fl_row_end) begin
         fl_rows_d = fl_rows_q - 15'd1;
@@ -212,15 +208,15 @@ module dma #(
     rot_d      = rot_q;
     lo_valid_d = lo_valid_q;
     lo_d       = lo_q;
-    wr_valid   = 1'b0;
-    wr         = '0;
-    f_out_ready = 1'b0;
+    lp_req.wr_valid   = 1'b0;
+    lp_req.wr         = '0;
+    lp_req.line_ready = 1'b0;
 
     // Destination line j = bytes rot .. rot + 63 of {V[j+1], V[j]}; V[j+1] is the FIFO head
     // while a source line is left to take, else don't care (no byte of it is enabled).
     need_head = (pop_rem_q != '0);
-    load      = !lo_valid_q && need_head && f_out_valid;
-    emit      = lo_valid_q && (wr_rem_q != '0) && (!need_head || f_out_valid) && wr_free;
+    load      = !lo_valid_q && need_head && lp_rsp.line_valid;
+    emit      = lo_valid_q && (wr_rem_q != '0) && (!need_head || lp_rsp.line_valid) && lp_rsp.wr_free;
     // The funnel as select-then-rotate: byte j of m is lo_q's where j >= rot, the head's
     // below; window byte i = m byte (i + rot) mod 64, a 64-byte rotation in six 2:1 stages
     // (a 128-byte shifter costs about twice as much).
@@ -240,31 +236,31 @@ module dma #(
     if (load) begin
       lo_d        = f_out;
       lo_valid_d  = 1'b1;
-      f_out_ready = 1'b1;
+      lp_req.line_ready = 1'b1;
       pop_rem_d   = pop_rem_q - NW'(1);
     end
     if (emit) begin
-      wr_valid   = 1'b1;
-      wr.we      = 1'b1;
-      wr.addr    = wr_addr_q;
-      wr.wdata   = window;
-      wr.be      = be;
+      lp_req.wr_valid   = 1'b1;
+      lp_req.wr.we      = 1'b1;
+      lp_req.wr.addr    = wr_addr_q;
+      lp_req.wr.wdata   = window;
+      lp_req.wr.be      = be;
       wr_addr_d  = wr_addr_q + 32'(pineda_pkg::LINE_BYTES);
       wr_rem_d   = wr_rem_q - NW'(1);
       first_d    = 1'b0;
       if (need_head) begin
         lo_d        = f_out;
-        f_out_ready = 1'b1;
+        lp_req.line_ready = 1'b1;
         pop_rem_d   = pop_rem_q - NW'(1);
       end
     end
 
     if (fl_emit) begin
-      wr_valid   = 1'b1;
-      wr.we      = 1'b1;
-      wr.addr    = fl_l_q[31:0];
-      wr.wdata   = {16{fl_val_q}};
-      wr.be      = fl_be;
+      lp_req.wr_valid   = 1'b1;
+      lp_req.wr.we      = 1'b1;
+      lp_req.wr.addr    = fl_l_q[31:0];
+      lp_req.wr.wdata   = {16{fl_val_q}};
+      lp_req.wr.be      = fl_be;
     end
 
     if (job_fire) begin
@@ -329,7 +325,7 @@ module dma #(
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (!(f_out_valid && pop_rem_q == '0))
+      assert (!(lp_rsp.line_valid && pop_rem_q == '0))
         else $error("%m: a line in the FIFO that no destination line needs");
       assert (!(fl_rows_q != '0 && (wr_rem_q != '0 || rd_rem_q != '0)))
         else $error("%m: a fill and a copy at the same time");

@@ -10,7 +10,7 @@
 // d = dst + y0*dst_pitch + x0*P/4), the products by shift-and-add, one bit of y0 per clock.
 // Reads (here): row by row, the source lines covering the row's 4x pixels [s, e) (e = s +
 // (x1 - x0)*P), up to FetchLines reads in flight or buffered, through the client port the DMA
-// uses too (rtl/common/line_port.sv: credits, an sram_fifo, one held write, the stream lock,
+// uses too (rtl/common/line_port.sv: credits, an SRAM stream_fifo, one held write, the stream lock,
 // TAG = 1); one read per clock when the port is free, so 200 cycles of latency are covered by
 // the FIFO's depth.
 // Then one 4x pixel per clock through three stages with valid/ready:
@@ -41,8 +41,7 @@ module resolve #(
   output logic                      idle_o
 );
 
-  localparam int unsigned LineW = pineda_pkg::LINE_BYTES * 8;  // 512
-  localparam int unsigned MetaW = 33;                          // destination byte, row's last
+  localparam int unsigned MetaW = 33;  // destination byte, row's last
 
   // Job
   logic [1:0]  fmt_q, fmt_d;
@@ -65,9 +64,12 @@ module resolve #(
   logic [32:0] rd_l_q, rd_l_d;        // next line to read
   logic [32:0] rd_e_q, rd_e_d;        // the row's end (exclusive)
 
-  logic                      start, job_fire, rd_fire, port_busy;
-  logic                      f_out_valid, f_out_ready, wr_free, wr_valid;
-  logic [LineW-1:0]          f_out;
+  logic                      start, job_fire, rd_fire;
+  // The port: the read lines and the write slot (lp_rsp) to the unpacker and the line packer,
+  // the line they take and the write they hand (lp_req) from them.
+  pineda_pkg::line_port_req_t lp_req;
+  pineda_pkg::line_port_rsp_t lp_rsp;
+  logic                      f_out_ready, wr_valid;
   pineda_pkg::mem_line_req_t wr;
   // unpack -> pixel -> line
   logic                      up_valid, up_ready, up_last, up_busy;
@@ -88,20 +90,20 @@ module resolve #(
     .rd_valid_i     (rd_rows_q != '0),
     .rd_addr_i      (rd_l_q[31:0]),
     .rd_take_o      (rd_fire),
-    .line_valid_o   (f_out_valid),
-    .line_ready_i   (f_out_ready),
-    .line_o         (f_out),
-    .wr_free_o      (wr_free),
-    .wr_valid_i     (wr_valid),
-    .wr_i           (wr),
+    .eng_i          (lp_req),
+    .eng_o          (lp_rsp),
     .mem_o,
-    .mem_i,
-    .busy_o         (port_busy)
+    .mem_i
   );
+  always_comb begin
+    lp_req.line_ready = f_out_ready;
+    lp_req.wr_valid   = wr_valid;
+    lp_req.wr         = wr;
+  end
 
   // Status (a block of its own: ready never depends on valid).
   always_comb begin
-    idle_o      = !setup_q && (rd_rows_q == '0) && !up_busy && !px_busy && !ln_busy && !port_busy;
+    idle_o      = !setup_q && (rd_rows_q == '0) && !up_busy && !px_busy && !ln_busy && !lp_rsp.busy;
     job_ready_o = idle_o;
   end
   assign job_fire = job_valid_i && job_ready_o;
@@ -186,9 +188,9 @@ module resolve #(
     .d0_i        (accd_q),
     .sp_lo_i     (sp_q[5:0]),
     .dp_i        (dp_q),
-    .line_valid_i(f_out_valid),
+    .line_valid_i(lp_rsp.line_valid),
     .line_ready_o(f_out_ready),
-    .line_i      (f_out),
+    .line_i      (lp_rsp.line),
     .out_valid_o (up_valid),
     .out_ready_i (up_ready),
     .out_src_o   (up_src),
@@ -223,7 +225,7 @@ module resolve #(
     .in_pix_i  (px_pix),
     .in_da_i   (px_meta[31:0]),
     .in_last_i (px_meta[32]),
-    .wr_free_i (wr_free),
+    .wr_free_i (lp_rsp.wr_free),
     .wr_valid_o(wr_valid),
     .wr_o      (wr),
     .busy_o    (ln_busy)

@@ -31,12 +31,8 @@ module ia #(
   output logic                  out_valid_o,
   input  logic                  out_ready_i,
   output pineda_pkg::tri_pkt_t  out_o,
-  output logic                  mem_req_valid_o,
-  input  logic                  mem_req_ready_i,
-  output pineda_pkg::mem_line_req_t mem_req_o,
-  input  logic                  mem_rsp_valid_i,
-  output logic                  mem_rsp_ready_o,
-  input  pineda_pkg::mem_line_rsp_t mem_rsp_i,
+  output pineda_pkg::mem_port_req_t mem_o,
+  input  pineda_pkg::mem_port_rsp_t mem_i,
   output logic                  idle_o
 );
 
@@ -52,9 +48,8 @@ module ia #(
   // ---------------------------------------------------------------------------------------------
   // Draw intake: one reader job + one descriptor per draw
   // ---------------------------------------------------------------------------------------------
-  logic        job_valid, job_ready;
-  logic [31:0] job_addr;
-  logic [32:0] job_count;
+  pineda_pkg::line_job_t job;
+  logic                  job_ready;
   logic        desc_in_ready;
   desc_t       desc_in;
   logic        desc_valid, desc_pop;
@@ -67,9 +62,9 @@ module ia #(
   always_comb begin
     // A token needs no read job (and no job_ready).
     in_ready_o = (job_ready | in_i.eop) & desc_in_ready;
-    job_valid  = in_valid_i & desc_in_ready & !in_i.eop;
-    job_addr   = in_i.vb_base + {in_i.first_vertex[28:0], 3'b000};
-    job_count  = {in_i.vertex_count, 1'b0};
+    job.valid  = in_valid_i & desc_in_ready & !in_i.eop;
+    job.addr   = in_i.vb_base + {in_i.first_vertex[28:0], 3'b000};
+    job.count  = {in_i.vertex_count, 1'b0};
 
     desc_in        = '0;
     desc_in.eop    = in_i.eop;
@@ -90,21 +85,15 @@ module ia #(
     .clk_i,
     .rst_ni,
     .flush_i         (1'b0),
-    .job_valid_i     (job_valid),
+    .job_i           (job),
     .job_ready_o     (job_ready),
-    .job_addr_i      (job_addr),
-    .job_count_i     (job_count),
     .out_valid_o     (dat_valid),
     .out_ready_i     (dat_ready),
     .out_data_o      (dat_group),
     .out_mask_o      (dat_mask),
     .out_last_o      (dat_last),
-    .mem_req_valid_o,
-    .mem_req_ready_i,
-    .mem_req_o,
-    .mem_rsp_valid_i,
-    .mem_rsp_ready_o,
-    .mem_rsp_i,
+    .mem_o,
+    .mem_i,
     .idle_o          (reader_idle)
   );
 

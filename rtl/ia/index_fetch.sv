@@ -29,12 +29,8 @@ module index_fetch #(
   output logic                   out_valid_o,
   input  logic                   out_ready_i,
   output pineda_pkg::index_pkt_t out_o,
-  output logic                   mem_req_valid_o,
-  input  logic                   mem_req_ready_i,
-  output pineda_pkg::mem_line_req_t mem_req_o,
-  input  logic                   mem_rsp_valid_i,
-  output logic                   mem_rsp_ready_o,
-  input  pineda_pkg::mem_line_rsp_t mem_rsp_i,
+  output pineda_pkg::mem_port_req_t mem_o,
+  input  pineda_pkg::mem_port_rsp_t mem_i,
   output logic                   idle_o
 );
 
@@ -73,9 +69,8 @@ module index_fetch #(
   // ---------------------------------------------------------------------------------------------
   // Reader: one job per instance
   // ---------------------------------------------------------------------------------------------
-  logic        job_valid, job_ready;
-  logic [31:0] job_addr;
-  logic [32:0] job_count;
+  pineda_pkg::line_job_t job;
+  logic        job_ready;
   logic [33:0] cur_first_ofs;
   logic [31:0] cur_start;
   logic        dat_valid, dat_ready;
@@ -85,9 +80,9 @@ module index_fetch #(
   always_comb begin
     cur_first_ofs = cur_q.index32 ? {cur_q.first, 2'b00} : {1'b0, cur_q.first, 1'b0};
     cur_start     = cur_q.ib_base + cur_first_ofs[31:0];
-    job_addr      = {cur_start[31:2], 2'b00};
-    job_count     = cur_q.index32 ? {1'b0, nin_q} : ((33'(h0_q) + 33'(nin_q) + 33'd1) >> 1);
-    job_valid     = busy_q && cur_q.indexed && (nin_q != '0) &&
+    job.addr      = {cur_start[31:2], 2'b00};
+    job.count     = cur_q.index32 ? {1'b0, nin_q} : ((33'(h0_q) + 33'(nin_q) + 33'd1) >> 1);
+    job.valid     = busy_q && cur_q.indexed && (nin_q != '0) &&
                     (jobs_q < {1'b0, cur_q.instance_count});
   end
 
@@ -100,21 +95,15 @@ module index_fetch #(
     .clk_i,
     .rst_ni,
     .flush_i         (1'b0),
-    .job_valid_i     (job_valid),
+    .job_i           (job),
     .job_ready_o     (job_ready),
-    .job_addr_i      (job_addr),
-    .job_count_i     (job_count),
     .out_valid_o     (dat_valid),
     .out_ready_i     (dat_ready),
     .out_data_o      (dat),
     .out_mask_o      (dat_mask),
     .out_last_o      (dat_last),
-    .mem_req_valid_o,
-    .mem_req_ready_i,
-    .mem_req_o,
-    .mem_rsp_valid_i,
-    .mem_rsp_ready_o,
-    .mem_rsp_i,
+    .mem_o,
+    .mem_i,
     .idle_o          (reader_idle)
   );
 
@@ -174,7 +163,7 @@ module index_fetch #(
     dat_ready = 1'b0;
     take      = 1'b0;
 
-    if (job_valid && job_ready) begin
+    if (job.valid && job_ready) begin
       jobs_d = jobs_q + 33'd1;
     end
 

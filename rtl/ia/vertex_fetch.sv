@@ -62,12 +62,8 @@ module vertex_fetch #(
   output logic                         out_valid_o,
   input  logic                         out_ready_i,
   output pineda_pkg::vtx_in_pkt_t      out_o,
-  output logic                         mem_req_valid_o,
-  input  logic                         mem_req_ready_i,
-  output pineda_pkg::mem_line_req_t    mem_req_o,
-  input  logic                         mem_rsp_valid_i,
-  output logic                         mem_rsp_ready_o,
-  input  pineda_pkg::mem_line_rsp_t    mem_rsp_i,
+  output pineda_pkg::mem_port_req_t    mem_o,
+  input  pineda_pkg::mem_port_rsp_t    mem_i,
   output logic                         idle_o
 );
 
@@ -728,7 +724,7 @@ module vertex_fetch #(
   // Request queue: the lines to read, in issue order, offered to the port.
   logic [25:0]             rq_head;
   logic [$clog2(ReqDepth):0] rq_count;
-  logic                    rq_empty, rq_full;
+  logic                    rq_empty, rq_full, rq_valid;
 
   stream_fifo #(
     .Depth(ReqDepth),
@@ -740,20 +736,25 @@ module vertex_fetch #(
     .in_valid_i  (req0 || req1),
     .in_ready_o  (rq_ready),
     .in_data_i   (rq_line),
-    .out_valid_o (mem_req_valid_o),
-    .out_ready_i (mem_req_ready_i),
+    .out_valid_o (rq_valid),
+    .out_ready_i (mem_i.req_ready),
     .out_data_o  (rq_head),
     .count_o     (rq_count),
     .empty_o     (rq_empty),
     .full_o      (rq_full)
   );
 
+  // Requests from the request FIFO (registers); every read response is taken at once (room was
+  // reserved by the request).
   always_comb begin
-    mem_req_o      = '0;
-    mem_req_o.addr = {rq_head, 6'd0};
+    mem_o           = '0;
+    mem_o.valid     = rq_valid;
+    mem_o.req.addr  = {rq_head, 6'd0};
+    mem_o.rsp_ready = 1'b1;
   end
 
-  sram_fifo #(
+  stream_fifo #(
+    .Sram (1'b1),
     .Depth(DescDepth),
     .Width($bits(desc_in))
   ) u_desc (
@@ -776,18 +777,17 @@ module vertex_fetch #(
   logic [511:0] rsp_data;
   logic [$clog2(RspDepth+2):0] rsp_count;
 
-  assign mem_rsp_ready_o = 1'b1;
-
-  sram_fifo #(
+  stream_fifo #(
+    .Sram (1'b1),
     .Depth(RspDepth),
     .Width(512)
   ) u_rsp (
     .clk_i,
     .rst_ni,
     .clear_i     (1'b0),
-    .in_valid_i  (mem_rsp_valid_i),
+    .in_valid_i  (mem_i.rsp_valid),
     .in_ready_o  (rsp_in_ready),
-    .in_data_i   (mem_rsp_i.rdata),
+    .in_data_i   (mem_i.rsp.rdata),
     .out_valid_o (rsp_valid),
     .out_ready_i (rsp_pop),
     .out_data_o  (rsp_data),
@@ -1154,19 +1154,19 @@ module vertex_fetch #(
       req_held_q <= 1'b0;
       req_prev_q <= '0;
     end else begin
-      req_held_q <= mem_req_valid_o && !mem_req_ready_i;
-      req_prev_q <= mem_req_o;
+      req_held_q <= mem_o.valid && !mem_i.req_ready;
+      req_prev_q <= mem_o.req;
     end
   end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       DescRoom: assert (!desc_push || desc_in_ready)
         else $error("vertex_fetch: descriptor FIFO overflow");
-      ReqStable: assert (!req_held_q || (mem_req_valid_o && mem_req_o == req_prev_q))
+      ReqStable: assert (!req_held_q || (mem_o.valid && mem_o.req == req_prev_q))
         else $error("vertex_fetch: line request changed while stalled");
-      RspRoom: assert (!mem_rsp_valid_i || rsp_in_ready)
+      RspRoom: assert (!mem_i.rsp_valid || rsp_in_ready)
         else $error("vertex_fetch: response FIFO overflow (the credit rule is broken)");
-      RspRead: assert (!mem_rsp_valid_i || !mem_rsp_i.we)
+      RspRead: assert (!mem_i.rsp_valid || !mem_i.rsp.we)
         else $error("vertex_fetch: a write response (it never writes)");
       FillWhenNeeded: assert (!rsp_pop || rsp_valid)
         else $error("vertex_fetch: popping an empty response FIFO");
@@ -1177,6 +1177,6 @@ module vertex_fetch #(
   logic unused_sig;
   assign unused_sig = ^{p_q.index, p_q.inst_id, rq_count, rq_empty, rq_full, desc_full, desc_count, rsp_empty, rsp_full, rsp_count, t0_c[3:2], t1_c[3:2],
                         a_addr[0][1:0], a_addr[1][1:0], a_addr[2][1:0], a_addr[3][1:0],
-                        mem_rsp_i.src, mem_rsp_i.tag, mem_rsp_i.we, n_s1[0], a_dw[3:0]};
+                        mem_i.rsp.src, mem_i.rsp.tag, mem_i.rsp.we, n_s1[0], a_dw[3:0]};
 
 endmodule

@@ -778,7 +778,7 @@ module pixel_writer #(
   logic [1:0][511:0]     h_data;
   logic [1:0][511:0]     ev_data;
 
-  sram_fifo #(.Depth(QDepth), .Width(RecW)) u_queue (
+  stream_fifo #(.Sram(1'b1), .Depth(QDepth), .Width(RecW)) u_queue (
     .clk_i,
     .rst_ni,
     .clear_i     (1'b0),
@@ -879,7 +879,7 @@ module pixel_writer #(
       .line_o     (s3w_out[b])
     );
 
-    sram_fifo #(.Depth(WbDepth), .Width(WbW)) u_wb (
+    stream_fifo #(.Sram(1'b1), .Depth(WbDepth), .Width(WbW)) u_wb (
       .clk_i,
       .rst_ni,
       .clear_i     (1'b0),
@@ -895,7 +895,7 @@ module pixel_writer #(
     );
 
     // the fill requests of this bank's lines, and their data as it returns
-    sram_fifo #(.Depth(RfDepth), .Width(FqW)) u_fq (
+    stream_fifo #(.Sram(1'b1), .Depth(RfDepth), .Width(FqW)) u_fq (
       .clk_i,
       .rst_ni,
       .clear_i     (1'b0),
@@ -909,7 +909,7 @@ module pixel_writer #(
       .empty_o     (fq_empty[b]),
       .full_o      (fq_full[b])
     );
-    sram_fifo #(.Depth(RfDepth), .Width(512)) u_rf (
+    stream_fifo #(.Sram(1'b1), .Depth(RfDepth), .Width(512)) u_rf (
       .clk_i,
       .rst_ni,
       .clear_i     (1'b0),

@@ -321,7 +321,7 @@ module tex #(
   logic        fi_in_valid, fi_in_ready, fi_out_valid, fi_out_ready, fi_empty, fi_full;
   logic [FiW-1:0] fi_in_data, fi_out_data;
   logic [$clog2(FillDepth+2):0] fi_count;
-  sram_fifo #(.Depth(FillDepth), .Width(FiW)) u_fill_fifo (
+  stream_fifo #(.Sram(1'b1), .Depth(FillDepth), .Width(FiW)) u_fill_fifo (
     .clk_i, .rst_ni, .clear_i(1'b0),
     .in_valid_i(fi_in_valid), .in_ready_o(fi_in_ready), .in_data_i(fi_in_data),
     .out_valid_o(fi_out_valid), .out_ready_i(fi_out_ready), .out_data_o(fi_out_data),
@@ -332,7 +332,7 @@ module tex #(
   logic        pf_in_valid, pf_in_ready, pf_out_valid, pf_out_ready, pf_empty, pf_full;
   logic [SpW-1:0] pf_in_data, pf_out_data;
   logic [$clog2(PassDepth+2):0] pf_count;
-  sram_fifo #(.Depth(PassDepth), .Width(SpW)) u_pass_fifo (
+  stream_fifo #(.Sram(1'b1), .Depth(PassDepth), .Width(SpW)) u_pass_fifo (
     .clk_i, .rst_ni, .clear_i(1'b0),
     .in_valid_i(pf_in_valid), .in_ready_o(pf_in_ready), .in_data_i(pf_in_data),
     .out_valid_o(pf_out_valid), .out_ready_i(pf_out_ready), .out_data_o(pf_out_data),

@@ -11,7 +11,7 @@
 // (pineda_pkg::fe_taps_t, one field triple per boundary, which pineda_top spreads onto its
 // tap_* ports); pa_tri's consumer is out_* (the merge in front of SETUP).
 //
-// The triangle FIFO (PrimFifoDepth >= VTX_BATCH_TRIS entries, an sram_fifo) between vertex
+// The triangle FIFO (PrimFifoDepth >= VTX_BATCH_TRIS entries, an SRAM stream_fifo) between vertex
 // tags and PA lets vertex tags run ahead of PA. Vertex tags sends each vertex as it allocates it
 // (vfetch_pkt_t.first on slot 0) and holds only the batch's newest triangle until the batch
 // closes; PA starts a triangle once its three slots are loaded, so neither stream waits for the
@@ -24,7 +24,7 @@
 // idle_o: every unit idle and nothing valid on any boundary or in the FIFO (the CP switches
 // from this path to IA only then, and starts a COPY only then).
 module front_end #(
-  parameter int unsigned PrimFifoDepth = 256   // >= VTX_BATCH_TRIS (sram_fifo)
+  parameter int unsigned PrimFifoDepth = 256   // >= VTX_BATCH_TRIS (SRAM stream_fifo)
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
@@ -41,18 +41,10 @@ module front_end #(
   // Taps (consumer side of each throttle; pa_tri is out_*), spread by pineda_top onto its ports
   output pineda_pkg::fe_taps_t      taps_o,
   // Line client ports: index fetch (MEM_LC_IF) and vertex fetch (MEM_LC_VF)
-  output logic                      if_mem_req_valid_o,
-  input  logic                      if_mem_req_ready_i,
-  output pineda_pkg::mem_line_req_t if_mem_req_o,
-  input  logic                      if_mem_rsp_valid_i,
-  output logic                      if_mem_rsp_ready_o,
-  input  pineda_pkg::mem_line_rsp_t if_mem_rsp_i,
-  output logic                      vf_mem_req_valid_o,
-  input  logic                      vf_mem_req_ready_i,
-  output pineda_pkg::mem_line_req_t vf_mem_req_o,
-  input  logic                      vf_mem_rsp_valid_i,
-  output logic                      vf_mem_rsp_ready_o,
-  input  pineda_pkg::mem_line_rsp_t vf_mem_rsp_i,
+  output pineda_pkg::mem_port_req_t if_mem_o,
+  input  pineda_pkg::mem_port_rsp_t if_mem_i,
+  output pineda_pkg::mem_port_req_t vf_mem_o,
+  input  pineda_pkg::mem_port_rsp_t vf_mem_i,
   // Status
   output logic                      idle_o,
   output logic                      busy_o,       // some unit holds work (perf)
@@ -116,12 +108,8 @@ module front_end #(
     .out_valid_o     (if_valid),
     .out_ready_i     (if_ready),
     .out_o           (if_pkt),
-    .mem_req_valid_o (if_mem_req_valid_o),
-    .mem_req_ready_i (if_mem_req_ready_i),
-    .mem_req_o       (if_mem_req_o),
-    .mem_rsp_valid_i (if_mem_rsp_valid_i),
-    .mem_rsp_ready_o (if_mem_rsp_ready_o),
-    .mem_rsp_i       (if_mem_rsp_i),
+    .mem_o           (if_mem_o),
+    .mem_i           (if_mem_i),
     .idle_o          (if_idle)
   );
 
@@ -155,7 +143,8 @@ module front_end #(
     .out_valid_o(tap_vt_vertex_valid), .out_ready_i(tap_vt_vertex_ready),
     .out_data_o(tap_vt_vertex));
 
-  sram_fifo #(
+  stream_fifo #(
+    .Sram (1'b1),
     .Depth(PrimFifoDepth),
     .Width($bits(vp_pkt))
   ) u_prim_fifo (
@@ -191,12 +180,8 @@ module front_end #(
     .out_valid_o     (vf_valid),
     .out_ready_i     (vf_ready),
     .out_o           (vf_pkt),
-    .mem_req_valid_o (vf_mem_req_valid_o),
-    .mem_req_ready_i (vf_mem_req_ready_i),
-    .mem_req_o       (vf_mem_req_o),
-    .mem_rsp_valid_i (vf_mem_rsp_valid_i),
-    .mem_rsp_ready_o (vf_mem_rsp_ready_o),
-    .mem_rsp_i       (vf_mem_rsp_i),
+    .mem_o           (vf_mem_o),
+    .mem_i           (vf_mem_i),
     .idle_o          (vf_idle)
   );
 
@@ -277,12 +262,10 @@ module front_end #(
     .clk_i, .rst_ni, .valid_i(vx_valid), .ready_i(vx_ready), .data_i(vx_pkt));
   stream_assert #(.Width($bits(pa_pkt))) u_chk_pa (
     .clk_i, .rst_ni, .valid_i(pa_valid), .ready_i(pa_ready), .data_i(pa_pkt));
-  stream_assert #(.Width($bits(if_mem_req_o))) u_chk_if_line (
-    .clk_i, .rst_ni, .valid_i(if_mem_req_valid_o), .ready_i(if_mem_req_ready_i),
-    .data_i(if_mem_req_o));
-  stream_assert #(.Width($bits(vf_mem_req_o))) u_chk_vf_line (
-    .clk_i, .rst_ni, .valid_i(vf_mem_req_valid_o), .ready_i(vf_mem_req_ready_i),
-    .data_i(vf_mem_req_o));
+  stream_assert #(.Width($bits(if_mem_o.req))) u_chk_if_line (
+    .clk_i, .rst_ni, .valid_i(if_mem_o.valid), .ready_i(if_mem_i.req_ready), .data_i(if_mem_o.req));
+  stream_assert #(.Width($bits(vf_mem_o.req))) u_chk_vf_line (
+    .clk_i, .rst_ni, .valid_i(vf_mem_o.valid), .ready_i(vf_mem_i.req_ready), .data_i(vf_mem_o.req));
 `endif
 
 endmodule

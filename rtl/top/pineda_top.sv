@@ -197,13 +197,13 @@ module pineda_top #(
   logic eop_done_valid, eop_done_ready;
 
   // Line clients' payloads (valid/ready are the cl_* elements below).
-  pineda_pkg::mem_line_req_t ia_req, tex_req;
-  pineda_pkg::mem_line_rsp_t ia_rsp, pw_rsp;
-  // The bundled line ports (CP, DMA, resolve engine). The DMA and the resolve engine share
-  // client MEM_LC_DMA (the CP runs one of them at a time); the engine tags its requests 1, the
-  // DMA 0, and responses are routed by the tag.
-  pineda_pkg::mem_port_req_t cp_mem_req, dma_mem_req, rs_mem_req;
-  pineda_pkg::mem_port_rsp_t cp_mem_rsp, dma_mem_rsp, rs_mem_rsp;
+  pineda_pkg::mem_line_req_t tex_req;
+  pineda_pkg::mem_line_rsp_t pw_rsp;
+  // The bundled line ports (CP, IA, index fetch, vertex fetch, DMA, resolve engine). The DMA and
+  // the resolve engine share client MEM_LC_DMA (the CP runs one of them at a time); the engine
+  // tags its requests 1, the DMA 0, and responses are routed by the tag.
+  pineda_pkg::mem_port_req_t cp_mem_req, ia_mem_req, if_mem_req, vf_mem_req, dma_mem_req, rs_mem_req;
+  pineda_pkg::mem_port_rsp_t cp_mem_rsp, ia_mem_rsp, if_mem_rsp, vf_mem_rsp, dma_mem_rsp, rs_mem_rsp;
   logic dma_unit_idle, rs_idle;
   // Line arbiter client ports (plain 2-D arrays: Yosys 0.55 sizes packed arrays of structs wrongly)
   logic [NumClients-1:0]                                   cl_req_valid, cl_req_ready;
@@ -218,16 +218,16 @@ module pineda_top #(
   logic ia_path_idle;
   logic tri_valid, tri_ready;  pineda_pkg::tri_pkt_t tri_in;   // merge -> SETUP
 
-  assign cl_req[pineda_pkg::MEM_LC_IA]  = ia_req;
-  assign ia_rsp  = cl_rsp[pineda_pkg::MEM_LC_IA];
-
-  // The CP's bundled line port on client MEM_LC_CP.
-  assign cl_req_valid[pineda_pkg::MEM_LC_CP] = cp_mem_req.valid;
-  assign cl_req[pineda_pkg::MEM_LC_CP]       = cp_mem_req.req;
-  assign cl_rsp_ready[pineda_pkg::MEM_LC_CP] = cp_mem_req.rsp_ready;
-  assign cp_mem_rsp.req_ready = cl_req_ready[pineda_pkg::MEM_LC_CP];
-  assign cp_mem_rsp.rsp_valid = cl_rsp_valid[pineda_pkg::MEM_LC_CP];
-  assign cp_mem_rsp.rsp       = cl_rsp[pineda_pkg::MEM_LC_CP];
+  // The bundled line ports of the CP, IA, index fetch and vertex fetch on their clients (the
+  // arbiter's ports stay plain arrays: a bundle in and out per client).
+  assign {cl_req_valid[pineda_pkg::MEM_LC_CP], cl_req[pineda_pkg::MEM_LC_CP], cl_rsp_ready[pineda_pkg::MEM_LC_CP]} = cp_mem_req;
+  assign {cl_req_valid[pineda_pkg::MEM_LC_IA], cl_req[pineda_pkg::MEM_LC_IA], cl_rsp_ready[pineda_pkg::MEM_LC_IA]} = ia_mem_req;
+  assign {cl_req_valid[pineda_pkg::MEM_LC_IF], cl_req[pineda_pkg::MEM_LC_IF], cl_rsp_ready[pineda_pkg::MEM_LC_IF]} = if_mem_req;
+  assign {cl_req_valid[pineda_pkg::MEM_LC_VF], cl_req[pineda_pkg::MEM_LC_VF], cl_rsp_ready[pineda_pkg::MEM_LC_VF]} = vf_mem_req;
+  assign cp_mem_rsp = {cl_req_ready[pineda_pkg::MEM_LC_CP], cl_rsp_valid[pineda_pkg::MEM_LC_CP], cl_rsp[pineda_pkg::MEM_LC_CP]};
+  assign ia_mem_rsp = {cl_req_ready[pineda_pkg::MEM_LC_IA], cl_rsp_valid[pineda_pkg::MEM_LC_IA], cl_rsp[pineda_pkg::MEM_LC_IA]};
+  assign if_mem_rsp = {cl_req_ready[pineda_pkg::MEM_LC_IF], cl_rsp_valid[pineda_pkg::MEM_LC_IF], cl_rsp[pineda_pkg::MEM_LC_IF]};
+  assign vf_mem_rsp = {cl_req_ready[pineda_pkg::MEM_LC_VF], cl_rsp_valid[pineda_pkg::MEM_LC_VF], cl_rsp[pineda_pkg::MEM_LC_VF]};
 
   // The host register port (loose at the top, for the harness) to the CP's bundle.
   pineda_pkg::reg_req_t cp_reg_req;
@@ -374,12 +374,8 @@ module pineda_top #(
     .out_valid_o     (ia_valid),
     .out_ready_i     (ia_ready),
     .out_o           (ia_tri),
-    .mem_req_valid_o (cl_req_valid[pineda_pkg::MEM_LC_IA]),
-    .mem_req_ready_i (cl_req_ready[pineda_pkg::MEM_LC_IA]),
-    .mem_req_o       (ia_req),
-    .mem_rsp_valid_i (cl_rsp_valid[pineda_pkg::MEM_LC_IA]),
-    .mem_rsp_ready_o (cl_rsp_ready[pineda_pkg::MEM_LC_IA]),
-    .mem_rsp_i       (ia_rsp),
+    .mem_o           (ia_mem_req),
+    .mem_i           (ia_mem_rsp),
     .idle_o          (ia_idle)
   );
 
@@ -398,13 +394,7 @@ module pineda_top #(
   );
 
   // The front end: index fetch and vertex fetch on their own line client ports (MEM_LC_IF,
-  // MEM_LC_VF).
-  pineda_pkg::mem_line_req_t fe_if_lreq, fe_vf_lreq;
-  pineda_pkg::mem_line_rsp_t fe_if_lrsp, fe_vf_lrsp;
-  assign cl_req[pineda_pkg::MEM_LC_IF] = fe_if_lreq;
-  assign cl_req[pineda_pkg::MEM_LC_VF] = fe_vf_lreq;
-  assign fe_if_lrsp = cl_rsp[pineda_pkg::MEM_LC_IF];
-  assign fe_vf_lrsp = cl_rsp[pineda_pkg::MEM_LC_VF];
+  // MEM_LC_VF, bundled above).
 
   pineda_pkg::fe_taps_t fe_taps;
   assign tap_cp_idraw_valid_o = fe_taps.cp_idraw_valid;
@@ -437,18 +427,10 @@ module pineda_top #(
     .out_o                 (tap_pa_tri_o),
     .throttle_i            (throttle[pineda_pkg::BOUNDARY_PA_TRI:pineda_pkg::BOUNDARY_CP_IDRAW]),
     .taps_o                (fe_taps),
-    .if_mem_req_valid_o    (cl_req_valid[pineda_pkg::MEM_LC_IF]),
-    .if_mem_req_ready_i    (cl_req_ready[pineda_pkg::MEM_LC_IF]),
-    .if_mem_req_o          (fe_if_lreq),
-    .if_mem_rsp_valid_i    (cl_rsp_valid[pineda_pkg::MEM_LC_IF]),
-    .if_mem_rsp_ready_o    (cl_rsp_ready[pineda_pkg::MEM_LC_IF]),
-    .if_mem_rsp_i          (fe_if_lrsp),
-    .vf_mem_req_valid_o    (cl_req_valid[pineda_pkg::MEM_LC_VF]),
-    .vf_mem_req_ready_i    (cl_req_ready[pineda_pkg::MEM_LC_VF]),
-    .vf_mem_req_o          (fe_vf_lreq),
-    .vf_mem_rsp_valid_i    (cl_rsp_valid[pineda_pkg::MEM_LC_VF]),
-    .vf_mem_rsp_ready_o    (cl_rsp_ready[pineda_pkg::MEM_LC_VF]),
-    .vf_mem_rsp_i          (fe_vf_lrsp),
+    .if_mem_o              (if_mem_req),
+    .if_mem_i              (if_mem_rsp),
+    .vf_mem_o              (vf_mem_req),
+    .vf_mem_i              (vf_mem_rsp),
     .idle_o                (fe_idle),
     .busy_o                (fe_busy_o),
     .clip_busy_o           (pa_clip_busy_o)

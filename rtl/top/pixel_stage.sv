@@ -2,7 +2,7 @@
 // pixel_stage: INTERP's quads -> TEX (stages 0 and 1) -> COMB -> PW, in order (docs/comb.md
 // section 5).
 //
-// Every quad (and end-of-pipe token) from INTERP is parked in an in-order FIFO (an sram_fifo of
+// Every quad (and end-of-pipe token) from INTERP is parked in an in-order FIFO (an SRAM stream_fifo of
 // ParkDepth entries: TEX keeps up to 256 passes in flight, so a small queue would throttle it).
 // A quad also goes to TEX once per combiner stage that samples (model::tex_stages): stage 0
 // (om.comb.tex: uv0, om.tex / om.samp, tag 0), then stage 1 (om.comb.tex1: uv1, om.tex1 /
@@ -19,7 +19,7 @@
 // read (docs/tex.md section 7, step 7), but a line client must accept its responses at once
 // (contract section 2.1: the arbiter's one response path is shared, and PW's write
 // acknowledgements behind a held TEX response would deadlock the pixel path). So TEX's responses
-// land in an sram_fifo of RspDepth lines that always has room: TEX may have at most RspDepth - 1
+// land in an SRAM stream_fifo of RspDepth lines that always has room: TEX may have at most RspDepth - 1
 // requests outstanding (sent and not yet taken from the FIFO); a request beyond that waits
 // (valid held back until a response is taken, never withdrawn).
 //
@@ -126,7 +126,8 @@ module pixel_stage #(
     end
   end
 
-  sram_fifo #(
+  stream_fifo #(
+    .Sram (1'b1),
     .Depth(ParkDepth),
     .Width(ParkW)
   ) u_park (
@@ -169,7 +170,8 @@ module pixel_stage #(
     else         out_q <= out_d;
   end
 
-  sram_fifo #(
+  stream_fifo #(
+    .Sram (1'b1),
     .Depth(RspDepth),
     .Width(pineda_pkg::MEM_LINE_RSP_BITS)
   ) u_rsp (

@@ -2,7 +2,7 @@
 // zs_pay_fifo: ZS's packet payload FIFO (docs/depth.md section 4): the whole packets of one port
 // wait here, in arrival order, while the narrow test pipeline decides their masks. The storage is
 // one sram_1r1w (block RAM) and the output is the SRAM's own read register: no flip-flop or
-// multiplexer as wide as the packet (sram_fifo's 2-entry output register costs 2 x Width FFs).
+// multiplexer as wide as the packet (the SRAM stream_fifo's 2-entry output stage costs 2 x Width FFs).
 //
 // valid/ready with a stable payload: the head is read into the SRAM's output register once and
 // held there (no new read) until it is popped; the next word is read in the clock of the pop, so

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// RTL vs reference: the SRAM primitives of rtl/common (sram_1r1w, sram_sp, sram_fifo), each
-// Verilated with its default parameters, driven with random traffic against a C++ reference;
+// RTL vs reference: the SRAM primitives of rtl/common (sram_1r1w, sram_sp, and stream_fifo with
+// Sram = 1 and Depth = 64), each Verilated with its default parameters (the FIFO with those two
+// overrides: units.toml [[model]] stream_fifo_sram), driven with random traffic against a C++ reference;
 // and the line-port DRAM model of the harnesses (harness/line_dram): order, latency,
 // bandwidth and per-client counts. Each case prints its seed; `--rng-seed N` replays it.
 #define CATCH_CONFIG_MAIN
@@ -11,7 +12,7 @@
 #include <vector>
 
 #include "Vsram_1r1w.h"
-#include "Vsram_fifo.h"
+#include "Vstream_fifo_sram.h"
 #include "Vsram_sp.h"
 #include "line_dram.h"
 #include "unit_test_main.h"
@@ -103,7 +104,7 @@ TEST_CASE("sram_sp: random reads and masked writes, rdata held across writes", "
   REQUIRE_FALSE(ctx->gotError());
 }
 
-TEST_CASE("sram_fifo: order, capacity, full rate and clear under random stalls", "[sram]") {
+TEST_CASE("stream_fifo (Sram = 1): order, capacity, full rate and clear under random stalls", "[sram]") {
   const uint64_t seed = tb::announce_seed("rtl_common");
   struct Mode { const char* name; double push_p, pop_p; };
   for (const Mode mode : {Mode{"full-rate", 1.0, 1.0}, Mode{"fills", 0.9, 0.3}, Mode{"drains", 0.3, 0.9},
@@ -112,7 +113,7 @@ TEST_CASE("sram_fifo: order, capacity, full rate and clear under random stalls",
     std::mt19937_64 rng(seed ^ std::hash<std::string>{}(mode.name));
     std::uniform_real_distribution<double> u(0.0, 1.0);
     auto ctx = tb::make_context(seed);
-    Vsram_fifo m(ctx.get(), "sram_fifo");
+    Vstream_fifo_sram m(ctx.get(), "stream_fifo_sram");
     m.rst_ni = 0; m.clear_i = 0; m.in_valid_i = 0; m.out_ready_i = 0;
     tick(m);
     m.rst_ni = 1;

@@ -18,6 +18,7 @@
 #include "Vlsr_w16.h"
 #include "Vlsr_w4.h"
 #include "line_dram.h"
+#include "mem_port.h"
 #include "unit_test_main.h"
 
 using namespace pineda;
@@ -107,10 +108,9 @@ void run(const char* model, uint32_t w, const Cfg& c, uint64_t seed, uint64_t* c
                                 "build/tests/rtl_line_reader --rng-seed " + std::to_string(seed)});
   V& dut = drv.dut();
   dut.flush_i = 0;
-  dut.job_valid_i = 0;
+  tb::pack_sig(LineJob{}, dut.job_i);
   dut.out_ready_i = 0;
-  dut.mem_req_ready_i = 0;
-  dut.mem_rsp_valid_i = 0;
+  tb::pack_sig(MemPortRsp{}, dut.mem_i);
   drv.reset();
 
   std::deque<Group> exp;
@@ -120,25 +120,24 @@ void run(const char* model, uint32_t w, const Cfg& c, uint64_t seed, uint64_t* c
   const uint64_t limit = 2'000'000;
   for (; cyc < limit; ++cyc) {
     if (!offering && next < jobs.size() && u() >= c.job_gap) offering = true;
-    dut.job_valid_i = offering;
+    LineJob job;
+    job.valid = offering;
     if (offering) {
-      dut.job_addr_i = jobs[next].addr;
-      dut.job_count_i = jobs[next].count;
+      job.addr = jobs[next].addr;
+      job.count = jobs[next].count;
     }
+    tb::pack_sig(job, dut.job_i);
     dut.out_ready_i = u() >= c.out_stall;
     const bool flush = c.flush_rate > 0 && u() < c.flush_rate;
     dut.flush_i = flush;
-    dut.mem_req_ready_i = dram.req_ready();
-    dut.mem_rsp_valid_i = dram.rsp_valid();
-    tb::pack_sig(dram.rsp(), dut.mem_rsp_i);
-    drv.eval_low();
-    const bool job_fire = dut.job_valid_i && dut.job_ready_o && !flush;
+    const tb::MemPortCycle m = tb::mem_port_settle(drv, dram);  // drives mem_i, eval_low
+    const bool job_fire = job.valid && dut.job_ready_o && !flush;
     const bool out_fire = dut.out_valid_o && dut.out_ready_i;
-    const bool req_fire = dut.mem_req_valid_o && dut.mem_req_ready_i;
-    const bool rsp_fire = dut.mem_rsp_valid_i && dut.mem_rsp_ready_o;
-    const MemLineReq req = tb::unpack_sig<MemLineReq>(dut.mem_req_o);
+    const bool req_fire = m.req_fire;
+    const bool rsp_fire = m.rsp_fire;
+    const MemLineReq req = m.out.req;
     INFO(drv.run().test << " seed=" << seed << " cycle=" << cyc << " group #" << groups);
-    REQUIRE((dut.mem_rsp_ready_o || !dut.mem_rsp_valid_i));
+    REQUIRE_FALSE(m.rsp_refused());
     if (req_fire) REQUIRE(req.we == 0);
     if (out_fire) {
       REQUIRE(!exp.empty());
@@ -174,12 +173,12 @@ void run(const char* model, uint32_t w, const Cfg& c, uint64_t seed, uint64_t* c
   // Nothing more comes out.
   for (int k = 0; k < 20; ++k) {
     dut.out_ready_i = 1;
-    dut.job_valid_i = 0;
+    tb::pack_sig(LineJob{}, dut.job_i);
     dut.flush_i = 0;
-    dut.mem_rsp_valid_i = 0;
+    tb::pack_sig(MemPortRsp{}, dut.mem_i);
     drv.eval_low();
     REQUIRE_FALSE(dut.out_valid_o);
-    REQUIRE_FALSE(dut.mem_req_valid_o);
+    REQUIRE_FALSE(tb::unpack_sig<MemPortReq>(dut.mem_o).valid);
     drv.edge();
   }
   std::printf("  %s %s: %zu jobs, %llu groups, %llu flushes, %llu cycles, %llu line reads\n", model, c.name,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // RTL-vs-model bench for one unit with an input stream, an output stream and, optionally, a
 // line memory client port (docs/contract.md §2.1, served by LineDram). Ports follow the project convention: in_valid_i/in_ready_o/in_i,
-// out_valid_o/out_ready_i/out_o, mem_req_*/mem_rsp_*, idle_o.
+// out_valid_o/out_ready_i/out_o, the bundled line port mem_o/mem_i (mem_port_req_t/mem_port_rsp_t), idle_o.
 //
 // The bench offers the inputs with random gaps (valid low with probability `in_gap`), accepts
 // outputs with random back-pressure (ready low with probability `out_stall`), compares every
@@ -56,7 +56,7 @@ inline LineDramConfig unit_dram_config(LineDramConfig dc, uint64_t seed) {
 }
 
 template <class V>
-auto has_mem_port(int) -> decltype(std::declval<V&>().mem_req_valid_o, std::true_type{});
+auto has_mem_port(int) -> decltype(std::declval<V&>().mem_o, std::true_type{});
 template <class V>
 std::false_type has_mem_port(...);
 template <class V>
@@ -68,11 +68,11 @@ auto has_out_port(int) -> decltype(std::declval<V&>().out_valid_o, std::true_typ
 template <class V>
 std::false_type has_out_port(...);
 
-// Every memory port is a line port: mem_req_o must hold a mem_line_req_t.
+// Every memory port is a bundled line port: mem_o must hold a mem_port_req_t.
 template <class V>
 constexpr bool is_line_port() {
   if constexpr (decltype(has_mem_port<V>(0))::value) {
-    return sizeof(std::declval<V&>().mem_req_o) * 8 >= static_cast<size_t>(MemLineReq::WIDTH);
+    return sizeof(std::declval<V&>().mem_o) * 8 >= static_cast<size_t>(MemPortReq::WIDTH);
   } else {
     return true;
   }
@@ -85,10 +85,7 @@ void idle_ports(V& dut) {
   dut.in_valid_i = 0;
   if constexpr (decltype(has_out_port<V>(0))::value) dut.out_ready_i = 0;
   if constexpr (decltype(has_eop_port<V>(0))::value) dut.eop_done_ready_i = 0;
-  if constexpr (decltype(has_mem_port<V>(0))::value) {
-    dut.mem_req_ready_i = 0;
-    dut.mem_rsp_valid_i = 0;
-  }
+  if constexpr (decltype(has_mem_port<V>(0))::value) pack_sig(MemPortRsp{}, dut.mem_i);
 }
 
 // The clock edge of a bench whose unit has a line port: the unit and the LineDram step together.
@@ -117,7 +114,7 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
     for (const auto& p : inputs) tokens_in += p.eop ? 1 : 0;
   }
   static_assert(kOut || kMem, "a unit needs an output stream or a memory port");
-  static_assert(is_line_port<V>(), "a unit's memory port must be a line port (mem_line_req_t)");
+  static_assert(is_line_port<V>(), "a unit's memory port must be a bundled line port (mem_port_req_t)");
   UnitBenchResult res;
   VlDriver<V> drv(unit_driver_config(cfg.test, cfg.seed, "<this test>", cfg.stall_timeout));
   V& dut = drv.dut();
@@ -133,10 +130,12 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
     src.drive(drv.rng(), dut.in_valid_i, dut.in_i);
     const bool sink_ready = sink.ready(drv.rng());
     if constexpr (kOut) dut.out_ready_i = sink_ready;
+    MemPortRsp mem_in;
     if constexpr (kMem) {
-      dut.mem_req_ready_i = dram.req_ready() && (kOut || sink_ready);
-      dut.mem_rsp_valid_i = dram.rsp_valid();
-      pack_sig(dram.rsp(), dut.mem_rsp_i);
+      mem_in.req_ready = dram.req_ready() && (kOut || sink_ready);
+      mem_in.rsp_valid = dram.rsp_valid();
+      mem_in.rsp = dram.rsp();
+      pack_sig(mem_in, dut.mem_i);
     }
     if constexpr (kEop) dut.eop_done_ready_i = !chance(drv.rng(), cfg.out_stall);
     drv.eval_low();
@@ -145,16 +144,19 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
     bool out_fire = false, req_fire = false, rsp_fire = false;
     MemLineReq req;
     if constexpr (kMem) {
-      req_fire = dut.mem_req_valid_o && dut.mem_req_ready_i;
-      rsp_fire = dut.mem_rsp_valid_i && dut.mem_rsp_ready_o;
-      req = unpack_sig<MemLineReq>(dut.mem_req_o);
+      const MemPortReq mem_out = unpack_sig<MemPortReq>(dut.mem_o);
+      req_fire = mem_out.valid && mem_in.req_ready;
+      rsp_fire = mem_in.rsp_valid && mem_out.rsp_ready;
+      req = mem_out.req;
     }
     std::string rep;
     bool bad = false;
     if constexpr (kOut) {
       bad = !sink.take(dut.out_valid_o, dut.out_ready_i, dut.out_o, drv.cycle(), rep, &out_fire);
     } else {
-      bad = !sink.take(req_fire, true, dut.mem_req_o, drv.cycle(), rep);
+      VlWide<(MemLineReq::WIDTH + 31) / 32> req_sig;
+      pack_sig(req, req_sig);
+      bad = !sink.take(req_fire, true, req_sig, drv.cycle(), rep);
     }
     bool eop_fire = false;
     if constexpr (kEop) {
@@ -186,10 +188,7 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
           16,
           [&] {
             dut.in_valid_i = 0;
-            if constexpr (kMem) {
-              dut.mem_rsp_valid_i = 0;
-              dut.mem_req_ready_i = 0;
-            }
+            if constexpr (kMem) pack_sig(MemPortRsp{}, dut.mem_i);
             if constexpr (kOut) dut.out_ready_i = 1;
           },
           [&] {
@@ -197,7 +196,7 @@ UnitBenchResult run_unit_bench(const std::vector<InPkt>& inputs, const std::vect
             if constexpr (kOut) {
               more = dut.out_valid_o;
             } else {
-              more = dut.mem_req_valid_o;
+              more = unpack_sig<MemPortReq>(dut.mem_o).valid;
             }
             if constexpr (kEop) more = more || dut.eop_done_valid_o;
             return more;

@@ -9,6 +9,7 @@
 #include "ia/vertex_fetch.h"
 #include "ia/vertex_tags.h"
 #include "line_dram.h"
+#include "mem_port.h"
 #include "unit_test_main.h"
 
 using namespace pineda;
@@ -46,20 +47,16 @@ VfResult run_vf(const std::vector<VFetchPkt>& in, const std::vector<VtxInPkt>& e
   tb::StreamSink<VtxInPkt> out("out", exp, drv.run(), out_stall);
   dut.in_valid_i = 0;
   dut.out_ready_i = 0;
-  dut.mem_req_ready_i = 0;
-  dut.mem_rsp_valid_i = 0;
+  tb::pack_sig(MemPortRsp{}, dut.mem_i);
   drv.reset();
   while (true) {
     src.drive(drv.rng(), dut.in_valid_i, dut.in_i);
     dut.out_ready_i = out.ready(drv.rng());
-    dut.mem_req_ready_i = dram.req_ready();
-    dut.mem_rsp_valid_i = dram.rsp_valid();
-    tb::pack_sig(dram.rsp(), dut.mem_rsp_i);
-    drv.eval_low();
+    const tb::MemPortCycle m = tb::mem_port_settle(drv, dram);  // drives mem_i, eval_low
     const bool in_fire = src.fire(dut.in_ready_o);
-    const bool req_fire = dut.mem_req_valid_o && dut.mem_req_ready_i;
-    const bool rsp_fire = dut.mem_rsp_valid_i && dut.mem_rsp_ready_o;
-    const MemLineReq req = tb::unpack_sig<MemLineReq>(dut.mem_req_o);
+    const bool req_fire = m.req_fire;
+    const bool rsp_fire = m.rsp_fire;
+    const MemLineReq req = m.out.req;
     bool out_fire = false;
     std::string rep;
     if (!out.take(dut.out_valid_o, dut.out_ready_i, dut.out_o, drv.cycle(), rep, &out_fire)) {
@@ -83,11 +80,12 @@ VfResult run_vf(const std::vector<VFetchPkt>& in, const std::vector<VtxInPkt>& e
           16,
           [&] {
             dut.in_valid_i = 0;
-            dut.mem_rsp_valid_i = 0;
+            MemPortRsp idle;
+            idle.req_ready = 1;
+            tb::pack_sig(idle, dut.mem_i);
             dut.out_ready_i = 1;
-            dut.mem_req_ready_i = 1;
           },
-          [&] { return dut.out_valid_o || dut.mem_req_valid_o; });
+          [&] { return dut.out_valid_o || tb::unpack_sig<MemPortReq>(dut.mem_o).valid; });
       res.ok = !extra && out.finish(rep);
       res.report = extra ? "EXTRA OUTPUT OR READ test=" + test + " seed=" + std::to_string(seed) : rep;
       break;

@@ -64,10 +64,8 @@ int main(int argc, char** argv) {
   dut.in_valid_i = 0;
   dut.out_ready_i = 1;
   dut.throttle_i = 0;
-  dut.if_mem_req_ready_i = 0;
-  dut.vf_mem_req_ready_i = 0;
-  dut.if_mem_rsp_valid_i = 0;
-  dut.vf_mem_rsp_valid_i = 0;
+  tb::pack_sig(MemPortRsp{}, dut.if_mem_i);
+  tb::pack_sig(MemPortRsp{}, dut.vf_mem_i);
   drv.reset();
 
   size_t next_in = 0, next_out = 0;
@@ -86,30 +84,34 @@ int main(int argc, char** argv) {
     if (next_in < in.size()) tb::pack_sig(in[next_in], dut.in_i);
     const bool rv = dram.rsp_valid();
     const int rsp_to = rv ? order.front() : -1;
-    dut.if_mem_rsp_valid_i = rsp_to == 0;
-    dut.vf_mem_rsp_valid_i = rsp_to == 1;
-    tb::pack_sig(dram.rsp(), dut.if_mem_rsp_i);
-    tb::pack_sig(dram.rsp(), dut.vf_mem_rsp_i);
+    MemPortRsp if_in, vf_in;  // the two clients' mem_i (request ready set once granted)
+    if_in.rsp_valid = rsp_to == 0;
+    vf_in.rsp_valid = rsp_to == 1;
+    if_in.rsp = vf_in.rsp = dram.rsp();
     // One request per clock into the memory: the prioritised client if it asks, else the other.
-    dut.if_mem_req_ready_i = 0;
-    dut.vf_mem_req_ready_i = 0;
+    tb::pack_sig(if_in, dut.if_mem_i);
+    tb::pack_sig(vf_in, dut.vf_mem_i);
     drv.eval_low();
-    const bool ifv = dut.if_mem_req_valid_o, vfv = dut.vf_mem_req_valid_o;
+    const MemPortReq if_out = tb::unpack_sig<MemPortReq>(dut.if_mem_o);
+    const MemPortReq vf_out = tb::unpack_sig<MemPortReq>(dut.vf_mem_o);
+    const bool ifv = if_out.valid, vfv = vf_out.valid;
     int grant = -1;
     if (dram.req_ready() && (ifv || vfv)) grant = (vf_first ? vfv : !ifv) ? 1 : 0;
-    dut.if_mem_req_ready_i = grant == 0;
-    dut.vf_mem_req_ready_i = grant == 1;
+    if_in.req_ready = grant == 0;
+    vf_in.req_ready = grant == 1;
+    tb::pack_sig(if_in, dut.if_mem_i);
+    tb::pack_sig(vf_in, dut.vf_mem_i);
     drv.eval_low();
     MemLineReq req;
-    if (grant == 0) req = tb::unpack_sig<MemLineReq>(dut.if_mem_req_o);
-    if (grant == 1) req = tb::unpack_sig<MemLineReq>(dut.vf_mem_req_o);
+    if (grant == 0) req = tb::unpack_sig<MemPortReq>(dut.if_mem_o).req;
+    if (grant == 1) req = tb::unpack_sig<MemPortReq>(dut.vf_mem_o).req;
     if (grant >= 0) {
       req.src = grant == 0 ? MEM_LC_IF : MEM_LC_VF;
       order.push_back(grant);
       (grant == 0 ? if_lines : vf_lines) += 1;
       vf_first = grant == 0;
     }
-    const bool rsp_fire = rv && (rsp_to == 0 ? dut.if_mem_rsp_ready_o : dut.vf_mem_rsp_ready_o);
+    const bool rsp_fire = rv && (rsp_to == 0 ? if_out.rsp_ready : vf_out.rsp_ready);
     if (rv && !rsp_fire) {
       std::fprintf(stderr, "bench_fe_lines: a line response was not taken at once\n");
       ok = false;

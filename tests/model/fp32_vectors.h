@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // FP32 test operands shared by the model tests (tests/model/test_fp32.cpp) and the RTL
-// harness (tb/fp32/test_fp32.cpp): the special values and an integer-only random generator
+// harness (tb/common/test_fp32.cpp): the special values and an integer-only random generator
 // that favours the exponents and significands where rounding, alignment, cancellation, flushing
 // and overflow happen.
 #pragma once
