@@ -96,7 +96,7 @@ class Struct(NamedTuple):
 
 # ----------------------------------------------------------------------------- constants
 # Values are ints; sv_width is given where SV wants a typed constant (compared with a field).
-CONTRACT_VERSION = 16  # bumped whenever any packet, encoding or register changes
+CONTRACT_VERSION = 17  # bumped whenever any packet, encoding or register changes
 FP32_ONE = 0x3F800000
 CONSTANTS = [
     Const("CONTRACT_VERSION", CONTRACT_VERSION, "bumped whenever any packet, encoding or register changes"),
@@ -215,7 +215,7 @@ CONSTANTS = [
     Const("TEX_FMT_RGBA8", 0, "R8G8B8A8_UNORM texels: R byte 0 .. A byte 3; 64-byte 4x4 blocks", 4),
     Const("TEX_FMT_BGRA8", 1, "B8G8R8A8_UNORM: B byte 0, G 1, R 2, A 3; 64-byte blocks", 4),
     Const("TEX_FMT_B5G6R5", 2, "B5G6R5_UNORM: B [4:0], G [10:5], R [15:11] of a 16-bit texel, alpha 1; 32-byte blocks", 4),
-    Const("TEX_FMT_RGBA8_SRGB", 3, "R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B linearised (SRGB_TO_LIN16) before filtering; 64-byte blocks", 4),
+    Const("TEX_FMT_RGBA8_SRGB", 3, "R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B linearised (SRGB_TO_TEX12) before filtering; 64-byte blocks", 4),
     Const("TEX_FMT_BC1", 4, "BC1_UNORM: 8-byte blocks (decoded on L1 fill; invalid until the decoder lands)", 4),
     Const("TEX_FMT_BC3", 5, "BC3_UNORM: 16-byte blocks (decoded on L1 fill; invalid until the decoder lands)", 4),
     Const("TEX_FILTER_POINT", 0, "sampler MIN/MAG filter: nearest texel", 1),
@@ -255,6 +255,7 @@ class Table(NamedTuple):
 
 def _srgb_tables():
     """sRGB <-> linear U16 (docs/om.md section 3): SRGB_TO_LIN16[c] = round(65535 * linear(c / 255));
+    SRGB_TO_TEX12[c] = round(4080 * linear(c / 255)) (the texture filter, docs/tex.md section 4 step 9);
     LIN16_TO_SRGB_T[c] (c >= 1) = the least v in 0..65535 with 255 * srgb(v / 65535) >= c - 0.5, so
     encode(v) = the number of c in 1..255 with LIN16_TO_SRGB_T[c] <= v. Computed once here in double
     precision; both sides use the generated tables."""
@@ -267,6 +268,7 @@ def _srgb_tables():
         return 12.92 * x if x <= 0.0031308 else 1.055 * x ** (1 / 2.4) - 0.055
 
     dec = tuple(int(lin(c) * 65535.0 + 0.5) for c in range(256))
+    tex12 = tuple(int(lin(c) * 4080.0 + 0.5) for c in range(256))
     thr = [0]
     for c in range(1, 256):
         lo, hi = 0, 65536  # least v with 255 * srgb(v) >= c - 0.5 (65536: none)
@@ -279,12 +281,14 @@ def _srgb_tables():
         thr.append(lo)
     assert all(dec[c] < dec[c + 1] for c in range(255)) and all(thr[c] < thr[c + 1] for c in range(255))
     assert all(sum(1 for c in range(1, 256) if thr[c] <= dec[k]) == k for k in range(256)), "sRGB round trip"
-    return dec, tuple(thr)
+    assert tex12[255] == 4080 and all(tex12[c] <= tex12[c + 1] for c in range(255))
+    return dec, tuple(thr), tex12
 
 
-_SRGB_DEC, _SRGB_THR = _srgb_tables()
+_SRGB_DEC, _SRGB_THR, _SRGB_TEX12 = _srgb_tables()
 TABLES = [
     Table("SRGB_TO_LIN16", 16, _SRGB_DEC, "sRGB8 code -> linear U16 (value / 65535)"),
+    Table("SRGB_TO_TEX12", 12, _SRGB_TEX12, "sRGB8 code -> linear in 1/4080 (16 x the UNORM8 scale): the texture filter's sRGB values (docs/tex.md section 4 step 9)"),
     Table("LIN16_TO_SRGB_T", 16, _SRGB_THR, "linear U16 -> sRGB8: entry c (c >= 1) is the least U16 that encodes to c or more; entry 0 is 0"),
 ]
 

@@ -12,7 +12,7 @@
 
 namespace pineda {
 
-constexpr uint32_t CONTRACT_VERSION = 16u;  // bumped whenever any packet, encoding or register changes
+constexpr uint32_t CONTRACT_VERSION = 17u;  // bumped whenever any packet, encoding or register changes
 constexpr uint32_t COORD_W = 24u;  // snapped coordinate width: signed 16.8 fixed point
 constexpr uint32_t COORD_FRAC = 8u;  // fractional bits of a snapped coordinate
 constexpr uint32_t DELTA_W = 25u;  // edge coefficient width (difference of two COORD_W values)
@@ -118,7 +118,7 @@ constexpr uint32_t RT_FMT_B5G6R5 = 3u;  // B5G6R5_UNORM: B [4:0], G [10:5], R [1
 constexpr uint32_t TEX_FMT_RGBA8 = 0u;  // R8G8B8A8_UNORM texels: R byte 0 .. A byte 3; 64-byte 4x4 blocks
 constexpr uint32_t TEX_FMT_BGRA8 = 1u;  // B8G8R8A8_UNORM: B byte 0, G 1, R 2, A 3; 64-byte blocks
 constexpr uint32_t TEX_FMT_B5G6R5 = 2u;  // B5G6R5_UNORM: B [4:0], G [10:5], R [15:11] of a 16-bit texel, alpha 1; 32-byte blocks
-constexpr uint32_t TEX_FMT_RGBA8_SRGB = 3u;  // R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B linearised (SRGB_TO_LIN16) before filtering; 64-byte blocks
+constexpr uint32_t TEX_FMT_RGBA8_SRGB = 3u;  // R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B linearised (SRGB_TO_TEX12) before filtering; 64-byte blocks
 constexpr uint32_t TEX_FMT_BC1 = 4u;  // BC1_UNORM: 8-byte blocks (decoded on L1 fill; invalid until the decoder lands)
 constexpr uint32_t TEX_FMT_BC3 = 5u;  // BC3_UNORM: 16-byte blocks (decoded on L1 fill; invalid until the decoder lands)
 constexpr uint32_t TEX_FILTER_POINT = 0u;  // sampler MIN/MAG filter: nearest texel
@@ -247,7 +247,7 @@ constexpr uint32_t REG_WATCHDOG = 14u;  // RW: WAIT_REG watchdog in cycles (0 = 
 constexpr uint32_t REG_IB_DEPTH = 15u;  // RO: return-stack entries in use
 constexpr uint32_t REG_FENCE0 = 16u;  // RW: fence registers FENCE0..FENCE15 at 0x10..0x1F
 constexpr uint32_t REG_PERF0 = 64u;  // RO: performance counters, see PERF_* (index = REG_PERF0 + PERF_x)
-constexpr uint32_t ID_VALUE = 1346961424u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+constexpr uint32_t ID_VALUE = 1346961425u;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
 constexpr uint32_t VALID_LIMIT_RESET = 4294967295u;  // reset value of REG_VALID_LIMIT
 constexpr uint32_t STATUS_RUNNING = 0u;  // STATUS bit index
 constexpr uint32_t STATUS_HALTED = 1u;  // STATUS bit index
@@ -499,6 +499,42 @@ inline constexpr std::array<uint32_t, 256> SRGB_TO_LIN16 = {{
     52884u, 53401u, 53921u, 54445u, 54971u, 55500u, 56032u, 56567u,  // 232..
     57105u, 57646u, 58190u, 58737u, 59287u, 59840u, 60396u, 60955u,  // 240..
     61517u, 62082u, 62650u, 63221u, 63795u, 64372u, 64952u, 65535u,  // 248..
+}};
+
+// sRGB8 code -> linear in 1/4080 (16 x the UNORM8 scale): the texture filter's sRGB values (docs/tex.md section 4 step 9)
+inline constexpr std::array<uint32_t, 256> SRGB_TO_TEX12 = {{
+    0u, 1u, 2u, 4u, 5u, 6u, 7u, 9u,  // 0..
+    10u, 11u, 12u, 14u, 15u, 16u, 18u, 19u,  // 8..
+    21u, 23u, 25u, 27u, 29u, 31u, 33u, 35u,  // 16..
+    37u, 40u, 42u, 45u, 47u, 50u, 53u, 56u,  // 24..
+    59u, 62u, 65u, 69u, 72u, 75u, 79u, 83u,  // 32..
+    87u, 90u, 94u, 99u, 103u, 107u, 111u, 116u,  // 40..
+    121u, 125u, 130u, 135u, 140u, 145u, 151u, 156u,  // 48..
+    161u, 167u, 173u, 178u, 184u, 190u, 197u, 203u,  // 56..
+    209u, 216u, 222u, 229u, 236u, 243u, 250u, 257u,  // 64..
+    264u, 272u, 279u, 287u, 295u, 303u, 311u, 319u,  // 72..
+    327u, 336u, 344u, 353u, 362u, 371u, 380u, 389u,  // 80..
+    398u, 408u, 417u, 427u, 437u, 447u, 457u, 467u,  // 88..
+    477u, 488u, 498u, 509u, 520u, 531u, 542u, 553u,  // 96..
+    565u, 576u, 588u, 600u, 612u, 624u, 636u, 649u,  // 104..
+    661u, 674u, 687u, 699u, 713u, 726u, 739u, 753u,  // 112..
+    766u, 780u, 794u, 808u, 822u, 837u, 851u, 866u,  // 120..
+    881u, 896u, 911u, 926u, 941u, 957u, 973u, 989u,  // 128..
+    1005u, 1021u, 1037u, 1053u, 1070u, 1087u, 1104u, 1121u,  // 136..
+    1138u, 1155u, 1173u, 1190u, 1208u, 1226u, 1244u, 1263u,  // 144..
+    1281u, 1300u, 1318u, 1337u, 1356u, 1376u, 1395u, 1415u,  // 152..
+    1434u, 1454u, 1474u, 1494u, 1515u, 1535u, 1556u, 1577u,  // 160..
+    1598u, 1619u, 1640u, 1662u, 1683u, 1705u, 1727u, 1749u,  // 168..
+    1771u, 1794u, 1816u, 1839u, 1862u, 1885u, 1909u, 1932u,  // 176..
+    1956u, 1979u, 2003u, 2027u, 2052u, 2076u, 2101u, 2126u,  // 184..
+    2151u, 2176u, 2201u, 2227u, 2252u, 2278u, 2304u, 2330u,  // 192..
+    2357u, 2383u, 2410u, 2437u, 2464u, 2491u, 2518u, 2546u,  // 200..
+    2573u, 2601u, 2629u, 2658u, 2686u, 2715u, 2744u, 2773u,  // 208..
+    2802u, 2831u, 2860u, 2890u, 2920u, 2950u, 2980u, 3011u,  // 216..
+    3041u, 3072u, 3103u, 3134u, 3165u, 3197u, 3228u, 3260u,  // 224..
+    3292u, 3325u, 3357u, 3390u, 3422u, 3455u, 3488u, 3522u,  // 232..
+    3555u, 3589u, 3623u, 3657u, 3691u, 3725u, 3760u, 3795u,  // 240..
+    3830u, 3865u, 3900u, 3936u, 3972u, 4008u, 4044u, 4080u,  // 248..
 }};
 
 // linear U16 -> sRGB8: entry c (c >= 1) is the least U16 that encodes to c or more; entry 0 is 0

@@ -143,10 +143,10 @@ bool address(int32_t i, uint32_t n, uint32_t mode, uint32_t& out) {
   }
 }
 
-static uint32_t x257(uint32_t c8) { return c8 * 257u; }
+static uint32_t x16(uint32_t c8) { return c8 << 4; }
 
 Texel border_texel(uint32_t rgba8) {
-  return {x257(rgba8 & 255u), x257((rgba8 >> 8) & 255u), x257((rgba8 >> 16) & 255u), x257(rgba8 >> 24)};
+  return {x16(rgba8 & 255u), x16((rgba8 >> 8) & 255u), x16((rgba8 >> 16) & 255u), x16(rgba8 >> 24)};
 }
 
 Texel fetch(const Memory& mem, const TexDesc& t, const Level& lv, uint32_t x, uint32_t y) {
@@ -159,22 +159,22 @@ Texel fetch(const Memory& mem, const TexDesc& t, const Level& lv, uint32_t x, ui
     if (fmt == TEX_FMT_BC3)
       for (uint32_t k = 0; k < 8; ++k) hi |= uint64_t(mem.read8(static_cast<uint32_t>(blk + 8 + k))) << (8 * k);
     const uint32_t t8 = bc_decode_block(lo, hi, fmt == TEX_FMT_BC3)[idx];
-    return {x257(t8 & 255u), x257((t8 >> 8) & 255u), x257((t8 >> 16) & 255u), x257(t8 >> 24)};
+    return {x16(t8 & 255u), x16((t8 >> 8) & 255u), x16((t8 >> 16) & 255u), x16(t8 >> 24)};
   }
   if (fmt == TEX_FMT_B5G6R5) {
     const uint32_t a = static_cast<uint32_t>(blk + idx * 2u);
     const uint32_t p = mem.read8(a) | (uint32_t(mem.read8(a + 1)) << 8);
     const uint32_t b5 = p & 31u, g6 = (p >> 5) & 63u, r5 = (p >> 11) & 31u;
-    return {x257((r5 << 3) | (r5 >> 2)), x257((g6 << 2) | (g6 >> 4)), x257((b5 << 3) | (b5 >> 2)), 65535u};
+    return {x16((r5 << 3) | (r5 >> 2)), x16((g6 << 2) | (g6 >> 4)), x16((b5 << 3) | (b5 >> 2)), 4080u};
   }
   const uint32_t a = static_cast<uint32_t>(blk + idx * 4u);
   const uint32_t b0 = mem.read8(a), b1 = mem.read8(a + 1), b2 = mem.read8(a + 2), b3 = mem.read8(a + 3);
-  if (fmt == TEX_FMT_BGRA8) return {x257(b2), x257(b1), x257(b0), x257(b3)};
-  if (fmt == TEX_FMT_RGBA8_SRGB) return {SRGB_TO_LIN16[b0], SRGB_TO_LIN16[b1], SRGB_TO_LIN16[b2], x257(b3)};
-  return {x257(b0), x257(b1), x257(b2), x257(b3)};
+  if (fmt == TEX_FMT_BGRA8) return {x16(b2), x16(b1), x16(b0), x16(b3)};
+  if (fmt == TEX_FMT_RGBA8_SRGB) return {SRGB_TO_TEX12[b0], SRGB_TO_TEX12[b1], SRGB_TO_TEX12[b2], x16(b3)};
+  return {x16(b0), x16(b1), x16(b2), x16(b3)};
 }
 
-uint32_t to_unorm8(uint32_t c16) { return (c16 * 255u + 32768u) >> 16; }
+uint32_t to_unorm8(uint32_t c) { return (c + 32768u) >> 16; }
 
 namespace {
 
@@ -191,16 +191,20 @@ Texel filter_level(const Memory& mem, const TexDesc& t, const SampDesc& s, const
     ++st.taps;
     return (in_u && in_v) ? fetch(mem, t, lv, xi, yj) : bt;
   };
-  if (!linear) return tap(x >> 8, y >> 8);
+  if (!linear) {
+    const Texel tp = tap(x >> 8, y >> 8);
+    return {tp[0] << 4, tp[1] << 4, tp[2] << 4, tp[3] << 4};  // 12.4
+  }
   const int32_t a = x - 128, b = y - 128;
   const int32_t i0 = a >> 8, j0 = b >> 8;
   const uint32_t fu = static_cast<uint32_t>(a & 255), fv = static_cast<uint32_t>(b & 255);
   const Texel t00 = tap(i0, j0), t10 = tap(i0 + 1, j0), t01 = tap(i0, j0 + 1), t11 = tap(i0 + 1, j0 + 1);
-  const uint32_t w00 = (256 - fu) * (256 - fv), w10 = fu * (256 - fv), w01 = (256 - fu) * fv, w11 = fu * fv;
+  // Step 10: two lerps in u (12.8, rounded to 12.4), one in v (12.12, rounded to 12.4).
   Texel r{};
   for (int c = 0; c < 4; ++c) {
-    const uint64_t sum = uint64_t(w00) * t00[c] + uint64_t(w10) * t10[c] + uint64_t(w01) * t01[c] + uint64_t(w11) * t11[c];
-    r[c] = static_cast<uint32_t>((sum + 32768u) >> 16);
+    const int32_t r0 = (256 * int32_t(t00[c]) + int32_t(fu) * (int32_t(t10[c]) - int32_t(t00[c])) + 8) >> 4;
+    const int32_t r1 = (256 * int32_t(t01[c]) + int32_t(fu) * (int32_t(t11[c]) - int32_t(t01[c])) + 8) >> 4;
+    r[c] = static_cast<uint32_t>((256 * r0 + int32_t(fv) * (r1 - r0) + 128) >> 8);
   }
   return r;
 }
@@ -262,11 +266,11 @@ TexOutPkt Tex::process(const TexInPkt& in, const Memory& mem, uint32_t valid_bas
     if (!((in.live >> p) & 1)) continue;
     ++stats_.samples;
     const uint32_t u = static_cast<uint32_t>(in.tc[p].u), v = static_cast<uint32_t>(in.tc[p].v);
+    // Steps 10, 11: C = 256 B_i + f (B_i+1 - B_i) (f = 0: one level), o = (C + 32768) >> 16.
     Texel r = filter_level(mem, t, s, c.lv[l0], u, v, linear, stats_);
-    if (f) {
-      const Texel r1 = filter_level(mem, t, s, c.lv[l0 + 1], u, v, linear, stats_);
-      for (int k = 0; k < 4; ++k) r[k] = (r[k] * (256 - f) + r1[k] * f + 128) >> 8;
-    }
+    const Texel r1 = f ? filter_level(mem, t, s, c.lv[l0 + 1], u, v, linear, stats_) : r;
+    for (int k = 0; k < 4; ++k)
+      r[k] = static_cast<uint32_t>(256 * int32_t(r[k]) + int32_t(f) * (int32_t(r1[k]) - int32_t(r[k])));
     uint32_t rgba = 0;
     for (int k = 0; k < 4; ++k) rgba |= to_unorm8(r[k]) << (8 * k);
     out.color[p].data = rgba;

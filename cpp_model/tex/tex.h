@@ -48,11 +48,12 @@ int32_t lod_clamped(int32_t raw, const SampDesc& s);
 // Address mode on an integer texel index (section 4 step 8); false: the tap reads the border.
 bool address(int32_t i, uint32_t n, uint32_t mode, uint32_t& out);
 
-// 16-bit linear channels R, G, B, A of texel (x, y) of level l (section 4 step 9).
+// 12-bit linear channels R, G, B, A of texel (x, y) of level l, in 1/4080 (16 x UNORM8; section 4
+// step 9).
 using Texel = std::array<uint32_t, 4>;
 Texel fetch(const Memory& mem, const TexDesc& t, const Level& lv, uint32_t x, uint32_t y);
 Texel border_texel(uint32_t rgba8);
-uint32_t to_unorm8(uint32_t c16);  // section 4 step 11
+uint32_t to_unorm8(uint32_t c);  // section 4 step 11: C (in 1/(4080 * 4096)) -> UNORM8
 
 struct Stats {
   uint64_t quads = 0, samples = 0, faults = 0, trilinear_quads = 0, taps = 0;

@@ -3,7 +3,7 @@
 // The contract between the RTL and the C++ golden model: see docs/contract.md.
 package pineda_pkg;
 
-  localparam int unsigned CONTRACT_VERSION = 32'd16;  // bumped whenever any packet, encoding or register changes
+  localparam int unsigned CONTRACT_VERSION = 32'd17;  // bumped whenever any packet, encoding or register changes
   localparam int unsigned COORD_W = 32'd24;  // snapped coordinate width: signed 16.8 fixed point
   localparam int unsigned COORD_FRAC = 32'd8;  // fractional bits of a snapped coordinate
   localparam int unsigned DELTA_W = 32'd25;  // edge coefficient width (difference of two COORD_W values)
@@ -109,7 +109,7 @@ package pineda_pkg;
   localparam logic [3:0] TEX_FMT_RGBA8 = 4'd0;  // R8G8B8A8_UNORM texels: R byte 0 .. A byte 3; 64-byte 4x4 blocks
   localparam logic [3:0] TEX_FMT_BGRA8 = 4'd1;  // B8G8R8A8_UNORM: B byte 0, G 1, R 2, A 3; 64-byte blocks
   localparam logic [3:0] TEX_FMT_B5G6R5 = 4'd2;  // B5G6R5_UNORM: B [4:0], G [10:5], R [15:11] of a 16-bit texel, alpha 1; 32-byte blocks
-  localparam logic [3:0] TEX_FMT_RGBA8_SRGB = 4'd3;  // R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B linearised (SRGB_TO_LIN16) before filtering; 64-byte blocks
+  localparam logic [3:0] TEX_FMT_RGBA8_SRGB = 4'd3;  // R8G8B8A8_UNORM_SRGB: RGBA8 bytes, R, G, B linearised (SRGB_TO_TEX12) before filtering; 64-byte blocks
   localparam logic [3:0] TEX_FMT_BC1 = 4'd4;  // BC1_UNORM: 8-byte blocks (decoded on L1 fill; invalid until the decoder lands)
   localparam logic [3:0] TEX_FMT_BC3 = 4'd5;  // BC3_UNORM: 16-byte blocks (decoded on L1 fill; invalid until the decoder lands)
   localparam logic [0:0] TEX_FILTER_POINT = 1'd0;  // sampler MIN/MAG filter: nearest texel
@@ -167,7 +167,7 @@ package pineda_pkg;
   localparam int unsigned FE_STENCIL_OPS_RESET = 32'd458759;
   localparam int unsigned FE_BLEND_RESET = 32'd16386;
   localparam int unsigned FE_BLEND_FACTOR_RESET = 32'd4294967295;
-  localparam int unsigned ID_VALUE = 32'd1346961424;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
+  localparam int unsigned ID_VALUE = 32'd1346961425;  // REG_ID: 0x5049 in [31:16], CONTRACT_VERSION in [15:0]
   localparam int unsigned VALID_LIMIT_RESET = 32'd4294967295;  // reset value of REG_VALID_LIMIT
   localparam int unsigned STATUS_RUNNING = 32'd0;  // STATUS bit index
   localparam int unsigned STATUS_HALTED = 32'd1;  // STATUS bit index
@@ -489,6 +489,42 @@ package pineda_pkg;
     16'd562, 16'd526, 16'd491, 16'd458, 16'd427, 16'd396, 16'd367, 16'd340,  // 23..16
     16'd313, 16'd288, 16'd264, 16'd241, 16'd219, 16'd199, 16'd179, 16'd159,  // 15..8
     16'd139, 16'd119, 16'd99, 16'd80, 16'd60, 16'd40, 16'd20, 16'd0  // 7..0
+  };
+
+  // sRGB8 code -> linear in 1/4080 (16 x the UNORM8 scale): the texture filter's sRGB values (docs/tex.md section 4 step 9): entry i in [12*i +: 12]
+  localparam logic [3071:0] SRGB_TO_TEX12 = {
+    12'd4080, 12'd4044, 12'd4008, 12'd3972, 12'd3936, 12'd3900, 12'd3865, 12'd3830,  // 255..248
+    12'd3795, 12'd3760, 12'd3725, 12'd3691, 12'd3657, 12'd3623, 12'd3589, 12'd3555,  // 247..240
+    12'd3522, 12'd3488, 12'd3455, 12'd3422, 12'd3390, 12'd3357, 12'd3325, 12'd3292,  // 239..232
+    12'd3260, 12'd3228, 12'd3197, 12'd3165, 12'd3134, 12'd3103, 12'd3072, 12'd3041,  // 231..224
+    12'd3011, 12'd2980, 12'd2950, 12'd2920, 12'd2890, 12'd2860, 12'd2831, 12'd2802,  // 223..216
+    12'd2773, 12'd2744, 12'd2715, 12'd2686, 12'd2658, 12'd2629, 12'd2601, 12'd2573,  // 215..208
+    12'd2546, 12'd2518, 12'd2491, 12'd2464, 12'd2437, 12'd2410, 12'd2383, 12'd2357,  // 207..200
+    12'd2330, 12'd2304, 12'd2278, 12'd2252, 12'd2227, 12'd2201, 12'd2176, 12'd2151,  // 199..192
+    12'd2126, 12'd2101, 12'd2076, 12'd2052, 12'd2027, 12'd2003, 12'd1979, 12'd1956,  // 191..184
+    12'd1932, 12'd1909, 12'd1885, 12'd1862, 12'd1839, 12'd1816, 12'd1794, 12'd1771,  // 183..176
+    12'd1749, 12'd1727, 12'd1705, 12'd1683, 12'd1662, 12'd1640, 12'd1619, 12'd1598,  // 175..168
+    12'd1577, 12'd1556, 12'd1535, 12'd1515, 12'd1494, 12'd1474, 12'd1454, 12'd1434,  // 167..160
+    12'd1415, 12'd1395, 12'd1376, 12'd1356, 12'd1337, 12'd1318, 12'd1300, 12'd1281,  // 159..152
+    12'd1263, 12'd1244, 12'd1226, 12'd1208, 12'd1190, 12'd1173, 12'd1155, 12'd1138,  // 151..144
+    12'd1121, 12'd1104, 12'd1087, 12'd1070, 12'd1053, 12'd1037, 12'd1021, 12'd1005,  // 143..136
+    12'd989, 12'd973, 12'd957, 12'd941, 12'd926, 12'd911, 12'd896, 12'd881,  // 135..128
+    12'd866, 12'd851, 12'd837, 12'd822, 12'd808, 12'd794, 12'd780, 12'd766,  // 127..120
+    12'd753, 12'd739, 12'd726, 12'd713, 12'd699, 12'd687, 12'd674, 12'd661,  // 119..112
+    12'd649, 12'd636, 12'd624, 12'd612, 12'd600, 12'd588, 12'd576, 12'd565,  // 111..104
+    12'd553, 12'd542, 12'd531, 12'd520, 12'd509, 12'd498, 12'd488, 12'd477,  // 103..96
+    12'd467, 12'd457, 12'd447, 12'd437, 12'd427, 12'd417, 12'd408, 12'd398,  // 95..88
+    12'd389, 12'd380, 12'd371, 12'd362, 12'd353, 12'd344, 12'd336, 12'd327,  // 87..80
+    12'd319, 12'd311, 12'd303, 12'd295, 12'd287, 12'd279, 12'd272, 12'd264,  // 79..72
+    12'd257, 12'd250, 12'd243, 12'd236, 12'd229, 12'd222, 12'd216, 12'd209,  // 71..64
+    12'd203, 12'd197, 12'd190, 12'd184, 12'd178, 12'd173, 12'd167, 12'd161,  // 63..56
+    12'd156, 12'd151, 12'd145, 12'd140, 12'd135, 12'd130, 12'd125, 12'd121,  // 55..48
+    12'd116, 12'd111, 12'd107, 12'd103, 12'd99, 12'd94, 12'd90, 12'd87,  // 47..40
+    12'd83, 12'd79, 12'd75, 12'd72, 12'd69, 12'd65, 12'd62, 12'd59,  // 39..32
+    12'd56, 12'd53, 12'd50, 12'd47, 12'd45, 12'd42, 12'd40, 12'd37,  // 31..24
+    12'd35, 12'd33, 12'd31, 12'd29, 12'd27, 12'd25, 12'd23, 12'd21,  // 23..16
+    12'd19, 12'd18, 12'd16, 12'd15, 12'd14, 12'd12, 12'd11, 12'd10,  // 15..8
+    12'd9, 12'd7, 12'd6, 12'd5, 12'd4, 12'd2, 12'd1, 12'd0  // 7..0
   };
 
   // linear U16 -> sRGB8: entry c (c >= 1) is the least U16 that encodes to c or more; entry 0 is 0: entry i in [16*i +: 16]

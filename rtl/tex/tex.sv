@@ -900,17 +900,17 @@ module tex #(
     .rdata_o (lb_rdata)
   );
 
-  // F's sRGB linear values: one SRGB_TO_LIN16 ROM per tap and colour channel, read with the texels
-  // that load stage F (R -> F), so f_lin is SRGB_TO_LIN16 of f_tex_q's codes while F holds them
+  // F's sRGB linear values: one SRGB_TO_TEX12 ROM per tap and colour channel, read with the texels
+  // that load stage F (R -> F), so f_lin is SRGB_TO_TEX12 of f_tex_q's codes while F holds them
   logic        f_load;
   logic [15:0][31:0] mt;
-  logic [15:0][2:0][15:0] f_lin;
+  logic [15:0][2:0][11:0] f_lin;
   for (genvar t = 0; t < 16; t++) begin : g_lin
     for (genvar c = 0; c < 3; c++) begin : g_ch
       sram_rom #(
-        .Width(16),
+        .Width(12),
         .Depth(256),
-        .Init (pineda_pkg::SRGB_TO_LIN16)
+        .Init (pineda_pkg::SRGB_TO_TEX12)
       ) u_lin (
         .clk_i,
         .re_i   (f_load),

@@ -8,11 +8,11 @@ module tex_filter (
   input  logic [15:0]            border_i,  // tap reads the border colour
   input  logic [31:0]            border_color_i,
   input  logic                   srgb_i,    // RGBA8_SRGB: linearise R, G, B
-  input  logic [15:0][2:0][15:0] lin_i,     // SRGB_TO_LIN16 of tap 4p + k's R, G, B codes
+  input  logic [15:0][2:0][11:0] lin_i,     // SRGB_TO_TEX12 of tap 4p + k's R, G, B codes
   input  logic [3:0][7:0]        fu_i,
   input  logic [3:0][7:0]        fv_i,
   input  logic                   linear_i,
-  output logic [3:0][3:0][15:0]  bres_o     // this pass's filtered channels
+  output logic [3:0][3:0][15:0]  bres_o     // this pass's filtered channels (12.4)
 );
 
   for (genvar p = 0; p < 4; p++) begin : g_px
